@@ -1,0 +1,55 @@
+"""Engram: long-term memory for AI agents.
+
+The public surface is this module's ``__all__``; everything else is private.
+"""
+
+from engram.config import Settings
+from engram.errors import (
+    Conflict,
+    EngramError,
+    InvalidInput,
+    NotFound,
+    PreconditionFailed,
+    PreconditionRequired,
+    StoreError,
+)
+from engram.memory import Memory
+from engram.models import (
+    Actor,
+    CreatedEpisode,
+    Episode,
+    EpisodeFilters,
+    EpisodeIn,
+    EpisodePage,
+    EpisodePatch,
+    Operation,
+    SearchHit,
+    SearchQuery,
+    SearchResponse,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Actor",
+    "Conflict",
+    "CreatedEpisode",
+    "EngramError",
+    "Episode",
+    "EpisodeFilters",
+    "EpisodeIn",
+    "EpisodePage",
+    "EpisodePatch",
+    "InvalidInput",
+    "Memory",
+    "NotFound",
+    "Operation",
+    "PreconditionFailed",
+    "PreconditionRequired",
+    "SearchHit",
+    "SearchQuery",
+    "SearchResponse",
+    "Settings",
+    "StoreError",
+    "__version__",
+]

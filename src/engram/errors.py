@@ -1,0 +1,82 @@
+"""One exception tree for Engram; the CLI, REST and MCP shells map it at their edges.
+
+::
+
+    EngramError                      base; never raised itself
+    ├── InvalidInput                 bad value from a caller; names the field (HTTP 422, exit 2)
+    ├── NotFound                     no such episode / object in the group (HTTP 404, exit 3)
+    ├── Conflict                     the request contradicts stored state (HTTP 409, exit 4)
+    ├── PreconditionFailed           If-Match / expected_version is stale (HTTP 412, exit 4)
+    ├── PreconditionRequired         a conditional update came without a version (HTTP 428, exit 2)
+    └── StoreError                   the store is unusable (schema too new, corrupt…) (HTTP 503, exit 5)
+"""
+
+from __future__ import annotations
+
+
+class EngramError(Exception):
+    """Base of every error Engram raises on purpose.
+
+    ``field`` names the offending input field (dotted path) when there is one.
+    """
+
+    status = 500
+    title = "Internal error"
+    exit_code = 1
+
+    def __init__(self, detail: str, *, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+
+
+class InvalidInput(EngramError):
+    """A caller passed a value Engram cannot accept."""
+
+    status = 422
+    title = "Invalid input"
+    exit_code = 2
+
+
+class NotFound(EngramError):
+    """The addressed object does not exist in the requested group."""
+
+    status = 404
+    title = "Not found"
+    exit_code = 3
+
+
+class Conflict(EngramError):
+    """The request contradicts what is stored (e.g. an id reused for other content)."""
+
+    status = 409
+    title = "Conflict"
+    exit_code = 4
+
+
+class PreconditionFailed(EngramError):
+    """The caller's expected version is not the current one."""
+
+    status = 412
+    title = "Precondition failed"
+    exit_code = 4
+
+    def __init__(self, detail: str, *, current_version: int, field: str | None = None) -> None:
+        super().__init__(detail, field=field)
+        self.current_version = current_version
+
+
+class PreconditionRequired(EngramError):
+    """A conditional update arrived without the version it is conditional on."""
+
+    status = 428
+    title = "Precondition required"
+    exit_code = 2
+
+
+class StoreError(EngramError):
+    """The store cannot be used as it is (schema from a newer Engram, corruption)."""
+
+    status = 503
+    title = "Store unavailable"
+    exit_code = 5

@@ -1,0 +1,301 @@
+"""Memory: the one object that holds Engram's behaviour. CLI, REST and MCP are thin shells over it."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from engram.config import Settings
+from engram.errors import InvalidInput, NotFound, PreconditionRequired
+from engram.ids import new_id
+from engram.models import (
+    ID_PATTERN,
+    CreatedEpisode,
+    Episode,
+    EpisodeFilters,
+    EpisodeIn,
+    EpisodePage,
+    EpisodePatch,
+    Operation,
+    SearchQuery,
+    SearchResponse,
+)
+from engram.search.engine import BM25Channel, SearchEngine
+from engram.store.base import NewEpisode, PageKey, Store
+from engram.text.tokenize import segment
+
+Clock = Callable[[], datetime]
+
+
+def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
+    """Return ``sha256(intent + content + actor.id)`` as hex, fields joined by U+001F.
+
+    The separator keeps ("ab", "c") and ("a", "bc") apart.
+    """
+    payload = "\x1f".join((intent or "", content, actor_id or ""))
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _validated(model: type[Any], value: Any, what: str) -> Any:
+    """Return ``value`` as ``model``; a pydantic error becomes InvalidInput naming the field."""
+    if isinstance(value, model):
+        return value
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or what
+        raise InvalidInput(f"{field}: {first['msg']}", field=field) from exc
+
+
+def _merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply a JSON merge patch (RFC 7396) to a copy of ``target``."""
+    result = dict(target)
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        elif isinstance(value, Mapping) and isinstance(result.get(key), dict):
+            result[key] = _merge_patch(result[key], value)
+        else:
+            result[key] = value
+    return result
+
+
+def encode_cursor(key: PageKey) -> str:
+    """Return an opaque cursor for the position after ``key``."""
+    raw = json.dumps([key.timestamp.isoformat(), key.id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> PageKey:
+    """Return the position a cursor encodes. Raises InvalidInput(field="cursor")."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        stamp, episode_id = json.loads(raw)
+        return PageKey(datetime.fromisoformat(stamp), str(episode_id))
+    except (ValueError, TypeError, binascii.Error) as exc:
+        raise InvalidInput("cursor is not one this server issued", field="cursor") from exc
+
+
+class Memory:
+    """Long-term memory over a Store: create, read, update, list and search episodes.
+
+    Every method takes a ``group_id``; None means the configured default group. Errors are
+    those of ``engram.errors``; bad input is InvalidInput with the field named.
+    """
+
+    def __init__(self, store: Store, settings: Settings | None = None, *, clock: Clock | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._search = SearchEngine(store, [BM25Channel(store)], max_query_chars=self.settings.max_query_chars)
+
+    @classmethod
+    def open(cls, data_dir: Path | str | None = None, settings: Settings | None = None) -> Memory:
+        """Open (creating if needed) the embedded SQLite memory in ``data_dir``."""
+        from engram.store.sqlite import SQLiteStore
+
+        settings = settings or Settings()
+        if data_dir is not None:
+            settings = settings.model_copy(update={"data_dir": Path(data_dir)})
+        return cls(SQLiteStore(settings.database_path), settings)
+
+    def close(self) -> None:
+        """Release the store."""
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def group(self, group_id: str | None) -> str:
+        """Return ``group_id`` validated, or the default group when None."""
+        if group_id is None:
+            return self.settings.default_group
+        if not re.fullmatch(ID_PATTERN, group_id):
+            raise InvalidInput(
+                f"group_id {group_id!r} must be 1-128 characters of A-Z a-z 0-9 . _ : -", field="group_id"
+            )
+        return group_id
+
+    def _operation(self, group_id: str, kind: str, summary: str, actor: str | None = None) -> Operation:
+        return Operation(
+            id=new_id("op"), group_id=group_id, kind=kind, actor=actor, created_at=self._clock(), summary=summary
+        )
+
+    def _prepare(self, data: EpisodeIn | Mapping[str, Any], operation_id: str, now: datetime) -> NewEpisode:
+        episode_in: EpisodeIn = _validated(EpisodeIn, data, "episode")
+        content = episode_in.content_text()
+        size = len(content.encode("utf-8"))
+        if size > self.settings.max_content_bytes:
+            raise InvalidInput(
+                f"content is {size} bytes; the limit is {self.settings.max_content_bytes}", field="content"
+            )
+        try:
+            json.dumps(episode_in.metadata)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"metadata is not JSON-serialisable: {exc}", field="metadata") from exc
+        actor_id = episode_in.actor.id if episode_in.actor else None
+        episode = Episode(
+            id=episode_in.id or new_id("ep"),
+            group_id=self.group(episode_in.group_id),
+            version=1,
+            timestamp=episode_in.timestamp or now,
+            recorded_at=now,
+            source=episode_in.source,
+            source_type=episode_in.source_type or ("json" if isinstance(episode_in.content, dict) else "message"),
+            actor=episode_in.actor,
+            intent=episode_in.intent,
+            content=content,
+            metadata=episode_in.metadata,
+            references=episode_in.references,
+            fingerprint=fingerprint(episode_in.intent, content, actor_id),
+            operation_id=operation_id,
+        )
+        return NewEpisode(episode=episode, search_text=segment(content), client_id=episode_in.id is not None)
+
+    # -- episodes ------------------------------------------------------------------------------
+
+    def create_episode(self, data: EpisodeIn | Mapping[str, Any], *, actor: str | None = None) -> CreatedEpisode:
+        """Store one episode; an existing fingerprint (or client id) returns the stored one.
+
+        Raises InvalidInput (field named) or Conflict (client id reused for other content).
+        """
+        return self.create_episodes([data], actor=actor, kind="ingest")[0]
+
+    def create_episodes(
+        self, items: Sequence[EpisodeIn | Mapping[str, Any]], *, actor: str | None = None, kind: str = "import"
+    ) -> list[CreatedEpisode]:
+        """Store many episodes in one transaction: all are written, or (on any error) none.
+
+        Items may name different groups; each group gets its own operation. Raises
+        InvalidInput with the field prefixed by the item's index, e.g. ``3.content``.
+        """
+        now = self._clock()
+        operations: dict[str, Operation] = {}
+        prepared: list[NewEpisode] = []
+        for index, item in enumerate(items):
+            try:
+                group_id = self.group(_validated(EpisodeIn, item, "episode").group_id)
+                if group_id not in operations:
+                    operations[group_id] = self._operation(group_id, kind, f"{kind} episodes", actor)
+                prepared.append(self._prepare(item, operations[group_id].id, now))
+            except InvalidInput as exc:
+                if len(items) == 1:
+                    raise
+                raise InvalidInput(f"item {index}: {exc.detail}", field=f"{index}.{exc.field}") from exc
+        stored: dict[int, CreatedEpisode] = {}
+        for group_id, operation in operations.items():
+            indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
+            pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
+            for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
+                stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
+        return [stored[i] for i in range(len(prepared))]
+
+    def get_episode(self, episode_id: str, group_id: str | None = None) -> Episode:
+        """Return the current version of an episode. Raises NotFound."""
+        group = self.group(group_id)
+        episode = self.store.get_episode(group, episode_id)
+        if episode is None:
+            raise NotFound(f"no episode {episode_id!r} in group {group!r}", field="id")
+        return episode
+
+    def update_episode(
+        self,
+        episode_id: str,
+        patch: EpisodePatch | Mapping[str, Any],
+        *,
+        expected_version: int | None,
+        group_id: str | None = None,
+        actor: str | None = None,
+    ) -> Episode:
+        """Merge-patch metadata, intent, status or references into a new version.
+
+        Raises PreconditionRequired without ``expected_version``, PreconditionFailed when it
+        is stale, NotFound, InvalidInput.
+        """
+        changes: EpisodePatch = _validated(EpisodePatch, patch, "patch")
+        if expected_version is None:
+            raise PreconditionRequired(
+                "updates are conditional: send the version you read (If-Match / expected_version)",
+                field="expected_version",
+            )
+        group = self.group(group_id)
+        operation = self._operation(group, "update", f"update episode {episode_id}", actor)
+
+        def apply(current: Episode) -> Episode:
+            fields: dict[str, Any] = {}
+            if changes.metadata is not None:
+                fields["metadata"] = _merge_patch(current.metadata, changes.metadata)
+            if "intent" in changes.model_fields_set:
+                fields["intent"] = changes.intent
+            if changes.status is not None:
+                fields["status"] = changes.status
+            if changes.references is not None:
+                fields["references"] = changes.references
+            return current.model_copy(
+                update={
+                    **fields,
+                    "version": current.version + 1,
+                    "recorded_at": operation.created_at,
+                    "expired_at": None,
+                    "operation_id": operation.id,
+                }
+            )
+
+        return self.store.update_episode(group, episode_id, expected_version, apply, operation)
+
+    def list_episodes(
+        self,
+        group_id: str | None = None,
+        *,
+        after: datetime | None = None,
+        before: datetime | None = None,
+        intent: Iterable[str] = (),
+        source: Iterable[str] = (),
+        actor_id: Iterable[str] = (),
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> EpisodePage:
+        """Return a page of current episodes, newest first by timestamp.
+
+        ``after`` is inclusive, ``before`` exclusive; ``limit`` is 1..500.
+        """
+        if not 1 <= limit <= 500:
+            raise InvalidInput("limit must be between 1 and 500", field="limit")
+        filters: EpisodeFilters = _validated(
+            EpisodeFilters,
+            {
+                "intent": list(intent),
+                "source": list(source),
+                "actor_id": list(actor_id),
+                "timestamp_after": after,
+                "timestamp_before": before,
+            },
+            "filters",
+        )
+        key = decode_cursor(cursor) if cursor else None
+        items = self.store.list_episodes(self.group(group_id), filters, limit + 1, key)
+        next_cursor = None
+        if len(items) > limit:
+            items = items[:limit]
+            next_cursor = encode_cursor(PageKey(items[-1].timestamp, items[-1].id))
+        return EpisodePage(items=items, next_cursor=next_cursor)
+
+    def search_episodes(self, query: SearchQuery | Mapping[str, Any]) -> SearchResponse:
+        """Return the episodes best matching ``query``, each with score and citation."""
+        search: SearchQuery = _validated(SearchQuery, query, "query")
+        return self._search.search(search, self.group(search.group_id))

@@ -1,0 +1,185 @@
+"""Pydantic models: what goes into Engram and what comes out.
+
+Input models forbid unknown fields, so a typo is a 422 that names the field rather than
+silently dropped data. All datetimes are timezone-aware UTC; naive input is read as UTC.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+"""Client-chosen episode ids and group ids."""
+
+MetadataValue = str | int | float | bool | None
+EpisodeStatus = Literal["active", "archived"]
+
+
+def as_utc(value: datetime) -> datetime:
+    """Return ``value`` in UTC; a naive datetime is taken to be UTC already."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
+GroupId = Annotated[str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")]
+Label = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Actor(_Input):
+    """Who produced an episode: ``{"type": "user", "id": "u_42", "name": "Li Qiang"}``."""
+
+    type: Label = "user"
+    id: Annotated[str, Field(min_length=1, max_length=256)]
+    name: Annotated[str, Field(max_length=256)] | None = None
+
+
+class EpisodeIn(_Input):
+    """A new episode, as a client sends it (POST /v1/episodes, MCP ``create_episode``).
+
+    ``content`` is text, or a JSON object that is stored as canonical JSON text with
+    ``source_type`` "json". ``timestamp`` defaults to the time of receipt.
+    """
+
+    id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
+    group_id: GroupId | None = None
+    timestamp: UtcDatetime | None = None
+    source: Label | None = None
+    source_type: Label | None = None
+    actor: Actor | None = None
+    intent: Label | None = None
+    content: str | dict[str, Any]
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(
+        default_factory=list, max_length=256
+    )
+
+    @field_validator("content")
+    @classmethod
+    def _content_not_empty(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("content must not be empty")
+        if isinstance(value, dict) and not value:
+            raise ValueError("content must not be an empty object")
+        return value
+
+    def content_text(self) -> str:
+        """Return the content as stored: the text, or the object as canonical JSON."""
+        if isinstance(self.content, dict):
+            return json.dumps(self.content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return self.content
+
+
+class Episode(BaseModel):
+    """One stored version of an episode. ``version`` starts at 1; its ETag is ``"<version>"``."""
+
+    id: str
+    group_id: str
+    version: int
+    timestamp: datetime = Field(description="When it happened (UTC).")
+    recorded_at: datetime = Field(description="When this version was stored (UTC).")
+    expired_at: datetime | None = Field(default=None, description="When this version was superseded.")
+    source: str | None = None
+    source_type: str
+    actor: Actor | None = None
+    intent: str | None = None
+    content: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    references: list[str] = Field(default_factory=list)
+    fingerprint: str
+    status: EpisodeStatus = "active"
+    operation_id: str = Field(description="The operation that created this version.")
+
+    @property
+    def etag(self) -> str:
+        """Return the HTTP entity tag of this version."""
+        return f'"{self.version}"'
+
+
+class CreatedEpisode(BaseModel):
+    """The answer to a create: the stored episode, and whether it already existed."""
+
+    episode: Episode
+    deduplicated: bool
+
+
+class EpisodePatch(_Input):
+    """A JSON merge patch (RFC 7396) of the mutable parts of an episode.
+
+    Absent fields are left alone; ``null`` clears ``intent`` or, inside ``metadata``, removes a key.
+    Content, actor and timestamp are immutable: a correction is a new episode.
+    """
+
+    metadata: dict[str, Any] | None = None
+    intent: Label | None = None
+    status: EpisodeStatus | None = None
+    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] | None = Field(
+        default=None, max_length=256
+    )
+
+
+class EpisodeFilters(_Input):
+    """Filters applied in the store before any ranking. Lists mean "any of"."""
+
+    intent: list[Label] = Field(default_factory=list)
+    source: list[Label] = Field(default_factory=list)
+    actor_id: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(default_factory=list)
+    timestamp_after: UtcDatetime | None = Field(default=None, description="Inclusive lower bound.")
+    timestamp_before: UtcDatetime | None = Field(default=None, description="Exclusive upper bound.")
+    metadata: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")], MetadataValue] = Field(
+        default_factory=dict, description="Exact matches on top-level metadata keys."
+    )
+
+
+class SearchQuery(_Input):
+    """An episode search. An empty query with filters lists matching episodes newest first."""
+
+    query: str = ""
+    group_id: GroupId | None = None
+    filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
+    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    explain: bool = False
+
+
+class SearchHit(BaseModel):
+    """One search result: the episode, its score, its citation and, on request, why it ranked."""
+
+    episode: Episode
+    score: float
+    citation: str = Field(description="`[source: <episode id>]`")
+    explanation: dict[str, Any] | None = None
+
+
+class SearchResponse(BaseModel):
+    """Search results, best first, plus warnings such as a truncated query."""
+
+    results: list[SearchHit]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class EpisodePage(BaseModel):
+    """A page of episodes, newest first; pass ``next_cursor`` back to get the next page."""
+
+    items: list[Episode]
+    next_cursor: str | None = None
+
+
+class Operation(BaseModel):
+    """One audited change to the memory."""
+
+    id: str
+    group_id: str
+    kind: str = Field(description="ingest · update · import · …")
+    actor: str | None = None
+    created_at: datetime
+    summary: str
+    details: dict[str, Any] = Field(default_factory=dict)

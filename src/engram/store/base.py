@@ -1,0 +1,110 @@
+"""The Store protocol: the narrow interface every storage backend implements.
+
+It speaks Engram's own types. Every method takes a ``group_id`` and touches nothing
+outside that group. One contract suite (tests/store/test_contract.py) runs on every
+implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from engram.models import Episode, EpisodeFilters, Operation
+
+
+@dataclass(frozen=True, slots=True)
+class NewEpisode:
+    """A fully prepared episode version 1, ready to store.
+
+    ``search_text`` is what the full-text index receives (content segmented for CJK).
+    ``client_id`` tells the store the id came from the caller, so it identifies the
+    episode: the same id again is a duplicate, and no fingerprint lookup is made.
+    """
+
+    episode: Episode
+    search_text: str
+    client_id: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PageKey:
+    """Position in the newest-first episode order: (timestamp, id) of the last item seen."""
+
+    timestamp: datetime
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TextMatch:
+    """A full-text candidate: the current episode version and its BM25 score (higher is better)."""
+
+    episode: Episode
+    score: float
+
+
+class Store(Protocol):
+    """Storage of episodes and operations, scoped by group."""
+
+    def insert_episodes(
+        self, items: Sequence[NewEpisode], operation: Operation
+    ) -> list[tuple[Episode, bool]]:
+        """Store new episodes and ``operation`` in one transaction.
+
+        Returns, per item and in order, the stored episode and whether it was a duplicate
+        (same client id with the same fingerprint, or, without a client id, the same
+        fingerprint in the group). Nothing is written when any item fails.
+
+        Raises:
+            Conflict: a client id already names an episode with other content.
+        """
+        ...
+
+    def get_episode(self, group_id: str, episode_id: str) -> Episode | None:
+        """Return the current version of an episode, or None."""
+        ...
+
+    def update_episode(
+        self,
+        group_id: str,
+        episode_id: str,
+        expected_version: int,
+        apply: Callable[[Episode], Episode],
+        operation: Operation,
+    ) -> Episode:
+        """Append version n+1 made by ``apply(current)`` and close version n, atomically.
+
+        Raises:
+            NotFound: no such episode.
+            PreconditionFailed: the current version is not ``expected_version``.
+        """
+        ...
+
+    def list_episodes(
+        self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
+    ) -> list[Episode]:
+        """Return current episodes matching ``filters``, newest first, after ``after_key``."""
+        ...
+
+    def search_text(
+        self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
+    ) -> list[TextMatch]:
+        """Return up to ``limit`` current episodes matching any of ``terms``, best BM25 first.
+
+        ``terms`` are already segmented words; the store quotes them for its engine.
+        """
+        ...
+
+    def counts(self) -> dict[str, int]:
+        """Return row counts for diagnostics: episodes (current), versions, groups, operations."""
+        ...
+
+    def schema_version(self) -> int:
+        """Return the version of the schema the store is at."""
+        ...
+
+    def close(self) -> None:
+        """Release connections and threads; the store is unusable afterwards."""
+        ...

@@ -1,0 +1,375 @@
+"""The embedded default store: SQLite through apsw, WAL mode, one writer thread, per-thread readers.
+
+This is the datasette pattern: every write is a function run on a single dedicated
+thread inside ``BEGIN IMMEDIATE … COMMIT``, so writes are serialised and atomic; each
+reading thread keeps its own connection, and WAL lets reads run beside the writer.
+apsw is used rather than the stdlib module because it bundles a current SQLite
+(FTS5 with ``contentless_delete``; the stdlib build here is 3.40).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import apsw
+
+from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
+from engram.models import Actor, Episode, EpisodeFilters, Operation
+from engram.store.base import NewEpisode, PageKey, TextMatch
+from engram.store.sqlite_schema import LATEST_VERSION, MIGRATIONS
+
+T = TypeVar("T")
+
+_EPISODE_COLUMNS = (
+    "group_id, id, version, timestamp, recorded_at, expired_at, source, source_type, actor_type, "
+    "actor_id, actor_name, intent, content, metadata, refs, fingerprint, status, operation_id"
+)
+_E_COLUMNS = ", ".join(f"e.{name.strip()}" for name in _EPISODE_COLUMNS.split(","))
+_INSERT_EPISODE = f"INSERT INTO episodes (doc, {_EPISODE_COLUMNS}) VALUES ({', '.join('?' * 19)})"
+
+
+def _ts(value: datetime) -> str:
+    """Return a fixed-width UTC ISO-8601 string, so text order is time order."""
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _episode_row(episode: Episode, doc: int) -> tuple[Any, ...]:
+    actor = episode.actor
+    return (
+        doc,
+        episode.group_id,
+        episode.id,
+        episode.version,
+        _ts(episode.timestamp),
+        _ts(episode.recorded_at),
+        None if episode.expired_at is None else _ts(episode.expired_at),
+        episode.source,
+        episode.source_type,
+        actor.type if actor else None,
+        actor.id if actor else None,
+        actor.name if actor else None,
+        episode.intent,
+        episode.content,
+        json.dumps(episode.metadata, ensure_ascii=False),
+        json.dumps(episode.references, ensure_ascii=False),
+        episode.fingerprint,
+        episode.status,
+        episode.operation_id,
+    )
+
+
+def _episode(row: Sequence[Any]) -> Episode:
+    (group_id, id_, version, timestamp, recorded_at, expired_at, source, source_type, actor_type,
+     actor_id, actor_name, intent, content, metadata, refs, fingerprint, status, operation_id) = row[:18]
+    actor = None if actor_id is None else Actor(type=actor_type, id=actor_id, name=actor_name)
+    return Episode.model_construct(
+        id=id_,
+        group_id=group_id,
+        version=version,
+        timestamp=datetime.fromisoformat(timestamp),
+        recorded_at=datetime.fromisoformat(recorded_at),
+        expired_at=_dt(expired_at),
+        source=source,
+        source_type=source_type,
+        actor=actor,
+        intent=intent,
+        content=content,
+        metadata=json.loads(metadata),
+        references=json.loads(refs),
+        fingerprint=fingerprint,
+        status=status,
+        operation_id=operation_id,
+    )
+
+
+def _filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
+    """Return an ``AND …`` clause over alias ``e`` and its parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, values in (("intent", filters.intent), ("source", filters.source),
+                           ("actor_id", filters.actor_id)):
+        if values:
+            clauses.append(f"e.{column} IN ({', '.join('?' * len(values))})")
+            params.extend(values)
+    if filters.timestamp_after is not None:
+        clauses.append("e.timestamp >= ?")
+        params.append(_ts(filters.timestamp_after))
+    if filters.timestamp_before is not None:
+        clauses.append("e.timestamp < ?")
+        params.append(_ts(filters.timestamp_before))
+    for key, value in filters.metadata.items():
+        # Keys are validated to [A-Za-z0-9_.-]; quoting makes dots part of the key, not a path.
+        clauses.append(f"json_extract(e.metadata, '$.\"{key}\"') IS ?")
+        params.append(int(value) if isinstance(value, bool) else value)
+    return "".join(f" AND {clause}" for clause in clauses), params
+
+
+def _fts_query(terms: Sequence[str]) -> str:
+    """Return an FTS5 query matching any of ``terms``, each as a quoted phrase."""
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+class SQLiteStore:
+    """Store on one SQLite file. Thread-safe; several processes may share the file.
+
+    Raises StoreError when the file's schema is newer than this Engram knows.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._connections: list[apsw.Connection] = []
+        self._connections_lock = threading.Lock()
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-sqlite-writer")
+        self._closed = False
+        self._write(self._migrate)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def _connection(self) -> apsw.Connection:
+        """Return this thread's connection, opening it on first use."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        conn: apsw.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = apsw.Connection(str(self.path))
+            conn.set_busy_timeout(10_000)
+            conn.execute("PRAGMA journal_mode = WAL")
+            # NORMAL in WAL mode survives a process crash (kill -9); only power loss can drop
+            # the last transactions.
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            self._local.conn = conn
+            with self._connections_lock:
+                self._connections.append(conn)
+        return conn
+
+    def _write(self, fn: Callable[[apsw.Connection], T]) -> T:
+        """Run ``fn(conn)`` on the writer thread inside one immediate transaction."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        return self._writer.submit(self._transaction, fn).result()
+
+    def _transaction(self, fn: Callable[[apsw.Connection], T]) -> T:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return result
+
+    def _migrate(self, conn: apsw.Connection) -> None:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        current = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()[0][0]
+        if current > LATEST_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {current}, newer than this Engram ({LATEST_VERSION}); "
+                "upgrade Engram"
+            )
+        for version, sql in MIGRATIONS:
+            if version > current:
+                conn.execute(sql)
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                    (version, _ts(datetime.now(UTC))),
+                )
+
+    def close(self) -> None:
+        """Close every connection and stop the writer thread."""
+        if self._closed:
+            return
+        self._writer.shutdown(wait=True)
+        self._closed = True
+        with self._connections_lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+
+    # -- episodes ------------------------------------------------------------------------------
+
+    def insert_episodes(self, items: Sequence[NewEpisode], operation: Operation) -> list[tuple[Episode, bool]]:
+        """Store new episodes and their operation in one transaction; see Store."""
+
+        def insert(conn: apsw.Connection) -> list[tuple[Episode, bool]]:
+            results: list[tuple[Episode, bool]] = []
+            for item in items:
+                episode = item.episode
+                existing = self._existing_id(conn, item)
+                if existing is not None:
+                    stored = self._current(conn, episode.group_id, existing)
+                    assert stored is not None, "episode_docs and episodes disagree"
+                    results.append((stored, True))
+                    continue
+                conn.execute(
+                    "INSERT INTO episode_docs (group_id, id, fingerprint) VALUES (?, ?, ?)",
+                    (episode.group_id, episode.id, episode.fingerprint),
+                )
+                doc = conn.last_insert_rowid()
+                conn.execute(_INSERT_EPISODE, _episode_row(episode, doc))
+                conn.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)", (doc, item.search_text))
+                results.append((episode, False))
+            created = [episode.id for episode, duplicate in results if not duplicate]
+            if created:
+                self._insert_operation(conn, operation, {"episodes": created})
+            return results
+
+        return self._write(insert)
+
+    @staticmethod
+    def _existing_id(conn: apsw.Connection, item: NewEpisode) -> str | None:
+        """Return the id of the stored episode ``item`` duplicates, if any."""
+        episode = item.episode
+        if item.client_id:
+            rows = conn.execute(
+                "SELECT fingerprint FROM episode_docs WHERE group_id = ? AND id = ?",
+                (episode.group_id, episode.id),
+            ).fetchall()
+            if not rows:
+                return None
+            if rows[0][0] != episode.fingerprint:
+                raise Conflict(
+                    f"episode id {episode.id!r} already names an episode with different content, "
+                    "actor or intent; choose another id",
+                    field="id",
+                )
+            return episode.id
+        rows = conn.execute(
+            "SELECT id FROM episode_docs WHERE group_id = ? AND fingerprint = ? ORDER BY doc LIMIT 1",
+            (episode.group_id, episode.fingerprint),
+        ).fetchall()
+        return rows[0][0] if rows else None
+
+    @staticmethod
+    def _current(conn: apsw.Connection, group_id: str, episode_id: str) -> Episode | None:
+        rows = conn.execute(
+            f"SELECT {_EPISODE_COLUMNS} FROM episodes "
+            "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (group_id, episode_id),
+        ).fetchall()
+        return _episode(rows[0]) if rows else None
+
+    @staticmethod
+    def _insert_operation(conn: apsw.Connection, operation: Operation, extra: dict[str, Any]) -> None:
+        conn.execute(
+            "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                operation.group_id,
+                operation.id,
+                operation.kind,
+                operation.actor,
+                _ts(operation.created_at),
+                operation.summary,
+                json.dumps({**operation.details, **extra}, ensure_ascii=False),
+            ),
+        )
+
+    def get_episode(self, group_id: str, episode_id: str) -> Episode | None:
+        """Return the current version of an episode, or None."""
+        return self._current(self._connection(), group_id, episode_id)
+
+    def update_episode(
+        self,
+        group_id: str,
+        episode_id: str,
+        expected_version: int,
+        apply: Callable[[Episode], Episode],
+        operation: Operation,
+    ) -> Episode:
+        """Append version n+1 and close version n atomically; see Store."""
+
+        def update(conn: apsw.Connection) -> Episode:
+            current = self._current(conn, group_id, episode_id)
+            if current is None:
+                raise NotFound(f"no episode {episode_id!r} in group {group_id!r}", field="id")
+            if current.version != expected_version:
+                raise PreconditionFailed(
+                    f"episode {episode_id!r} is at version {current.version}, not {expected_version}",
+                    current_version=current.version,
+                )
+            new = apply(current)
+            conn.execute(
+                "UPDATE episodes SET expired_at = ? WHERE group_id = ? AND id = ? AND version = ?",
+                (_ts(new.recorded_at), group_id, episode_id, current.version),
+            )
+            doc = conn.execute(
+                "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
+            ).fetchall()[0][0]
+            conn.execute(_INSERT_EPISODE, _episode_row(new, doc))
+            self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
+            return new
+
+        return self._write(update)
+
+    def list_episodes(
+        self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
+    ) -> list[Episode]:
+        """Return current episodes matching ``filters``, newest first; see Store."""
+        where, params = _filter_sql(filters)
+        if after_key is not None:
+            where += " AND (e.timestamp < ? OR (e.timestamp = ? AND e.id < ?))"
+            stamp = _ts(after_key.timestamp)
+            params += [stamp, stamp, after_key.id]
+        rows = self._connection().execute(
+            f"SELECT {_E_COLUMNS} FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{where} "
+            "ORDER BY e.timestamp DESC, e.id DESC LIMIT ?",
+            (group_id, *params, limit),
+        ).fetchall()
+        return [_episode(row) for row in rows]
+
+    def search_text(
+        self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
+    ) -> list[TextMatch]:
+        """Return current episodes matching any term, best BM25 first; see Store."""
+        if not terms:
+            return []
+        where, params = _filter_sql(filters)
+        rows = self._connection().execute(
+            f"SELECT {_E_COLUMNS}, -f.rank FROM episodes_fts f "
+            "JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
+            f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY f.rank LIMIT ?",
+            (_fts_query(terms), group_id, *params, limit),
+        ).fetchall()
+        return [TextMatch(_episode(row), float(row[18])) for row in rows]
+
+    # -- diagnostics ---------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        """Return row counts: episodes (current), episode_versions, groups, operations."""
+        conn = self._connection()
+
+        def one(sql: str) -> int:
+            return int(conn.execute(sql).fetchall()[0][0])
+
+        return {
+            "episodes": one("SELECT count(*) FROM episodes WHERE expired_at IS NULL"),
+            "episode_versions": one("SELECT count(*) FROM episodes"),
+            "groups": one("SELECT count(DISTINCT group_id) FROM episode_docs"),
+            "operations": one("SELECT count(*) FROM operations"),
+        }
+
+    def schema_version(self) -> int:
+        """Return the highest applied migration."""
+        rows = self._connection().execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()
+        return int(rows[0][0])
+
+    def integrity_check(self) -> str:
+        """Return SQLite's ``PRAGMA integrity_check`` verdict ("ok" when healthy)."""
+        rows = self._connection().execute("PRAGMA integrity_check").fetchall()
+        return "; ".join(str(row[0]) for row in rows)

@@ -1,0 +1,77 @@
+"""SQLite schema migrations, applied in order by the program at start-up.
+
+Each migration runs once, in a transaction, and is recorded in ``schema_migrations``.
+Never edit a released migration: append a new one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+        -- One row per episode: its full-text document id and its identity keys.
+        CREATE TABLE episode_docs (
+            doc         INTEGER PRIMARY KEY,
+            group_id    TEXT NOT NULL,
+            id          TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            UNIQUE (group_id, id)
+        );
+        CREATE INDEX episode_docs_fingerprint ON episode_docs (group_id, fingerprint);
+
+        -- Append-only versions; the current one has expired_at NULL.
+        CREATE TABLE episodes (
+            group_id     TEXT NOT NULL,
+            id           TEXT NOT NULL,
+            version      INTEGER NOT NULL,
+            doc          INTEGER NOT NULL REFERENCES episode_docs (doc),
+            timestamp    TEXT NOT NULL,
+            recorded_at  TEXT NOT NULL,
+            expired_at   TEXT,
+            source       TEXT,
+            source_type  TEXT NOT NULL,
+            actor_type   TEXT,
+            actor_id     TEXT,
+            actor_name   TEXT,
+            intent       TEXT,
+            content      TEXT NOT NULL,
+            metadata     TEXT NOT NULL,
+            refs         TEXT NOT NULL,
+            fingerprint  TEXT NOT NULL,
+            status       TEXT NOT NULL,
+            operation_id TEXT NOT NULL,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE INDEX episodes_current_time
+            ON episodes (group_id, timestamp DESC, id DESC) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_doc ON episodes (doc) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_intent
+            ON episodes (group_id, intent, timestamp DESC) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_source
+            ON episodes (group_id, source, timestamp DESC) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_actor
+            ON episodes (group_id, actor_id, timestamp DESC) WHERE expired_at IS NULL;
+
+        -- Full text over jieba-segmented content; rowid = episode_docs.doc.
+        CREATE VIRTUAL TABLE episodes_fts USING fts5 (
+            text, content = '', contentless_delete = 1,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+
+        CREATE TABLE operations (
+            group_id   TEXT NOT NULL,
+            id         TEXT NOT NULL,
+            kind       TEXT NOT NULL,
+            actor      TEXT,
+            created_at TEXT NOT NULL,
+            summary    TEXT NOT NULL,
+            details    TEXT NOT NULL,
+            PRIMARY KEY (group_id, id)
+        );
+        CREATE INDEX operations_time ON operations (group_id, created_at DESC);
+        """,
+    ),
+]
+
+LATEST_VERSION = MIGRATIONS[-1][0]
