@@ -1,0 +1,5 @@
+"""Allow ``python -m engram``."""
+
+from engram.cli import main
+
+main()
