@@ -295,6 +295,10 @@ class Memory:
             next_cursor = encode_cursor(PageKey(items[-1].timestamp, items[-1].id))
         return EpisodePage(items=items, next_cursor=next_cursor)
 
+    def groups(self) -> list[str]:
+        """Return the ids of every group that holds episodes, sorted (for export and diagnostics)."""
+        return self.store.groups()
+
     def search_episodes(self, query: SearchQuery | Mapping[str, Any]) -> SearchResponse:
         """Return the episodes best matching ``query``, each with score and citation."""
         search: SearchQuery = _validated(SearchQuery, query, "query")

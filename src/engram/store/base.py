@@ -97,6 +97,13 @@ class Store(Protocol):
         """
         ...
 
+    def groups(self) -> list[str]:
+        """Return the ids of every group holding at least one episode, sorted.
+
+        For administration (export, doctor); request paths always name one group.
+        """
+        ...
+
     def counts(self) -> dict[str, int]:
         """Return row counts for diagnostics: episodes (current), versions, groups, operations."""
         ...

@@ -350,6 +350,12 @@ class SQLiteStore:
 
     # -- diagnostics ---------------------------------------------------------------------------
 
+    def groups(self) -> list[str]:
+        """Return the ids of every group holding at least one episode, sorted; see Store."""
+        sql = "SELECT DISTINCT group_id FROM episode_docs ORDER BY group_id"
+        rows = self._connection().execute(sql).fetchall()
+        return [str(row[0]) for row in rows]
+
     def counts(self) -> dict[str, int]:
         """Return row counts: episodes (current), episode_versions, groups, operations."""
         conn = self._connection()
