@@ -18,7 +18,9 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default=Path("engram-data"), description="Directory of the SQLite store.")
     default_group: str = Field(default="default", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
-    max_content_bytes: int = Field(default=256 * 1024, gt=0, description="Largest episode content, UTF-8 bytes.")
+    max_content_bytes: int = Field(
+        default=256 * 1024, gt=0, description="Largest episode content, UTF-8 bytes."
+    )
     max_query_chars: int = Field(default=1000, gt=0, description="Longer search queries are truncated.")
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
 

@@ -97,7 +97,9 @@ class Memory:
         self.store = store
         self.settings = settings or Settings()
         self._clock = clock or (lambda: datetime.now(UTC))
-        self._search = SearchEngine(store, [BM25Channel(store)], max_query_chars=self.settings.max_query_chars)
+        self._search = SearchEngine(
+            store, [BM25Channel(store)], max_query_chars=self.settings.max_query_chars
+        )
 
     @classmethod
     def open(cls, data_dir: Path | str | None = None, settings: Settings | None = None) -> Memory:
@@ -133,7 +135,12 @@ class Memory:
 
     def _operation(self, group_id: str, kind: str, summary: str, actor: str | None = None) -> Operation:
         return Operation(
-            id=new_id("op"), group_id=group_id, kind=kind, actor=actor, created_at=self._clock(), summary=summary
+            id=new_id("op"),
+            group_id=group_id,
+            kind=kind,
+            actor=actor,
+            created_at=self._clock(),
+            summary=summary,
         )
 
     def _prepare(self, data: EpisodeIn | Mapping[str, Any], operation_id: str, now: datetime) -> NewEpisode:
@@ -156,7 +163,8 @@ class Memory:
             timestamp=episode_in.timestamp or now,
             recorded_at=now,
             source=episode_in.source,
-            source_type=episode_in.source_type or ("json" if isinstance(episode_in.content, dict) else "message"),
+            source_type=episode_in.source_type
+            or ("json" if isinstance(episode_in.content, dict) else "message"),
             actor=episode_in.actor,
             intent=episode_in.intent,
             content=content,
@@ -169,7 +177,9 @@ class Memory:
 
     # -- episodes ------------------------------------------------------------------------------
 
-    def create_episode(self, data: EpisodeIn | Mapping[str, Any], *, actor: str | None = None) -> CreatedEpisode:
+    def create_episode(
+        self, data: EpisodeIn | Mapping[str, Any], *, actor: str | None = None
+    ) -> CreatedEpisode:
         """Store one episode; an existing fingerprint (or client id) returns the stored one.
 
         Raises InvalidInput (field named) or Conflict (client id reused for other content).
@@ -177,7 +187,11 @@ class Memory:
         return self.create_episodes([data], actor=actor, kind="ingest")[0]
 
     def create_episodes(
-        self, items: Sequence[EpisodeIn | Mapping[str, Any]], *, actor: str | None = None, kind: str = "import"
+        self,
+        items: Sequence[EpisodeIn | Mapping[str, Any]],
+        *,
+        actor: str | None = None,
+        kind: str = "import",
     ) -> list[CreatedEpisode]:
         """Store many episodes in one transaction: all are written, or (on any error) none.
 
@@ -210,7 +224,7 @@ class Memory:
         group = self.group(group_id)
         episode = self.store.get_episode(group, episode_id)
         if episode is None:
-            raise NotFound(f"no episode {episode_id!r} in group {group!r}", field="id")
+            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}", field="id")
         return episode
 
     def update_episode(

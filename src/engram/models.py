@@ -27,7 +27,9 @@ def as_utc(value: datetime) -> datetime:
 
 
 UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
-GroupId = Annotated[str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")]
+GroupId = Annotated[
+    str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")
+]
 Label = Annotated[str, Field(min_length=1, max_length=128)]
 
 

@@ -19,7 +19,10 @@ def install(app: FastAPI) -> None:
         "engram_http_requests", "HTTP requests handled.", ["method", "route", "status"], registry=registry
     )
     latency = Histogram(
-        "engram_http_request_duration_seconds", "HTTP request latency.", ["method", "route"], registry=registry
+        "engram_http_request_duration_seconds",
+        "HTTP request latency.",
+        ["method", "route"],
+        registry=registry,
     )
 
     @app.middleware("http")
@@ -27,7 +30,9 @@ def install(app: FastAPI) -> None:
         started = time.perf_counter()
         response = await call_next(request)
         route = request.scope.get("route")
-        path = getattr(route, "path", None) or ("/mcp" if request.url.path.startswith("/mcp") else "unmatched")
+        path = getattr(route, "path", None) or (
+            "/mcp" if request.url.path.startswith("/mcp") else "unmatched"
+        )
         requests.labels(request.method, path, str(response.status_code)).inc()
         latency.labels(request.method, path).observe(time.perf_counter() - started)
         return response

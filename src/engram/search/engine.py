@@ -31,7 +31,9 @@ class Channel(Protocol):
 
     name: str
 
-    def search(self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int) -> list[ChannelHit]:
+    def search(
+        self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
+    ) -> list[ChannelHit]:
         """Return up to ``limit`` episodes of ``group_id`` passing ``filters``, best first."""
         ...
 
@@ -44,9 +46,14 @@ class BM25Channel:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    def search(self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int) -> list[ChannelHit]:
+    def search(
+        self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
+    ) -> list[ChannelHit]:
         """Return the BM25 matches of the query's terms."""
-        return [ChannelHit(m.episode, m.score) for m in self._store.search_text(group_id, query.terms, filters, limit)]
+        return [
+            ChannelHit(m.episode, m.score)
+            for m in self._store.search_text(group_id, query.terms, filters, limit)
+        ]
 
 
 def citation(episode: Episode) -> str:
@@ -72,11 +79,15 @@ class SearchEngine:
                 warnings=parsed.warnings,
             )
         per_channel = {
-            channel.name: channel.search(group_id, parsed, query.filters, max(query.limit, CANDIDATES_PER_CHANNEL))
+            channel.name: channel.search(
+                group_id, parsed, query.filters, max(query.limit, CANDIDATES_PER_CHANNEL)
+            )
             for channel in self._channels
         }
-        episodes = {hit.episode.id: hit.episode for hits in per_channel.values() for hit in hits}
-        fused = reciprocal_rank_fusion({name: [h.episode.id for h in hits] for name, hits in per_channel.items()})
+        found = {hit.episode.id: hit.episode for hits in per_channel.values() for hit in hits}
+        fused = reciprocal_rank_fusion(
+            {name: [h.episode.id for h in hits] for name, hits in per_channel.items()}
+        )
         results = []
         for episode_id, score in fused[: query.limit]:
             explanation = None
@@ -87,6 +98,8 @@ class SearchEngine:
                     for rank, hit in enumerate(hits, start=1)
                     if hit.episode.id == episode_id
                 }
-            episode = episodes[episode_id]
-            results.append(SearchHit(episode=episode, score=score, citation=citation(episode), explanation=explanation))
+            episode = found[episode_id]
+            results.append(
+                SearchHit(episode=episode, score=score, citation=citation(episode), explanation=explanation)
+            )
         return SearchResponse(results=results, warnings=parsed.warnings)

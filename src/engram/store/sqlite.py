@@ -69,8 +69,26 @@ def _episode_row(episode: Episode, doc: int) -> tuple[Any, ...]:
 
 
 def _episode(row: Sequence[Any]) -> Episode:
-    (group_id, id_, version, timestamp, recorded_at, expired_at, source, source_type, actor_type,
-     actor_id, actor_name, intent, content, metadata, refs, fingerprint, status, operation_id) = row[:18]
+    (
+        group_id,
+        id_,
+        version,
+        timestamp,
+        recorded_at,
+        expired_at,
+        source,
+        source_type,
+        actor_type,
+        actor_id,
+        actor_name,
+        intent,
+        content,
+        metadata,
+        refs,
+        fingerprint,
+        status,
+        operation_id,
+    ) = row[:18]
     actor = None if actor_id is None else Actor(type=actor_type, id=actor_id, name=actor_name)
     return Episode.model_construct(
         id=id_,
@@ -96,8 +114,11 @@ def _filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
     """Return an ``AND …`` clause over alias ``e`` and its parameters."""
     clauses: list[str] = []
     params: list[Any] = []
-    for column, values in (("intent", filters.intent), ("source", filters.source),
-                           ("actor_id", filters.actor_id)):
+    for column, values in (
+        ("intent", filters.intent),
+        ("source", filters.source),
+        ("actor_id", filters.actor_id),
+    ):
         if values:
             clauses.append(f"e.{column} IN ({', '.join('?' * len(values))})")
             params.extend(values)
@@ -112,6 +133,12 @@ def _filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
         clauses.append(f"json_extract(e.metadata, '$.\"{key}\"') IS ?")
         params.append(int(value) if isinstance(value, bool) else value)
     return "".join(f" AND {clause}" for clause in clauses), params
+
+
+def _scalar(conn: apsw.Connection, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """Return the first column of the first row, or None when there is no row."""
+    row = conn.execute(sql, params).fetchone()
+    return None if row is None else row[0]
 
 
 def _fts_query(terms: Sequence[str]) -> str:
@@ -174,9 +201,10 @@ class SQLiteStore:
 
     def _migrate(self, conn: apsw.Connection) -> None:
         conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
         )
-        current = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()[0][0]
+        current = int(_scalar(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations"))
         if current > LATEST_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {current}, newer than this Engram ({LATEST_VERSION}); "
@@ -203,7 +231,9 @@ class SQLiteStore:
 
     # -- episodes ------------------------------------------------------------------------------
 
-    def insert_episodes(self, items: Sequence[NewEpisode], operation: Operation) -> list[tuple[Episode, bool]]:
+    def insert_episodes(
+        self, items: Sequence[NewEpisode], operation: Operation
+    ) -> list[tuple[Episode, bool]]:
         """Store new episodes and their operation in one transaction; see Store."""
 
         def insert(conn: apsw.Connection) -> list[tuple[Episode, bool]]:
@@ -236,30 +266,31 @@ class SQLiteStore:
         """Return the id of the stored episode ``item`` duplicates, if any."""
         episode = item.episode
         if item.client_id:
-            rows = conn.execute(
+            stored_fingerprint = _scalar(
+                conn,
                 "SELECT fingerprint FROM episode_docs WHERE group_id = ? AND id = ?",
                 (episode.group_id, episode.id),
-            ).fetchall()
-            if not rows:
+            )
+            if stored_fingerprint is None:
                 return None
-            if rows[0][0] != episode.fingerprint:
+            if stored_fingerprint != episode.fingerprint:
                 raise Conflict(
                     f"episode id {episode.id!r} already names an episode with different content, "
                     "actor or intent; choose another id",
                     field="id",
                 )
             return episode.id
-        rows = conn.execute(
+        existing: str | None = _scalar(
+            conn,
             "SELECT id FROM episode_docs WHERE group_id = ? AND fingerprint = ? ORDER BY doc LIMIT 1",
             (episode.group_id, episode.fingerprint),
-        ).fetchall()
-        return rows[0][0] if rows else None
+        )
+        return existing
 
     @staticmethod
     def _current(conn: apsw.Connection, group_id: str, episode_id: str) -> Episode | None:
         rows = conn.execute(
-            f"SELECT {_EPISODE_COLUMNS} FROM episodes "
-            "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE group_id = ? AND id = ? AND expired_at IS NULL",
             (group_id, episode_id),
         ).fetchall()
         return _episode(rows[0]) if rows else None
@@ -297,7 +328,7 @@ class SQLiteStore:
         def update(conn: apsw.Connection) -> Episode:
             current = self._current(conn, group_id, episode_id)
             if current is None:
-                raise NotFound(f"no episode {episode_id!r} in group {group_id!r}", field="id")
+                raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
             if current.version != expected_version:
                 raise PreconditionFailed(
                     f"episode {episode_id!r} is at version {current.version}, not {expected_version}",
@@ -308,9 +339,9 @@ class SQLiteStore:
                 "UPDATE episodes SET expired_at = ? WHERE group_id = ? AND id = ? AND version = ?",
                 (_ts(new.recorded_at), group_id, episode_id, current.version),
             )
-            doc = conn.execute(
-                "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
-            ).fetchall()[0][0]
+            doc = int(
+                _scalar(conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id))
+            )
             conn.execute(_INSERT_EPISODE, _episode_row(new, doc))
             self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
             return new
@@ -326,11 +357,15 @@ class SQLiteStore:
             where += " AND (e.timestamp < ? OR (e.timestamp = ? AND e.id < ?))"
             stamp = _ts(after_key.timestamp)
             params += [stamp, stamp, after_key.id]
-        rows = self._connection().execute(
-            f"SELECT {_E_COLUMNS} FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{where} "
-            "ORDER BY e.timestamp DESC, e.id DESC LIMIT ?",
-            (group_id, *params, limit),
-        ).fetchall()
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT {_E_COLUMNS} FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{where} "
+                "ORDER BY e.timestamp DESC, e.id DESC LIMIT ?",
+                (group_id, *params, limit),
+            )
+            .fetchall()
+        )
         return [_episode(row) for row in rows]
 
     def search_text(
@@ -340,13 +375,17 @@ class SQLiteStore:
         if not terms:
             return []
         where, params = _filter_sql(filters)
-        rows = self._connection().execute(
-            f"SELECT {_E_COLUMNS}, -f.rank FROM episodes_fts f "
-            "JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
-            f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY f.rank LIMIT ?",
-            (_fts_query(terms), group_id, *params, limit),
-        ).fetchall()
-        return [TextMatch(_episode(row), float(row[18])) for row in rows]
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT {_E_COLUMNS}, -f.rank FROM episodes_fts f "
+                "JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
+                f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY f.rank LIMIT ?",
+                (_fts_query(terms), group_id, *params, limit),
+            )
+            .fetchall()
+        )
+        return [TextMatch(_episode(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
 
     # -- diagnostics ---------------------------------------------------------------------------
 
@@ -361,7 +400,7 @@ class SQLiteStore:
         conn = self._connection()
 
         def one(sql: str) -> int:
-            return int(conn.execute(sql).fetchall()[0][0])
+            return int(_scalar(conn, sql))
 
         return {
             "episodes": one("SELECT count(*) FROM episodes WHERE expired_at IS NULL"),
@@ -372,8 +411,7 @@ class SQLiteStore:
 
     def schema_version(self) -> int:
         """Return the highest applied migration."""
-        rows = self._connection().execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()
-        return int(rows[0][0])
+        return int(_scalar(self._connection(), "SELECT coalesce(max(version), 0) FROM schema_migrations"))
 
     def integrity_check(self) -> str:
         """Return SQLite's ``PRAGMA integrity_check`` verdict ("ok" when healthy)."""

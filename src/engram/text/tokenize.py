@@ -3,9 +3,9 @@
 FTS5's ``unicode61`` tokenizer splits on spaces and punctuation, which leaves a Chinese
 sentence as one long token. Runs of Han characters are therefore segmented with jieba
 (https://github.com/fxsjy/jieba) before indexing and querying; everything else passes
-through for FTS5 to tokenise. Index time uses jieba's search mode (words plus their
-dictionary sub-words, like ik_max_word), query time its precise mode (like ik_smart), so
-a query word such as 订单 matches 订单号 as well.
+through for FTS5 to tokenise. jieba's search mode gives words plus their dictionary
+sub-words (like Elasticsearch's ik_max_word), on both sides: a query for 订单 finds 订单号,
+and a query for 订单号 also finds a text that only says 订单 (ranked lower by BM25).
 """
 
 from __future__ import annotations
@@ -38,15 +38,13 @@ def has_cjk(text: str) -> bool:
     return _HAN_RUN.search(text) is not None
 
 
-def _han_tokens(run: str, *, for_index: bool) -> Iterator[str]:
-    jieba = _jieba()
-    words = jieba.cut_for_search(run) if for_index else jieba.cut(run)
-    for word in words:
+def _han_tokens(run: str) -> Iterator[str]:
+    for word in _jieba().cut_for_search(run):
         if word.strip():
             yield word
 
 
-def segment(text: str, *, for_index: bool = True) -> str:
+def segment(text: str) -> str:
     """Return ``text`` with every Han run split into space-separated words.
 
     Non-Han text is returned unchanged, so an English-only string costs one regex scan.
@@ -57,7 +55,7 @@ def segment(text: str, *, for_index: bool = True) -> str:
     position = 0
     for match in _HAN_RUN.finditer(text):
         parts.append(text[position : match.start()])
-        parts.append(" " + " ".join(_han_tokens(match.group(), for_index=for_index)) + " ")
+        parts.append(" " + " ".join(_han_tokens(match.group())) + " ")
         position = match.end()
     parts.append(text[position:])
     return "".join(parts)
@@ -66,6 +64,6 @@ def segment(text: str, *, for_index: bool = True) -> str:
 def query_terms(text: str) -> list[str]:
     """Return the distinct lower-cased words of a query, Han runs segmented, in order."""
     seen: dict[str, None] = {}
-    for word in _WORD.findall(segment(text, for_index=False)):
+    for word in _WORD.findall(segment(text)):
         seen.setdefault(word.lower(), None)
     return list(seen)

@@ -1,0 +1,73 @@
+"""Shared fixtures: real stores on temporary files, the ASGI app, and a live HTTP server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from engram.api.app import create_app
+from engram.config import Settings
+from engram.memory import Memory
+from engram.store.base import Store
+from engram.store.sqlite import SQLiteStore
+
+REPO = Path(__file__).resolve().parents[1]
+LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
+
+
+@pytest.fixture(params=["sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Yield each Store implementation, empty, on real storage."""
+    backend = SQLiteStore(tmp_path / "engram.db")
+    yield backend
+    backend.close()
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    """Yield a Memory on a fresh SQLite file."""
+    with Memory.open(settings=Settings(data_dir=tmp_path / "data")) as mem:
+        yield mem
+
+
+@pytest.fixture
+def client(memory: Memory) -> Iterator[TestClient]:
+    """Yield an HTTP client for the app, through the full ASGI stack."""
+    with TestClient(create_app(memory)) as test_client:
+        yield test_client
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def live_server(memory: Memory) -> Iterator[str]:
+    """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    httpx.get(f"{base}/healthz").raise_for_status()
+    yield base
+    server.should_exit = True
+    thread.join(timeout=10)

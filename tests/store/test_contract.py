@@ -1,0 +1,257 @@
+"""The Store contract: every backend must pass these, through the ``store`` fixture."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engram.errors import Conflict, NotFound, PreconditionFailed
+from engram.ids import new_id
+from engram.memory import fingerprint
+from engram.models import Actor, Episode, EpisodeFilters, Operation
+from engram.store.base import NewEpisode, PageKey, Store
+from engram.text.tokenize import segment
+
+T0 = datetime(2024, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def new_episode(
+    episode_id: str,
+    content: str,
+    *,
+    group_id: str = "g1",
+    minutes: int = 0,
+    intent: str | None = None,
+    source: str | None = None,
+    actor_id: str = "alice",
+    metadata: dict[str, object] | None = None,
+    client_id: bool = True,
+) -> NewEpisode:
+    episode = Episode(
+        id=episode_id,
+        group_id=group_id,
+        version=1,
+        timestamp=T0 + timedelta(minutes=minutes),
+        recorded_at=datetime.now(UTC),
+        source=source,
+        source_type="message",
+        actor=Actor(id=actor_id, name=actor_id.title()),
+        intent=intent,
+        content=content,
+        metadata=metadata or {},
+        references=["doc:1"],
+        fingerprint=fingerprint(intent, content, actor_id),
+        operation_id="op_test",
+    )
+    return NewEpisode(episode=episode, search_text=segment(content), client_id=client_id)
+
+
+def operation(group_id: str = "g1", kind: str = "ingest") -> Operation:
+    return Operation(
+        id=new_id("op"),
+        group_id=group_id,
+        kind=kind,
+        created_at=datetime.now(UTC),
+        summary=kind,
+    )
+
+
+def test_insert_then_get_round_trips_every_field(store: Store) -> None:
+    item = new_episode("e1", "Caroline went to the LGBTQ support group", metadata={"session": 1, "x": "y"})
+    [(stored, duplicate)] = store.insert_episodes([item], operation())
+    assert duplicate is False
+    fetched = store.get_episode("g1", "e1")
+    assert fetched == item.episode == stored
+
+
+def test_get_is_scoped_to_the_group(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "hello")], operation())
+    assert store.get_episode("g2", "e1") is None
+    assert store.get_episode("g1", "missing") is None
+
+
+def test_same_client_id_and_content_is_a_duplicate(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "hello")], operation())
+    [(stored, duplicate)] = store.insert_episodes([new_episode("e1", "hello")], operation())
+    assert duplicate is True
+    assert stored.id == "e1"
+    assert store.counts()["episodes"] == 1
+
+
+def test_client_id_reused_for_other_content_conflicts_and_writes_nothing(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "hello")], operation())
+    batch = [new_episode("e2", "fine"), new_episode("e1", "something else")]
+    with pytest.raises(Conflict) as caught:
+        store.insert_episodes(batch, operation())
+    assert caught.value.field == "id"
+    assert store.get_episode("g1", "e2") is None, "a failed batch must write nothing"
+
+
+def test_fingerprint_dedup_without_client_id(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "same words", client_id=False)], operation())
+    [(stored, duplicate)] = store.insert_episodes(
+        [new_episode("e9", "same words", client_id=False)], operation()
+    )
+    assert duplicate is True
+    assert stored.id == "e1"
+    [(other_group, dup_elsewhere)] = store.insert_episodes(
+        [new_episode("e9", "same words", group_id="g2", client_id=False)], operation("g2")
+    )
+    assert dup_elsewhere is False, "deduplication is per group"
+    assert other_group.group_id == "g2"
+
+
+def test_duplicates_inside_one_batch(store: Store) -> None:
+    results = store.insert_episodes(
+        [new_episode("a", "twice", client_id=False), new_episode("b", "twice", client_id=False)], operation()
+    )
+    assert [duplicate for _, duplicate in results] == [False, True]
+    assert results[1][0].id == "a"
+
+
+def test_update_appends_a_version_and_closes_the_old_one(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "hello")], operation())
+    op = operation(kind="update")
+
+    def apply(current: Episode) -> Episode:
+        return current.model_copy(
+            update={
+                "version": current.version + 1,
+                "metadata": {"k": 2},
+                "recorded_at": op.created_at,
+                "operation_id": op.id,
+            }
+        )
+
+    updated = store.update_episode("g1", "e1", 1, apply, op)
+    assert updated.version == 2
+    current = store.get_episode("g1", "e1")
+    assert current is not None
+    assert (current.version, current.metadata, current.operation_id) == (2, {"k": 2}, op.id)
+    counts = store.counts()
+    assert (counts["episodes"], counts["episode_versions"]) == (1, 2)
+
+
+def test_update_with_stale_version_fails_and_changes_nothing(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "hello")], operation())
+    with pytest.raises(PreconditionFailed) as caught:
+        store.update_episode("g1", "e1", 7, lambda e: e, operation(kind="update"))
+    assert caught.value.current_version == 1
+    with pytest.raises(NotFound):
+        store.update_episode("g1", "nope", 1, lambda e: e, operation(kind="update"))
+    assert store.counts()["episode_versions"] == 1
+
+
+def test_concurrent_updates_never_lose_one(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "hello")], operation())
+    successes: list[int] = []
+    lock = threading.Lock()
+
+    def worker(n: int) -> None:
+        for _ in range(20):
+            current = store.get_episode("g1", "e1")
+            assert current is not None
+            op = operation(kind="update")
+
+            def apply(ep: Episode, n: int = n) -> Episode:
+                return ep.model_copy(
+                    update={"version": ep.version + 1, "metadata": {**ep.metadata, str(n): 1}}
+                )
+
+            try:
+                new = store.update_episode("g1", "e1", current.version, apply, op)
+            except PreconditionFailed:
+                continue
+            with lock:
+                successes.append(new.version)
+            return
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(successes) == len(set(successes)) == 8
+    final = store.get_episode("g1", "e1")
+    assert final is not None
+    assert final.version == 9
+    assert set(final.metadata) == {str(n) for n in range(8)}
+
+
+def test_list_newest_first_with_filters_and_paging(store: Store) -> None:
+    store.insert_episodes(
+        [
+            new_episode("e0", "zero", minutes=0, intent="greet", source="chat", actor_id="alice"),
+            new_episode("e1", "one", minutes=1, intent="ask", source="chat", actor_id="bob"),
+            new_episode(
+                "e2", "two", minutes=2, intent="ask", source="mail", actor_id="alice", metadata={"session": 2}
+            ),
+            new_episode("e3", "three", minutes=3, intent="greet", source="chat", actor_id="bob"),
+        ],
+        operation(),
+    )
+    store.insert_episodes([new_episode("x", "other group", group_id="g2")], operation("g2"))
+    everything = EpisodeFilters()
+    assert [e.id for e in store.list_episodes("g1", everything, 10)] == ["e3", "e2", "e1", "e0"]
+    assert [e.id for e in store.list_episodes("g1", EpisodeFilters(intent=["ask"]), 10)] == ["e2", "e1"]
+    assert [e.id for e in store.list_episodes("g1", EpisodeFilters(source=["mail"]), 10)] == ["e2"]
+    assert [e.id for e in store.list_episodes("g1", EpisodeFilters(actor_id=["bob"]), 10)] == ["e3", "e1"]
+    window = EpisodeFilters(
+        timestamp_after=T0 + timedelta(minutes=1), timestamp_before=T0 + timedelta(minutes=3)
+    )
+    assert [e.id for e in store.list_episodes("g1", window, 10)] == ["e2", "e1"]
+    assert [e.id for e in store.list_episodes("g1", EpisodeFilters(metadata={"session": 2}), 10)] == ["e2"]
+    page = store.list_episodes("g1", everything, 2)
+    rest = store.list_episodes("g1", everything, 10, PageKey(page[-1].timestamp, page[-1].id))
+    assert [e.id for e in page + rest] == ["e3", "e2", "e1", "e0"]
+
+
+def test_paging_is_stable_when_timestamps_tie(store: Store) -> None:
+    store.insert_episodes([new_episode(f"e{i}", f"text {i}") for i in range(5)], operation())
+    seen: list[str] = []
+    key = None
+    while True:
+        page = store.list_episodes("g1", EpisodeFilters(), 2, key)
+        if not page:
+            break
+        seen += [e.id for e in page]
+        key = PageKey(page[-1].timestamp, page[-1].id)
+    assert seen == ["e4", "e3", "e2", "e1", "e0"]
+
+
+def test_search_text_ranks_filters_and_scopes(store: Store) -> None:
+    store.insert_episodes(
+        [
+            new_episode("en1", "I adopted a puppy named Oscar last week", intent="share"),
+            new_episode("en2", "The weather is nice", intent="share"),
+            new_episode("zh1", "客户要求取消订单，订单号是 DEAL-7890", intent="cancel"),
+            new_episode("zh2", "我们讨论了预算问题", intent="plan"),
+        ],
+        operation(),
+    )
+    store.insert_episodes([new_episode("g2doc", "puppy in another group", group_id="g2")], operation("g2"))
+    hits = store.search_text("g1", ["puppy"], EpisodeFilters(), 10)
+    assert [h.episode.id for h in hits] == ["en1"]
+    assert hits[0].score > 0
+    assert [h.episode.id for h in store.search_text("g1", ["订单"], EpisodeFilters(), 10)] == ["zh1"]
+    assert store.search_text("g1", ["订单"], EpisodeFilters(intent=["plan"]), 10) == []
+    assert [h.episode.id for h in store.search_text("g2", ["puppy"], EpisodeFilters(), 10)] == ["g2doc"]
+    assert store.search_text("g1", [], EpisodeFilters(), 10) == []
+
+
+def test_search_sees_only_the_current_version(store: Store) -> None:
+    store.insert_episodes([new_episode("e1", "budget is 500k", intent="plan")], operation())
+    op = operation(kind="update")
+    store.update_episode("g1", "e1", 1, lambda e: e.model_copy(update={"version": 2, "intent": "decide"}), op)
+    assert store.search_text("g1", ["budget"], EpisodeFilters(intent=["plan"]), 10) == []
+    [hit] = store.search_text("g1", ["budget"], EpisodeFilters(intent=["decide"]), 10)
+    assert hit.episode.version == 2
+
+
+def test_counts_and_schema_version(store: Store) -> None:
+    store.insert_episodes([new_episode("a", "x")], operation())
+    store.insert_episodes([new_episode("b", "y", group_id="g2")], operation("g2"))
+    assert store.counts() == {"episodes": 2, "episode_versions": 2, "groups": 2, "operations": 2}
+    assert store.schema_version() >= 1
