@@ -45,6 +45,19 @@ def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+THREAD_KEYS = ("thread_id", "session_id", "conversation_id", "session")
+"""Metadata keys that name an episode's thread, first present wins."""
+
+
+def thread_key(episode: Episode) -> str | None:
+    """Return the thread an episode belongs to: its source plus the first THREAD_KEYS value.
+
+    None when the metadata names no thread: such an episode stands alone in the index.
+    """
+    key = next((episode.metadata[k] for k in THREAD_KEYS if episode.metadata.get(k) is not None), None)
+    return None if key is None else f"{episode.source or ''}\x1f{key}"
+
+
 def _validated(model: type[Any], value: Any, what: str) -> Any:
     """Return ``value`` as ``model``; a pydantic error becomes InvalidInput naming the field."""
     if isinstance(value, model):
@@ -173,7 +186,12 @@ class Memory:
             fingerprint=fingerprint(episode_in.intent, content, actor_id),
             operation_id=operation_id,
         )
-        return NewEpisode(episode=episode, search_text=segment(content), client_id=episode_in.id is not None)
+        return NewEpisode(
+            episode=episode,
+            search_text=segment(content),
+            client_id=episode_in.id is not None,
+            thread=thread_key(episode),
+        )
 
     # -- episodes ------------------------------------------------------------------------------
 
@@ -313,7 +331,12 @@ class Memory:
         """Return the ids of every group that holds episodes, sorted (for export and diagnostics)."""
         return self.store.groups()
 
-    def search_episodes(self, query: SearchQuery | Mapping[str, Any]) -> SearchResponse:
-        """Return the episodes best matching ``query``, each with score and citation."""
+    def search_episodes(
+        self, query: SearchQuery | Mapping[str, Any], *, channels: list[str] | None = None
+    ) -> SearchResponse:
+        """Return the episodes best matching ``query``, each with score and citation.
+
+        ``channels`` (e.g. ``["bm25"]``) restricts the search to those channels.
+        """
         search: SearchQuery = _validated(SearchQuery, query, "query")
-        return self._search.search(search, self.group(search.group_id))
+        return self._search.search(search, self.group(search.group_id), channels)

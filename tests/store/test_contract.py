@@ -28,6 +28,7 @@ def new_episode(
     actor_id: str = "alice",
     metadata: dict[str, object] | None = None,
     client_id: bool = True,
+    thread: str | None = None,
 ) -> NewEpisode:
     episode = Episode(
         id=episode_id,
@@ -45,7 +46,7 @@ def new_episode(
         fingerprint=fingerprint(intent, content, actor_id),
         operation_id="op_test",
     )
-    return NewEpisode(episode=episode, search_text=segment(content), client_id=client_id)
+    return NewEpisode(episode=episode, search_text=segment(content), client_id=client_id, thread=thread)
 
 
 def operation(group_id: str = "g1", kind: str = "ingest") -> Operation:
@@ -255,3 +256,25 @@ def test_counts_and_schema_version(store: Store) -> None:
     store.insert_episodes([new_episode("b", "y", group_id="g2")], operation("g2"))
     assert store.counts() == {"episodes": 2, "episode_versions": 2, "groups": 2, "operations": 2}
     assert store.schema_version() >= 1
+
+
+def test_thread_neighbours_lend_context_to_search(store: Store) -> None:
+    store.insert_episodes(
+        [
+            new_episode("q", "Did you ever go hiking in Yosemite?", minutes=0, thread="s1"),
+            new_episode("a", "Yes! Last summer, it was wonderful.", minutes=1, thread="s1"),
+            new_episode("late", "Anyway, see you tomorrow.", minutes=9, thread="s1"),
+            new_episode("other", "Yes! I loved it.", minutes=2, thread="s2"),
+            new_episode("alone", "Yes! Great.", minutes=3),
+        ],
+        operation(),
+    )
+    hits = [h.episode.id for h in store.search_text("g1", ["yosemite"], EpisodeFilters(), 10)]
+    assert hits[0] == "q", "an episode's own words count most"
+    assert set(hits) == {"q", "a"}, "only the thread neighbour gains context"
+    # An episode inserted later between two others becomes their neighbour.
+    store.insert_episodes(
+        [new_episode("mid", "I think we should talk about Zion", minutes=5, thread="s1")], operation()
+    )
+    hits = [h.episode.id for h in store.search_text("g1", ["zion"], EpisodeFilters(), 10)]
+    assert hits[0] == "mid" and set(hits) == {"mid", "a", "late"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from engram.errors import InvalidInput
 from engram.models import Episode, EpisodeFilters, SearchHit, SearchQuery, SearchResponse
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
@@ -69,8 +70,22 @@ class SearchEngine:
         self._channels = channels
         self._max_query_chars = max_query_chars
 
-    def search(self, query: SearchQuery, group_id: str) -> SearchResponse:
-        """Return the best ``query.limit`` episodes; an empty query lists filtered episodes by time."""
+    def search(self, query: SearchQuery, group_id: str, channels: list[str] | None = None) -> SearchResponse:
+        """Return the best ``query.limit`` episodes; an empty query lists filtered episodes by time.
+
+        ``channels`` restricts the search to the named channels (for evaluation and debugging).
+        Raises InvalidInput(field="channels") for an unknown name.
+        """
+        active = self._channels
+        if channels is not None:
+            known = {channel.name for channel in self._channels}
+            unknown = sorted(set(channels) - known)
+            if unknown:
+                raise InvalidInput(
+                    f"unknown channel(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}",
+                    field="channels",
+                )
+            active = [channel for channel in self._channels if channel.name in channels]
         parsed = parse_query(query.query, max_chars=self._max_query_chars)
         if not parsed.terms:
             episodes = self._store.list_episodes(group_id, query.filters, query.limit)
@@ -82,7 +97,7 @@ class SearchEngine:
             channel.name: channel.search(
                 group_id, parsed, query.filters, max(query.limit, CANDIDATES_PER_CHANNEL)
             )
-            for channel in self._channels
+            for channel in active
         }
         found = {hit.episode.id: hit.episode for hits in per_channel.values() for hit in hits}
         fused = reciprocal_rank_fusion(

@@ -14,7 +14,9 @@ _ENGLISH = """a an and are as at be been being but by can could did do does doin
 having he her hers him his how i if in into is it its me my of on or our she so than that the their them
 then there these they this those to too us was we were what when where which who whom why will with would
 you your yours"""
-_CHINESE = "的 了 吗 呢 吧 啊 是 在 和 与 及 或 也 都 就 还 又 什么 怎么 哪些 哪个 为什么 谁 我 你 他 她 它 们"
+_CHINESE = (
+    "的 了 吗 呢 吧 啊 是 在 和 与 及 或 也 都 就 还 又 什么 怎么 哪些 哪个 为什么 谁 我 你 他 她 它 们"
+)
 ENGLISH_STOP_WORDS = frozenset(_ENGLISH.split())
 CHINESE_STOP_WORDS = frozenset(_CHINESE.split())
 

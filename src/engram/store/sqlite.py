@@ -21,7 +21,7 @@ import apsw
 
 from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
 from engram.models import Actor, Episode, EpisodeFilters, Operation
-from engram.store.base import NewEpisode, PageKey, TextMatch
+from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, TextMatch
 from engram.store.sqlite_schema import LATEST_VERSION, MIGRATIONS
 
 T = TypeVar("T")
@@ -141,6 +141,36 @@ def _scalar(conn: apsw.Connection, sql: str, params: tuple[Any, ...] = ()) -> An
     return None if row is None else row[0]
 
 
+_NEIGHBOUR = """
+    SELECT n.doc, n.text FROM episode_docs d JOIN episode_docs n
+      ON n.group_id = d.group_id AND n.thread = d.thread
+     AND (n.timestamp {cmp} d.timestamp OR (n.timestamp = d.timestamp AND n.id {cmp} d.id))
+    WHERE d.doc = ? ORDER BY n.timestamp {order}, n.id {order} LIMIT 1
+"""
+_PREVIOUS = _NEIGHBOUR.format(cmp="<", order="DESC")
+_NEXT = _NEIGHBOUR.format(cmp=">", order="ASC")
+
+
+def _neighbours(conn: apsw.Connection, doc: int) -> list[tuple[int, str]]:
+    """Return (doc, text) of the previous and the next episode in ``doc``'s thread, when they exist."""
+    return [(row[0], row[1]) for sql in (_PREVIOUS, _NEXT) for row in conn.execute(sql, (doc,)).fetchall()]
+
+
+def _write_fts(conn: apsw.Connection, doc: int, text: str) -> None:
+    """(Re)write the index row of ``doc``: its own text, and its neighbours' as context."""
+    context = " ".join(neighbour_text for _, neighbour_text in _neighbours(conn, doc))
+    conn.execute("DELETE FROM episodes_fts WHERE rowid = ?", (doc,))
+    conn.execute("INSERT INTO episodes_fts (rowid, text, context) VALUES (?, ?, ?)", (doc, text, context))
+
+
+def _index_with_neighbours(conn: apsw.Connection, doc: int) -> None:
+    """Index a new episode, and re-index its neighbours, whose context now includes it."""
+    text = str(_scalar(conn, "SELECT text FROM episode_docs WHERE doc = ?", (doc,)))
+    _write_fts(conn, doc, text)
+    for neighbour, neighbour_text in _neighbours(conn, doc):
+        _write_fts(conn, neighbour, neighbour_text)
+
+
 def _fts_query(terms: Sequence[str]) -> str:
     """Return an FTS5 query matching any of ``terms``, each as a quoted phrase."""
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
@@ -247,12 +277,20 @@ class SQLiteStore:
                     results.append((stored, True))
                     continue
                 conn.execute(
-                    "INSERT INTO episode_docs (group_id, id, fingerprint) VALUES (?, ?, ?)",
-                    (episode.group_id, episode.id, episode.fingerprint),
+                    "INSERT INTO episode_docs (group_id, id, fingerprint, thread, timestamp, text) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        episode.group_id,
+                        episode.id,
+                        episode.fingerprint,
+                        item.thread,
+                        _ts(episode.timestamp),
+                        item.search_text,
+                    ),
                 )
                 doc = conn.last_insert_rowid()
                 conn.execute(_INSERT_EPISODE, _episode_row(episode, doc))
-                conn.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)", (doc, item.search_text))
+                _index_with_neighbours(conn, doc)
                 results.append((episode, False))
             created = [episode.id for episode, duplicate in results if not duplicate]
             if created:
@@ -340,7 +378,9 @@ class SQLiteStore:
                 (_ts(new.recorded_at), group_id, episode_id, current.version),
             )
             doc = int(
-                _scalar(conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id))
+                _scalar(
+                    conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
+                )
             )
             conn.execute(_INSERT_EPISODE, _episode_row(new, doc))
             self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
@@ -378,9 +418,9 @@ class SQLiteStore:
         rows = (
             self._connection()
             .execute(
-                f"SELECT {_E_COLUMNS}, -f.rank FROM episodes_fts f "
-                "JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
-                f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY f.rank LIMIT ?",
+                f"SELECT {_E_COLUMNS}, -bm25(episodes_fts, 1.0, {CONTEXT_WEIGHT}) AS score "
+                "FROM episodes_fts f JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
+                f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY score DESC LIMIT ?",
                 (_fts_query(terms), group_id, *params, limit),
             )
             .fetchall()

@@ -10,15 +10,20 @@ MIGRATIONS: list[tuple[int, str]] = [
     (
         1,
         """
-        -- One row per episode: its full-text document id and its identity keys.
+        -- One row per episode: its full-text document id, identity keys, and the immutable
+        -- parts the index is built from (thread = source + thread key; text = segmented content).
         CREATE TABLE episode_docs (
             doc         INTEGER PRIMARY KEY,
             group_id    TEXT NOT NULL,
             id          TEXT NOT NULL,
             fingerprint TEXT NOT NULL,
+            thread      TEXT,
+            timestamp   TEXT NOT NULL,
+            text        TEXT NOT NULL,
             UNIQUE (group_id, id)
         );
         CREATE INDEX episode_docs_fingerprint ON episode_docs (group_id, fingerprint);
+        CREATE INDEX episode_docs_thread ON episode_docs (group_id, thread, timestamp, id);
 
         -- Append-only versions; the current one has expired_at NULL.
         CREATE TABLE episodes (
@@ -53,9 +58,10 @@ MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX episodes_current_actor
             ON episodes (group_id, actor_id, timestamp DESC) WHERE expired_at IS NULL;
 
-        -- Full text over jieba-segmented content; rowid = episode_docs.doc.
+        -- Full text over jieba-segmented content; rowid = episode_docs.doc. ``context`` holds
+        -- the previous and next episodes of the same thread, weighted lower at query time.
         CREATE VIRTUAL TABLE episodes_fts USING fts5 (
-            text, content = '', contentless_delete = 1,
+            text, context, content = '', contentless_delete = 1,
             tokenize = 'porter unicode61 remove_diacritics 2'
         );
 
