@@ -75,8 +75,9 @@ def test_hits_carry_score_and_citation(corpus: Memory) -> None:
 def test_explain_gives_each_channel_rank_and_score(corpus: Memory) -> None:
     [hit, *_] = corpus.search_episodes({"query": "budget", "explain": True}).results
     assert hit.explanation is not None
-    assert hit.explanation["bm25"]["rank"] == 1
-    assert hit.explanation["bm25"]["score"] > 0
+    assert hit.explanation["channels"]["bm25"]["rank"] == 1
+    assert hit.explanation["channels"]["bm25"]["score"] > 0
+    assert hit.explanation["boosts"] == {}
 
 
 def test_filters_apply_before_ranking(corpus: Memory) -> None:

@@ -7,14 +7,51 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("取消", "作废", "撤销", "cancel", "void", "revoke"),
+    ("付款", "打款", "汇款", "支付", "pay", "payment", "remit"),
+    ("预算", "budget"),
+    ("合同", "contract", "agreement"),
+    ("退款", "refund"),
+    ("发票", "invoice"),
+    ("订单", "order"),
+    ("会议", "meeting"),
+    ("投诉", "complaint", "complain"),
+)
+
+
+class SearchSettings(BaseModel):
+    """Ranking knobs; every weight 0 turns its boost off. Env: ``ENGRAM_SEARCH__<FIELD>``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    channel_weights: dict[str, float] = Field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 1.0}, description="Weighted RRF, per channel."
+    )
+    rrf_k: int = Field(default=60, gt=0, description="RRF's k (Cormack et al. 2009).")
+    candidates: int = Field(default=50, gt=0, description="Hits each channel contributes to fusion.")
+    intent_weight: float = Field(default=0.3, ge=0, description="Boost of episodes with the asked intent.")
+    actor_weight: float = Field(
+        default=0.2, ge=0, description="Boost of episodes by an actor the query names."
+    )
+    time_weight: float = Field(default=0.5, ge=0, description="Boost of episodes in a time the query names.")
+    recency_weight: float = Field(default=0.0, ge=0, description="Boost of recent episodes.")
+    recency_half_life_days: float = Field(default=30.0, gt=0)
+    mmr_lambda: float = Field(default=0.7, ge=0, le=1, description="MMR: 1 is pure relevance.")
+    synonyms: tuple[tuple[str, ...], ...] = Field(
+        default=DEFAULT_SYNONYMS, description="Groups of interchangeable query words, any language."
+    )
 
 
 class Settings(BaseSettings):
     """Engram's settings; every field can be set as ``ENGRAM_<FIELD>`` in the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="ENGRAM_", env_nested_delimiter="__", extra="ignore", frozen=True
+    )
 
     data_dir: Path = Field(default=Path("engram-data"), description="Directory of the SQLite store.")
     default_group: str = Field(default="default", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
@@ -23,6 +60,7 @@ class Settings(BaseSettings):
     )
     max_query_chars: int = Field(default=1000, gt=0, description="Longer search queries are truncated.")
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
+    search: SearchSettings = Field(default_factory=SearchSettings)
 
     @property
     def database_path(self) -> Path:

@@ -111,7 +111,10 @@ class Memory:
         self.settings = settings or Settings()
         self._clock = clock or (lambda: datetime.now(UTC))
         self._search = SearchEngine(
-            store, [BM25Channel(store)], max_query_chars=self.settings.max_query_chars
+            store,
+            [BM25Channel(store)],
+            self.settings.search,
+            max_query_chars=self.settings.max_query_chars,
         )
 
     @classmethod

@@ -150,6 +150,24 @@ class SearchQuery(_Input):
     filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
     limit: Annotated[int, Field(ge=1, le=100)] = 10
     explain: bool = False
+    intent: Label | None = Field(default=None, description="Boost episodes with this intent.")
+    reference_time: UtcDatetime | None = Field(
+        default=None, description='What "last week" in the query is relative to; default now.'
+    )
+    mmr: bool = Field(default=False, description="Diversify results (maximal marginal relevance).")
+    min_score: Annotated[float, Field(ge=0)] | None = Field(
+        default=None, description="Drop hits scoring lower."
+    )
+    context: bool = Field(
+        default=False, description="Add each hit's previous and next episode of its thread."
+    )
+
+
+class EpisodeContext(BaseModel):
+    """The episodes around a hit in its thread (session, conversation)."""
+
+    previous: Episode | None = None
+    next: Episode | None = None
 
 
 class SearchHit(BaseModel):
@@ -159,6 +177,7 @@ class SearchHit(BaseModel):
     score: float
     citation: str = Field(description="`[source: <episode id>]`")
     explanation: dict[str, Any] | None = None
+    context: EpisodeContext | None = None
 
 
 class SearchResponse(BaseModel):

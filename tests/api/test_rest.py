@@ -144,7 +144,7 @@ def test_search(client: TestClient) -> None:
     assert response.status_code == 200
     [hit] = response.json()["results"]
     assert hit["citation"] == f"[source: {hit['episode']['id']}]"
-    assert hit["score"] > 0 and hit["explanation"]["bm25"]["rank"] == 1
+    assert hit["score"] > 0 and hit["explanation"]["channels"]["bm25"]["rank"] == 1
     none = client.post("/v1/episodes/search", json={"query": "budget", "filters": {"intent": ["cancel"]}})
     assert none.json()["results"] == []
     assert_problem(

@@ -1,22 +1,32 @@
-"""Episode search: filters in the store, then channels, then fusion, then citations.
+"""Episode search: filters in the store, then channels, fusion, boosts, diversity and citations.
 
-Each channel returns the episodes it finds, best first; fusion (RRF) merges them. Today
-the one channel is BM25 over FTS5; the vector and graph channels plug in beside it
-through the ``Channel`` protocol without touching the rest.
+Pipeline (DESIGN.md §7): the query is parsed (words, synonyms, time expression); each
+channel (BM25, vector, …) returns candidates that already pass the filters; weighted RRF
+fuses them; boosts multiply the fused score (intent asked for, actor named, time named,
+recency); MMR optionally diversifies; a score floor and the limit cut; each hit gets its
+citation and, on request, its explanation and thread context.
 """
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
+from engram.config import SearchSettings
 from engram.errors import InvalidInput
-from engram.models import Episode, EpisodeFilters, SearchHit, SearchQuery, SearchResponse
+from engram.models import Episode, EpisodeContext, EpisodeFilters, SearchHit, SearchQuery, SearchResponse
+from engram.search import rerank
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
 from engram.store.base import Store
 
-CANDIDATES_PER_CHANNEL = 50
+_WORD = re.compile(r"\w+")
+SYNONYM_WEIGHT = 0.5
+"""BM25 scores of matches found through synonyms only count this much."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +50,7 @@ class Channel(Protocol):
 
 
 class BM25Channel:
-    """Full-text BM25 (Robertson and Zaragoza 2009) via the store's index."""
+    """Full-text BM25 (Robertson and Zaragoza 2009) via the store's index, synonyms included."""
 
     name = "bm25"
 
@@ -50,11 +60,19 @@ class BM25Channel:
     def search(
         self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
     ) -> list[ChannelHit]:
-        """Return the BM25 matches of the query's terms."""
-        return [
-            ChannelHit(m.episode, m.score)
-            for m in self._store.search_text(group_id, query.terms, filters, limit)
-        ]
+        """Return the BM25 matches of the query's words, then of their synonyms at SYNONYM_WEIGHT.
+
+        Synonyms are searched apart so that the query's own words outrank their
+        translations (预算 finds 预算 before "budget").
+        """
+        best: dict[str, ChannelHit] = {}
+        synonyms = [term for term in query.terms if term not in query.words]
+        for terms, weight in ((query.words, 1.0), (synonyms, SYNONYM_WEIGHT)):
+            for match in self._store.search_text(group_id, terms, filters, limit):
+                score = match.score * weight
+                if match.episode.id not in best or best[match.episode.id].score < score:
+                    best[match.episode.id] = ChannelHit(match.episode, score)
+        return sorted(best.values(), key=lambda hit: hit.score, reverse=True)[:limit]
 
 
 def citation(episode: Episode) -> str:
@@ -62,59 +80,139 @@ def citation(episode: Episode) -> str:
     return f"[source: {episode.id}]"
 
 
+def _actor_named(episode: Episode, words: set[str]) -> bool:
+    actor = episode.actor
+    if actor is None:
+        return False
+    names = {actor.id.lower(), *(w.lower() for w in _WORD.findall(actor.name or ""))}
+    return not names.isdisjoint(words)
+
+
 class SearchEngine:
     """Run episode searches over a store with a fixed set of channels."""
 
-    def __init__(self, store: Store, channels: list[Channel], *, max_query_chars: int) -> None:
+    def __init__(
+        self, store: Store, channels: Sequence[Channel], settings: SearchSettings, *, max_query_chars: int
+    ) -> None:
         self._store = store
-        self._channels = channels
+        self._channels = list(channels)
+        self._settings = settings
         self._max_query_chars = max_query_chars
+
+    @property
+    def channel_names(self) -> list[str]:
+        """Return the names of the configured channels."""
+        return [channel.name for channel in self._channels]
+
+    def _active(self, channels: list[str] | None) -> list[Channel]:
+        if channels is None:
+            return self._channels
+        unknown = sorted(set(channels) - set(self.channel_names))
+        if unknown:
+            raise InvalidInput(
+                f"unknown channel(s) {', '.join(unknown)}; known: {', '.join(self.channel_names)}",
+                field="channels",
+            )
+        return [channel for channel in self._channels if channel.name in channels]
 
     def search(self, query: SearchQuery, group_id: str, channels: list[str] | None = None) -> SearchResponse:
         """Return the best ``query.limit`` episodes; an empty query lists filtered episodes by time.
 
-        ``channels`` restricts the search to the named channels (for evaluation and debugging).
-        Raises InvalidInput(field="channels") for an unknown name.
+        ``channels`` restricts the search to the named channels, without boosts (for
+        evaluation and debugging). Raises InvalidInput(field="channels") for an unknown name.
         """
-        active = self._channels
-        if channels is not None:
-            known = {channel.name for channel in self._channels}
-            unknown = sorted(set(channels) - known)
-            if unknown:
-                raise InvalidInput(
-                    f"unknown channel(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}",
-                    field="channels",
-                )
-            active = [channel for channel in self._channels if channel.name in channels]
-        parsed = parse_query(query.query, max_chars=self._max_query_chars)
-        if not parsed.terms:
+        active = self._active(channels)
+        reference = query.reference_time or datetime.now(UTC)
+        parsed = parse_query(
+            query.query,
+            max_chars=self._max_query_chars,
+            synonyms=self._settings.synonyms,
+            reference_time=reference,
+        )
+        if not parsed.words:
             episodes = self._store.list_episodes(group_id, query.filters, query.limit)
-            return SearchResponse(
-                results=[SearchHit(episode=e, score=0.0, citation=citation(e)) for e in episodes],
-                warnings=parsed.warnings,
-            )
+            hits = [SearchHit(episode=e, score=0.0, citation=citation(e)) for e in episodes]
+            return SearchResponse(results=self._with_context(hits, query), warnings=parsed.warnings)
+
         per_channel = {
             channel.name: channel.search(
-                group_id, parsed, query.filters, max(query.limit, CANDIDATES_PER_CHANNEL)
+                group_id, parsed, query.filters, max(query.limit, self._settings.candidates)
             )
             for channel in active
         }
         found = {hit.episode.id: hit.episode for hits in per_channel.values() for hit in hits}
         fused = reciprocal_rank_fusion(
-            {name: [h.episode.id for h in hits] for name, hits in per_channel.items()}
+            {name: [h.episode.id for h in hits] for name, hits in per_channel.items()},
+            weights=self._settings.channel_weights,
+            k=self._settings.rrf_k,
         )
-        results = []
-        for episode_id, score in fused[: query.limit]:
-            explanation = None
-            if query.explain:
-                explanation = {
-                    name: {"rank": rank, "score": hit.score}
-                    for name, hits in per_channel.items()
-                    for rank, hit in enumerate(hits, start=1)
-                    if hit.episode.id == episode_id
-                }
-            episode = found[episode_id]
-            results.append(
-                SearchHit(episode=episode, score=score, citation=citation(episode), explanation=explanation)
+        boosted: dict[str, dict[str, float]] = {}
+        if channels is None:
+            boosted = {key: self._boosts(found[key], parsed, query, reference) for key, _ in fused}
+            fused = sorted(
+                ((key, score * math.prod(boosted[key].values())) for key, score in fused),
+                key=lambda item: item[1],
+                reverse=True,
             )
-        return SearchResponse(results=results, warnings=parsed.warnings)
+        if query.min_score is not None:
+            fused = rerank.above_floor(fused, query.min_score)
+        if query.mmr:
+            words = {key: frozenset(w.lower() for w in _WORD.findall(found[key].content)) for key, _ in fused}
+            fused = rerank.maximal_marginal_relevance(
+                fused,
+                lambda a, b: rerank.jaccard(words[a], words[b]),
+                lambda_=self._settings.mmr_lambda,
+                limit=query.limit,
+            )
+        hits = []
+        for key, score in fused[: query.limit]:
+            explanation = self._explain(key, per_channel, boosted.get(key, {})) if query.explain else None
+            hits.append(
+                SearchHit(
+                    episode=found[key], score=score, citation=citation(found[key]), explanation=explanation
+                )
+            )
+        return SearchResponse(results=self._with_context(hits, query), warnings=parsed.warnings)
+
+    def _boosts(
+        self, episode: Episode, parsed: ParsedQuery, query: SearchQuery, reference: datetime
+    ) -> dict[str, float]:
+        """Return the boost factors that apply to ``episode`` (only those above 1)."""
+        settings = self._settings
+        factors = {
+            "intent": rerank.boost(
+                settings.intent_weight, float(query.intent is not None and episode.intent == query.intent)
+            ),
+            "actor": rerank.boost(settings.actor_weight, float(_actor_named(episode, set(parsed.words)))),
+            "recency": rerank.boost(
+                settings.recency_weight,
+                rerank.recency(episode.timestamp, reference, settings.recency_half_life_days),
+            ),
+        }
+        if parsed.time_range is not None:
+            start, end = parsed.time_range
+            factors["time"] = rerank.boost(
+                settings.time_weight,
+                rerank.time_proximity(episode.timestamp, start, end, max((end - start).days, 1)),
+            )
+        return {name: factor for name, factor in factors.items() if factor > 1.0}
+
+    @staticmethod
+    def _explain(
+        key: str, per_channel: dict[str, list[ChannelHit]], boosts: dict[str, float]
+    ) -> dict[str, Any]:
+        channels = {
+            name: {"rank": rank, "score": hit.score}
+            for name, hits in per_channel.items()
+            for rank, hit in enumerate(hits, start=1)
+            if hit.episode.id == key
+        }
+        return {"channels": channels, "boosts": boosts}
+
+    def _with_context(self, hits: list[SearchHit], query: SearchQuery) -> list[SearchHit]:
+        if not query.context:
+            return hits
+        for hit in hits:
+            previous, following = self._store.neighbours(hit.episode.group_id, hit.episode.id)
+            hit.context = EpisodeContext(previous=previous, next=following)
+        return hits

@@ -6,7 +6,9 @@ share "what" or "did"; Han text is segmented with jieba first (engram.text.token
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from engram.text.tokenize import query_terms
 
@@ -23,22 +25,51 @@ CHINESE_STOP_WORDS = frozenset(_CHINESE.split())
 
 @dataclass(frozen=True, slots=True)
 class ParsedQuery:
-    """A query ready for the channels: its text (possibly truncated) and its BM25 terms."""
+    """A query ready for the channels.
+
+    ``words`` are the query's own content words; ``terms`` add their synonyms (for BM25).
+    ``time_range`` is the [start, end) a time expression in the query names, if any.
+    """
 
     text: str
+    words: list[str]
     terms: list[str]
     warnings: list[str] = field(default_factory=list)
+    time_range: tuple[datetime, datetime] | None = None
 
 
-def parse_query(text: str, *, max_chars: int) -> ParsedQuery:
-    """Return the terms of ``text``; a query longer than ``max_chars`` is truncated with a warning.
+def expand_synonyms(words: Sequence[str], groups: Iterable[Sequence[str]]) -> list[str]:
+    """Return ``words`` followed by every synonym of theirs from ``groups``, without repeats."""
+    expanded = dict.fromkeys(words)
+    for group in groups:
+        lowered = [w.lower() for w in group]
+        if any(word in expanded for word in lowered):
+            expanded.update(dict.fromkeys(lowered))
+    return list(expanded)
 
-    When every word is a stop word the stop words are kept, so "who are you" still searches.
+
+def parse_query(
+    text: str,
+    *,
+    max_chars: int,
+    synonyms: Iterable[Sequence[str]] = (),
+    reference_time: datetime | None = None,
+) -> ParsedQuery:
+    """Return the words, terms and time range of ``text``.
+
+    A query longer than ``max_chars`` is truncated with a warning. When every word is a
+    stop word the stop words are kept, so "who are you" still searches.
     """
     warnings: list[str] = []
     if len(text) > max_chars:
         warnings.append(f"query truncated from {len(text)} to {max_chars} characters")
         text = text[:max_chars]
     words = query_terms(text)
-    content_words = [w for w in words if w not in ENGLISH_STOP_WORDS and w not in CHINESE_STOP_WORDS]
-    return ParsedQuery(text=text, terms=content_words or words, warnings=warnings)
+    content_words = [w for w in words if w not in ENGLISH_STOP_WORDS and w not in CHINESE_STOP_WORDS] or words
+    return ParsedQuery(
+        text=text,
+        words=content_words,
+        terms=expand_synonyms(content_words, synonyms),
+        warnings=warnings,
+        time_range=None,
+    )

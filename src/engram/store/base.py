@@ -116,6 +116,10 @@ class Store(Protocol):
         """
         ...
 
+    def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
+        """Return the current previous and next episodes of ``episode_id``'s thread (None at the ends)."""
+        ...
+
     def counts(self) -> dict[str, int]:
         """Return row counts for diagnostics: episodes (current), versions, groups, operations."""
         ...

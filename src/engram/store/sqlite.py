@@ -153,7 +153,11 @@ _NEXT = _NEIGHBOUR.format(cmp=">", order="ASC")
 
 def _neighbours(conn: apsw.Connection, doc: int) -> list[tuple[int, str]]:
     """Return (doc, text) of the previous and the next episode in ``doc``'s thread, when they exist."""
-    return [(row[0], row[1]) for sql in (_PREVIOUS, _NEXT) for row in conn.execute(sql, (doc,)).fetchall()]
+    return [
+        (int(row[0]), str(row[1]))  # type: ignore[arg-type]
+        for sql in (_PREVIOUS, _NEXT)
+        for row in conn.execute(sql, (doc,)).fetchall()
+    ]
 
 
 def _write_fts(conn: apsw.Connection, doc: int, text: str) -> None:
@@ -426,6 +430,27 @@ class SQLiteStore:
             .fetchall()
         )
         return [TextMatch(_episode(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
+
+    def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
+        """Return the current previous and next episodes of the episode's thread; see Store."""
+        conn = self._connection()
+        doc = _scalar(
+            conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
+        )
+        if doc is None:
+            return None, None
+        found: list[Episode | None] = []
+        for sql in (_PREVIOUS, _NEXT):
+            row = conn.execute(sql, (doc,)).fetchone()
+            found.append(None if row is None else self._current_by_doc(conn, int(row[0])))
+        return found[0], found[1]
+
+    @staticmethod
+    def _current_by_doc(conn: apsw.Connection, doc: int) -> Episode | None:
+        row = conn.execute(
+            f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE doc = ? AND expired_at IS NULL", (doc,)
+        ).fetchone()
+        return None if row is None else _episode(row)
 
     # -- diagnostics ---------------------------------------------------------------------------
 
