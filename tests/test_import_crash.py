@@ -1,0 +1,118 @@
+"""kill -9 during ``engram import``: acknowledged batches survive, the file stays sound, re-running finishes.
+
+The import runs in a real subprocess with a small batch size. Its stderr is not a terminal,
+so it prints ``committed N/total`` after each committed batch; once a few have appeared the
+process is killed with SIGKILL, mid-import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import apsw
+
+EPISODES = 20_000
+BATCH = 200
+ACKS_BEFORE_KILL = 3
+ACK = re.compile(r"^committed (\d+)/(\d+) ")
+
+
+def write_episodes(path: Path) -> list[str]:
+    """Write EPISODES episodes over two groups; return their ids in file order."""
+    ids = [f"crash-{n:05d}" for n in range(EPISODES)]
+    with path.open("w", encoding="utf-8") as handle:
+        for n, episode_id in enumerate(ids):
+            row = {
+                "id": episode_id,
+                "group_id": f"g{n % 2}",
+                "timestamp": f"2024-01-01T00:00:00.{n:06d}Z",
+                "actor": {"id": f"user-{n % 7}"},
+                "content": f"Episode {n}: the customer asked about order {n * 7919 % 100_003}.",
+                "metadata": {"n": n},
+            }
+            handle.write(json.dumps(row) + "\n")
+    return ids
+
+
+def engram(*args: str | Path) -> list[str]:
+    """Return the argv that runs the engram CLI of this interpreter."""
+    return [sys.executable, "-m", "engram", *(str(arg) for arg in args)]
+
+
+def stored_ids(database: Path) -> set[str]:
+    conn = apsw.Connection(str(database))
+    try:
+        return {str(row[0]) for row in conn.execute("SELECT id FROM episode_docs")}
+    finally:
+        conn.close()
+
+
+def integrity(database: Path) -> str:
+    conn = apsw.Connection(str(database))
+    try:
+        return "; ".join(str(row[0]) for row in conn.execute("PRAGMA integrity_check"))
+    finally:
+        conn.close()
+
+
+def test_kill_9_loses_no_acknowledged_episode(tmp_path: Path) -> None:
+    source = tmp_path / "episodes.jsonl"
+    ids = write_episodes(source)
+    data_dir = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    process = subprocess.Popen(
+        engram("import", source, "--batch-size", BATCH, "--data-dir", data_dir),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    watchdog = threading.Timer(60, process.kill)  # never hang the suite
+    watchdog.start()
+    acknowledged: list[int] = []
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            match = ACK.match(line)
+            if match:
+                acknowledged.append(int(match.group(1)))
+                if len(acknowledged) >= ACKS_BEFORE_KILL:
+                    process.send_signal(signal.SIGKILL)
+                    break
+        process.wait(timeout=30)
+    finally:
+        watchdog.cancel()
+        if process.stderr is not None:
+            process.stderr.close()
+    assert len(acknowledged) == ACKS_BEFORE_KILL, "the import ended before it could be killed"
+    assert process.returncode == -signal.SIGKILL
+
+    database = data_dir / "engram.db"
+    assert integrity(database) == "ok"
+    present = stored_ids(database)
+    acked = acknowledged[-1]
+    assert acked == BATCH * ACKS_BEFORE_KILL
+    assert len(present) >= acked
+    assert set(ids[:acked]) <= present  # every acknowledged episode survived
+    assert len(present) < EPISODES, "the kill landed after the import finished; nothing was tested"
+    assert present <= set(ids)
+
+    rerun = subprocess.run(
+        engram("import", source, "--batch-size", 2000, "--data-dir", data_dir),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{EPISODES - len(present)} created, {len(present)} deduplicated" in rerun.stdout
+    assert stored_ids(database) == set(ids)
+    assert integrity(database) == "ok"
