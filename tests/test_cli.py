@@ -278,11 +278,6 @@ def test_invalid_group_is_a_message_not_a_traceback(tmp_path: Path) -> None:
     assert "no results" in ok("search", "[nothing] here", "-g", "alpha", "--data-dir", tmp_path).stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: a client id is deduplicated by the fingerprint of version 1, and an intent "
-    "changed by PATCH changes the exported fingerprint, so re-import is a Conflict (exit 4)",
-)
 def test_reimport_after_intent_patch_is_idempotent(tmp_path: Path) -> None:
     with Memory.open(tmp_path) as memory:
         memory.create_episode({"id": "p1", "content": "hello", "intent": "ask"})

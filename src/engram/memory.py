@@ -277,6 +277,8 @@ class Memory:
                 fields["metadata"] = _merge_patch(current.metadata, changes.metadata)
             if "intent" in changes.model_fields_set:
                 fields["intent"] = changes.intent
+                actor_id = current.actor.id if current.actor else None
+                fields["fingerprint"] = fingerprint(changes.intent, current.content, actor_id)
             if changes.status is not None:
                 fields["status"] = changes.status
             if changes.references is not None:

@@ -304,18 +304,24 @@ class SQLiteStore:
         return self._write(insert)
 
     @staticmethod
+    @staticmethod
     def _existing_id(conn: apsw.Connection, item: NewEpisode) -> str | None:
-        """Return the id of the stored episode ``item`` duplicates, if any."""
+        """Return the id of the stored episode ``item`` duplicates, if any.
+
+        A client id matches when the fingerprint equals the original one or the current
+        version's (an intent changed by an update changes the fingerprint).
+        """
         episode = item.episode
         if item.client_id:
-            stored_fingerprint = _scalar(
-                conn,
-                "SELECT fingerprint FROM episode_docs WHERE group_id = ? AND id = ?",
+            rows = conn.execute(
+                "SELECT d.fingerprint, e.fingerprint FROM episode_docs d "
+                "JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
+                "WHERE d.group_id = ? AND d.id = ?",
                 (episode.group_id, episode.id),
-            )
-            if stored_fingerprint is None:
+            ).fetchall()
+            if not rows:
                 return None
-            if stored_fingerprint != episode.fingerprint:
+            if episode.fingerprint not in rows[0]:
                 raise Conflict(
                     f"episode id {episode.id!r} already names an episode with different content, "
                     "actor or intent; choose another id",
