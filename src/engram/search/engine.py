@@ -166,7 +166,9 @@ class SearchEngine:
             )
         hits = []
         for key, score in fused[: query.limit]:
-            explanation = self._explain(key, per_channel, boosted.get(key, {})) if query.explain else None
+            explanation = (
+                self._explain(key, per_channel, boosted.get(key, {}), parsed) if query.explain else None
+            )
             hits.append(
                 SearchHit(
                     episode=found[key], score=score, citation=citation(found[key]), explanation=explanation
@@ -199,15 +201,24 @@ class SearchEngine:
 
     @staticmethod
     def _explain(
-        key: str, per_channel: dict[str, list[ChannelHit]], boosts: dict[str, float]
+        key: str, per_channel: dict[str, list[ChannelHit]], boosts: dict[str, float], parsed: ParsedQuery
     ) -> dict[str, Any]:
+        """Return each channel's rank and score, the boosts, and the time the query names (if any)."""
         channels = {
             name: {"rank": rank, "score": hit.score}
             for name, hits in per_channel.items()
             for rank, hit in enumerate(hits, start=1)
             if hit.episode.id == key
         }
-        return {"channels": channels, "boosts": boosts}
+        explanation: dict[str, Any] = {"channels": channels, "boosts": boosts}
+        if parsed.time_range is not None:
+            start, end = parsed.time_range
+            explanation["time"] = {
+                "expression": parsed.time_expression,
+                "start": start.isoformat(),
+                "end": end.isoformat(),
+            }
+        return explanation
 
     def _with_context(self, hits: list[SearchHit], query: SearchQuery) -> list[SearchHit]:
         if not query.context:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from engram.search.timeexpr import find_time_range
 from engram.text.tokenize import query_terms
 
 _ENGLISH = """a an and are as at be been being but by can could did do does doing for from had has have
@@ -28,7 +29,8 @@ class ParsedQuery:
     """A query ready for the channels.
 
     ``words`` are the query's own content words; ``terms`` add their synonyms (for BM25).
-    ``time_range`` is the [start, end) a time expression in the query names, if any.
+    ``time_range`` is the [start, end) UTC range a time expression in the query names, if
+    any, and ``time_expression`` that expression as written ("last week", "上周二").
     """
 
     text: str
@@ -36,6 +38,7 @@ class ParsedQuery:
     terms: list[str]
     warnings: list[str] = field(default_factory=list)
     time_range: tuple[datetime, datetime] | None = None
+    time_expression: str | None = None
 
 
 def expand_synonyms(words: Sequence[str], groups: Iterable[Sequence[str]]) -> list[str]:
@@ -58,18 +61,32 @@ def parse_query(
     """Return the words, terms and time range of ``text``.
 
     A query longer than ``max_chars`` is truncated with a warning. When every word is a
-    stop word the stop words are kept, so "who are you" still searches.
+    stop word the stop words are kept, so "who are you" still searches. With a
+    ``reference_time``, the first time expression ("last week", "去年三月") becomes
+    ``time_range`` (engram.search.timeexpr) and its words leave ``words`` and ``terms``:
+    "last", "week" or 上周 in an episode's text say nothing about when it happened. When
+    nothing else is left, the time words stay.
     """
     warnings: list[str] = []
     if len(text) > max_chars:
         warnings.append(f"query truncated from {len(text)} to {max_chars} characters")
         text = text[:max_chars]
+    found = find_time_range(text, reference_time) if reference_time is not None else None
     words = query_terms(text)
-    content_words = [w for w in words if w not in ENGLISH_STOP_WORDS and w not in CHINESE_STOP_WORDS] or words
+    content_words = _content_words(words) or words
+    if found is not None:
+        start, end = found.span
+        content_words = _content_words(query_terms(f"{text[:start]} {text[end:]}")) or content_words
     return ParsedQuery(
         text=text,
         words=content_words,
         terms=expand_synonyms(content_words, synonyms),
         warnings=warnings,
-        time_range=None,
+        time_range=None if found is None else (found.start, found.end),
+        time_expression=None if found is None else found.text,
     )
+
+
+def _content_words(words: Sequence[str]) -> list[str]:
+    """Return ``words`` without English and Chinese stop words."""
+    return [w for w in words if w not in ENGLISH_STOP_WORDS and w not in CHINESE_STOP_WORDS]
