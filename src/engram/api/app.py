@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 
 from engram import __version__
 from engram.api import metrics, problems
+from engram.api.mcp import create_mcp_server, streamable_http_route
 from engram.api.rest import health_router, router
 from engram.memory import Memory
 
 
 def create_app(memory: Memory) -> FastAPI:
-    """Return the app serving ``memory``; the caller owns ``memory`` and closes it."""
+    """Return the app serving ``memory``; the caller owns ``memory`` and closes it.
+
+    MCP's streamable HTTP transport answers at exactly ``/mcp``; its session manager runs
+    in the app's lifespan, so serve the app with lifespan on (uvicorn, ``with TestClient``).
+    """
+    mcp_server = create_mcp_server(memory)
+    mcp_route = streamable_http_route(mcp_server)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        async with mcp_server.session_manager.run():
+            yield
+
     app = FastAPI(
         title="Engram",
         version=__version__,
         description="Long-term memory for AI agents: episodes, search, and (soon) a bi-temporal knowledge graph.",
+        lifespan=lifespan,
     )
     app.state.memory = memory
     problems.install(app)
     metrics.install(app)
     app.include_router(router)
     app.include_router(health_router)
+    app.router.routes.append(mcp_route)
     return app
