@@ -31,7 +31,7 @@ def create_app(memory: Memory) -> FastAPI:
     app = FastAPI(
         title="Engram",
         version=__version__,
-        description="Long-term memory for AI agents: episodes, search, and (soon) a bi-temporal knowledge graph.",
+        description="Long-term memory for AI agents: episodes with hybrid search, over REST and MCP.",
         lifespan=lifespan,
     )
     app.state.memory = memory
