@@ -20,164 +20,22 @@ from typing import Any, TypeVar
 import apsw
 
 from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
-from engram.models import Actor, Episode, EpisodeFilters, Operation
+from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, TextMatch
+from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours
+from engram.store.sqlite_rows import (
+    E_COLUMNS,
+    EPISODE_COLUMNS,
+    INSERT_EPISODE,
+    episode_from_row,
+    episode_row,
+    filter_sql,
+    scalar,
+    ts,
+)
 from engram.store.sqlite_schema import LATEST_VERSION, MIGRATIONS
 
 T = TypeVar("T")
-
-_EPISODE_COLUMNS = (
-    "group_id, id, version, timestamp, recorded_at, expired_at, source, source_type, actor_type, "
-    "actor_id, actor_name, intent, content, metadata, refs, fingerprint, status, operation_id"
-)
-_E_COLUMNS = ", ".join(f"e.{name.strip()}" for name in _EPISODE_COLUMNS.split(","))
-_INSERT_EPISODE = f"INSERT INTO episodes (doc, {_EPISODE_COLUMNS}) VALUES ({', '.join('?' * 19)})"
-
-
-def _ts(value: datetime) -> str:
-    """Return a fixed-width UTC ISO-8601 string, so text order is time order."""
-    return value.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _dt(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value)
-
-
-def _episode_row(episode: Episode, doc: int) -> tuple[Any, ...]:
-    actor = episode.actor
-    return (
-        doc,
-        episode.group_id,
-        episode.id,
-        episode.version,
-        _ts(episode.timestamp),
-        _ts(episode.recorded_at),
-        None if episode.expired_at is None else _ts(episode.expired_at),
-        episode.source,
-        episode.source_type,
-        actor.type if actor else None,
-        actor.id if actor else None,
-        actor.name if actor else None,
-        episode.intent,
-        episode.content,
-        json.dumps(episode.metadata, ensure_ascii=False),
-        json.dumps(episode.references, ensure_ascii=False),
-        episode.fingerprint,
-        episode.status,
-        episode.operation_id,
-    )
-
-
-def _episode(row: Sequence[Any]) -> Episode:
-    (
-        group_id,
-        id_,
-        version,
-        timestamp,
-        recorded_at,
-        expired_at,
-        source,
-        source_type,
-        actor_type,
-        actor_id,
-        actor_name,
-        intent,
-        content,
-        metadata,
-        refs,
-        fingerprint,
-        status,
-        operation_id,
-    ) = row[:18]
-    actor = None if actor_id is None else Actor(type=actor_type, id=actor_id, name=actor_name)
-    return Episode.model_construct(
-        id=id_,
-        group_id=group_id,
-        version=version,
-        timestamp=datetime.fromisoformat(timestamp),
-        recorded_at=datetime.fromisoformat(recorded_at),
-        expired_at=_dt(expired_at),
-        source=source,
-        source_type=source_type,
-        actor=actor,
-        intent=intent,
-        content=content,
-        metadata=json.loads(metadata),
-        references=json.loads(refs),
-        fingerprint=fingerprint,
-        status=status,
-        operation_id=operation_id,
-    )
-
-
-def _filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
-    """Return an ``AND …`` clause over alias ``e`` and its parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    for column, values in (
-        ("intent", filters.intent),
-        ("source", filters.source),
-        ("actor_id", filters.actor_id),
-    ):
-        if values:
-            clauses.append(f"e.{column} IN ({', '.join('?' * len(values))})")
-            params.extend(values)
-    if filters.timestamp_after is not None:
-        clauses.append("e.timestamp >= ?")
-        params.append(_ts(filters.timestamp_after))
-    if filters.timestamp_before is not None:
-        clauses.append("e.timestamp < ?")
-        params.append(_ts(filters.timestamp_before))
-    for key, value in filters.metadata.items():
-        # Keys are validated to [A-Za-z0-9_.-]; quoting makes dots part of the key, not a path.
-        clauses.append(f"json_extract(e.metadata, '$.\"{key}\"') IS ?")
-        params.append(int(value) if isinstance(value, bool) else value)
-    return "".join(f" AND {clause}" for clause in clauses), params
-
-
-def _scalar(conn: apsw.Connection, sql: str, params: tuple[Any, ...] = ()) -> Any:
-    """Return the first column of the first row, or None when there is no row."""
-    row = conn.execute(sql, params).fetchone()
-    return None if row is None else row[0]
-
-
-_NEIGHBOUR = """
-    SELECT n.doc, n.text FROM episode_docs d JOIN episode_docs n
-      ON n.group_id = d.group_id AND n.thread = d.thread
-     AND (n.timestamp {cmp} d.timestamp OR (n.timestamp = d.timestamp AND n.id {cmp} d.id))
-    WHERE d.doc = ? ORDER BY n.timestamp {order}, n.id {order} LIMIT 1
-"""
-_PREVIOUS = _NEIGHBOUR.format(cmp="<", order="DESC")
-_NEXT = _NEIGHBOUR.format(cmp=">", order="ASC")
-
-
-def _neighbours(conn: apsw.Connection, doc: int) -> list[tuple[int, str]]:
-    """Return (doc, text) of the previous and the next episode in ``doc``'s thread, when they exist."""
-    return [
-        (int(row[0]), str(row[1]))  # type: ignore[arg-type]
-        for sql in (_PREVIOUS, _NEXT)
-        for row in conn.execute(sql, (doc,)).fetchall()
-    ]
-
-
-def _write_fts(conn: apsw.Connection, doc: int, text: str) -> None:
-    """(Re)write the index row of ``doc``: its own text, and its neighbours' as context."""
-    context = " ".join(neighbour_text for _, neighbour_text in _neighbours(conn, doc))
-    conn.execute("DELETE FROM episodes_fts WHERE rowid = ?", (doc,))
-    conn.execute("INSERT INTO episodes_fts (rowid, text, context) VALUES (?, ?, ?)", (doc, text, context))
-
-
-def _index_with_neighbours(conn: apsw.Connection, doc: int) -> None:
-    """Index a new episode, and re-index its neighbours, whose context now includes it."""
-    text = str(_scalar(conn, "SELECT text FROM episode_docs WHERE doc = ?", (doc,)))
-    _write_fts(conn, doc, text)
-    for neighbour, neighbour_text in _neighbours(conn, doc):
-        _write_fts(conn, neighbour, neighbour_text)
-
-
-def _fts_query(terms: Sequence[str]) -> str:
-    """Return an FTS5 query matching any of ``terms``, each as a quoted phrase."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
 class SQLiteStore:
@@ -238,7 +96,7 @@ class SQLiteStore:
             "CREATE TABLE IF NOT EXISTS schema_migrations "
             "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
         )
-        current = int(_scalar(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations"))
+        current = int(scalar(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations"))
         if current > LATEST_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {current}, newer than this Engram ({LATEST_VERSION}); "
@@ -249,7 +107,7 @@ class SQLiteStore:
                 conn.execute(sql)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                    (version, _ts(datetime.now(UTC))),
+                    (version, ts(datetime.now(UTC))),
                 )
 
     def close(self) -> None:
@@ -288,13 +146,13 @@ class SQLiteStore:
                         episode.id,
                         episode.fingerprint,
                         item.thread,
-                        _ts(episode.timestamp),
+                        ts(episode.timestamp),
                         item.search_text,
                     ),
                 )
                 doc = conn.last_insert_rowid()
-                conn.execute(_INSERT_EPISODE, _episode_row(episode, doc))
-                _index_with_neighbours(conn, doc)
+                conn.execute(INSERT_EPISODE, episode_row(episode, doc))
+                index_with_neighbours(conn, doc)
                 results.append((episode, False))
             created = [episode.id for episode, duplicate in results if not duplicate]
             if created:
@@ -328,7 +186,7 @@ class SQLiteStore:
                     field="id",
                 )
             return episode.id
-        existing: str | None = _scalar(
+        existing: str | None = scalar(
             conn,
             "SELECT id FROM episode_docs WHERE group_id = ? AND fingerprint = ? ORDER BY doc LIMIT 1",
             (episode.group_id, episode.fingerprint),
@@ -338,10 +196,10 @@ class SQLiteStore:
     @staticmethod
     def _current(conn: apsw.Connection, group_id: str, episode_id: str) -> Episode | None:
         rows = conn.execute(
-            f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE group_id = ? AND id = ? AND expired_at IS NULL",
             (group_id, episode_id),
         ).fetchall()
-        return _episode(rows[0]) if rows else None
+        return episode_from_row(rows[0]) if rows else None
 
     @staticmethod
     def _insert_operation(conn: apsw.Connection, operation: Operation, extra: dict[str, Any]) -> None:
@@ -353,7 +211,7 @@ class SQLiteStore:
                 operation.id,
                 operation.kind,
                 operation.actor,
-                _ts(operation.created_at),
+                ts(operation.created_at),
                 operation.summary,
                 json.dumps({**operation.details, **extra}, ensure_ascii=False),
             ),
@@ -385,14 +243,14 @@ class SQLiteStore:
             new = apply(current)
             conn.execute(
                 "UPDATE episodes SET expired_at = ? WHERE group_id = ? AND id = ? AND version = ?",
-                (_ts(new.recorded_at), group_id, episode_id, current.version),
+                (ts(new.recorded_at), group_id, episode_id, current.version),
             )
             doc = int(
-                _scalar(
+                scalar(
                     conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
                 )
             )
-            conn.execute(_INSERT_EPISODE, _episode_row(new, doc))
+            conn.execute(INSERT_EPISODE, episode_row(new, doc))
             self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
             return new
 
@@ -402,21 +260,21 @@ class SQLiteStore:
         self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
     ) -> list[Episode]:
         """Return current episodes matching ``filters``, newest first; see Store."""
-        where, params = _filter_sql(filters)
+        where, params = filter_sql(filters)
         if after_key is not None:
             where += " AND (e.timestamp < ? OR (e.timestamp = ? AND e.id < ?))"
-            stamp = _ts(after_key.timestamp)
+            stamp = ts(after_key.timestamp)
             params += [stamp, stamp, after_key.id]
         rows = (
             self._connection()
             .execute(
-                f"SELECT {_E_COLUMNS} FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{where} "
+                f"SELECT {E_COLUMNS} FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{where} "
                 "ORDER BY e.timestamp DESC, e.id DESC LIMIT ?",
                 (group_id, *params, limit),
             )
             .fetchall()
         )
-        return [_episode(row) for row in rows]
+        return [episode_from_row(row) for row in rows]
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
@@ -424,29 +282,29 @@ class SQLiteStore:
         """Return current episodes matching any term, best BM25 first; see Store."""
         if not terms:
             return []
-        where, params = _filter_sql(filters)
+        where, params = filter_sql(filters)
         rows = (
             self._connection()
             .execute(
-                f"SELECT {_E_COLUMNS}, -bm25(episodes_fts, 1.0, {CONTEXT_WEIGHT}) AS score "
+                f"SELECT {E_COLUMNS}, -bm25(episodes_fts, 1.0, {CONTEXT_WEIGHT}) AS score "
                 "FROM episodes_fts f JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
                 f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY score DESC LIMIT ?",
-                (_fts_query(terms), group_id, *params, limit),
+                (fts_query(terms), group_id, *params, limit),
             )
             .fetchall()
         )
-        return [TextMatch(_episode(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
+        return [TextMatch(episode_from_row(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
 
     def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
         """Return the current previous and next episodes of the episode's thread; see Store."""
         conn = self._connection()
-        doc = _scalar(
+        doc = scalar(
             conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
         )
         if doc is None:
             return None, None
         found: list[Episode | None] = []
-        for sql in (_PREVIOUS, _NEXT):
+        for sql in (PREVIOUS, NEXT):
             row = conn.execute(sql, (doc,)).fetchone()
             found.append(None if row is None else self._current_by_doc(conn, int(row[0])))
         return found[0], found[1]
@@ -454,9 +312,9 @@ class SQLiteStore:
     @staticmethod
     def _current_by_doc(conn: apsw.Connection, doc: int) -> Episode | None:
         row = conn.execute(
-            f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE doc = ? AND expired_at IS NULL", (doc,)
+            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE doc = ? AND expired_at IS NULL", (doc,)
         ).fetchone()
-        return None if row is None else _episode(row)
+        return None if row is None else episode_from_row(row)
 
     # -- diagnostics ---------------------------------------------------------------------------
 
@@ -471,7 +329,7 @@ class SQLiteStore:
         conn = self._connection()
 
         def one(sql: str) -> int:
-            return int(_scalar(conn, sql))
+            return int(scalar(conn, sql))
 
         return {
             "episodes": one("SELECT count(*) FROM episodes WHERE expired_at IS NULL"),
@@ -482,7 +340,7 @@ class SQLiteStore:
 
     def schema_version(self) -> int:
         """Return the highest applied migration."""
-        return int(_scalar(self._connection(), "SELECT coalesce(max(version), 0) FROM schema_migrations"))
+        return int(scalar(self._connection(), "SELECT coalesce(max(version), 0) FROM schema_migrations"))
 
     def integrity_check(self) -> str:
         """Return SQLite's ``PRAGMA integrity_check`` verdict ("ok" when healthy)."""

@@ -1,0 +1,126 @@
+"""Row codec for the SQLite store: episodes to and from rows, filters to SQL, small helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import apsw
+
+from engram.models import Actor, Episode, EpisodeFilters
+
+EPISODE_COLUMNS = (
+    "group_id, id, version, timestamp, recorded_at, expired_at, source, source_type, actor_type, "
+    "actor_id, actor_name, intent, content, metadata, refs, fingerprint, status, operation_id"
+)
+E_COLUMNS = ", ".join(f"e.{name.strip()}" for name in EPISODE_COLUMNS.split(","))
+INSERT_EPISODE = f"INSERT INTO episodes (doc, {EPISODE_COLUMNS}) VALUES ({', '.join('?' * 19)})"
+
+
+def ts(value: datetime) -> str:
+    """Return a fixed-width UTC ISO-8601 string, so text order is time order."""
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def episode_row(episode: Episode, doc: int) -> tuple[Any, ...]:
+    actor = episode.actor
+    return (
+        doc,
+        episode.group_id,
+        episode.id,
+        episode.version,
+        ts(episode.timestamp),
+        ts(episode.recorded_at),
+        None if episode.expired_at is None else ts(episode.expired_at),
+        episode.source,
+        episode.source_type,
+        actor.type if actor else None,
+        actor.id if actor else None,
+        actor.name if actor else None,
+        episode.intent,
+        episode.content,
+        json.dumps(episode.metadata, ensure_ascii=False),
+        json.dumps(episode.references, ensure_ascii=False),
+        episode.fingerprint,
+        episode.status,
+        episode.operation_id,
+    )
+
+
+def episode_from_row(row: Sequence[Any]) -> Episode:
+    (
+        group_id,
+        id_,
+        version,
+        timestamp,
+        recorded_at,
+        expired_at,
+        source,
+        source_type,
+        actor_type,
+        actor_id,
+        actor_name,
+        intent,
+        content,
+        metadata,
+        refs,
+        fingerprint,
+        status,
+        operation_id,
+    ) = row[:18]
+    actor = None if actor_id is None else Actor(type=actor_type, id=actor_id, name=actor_name)
+    return Episode.model_construct(
+        id=id_,
+        group_id=group_id,
+        version=version,
+        timestamp=datetime.fromisoformat(timestamp),
+        recorded_at=datetime.fromisoformat(recorded_at),
+        expired_at=dt(expired_at),
+        source=source,
+        source_type=source_type,
+        actor=actor,
+        intent=intent,
+        content=content,
+        metadata=json.loads(metadata),
+        references=json.loads(refs),
+        fingerprint=fingerprint,
+        status=status,
+        operation_id=operation_id,
+    )
+
+
+def filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
+    """Return an ``AND …`` clause over alias ``e`` and its parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, values in (
+        ("intent", filters.intent),
+        ("source", filters.source),
+        ("actor_id", filters.actor_id),
+    ):
+        if values:
+            clauses.append(f"e.{column} IN ({', '.join('?' * len(values))})")
+            params.extend(values)
+    if filters.timestamp_after is not None:
+        clauses.append("e.timestamp >= ?")
+        params.append(ts(filters.timestamp_after))
+    if filters.timestamp_before is not None:
+        clauses.append("e.timestamp < ?")
+        params.append(ts(filters.timestamp_before))
+    for key, value in filters.metadata.items():
+        # Keys are validated to [A-Za-z0-9_.-]; quoting makes dots part of the key, not a path.
+        clauses.append(f"json_extract(e.metadata, '$.\"{key}\"') IS ?")
+        params.append(int(value) if isinstance(value, bool) else value)
+    return "".join(f" AND {clause}" for clause in clauses), params
+
+
+def scalar(conn: apsw.Connection, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """Return the first column of the first row, or None when there is no row."""
+    row = conn.execute(sql, params).fetchone()
+    return None if row is None else row[0]
