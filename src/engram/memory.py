@@ -15,8 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from engram.config import Settings
-from engram.errors import InvalidInput, NotFound, PreconditionRequired
+from engram.errors import EngramError, InvalidInput, NotFound, PreconditionRequired
 from engram.ids import new_id
+from engram.indexer import Indexer
 from engram.models import (
     ID_PATTERN,
     CreatedEpisode,
@@ -29,8 +30,10 @@ from engram.models import (
     SearchQuery,
     SearchResponse,
 )
-from engram.search.engine import BM25Channel, SearchEngine
+from engram.search.engine import BM25Channel, Channel, SearchEngine
+from engram.search.vector import VectorChannel, check_embedder
 from engram.store.base import NewEpisode, PageKey, Store
+from engram.text.embed import Embedder
 from engram.text.tokenize import segment
 
 Clock = Callable[[], datetime]
@@ -106,30 +109,80 @@ class Memory:
     those of ``engram.errors``; bad input is InvalidInput with the field named.
     """
 
-    def __init__(self, store: Store, settings: Settings | None = None, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+        background_indexing: bool = True,
+        reembed: bool = False,
+    ) -> None:
+        """Serve ``store``. Without ``embedder`` there is no vector channel.
+
+        Raises StoreError when the store's vectors were made by another embedder, unless
+        ``reembed``: then every vector is dropped and the episodes wait to be embedded again.
+        """
         self.store = store
         self.settings = settings or Settings()
+        self.embedder = embedder
         self._clock = clock or (lambda: datetime.now(UTC))
+        channels: list[Channel] = [BM25Channel(store)]
+        self._indexer: Indexer | None = None
+        if embedder is not None:
+            check_embedder(store, embedder, reset=reembed)
+            channels.append(VectorChannel(store, embedder))
+            self._indexer = Indexer(store, embedder, batch_size=self.settings.embed_batch_size)
+            if background_indexing:
+                self._indexer.start()
+                self._indexer.notify()
         self._search = SearchEngine(
-            store,
-            [BM25Channel(store)],
-            self.settings.search,
-            max_query_chars=self.settings.max_query_chars,
+            store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
 
     @classmethod
-    def open(cls, data_dir: Path | str | None = None, settings: Settings | None = None) -> Memory:
-        """Open (creating if needed) the embedded SQLite memory in ``data_dir``."""
+    def open(
+        cls, data_dir: Path | str | None = None, settings: Settings | None = None, **options: Any
+    ) -> Memory:
+        """Open (creating if needed) the embedded SQLite memory in ``data_dir``, with its embedder.
+
+        ``options`` go to the constructor (e.g. ``background_indexing=False``).
+        """
         from engram.store.sqlite import SQLiteStore
 
         settings = settings or Settings()
         if data_dir is not None:
             settings = settings.model_copy(update={"data_dir": Path(data_dir)})
-        return cls(SQLiteStore(settings.database_path), settings)
+        embedder = settings.create_embedder()
+        store = SQLiteStore(settings.database_path)
+        try:
+            return cls(store, settings, embedder=embedder, **options)
+        except EngramError:
+            store.close()
+            if embedder is not None:
+                embedder.close()
+            raise
 
     def close(self) -> None:
-        """Release the store."""
+        """Stop background indexing and release the store."""
+        if self._indexer is not None:
+            self._indexer.stop()
+        if self.embedder is not None:
+            self.embedder.close()
         self.store.close()
+
+    def index_pending(self, on_batch: Callable[[int], None] | None = None) -> int:
+        """Embed every episode still waiting for its vector, now; return how many.
+
+        Useful after a bulk import, a reembed and in tests; the background thread does this
+        anyway. ``on_batch(n)`` is called after each batch (for a progress bar).
+        """
+        return 0 if self._indexer is None else self._indexer.index_pending(on_batch=on_batch)
+
+    def pending_embeddings(self) -> int:
+        """Return how many episodes wait for their vector (counted up to 1,000,000)."""
+        return 0 if self._indexer is None else len(self.store.pending_embeddings(1_000_000))
 
     def __enter__(self) -> Memory:
         return self
@@ -238,6 +291,8 @@ class Memory:
             pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
                 stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
+        if self._indexer is not None:
+            self._indexer.notify()
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(self, episode_id: str, group_id: str | None = None) -> Episode:

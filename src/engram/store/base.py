@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from engram.models import Episode, EpisodeFilters, Operation
+
+Vector = npt.NDArray[np.float32]
 
 CONTEXT_WEIGHT = 0.5
 """BM25 weight of the thread-neighbour column relative to the episode's own text.
@@ -47,8 +52,8 @@ class PageKey:
 
 
 @dataclass(frozen=True, slots=True)
-class TextMatch:
-    """A full-text candidate: the current episode version and its BM25 score (higher is better)."""
+class ScoredEpisode:
+    """A search candidate: the current episode version and its channel's score (higher is better)."""
 
     episode: Episode
     score: float
@@ -99,7 +104,7 @@ class Store(Protocol):
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
-    ) -> list[TextMatch]:
+    ) -> list[ScoredEpisode]:
         """Return up to ``limit`` current episodes matching any of ``terms``, best BM25 first.
 
         ``terms`` are already segmented words; the store quotes them for its engine. An
@@ -114,6 +119,32 @@ class Store(Protocol):
 
         For administration (export, doctor); request paths always name one group.
         """
+        ...
+
+    def search_vectors(
+        self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        """Return up to ``limit`` current episodes nearest to ``vector`` (cosine), best first."""
+        ...
+
+    def pending_embeddings(self, limit: int) -> list[Episode]:
+        """Return up to ``limit`` current episodes that have no vector yet, oldest first."""
+        ...
+
+    def put_vectors(self, items: Sequence[tuple[Episode, Vector]]) -> None:
+        """Store one vector per episode (replacing any it had), in one transaction."""
+        ...
+
+    def clear_vectors(self) -> int:
+        """Delete every stored vector (before re-embedding); return how many there were."""
+        ...
+
+    def get_meta(self, key: str) -> str | None:
+        """Return a store-level setting, e.g. ``embedder``, or None."""
+        ...
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Record a store-level setting."""
         ...
 
     def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:

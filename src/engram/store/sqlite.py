@@ -21,7 +21,7 @@ import apsw
 
 from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
-from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, TextMatch
+from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours
 from engram.store.sqlite_rows import (
     E_COLUMNS,
@@ -34,6 +34,7 @@ from engram.store.sqlite_rows import (
     ts,
 )
 from engram.store.sqlite_schema import LATEST_VERSION, MIGRATIONS
+from engram.store.sqlite_vectors import VectorCache, nearest, to_blob
 
 T = TypeVar("T")
 
@@ -52,6 +53,7 @@ class SQLiteStore:
         self._connections_lock = threading.Lock()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-sqlite-writer")
         self._closed = False
+        self._vectors = VectorCache()
         self._write(self._migrate)
 
     # -- connections ---------------------------------------------------------------------------
@@ -278,7 +280,7 @@ class SQLiteStore:
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
-    ) -> list[TextMatch]:
+    ) -> list[ScoredEpisode]:
         """Return current episodes matching any term, best BM25 first; see Store."""
         if not terms:
             return []
@@ -293,7 +295,81 @@ class SQLiteStore:
             )
             .fetchall()
         )
-        return [TextMatch(episode_from_row(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
+        return [ScoredEpisode(episode_from_row(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
+
+    def search_vectors(
+        self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        """Return current episodes nearest to ``vector``, best first; see Store."""
+        conn = self._connection()
+        where, params = filter_sql(filters)
+        hits = nearest(conn, self._vectors, group_id, vector, limit, where, params)
+        episodes = self._current_by_docs(conn, [doc for doc, _ in hits])
+        return [ScoredEpisode(episodes[doc], score) for doc, score in hits if doc in episodes]
+
+    def pending_embeddings(self, limit: int) -> list[Episode]:
+        """Return current episodes without a vector, oldest first; see Store."""
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT {E_COLUMNS} FROM episode_docs d "
+                "JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
+                "WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) "
+                "ORDER BY d.doc LIMIT ?",
+                (limit,),
+            )
+            .fetchall()
+        )
+        return [episode_from_row(row) for row in rows]
+
+    def put_vectors(self, items: Sequence[tuple[Episode, Vector]]) -> None:
+        """Store one vector per episode in one transaction; see Store."""
+
+        def put(conn: apsw.Connection) -> None:
+            for episode, vector in items:
+                conn.execute(
+                    "INSERT OR REPLACE INTO episode_vectors (doc, group_id, vector) "
+                    "SELECT doc, group_id, ? FROM episode_docs WHERE group_id = ? AND id = ?",
+                    (to_blob(vector), episode.group_id, episode.id),
+                )
+
+        self._write(put)
+
+    def clear_vectors(self) -> int:
+        """Delete every vector; see Store."""
+
+        def clear(conn: apsw.Connection) -> int:
+            count = int(scalar(conn, "SELECT count(*) FROM episode_vectors"))
+            conn.execute("DELETE FROM episode_vectors")
+            return count
+
+        count = self._write(clear)
+        self._vectors.clear()
+        return count
+
+    def get_meta(self, key: str) -> str | None:
+        """Return a store-level setting or None; see Store."""
+        value = scalar(self._connection(), "SELECT value FROM store_meta WHERE key = ?", (key,))
+        return None if value is None else str(value)
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Record a store-level setting; see Store."""
+        self._write(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)", (key, value)
+            )
+        )
+
+    @staticmethod
+    def _current_by_docs(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, Episode]:
+        if not docs:
+            return {}
+        rows = conn.execute(
+            f"SELECT {E_COLUMNS}, e.doc FROM episodes e "
+            f"WHERE e.doc IN ({', '.join('?' * len(docs))}) AND e.expired_at IS NULL",
+            tuple(docs),
+        ).fetchall()
+        return {int(row[18]): episode_from_row(row) for row in rows}  # type: ignore[arg-type]
 
     def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
         """Return the current previous and next episodes of the episode's thread; see Store."""

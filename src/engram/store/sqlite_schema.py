@@ -80,4 +80,22 @@ MIGRATIONS: list[tuple[int, str]] = [
     ),
 ]
 
+MIGRATIONS.append(
+    (
+        2,
+        """
+        -- Facts about the store itself, e.g. which embedder made its vectors.
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        -- One embedding per episode (float32, L2-normalised); absent = not embedded yet.
+        CREATE TABLE episode_vectors (
+            doc      INTEGER PRIMARY KEY REFERENCES episode_docs (doc),
+            group_id TEXT NOT NULL,
+            vector   BLOB NOT NULL
+        );
+        CREATE INDEX episode_vectors_group ON episode_vectors (group_id, doc);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

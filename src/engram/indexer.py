@@ -1,0 +1,106 @@
+"""Embed episodes after they are stored, so writes stay fast and no embedding is ever lost.
+
+The queue is the store itself: an episode without a vector is pending
+(``Store.pending_embeddings``). A background thread drains it in batches; a crash, a
+restart or another process's writes leave nothing behind, because whatever is still
+pending is found again. Until its vector lands, an episode is found by the other channels.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime
+
+from engram.models import Episode
+from engram.store.base import Store
+from engram.text.embed import Embedder, EmbedderError
+
+logger = logging.getLogger("engram.indexer")
+
+POLL_SECONDS = 2.0
+"""How often an idle indexer looks for episodes written by other processes."""
+
+
+def embedding_text(episode: Episode) -> str:
+    """Return what is embedded for an episode: ``[8 May 2023] Caroline: <content>``.
+
+    The date and speaker let a question such as "What did Caroline do in May?" match
+    (measured on LoCoMo dev: recall@10 0.567 with both vs 0.548 without the date).
+    """
+    stamp = _day(episode.timestamp)
+    who = (episode.actor.name or episode.actor.id) if episode.actor else None
+    return f"[{stamp}] {who}: {episode.content}" if who else f"[{stamp}] {episode.content}"
+
+
+def _day(moment: datetime) -> str:
+    return f"{moment.day} {moment:%B %Y}"
+
+
+class Indexer:
+    """Embeds pending episodes in batches, in the caller's thread or in a background thread."""
+
+    def __init__(self, store: Store, embedder: Embedder, *, batch_size: int = 32) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._batch_size = batch_size
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def index_pending(
+        self, max_batches: int | None = None, on_batch: Callable[[int], None] | None = None
+    ) -> int:
+        """Embed pending episodes now, batch by batch; return how many were embedded.
+
+        ``on_batch(n)`` is called after each stored batch. Raises EmbedderError when the
+        embedder fails (the episodes stay pending).
+        """
+        done = 0
+        batches = 0
+        with self._lock:  # one drainer at a time: the background thread or a caller
+            while max_batches is None or batches < max_batches:
+                pending = self._store.pending_embeddings(self._batch_size)
+                if not pending:
+                    break
+                vectors = self._embedder.embed_documents([embedding_text(e) for e in pending])
+                self._store.put_vectors(list(zip(pending, vectors, strict=True)))
+                done += len(pending)
+                batches += 1
+                if on_batch is not None:
+                    on_batch(len(pending))
+        return done
+
+    def notify(self) -> None:
+        """Tell the background thread that new episodes are waiting."""
+        self._wake.set()
+
+    def start(self) -> None:
+        """Start the background thread (idempotent)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="engram-indexer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the background thread and wait for its current batch."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(POLL_SECONDS)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                self.index_pending(max_batches=1)
+            except EmbedderError as exc:  # keep serving; the episodes stay pending and are retried
+                logger.warning("embedding failed, will retry: %s", exc.detail)
+                continue
+            if self._store.pending_embeddings(1):
+                self._wake.set()

@@ -1,0 +1,144 @@
+"""Exact vector search for the SQLite store: per-group float32 matrices in memory, numpy dot products.
+
+Vectors live in ``episode_vectors`` as little-endian float32 BLOBs. Each group's matrix is
+loaded on first search and refreshed incrementally when rows are added (another process
+may add them too: the cache checks the group's row count and highest doc on every search).
+Measured at 100k × 384: one matrix-vector product is a few milliseconds on 2 cores, so no
+ANN index is needed at this scale (DESIGN.md §3).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+import numpy as np
+import numpy.typing as npt
+
+Vector = npt.NDArray[np.float32]
+
+FILTER_CANDIDATES = 500
+"""With filters, the best this many rows are checked first; the whole group only if too few pass."""
+
+
+def to_blob(vector: Vector) -> bytes:
+    """Return the storage form of a vector: little-endian float32 bytes."""
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+@dataclass(slots=True)
+class _GroupMatrix:
+    docs: npt.NDArray[np.int64]
+    matrix: Vector
+    max_doc: int
+
+
+class VectorCache:
+    """In-memory matrices of every group's vectors; thread-safe."""
+
+    def __init__(self) -> None:
+        self._groups: dict[str, _GroupMatrix] = {}
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every cached matrix (after vectors were deleted)."""
+        with self._lock:
+            self._groups.clear()
+
+    def _load(self, conn: apsw.Connection, group_id: str, after_doc: int) -> tuple[list[int], list[bytes]]:
+        rows = conn.execute(
+            "SELECT doc, vector FROM episode_vectors WHERE group_id = ? AND doc > ? ORDER BY doc",
+            (group_id, after_doc),
+        ).fetchall()
+        return [int(row[0]) for row in rows], [bytes(row[1]) for row in rows]  # type: ignore[arg-type]
+
+    def matrix(self, conn: apsw.Connection, group_id: str) -> _GroupMatrix | None:
+        """Return the group's (docs, matrix), refreshed from the table; None when it has no vectors."""
+        row = conn.execute(
+            "SELECT count(*), coalesce(max(doc), 0) FROM episode_vectors WHERE group_id = ?", (group_id,)
+        ).fetchone()
+        assert row is not None
+        count, max_doc = int(row[0]), int(row[1])
+        if count == 0:
+            return None
+        with self._lock:
+            cached = self._groups.get(group_id)
+            if cached is not None and len(cached.docs) == count and cached.max_doc == max_doc:
+                return cached
+            if cached is not None:
+                docs, blobs = self._load(conn, group_id, cached.max_doc)
+                if len(cached.docs) + len(docs) == count:
+                    cached = _GroupMatrix(
+                        np.concatenate([cached.docs, np.asarray(docs, dtype=np.int64)]),
+                        np.vstack([cached.matrix, _matrix(blobs, cached.matrix.shape[1])]),
+                        max_doc,
+                    )
+                    self._groups[group_id] = cached
+                    return cached
+            docs, blobs = self._load(conn, group_id, 0)
+            dimensions = len(blobs[0]) // 4
+            cached = _GroupMatrix(np.asarray(docs, dtype=np.int64), _matrix(blobs, dimensions), max_doc)
+            self._groups[group_id] = cached
+            return cached
+
+
+def _matrix(blobs: Sequence[bytes], dimensions: int) -> Vector:
+    if not blobs:
+        return np.zeros((0, dimensions), dtype=np.float32)
+    return np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dimensions).astype(np.float32)
+
+
+def _top(scores: Vector, k: int) -> npt.NDArray[np.intp]:
+    """Return the indexes of the ``k`` highest scores, best first."""
+    if k >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    part = np.argpartition(-scores, k)[:k]
+    return part[np.argsort(-scores[part], kind="stable")]
+
+
+def nearest(
+    conn: apsw.Connection,
+    cache: VectorCache,
+    group_id: str,
+    query: Vector,
+    limit: int,
+    filter_where: str,
+    filter_params: Sequence[Any],
+) -> list[tuple[int, float]]:
+    """Return up to ``limit`` (doc, cosine) of current episodes passing the filter, best first.
+
+    ``filter_where`` is an ``AND …`` clause over alias ``e`` (empty for no filter).
+    """
+    group = cache.matrix(conn, group_id)
+    if group is None:
+        return []
+    scores = group.matrix @ np.asarray(query, dtype=np.float32)
+    if not filter_where:
+        order = _top(scores, limit)
+        return [(int(group.docs[i]), float(scores[i])) for i in order]
+    for pool in (min(len(scores), max(FILTER_CANDIDATES, limit * 10)), len(scores)):
+        order = _top(scores, pool)
+        allowed = _passing(conn, group_id, [int(group.docs[i]) for i in order], filter_where, filter_params)
+        hits = [(int(group.docs[i]), float(scores[i])) for i in order if int(group.docs[i]) in allowed]
+        if len(hits) >= limit or pool == len(scores):
+            return hits[:limit]
+    return []
+
+
+def _passing(
+    conn: apsw.Connection, group_id: str, docs: list[int], filter_where: str, filter_params: Sequence[Any]
+) -> set[int]:
+    """Return the subset of ``docs`` whose current episode passes the filter."""
+    passing: set[int] = set()
+    for start in range(0, len(docs), 10_000):
+        chunk = docs[start : start + 10_000]
+        rows = conn.execute(
+            f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL "
+            f"AND e.doc IN ({', '.join('?' * len(chunk))}){filter_where}",
+            (group_id, *chunk, *filter_params),
+        ).fetchall()
+        passing.update(int(row[0]) for row in rows)  # type: ignore[arg-type]
+    return passing

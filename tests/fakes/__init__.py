@@ -1,0 +1,1 @@
+"""Local fakes of services outside the machine, speaking their real protocols over HTTP."""
