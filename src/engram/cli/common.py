@@ -1,0 +1,153 @@
+"""Shared pieces of the CLI: the typer app, consoles, options, opening the memory, error exits.
+
+Every command takes ``--data-dir`` (default ``$ENGRAM_DATA_DIR`` or ``./engram-data``).
+Results go to stdout; progress, warnings and errors to stderr. An ``EngramError`` becomes a
+one-line message naming the field and the error's exit code (``engram.errors``): 2 bad
+input, 3 not found, 4 conflict, 5 store unusable; 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import apsw
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from engram.config import Settings
+from engram.errors import EngramError, InvalidInput, StoreError
+from engram.memory import Memory
+from engram.models import Episode
+
+app = typer.Typer(
+    help="Engram: long-term memory for AI agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode="markdown",
+)
+err = Console(stderr=True)
+out = Console()
+
+CLI_ACTOR = "cli"
+"""The actor recorded on operations made through the CLI."""
+SNIPPET_CHARS = 160
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir", help="Directory of the embedded store [default: $ENGRAM_DATA_DIR or ./engram-data]."
+    ),
+]
+GroupOption = Annotated[
+    str | None,
+    typer.Option("--group", "-g", help="Group to read (e.g. conv-26) [default: the default group]."),
+]
+IntentOption = Annotated[list[str] | None, typer.Option("--intent", help="Only these intents (repeatable).")]
+SourceOption = Annotated[list[str] | None, typer.Option("--source", help="Only these sources (repeatable).")]
+ActorOption = Annotated[list[str] | None, typer.Option("--actor", help="Only these actor ids (repeatable).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+# -- shared helpers -------------------------------------------------------------------------------
+
+
+def fail(exc: EngramError) -> typer.Exit:
+    """Print ``exc`` on stderr and return the Exit to raise, carrying its exit code."""
+    where = f" ({exc.field})" if exc.field else ""
+    err.print(f"[red]error{escape(where)}:[/red] {escape(exc.detail)}", highlight=False, soft_wrap=True)
+    return typer.Exit(exc.exit_code)
+
+
+def note(message: str) -> None:
+    """Print ``message`` on stderr as plain text (no markup: paths and content may hold brackets)."""
+    err.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+def load_settings(data_dir: Path | None) -> Settings:
+    """Return the settings (environment ``ENGRAM_*`` plus ``--data-dir``); exits 2 when invalid."""
+    try:
+        return Settings() if data_dir is None else Settings(data_dir=data_dir)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "ENGRAM_" + "_".join(str(part) for part in first["loc"]).upper()
+        raise fail(InvalidInput(f"{first['msg']} (got {first.get('input')!r})", field=name)) from exc
+
+
+def open_memory(data_dir: Path | None, *, must_exist: bool = False) -> Memory:
+    """Open the memory the command works on; exits with the error's code on failure.
+
+    With ``must_exist`` a missing database is an error rather than created (read commands).
+    """
+    settings = load_settings(data_dir)
+    directory = settings.data_dir
+    try:
+        if directory.exists() and not directory.is_dir():
+            raise InvalidInput(f"{directory} is a file, not a directory", field="--data-dir")
+        if must_exist and not settings.database_path.is_file():
+            raise InvalidInput(
+                f"no Engram database at {settings.database_path}; `engram import` or `engram serve` "
+                "creates one (or pass --data-dir)",
+                field="--data-dir",
+            )
+        return Memory.open(settings=settings)
+    except EngramError as exc:
+        raise fail(exc) from exc
+    except OSError as exc:
+        raise fail(StoreError(f"cannot open {settings.database_path}: {exc}", field="--data-dir")) from exc
+    except apsw.Error as exc:
+        raise fail(StoreError(f"cannot open {settings.database_path}: {exc}", field="--data-dir")) from exc
+
+
+@contextmanager
+def using_memory(data_dir: Path | None, *, must_exist: bool = False) -> Iterator[Memory]:
+    """Yield an open Memory; close it at the end and turn an EngramError into its exit code."""
+    memory = open_memory(data_dir, must_exist=must_exist)
+    try:
+        yield memory
+    except EngramError as exc:
+        raise fail(exc) from exc
+    finally:
+        memory.close()
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """Return ``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """Return ``"1 episode"`` / ``"3 episodes"`` (``plural`` when adding "s" is wrong)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def actor_label(episode: Episode) -> str:
+    if episode.actor is None:
+        return ""
+    return episode.actor.name or episode.actor.id
+
+
+def stamp(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def episode_table(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> Table:
+    """Return a table of ``rows``; every column but the last (the content) stays on one line."""
+    table = Table(show_lines=False)
+    for position, header in enumerate(headers):
+        last = position == len(headers) - 1
+        table.add_column(
+            header, no_wrap=not last, overflow="fold" if last else "ellipsis", ratio=1 if last else None
+        )
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    return table

@@ -1,0 +1,123 @@
+"""Commands that serve the memory or check it: ``serve``, ``mcp``, ``doctor``."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from typing import Annotated
+
+import apsw
+import typer
+
+from engram import __version__
+from engram.cli.common import (
+    DataDir,
+    app,
+    err,
+    fail,
+    load_settings,
+    open_memory,
+    using_memory,
+)
+from engram.errors import StoreError
+from engram.store.sqlite import SQLiteStore
+
+# -- serve, mcp ------------------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    data_dir: DataDir = None,
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to bind.")] = 8765,
+    allow_remote: Annotated[
+        bool, typer.Option("--allow-remote", help="Allow binding an address other than loopback.")
+    ] = False,
+) -> None:
+    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp) and /metrics."""
+    import uvicorn
+
+    from engram.api.app import create_app
+
+    loopback = host in {"127.0.0.1", "localhost", "::1"}
+    if not loopback and not allow_remote:
+        err.print(f"[red]error (--host):[/red] refusing to bind {host} without --allow-remote")
+        raise typer.Exit(2)
+    if not loopback:
+        err.print(
+            "[yellow]warning:[/yellow] no authentication is configured: anyone who reaches this port can "
+            "read and write the memory"
+        )
+    memory = open_memory(data_dir)
+    base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    err.print(
+        f"Engram serving {memory.settings.database_path}\n  REST  {base}/v1\n  docs  {base}/docs\n"
+        f"  MCP   {base}/mcp",
+        highlight=False,
+    )
+    try:
+        uvicorn.run(create_app(memory), host=host, port=port, log_level="warning")
+    finally:
+        memory.close()
+
+
+@app.command()
+def mcp(data_dir: DataDir = None) -> None:
+    """Serve MCP over stdio (for agent clients that launch a subprocess)."""
+    from engram.api.mcp import run_stdio
+
+    memory = open_memory(data_dir)
+    try:
+        run_stdio(memory)
+    finally:
+        memory.close()
+
+
+# -- doctor ---------------------------------------------------------------------------------------
+
+
+@app.command()
+def doctor(data_dir: DataDir = None) -> None:
+    """Print versions, the data directory, schema version, row counts and an integrity check.
+
+    Exits 0 when the store is healthy, 5 when the integrity check fails.
+    """
+    import jieba
+
+    lines: list[tuple[str, str]] = [
+        ("engram", __version__),
+        ("python", f"{platform.python_version()} ({sys.executable})"),
+        ("sqlite", f"{apsw.sqlite_lib_version()} (apsw {apsw.apsw_version()})"),
+        ("jieba", str(jieba.__version__)),
+    ]
+    settings = load_settings(data_dir)
+    origin = (
+        "--data-dir"
+        if data_dir is not None
+        else ("$ENGRAM_DATA_DIR" if os.environ.get("ENGRAM_DATA_DIR") else "default")
+    )
+    lines.append(("data dir", f"{settings.data_dir.resolve()} (from {origin})"))
+    _print_pairs(lines)
+    with using_memory(data_dir, must_exist=True) as memory:
+        store = memory.store
+        size = settings.database_path.stat().st_size
+        facts: list[tuple[str, str]] = [
+            ("database", f"{settings.database_path.resolve()} ({size / 1024:,.0f} KiB)"),
+            ("schema version", str(store.schema_version())),
+            ("default group", settings.default_group),
+        ]
+        facts += [(name.replace("_", " "), str(count)) for name, count in store.counts().items()]
+        checked = isinstance(store, SQLiteStore)
+        verdict = (
+            store.integrity_check() if isinstance(store, SQLiteStore) else "not available for this store"
+        )
+    facts.append(("integrity check", verdict))
+    _print_pairs(facts)
+    if checked and verdict != "ok":
+        raise fail(StoreError(f"integrity check failed: {verdict}", field="database"))
+
+
+def _print_pairs(pairs: list[tuple[str, str]]) -> None:
+    for name, value in pairs:
+        typer.echo(f"{name:<17}{value}")
