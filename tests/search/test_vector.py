@@ -60,11 +60,21 @@ def test_vector_channel_applies_filters(hybrid_memory: Memory) -> None:
     assert vector_ids(hybrid_memory, "a vehicle", group_id="elsewhere") == []
 
 
-def test_embedding_text_carries_date_and_speaker(hybrid_memory: Memory) -> None:
-    episode = hybrid_memory.create_episode(
-        {"content": "hi", "timestamp": "2023-05-08T13:56:00", "actor": {"id": "c1", "name": "Caroline"}}
-    ).episode
-    assert embedding_text(episode) == "[8 May 2023] Caroline: hi"
+def test_embedding_text_carries_date_speaker_and_previous_turn(hybrid_memory: Memory) -> None:
+    first, second = (
+        hybrid_memory.create_episode(
+            {
+                "content": text,
+                "timestamp": f"2023-05-08T13:5{i}:00",
+                "actor": {"id": who, "name": who.title()},
+                "metadata": {"session": 1},
+            }
+        ).episode
+        for i, (text, who) in enumerate([("Did you go?", "mel"), ("Yes, loved it", "caroline")])
+    )
+    assert embedding_text(first) == "[8 May 2023] Mel: Did you go?"
+    assert embedding_text(second, first) == "[8 May 2023] Mel: Did you go?\nCaroline: Yes, loved it"
+    assert hybrid_memory.store.neighbours(second.group_id, second.id)[0] == first
 
 
 def test_openai_compatible_endpoint(tmp_path: Path) -> None:
