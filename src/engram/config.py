@@ -31,7 +31,7 @@ class SearchSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     channel_weights: dict[str, float] = Field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 1.0}, description="Weighted RRF, per channel."
+        default_factory=lambda: {"bm25": 1.0, "vector": 0.25}, description="Weighted RRF, per channel."
     )
     rrf_k: int = Field(default=60, gt=0, description="RRF's k (Cormack et al. 2009).")
     candidates: int = Field(default=50, gt=0, description="Hits each channel contributes to fusion.")
