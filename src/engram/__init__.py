@@ -18,6 +18,7 @@ from engram.models import (
     Actor,
     CreatedEpisode,
     Episode,
+    EpisodeContext,
     EpisodeFilters,
     EpisodeIn,
     EpisodePage,
@@ -26,6 +27,7 @@ from engram.models import (
     SearchHit,
     SearchQuery,
     SearchResponse,
+    ThreadHits,
 )
 
 __version__ = "0.1.0"
@@ -36,6 +38,7 @@ __all__ = [
     "CreatedEpisode",
     "EngramError",
     "Episode",
+    "EpisodeContext",
     "EpisodeFilters",
     "EpisodeIn",
     "EpisodePage",
@@ -51,5 +54,6 @@ __all__ = [
     "SearchResponse",
     "Settings",
     "StoreError",
+    "ThreadHits",
     "__version__",
 ]

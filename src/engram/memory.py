@@ -35,6 +35,7 @@ from engram.search.vector import VectorChannel, check_embedder
 from engram.store.base import NewEpisode, PageKey, Store
 from engram.text.embed import Embedder
 from engram.text.tokenize import segment
+from engram.threads import thread_key
 
 Clock = Callable[[], datetime]
 
@@ -46,19 +47,6 @@ def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
     """
     payload = "\x1f".join((intent or "", content, actor_id or ""))
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
-
-
-THREAD_KEYS = ("thread_id", "session_id", "conversation_id", "session")
-"""Metadata keys that name an episode's thread, first present wins."""
-
-
-def thread_key(episode: Episode) -> str | None:
-    """Return the thread an episode belongs to: its source plus the first THREAD_KEYS value.
-
-    None when the metadata names no thread: such an episode stands alone in the index.
-    """
-    key = next((episode.metadata[k] for k in THREAD_KEYS if episode.metadata.get(k) is not None), None)
-    return None if key is None else f"{episode.source or ''}\x1f{key}"
 
 
 def _validated(model: type[Any], value: Any, what: str) -> Any:

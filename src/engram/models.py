@@ -161,6 +161,7 @@ class SearchQuery(_Input):
     context: bool = Field(
         default=False, description="Add each hit's previous and next episode of its thread."
     )
+    group_by_thread: bool = Field(default=False, description="Also group the hits by thread (session).")
 
 
 class EpisodeContext(BaseModel):
@@ -180,11 +181,20 @@ class SearchHit(BaseModel):
     context: EpisodeContext | None = None
 
 
+class ThreadHits(BaseModel):
+    """The hits of one thread (session, conversation), in rank order."""
+
+    thread: str | None = Field(description="``<source>/<thread key>``; None for an episode without one.")
+    episode_ids: list[str]
+    best_score: float
+
+
 class SearchResponse(BaseModel):
     """Search results, best first, plus warnings such as a truncated query."""
 
     results: list[SearchHit]
     warnings: list[str] = Field(default_factory=list)
+    threads: list[ThreadHits] | None = Field(default=None, description="With group_by_thread only.")
 
 
 class EpisodePage(BaseModel):

@@ -18,11 +18,20 @@ from typing import Any, Protocol
 
 from engram.config import SearchSettings
 from engram.errors import InvalidInput
-from engram.models import Episode, EpisodeContext, EpisodeFilters, SearchHit, SearchQuery, SearchResponse
+from engram.models import (
+    Episode,
+    EpisodeContext,
+    EpisodeFilters,
+    SearchHit,
+    SearchQuery,
+    SearchResponse,
+    ThreadHits,
+)
 from engram.search import rerank
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
 from engram.store.base import Store
+from engram.threads import thread_label
 
 _WORD = re.compile(r"\w+")
 SYNONYM_WEIGHT = 0.5
@@ -132,7 +141,7 @@ class SearchEngine:
         if not parsed.words:
             episodes = self._store.list_episodes(group_id, query.filters, query.limit)
             hits = [SearchHit(episode=e, score=0.0, citation=citation(e)) for e in episodes]
-            return SearchResponse(results=self._with_context(hits, query), warnings=parsed.warnings)
+            return self._respond(hits, query, parsed)
 
         per_channel = {
             channel.name: channel.search(
@@ -174,7 +183,7 @@ class SearchEngine:
                     episode=found[key], score=score, citation=citation(found[key]), explanation=explanation
                 )
             )
-        return SearchResponse(results=self._with_context(hits, query), warnings=parsed.warnings)
+        return self._respond(hits, query, parsed)
 
     def _boosts(
         self, episode: Episode, parsed: ParsedQuery, query: SearchQuery, reference: datetime
@@ -210,7 +219,11 @@ class SearchEngine:
             for rank, hit in enumerate(hits, start=1)
             if hit.episode.id == key
         }
-        explanation: dict[str, Any] = {"channels": channels, "boosts": boosts}
+        explanation: dict[str, Any] = {
+            "channels": channels,
+            "boosts": boosts,
+            "query": {"language": parsed.language, "terms": parsed.terms},
+        }
         if parsed.time_range is not None:
             start, end = parsed.time_range
             explanation["time"] = {
@@ -220,6 +233,13 @@ class SearchEngine:
             }
         return explanation
 
+    def _respond(self, hits: list[SearchHit], query: SearchQuery, parsed: ParsedQuery) -> SearchResponse:
+        """Return the response: hits with context when asked, grouped by thread when asked."""
+        threads = group_by_thread(hits) if query.group_by_thread else None
+        return SearchResponse(
+            results=self._with_context(hits, query), warnings=parsed.warnings, threads=threads
+        )
+
     def _with_context(self, hits: list[SearchHit], query: SearchQuery) -> list[SearchHit]:
         if not query.context:
             return hits
@@ -227,3 +247,19 @@ class SearchEngine:
             previous, following = self._store.neighbours(hit.episode.group_id, hit.episode.id)
             hit.context = EpisodeContext(previous=previous, next=following)
         return hits
+
+
+def group_by_thread(hits: Sequence[SearchHit]) -> list[ThreadHits]:
+    """Return the hits' threads, best first: each with its episode ids in rank order.
+
+    Episodes without a thread form a group of their own each (``thread`` None).
+    """
+    groups: dict[str, ThreadHits] = {}
+    for hit in hits:
+        label = thread_label(hit.episode)
+        key = label if label is not None else f"\x00{hit.episode.id}"
+        if key not in groups:
+            groups[key] = ThreadHits(thread=label, episode_ids=[], best_score=hit.score)
+        groups[key].episode_ids.append(hit.episode.id)
+        groups[key].best_score = max(groups[key].best_score, hit.score)
+    return sorted(groups.values(), key=lambda group: group.best_score, reverse=True)

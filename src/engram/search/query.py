@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engram.search.timeexpr import find_time_range
+from engram.text.language import detect_language
 from engram.text.tokenize import query_terms
 
 _ENGLISH = """a an and are as at be been being but by can could did do does doing for from had has have
@@ -39,6 +40,7 @@ class ParsedQuery:
     warnings: list[str] = field(default_factory=list)
     time_range: tuple[datetime, datetime] | None = None
     time_expression: str | None = None
+    language: str = "unknown"
 
 
 def expand_synonyms(words: Sequence[str], groups: Iterable[Sequence[str]]) -> list[str]:
@@ -82,4 +84,5 @@ def parse_query(
         warnings=warnings,
         time_range=None if found is None else (found.start, found.end),
         time_expression=None if found is None else found.text,
+        language=detect_language(text),
     )

@@ -45,22 +45,20 @@ def maximal_marginal_relevance(
     """Reorder ``ranked`` (key, relevance), best first, to trade relevance for diversity.
 
     Carbonell and Goldstein, "The use of MMR, diversity-based reranking…", SIGIR 1998:
-    pick argmax λ·rel(d) − (1−λ)·max_{s∈S} sim(d, s). Relevance is min-max normalised
-    first so both terms share a scale. Returns at most ``limit`` items with their
-    original relevance scores.
+    pick argmax λ·rel(d) − (1−λ)·max_{s∈S} sim(d, s), with rel the score divided by the
+    best score so both terms share a [0, 1] scale. Returns at most ``limit`` items with
+    their original scores.
     """
     if not ranked:
         return []
-    top = ranked[0][1]
-    bottom = min(score for _, score in ranked)
-    spread = (top - bottom) or 1.0
+    top = ranked[0][1] or 1.0
     remaining = list(ranked)
     chosen: list[tuple[K, float]] = []
     while remaining and len(chosen) < limit:
         best_index = max(
             range(len(remaining)),
             key=lambda i: (
-                lambda_ * (remaining[i][1] - bottom) / spread
+                lambda_ * remaining[i][1] / top
                 - (1 - lambda_) * max((similarity(remaining[i][0], c) for c, _ in chosen), default=0.0)
             ),
         )
