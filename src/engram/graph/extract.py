@@ -1,0 +1,22 @@
+"""The Extractor protocol: one episode in, one Extraction out, whichever extractor it is."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engram.graph.models import Extraction
+from engram.models import Episode
+
+
+class Extractor(Protocol):
+    """Finds entities and facts in an episode (builtin rules, an LLM, …)."""
+
+    name: str
+
+    def extract(self, episode: Episode) -> Extraction:
+        """Return what ``episode`` says; an empty Extraction for chit-chat.
+
+        Raises engram.errors.EngramError subclasses for failures the caller should record
+        (the episode is kept and marked ``extraction_status: failed``).
+        """
+        ...

@@ -1,0 +1,118 @@
+"""The knowledge graph's models: what extractors produce, and what the graph stores.
+
+An extraction is the same schema whichever extractor made it (agent-supplied, builtin,
+LLM): ``{entities: [{name, type, aliases?, attributes?}], facts: [{subject, predicate,
+object? | value?, fact?, valid_at?, invalid_at?, conditions?, confidence?, source_kind?}]}``.
+A fact's ``subject`` and ``object`` name entities of the same extraction (or existing entity
+ids, ``en_…``); the resolver maps them to graph entities.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engram.models import UtcDatetime
+
+SourceKind = Literal["stated", "inferred", "system"]
+FactStatus = Literal["current", "superseded", "disputed", "retracted"]
+PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+
+Name = Annotated[str, Field(min_length=1, max_length=256)]
+Scalar = str | int | float | bool
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class EntityIn(_Input):
+    """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
+
+    name: Name
+    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = "thing"
+    aliases: list[Name] = Field(default_factory=list, max_length=64)
+    attributes: dict[str, Scalar | None] = Field(default_factory=dict)
+
+
+class FactIn(_Input):
+    """One claim about a subject: an edge to another entity (``object``) or a literal ``value``.
+
+    ``predicate`` is UPPER_SNAKE (``LIVES_IN``, ``BUDGET``); ``conditions`` scope it
+    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true.
+    """
+
+    subject: Name
+    predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)]
+    object: Name | None = None
+    value: Scalar | None = None
+    fact: Annotated[str, Field(max_length=2000)] | None = None
+    valid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    conditions: dict[str, Scalar] = Field(default_factory=dict)
+    confidence: Annotated[float, Field(ge=0, le=1)] | None = None
+    source_kind: SourceKind | None = None
+
+    @model_validator(mode="after")
+    def _object_or_value(self) -> FactIn:
+        if (self.object is None) == (self.value is None):
+            raise ValueError("a fact has exactly one of object (an entity) or value (a literal)")
+        if self.valid_at and self.invalid_at and self.invalid_at < self.valid_at:
+            raise ValueError("invalid_at is before valid_at")
+        return self
+
+
+class Extraction(_Input):
+    """What an extractor found in one episode."""
+
+    entities: list[EntityIn] = Field(default_factory=list, max_length=256)
+    facts: list[FactIn] = Field(default_factory=list, max_length=512)
+
+    @property
+    def empty(self) -> bool:
+        """Return True when nothing was found (chit-chat builds no graph)."""
+        return not self.entities and not self.facts
+
+
+class Entity(BaseModel):
+    """A current entity version in the graph."""
+
+    id: str
+    group_id: str
+    version: int
+    name: str
+    type: str
+    aliases: list[str] = Field(default_factory=list)
+    attributes: dict[str, Any] = Field(default_factory=dict, description="name → {value, episode}")
+    summary: str | None = None
+    first_seen: datetime
+    last_seen: datetime
+    recorded_at: datetime
+    expired_at: datetime | None = None
+    operation_id: str
+
+
+class Fact(BaseModel):
+    """A fact version: bi-temporal (valid_at/invalid_at, recorded_at/expired_at) with provenance."""
+
+    id: str
+    group_id: str
+    version: int
+    subject: str = Field(description="Entity id.")
+    predicate: str
+    object: str | None = Field(default=None, description="Entity id.")
+    value: Scalar | None = None
+    fact: str
+    conditions: dict[str, Scalar] = Field(default_factory=dict)
+    confidence: float
+    source_kind: SourceKind
+    episodes: list[str] = Field(description="Provenance: the episodes that state it.")
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
+    recorded_at: datetime
+    expired_at: datetime | None = None
+    status: FactStatus = "current"
+    superseded_by: str | None = None
+    operation_id: str
