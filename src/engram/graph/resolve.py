@@ -1,0 +1,143 @@
+"""Entity resolution scoring: is a new mention the same entity as a known one?
+
+Score = 0.2 × name + 0.3 × attributes + 0.5 × relational context (DESIGN.md §6), each in
+[0, 1]; vetoes first: different types never merge, entities whose active periods do not
+overlap are not merged, and two conflicting identifying attributes (Paris with country
+France vs Paris with region Texas) keep them apart. Above ``merge_threshold`` the mention
+merges; between the thresholds a merge *candidate* is recorded for review; below, a new
+entity is made. A generic role (销售经理, "the manager") identifies nobody, so it is never
+name evidence. Fuzzy names use rapidfuzz (https://github.com/rapidfuzz/RapidFuzz).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from rapidfuzz import fuzz
+
+WEIGHTS = {"name": 0.2, "attributes": 0.3, "context": 0.5}
+IDENTIFYING_ATTRIBUTES = frozenset({"country", "region", "state", "city", "email", "phone", "birthday", "id"})
+_GENERIC = """销售经理 经理 总经理 老板 老师 医生 客户 同事 朋友 领导 主管 工程师 负责人 他 她 我 你
+manager the_manager boss customer client colleague friend teacher doctor engineer he she i you"""
+GENERIC_NAMES = frozenset(_GENERIC.split())
+
+
+class Verdict(StrEnum):
+    """What to do with a mention and a known entity."""
+
+    MERGE = "merge"
+    CANDIDATE = "candidate"
+    DISTINCT = "distinct"
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What resolution knows about an entity (known or just mentioned)."""
+
+    name: str
+    type: str
+    aliases: frozenset[str] = frozenset()
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+    neighbours: frozenset[str] = frozenset()
+    threads: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A scored comparison, with its parts for review and explain."""
+
+    verdict: Verdict
+    score: float
+    parts: Mapping[str, float]
+    reason: str
+
+
+def normalise_name(name: str) -> str:
+    """Return a comparison key: NFKC, case-folded, spaces and punctuation collapsed."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return re.sub(r"[\s\W_]+", " ", text).strip()
+
+
+def is_generic(name: str) -> bool:
+    """Return True for a name that identifies nobody on its own (a bare role, a pronoun)."""
+    return normalise_name(name).replace(" ", "_") in GENERIC_NAMES
+
+
+def name_score(mention: Profile, known: Profile) -> float:
+    """Return 1 for an exact name or alias match, else the best fuzzy ratio in [0, 1]."""
+    if is_generic(mention.name):
+        return 0.0
+    mention_names = {normalise_name(n) for n in {mention.name, *mention.aliases} if not is_generic(n)}
+    known_names = {normalise_name(n) for n in {known.name, *known.aliases} if not is_generic(n)}
+    if mention_names & known_names:
+        return 1.0
+    return max((fuzz.token_sort_ratio(a, b) / 100 for a in mention_names for b in known_names), default=0.0)
+
+
+def attribute_score(mention: Profile, known: Profile) -> tuple[float, bool]:
+    """Return (agreement in [0, 1], conflict on an identifying attribute)."""
+    shared = set(mention.attributes) & set(known.attributes)
+    if not shared:
+        return 0.0, False
+    agree = [
+        normalise_name(str(mention.attributes[k])) == normalise_name(str(known.attributes[k])) for k in shared
+    ]
+    conflict = any(
+        not same and key in IDENTIFYING_ATTRIBUTES for key, same in zip(shared, agree, strict=True)
+    )
+    return sum(agree) / len(agree), conflict
+
+
+def context_score(mention: Profile, known: Profile) -> float:
+    """Return the overlap of neighbours and conversations (Jaccard of each, the better one)."""
+
+    def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+        return len(a & b) / len(a | b) if a | b else 0.0
+
+    return max(jaccard(mention.neighbours, known.neighbours), jaccard(mention.threads, known.threads))
+
+
+def _disjoint_periods(a: Profile, b: Profile) -> bool:
+    if None in (a.first_seen, a.last_seen, b.first_seen, b.last_seen):
+        return False
+    assert a.first_seen and a.last_seen and b.first_seen and b.last_seen
+    return a.last_seen < b.first_seen or b.last_seen < a.first_seen
+
+
+def resolve(
+    mention: Profile, known: Profile, *, merge_threshold: float = 0.75, candidate_threshold: float = 0.45
+) -> Resolution:
+    """Return whether ``mention`` is ``known``: merge, a candidate for review, or distinct."""
+    if mention.type != known.type:
+        return Resolution(Verdict.DISTINCT, 0.0, {}, f"types differ ({mention.type} vs {known.type})")
+    attributes, conflict = attribute_score(mention, known)
+    if conflict:
+        return Resolution(
+            Verdict.DISTINCT, 0.0, {"attributes": attributes}, "identifying attributes conflict"
+        )
+    if _disjoint_periods(mention, known):
+        return Resolution(Verdict.DISTINCT, 0.0, {}, "active periods do not overlap")
+    parts = {
+        "name": name_score(mention, known),
+        "attributes": attributes,
+        "context": context_score(mention, known),
+    }
+    if parts["name"] == 0.0:
+        return Resolution(Verdict.DISTINCT, 0.0, parts, "no name evidence")
+    score = sum(WEIGHTS[key] * value for key, value in parts.items())
+    if parts["name"] == 1.0 and parts["attributes"] + parts["context"] == 0.0 and not mention.attributes:
+        # The same name and nothing to contradict it: the usual case of a repeated mention.
+        score = max(score, merge_threshold)
+    if score >= merge_threshold:
+        return Resolution(Verdict.MERGE, score, parts, "above the merge threshold")
+    if score >= candidate_threshold:
+        return Resolution(Verdict.CANDIDATE, score, parts, "between thresholds: review")
+    return Resolution(Verdict.DISTINCT, score, parts, "below the candidate threshold")
