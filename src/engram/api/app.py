@@ -14,14 +14,14 @@ from engram.api.rest import health_router, router
 from engram.memory import Memory
 
 
-def create_app(memory: Memory) -> FastAPI:
+def create_app(memory: Memory, *, host: str = "127.0.0.1") -> FastAPI:
     """Return the app serving ``memory``; the caller owns ``memory`` and closes it.
 
     MCP's streamable HTTP transport answers at exactly ``/mcp``; its session manager runs
     in the app's lifespan, so serve the app with lifespan on (uvicorn, ``with TestClient``).
     """
     mcp_server = create_mcp_server(memory)
-    mcp_route = streamable_http_route(mcp_server)
+    mcp_route = streamable_http_route(mcp_server, host=host)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -391,14 +391,17 @@ def run_stdio(memory: Memory) -> None:
     create_mcp_server(memory).run("stdio")
 
 
-def streamable_http_route(server: MCPServer[Any], path: str = MCP_PATH) -> Route:
+def streamable_http_route(server: MCPServer[Any], path: str = MCP_PATH, *, host: str = "127.0.0.1") -> Route:
     """Return a route serving ``server`` over streamable HTTP at exactly ``path`` (no redirect).
 
     Stateless JSON mode: every POST is self-contained, so any replica can answer it. The route
     works only while ``server.session_manager.run()`` is entered: run it in the app's lifespan.
-    DNS-rebinding protection admits Host headers of 127.0.0.1, localhost and [::1] only.
+    Bound to loopback (``host``), the SDK's DNS-rebinding protection admits Host headers of
+    127.0.0.1, localhost and [::1] only; bound to another address it admits any Host.
     """
-    app = server.streamable_http_app(streamable_http_path=path, stateless_http=True, json_response=True)
+    app = server.streamable_http_app(
+        streamable_http_path=path, stateless_http=True, json_response=True, host=host
+    )
     routes = [route for route in app.routes if isinstance(route, Route) and route.path == path]
     if len(routes) != 1:
         raise RuntimeError(f"the MCP SDK did not build exactly one route at {path}")

@@ -57,7 +57,13 @@ def serve(
         highlight=False,
     )
     try:
-        uvicorn.run(create_app(memory), host=host, port=port, log_level="warning")
+        uvicorn.run(
+            create_app(memory, host=host),
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=5,
+        )
     finally:
         memory.close()
 
