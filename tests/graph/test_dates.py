@@ -1,0 +1,238 @@
+"""Dates in extracted facts: relative expressions resolved against the episode timestamp.
+
+Reference: Wednesday 2024-01-03 12:00 UTC unless a row says otherwise, so "last month",
+"上个月" and "last year" cross a year boundary.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from engram.graph.dates import DateSpan, apply_dates, date_facts, resolve_dates
+from engram.graph.models import Extraction, FactIn
+from engram.models import Episode
+
+REF = datetime(2024, 1, 3, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+def d(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
+
+
+def day(year: int, month: int, day_: int) -> tuple[datetime, datetime]:
+    start = d(year, month, day_)
+    return start, start + timedelta(days=1)
+
+
+# (text, kind, start, end)
+TABLE: list[tuple[str, str, datetime | None, datetime | None]] = [
+    # points: a day and a clock time
+    ("明天下午3点开会", "point", d(2024, 1, 4, 15), None),
+    ("下周二上午10点半见", "point", d(2024, 1, 9, 10, 30), None),
+    ("晚上八点吃饭", "point", d(2024, 1, 3, 20), None),
+    ("明晚七点半到", "point", d(2024, 1, 4, 19, 30), None),
+    ("昨天中午1点他打来电话", "point", d(2024, 1, 2, 13), None),
+    ("凌晨2点服务器挂了", "point", d(2024, 1, 3, 2), None),
+    ("约在15时30分", "point", d(2024, 1, 3, 15, 30), None),
+    ("后天3点钟", "point", d(2024, 1, 5, 3), None),
+    ("let's meet tomorrow at 3pm", "point", d(2024, 1, 4, 15), None),
+    ("Call me tomorrow 3 p.m.", "point", d(2024, 1, 4, 15), None),
+    ("the demo is at 15:00", "point", d(2024, 1, 3, 15), None),
+    ("会议15:00在杭州", "point", d(2024, 1, 3, 15), None),
+    ("明天3pm开会", "point", d(2024, 1, 4, 15), None),
+    ("3pm tomorrow works", "point", d(2024, 1, 4, 15), None),
+    ("dinner tonight at 8", "point", d(2024, 1, 3, 20), None),
+    ("next Tuesday at 10:30am", "point", d(2024, 1, 9, 10, 30), None),
+    ("tomorrow morning at 9", "point", d(2024, 1, 4, 9), None),
+    ("lunch at noon", "point", d(2024, 1, 3, 12), None),
+    ("at 7 in the evening", "point", d(2024, 1, 3, 19), None),
+    ("in 3 hours", "point", d(2024, 1, 3, 15), None),
+    ("半小时后出发", "point", d(2024, 1, 3, 12, 30), None),
+    ("2 hours ago", "point", d(2024, 1, 3, 10), None),
+    # periods: days, weeks, months, years
+    ("tomorrow", "period", *day(2024, 1, 4)),
+    ("next Tuesday", "period", *day(2024, 1, 9)),
+    ("下周二", "period", *day(2024, 1, 9)),
+    ("上个月我搬到了杭州", "period", d(2023, 12, 1), d(2024, 1, 1)),
+    ("I moved to Berlin last month", "period", d(2023, 12, 1), d(2024, 1, 1)),
+    ("last year", "period", d(2023, 1, 1), d(2024, 1, 1)),
+    ("去年", "period", d(2023, 1, 1), d(2024, 1, 1)),
+    ("next week", "period", d(2024, 1, 8), d(2024, 1, 15)),
+    ("in two weeks", "period", *day(2024, 1, 17)),
+    ("两天后出发", "period", *day(2024, 1, 5)),
+    ("两周后", "period", *day(2024, 1, 17)),
+    ("三个月后复查", "period", *day(2024, 4, 3)),
+    ("a year from now", "period", *day(2025, 1, 3)),
+    ("3 days ago", "period", *day(2023, 12, 31)),
+    # absolute dates; yearless ones are the occurrence nearest the reference
+    ("May 8, 2023", "period", *day(2023, 5, 8)),
+    ("on 8 May 2023", "period", *day(2023, 5, 8)),
+    ("2023年5月8日", "period", *day(2023, 5, 8)),
+    ("2023-05-08", "period", *day(2023, 5, 8)),
+    ("in may 2023", "period", d(2023, 5, 1), d(2023, 6, 1)),
+    ("5月8日开会", "period", *day(2024, 5, 8)),
+    ("Dec 31", "period", *day(2023, 12, 31)),
+    ("the 2nd of February", "period", *day(2024, 2, 2)),
+    ("2023年5月8日下午3点", "point", d(2023, 5, 8, 15), None),
+    ("on May 8, 2023 at 15:00", "point", d(2023, 5, 8, 15), None),
+    # ranges, open starts, open ends
+    ("from May 8 to May 10", "range", d(2024, 5, 8), d(2024, 5, 11)),
+    ("between March 3 and March 5", "range", d(2024, 3, 3), d(2024, 3, 6)),
+    ("2020年到2022年在北京工作", "range", d(2020, 1, 1), d(2023, 1, 1)),
+    ("下午3点到5点开会", "range", d(2024, 1, 3, 15), d(2024, 1, 3, 17)),
+    ("since 2020", "since", d(2020, 1, 1), None),
+    ("从下周一开始", "since", d(2024, 1, 8), None),
+    ("去年以来", "since", d(2023, 1, 1), None),
+    ("until Friday", "until", None, d(2024, 1, 6)),
+    ("直到下周五", "until", None, d(2024, 1, 13)),
+    ("到下周五为止", "until", None, d(2024, 1, 13)),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "start", "end"), TABLE)
+def test_expression(text: str, kind: str, start: datetime | None, end: datetime | None) -> None:
+    span = resolve_dates(text, REF)
+    assert span is not None, text
+    assert (span.kind, span.start, span.end) == (kind, start, end), span
+
+
+def test_span_locates_the_expression() -> None:
+    text = "我们明天下午3点在杭州开会"
+    span = resolve_dates(text, REF)
+    assert span is not None
+    assert span.text == "明天下午3点"
+    assert text[span.span[0] : span.span[1]] == span.text
+
+
+@pytest.mark.parametrize(
+    ("reference", "text", "start", "end"),
+    [
+        (d(2023, 12, 31, 18), "tomorrow", *day(2024, 1, 1)),
+        (d(2023, 12, 31, 18), "明天下午3点", d(2024, 1, 1, 15), None),
+        (d(2023, 12, 31, 18), "next month", d(2024, 1, 1), d(2024, 2, 1)),
+        (d(2023, 12, 31, 18), "下个月", d(2024, 1, 1), d(2024, 2, 1)),
+        (d(2023, 12, 31, 18), "明年", d(2024, 1, 1), d(2025, 1, 1)),
+        (d(2023, 12, 31, 18), "两个月后", *day(2024, 2, 29)),  # clamped, leap year
+        (d(2023, 1, 31, 9), "in a month", *day(2023, 2, 28)),
+        (d(2023, 12, 25, 9), "in two weeks", *day(2024, 1, 8)),
+        (d(2024, 1, 15, 9), "上个月", d(2023, 12, 1), d(2024, 1, 1)),
+        (d(2024, 3, 1, 9), "yesterday", *day(2024, 2, 29)),
+        (d(2024, 1, 3, 12), "晚上12点", d(2024, 1, 4), None),
+    ],
+)
+def test_month_and_year_boundaries(
+    reference: datetime, text: str, start: datetime, end: datetime | None
+) -> None:
+    span = resolve_dates(text, reference)
+    assert span is not None
+    assert (span.start, span.end) == (start, end)
+
+
+def test_aware_reference_sets_the_zone_of_days_and_clock_times() -> None:
+    shanghai = timezone(timedelta(hours=8))
+    reference = datetime(2024, 1, 3, 23, 30, tzinfo=shanghai)  # 15:30 UTC
+    span = resolve_dates("明天下午3点", reference)
+    assert span is not None and span.start == d(2024, 1, 4, 7)  # 15:00 in Shanghai
+    span = resolve_dates("tomorrow", reference)
+    assert span is not None and (span.start, span.end) == (d(2024, 1, 3, 16), d(2024, 1, 4, 16))
+
+
+def test_naive_reference_is_utc() -> None:
+    span = resolve_dates("tomorrow at 3pm", datetime(2024, 1, 3, 12))
+    assert span is not None and span.start == d(2024, 1, 4, 15)
+
+
+def test_no_reference_no_date() -> None:
+    assert resolve_dates("明天下午3点开会", None) is None
+    assert resolve_dates("May 8, 2023", None) is None
+    extraction = Extraction(facts=[FactIn(subject="Li", predicate="MEETS", object="Wang", fact="明天开会")])
+    assert date_facts(extraction, None) is extraction
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have 3 kids and 2 dogs",
+        "He is 30 years old",
+        "May I ask a question?",
+        "you may 8 times retry",
+        "the build ran for 3:2 minutes",
+        "we visited 3 stores at 3 malls",
+        "the score was 3:2 at half time",
+        "version 2.0 shipped with 10.5 fixes",
+        "我有两个孩子",
+        "他提了三点建议",
+        "好一点了",
+        "the 2023 budget is 800k",
+        "每周开一次会",
+        "March of the penguins",
+        "周报写完了",
+        "",
+    ],
+)
+def test_no_false_positives(text: str) -> None:
+    assert resolve_dates(text, REF) is None
+
+
+def test_first_expression_wins_and_clock_words_are_not_times() -> None:
+    span = resolve_dates("今天一点也不冷，明天更暖和", REF)
+    assert span is not None and span.text == "今天" and span.kind == "period"
+
+
+def episode(content: str, timestamp: datetime = REF) -> Episode:
+    return Episode(
+        id="e1",
+        group_id="default",
+        version=1,
+        timestamp=timestamp,
+        recorded_at=timestamp,
+        source_type="text",
+        content=content,
+        fingerprint="f",
+        operation_id="op_1",
+    )
+
+
+def fact(sentence: str | None, **extra: object) -> FactIn:
+    body = {"subject": "李强", "predicate": "LIVES_IN", "object": "杭州", "fact": sentence}
+    return FactIn.model_validate(body | extra)
+
+
+def test_apply_dates_fills_missing_dates_from_each_fact() -> None:
+    extraction = Extraction(
+        facts=[
+            fact("李强上个月搬到了杭州"),
+            fact("李强2020年到2022年住在北京"),
+            fact("李强在杭州住到下周五为止"),
+            fact("李强住在杭州"),
+            fact("李强从去年开始住在杭州", valid_at="2023-03-01T00:00:00Z"),
+        ]
+    )
+    facts = apply_dates(extraction, episode("…")).facts
+    assert (facts[0].valid_at, facts[0].invalid_at) == (d(2023, 12, 1), None)
+    assert (facts[1].valid_at, facts[1].invalid_at) == (d(2020, 1, 1), d(2023, 1, 1))
+    assert (facts[2].valid_at, facts[2].invalid_at) == (None, d(2024, 1, 13))
+    assert (facts[3].valid_at, facts[3].invalid_at) == (None, None)
+    assert facts[4].valid_at == d(2023, 3, 1), "a date the extractor gave is kept"
+
+
+def test_apply_dates_uses_the_episode_content_for_facts_without_a_sentence() -> None:
+    extraction = Extraction(facts=[fact(None)])
+    facts = apply_dates(extraction, episode("I'm moving to Hangzhou next Tuesday")).facts
+    assert facts[0].valid_at == d(2024, 1, 9)
+
+
+def test_apply_dates_never_inverts_a_fact() -> None:
+    extraction = Extraction(facts=[fact("lived there until last year", valid_at="2023-06-01T00:00:00Z")])
+    facts = apply_dates(extraction, episode("…")).facts
+    assert (facts[0].valid_at, facts[0].invalid_at) == (d(2023, 6, 1), d(2024, 1, 1))
+    extraction = Extraction(facts=[fact("until 2020", valid_at="2023-06-01T00:00:00Z")])
+    facts = apply_dates(extraction, episode("…")).facts
+    assert facts[0].invalid_at is None, "invalid_at before valid_at is not applied"
+
+
+def test_date_span_is_a_value() -> None:
+    span = resolve_dates("tomorrow", REF)
+    assert span == DateSpan(d(2024, 1, 4), d(2024, 1, 5), "period", "tomorrow", (0, 8), "day")
