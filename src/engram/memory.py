@@ -133,17 +133,24 @@ class Memory:
     def open(
         cls, data_dir: Path | str | None = None, settings: Settings | None = None, **options: Any
     ) -> Memory:
-        """Open (creating if needed) the embedded SQLite memory in ``data_dir``, with its embedder.
+        """Open (creating if needed) the memory the settings name, with its embedder.
 
-        ``options`` go to the constructor (e.g. ``background_indexing=False``).
+        That is the embedded SQLite store in ``data_dir``, or PostgreSQL when
+        ``settings.database_url`` is set. ``options`` go to the constructor (e.g.
+        ``background_indexing=False``).
         """
-        from engram.store.sqlite import SQLiteStore
+        from engram.store.open import open_store
 
         settings = settings or Settings()
         if data_dir is not None:
             settings = settings.model_copy(update={"data_dir": Path(data_dir)})
         embedder = settings.create_embedder()
-        store = SQLiteStore(settings.database_path)
+        try:
+            store = open_store(settings)
+        except EngramError:
+            if embedder is not None:
+                embedder.close()
+            raise
         try:
             return cls(store, settings, embedder=embedder, **options)
         except EngramError:

@@ -150,7 +150,7 @@ def reembed(data_dir: DataDir = None) -> None:
     to open with an embedder other than the one that made its vectors.
     """
     settings = load_settings(data_dir)
-    if not settings.database_path.is_file():
+    if settings.database_url is None and not settings.database_path.is_file():
         raise fail(InvalidInput(f"no Engram database at {settings.database_path}", field="--data-dir"))
     try:
         with Memory.open(settings=settings, background_indexing=False, reembed=True) as memory:

@@ -85,11 +85,14 @@ def load_settings(data_dir: Path | None) -> Settings:
 def open_memory(data_dir: Path | None, *, must_exist: bool = False) -> Memory:
     """Open the memory the command works on; exits with the error's code on failure.
 
-    With ``must_exist`` a missing database is an error rather than created (read commands).
+    With ``must_exist`` a missing SQLite database is an error rather than created (read
+    commands); a PostgreSQL database (``ENGRAM_DATABASE_URL``) is always created or migrated.
     """
     settings = load_settings(data_dir)
     directory = settings.data_dir
     try:
+        if settings.database_url is not None:
+            return Memory.open(settings=settings)
         if directory.exists() and not directory.is_dir():
             raise InvalidInput(f"{directory} is a file, not a directory", field="--data-dir")
         if must_exist and not settings.database_path.is_file():

@@ -184,7 +184,7 @@ def import_(
     seconds = time.perf_counter() - started
     rate = stats.committed / seconds if seconds > 0 else 0.0
     typer.echo(
-        f"imported {counted(stats.committed, 'episode')} from {path} into {memory.settings.database_path}: "
+        f"imported {counted(stats.committed, 'episode')} from {path} into {memory.store.describe()}: "
         f"{stats.created} created, {stats.deduplicated} deduplicated, {stats.batches} batches, "
         f"{seconds:.2f} s, {rate:,.0f} episodes/s"
     )

@@ -21,7 +21,6 @@ from engram.cli.common import (
     using_memory,
 )
 from engram.errors import StoreError
-from engram.store.sqlite import SQLiteStore
 
 # -- serve, mcp ------------------------------------------------------------------------------------
 
@@ -52,7 +51,7 @@ def serve(
     memory = open_memory(data_dir)
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(
-        f"Engram serving {memory.settings.database_path}\n  REST  {base}/v1\n  docs  {base}/docs\n"
+        f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
         f"  MCP   {base}/mcp",
         highlight=False,
     )
@@ -107,20 +106,16 @@ def doctor(data_dir: DataDir = None) -> None:
     _print_pairs(lines)
     with using_memory(data_dir, must_exist=True) as memory:
         store = memory.store
-        size = settings.database_path.stat().st_size
         facts: list[tuple[str, str]] = [
-            ("database", f"{settings.database_path.resolve()} ({size / 1024:,.0f} KiB)"),
+            ("database", store.describe()),
             ("schema version", str(store.schema_version())),
             ("default group", settings.default_group),
         ]
         facts += [(name.replace("_", " "), str(count)) for name, count in store.counts().items()]
-        checked = isinstance(store, SQLiteStore)
-        verdict = (
-            store.integrity_check() if isinstance(store, SQLiteStore) else "not available for this store"
-        )
-    facts.append(("integrity check", verdict))
+        verdict = store.integrity_check()
+    facts.append(("integrity check", verdict or "not available for this store"))
     _print_pairs(facts)
-    if checked and verdict != "ok":
+    if verdict is not None and verdict != "ok":
         raise fail(StoreError(f"integrity check failed: {verdict}", field="database"))
 
 

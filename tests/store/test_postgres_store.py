@@ -1,0 +1,201 @@
+"""PostgreSQL-only behaviour: several stores (as several processes would) on one database, opening, errors."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import psycopg
+import pytest
+from pydantic import SecretStr
+
+from conftest import with_search_path
+from engram.config import Settings
+from engram.errors import InvalidInput, PreconditionFailed, StoreError
+from engram.memory import Memory
+from engram.models import Episode, EpisodeFilters
+from engram.store.open import open_store
+from engram.store.postgres import PostgresStore
+from engram.store.postgres_schema import LATEST_VERSION
+from store.test_contract import new_episode, operation
+
+T = TypeVar("T")
+
+
+@pytest.fixture
+def stores(postgres_url: str) -> Iterator[list[PostgresStore]]:
+    """Yield three stores on one schema, opened concurrently (they race to migrate it)."""
+    with ThreadPoolExecutor(3) as pool:
+        opened = list(pool.map(lambda _: PostgresStore(postgres_url, pool_size=4), range(3)))
+    yield opened
+    for store in opened:
+        store.close()
+
+
+def race(count: int, work: Callable[[int], T]) -> list[T]:
+    """Run ``work(0..count-1)`` in threads released together; return the results in order."""
+    barrier = threading.Barrier(count)
+
+    def run(n: int) -> T:
+        barrier.wait()
+        return work(n)
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(run, range(count)))
+
+
+def test_concurrent_migration_and_schema_version(stores: list[PostgresStore]) -> None:
+    assert {store.schema_version() for store in stores} == {LATEST_VERSION}
+
+
+def test_one_fingerprint_is_stored_once_across_stores(stores: list[PostgresStore]) -> None:
+    results = race(
+        9,
+        lambda n: stores[n % 3].insert_episodes(
+            [new_episode(f"e{n}", "the same words", client_id=False)], operation()
+        )[0],
+    )
+    assert sum(not duplicate for _, duplicate in results) == 1
+    assert len({episode.id for episode, _ in results}) == 1
+    assert stores[0].counts()["episodes"] == 1
+
+
+def test_one_client_id_is_stored_once_across_stores(stores: list[PostgresStore]) -> None:
+    results = race(9, lambda n: stores[n % 3].insert_episodes([new_episode("e1", "hello")], operation())[0])
+    assert sorted(duplicate for _, duplicate in results) == [False] + [True] * 8
+    assert stores[0].counts() == {"episodes": 1, "episode_versions": 1, "groups": 1, "operations": 1}
+
+
+def test_concurrent_conditional_updates_across_stores_never_lose_one(stores: list[PostgresStore]) -> None:
+    stores[0].insert_episodes([new_episode("e1", "hello")], operation())
+
+    def writer(n: int) -> int:
+        store = stores[n % 3]
+        while True:
+            current = store.get_episode("g1", "e1")
+            assert current is not None
+
+            def apply(ep: Episode) -> Episode:
+                return ep.model_copy(
+                    update={"version": ep.version + 1, "metadata": {**ep.metadata, str(n): 1}}
+                )
+
+            try:
+                return store.update_episode(
+                    "g1", "e1", current.version, apply, operation(kind="update")
+                ).version
+            except PreconditionFailed:
+                continue
+
+    versions = race(12, writer)
+    assert sorted(versions) == list(range(2, 14))
+    final = stores[1].get_episode("g1", "e1")
+    assert final is not None and final.version == 13
+    assert set(final.metadata) == {str(n) for n in range(12)}
+    assert stores[2].counts()["episode_versions"] == 13
+
+
+def test_thread_context_stays_right_under_concurrent_inserts(stores: list[PostgresStore]) -> None:
+    words = [f"word{n}" for n in range(12)]
+    race(
+        12,
+        lambda n: stores[n % 3].insert_episodes(
+            [new_episode(f"t{n}", words[n], minutes=n, thread="s1")], operation()
+        ),
+    )
+    for n, word in enumerate(words):
+        hits = {h.episode.id for h in stores[0].search_text("g1", [word], EpisodeFilters(), 10)}
+        expected = {f"t{m}" for m in (n - 1, n, n + 1) if 0 <= m < len(words)}
+        assert hits == expected, word
+
+
+def test_groups_never_mix_under_concurrent_writers(stores: list[PostgresStore]) -> None:
+    def write(n: int) -> None:
+        group = "ga" if n % 2 else "gb"
+        batch = [new_episode(f"{group}-{n}-{k}", f"{group} note {n} {k}", group_id=group) for k in range(20)]
+        stores[n % 3].insert_episodes(batch, operation(group))
+
+    race(8, write)
+    for group in ("ga", "gb"):
+        found = stores[0].list_episodes(group, EpisodeFilters(), 500)
+        assert len(found) == 80
+        assert all(e.group_id == group and e.id.startswith(group) for e in found)
+
+
+def test_a_newer_schema_is_refused(postgres_url: str) -> None:
+    PostgresStore(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO schema_migrations VALUES (%s, now())", (LATEST_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer than this Engram"):
+        PostgresStore(postgres_url)
+
+
+def test_unreachable_or_schemaless_databases_are_store_errors(postgres_server: str) -> None:
+    with pytest.raises(StoreError, match="cannot open"):
+        PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none", timeout=2)
+    with pytest.raises(StoreError, match="no schema"):
+        PostgresStore(with_search_path(postgres_server, "does_not_exist").replace("%2Cpublic", ""))
+
+
+def test_describe_names_the_server_without_password(postgres_url: str) -> None:
+    with PostgresStoreContext(postgres_url.replace("postgres:@", "postgres:hunter2@")) as store:
+        assert "PostgreSQL 1" in store.describe()
+        assert "hunter2" not in store.describe()
+        assert store.integrity_check() is None
+
+
+def test_nul_characters_are_invalid_input(postgres_url: str) -> None:
+    with PostgresStoreContext(postgres_url) as store:
+        with pytest.raises(InvalidInput) as caught:
+            store.insert_episodes([new_episode("e1", "a\x00b")], operation())
+        assert caught.value.field == "content"
+        with pytest.raises(InvalidInput) as caught:
+            store.insert_episodes([new_episode("e1", "ab", metadata={"k": "\x00"})], operation())
+        assert caught.value.field == "metadata"
+
+
+def test_settings_select_the_backend(postgres_url: str) -> None:
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
+    with Memory.open(settings=settings) as memory:
+        assert isinstance(memory.store, PostgresStore)
+        created = memory.create_episode({"content": "stored in PostgreSQL"})
+        assert memory.search_episodes({"query": "postgresql"}).results[0].episode.id == created.episode.id
+    with pytest.raises(InvalidInput) as caught:
+        open_store(Settings(database_url=SecretStr("mysql://x"), embedder="none"))
+    assert caught.value.field == "ENGRAM_DATABASE_URL"
+
+
+class PostgresStoreContext:
+    """``with PostgresStoreContext(url) as store``: a store closed at the end."""
+
+    def __init__(self, url: str) -> None:
+        self._store = PostgresStore(url)
+
+    def __enter__(self) -> PostgresStore:
+        return self._store
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._store.close()
+
+
+def test_cli_imports_searches_and_doctors_a_postgres_store(postgres_url: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engram.cli import app
+
+    runner = CliRunner(env={"COLUMNS": "200", "ENGRAM_DATA_DIR": None, "ENGRAM_DATABASE_URL": postgres_url})
+    lines = tmp_path / "notes.jsonl"
+    lines.write_text('{"content": "the quarterly budget is approved"}\n', encoding="utf-8")
+    imported = runner.invoke(app, ["import", str(lines), "--format", "jsonl"])
+    assert imported.exit_code == 0, imported.output
+    assert "PostgreSQL" in imported.stdout
+    found = runner.invoke(app, ["search", "budget", "--json"])
+    assert found.exit_code == 0 and "quarterly" in found.stdout
+    report = runner.invoke(app, ["doctor"])
+    assert report.exit_code == 0, report.output
+    assert "PostgreSQL" in report.stdout and "episodes         1" in report.stdout
+    assert "integrity check  not available" in report.stdout
+    assert not (tmp_path / "engram-data").exists()
