@@ -1,15 +1,22 @@
-"""A small OpenAI-compatible server on 127.0.0.1 for tests: ``POST /v1/embeddings``.
+"""A small OpenAI-compatible server on 127.0.0.1 for tests: embeddings and chat completions.
 
-Embeddings are deterministic bags of hashed words, so texts sharing words are similar.
-``fail_next`` makes the next requests answer 500, to test error handling.
+``POST /v1/embeddings``: deterministic bags of hashed words, so texts sharing words are
+similar. ``fail_next`` makes the next requests answer 500, to test error handling.
+
+``POST /v1/chat/completions``: answers are scripted per test with ``script(ChatReply(...),
+...)``, a queue consumed one reply per request (status, content or raw body, headers such
+as Retry-After, a delay before answering). With the queue empty it answers 500. Requests
+are recorded in ``chat_requests``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,7 +24,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 DIMENSIONS = 64
 
@@ -31,12 +38,61 @@ def bag_of_words(text: str, dimensions: int = DIMENSIONS) -> list[float]:
 
 
 @dataclass
+class ChatReply:
+    """One scripted answer to a chat completion request.
+
+    ``content`` becomes the assistant message of a well-formed completion with ``usage``;
+    ``body`` (a dict as JSON, a str verbatim) replaces the whole response body instead.
+    """
+
+    content: str | None = None
+    status: int = 200
+    body: dict[str, Any] | str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    prompt_tokens: int = 100
+    completion_tokens: int = 20
+
+    def response(self, model: str) -> Response:
+        """Return the HTTP response this reply scripts."""
+        if isinstance(self.body, str):
+            return Response(self.body, self.status, self.headers, media_type="application/json")
+        body = self.body
+        if body is None:
+            body = {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": self.content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": self.prompt_tokens,
+                    "completion_tokens": self.completion_tokens,
+                    "total_tokens": self.prompt_tokens + self.completion_tokens,
+                },
+            }
+        return JSONResponse(body, self.status, self.headers)
+
+
+@dataclass
 class FakeOpenAI:
-    """State of the fake: requests seen and failures to inject."""
+    """State of the fake: requests seen, failures to inject, scripted chat replies."""
 
     base_url: str = ""
     requests: list[dict[str, Any]] = field(default_factory=list)
     fail_next: int = 0
+    chat_requests: list[dict[str, Any]] = field(default_factory=list)
+    chat_replies: deque[ChatReply] = field(default_factory=deque)
+
+    def script(self, *replies: ChatReply) -> None:
+        """Replace the queue of chat replies and forget earlier chat requests."""
+        self.chat_replies = deque(replies)
+        self.chat_requests.clear()
 
     def app(self) -> FastAPI:
         app = FastAPI()
@@ -54,6 +110,17 @@ class FakeOpenAI:
                 for i, t in enumerate(inputs)
             ]
             return JSONResponse({"object": "list", "data": data, "model": body["model"]})
+
+        @app.post("/v1/chat/completions")
+        async def chat_completions(request: Request) -> Response:
+            body = await request.json()
+            self.chat_requests.append(body)
+            if not self.chat_replies:
+                return JSONResponse({"error": {"message": "no scripted reply"}}, status_code=500)
+            reply = self.chat_replies.popleft()
+            if reply.delay:
+                await asyncio.sleep(reply.delay)
+            return reply.response(str(body.get("model")))
 
         return app
 
