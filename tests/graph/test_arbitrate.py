@@ -153,9 +153,17 @@ def test_many_valued_predicates_coexist() -> None:
     assert decision.outcome is Outcome.NEW and not decision.changes
 
 
-def test_low_sensitivity_newest_wins() -> None:
+def test_tools_in_use_coexist() -> None:
+    # USES is many-valued since the registry merge (it was one/low): people use several tools
+    # at once, and a switch is said with STOPPED_USING, which ends USES.
     old = fact("fa_1", "USES", value="Notion", confidence=0.9)
     decision = arbitrate(claim("在用", value="飞书", source_kind="inferred", confidence=0.5), [old])
+    assert decision.outcome is Outcome.NEW and not decision.changes
+
+
+def test_low_sensitivity_newest_wins() -> None:
+    old = fact("fa_1", "PREFERS", value="咖啡", confidence=0.9)
+    decision = arbitrate(claim("偏好", value="茶", source_kind="inferred", confidence=0.5), [old])
     assert decision.outcome is Outcome.UPDATE
 
 

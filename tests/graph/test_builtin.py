@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from engram.graph.amounts import cn_to_int, parse_amount
 from engram.graph.builtin import BuiltinExtractor
+from engram.graph.clauses import find_conditions
 from engram.graph.extract import Extractor
 from engram.graph.models import Extraction, FactIn
-from engram.graph.patterns import PATTERNS, REGISTRY, cn_to_int, find_conditions, parse_amount
 from engram.graph.references import ReferenceTable, split_version
 from engram.models import Actor, Episode
 
@@ -243,16 +244,6 @@ def test_custom_gazetteer_and_patterns() -> None:
     result = custom.extract(episode("Our team relies on Engram. 我们和青云科技签了合同。"))
     assert ("Li", "USES", "Engram") in facts(result)
     assert entity_types(result)["青云科技"] == "organisation"
-
-
-def test_registry_is_consistent() -> None:
-    assert len(REGISTRY) >= 30
-    for predicate in REGISTRY.values():
-        for other in (predicate.negation, predicate.stop, predicate.ends):
-            assert other is None or other in REGISTRY
-    assert {p.predicate for p in PATTERNS} <= set(REGISTRY)
-    for pattern in PATTERNS:
-        assert "obj" in pattern.regex.groupindex and pattern.past in (None, *REGISTRY)
 
 
 def test_json_episodes_read_their_string_values(extractor: BuiltinExtractor) -> None:

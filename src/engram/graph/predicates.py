@@ -1,25 +1,35 @@
-"""The predicate registry: what each predicate means for arbitration.
+"""Register the predicates: what each means for arbitration and for the builtin extractor.
 
-``cardinality`` one means a subject has one current value (LIVES_IN, BUDGET): a new value
-is an update or a dispute. ``many`` means values coexist (LIKES, VISITED). ``sensitivity``
-high means a clash is worth flagging (a budget), low means the newest simply wins. Synonyms
-in both languages map extractor output onto the canonical name.
+The one source of truth for predicate semantics. ``cardinality`` one means a subject has
+one current value (LIVES_IN, BUDGET): a new value is an update or a dispute. ``many`` means
+values coexist (LIKES, VISITED, USES). ``sensitivity`` high means a clash is worth flagging
+(a budget), low means the newest simply wins (only one-valued predicates ever clash).
+``synonyms`` in both languages map extractor output and phrasing onto the canonical name.
+
+For the builtin extractor: ``object_kind`` says whether the object is an entity (of
+``object_type``, "" for any), a literal value or an amount. Negation is encoded as a
+predicate: ``stop`` names what "no longer / 不再 / stopped" turns a predicate into (USES →
+STOPPED_USING), ``negation`` what a plain "not / 不" turns it into (LIKES → DISLIKES), and
+``ends`` on the resulting predicate names the predicate whose fact with the same subject and
+object it closes (STOPPED_USING ends USES, MOVED_FROM ends LIVES_IN, LEFT_ORGANISATION ends
+WORKS_AT): an ``invalid_at`` signal for the arbiter.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Cardinality = Literal["one", "many"]
 Sensitivity = Literal["high", "low"]
+ObjectKind = Literal["entity", "value", "amount"]
 
 
 class Predicate(BaseModel):
-    """One registered predicate."""
+    """One registered predicate: how its facts combine, how people say it, what negates it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -27,70 +37,139 @@ class Predicate(BaseModel):
     cardinality: Cardinality = "many"
     sensitivity: Sensitivity = "low"
     synonyms: tuple[str, ...] = ()
+    object_kind: ObjectKind = "value"
+    object_type: str = ""
+    negation: str | None = None
+    stop: str | None = None
+    ends: str | None = None
 
 
-def _p(name: str, cardinality: Cardinality, sensitivity: Sensitivity, *synonyms: str) -> Predicate:
-    return Predicate(name=name, cardinality=cardinality, sensitivity=sensitivity, synonyms=synonyms)
+def _p(
+    name: str,
+    cardinality: Cardinality,
+    sensitivity: Sensitivity,
+    kind: ObjectKind,
+    object_type: str,
+    synonyms: str,
+    **more: str,
+) -> Predicate:
+    return Predicate(
+        name=name,
+        cardinality=cardinality,
+        sensitivity=sensitivity,
+        synonyms=tuple(synonyms.split("|")),
+        object_kind=kind,
+        object_type=object_type,
+        **more,
+    )
 
 
+# A synonym key (see synonym_key) names one predicate only: tests/graph/test_predicates.py checks it.
 DEFAULT_PREDICATES: tuple[Predicate, ...] = (
-    _p(
-        "LIVES_IN", "one", "high", "lives in", "resides in", "住在", "居住在", "RESIDES_IN", "LOCATED_IN_CITY"
-    ),
-    _p("WORKS_AT", "one", "high", "works at", "works for", "employed by", "在…工作", "就职于", "EMPLOYED_BY"),
-    _p("HAS_ROLE", "one", "high", "role", "job title", "position", "职位", "担任", "TITLE", "JOB_TITLE"),
-    _p("BUDGET", "one", "high", "budget", "预算", "HAS_BUDGET"),
-    _p("PRICE", "one", "high", "price", "costs", "价格", "报价", "COSTS"),
-    _p("DEADLINE", "one", "high", "deadline", "due", "截止", "截止日期", "DUE_DATE"),
-    _p("STATUS", "one", "high", "status", "状态"),
-    _p("PHONE", "one", "high", "phone", "电话", "手机", "PHONE_NUMBER"),
-    _p("EMAIL", "one", "high", "email", "邮箱", "EMAIL_ADDRESS"),
-    _p("MARRIED_TO", "one", "high", "married to", "spouse", "配偶", "结婚", "SPOUSE"),
-    _p("BIRTHDAY", "one", "high", "birthday", "born on", "生日", "出生", "BORN_ON"),
-    _p("AGE", "one", "low", "age", "年龄"),
-    _p("USES", "one", "low", "uses", "在用", "使用", "USING"),
-    _p("PREFERS", "one", "low", "prefers", "更喜欢", "偏好", "PREFERENCE"),
-    _p("MEETING_AT", "one", "high", "meeting at", "会议时间", "开会", "MEETS_AT"),
-    _p("REPORTS_TO", "one", "high", "reports to", "汇报给", "上级", "MANAGER"),
-    _p("OWNS", "many", "low", "owns", "拥有", "HAS"),
-    _p("LIKES", "many", "low", "likes", "loves", "enjoys", "喜欢", "爱", "LOVES", "ENJOYS"),
-    _p("DISLIKES", "many", "low", "dislikes", "hates", "不喜欢", "讨厌", "HATES"),
-    _p("HAS_PET", "many", "low", "has pet", "pet", "养了", "宠物", "OWNS_PET"),
-    _p("CHILD_OF", "many", "low", "child of", "孩子", "PARENT"),
-    _p("FRIEND_OF", "many", "low", "friend of", "朋友", "FRIENDS_WITH"),
-    _p("MEMBER_OF", "many", "low", "member of", "belongs to", "成员", "加入", "JOINED"),
-    _p("VISITED", "many", "low", "visited", "went to", "去过", "参观过", "WENT_TO"),
-    _p("PLANS_TO_VISIT", "many", "low", "plans to visit", "will visit", "参观", "计划去", "WILL_VISIT"),
-    _p("STOPPED_USING", "many", "low", "stopped", "no longer uses", "不再", "停用", "QUIT"),
-    _p("INTERESTED_IN", "many", "low", "interested in", "hobby", "对…感兴趣", "爱好", "HOBBY"),
-    _p("STUDIES", "many", "low", "studies", "learning", "学习", "在学", "LEARNS"),
-    _p("PART_OF", "many", "low", "part of", "located in", "属于", "位于", "LOCATED_IN"),
-    _p("SIGNED", "many", "low", "signed", "签了", "签署", "SIGNED_CONTRACT"),
-    _p("ORDERED", "many", "low", "ordered", "下单", "订购", "PLACED_ORDER"),
-    _p("CANCELLED", "many", "high", "cancelled", "取消", "作废", "撤销", "CANCELED"),
-)
+    # where people live and come from
+    _p("LIVES_IN", "one", "high", "entity", "place",
+       "lives in|resides in|based in|住在|居住在|家在|定居|RESIDES_IN|LOCATED_IN_CITY", stop="MOVED_FROM"),
+    _p("MOVED_FROM", "many", "low", "entity", "place",
+       "moved from|moved out of|搬离|从…搬走", ends="LIVES_IN"),
+    _p("COMES_FROM", "one", "high", "entity", "place", "is from|comes from|grew up in|来自|老家在|是…人"),
+    # work and study
+    _p("WORKS_AT", "one", "high", "entity", "organisation",
+       "works at|works for|employed by|在…工作|在…上班|就职于|EMPLOYED_BY", stop="LEFT_ORGANISATION"),
+    _p("LEFT_ORGANISATION", "many", "low", "entity", "organisation", "left|resigned from|离开|从…离职",
+       ends="WORKS_AT"),
+    _p("HAS_ROLE", "one", "high", "entity", "role",
+       "role|job title|position|is a|works as|serves as|职位|担任|作为|TITLE|JOB_TITLE"),
+    _p("REPORTS_TO", "one", "high", "entity", "person",
+       "reports to|my boss is|汇报给|向…汇报|上级|上级是|MANAGER"),
+    _p("STUDIES_AT", "one", "high", "entity", "organisation", "studies at|student at|在…读书|在…上学"),
+    _p("STUDIES", "many", "low", "value", "", "studies|learning|学习|在学|LEARNS"),
+    _p("MEMBER_OF", "many", "low", "entity", "organisation",
+       "member of|belongs to|joined|成员|加入|是…成员|JOINED"),
+    # money, time and status of a deal or a task
+    _p("BUDGET", "one", "high", "amount", "", "budget|预算|HAS_BUDGET"),
+    _p("PRICE", "one", "high", "amount", "", "price|costs|quoted at|价格|报价|售价|单价|COSTS"),
+    _p("DEADLINE", "one", "high", "value", "",
+       "deadline|due|due by|due on|截止|截止日期|之前提交|之前完成|DUE_DATE"),
+    _p("MEETING_AT", "one", "high", "value", "",
+       "meeting at|meeting on|meet on|会议时间|开会|会议在|见面|MEETS_AT"),
+    _p("STATUS", "one", "high", "value", "", "status|状态"),
+    _p("SIGNED", "many", "low", "entity", "document", "signed|签了|签署|SIGNED_CONTRACT"),
+    _p("ORDERED", "many", "low", "entity", "product", "ordered|下单|订购|PLACED_ORDER"),
+    _p("CANCELLED", "many", "high", "value", "", "cancelled|取消|作废|撤销|CANCELED"),
+    # contact details: work and personal ones coexist
+    _p("PHONE", "many", "low", "value", "", "phone|电话|手机|PHONE_NUMBER"),
+    _p("EMAIL", "many", "low", "entity", "email",
+       "email|email is|reach me at|邮箱|邮箱是|邮件地址|EMAIL_ADDRESS"),
+    # tastes, tools and plans
+    _p("PREFERS", "one", "low", "value", "", "prefers|favorite is|rather|更喜欢|偏好|倾向于|首选|PREFERENCE"),
+    _p("LIKES", "many", "low", "value", "",
+       "likes|loves|enjoys|fan of|喜欢|爱|热爱|LOVES|ENJOYS", negation="DISLIKES"),
+    _p("DISLIKES", "many", "low", "value", "", "dislikes|hates|can't stand|不喜欢|讨厌|HATES", ends="LIKES"),
+    _p("INTERESTED_IN", "many", "low", "value", "", "interested in|hobby|对…感兴趣|爱好|HOBBY"),
+    _p("USES", "many", "low", "entity", "product", "uses|is using|switched to|在用|使用|用的是|换成|USING",
+       negation="STOPPED_USING", stop="STOPPED_USING"),
+    _p("STOPPED_USING", "many", "low", "entity", "product",
+       "stopped|stopped using|no longer uses|quit using|不再|不再用|停用|不用…了|QUIT", ends="USES"),
+    _p("OWNS", "many", "low", "value", "", "owns|bought|got a new|拥有|买了|HAS"),
+    _p("PLANS_TO_VISIT", "many", "low", "entity", "place",
+       "plans to visit|will visit|going to|trip to|参观|计划去|打算去|拜访|WILL_VISIT"),
+    _p("VISITED", "many", "low", "entity", "place",
+       "visited|went to|been to|去过|参观过|参观了|去了|WENT_TO"),
+    _p("PLANS_TO", "many", "low", "value", "", "plans to|gonna|打算|计划|准备"),
+    _p("GOAL", "many", "low", "value", "", "goal is|wants to become|dream is|目标是|想成为|梦想是"),
+    _p("PART_OF", "many", "low", "entity", "place", "part of|located in|属于|位于|LOCATED_IN"),
+    # people and animals
+    _p("MARRIED_TO", "one", "high", "entity", "person",
+       "married to|spouse|my wife|my husband|配偶|结婚|和…结婚|老婆|老公|妻子|丈夫|SPOUSE"),
+    _p("CHILD_OF", "many", "low", "entity", "person",
+       "child of|my son|my daughter|my mom|my dad|孩子|儿子|女儿|爸爸|妈妈|PARENT"),
+    _p("SIBLING_OF", "many", "low", "entity", "person", "my brother|my sister|哥哥|姐姐|弟弟|妹妹"),
+    _p("FRIEND_OF", "many", "low", "entity", "person", "friend of|my friend|my buddy|朋友|FRIENDS_WITH"),
+    _p("HAS_PET", "many", "low", "entity", "animal",
+       "has pet|has a pet|pet|my dog|my cat|养了|宠物|我家的狗|我家的猫|OWNS_PET"),
+    _p("BIRTHDAY", "one", "high", "value", "",
+       "birthday|birthday is|born on|生日|生日是|出生|出生于|BORN_ON"),
+    _p("AGE", "one", "low", "value", "", "age|years old|年龄|岁"),
+)  # fmt: skip
 
 
-def _key(text: str) -> str:
+def synonym_key(text: str) -> str:
+    """Return the lookup key of a predicate name or synonym: trimmed, UPPER_SNAKE."""
     return re.sub(r"[\s_\-]+", "_", text.strip()).upper()
 
 
-class PredicateRegistry:
-    """Look up predicates by canonical name or synonym; unknown names are ``many``/``low``."""
+class PredicateRegistry(Mapping[str, Predicate]):
+    """Predicates by canonical name (a Mapping); ``canonical`` also resolves synonyms.
+
+    Unknown names are ``many``/``low``.
+    """
 
     def __init__(self, predicates: Iterable[Predicate] = DEFAULT_PREDICATES) -> None:
+        self._by_name: dict[str, Predicate] = {}
         self._by_key: dict[str, Predicate] = {}
         for predicate in predicates:
-            self._by_key[_key(predicate.name)] = predicate
+            self._by_name[predicate.name] = predicate
+            self._by_key[synonym_key(predicate.name)] = predicate
             for synonym in predicate.synonyms:
-                self._by_key.setdefault(_key(synonym), predicate)
+                self._by_key.setdefault(synonym_key(synonym), predicate)
 
     def canonical(self, name: str) -> Predicate:
         """Return the registered predicate ``name`` means, or an ad-hoc ``many``/``low`` one."""
-        found = self._by_key.get(_key(name))
+        key = synonym_key(name)
+        found = self._by_key.get(key)
         if found is not None:
             return found
-        return Predicate(name=_key(name) if re.fullmatch(r"[A-Z][A-Z0-9_]*", _key(name)) else "RELATED_TO")
+        return Predicate(name=key if re.fullmatch(r"[A-Z][A-Z0-9_]*", key) else "RELATED_TO")
+
+    def __getitem__(self, name: str) -> Predicate:
+        return self._by_name[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
 
     def __len__(self) -> int:
-        return len({p.name for p in self._by_key.values()})
+        return len(self._by_name)
+
+
+REGISTRY = PredicateRegistry()
+"""The default registry, shared by the builtin extractor and the arbiter's callers."""

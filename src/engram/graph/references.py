@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engram.errors import InvalidInput
-from engram.graph.patterns import cn_to_int
+from engram.graph.amounts import cn_to_int
 
 DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
     {"pattern": r"\bDEAL[-_ ]?(\d{2,})\b", "type": "deal", "id": "deal:{1}"},

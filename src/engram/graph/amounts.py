@@ -1,0 +1,75 @@
+"""Parse amounts and Chinese numerals: "500k", "$1.2M", "80万", "八十万", "一万五".
+
+``AMOUNT`` is the regular expression of an amount phrase inside a sentence; ``parse_amount``
+reads its value and ``cn_to_int`` the value of a Chinese numeral.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+_CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+             "八": 8, "九": 9}  # fmt: skip
+_CN_SMALL = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG = {"万": 10_000, "亿": 100_000_000}
+_MULTIPLIER = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "mn": 1_000_000,
+               "million": 1_000_000, "b": 1_000_000_000, "bn": 1_000_000_000, "billion": 1_000_000_000,
+               "百": 100, "千": 1_000, "万": 10_000, "亿": 100_000_000}  # fmt: skip
+
+AMOUNT = (
+    r"(?:[$€£¥￥]\s?)?(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+)"
+    r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[百千万亿]+)?"
+    r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
+)
+_NUMBER = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?)\s*(?:(k|mn|m|bn|b|million|billion|thousand|grand)\b|([百千万亿]+))?", re.I
+)
+_CN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+")
+
+
+def cn_to_int(text: str) -> int | None:
+    """Return the value of a Chinese numeral (八十万 → 800000, 一万五 → 15000), None if not one."""
+    if not text or any(ch not in _CN_DIGIT and ch not in _CN_SMALL and ch not in _CN_BIG for ch in text):
+        return None
+    total = section = number = 0
+    last_unit = 0
+    for ch in text:
+        if ch in _CN_DIGIT:
+            number = _CN_DIGIT[ch]
+            last_unit = 0 if ch in "零〇" else last_unit
+        elif ch in _CN_SMALL:
+            last_unit = _CN_SMALL[ch]
+            section += (number or 1) * last_unit
+            number = 0
+        elif ch == "万":
+            total += (section + number) * 10_000
+            section = number = 0
+            last_unit = 10_000
+        else:
+            total = (total + section + number) * 100_000_000
+            section = number = 0
+            last_unit = 100_000_000
+    if number and last_unit >= 100:  # colloquial 一万五 = 15000, 三千五 = 3500
+        number *= last_unit // 10
+    return total + section + number
+
+
+def parse_amount(text: str) -> int | None:
+    """Return the amount a phrase names as an int ("500k", "$1.2M", "80万", "八十万", "50万元").
+
+    Currency is not converted (the unit stays in the fact's sentence); None when no number.
+    """
+    match = _NUMBER.search(text)
+    if match:
+        try:
+            number = Decimal(match.group(1).replace(",", ""))
+        except InvalidOperation:
+            return None
+        if match.group(2):
+            number *= _MULTIPLIER[match.group(2).lower()]
+        for unit in match.group(3) or "":
+            number *= _MULTIPLIER[unit]
+        return int(number)
+    numeral = _CN_NUMBER.search(text)
+    return cn_to_int(numeral.group()) if numeral else None
