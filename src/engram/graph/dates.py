@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
+from engram.graph.amounts import cn_to_int
 from engram.graph.models import Extraction, FactIn
 from engram.models import Episode
 from engram.search.timeexpr import find_time_range
@@ -92,8 +93,8 @@ _EN_WORDS: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", "si
 _EN_WORDS += ("nine", "ten", "eleven", "twelve")
 _EN_NUMBERS = {word: n for n, word in enumerate(_EN_WORDS)} | {"a": 1, "an": 1, "a couple of": 2}
 _EN_NUM = r"\d{1,3}|an?|a\s+couple\s+of|" + "|".join(_EN_WORDS[1:])
-_CN_DIGITS = {char: n for n, char in enumerate("零一二三四五六七八九")} | {"两": 2, "〇": 0}
 _CN_NUM = r"\d{1,3}|[零〇一二两三四五六七八九十]{1,3}"
+_CN_UNDER_100 = re.compile(r"[零〇一二两三四五六七八九]|[一二两三四五六七八九]?十[零〇一二两三四五六七八九]?")
 
 
 def _number(word: str) -> int | None:
@@ -103,12 +104,7 @@ def _number(word: str) -> int | None:
         return int(word)
     if word in _EN_NUMBERS:
         return _EN_NUMBERS[word]
-    tens, ten, ones = word.partition("十")
-    if not set(tens + ones) <= _CN_DIGITS.keys() or len(tens) > 1 or (ten and len(ones) > 1):
-        return None
-    if not ten:
-        return _CN_DIGITS[word] if len(word) == 1 else None
-    return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0)
+    return cn_to_int(word) if _CN_UNDER_100.fullmatch(word) else None
 
 
 # -- clock times --------------------------------------------------------------------------------
