@@ -7,10 +7,13 @@ silently dropped data. All datetimes are timezone-aware UTC; naive input is read
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engram.graph.models import EntityIn, FactIn
+from engram.timeutil import UtcDatetime
 
 ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 """Client-chosen episode ids and group ids."""
@@ -19,14 +22,6 @@ MetadataValue = str | int | float | bool | None
 EpisodeStatus = Literal["active", "archived"]
 
 
-def as_utc(value: datetime) -> datetime:
-    """Return ``value`` in UTC; a naive datetime is taken to be UTC already."""
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
 GroupId = Annotated[
     str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")
 ]
@@ -63,6 +58,16 @@ class EpisodeIn(_Input):
     metadata: dict[str, Any] = Field(default_factory=dict)
     references: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(
         default_factory=list, max_length=256
+    )
+    entities: list[EntityIn] | None = Field(
+        default=None,
+        max_length=256,
+        description="Entities the caller extracted itself (skips server extraction).",
+    )
+    facts: list[FactIn] | None = Field(
+        default=None,
+        max_length=512,
+        description="Facts the caller extracted itself; subjects/objects name entities.",
     )
 
     @field_validator("content")

@@ -38,7 +38,8 @@ from engram.graph.llm_parse import (
     reply_usage,
 )
 from engram.graph.models import Extraction
-from engram.models import Episode, as_utc
+from engram.models import Episode
+from engram.timeutil import as_utc
 
 __all__ = [
     "PROMPT_VERSION",

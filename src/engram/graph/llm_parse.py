@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from engram.errors import EngramError
 from engram.graph.models import PREDICATE_PATTERN, EntityIn, Extraction, FactIn
-from engram.models import as_utc
+from engram.timeutil import as_utc
 
 
 class ExtractionError(EngramError):

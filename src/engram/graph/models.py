@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engram.models import UtcDatetime
+from engram.timeutil import UtcDatetime
 
 SourceKind = Literal["stated", "inferred", "system"]
 FactStatus = Literal["current", "superseded", "disputed", "retracted"]
