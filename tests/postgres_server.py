@@ -58,11 +58,22 @@ def _null_device_ok() -> bool:
 
 
 class EmbeddedPostgres:
-    """A running throwaway server; ``url`` names its database (with pgvector installed)."""
+    """A running throwaway server; ``url`` names its database (with pgvector installed).
 
-    def __init__(self, database: str = DATABASE) -> None:
-        package, server_module = _package()
+    ``settings`` override SERVER_SETTINGS (benchmarks turn durability back on).
+    """
+
+    def __init__(self, database: str = DATABASE, settings: dict[str, str] | None = None) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="engram-pg-"))
+        self._server: Any = None
+        try:
+            self._start(database, {**SERVER_SETTINGS, **(settings or {})})
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, database: str, settings: dict[str, str]) -> None:
+        package, server_module = _package()
         pgdata = self.root / "data"
         pgdata.mkdir()
         user = None
@@ -73,7 +84,7 @@ class EmbeddedPostgres:
             entry = ensure_user_exists(user)
             ensure_prefix_permissions(pgdata)
             os.chown(pgdata, entry.pw_uid, entry.pw_gid)
-        self._initdb(package.POSTGRES_BIN_PATH / "initdb", pgdata, user)
+        self._initdb(package.POSTGRES_BIN_PATH / "initdb", pgdata, user, settings)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._server = server_module.get_server(pgdata, cleanup_mode="delete")
@@ -84,8 +95,8 @@ class EmbeddedPostgres:
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
 
-    def _initdb(self, initdb: Path, pgdata: Path, user: str | None) -> None:
-        settings = [arg for name, value in SERVER_SETTINGS.items() for arg in ("-c", f"{name}={value}")]
+    def _initdb(self, initdb: Path, pgdata: Path, user: str | None, config: dict[str, str]) -> None:
+        settings = [arg for name, value in config.items() for arg in ("-c", f"{name}={value}")]
         command = [str(initdb), "-D", str(pgdata), "--auth=trust", "--encoding=utf8", "-U", "postgres"]
         command += ["--no-sync", "--no-instructions", *settings]
         if user is not None:
@@ -111,6 +122,8 @@ class EmbeddedPostgres:
     def stop(self) -> None:
         """Stop the server and delete its directory."""
         try:
-            self._server.cleanup()
+            if self._server is not None:
+                self._server.cleanup()
+                self._server = None
         finally:
             shutil.rmtree(self.root, ignore_errors=True)

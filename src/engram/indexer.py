@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
+from engram.errors import StoreError
 from engram.models import Episode
 from engram.store.base import Store
 from engram.text.embed import Embedder, EmbedderError
@@ -107,7 +108,7 @@ class Indexer:
                 return
             try:
                 self.index_pending(max_batches=1)
-            except EmbedderError as exc:  # keep serving; the episodes stay pending and are retried
+            except (EmbedderError, StoreError) as exc:  # keep serving; episodes stay pending, are retried
                 logger.warning("embedding failed, will retry: %s", exc.detail)
                 continue
             if self._store.pending_embeddings(1):

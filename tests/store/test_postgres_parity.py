@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engram.errors import Conflict
 from engram.models import Episode, EpisodeFilters
 from engram.store.base import Store
 from store.test_contract import new_episode, operation
@@ -138,3 +139,27 @@ def test_search_text_finds_english_word_forms_and_chinese_words(store: Store) ->
     assert store.search_text("g1", quoted, EpisodeFilters(), 5) == []
     both = store.search_text("g1", ['"puppies"', "订单"], EpisodeFilters(), 5)
     assert {h.episode.id for h in both} == {"en", "zh"}
+
+
+def test_duplicates_inside_one_batch_are_decided_in_order(store: Store) -> None:
+    results = store.insert_episodes(
+        [
+            new_episode("a", "x"),
+            new_episode("a", "x"),
+            new_episode("b", "x", client_id=False),
+            new_episode("c", "y", client_id=False),
+            new_episode("d", "y", client_id=False),
+        ],
+        operation(),
+    )
+    assert [(e.id, duplicate) for e, duplicate in results] == [
+        ("a", False),
+        ("a", True),
+        ("a", True),
+        ("c", False),
+        ("c", True),
+    ]
+    with pytest.raises(Conflict):
+        store.insert_episodes([new_episode("z", "one"), new_episode("z", "two")], operation())
+    assert store.get_episode("g1", "z") is None
+    assert store.counts()["episodes"] == 2

@@ -199,3 +199,15 @@ def test_cli_imports_searches_and_doctors_a_postgres_store(postgres_url: str, tm
     assert "PostgreSQL" in report.stdout and "episodes         1" in report.stdout
     assert "integrity check  not available" in report.stdout
     assert not (tmp_path / "engram-data").exists()
+
+
+def test_a_read_only_replica_opens_reads_and_refuses_writes_cleanly(postgres_url: str) -> None:
+    with PostgresStoreContext(postgres_url) as primary:
+        primary.insert_episodes([new_episode("e1", "replicated words")], operation())
+    replica_url = postgres_url.replace("search_path", "default_transaction_read_only%3Don%20-csearch_path")
+    with PostgresStoreContext(replica_url) as replica:
+        assert replica.get_episode("g1", "e1") is not None
+        hits = replica.search_text("g1", ["replicated"], EpisodeFilters(), 5)
+        assert [h.episode.id for h in hits] == ["e1"]
+        with pytest.raises(StoreError, match="read-only"):
+            replica.insert_episodes([new_episode("e2", "more")], operation())

@@ -10,9 +10,9 @@ concurrency control lives in the database rather than in a writer thread as in S
 - ``update_episode`` locks the episode's row (``SELECT … FOR NO KEY UPDATE``) before it reads
   the current version, so concurrent conditional writers serialise and none is lost.
 
-Full text: each ``episode_docs`` row holds a generated tsvector of its own text (weight A) and
-its thread neighbours' text (weight B); ``ts_rank_cd`` weighs B at CONTEXT_WEIGHT. That is
-cover-density ranking, not BM25 (core PostgreSQL has none): see docs/deployment.md.
+Full text: each ``episode_docs`` row holds generated tsvectors of its own text and of its
+thread neighbours' text (GIN-indexed); postgres_text.py ranks matches with a BM25
+approximation, the neighbours' text counting at CONTEXT_WEIGHT.
 """
 
 from __future__ import annotations
@@ -27,40 +27,27 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
+from engram.errors import NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store import postgres_vectors as vectors
-from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
+from engram.store.base import NewEpisode, PageKey, ScoredEpisode, Vector
+from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
 from engram.store.postgres_rows import (
     CURRENT_JOIN,
     E_COLUMNS,
     EPISODE_COLUMNS,
     INSERT_EPISODE,
-    N_COLUMNS,
     check_text,
     episode_from_row,
     episode_row,
     filter_sql,
-    index_text,
     lock_key,
 )
-from engram.store.postgres_schema import LATEST_VERSION, MIGRATIONS, TEXT_CONFIG
+from engram.store.postgres_schema import LATEST_VERSION, MIGRATIONS
+from engram.store.postgres_text import TextSearch
 
-RANK_WEIGHTS = f"{{0.1, 0.2, {CONTEXT_WEIGHT}, 1.0}}"
-"""ts_rank_cd weights of D, C, B, A: own text (A) counts fully, thread context (B) at CONTEXT_WEIGHT."""
-RANK_NORMALISATION = 1
-"""ts_rank_cd normalisation: divide by 1 + log(document length), as BM25 discounts long documents."""
-
-_NEIGHBOUR = """
-    SELECT n.{column} FROM episode_docs n
-    WHERE n.group_id = d.group_id AND n.thread = d.thread AND (n.timestamp, n.id) {cmp} (d.timestamp, d.id)
-    ORDER BY n.timestamp {order}, n.id {order} LIMIT 1
-"""
-PREVIOUS_ID = _NEIGHBOUR.format(column="id", cmp="<", order="DESC")
-NEXT_ID = _NEIGHBOUR.format(column="id", cmp=">", order="ASC")
-NEIGHBOUR_IDS = f"SELECT ({PREVIOUS_ID}), ({NEXT_ID}) FROM episode_docs d WHERE d.group_id = %s AND d.id = %s"
-PREVIOUS_TEXT = _NEIGHBOUR.format(column="text", cmp="<", order="DESC")
-NEXT_TEXT = _NEIGHBOUR.format(column="text", cmp=">", order="ASC")
+ANALYZE_AFTER = 1000
+"""Inserted episodes after which a process refreshes statistics (or after a fifth of the table)."""
 
 Connection = psycopg.Connection[Any]
 
@@ -87,6 +74,9 @@ class PostgresStore:
     def __init__(self, conninfo: str, *, pool_size: int = 10, timeout: float = 10.0) -> None:
         self._where = describe_conninfo(conninfo)
         self._closed = False
+        self._inserted_since_analyze = 0
+        self._rows_at_analyze = 0
+        self._text = TextSearch()
         try:
             with psycopg.connect(conninfo, autocommit=True, connect_timeout=max(1, int(timeout))) as conn:
                 schema = conn.execute("SELECT current_schema()").fetchone()
@@ -124,10 +114,16 @@ class PostgresStore:
 
     @contextmanager
     def _connection(self) -> Iterator[Connection]:
+        """Yield a pooled connection; a lost or read-only database becomes StoreError (HTTP 503)."""
         if self._closed:
             raise StoreError("the store is closed")
-        with self._pool.connection() as conn:
-            yield conn
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.errors.ReadOnlySqlTransaction as exc:
+            raise StoreError(f"{self._where} is read-only (a replica?): {exc}", field="database") from exc
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise StoreError(f"{self._where} is unavailable: {exc}", field="database") from exc
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
@@ -140,19 +136,16 @@ class PostgresStore:
         conn.execute("SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k", (numbers,))
 
     def _migrate(self, conn: Connection) -> None:
+        """Bring the schema to LATEST_VERSION; an up-to-date schema is only read (so replicas open)."""
+        if self._applied(conn) == LATEST_VERSION:
+            return
         with conn.transaction():
             self._lock(conn, [("schema",)])
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
             )
-            current = self._scalar(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations")
-            if current > LATEST_VERSION:
-                raise StoreError(
-                    f"{self._where} has schema version {current}, newer than this Engram "
-                    f"({LATEST_VERSION}); upgrade Engram",
-                    field="database",
-                )
+            current = self._applied(conn)
             for version, sql in MIGRATIONS:
                 if version > current:
                     conn.execute(sql)
@@ -160,6 +153,19 @@ class PostgresStore:
                         "INSERT INTO schema_migrations (version, applied_at) VALUES (%s, %s)",
                         (version, datetime.now(UTC)),
                     )
+
+    def _applied(self, conn: Connection) -> int:
+        """Return the highest applied migration (0 for an empty schema); raise StoreError if too new."""
+        if self._scalar(conn, "SELECT to_regclass('schema_migrations')") is None:
+            return 0
+        current = int(self._scalar(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations"))
+        if current > LATEST_VERSION:
+            raise StoreError(
+                f"{self._where} has schema version {current}, newer than this Engram "
+                f"({LATEST_VERSION}); upgrade Engram",
+                field="database",
+            )
+        return current
 
     @staticmethod
     def _scalar(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -177,7 +183,11 @@ class PostgresStore:
     def insert_episodes(
         self, items: Sequence[NewEpisode], operation: Operation
     ) -> list[tuple[Episode, bool]]:
-        """Store new episodes and their operation in one transaction; see Store."""
+        """Store new episodes and their operation in one transaction; see Store.
+
+        Advisory locks on every (group, id), (group, fingerprint) and (group, thread) of the
+        batch make concurrent batches that share any of them run one after the other.
+        """
         for item in items:
             check_text(item.episode)
         keys: list[tuple[str, ...]] = []
@@ -188,79 +198,38 @@ class PostgresStore:
                 keys.append((group, "thread", item.thread))
         with self._transaction() as conn:
             self._lock(conn, keys)
-            results: list[tuple[Episode, bool]] = []
-            for item in items:
-                episode = item.episode
-                existing = self._existing_id(conn, item)
-                if existing is not None:
-                    stored = self._current(conn, episode.group_id, existing)
-                    assert stored is not None, "episode_docs and episodes disagree"
-                    results.append((stored, True))
-                    continue
-                conn.execute(
-                    "INSERT INTO episode_docs "
-                    "(group_id, id, fingerprint, thread, timestamp, created_at, text) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        episode.group_id,
-                        episode.id,
-                        episode.fingerprint,
-                        item.thread,
-                        episode.timestamp,
-                        episode.recorded_at,
-                        index_text(item.search_text),
-                    ),
-                )
-                conn.execute(INSERT_EPISODE, episode_row(episode))
-                if item.thread is not None:
-                    self._link(conn, episode.group_id, episode.id)
-                results.append((episode, False))
+            results = insert(conn, items)
             created = [episode.id for episode, duplicate in results if not duplicate]
             if created:
                 self._insert_operation(conn, operation, {"episodes": created})
-            return results
+        self._inserted(len(created))
+        return results
 
-    @staticmethod
-    def _link(conn: Connection, group_id: str, episode_id: str) -> None:
-        """Rewrite the thread context of a new episode and of its neighbours, which now include it."""
-        row = conn.execute(
-            NEIGHBOUR_IDS,
-            (group_id, episode_id),
-        ).fetchone()
-        assert row is not None
-        neighbours = [str(found) for found in row if found is not None]
-        if neighbours:
-            conn.execute(
-                f"UPDATE episode_docs d SET context = concat_ws(' ', ({PREVIOUS_TEXT}), ({NEXT_TEXT})) "
-                "WHERE d.group_id = %s AND d.id = ANY(%s)",
-                (group_id, [episode_id, *neighbours]),
-            )
+    def _inserted(self, rows: int) -> None:
+        """Count rows this process inserted; refresh statistics when the tables grew enough."""
+        self._inserted_since_analyze += rows
+        if self._inserted_since_analyze > max(ANALYZE_AFTER, self._rows_at_analyze // 5):
+            self._analyze()
 
-    @staticmethod
-    def _existing_id(conn: Connection, item: NewEpisode) -> str | None:
-        """Return the id of the stored episode ``item`` duplicates, if any (as SQLiteStore does)."""
-        episode = item.episode
-        if item.client_id:
-            row = conn.execute(
-                f"SELECT d.fingerprint, e.fingerprint FROM episode_docs d {CURRENT_JOIN} "
-                "WHERE d.group_id = %s AND d.id = %s",
-                (episode.group_id, episode.id),
-            ).fetchone()
-            if row is None:
-                return None
-            if episode.fingerprint not in row:
-                raise Conflict(
-                    f"episode id {episode.id!r} already names an episode with different content, "
-                    "actor or intent; choose another id",
-                    field="id",
+    def _analyze(self) -> None:
+        """Refresh the planner's statistics after bulk inserts (one process at a time, others skip).
+
+        Autovacuum does this too, but only every minute; until then a store that grew from
+        nothing would be planned as empty (nested loops over every episode of a group).
+        """
+        key = lock_key(self._schema, "analyze")
+        with self._connection() as conn:
+            if not self._scalar(conn, "SELECT pg_try_advisory_lock(%s)", (key,)):
+                return
+            try:
+                conn.execute("ANALYZE episode_docs, episodes, episode_vectors")
+                self._rows_at_analyze = int(
+                    self._scalar(conn, "SELECT reltuples FROM pg_class WHERE oid = 'episode_docs'::regclass")
                 )
-            return episode.id
-        found = conn.execute(
-            "SELECT id FROM episode_docs WHERE group_id = %s AND fingerprint = %s "
-            "ORDER BY created_at, id LIMIT 1",
-            (episode.group_id, episode.fingerprint),
-        ).fetchone()
-        return None if found is None else str(found[0])
+                self._inserted_since_analyze = 0
+                self._text.invalidate()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     @staticmethod
     def _current(conn: Connection, group_id: str, episode_id: str) -> Episode | None:
@@ -342,26 +311,14 @@ class PostgresStore:
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return current episodes matching any term, best ``ts_rank_cd`` first; see Store.
+        """Return current episodes matching any term, best first (a BM25 approximation); see Store.
 
-        Each term is split into words as the indexed text was (``index_text``) and becomes a
-        phrase (``phraseto_tsquery``: no quoting needed); the phrases are OR-ed together.
+        Terms are split into words as the indexed text was (``index_text``); a term of several
+        words is a phrase. Ranking: postgres_text.py.
         """
-        words = [text for text in (index_text(term) for term in terms) if text]
-        if not words:
-            return []
-        query = " || ".join([f"phraseto_tsquery('{TEXT_CONFIG}', %s)"] * len(words))
         where, params = filter_sql(filters)
         with self._connection() as conn:
-            rows = conn.execute(
-                f"SELECT {E_COLUMNS}, ts_rank_cd('{RANK_WEIGHTS}', d.document, q.query, "
-                f"{RANK_NORMALISATION}) AS score "
-                f"FROM (SELECT {query} AS query) q, episode_docs d {CURRENT_JOIN} "
-                f"WHERE d.group_id = %s AND d.document @@ q.query{where} "
-                "ORDER BY score DESC, d.id LIMIT %s",
-                (*words, group_id, *params, limit),
-            ).fetchall()
-        return [ScoredEpisode(episode_from_row(row), float(row[N_COLUMNS])) for row in rows]
+            return self._text.search(conn, group_id, terms, where, params, limit)
 
     def search_vectors(
         self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
@@ -392,6 +349,7 @@ class PostgresStore:
                 self._lock(conn, [("schema",)])
                 vectors.fix_dimensions(conn, wanted)
             vectors.put(conn, items)
+        self._inserted(len(items))
 
     def clear_vectors(self) -> int:
         """Delete every vector and forget their dimension; see Store."""
@@ -420,14 +378,13 @@ class PostgresStore:
     def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
         """Return the current previous and next episodes of the episode's thread; see Store."""
         with self._connection() as conn:
-            row = conn.execute(
-                NEIGHBOUR_IDS,
-                (group_id, episode_id),
-            ).fetchone()
+            row = conn.execute(f"{NEIGHBOUR_IDS} AND d.id = %s", (group_id, episode_id)).fetchone()
             if row is None:
                 return None, None
-            found = [None if other is None else self._current(conn, group_id, str(other)) for other in row]
-        return found[0], found[1]
+            previous, following = (
+                None if other is None else self._current(conn, group_id, str(other)) for other in row[1:]
+            )
+        return previous, following
 
     # -- diagnostics ---------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ MIGRATIONS: list[tuple[int, str]] = [
 
         -- One row per episode: identity keys and the immutable parts the full-text document is
         -- built from (thread = source + thread key; text = segmented content). ``context`` holds
-        -- the text of the previous and next episodes of the thread, weighted B (see postgres.py).
+        -- the text of the previous and next episodes of the thread (postgres_text.py ranks both).
         CREATE TABLE episode_docs (
             group_id    text NOT NULL,
             id          text NOT NULL,
@@ -40,17 +40,16 @@ MIGRATIONS: list[tuple[int, str]] = [
             created_at  timestamptz NOT NULL,
             text        text NOT NULL,
             context     text NOT NULL DEFAULT '',
-            document    tsvector GENERATED ALWAYS AS (
-                setweight(to_tsvector('{TEXT_CONFIG}', text), 'A')
-                || setweight(to_tsvector('{TEXT_CONFIG}', context), 'B')
-            ) STORED,
+            text_doc    tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_CONFIG}', text)) STORED,
+            context_doc tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_CONFIG}', context)) STORED,
             PRIMARY KEY (group_id, id)
         );
         CREATE INDEX episode_docs_fingerprint ON episode_docs (group_id, fingerprint);
         CREATE INDEX episode_docs_thread ON episode_docs (group_id, thread, timestamp, id)
             WHERE thread IS NOT NULL;
         CREATE INDEX episode_docs_created ON episode_docs (created_at, group_id, id);
-        CREATE INDEX episode_docs_document ON episode_docs USING gin (document);
+        CREATE INDEX episode_docs_text ON episode_docs USING gin (text_doc);
+        CREATE INDEX episode_docs_context ON episode_docs USING gin (context_doc);
 
         -- Append-only versions; the current one has expired_at NULL.
         CREATE TABLE episodes (
