@@ -10,6 +10,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engram.errors import InvalidInput
+from engram.graph.extract import Extractor
 from engram.text.embed import Embedder, create_embedder
 
 DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
@@ -72,6 +74,28 @@ class Settings(BaseSettings):
     embedder_dimensions: int = Field(default=768, gt=0, description="For embedder=openai.")
     embedder_api_key: SecretStr | None = Field(default=None, description="For embedder=openai.")
     embed_batch_size: int = Field(default=32, gt=0, description="Episodes embedded per batch.")
+
+    extractor: str = Field(default="builtin", description="builtin (offline rules), llm, or none.")
+    llm_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For extractor=llm.")
+    llm_model: str = Field(default="qwen2.5:7b-instruct", description="For extractor=llm.")
+    llm_api_key: SecretStr | None = Field(default=None, description="For extractor=llm.")
+
+    def create_extractor(self) -> Extractor | None:
+        """Return the configured extractor (None for "none"). Raises InvalidInput for an unknown name."""
+        if self.extractor == "none":
+            return None
+        if self.extractor == "builtin":
+            from engram.graph.builtin import BuiltinExtractor
+
+            return BuiltinExtractor()
+        if self.extractor == "llm":
+            from engram.graph.llm import LLMExtractor
+
+            key = self.llm_api_key.get_secret_value() if self.llm_api_key else None
+            return LLMExtractor(self.llm_base_url, self.llm_model, api_key=key)
+        raise InvalidInput(
+            f"unknown extractor {self.extractor!r}; choose builtin, llm or none", field="ENGRAM_EXTRACTOR"
+        )
 
     def create_embedder(self) -> Embedder | None:
         """Return the configured embedder (None for "none"). Raises InvalidInput for an unknown name."""

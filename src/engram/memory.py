@@ -16,6 +16,8 @@ from pydantic import ValidationError
 
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionRequired
+from engram.graph.models import AddFacts, Entity, EntityView, Extraction, FactSearch, FactSearchResponse
+from engram.graph.service import GraphService
 from engram.ids import new_id
 from engram.indexer import Indexer
 from engram.models import (
@@ -33,6 +35,7 @@ from engram.models import (
 from engram.search.engine import BM25Channel, Channel, SearchEngine
 from engram.search.vector import VectorChannel, check_embedder
 from engram.store.base import NewEpisode, PageKey, Store
+from engram.store.graph_base import GraphStore
 from engram.text.embed import Embedder
 from engram.text.tokenize import segment
 from engram.threads import thread_key
@@ -47,6 +50,13 @@ def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
     """
     payload = "\x1f".join((intent or "", content, actor_id or ""))
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _supplied_extraction(episode_in: EpisodeIn) -> Extraction | None:
+    """Return the entities and facts the caller extracted itself, or None when it sent none."""
+    if episode_in.entities is None and episode_in.facts is None:
+        return None
+    return Extraction(entities=episode_in.entities or [], facts=episode_in.facts or [])
 
 
 def _validated(model: type[Any], value: Any, what: str) -> Any:
@@ -128,6 +138,9 @@ class Memory:
         self._search = SearchEngine(
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
+        self.graph: GraphService | None = None
+        if isinstance(store, GraphStore):
+            self.graph = GraphService(store, store, self.settings.create_extractor(), clock=self._clock)
 
     @classmethod
     def open(
@@ -207,8 +220,7 @@ class Memory:
             summary=summary,
         )
 
-    def _prepare(self, data: EpisodeIn | Mapping[str, Any], operation_id: str, now: datetime) -> NewEpisode:
-        episode_in: EpisodeIn = _validated(EpisodeIn, data, "episode")
+    def _prepare(self, episode_in: EpisodeIn, operation_id: str, now: datetime) -> NewEpisode:
         content = episode_in.content_text()
         size = len(content.encode("utf-8"))
         if size > self.settings.max_content_bytes:
@@ -270,12 +282,15 @@ class Memory:
         now = self._clock()
         operations: dict[str, Operation] = {}
         prepared: list[NewEpisode] = []
+        supplied: list[Extraction | None] = []
         for index, item in enumerate(items):
             try:
-                group_id = self.group(_validated(EpisodeIn, item, "episode").group_id)
+                episode_in: EpisodeIn = _validated(EpisodeIn, item, "episode")
+                group_id = self.group(episode_in.group_id)
                 if group_id not in operations:
                     operations[group_id] = self._operation(group_id, kind, f"{kind} episodes", actor)
-                prepared.append(self._prepare(item, operations[group_id].id, now))
+                prepared.append(self._prepare(episode_in, operations[group_id].id, now))
+                supplied.append(_supplied_extraction(episode_in))
             except InvalidInput as exc:
                 if len(items) == 1:
                     raise
@@ -288,6 +303,11 @@ class Memory:
                 stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
         if self._indexer is not None:
             self._indexer.notify()
+        if self.graph is not None:
+            fresh = [
+                (stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated
+            ]
+            self.graph.ingest(fresh, actor)
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(self, episode_id: str, group_id: str | None = None) -> Episode:
@@ -395,3 +415,36 @@ class Memory:
         """
         search: SearchQuery = _validated(SearchQuery, query, "query")
         return self._search.search(search, self.group(search.group_id), channels)
+
+    # -- knowledge graph -------------------------------------------------------------------------
+
+    def _graph(self) -> GraphService:
+        if self.graph is None:
+            raise InvalidInput("this store has no knowledge graph yet", field="store")
+        return self.graph
+
+    def get_entity(
+        self, entity_id: str, group_id: str | None = None, *, known_at: datetime | None = None
+    ) -> EntityView:
+        """Return an entity, the facts about it and its version timeline. Raises NotFound."""
+        return self._graph().get_entity(self.group(group_id), entity_id, known_at)
+
+    def search_entities(
+        self, query: str, group_id: str | None = None, *, types: Sequence[str] = (), limit: int = 10
+    ) -> list[Entity]:
+        """Return entities whose name or alias contains the query's words."""
+        if not 1 <= limit <= 100:
+            raise InvalidInput("limit must be between 1 and 100", field="limit")
+        return self._graph().search_entities(self.group(group_id), query, types, limit)
+
+    def search_facts(self, search: FactSearch | Mapping[str, Any]) -> FactSearchResponse:
+        """Return facts: current by default; ``as_of`` (valid time), ``known_at`` (transaction time)."""
+        query: FactSearch = _validated(FactSearch, search, "query")
+        return self._graph().search_facts(query, self.group(query.group_id))
+
+    def add_facts(
+        self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None
+    ) -> dict[str, object]:
+        """Add facts (with provenance ``episode_id``) through resolution and arbitration."""
+        add: AddFacts = _validated(AddFacts, request, "body")
+        return self._graph().add_facts(add, self.group(add.group_id), actor)

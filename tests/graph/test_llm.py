@@ -169,7 +169,7 @@ def test_renamed_keys_first_person_and_invalid_items(fake: FakeOpenAI, sleeps: l
     facts = [(f.subject, f.predicate, f.object, f.value) for f in result.extraction.facts]
     assert facts == [
         ("Li Qiang", "WORKS_AT", "Acme Corp", None),
-        ("Acme Corp", "LOCATED_IN", "Hangzhou", None),
+        ("Acme Corp", "PART_OF", "Hangzhou", None),  # LOCATED_IN is a registered synonym of PART_OF
         ("Li Qiang", "AGE", None, 34),
     ]
     assert result.extraction.facts[0].confidence == 0.9

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engram.timeutil import UtcDatetime
 
@@ -54,6 +54,18 @@ class FactIn(_Input):
     conditions: dict[str, Scalar] = Field(default_factory=dict)
     confidence: Annotated[float, Field(ge=0, le=1)] | None = None
     source_kind: SourceKind | None = None
+
+    @field_validator("predicate", mode="before")
+    @classmethod
+    def _canonical_predicate(cls, value: Any) -> Any:
+        """Map a registered synonym ("budget", "住在", "works at") to its UPPER_SNAKE name."""
+        if isinstance(value, str) and value.strip():
+            from engram.graph.predicates import REGISTRY, synonym_key
+
+            known = REGISTRY.canonical(value)
+            if known.name != "RELATED_TO" or synonym_key(value) == "RELATED_TO":
+                return known.name
+        return value
 
     @model_validator(mode="after")
     def _object_or_value(self) -> FactIn:
@@ -116,3 +128,49 @@ class Fact(BaseModel):
     status: FactStatus = "current"
     superseded_by: str | None = None
     operation_id: str
+
+
+class FactSearch(_Input):
+    """A facts search; by default current facts only (DESIGN.md §5)."""
+
+    query: str = ""
+    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    subject: str | None = Field(default=None, description="An entity id or name: facts about it.")
+    predicate: str | None = Field(default=None, description="A predicate or one of its synonyms.")
+    as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
+    known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
+    include_history: bool = False
+    limit: Annotated[int, Field(ge=1, le=100)] = 10
+
+
+class FactHit(BaseModel):
+    """A fact with its score, the names it connects, and citations of its episodes."""
+
+    fact: Fact
+    score: float
+    subject_name: str | None = None
+    object_name: str | None = None
+    citations: list[str]
+
+
+class FactSearchResponse(BaseModel):
+    """Facts best first."""
+
+    results: list[FactHit]
+
+
+class EntityView(BaseModel):
+    """An entity, the facts about it, and its version timeline."""
+
+    entity: Entity
+    facts: list[FactHit]
+    timeline: list[Entity]
+
+
+class AddFacts(_Input):
+    """Facts (and entities) extracted from an episode that is already stored (POST /v1/facts)."""
+
+    episode_id: Annotated[str, Field(min_length=1, max_length=128)]
+    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    entities: list[EntityIn] = Field(default_factory=list, max_length=256)
+    facts: list[FactIn] = Field(min_length=1, max_length=512)

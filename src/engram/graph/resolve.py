@@ -2,11 +2,11 @@
 
 Score = 0.2 × name + 0.3 × attributes + 0.5 × relational context (DESIGN.md §6), each in
 [0, 1]; vetoes first: different types never merge, entities whose active periods do not
-overlap are not merged, and two conflicting identifying attributes (Paris with country
-France vs Paris with region Texas) keep them apart. Above ``merge_threshold`` the mention
-merges; between the thresholds a merge *candidate* is recorded for review; below, a new
-entity is made. A generic role (销售经理, "the manager") identifies nobody, so it is never
-name evidence. Fuzzy names use rapidfuzz (https://github.com/rapidfuzz/RapidFuzz).
+overlap (more than PERIOD_GAP apart) are not merged, and two conflicting identifying
+attributes (Paris with country France vs Paris with region Texas) keep them apart. Above
+``merge_threshold`` the mention merges; between the thresholds a merge *candidate* is
+recorded for review; below, a new entity is made. A generic role (销售经理, "the manager")
+identifies nobody, so it is never name evidence. Fuzzy names use rapidfuzz (https://github.com/rapidfuzz/RapidFuzz).
 """
 
 from __future__ import annotations
@@ -15,13 +15,17 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
 from rapidfuzz import fuzz
 
 WEIGHTS = {"name": 0.2, "attributes": 0.3, "context": 0.5}
+PERIOD_GAP = timedelta(days=3 * 365)
+"""Mentions further apart in time than this, with nothing in between, are different entities."""
+UNKNOWN_TYPE = "thing"
+"""The type of a mention nobody typed (a name only seen in a fact): compatible with any type."""
 IDENTIFYING_ATTRIBUTES = frozenset({"country", "region", "state", "city", "email", "phone", "birthday", "id"})
 _GENERIC = """销售经理 经理 总经理 老板 老师 医生 客户 同事 朋友 领导 主管 工程师 负责人 他 她 我 你
 manager the_manager boss customer client colleague friend teacher doctor engineer he she i you"""
@@ -106,17 +110,18 @@ def context_score(mention: Profile, known: Profile) -> float:
 
 
 def _disjoint_periods(a: Profile, b: Profile) -> bool:
+    """Return True when the two were active in periods more than PERIOD_GAP apart."""
     if None in (a.first_seen, a.last_seen, b.first_seen, b.last_seen):
         return False
     assert a.first_seen and a.last_seen and b.first_seen and b.last_seen
-    return a.last_seen < b.first_seen or b.last_seen < a.first_seen
+    return a.last_seen + PERIOD_GAP < b.first_seen or b.last_seen + PERIOD_GAP < a.first_seen
 
 
 def resolve(
     mention: Profile, known: Profile, *, merge_threshold: float = 0.75, candidate_threshold: float = 0.45
 ) -> Resolution:
     """Return whether ``mention`` is ``known``: merge, a candidate for review, or distinct."""
-    if mention.type != known.type:
+    if UNKNOWN_TYPE not in (mention.type, known.type) and mention.type != known.type:
         return Resolution(Verdict.DISTINCT, 0.0, {}, f"types differ ({mention.type} vs {known.type})")
     attributes, conflict = attribute_score(mention, known)
     if conflict:
@@ -133,8 +138,8 @@ def resolve(
     if parts["name"] == 0.0:
         return Resolution(Verdict.DISTINCT, 0.0, parts, "no name evidence")
     score = sum(WEIGHTS[key] * value for key, value in parts.items())
-    if parts["name"] == 1.0 and parts["attributes"] + parts["context"] == 0.0 and not mention.attributes:
-        # The same name and nothing to contradict it: the usual case of a repeated mention.
+    if parts["name"] == 1.0 and (not mention.attributes or parts["attributes"] == 1.0):
+        # The same name and nothing that sets them apart: the usual case of a repeated mention.
         score = max(score, merge_threshold)
     if score >= merge_threshold:
         return Resolution(Verdict.MERGE, score, parts, "above the merge threshold")

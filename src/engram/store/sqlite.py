@@ -22,6 +22,7 @@ import apsw
 from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
+from engram.store.sqlite_graph import SQLiteGraphMixin
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours
 from engram.store.sqlite_rows import (
     E_COLUMNS,
@@ -39,7 +40,7 @@ from engram.store.sqlite_vectors import VectorCache, nearest, to_blob
 T = TypeVar("T")
 
 
-class SQLiteStore:
+class SQLiteStore(SQLiteGraphMixin):
     """Store on one SQLite file. Thread-safe; several processes may share the file.
 
     Raises StoreError when the file's schema is newer than this Engram knows.

@@ -98,4 +98,91 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        3,
+        """
+        -- Knowledge graph: append-only versions of entities and facts (current: expired_at NULL).
+        CREATE TABLE entities (
+            group_id     TEXT NOT NULL,
+            id           TEXT NOT NULL,
+            version      INTEGER NOT NULL,
+            name         TEXT NOT NULL,
+            type         TEXT NOT NULL,
+            aliases      TEXT NOT NULL,
+            attributes   TEXT NOT NULL,
+            summary      TEXT,
+            first_seen   TEXT NOT NULL,
+            last_seen    TEXT NOT NULL,
+            recorded_at  TEXT NOT NULL,
+            expired_at   TEXT,
+            operation_id TEXT NOT NULL,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE INDEX entities_current_type ON entities (group_id, type) WHERE expired_at IS NULL;
+
+        -- Normalised names and aliases of current entities, for exact resolution.
+        CREATE TABLE entity_names (
+            group_id  TEXT NOT NULL,
+            name_key  TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            PRIMARY KEY (group_id, name_key, entity_id)
+        );
+
+        CREATE TABLE facts (
+            group_id      TEXT NOT NULL,
+            id            TEXT NOT NULL,
+            version       INTEGER NOT NULL,
+            doc           INTEGER NOT NULL,
+            subject       TEXT NOT NULL,
+            predicate     TEXT NOT NULL,
+            object        TEXT,
+            value         TEXT,
+            fact          TEXT NOT NULL,
+            conditions    TEXT NOT NULL,
+            confidence    REAL NOT NULL,
+            source_kind   TEXT NOT NULL,
+            episodes      TEXT NOT NULL,
+            valid_at      TEXT,
+            invalid_at    TEXT,
+            recorded_at   TEXT NOT NULL,
+            expired_at    TEXT,
+            status        TEXT NOT NULL,
+            superseded_by TEXT,
+            operation_id  TEXT NOT NULL,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE INDEX facts_current_subject ON facts (group_id, subject, predicate) WHERE expired_at IS NULL;
+        CREATE INDEX facts_current_object ON facts (group_id, object) WHERE expired_at IS NULL;
+        CREATE INDEX facts_doc ON facts (doc);
+
+        -- Full text over fact sentences and the names they connect; rowid = facts.doc.
+        CREATE VIRTUAL TABLE facts_fts USING fts5 (
+            text, content = '', contentless_delete = 1,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+
+        -- Which episodes mention which entities.
+        CREATE TABLE mentions (
+            group_id   TEXT NOT NULL,
+            entity_id  TEXT NOT NULL,
+            episode_id TEXT NOT NULL,
+            PRIMARY KEY (group_id, entity_id, episode_id)
+        );
+        CREATE INDEX mentions_episode ON mentions (group_id, episode_id);
+
+        -- Possible duplicates the resolver was not sure about, for review.
+        CREATE TABLE merge_candidates (
+            group_id     TEXT NOT NULL,
+            entity_id    TEXT NOT NULL,
+            candidate_id TEXT NOT NULL,
+            score        REAL NOT NULL,
+            parts        TEXT NOT NULL,
+            created_at   TEXT NOT NULL,
+            PRIMARY KEY (group_id, entity_id, candidate_id)
+        );
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,207 @@
+"""The knowledge graph behind Memory: ingest extractions, read entities, search facts.
+
+An episode's graph is built in its own transaction right after the episode is stored: a
+failing extractor never loses the episode, which is marked ``extraction_status: failed``
+in its metadata (a new version) so it can be retried.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from engram.errors import EngramError, InvalidInput, NotFound
+from engram.graph.build import BuildSummary, GraphBuilder
+from engram.graph.extract import Extractor
+from engram.graph.models import (
+    AddFacts,
+    Entity,
+    EntityView,
+    Extraction,
+    Fact,
+    FactHit,
+    FactSearch,
+    FactSearchResponse,
+)
+from engram.graph.predicates import PredicateRegistry
+from engram.graph.resolve import normalise_name
+from engram.ids import new_id
+from engram.models import Episode, Operation
+from engram.store.base import Store
+from engram.store.graph_base import FactQuery, GraphStore, GraphTxn
+from engram.text.tokenize import query_terms
+
+logger = logging.getLogger("engram.graph")
+
+
+class GraphService:
+    """Builds and reads the graph of a store that implements GraphStore."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        episodes: Store,
+        extractor: Extractor | None,
+        *,
+        clock: Callable[[], datetime],
+        registry: PredicateRegistry | None = None,
+    ) -> None:
+        self._store = store
+        self._episodes = episodes
+        self._extractor = extractor
+        self._clock = clock
+        self._registry = registry or PredicateRegistry()
+        self._builder = GraphBuilder(self._registry, clock=clock)
+
+    # -- writes ------------------------------------------------------------------------------------
+
+    def ingest(self, items: Sequence[tuple[Episode, Extraction | None]], actor: str | None) -> None:
+        """Build the graph of newly stored episodes: the supplied extraction, else the extractor's.
+
+        Episodes of one group share one ``extract`` operation and one transaction.
+        """
+        work: dict[str, list[tuple[Episode, Extraction]]] = {}
+        for episode, supplied in items:
+            extraction = supplied if supplied is not None else self._extract(episode)
+            if extraction is not None and not extraction.empty:
+                work.setdefault(episode.group_id, []).append((episode, extraction))
+        for group_id, batch in work.items():
+            self._write(group_id, batch, actor, "extract")
+
+    def add_facts(self, request: AddFacts, group_id: str, actor: str | None) -> dict[str, object]:
+        """Add facts extracted from a stored episode; return what happened. Raises NotFound."""
+        episode = self._episodes.get_episode(group_id, request.episode_id)
+        if episode is None:
+            raise NotFound(
+                f"no episode with id {request.episode_id!r} in group {group_id!r}", field="episode_id"
+            )
+        extraction = Extraction(entities=request.entities, facts=request.facts)
+        return self._write(group_id, [(episode, extraction)], actor, "add_facts").details()
+
+    def _extract(self, episode: Episode) -> Extraction | None:
+        if self._extractor is None:
+            return None
+        try:
+            return self._extractor.extract(episode)
+        except EngramError as exc:
+            logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
+            self._mark_failed(episode, exc.detail)
+            return None
+
+    def _mark_failed(self, episode: Episode, detail: str) -> None:
+        operation = Operation(
+            id=new_id("op"),
+            group_id=episode.group_id,
+            kind="extraction_failed",
+            created_at=self._clock(),
+            summary=f"extraction failed for {episode.id}",
+        )
+        metadata = {**episode.metadata, "extraction_status": "failed", "extraction_error": detail[:500]}
+        self._episodes.update_episode(
+            episode.group_id,
+            episode.id,
+            episode.version,
+            lambda current: current.model_copy(
+                update={
+                    "version": current.version + 1,
+                    "metadata": metadata,
+                    "recorded_at": operation.created_at,
+                    "operation_id": operation.id,
+                }
+            ),
+            operation,
+        )
+
+    def _write(
+        self, group_id: str, batch: list[tuple[Episode, Extraction]], actor: str | None, kind: str
+    ) -> BuildSummary:
+        operation = Operation(
+            id=new_id("op"),
+            group_id=group_id,
+            kind=kind,
+            actor=actor,
+            created_at=self._clock(),
+            summary=f"{kind}: graph of {len(batch)} episode(s)",
+        )
+
+        def write(txn: GraphTxn) -> BuildSummary:
+            total = BuildSummary()
+            for episode, extraction in batch:
+                part = self._builder.build(txn, episode, extraction, operation)
+                total.entities_created += part.entities_created
+                total.entities_matched += part.entities_matched
+                total.merge_candidates += part.merge_candidates
+                total.facts.update(part.facts)
+                total.fact_ids += part.fact_ids
+            txn.record_operation(operation, {"episodes": [e.id for e, _ in batch], **total.details()})
+            return total
+
+        return self._store.graph_write(write)
+
+    # -- reads -------------------------------------------------------------------------------------
+
+    def get_entity(self, group_id: str, entity_id: str, known_at: datetime | None) -> EntityView:
+        """Return an entity, its facts (as known at ``known_at``) and its timeline. Raises NotFound."""
+        entity = self._store.get_entity(group_id, entity_id, known_at)
+        if entity is None:
+            raise NotFound(f"no entity with id {entity_id!r} in group {group_id!r}", field="id")
+        facts = self._store.find_facts(group_id, FactQuery(known_at=known_at, subject=entity_id), 200)
+        return EntityView(
+            entity=entity,
+            facts=self._hits(group_id, [(f, 0.0) for f in facts]),
+            timeline=self._store.entity_history(group_id, entity_id),
+        )
+
+    def search_entities(self, group_id: str, query: str, types: Sequence[str], limit: int) -> list[Entity]:
+        """Return entities whose names contain the query's words (or the whole query)."""
+        keys = [k for k in dict.fromkeys([normalise_name(query), *query_terms(query)]) if k]
+        return self._store.search_entities(group_id, keys, types, limit)
+
+    def search_facts(self, search: FactSearch, group_id: str) -> FactSearchResponse:
+        """Return facts matching ``search``: current by default, or as of / known at a time."""
+        subject = None
+        if search.subject is not None:
+            subject = self._entity_id(group_id, search.subject)
+        predicate = None if search.predicate is None else self._registry.canonical(search.predicate).name
+        query = FactQuery(
+            as_of=search.as_of,
+            known_at=search.known_at,
+            include_history=search.include_history,
+            subject=subject,
+            predicate=predicate,
+        )
+        found = self._store.search_facts(group_id, query_terms(search.query), query, search.limit)
+        return FactSearchResponse(results=self._hits(group_id, found))
+
+    def _entity_id(self, group_id: str, subject: str) -> str:
+        if self._store.get_entity(group_id, subject) is not None:
+            return subject
+        named = self._store.search_entities(group_id, [normalise_name(subject)], [], 1)
+        if not named:
+            raise InvalidInput(
+                f"no entity named or with id {subject!r} in group {group_id!r}", field="subject"
+            )
+        return named[0].id
+
+    def _hits(self, group_id: str, found: Sequence[tuple[Fact, float]]) -> list[FactHit]:
+        names: dict[str, str | None] = {}
+
+        def name(entity_id: str | None) -> str | None:
+            if entity_id is None:
+                return None
+            if entity_id not in names:
+                entity = self._store.get_entity(group_id, entity_id)
+                names[entity_id] = None if entity is None else entity.name
+            return names[entity_id]
+
+        return [
+            FactHit(
+                fact=fact,
+                score=score,
+                subject_name=name(fact.subject),
+                object_name=name(fact.object),
+                citations=[f"[source: {episode_id}]" for episode_id in fact.episodes],
+            )
+            for fact, score in found
+        ]

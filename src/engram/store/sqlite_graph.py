@@ -1,0 +1,448 @@
+"""The knowledge graph on SQLite: entity and fact versions, mentions, merge candidates, fact search."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+import apsw
+
+from engram.graph.models import Entity, Fact
+from engram.models import Operation
+from engram.store.graph_base import FactQuery, GraphTxn, MergeCandidate
+from engram.store.sqlite_index import fts_query
+from engram.store.sqlite_rows import dt, scalar, ts
+
+T = TypeVar("T")
+
+_ENTITY_COLUMNS = (
+    "group_id, id, version, name, type, aliases, attributes, summary, first_seen, last_seen, "
+    "recorded_at, expired_at, operation_id"
+)
+_FACT_COLUMNS = (
+    "group_id, id, version, subject, predicate, object, value, fact, conditions, confidence, source_kind, "
+    "episodes, valid_at, invalid_at, recorded_at, expired_at, status, superseded_by, operation_id"
+)
+_F = ", ".join(f"f.{c.strip()}" for c in _FACT_COLUMNS.split(","))
+_E = ", ".join(f"e.{c.strip()}" for c in _ENTITY_COLUMNS.split(","))
+LIVE = ("current", "disputed")
+
+
+def _entity(row: Sequence[Any]) -> Entity:
+    (
+        group_id,
+        id_,
+        version,
+        name,
+        type_,
+        aliases,
+        attributes,
+        summary,
+        first_seen,
+        last_seen,
+        recorded_at,
+        expired_at,
+        operation_id,
+    ) = row[:13]
+    return Entity(
+        id=id_,
+        group_id=group_id,
+        version=version,
+        name=name,
+        type=type_,
+        aliases=json.loads(aliases),
+        attributes=json.loads(attributes),
+        summary=summary,
+        first_seen=datetime.fromisoformat(first_seen),
+        last_seen=datetime.fromisoformat(last_seen),
+        recorded_at=datetime.fromisoformat(recorded_at),
+        expired_at=dt(expired_at),
+        operation_id=operation_id,
+    )
+
+
+def _fact(row: Sequence[Any]) -> Fact:
+    (
+        group_id,
+        id_,
+        version,
+        subject,
+        predicate,
+        object_,
+        value,
+        fact,
+        conditions,
+        confidence,
+        source_kind,
+        episodes,
+        valid_at,
+        invalid_at,
+        recorded_at,
+        expired_at,
+        status,
+        superseded_by,
+        operation_id,
+    ) = row[:19]
+    return Fact(
+        id=id_,
+        group_id=group_id,
+        version=version,
+        subject=subject,
+        predicate=predicate,
+        object=object_,
+        value=None if value is None else json.loads(value),
+        fact=fact,
+        conditions=json.loads(conditions),
+        confidence=confidence,
+        source_kind=source_kind,
+        episodes=json.loads(episodes),
+        valid_at=dt(valid_at),
+        invalid_at=dt(invalid_at),
+        recorded_at=datetime.fromisoformat(recorded_at),
+        expired_at=dt(expired_at),
+        status=status,
+        superseded_by=superseded_by,
+        operation_id=operation_id,
+    )
+
+
+def _time_filter(alias: str, known_at: datetime | None) -> tuple[str, list[Any]]:
+    """Return the clause picking the versions held at ``known_at`` (the current ones when None)."""
+    if known_at is None:
+        return f"{alias}.expired_at IS NULL", []
+    stamp = ts(known_at)
+    return f"{alias}.recorded_at <= ? AND ({alias}.expired_at IS NULL OR {alias}.expired_at > ?)", [
+        stamp,
+        stamp,
+    ]
+
+
+def _fact_filter(query: FactQuery) -> tuple[str, list[Any]]:
+    clause, params = _time_filter("f", query.known_at)
+    if query.as_of is not None:
+        stamp = ts(query.as_of)
+        clause += (
+            " AND (f.valid_at IS NULL OR f.valid_at <= ?) AND (f.invalid_at IS NULL OR f.invalid_at > ?)"
+        )
+        clause += " AND f.status != 'retracted'"
+        params += [stamp, stamp]
+    elif not query.include_history:
+        clause += " AND f.status IN ('current', 'disputed')"
+    if query.subject is not None:
+        clause += " AND (f.subject = ? OR f.object = ?)"
+        params += [query.subject, query.subject]
+    if query.predicate is not None:
+        clause += " AND f.predicate = ?"
+        params.append(query.predicate)
+    return clause, params
+
+
+class _Txn:
+    """GraphTxn on an SQLite connection inside the writer's transaction."""
+
+    def __init__(self, conn: apsw.Connection) -> None:
+        self._conn = conn
+
+    def entities_named(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
+        if not name_keys:
+            return []
+        rows = self._conn.execute(
+            f"SELECT DISTINCT {_E} FROM entity_names n JOIN entities e ON e.group_id = n.group_id "
+            f"AND e.id = n.entity_id AND e.expired_at IS NULL WHERE n.group_id = ? "
+            f"AND n.name_key IN ({', '.join('?' * len(name_keys))})",
+            (group_id, *name_keys),
+        ).fetchall()
+        return [_entity(row) for row in rows]
+
+    def entities_of_type(self, group_id: str, type_: str, limit: int) -> list[Entity]:
+        rows = self._conn.execute(
+            f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND type = ? AND expired_at IS NULL "
+            "ORDER BY last_seen DESC LIMIT ?",
+            (group_id, type_, limit),
+        ).fetchall()
+        return [_entity(row) for row in rows]
+
+    def entity(self, group_id: str, entity_id: str) -> Entity | None:
+        return _current_entity(self._conn, group_id, entity_id)
+
+    def related(self, group_id: str, entity_id: str) -> tuple[set[str], set[str]]:
+        linked = self._conn.execute(
+            "SELECT CASE WHEN subject = ? THEN object ELSE subject END FROM facts "
+            "WHERE group_id = ? AND expired_at IS NULL AND (subject = ? OR object = ?) "
+            "AND object IS NOT NULL",
+            (entity_id, group_id, entity_id, entity_id),
+        ).fetchall()
+        threads = self._conn.execute(
+            "SELECT DISTINCT d.thread FROM mentions m JOIN episode_docs d ON d.group_id = m.group_id "
+            "AND d.id = m.episode_id WHERE m.group_id = ? AND m.entity_id = ? AND d.thread IS NOT NULL",
+            (group_id, entity_id),
+        ).fetchall()
+        return {str(r[0]) for r in linked if r[0]}, {str(r[0]) for r in threads}
+
+    def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
+        conn = self._conn
+        conn.execute(
+            "UPDATE entities SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (ts(entity.recorded_at), entity.group_id, entity.id),
+        )
+        conn.execute(
+            f"INSERT INTO entities ({_ENTITY_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+            (
+                entity.group_id,
+                entity.id,
+                entity.version,
+                entity.name,
+                entity.type,
+                json.dumps(entity.aliases, ensure_ascii=False),
+                json.dumps(entity.attributes, ensure_ascii=False),
+                entity.summary,
+                ts(entity.first_seen),
+                ts(entity.last_seen),
+                ts(entity.recorded_at),
+                None,
+                entity.operation_id,
+            ),
+        )
+        conn.execute(
+            "DELETE FROM entity_names WHERE group_id = ? AND entity_id = ?", (entity.group_id, entity.id)
+        )
+        for key in dict.fromkeys(name_keys):
+            conn.execute(
+                "INSERT OR IGNORE INTO entity_names (group_id, name_key, entity_id) VALUES (?, ?, ?)",
+                (entity.group_id, key, entity.id),
+            )
+
+    def facts_about(self, group_id: str, subject: str, predicate: str) -> list[Fact]:
+        rows = self._conn.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE group_id = ? AND subject = ? AND predicate = ? "
+            "AND expired_at IS NULL AND status IN ('current', 'disputed')",
+            (group_id, subject, predicate),
+        ).fetchall()
+        return [_fact(row) for row in rows]
+
+    def put_fact(self, fact: Fact, index_text: str) -> None:
+        conn = self._conn
+        doc = scalar(
+            conn, "SELECT doc FROM facts WHERE group_id = ? AND id = ? LIMIT 1", (fact.group_id, fact.id)
+        )
+        if doc is None:
+            doc = int(scalar(conn, "SELECT coalesce(max(doc), 0) + 1 FROM facts"))
+        conn.execute(
+            "UPDATE facts SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (ts(fact.recorded_at), fact.group_id, fact.id),
+        )
+        conn.execute(
+            f"INSERT INTO facts (doc, {_FACT_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+            (
+                doc,
+                fact.group_id,
+                fact.id,
+                fact.version,
+                fact.subject,
+                fact.predicate,
+                fact.object,
+                None if fact.value is None else json.dumps(fact.value, ensure_ascii=False),
+                fact.fact,
+                json.dumps(fact.conditions, ensure_ascii=False),
+                fact.confidence,
+                fact.source_kind,
+                json.dumps(fact.episodes),
+                None if fact.valid_at is None else ts(fact.valid_at),
+                None if fact.invalid_at is None else ts(fact.invalid_at),
+                ts(fact.recorded_at),
+                None,
+                fact.status,
+                fact.superseded_by,
+                fact.operation_id,
+            ),
+        )
+        conn.execute("DELETE FROM facts_fts WHERE rowid = ?", (doc,))
+        conn.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (doc, index_text))
+
+    def add_mentions(self, group_id: str, episode_id: str, entity_ids: Sequence[str]) -> None:
+        for entity_id in dict.fromkeys(entity_ids):
+            self._conn.execute(
+                "INSERT OR IGNORE INTO mentions (group_id, entity_id, episode_id) VALUES (?, ?, ?)",
+                (group_id, entity_id, episode_id),
+            )
+
+    def add_merge_candidate(self, group_id: str, candidate: MergeCandidate) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO merge_candidates "
+            "(group_id, entity_id, candidate_id, score, parts, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                group_id,
+                candidate.entity_id,
+                candidate.candidate_id,
+                candidate.score,
+                json.dumps(candidate.parts),
+                ts(candidate.created_at),
+            ),
+        )
+
+    def record_operation(self, operation: Operation, details: dict[str, object]) -> None:
+        self._conn.execute(
+            "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                operation.group_id,
+                operation.id,
+                operation.kind,
+                operation.actor,
+                ts(operation.created_at),
+                operation.summary,
+                json.dumps({**operation.details, **details}, ensure_ascii=False),
+            ),
+        )
+
+
+def _current_entity(conn: apsw.Connection, group_id: str, entity_id: str) -> Entity | None:
+    row = conn.execute(
+        f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+        (group_id, entity_id),
+    ).fetchone()
+    return None if row is None else _entity(row)
+
+
+class SQLiteGraphMixin:
+    """The GraphStore methods of SQLiteStore (which provides ``_write`` and ``_connection``)."""
+
+    _write: Callable[..., Any]
+    _connection: Callable[[], apsw.Connection]
+
+    def graph_write(self, fn: Callable[[GraphTxn], T]) -> T:
+        """Run ``fn`` inside one write transaction; see GraphStore."""
+        result: T = self._write(lambda conn: fn(_Txn(conn)))
+        return result
+
+    def get_entity(self, group_id: str, entity_id: str, known_at: datetime | None = None) -> Entity | None:
+        """Return an entity now or as held at ``known_at``; see GraphStore."""
+        clause, params = _time_filter("e", known_at)
+        row = (
+            self._connection()
+            .execute(
+                f"SELECT {_E} FROM entities e WHERE e.group_id = ? AND e.id = ? AND {clause}",
+                (group_id, entity_id, *params),
+            )
+            .fetchone()
+        )
+        return None if row is None else _entity(row)
+
+    def entity_history(self, group_id: str, entity_id: str) -> list[Entity]:
+        """Return every version of an entity, oldest first; see GraphStore."""
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? ORDER BY version",
+                (group_id, entity_id),
+            )
+            .fetchall()
+        )
+        return [_entity(row) for row in rows]
+
+    def find_facts(self, group_id: str, query: FactQuery, limit: int) -> list[Fact]:
+        """Return facts matching ``query``; see GraphStore."""
+        clause, params = _fact_filter(query)
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT {_F} FROM facts f WHERE f.group_id = ? AND {clause} "
+                "ORDER BY coalesce(f.valid_at, f.recorded_at) DESC, f.id, f.version LIMIT ?",
+                (group_id, *params, limit),
+            )
+            .fetchall()
+        )
+        return [_fact(row) for row in rows]
+
+    def search_facts(
+        self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+    ) -> list[tuple[Fact, float]]:
+        """Return facts matching any term, best BM25 first; see GraphStore."""
+        if not terms:
+            return [(fact, 0.0) for fact in self.find_facts(group_id, query, limit)]
+        clause, params = _fact_filter(query)
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT {_F}, -bm25(facts_fts) AS score "
+                "FROM facts_fts x CROSS JOIN facts f ON f.doc = x.rowid "
+                f"WHERE facts_fts MATCH ? AND f.group_id = ? AND {clause} ORDER BY score DESC LIMIT ?",
+                (fts_query(terms), group_id, *params, limit),
+            )
+            .fetchall()
+        )
+        return [(_fact(row), float(row[19])) for row in rows]  # type: ignore[arg-type]
+
+    def search_entities(
+        self, group_id: str, name_keys: Sequence[str], types: Sequence[str], limit: int
+    ) -> list[Entity]:
+        """Return current entities whose names contain a key; see GraphStore."""
+        if not name_keys:
+            return []
+        likes = " OR ".join("n.name_key LIKE ?" for _ in name_keys)
+        type_clause = f" AND e.type IN ({', '.join('?' * len(types))})" if types else ""
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT DISTINCT {_E} FROM entity_names n JOIN entities e ON e.group_id = n.group_id "
+                "AND e.id = n.entity_id AND e.expired_at IS NULL "
+                f"WHERE n.group_id = ? AND ({likes}){type_clause} "
+                "ORDER BY e.last_seen DESC LIMIT ?",
+                (group_id, *(f"%{key}%" for key in name_keys), *types, limit),
+            )
+            .fetchall()
+        )
+        return [_entity(row) for row in rows]
+
+    def merge_candidates(self, group_id: str) -> list[MergeCandidate]:
+        """Return recorded merge candidates, best first; see GraphStore."""
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT entity_id, candidate_id, score, parts, created_at FROM merge_candidates "
+                "WHERE group_id = ? ORDER BY score DESC",
+                (group_id,),
+            )
+            .fetchall()
+        )
+        return [
+            MergeCandidate(
+                str(r[0]),
+                str(r[1]),
+                float(r[2]),  # type: ignore[arg-type]
+                json.loads(str(r[3])),
+                datetime.fromisoformat(str(r[4])),
+            )
+            for r in rows
+        ]
+
+    def mentioned_entities(self, group_id: str, episode_id: str) -> list[str]:
+        """Return the entities an episode mentions; see GraphStore."""
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT entity_id FROM mentions WHERE group_id = ? AND episode_id = ? ORDER BY entity_id",
+                (group_id, episode_id),
+            )
+            .fetchall()
+        )
+        return [str(row[0]) for row in rows]
+
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        """Return episodes mentioning any of the entities, newest first; see GraphStore."""
+        if not entity_ids:
+            return []
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT DISTINCT m.episode_id, d.timestamp FROM mentions m JOIN episode_docs d "
+                "ON d.group_id = m.group_id AND d.id = m.episode_id "
+                f"WHERE m.group_id = ? AND m.entity_id IN ({', '.join('?' * len(entity_ids))}) "
+                "ORDER BY d.timestamp DESC LIMIT ?",
+                (group_id, *entity_ids, limit),
+            )
+            .fetchall()
+        )
+        return [str(row[0]) for row in rows]

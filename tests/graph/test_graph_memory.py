@@ -1,0 +1,161 @@
+"""The knowledge graph through Memory: extraction, resolution, arbitration and reads."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from engram import Memory, Settings
+from engram.errors import NotFound
+
+T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
+
+
+@pytest.fixture
+def graph(tmp_path: Path) -> Memory:
+    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="builtin")) as memory:
+        yield memory  # type: ignore[misc]
+
+
+def say(memory: Memory, content: str, *, days: int, who: str = "li", **extra: object) -> str:
+    body = {
+        "content": content,
+        "actor": {"id": who, "name": who.title()},
+        "timestamp": T0 + timedelta(days=days),
+    }
+    return memory.create_episode({**body, **extra}).episode.id
+
+
+def facts(memory: Memory, **search: object) -> list[tuple[str, str, object, str]]:
+    hits = memory.search_facts({"limit": 50, **search}).results
+    return sorted(
+        (h.subject_name or "", h.fact.predicate, h.object_name or h.fact.value, h.fact.status) for h in hits
+    )
+
+
+def test_agent_supplied_update_supersedes_and_keeps_history(graph: Memory) -> None:
+    first = say(
+        graph,
+        "The ACME budget is 500k",
+        days=0,
+        entities=[{"name": "ACME", "type": "organisation"}],
+        facts=[{"subject": "ACME", "predicate": "BUDGET", "value": 500000, "fact": "ACME budget is 500k"}],
+    )
+    second = say(
+        graph,
+        "Update: ACME's budget is now 800k",
+        days=30,
+        facts=[{"subject": "ACME", "predicate": "budget", "value": 800000, "fact": "ACME budget is 800k"}],
+    )
+    assert facts(graph) == [("ACME", "BUDGET", 800000, "current")], "only the current fact by default"
+    history = graph.search_facts({"query": "budget", "include_history": True}).results
+    old = next(h.fact for h in history if h.fact.value == 500000)
+    new = next(h.fact for h in history if h.fact.value == 800000)
+    assert old.status == "superseded" and old.superseded_by == new.id
+    assert old.invalid_at == new.valid_at == T0 + timedelta(days=30)
+    assert old.episodes == [first] and new.episodes == [second]
+    assert [h.fact.value for h in graph.search_facts({"as_of": T0 + timedelta(days=10)}).results] == [500000]
+    assert graph.search_facts({"query": "budget"}).results[0].citations == [f"[source: {second}]"]
+
+
+def test_restatement_adds_provenance_instead_of_a_second_fact(graph: Memory) -> None:
+    supplied = {
+        "facts": [{"subject": "李强", "predicate": "LIVES_IN", "object": "杭州", "confidence": 0.7}],
+        "entities": [{"name": "李强", "type": "person"}, {"name": "杭州", "type": "place"}],
+    }
+    a = say(graph, "李强住在杭州", days=0, **supplied)
+    b = say(graph, "李强还是住在杭州", days=5, **supplied)
+    [hit] = graph.search_facts({"subject": "李强"}).results
+    assert hit.fact.episodes == [a, b] and hit.fact.confidence > 0.7 and hit.fact.version == 2
+
+
+def test_builtin_extractor_builds_the_graph_and_chit_chat_does_not(graph: Memory) -> None:
+    say(graph, "哈哈，好的", days=0)
+    assert graph.search_entities("哈哈") == []
+    say(graph, "I live in Boston and I work at Initech.", days=1, who="caroline")
+    found = facts(graph, subject="Caroline")
+    assert ("Caroline", "LIVES_IN", "Boston", "current") in found
+    assert ("Caroline", "WORKS_AT", "Initech", "current") in found
+    say(graph, "I moved, I live in Seattle now.", days=40, who="caroline")
+    assert ("Caroline", "LIVES_IN", "Seattle", "current") in facts(graph, subject="Caroline")
+    assert ("Caroline", "LIVES_IN", "Boston", "current") not in facts(graph, subject="Caroline")
+    [caroline] = graph.search_entities("caroline")
+    view = graph.get_entity(caroline.id)
+    assert {h.fact.predicate for h in view.facts} >= {"LIVES_IN", "WORKS_AT"}
+    assert view.timeline[0].version == 1
+
+
+def test_conditional_and_dispute(graph: Memory) -> None:
+    ents = [{"name": "王芳", "type": "person"}]
+    say(
+        graph,
+        "王芳工作日喝咖啡",
+        days=0,
+        entities=ents,
+        facts=[
+            {"subject": "王芳", "predicate": "PREFERS", "value": "咖啡", "conditions": {"when": "工作日"}}
+        ],
+    )
+    say(
+        graph,
+        "王芳周末喝茶",
+        days=1,
+        entities=ents,
+        facts=[{"subject": "王芳", "predicate": "PREFERS", "value": "茶", "conditions": {"when": "周末"}}],
+    )
+    assert {h.fact.value for h in graph.search_facts({"subject": "王芳"}).results} == {"咖啡", "茶"}
+    say(
+        graph,
+        "项目预算是五十万",
+        days=2,
+        entities=[{"name": "杭州项目", "type": "project"}],
+        facts=[{"subject": "杭州项目", "predicate": "BUDGET", "value": 500000, "confidence": 0.95}],
+    )
+    say(
+        graph,
+        "听说预算可能是八十万",
+        days=3,
+        facts=[
+            {
+                "subject": "杭州项目",
+                "predicate": "BUDGET",
+                "value": 800000,
+                "confidence": 0.5,
+                "source_kind": "inferred",
+            }
+        ],
+    )
+    assert {(h.fact.value, h.fact.status) for h in graph.search_facts({"subject": "杭州项目"}).results} == {
+        (500000, "disputed"),
+        (800000, "disputed"),
+    }
+
+
+def test_entities_resolve_by_alias_and_types_stay_apart(graph: Memory) -> None:
+    say(graph, "李强 aka 强哥", days=0, entities=[{"name": "李强", "type": "person", "aliases": ["强哥"]}])
+    say(graph, "强哥 joined", days=1, entities=[{"name": "强哥", "type": "person"}])
+    say(graph, "Apple the company", days=1, entities=[{"name": "Apple", "type": "organisation"}])
+    say(graph, "an apple to eat", days=1, entities=[{"name": "Apple", "type": "food"}])
+    assert len(graph.search_entities("强哥")) == 1
+    assert {e.type for e in graph.search_entities("apple")} == {"organisation", "food"}
+
+
+def test_add_facts_to_a_stored_episode_and_errors(graph: Memory) -> None:
+    episode = say(graph, "note", days=0)
+    result = graph.add_facts(
+        {
+            "episode_id": episode,
+            "entities": [{"name": "Bob", "type": "person"}],
+            "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "tea"}],
+        }
+    )
+    assert result["facts"] == {"new": 1}
+    assert graph.search_facts({"query": "tea"}).results[0].citations == [f"[source: {episode}]"]
+    with pytest.raises(NotFound):
+        graph.add_facts(
+            {"episode_id": "nope", "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "x"}]}
+        )
+    with pytest.raises(NotFound):
+        graph.get_entity("en_01ABCDEFGHJKMNPQRSTVWXYZ00")
