@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.errors import InvalidInput
@@ -45,6 +45,17 @@ class SearchSettings(BaseModel):
     recency_weight: float = Field(default=0.0, ge=0, description="Boost of recent episodes.")
     recency_half_life_days: float = Field(default=30.0, gt=0)
     mmr_lambda: float = Field(default=0.7, ge=0, le=1, description="MMR: 1 is pure relevance.")
+
+    @field_validator("channel_weights")
+    @classmethod
+    def _known_non_negative(cls, weights: dict[str, float]) -> dict[str, float]:
+        unknown = sorted(set(weights) - {"bm25", "vector"})
+        if unknown:
+            raise ValueError(f"unknown channel(s) {unknown}; channels are bm25 and vector")
+        if any(weight < 0 for weight in weights.values()):
+            raise ValueError("channel weights must not be negative")
+        return weights
+
     synonyms: tuple[tuple[str, ...], ...] = Field(
         default=DEFAULT_SYNONYMS, description="Groups of interchangeable query words, any language."
     )
@@ -62,6 +73,7 @@ class Settings(BaseSettings):
         default=None, description="postgresql://… selects the PostgreSQL store; unset: SQLite in data_dir."
     )
     default_group: str = Field(default="default", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
+    max_metadata_bytes: int = Field(default=64 * 1024, gt=0, description="Largest episode metadata, as JSON.")
     max_content_bytes: int = Field(
         default=256 * 1024, gt=0, description="Largest episode content, UTF-8 bytes."
     )

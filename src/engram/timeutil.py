@@ -9,10 +9,16 @@ from pydantic import AfterValidator
 
 
 def as_utc(value: datetime) -> datetime:
-    """Return ``value`` in UTC; a naive datetime is taken to be UTC already."""
+    """Return ``value`` in UTC; a naive datetime is taken to be UTC already.
+
+    Raises ValueError (a 422 through pydantic) when the conversion leaves years 1-9999.
+    """
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as exc:  # e.g. 0001-01-01T00:00+14:00 is before year 1 in UTC
+        raise ValueError("datetime is out of range once converted to UTC") from exc
 
 
 UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]

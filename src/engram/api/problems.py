@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engram.errors import EngramError, PreconditionFailed
+from engram.validation import field_path
 
 PROBLEM_JSON = "application/problem+json"
 logger = logging.getLogger("engram.api")
@@ -24,19 +24,11 @@ def problem(status: int, title: str, detail: str, **extra: Any) -> JSONResponse:
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
 
 
-def _field(loc: Sequence[int | str]) -> str:
-    """Return a dotted field path without FastAPI's ``body``/``query``/``path`` prefix."""
-    parts = [str(part) for part in loc]
-    if parts and parts[0] in {"body", "query", "path", "header"}:
-        parts = parts[1:]
-    return ".".join(parts) or "body"
-
-
 def _validation_problem(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = []
     for error in exc.errors():
-        field = _field(error["loc"])
+        field = field_path(error["loc"])
         if error["type"] == "json_invalid":
             field = "body"
             message = f"invalid JSON: {error.get('ctx', {}).get('error', 'cannot parse the body')}"

@@ -17,6 +17,7 @@ from typing import Annotated
 import apsw
 import typer
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -80,19 +81,23 @@ def load_settings(data_dir: Path | None) -> Settings:
         first = exc.errors()[0]
         name = "ENGRAM_" + "_".join(str(part) for part in first["loc"]).upper()
         raise fail(InvalidInput(f"{first['msg']} (got {first.get('input')!r})", field=name)) from exc
+    except SettingsError as exc:  # e.g. a nested setting that is not valid JSON
+        raise fail(InvalidInput(str(exc), field="ENGRAM_*")) from exc
 
 
-def open_memory(data_dir: Path | None, *, must_exist: bool = False) -> Memory:
+def open_memory(data_dir: Path | None, *, must_exist: bool = False, serving: bool = False) -> Memory:
     """Open the memory the command works on; exits with the error's code on failure.
 
     With ``must_exist`` a missing SQLite database is an error rather than created (read
     commands); a PostgreSQL database (``ENGRAM_DATABASE_URL``) is always created or migrated.
+    Only ``serving`` commands embed pending episodes in the background; the others stay
+    read-only and quick.
     """
     settings = load_settings(data_dir)
     directory = settings.data_dir
     try:
         if settings.database_url is not None:
-            return Memory.open(settings=settings)
+            return Memory.open(settings=settings, background_indexing=serving)
         if directory.exists() and not directory.is_dir():
             raise InvalidInput(f"{directory} is a file, not a directory", field="--data-dir")
         if must_exist and not settings.database_path.is_file():
@@ -101,7 +106,7 @@ def open_memory(data_dir: Path | None, *, must_exist: bool = False) -> Memory:
                 "creates one (or pass --data-dir)",
                 field="--data-dir",
             )
-        return Memory.open(settings=settings)
+        return Memory.open(settings=settings, background_indexing=serving)
     except EngramError as exc:
         raise fail(exc) from exc
     except OSError as exc:

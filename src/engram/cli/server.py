@@ -29,7 +29,7 @@ from engram.errors import StoreError
 def serve(
     data_dir: DataDir = None,
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to bind.")] = 8765,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to bind.")] = 8765,
     allow_remote: Annotated[
         bool, typer.Option("--allow-remote", help="Allow binding an address other than loopback.")
     ] = False,
@@ -48,7 +48,7 @@ def serve(
             "[yellow]warning:[/yellow] no authentication is configured: anyone who reaches this port can "
             "read and write the memory"
         )
-    memory = open_memory(data_dir)
+    memory = open_memory(data_dir, serving=True)
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(
         f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
@@ -72,7 +72,7 @@ def mcp(data_dir: DataDir = None) -> None:
     """Serve MCP over stdio (for agent clients that launch a subprocess)."""
     from engram.api.mcp import run_stdio
 
-    memory = open_memory(data_dir)
+    memory = open_memory(data_dir, serving=True)
     try:
         run_stdio(memory)
     finally:

@@ -74,7 +74,12 @@ def parse_query(
     if len(text) > max_chars:
         warnings.append(f"query truncated from {len(text)} to {max_chars} characters")
         text = text[:max_chars]
-    found = find_time_range(text, reference_time) if reference_time is not None else None
+    found = None
+    if reference_time is not None:
+        try:
+            found = find_time_range(text, reference_time)
+        except (OverflowError, ValueError):  # "next year" at 9999-12-31: no such range
+            found = None
     words = query_terms(text)
     content_words = [w for w in words if w not in ENGLISH_STOP_WORDS and w not in CHINESE_STOP_WORDS] or words
     return ParsedQuery(

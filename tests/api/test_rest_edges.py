@@ -1,0 +1,99 @@
+"""Edge cases found by trying to break the REST API: each must be a clean 4xx, nothing written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engram import Memory
+from engram.indexer import MAX_EMBEDDING_CHARS, embedding_text
+
+
+def nested(depth: int) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    node = root
+    for _ in range(depth):
+        node["a"] = {}
+        node = node["a"]
+    return root
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"content": "x", "metadata": nested(300)}, "metadata"),
+        ({"content": "x", "metadata": {"blob": "x" * 70_000}}, "metadata"),
+        ({"content": "x", "timestamp": "0001-01-01T00:00:00+14:00"}, "timestamp"),
+        ({"content": 5}, "content"),
+        (
+            {"content": "x", "metadata": {"k": "v"}, "facts": [{"subject": "a", "predicate": "LIKES"}]},
+            "facts.0",
+        ),
+    ],
+)
+def test_refused_before_anything_is_written(
+    client: TestClient, memory: Memory, body: Any, field: str
+) -> None:
+    response = client.post("/v1/episodes", json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == field
+    assert memory.store.counts()["episodes"] == 0
+
+
+def test_patch_keeps_metadata_bounded(client: TestClient, memory: Memory) -> None:
+    episode = client.post("/v1/episodes", json={"content": "x"}).json()["episode"]
+    response = client.patch(
+        f"/v1/episodes/{episode['id']}", json={"metadata": nested(100)}, headers={"If-Match": '"1"'}
+    )
+    assert response.status_code == 422 and response.json()["field"] == "metadata"
+    assert memory.get_episode(episode["id"]).version == 1
+
+
+def test_empty_patch_makes_no_new_version(client: TestClient) -> None:
+    episode = client.post("/v1/episodes", json={"content": "x"}).json()["episode"]
+    url = f"/v1/episodes/{episode['id']}"
+    response = client.patch(url, json={}, headers={"If-Match": '"1"'})
+    assert response.status_code == 200 and response.headers["etag"] == '"1"'
+    assert client.patch(url, json={}, headers={"If-Match": '"7"'}).status_code == 412
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"after": "0001-01-01T00:00:00+01:00"},
+        {"before": "9999-12-31T23:59:59-12:00"},
+    ],
+)
+def test_list_with_out_of_range_times_is_a_422(client: TestClient, params: dict[str, str]) -> None:
+    assert client.get("/v1/episodes", params=params).status_code == 422
+
+
+@pytest.mark.parametrize("reference", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"])
+def test_time_words_at_the_ends_of_the_calendar_search_without_a_range(
+    client: TestClient, reference: str
+) -> None:
+    client.post("/v1/episodes", json={"content": "next year we plan a trip"})
+    for query in ("next year", "tomorrow", "last week", "去年三月"):
+        response = client.post("/v1/episodes/search", json={"query": query, "reference_time": reference})
+        assert response.status_code == 200, (query, response.text)
+
+
+def test_embedding_text_is_bounded() -> None:
+    from datetime import UTC, datetime
+
+    from engram.models import Episode
+
+    episode = Episode(
+        id="e",
+        group_id="g",
+        version=1,
+        timestamp=datetime.now(UTC),
+        recorded_at=datetime.now(UTC),
+        source_type="message",
+        content="word " * 100_000,
+        fingerprint="f",
+        operation_id="o",
+    )
+    assert len(embedding_text(episode, episode)) == MAX_EMBEDDING_CHARS
