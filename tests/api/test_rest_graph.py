@@ -1,0 +1,82 @@
+"""The knowledge graph over REST: facts and entities, through the ASGI stack."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+
+def test_facts_update_history_and_entities(client: TestClient) -> None:
+    first = client.post(
+        "/v1/episodes",
+        json={
+            "content": "杭州项目预算五十万",
+            "timestamp": "2024-01-01T09:00:00Z",
+            "entities": [{"name": "杭州项目", "type": "project"}],
+            "facts": [
+                {"subject": "杭州项目", "predicate": "预算", "value": 500000, "fact": "杭州项目预算五十万"}
+            ],
+        },
+    ).json()["episode"]
+    second = client.post(
+        "/v1/episodes",
+        json={
+            "content": "更正：杭州项目预算八十万",
+            "timestamp": "2024-02-01T09:00:00Z",
+            "facts": [
+                {
+                    "subject": "杭州项目",
+                    "predicate": "BUDGET",
+                    "value": 800000,
+                    "fact": "更正：杭州项目预算八十万",
+                }
+            ],
+        },
+    ).json()["episode"]
+    current = client.post("/v1/facts/search", json={"query": "预算"}).json()["results"]
+    assert [(h["fact"]["value"], h["citations"]) for h in current] == [
+        (800000, [f"[source: {second['id']}]"])
+    ]
+    history = client.post("/v1/facts/search", json={"query": "预算", "include_history": True}).json()[
+        "results"
+    ]
+    assert sorted((h["fact"]["value"], h["fact"]["status"]) for h in history) == [
+        (500000, "superseded"),
+        (800000, "current"),
+    ]
+    then = client.post(
+        "/v1/facts/search", json={"subject": "杭州项目", "as_of": "2024-01-15T00:00:00Z"}
+    ).json()
+    assert [h["fact"]["value"] for h in then["results"]] == [500000]
+    [entity] = client.post("/v1/entities/search", json={"query": "杭州项目"}).json()["results"]
+    view = client.get(f"/v1/entities/{entity['id']}").json()
+    assert view["entity"]["type"] == "project" and view["facts"][0]["fact"]["value"] == 800000
+    assert first["id"] in view["facts"][0]["citations"][0] or second["id"] in view["facts"][0]["citations"][0]
+
+
+def test_add_facts_and_errors(client: TestClient) -> None:
+    episode = client.post("/v1/episodes", json={"content": "Bob likes tea"}).json()["episode"]
+    added = client.post(
+        "/v1/facts",
+        json={
+            "episode_id": episode["id"],
+            "entities": [{"name": "Bob", "type": "person"}],
+            "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "tea", "source_kind": "stated"}],
+        },
+    )
+    assert added.status_code == 201 and added.json()["result"]["facts"] == {"new": 1}
+    missing = client.post(
+        "/v1/facts",
+        json={"episode_id": "nope", "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "x"}]},
+    )
+    assert missing.status_code == 404 and missing.json()["field"] == "episode_id"
+    both = client.post(
+        "/v1/facts",
+        json={
+            "episode_id": episode["id"],
+            "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "x", "object": "Alice"}],
+        },
+    )
+    assert both.status_code == 422 and both.json()["field"].startswith("facts.0")
+    assert client.get("/v1/entities/en_01ABCDEFGHJKMNPQRSTVWXYZ00").status_code == 404
+    unknown = client.post("/v1/facts/search", json={"subject": "Nobody"})
+    assert unknown.status_code == 422 and unknown.json()["field"] == "subject"
