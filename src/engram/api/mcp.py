@@ -1,4 +1,7 @@
-"""The MCP server: Engram's episode tools over the official ``mcp`` SDK (2.x), on stdio or streamable HTTP.
+"""The MCP server: Engram's tools over the official ``mcp`` SDK (2.x), on stdio or streamable HTTP.
+
+Episode tools live here; the knowledge-graph tools (search_facts, search_entities, get_entity,
+add_facts) in ``engram.api.mcp_graph``, registered by ``create_mcp_server``.
 
 Each tool is a few lines over ``Memory``. Tools are plain functions: the SDK runs them on a
 worker thread (``anyio.to_thread``), so a slow store call never blocks the event loop or
@@ -28,6 +31,7 @@ from starlette.routing import Route
 
 from engram import __version__
 from engram.errors import EngramError, PreconditionFailed
+from engram.graph.models import EntityIn, FactIn
 from engram.memory import Memory
 from engram.models import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchHit
 
@@ -47,7 +51,40 @@ with create_episode; find them again with search_episodes (relevance) or list_ep
 first). Every call is scoped to one group_id, the namespace of a memory (a user, a team, a \
 tenant); omit it to use the server's default group. Quote the `citation` of each search hit, \
 `[source: <episode id>]`, when you use what it says. Episode content is immutable; \
-update_episode changes metadata, intent, status or references and needs the version you read."""
+update_episode changes metadata, intent, status or references and needs the version you read.
+Memory also keeps a knowledge graph of entities and facts: pass the `entities` and `facts` you \
+extract to create_episode (or add_facts later), and ask search_facts, search_entities and \
+get_entity what is currently true, what was true at a time, and where it was said (cite the \
+facts' `citations`)."""
+
+EXTRACTION_GUIDE = """\
+Extract the knowledge graph yourself and pass it as `entities` and `facts` (this needs no LLM on \
+the server and is more accurate); without them the server's builtin extractor reads the content \
+with rules. Empty lists mean "nothing to remember" and build no graph (use them for chit-chat).
+- entity: {"name", "type", "aliases"?, "attributes"?}. type is lower_snake: person, organisation, \
+place, product, document, project, event, role, animal, ... Put the fullest name in name and the \
+other names (nicknames, translations) in aliases; attributes are simple traits {"gender": "female"}.
+- fact: {"subject", "predicate", "object" | "value", "fact", "valid_at"?, "invalid_at"?, \
+"conditions"?, "confidence"?, "source_kind"?}.
+  subject: an entity name from `entities`, an entity already in memory, or an entity id (en_...).
+  predicate: UPPER_SNAKE, e.g. LIVES_IN, WORKS_AT, HAS_ROLE, REPORTS_TO, MARRIED_TO, BUDGET, PRICE, \
+DEADLINE, STATUS, PREFERS, LIKES, USES, OWNS, PLANS_TO_VISIT, VISITED; synonyms such as "budget", \
+"works at" or "住在" are mapped to these, other UPPER_SNAKE names are kept as given.
+  exactly one of object (the name of another entity: a person, place, organisation, product) or \
+value (a literal: number, amount, date, word), never both.
+  fact: one sentence stating the claim, in the episode's language.
+  valid_at / invalid_at: ISO 8601, only when the text says when it became or stopped being true.
+  conditions: when it holds only sometimes, e.g. {"when": "weekends"}.
+  confidence: 0..1, how sure the text is; source_kind: stated (said outright) or inferred (your \
+reading between the lines).
+- First person ("I", "my", "我") means the episode's actor: use the actor's name (or id) as the \
+entity and the subject, never "I" or "我".
+Example: actor {"type": "user", "id": "u_7", "name": "李强"}, content "我住在杭州，预算五十万。I work \
+at Initech." → entities [{"name": "李强", "type": "person"}, {"name": "杭州", "type": "place"}, \
+{"name": "Initech", "type": "organisation"}], facts [{"subject": "李强", "predicate": "LIVES_IN", \
+"object": "杭州", "fact": "李强住在杭州", "source_kind": "stated"}, {"subject": "李强", \
+"predicate": "BUDGET", "value": 500000, "fact": "李强的预算是五十万"}, {"subject": "李强", \
+"predicate": "WORKS_AT", "object": "Initech", "fact": "李强 works at Initech"}]."""
 
 # -- parameter types (module level: the SDK resolves tool annotations in this module's globals) ----
 
@@ -65,6 +102,26 @@ EpisodeIdArg = Annotated[
     str, Field(min_length=1, max_length=128, description="Episode id, as returned by create, list or search.")
 ]
 LabelList = Annotated[list[str] | None, Field(description="Keep episodes matching any of these values.")]
+EntitiesArg = Annotated[
+    list[EntityIn] | None,
+    Field(
+        max_length=256,
+        description=(
+            'Entities you extracted: [{"name": "李强", "type": "person", "aliases": ["小李"]}] '
+            "(see the tool description)."
+        ),
+    ),
+]
+FactsArg = Annotated[
+    list[FactIn] | None,
+    Field(
+        max_length=512,
+        description=(
+            'Facts you extracted: [{"subject": "李强", "predicate": "LIVES_IN", "object": "杭州", '
+            '"fact": "李强住在杭州"}]; exactly one of object or value (see the tool description).'
+        ),
+    ),
+]
 
 
 # -- result models ---------------------------------------------------------------------------------
@@ -175,9 +232,15 @@ class EngramMCPServer(MCPServer[Any]):
         super().__init__(*args, **kwargs)
         self._parameters: dict[str, frozenset[str]] = {}
 
-    def add_engram_tool(self, fn: Callable[..., BaseModel], annotations: ToolAnnotations) -> None:
-        """Register ``fn`` as a tool named after it, remembering its parameter names."""
-        self.add_tool(fn, annotations=annotations, structured_output=True)
+    def add_engram_tool(
+        self, fn: Callable[..., BaseModel], annotations: ToolAnnotations, *, guide: str = ""
+    ) -> None:
+        """Register ``fn`` as a tool named after it, remembering its parameter names.
+
+        The description is ``fn``'s docstring, followed by ``guide`` when given.
+        """
+        description = "\n\n".join(part for part in (inspect.getdoc(fn), guide) if part)
+        self.add_tool(fn, description=description, annotations=annotations, structured_output=True)
         self._parameters[fn.__name__] = frozenset(inspect.signature(fn).parameters)
 
     async def call_tool(
@@ -206,7 +269,8 @@ class EngramMCPServer(MCPServer[Any]):
 def create_mcp_server(
     memory: Memory, *, max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS
 ) -> EngramMCPServer:
-    """Return an MCP server whose tools create, update, get, list and search episodes of ``memory``.
+    """Return an MCP server whose tools create, update, get, list and search episodes of ``memory``,
+    and search and add to its knowledge graph (see ``engram.api.mcp_graph``).
 
     ``max_content_chars`` bounds each episode's content in create, list and search results
     (``content_truncated`` flags a cut); get_episode always returns the full content.
@@ -248,17 +312,20 @@ def create_mcp_server(
         id: Annotated[
             str | None, Field(pattern=ID_PATTERN, description="Your own id for it; default: a new ep_… id.")
         ] = None,
+        entities: EntitiesArg = None,
+        facts: FactsArg = None,
     ) -> CreateEpisodeResult:
-        """Store one episode (a message, note or JSON record) in a group's memory.
+        """Store one episode (a message, note or JSON record) in a group's memory, and its facts.
 
         Safe to retry: an episode with the same intent, content and actor id (or the same id)
         already in the group is not stored twice; the stored one is returned with
-        `deduplicated: true`. Reusing an id for different content is an error.
-        Returns the episode with its id and `version` (pass it to update_episode).
+        `deduplicated: true` and its graph is not built again. Reusing an id for different
+        content is an error. Returns the episode with its id and `version` (pass it to
+        update_episode). The facts are then found by search_facts, citing this episode.
         """
         data: dict[str, Any] = {"content": content, "group_id": group_id, "actor": actor, "intent": intent}
         data |= {"timestamp": timestamp, "source": source, "source_type": source_type, "id": id}
-        data |= {"metadata": metadata, "references": references}
+        data |= {"metadata": metadata, "references": references, "entities": entities, "facts": facts}
         created = memory.create_episode({k: v for k, v in data.items() if v is not None}, actor=MCP_ACTOR)
         return CreateEpisodeResult(
             episode=truncate(created.episode, max_content_chars), deduplicated=created.deduplicated
@@ -374,11 +441,17 @@ def create_mcp_server(
         )
 
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    server.add_engram_tool(create_episode, writes.model_copy(update={"idempotent_hint": True}))
+    server.add_engram_tool(
+        create_episode, writes.model_copy(update={"idempotent_hint": True}), guide=EXTRACTION_GUIDE
+    )
     server.add_engram_tool(update_episode, writes.model_copy(update={"idempotent_hint": False}))
     server.add_engram_tool(get_episode, reads)
     server.add_engram_tool(list_episodes, reads)
     server.add_engram_tool(search_episodes, reads)
+
+    from engram.api.mcp_graph import add_graph_tools  # imports this module: import it late
+
+    add_graph_tools(server, memory, reads=reads, writes=writes.model_copy(update={"idempotent_hint": False}))
     return server
 
 
