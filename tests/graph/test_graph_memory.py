@@ -159,3 +159,44 @@ def test_add_facts_to_a_stored_episode_and_errors(graph: Memory) -> None:
         )
     with pytest.raises(NotFound):
         graph.get_entity("en_01ABCDEFGHJKMNPQRSTVWXYZ00")
+
+
+def test_refinement_by_a_finer_name_and_not_by_a_longer_number(graph: Memory) -> None:
+    ents = [{"name": "赵敏", "type": "person"}]
+    say(
+        graph,
+        "赵敏住在杭州",
+        days=0,
+        entities=ents,
+        facts=[{"subject": "赵敏", "predicate": "LIVES_IN", "value": "杭州"}],
+    )
+    say(
+        graph,
+        "赵敏住在杭州滨江区",
+        days=9,
+        entities=ents,
+        facts=[{"subject": "赵敏", "predicate": "LIVES_IN", "value": "杭州滨江区"}],
+    )
+    assert {(h.fact.value, h.fact.status) for h in graph.search_facts({"subject": "赵敏"}).results} == {
+        ("杭州", "current"),
+        ("杭州滨江区", "current"),
+    }
+    say(
+        graph,
+        "room v1",
+        days=0,
+        entities=ents,
+        facts=[{"subject": "赵敏", "predicate": "HAS_ROLE", "value": "v1"}],
+    )
+    say(
+        graph,
+        "room v10",
+        days=9,
+        entities=ents,
+        facts=[{"subject": "赵敏", "predicate": "HAS_ROLE", "value": "v10"}],
+    )
+    roles = {
+        (h.fact.value, h.fact.status)
+        for h in graph.search_facts({"subject": "赵敏", "predicate": "HAS_ROLE"}).results
+    }
+    assert roles == {("v10", "current")}, "v10 is an update of v1, not a refinement"

@@ -351,10 +351,21 @@ class GraphBuilder:
                 if fact.object in parents:
                     return True
                 new, old = txn.entity(group, claim.object), txn.entity(group, fact.object)
-                return bool(new and old and old.name != new.name and old.name in new.name)
+                return bool(new and old and _narrows(old.name, new.name))
             if claim.value is not None and fact.value is not None:
-                old_text, new_text = normalise_name(str(fact.value)), normalise_name(str(claim.value))
-                return old_text != new_text and old_text in new_text
+                return _narrows(str(fact.value), str(claim.value))
             return False
 
         return refines
+
+
+def _narrows(coarse: str, fine: str) -> bool:
+    """Return True when ``fine`` names a part of ``coarse`` by extending it: 杭州 → 杭州滨江区.
+
+    An extension that continues a Latin word or number ("v1" → "v10") is another value.
+    """
+    coarse, fine = normalise_name(coarse), normalise_name(fine)
+    if len(coarse) < 2 or coarse == fine or not fine.startswith(coarse):
+        return False
+    following = fine[len(coarse)]
+    return not (following.isascii() and following.isalnum())
