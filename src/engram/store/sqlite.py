@@ -290,7 +290,8 @@ class SQLiteStore(SQLiteGraphMixin):
             self._connection()
             .execute(
                 f"SELECT {E_COLUMNS}, -bm25(episodes_fts, 1.0, {CONTEXT_WEIGHT}) AS score "
-                "FROM episodes_fts f JOIN episodes e ON e.doc = f.rowid AND e.expired_at IS NULL "
+                "FROM episodes_fts f CROSS JOIN episodes e INDEXED BY episodes_current_doc "
+                "ON e.doc = f.rowid AND e.expired_at IS NULL "
                 f"WHERE episodes_fts MATCH ? AND e.group_id = ?{where} ORDER BY score DESC LIMIT ?",
                 (fts_query(terms), group_id, *params, limit),
             )
