@@ -33,7 +33,8 @@ class SearchSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     channel_weights: dict[str, float] = Field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 0.25}, description="Weighted RRF, per channel."
+        default_factory=lambda: {"bm25": 1.0, "vector": 0.25, "graph": 0.1},
+        description="Weighted RRF, per channel.",
     )
     rrf_k: int = Field(default=60, gt=0, description="RRF's k (Cormack et al. 2009).")
     candidates: int = Field(default=50, gt=0, description="Hits each channel contributes to fusion.")
@@ -49,9 +50,9 @@ class SearchSettings(BaseModel):
     @field_validator("channel_weights")
     @classmethod
     def _known_non_negative(cls, weights: dict[str, float]) -> dict[str, float]:
-        unknown = sorted(set(weights) - {"bm25", "vector"})
+        unknown = sorted(set(weights) - {"bm25", "vector", "graph"})
         if unknown:
-            raise ValueError(f"unknown channel(s) {unknown}; channels are bm25 and vector")
+            raise ValueError(f"unknown channel(s) {unknown}; channels are bm25, vector and graph")
         if any(weight < 0 for weight in weights.values()):
             raise ValueError("channel weights must not be negative")
         return weights

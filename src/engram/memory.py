@@ -33,6 +33,7 @@ from engram.models import (
     SearchResponse,
 )
 from engram.search.engine import BM25Channel, Channel, SearchEngine
+from engram.search.graph import GraphChannel
 from engram.search.vector import VectorChannel, check_embedder
 from engram.store.base import NewEpisode, PageKey, Store
 from engram.store.graph_base import GraphStore
@@ -148,6 +149,8 @@ class Memory:
         self.embedder = embedder
         self._clock = clock or (lambda: datetime.now(UTC))
         channels: list[Channel] = [BM25Channel(store)]
+        if isinstance(store, GraphStore):
+            channels.append(GraphChannel(store, store))
         self._indexer: Indexer | None = None
         if embedder is not None:
             check_embedder(store, embedder, reset=reembed)

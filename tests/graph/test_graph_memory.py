@@ -200,3 +200,26 @@ def test_refinement_by_a_finer_name_and_not_by_a_longer_number(graph: Memory) ->
         for h in graph.search_facts({"subject": "赵敏", "predicate": "HAS_ROLE"}).results
     }
     assert roles == {("v10", "current")}, "v10 is an update of v1, not a refinement"
+
+
+def test_graph_channel_ranks_the_episode_of_the_current_fact_first(graph: Memory) -> None:
+    ents = [{"name": "ACME", "type": "organisation"}]
+    old = say(
+        graph,
+        "ACME budget: the ACME budget is 500k",
+        days=0,
+        entities=ents,
+        facts=[{"subject": "ACME", "predicate": "BUDGET", "value": 500000, "fact": "ACME budget is 500k"}],
+    )
+    new = say(
+        graph,
+        "Budget for ACME moved to 800k after the board meeting with the investors last Friday",
+        days=30,
+        entities=ents,
+        facts=[{"subject": "ACME", "predicate": "BUDGET", "value": 800000, "fact": "ACME budget is 800k"}],
+    )
+    plain = graph.search_episodes({"query": "ACME budget"}, channels=["bm25"]).results
+    assert plain[0].episode.id == old, "BM25 alone prefers the older, wordier episode"
+    [first, *_] = graph.search_episodes({"query": "ACME budget", "explain": True}).results
+    assert first.episode.id == new
+    assert first.explanation is not None and "graph" in first.explanation["channels"]

@@ -122,6 +122,10 @@ class GraphStore(Protocol):
         """Return current entities whose names contain any key, of the given types (all if empty)."""
         ...
 
+    def entities_with_names(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
+        """Return current entities whose normalised name or alias equals one of ``name_keys``."""
+        ...
+
     def merge_candidates(self, group_id: str) -> list[MergeCandidate]:
         """Return the recorded merge candidates, best score first."""
         ...

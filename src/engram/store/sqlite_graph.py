@@ -396,6 +396,10 @@ class SQLiteGraphMixin:
         )
         return [_entity(row) for row in rows]
 
+    def entities_with_names(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
+        """Return current entities named exactly by one of the keys; see GraphStore."""
+        return _Txn(self._connection()).entities_named(group_id, name_keys)
+
     def merge_candidates(self, group_id: str) -> list[MergeCandidate]:
         """Return recorded merge candidates, best first; see GraphStore."""
         rows = (

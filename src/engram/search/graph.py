@@ -1,0 +1,70 @@
+"""The graph channel: episodes that mention the entities a query names.
+
+The query's words and their runs of two and three (``new york``, ``李强``) are looked up as
+entity names or aliases; the facts about those entities that match the rest of the query
+lend their provenance episodes, best fact first. It finds the turn where a fact was
+stated even when the turn itself says "she" or "我".
+"""
+
+from __future__ import annotations
+
+from engram.graph.resolve import normalise_name
+from engram.models import Episode, EpisodeFilters
+from engram.search.engine import ChannelHit
+from engram.search.query import ParsedQuery
+from engram.store.base import Store
+from engram.store.graph_base import FactQuery, GraphStore
+
+
+def name_candidates(words: list[str], longest: int = 3) -> list[str]:
+    """Return the query's words and word runs up to ``longest``, as entity name keys."""
+    runs = [" ".join(words[i : i + n]) for n in range(1, longest + 1) for i in range(len(words) - n + 1)]
+    return list(dict.fromkeys(runs))
+
+
+class GraphChannel:
+    """Provenance episodes of facts about entities named in the query."""
+
+    name = "graph"
+
+    def __init__(self, graph: GraphStore, store: Store) -> None:
+        self._graph = graph
+        self._store = store
+
+    def search(
+        self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
+    ) -> list[ChannelHit]:
+        """Return the provenance episodes of matching facts about entities the query names.
+
+        The facts must match a query word other than the entity's own name: "Where does
+        Caroline live?" reaches Caroline's LIVES_IN fact, not every episode about her.
+        """
+        entities = self._graph.entities_with_names(group_id, name_candidates(query.words))
+        hits: dict[str, ChannelHit] = {}
+        for entity in entities:
+            names = set(name_candidates(normalise_name(entity.name).split()))
+            terms = [t for t in query.terms if t not in names and normalise_name(t) not in names]
+            if not terms:
+                continue
+            facts = self._graph.search_facts(group_id, terms, FactQuery(subject=entity.id), limit)
+            for fact, score in facts:
+                for episode_id in fact.episodes:
+                    episode = self._store.get_episode(group_id, episode_id)
+                    if episode is not None and _passes(episode, filters):
+                        best = hits.get(episode_id)
+                        if best is None or best.score < score:
+                            hits[episode_id] = ChannelHit(episode, score)
+        return sorted(hits.values(), key=lambda hit: hit.score, reverse=True)[:limit]
+
+
+def _passes(episode: Episode, filters: EpisodeFilters) -> bool:
+    """Return True when the episode passes the filters (checked in Python: few candidates)."""
+    actor_id = episode.actor.id if episode.actor else None
+    return (
+        (not filters.intent or episode.intent in filters.intent)
+        and (not filters.source or episode.source in filters.source)
+        and (not filters.actor_id or actor_id in filters.actor_id)
+        and (filters.timestamp_after is None or episode.timestamp >= filters.timestamp_after)
+        and (filters.timestamp_before is None or episode.timestamp < filters.timestamp_before)
+        and all(episode.metadata.get(k) == v for k, v in filters.metadata.items())
+    )
