@@ -278,3 +278,22 @@ def test_thread_neighbours_lend_context_to_search(store: Store) -> None:
     )
     hits = [h.episode.id for h in store.search_text("g1", ["zion"], EpisodeFilters(), 10)]
     assert hits[0] == "mid" and set(hits) == {"mid", "a", "late"}
+
+
+def test_vector_search_with_a_selective_filter_scores_only_passing_episodes(store: Store) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    items = [
+        new_episode(f"e{i}", f"text {i}", actor_id="rare" if i % 97 == 0 else "common") for i in range(800)
+    ]
+    store.insert_episodes(items, operation())
+    vectors = rng.standard_normal((800, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    store.put_vectors([(item.episode, vectors[i]) for i, item in enumerate(items)])
+    query = vectors[5]
+    rare = [i for i in range(800) if i % 97 == 0]
+    expected = sorted(rare, key=lambda i: -float(vectors[i] @ query))[:3]
+    hits = store.search_vectors("g1", query, EpisodeFilters(actor_id=["rare"]), 3)
+    assert [h.episode.id for h in hits] == [f"e{i}" for i in expected]
+    assert [h.episode.id for h in store.search_vectors("g1", query, EpisodeFilters(), 1)] == ["e5"]

@@ -46,12 +46,14 @@ class VectorCache:
 
     def __init__(self) -> None:
         self._groups: dict[str, _GroupMatrix] = {}
+        self._seen: dict[tuple[int, str], object] = {}
         self._lock = threading.Lock()
 
     def clear(self) -> None:
         """Forget every cached matrix (after vectors were deleted)."""
         with self._lock:
             self._groups.clear()
+            self._seen.clear()
 
     def _load(self, conn: apsw.Connection, group_id: str, after_doc: int) -> tuple[list[int], list[bytes]]:
         rows = conn.execute(
@@ -61,7 +63,18 @@ class VectorCache:
         return [int(row[0]) for row in rows], [bytes(row[1]) for row in rows]  # type: ignore[arg-type]
 
     def matrix(self, conn: apsw.Connection, group_id: str) -> _GroupMatrix | None:
-        """Return the group's (docs, matrix), refreshed from the table; None when it has no vectors."""
+        """Return the group's (docs, matrix), refreshed from the table; None when it has no vectors.
+
+        ``PRAGMA data_version`` tells a connection whether anything was committed since it
+        last looked; only then are the group's rows counted again.
+        """
+        version = conn.execute("PRAGMA data_version").fetchone()
+        seen_key = (id(conn), group_id)
+        cached = self._groups.get(group_id)
+        if cached is not None and version is not None and self._seen.get(seen_key) == version[0]:
+            return cached
+        if version is not None:
+            self._seen[seen_key] = version[0]
         row = conn.execute(
             "SELECT count(*), coalesce(max(doc), 0) FROM episode_vectors WHERE group_id = ?", (group_id,)
         ).fetchone()
@@ -125,13 +138,26 @@ def nearest(
     if not filter_where:
         order = _top(scores, limit)
         return [(int(group.docs[i]), float(scores[i])) for i in order]
-    for pool in (min(len(scores), max(FILTER_CANDIDATES, limit * 10)), len(scores)):
-        order = _top(scores, pool)
-        allowed = _passing(conn, group_id, [int(group.docs[i]) for i in order], filter_where, filter_params)
-        hits = [(int(group.docs[i]), float(scores[i])) for i in order if int(group.docs[i]) in allowed]
-        if len(hits) >= limit or pool == len(scores):
-            return hits[:limit]
-    return []
+    pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
+    order = _top(scores, pool)
+    allowed = _passing(conn, group_id, [int(group.docs[i]) for i in order], filter_where, filter_params)
+    hits = [(int(group.docs[i]), float(scores[i])) for i in order if int(group.docs[i]) in allowed]
+    if len(hits) >= limit or pool == len(scores):
+        return hits[:limit]
+    # A selective filter: score only the episodes that pass it, found through the store's indexes.
+    passing = np.asarray(
+        [
+            int(row[0])  # type: ignore[arg-type]
+            for row in conn.execute(
+                f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{filter_where}",
+                (group_id, *filter_params),
+            ).fetchall()
+        ],
+        dtype=np.int64,
+    )
+    rows = np.flatnonzero(np.isin(group.docs, passing))
+    order = rows[_top(scores[rows], limit)]
+    return [(int(group.docs[i]), float(scores[i])) for i in order]
 
 
 def _passing(
