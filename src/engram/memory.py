@@ -472,6 +472,12 @@ class Memory:
         """Return an entity, the facts about it and its version timeline. Raises NotFound."""
         return self._graph().get_entity(self.group(group_id), entity_id, known_at)
 
+    def merge_entities(
+        self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None
+    ) -> EntityView:
+        """Merge entity ``entity_id`` into ``into`` (one operation); return the survivor."""
+        return self._graph().merge_entities(self.group(group_id), entity_id, into, actor)
+
     def search_entities(
         self, query: str, group_id: str | None = None, *, types: Sequence[str] = (), limit: int = 10
     ) -> list[Entity]:

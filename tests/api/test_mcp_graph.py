@@ -436,3 +436,27 @@ def test_graph_tools_over_streamable_http(memory: Memory) -> None:
         server.should_exit = True
         thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_merge_entities_over_mcp(memory: Memory) -> None:
+    async def scenario(client: Client) -> None:
+        for name in ("小李", "李强"):
+            await call(
+                client,
+                "create_episode",
+                content=f"{name} 来了",
+                timestamp=at(0),
+                actor=LI,
+                entities=[{"name": name, "type": "person"}],
+                facts=[{"subject": name, "predicate": "LIKES", "value": f"{name}的茶"}],
+            )
+        small = (await call(client, "search_entities", query="小李"))["results"][0]["id"]
+        full = (await call(client, "search_entities", query="李强"))["results"][0]["id"]
+        merged = await call(client, "merge_entities", id=small, into=full)
+        assert merged["entity"]["id"] == full and "小李" in merged["entity"]["aliases"]
+        assert len(merged["facts"]) == 2
+        message, body = error(await client.call_tool("merge_entities", {"id": small, "into": full}))
+        assert body["field"] == "id" and small in message
+        assert (await call(client, "get_entity", id=full))["entity"]["id"] == full
+
+    in_process(memory, scenario)

@@ -80,3 +80,16 @@ def test_add_facts_and_errors(client: TestClient) -> None:
     assert client.get("/v1/entities/en_01ABCDEFGHJKMNPQRSTVWXYZ00").status_code == 404
     unknown = client.post("/v1/facts/search", json={"subject": "Nobody"})
     assert unknown.status_code == 422 and unknown.json()["field"] == "subject"
+
+
+def test_merge_over_rest(client: TestClient) -> None:
+    for name in ("Bobby", "Robert"):
+        client.post("/v1/episodes", json={"content": name, "entities": [{"name": name, "type": "person"}]})
+    bobby = client.post("/v1/entities/search", json={"query": "Bobby"}).json()["results"][0]["id"]
+    robert = client.post("/v1/entities/search", json={"query": "Robert"}).json()["results"][0]["id"]
+    merged = client.post(f"/v1/entities/{bobby}/merge", json={"into": robert})
+    assert merged.status_code == 200 and "Bobby" in merged.json()["entity"]["aliases"]
+    assert client.get(f"/v1/entities/{bobby}").status_code == 404
+    again = client.post(f"/v1/entities/{bobby}/merge", json={"into": robert})
+    assert again.status_code == 404 and again.json()["field"] == "id"
+    assert client.post(f"/v1/entities/{robert}/merge", json={"into": robert}).json()["field"] == "into"

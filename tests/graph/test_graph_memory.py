@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engram import Memory, Settings
-from engram.errors import NotFound
+from engram.errors import InvalidInput, NotFound
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 
@@ -223,3 +223,35 @@ def test_graph_channel_ranks_the_episode_of_the_current_fact_first(graph: Memory
     [first, *_] = graph.search_episodes({"query": "ACME budget", "explain": True}).results
     assert first.episode.id == new
     assert first.explanation is not None and "graph" in first.explanation["channels"]
+
+
+def test_merge_two_entities_moves_names_facts_and_mentions(graph: Memory) -> None:
+    a = say(
+        graph,
+        "小李 likes tea",
+        days=0,
+        entities=[{"name": "小李", "type": "person"}],
+        facts=[{"subject": "小李", "predicate": "LIKES", "value": "tea"}],
+    )
+    say(
+        graph,
+        "李强 works at ACME",
+        days=1,
+        entities=[{"name": "李强", "type": "person"}, {"name": "ACME", "type": "organisation"}],
+        facts=[{"subject": "李强", "predicate": "WORKS_AT", "object": "ACME"}],
+    )
+    [small] = graph.search_entities("小李")
+    [full] = graph.search_entities("李强")
+    assert small.id != full.id, "a nickname alone is no evidence"
+    merged = graph.merge_entities(small.id, full.id)
+    assert merged.entity.id == full.id and "小李" in merged.entity.aliases
+    assert {h.fact.predicate for h in merged.facts} == {"LIKES", "WORKS_AT"}
+    with pytest.raises(NotFound):
+        graph.get_entity(small.id)
+    assert [e.id for e in graph.search_entities("小李")] == [full.id]
+    assert full.id in graph.store.mentioned_entities("default", a)  # type: ignore[attr-defined]
+    with pytest.raises(InvalidInput):
+        graph.merge_entities(full.id, full.id)
+    [acme] = graph.search_entities("ACME")
+    with pytest.raises(InvalidInput):
+        graph.merge_entities(acme.id, full.id)

@@ -163,3 +163,15 @@ def test_duplicates_inside_one_batch_are_decided_in_order(store: Store) -> None:
         store.insert_episodes([new_episode("z", "one"), new_episode("z", "two")], operation())
     assert store.get_episode("g1", "z") is None
     assert store.counts()["episodes"] == 2
+
+
+def test_batches_interleaved_in_one_thread_give_every_episode_its_neighbours(store: Store) -> None:
+    words = [f"marker{n}" for n in range(8)]
+    for batch in ((0, 2, 4, 6), (1, 3, 5, 7)):
+        store.insert_episodes(
+            [new_episode(f"t{n}", words[n], minutes=n, thread="s") for n in batch], operation()
+        )
+    for n, word in enumerate(words):
+        hits = store.search_text("g1", [word], EpisodeFilters(), 10)
+        assert hits[0].episode.id == f"t{n}"
+        assert {h.episode.id for h in hits} == {f"t{m}" for m in (n - 1, n, n + 1) if 0 <= m < 8}, word

@@ -23,7 +23,7 @@ from engram.api.mcp import (
     EpisodeIdArg,
     GroupIdArg,
 )
-from engram.graph.models import Entity, FactHit, FactIn
+from engram.graph.models import Entity, EntityView, FactHit, FactIn
 from engram.memory import Memory
 
 ENTITY_FACTS_MAX = 50
@@ -126,6 +126,17 @@ class AddFactsResult(BaseModel):
     merge_candidates: int = Field(description="Entities that may be duplicates, recorded for review.")
 
 
+def _entity_result(view: EntityView) -> EntityResult:
+    """Return the bounded MCP form of an entity view."""
+    return EntityResult(
+        entity=view.entity,
+        facts=view.facts[:ENTITY_FACTS_MAX],
+        facts_truncated=len(view.facts) > ENTITY_FACTS_MAX,
+        timeline=view.timeline[-ENTITY_TIMELINE_MAX:],
+        timeline_truncated=len(view.timeline) > ENTITY_TIMELINE_MAX,
+    )
+
+
 def add_graph_tools(
     server: EngramMCPServer, memory: Memory, *, reads: ToolAnnotations, writes: ToolAnnotations
 ) -> None:
@@ -187,13 +198,7 @@ def add_graph_tools(
         20 (timeline_truncated). With known_at: the entity and facts as memory knew them then.
         """
         view = memory.get_entity(id, group_id, known_at=known_at)
-        return EntityResult(
-            entity=view.entity,
-            facts=view.facts[:ENTITY_FACTS_MAX],
-            facts_truncated=len(view.facts) > ENTITY_FACTS_MAX,
-            timeline=view.timeline[-ENTITY_TIMELINE_MAX:],
-            timeline_truncated=len(view.timeline) > ENTITY_TIMELINE_MAX,
-        )
+        return _entity_result(view)
 
     def add_facts(
         episode_id: Annotated[
@@ -213,7 +218,21 @@ def add_graph_tools(
         done = memory.add_facts(request, actor=MCP_ACTOR)
         return AddFactsResult.model_validate({"episode_id": episode_id, **done})
 
+    def merge_entities(
+        id: EntityIdArg,
+        into: Annotated[EntityIdArg, Field(description="The entity that survives (keeps its id).")],
+        group_id: GroupIdArg = None,
+    ) -> EntityResult:
+        """Merge two entities you know are the same (小李 is 李强): ``id`` is merged into ``into``.
+
+        The survivor gains the other's names as aliases, its attributes, facts and mentions;
+        the merged id stops resolving. Entities of different types cannot be merged.
+        """
+        view = memory.merge_entities(id, into, group_id, actor=MCP_ACTOR)
+        return _entity_result(view)
+
     server.add_engram_tool(search_facts, reads, guide=CURRENT_VS_HISTORY)
     server.add_engram_tool(search_entities, reads)
     server.add_engram_tool(get_entity, reads, guide=CURRENT_VS_HISTORY)
     server.add_engram_tool(add_facts, writes, guide=EXTRACTION_GUIDE + "\n\n" + CURRENT_VS_HISTORY)
+    server.add_engram_tool(merge_entities, writes)

@@ -44,6 +44,21 @@ def get_entity(
     return memory.get_entity(entity_id, group_id, known_at=known_at)
 
 
+class Merge(BaseModel):
+    """Which entity survives a merge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    into: Annotated[str, Field(min_length=1, max_length=128)]
+    group_id: str | None = None
+
+
+@router.post("/entities/{entity_id}/merge", summary="Merge this entity into another")
+def merge_entities(memory: MemoryDep, entity_id: str, merge: Annotated[Merge, Body()]) -> EntityView:
+    """Merge ``entity_id`` into ``into``: names, attributes, facts and mentions move; one operation."""
+    return memory.merge_entities(entity_id, merge.into, merge.group_id, actor=REST_ACTOR)
+
+
 @router.post("/entities/search", summary="Search entities by name or alias")
 def search_entities(memory: MemoryDep, search: Annotated[EntitySearch, Body()]) -> EntityResults:
     """Return entities whose name or alias contains the query's words."""

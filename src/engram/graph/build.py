@@ -157,7 +157,7 @@ class GraphBuilder:
             if result.verdict is not Verdict.DISTINCT and (best is None or result.score > best[0]):
                 best = (result.score, known, result.verdict, dict(result.parts))
         if best is not None and best[2] is Verdict.MERGE:
-            self._absorb(txn, best[1], mention, episode, operation)
+            self._absorb(txn, best[1], mention, (episode.timestamp, episode.timestamp), episode.id, operation)
             summary.entities_matched.append(best[1].id)
             return best[1].id
         entity = self._new_entity(mention, episode, operation)
@@ -200,40 +200,68 @@ class GraphBuilder:
         )
 
     def _absorb(
-        self, txn: GraphTxn, known: Entity, mention: EntityIn, episode: Episode, operation: Operation
+        self,
+        txn: GraphTxn,
+        known: Entity,
+        mention: EntityIn,
+        seen: tuple[datetime, datetime],
+        provenance: str,
+        operation: Operation,
     ) -> None:
-        """Write a new version of ``known`` with the mention's new names, attributes and time."""
+        """Write a new version of ``known`` with the mention's new names and attributes.
+
+        ``seen`` is the (first, last) time of the mention; ``provenance`` the episode (or
+        operation) new attributes come from. Nothing is written when nothing changes.
+        """
         aliases = list(known.aliases)
         for name in (mention.name, *mention.aliases):
             if name != known.name and name not in aliases and not is_generic(name):
                 aliases.append(name)
         attributes = dict(known.attributes)
         for key, value in mention.attributes.items():
-            attributes.setdefault(key, {"value": value, "episode": episode.id})
-        type_ = mention.type if known.type == UNKNOWN_TYPE else known.type
-        first_seen = min(known.first_seen, episode.timestamp)
-        last_seen = max(known.last_seen, episode.timestamp)
-        if (aliases, attributes, first_seen, last_seen, type_) == (
-            known.aliases,
-            known.attributes,
-            known.first_seen,
-            known.last_seen,
-            known.type,
-        ):
+            attributes.setdefault(key, {"value": value, "episode": provenance})
+        changes = {
+            "aliases": aliases,
+            "attributes": attributes,
+            "type": mention.type if known.type == UNKNOWN_TYPE else known.type,
+            "first_seen": min(known.first_seen, seen[0]),
+            "last_seen": max(known.last_seen, seen[1]),
+        }
+        if all(getattr(known, key) == value for key, value in changes.items()):
             return
         updated = known.model_copy(
             update={
+                **changes,
                 "version": known.version + 1,
-                "aliases": aliases,
-                "attributes": attributes,
-                "type": type_,
-                "first_seen": first_seen,
-                "last_seen": last_seen,
                 "recorded_at": self._clock(),
                 "operation_id": operation.id,
             }
         )
         txn.put_entity(updated, name_keys(updated))
+
+    def merge(self, txn: GraphTxn, source: Entity, into: Entity, operation: Operation) -> list[str]:
+        """Give ``into`` the names, attributes and facts of ``source``; return the moved fact ids."""
+        mention = EntityIn(
+            name=source.name,
+            type=source.type if into.type == UNKNOWN_TYPE else into.type,
+            aliases=source.aliases,
+            attributes=_values(source.attributes),
+        )
+        self._absorb(txn, into, mention, (source.first_seen, source.last_seen), operation.id, operation)
+        moved = []
+        for fact in txn.facts_touching(source.group_id, source.id):
+            updated = fact.model_copy(
+                update={
+                    "version": fact.version + 1,
+                    "subject": into.id if fact.subject == source.id else fact.subject,
+                    "object": into.id if fact.object == source.id else fact.object,
+                    "recorded_at": self._clock(),
+                    "operation_id": operation.id,
+                }
+            )
+            txn.put_fact(updated, self._index_text(txn, source.group_id, updated))
+            moved.append(fact.id)
+        return moved
 
     # -- facts -------------------------------------------------------------------------------------
 

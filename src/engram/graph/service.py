@@ -25,7 +25,7 @@ from engram.graph.models import (
     FactSearchResponse,
 )
 from engram.graph.predicates import PredicateRegistry
-from engram.graph.resolve import normalise_name
+from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
 from engram.ids import new_id
 from engram.models import Episode, Operation
 from engram.store.base import Store
@@ -78,6 +78,42 @@ class GraphService:
             )
         extraction = Extraction(entities=request.entities, facts=request.facts)
         return self._write(group_id, [(episode, extraction)], actor, "add_facts").details()
+
+    def merge_entities(self, group_id: str, source_id: str, into_id: str, actor: str | None) -> EntityView:
+        """Merge ``source_id`` into ``into_id`` as one operation; return the surviving entity.
+
+        The survivor keeps its id and gains the other's names (as aliases), attributes it
+        lacks, mentions and facts (new versions pointing at it); the merged entity's
+        current version is closed. Raises NotFound, or InvalidInput for itself or
+        different types.
+        """
+        if source_id == into_id:
+            raise InvalidInput("an entity cannot be merged into itself", field="into")
+        operation = Operation(
+            id=new_id("op"),
+            group_id=group_id,
+            kind="merge",
+            actor=actor,
+            created_at=self._clock(),
+            summary=f"merge {source_id} into {into_id}",
+        )
+
+        def merge(txn: GraphTxn) -> None:
+            source, into = txn.entity(group_id, source_id), txn.entity(group_id, into_id)
+            if source is None:
+                raise NotFound(f"no entity with id {source_id!r} in group {group_id!r}", field="id")
+            if into is None:
+                raise NotFound(f"no entity with id {into_id!r} in group {group_id!r}", field="into")
+            if UNKNOWN_TYPE not in (source.type, into.type) and source.type != into.type:
+                raise InvalidInput(f"cannot merge a {source.type} into a {into.type}", field="into")
+            moved = self._builder.merge(txn, source, into, operation)
+            for episode_id in txn.episodes_mentioning(group_id, [source.id], 1_000_000):
+                txn.add_mentions(group_id, episode_id, [into.id])
+            txn.close_entity(group_id, source.id, operation.created_at)
+            txn.record_operation(operation, {"source": source.id, "into": into.id, "facts": moved})
+
+        self._store.graph_write(merge)
+        return self.get_entity(group_id, into_id, None)
 
     def _extract(self, episode: Episode) -> Extraction | None:
         if self._extractor is None:

@@ -77,6 +77,18 @@ class GraphTxn(Protocol):
         """Store a fact version (closing the previous one) and index ``index_text``."""
         ...
 
+    def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
+        """Return every current fact whose subject or object is the entity (any status)."""
+        ...
+
+    def close_entity(self, group_id: str, entity_id: str, at: datetime) -> None:
+        """End an entity's current version (it was merged away) and forget its names."""
+        ...
+
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        """Return ids of episodes that mention any of the entities, newest first."""
+        ...
+
     def add_mentions(self, group_id: str, episode_id: str, entity_ids: Sequence[str]) -> None:
         """Record that an episode mentions these entities."""
         ...

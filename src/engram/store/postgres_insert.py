@@ -1,8 +1,9 @@
 """Batch insertion for the PostgreSQL store: deduplication, rows and thread context in a few statements.
 
 A batch of n episodes costs a constant number of round trips rather than ~5n: one lookup of
-the ids and one of the fingerprints already stored, pipelined inserts, one lookup of the
-thread neighbours and one UPDATE of the affected thread contexts. Duplicates are decided
+the ids and one of the fingerprints already stored, one lookup of the stored thread
+neighbours, pipelined inserts (each new episode written once, with its thread context), and
+one UPDATE of the stored episodes that gained a new neighbour. Duplicates are decided
 as SQLiteStore decides them one by one (earlier items of the same batch count as stored).
 The caller holds the advisory locks on every id, fingerprint and thread of the batch.
 """
@@ -10,6 +11,8 @@ The caller holds the advisory locks on every id, fingerprint and thread of the b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -25,6 +28,7 @@ from engram.store.postgres_rows import (
     episode_row,
     index_text,
 )
+from engram.store.postgres_schema import TEXT_CONFIG
 
 Connection = psycopg.Connection[Any]
 
@@ -40,8 +44,8 @@ NEXT_TEXT = _NEIGHBOUR.format(column="text", cmp=">", order="ASC")
 NEIGHBOUR_IDS = f"SELECT d.id, ({PREVIOUS_ID}), ({NEXT_ID}) FROM episode_docs d WHERE d.group_id = %s"
 
 INSERT_DOC = (
-    "INSERT INTO episode_docs (group_id, id, fingerprint, thread, timestamp, created_at, text) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    "INSERT INTO episode_docs (group_id, id, fingerprint, thread, timestamp, created_at, text, context_doc) "
+    f"VALUES (%s, %s, %s, %s, %s, %s, %s, to_tsvector('{TEXT_CONFIG}', %s))"
 )
 
 
@@ -117,6 +121,7 @@ def insert(conn: Connection, items: Sequence[NewEpisode]) -> list[tuple[Episode,
         created.append(item)
         results.append((episode, False))
     if created:
+        contexts = _contexts(conn, created)
         with conn.cursor() as cursor:
             cursor.executemany(
                 INSERT_DOC,
@@ -129,31 +134,78 @@ def insert(conn: Connection, items: Sequence[NewEpisode]) -> list[tuple[Episode,
                         item.episode.timestamp,
                         item.episode.recorded_at,
                         index_text(item.search_text),
+                        contexts.new.get((item.episode.group_id, item.episode.id), ""),
                     )
                     for item in created
                 ],
             )
             cursor.executemany(INSERT_EPISODE, [episode_row(item.episode) for item in created])
-        for group_id in dict.fromkeys(item.episode.group_id for item in created):
-            threaded = [i.episode.id for i in created if i.thread and i.episode.group_id == group_id]
-            if threaded:
-                _link(conn, group_id, threaded)
+        for group_id in dict.fromkeys(group for group, _ in contexts.stale):
+            stale = [episode_id for group, episode_id in contexts.stale if group == group_id]
+            conn.execute(
+                f"UPDATE episode_docs d SET context_doc = to_tsvector('{TEXT_CONFIG}', "
+                f"concat_ws(' ', ({PREVIOUS_TEXT}), ({NEXT_TEXT}))) WHERE d.group_id = %s AND d.id = ANY(%s)",
+                (group_id, stale),
+            )
     return results
 
 
-def _link(conn: Connection, group_id: str, new_ids: list[str]) -> None:
-    """Rewrite the thread context of new episodes and of their neighbours, which now include them.
+@dataclass
+class _Contexts:
+    new: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(group, id) of a new episode → its neighbours' text."""
+    stale: list[tuple[str, str]] = field(default_factory=list)
+    """(group, id) of stored episodes that gain a new neighbour: their context is rewritten."""
 
-    Any stored episode whose previous or next episode changed has a new episode as its new
-    neighbour, so the new episodes' neighbours are all that can need rewriting.
+
+def _contexts(conn: Connection, created: Sequence[NewEpisode]) -> _Contexts:
+    """Work out the thread context of the new episodes before they are written (one write each).
+
+    A new episode's neighbours are among the other new episodes of its thread and the stored
+    episodes right before and after it, so one lookup of those and a sort per thread suffice.
+    The stored episodes that become neighbours of a new one are returned as stale.
     """
-    rows = conn.execute(f"{NEIGHBOUR_IDS} AND d.id = ANY(%s)", (group_id, new_ids)).fetchall()
-    affected = dict.fromkeys(
-        str(found) for row in rows if row[1] is not None or row[2] is not None for found in row if found
-    )
-    if affected:
-        conn.execute(
-            f"UPDATE episode_docs d SET context = concat_ws(' ', ({PREVIOUS_TEXT}), ({NEXT_TEXT})) "
-            "WHERE d.group_id = %s AND d.id = ANY(%s)",
-            (group_id, list(affected)),
-        )
+    result = _Contexts()
+    threaded = [item for item in created if item.thread is not None]
+    by_group: dict[str, list[NewEpisode]] = {}
+    for item in threaded:
+        by_group.setdefault(item.episode.group_id, []).append(item)
+    for group_id, items in by_group.items():
+        rows = conn.execute(
+            f"SELECT k.thread, p.id, p.timestamp, p.text, n.id, n.timestamp, n.text "
+            "FROM unnest(%s::text[], %s::text[], %s::timestamptz[]) AS k(id, thread, ts) "
+            f"LEFT JOIN LATERAL ({_STORED.format(cmp='<', order='DESC')}) p ON true "
+            f"LEFT JOIN LATERAL ({_STORED.format(cmp='>', order='ASC')}) n ON true",
+            (
+                [item.episode.id for item in items],
+                [item.thread for item in items],
+                [item.episode.timestamp for item in items],
+                group_id,
+                group_id,
+            ),
+        ).fetchall()
+        nodes: dict[str, dict[str, tuple[datetime, str, bool]]] = {}
+        for item in items:
+            assert item.thread is not None
+            text = index_text(item.search_text)
+            nodes.setdefault(item.thread, {})[item.episode.id] = (item.episode.timestamp, text, True)
+        for thread, *neighbours in rows:
+            for found, stamp, text in (neighbours[0:3], neighbours[3:6]):
+                if found is not None and found not in nodes[thread]:
+                    nodes[thread][found] = (stamp, text, False)
+        for members in nodes.values():
+            order = sorted(members.items(), key=lambda member: (member[1][0], member[0]))
+            for position, (episode_id, (_, _, new)) in enumerate(order):
+                around = [order[i] for i in (position - 1, position + 1) if 0 <= i < len(order)]
+                if new:
+                    result.new[(group_id, episode_id)] = " ".join(text for _, (_, text, _) in around)
+                elif any(neighbour_new for _, (_, _, neighbour_new) in around):
+                    result.stale.append((group_id, episode_id))
+    return result
+
+
+_STORED = """
+    SELECT s.id, s.timestamp, s.text FROM episode_docs s
+    WHERE s.group_id = %s AND s.thread = k.thread AND (s.timestamp, s.id) {cmp} (k.ts, k.id)
+    ORDER BY s.timestamp {order}, s.id {order} LIMIT 1
+"""

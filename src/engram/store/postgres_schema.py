@@ -29,8 +29,9 @@ MIGRATIONS: list[tuple[int, str]] = [
             WITH engram_english_stem;
 
         -- One row per episode: identity keys and the immutable parts the full-text document is
-        -- built from (thread = source + thread key; text = segmented content). ``context`` holds
-        -- the text of the previous and next episodes of the thread (postgres_text.py ranks both).
+        -- built from (thread = source + thread key; text = segmented content). ``context_doc``
+        -- indexes the text of the previous and next episodes of the thread (the only part that
+        -- is rewritten: when a neighbour arrives); postgres_text.py ranks both.
         CREATE TABLE episode_docs (
             group_id    text NOT NULL,
             id          text NOT NULL,
@@ -39,9 +40,8 @@ MIGRATIONS: list[tuple[int, str]] = [
             timestamp   timestamptz NOT NULL,
             created_at  timestamptz NOT NULL,
             text        text NOT NULL,
-            context     text NOT NULL DEFAULT '',
             text_doc    tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_CONFIG}', text)) STORED,
-            context_doc tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_CONFIG}', context)) STORED,
+            context_doc tsvector NOT NULL DEFAULT ''::tsvector,
             PRIMARY KEY (group_id, id)
         );
         CREATE INDEX episode_docs_fingerprint ON episode_docs (group_id, fingerprint);

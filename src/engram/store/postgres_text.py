@@ -15,9 +15,13 @@ thread neighbours' text does, 0 otherwise (term frequency counts once: the "bina
 count as half as frequent as the rarest listed one). Like FTS5's, they are table-wide, not
 per group. They are read at most every STATS_SECONDS.
 
-Candidates come from the GIN indexes. When some terms are rare, only episodes holding a
-rare term (share below COMMON_SHARE) are candidates; their score still counts the common
-terms. If that yields fewer than ``limit`` episodes, the common terms are searched too.
+Candidates come from the GIN indexes. Words are taken rarest first while the episodes
+expected to hold them stay within CANDIDATE_ROWS (the rarest is always taken); only
+episodes holding one of those are scored, and their score still counts every word. A
+common word alone thus no longer drags tens of thousands of rows into the ranking; an
+episode that holds only common words and would have ranked in the top ``limit`` is the
+price (rare: the rarer words carry most of the score). If the candidates give fewer than
+``limit`` episodes, every word is searched.
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ Connection = psycopg.Connection[Any]
 
 K1 = 1.2
 B = 0.75
-COMMON_SHARE = 0.05
-"""Terms held by more than this share of episodes do not make candidates when rarer terms exist."""
+CANDIDATE_ROWS = 2000
+"""Expected matches up to which query words make candidates, rarest first (the rarest always does)."""
 DOC_LENGTH = "(length({d}text_doc) + length({d}context_doc))"
 """An episode's length for BM25: distinct words of its own text and of its thread context."""
 STATS_SECONDS = 60.0
@@ -129,10 +133,16 @@ class TextSearch:
             for parts in lexemes
         ]
         weights = [_idf(share, stats.rows) for share in shares]
-        rare = [word for word, share in zip(words, shares, strict=True) if share <= COMMON_SHARE]
+        candidates: list[str] = []
+        expected = 0.0
+        for share, word in sorted(zip(shares, words, strict=True)):
+            if candidates and expected + share * stats.rows > CANDIDATE_ROWS:
+                break
+            candidates.append(word)
+            expected += share * stats.rows
         query = (conn, group_id, words, weights)
-        hits = self._query(*query, rare or words, stats, filter_where, filter_params, limit)
-        if len(hits) < limit and rare and len(rare) < len(words):
+        hits = self._query(*query, candidates, stats, filter_where, filter_params, limit)
+        if len(hits) < limit and len(candidates) < len(words):
             hits = self._query(*query, words, stats, filter_where, filter_params, limit)
         return hits
 

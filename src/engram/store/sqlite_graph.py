@@ -261,6 +261,26 @@ class _Txn:
         conn.execute("DELETE FROM facts_fts WHERE rowid = ?", (doc,))
         conn.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (doc, index_text))
 
+    def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
+        rows = self._conn.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE group_id = ? AND expired_at IS NULL "
+            "AND (subject = ? OR object = ?)",
+            (group_id, entity_id, entity_id),
+        ).fetchall()
+        return [_fact(row) for row in rows]
+
+    def close_entity(self, group_id: str, entity_id: str, at: datetime) -> None:
+        self._conn.execute(
+            "UPDATE entities SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (ts(at), group_id, entity_id),
+        )
+        self._conn.execute(
+            "DELETE FROM entity_names WHERE group_id = ? AND entity_id = ?", (group_id, entity_id)
+        )
+
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        return _episodes_mentioning(self._conn, group_id, entity_ids, limit)
+
     def add_mentions(self, group_id: str, episode_id: str, entity_ids: Sequence[str]) -> None:
         for entity_id in dict.fromkeys(entity_ids):
             self._conn.execute(
@@ -436,17 +456,19 @@ class SQLiteGraphMixin:
 
     def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         """Return episodes mentioning any of the entities, newest first; see GraphStore."""
-        if not entity_ids:
-            return []
-        rows = (
-            self._connection()
-            .execute(
-                "SELECT DISTINCT m.episode_id, d.timestamp FROM mentions m JOIN episode_docs d "
-                "ON d.group_id = m.group_id AND d.id = m.episode_id "
-                f"WHERE m.group_id = ? AND m.entity_id IN ({', '.join('?' * len(entity_ids))}) "
-                "ORDER BY d.timestamp DESC LIMIT ?",
-                (group_id, *entity_ids, limit),
-            )
-            .fetchall()
-        )
-        return [str(row[0]) for row in rows]
+        return _episodes_mentioning(self._connection(), group_id, entity_ids, limit)
+
+
+def _episodes_mentioning(
+    conn: apsw.Connection, group_id: str, entity_ids: Sequence[str], limit: int
+) -> list[str]:
+    if not entity_ids:
+        return []
+    rows = conn.execute(
+        "SELECT DISTINCT m.episode_id, d.timestamp FROM mentions m JOIN episode_docs d "
+        "ON d.group_id = m.group_id AND d.id = m.episode_id "
+        f"WHERE m.group_id = ? AND m.entity_id IN ({', '.join('?' * len(entity_ids))}) "
+        "ORDER BY d.timestamp DESC LIMIT ?",
+        (group_id, *entity_ids, limit),
+    ).fetchall()
+    return [str(row[0]) for row in rows]
