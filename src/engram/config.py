@@ -92,6 +92,7 @@ class Settings(BaseSettings):
     llm_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For extractor=llm.")
     llm_model: str = Field(default="qwen2.5:7b-instruct", description="For extractor=llm.")
     llm_api_key: SecretStr | None = Field(default=None, description="For extractor=llm.")
+    llm_max_retries: int = Field(default=3, ge=0, description="Retries on 429, 5xx and timeouts.")
 
     def create_extractor(self) -> Extractor | None:
         """Return the configured extractor (None for "none"). Raises InvalidInput for an unknown name."""
@@ -105,7 +106,9 @@ class Settings(BaseSettings):
             from engram.graph.llm import LLMExtractor
 
             key = self.llm_api_key.get_secret_value() if self.llm_api_key else None
-            return LLMExtractor(self.llm_base_url, self.llm_model, api_key=key)
+            return LLMExtractor(
+                self.llm_base_url, self.llm_model, api_key=key, max_retries=self.llm_max_retries
+            )
         raise InvalidInput(
             f"unknown extractor {self.extractor!r}; choose builtin, llm or none", field="ENGRAM_EXTRACTOR"
         )

@@ -202,6 +202,8 @@ class Memory:
             self._indexer.stop()
         if self.embedder is not None:
             self.embedder.close()
+        if self.graph is not None:
+            self.graph.close()
         self.store.close()
 
     def index_pending(self, on_batch: Callable[[int], None] | None = None) -> int:
@@ -471,6 +473,10 @@ class Memory:
     ) -> EntityView:
         """Return an entity, the facts about it and its version timeline. Raises NotFound."""
         return self._graph().get_entity(self.group(group_id), entity_id, known_at)
+
+    def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
+        """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
+        return self._graph().reextract(self.group(group_id), actor)
 
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None

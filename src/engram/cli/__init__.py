@@ -9,11 +9,12 @@ input, 3 not found, 4 conflict, 5 store unusable; 130 when interrupted.
 from __future__ import annotations
 
 from engram.cli import episodes, server  # noqa: F401  (each registers its commands)
-from engram.cli.bench import bench_app, reembed
+from engram.cli.bench import bench_app, reembed, reextract
 from engram.cli.common import app
 
 app.add_typer(bench_app, name="bench")
 app.command()(reembed)
+app.command()(reextract)
 
 __all__ = ["app", "main"]
 

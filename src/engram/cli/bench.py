@@ -1,4 +1,4 @@
-"""Commands that measure or rebuild: ``bench locomo``, ``reembed``."""
+"""Commands that measure or rebuild: ``bench locomo``, ``reembed``, ``reextract``."""
 
 from __future__ import annotations
 
@@ -164,3 +164,25 @@ def reembed(data_dir: DataDir = None) -> None:
     except EngramError as exc:
         raise fail(exc) from exc
     typer.echo(f"re-embedded {done} episodes in {time.perf_counter() - started:.1f} s")
+
+
+def reextract(
+    group: Annotated[
+        list[str] | None, typer.Option("--group", "-g", help="Group (repeatable) [default: all].")
+    ] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Extract again the episodes whose extraction failed (``extraction_status: failed``).
+
+    Run it when the LLM endpoint is back; episodes that fail again stay marked.
+    """
+    try:
+        with Memory.open(settings=load_settings(data_dir), background_indexing=False) as memory:
+            groups = group or memory.groups()
+            done = failing = 0
+            for name in groups:
+                succeeded, still = memory.reextract(name, actor="cli")
+                done, failing = done + succeeded, failing + still
+    except EngramError as exc:
+        raise fail(exc) from exc
+    typer.echo(f"re-extracted {done} episodes; {failing} still failing")

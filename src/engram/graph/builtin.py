@@ -85,6 +85,9 @@ class BuiltinExtractor:
             for lang in ("en", "zh")
         }
 
+    def close(self) -> None:
+        """Release nothing: the rules hold no connections."""
+
     def extract(self, episode: Episode) -> Extraction:
         """Return the entities and facts ``episode`` states; empty for chit-chat."""
         actor = (episode.actor.name or episode.actor.id) if episode.actor else None

@@ -20,3 +20,7 @@ class Extractor(Protocol):
         (the episode is kept and marked ``extraction_status: failed``).
         """
         ...
+
+    def close(self) -> None:
+        """Release connections (an HTTP client); the extractor is unusable afterwards."""
+        ...

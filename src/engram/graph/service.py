@@ -27,8 +27,8 @@ from engram.graph.models import (
 from engram.graph.predicates import PredicateRegistry
 from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
 from engram.ids import new_id
-from engram.models import Episode, Operation
-from engram.store.base import Store
+from engram.models import Episode, EpisodeFilters, Operation
+from engram.store.base import PageKey, Store
 from engram.store.graph_base import FactQuery, GraphStore, GraphTxn
 from engram.text.tokenize import query_terms
 
@@ -53,6 +53,11 @@ class GraphService:
         self._clock = clock
         self._registry = registry or PredicateRegistry()
         self._builder = GraphBuilder(self._registry, clock=clock)
+
+    def close(self) -> None:
+        """Release the extractor."""
+        if self._extractor is not None:
+            self._extractor.close()
 
     # -- writes ------------------------------------------------------------------------------------
 
@@ -115,6 +120,31 @@ class GraphService:
         self._store.graph_write(merge)
         return self.get_entity(group_id, into_id, None)
 
+    def reextract(self, group_id: str, actor: str | None) -> tuple[int, int]:
+        """Extract again every episode of the group marked ``extraction_status: failed``.
+
+        Returns (succeeded, still failing). A success builds the graph and marks the episode
+        ``extraction_status: done`` (a new version).
+        """
+        failed = {"extraction_status": "failed"}
+        episodes: list[Episode] = []
+        after = None
+        while page := self._episodes.list_episodes(group_id, EpisodeFilters(metadata=failed), 200, after):
+            episodes += page
+            after = PageKey(page[-1].timestamp, page[-1].id)
+        succeeded = 0
+        for episode in episodes:
+            extraction = self._extract(episode)
+            if extraction is None:
+                continue
+            if not extraction.empty:
+                self._write(group_id, [(episode, extraction)], actor, "reextract")
+            current = self._episodes.get_episode(group_id, episode.id)
+            assert current is not None
+            self._set_status(current, {"extraction_status": "done", "extraction_error": None})
+            succeeded += 1
+        return succeeded, len(episodes) - succeeded
+
     def _extract(self, episode: Episode) -> Extraction | None:
         if self._extractor is None:
             return None
@@ -126,14 +156,19 @@ class GraphService:
             return None
 
     def _mark_failed(self, episode: Episode, detail: str) -> None:
+        current = self._episodes.get_episode(episode.group_id, episode.id) or episode
+        self._set_status(current, {"extraction_status": "failed", "extraction_error": detail[:500]})
+
+    def _set_status(self, episode: Episode, status: dict[str, str | None]) -> None:
+        """Record the extraction status in the episode's metadata, as a new version."""
         operation = Operation(
             id=new_id("op"),
             group_id=episode.group_id,
-            kind="extraction_failed",
+            kind="extraction_status",
             created_at=self._clock(),
-            summary=f"extraction failed for {episode.id}",
+            summary=f"extraction {status['extraction_status']} for {episode.id}",
         )
-        metadata = {**episode.metadata, "extraction_status": "failed", "extraction_error": detail[:500]}
+        metadata = {k: v for k, v in {**episode.metadata, **status}.items() if v is not None}
         self._episodes.update_episode(
             episode.group_id,
             episode.id,
