@@ -16,7 +16,6 @@ marked ``vocative``.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 from collections.abc import Iterable, Mapping
@@ -26,21 +25,18 @@ from typing import Any
 
 from engram.graph.models import Scalar
 from engram.graph.patterns import ZH_ROLE
-from engram.text.tokenize import has_cjk
+from engram.text.tokenize import has_cjk, jieba_module
 
 _lock = threading.Lock()
 
 
 @cache
 def _posseg() -> Any:
-    """Import jieba.posseg and load its dictionary once (about a second); thread-safe."""
-    with _lock:
-        import jieba
-        import jieba.posseg
+    """Return jieba.posseg, with jieba's dictionary loaded once (engram.text.tokenize)."""
+    jieba_module()
+    import jieba.posseg
 
-        jieba.setLogLevel(logging.WARNING)
-        jieba.initialize()
-        return jieba.posseg
+    return jieba.posseg
 
 
 def _words(text: str) -> frozenset[str]:

@@ -23,8 +23,8 @@ _lock = threading.Lock()
 
 
 @cache
-def _jieba() -> Any:
-    """Import and initialise jieba once (its dictionary takes about a second to load)."""
+def jieba_module() -> Any:
+    """Return jieba, imported and initialised once (its dictionary takes about a second); thread-safe."""
     with _lock:
         import jieba
 
@@ -39,7 +39,7 @@ def has_cjk(text: str) -> bool:
 
 
 def _han_tokens(run: str) -> Iterator[str]:
-    for word in _jieba().cut_for_search(run):
+    for word in jieba_module().cut_for_search(run):
         if word.strip():
             yield word
 
