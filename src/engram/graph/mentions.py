@@ -17,7 +17,6 @@ marked ``vocative``.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,8 +25,6 @@ from typing import Any
 from engram.graph.models import Scalar
 from engram.graph.patterns import ZH_ROLE
 from engram.text.tokenize import has_cjk, jieba_module
-
-_lock = threading.Lock()
 
 
 @cache
