@@ -1,0 +1,656 @@
+"""Benchmark the knowledge graph: ingest with the builtin extractor, entity resolution, facts search.
+
+Each figure is printed beside a baseline measured in the same run.
+
+1. ingest: every turn of the LoCoMo dev file through ``engram.importers.locomo.locomo_records``
+   and ``Memory.create_episodes`` (batches of 500) into a fresh store, ``embedder="none"``,
+   with ``extractor="builtin"`` vs ``extractor="none"`` (BASELINE: no graph built). Episodes/s
+   (wall and per CPU second), then the graph built: current entities and facts, all fact
+   versions, merge candidates (read from the SQLite file with apsw).
+2. resolution: ``engram.graph.resolve.resolve`` on the hand-labelled pairs of
+   ``bench/data/entity_pairs.json`` (English and Chinese: nicknames, spelling variants, places
+   with conflicting attributes, same name of another type, generic roles, disjoint periods,
+   aliases, company suffixes, transliterations). Merge precision (of the MERGEs, the share
+   truly the same), merge recall, candidate counts; BASELINE: exact matching of normalised
+   names. Then end to end: ~25 short episodes with agent-supplied entities through Memory,
+   the entities built vs the labelled truth (pairwise precision/recall of "same entity").
+3. facts search: a store of ``--facts`` (100k) agent-supplied facts (``extractor="none"``, 5
+   facts per episode about ~5k synthetic people, predicates LIVES_IN, WORKS_AT, BUDGET,
+   LIKES, VISITED, …; batches of 500). The build stops at ``--build-budget`` seconds, and the
+   size reached is reported with the build rate. Then p50/p95/p99 of ``Memory.search_facts``
+   for ~200 queries in five kinds (query words, subject, predicate+subject, subject with
+   as_of, predicate+subject with include_history); BASELINE: ``Memory.search_episodes``
+   restricted to the BM25 channel, same store, same query texts.
+
+Usage: .venv/bin/python bench/graph_bench.py [--facts N] [--build-budget S] [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+import _common
+from _common import LOCOMO_DEV, batched, time_each
+from engram import Memory, Settings
+from engram.graph.resolve import Profile, Verdict, normalise_name, resolve
+from engram.importers.locomo import load_locomo, locomo_records
+
+PAIRS = Path(__file__).resolve().parent / "data" / "entity_pairs.json"
+BATCH = 500
+
+
+def open_memory(data_dir: Path, extractor: str) -> Memory:
+    """Open a fresh store in ``data_dir`` without embeddings."""
+    settings = Settings(data_dir=data_dir, embedder="none", extractor=extractor)
+    return Memory.open(settings=settings, background_indexing=False)
+
+
+def graph_counts(db: Path) -> dict[str, int]:
+    """Return the current entities and facts, all fact versions and merge candidates in ``db``."""
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+
+        def one(sql: str) -> int:
+            return int(next(iter(conn.execute(sql)))[0])
+
+        return {
+            "entities": one("SELECT count(*) FROM entities WHERE expired_at IS NULL"),
+            "facts": one("SELECT count(*) FROM facts WHERE expired_at IS NULL"),
+            "fact versions": one("SELECT count(*) FROM facts"),
+            "merge candidates": one("SELECT count(*) FROM merge_candidates"),
+        }
+    finally:
+        conn.close()
+
+
+# -- 1. ingest ---------------------------------------------------------------------------------
+
+
+def ingest(path: Path, quick: bool) -> list[dict[str, Any]]:
+    """Import the LoCoMo turns with each extractor; return one row per extractor."""
+    records = list(locomo_records(load_locomo(path)))
+    if quick:
+        records = records[:300]
+    rows = []
+    for extractor in ("none", "builtin"):
+        with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
+            memory = open_memory(Path(tmp), extractor)
+            try:
+                start, cpu_start = time.perf_counter(), time.process_time()
+                for batch in batched(records, BATCH):
+                    memory.create_episodes([record.episode for record in batch], kind="import")
+                wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            finally:
+                memory.close()
+            counts = graph_counts(Path(tmp) / "engram.db")
+        rows.append(
+            {
+                "extractor": extractor + (" (baseline)" if extractor == "none" else ""),
+                "episodes": len(records),
+                "seconds": wall,
+                "episodes/s": len(records) / wall,
+                "episodes/cpu s": len(records) / cpu,
+                **counts,
+            }
+        )
+    return rows
+
+
+# -- 2. resolution -----------------------------------------------------------------------------
+
+
+def _profile(data: dict[str, Any]) -> Profile:
+    def when(key: str) -> datetime | None:
+        return datetime.fromisoformat(data[key]).replace(tzinfo=UTC) if data.get(key) else None
+
+    return Profile(
+        name=data["name"],
+        type=data.get("type", "thing"),
+        aliases=frozenset(data.get("aliases", ())),
+        attributes=dict(data.get("attributes", {})),
+        first_seen=when("first_seen"),
+        last_seen=when("last_seen"),
+        neighbours=frozenset(data.get("neighbours", ())),
+        threads=frozenset(data.get("threads", ())),
+    )
+
+
+def _scores(predicted: list[bool], truth: list[bool]) -> dict[str, Any]:
+    tp = sum(p and t for p, t in zip(predicted, truth, strict=True))
+    fp = sum(p and not t for p, t in zip(predicted, truth, strict=True))
+    positives = sum(truth)
+    return {
+        "merged": tp + fp,
+        "right": tp,
+        "wrong": fp,
+        "precision": tp / (tp + fp) if tp + fp else None,
+        "recall": tp / positives if positives else None,
+    }
+
+
+def resolution_pairs() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Score resolve() and exact-name matching on the labelled pairs; return (rows, by kind, errors)."""
+    pairs = json.loads(PAIRS.read_text(encoding="utf-8"))["pairs"]
+    verdicts, truth, exact = [], [], []
+    for pair in pairs:
+        mention, known = _profile(pair["mention"]), _profile(pair["known"])
+        verdicts.append(resolve(mention, known).verdict)
+        truth.append(bool(pair["same"]))
+        exact.append(normalise_name(mention.name) == normalise_name(known.name))
+    rows = []
+    for lang in ("all", "en", "zh"):
+        idx = [i for i, p in enumerate(pairs) if lang in ("all", p["lang"])]
+        t = [truth[i] for i in idx]
+        base = {"pairs": len(idx), "same": sum(t)}
+        merged = [verdicts[i] is Verdict.MERGE for i in idx]
+        candidates = [verdicts[i] is Verdict.CANDIDATE for i in idx]
+        rows.append(
+            {
+                "method": "resolve()",
+                "lang": lang,
+                **base,
+                **_scores(merged, t),
+                "candidates": sum(candidates),
+                "candidates same": sum(c and x for c, x in zip(candidates, t, strict=True)),
+                "recall merge+cand": sum(
+                    (m or c) and x for m, c, x in zip(merged, candidates, t, strict=True)
+                )
+                / max(1, sum(t)),
+            }
+        )
+        rows.append(
+            {
+                "method": "exact name (baseline)",
+                "lang": lang,
+                **base,
+                **_scores([exact[i] for i in idx], t),
+            }
+        )
+    kinds = []
+    for kind in sorted({p["kind"] for p in pairs}):
+        idx = [i for i, p in enumerate(pairs) if p["kind"] == kind]
+        kinds.append(
+            {
+                "kind": kind,
+                "pairs": len(idx),
+                "same": sum(truth[i] for i in idx),
+                "merge right": sum(verdicts[i] is Verdict.MERGE and truth[i] for i in idx),
+                "merge wrong": sum(verdicts[i] is Verdict.MERGE and not truth[i] for i in idx),
+                "candidate": sum(verdicts[i] is Verdict.CANDIDATE for i in idx),
+                "exact right": sum(exact[i] and truth[i] for i in idx),
+                "exact wrong": sum(exact[i] and not truth[i] for i in idx),
+            }
+        )
+    errors = [
+        {"pair": p["id"], "same": p["same"], "resolve()": str(verdicts[i]), "note": p["note"]}
+        for i, p in enumerate(pairs)
+        if (verdicts[i] is Verdict.MERGE) != truth[i]
+    ]
+    return rows, kinds, errors
+
+
+# (truth id, name, type, aliases, attributes, thread, day)
+E2E: list[tuple[str, str, str, list[str], dict[str, str], str, int]] = [
+    ("liqiang", "李强", "person", ["小李"], {}, "proj-42", 0),
+    ("liqiang", "小李", "person", [], {}, "proj-42", 2),
+    ("liqiang", "李强", "person", [], {}, "proj-42", 5),
+    ("liqiang", "Li Qiang", "person", [], {}, "proj-42-mail", 8),
+    ("liming", "小李", "person", [], {}, "gym", 3),
+    ("wangfang", "王芳", "person", [], {}, "crm-wangfang", 1),
+    ("wangfang", "王芳", "person", [], {}, "crm-wangfang", 4),
+    ("zhangwei-huawei", "张伟", "person", [], {"employer": "华为"}, "huawei-rfq", 1),
+    ("zhangwei-tencent", "张伟", "person", [], {"employer": "腾讯"}, "tencent-bd", 6),
+    ("acme", "Acme Inc.", "organisation", [], {}, "acme-renewal", 0),
+    ("acme", "Acme", "organisation", [], {}, "acme-renewal", 3),
+    ("paris-fr", "Paris", "place", [], {"country": "France"}, "travel", 2),
+    ("paris-tx", "Paris", "place", [], {"region": "Texas", "country": "USA"}, "road-trip", 7),
+    ("caroline", "Caroline", "person", [], {}, "conv-26", 0),
+    ("caroline", "Caroline", "person", [], {}, "conv-26", 9),
+    ("melanie", "Melanie", "person", ["Mel"], {}, "conv-26", 1),
+    ("melanie", "Mel", "person", [], {}, "conv-26", 4),
+    ("manager-a", "销售经理", "person", [], {}, "supplier-a", 2),
+    ("manager-b", "销售经理", "person", [], {}, "supplier-b", 5),
+    ("john", "John Smith", "person", [], {}, "acme-renewal", 1),
+    ("john", "Jon Smith", "person", [], {}, "acme-renewal", 6),
+    ("jordan-person", "Jordan", "person", [], {}, "team", 3),
+    ("jordan-place", "Jordan", "place", [], {}, "travel", 4),
+]
+
+
+def _pairwise(clusters: list[str], truth: list[str]) -> dict[str, Any]:
+    same_pred, same_truth = [], []
+    for i, j in itertools.combinations(range(len(truth)), 2):
+        same_pred.append(clusters[i] == clusters[j])
+        same_truth.append(truth[i] == truth[j])
+    scores = _scores(same_pred, same_truth)
+    return {
+        "entities": len(set(clusters)),
+        "pairs joined": scores["merged"],
+        "wrongly joined": scores["wrong"],
+        "pair precision": scores["precision"],
+        "pair recall": scores["recall"],
+    }
+
+
+def end_to_end() -> list[dict[str, Any]]:
+    """Feed the E2E mentions through Memory (one entity per episode); compare with the truth."""
+    t0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
+    truth = [row[0] for row in E2E]
+    with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
+        memory = open_memory(Path(tmp), "none")
+        episode_ids = []
+        try:
+            for _, name, type_, aliases, attributes, thread, day in E2E:
+                entity = {"name": name, "type": type_, "aliases": aliases, "attributes": attributes}
+                created = memory.create_episode(
+                    {
+                        "content": f"{name} mentioned on day {day} in {thread}",
+                        "actor": {"id": "user"},
+                        "source": "chat",
+                        "timestamp": t0 + timedelta(days=day),
+                        "metadata": {"thread_id": thread},
+                        "entities": [entity],
+                        "facts": [{"subject": name, "predicate": "STATUS", "value": f"seen day {day}"}],
+                    }
+                )
+                episode_ids.append(created.episode.id)
+        finally:
+            memory.close()
+        conn = apsw.Connection(str(Path(tmp) / "engram.db"), flags=apsw.SQLITE_OPEN_READONLY)
+        clusters = []
+        for episode_id in episode_ids:
+            found = [
+                r[0]
+                for r in conn.execute("SELECT entity_id FROM mentions WHERE episode_id = ?", (episode_id,))
+            ]
+            clusters.append(found[0] if len(found) == 1 else f"?{episode_id}")
+        candidates = int(next(iter(conn.execute("SELECT count(*) FROM merge_candidates")))[0])
+        conn.close()
+    exact = [normalise_name(row[1]) for row in E2E]
+    return [
+        {"method": "labelled truth", "mentions": len(E2E), **_pairwise(truth, truth)},
+        {
+            "method": "Memory (resolve)",
+            "mentions": len(E2E),
+            **_pairwise(clusters, truth),
+            "candidates": candidates,
+        },
+        {"method": "exact name (baseline)", "mentions": len(E2E), **_pairwise(exact, truth)},
+    ]
+
+
+# -- 3. facts search ---------------------------------------------------------------------------
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+_FIRST = _words(
+    """Maya Liam Noah Olivia Emma Ava Sophia Isabella Mia Amelia Harper Evelyn Abigail Ella Elijah James
+Lucas Mason Ethan Logan Jacob Aiden Jackson Sebastian Mateo Henry Owen Wyatt Julian Leo Grace Chloe
+Nora Lily Zoe Hannah Aria Layla Riley Priya Arjun Ravi Ananya Kenji Yuki Hiro Mei Wei Jun Min Sara
+Omar Fatima Yusuf Leila Diego Lucia Carlos Elena Pablo Sofia Ines Tomas Anna Lars Ingrid Nils Freya
+Kofi Ama Kwame Zainab Tariq Amir Nadia Ivan Olga Dmitri Katya"""
+)
+_LAST = _words(
+    """Okafor Smith Johnson Williams Brown Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Wilson
+Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez
+Lewis Robinson Walker Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson
+Baker Hall Rivera Campbell Mitchell Carter Roberts Patel Shah Kumar Singh Tanaka Sato Suzuki Chen
+Wang Zhang Liu Yang Huang Kim Park Choi Mensah Owusu Haddad Khan Novak Petrov Ivanova Larsen Berg
+Rossi Bianchi Silva Costa"""
+)
+_CITIES = _words(
+    """Lisbon Porto Madrid Barcelona Paris Lyon Berlin Munich Hamburg Vienna Zurich Geneva Milan Rome
+Naples Athens Istanbul Cairo Nairobi Lagos Accra Johannesburg Dubai Mumbai Delhi Bangalore Chennai
+Singapore Bangkok Hanoi Manila Jakarta Seoul Busan Tokyo Osaka Kyoto Shanghai Beijing Shenzhen
+Hangzhou Taipei Sydney Melbourne Auckland Toronto Vancouver Montreal Boston Seattle Chicago Denver
+Austin Dallas Houston Miami Atlanta Portland Phoenix"""
+)
+_ORG_A = _words(
+    """North South Blue Red Green Silver Bright Swift Iron Cedar Maple Harbor Summit River Stone"""
+)
+_ORG_B = _words("""wind field works labs soft logic foods health bank media motors systems energy design""")
+_HOBBIES = _words(
+    """jazz hiking pottery chess sailing climbing photography baking gardening knitting yoga running
+cycling surfing painting opera podcasts sushi ramen tacos espresso matcha kimchi tennis football
+cricket badminton poetry woodworking birdwatching astronomy origami calligraphy salsa tango karaoke
+camping fishing skiing snowboarding scuba vinyl comics anime sci-fi mysteries history documentaries
+board-games puzzles meditation"""
+)
+_THINGS = _words(
+    """bicycle piano kayak telescope camera motorbike drone guitar violin aquarium espresso-machine
+treadmill e-reader sewing-machine 3d-printer"""
+)
+_GOALS = [
+    "run a marathon",
+    "learn Spanish",
+    "open a bakery",
+    "write a novel",
+    "get promoted",
+    "buy a house",
+    "learn piano",
+    "start a podcast",
+    "visit Japan",
+    "retire early",
+]
+_ROLES = _words("""engineer designer accountant nurse teacher analyst manager chef lawyer architect""")
+
+
+class FactWorld:
+    """Synthetic people, cities and organisations, and episodes of 5 facts about one person."""
+
+    def __init__(self, people: int, seed: int = 11) -> None:
+        rng = random.Random(seed)
+        names = [f"{f} {last}" for f in _FIRST for last in _LAST]
+        rng.shuffle(names)
+        self.people = names[:people]
+        self.orgs = [f"{a}{b.capitalize()}" for a in _ORG_A for b in _ORG_B][:200]
+        self.rng = rng
+        self.t0 = datetime(2022, 1, 1, tzinfo=UTC)
+        self.days = 730
+
+    def episode(self, i: int) -> dict[str, Any]:
+        rng = self.rng
+        # Four consecutive episodes per person, months apart: single-valued facts supersede
+        # (history for as_of / include_history) however early the build budget stops.
+        person = self.people[(i // 4) % len(self.people)]
+        day = (i % 4) * 150 + rng.randint(0, 120)
+        city, org = rng.choice(_CITIES), rng.choice(self.orgs)
+        single = rng.choice(["LIVES_IN", "WORKS_AT", "BUDGET", "HAS_ROLE", "AGE"])
+        facts: list[dict[str, Any]] = []
+        entities = [{"name": person, "type": "person"}]
+        if single == "LIVES_IN":
+            facts.append(
+                {
+                    "subject": person,
+                    "predicate": "LIVES_IN",
+                    "object": city,
+                    "fact": f"{person} lives in {city}",
+                }
+            )
+            entities.append({"name": city, "type": "place"})
+        elif single == "WORKS_AT":
+            facts.append(
+                {
+                    "subject": person,
+                    "predicate": "WORKS_AT",
+                    "object": org,
+                    "fact": f"{person} works at {org}",
+                }
+            )
+            entities.append({"name": org, "type": "organisation"})
+        elif single == "BUDGET":
+            amount = rng.randrange(500, 20000, 250)
+            facts.append(
+                {
+                    "subject": person,
+                    "predicate": "BUDGET",
+                    "value": amount,
+                    "fact": f"{person}'s budget is {amount}",
+                }
+            )
+        elif single == "HAS_ROLE":
+            role = rng.choice(_ROLES)
+            facts.append(
+                {
+                    "subject": person,
+                    "predicate": "STATUS",
+                    "value": f"works as {role}",
+                    "fact": f"{person} works as {role}",
+                }
+            )
+        else:
+            age = rng.randint(18, 80)
+            facts.append(
+                {"subject": person, "predicate": "AGE", "value": age, "fact": f"{person} is {age} years old"}
+            )
+        for predicate in rng.sample(["LIKES", "INTERESTED_IN", "VISITED", "OWNS", "GOAL", "DISLIKES"], 4):
+            if predicate == "VISITED":
+                place = rng.choice(_CITIES)
+                facts.append(
+                    {
+                        "subject": person,
+                        "predicate": predicate,
+                        "object": place,
+                        "fact": f"{person} visited {place}",
+                    }
+                )
+                entities.append({"name": place, "type": "place"})
+                continue
+            value = {
+                "LIKES": _HOBBIES,
+                "DISLIKES": _HOBBIES,
+                "INTERESTED_IN": _HOBBIES,
+                "OWNS": _THINGS,
+                "GOAL": _GOALS,
+            }[predicate]
+            chosen = rng.choice(value)
+            verb = {
+                "LIKES": "likes",
+                "DISLIKES": "dislikes",
+                "INTERESTED_IN": "is into",
+                "OWNS": "owns",
+                "GOAL": "wants to",
+            }
+            facts.append(
+                {
+                    "subject": person,
+                    "predicate": predicate,
+                    "value": chosen,
+                    "fact": f"{person} {verb[predicate]} {chosen}",
+                }
+            )
+        stamp = self.t0 + timedelta(days=day, minutes=i % 1440)
+        return {
+            "content": ". ".join(f["fact"] for f in facts) + ".",
+            "actor": {"id": "assistant", "type": "agent"},
+            "source": "chat",
+            "timestamp": stamp,
+            "metadata": {"thread_id": f"user-{(i // 4) % len(self.people)}"},
+            "entities": list({e["name"]: e for e in entities}.values()),
+            "facts": facts,
+        }
+
+
+def facts_search(n_facts: int, build_budget: float, n_queries: int, query_budget: float) -> dict[str, Any]:
+    """Build the facts store (up to the budget) and time the query kinds against the baseline."""
+    episodes = n_facts // 5
+    world = FactWorld(max(50, episodes // 4))
+    out: dict[str, Any] = {"target facts": n_facts, "target episodes": episodes}
+    with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
+        memory = open_memory(Path(tmp), "none")
+        try:
+            built, supplied = 0, 0
+            start, cpu_start = time.perf_counter(), time.process_time()
+            while built < episodes:
+                batch = [world.episode(i) for i in range(built, min(episodes, built + BATCH))]
+                memory.create_episodes(batch, kind="import")
+                built += len(batch)
+                supplied += sum(len(e["facts"]) for e in batch)
+                if time.perf_counter() - start > build_budget:
+                    break
+            wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            out.update(
+                {
+                    "episodes built": built,
+                    "facts supplied": supplied,
+                    "build s": wall,
+                    "build cpu s": cpu,
+                    "facts/s": supplied / wall,
+                    "budget hit": built < episodes,
+                    **graph_counts(Path(tmp) / "engram.db"),
+                }
+            )
+            out["rows"] = _query_rows(memory, world, built, n_queries, query_budget)
+        finally:
+            memory.close()
+    return out
+
+
+def _query_rows(memory: Memory, world: FactWorld, built: int, n: int, budget: float) -> list[dict[str, Any]]:
+    rng = random.Random(5)
+    people = world.people[: max(1, min(len(world.people), built // 4))]
+    mid = world.t0 + timedelta(days=200)
+    words = [
+        rng.choice(
+            [
+                lambda: rng.choice(_HOBBIES),
+                lambda: f"lives in {rng.choice(_CITIES)}",
+                lambda: f"works at {rng.choice(world.orgs)}",
+                lambda: f"{rng.choice(people).split()[0]} budget",
+                lambda: f"owns {rng.choice(_THINGS)}",
+            ]
+        )()
+        for _ in range(n)
+    ]
+    subjects = [rng.choice(people) for _ in range(n)]
+    predicates = [rng.choice(["LIVES_IN", "WORKS_AT", "BUDGET", "LIKES", "AGE"]) for _ in range(n)]
+    spoken = {
+        "LIVES_IN": "lives in",
+        "WORKS_AT": "works at",
+        "BUDGET": "budget",
+        "LIKES": "likes",
+        "AGE": "years old",
+    }
+    kinds: list[tuple[str, list[dict[str, Any]], list[str]]] = [
+        ("query words", [{"query": w} for w in words], words),
+        ("subject", [{"subject": s} for s in subjects], subjects),
+        (
+            "predicate+subject",
+            [{"subject": s, "predicate": p} for s, p in zip(subjects, predicates, strict=True)],
+            [f"{s} {spoken[p]}" for s, p in zip(subjects, predicates, strict=True)],
+        ),
+        ("subject, as_of", [{"subject": s, "as_of": mid} for s in subjects], subjects),
+        (
+            "predicate+subject, include_history",
+            [
+                {"subject": s, "predicate": p, "include_history": True}
+                for s, p in zip(subjects, predicates, strict=True)
+            ],
+            [f"{s} {spoken[p]}" for s, p in zip(subjects, predicates, strict=True)],
+        ),
+    ]
+    rows = []
+    for kind, searches, texts in kinds:
+        fact_stats = time_each(
+            lambda q: len(memory.search_facts(q).results), searches, warmup=1, budget_s=budget
+        )
+        base_stats = time_each(
+            lambda t: len(memory.search_episodes({"query": t}, channels=["bm25"]).results),
+            texts,
+            budget_s=budget,
+        )
+        rows.append({"kind": kind, "method": "search_facts", **fact_stats})
+        rows.append({"kind": kind, "method": "search_episodes bm25 (baseline)", **base_stats})
+    return rows
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--facts", type=int, default=100_000, help="facts to supply (5 per episode)")
+    parser.add_argument("--build-budget", type=float, default=75.0, help="stop building after S seconds")
+    parser.add_argument("--queries", type=int, default=40, help="queries per kind (5 kinds)")
+    parser.add_argument("--locomo", type=Path, default=LOCOMO_DEV)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, seconds")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = parser.parse_args()
+    if args.quick:
+        args.facts, args.build_budget, args.queries = 5_000, 20.0, 10
+    info = _common.machine()
+    result: dict[str, Any] = {"machine": info, "args": {k: str(v) for k, v in vars(args).items()}}
+    if not args.json:
+        _common.print_machine(info)
+    result["ingest"] = ingest(args.locomo, args.quick)
+    if not args.json:
+        _common.print_table(
+            result["ingest"],
+            [
+                "extractor",
+                "episodes",
+                "seconds",
+                "episodes/s",
+                "episodes/cpu s",
+                "entities",
+                "facts",
+                "fact versions",
+                "merge candidates",
+            ],
+            "## 1. LoCoMo dev ingest (create_episodes, batches of 500, embedder none)",
+        )
+    rows, kinds, errors = resolution_pairs()
+    e2e = end_to_end()
+    result["resolution"] = {"rows": rows, "kinds": kinds, "errors": errors, "end_to_end": e2e}
+    if not args.json:
+        _common.print_table(
+            rows,
+            [
+                "method",
+                "lang",
+                "pairs",
+                "same",
+                "merged",
+                "right",
+                "wrong",
+                "precision",
+                "recall",
+                "candidates",
+                "candidates same",
+                "recall merge+cand",
+            ],
+            f"## 2. Entity resolution on {PAIRS.name}",
+        )
+        _common.print_table(kinds, list(kinds[0]), "By kind (resolve() MERGE vs exact name)", digits=0)
+        _common.print_table(
+            errors, ["pair", "same", "resolve()", "note"], "Pairs resolve() gets wrong (merge vs truth)"
+        )
+        _common.print_table(
+            e2e,
+            [
+                "method",
+                "mentions",
+                "entities",
+                "pairs joined",
+                "wrongly joined",
+                "pair precision",
+                "pair recall",
+                "candidates",
+            ],
+            "End to end: episodes with agent-supplied entities through Memory",
+        )
+    facts = facts_search(args.facts, args.build_budget, args.queries, 5.0 if args.quick else 6.0)
+    result["facts_search"] = facts
+    if not args.json:
+        build = {k: v for k, v in facts.items() if k != "rows"}
+        _common.print_table(
+            [build], list(build), "## 3. Facts store build (agent-supplied facts, extractor none)"
+        )
+        _common.print_table(
+            facts["rows"],
+            ["kind", "method", "n", "p50", "p95", "p99", "max", "cpu p50", "cpu p95", "returned"],
+            f"Facts search at {facts['fact versions']:,} fact versions (ms)",
+        )
+    else:
+        json.dump(result, sys.stdout, indent=2, default=str)
+        print()
+
+
+if __name__ == "__main__":
+    main()
