@@ -248,7 +248,8 @@ class GraphService:
     def _entity_id(self, group_id: str, subject: str) -> str:
         if self._store.get_entity(group_id, subject) is not None:
             return subject
-        named = self._store.search_entities(group_id, [normalise_name(subject)], [], 1)
+        named = self._store.entities_with_names(group_id, [normalise_name(subject)])
+        named = named or self._store.search_entities(group_id, [normalise_name(subject)], [], 1)
         if not named:
             raise InvalidInput(
                 f"no entity named or with id {subject!r} in group {group_id!r}", field="subject"
