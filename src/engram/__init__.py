@@ -13,6 +13,18 @@ from engram.errors import (
     PreconditionRequired,
     StoreError,
 )
+from engram.graph.models import (
+    AddFacts,
+    Entity,
+    EntityIn,
+    EntityView,
+    Extraction,
+    Fact,
+    FactHit,
+    FactIn,
+    FactSearch,
+    FactSearchResponse,
+)
 from engram.memory import Memory
 from engram.models import (
     Actor,
@@ -34,15 +46,25 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Actor",
+    "AddFacts",
     "Conflict",
     "CreatedEpisode",
     "EngramError",
+    "Entity",
+    "EntityIn",
+    "EntityView",
     "Episode",
     "EpisodeContext",
     "EpisodeFilters",
     "EpisodeIn",
     "EpisodePage",
     "EpisodePatch",
+    "Extraction",
+    "Fact",
+    "FactHit",
+    "FactIn",
+    "FactSearch",
+    "FactSearchResponse",
     "InvalidInput",
     "Memory",
     "NotFound",
