@@ -16,7 +16,15 @@ from pydantic import ValidationError
 
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
-from engram.graph.models import AddFacts, Entity, EntityView, Extraction, FactSearch, FactSearchResponse
+from engram.graph.models import (
+    AddFacts,
+    Entity,
+    EntityView,
+    Extraction,
+    FactSearch,
+    FactSearchResponse,
+    MergeCandidateView,
+)
 from engram.graph.service import GraphService
 from engram.ids import new_id
 from engram.indexer import Indexer
@@ -477,6 +485,10 @@ class Memory:
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
         return self._graph().reextract(self.group(group_id), actor)
+
+    def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
+        """Return the possible duplicate entities recorded for review, best first."""
+        return self._graph().merge_candidates(self.group(group_id))
 
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None

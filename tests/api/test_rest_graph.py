@@ -93,3 +93,23 @@ def test_merge_over_rest(client: TestClient) -> None:
     again = client.post(f"/v1/entities/{bobby}/merge", json={"into": robert})
     assert again.status_code == 404 and again.json()["field"] == "id"
     assert client.post(f"/v1/entities/{robert}/merge", json={"into": robert}).json()["field"] == "into"
+
+
+def test_merge_candidates_are_listed_for_review(client: TestClient) -> None:
+    for name in ("Caroline", "Carolyn"):
+        client.post(
+            "/v1/episodes",
+            json={
+                "content": f"{name} says hi",
+                "metadata": {"session": 1},
+                "entities": [{"name": name, "type": "person"}],
+            },
+        )
+    listed = client.get("/v1/entities/merge-candidates").json()["items"]
+    assert len(listed) == 1
+    pair = listed[0]
+    assert {pair["entity"]["name"], pair["candidate"]["name"]} == {"Caroline", "Carolyn"}
+    assert 0.45 <= pair["score"] < 0.75 and 0.75 < pair["parts"]["name"] < 1.0
+    merged = client.post(f"/v1/entities/{pair['entity']['id']}/merge", json={"into": pair["candidate"]["id"]})
+    assert merged.status_code == 200
+    assert client.get("/v1/entities/merge-candidates").json()["items"] == []

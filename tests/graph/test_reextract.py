@@ -63,3 +63,12 @@ def test_failed_extraction_is_kept_marked_and_retried(tmp_path: Path) -> None:
             )
             assert hit.citations == [f"[source: {episode.id}]"]
         assert fake.chat_requests[-1]["model"] == "fake-chat"
+        import apsw
+
+        details = [
+            json.loads(str(row[0]))
+            for row in apsw.Connection(str(tmp_path / "engram.db")).execute(
+                "SELECT details FROM operations WHERE kind = 'reextract'"
+            )
+        ]
+        assert details[0]["tokens"] == {created.episode.id: {"prompt_tokens": 100, "completion_tokens": 20}}

@@ -9,7 +9,14 @@ from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.rest import REST_ACTOR, GroupQuery, MemoryDep
-from engram.graph.models import AddFacts, Entity, EntityView, FactSearch, FactSearchResponse
+from engram.graph.models import (
+    AddFacts,
+    Entity,
+    EntityView,
+    FactSearch,
+    FactSearchResponse,
+    MergeCandidateView,
+)
 
 router = APIRouter(prefix="/v1", tags=["knowledge graph"])
 
@@ -29,6 +36,18 @@ class EntityResults(BaseModel):
     """Entities found."""
 
     results: list[Entity]
+
+
+class MergeCandidates(BaseModel):
+    """Possible duplicate entities, best first."""
+
+    items: list[MergeCandidateView]
+
+
+@router.get("/entities/merge-candidates", summary="List possible duplicate entities for review")
+def merge_candidates(memory: MemoryDep, group_id: GroupQuery = None) -> MergeCandidates:
+    """Return pairs the resolver was unsure about; merge with POST /v1/entities/{id}/merge."""
+    return MergeCandidates(items=memory.merge_candidates(group_id))
 
 
 @router.get("/entities/{entity_id}", summary="Get an entity with its facts and timeline")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from engram.graph.models import Extraction
 from engram.models import Episode
@@ -23,4 +23,13 @@ class Extractor(Protocol):
 
     def close(self) -> None:
         """Release connections (an HTTP client); the extractor is unusable afterwards."""
+        ...
+
+
+@runtime_checkable
+class MeteredExtractor(Extractor, Protocol):
+    """An extractor that can say what an extraction cost (an LLM's tokens)."""
+
+    def extract_with_usage(self, episode: Episode) -> tuple[Extraction, dict[str, int]]:
+        """Return the extraction and its token counts (``prompt_tokens``, ``completion_tokens``)."""
         ...

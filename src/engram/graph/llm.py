@@ -236,6 +236,15 @@ class LLMExtractor:
         """Return what the model finds in ``episode``; raise ExtractionError when it cannot say."""
         return self.extract_result(episode).extraction
 
+    def extract_with_usage(self, episode: Episode) -> tuple[Extraction, dict[str, int]]:
+        """Return the extraction and the tokens it cost (MeteredExtractor)."""
+        result = self.extract_result(episode)
+        usage = result.usage
+        return result.extraction, {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+        }
+
     def extract_result(self, episode: Episode) -> LLMResult:
         """Return the extraction of ``episode`` with the tokens it cost, attempts and drops.
 

@@ -174,3 +174,12 @@ class AddFacts(_Input):
     group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
     entities: list[EntityIn] = Field(default_factory=list, max_length=256)
     facts: list[FactIn] = Field(min_length=1, max_length=512)
+
+
+class MergeCandidateView(BaseModel):
+    """Two entities the resolver thinks may be one: review, then merge_entities (or leave them)."""
+
+    entity: Entity
+    candidate: Entity
+    score: float
+    parts: dict[str, float] = Field(description="Name, attributes and context scores in [0, 1].")

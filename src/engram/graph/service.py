@@ -13,7 +13,7 @@ from datetime import datetime
 
 from engram.errors import EngramError, InvalidInput, NotFound
 from engram.graph.build import BuildSummary, GraphBuilder
-from engram.graph.extract import Extractor
+from engram.graph.extract import Extractor, MeteredExtractor
 from engram.graph.models import (
     AddFacts,
     Entity,
@@ -23,6 +23,7 @@ from engram.graph.models import (
     FactHit,
     FactSearch,
     FactSearchResponse,
+    MergeCandidateView,
 )
 from engram.graph.predicates import PredicateRegistry
 from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
@@ -53,6 +54,7 @@ class GraphService:
         self._clock = clock
         self._registry = registry or PredicateRegistry()
         self._builder = GraphBuilder(self._registry, clock=clock)
+        self._usage: dict[str, dict[str, int]] = {}  # tokens per episode until its operation records them
 
     def close(self) -> None:
         """Release the extractor."""
@@ -149,6 +151,9 @@ class GraphService:
         if self._extractor is None:
             return None
         try:
+            if isinstance(self._extractor, MeteredExtractor):
+                extraction, self._usage[episode.id] = self._extractor.extract_with_usage(episode)
+                return extraction
             return self._extractor.extract(episode)
         except EngramError as exc:
             logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
@@ -205,7 +210,11 @@ class GraphService:
                 total.merge_candidates += part.merge_candidates
                 total.facts.update(part.facts)
                 total.fact_ids += part.fact_ids
-            txn.record_operation(operation, {"episodes": [e.id for e, _ in batch], **total.details()})
+            tokens = {e.id: self._usage.pop(e.id) for e, _ in batch if e.id in self._usage}
+            extra = {"tokens": tokens} if tokens else {}
+            txn.record_operation(
+                operation, {"episodes": [e.id for e, _ in batch], **total.details(), **extra}
+            )
             return total
 
         return self._store.graph_write(write)
@@ -223,6 +232,20 @@ class GraphService:
             facts=self._hits(group_id, [(f, 0.0) for f in facts]),
             timeline=self._store.entity_history(group_id, entity_id),
         )
+
+    def merge_candidates(self, group_id: str) -> list[MergeCandidateView]:
+        """Return the possible duplicates the resolver recorded, best score first, with both entities."""
+        views = []
+        for candidate in self._store.merge_candidates(group_id):
+            entity = self._store.get_entity(group_id, candidate.entity_id)
+            other = self._store.get_entity(group_id, candidate.candidate_id)
+            if entity is not None and other is not None:  # a merge may have settled it since
+                views.append(
+                    MergeCandidateView(
+                        entity=entity, candidate=other, score=candidate.score, parts=candidate.parts
+                    )
+                )
+        return views
 
     def search_entities(self, group_id: str, query: str, types: Sequence[str], limit: int) -> list[Entity]:
         """Return entities whose names contain the query's words (or the whole query)."""
