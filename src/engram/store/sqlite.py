@@ -23,7 +23,7 @@ from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
 from engram.store.sqlite_graph import SQLiteGraphMixin
-from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours
+from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours, pruned_fts_query
 from engram.store.sqlite_rows import (
     E_COLUMNS,
     EPISODE_COLUMNS,
@@ -285,6 +285,19 @@ class SQLiteStore(SQLiteGraphMixin):
         """Return current episodes matching any term, best BM25 first; see Store."""
         if not terms:
             return []
+        conn = self._connection()
+        pruned = pruned_fts_query(conn, terms)
+        if pruned is not None:
+            found = self._ranked(conn, pruned, group_id, filters, limit)
+            if len(found) >= limit:
+                return found
+        return self._ranked(conn, fts_query(terms), group_id, filters, limit)
+
+    @staticmethod
+    def _ranked(
+        conn: apsw.Connection, expression: str, group_id: str, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        """Return the best BM25 matches of an FTS5 expression that pass the filters."""
         where, params = filter_sql(filters)
         if where:
             # Filters: score only the rows that pass them. FTS5 drives, through the doc index
@@ -296,17 +309,13 @@ class SQLiteStore(SQLiteGraphMixin):
             # of decoding every match for SQLite's sorter (same scores).
             order = "-f.rank AS score"
             rank, sort = f" AND f.rank MATCH 'bm25(1.0, {CONTEXT_WEIGHT})'", "f.rank"
-        rows = (
-            self._connection()
-            .execute(
-                f"SELECT {E_COLUMNS}, {order} "
-                "FROM episodes_fts f CROSS JOIN episodes e INDEXED BY episodes_current_doc "
-                "ON e.doc = f.rowid AND e.expired_at IS NULL "
-                f"WHERE episodes_fts MATCH ?{rank} AND e.group_id = ?{where} ORDER BY {sort} LIMIT ?",
-                (fts_query(terms), group_id, *params, limit),
-            )
-            .fetchall()
-        )
+        rows = conn.execute(
+            f"SELECT {E_COLUMNS}, {order} "
+            "FROM episodes_fts f CROSS JOIN episodes e INDEXED BY episodes_current_doc "
+            "ON e.doc = f.rowid AND e.expired_at IS NULL "
+            f"WHERE episodes_fts MATCH ?{rank} AND e.group_id = ?{where} ORDER BY {sort} LIMIT ?",
+            (expression, group_id, *params, limit),
+        ).fetchall()
         return [ScoredEpisode(episode_from_row(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
 
     def search_vectors(

@@ -48,4 +48,45 @@ def index_with_neighbours(conn: apsw.Connection, doc: int) -> None:
 
 def fts_query(terms: Sequence[str]) -> str:
     """Return an FTS5 query matching any of ``terms``, each as a quoted phrase."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    return " OR ".join(_phrase(term) for term in terms)
+
+
+PRUNE_DOCS = 2000
+"""A query word found in more episodes than this is too common to make an episode a candidate
+on its own (it still counts in the score). PostgreSQL's store prunes the same way."""
+
+
+def _phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def pruned_fts_query(conn: apsw.Connection, terms: Sequence[str], max_docs: int = PRUNE_DOCS) -> str | None:
+    """Return a query matching the episodes that hold at least one *rare* term, or None.
+
+    ``(all) NOT ((common) NOT (rare))``: FTS5 scores only the phrases of the branch that
+    matched, so every candidate keeps its exact BM25 score; what changes is that an episode
+    holding only common words is no longer scored at all. None when no term is common (the
+    plain query is as cheap) or every term is (nothing to prune on).
+    """
+    tokenize = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
+    tokens: dict[str, list[str]] = {
+        term: [str(t[-1]) for t in tokenize(term.encode(), apsw.FTS5_TOKENIZE_QUERY, None)] for term in terms
+    }
+    wanted = sorted({token for found in tokens.values() for token in found})
+    if not wanted:
+        return None
+    counts: dict[str, int] = {
+        str(row[0]): int(row[1])  # type: ignore[arg-type]
+        for row in conn.execute(
+            f"SELECT term, doc FROM episodes_fts_vocab WHERE term IN ({', '.join('?' * len(wanted))})",
+            wanted,
+        ).fetchall()
+    }
+    rare = [t for t, found in tokens.items() if found and min(counts.get(x, 0) for x in found) <= max_docs]
+    common = [t for t in terms if t not in rare]
+    if not rare or not common:
+        return None
+    everything = " OR ".join(_phrase(t) for t in terms)
+    return (
+        f"({everything}) NOT (({' OR '.join(map(_phrase, common))}) NOT ({' OR '.join(map(_phrase, rare))}))"
+    )

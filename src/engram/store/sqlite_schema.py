@@ -185,4 +185,14 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        4,
+        """
+        -- Document frequency of every indexed term, to prune common words from candidates.
+        CREATE VIRTUAL TABLE episodes_fts_vocab USING fts5vocab ('episodes_fts', 'row');
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
