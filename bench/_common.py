@@ -274,11 +274,15 @@ def time_each(
     return out
 
 
-def engram_settings(data_dir: Path | str, embedder: str = "none") -> Any:
-    """Return Settings for ``data_dir`` with ``embedder`` (when this Engram has embedders at all)."""
+def engram_settings(data_dir: Path | str, embedder: str = "none", extractor: str | None = None) -> Any:
+    """Return Settings for ``data_dir`` with ``embedder`` and, when given, ``extractor``.
+
+    Fields this Engram does not have are left out; ``extractor=None`` keeps the default.
+    """
     from engram.config import Settings
 
-    extra = {"embedder": embedder} if "embedder" in Settings.model_fields else {}
+    wanted = {"embedder": embedder, "extractor": extractor}
+    extra = {k: v for k, v in wanted.items() if v is not None and k in Settings.model_fields}
     return Settings(data_dir=Path(data_dir), **extra)
 
 

@@ -10,13 +10,23 @@ Each repetition starts from an empty store in a fresh temporary directory, embed
   full-text index and thread context); opening the store is left out (reported apart).
 - CLI: ``engram import FILE --format locomo --data-dir D`` as a subprocess, timed from
   spawn to exit (Python start-up and imports included), plus the rate the CLI prints itself.
+- per CPU second: the same episodes divided by the CPU time used (process_time for the
+  library, RUSAGE_CHILDREN for the CLI): what the import costs when other processes on this
+  shared machine stretch wall time.
 - BASELINE (same run, same rows, same batches, same pragmas: WAL, synchronous=NORMAL):
   raw apsw INSERTs into a plain table without indexes or FTS (the floor), and into the same
   plain table plus an FTS5 table with the store's tokenizer (the full-text floor).
 
+Each path runs with Engram's default extractor (the builtin knowledge-graph extraction runs
+inside create_episodes) and with ``extractor="none"`` (episodes only).
+
+Growth probe: the realistic generated stream of bench/_common.py (LoCoMo text cycled with
+varied actors, ~3% Chinese) stored into ONE group in batches, episodes/s per block: shows
+whether the write path slows down as a group grows.
+
 Target (foundation issue): ≥ 1,000 episodes/s without embeddings.
 
-Usage: .venv/bin/python bench/import_locomo.py [--repeat R] [--batch-size B] [--quick] [--json]
+Usage: .venv/bin/python bench/import_locomo.py [--repeat R] [--batch-size B] [--grow N] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,7 +47,7 @@ from typing import Any
 import apsw
 
 import _common
-from _common import LOCOMO_DEV, batched, engram_settings
+from _common import LOCOMO_DEV, batched, engram_settings, episode_stream
 from engram.importers.locomo import load_locomo, locomo_records
 from engram.memory import Memory
 
@@ -44,19 +55,21 @@ TARGET = 1000.0
 ENGRAM_CLI = Path(sys.executable).with_name("engram")
 
 
-def library_run(path: Path, data_dir: Path, batch_size: int) -> dict[str, float]:
+def library_run(path: Path, data_dir: Path, batch_size: int, extractor: str | None) -> dict[str, float]:
     """Import ``path`` through the parser and Memory.create_episodes; return timings (s) and counts."""
     start = time.perf_counter()
     records = list(locomo_records(load_locomo(path)))
     parsed = time.perf_counter()
-    memory = Memory.open(settings=engram_settings(data_dir))
+    memory = Memory.open(settings=engram_settings(data_dir, extractor=extractor))
     opened = time.perf_counter()
+    cpu_start = time.process_time()
     created = 0
     try:
         for batch in batched(records, batch_size):
             results = memory.create_episodes([record.episode for record in batch], kind="import")
             created += sum(not result.deduplicated for result in results)
         stored = time.perf_counter()
+        cpu = time.process_time() - cpu_start
     finally:
         memory.close()
     return {
@@ -65,23 +78,35 @@ def library_run(path: Path, data_dir: Path, batch_size: int) -> dict[str, float]
         "parse_s": parsed - start,
         "open_s": opened - parsed,
         "store_s": stored - opened,
+        "store_cpu_s": cpu,
     }
 
 
-def cli_run(path: Path, data_dir: Path, batch_size: int) -> dict[str, Any]:
-    """Run ``engram import`` in a subprocess; return wall seconds and the rate it printed."""
+def cli_run(path: Path, data_dir: Path, batch_size: int, extractor: str | None) -> dict[str, Any]:
+    """Run ``engram import`` in a subprocess; return wall and CPU seconds and the rate it printed."""
     env = {**os.environ, "ENGRAM_EMBEDDER": "none"}
+    if extractor is not None:
+        env["ENGRAM_EXTRACTOR"] = extractor
     cmd = [str(ENGRAM_CLI), "import", str(path), "--format", "locomo", "--data-dir", str(data_dir)]
     cmd += ["--batch-size", str(batch_size)]
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"engram import failed ({done.returncode}): {done.stderr[-2000:]}")
     match = re.search(r"imported ([\d,]+) episodes?.*?([\d,]+) episodes/s", done.stdout)
     episodes = int(match.group(1).replace(",", "")) if match else None
     rate = float(match.group(2).replace(",", "")) if match else None
-    return {"wall_s": seconds, "episodes": episodes, "printed_rate": rate, "stdout": done.stdout.strip()}
+    return {
+        "wall_s": seconds,
+        "cpu_s": cpu,
+        "episodes": episodes,
+        "printed_rate": rate,
+        "stdout": done.stdout.strip(),
+    }
 
 
 def cli_startup() -> float:
@@ -140,121 +165,156 @@ def floor_run(rows: list[tuple[Any, ...]], db: Path, batch_size: int, *, fts: bo
     return seconds
 
 
+def growth_run(n: int, data_dir: Path, batch_size: int, extractor: str | None, block: int) -> list[float]:
+    """Store ``n`` generated episodes in ONE group; return episodes/s of each successive block."""
+    from engram.text.tokenize import segment
+
+    segment("预热")  # load jieba's dictionary (about a second) before the clock starts
+    texts, _ = _common.load_locomo()
+    episodes = list(episode_stream(texts, n))
+    for episode in episodes:
+        episode["group_id"] = "grow"
+    rates: list[float] = []
+    with Memory.open(settings=engram_settings(data_dir, extractor=extractor)) as memory:
+        done, started = 0, time.perf_counter()
+        for batch in batched(episodes, batch_size):
+            memory.create_episodes(batch, kind="import")
+            done += len(batch)
+            if done % block == 0:
+                rates.append(block / (time.perf_counter() - started))
+                started = time.perf_counter()
+    return rates
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--file", type=Path, default=LOCOMO_DEV, help="LoCoMo JSON file")
-    parser.add_argument("--repeat", type=int, default=5, help="repetitions (median reported)")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions (median reported)")
     parser.add_argument("--batch-size", type=int, default=500)
-    parser.add_argument("--quick", action="store_true", help="one repetition")
+    parser.add_argument("--grow", type=int, default=10_000, help="episodes of the one-group growth probe")
+    parser.add_argument("--quick", action="store_true", help="one repetition, growth probe of 2,000")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
     if args.quick:
-        args.repeat = 1
+        args.repeat, args.grow = 1, 2000
 
     info = _common.machine()
     rows = floor_rows(args.file)
-    runs: dict[str, list[Any]] = {"library": [], "cli": [], "floor": [], "floor_fts": [], "startup": []}
+    n = len(rows)
+    extractors: dict[str, str | None] = {"default extractor": None, "extractor none": "none"}
+    runs: dict[str, list[Any]] = {"floor": [], "floor_fts": [], "startup": []}
+    for label in extractors:
+        runs[f"library {label}"] = []
+        runs[f"cli {label}"] = []
     for _ in range(args.repeat):
         # Interleave the variants so that machine load hits them alike.
         with tempfile.TemporaryDirectory(prefix="engram-bench-import-") as tmp:
             base = Path(tmp)
             runs["floor"].append(floor_run(rows, base / "floor.db", args.batch_size, fts=False))
             runs["floor_fts"].append(floor_run(rows, base / "floor_fts.db", args.batch_size, fts=True))
-            runs["library"].append(library_run(args.file, base / "lib", args.batch_size))
-            runs["cli"].append(cli_run(args.file, base / "cli", args.batch_size))
+            for label, extractor in extractors.items():
+                slug = label.replace(" ", "-")
+                runs[f"library {label}"].append(
+                    library_run(args.file, base / f"lib-{slug}", args.batch_size, extractor)
+                )
+                runs[f"cli {label}"].append(
+                    cli_run(args.file, base / f"cli-{slug}", args.batch_size, extractor)
+                )
             runs["startup"].append(cli_startup())
 
-    n = len(rows)
     med = statistics.median
 
-    def rate(seconds: float) -> float:
-        return n / seconds
+    def row(path: str, seconds: list[float], *, target: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": path,
+            "ms": round(med(seconds) * 1000, 1),
+            "episodes/s": round(n / med(seconds)),
+            "best episodes/s": round(n / min(seconds)),
+        }
+        if target:
+            out["target"] = "met" if out["episodes/s"] >= TARGET else "MISSED"
+        return out
 
-    lib = runs["library"]
     table = [
-        {
-            "path": "BASELINE raw apsw INSERT, plain table, no indexes, no FTS",
-            "seconds": med(runs["floor"]),
-            "episodes/s": rate(med(runs["floor"])),
-            "best episodes/s": rate(min(runs["floor"])),
-        },
-        {
-            "path": "BASELINE raw apsw INSERT, plain table + FTS5",
-            "seconds": med(runs["floor_fts"]),
-            "episodes/s": rate(med(runs["floor_fts"])),
-            "best episodes/s": rate(min(runs["floor_fts"])),
-        },
-        {
-            "path": "library: parse only (load_locomo + locomo_records)",
-            "seconds": med(r["parse_s"] for r in lib),
-            "episodes/s": rate(med(r["parse_s"] for r in lib)),
-            "best episodes/s": rate(min(r["parse_s"] for r in lib)),
-        },
-        {
-            "path": "library: store only (Memory.create_episodes batches)",
-            "seconds": med(r["store_s"] for r in lib),
-            "episodes/s": rate(med(r["store_s"] for r in lib)),
-            "best episodes/s": rate(min(r["store_s"] for r in lib)),
-        },
-        {
-            "path": "library: parse + store",
-            "seconds": med(r["parse_s"] + r["store_s"] for r in lib),
-            "episodes/s": rate(med(r["parse_s"] + r["store_s"] for r in lib)),
-            "best episodes/s": rate(min(r["parse_s"] + r["store_s"] for r in lib)),
-        },
-        {
-            "path": "CLI `engram import` subprocess, spawn to exit",
-            "seconds": med(r["wall_s"] for r in runs["cli"]),
-            "episodes/s": rate(med(r["wall_s"] for r in runs["cli"])),
-            "best episodes/s": rate(min(r["wall_s"] for r in runs["cli"])),
-        },
+        row("BASELINE raw apsw INSERT, plain table, no indexes, no FTS", runs["floor"], target=False),
+        row("BASELINE raw apsw INSERT, plain table + FTS5", runs["floor_fts"], target=False),
     ]
-    printed = [r["printed_rate"] for r in runs["cli"] if r["printed_rate"]]
-    if printed:
-        table.append(
-            {
-                "path": "CLI, rate it prints itself (open + parse + store)",
-                "episodes/s": med(printed),
-                "best episodes/s": max(printed),
-            }
-        )
-    for row in table:
-        if "seconds" in row:
-            row["ms"] = round(row.pop("seconds") * 1000, 1)
-        row["episodes/s"] = round(row["episodes/s"])
-        row["best episodes/s"] = round(row["best episodes/s"])
-    for row in table[2:]:
-        if not row["path"].startswith("library: parse only"):
-            row["target"] = "met" if row["episodes/s"] >= TARGET else "MISSED"
+    lib0 = runs["library default extractor"]
+    table.append(
+        row("library: parse only (load_locomo + locomo_records)", [r["parse_s"] for r in lib0], target=False)
+    )
+    for label in extractors:
+        lib, cli = runs[f"library {label}"], runs[f"cli {label}"]
+        table += [
+            row(f"library, {label}: store (create_episodes batches)", [r["store_s"] for r in lib]),
+            row(
+                f"library, {label}: store, per CPU second (all threads)",
+                [r["store_cpu_s"] for r in lib],
+                target=False,
+            ),
+            row(f"library, {label}: parse + store", [r["parse_s"] + r["store_s"] for r in lib]),
+            row(f"CLI, {label}: `engram import` spawn to exit", [r["wall_s"] for r in cli]),
+            row(f"CLI, {label}: per CPU second of the subprocess", [r["cpu_s"] for r in cli], target=False),
+        ]
+        printed = [r["printed_rate"] for r in cli if r["printed_rate"]]
+        if printed:
+            table.append(
+                {
+                    "path": f"CLI, {label}: rate it prints itself (open + parse + store)",
+                    "episodes/s": round(med(printed)),
+                    "best episodes/s": round(max(printed)),
+                    "target": "met" if med(printed) >= TARGET else "MISSED",
+                }
+            )
+
+    growth: list[dict[str, Any]] = []
+    if args.grow:
+        block = max(500, args.grow // 5)
+        with tempfile.TemporaryDirectory(prefix="engram-bench-grow-") as tmp:
+            for label, extractor in extractors.items():
+                rates = growth_run(
+                    args.grow, Path(tmp) / label.replace(" ", "-"), args.batch_size, extractor, block
+                )
+                growth.append(
+                    {"settings": label, **{f"{(i + 1) * block:,}": round(r) for i, r in enumerate(rates)}}
+                )
+    info["loadavg_1m_end"] = round(os.getloadavg()[0], 2)
     result = {
         "machine": info,
         "file": str(args.file),
         "episodes": n,
-        "created_per_run": [r["created"] for r in lib],
-        "cli_episodes": [r["episodes"] for r in runs["cli"]],
         "repeat": args.repeat,
         "batch_size": args.batch_size,
-        "open_s_median": med(r["open_s"] for r in lib),
+        "open_s_median": med(r["open_s"] for r in lib0),
         "cli_startup_s_median": med(runs["startup"]),
-        "cli_stdout": runs["cli"][-1]["stdout"],
+        "cli_stdout": runs["cli default extractor"][-1]["stdout"],
         "table": table,
+        "growth": growth,
     }
     if args.json:
         print(json.dumps(result, indent=2))
         return
     _common.print_machine(info)
     print(
-        f"file: {args.file.name}, {n:,} episodes (turns), {args.repeat} runs, batches of {args.batch_size}, "
-        f"embedder none; store open {result['open_s_median'] * 1000:.0f} ms (not counted); "
-        f"`engram --help` {result['cli_startup_s_median'] * 1000:.0f} ms"
+        f"load average at end {info['loadavg_1m_end']}; file {args.file.name}: {n:,} episodes (turns), "
+        f"{args.repeat} runs, batches of {args.batch_size}, embedder none; store open "
+        f"{result['open_s_median'] * 1000:.0f} ms (not counted); `engram --help` "
+        f"{result['cli_startup_s_median'] * 1000:.0f} ms"
     )
     _common.print_table(
         table,
         ["path", "ms", "episodes/s", "best episodes/s", "target"],
         f"import throughput, medians (target ≥ {TARGET:,.0f} episodes/s)",
     )
+    if growth:
+        _common.print_table(
+            growth,
+            list(growth[0]),
+            f"growth probe: {args.grow:,} generated episodes into ONE group, episodes/s per block of "
+            f"{max(500, args.grow // 5):,} (x = episodes stored at the end of the block)",
+        )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ summaries cycled with varied actors, intents, sources, timestamps and metadata, 
 Chinese) is built once through ``Memory.create_episodes`` in batches of 1000 and cached
 under /tmp, keyed by the schema and generator, so later runs reuse it.
 
+Embeddings and graph extraction are off (``embedder="none"``, ``extractor="none"``): the
+figures are those of the episode store and the BM25 pipeline.
+
 Targets (foundation issue): list p95 ≤ 10 ms; filtered BM25 search p95 ≤ 30 ms.
 Baselines measured in the same run:
 - list: the bare index scan for the first page (``SELECT rowid … ORDER BY timestamp DESC,
@@ -38,6 +41,8 @@ from engram.memory import Memory
 from engram.search.query import parse_query
 
 GROUP = "bench"
+EXTRACTOR = "none"
+"""Built and searched without the knowledge graph: this measures episodes (see RESULTS.md)."""
 GENERATOR_VERSION = "3"
 LIST_TARGET_MS = 10.0
 SEARCH_TARGET_MS = 30.0
@@ -59,7 +64,7 @@ def build(texts: list[_common.Text], n: int, data_dir: Path, *, log: bool) -> fl
     if data_dir.exists():
         shutil.rmtree(data_dir)
     start = time.perf_counter()
-    with Memory.open(settings=engram_settings(data_dir)) as memory:
+    with Memory.open(settings=engram_settings(data_dir, extractor=EXTRACTOR)) as memory:
         done = 0
         for batch in batched(episode_stream(texts, n), 1000):
             for item in batch:
@@ -145,9 +150,9 @@ def main() -> None:
             f"PROPOSED store (bench/proposed_store.py, {options}; open incl. PRAGMA optimize"
             f"{' and facets build' if args.facets else ''} {time.perf_counter() - started:.2f} s)"
         )
-        memory_cm = Memory(store, engram_settings(copy))
+        memory_cm = Memory(store, engram_settings(copy, extractor=EXTRACTOR))
     else:
-        memory_cm = Memory.open(settings=engram_settings(data_dir))
+        memory_cm = Memory.open(settings=engram_settings(data_dir, extractor=EXTRACTOR))
     with memory_cm as memory:
         conn = apsw.Connection(str(data_dir / "engram.db"), flags=apsw.SQLITE_OPEN_READONLY)
         total = conn.execute("SELECT count(*) FROM episodes WHERE group_id = ?", (GROUP,)).fetchall()[0][0]

