@@ -149,7 +149,7 @@ class _Txn:
         if not name_keys:
             return []
         rows = self._conn.execute(
-            f"SELECT DISTINCT {_E} FROM entity_names n JOIN entities e ON e.group_id = n.group_id "
+            f"SELECT DISTINCT {_E} FROM entity_names n CROSS JOIN entities e ON e.group_id = n.group_id "
             f"AND e.id = n.entity_id AND e.expired_at IS NULL WHERE n.group_id = ? "
             f"AND n.name_key IN ({', '.join('?' * len(name_keys))})",
             (group_id, *name_keys),
@@ -177,7 +177,7 @@ class _Txn:
             (group_id, entity_id, group_id, entity_id),
         ).fetchall()
         threads = self._conn.execute(
-            "SELECT DISTINCT thread FROM (SELECT d.thread FROM mentions m JOIN episode_docs d "
+            "SELECT DISTINCT thread FROM (SELECT d.thread FROM mentions m CROSS JOIN episode_docs d "
             "ON d.group_id = m.group_id AND d.id = m.episode_id WHERE m.group_id = ? AND m.entity_id = ? "
             "AND d.thread IS NOT NULL ORDER BY d.doc DESC LIMIT ?)",
             (group_id, entity_id, RELATED_LIMIT),
@@ -409,7 +409,7 @@ class SQLiteGraphMixin:
         rows = (
             self._connection()
             .execute(
-                f"SELECT DISTINCT {_E} FROM entity_names n JOIN entities e ON e.group_id = n.group_id "
+                f"SELECT DISTINCT {_E} FROM entity_names n CROSS JOIN entities e ON e.group_id = n.group_id "
                 "AND e.id = n.entity_id AND e.expired_at IS NULL "
                 f"WHERE n.group_id = ? AND ({likes}){type_clause} "
                 "ORDER BY e.last_seen DESC LIMIT ?",
@@ -468,7 +468,7 @@ def _episodes_mentioning(
     if not entity_ids:
         return []
     rows = conn.execute(
-        "SELECT DISTINCT m.episode_id, d.timestamp FROM mentions m JOIN episode_docs d "
+        "SELECT DISTINCT m.episode_id, d.timestamp FROM mentions m CROSS JOIN episode_docs d "
         "ON d.group_id = m.group_id AND d.id = m.episode_id "
         f"WHERE m.group_id = ? AND m.entity_id IN ({', '.join('?' * len(entity_ids))}) "
         "ORDER BY d.timestamp DESC LIMIT ?",
