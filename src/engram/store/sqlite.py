@@ -80,6 +80,8 @@ class SQLiteStore(SQLiteGraphMixin):
             # the last transactions.
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            # Bounds the work of ANALYZE inside PRAGMA optimize (SQLite recommends 100-1000).
+            conn.execute("PRAGMA analysis_limit = 1000")
             self._local.conn = conn
             with self._connections_lock:
                 self._connections.append(conn)
