@@ -421,18 +421,13 @@ class SQLiteStore(SQLiteGraphMixin):
         )
         if doc is None:
             return None, None
-        found: list[Episode | None] = []
-        for sql in (PREVIOUS, NEXT):
-            row = conn.execute(sql, (doc,)).fetchone()
-            found.append(None if row is None else self._current_by_doc(conn, int(row[0])))
-        return found[0], found[1]
-
-    @staticmethod
-    def _current_by_doc(conn: apsw.Connection, doc: int) -> Episode | None:
-        row = conn.execute(
-            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE doc = ? AND expired_at IS NULL", (doc,)
-        ).fetchone()
-        return None if row is None else episode_from_row(row)
+        docs = [conn.execute(sql, (doc,)).fetchone() for sql in (PREVIOUS, NEXT)]
+        previous, following = (None if row is None else int(row[0]) for row in docs)
+        episodes = self._current_by_docs(conn, [d for d in (previous, following) if d is not None])
+        return (
+            None if previous is None else episodes.get(previous),
+            None if following is None else episodes.get(following),
+        )
 
     # -- diagnostics ---------------------------------------------------------------------------
 
