@@ -95,7 +95,7 @@ class GraphBuilder:
                 resolved.setdefault(key, entity_id)
         for fact_in in extraction.facts:
             self._add_fact(txn, episode, fact_in, resolved, operation, summary)
-        txn.add_mentions(episode.group_id, episode.id, list(dict.fromkeys(resolved.values())))
+        txn.add_mentions(episode.group_id, episode.id, list(dict.fromkeys(resolved.values())), operation.id)
         return summary
 
     # -- entities ----------------------------------------------------------------------------------

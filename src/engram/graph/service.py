@@ -115,8 +115,8 @@ class GraphService:
                 raise InvalidInput(f"cannot merge a {source.type} into a {into.type}", field="into")
             moved = self._builder.merge(txn, source, into, operation)
             for episode_id in txn.episodes_mentioning(group_id, [source.id], 1_000_000):
-                txn.add_mentions(group_id, episode_id, [into.id])
-            txn.close_entity(group_id, source.id, operation.created_at)
+                txn.add_mentions(group_id, episode_id, [into.id], operation.id)
+            txn.close_entity(group_id, source.id, operation.created_at, operation.id)
             txn.record_operation(operation, {"source": source.id, "into": into.id, "facts": moved})
 
         self._store.graph_write(merge)

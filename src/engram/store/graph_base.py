@@ -81,16 +81,18 @@ class GraphTxn(Protocol):
         """Return every current fact whose subject or object is the entity (any status)."""
         ...
 
-    def close_entity(self, group_id: str, entity_id: str, at: datetime) -> None:
-        """End an entity's current version (it was merged away) and forget its names."""
+    def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None:
+        """End an entity's current version (it was merged away by ``operation_id``); forget its names."""
         ...
 
     def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         """Return ids of episodes that mention any of the entities, newest first."""
         ...
 
-    def add_mentions(self, group_id: str, episode_id: str, entity_ids: Sequence[str]) -> None:
-        """Record that an episode mentions these entities."""
+    def add_mentions(
+        self, group_id: str, episode_id: str, entity_ids: Sequence[str], operation_id: str
+    ) -> None:
+        """Record that an episode mentions these entities (added by ``operation_id``)."""
         ...
 
     def add_merge_candidate(self, group_id: str, candidate: MergeCandidate) -> None:

@@ -285,8 +285,9 @@ class PostgresStore:
             new = apply(current)
             check_text(new)
             conn.execute(
-                "UPDATE episodes SET expired_at = %s WHERE group_id = %s AND id = %s AND version = %s",
-                (new.recorded_at, group_id, episode_id, current.version),
+                "UPDATE episodes SET expired_at = %s, expired_by = %s "
+                "WHERE group_id = %s AND id = %s AND version = %s",
+                (new.recorded_at, operation.id, group_id, episode_id, current.version),
             )
             conn.execute(INSERT_EPISODE, episode_row(new))
             self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})

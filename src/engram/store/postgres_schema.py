@@ -112,4 +112,18 @@ MIGRATIONS: list[tuple[int, str]] = [
     ),
 ]
 
+MIGRATIONS.append(
+    (
+        2,
+        """
+        -- History (issue #5): which operation closed a version, so an operation's effect is
+        -- exactly the versions it created (operation_id) and closed (expired_by).
+        ALTER TABLE episodes ADD COLUMN expired_by text;
+        CREATE INDEX episodes_operation ON episodes (group_id, operation_id);
+        CREATE INDEX episodes_expired_by ON episodes (group_id, expired_by) WHERE expired_by IS NOT NULL;
+        CREATE INDEX operations_kind ON operations (group_id, kind, created_at DESC);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

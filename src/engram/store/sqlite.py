@@ -261,8 +261,9 @@ class SQLiteStore(SQLiteGraphMixin):
                 )
             new = apply(current)
             conn.execute(
-                "UPDATE episodes SET expired_at = ? WHERE group_id = ? AND id = ? AND version = ?",
-                (ts(new.recorded_at), group_id, episode_id, current.version),
+                "UPDATE episodes SET expired_at = ?, expired_by = ? "
+                "WHERE group_id = ? AND id = ? AND version = ?",
+                (ts(new.recorded_at), operation.id, group_id, episode_id, current.version),
             )
             doc = int(
                 scalar(

@@ -187,8 +187,9 @@ class _Txn:
     def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
         conn = self._conn
         conn.execute(
-            "UPDATE entities SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL",
-            (ts(entity.recorded_at), entity.group_id, entity.id),
+            "UPDATE entities SET expired_at = ?, expired_by = ? "
+            "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (ts(entity.recorded_at), entity.operation_id, entity.group_id, entity.id),
         )
         conn.execute(
             f"INSERT INTO entities ({_ENTITY_COLUMNS}) VALUES ({', '.join('?' * 13)})",
@@ -233,8 +234,9 @@ class _Txn:
         if doc is None:
             doc = int(scalar(conn, "SELECT coalesce(max(doc), 0) + 1 FROM facts"))
         conn.execute(
-            "UPDATE facts SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL",
-            (ts(fact.recorded_at), fact.group_id, fact.id),
+            "UPDATE facts SET expired_at = ?, expired_by = ? "
+            "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (ts(fact.recorded_at), fact.operation_id, fact.group_id, fact.id),
         )
         conn.execute(
             f"INSERT INTO facts (doc, {_FACT_COLUMNS}) VALUES ({', '.join('?' * 20)})",
@@ -272,10 +274,11 @@ class _Txn:
         ).fetchall()
         return [_fact(row) for row in rows]
 
-    def close_entity(self, group_id: str, entity_id: str, at: datetime) -> None:
+    def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None:
         self._conn.execute(
-            "UPDATE entities SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL",
-            (ts(at), group_id, entity_id),
+            "UPDATE entities SET expired_at = ?, expired_by = ? "
+            "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+            (ts(at), operation_id, group_id, entity_id),
         )
         self._conn.execute(
             "DELETE FROM entity_names WHERE group_id = ? AND entity_id = ?", (group_id, entity_id)
@@ -284,11 +287,14 @@ class _Txn:
     def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         return _episodes_mentioning(self._conn, group_id, entity_ids, limit)
 
-    def add_mentions(self, group_id: str, episode_id: str, entity_ids: Sequence[str]) -> None:
+    def add_mentions(
+        self, group_id: str, episode_id: str, entity_ids: Sequence[str], operation_id: str
+    ) -> None:
         for entity_id in dict.fromkeys(entity_ids):
             self._conn.execute(
-                "INSERT OR IGNORE INTO mentions (group_id, entity_id, episode_id) VALUES (?, ?, ?)",
-                (group_id, entity_id, episode_id),
+                "INSERT OR IGNORE INTO mentions (group_id, entity_id, episode_id, operation_id) "
+                "VALUES (?, ?, ?, ?)",
+                (group_id, entity_id, episode_id, operation_id),
             )
 
     def add_merge_candidate(self, group_id: str, candidate: MergeCandidate) -> None:

@@ -195,4 +195,29 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        5,
+        """
+        -- History (issue #5): which operation closed a version (``expired_by``), so an
+        -- operation's effect is exactly the versions it created (operation_id) and closed.
+        ALTER TABLE episodes ADD COLUMN expired_by TEXT;
+        ALTER TABLE entities ADD COLUMN expired_by TEXT;
+        ALTER TABLE facts ADD COLUMN expired_by TEXT;
+        -- Mentions are not versioned: each row names the operation that added it.
+        ALTER TABLE mentions ADD COLUMN operation_id TEXT;
+        CREATE INDEX episodes_operation ON episodes (group_id, operation_id);
+        CREATE INDEX episodes_expired_by ON episodes (group_id, expired_by) WHERE expired_by IS NOT NULL;
+        CREATE INDEX entities_operation ON entities (group_id, operation_id);
+        CREATE INDEX entities_expired_by ON entities (group_id, expired_by) WHERE expired_by IS NOT NULL;
+        CREATE INDEX facts_operation ON facts (group_id, operation_id);
+        CREATE INDEX facts_expired_by ON facts (group_id, expired_by) WHERE expired_by IS NOT NULL;
+        CREATE INDEX mentions_operation ON mentions (group_id, operation_id) WHERE operation_id IS NOT NULL;
+        -- Versions by document, for reads at a past transaction time (known_at).
+        CREATE INDEX episodes_doc_versions ON episodes (doc, version);
+        CREATE INDEX operations_kind ON operations (group_id, kind, created_at DESC);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
