@@ -29,6 +29,11 @@ class EngramError(Exception):
         self.detail = detail
         self.field = field
 
+    @property
+    def extra(self) -> dict[str, object]:
+        """Return members the error adds to its problem+json / tool error body (none by default)."""
+        return {}
+
 
 class InvalidInput(EngramError):
     """A caller passed a value Engram cannot accept."""
@@ -47,11 +52,23 @@ class NotFound(EngramError):
 
 
 class Conflict(EngramError):
-    """The request contradicts what is stored (e.g. an id reused for other content)."""
+    """The request contradicts what is stored (e.g. an id reused for other content).
+
+    ``operations`` names the stored operations in the way (a revert over later changes).
+    """
 
     status = 409
     title = "Conflict"
     exit_code = 4
+
+    def __init__(self, detail: str, *, field: str | None = None, operations: list[str] | None = None) -> None:
+        super().__init__(detail, field=field)
+        self.operations = operations
+
+    @property
+    def extra(self) -> dict[str, object]:
+        """Return ``conflicting_operations`` when the conflict is with stored operations."""
+        return {} if self.operations is None else {"conflicting_operations": self.operations}
 
 
 class PreconditionFailed(EngramError):
@@ -64,6 +81,11 @@ class PreconditionFailed(EngramError):
     def __init__(self, detail: str, *, current_version: int, field: str | None = None) -> None:
         super().__init__(detail, field=field)
         self.current_version = current_version
+
+    @property
+    def extra(self) -> dict[str, object]:
+        """Return the current version, to retry with."""
+        return {"current_version": self.current_version}
 
 
 class PreconditionRequired(EngramError):

@@ -28,6 +28,7 @@ from engram.store.sqlite import SQLiteStore
 
 TOOLS = {"create_episode", "update_episode", "get_episode", "list_episodes", "search_episodes"}
 TOOLS |= {"search_facts", "search_entities", "get_entity", "add_facts", "merge_entities"}
+TOOLS |= {"list_operations", "revert_operation", "delete_episode"}
 ENGLISH = "Caroline moved the shipping date of order 4471 to Friday"
 CHINESE = "客户投诉订单 4471 发货太慢，要求改到周五前送达"
 

@@ -12,6 +12,7 @@ from engram.api import metrics, problems
 from engram.api.mcp import create_mcp_server, streamable_http_route
 from engram.api.rest import health_router, router
 from engram.api.rest_graph import router as graph_router
+from engram.api.rest_history import router as history_router
 from engram.memory import Memory
 
 
@@ -40,6 +41,7 @@ def create_app(memory: Memory, *, host: str = "127.0.0.1") -> FastAPI:
     metrics.install(app)
     app.include_router(router)
     app.include_router(graph_router)
+    app.include_router(history_router)
     app.include_router(health_router)
     app.router.routes.append(mcp_route)
     return app

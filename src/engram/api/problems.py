@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engram.errors import EngramError, PreconditionFailed
+from engram.errors import EngramError
 from engram.validation import field_path
 
 PROBLEM_JSON = "application/problem+json"
@@ -45,8 +45,7 @@ def _validation_problem(_: Request, exc: Exception) -> JSONResponse:
 
 def _engram_problem(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, EngramError)
-    current = exc.current_version if isinstance(exc, PreconditionFailed) else None
-    return problem(exc.status, exc.title, exc.detail, field=exc.field, current_version=current)
+    return problem(exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
 
 
 def _http_problem(_: Request, exc: Exception) -> JSONResponse:

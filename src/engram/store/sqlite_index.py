@@ -12,10 +12,12 @@ import apsw
 
 from engram.store.sqlite_rows import scalar
 
+# Only current episodes lend context: a retracted one's words must not find its neighbours.
 _NEIGHBOUR = """
     SELECT n.doc, n.text FROM episode_docs d JOIN episode_docs n
       ON n.group_id = d.group_id AND n.thread = d.thread
      AND (n.timestamp {cmp} d.timestamp OR (n.timestamp = d.timestamp AND n.id {cmp} d.id))
+      AND EXISTS (SELECT 1 FROM episodes c WHERE c.doc = n.doc AND c.expired_at IS NULL)
     WHERE d.doc = ? ORDER BY n.timestamp {order}, n.id {order} LIMIT 1
 """
 PREVIOUS = _NEIGHBOUR.format(cmp="<", order="DESC")
@@ -36,6 +38,14 @@ def _write_fts(conn: apsw.Connection, doc: int, text: str) -> None:
     context = " ".join(neighbour_text for _, neighbour_text in neighbours(conn, doc))
     conn.execute("DELETE FROM episodes_fts WHERE rowid = ?", (doc,))
     conn.execute("INSERT INTO episodes_fts (rowid, text, context) VALUES (?, ?, ?)", (doc, text, context))
+
+
+def reindex(conn: apsw.Connection, docs: Sequence[int]) -> None:
+    """Rewrite the index rows of ``docs`` from their stored text and their current neighbours."""
+    for doc in docs:
+        text = scalar(conn, "SELECT text FROM episode_docs WHERE doc = ?", (doc,))
+        if text is not None:
+            _write_fts(conn, doc, str(text))
 
 
 def index_with_neighbours(conn: apsw.Connection, doc: int) -> None:

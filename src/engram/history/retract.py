@@ -1,0 +1,103 @@
+"""Retract an episode inside a history transaction: the episode and what only it supports.
+
+DESIGN.md §5 ``DELETE /v1/episodes/{id}``: the episode's current version is closed (its
+versions stay, so the retraction can be reverted); facts backed only by it get a
+``retracted`` version; facts backed by other episodes too get a version without it in their
+provenance; an arbitration its facts won (a superseded or disputed older fact) is undone;
+its mentions are removed. Every change is a version of the retracting operation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.errors import NotFound
+from engram.graph.build import fact_index_text
+from engram.graph.models import Fact
+from engram.models import Operation
+from engram.store.history_base import HistoryTxn
+
+_ARBITRATION_FIELDS = ("status", "invalid_at", "superseded_by", "confidence")
+
+
+def retract_episode(txn: HistoryTxn, group_id: str, episode_id: str, operation: Operation) -> dict[str, Any]:
+    """Retract one episode as part of ``operation``; return what changed (for its details).
+
+    Raises NotFound when the episode does not exist or is already retracted.
+    """
+    versions = txn.versions(group_id, "episode", episode_id)
+    if not versions:
+        raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
+    if versions[-1].expired_at is not None:
+        raise NotFound(
+            f"episode {episode_id!r} was deleted by operation {versions[-1].closed_by}; "
+            "revert that operation to restore it",
+            field="id",
+        )
+    txn.close_episode(group_id, episode_id, operation.created_at, operation.id)
+    mentions = txn.remove_mentions(group_id, episode_id=episode_id)
+    retracted: list[str] = []
+    unlinked: list[str] = []
+    restored: list[str] = []
+    for fact in txn.facts_citing(group_id, episode_id):
+        remaining = [cited for cited in fact.episodes if cited != episode_id]
+        if remaining:
+            _put(txn, fact, operation, episodes=remaining)
+            unlinked.append(fact.id)
+        else:
+            _put(txn, fact, operation, status="retracted")
+            retracted.append(fact.id)
+            restored += _undo_arbitration(txn, fact, operation)
+    return {
+        "episode": episode_id,
+        "facts_retracted": retracted,
+        "facts_unlinked": unlinked,
+        "facts_restored": restored,
+        "mentions_removed": [list(m) for m in mentions],
+    }
+
+
+def _put(txn: HistoryTxn, fact: Fact, operation: Operation, **changes: Any) -> None:
+    updated = fact.model_copy(
+        update={
+            **changes,
+            "version": fact.version + 1,
+            "recorded_at": operation.created_at,
+            "operation_id": operation.id,
+        }
+    )
+    txn.put_fact(updated, fact_index_text(txn, fact.group_id, updated))
+
+
+def _undo_arbitration(txn: HistoryTxn, retracted: Fact, operation: Operation) -> list[str]:
+    """Give back to older facts the status the retracted fact's arrival took from them.
+
+    The arrival was the operation that stored the retracted fact's first version; a fact of
+    the same subject and predicate that it superseded or disputed gets its arbitration
+    fields (status, invalid_at, superseded_by, confidence) from just before that operation.
+    """
+    group_id = retracted.group_id
+    first = txn.versions(group_id, "fact", retracted.id)[0]
+    arrival = first.created_by
+    restored = []
+    for other in txn.facts_touching(group_id, retracted.subject):
+        if other.id == retracted.id or other.predicate != retracted.predicate:
+            continue
+        if other.superseded_by != retracted.id and other.status != "disputed":
+            continue
+        before = next(
+            (
+                v
+                for v in txn.versions(group_id, "fact", other.id)
+                if v.closed_by == arrival and v.created_by != arrival
+            ),
+            None,
+        )
+        previous = None if before is None else txn.fact_version(group_id, other.id, before.version)
+        if previous is None:
+            continue
+        fields = {name: getattr(previous, name) for name in _ARBITRATION_FIELDS}
+        if any(getattr(other, name) != value for name, value in fields.items()):
+            _put(txn, other, operation, **fields)
+            restored.append(other.id)
+    return restored

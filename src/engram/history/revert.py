@@ -1,0 +1,136 @@
+"""Revert an operation inside a history transaction, as a new operation.
+
+An operation's effect is exactly the versions it created (``operation_id``) and closed
+(``expired_by``). Reverting it, per object it touched: the version it closed that was
+current before it (if any) is stored again as a new version; otherwise (it created the
+object) the object's current version is closed. Mentions it added are removed and mentions
+it removed are added back. Reverting an ingest or import retracts its episodes
+(engram.history.retract). A revert is itself an operation, so reverting a revert re-applies.
+
+If a later operation changed an object the target touched, the revert would silently undo
+that change too: it is refused with Conflict naming the later operations, unless ``force``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.errors import Conflict, InvalidInput, NotFound
+from engram.graph.build import fact_index_text, name_keys
+from engram.history.retract import retract_episode
+from engram.models import Operation
+from engram.store.history_base import HistoryTxn, ObjectKind, VersionRef
+
+EPISODE_CREATING = frozenset({"ingest", "import"})
+IRREVERSIBLE = frozenset({"purge"})
+_ORDER: dict[ObjectKind, int] = {"episode": 0, "entity": 1, "fact": 2}  # names before the facts' index text
+
+
+def revert_operation(
+    txn: HistoryTxn, group_id: str, target_id: str, operation: Operation, *, force: bool
+) -> dict[str, Any]:
+    """Undo ``target_id`` as ``operation``; return the details recorded with it.
+
+    Raises NotFound, InvalidInput (a purge; an operation that changed nothing revertible),
+    Conflict naming ``operations`` (later operations changed the same objects; without ``force``).
+    """
+    target = txn.operation(group_id, target_id)
+    if target is None:
+        raise NotFound(f"no operation with id {target_id!r} in group {group_id!r}", field="id")
+    if target.kind in IRREVERSIBLE:
+        raise InvalidInput(f"a {target.kind} cannot be reverted: its data is gone", field="id")
+    touched = txn.touched_by(group_id, target_id)
+    restored_mentions = target.details.get("mentions_removed", [])
+    if not touched and not restored_mentions:
+        raise InvalidInput(f"operation {target_id} changed nothing that can be reverted", field="id")
+    plans, later = _plan(txn, group_id, target_id, touched)
+    if later and not force:
+        raise Conflict(
+            f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
+            "revert them first, or pass force to overwrite their changes",
+            field="id",
+            operations=later,
+        )
+    details: dict[str, Any] = {"target": target_id, "forced_over": later, "restored": [], "closed": []}
+    if target.kind in EPISODE_CREATING:
+        episodes = [ref.id for ref in touched if ref.kind == "episode" and ref.created_by == target_id]
+        details["retracted"] = [
+            retract_episode(txn, group_id, episode_id, operation)
+            for episode_id in dict.fromkeys(episodes)
+            if txn.versions(group_id, "episode", episode_id)[-1].expired_at is None
+        ]
+    else:
+        for kind, object_id, before, last in plans:
+            if before is None:
+                _close(txn, group_id, kind, object_id, operation)
+                details["closed"].append([kind, object_id])
+            else:
+                _restore(txn, group_id, kind, object_id, before.version, last + 1, operation)
+                details["restored"].append([kind, object_id, before.version])
+    removed = txn.remove_mentions(group_id, operation_id=target_id)
+    details["mentions_removed"] = [list(m) for m in removed]
+    for entity_id, episode_id, _ in restored_mentions:
+        txn.add_mentions(group_id, episode_id, [entity_id], operation.id)
+    return details
+
+
+def _plan(
+    txn: HistoryTxn, group_id: str, target_id: str, touched: list[VersionRef]
+) -> tuple[list[tuple[ObjectKind, str, VersionRef | None, int]], list[str]]:
+    """Return, per touched object, (kind, id, version to restore or None, last version) and the later ops."""
+    objects = sorted({(ref.kind, ref.id) for ref in touched}, key=lambda o: (_ORDER[o[0]], o[1]))
+    plans: list[tuple[ObjectKind, str, VersionRef | None, int]] = []
+    later: set[str] = set()
+    for kind, object_id in objects:
+        versions = txn.versions(group_id, kind, object_id)
+        own = [v for v in versions if target_id in (v.created_by, v.closed_by)]
+        last_own = own[-1]
+        later |= {v.created_by for v in versions if v.version > last_own.version}
+        if last_own.closed_by is not None:
+            later.add(last_own.closed_by)
+        before = next((v for v in own if v.created_by != target_id), None)
+        plans.append((kind, object_id, before, versions[-1].version))
+    later.discard(target_id)
+    return plans, sorted(later)
+
+
+def _close(txn: HistoryTxn, group_id: str, kind: ObjectKind, object_id: str, operation: Operation) -> None:
+    at = operation.created_at
+    if kind == "episode":
+        txn.close_episode(group_id, object_id, at, operation.id)
+    elif kind == "entity":
+        txn.close_entity(group_id, object_id, at, operation.id)
+    else:
+        txn.close_fact(group_id, object_id, at, operation.id)
+
+
+def _restore(
+    txn: HistoryTxn,
+    group_id: str,
+    kind: ObjectKind,
+    object_id: str,
+    version: int,
+    new_version: int,
+    operation: Operation,
+) -> None:
+    """Store version ``version`` of an object again, as ``new_version`` made by ``operation``."""
+    update = {
+        "version": new_version,
+        "recorded_at": operation.created_at,
+        "expired_at": None,
+        "operation_id": operation.id,
+    }
+    if kind == "episode":
+        episode = txn.episode_version(group_id, object_id, version)
+        assert episode is not None
+        txn.put_episode_version(episode.model_copy(update=update))
+    elif kind == "entity":
+        entity = txn.entity_version(group_id, object_id, version)
+        assert entity is not None
+        restored = entity.model_copy(update=update)
+        txn.put_entity(restored, name_keys(restored))
+    else:
+        fact = txn.fact_version(group_id, object_id, version)
+        assert fact is not None
+        restored_fact = fact.model_copy(update=update)
+        txn.put_fact(restored_fact, fact_index_text(txn, group_id, restored_fact))

