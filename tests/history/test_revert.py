@@ -29,6 +29,10 @@ def say(memory: Memory, content: str, *, days: int, **extra: Any) -> str:
     return memory.create_episode({**body, **extra}).episode.id
 
 
+def budget(value: int) -> list[dict[str, Any]]:
+    return [{"subject": "ACME", "predicate": "BUDGET", "value": value, "fact": f"ACME budget {value}"}]
+
+
 def entity_id(memory: Memory, name: str) -> str:
     found = [e for e in memory.search_entities(name) if e.name == name]
     assert len(found) == 1, found
@@ -169,10 +173,8 @@ def test_revert_refuses_to_undo_later_changes_unless_forced(memory: Memory) -> N
 
 def test_reverting_an_arbitration_restores_the_previous_current_fact(memory: Memory) -> None:
     acme = [{"name": "ACME", "type": "organization"}]
-    say(memory, "ACME budget is 500k", days=0, entities=acme,
-        facts=[{"subject": "ACME", "predicate": "BUDGET", "value": 500000, "fact": "ACME budget 500k"}])  # fmt: skip
-    say(memory, "ACME budget is now 800k", days=30,
-        facts=[{"subject": "ACME", "predicate": "BUDGET", "value": 800000, "fact": "ACME budget 800k"}])  # fmt: skip
+    say(memory, "ACME budget is 500k", days=0, entities=acme, facts=budget(500000))
+    say(memory, "ACME budget is now 800k", days=30, facts=budget(800000))
     assert [h.fact.value for h in memory.search_facts({}).results] == [800000]
     update = memory.list_operations(kind=["extract"]).items[0]
 
