@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from engram import Memory, Settings
 from engram.api.mcp import create_mcp_server
 from engram.cli import app
+from engram.cli.common import CLI_ACTOR
 
 runner = CliRunner(env={"COLUMNS": "200", "ENGRAM_DATA_DIR": None})
 BUDGET = {
@@ -107,6 +108,7 @@ def test_cli_operations_delete_revert_and_purge(tmp_path: Path) -> None:
     deleted = cli("delete", episode, "--data-dir", data, "--json")
     assert deleted.exit_code == 0, deleted.output
     delete_op = json.loads(deleted.stdout)["operation"]["id"]
+    assert json.loads(deleted.stdout)["operation"]["actor"] == CLI_ACTOR and CLI_ACTOR.startswith("cli")
     listed = cli("operations", "--data-dir", data, "--kind", "delete")
     assert listed.exit_code == 0 and delete_op in listed.stdout
     assert cli("revert", delete_op, "--data-dir", data).exit_code == 0

@@ -13,7 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from engram.cli.common import DataDir, err, fail, load_settings, note, out
+from engram.cli.common import CLI_ACTOR, DataDir, err, fail, load_settings, note, out
 from engram.errors import EngramError, InvalidInput
 from engram.evaluation.locomo import CATEGORY_NAMES, PIPELINES, evaluate, index, load_questions
 from engram.importers.locomo import load_locomo
@@ -181,7 +181,7 @@ def reextract(
             groups = group or memory.groups()
             done = failing = 0
             for name in groups:
-                succeeded, still = memory.reextract(name, actor="cli")
+                succeeded, still = memory.reextract(name, actor=CLI_ACTOR)
                 done, failing = done + succeeded, failing + still
     except EngramError as exc:
         raise fail(exc) from exc

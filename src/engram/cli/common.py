@@ -8,6 +8,7 @@ input, 3 not found, 4 conflict, 5 store unusable; 130 when interrupted.
 
 from __future__ import annotations
 
+import getpass
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -38,8 +39,16 @@ app = typer.Typer(
 err = Console(stderr=True)
 out = Console()
 
-CLI_ACTOR = "cli"
-"""The actor recorded on operations made through the CLI."""
+
+def _cli_actor() -> str:
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):  # no user name in the environment or the password database
+        return "cli"
+
+
+CLI_ACTOR = _cli_actor()
+"""The actor recorded on operations made through the CLI: ``cli:<login name>``."""
 SNIPPET_CHARS = 160
 
 DataDir = Annotated[
