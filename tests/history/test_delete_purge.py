@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,9 @@ ACME = [{"name": "ACME", "type": "organization"}]
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="none")) as opened:
+def memory(backend: dict[str, Any]) -> Iterator[Memory]:
+    """A Memory on each backend that builds its graph only from what the caller supplies (exact control)."""
+    with Memory.open(settings=Settings(**backend, embedder="none", extractor="none")) as opened:
         yield opened
 
 
@@ -115,6 +117,30 @@ def test_operations_list_filters_by_kind_episode_entity_and_pages(memory: Memory
     view = memory.get_operation(memory.list_operations(kind=["update"]).items[0].id)
     assert [(c.kind, c.version) for c in view.created] == [("episode", 2)]
     assert [(c.kind, c.version) for c in view.closed] == [("episode", 1)]
+
+
+def test_purge_removes_the_episode_and_what_only_it_supports(memory: Memory) -> None:
+    kept = say(memory, "ACME budget is 500k", days=0, entities=ACME, facts=budget(500000))
+    secret = say(
+        memory,
+        "Zorblax Ltd budget is 9k",
+        days=1,
+        entities=[{"name": "Zorblax Ltd", "type": "organization"}],
+        facts=[{"subject": "Zorblax Ltd", "predicate": "BUDGET", "value": 9000, "fact": "Zorblax budget 9k"}],
+    )
+    memory.add_facts({"episode_id": secret, "facts": budget(500000)})  # ACME's fact now cites it too
+    assert facts(memory) == [(9000, "current", (secret,)), (500000, "current", (kept, secret))]
+
+    operation, report = memory.purge_episode(secret)
+
+    assert (report.episode_versions, report.facts, report.entities) == (1, 1, 1)
+    assert operation.details == {"episode": secret, **asdict(report)}
+    with pytest.raises(NotFound):
+        memory.get_episode(secret)
+    assert memory.search_episodes({"query": "Zorblax"}).results == []
+    assert memory.search_entities("Zorblax") == []
+    assert facts(memory, include_history=True) == [(500000, "current", (kept,))], "provenance without it"
+    assert next(o.kind for o in memory.list_operations(episode_id=secret).items) == "purge"
 
 
 def test_purge_leaves_no_trace_in_the_file_indexes_or_vectors(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +17,9 @@ VOLATILE = {"version", "recorded_at", "expired_at", "operation_id"}
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    """A Memory that builds its graph only from what the caller supplies (exact control)."""
-    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="none")) as opened:
+def memory(backend: dict[str, Any]) -> Iterator[Memory]:
+    """A Memory on each backend that builds its graph only from what the caller supplies (exact control)."""
+    with Memory.open(settings=Settings(**backend, embedder="none", extractor="none")) as opened:
         yield opened
 
 

@@ -32,10 +32,16 @@ from engram.store.postgres_schema import TEXT_CONFIG
 
 Connection = psycopg.Connection[Any]
 
-_NEIGHBOUR = """
-    SELECT n.{column} FROM episode_docs n
-    WHERE n.group_id = d.group_id AND n.thread = d.thread AND (n.timestamp, n.id) {cmp} (d.timestamp, d.id)
-    ORDER BY n.timestamp {order}, n.id {order} LIMIT 1
+# Only current episodes lend context: a retracted one's words must not find its neighbours.
+CURRENT_NEIGHBOUR = (
+    "EXISTS (SELECT 1 FROM episodes c WHERE c.group_id = {alias}.group_id AND c.id = {alias}.id "
+    "AND c.expired_at IS NULL)"
+)
+_NEIGHBOUR = f"""
+    SELECT n.{{column}} FROM episode_docs n
+    WHERE n.group_id = d.group_id AND n.thread = d.thread AND (n.timestamp, n.id) {{cmp}} (d.timestamp, d.id)
+      AND {CURRENT_NEIGHBOUR.format(alias="n")}
+    ORDER BY n.timestamp {{order}}, n.id {{order}} LIMIT 1
 """
 PREVIOUS_ID = _NEIGHBOUR.format(column="id", cmp="<", order="DESC")
 NEXT_ID = _NEIGHBOUR.format(column="id", cmp=">", order="ASC")
@@ -64,6 +70,16 @@ class _Stored:
                 (group_id, ids),
             ).fetchall()
             self.by_id = {str(row[2]): (str(row[0]), episode_from_row(row[1:])) for row in rows}
+            deleted = conn.execute(  # stored, but with no current version
+                "SELECT id FROM episode_docs WHERE group_id = %s AND id = ANY(%s) AND NOT id = ANY(%s)",
+                (group_id, ids, list(self.by_id)),
+            ).fetchone()
+            if deleted is not None:
+                raise Conflict(
+                    f"episode id {deleted[0]!r} names a deleted episode; revert its delete operation "
+                    "to restore it, or choose another id",
+                    field="id",
+                )
         if fingerprints:
             rows = conn.execute(
                 f"SELECT DISTINCT ON (d.fingerprint) d.fingerprint, {E_COLUMNS} "
@@ -204,8 +220,9 @@ def _contexts(conn: Connection, created: Sequence[NewEpisode]) -> _Contexts:
     return result
 
 
-_STORED = """
+_STORED = f"""
     SELECT s.id, s.timestamp, s.text FROM episode_docs s
-    WHERE s.group_id = %s AND s.thread = k.thread AND (s.timestamp, s.id) {cmp} (k.ts, k.id)
-    ORDER BY s.timestamp {order}, s.id {order} LIMIT 1
+    WHERE s.group_id = %s AND s.thread = k.thread AND (s.timestamp, s.id) {{cmp}} (k.ts, k.id)
+      AND {CURRENT_NEIGHBOUR.format(alias="s")}
+    ORDER BY s.timestamp {{order}}, s.id {{order}} LIMIT 1
 """

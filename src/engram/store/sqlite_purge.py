@@ -11,6 +11,7 @@ of the content stays on disk.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 import apsw
@@ -54,20 +55,10 @@ def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operati
             operation.actor,
             ts(operation.created_at),
             f"purge episode {episode_id}",
-            json.dumps(_details(episode_id, report)),
+            json.dumps({"episode": episode_id, **asdict(report)}),
         ),
     )
     return report
-
-
-def _details(episode_id: str, report: PurgeReport) -> dict[str, Any]:
-    return {
-        "episode": episode_id,
-        "episode_versions": report.episode_versions,
-        "facts": report.facts,
-        "entities": report.entities,
-        "mentions": report.mentions,
-    }
 
 
 def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple[int, set[str]]:
