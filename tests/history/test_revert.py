@@ -200,17 +200,32 @@ def test_revert_errors(memory: Memory) -> None:
         memory.revert_operation(deleted.operation.id)  # the purge took the versions it closed
 
 
-def test_revert_of_an_ingest_retracts_its_episodes(memory: Memory) -> None:
+def test_revert_of_an_ingest_retracts_its_episodes_and_their_graph(memory: Memory) -> None:
     keep = say(memory, "budget talk one", days=0)
+    acme = [{"name": "ACME", "type": "organization"}]
     created = memory.create_episodes(
-        [{"content": "budget talk two"}, {"content": "budget talk three"}], kind="import"
+        [
+            {"content": "budget talk two", "entities": acme, "facts": budget(500000)},
+            {"content": "budget talk three"},
+        ],
+        kind="import",
     )
+    with_fact = created[0].episode.id
+    store: Any = memory.store
+    mentioned = store.mentioned_entities("default", with_fact)
+    assert len(mentioned) == 1 and [h.fact.value for h in memory.search_facts({}).results] == [500000]
     imported = memory.list_operations(kind=["import"]).items[0]
+
     revert = memory.revert_operation(imported.id)
+
     found = [h.episode.id for h in memory.search_episodes({"query": "budget talk"}).results]
     assert found == [keep]
     assert sorted(r["episode"] for r in revert.operation.details["retracted"]) == sorted(
         c.episode.id for c in created
     )
+    assert memory.search_facts({}).results == [] and store.mentioned_entities("default", with_fact) == []
+
     memory.revert_operation(revert.operation.id)
     assert len(memory.search_episodes({"query": "budget talk"}).results) == 3
+    assert [h.fact.value for h in memory.search_facts({}).results] == [500000]
+    assert store.mentioned_entities("default", with_fact) == mentioned

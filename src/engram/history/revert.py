@@ -67,8 +67,11 @@ def revert_operation(
             else:
                 _restore(txn, group_id, kind, object_id, before.version, last + 1, operation)
                 details["restored"].append([kind, object_id, before.version])
-    removed = txn.remove_mentions(group_id, operation_id=target_id)
-    details["mentions_removed"] = [list(m) for m in removed]
+    removed = [list(m) for m in txn.remove_mentions(group_id, operation_id=target_id)]
+    # Retracted episodes' mentions too: reverting this revert adds them all back.
+    details["mentions_removed"] = removed + [
+        m for r in details.get("retracted", []) for m in r["mentions_removed"]
+    ]
     for entity_id, episode_id, _ in restored_mentions:
         txn.add_mentions(group_id, episode_id, [entity_id], operation.id)
     return details
