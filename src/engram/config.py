@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = Field(
         default=None, description="postgresql://… selects the PostgreSQL store; unset: SQLite in data_dir."
     )
+    database_pool_size: int = Field(
+        default=10, ge=1, description="Most connections each process keeps to PostgreSQL (its pool)."
+    )
     default_group: str = Field(default="default", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
     max_metadata_bytes: int = Field(default=64 * 1024, gt=0, description="Largest episode metadata, as JSON.")
     max_content_bytes: int = Field(

@@ -9,7 +9,6 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -54,9 +53,9 @@ def at(days: int) -> str:
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    """Yield a Memory on a fresh SQLite file with the builtin extractor and no embedder (fast)."""
-    settings = Settings(data_dir=tmp_path / "graph", embedder="none", extractor="builtin")
+def memory(backend: dict[str, Any]) -> Iterator[Memory]:
+    """Yield a Memory on each backend with the builtin extractor and no embedder (fast)."""
+    settings = Settings(**backend, embedder="none", extractor="builtin")
     with Memory.open(settings=settings) as opened:
         yield opened
 

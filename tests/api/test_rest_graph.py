@@ -1,8 +1,22 @@
-"""The knowledge graph over REST: facts and entities, through the ASGI stack."""
+"""The knowledge graph over REST: facts and entities, through the ASGI stack, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 from fastapi.testclient import TestClient
+
+from engram.config import Settings
+from engram.memory import Memory
+
+
+@pytest.fixture
+def memory(backend: dict[str, Any]) -> Iterator[Memory]:
+    """Yield a Memory on each backend, BM25 only (the ``client`` fixture serves it)."""
+    with Memory.open(settings=Settings(**backend, embedder="none")) as mem:
+        yield mem
 
 
 def test_facts_update_history_and_entities(client: TestClient) -> None:

@@ -1,9 +1,10 @@
-"""The knowledge graph through Memory: extraction, resolution, arbitration and reads."""
+"""The knowledge graph through Memory (SQLite and PostgreSQL): extraction, resolution, arbitration, reads."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,9 +15,10 @@ T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 
 
 @pytest.fixture
-def graph(tmp_path: Path) -> Memory:
-    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="builtin")) as memory:
-        yield memory  # type: ignore[misc]
+def graph(backend: dict[str, Any]) -> Iterator[Memory]:
+    """Yield a Memory with the builtin extractor on each backend."""
+    with Memory.open(settings=Settings(**backend, embedder="none", extractor="builtin")) as memory:
+        yield memory
 
 
 def say(memory: Memory, content: str, *, days: int, who: str = "li", **extra: object) -> str:

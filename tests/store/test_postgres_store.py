@@ -1,10 +1,14 @@
-"""PostgreSQL-only behaviour: several stores (as several processes would) on one database, opening, errors."""
+"""PostgreSQL-only behaviour: several stores (as several processes would) on one database, opening, errors.
+
+The graph's behaviour on both backends is tested through Memory in tests/graph and tests/api.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
@@ -17,6 +21,7 @@ from engram.config import Settings
 from engram.errors import InvalidInput, PreconditionFailed, StoreError
 from engram.memory import Memory
 from engram.models import Episode, EpisodeFilters
+from engram.store.graph_base import GraphStore, GraphTxn
 from engram.store.open import open_store
 from engram.store.postgres import PostgresStore
 from engram.store.postgres_schema import LATEST_VERSION
@@ -155,14 +160,29 @@ def test_nul_characters_are_invalid_input(postgres_url: str) -> None:
         with pytest.raises(InvalidInput) as caught:
             store.insert_episodes([new_episode("e1", "ab", metadata={"k": "\x00"})], operation())
         assert caught.value.field == "metadata"
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
+    with Memory.open(settings=settings) as memory:
+        stored = memory.create_episode({"content": "a note"}).episode
+        with pytest.raises(InvalidInput) as caught:
+            memory.add_facts(
+                {
+                    "episode_id": stored.id,
+                    "facts": [{"subject": "A\x00nn", "predicate": "LIKES", "value": "tea"}],
+                }
+            )
+        assert caught.value.field == "entities"
+        assert memory.search_entities("ann") == []
 
 
 def test_settings_select_the_backend(postgres_url: str) -> None:
     settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
     with Memory.open(settings=settings) as memory:
-        assert isinstance(memory.store, PostgresStore)
+        assert isinstance(memory.store, PostgresStore) and isinstance(memory.store, GraphStore)
         created = memory.create_episode({"content": "stored in PostgreSQL"})
         assert memory.search_episodes({"query": "postgresql"}).results[0].episode.id == created.episode.id
+        memory.create_episode({"content": "I live in Boston.", "actor": {"id": "ann", "name": "Ann"}})
+        [hit] = memory.search_facts({"query": "Boston"}).results
+        assert (hit.subject_name, hit.fact.predicate, hit.object_name) == ("Ann", "LIVES_IN", "Boston")
     with pytest.raises(InvalidInput) as caught:
         open_store(Settings(database_url=SecretStr("mysql://x"), embedder="none"))
     assert caught.value.field == "ENGRAM_DATABASE_URL"
@@ -211,3 +231,71 @@ def test_a_read_only_replica_opens_reads_and_refuses_writes_cleanly(postgres_url
         assert [h.episode.id for h in hits] == ["e1"]
         with pytest.raises(StoreError, match="read-only"):
             replica.insert_episodes([new_episode("e2", "more")], operation())
+
+
+def test_the_pool_size_setting_bounds_each_process_connections(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ENGRAM_DATABASE_URL", postgres_url)
+    monkeypatch.setenv("ENGRAM_DATABASE_POOL_SIZE", "2")
+    settings = Settings(embedder="none")
+    assert settings.database_pool_size == 2
+    opened = open_store(settings)
+    assert "pool of 2" in opened.describe()
+    opened.close()
+    store = PostgresStore(postgres_url, pool_size=settings.database_pool_size, timeout=1)
+    try:
+        holding, release = threading.Barrier(3), threading.Event()
+
+        def hold(group: str) -> None:
+            def fn(txn: GraphTxn) -> None:
+                txn.entity(group, "en_x")  # takes the connection (and the group's lock)
+                holding.wait()
+                release.wait(10)
+
+            store.graph_write(fn)
+
+        with ThreadPoolExecutor(2) as pool:
+            held = [pool.submit(hold, group) for group in ("ga", "gb")]
+            holding.wait()
+            with pytest.raises(StoreError, match="unavailable"):
+                store.get_episode("g1", "e1")  # a third connection: the pool's timeout, then 503
+            release.set()
+            for future in held:
+                future.result()
+        assert store.get_episode("g1", "e1") is None
+    finally:
+        store.close()
+    with pytest.raises(ValueError, match="database_pool_size"):
+        Settings(database_pool_size=0)
+
+
+def test_concurrent_graph_writers_across_stores_build_one_graph(stores: list[PostgresStore]) -> None:
+    memories = [
+        Memory(store, Settings(embedder="none", extractor="none"), background_indexing=False)
+        for store in stores
+    ]
+    t0 = datetime(2024, 3, 1, tzinfo=UTC)
+
+    def write(n: int) -> None:
+        memories[n % 3].create_episode(
+            {
+                "content": f"ACME note {n}",
+                "timestamp": t0 + timedelta(days=n),
+                "entities": [{"name": "ACME", "type": "organisation"}],
+                "facts": [
+                    {"subject": "ACME", "predicate": "LIKES", "value": f"thing {n}"},
+                    {"subject": "ACME", "predicate": "BUDGET", "value": 1000 + n},
+                ],
+            }
+        )
+
+    race(12, write)
+    [acme] = memories[1].search_entities("acme")
+    facts = memories[2].search_facts({"subject": acme.id, "limit": 100, "include_history": True}).results
+    likes = [h.fact for h in facts if h.fact.predicate == "LIKES"]
+    assert sorted(f.value for f in likes) == sorted(f"thing {n}" for n in range(12))  # type: ignore[type-var]
+    assert all(f.status == "current" and f.subject == acme.id for f in likes)
+    budgets = [h.fact for h in facts if h.fact.predicate == "BUDGET"]
+    assert [f.value for f in budgets if f.status == "current"] == [1011], "the latest valid time wins"
+    assert len(stores[0].episodes_mentioning("default", [acme.id], 100)) == 12

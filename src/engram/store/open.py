@@ -15,6 +15,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 def open_store(settings: Settings) -> Store:
     """Return the store ``settings.database_url`` names, or the SQLite file in ``data_dir``.
 
+    PostgreSQL gets a pool of ``settings.database_pool_size`` connections.
+
     Raises InvalidInput (field ``ENGRAM_DATABASE_URL``) for a URL of another kind, and
     StoreError when the database cannot be opened.
     """
@@ -30,4 +32,4 @@ def open_store(settings: Settings) -> Store:
         )
     from engram.store.postgres import PostgresStore
 
-    return PostgresStore(url)
+    return PostgresStore(url, pool_size=settings.database_pool_size)

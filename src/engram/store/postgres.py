@@ -13,6 +13,9 @@ concurrency control lives in the database rather than in a writer thread as in S
 Full text: each ``episode_docs`` row holds generated tsvectors of its own text and of its
 thread neighbours' text (GIN-indexed); postgres_text.py ranks matches with a BM25
 approximation, the neighbours' text counting at CONTEXT_WEIGHT.
+
+The knowledge graph (GraphStore) is postgres_graph.py's mixin: ``graph_write`` runs in one
+transaction under a per-group advisory lock.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from engram.errors import NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store import postgres_vectors as vectors
 from engram.store.base import NewEpisode, PageKey, ScoredEpisode, Vector
+from engram.store.postgres_graph import PostgresGraphMixin
+from engram.store.postgres_graph_text import FactText
 from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
 from engram.store.postgres_rows import (
     CURRENT_JOIN,
@@ -61,11 +66,12 @@ def describe_conninfo(conninfo: str) -> str:
     return f"postgresql://{user}{host}{port}/{params.get('dbname') or ''}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresGraphMixin):
     """Store on a PostgreSQL database (``postgresql://…`` or a libpq key=value string).
 
     Thread-safe; any number of processes may share the database. The schema is created or
-    migrated on open in the first schema of the connection's ``search_path``.
+    migrated on open in the first schema of the connection's ``search_path``. Each store
+    holds a pool of up to ``pool_size`` connections (one is opened at once, more on demand).
 
     Raises StoreError when the database cannot be reached, lacks pgvector, or has a schema
     newer than this Engram knows.
@@ -77,6 +83,8 @@ class PostgresStore:
         self._inserted_since_analyze = 0
         self._rows_at_analyze = 0
         self._text = TextSearch()
+        self._fact_text = FactText()
+        self._pool_size = pool_size
         try:
             with psycopg.connect(conninfo, autocommit=True, connect_timeout=max(1, int(timeout))) as conn:
                 schema = conn.execute("SELECT current_schema()").fetchone()
@@ -222,12 +230,16 @@ class PostgresStore:
             if not self._scalar(conn, "SELECT pg_try_advisory_lock(%s)", (key,)):
                 return
             try:
-                conn.execute("ANALYZE episode_docs, episodes, episode_vectors")
+                conn.execute(
+                    "ANALYZE episode_docs, episodes, episode_vectors, entities, entity_names, facts, "
+                    "fact_docs, mentions"
+                )
                 self._rows_at_analyze = int(
                     self._scalar(conn, "SELECT reltuples FROM pg_class WHERE oid = 'episode_docs'::regclass")
                 )
                 self._inserted_since_analyze = 0
                 self._text.invalidate()
+                self._fact_text.invalidate()
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
@@ -417,9 +429,10 @@ class PostgresStore:
             return int(self._scalar(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations"))
 
     def describe(self) -> str:
-        """Return where the data lives: server version, address (no password) and schema."""
+        """Return where the data lives: server version, address (no password), schema and pool size."""
         major, minor = divmod(self._server_version, 10_000)
-        return f"PostgreSQL {major}.{minor} at {self._where} (schema {self._schema})"
+        where = f"{self._where} (schema {self._schema}, pool of {self._pool_size})"
+        return f"PostgreSQL {major}.{minor} at {where}"
 
     def integrity_check(self) -> str | None:
         """Return None: PostgreSQL checks its own pages; there is no cheap whole-database verdict."""

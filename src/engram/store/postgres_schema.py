@@ -126,4 +126,108 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        3,
+        f"""
+        -- Knowledge graph (SQLite migrations 3 and 5): append-only versions of entities and
+        -- facts; the current one has expired_at NULL (a partial unique index keeps it single),
+        -- expired_by names the operation that closed a version.
+        CREATE TABLE entities (
+            group_id     text NOT NULL,
+            id           text NOT NULL,
+            version      integer NOT NULL,
+            name         text NOT NULL,
+            type         text NOT NULL,
+            aliases      jsonb NOT NULL,
+            attributes   jsonb NOT NULL,
+            summary      text,
+            first_seen   timestamptz NOT NULL,
+            last_seen    timestamptz NOT NULL,
+            recorded_at  timestamptz NOT NULL,
+            expired_at   timestamptz,
+            operation_id text NOT NULL,
+            expired_by   text,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE UNIQUE INDEX entities_current ON entities (group_id, id) WHERE expired_at IS NULL;
+        CREATE INDEX entities_current_type
+            ON entities (group_id, type, last_seen DESC) WHERE expired_at IS NULL;
+        CREATE INDEX entities_operation ON entities (group_id, operation_id);
+        CREATE INDEX entities_expired_by ON entities (group_id, expired_by) WHERE expired_by IS NOT NULL;
+
+        -- Normalised names and aliases of current entities, for exact resolution.
+        CREATE TABLE entity_names (
+            group_id  text NOT NULL,
+            name_key  text NOT NULL,
+            entity_id text NOT NULL,
+            PRIMARY KEY (group_id, name_key, entity_id)
+        );
+        CREATE INDEX entity_names_entity ON entity_names (group_id, entity_id);
+
+        CREATE TABLE facts (
+            group_id      text NOT NULL,
+            id            text NOT NULL,
+            version       integer NOT NULL,
+            subject       text NOT NULL,
+            predicate     text NOT NULL,
+            object        text,
+            value         jsonb,
+            fact          text NOT NULL,
+            conditions    jsonb NOT NULL,
+            confidence    double precision NOT NULL,
+            source_kind   text NOT NULL,
+            episodes      jsonb NOT NULL,
+            valid_at      timestamptz,
+            invalid_at    timestamptz,
+            recorded_at   timestamptz NOT NULL,
+            expired_at    timestamptz,
+            status        text NOT NULL,
+            superseded_by text,
+            operation_id  text NOT NULL,
+            expired_by    text,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE UNIQUE INDEX facts_current ON facts (group_id, id) WHERE expired_at IS NULL;
+        CREATE INDEX facts_current_subject ON facts (group_id, subject, predicate) WHERE expired_at IS NULL;
+        CREATE INDEX facts_current_object ON facts (group_id, object) WHERE expired_at IS NULL;
+        CREATE INDEX facts_operation ON facts (group_id, operation_id);
+        CREATE INDEX facts_expired_by ON facts (group_id, expired_by) WHERE expired_by IS NOT NULL;
+
+        -- Full text of each fact (SQLite's facts_fts): its sentence and the names it connects,
+        -- segmented, as of its latest version; ranked by postgres_graph_rows.FactText.
+        CREATE TABLE fact_docs (
+            group_id text NOT NULL,
+            id       text NOT NULL,
+            text     text NOT NULL,
+            text_doc tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_CONFIG}', text)) STORED,
+            PRIMARY KEY (group_id, id)
+        );
+        CREATE INDEX fact_docs_text ON fact_docs USING gin (text_doc);
+
+        -- Which episodes mention which entities, and the operation that recorded it.
+        CREATE TABLE mentions (
+            group_id     text NOT NULL,
+            entity_id    text NOT NULL,
+            episode_id   text NOT NULL,
+            operation_id text,
+            PRIMARY KEY (group_id, entity_id, episode_id)
+        );
+        CREATE INDEX mentions_episode ON mentions (group_id, episode_id);
+        CREATE INDEX mentions_operation ON mentions (group_id, operation_id) WHERE operation_id IS NOT NULL;
+
+        -- Possible duplicates the resolver was not sure about, for review.
+        CREATE TABLE merge_candidates (
+            group_id     text NOT NULL,
+            entity_id    text NOT NULL,
+            candidate_id text NOT NULL,
+            score        double precision NOT NULL,
+            parts        jsonb NOT NULL,
+            created_at   timestamptz NOT NULL,
+            PRIMARY KEY (group_id, entity_id, candidate_id)
+        );
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
