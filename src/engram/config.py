@@ -46,6 +46,12 @@ class SearchSettings(BaseModel):
     recency_weight: float = Field(default=0.0, ge=0, description="Boost of recent episodes.")
     recency_half_life_days: float = Field(default=30.0, gt=0)
     mmr_lambda: float = Field(default=0.7, ge=0, le=1, description="MMR: 1 is pure relevance.")
+    inactive_fact_weight: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="Fact search: superseded and retracted facts' scores are multiplied by this.",
+    )
 
     @field_validator("channel_weights")
     @classmethod

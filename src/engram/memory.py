@@ -8,7 +8,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
 from engram.graph.models import (
     AddFacts,
+    ArchiveResult,
     Entity,
     EntityView,
     Extraction,
@@ -158,7 +159,8 @@ class Memory:
         self._clock = clock or (lambda: datetime.now(UTC))
         channels: list[Channel] = [BM25Channel(store)]
         if isinstance(store, GraphStore):
-            channels.append(GraphChannel(store, store))
+            weight = self.settings.search.inactive_fact_weight
+            channels.append(GraphChannel(store, store, clock=self._clock, inactive_weight=weight))
         self._indexer: Indexer | None = None
         if embedder is not None:
             check_embedder(store, embedder, reset=reembed)
@@ -172,7 +174,8 @@ class Memory:
         )
         self.graph: GraphService | None = None
         if isinstance(store, GraphStore):
-            self.graph = GraphService(store, store, self.settings.create_extractor(), clock=self._clock)
+            extractor, weight = self.settings.create_extractor(), self.settings.search.inactive_fact_weight
+            self.graph = GraphService(store, store, extractor, clock=self._clock, inactive_weight=weight)
 
     @classmethod
     def open(
@@ -515,3 +518,14 @@ class Memory:
         """Add facts (with provenance ``episode_id``) through resolution and arbitration."""
         add: AddFacts = _validated(AddFacts, request, "body")
         return self._graph().add_facts(add, self.group(add.group_id), actor)
+
+    def archive_facts(
+        self,
+        older_than: timedelta,
+        group_id: str | None = None,
+        *,
+        dry_run: bool = False,
+        actor: str | None = None,
+    ) -> ArchiveResult:
+        """Move inactive facts older than ``older_than``, never returned by a search, to the archive."""
+        return self._graph().archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)

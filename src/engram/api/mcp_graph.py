@@ -35,7 +35,9 @@ CURRENT_VS_HISTORY = """\
 Each fact has a status: current (true now, as far as memory knows), disputed (sources disagree: \
 present it as uncertain, with both values and their citations), superseded (replaced by a newer \
 fact, see superseded_by and invalid_at) or retracted. Superseded and retracted facts are hidden \
-unless include_history is true. Two clocks: as_of is valid time (what was true in the world at \
+unless include_history is true; they rank below equally matching current facts (half weight). \
+Old history that no search ever returned may be archived: include_archived reads it too (those \
+hits say archived: true). Two clocks: as_of is valid time (what was true in the world at \
 that moment), known_at is transaction time (what memory believed at that moment, before later \
 corrections were recorded). Quote a fact's `citations`, `[source: <episode id>]`, beside anything \
 you base on it; get_episode reads the source."""
@@ -158,6 +160,10 @@ def add_graph_tools(
         include_history: Annotated[
             bool, Field(description="Also return superseded and retracted facts, with their status.")
         ] = False,
+        include_archived: Annotated[
+            bool,
+            Field(description="Also read archived facts (old history in cold storage); implies history."),
+        ] = False,
         limit: SearchLimitArg = 10,
     ) -> FactSearchResult:
         """Search the knowledge graph's facts (who lives where, budgets, preferences, ...); best first.
@@ -167,7 +173,7 @@ def add_graph_tools(
         """
         search: dict[str, Any] = {"query": query, "group_id": group_id, "subject": subject}
         search |= {"predicate": predicate, "as_of": as_of, "known_at": known_at}
-        search |= {"include_history": include_history, "limit": limit}
+        search |= {"include_history": include_history, "include_archived": include_archived, "limit": limit}
         return FactSearchResult(results=memory.search_facts(search).results)
 
     def search_entities(

@@ -140,17 +140,38 @@ class FactSearch(_Input):
     as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
     known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
     include_history: bool = False
+    include_archived: bool = Field(
+        default=False,
+        description="Also read archived facts (`engram archive`); they are history, so this implies "
+        "include_history unless as_of is given.",
+    )
     limit: Annotated[int, Field(ge=1, le=100)] = 10
 
 
 class FactHit(BaseModel):
-    """A fact with its score, the names it connects, and citations of its episodes."""
+    """A fact with its score, the names it connects, and citations of its episodes.
+
+    The score is BM25 over the fact's words; superseded and retracted facts count
+    ``search.inactive_fact_weight`` (0.5 by default) of it.
+    """
 
     fact: Fact
     score: float
     subject_name: str | None = None
     object_name: str | None = None
     citations: list[str]
+    archived: bool = Field(default=False, description="True when read from the archive (include_archived).")
+
+
+class ArchiveResult(BaseModel):
+    """What an archive run moved to cold storage (or, in a dry run, would move)."""
+
+    group_id: str
+    cutoff: datetime = Field(description="Inactive facts whose latest version is older than this.")
+    dry_run: bool
+    facts: list[str] = Field(description="Ids of the facts archived (every version of each moves).")
+    versions: int = Field(description="Fact versions moved.")
+    operation_id: str | None = Field(description="The `archive` operation; None when nothing moved.")
 
 
 class FactSearchResponse(BaseModel):

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engram.errors import EngramError, InvalidInput, NotFound
+from engram.graph.archive import archive_facts, search_with_archive
 from engram.graph.build import BuildSummary, GraphBuilder
 from engram.graph.extract import Extractor, MeteredExtractor
 from engram.graph.models import (
     AddFacts,
+    ArchiveResult,
     Entity,
     EntityView,
     Extraction,
@@ -30,7 +32,7 @@ from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
 from engram.ids import new_id
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import PageKey, Store
-from engram.store.graph_base import FactQuery, GraphStore, GraphTxn
+from engram.store.graph_base import FactArchive, FactQuery, GraphStore, GraphTxn
 from engram.text.tokenize import query_terms
 
 logger = logging.getLogger("engram.graph")
@@ -47,8 +49,11 @@ class GraphService:
         *,
         clock: Callable[[], datetime],
         registry: PredicateRegistry | None = None,
+        inactive_weight: float = 0.5,
     ) -> None:
         self._store = store
+        self._archive = store if isinstance(store, FactArchive) else None
+        self._inactive_weight = inactive_weight
         self._episodes = episodes
         self._extractor = extractor
         self._clock = clock
@@ -261,12 +266,26 @@ class GraphService:
         query = FactQuery(
             as_of=search.as_of,
             known_at=search.known_at,
-            include_history=search.include_history,
+            include_history=search.include_history or search.include_archived,
             subject=subject,
             predicate=predicate,
+            inactive_weight=self._inactive_weight,
         )
-        found = self._store.search_facts(group_id, query_terms(search.query), query, search.limit)
-        return FactSearchResponse(results=self._hits(group_id, found))
+        terms = query_terms(search.query)
+        if search.include_archived:
+            found, archived = search_with_archive(self._store, group_id, terms, query, search.limit)
+        else:
+            found, archived = self._store.search_facts(group_id, terms, query, search.limit), frozenset()
+        if self._archive is not None:
+            live = [fact.id for fact, _ in found if fact.id not in archived]
+            self._archive.record_fact_hits(group_id, live, self._clock())
+        return FactSearchResponse(results=self._hits(group_id, found, archived))
+
+    def archive(
+        self, group_id: str, older_than: timedelta, *, dry_run: bool, actor: str | None
+    ) -> ArchiveResult:
+        """Move inactive facts older than ``older_than`` and never returned by a search to the archive."""
+        return archive_facts(self._store, group_id, older_than, self._clock(), dry_run=dry_run, actor=actor)
 
     def _entity_id(self, group_id: str, subject: str) -> str:
         if self._store.get_entity(group_id, subject) is not None:
@@ -279,7 +298,9 @@ class GraphService:
             )
         return named[0].id
 
-    def _hits(self, group_id: str, found: Sequence[tuple[Fact, float]]) -> list[FactHit]:
+    def _hits(
+        self, group_id: str, found: Sequence[tuple[Fact, float]], archived: frozenset[str] = frozenset()
+    ) -> list[FactHit]:
         names: dict[str, str | None] = {}
 
         def name(entity_id: str | None) -> str | None:
@@ -297,6 +318,7 @@ class GraphService:
                 subject_name=name(fact.subject),
                 object_name=name(fact.object),
                 citations=[f"[source: {episode_id}]" for episode_id in fact.episodes],
+                archived=fact.id in archived,
             )
             for fact, score in found
         ]

@@ -3,17 +3,21 @@
 The query's words and their runs of two and three (``new york``, ``李强``) are looked up as
 entity names or aliases; the facts about those entities that match the rest of the query
 lend their provenance episodes, best fact first. It finds the turn where a fact was
-stated even when the turn itself says "she" or "我".
+stated even when the turn itself says "she" or "我". The facts that lend an episode are
+recorded as returned by a search (they are then never archived).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 from engram.graph.resolve import normalise_name
 from engram.models import Episode, EpisodeFilters
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
 from engram.store.base import Store
-from engram.store.graph_base import FactQuery, GraphStore
+from engram.store.graph_base import FactArchive, FactQuery, GraphStore
 
 
 def name_candidates(words: list[str], longest: int = 3) -> list[str]:
@@ -27,9 +31,20 @@ class GraphChannel:
 
     name = "graph"
 
-    def __init__(self, graph: GraphStore, store: Store) -> None:
+    def __init__(
+        self,
+        graph: GraphStore,
+        store: Store,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        inactive_weight: float = 1.0,
+    ) -> None:
+        """Read facts from ``graph``, episodes from ``store``; weigh inactive facts ``inactive_weight``."""
         self._graph = graph
         self._store = store
+        self._clock = clock
+        self._inactive_weight = inactive_weight
+        self._hit_log = graph if isinstance(graph, FactArchive) else None
 
     def search(
         self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
@@ -37,23 +52,29 @@ class GraphChannel:
         """Return the provenance episodes of matching facts about entities the query names.
 
         The facts must match a query word other than the entity's own name: "Where does
-        Caroline live?" reaches Caroline's LIVES_IN fact, not every episode about her.
+        Caroline live?" reaches Caroline's LIVES_IN fact, not every episode about her. A
+        superseded fact (read at a past ``as_of``) scores ``inactive_weight`` of its BM25.
         """
         entities = self._graph.entities_with_names(group_id, name_candidates(query.words))
         hits: dict[str, ChannelHit] = {}
+        used: list[str] = []
         for entity in entities:
             names = set(name_candidates(normalise_name(entity.name).split()))
             terms = [t for t in query.terms if t not in names and normalise_name(t) not in names]
             if not terms:
                 continue
-            facts = self._graph.search_facts(group_id, terms, FactQuery(subject=entity.id), limit)
+            about = FactQuery(subject=entity.id, inactive_weight=self._inactive_weight)
+            facts = self._graph.search_facts(group_id, terms, about, limit)
             for fact, score in facts:
                 for episode_id in fact.episodes:
                     episode = self._store.get_episode(group_id, episode_id)
                     if episode is not None and _passes(episode, filters):
+                        used.append(fact.id)
                         best = hits.get(episode_id)
                         if best is None or best.score < score:
                             hits[episode_id] = ChannelHit(episode, score)
+        if used and self._hit_log is not None:
+            self._hit_log.record_fact_hits(group_id, list(dict.fromkeys(used)), self._clock())
         return sorted(hits.values(), key=lambda hit: hit.score, reverse=True)[:limit]
 
 

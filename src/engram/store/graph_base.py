@@ -26,6 +26,8 @@ class FactQuery:
     ``known_at`` (transaction time) reads the versions the memory held then; ``as_of``
     (valid time) keeps facts true at that moment, superseded ones included; by default
     only current and disputed facts are returned, or every status with ``include_history``.
+    ``inactive_weight`` multiplies the search score of inactive (superseded, retracted)
+    versions, so that a current fact outranks an equally matching old one (1: no decay).
     """
 
     as_of: datetime | None = None
@@ -33,6 +35,7 @@ class FactQuery:
     include_history: bool = False
     subject: str | None = None
     predicate: str | None = None
+    inactive_weight: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,4 +153,46 @@ class GraphStore(Protocol):
 
     def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         """Return ids of episodes that mention any of the entities, newest first."""
+        ...
+
+
+@runtime_checkable
+class FactArchive(Protocol):
+    """Decay bookkeeping and cold storage of facts (issue #5), beside GraphStore.
+
+    A store without it serves the graph without hit recording or archive; the service says so
+    when asked to archive or to read archived facts.
+    """
+
+    def record_fact_hits(self, group_id: str, fact_ids: Sequence[str], at: datetime) -> None:
+        """Remember that a search returned these facts at ``at``; may buffer (written within seconds)."""
+        ...
+
+    def flush_fact_hits(self) -> None:
+        """Write buffered hits now (before an archive reads them, and at close)."""
+        ...
+
+    def archive_facts(
+        self,
+        group_id: str,
+        cutoff: datetime,
+        operation: Operation,
+        index_text: Callable[[GraphTxn, Fact], str],
+        *,
+        dry_run: bool,
+    ) -> tuple[list[str], int]:
+        """Move every version of the group's archivable facts to the archive, in one transaction.
+
+        Archivable: the latest version is inactive (not current or disputed, or closed), was
+        recorded (or closed) before ``cutoff``, and no search ever returned the fact.
+        ``index_text(txn, latest)`` gives the archived full-text row. Records ``operation`` with
+        the fact ids when anything moved. Returns (fact ids, versions moved); ``dry_run``
+        returns what would move and changes nothing.
+        """
+        ...
+
+    def search_archived_facts(
+        self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+    ) -> list[tuple[Fact, float]]:
+        """Return archived fact versions matching ``query`` like GraphStore.search_facts does live ones."""
         ...

@@ -22,6 +22,7 @@ import apsw
 from engram.errors import Conflict, NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
+from engram.store.sqlite_archive import SQLiteArchiveMixin
 from engram.store.sqlite_graph import SQLiteGraphMixin
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours, pruned_fts_query
 from engram.store.sqlite_rows import (
@@ -44,7 +45,7 @@ OPTIMIZE_EVERY = 2000
 """Episodes stored between two ``PRAGMA optimize`` runs (statistics for the query planner)."""
 
 
-class SQLiteStore(SQLiteGraphMixin):
+class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin):
     """Store on one SQLite file. Thread-safe; several processes may share the file.
 
     Raises StoreError when the file's schema is newer than this Engram knows.
@@ -124,9 +125,10 @@ class SQLiteStore(SQLiteGraphMixin):
                 )
 
     def close(self) -> None:
-        """Close every connection and stop the writer thread."""
+        """Write buffered fact hits, close every connection and stop the writer thread."""
         if self._closed:
             return
+        self._close_fact_hits()
         self._writer.shutdown(wait=True)
         self._closed = True
         with self._connections_lock:

@@ -231,8 +231,14 @@ class _Txn:
         doc = scalar(
             conn, "SELECT doc FROM facts WHERE group_id = ? AND id = ? LIMIT 1", (fact.group_id, fact.id)
         )
-        if doc is None:
-            doc = int(scalar(conn, "SELECT coalesce(max(doc), 0) + 1 FROM facts"))
+        if doc is None:  # documents stay unique across live and archived facts
+            doc = int(
+                scalar(
+                    conn,
+                    "SELECT max(coalesce((SELECT max(doc) FROM facts), 0), "
+                    "coalesce((SELECT max(doc) FROM archived_facts), 0)) + 1",
+                )
+            )
         conn.execute(
             "UPDATE facts SET expired_at = ?, expired_by = ? "
             "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
@@ -373,36 +379,13 @@ class SQLiteGraphMixin:
 
     def find_facts(self, group_id: str, query: FactQuery, limit: int) -> list[Fact]:
         """Return facts matching ``query``; see GraphStore."""
-        clause, params = _fact_filter(query)
-        rows = (
-            self._connection()
-            .execute(
-                f"SELECT {_F} FROM facts f WHERE f.group_id = ? AND {clause} "
-                "ORDER BY coalesce(f.valid_at, f.recorded_at) DESC, f.id, f.version LIMIT ?",
-                (group_id, *params, limit),
-            )
-            .fetchall()
-        )
-        return [_fact(row) for row in rows]
+        return find_facts_in(self._connection(), "facts", group_id, query, limit)
 
     def search_facts(
         self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
     ) -> list[tuple[Fact, float]]:
         """Return facts matching any term, best BM25 first; see GraphStore."""
-        if not terms:
-            return [(fact, 0.0) for fact in self.find_facts(group_id, query, limit)]
-        clause, params = _fact_filter(query)
-        rows = (
-            self._connection()
-            .execute(
-                f"SELECT {_F}, -bm25(facts_fts) AS score "
-                "FROM facts_fts x CROSS JOIN facts f ON f.doc = x.rowid "
-                f"WHERE facts_fts MATCH ? AND f.group_id = ? AND {clause} ORDER BY score DESC LIMIT ?",
-                (fts_query(terms), group_id, *params, limit),
-            )
-            .fetchall()
-        )
-        return [(_fact(row), float(row[19])) for row in rows]  # type: ignore[arg-type]
+        return search_facts_in(self._connection(), "facts", group_id, terms, query, limit)
 
     def search_entities(
         self, group_id: str, name_keys: Sequence[str], types: Sequence[str], limit: int
@@ -481,3 +464,37 @@ def _episodes_mentioning(
         (group_id, *entity_ids, limit),
     ).fetchall()
     return [str(row[0]) for row in rows]
+
+
+def find_facts_in(
+    conn: apsw.Connection, table: str, group_id: str, query: FactQuery, limit: int
+) -> list[Fact]:
+    """Return fact versions of ``table`` (facts or archived_facts) matching ``query``, newest first."""
+    clause, params = _fact_filter(query)
+    rows = conn.execute(
+        f"SELECT {_F} FROM {table} f WHERE f.group_id = ? AND {clause} "
+        "ORDER BY coalesce(f.valid_at, f.recorded_at) DESC, f.id, f.version LIMIT ?",
+        (group_id, *params, limit),
+    ).fetchall()
+    return [_fact(row) for row in rows]
+
+
+def search_facts_in(
+    conn: apsw.Connection, table: str, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+) -> list[tuple[Fact, float]]:
+    """Return fact versions of ``table`` matching any term, best score first.
+
+    The score is BM25 over ``<table>_fts``, times ``query.inactive_weight`` for versions that
+    are neither current nor disputed; the limit applies to the weighted score.
+    """
+    if not terms:
+        return [(fact, 0.0) for fact in find_facts_in(conn, table, group_id, query, limit)]
+    clause, params = _fact_filter(query)
+    rows = conn.execute(
+        f"SELECT {_F}, -bm25({table}_fts) * "
+        "(CASE WHEN f.status IN ('current', 'disputed') THEN 1.0 ELSE ? END) AS score "
+        f"FROM {table}_fts x CROSS JOIN {table} f ON f.doc = x.rowid "
+        f"WHERE {table}_fts MATCH ? AND f.group_id = ? AND {clause} ORDER BY score DESC LIMIT ?",
+        (query.inactive_weight, fts_query(terms), group_id, *params, limit),
+    ).fetchall()
+    return [(_fact(row), float(row[19])) for row in rows]  # type: ignore[arg-type]

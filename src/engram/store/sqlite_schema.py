@@ -220,4 +220,58 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        6,
+        """
+        -- Decay and archive (issue #5): when a search last returned a fact (absent: never).
+        CREATE TABLE fact_hits (
+            group_id         TEXT NOT NULL,
+            fact_id          TEXT NOT NULL,
+            last_returned_at TEXT NOT NULL,
+            PRIMARY KEY (group_id, fact_id)
+        ) WITHOUT ROWID;
+
+        -- Cold storage: every version of an archived fact, as it was in ``facts``, plus when
+        -- and by which ``archive`` operation it moved. ``doc`` stays unique across both tables.
+        CREATE TABLE archived_facts (
+            group_id      TEXT NOT NULL,
+            id            TEXT NOT NULL,
+            version       INTEGER NOT NULL,
+            doc           INTEGER NOT NULL,
+            subject       TEXT NOT NULL,
+            predicate     TEXT NOT NULL,
+            object        TEXT,
+            value         TEXT,
+            fact          TEXT NOT NULL,
+            conditions    TEXT NOT NULL,
+            confidence    REAL NOT NULL,
+            source_kind   TEXT NOT NULL,
+            episodes      TEXT NOT NULL,
+            valid_at      TEXT,
+            invalid_at    TEXT,
+            recorded_at   TEXT NOT NULL,
+            expired_at    TEXT,
+            status        TEXT NOT NULL,
+            superseded_by TEXT,
+            operation_id  TEXT NOT NULL,
+            expired_by    TEXT,
+            archived_at   TEXT NOT NULL,
+            archived_by   TEXT NOT NULL,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE INDEX archived_facts_doc ON archived_facts (doc);
+        CREATE INDEX archived_facts_subject ON archived_facts (group_id, subject, predicate);
+        CREATE INDEX archived_facts_object ON archived_facts (group_id, object);
+        CREATE INDEX archived_facts_archived_by ON archived_facts (group_id, archived_by);
+
+        -- Full text of archived facts (include_archived); rowid = archived_facts.doc.
+        CREATE VIRTUAL TABLE archived_facts_fts USING fts5 (
+            text, content = '', contentless_delete = 1,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

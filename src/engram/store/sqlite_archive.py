@@ -1,0 +1,145 @@
+"""Fact hits and the fact archive on SQLite (issue #5): FactArchive for SQLiteStore.
+
+``fact_hits`` holds, per fact, when a search last returned it (written in batches by a
+HitBuffer). ``archive_facts`` moves every version of old, inactive, never-returned facts
+from ``facts`` to ``archived_facts`` and their full-text row from ``facts_fts`` to
+``archived_facts_fts``, in one transaction with its ``archive`` operation.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import apsw
+
+from engram.errors import StoreError
+from engram.graph.models import Fact
+from engram.models import Operation
+from engram.store.graph_base import FactQuery, GraphTxn
+from engram.store.hit_buffer import Hit, HitBuffer
+from engram.store.sqlite_graph import _F, _FACT_COLUMNS, _fact, _Txn, search_facts_in
+from engram.store.sqlite_rows import ts
+
+_ARCHIVABLE = f"""
+    SELECT {_F}, f.doc FROM facts f
+    WHERE f.group_id = ?
+      AND f.version = (SELECT max(v.version) FROM facts v WHERE v.group_id = f.group_id AND v.id = f.id)
+      AND (f.status NOT IN ('current', 'disputed') OR f.expired_at IS NOT NULL)
+      AND coalesce(f.expired_at, f.recorded_at) < ?
+      AND NOT EXISTS (SELECT 1 FROM fact_hits h WHERE h.group_id = f.group_id AND h.fact_id = f.id)
+    ORDER BY f.id
+"""
+
+logger = logging.getLogger("engram.store")
+_CREATING = threading.Lock()  # guards the lazy creation of a store's hit buffer
+
+_MOVE = (
+    f"INSERT INTO archived_facts (doc, {_FACT_COLUMNS}, expired_by, archived_at, archived_by) "
+    f"SELECT doc, {_FACT_COLUMNS}, expired_by, ?, ? FROM facts WHERE group_id = ? AND id = ?"
+)
+
+
+class SQLiteArchiveMixin:
+    """The FactArchive methods of SQLiteStore (which provides ``_write`` and ``_connection``)."""
+
+    _write: Callable[..., Any]
+    _connection: Callable[[], apsw.Connection]
+    _hit_buffer: HitBuffer | None = None
+
+    def _hits(self) -> HitBuffer:
+        buffer = self._hit_buffer
+        if buffer is None:
+            with _CREATING:
+                if self._hit_buffer is None:
+                    self._hit_buffer = HitBuffer(self._write_hits)
+                buffer = self._hit_buffer
+        return buffer
+
+    def _write_hits(self, hits: Sequence[Hit]) -> None:
+        rows = [(group, fact, ts(at)) for group, fact, at in hits]
+
+        def upsert(conn: apsw.Connection) -> None:
+            conn.executemany(
+                "INSERT INTO fact_hits (group_id, fact_id, last_returned_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (group_id, fact_id) DO UPDATE SET last_returned_at = "
+                "max(last_returned_at, excluded.last_returned_at)",
+                rows,
+            )
+
+        try:
+            self._write(upsert)
+        except apsw.Error as exc:
+            raise StoreError(f"cannot record fact hits: {exc}") from exc
+
+    def record_fact_hits(self, group_id: str, fact_ids: Sequence[str], at: datetime) -> None:
+        """Remember that a search returned these facts; see FactArchive."""
+        self._hits().add(group_id, fact_ids, at)
+
+    def flush_fact_hits(self) -> None:
+        """Write buffered hits now; see FactArchive."""
+        if self._hit_buffer is not None:
+            self._hit_buffer.flush()
+
+    def _close_fact_hits(self) -> None:
+        """Write buffered hits before the store closes; a failure is logged, not raised."""
+        try:
+            self.flush_fact_hits()
+        except StoreError as exc:
+            logger.warning("fact hits lost at close: %s", exc.detail)
+
+    def archive_facts(
+        self,
+        group_id: str,
+        cutoff: datetime,
+        operation: Operation,
+        index_text: Callable[[GraphTxn, Fact], str],
+        *,
+        dry_run: bool,
+    ) -> tuple[list[str], int]:
+        """Move old, inactive, never-returned facts to the archive; see FactArchive."""
+        self.flush_fact_hits()
+
+        def archive(conn: apsw.Connection) -> tuple[list[str], int]:
+            rows = conn.execute(_ARCHIVABLE, (group_id, ts(cutoff))).fetchall()
+            latest = [(_fact(row), int(row[19])) for row in rows]  # type: ignore[arg-type]
+            ids = [fact.id for fact, _ in latest]
+            if not ids:
+                return [], 0
+            versions = _count_versions(conn, group_id, ids)
+            if dry_run:
+                return ids, versions
+            txn = _Txn(conn)
+            texts = [(doc, index_text(txn, fact)) for fact, doc in latest]
+            stamp = ts(operation.created_at)
+            conn.executemany(_MOVE, [(stamp, operation.id, group_id, fact_id) for fact_id in ids])
+            conn.executemany("DELETE FROM facts WHERE group_id = ? AND id = ?", [(group_id, i) for i in ids])
+            conn.executemany("DELETE FROM facts_fts WHERE rowid = ?", [(doc,) for doc, _ in texts])
+            conn.executemany("INSERT INTO archived_facts_fts (rowid, text) VALUES (?, ?)", texts)
+            txn.record_operation(operation, {"facts": ids, "versions": versions, "cutoff": ts(cutoff)})
+            return ids, versions
+
+        result: tuple[list[str], int] = self._write(archive)
+        return result
+
+    def search_archived_facts(
+        self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+    ) -> list[tuple[Fact, float]]:
+        """Return archived fact versions matching ``query``; see FactArchive."""
+        return search_facts_in(self._connection(), "archived_facts", group_id, terms, query, limit)
+
+
+def _count_versions(conn: apsw.Connection, group_id: str, ids: Sequence[str]) -> int:
+    """Return how many versions the facts have in ``facts``."""
+    total = 0
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        row = conn.execute(
+            f"SELECT count(*) FROM facts WHERE group_id = ? AND id IN ({', '.join('?' * len(chunk))})",
+            (group_id, *chunk),
+        ).fetchone()
+        total += int(row[0]) if row else 0
+    return total
