@@ -17,7 +17,11 @@ Each figure is printed beside a baseline measured in the same run.
    ``include_archived`` (second FTS5 table), and a ``LIKE`` scan of ``archived_facts.fact``
    for the same words (the alternative to a second index).
 
-Usage: .venv/bin/python bench/archive_bench.py [--episodes N] [--queries Q] [--json]
+With ``--database-url URL`` the store is PostgreSQL (a fresh schema, dropped after) instead of
+SQLite; ``--database-url embedded`` starts a throwaway server (tests/postgres_server.py).
+
+Usage: .venv/bin/python bench/archive_bench.py [--episodes N] [--updates N] [--queries Q]
+       [--database-url URL|embedded] [--json]
 """
 
 from __future__ import annotations
@@ -28,16 +32,24 @@ import random
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import apsw
+import psycopg
+from pydantic import SecretStr
 
 import _common
 from _common import batched, summarize, time_each
 from engram import Memory, Settings
-from graph_bench import _CITIES, _HOBBIES, _THINGS, FactWorld
+from graph_bench import _CITIES, _HOBBIES, _THINGS, BENCH_SERVER_SETTINGS, FactWorld
+
+Sql = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 
 BATCH = 500
 BUILT_AT = datetime(2025, 1, 1, tzinfo=UTC)
@@ -108,29 +120,61 @@ def build(memory: Memory, clock: Clock, episodes: int, updates: int) -> tuple[Fa
     }
 
 
-def counts(db: Path) -> dict[str, int]:
-    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+def counts(sql: Sql) -> dict[str, int]:
+    def one(query: str) -> int:
+        try:
+            return int(sql(query, ())[0][0])
+        except (apsw.SQLError, psycopg.errors.UndefinedTable):  # a table this Engram does not have
+            return -1
+
+    return {
+        "fact versions": one("SELECT count(*) FROM facts"),
+        "current facts": one("SELECT count(*) FROM facts WHERE expired_at IS NULL AND status = 'current'"),
+        "inactive facts": one("SELECT count(*) FROM facts WHERE expired_at IS NULL AND status != 'current'"),
+        "archived versions": one("SELECT count(*) FROM archived_facts"),
+        "fact hits": one("SELECT count(*) FROM fact_hits"),
+    }
+
+
+@contextmanager
+def open_backend(database_url: str | None, clock: Clock) -> Iterator[tuple[Memory, Sql]]:
+    """Yield a fresh memory (SQLite in a temp dir, or a new PostgreSQL schema) and a SQL reader."""
+    if database_url is None:
+        with tempfile.TemporaryDirectory(prefix="engram-archive-") as tmp:
+            db = str(Path(tmp) / "engram.db")
+
+            def sqlite(query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+                conn = apsw.Connection(db, flags=apsw.SQLITE_OPEN_READONLY)
+                try:
+                    return [tuple(row) for row in conn.execute(query, params).fetchall()]
+                finally:
+                    conn.close()
+
+            settings = Settings(data_dir=Path(tmp), embedder="none", extractor="none")
+            with Memory.open(settings=settings, clock=clock, background_indexing=False) as memory:
+                yield memory, sqlite
+        return
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    parts = urlsplit(database_url)
+    url = urlunsplit(
+        parts._replace(
+            query=urlencode([*parse_qsl(parts.query), ("options", f"-csearch_path={schema},public")])
+        )
+    )
+
+    def postgres(query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with psycopg.connect(url) as conn:
+            return [tuple(row) for row in conn.execute(query.replace("?", "%s"), params).fetchall()]
+
     try:
-
-        def one(sql: str) -> int:
-            try:
-                return int(next(iter(conn.execute(sql)))[0])
-            except apsw.SQLError:  # a table this Engram does not have
-                return -1
-
-        return {
-            "fact versions": one("SELECT count(*) FROM facts"),
-            "current facts": one(
-                "SELECT count(*) FROM facts WHERE expired_at IS NULL AND status = 'current'"
-            ),
-            "inactive facts": one(
-                "SELECT count(*) FROM facts WHERE expired_at IS NULL AND status != 'current'"
-            ),
-            "archived versions": one("SELECT count(*) FROM archived_facts"),
-            "fact hits": one("SELECT count(*) FROM fact_hits"),
-        }
+        settings = Settings(database_url=SecretStr(url), embedder="none", extractor="none")
+        with Memory.open(settings=settings, clock=clock, background_indexing=False) as memory:
+            yield memory, postgres
     finally:
-        conn.close()
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def search_rows(memory: Memory, texts: list[str]) -> list[dict[str, Any]]:
@@ -193,7 +237,7 @@ def archive_rows(memory: Memory, clock: Clock) -> list[dict[str, Any]]:
     return rows
 
 
-def archived_search_rows(memory: Memory, texts: list[str], db: Path) -> list[dict[str, Any]]:
+def archived_search_rows(memory: Memory, texts: list[str], sql: Sql) -> list[dict[str, Any]]:
     rows = []
     for label, extra in (
         ("include_history (baseline)", {"include_history": True}),
@@ -201,18 +245,14 @@ def archived_search_rows(memory: Memory, texts: list[str], db: Path) -> list[dic
     ):
         stats = time_each(lambda t, e=extra: len(memory.search_facts({"query": t, **e}).results), texts)
         rows.append({"method": label, **stats})
-    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
-    try:
 
-        def like(text: str) -> int:
-            words = text.split()
-            where = " OR ".join("fact LIKE ?" for _ in words)
-            sql = f"SELECT id FROM archived_facts WHERE group_id = 'default' AND ({where}) LIMIT 10"
-            return len(conn.execute(sql, [f"%{w}%" for w in words]).fetchall())
+    def like(text: str) -> int:
+        words = text.split()
+        where = " OR ".join("fact LIKE ?" for _ in words)
+        query = f"SELECT id FROM archived_facts WHERE group_id = 'default' AND ({where}) LIMIT 10"
+        return len(sql(query, tuple(f"%{w}%" for w in words)))
 
-        rows.append({"method": "LIKE over archived_facts.fact (alternative)", **time_each(like, texts)})
-    finally:
-        conn.close()
+    rows.append({"method": "LIKE over archived_facts.fact (alternative)", **time_each(like, texts)})
     return rows
 
 
@@ -223,29 +263,45 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2000, help="episodes to build (5 facts each)")
     parser.add_argument("--updates", type=int, default=2000, help="episodes superseding 3 facts each")
     parser.add_argument("--queries", type=int, default=200, help="word queries per kind")
+    parser.add_argument("--database-url", help="PostgreSQL instead of SQLite; 'embedded' starts a server")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
+    server = None
+    if args.database_url == "embedded":
+        sys.path.insert(0, str(_common.REPO / "tests"))
+        from postgres_server import EmbeddedPostgres
+
+        server = EmbeddedPostgres("engram_bench", settings=BENCH_SERVER_SETTINGS)
+        args.database_url = server.url
+    try:
+        run(args)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Build, time and print (or dump) the figures."""
     info = _common.machine()
     result: dict[str, Any] = {"machine": info, "git": _common.git_state(), "args": vars(args)}
-    with tempfile.TemporaryDirectory(prefix="engram-archive-") as tmp:
-        clock = Clock()
-        settings = Settings(data_dir=Path(tmp), embedder="none", extractor="none")
-        db = Path(tmp) / "engram.db"
-        with Memory.open(settings=settings, clock=clock, background_indexing=False) as memory:
-            world, result["build"] = build(memory, clock, args.episodes, args.updates)
-            result["build"].update(counts(db))
-            texts = queries(world, args.queries)
-            result["search"] = search_rows(memory, texts)
-            if hasattr(memory, "archive_facts"):
-                result["archive"] = archive_rows(memory, clock)
-                result["after archive"] = counts(db)
-                result["archived search"] = archived_search_rows(memory, texts, db)
+    result["backend"] = "postgresql" if args.database_url else "sqlite"
+    clock = Clock()
+    with open_backend(args.database_url, clock) as (memory, sql):
+        world, result["build"] = build(memory, clock, args.episodes, args.updates)
+        result["build"].update(counts(sql))
+        texts = queries(world, args.queries)
+        result["search"] = search_rows(memory, texts)
+        if hasattr(memory, "archive_facts"):
+            result["archive"] = archive_rows(memory, clock)
+            memory.store.flush_fact_hits()  # type: ignore[attr-defined]
+            result["after archive"] = counts(sql)
+            result["archived search"] = archived_search_rows(memory, texts, sql)
     if args.json:
         json.dump(result, sys.stdout, indent=2, default=str)
         print()
         return
     _common.print_machine(info)
-    print(f"engram: {Path(Memory.__module__.replace('.', '/')).name} from {sys.modules['engram'].__file__}")
+    print(f"engram from {sys.modules['engram'].__file__}, store: {result['backend']}")
     _common.print_table([result["build"]], list(result["build"]), "## 1. Build")
     columns = ["kind", "method", "n", "p50", "p95", "p99", "max", "cpu p50", "cpu p95", "returned"]
     _common.print_table(result["search"], columns, "## 2. search_facts, hit recording on vs off (ms)")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -21,10 +20,10 @@ T0 = datetime(2024, 1, 1, 9, tzinfo=UTC)
 
 
 @pytest.fixture
-def archived(tmp_path: Path) -> Iterator[Memory]:
-    """A memory where ACME's budget went 500 -> 800 in January 2024, and the 500 was archived."""
+def archived(backend: dict[str, Any]) -> Iterator[Memory]:
+    """A memory (each backend) where ACME's budget went 500 -> 800 in January 2024, the 500 archived."""
     now = [T0]
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="none")
+    settings = Settings(**backend, embedder="none", extractor="none")
     with Memory.open(settings=settings, clock=lambda: now[0], background_indexing=False) as memory:
         for day, amount in ((0, 500), (10, 800)):
             now[0] = T0 + timedelta(days=day)

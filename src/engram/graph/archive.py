@@ -24,8 +24,8 @@ def _archive_of(store: GraphStore, field: str) -> FactArchive:
     """Return the store's archive. Raises InvalidInput naming ``field`` when it has none."""
     if not isinstance(store, FactArchive):
         raise InvalidInput(
-            f"this store ({type(store).__name__}) has no fact archive yet; archiving facts works on "
-            "the embedded SQLite store",
+            f"this store ({type(store).__name__}) keeps no fact archive: archive and include_archived "
+            "need SQLite or PostgreSQL",
             field=field,
         )
     return store

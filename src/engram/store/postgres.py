@@ -34,6 +34,7 @@ from engram.errors import NotFound, PreconditionFailed, StoreError
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store import postgres_vectors as vectors
 from engram.store.base import NewEpisode, PageKey, ScoredEpisode, Vector
+from engram.store.postgres_archive import PostgresArchiveMixin
 from engram.store.postgres_graph import PostgresGraphMixin
 from engram.store.postgres_graph_text import FactText
 from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
@@ -66,7 +67,7 @@ def describe_conninfo(conninfo: str) -> str:
     return f"postgresql://{user}{host}{port}/{params.get('dbname') or ''}"
 
 
-class PostgresStore(PostgresGraphMixin):
+class PostgresStore(PostgresGraphMixin, PostgresArchiveMixin):
     """Store on a PostgreSQL database (``postgresql://…`` or a libpq key=value string).
 
     Thread-safe; any number of processes may share the database. The schema is created or
@@ -181,8 +182,9 @@ class PostgresStore(PostgresGraphMixin):
         return None if row is None else row[0]
 
     def close(self) -> None:
-        """Close the connection pool."""
+        """Write buffered fact hits and close the connection pool."""
         if not self._closed:
+            self._close_fact_hits()
             self._closed = True
             self._pool.close()
 

@@ -339,7 +339,9 @@ class PostgresGraphMixin:
             return [(fact, 0.0) for fact in self.find_facts(group_id, query, limit)]
         clause, params = fact_filter(query)
         with self._connection() as conn:
-            return self._fact_text.search(conn, group_id, terms, clause, params, limit)
+            return self._fact_text.search(
+                conn, group_id, terms, clause, params, limit, inactive_weight=query.inactive_weight
+            )
 
     def search_entities(
         self, group_id: str, name_keys: Sequence[str], types: Sequence[str], limit: int

@@ -11,6 +11,9 @@ STATS_SECONDS. Candidates are pruned the same way too: query words are taken rar
 while the facts expected to hold them stay within CANDIDATE_ROWS (the rarest always), so
 "lives in Lisbon" does not score every fact holding "in"; a candidate's score still counts
 every word, and if the candidates give fewer than ``limit`` facts every word is searched.
+Superseded and retracted versions score ``inactive_weight`` of that (decay, issue #5); the
+archive (``archived_facts``, ``archived_fact_docs``) is searched the same way, with the live
+table's statistics, so archived and live scores compare.
 """
 
 from __future__ import annotations
@@ -103,8 +106,14 @@ class FactText:
         clause: str,
         params: Sequence[Any],
         limit: int,
+        *,
+        inactive_weight: float = 1.0,
+        archived: bool = False,
     ) -> list[tuple[Fact, float]]:
-        """Return up to ``limit`` facts of the group matching a term and ``clause`` (on ``f``), best first."""
+        """Return up to ``limit`` facts of the group matching a term and ``clause`` (on ``f``), best first.
+
+        Inactive versions score ``inactive_weight`` of their match; ``archived`` searches the archive.
+        """
         candidates = [word for word in dict.fromkeys(index_text(term) for term in terms) if word]
         lexemes = self._lexemes_of(conn, candidates)
         found = [(word, parts) for word, parts in zip(candidates, lexemes, strict=True) if parts]
@@ -121,10 +130,11 @@ class FactText:
                 break
             wanted.append(word)
             expected += share * stats.rows
-        query = (conn, group_id, words, weights, stats.average_length, clause, params, limit)
-        hits = _query(*query, wanted)
+        tables = ("archived_facts", "archived_fact_docs") if archived else ("facts", "fact_docs")
+        query = (conn, group_id, words, weights, stats.average_length, clause, params, limit, inactive_weight)
+        hits = _query(*query, tables, wanted)
         if len(hits) < limit and len(wanted) < len(words):
-            hits = _query(*query, words)
+            hits = _query(*query, tables, words)
         return hits
 
 
@@ -137,6 +147,8 @@ def _query(
     clause: str,
     params: Sequence[Any],
     limit: int,
+    inactive_weight: float,
+    tables: tuple[str, str],
     wanted: Sequence[str],
 ) -> list[tuple[Fact, float]]:
     phrase = f"phraseto_tsquery('{TEXT_CONFIG}', %s::text)"
@@ -146,13 +158,15 @@ def _query(
     )
     condition = " || ".join(f"q.t{i}" for i, word in enumerate(words) if word in wanted)
     # Not prepared: the plan is made for these very words (rare words: index scans).
+    facts, docs = tables
     rows = conn.execute(
         f"SELECT {F}, ({match}) * {K1 + 1} / "
-        f"(1 + {K1} * ({1 - B} + {B} * length(d.text_doc) / %s::float8)) AS score "
-        f"FROM (SELECT {queries}) q, fact_docs d JOIN facts f ON f.group_id = d.group_id AND f.id = d.id "
+        f"(1 + {K1} * ({1 - B} + {B} * length(d.text_doc) / %s::float8)) "
+        "* (CASE WHEN f.status IN ('current', 'disputed') THEN 1 ELSE %s::float8 END) AS score "
+        f"FROM (SELECT {queries}) q, {docs} d JOIN {facts} f ON f.group_id = d.group_id AND f.id = d.id "
         f"WHERE d.group_id = %s AND d.text_doc @@ ({condition}) AND {clause} "
         "ORDER BY score DESC, f.id, f.version LIMIT %s",
-        (*weights, average_length, *words, group_id, *params, limit),
+        (*weights, average_length, inactive_weight, *words, group_id, *params, limit),
         prepare=False,
     ).fetchall()
     return [(fact_from_row(row), float(row[N_FACT_COLUMNS])) for row in rows]

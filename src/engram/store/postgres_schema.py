@@ -230,4 +230,59 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        5,
+        f"""
+        -- Decay and archive (issue #5; SQLite migration 6): when a search last returned a fact
+        -- (absent: never), and cold storage for every version of archived facts.
+        CREATE TABLE fact_hits (
+            group_id         text NOT NULL,
+            fact_id          text NOT NULL,
+            last_returned_at timestamptz NOT NULL,
+            PRIMARY KEY (group_id, fact_id)
+        );
+
+        CREATE TABLE archived_facts (
+            group_id      text NOT NULL,
+            id            text NOT NULL,
+            version       integer NOT NULL,
+            subject       text NOT NULL,
+            predicate     text NOT NULL,
+            object        text,
+            value         jsonb,
+            fact          text NOT NULL,
+            conditions    jsonb NOT NULL,
+            confidence    double precision NOT NULL,
+            source_kind   text NOT NULL,
+            episodes      jsonb NOT NULL,
+            valid_at      timestamptz,
+            invalid_at    timestamptz,
+            recorded_at   timestamptz NOT NULL,
+            expired_at    timestamptz,
+            status        text NOT NULL,
+            superseded_by text,
+            operation_id  text NOT NULL,
+            expired_by    text,
+            archived_at   timestamptz NOT NULL,
+            archived_by   text NOT NULL,
+            PRIMARY KEY (group_id, id, version)
+        );
+        CREATE INDEX archived_facts_subject ON archived_facts (group_id, subject, predicate);
+        CREATE INDEX archived_facts_object ON archived_facts (group_id, object);
+        CREATE INDEX archived_facts_archived_by ON archived_facts (group_id, archived_by);
+
+        -- Full text of archived facts (fact_docs' rows, moved), for include_archived.
+        CREATE TABLE archived_fact_docs (
+            group_id text NOT NULL,
+            id       text NOT NULL,
+            text     text NOT NULL,
+            text_doc tsvector GENERATED ALWAYS AS (to_tsvector('{TEXT_CONFIG}', text)) STORED,
+            PRIMARY KEY (group_id, id)
+        );
+        CREATE INDEX archived_fact_docs_text ON archived_fact_docs USING gin (text_doc);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

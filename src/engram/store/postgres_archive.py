@@ -1,0 +1,173 @@
+"""Fact hits and the fact archive on PostgreSQL (issue #5): FactArchive for PostgresStore.
+
+The same semantics as sqlite_archive.py on the tables of postgres_schema.py migration 5.
+``fact_hits`` is written in batches by a HitBuffer (one upsert transaction per batch).
+``archive_facts`` runs in one transaction under the group's graph lock (graph writers of the
+group wait), and moves the facts' versions to ``archived_facts`` and their ``fact_docs``
+rows, text included, to ``archived_fact_docs``: the stored text is moved, so the callback
+that rebuilds index text (SQLite's contentless index needs it) is not called here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from engram.errors import StoreError
+from engram.graph.models import Fact
+from engram.models import Operation
+from engram.store.graph_base import FactQuery, GraphTxn
+from engram.store.hit_buffer import Hit, HitBuffer
+from engram.store.postgres_graph_rows import FACT_COLUMNS, F, fact_filter, fact_from_row
+from engram.store.postgres_graph_text import FactText
+
+logger = logging.getLogger("engram.store")
+Connection = psycopg.Connection[Any]
+_CREATING = threading.Lock()  # guards the lazy creation of a store's hit buffer
+
+_ARCHIVABLE = """
+    SELECT f.id FROM facts f
+    WHERE f.group_id = %s
+      AND f.version = (SELECT max(v.version) FROM facts v WHERE v.group_id = f.group_id AND v.id = f.id)
+      AND (f.status NOT IN ('current', 'disputed') OR f.expired_at IS NOT NULL)
+      AND coalesce(f.expired_at, f.recorded_at) < %s
+      AND NOT EXISTS (SELECT 1 FROM fact_hits h WHERE h.group_id = f.group_id AND h.fact_id = f.id)
+    ORDER BY f.id
+"""
+_MOVE = (
+    f"INSERT INTO archived_facts ({FACT_COLUMNS}, archived_at, archived_by) "
+    f"SELECT {FACT_COLUMNS}, %s, %s FROM facts WHERE group_id = %s AND id = ANY(%s)"
+)
+_MOVE_DOCS = (
+    "INSERT INTO archived_fact_docs (group_id, id, text) "
+    "SELECT group_id, id, text FROM fact_docs WHERE group_id = %s AND id = ANY(%s) "
+    "ON CONFLICT (group_id, id) DO UPDATE SET text = excluded.text"
+)
+
+
+class PostgresArchiveMixin:
+    """The FactArchive methods of PostgresStore (which provides connections, locks and FactText)."""
+
+    _connection: Callable[[], AbstractContextManager[Connection]]
+    _transaction: Callable[[], AbstractContextManager[Connection]]
+    _lock: Callable[[Connection, Sequence[tuple[str, ...]]], None]
+    _fact_text: FactText
+    _hit_buffer: HitBuffer | None = None
+
+    def _hits(self) -> HitBuffer:
+        buffer = self._hit_buffer
+        if buffer is None:
+            with _CREATING:
+                if self._hit_buffer is None:
+                    self._hit_buffer = HitBuffer(self._write_hits)
+                buffer = self._hit_buffer
+        return buffer
+
+    def _write_hits(self, hits: Sequence[Hit]) -> None:
+        groups, facts, times = zip(*hits, strict=True) if hits else ((), (), ())
+        try:
+            with self._transaction() as conn:
+                conn.execute(
+                    "INSERT INTO fact_hits (group_id, fact_id, last_returned_at) "
+                    "SELECT * FROM unnest(%s::text[], %s::text[], %s::timestamptz[]) "
+                    "ON CONFLICT (group_id, fact_id) DO UPDATE SET last_returned_at = "
+                    "greatest(fact_hits.last_returned_at, excluded.last_returned_at)",
+                    (list(groups), list(facts), list(times)),
+                )
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot record fact hits: {exc}") from exc
+
+    def record_fact_hits(self, group_id: str, fact_ids: Sequence[str], at: datetime) -> None:
+        """Remember that a search returned these facts; see FactArchive."""
+        self._hits().add(group_id, fact_ids, at)
+
+    def flush_fact_hits(self) -> None:
+        """Write buffered hits now; see FactArchive."""
+        if self._hit_buffer is not None:
+            self._hit_buffer.flush()
+
+    def _close_fact_hits(self) -> None:
+        """Write buffered hits before the store closes; a failure is logged, not raised."""
+        try:
+            self.flush_fact_hits()
+        except StoreError as exc:
+            logger.warning("fact hits lost at close: %s", exc.detail)
+
+    def archive_facts(
+        self,
+        group_id: str,
+        cutoff: datetime,
+        operation: Operation,
+        index_text: Callable[[GraphTxn, Fact], str],
+        *,
+        dry_run: bool,
+    ) -> tuple[list[str], int]:
+        """Move old, inactive, never-returned facts to the archive; see FactArchive."""
+        self.flush_fact_hits()
+        with self._transaction() as conn:
+            self._lock(conn, [(group_id, "graph")])
+            ids = [str(row[0]) for row in conn.execute(_ARCHIVABLE, (group_id, cutoff)).fetchall()]
+            if not ids:
+                return [], 0
+            row = conn.execute(
+                "SELECT count(*) FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, ids)
+            ).fetchone()
+            versions = int(row[0]) if row else 0
+            if dry_run:
+                return ids, versions
+            with conn.pipeline():
+                conn.execute(_MOVE, (operation.created_at, operation.id, group_id, ids))
+                conn.execute("DELETE FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+                conn.execute(_MOVE_DOCS, (group_id, ids))
+                conn.execute("DELETE FROM fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+                details = {
+                    **operation.details,
+                    "facts": ids,
+                    "versions": versions,
+                    "cutoff": cutoff.isoformat(),
+                }
+                conn.execute(
+                    "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        operation.group_id,
+                        operation.id,
+                        operation.kind,
+                        operation.actor,
+                        operation.created_at,
+                        operation.summary,
+                        Jsonb(details),
+                    ),
+                )
+        return ids, versions
+
+    def search_archived_facts(
+        self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+    ) -> list[tuple[Fact, float]]:
+        """Return archived fact versions matching ``query``; see FactArchive."""
+        clause, params = fact_filter(query)
+        with self._connection() as conn:
+            if terms:
+                return self._fact_text.search(
+                    conn,
+                    group_id,
+                    terms,
+                    clause,
+                    params,
+                    limit,
+                    inactive_weight=query.inactive_weight,
+                    archived=True,
+                )
+            rows = conn.execute(
+                f"SELECT {F} FROM archived_facts f WHERE f.group_id = %s AND {clause} "
+                "ORDER BY coalesce(f.valid_at, f.recorded_at) DESC, f.id, f.version LIMIT %s",
+                (group_id, *params, limit),
+            ).fetchall()
+        return [(fact_from_row(row), 0.0) for row in rows]
