@@ -7,13 +7,14 @@ import binascii
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from engram import portable
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
 from engram.graph.models import (
@@ -46,6 +47,7 @@ from engram.search.graph import GraphChannel
 from engram.search.vector import VectorChannel, check_embedder
 from engram.store.base import NewEpisode, PageKey, Store
 from engram.store.graph_base import GraphStore
+from engram.store.portable_base import PortableStore
 from engram.text.embed import Embedder
 from engram.text.tokenize import segment
 from engram.threads import thread_key
@@ -529,3 +531,42 @@ class Memory:
     ) -> ArchiveResult:
         """Move inactive facts older than ``older_than``, never returned by a search, to the archive."""
         return self._graph().archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)
+
+    # -- export and import -------------------------------------------------------------------------
+
+    def _portable(self) -> PortableStore:
+        if not isinstance(self.store, PortableStore):
+            raise InvalidInput("this store cannot export or import whole groups", field="store")
+        return self.store
+
+    def export_group(self, group_id: str | None = None) -> Iterator[dict[str, Any]]:
+        """Return the group in the portable format (engram.portable): JSON objects, one per line.
+
+        A header, every operation, every version of every episode, entity and fact, the
+        mentions and merge candidates, and an end line with the counts, read from one
+        snapshot: exhaust or close the iterator. Raises InvalidInput (bad group id).
+        """
+        store, group = self._portable(), self.group(group_id)
+        source = {"store": type(self.store).__name__, "schema_version": self.store.schema_version()}
+        return portable.export_group(store, group, exported_at=self._clock(), source=source)
+
+    def import_records(
+        self,
+        records: Iterable[Mapping[str, Any] | portable.Item],
+        *,
+        batch_size: int | None = None,
+        on_batch: Callable[[portable.ImportCounts, int], None] | None = None,
+    ) -> portable.ImportCounts:
+        """Load an export (``export_group``'s objects, or engram.portable.read_lines items); return counts.
+
+        Ids, versions and times are kept; vectors are embedded again by this memory's
+        embedder. One transaction per ``batch_size`` rows; importing again is idempotent.
+        Raises InvalidInput (bad or out-of-order record, truncated input) or Conflict (an
+        id already names something else here).
+        """
+        size = batch_size or self.settings.import_batch_size
+        try:
+            return portable.import_items(self._portable(), records, batch_size=size, on_batch=on_batch)
+        finally:
+            if self._indexer is not None:
+                self._indexer.notify()

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 from rich.markup import escape
@@ -46,6 +46,7 @@ from engram.cli.common import (
     stamp,
     using_memory,
 )
+from engram.cli.portable import export_engram, import_engram, looks_like_export
 from engram.errors import EngramError, InvalidInput
 from engram.importers.base import ImportSource
 from engram.importers.batch import BatchImporter, ImportStats
@@ -59,6 +60,14 @@ class ImportFormat(StrEnum):
 
     jsonl = "jsonl"
     locomo = "locomo"
+    engram = "engram"
+
+
+class ExportFormat(StrEnum):
+    """Output formats of ``engram export``."""
+
+    jsonl = "jsonl"
+    engram = "engram"
 
 
 IMPORTERS: dict[ImportFormat, Callable[[Path], ImportSource]] = {
@@ -114,6 +123,8 @@ def _acknowledgements(total: int | None, label: str) -> Iterator[Callable[[Impor
 
 
 def _infer_format(path: Path) -> ImportFormat:
+    if path != STDIN and looks_like_export(path):
+        return ImportFormat.engram
     if path == STDIN or path.suffix.lower() in {".jsonl", ".ndjson"}:
         return ImportFormat.jsonl
     raise fail(
@@ -128,7 +139,11 @@ def import_(
     ],
     fmt: Annotated[
         ImportFormat | None,
-        typer.Option("--format", "-f", help="Input format [default: jsonl for .jsonl/.ndjson files]."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="Input format [default: engram for an engram export, else jsonl for .jsonl/.ndjson].",
+        ),
     ] = None,
     batch_size: Annotated[
         int | None,
@@ -142,17 +157,22 @@ def import_(
 ) -> None:
     """Import episodes from a file, one transaction per batch; re-running is idempotent.
 
-    Formats: ``jsonl`` (one episode object per line, as ``engram export`` writes) and
-    ``locomo`` (the LoCoMo benchmark JSON: one episode per turn, group = sample id).
+    Formats: ``jsonl`` (one episode object per line, as ``engram export`` writes),
+    ``locomo`` (the LoCoMo benchmark JSON: one episode per turn, group = sample id) and
+    ``engram`` (``engram export --format engram``: whole groups with every version, ids,
+    history and graph, into any store; detected from the file's first line).
     A terminal shows a progress bar; otherwise every committed batch prints a
     ``committed N`` line on stderr. A batch is all-or-nothing, so after an error or a
     crash every acknowledged batch is stored: fix the input and run the import again.
     """
     fmt = fmt or _infer_format(path)
-    if path == STDIN and fmt is not ImportFormat.jsonl:
-        raise fail(InvalidInput("only --format jsonl can be read from stdin", field="--format"))
+    if path == STDIN and fmt is ImportFormat.locomo:
+        raise fail(InvalidInput("only --format jsonl or engram can be read from stdin", field="--format"))
     if path != STDIN and not path.is_file():
         raise fail(InvalidInput(f"no such file: {path}", field="PATH"))
+    if fmt is ImportFormat.engram:
+        import_engram(path, batch_size, data_dir, _acknowledgements)
+        return
     started = time.perf_counter()
     memory = open_memory(data_dir)
     importer = BatchImporter(
@@ -200,29 +220,42 @@ def export(
         typer.Option("--group", "-g", help="Group to export (repeatable) [default: all groups]."),
     ] = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="File to write; - for stdout.")] = STDIN,
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", "-f", help="jsonl: current episodes; engram: everything.")
+    ] = ExportFormat.jsonl,
     data_dir: DataDir = None,
 ) -> None:
-    """Write current episodes as JSON Lines, re-importable with ``engram import FILE --format jsonl``.
+    """Write groups as JSON Lines: current episodes (``jsonl``) or whole groups (``engram``).
 
-    A file is written under a temporary name and renamed when complete, so a partial
-    export never looks like a finished one.
+    ``jsonl`` re-imports with ``engram import FILE --format jsonl`` as new episodes.
+    ``engram`` is how a group moves between stores: every version of every episode,
+    entity and fact, mentions, merge candidates and the operation log, with their ids and
+    times; ``engram import FILE`` reproduces them in any store (vectors are embedded again
+    by its embedder). A file is written under a temporary name and renamed when complete,
+    so a partial export never looks like a finished one.
     """
+
+    def write(handle: TextIO) -> str:
+        if fmt is ExportFormat.engram:
+            return export_engram(memory, handle, groups)
+        return counted(export_jsonl(memory, handle, groups), "episode")
+
     with using_memory(data_dir, must_exist=True) as memory:
         groups = [memory.group(g) for g in group] if group else memory.groups()
         if output == STDIN:
-            written = export_jsonl(memory, sys.stdout, groups)
+            written = write(sys.stdout)
             sys.stdout.flush()
         else:
             partial = output.with_name(f".{output.name}.partial")
             try:
                 with partial.open("w", encoding="utf-8") as handle:
-                    written = export_jsonl(memory, handle, groups)
+                    written = write(handle)
                 partial.replace(output)
             except OSError as exc:
                 partial.unlink(missing_ok=True)
                 raise InvalidInput(f"cannot write {output}: {exc}", field="--output") from exc
     where = "stdout" if output == STDIN else str(output)
-    note(f"exported {counted(written, 'episode')} from {counted(len(groups), 'group')} to {where}")
+    note(f"exported {written} from {counted(len(groups), 'group')} to {where}")
 
 
 # -- search, list ----------------------------------------------------------------------------------

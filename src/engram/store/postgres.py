@@ -38,6 +38,7 @@ from engram.store.postgres_archive import PostgresArchiveMixin
 from engram.store.postgres_graph import PostgresGraphMixin
 from engram.store.postgres_graph_text import FactText
 from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
+from engram.store.postgres_portable import PostgresPortableMixin
 from engram.store.postgres_rows import (
     CURRENT_JOIN,
     E_COLUMNS,
@@ -67,7 +68,7 @@ def describe_conninfo(conninfo: str) -> str:
     return f"postgresql://{user}{host}{port}/{params.get('dbname') or ''}"
 
 
-class PostgresStore(PostgresGraphMixin, PostgresArchiveMixin):
+class PostgresStore(PostgresGraphMixin, PostgresArchiveMixin, PostgresPortableMixin):
     """Store on a PostgreSQL database (``postgresql://…`` or a libpq key=value string).
 
     Thread-safe; any number of processes may share the database. The schema is created or

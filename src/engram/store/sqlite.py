@@ -25,6 +25,7 @@ from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode
 from engram.store.sqlite_archive import SQLiteArchiveMixin
 from engram.store.sqlite_graph import SQLiteGraphMixin
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours, pruned_fts_query
+from engram.store.sqlite_portable import SQLitePortableMixin
 from engram.store.sqlite_rows import (
     E_COLUMNS,
     EPISODE_COLUMNS,
@@ -45,7 +46,7 @@ OPTIMIZE_EVERY = 2000
 """Episodes stored between two ``PRAGMA optimize`` runs (statistics for the query planner)."""
 
 
-class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin):
+class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin, SQLitePortableMixin):
     """Store on one SQLite file. Thread-safe; several processes may share the file.
 
     Raises StoreError when the file's schema is newer than this Engram knows.
