@@ -67,6 +67,17 @@ def _values(attributes: dict[str, object]) -> dict[str, object]:
     return {k: v["value"] if isinstance(v, dict) and "value" in v else v for k, v in attributes.items()}
 
 
+def fact_index_text(txn: GraphTxn, group: str, fact: Fact) -> str:
+    """Return what the full-text index holds for a fact: its sentence, predicate, names and value."""
+    names = []
+    for entity_id in (fact.subject, fact.object):
+        entity = txn.entity(group, entity_id) if entity_id else None
+        if entity is not None:
+            names += [entity.name, *entity.aliases]
+    words = fact.predicate.lower().replace("_", " ")
+    return segment(" ".join([fact.fact, words, *names, "" if fact.value is None else str(fact.value)]))
+
+
 class GraphBuilder:
     """Turns extractions into entity and fact versions."""
 
@@ -259,7 +270,7 @@ class GraphBuilder:
                     "operation_id": operation.id,
                 }
             )
-            txn.put_fact(updated, self._index_text(txn, source.group_id, updated))
+            txn.put_fact(updated, fact_index_text(txn, source.group_id, updated))
             moved.append(fact.id)
         return moved
 
@@ -326,7 +337,7 @@ class GraphBuilder:
                 updates["episodes"] = [*old.episodes, change.add_episode]
             if change.confidence is not None:
                 updates["confidence"] = change.confidence
-            txn.put_fact(old.model_copy(update=updates), self._index_text(txn, episode.group_id, old))
+            txn.put_fact(old.model_copy(update=updates), fact_index_text(txn, episode.group_id, old))
         if new_id_ is not None:
             fact = Fact(
                 id=new_id_,
@@ -348,7 +359,7 @@ class GraphBuilder:
                 superseded_by=decision.new_superseded_by,
                 operation_id=operation.id,
             )
-            txn.put_fact(fact, self._index_text(txn, episode.group_id, fact))
+            txn.put_fact(fact, fact_index_text(txn, episode.group_id, fact))
             summary.fact_ids.append(new_id_)
         summary.facts[decision.outcome.value] += 1
 
@@ -358,16 +369,6 @@ class GraphBuilder:
         if _ENTITY_ID.match(name):
             return name if txn.entity(group, name) is not None else None
         return resolved.get(normalise_name(name))
-
-    @staticmethod
-    def _index_text(txn: GraphTxn, group: str, fact: Fact) -> str:
-        names = []
-        for entity_id in (fact.subject, fact.object):
-            entity = txn.entity(group, entity_id) if entity_id else None
-            if entity is not None:
-                names += [entity.name, *entity.aliases]
-        words = fact.predicate.lower().replace("_", " ")
-        return segment(" ".join([fact.fact, words, *names, "" if fact.value is None else str(fact.value)]))
 
     @staticmethod
     def _refines(txn: GraphTxn, group: str) -> Callable[[Claim, Fact], bool]:
