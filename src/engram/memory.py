@@ -28,6 +28,8 @@ from engram.graph.models import (
     MergeCandidateView,
 )
 from engram.graph.service import GraphService
+from engram.history.models import OperationPage, OperationView
+from engram.history.service import HistoryService
 from engram.ids import new_id
 from engram.indexer import Indexer
 from engram.models import (
@@ -47,6 +49,7 @@ from engram.search.graph import GraphChannel
 from engram.search.vector import VectorChannel, check_embedder
 from engram.store.base import NewEpisode, PageKey, Store
 from engram.store.graph_base import GraphStore
+from engram.store.history_base import HistoryStore, OperationQuery, PurgeReport
 from engram.store.portable_base import PortableStore
 from engram.text.embed import Embedder
 from engram.text.tokenize import segment
@@ -174,6 +177,7 @@ class Memory:
         self._search = SearchEngine(
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
+        self.history = HistoryService(store, clock=self._clock) if isinstance(store, HistoryStore) else None
         self.graph: GraphService | None = None
         if isinstance(store, GraphStore):
             extractor, weight = self.settings.create_extractor(), self.settings.search.inactive_fact_weight
@@ -570,3 +574,55 @@ class Memory:
         finally:
             if self._indexer is not None:
                 self._indexer.notify()
+
+    # -- history -----------------------------------------------------------------------------------
+
+    def _history(self) -> HistoryService:
+        if self.history is None:
+            raise InvalidInput("this store keeps no operation history yet", field="store")
+        return self.history
+
+    def list_operations(
+        self,
+        group_id: str | None = None,
+        *,
+        kind: Iterable[str] = (),
+        after: datetime | None = None,
+        before: datetime | None = None,
+        entity_id: str | None = None,
+        episode_id: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> OperationPage:
+        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive)."""
+        if not 1 <= limit <= 500:
+            raise InvalidInput("limit must be between 1 and 500", field="limit")
+        query = OperationQuery(tuple(kind), after, before, entity_id, episode_id)
+        key = decode_cursor(cursor) if cursor else None
+        items, following = self._history().list_operations(self.group(group_id), query, limit, key)
+        return OperationPage(items=items, next_cursor=None if following is None else encode_cursor(following))
+
+    def get_operation(self, operation_id: str, group_id: str | None = None) -> OperationView:
+        """Return an operation with the versions it created and closed. Raises NotFound."""
+        return self._history().get_operation(self.group(group_id), operation_id)
+
+    def revert_operation(
+        self, operation_id: str, group_id: str | None = None, *, force: bool = False, actor: str | None = None
+    ) -> OperationView:
+        """Undo an operation as a new one. Raises NotFound, InvalidInput, Conflict (later changes)."""
+        reverted = self._history().revert(self.group(group_id), operation_id, force=force, actor=actor)
+        if self._indexer is not None:  # restored episodes wait for their vectors again
+            self._indexer.notify()
+        return reverted
+
+    def delete_episode(
+        self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
+    ) -> OperationView:
+        """Retract an episode and what only it supports (revertible). Raises NotFound."""
+        return self._history().delete_episode(self.group(group_id), episode_id, actor)
+
+    def purge_episode(
+        self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
+    ) -> tuple[Operation, PurgeReport]:
+        """Erase an episode irreversibly, leaving an audit record without content. Raises NotFound."""
+        return self._history().purge_episode(self.group(group_id), episode_id, actor)

@@ -211,7 +211,7 @@ def _engram_error(tool: str, exc: EngramError) -> CallToolResult:
         detail += f"; read it again with get_episode and retry with expected_version {current}"
     logger.info("tool %s refused: %s", tool, detail)
     kind = type(exc).__name__
-    return _error_result(kind, exc.title, detail, field=exc.field, current_version=current)
+    return _error_result(kind, exc.title, detail, field=exc.field, **exc.extra)
 
 
 def _validation_error(tool: str, exc: ValidationError) -> CallToolResult:
@@ -452,6 +452,11 @@ def create_mcp_server(
     from engram.api.mcp_graph import add_graph_tools  # imports this module: import it late
 
     add_graph_tools(server, memory, reads=reads, writes=writes.model_copy(update={"idempotent_hint": False}))
+    from engram.api.mcp_history import add_history_tools
+
+    add_history_tools(
+        server, memory, reads=reads, writes=writes.model_copy(update={"idempotent_hint": False})
+    )
     return server
 
 

@@ -24,6 +24,7 @@ from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
 from engram.store.sqlite_archive import SQLiteArchiveMixin
 from engram.store.sqlite_graph import SQLiteGraphMixin
+from engram.store.sqlite_history import SQLiteHistoryMixin
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours, pruned_fts_query
 from engram.store.sqlite_portable import SQLitePortableMixin
 from engram.store.sqlite_rows import (
@@ -46,7 +47,7 @@ OPTIMIZE_EVERY = 2000
 """Episodes stored between two ``PRAGMA optimize`` runs (statistics for the query planner)."""
 
 
-class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin, SQLitePortableMixin):
+class SQLiteStore(SQLiteGraphMixin, SQLiteHistoryMixin, SQLiteArchiveMixin, SQLitePortableMixin):
     """Store on one SQLite file. Thread-safe; several processes may share the file.
 
     Raises StoreError when the file's schema is newer than this Engram knows.
@@ -91,12 +92,16 @@ class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin, SQLitePortableMixin):
 
     def _write(self, fn: Callable[[apsw.Connection], T]) -> T:
         """Run ``fn(conn)`` on the writer thread inside one immediate transaction."""
+        return self._on_writer(lambda conn: self._transaction(conn, fn))
+
+    def _on_writer(self, fn: Callable[[apsw.Connection], T]) -> T:
+        """Run ``fn(conn)`` on the writer thread, outside any transaction (for pragmas and checkpoints)."""
         if self._closed:
             raise StoreError("the store is closed")
-        return self._writer.submit(self._transaction, fn).result()
+        return self._writer.submit(lambda: fn(self._connection())).result()
 
-    def _transaction(self, fn: Callable[[apsw.Connection], T]) -> T:
-        conn = self._connection()
+    @staticmethod
+    def _transaction(conn: apsw.Connection, fn: Callable[[apsw.Connection], T]) -> T:
         conn.execute("BEGIN IMMEDIATE")
         try:
             result = fn(conn)
@@ -195,12 +200,18 @@ class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin, SQLitePortableMixin):
         if item.client_id:
             rows = conn.execute(
                 "SELECT d.fingerprint, e.fingerprint FROM episode_docs d "
-                "JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
+                "LEFT JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
                 "WHERE d.group_id = ? AND d.id = ?",
                 (episode.group_id, episode.id),
             ).fetchall()
             if not rows:
                 return None
+            if rows[0][1] is None:
+                raise Conflict(
+                    f"episode id {episode.id!r} names a deleted episode; revert its delete operation "
+                    "to restore it, or choose another id",
+                    field="id",
+                )
             if episode.fingerprint not in rows[0]:
                 raise Conflict(
                     f"episode id {episode.id!r} already names an episode with different content, "
@@ -210,7 +221,9 @@ class SQLiteStore(SQLiteGraphMixin, SQLiteArchiveMixin, SQLitePortableMixin):
             return episode.id
         existing: str | None = scalar(
             conn,
-            "SELECT id FROM episode_docs WHERE group_id = ? AND fingerprint = ? ORDER BY doc LIMIT 1",
+            "SELECT id FROM episode_docs d WHERE group_id = ? AND fingerprint = ? "
+            "AND EXISTS (SELECT 1 FROM episodes e WHERE e.doc = d.doc AND e.expired_at IS NULL) "
+            "ORDER BY doc LIMIT 1",
             (episode.group_id, episode.fingerprint),
         )
         return existing
