@@ -36,8 +36,8 @@ from engram.store import postgres_vectors as vectors
 from engram.store.base import NewEpisode, PageKey, ScoredEpisode, Vector
 from engram.store.postgres_archive import PostgresArchiveMixin
 from engram.store.postgres_graph import PostgresGraphMixin
-from engram.store.postgres_history import PostgresHistoryMixin
 from engram.store.postgres_graph_text import FactText
+from engram.store.postgres_history import PostgresHistoryMixin
 from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
 from engram.store.postgres_portable import PostgresPortableMixin
 from engram.store.postgres_rows import (
