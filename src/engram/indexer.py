@@ -1,4 +1,5 @@
-"""Embed episodes after they are stored, so writes stay fast and no embedding is ever lost.
+"""Embed episodes (then facts and entity names) after they are stored, so writes stay fast and no
+embedding is ever lost.
 
 The queue is the store itself: an episode without a vector is pending
 (``Store.pending_embeddings``). A background thread drains it in batches; a crash, a
@@ -14,8 +15,10 @@ from collections.abc import Callable
 from datetime import datetime
 
 from engram.errors import StoreError
+from engram.graph.vectors import embed_graph_batch, has_pending
 from engram.models import Episode
 from engram.store.base import Store
+from engram.store.graph_vectors_base import GraphVectors
 from engram.text.embed import Embedder, EmbedderError
 
 logger = logging.getLogger("engram.indexer")
@@ -51,7 +54,7 @@ def _day(moment: datetime) -> str:
 
 
 class Indexer:
-    """Embeds pending episodes in batches, in the caller's thread or in a background thread."""
+    """Embeds pending episodes, then facts and entity names, in batches, in any thread."""
 
     def __init__(self, store: Store, embedder: Embedder, *, batch_size: int = 32) -> None:
         self._store = store
@@ -65,26 +68,44 @@ class Indexer:
     def index_pending(
         self, max_batches: int | None = None, on_batch: Callable[[int], None] | None = None
     ) -> int:
-        """Embed pending episodes now, batch by batch; return how many were embedded.
+        """Embed pending episodes, then facts and entity names, batch by batch; return how many episodes.
 
-        ``on_batch(n)`` is called after each stored batch. Raises EmbedderError when the
-        embedder fails (the episodes stay pending).
+        ``on_batch(n)`` is called after each stored batch of ``n`` episodes. Raises EmbedderError when the
+        embedder fails (the rows stay pending).
         """
         done = 0
         batches = 0
         with self._lock:  # one drainer at a time: the background thread or a caller
             while max_batches is None or batches < max_batches:
-                pending = self._store.pending_embeddings(self._batch_size)
-                if not pending:
-                    break
-                texts = [embedding_text(e, self._store.neighbours(e.group_id, e.id)[0]) for e in pending]
-                vectors = self._embedder.embed_documents(texts)
-                self._store.put_vectors(list(zip(pending, vectors, strict=True)))
-                done += len(pending)
                 batches += 1
-                if on_batch is not None:
-                    on_batch(len(pending))
+                count = self._episode_batch()
+                if count:
+                    done += count
+                    if on_batch is not None:
+                        on_batch(count)
+                elif not self._graph_batch():
+                    break
         return done
+
+    def _episode_batch(self) -> int:
+        pending = self._store.pending_embeddings(self._batch_size)
+        if pending:
+            texts = [embedding_text(e, self._store.neighbours(e.group_id, e.id)[0]) for e in pending]
+            vectors = self._embedder.embed_documents(texts)
+            self._store.put_vectors(list(zip(pending, vectors, strict=True)))
+        return len(pending)
+
+    def _graph_batch(self) -> int:
+        """Embed a batch of facts, else of entity names, once no episode is pending (graph.vectors)."""
+        if not isinstance(self._store, GraphVectors):
+            return 0
+        return embed_graph_batch(self._store, self._embedder, self._batch_size)
+
+    def has_pending(self) -> bool:
+        """Return True when an episode, a fact or an entity name waits for its vector."""
+        if self._store.pending_embeddings(1):
+            return True
+        return isinstance(self._store, GraphVectors) and has_pending(self._store)
 
     def notify(self) -> None:
         """Tell the background thread that new episodes are waiting."""
@@ -115,5 +136,5 @@ class Indexer:
             except (EmbedderError, StoreError) as exc:  # keep serving; episodes stay pending, are retried
                 logger.warning("embedding failed, will retry: %s", exc.detail)
                 continue
-            if self._store.pending_embeddings(1):
+            if self.has_pending():
                 self._wake.set()

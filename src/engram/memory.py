@@ -181,7 +181,9 @@ class Memory:
         self.graph: GraphService | None = None
         if isinstance(store, GraphStore):
             extractor, weight = self.settings.create_extractor(), self.settings.search.inactive_fact_weight
-            self.graph = GraphService(store, store, extractor, clock=self._clock, inactive_weight=weight)
+            self.graph = GraphService(
+                store, store, extractor, clock=self._clock, inactive_weight=weight, embedder=embedder
+            )
 
     @classmethod
     def open(
@@ -224,7 +226,8 @@ class Memory:
         self.store.close()
 
     def index_pending(self, on_batch: Callable[[int], None] | None = None) -> int:
-        """Embed every episode still waiting for its vector, now; return how many.
+        """Embed every episode (then fact and entity name) still waiting for its vector, now; return
+        how many episodes.
 
         Useful after a bulk import, a reembed and in tests; the background thread does this
         anyway. ``on_batch(n)`` is called after each batch (for a progress bar).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,9 +24,11 @@ from engram.graph.dates import apply_dates
 from engram.graph.models import Entity, EntityIn, Extraction, Fact, FactIn
 from engram.graph.predicates import PredicateRegistry
 from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, normalise_name, resolve
+from engram.graph.vectors import NameCandidates
 from engram.ids import new_id
 from engram.models import Episode, Operation
 from engram.store.graph_base import GraphTxn, MergeCandidate
+from engram.store.graph_vectors_base import EntityVectorTxn, Vector
 from engram.text.tokenize import segment
 from engram.threads import thread_key
 
@@ -87,16 +89,29 @@ class GraphBuilder:
         arbitration: ArbitrationSettings | None = None,
         *,
         clock: Callable[[], datetime],
+        names: NameCandidates | None = None,
     ) -> None:
         self._registry = registry or PredicateRegistry()
         self._arbitration = arbitration or ArbitrationSettings()
         self._clock = clock
+        self._names = names or NameCandidates()
+        self._name_vectors: Mapping[str, Vector] = {}
 
     def build(
-        self, txn: GraphTxn, episode: Episode, extraction: Extraction, operation: Operation
+        self,
+        txn: GraphTxn,
+        episode: Episode,
+        extraction: Extraction,
+        operation: Operation,
+        name_vectors: Mapping[str, Vector] | None = None,
     ) -> BuildSummary:
-        """Write what ``extraction`` says about ``episode`` into the graph; return a summary."""
+        """Write what ``extraction`` says about ``episode`` into the graph; return a summary.
+
+        ``name_vectors`` (normalised mention name → its embedding, graph.vectors.embed_mentions)
+        let resolution propose the nearest names when exact and fuzzy matching find nothing.
+        """
         summary = BuildSummary()
+        self._name_vectors = name_vectors or {}
         extraction = apply_dates(extraction, episode)
         mentions = self._mentions(extraction)
         resolved: dict[str, str] = {}
@@ -150,7 +165,7 @@ class GraphBuilder:
             threads=frozenset({thread} if thread else ()),
         )
         best: tuple[float, Entity, Verdict, dict[str, float]] | None = None
-        for known in self._candidates(txn, group, mention):
+        for known, similarity in self._candidates(txn, group, mention):
             linked, threads = txn.related(group, known.id)
             result = resolve(
                 profile,
@@ -164,6 +179,7 @@ class GraphBuilder:
                     neighbours=frozenset(linked),
                     threads=frozenset(threads),
                 ),
+                name_similarity=similarity,
             )
             if result.verdict is not Verdict.DISTINCT and (best is None or result.score > best[0]):
                 best = (result.score, known, result.verdict, dict(result.parts))
@@ -173,6 +189,9 @@ class GraphBuilder:
             return best[1].id
         entity = self._new_entity(mention, episode, operation)
         txn.put_entity(entity, name_keys(entity))
+        vector = self._name_vectors.get(normalise_name(mention.name))
+        if vector is not None and isinstance(txn, EntityVectorTxn):
+            txn.put_entity_vector(entity, vector)
         summary.entities_created.append(entity.id)
         if best is not None:
             txn.add_merge_candidate(
@@ -181,18 +200,31 @@ class GraphBuilder:
             summary.merge_candidates += 1
         return entity.id
 
-    @staticmethod
-    def _candidates(txn: GraphTxn, group: str, mention: EntityIn) -> list[Entity]:
+    def _candidates(self, txn: GraphTxn, group: str, mention: EntityIn) -> list[tuple[Entity, float]]:
+        """Return known entities the mention may be, each with its name-vector evidence (0: none).
+
+        Exact names and aliases first; else fuzzy names of the same type; else the nearest
+        name vectors of a compatible type (graph.vectors.NameCandidates), when there are any.
+        """
         exact = txn.entities_named(group, name_keys(mention))
         if exact:
-            return exact
+            return [(known, 0.0) for known in exact]
         if mention.type == UNKNOWN_TYPE:
             return []
         key = normalise_name(mention.name)
-        return [
-            known
+        fuzzy = [
+            (known, 0.0)
             for known in txn.entities_of_type(group, mention.type, FUZZY_POOL)
             if max(fuzz.token_sort_ratio(key, k) / 100 for k in name_keys(known) or [""]) >= FUZZY_FLOOR
+        ]
+        vector = self._name_vectors.get(key)
+        if fuzzy or vector is None or not isinstance(txn, EntityVectorTxn):
+            return fuzzy
+        near = self._names.limit, self._names.floor
+        return [
+            (known, self._names.evidence(cosine))
+            for known, cosine in txn.nearest_entities(group, vector, [mention.type, UNKNOWN_TYPE], *near)
+            if not is_generic(known.name)
         ]
 
     def _new_entity(self, mention: EntityIn, episode: Episode, operation: Operation) -> Entity:

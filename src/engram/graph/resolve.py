@@ -118,9 +118,19 @@ def _disjoint_periods(a: Profile, b: Profile) -> bool:
 
 
 def resolve(
-    mention: Profile, known: Profile, *, merge_threshold: float = 0.75, candidate_threshold: float = 0.45
+    mention: Profile,
+    known: Profile,
+    *,
+    merge_threshold: float = 0.75,
+    candidate_threshold: float = 0.45,
+    name_similarity: float = 0.0,
 ) -> Resolution:
-    """Return whether ``mention`` is ``known``: merge, a candidate for review, or distinct."""
+    """Return whether ``mention`` is ``known``: merge, a candidate for review, or distinct.
+
+    ``name_similarity`` in [0, 1) is name evidence from elsewhere (name embeddings,
+    engram.graph.vectors); the name part is the better of it and the names' own score. It
+    is never an exact match (that shortcut needs equal names).
+    """
     if UNKNOWN_TYPE not in (mention.type, known.type) and mention.type != known.type:
         return Resolution(Verdict.DISTINCT, 0.0, {}, f"types differ ({mention.type} vs {known.type})")
     attributes, conflict = attribute_score(mention, known)
@@ -131,7 +141,7 @@ def resolve(
     if _disjoint_periods(mention, known):
         return Resolution(Verdict.DISTINCT, 0.0, {}, "active periods do not overlap")
     parts = {
-        "name": name_score(mention, known),
+        "name": max(name_score(mention, known), min(name_similarity, 0.99)),
         "attributes": attributes,
         "context": context_score(mention, known),
     }

@@ -29,10 +29,13 @@ from engram.graph.models import (
 )
 from engram.graph.predicates import PredicateRegistry
 from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
+from engram.graph.vectors import FactFusion, NameCandidates, embed_mentions, hybrid_search
 from engram.ids import new_id
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import PageKey, Store
 from engram.store.graph_base import FactArchive, FactQuery, GraphStore, GraphTxn
+from engram.store.graph_vectors_base import GraphVectors, Vector
+from engram.text.embed import Embedder, EmbedderError
 from engram.text.tokenize import query_terms
 
 logger = logging.getLogger("engram.graph")
@@ -50,15 +53,23 @@ class GraphService:
         clock: Callable[[], datetime],
         registry: PredicateRegistry | None = None,
         inactive_weight: float = 0.5,
+        embedder: Embedder | None = None,
+        fusion: FactFusion | None = None,
+        names: NameCandidates | None = None,
     ) -> None:
+        """Serve the graph of ``store``; with ``embedder`` (and a store with GraphVectors), fact
+        search is hybrid and resolution gets name-vector candidates."""
         self._store = store
+        self._vectors = store if embedder is not None and isinstance(store, GraphVectors) else None
+        self._embedder = embedder
+        self._fusion = fusion or FactFusion()
         self._archive = store if isinstance(store, FactArchive) else None
         self._inactive_weight = inactive_weight
         self._episodes = episodes
         self._extractor = extractor
         self._clock = clock
         self._registry = registry or PredicateRegistry()
-        self._builder = GraphBuilder(self._registry, clock=clock)
+        self._builder = GraphBuilder(self._registry, clock=clock, names=names)
         self._usage: dict[str, dict[str, int]] = {}  # tokens per episode until its operation records them
 
     def close(self) -> None:
@@ -79,7 +90,7 @@ class GraphService:
             if extraction is not None and not extraction.empty:
                 work.setdefault(episode.group_id, []).append((episode, extraction))
         for group_id, batch in work.items():
-            self._write(group_id, batch, actor, "extract")
+            self._write(group_id, batch, actor, "extract", self._mention_vectors(batch))
 
     def add_facts(self, request: AddFacts, group_id: str, actor: str | None) -> dict[str, object]:
         """Add facts extracted from a stored episode; return what happened. Raises NotFound."""
@@ -89,7 +100,8 @@ class GraphService:
                 f"no episode with id {request.episode_id!r} in group {group_id!r}", field="episode_id"
             )
         extraction = Extraction(entities=request.entities, facts=request.facts)
-        return self._write(group_id, [(episode, extraction)], actor, "add_facts").details()
+        batch = [(episode, extraction)]
+        return self._write(group_id, batch, actor, "add_facts", self._mention_vectors(batch)).details()
 
     def merge_entities(self, group_id: str, source_id: str, into_id: str, actor: str | None) -> EntityView:
         """Merge ``source_id`` into ``into_id`` as one operation; return the surviving entity.
@@ -145,7 +157,8 @@ class GraphService:
             if extraction is None:
                 continue
             if not extraction.empty:
-                self._write(group_id, [(episode, extraction)], actor, "reextract")
+                batch = [(episode, extraction)]
+                self._write(group_id, batch, actor, "reextract", self._mention_vectors(batch))
             current = self._episodes.get_episode(group_id, episode.id)
             assert current is not None
             self._set_status(current, {"extraction_status": "done", "extraction_error": None})
@@ -194,8 +207,26 @@ class GraphService:
             operation,
         )
 
+    def _mention_vectors(self, batch: list[tuple[Episode, Extraction]]) -> dict[str, Vector]:
+        """Return the name vectors of the batch's mentions (before the write: it must not wait).
+
+        An embedder failure is logged and resolution goes on without name vectors.
+        """
+        if self._vectors is None or self._embedder is None:
+            return {}
+        try:
+            return embed_mentions(self._embedder, [extraction for _, extraction in batch])
+        except EmbedderError as exc:
+            logger.warning("name embeddings failed, resolving without them: %s", exc.detail)
+            return {}
+
     def _write(
-        self, group_id: str, batch: list[tuple[Episode, Extraction]], actor: str | None, kind: str
+        self,
+        group_id: str,
+        batch: list[tuple[Episode, Extraction]],
+        actor: str | None,
+        kind: str,
+        name_vectors: dict[str, Vector] | None = None,
     ) -> BuildSummary:
         operation = Operation(
             id=new_id("op"),
@@ -209,7 +240,7 @@ class GraphService:
         def write(txn: GraphTxn) -> BuildSummary:
             total = BuildSummary()
             for episode, extraction in batch:
-                part = self._builder.build(txn, episode, extraction, operation)
+                part = self._builder.build(txn, episode, extraction, operation, name_vectors)
                 total.entities_created += part.entities_created
                 total.entities_matched += part.entities_matched
                 total.merge_candidates += part.merge_candidates
@@ -274,6 +305,14 @@ class GraphService:
         terms = query_terms(search.query)
         if search.include_archived:
             found, archived = search_with_archive(self._store, group_id, terms, query, search.limit)
+        elif self._vectors is not None and self._embedder is not None and search.query.strip():
+
+            def bm25(depth: int) -> list[tuple[Fact, float]]:
+                return self._store.search_facts(group_id, terms, query, depth) if terms else []
+
+            args = (search.query, group_id, query, search.limit, self._fusion)
+            found = hybrid_search(self._vectors, self._embedder, bm25, *args)
+            archived = frozenset()
         else:
             found, archived = self._store.search_facts(group_id, terms, query, search.limit), frozenset()
         if self._archive is not None:

@@ -12,6 +12,7 @@ from engram.models import EpisodeFilters
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
 from engram.store.base import Store
+from engram.store.graph_vectors_base import GraphVectors
 from engram.text.embed import Embedder
 
 EMBEDDER_META_KEY = "embedder"
@@ -25,11 +26,15 @@ def embedder_signature(embedder: Embedder) -> str:
 def check_embedder(store: Store, embedder: Embedder, *, reset: bool = False) -> None:
     """Record ``embedder`` in a store that has none; raise StoreError if it has another.
 
-    With ``reset`` every stored vector is deleted first and ``embedder`` recorded.
+    With ``reset`` every stored vector (episodes, facts, entity names) is deleted first and
+    ``embedder`` recorded. A store with graph vectors is then prepared for its dimension.
     """
     wanted = embedder_signature(embedder)
+    graph = store if isinstance(store, GraphVectors) else None
     if reset:
         store.clear_vectors()
+        if graph is not None:
+            graph.clear_graph_vectors()
     recorded = store.get_meta(EMBEDDER_META_KEY)
     if recorded is None or reset:
         store.set_meta(EMBEDDER_META_KEY, wanted)
@@ -40,6 +45,8 @@ def check_embedder(store: Store, embedder: Embedder, *, reset: bool = False) -> 
             "(or set ENGRAM_EMBEDDER back)",
             field="embedder",
         )
+    if graph is not None:
+        graph.prepare_graph_vectors(embedder.dimensions)
 
 
 class VectorChannel:

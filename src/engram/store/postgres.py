@@ -37,6 +37,7 @@ from engram.store.base import NewEpisode, PageKey, ScoredEpisode, Vector
 from engram.store.postgres_archive import PostgresArchiveMixin
 from engram.store.postgres_graph import PostgresGraphMixin
 from engram.store.postgres_graph_text import FactText
+from engram.store.postgres_graph_vectors import PostgresGraphVectorsMixin
 from engram.store.postgres_history import PostgresHistoryMixin
 from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
 from engram.store.postgres_portable import PostgresPortableMixin
@@ -69,7 +70,13 @@ def describe_conninfo(conninfo: str) -> str:
     return f"postgresql://{user}{host}{port}/{params.get('dbname') or ''}"
 
 
-class PostgresStore(PostgresGraphMixin, PostgresHistoryMixin, PostgresArchiveMixin, PostgresPortableMixin):
+class PostgresStore(
+    PostgresGraphVectorsMixin,
+    PostgresGraphMixin,
+    PostgresHistoryMixin,
+    PostgresArchiveMixin,
+    PostgresPortableMixin,
+):
     """Store on a PostgreSQL database (``postgresql://…`` or a libpq key=value string).
 
     Thread-safe; any number of processes may share the database. The schema is created or

@@ -127,6 +127,7 @@ class PostgresArchiveMixin:
                 conn.execute("DELETE FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
                 conn.execute(_MOVE_DOCS, (group_id, ids))
                 conn.execute("DELETE FROM fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+                conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
                 details = {
                     **operation.details,
                     "facts": ids,

@@ -244,7 +244,16 @@ class PostgresHistoryMixin:
             self._lock(conn, [(group_id, "graph"), (group_id, "id", episode_id)])
             report = _purge(conn, group_id, episode_id, operation)
         with self._connection() as conn:  # autocommit: VACUUM cannot run in a transaction
-            for table in ("episodes", "episode_docs", "episode_vectors", "facts", "fact_docs", "entities"):
+            for table in (
+                "episodes",
+                "episode_docs",
+                "episode_vectors",
+                "facts",
+                "fact_docs",
+                "entities",
+                "fact_vectors",
+                "entity_vectors",
+            ):
                 conn.execute(f"VACUUM {table}")
         return report
 
@@ -274,6 +283,7 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
     named = {name for r in only_this for name in r[1] if name is not None}
     conn.execute("DELETE FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, fact_ids))
     conn.execute("DELETE FROM fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, fact_ids))
+    conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = ANY(%s)", (group_id, fact_ids))
     conn.execute(
         "UPDATE facts SET episodes = episodes - %s WHERE group_id = %s AND episodes ? %s",
         (episode_id, group_id, episode_id),
@@ -288,6 +298,7 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
     for table, column in (
         ("entities", "id"),
         ("entity_names", "entity_id"),
+        ("entity_vectors", "id"),
         ("merge_candidates", "entity_id"),
         ("merge_candidates", "candidate_id"),
     ):

@@ -285,4 +285,30 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        6,
+        """
+        -- Vectors of facts and entity names (issue #4; SQLite migration 8). ``text_key`` / ``name``
+        -- is what the vector was made from: a fact or entity whose current text differs is pending.
+        -- The columns get their dimension and HNSW indexes when an embedder is first recorded
+        -- (postgres_graph_vectors.py).
+        CREATE TABLE fact_vectors (
+            group_id  text NOT NULL,
+            id        text NOT NULL,
+            text_key  text NOT NULL,
+            embedding vector NOT NULL,
+            PRIMARY KEY (group_id, id)
+        );
+        CREATE TABLE entity_vectors (
+            group_id  text NOT NULL,
+            id        text NOT NULL,
+            name      text NOT NULL,
+            embedding vector NOT NULL,
+            PRIMARY KEY (group_id, id)
+        );
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

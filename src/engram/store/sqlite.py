@@ -24,6 +24,7 @@ from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import CONTEXT_WEIGHT, NewEpisode, PageKey, ScoredEpisode, Vector
 from engram.store.sqlite_archive import SQLiteArchiveMixin
 from engram.store.sqlite_graph import SQLiteGraphMixin
+from engram.store.sqlite_graph_vectors import SQLiteGraphVectorsMixin
 from engram.store.sqlite_history import SQLiteHistoryMixin
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours, pruned_fts_query
 from engram.store.sqlite_portable import SQLitePortableMixin
@@ -47,7 +48,9 @@ OPTIMIZE_EVERY = 2000
 """Episodes stored between two ``PRAGMA optimize`` runs (statistics for the query planner)."""
 
 
-class SQLiteStore(SQLiteGraphMixin, SQLiteHistoryMixin, SQLiteArchiveMixin, SQLitePortableMixin):
+class SQLiteStore(
+    SQLiteGraphVectorsMixin, SQLiteGraphMixin, SQLiteHistoryMixin, SQLiteArchiveMixin, SQLitePortableMixin
+):
     """Store on one SQLite file. Thread-safe; several processes may share the file.
 
     Raises StoreError when the file's schema is newer than this Engram knows.

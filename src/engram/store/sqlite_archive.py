@@ -118,6 +118,7 @@ class SQLiteArchiveMixin:
             conn.executemany(_MOVE, [(stamp, operation.id, group_id, fact_id) for fact_id in ids])
             conn.executemany("DELETE FROM facts WHERE group_id = ? AND id = ?", [(group_id, i) for i in ids])
             conn.executemany("DELETE FROM facts_fts WHERE rowid = ?", [(doc,) for doc, _ in texts])
+            conn.executemany("DELETE FROM fact_vectors WHERE doc = ?", [(doc,) for doc, _ in texts])
             conn.executemany("INSERT INTO archived_facts_fts (rowid, text) VALUES (?, ?)", texts)
             txn.record_operation(operation, {"facts": ids, "versions": versions, "cutoff": ts(cutoff)})
             return ids, versions

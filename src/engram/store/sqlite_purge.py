@@ -80,6 +80,7 @@ def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple
         if all(set(json.loads(str(v[3]))) <= {episode_id} for v in versions):
             conn.execute("DELETE FROM facts WHERE group_id = ? AND id = ?", (group_id, fact_id))
             conn.execute("DELETE FROM facts_fts WHERE rowid = ?", (versions[0][2],))
+            conn.execute("DELETE FROM fact_vectors WHERE doc = ?", (versions[0][2],))
             named |= {str(v[i]) for v in versions for i in (4, 5) if v[i] is not None}
             deleted += 1
             continue
@@ -108,6 +109,7 @@ def _purge_entities(conn: apsw.Connection, group_id: str, episode_id: str, candi
             for table, column in (
                 ("entities", "id"),
                 ("entity_names", "entity_id"),
+                ("entity_vectors", "entity_id"),
                 ("merge_candidates", "entity_id"),
                 ("merge_candidates", "candidate_id"),
             ):

@@ -274,4 +274,33 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        8,
+        """
+        -- Vectors of facts and entity names (issue #4): hybrid fact search and vector candidates in
+        -- entity resolution. One row per fact (its doc) and per entity; ``text_key`` / ``name`` is
+        -- what the vector was made from, so a fact or entity whose current text differs is pending.
+        -- AUTOINCREMENT keys let the in-memory matrices notice replaced rows (a new key each time).
+        CREATE TABLE fact_vectors (
+            seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+            doc      INTEGER NOT NULL UNIQUE,
+            group_id TEXT NOT NULL,
+            text_key TEXT NOT NULL,
+            vector   BLOB NOT NULL
+        );
+        CREATE INDEX fact_vectors_group ON fact_vectors (group_id, seq);
+        CREATE TABLE entity_vectors (
+            seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+            group_id  TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            name      TEXT NOT NULL,
+            vector    BLOB NOT NULL,
+            UNIQUE (group_id, entity_id)
+        );
+        CREATE INDEX entity_vectors_group ON entity_vectors (group_id, seq);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,154 @@
+"""Embeddings in the knowledge graph: fact vectors for hybrid fact search, name vectors for resolution.
+
+- **Facts** are embedded after the write (engram.indexer drains ``GraphVectors`` queues after
+  the episodes): the sentence plus the subject's and object's names it does not already
+  contain, as the full-text index holds them. ``fuse_facts`` fuses the BM25 and vector
+  rankings with weighted RRF (engram.search.fusion).
+- **Entity names**: before a graph write, the writer embeds the names of the batch's typed
+  mentions (``embed_mentions``: one embedder call per batch, outside the transaction, so
+  the single writer never waits for a model); inside, resolution asks the transaction for
+  the nearest names when exact and fuzzy matching found nothing, and a new entity's name
+  vector is stored with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engram.graph.models import Extraction, Fact
+from engram.graph.resolve import UNKNOWN_TYPE, is_generic, normalise_name
+from engram.search.fusion import reciprocal_rank_fusion
+from engram.store.graph_base import FactQuery
+from engram.store.graph_vectors_base import GraphVectors, PendingFact, Vector
+from engram.text.embed import Embedder
+
+MAX_FACT_TEXT_CHARS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class FactFusion:
+    """Weights of fact search channels and how many hits each contributes before fusion.
+
+    Measured on bench/data/fact_queries.json (docs/decisions.md §13).
+    """
+
+    bm25: float = 1.0
+    vector: float = 1.0
+    depth: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class NameCandidates:
+    """How entity-name vectors propose resolution candidates (docs/decisions.md §13)."""
+
+    limit: int = 5
+    floor: float = 0.9
+    evidence_from: float | None = 0.85
+    """Cosine that counts as no name evidence; 1.0 ↔ 1. None: vectors propose, give no evidence."""
+
+    def evidence(self, cosine: float) -> float:
+        """Return the name evidence of a name-vector cosine, in [0, 1) (resolve's ``name_similarity``).
+
+        e5 cosines of unrelated names sit near 0.81 (median; p99 0.92 on the labelled pairs),
+        so the scale starts at ``evidence_from``, not at 0.
+        """
+        if self.evidence_from is None:
+            return 0.0
+        return max(0.0, min(0.99, (cosine - self.evidence_from) / (1.0 - self.evidence_from)))
+
+
+def fact_embedding_text(pending: PendingFact) -> str:
+    """Return what is embedded for a fact: its sentence, then the names it does not mention."""
+    lowered = pending.sentence.casefold()
+    extra = [name for name in dict.fromkeys(pending.names) if name.casefold() not in lowered]
+    text = pending.sentence if not extra else f"{pending.sentence} ({'; '.join(extra)})"
+    return text[:MAX_FACT_TEXT_CHARS]
+
+
+def embed_graph_batch(store: GraphVectors, embedder: Embedder, batch_size: int) -> int:
+    """Embed one batch of pending facts, else of pending entity names; return how many (0: none).
+
+    Raises EmbedderError (the rows stay pending) or StoreError.
+    """
+    facts = store.pending_fact_vectors(batch_size)
+    if facts:
+        vectors = embedder.embed_documents([fact_embedding_text(p) for p in facts])
+        store.put_fact_vectors(list(zip(facts, vectors, strict=True)))
+        return len(facts)
+    entities = store.pending_entity_vectors(batch_size)
+    if entities:
+        vectors = embedder.embed_documents([p.name for p in entities])
+        store.put_entity_vectors(list(zip(entities, vectors, strict=True)))
+    return len(entities)
+
+
+def has_pending(store: GraphVectors) -> bool:
+    """Return True when a fact or an entity name waits for its vector."""
+    return bool(store.pending_fact_vectors(1) or store.pending_entity_vectors(1))
+
+
+def embed_mentions(embedder: Embedder, extractions: Sequence[Extraction]) -> dict[str, Vector]:
+    """Return the name vectors of the typed mentions in ``extractions``, by normalised name.
+
+    Untyped names (``thing``) and generic roles get none: resolution proposes no vector
+    candidates for them, as it proposes no fuzzy ones. One embedder call for the batch.
+    """
+    names: dict[str, str] = {}
+    for extraction in extractions:
+        for entity in extraction.entities:
+            key = normalise_name(entity.name)
+            if key and entity.type != UNKNOWN_TYPE and not is_generic(entity.name):
+                names.setdefault(key, entity.name)
+    if not names:
+        return {}
+    vectors = embedder.embed_documents(list(names.values()))
+    return dict(zip(names, vectors, strict=True))
+
+
+def fuse_facts(
+    bm25: Sequence[tuple[Fact, float]],
+    vector: Sequence[tuple[Fact, float]],
+    weights: FactFusion,
+    limit: int,
+    inactive_weight: float,
+) -> list[tuple[Fact, float]]:
+    """Return the two rankings fused by weighted RRF, best first, at most ``limit``.
+
+    Both rankings already weigh inactive versions down; the fused score of an inactive
+    version is multiplied by ``inactive_weight`` again, so a current fact ranked like an
+    old one stays above it (as with BM25 alone).
+    """
+    facts: dict[tuple[str, int], Fact] = {}
+    rankings: dict[str, list[tuple[str, int]]] = {"bm25": [], "vector": []}
+    for channel, hits in (("bm25", bm25), ("vector", vector)):
+        for fact, _ in hits:
+            key = (fact.id, fact.version)
+            facts.setdefault(key, fact)
+            rankings[channel].append(key)
+    fused = reciprocal_rank_fusion(rankings, {"bm25": weights.bm25, "vector": weights.vector})
+    scored = [
+        (facts[key], score * (1.0 if facts[key].status in ("current", "disputed") else inactive_weight))
+        for key, score in fused
+    ]
+    scored.sort(key=lambda hit: -hit[1])
+    return scored[:limit]
+
+
+def hybrid_search(
+    store: GraphVectors,
+    embedder: Embedder,
+    bm25: Callable[[int], Sequence[tuple[Fact, float]]],
+    text: str,
+    group_id: str,
+    query: FactQuery,
+    limit: int,
+    weights: FactFusion,
+) -> list[tuple[Fact, float]]:
+    """Return up to ``limit`` facts fused from ``bm25(depth)`` and the nearest fact vectors to ``text``.
+
+    Raises EmbedderError when the query cannot be embedded.
+    """
+    depth = max(weights.depth, limit)
+    near = store.search_fact_vectors(group_id, embedder.embed_query(text), query, depth)
+    return fuse_facts(bm25(depth), near, weights, limit, query.inactive_weight)

