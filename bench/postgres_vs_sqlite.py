@@ -12,6 +12,10 @@
 3. 32 concurrent HTTP clients against ``engram serve`` on that store: searches, then
    creates; throughput and p50/p99. PostgreSQL also with two ``engram serve`` processes.
 
+With ``--known-at``, step 2 also runs at a past transaction time (issue #5): 2% of the
+episodes are updated after the import and the same calls pass ``known_at`` = the moment half
+of the import was stored (half the episodes absent, the updated ones at their first version).
+
 The knowledge graph is built on SQLite only so far, so extraction is off on both
 (``ENGRAM_EXTRACTOR=none``), as is the embedder (vectors are synthetic).
 
@@ -20,7 +24,7 @@ durability like SQLite's ``synchronous=NORMAL`` (fsync on, ``synchronous_commit=
 a crash of the process loses nothing, a power loss may lose the last commits), or from
 ``--database-url``. Both run on this machine; clients share its cores with the servers.
 
-Usage: .venv/bin/python bench/postgres_vs_sqlite.py [--episodes N] [--quick] [--json]
+Usage: .venv/bin/python bench/postgres_vs_sqlite.py [--episodes N] [--known-at] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -159,38 +163,63 @@ def with_search_path(url: str, schema: str) -> str:
 # -- the phases ------------------------------------------------------------------------------------
 
 
-def build(settings: Settings, n: int) -> dict[str, float]:
-    """Import ``n`` episodes in batches; return throughput."""
+def build(settings: Settings, n: int) -> dict[str, Any]:
+    """Import ``n`` episodes in batches; return throughput and ``mid``, when half was stored."""
+    mid = None
     with Memory.open(settings=settings, background_indexing=False) as memory:
         batch: list[dict[str, Any]] = []
         start = time.perf_counter()
-        for item in episodes(n):
+        for done, item in enumerate(episodes(n), start=1):
             batch.append(item)
             if len(batch) == BATCH:
                 memory.create_episodes(batch, kind="import")
                 batch = []
+            if done == n // 2:
+                mid = datetime.now(UTC)
         if batch:
             memory.create_episodes(batch, kind="import")
         seconds = time.perf_counter() - start
-    return {"import_s": seconds, "import_eps": n / seconds}
+    return {"import_s": seconds, "import_eps": n / seconds, "mid": mid}
 
 
-def query_phase(store: Store, memory: Memory, questions: list[str], vectors: np.ndarray) -> dict[str, Any]:
-    """Search, list and vector-search latencies on the built store."""
+def update_some(memory: Memory, share: float = 0.02) -> int:
+    """Update ``share`` of the group's episodes (a new version each, stored now); return how many."""
+    ids: list[str] = []
+    page = memory.list_episodes(GROUP, limit=500)
+    while True:
+        ids += [episode.id for episode in page.items]
+        if page.next_cursor is None:
+            break
+        page = memory.list_episodes(GROUP, limit=500, cursor=page.next_cursor)
+    chosen = random.Random(5).sample(ids, int(len(ids) * share))
+    for episode_id in chosen:
+        memory.update_episode(
+            episode_id, {"metadata": {"reviewed": True}}, expected_version=1, group_id=GROUP
+        )
+    return len(chosen)
+
+
+def query_phase(
+    store: Store, memory: Memory, questions: list[str], vectors: np.ndarray, known_at: datetime | None = None
+) -> dict[str, Any]:
+    """Search, list and vector-search latencies on the built store (at ``known_at`` when given)."""
     answers: list[list[str]] = []
+    at = {} if known_at is None else {"known_at": known_at.isoformat()}
 
     def bm25(question: str) -> None:
-        response = memory.search_episodes({"query": question, "group_id": GROUP}, channels=["bm25"])
+        response = memory.search_episodes({"query": question, "group_id": GROUP, **at}, channels=["bm25"])
         answers.append([hit.episode.content for hit in response.results])
 
     search = timed([lambda q=q: bm25(q) for q in questions])
     intents = [random.Random(i).choice(INTENTS) for i in range(len(questions))]
-    listing = timed([lambda i=i: memory.list_episodes(GROUP, intent=[i], limit=50) for i in intents])
+    listing = timed(
+        [lambda i=i: memory.list_episodes(GROUP, intent=[i], limit=50, known_at=known_at) for i in intents]
+    )
     queries = unit_vectors(len(questions), seed=99)
     found: list[list[str]] = []
 
     def nearest(vector: np.ndarray) -> None:
-        hits = store.search_vectors(GROUP, vector, EpisodeFilters(), 10)
+        hits = store.search_vectors(GROUP, vector, EpisodeFilters(known_at=known_at), 10)
         found.append([hit.episode.content for hit in hits])
 
     vector_ms = timed([lambda v=v: nearest(v) for v in queries]) if len(vectors) else []
@@ -316,6 +345,7 @@ def main() -> None:
         "--quick", action="store_true", help="5000 episodes, 40 queries, 8 requests per client"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--known-at", action="store_true", help="also query at known_at = mid-import")
     args = parser.parse_args()
     if args.quick:
         args.episodes, args.queries, args.per_client = 5000, 40, 8
@@ -369,6 +399,13 @@ def main() -> None:
                     result["vector_load_s"] = load_vectors(memory.store, vectors, slots)
                 log(f"{name}: searching …")
                 result.update(query_phase(memory.store, memory, questions, vectors))
+                if args.known_at:
+                    log(f"{name}: updating 2% of the episodes, then searching at known_at …")
+                    result["updated"] = update_some(memory)
+                    travelled = query_phase(memory.store, memory, questions, vectors, result["mid"])
+                    result.update({f"{key}_known_at": value for key, value in travelled.items()})
+                    result["known_at"] = result["mid"].isoformat()
+                del result["mid"]
             log(f"{name}: {args.clients} concurrent clients …")
             result["concurrent"] = concurrency_phase([env], questions, args.clients, args.per_client)
             if name == "postgres":
@@ -384,6 +421,9 @@ def main() -> None:
         if server is not None:
             server.stop()
 
+    for result in results.values():
+        for kind in ("vector_ids_known_at", "bm25_ids_known_at"):
+            result.pop(kind, None)
     for kind, key in (("vector_ids", "hnsw_recall_at_10"), ("bm25_ids", "bm25_overlap_at_10")):
         exact, other = results["sqlite"].pop(kind), results["postgres"].pop(kind)
         if exact:
@@ -415,6 +455,14 @@ def main() -> None:
         ("vector recall@10 vs exact", "hnsw_recall_at_10", "{:.3f}"),
         ("BM25 top-10 shared with SQLite's", "bm25_overlap_at_10", "{:.3f}"),
     ]
+    if args.known_at:
+        rows += [
+            ("BM25 search p50 @known_at (ms)", "search_p50_known_at", "{:.1f}"),
+            ("BM25 search p95 @known_at (ms)", "search_p95_known_at", "{:.1f}"),
+            ("list p95 @known_at (ms, intent filter)", "list_p95_known_at", "{:.1f}"),
+            ("vector search p50 @known_at (ms)", "vector_p50_known_at", "{:.1f}"),
+            ("vector search p95 @known_at (ms)", "vector_p95_known_at", "{:.1f}"),
+        ]
     print("| measure | SQLite | PostgreSQL |\n|---|---:|---:|")
     for label, key, fmt in rows:
         cells = [

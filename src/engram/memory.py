@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engram import portable
+from engram import portable, timeutil
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
 from engram.graph.models import (
@@ -366,12 +366,16 @@ class Memory:
             self.graph.ingest(fresh, actor)
         return [stored[i] for i in range(len(prepared))]
 
-    def get_episode(self, episode_id: str, group_id: str | None = None) -> Episode:
-        """Return the current version of an episode. Raises NotFound."""
+    def get_episode(
+        self, episode_id: str, group_id: str | None = None, *, known_at: datetime | None = None
+    ) -> Episode:
+        """Return the current version of an episode, or the one held at ``known_at``. Raises NotFound."""
         group = self.group(group_id)
-        episode = self.store.get_episode(group, episode_id)
+        at = timeutil.known_at(known_at, self._clock())
+        episode = self.store.get_episode(group, episode_id, at)
         if episode is None:
-            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}", field="id")
+            then = "" if at is None else f" at {at.isoformat()}"
+            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
         return episode
 
     def update_episode(
@@ -441,10 +445,13 @@ class Memory:
         actor_id: Iterable[str] = (),
         limit: int = 50,
         cursor: str | None = None,
+        known_at: datetime | None = None,
+        as_of: datetime | None = None,
     ) -> EpisodePage:
-        """Return a page of current episodes, newest first by timestamp.
+        """Return a page of current episodes (or those held at ``known_at``), newest first by timestamp.
 
-        ``after`` is inclusive, ``before`` exclusive; ``limit`` is 1..500.
+        ``after`` is inclusive, ``before`` exclusive; ``as_of`` keeps episodes that had happened
+        by then (inclusive); ``limit`` is 1..500.
         """
         if not 1 <= limit <= 500:
             raise InvalidInput("limit must be between 1 and 500", field="limit")
@@ -456,6 +463,8 @@ class Memory:
                 "actor_id": list(actor_id),
                 "timestamp_after": after,
                 "timestamp_before": before,
+                "known_at": timeutil.known_at(known_at, self._clock()),
+                "as_of": as_of,
             },
             "filters",
         )
@@ -476,9 +485,11 @@ class Memory:
     ) -> SearchResponse:
         """Return the episodes best matching ``query``, each with score and citation.
 
-        ``channels`` (e.g. ``["bm25"]``) restricts the search to those channels.
+        ``channels`` (e.g. ``["bm25"]``) restricts the search to those channels; ``known_at``
+        and ``as_of`` search the memory as it was (transaction time) and as things were (valid time).
         """
         search: SearchQuery = _validated(SearchQuery, query, "query")
+        timeutil.known_at(search.known_at, self._clock())
         return self._search.search(search, self.group(search.group_id), channels)
 
     # -- knowledge graph -------------------------------------------------------------------------
@@ -492,7 +503,8 @@ class Memory:
         self, entity_id: str, group_id: str | None = None, *, known_at: datetime | None = None
     ) -> EntityView:
         """Return an entity, the facts about it and its version timeline. Raises NotFound."""
-        return self._graph().get_entity(self.group(group_id), entity_id, known_at)
+        at = timeutil.known_at(known_at, self._clock())
+        return self._graph().get_entity(self.group(group_id), entity_id, at)
 
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
@@ -519,6 +531,7 @@ class Memory:
     def search_facts(self, search: FactSearch | Mapping[str, Any]) -> FactSearchResponse:
         """Return facts: current by default; ``as_of`` (valid time), ``known_at`` (transaction time)."""
         query: FactSearch = _validated(FactSearch, search, "query")
+        timeutil.known_at(query.known_at, self._clock())
         return self._graph().search_facts(query, self.group(query.group_id))
 
     def add_facts(

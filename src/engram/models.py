@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from engram.graph.models import EntityIn, FactIn
 from engram.timeutil import UtcDatetime
@@ -145,6 +146,15 @@ class EpisodeFilters(_Input):
     metadata: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")], MetadataValue] = Field(
         default_factory=dict, description="Exact matches on top-level metadata keys."
     )
+    # Time travel, set by Memory from a request's own ``known_at``/``as_of`` (not a filter clients
+    # send inside ``filters``, hence absent from the schema): the store reads the versions held
+    # at ``known_at`` (transaction time) and keeps episodes with ``timestamp <= as_of`` (valid time).
+    known_at: SkipJsonSchema[UtcDatetime | None] = None
+    as_of: SkipJsonSchema[UtcDatetime | None] = None
+
+
+KNOWN_AT = "Transaction time (UTC): read what the memory held then; not in the future."
+AS_OF = "Valid time (UTC): only episodes that had happened by then (timestamp <= as_of)."
 
 
 class SearchQuery(_Input):
@@ -167,6 +177,15 @@ class SearchQuery(_Input):
         default=False, description="Add each hit's previous and next episode of its thread."
     )
     group_by_thread: bool = Field(default=False, description="Also group the hits by thread (session).")
+    known_at: UtcDatetime | None = Field(default=None, description=KNOWN_AT)
+    as_of: UtcDatetime | None = Field(default=None, description=AS_OF)
+
+    @field_validator("filters")
+    @classmethod
+    def _no_time_travel_in_filters(cls, value: EpisodeFilters) -> EpisodeFilters:
+        if value.known_at is not None or value.as_of is not None:
+            raise ValueError("known_at and as_of go at the top level of the query, not in filters")
+        return value
 
 
 class EpisodeContext(BaseModel):

@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from engram.errors import InvalidInput
+
 
 def as_utc(value: datetime) -> datetime:
     """Return ``value`` in UTC; a naive datetime is taken to be UTC already.
@@ -23,3 +25,24 @@ def as_utc(value: datetime) -> datetime:
 
 UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
 """A pydantic field type: parses ISO 8601, reads naive input as UTC, converts to UTC."""
+
+
+def known_at(value: datetime | None, now: datetime) -> datetime | None:
+    """Return a transaction time to read the memory at, in UTC (naive input is UTC), or None.
+
+    Raises InvalidInput(field="known_at") when it is after ``now``: what the memory will hold
+    then is not known yet, and a read repeated later would not give the same answer.
+    """
+    if value is None:
+        return None
+    try:
+        value = as_utc(value)
+    except ValueError as exc:
+        raise InvalidInput(f"known_at: {exc}", field="known_at") from exc
+    if value > now:
+        raise InvalidInput(
+            f"known_at {value.isoformat()} is in the future (now {now.isoformat()}); "
+            "the memory can be read as it was, not as it will be",
+            field="known_at",
+        )
+    return value

@@ -382,11 +382,11 @@ class GatedStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    def get_episode(self, group_id: str, episode_id: str) -> Any:
+    def get_episode(self, group_id: str, episode_id: str, known_at: Any = None) -> Any:
         if episode_id == "slow":
             self.entered.set()
             self.opened_in_time = self.gate.wait(timeout=5)
-        return self._inner.get_episode(group_id, episode_id)
+        return self._inner.get_episode(group_id, episode_id, known_at)
 
 
 def test_a_slow_memory_call_does_not_block_other_calls(tmp_path: Path) -> None:

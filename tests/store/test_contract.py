@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -297,3 +298,149 @@ def test_vector_search_with_a_selective_filter_scores_only_passing_episodes(stor
     hits = store.search_vectors("g1", query, EpisodeFilters(actor_id=["rare"]), 3)
     assert [h.episode.id for h in hits] == [f"e{i}" for i in expected]
     assert [h.episode.id for h in store.search_vectors("g1", query, EpisodeFilters(), 1)] == ["e5"]
+
+
+# -- time travel: known_at (transaction time) and as_of (valid time) ----------------------------------
+
+R1 = datetime(2025, 1, 1, tzinfo=UTC)
+R2 = datetime(2025, 2, 1, tzinfo=UTC)
+R3 = datetime(2025, 3, 1, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+def stored_at(item: NewEpisode, when: datetime) -> NewEpisode:
+    """Return ``item`` as if stored at ``when``."""
+    return dataclasses.replace(item, episode=item.episode.model_copy(update={"recorded_at": when}))
+
+
+def update_at(store: Store, episode_id: str, version: int, when: datetime, **fields: object) -> Episode:
+    """Append version ``version + 1`` of ``episode_id`` in g1, stored at ``when``, with ``fields`` changed."""
+    op = operation(kind="update")
+
+    def apply(current: Episode) -> Episode:
+        changes = {"version": current.version + 1, "recorded_at": when, "operation_id": op.id, **fields}
+        return current.model_copy(update=changes)
+
+    return store.update_episode("g1", episode_id, version, apply, op)
+
+
+def history_of_three(store: Store) -> None:
+    """e1 and e2 stored at R1; e1 updated at R2 (intent plan -> decide); e3 stored at R3.
+
+    e1 and e3 form a thread (neighbours); e2 stands alone.
+    """
+    first = [
+        new_episode("e1", "the budget is 500k", minutes=0, intent="plan", thread="s"),
+        new_episode("e2", "we met the client", minutes=1, intent="plan"),
+    ]
+    store.insert_episodes([stored_at(item, R1) for item in first], operation())
+    update_at(store, "e1", 1, R2, intent="decide", metadata={"k": 2})
+    later = new_episode("e3", "the budget is now 800k", minutes=2, intent="plan", thread="s")
+    store.insert_episodes([stored_at(later, R3)], operation())
+
+
+def versions(episodes: list[Episode]) -> list[tuple[str, int]]:
+    return [(e.id, e.version) for e in episodes]
+
+
+def test_get_at_known_at_returns_the_version_held_then(store: Store) -> None:
+    history_of_three(store)
+    assert store.get_episode("g1", "e1", R1 - DAY) is None, "not stored yet"
+    old = store.get_episode("g1", "e1", R1 + DAY)
+    assert old is not None
+    assert (old.version, old.intent, old.metadata, old.expired_at) == (1, "plan", {}, R2)
+    at_update = store.get_episode("g1", "e1", R2)
+    assert at_update is not None and at_update.version == 2, "a version counts from its recorded_at on"
+    assert store.get_episode("g1", "e3", R2) is None
+    assert store.get_episode("g1", "e3", R3) == store.get_episode("g1", "e3")
+    assert store.get_episode("g2", "e1", R3) is None
+
+
+def test_list_at_known_at_shows_what_was_held_then(store: Store) -> None:
+    history_of_three(store)
+    everything = EpisodeFilters()
+    assert versions(store.list_episodes("g1", everything, 10)) == [("e3", 1), ("e2", 1), ("e1", 2)]
+    then = EpisodeFilters(known_at=R1 + DAY)
+    assert versions(store.list_episodes("g1", then, 10)) == [("e2", 1), ("e1", 1)]
+    assert store.list_episodes("g1", EpisodeFilters(known_at=R1 - DAY), 10) == []
+    # Filters apply to the version held then: e1 had intent "plan" before R2.
+    planned = EpisodeFilters(intent=["plan"], known_at=R1 + DAY)
+    assert versions(store.list_episodes("g1", planned, 10)) == [("e2", 1), ("e1", 1)]
+    assert versions(store.list_episodes("g1", EpisodeFilters(intent=["plan"]), 10)) == [("e3", 1), ("e2", 1)]
+    assert store.list_episodes("g1", EpisodeFilters(source=["mail"], known_at=R3), 10) == []
+    one_actor = EpisodeFilters(actor_id=["alice"], known_at=R2 + DAY)
+    assert versions(store.list_episodes("g1", one_actor, 10)) == [("e2", 1), ("e1", 2)]
+    # Paging at a past time.
+    page = store.list_episodes("g1", then, 1)
+    rest = store.list_episodes("g1", then, 10, PageKey(page[-1].timestamp, page[-1].id))
+    assert versions(page + rest) == [("e2", 1), ("e1", 1)]
+
+
+def test_as_of_keeps_episodes_that_had_happened(store: Store) -> None:
+    history_of_three(store)
+    happened = EpisodeFilters(as_of=T0 + timedelta(minutes=1))
+    assert versions(store.list_episodes("g1", happened, 10)) == [("e2", 1), ("e1", 2)]
+    both = EpisodeFilters(as_of=T0, known_at=R1 + DAY)
+    assert versions(store.list_episodes("g1", both, 10)) == [("e1", 1)]
+    found = store.search_text("g1", ["budget"], EpisodeFilters(as_of=T0), 10)
+    assert [h.episode.id for h in found] == ["e1"], "e3 says budget too, but later"
+
+
+def test_search_text_at_known_at(store: Store) -> None:
+    history_of_three(store)
+    assert {h.episode.id for h in store.search_text("g1", ["budget"], EpisodeFilters(), 10)} == {"e1", "e3"}
+    [hit] = store.search_text("g1", ["budget"], EpisodeFilters(known_at=R2 + DAY), 10)
+    assert (hit.episode.id, hit.episode.version) == ("e1", 2)
+    [hit] = store.search_text("g1", ["budget"], EpisodeFilters(known_at=R1 + DAY, intent=["plan"]), 10)
+    assert (hit.episode.id, hit.episode.version) == ("e1", 1)
+    assert store.search_text("g1", ["budget"], EpisodeFilters(known_at=R1 - DAY), 10) == []
+
+
+def test_search_vectors_at_known_at(store: Store) -> None:
+    import numpy as np
+
+    history_of_three(store)
+    vectors = {"e1": [1.0, 0.0, 0.0], "e2": [0.0, 1.0, 0.0], "e3": [0.9, 0.1, 0.0]}
+    stored = {e.id: e for e in store.list_episodes("g1", EpisodeFilters(), 10)}
+    store.put_vectors(
+        [(stored[k], np.asarray(v, dtype=np.float32) / np.linalg.norm(v)) for k, v in vectors.items()]
+    )
+    query = np.asarray([1.0, 0.0, 0.0], dtype=np.float32)
+    assert [h.episode.id for h in store.search_vectors("g1", query, EpisodeFilters(), 2)] == ["e1", "e3"]
+    hits = store.search_vectors("g1", query, EpisodeFilters(known_at=R1 + DAY), 2)
+    assert versions([h.episode for h in hits]) == [("e1", 1), ("e2", 1)]
+    hits = store.search_vectors("g1", query, EpisodeFilters(known_at=R1 + DAY, intent=["decide"]), 2)
+    assert hits == [], "e1 was decided only at R2"
+
+
+def test_neighbours_at_known_at(store: Store) -> None:
+    history_of_three(store)
+    previous, following = store.neighbours("g1", "e3", R2 + DAY)
+    assert previous is not None and (previous.id, previous.version) == ("e1", 2)
+    assert following is None
+    previous, following = store.neighbours("g1", "e3", R1 + DAY)
+    assert previous is not None and (previous.id, previous.version) == ("e1", 1)
+    assert store.neighbours("g1", "e1", R1 + DAY) == (None, None), "e3 was not stored yet"
+    assert store.neighbours("g1", "e1")[1] == store.get_episode("g1", "e3")
+
+
+def test_vector_search_at_known_at_with_a_selective_filter(store: Store) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    rare = {i for i in range(1200) if i % 97 == 0}
+    items = [
+        new_episode(f"e{i}", f"text {i}", actor_id="rare" if i in rare else "common") for i in range(1200)
+    ]
+    store.insert_episodes([stored_at(item, R1) for item in items[:600]], operation())
+    store.insert_episodes([stored_at(item, R3) for item in items[600:]], operation())
+    update_at(store, "e0", 1, R3, metadata={"k": 2})  # e0's first version is closed after R2
+    vectors = rng.standard_normal((1200, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    store.put_vectors([(item.episode, vectors[i]) for i, item in enumerate(items)])
+    query = vectors[0]
+    then = [i for i in sorted(rare) if i < 600]
+    expected = sorted(then, key=lambda i: -float(vectors[i] @ query))[:3]
+    hits = store.search_vectors("g1", query, EpisodeFilters(actor_id=["rare"], known_at=R2), 3)
+    assert [h.episode.id for h in hits] == [f"e{i}" for i in expected]
+    assert hits[0].episode.id == "e0" and hits[0].episode.version == 1

@@ -102,6 +102,19 @@ EpisodeIdArg = Annotated[
     str, Field(min_length=1, max_length=128, description="Episode id, as returned by create, list or search.")
 ]
 LabelList = Annotated[list[str] | None, Field(description="Keep episodes matching any of these values.")]
+EpisodeKnownAtArg = Annotated[
+    datetime | None,
+    Field(
+        description=(
+            "Transaction time, ISO 8601 (no offset = UTC), not in the future: read memory as it was "
+            "then (episodes stored later are absent, later updates undone, later deletions not yet made)."
+        )
+    ),
+]
+EpisodeAsOfArg = Annotated[
+    datetime | None,
+    Field(description="Valid time, ISO 8601: only episodes that had happened by then (timestamp <= as_of)."),
+]
 EntitiesArg = Annotated[
     list[EntityIn] | None,
     Field(
@@ -360,12 +373,15 @@ def create_mcp_server(
         )
         return EpisodeResult(episode=episode)
 
-    def get_episode(id: EpisodeIdArg, group_id: GroupIdArg = None) -> EpisodeResult:
+    def get_episode(
+        id: EpisodeIdArg, group_id: GroupIdArg = None, known_at: EpisodeKnownAtArg = None
+    ) -> EpisodeResult:
         """Return one episode in full (untruncated content), with its current `version`.
 
-        Use it to read a hit whose content was truncated, or before update_episode.
+        Use it to read a hit whose content was truncated, or before update_episode. With
+        `known_at`: the version memory held at that time.
         """
-        return EpisodeResult(episode=memory.get_episode(id, group_id))
+        return EpisodeResult(episode=memory.get_episode(id, group_id, known_at=known_at))
 
     def list_episodes(
         group_id: GroupIdArg = None,
@@ -380,6 +396,8 @@ def create_mcp_server(
         cursor: Annotated[
             str | None, Field(description="`next_cursor` of the previous page; omit for the first page.")
         ] = None,
+        known_at: EpisodeKnownAtArg = None,
+        as_of: EpisodeAsOfArg = None,
     ) -> EpisodeListResult:
         """List a group's episodes, newest first by timestamp, one page at a time.
 
@@ -396,6 +414,8 @@ def create_mcp_server(
             actor_id=actor_id or (),
             limit=limit,
             cursor=cursor,
+            known_at=known_at,
+            as_of=as_of,
         )
         return EpisodeListResult(
             items=[truncate(e, max_content_chars) for e in page.items], next_cursor=page.next_cursor
@@ -420,12 +440,14 @@ def create_mcp_server(
             int, Field(ge=1, le=SEARCH_LIMIT_MAX, description="Most hits to return, 1-50.")
         ] = 10,
         explain: Annotated[bool, Field(description="Add each hit's per-channel ranks and scores.")] = False,
+        known_at: EpisodeKnownAtArg = None,
+        as_of: EpisodeAsOfArg = None,
     ) -> SearchResult:
         """Search a group's episodes by relevance (BM25 full text); best hits first.
 
         Each hit carries `citation`, `[source: <episode id>]`: quote it beside any statement
         you base on that hit. Long contents are truncated (`content_truncated: true`); use
-        get_episode for the full text.
+        get_episode for the full text. `known_at` searches memory as it was at that time.
         """
         response = memory.search_episodes(
             {
@@ -434,6 +456,8 @@ def create_mcp_server(
                 "filters": filters or EpisodeFilters(),
                 "limit": limit,
                 "explain": explain,
+                "known_at": known_at,
+                "as_of": as_of,
             }
         )
         return SearchResult(

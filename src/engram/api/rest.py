@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from engram.errors import InvalidInput, PreconditionRequired
 from engram.memory import Memory
-from engram.models import EpisodeIn, EpisodePage, EpisodePatch, SearchQuery, SearchResponse
+from engram.models import AS_OF, KNOWN_AT, EpisodeIn, EpisodePage, EpisodePatch, SearchQuery, SearchResponse
 
 REST_ACTOR = "rest"
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
@@ -27,6 +27,7 @@ def get_memory(request: Request) -> Memory:
 
 MemoryDep = Annotated[Memory, Depends(get_memory)]
 GroupQuery = Annotated[str | None, Query(description="Group of the episode; the default group when absent.")]
+KnownAtQuery = Annotated[datetime | None, Query(description=KNOWN_AT)]
 
 
 def _episode_response(body: dict[str, Any], etag: str, status_code: int = 200) -> JSONResponse:
@@ -60,9 +61,11 @@ def create_episode(memory: MemoryDep, episode: Annotated[EpisodeIn, Body()]) -> 
 
 
 @router.get("/episodes/{episode_id}", summary="Get an episode")
-def get_episode(memory: MemoryDep, episode_id: str, group_id: GroupQuery = None) -> JSONResponse:
-    """Return the current version of an episode, with its ETag."""
-    episode = memory.get_episode(episode_id, group_id)
+def get_episode(
+    memory: MemoryDep, episode_id: str, group_id: GroupQuery = None, known_at: KnownAtQuery = None
+) -> JSONResponse:
+    """Return the current version of an episode (or the one held at ``known_at``), with its ETag."""
+    episode = memory.get_episode(episode_id, group_id, known_at=known_at)
     return _episode_response({"episode": episode.model_dump(mode="json")}, episode.etag)
 
 
@@ -92,6 +95,8 @@ def list_episodes(
     actor_id: Annotated[list[str] | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query()] = None,
+    known_at: KnownAtQuery = None,
+    as_of: Annotated[datetime | None, Query(description=AS_OF)] = None,
 ) -> EpisodePage:
     """Return a page of episodes; pass ``next_cursor`` back as ``cursor`` for the next one."""
     return memory.list_episodes(
@@ -103,6 +108,8 @@ def list_episodes(
         actor_id=actor_id or (),
         limit=limit,
         cursor=cursor,
+        known_at=known_at,
+        as_of=as_of,
     )
 
 

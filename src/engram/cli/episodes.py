@@ -260,6 +260,27 @@ def export(
 
 # -- search, list ----------------------------------------------------------------------------------
 
+TIME_FORMATS = ["%Y-%m-%d"] + [
+    f"%Y-%m-%d{sep}%H:%M:%S{part}{zone}" for sep in "T " for part in ("", ".%f") for zone in ("", "%z")
+]
+"""ISO 8601 as --known-at and --as-of read it: a copied ``recorded_at`` (…+00:00, Z) or naive UTC."""
+KnownAtOption = Annotated[
+    datetime | None,
+    typer.Option(
+        "--known-at",
+        formats=TIME_FORMATS,
+        help="Read memory as it was at this time (transaction time, UTC; not in the future).",
+    ),
+]
+AsOfOption = Annotated[
+    datetime | None,
+    typer.Option(
+        "--as-of",
+        formats=TIME_FORMATS,
+        help="Only episodes that had happened by this time (valid time, UTC, inclusive).",
+    ),
+]
+
 
 @app.command()
 def search(
@@ -271,6 +292,8 @@ def search(
     intent: IntentOption = None,
     source: SourceOption = None,
     actor: ActorOption = None,
+    known_at: KnownAtOption = None,
+    as_of: AsOfOption = None,
     as_json: JsonOption = False,
     data_dir: DataDir = None,
 ) -> None:
@@ -282,6 +305,8 @@ def search(
                 "group_id": group,
                 "filters": {"intent": intent or [], "source": source or [], "actor_id": actor or []},
                 "limit": limit,
+                "known_at": known_at,
+                "as_of": as_of,
             }
         )
     for warning in response.warnings:
@@ -315,6 +340,8 @@ def list_(
     source: SourceOption = None,
     actor: ActorOption = None,
     cursor: Annotated[str | None, typer.Option(help="Continue from a previous page's next cursor.")] = None,
+    known_at: KnownAtOption = None,
+    as_of: AsOfOption = None,
     as_json: JsonOption = False,
     data_dir: DataDir = None,
 ) -> None:
@@ -329,6 +356,8 @@ def list_(
             actor_id=actor or (),
             limit=limit,
             cursor=cursor,
+            known_at=known_at,
+            as_of=as_of,
         )
     if as_json:
         typer.echo(page.model_dump_json(indent=2))

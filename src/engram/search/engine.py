@@ -54,7 +54,11 @@ class Channel(Protocol):
     def search(
         self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
     ) -> list[ChannelHit]:
-        """Return up to ``limit`` episodes of ``group_id`` passing ``filters``, best first."""
+        """Return up to ``limit`` episodes of ``group_id`` passing ``filters``, best first.
+
+        ``filters.known_at`` and ``filters.as_of`` (time travel) apply too: read the versions
+        held at ``known_at``, keep episodes with ``timestamp <= as_of``.
+        """
         ...
 
 
@@ -129,6 +133,8 @@ class SearchEngine:
 
         ``channels`` restricts the search to the named channels, without boosts (for
         evaluation and debugging). Raises InvalidInput(field="channels") for an unknown name.
+        ``query.known_at`` and ``query.as_of`` travel in time: every channel and the store
+        read the episodes held then (transaction time) that had happened by then (valid time).
         """
         active = self._active(channels)
         reference = query.reference_time or datetime.now(UTC)
@@ -138,14 +144,17 @@ class SearchEngine:
             synonyms=self._settings.synonyms,
             reference_time=reference,
         )
+        filters = query.filters
+        if query.known_at is not None or query.as_of is not None:
+            filters = filters.model_copy(update={"known_at": query.known_at, "as_of": query.as_of})
         if not parsed.words:
-            episodes = self._store.list_episodes(group_id, query.filters, query.limit)
+            episodes = self._store.list_episodes(group_id, filters, query.limit)
             hits = [SearchHit(episode=e, score=0.0, citation=citation(e)) for e in episodes]
             return self._respond(hits, query, parsed)
 
         per_channel = {
             channel.name: channel.search(
-                group_id, parsed, query.filters, max(query.limit, self._settings.candidates)
+                group_id, parsed, filters, max(query.limit, self._settings.candidates)
             )
             for channel in active
         }
@@ -244,7 +253,7 @@ class SearchEngine:
         if not query.context:
             return hits
         for hit in hits:
-            previous, following = self._store.neighbours(hit.episode.group_id, hit.episode.id)
+            previous, following = self._store.neighbours(hit.episode.group_id, hit.episode.id, query.known_at)
             hit.context = EpisodeContext(previous=previous, next=following)
         return hits
 

@@ -63,11 +63,17 @@ class GraphChannel:
             terms = [t for t in query.terms if t not in names and normalise_name(t) not in names]
             if not terms:
                 continue
-            about = FactQuery(subject=entity.id, inactive_weight=self._inactive_weight)
+            # Time travel: the facts known at ``known_at`` and true at ``as_of``.
+            about = FactQuery(
+                subject=entity.id,
+                known_at=filters.known_at,
+                as_of=filters.as_of,
+                inactive_weight=self._inactive_weight,
+            )
             facts = self._graph.search_facts(group_id, terms, about, limit)
             for fact, score in facts:
                 for episode_id in fact.episodes:
-                    episode = self._store.get_episode(group_id, episode_id)
+                    episode = self._store.get_episode(group_id, episode_id, filters.known_at)
                     if episode is not None and _passes(episode, filters):
                         used.append(fact.id)
                         best = hits.get(episode_id)
@@ -87,5 +93,6 @@ def _passes(episode: Episode, filters: EpisodeFilters) -> bool:
         and (not filters.actor_id or actor_id in filters.actor_id)
         and (filters.timestamp_after is None or episode.timestamp >= filters.timestamp_after)
         and (filters.timestamp_before is None or episode.timestamp < filters.timestamp_before)
+        and (filters.as_of is None or episode.timestamp <= filters.as_of)
         and all(episode.metadata.get(k) == v for k, v in filters.metadata.items())
     )

@@ -3,6 +3,12 @@
 It speaks Engram's own types. Every method takes a ``group_id`` and touches nothing
 outside that group. One contract suite (tests/store/test_contract.py) runs on every
 implementation.
+
+Reads see the versions the memory holds now, or, with ``known_at`` (``filters.known_at`` for
+lists and searches), the versions it held at that transaction time: the version stored by
+then and not closed by then. An episode stored later is absent, one updated later shows its
+old version, one deleted later is still there. ``filters.as_of`` keeps episodes whose
+``timestamp`` is at or before it (valid time: what had happened by then).
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ class PageKey:
 
 @dataclass(frozen=True, slots=True)
 class ScoredEpisode:
-    """A search candidate: the current episode version and its channel's score (higher is better)."""
+    """A search candidate: the episode version read and its channel's score (higher is better)."""
 
     episode: Episode
     score: float
@@ -76,8 +82,8 @@ class Store(Protocol):
         """
         ...
 
-    def get_episode(self, group_id: str, episode_id: str) -> Episode | None:
-        """Return the current version of an episode, or None."""
+    def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
+        """Return the version of an episode held now (or at ``known_at``), or None."""
         ...
 
     def update_episode(
@@ -99,13 +105,13 @@ class Store(Protocol):
     def list_episodes(
         self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
     ) -> list[Episode]:
-        """Return current episodes matching ``filters``, newest first, after ``after_key``."""
+        """Return held episodes matching ``filters``, newest first, after ``after_key``."""
         ...
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return up to ``limit`` current episodes matching any of ``terms``, best BM25 first.
+        """Return up to ``limit`` held episodes matching any of ``terms``, best BM25 first.
 
         ``terms`` are already segmented words; the store quotes them for its engine. An
         episode's own text counts fully; the text of its thread neighbours (previous and
@@ -124,7 +130,7 @@ class Store(Protocol):
     def search_vectors(
         self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return up to ``limit`` current episodes nearest to ``vector`` (cosine), best first."""
+        """Return up to ``limit`` held episodes nearest to ``vector`` (cosine), best first."""
         ...
 
     def pending_embeddings(self, limit: int) -> list[Episode]:
@@ -147,8 +153,13 @@ class Store(Protocol):
         """Record a store-level setting."""
         ...
 
-    def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
-        """Return the current previous and next episodes of ``episode_id``'s thread (None at the ends)."""
+    def neighbours(
+        self, group_id: str, episode_id: str, known_at: datetime | None = None
+    ) -> tuple[Episode | None, Episode | None]:
+        """Return the previous and next episodes of ``episode_id``'s thread (None at the ends).
+
+        The neighbours are today's; each is read as held at ``known_at`` (None when it was not held then).
+        """
         ...
 
     def counts(self) -> dict[str, int]:

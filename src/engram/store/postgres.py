@@ -42,6 +42,7 @@ from engram.store.postgres_history import PostgresHistoryMixin
 from engram.store.postgres_insert import NEIGHBOUR_IDS, insert
 from engram.store.postgres_portable import PostgresPortableMixin
 from engram.store.postgres_rows import (
+    CURRENT,
     CURRENT_JOIN,
     E_COLUMNS,
     EPISODE_COLUMNS,
@@ -50,6 +51,7 @@ from engram.store.postgres_rows import (
     episode_from_row,
     episode_row,
     filter_sql,
+    held_sql,
     lock_key,
 )
 from engram.store.postgres_schema import LATEST_VERSION, MIGRATIONS
@@ -278,10 +280,23 @@ class PostgresStore(
             ),
         )
 
-    def get_episode(self, group_id: str, episode_id: str) -> Episode | None:
-        """Return the current version of an episode, or None."""
+    def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
+        """Return the version of an episode held now (or at ``known_at``), or None; see Store."""
         with self._connection() as conn:
+            return self._held(conn, group_id, episode_id, known_at)
+
+    def _held(
+        self, conn: Connection, group_id: str, episode_id: str, known_at: datetime | None
+    ) -> Episode | None:
+        """Return the version held now (``_current``) or at ``known_at``, through the primary key."""
+        if known_at is None:
             return self._current(conn, group_id, episode_id)
+        held, params = held_sql(known_at)
+        row = conn.execute(
+            f"SELECT {E_COLUMNS} FROM episodes e WHERE e.group_id = %s AND e.id = %s AND {held}",
+            (group_id, episode_id, *params),
+        ).fetchone()
+        return None if row is None else episode_from_row(row)
 
     def update_episode(
         self,
@@ -319,38 +334,53 @@ class PostgresStore(
     def list_episodes(
         self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
     ) -> list[Episode]:
-        """Return current episodes matching ``filters``, newest first; see Store."""
+        """Return held episodes matching ``filters`` (and ``known_at``), newest first; see Store."""
         where, params = filter_sql(filters)
         if after_key is not None:
             where += " AND (e.timestamp, e.id) < (%s, %s)"
             params += [after_key.timestamp, after_key.id]
+        select = "SELECT {E_COLUMNS} FROM episodes e WHERE e.group_id = %s AND {held}{where} "
+        select += "ORDER BY e.timestamp DESC, e.id DESC LIMIT %s"
+        if filters.known_at is None:
+            sql = select.format(E_COLUMNS=E_COLUMNS, held=CURRENT, where=where)
+            values: tuple[Any, ...] = (group_id, *params, limit)
+        else:
+            # Held at t = current and stored by t (the current indexes, in time order) plus
+            # closed after t and stored by t (the changes since t: few, by episodes_closed).
+            current = select.format(
+                E_COLUMNS=E_COLUMNS, held=f"{CURRENT} AND e.recorded_at <= %s", where=where
+            )
+            closed = select.format(
+                E_COLUMNS=E_COLUMNS, held="e.expired_at > %s AND e.recorded_at <= %s", where=where
+            )
+            sql = f"({current}) UNION ALL ({closed}) ORDER BY timestamp DESC, id DESC LIMIT %s"
+            at = filters.known_at
+            values = (group_id, at, *params, limit, group_id, at, at, *params, limit, limit)
         with self._connection() as conn:
-            rows = conn.execute(
-                f"SELECT {E_COLUMNS} FROM episodes e WHERE e.group_id = %s AND e.expired_at IS NULL{where} "
-                "ORDER BY e.timestamp DESC, e.id DESC LIMIT %s",
-                (group_id, *params, limit),
-            ).fetchall()
+            rows = conn.execute(sql, values).fetchall()
         return [episode_from_row(row) for row in rows]
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return current episodes matching any term, best first (a BM25 approximation); see Store.
+        """Return episodes held now (or at ``filters.known_at``) matching any term, best first; see Store.
+
+        A BM25 approximation.
 
         Terms are split into words as the indexed text was (``index_text``); a term of several
         words is a phrase. Ranking: postgres_text.py.
         """
         where, params = filter_sql(filters)
         with self._connection() as conn:
-            return self._text.search(conn, group_id, terms, where, params, limit)
+            return self._text.search(conn, group_id, terms, where, params, limit, held_sql(filters.known_at))
 
     def search_vectors(
         self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return current episodes nearest to ``vector`` (HNSW, cosine), best first; see Store."""
+        """Return held episodes nearest to ``vector`` (HNSW, cosine), best first; see Store."""
         where, params = filter_sql(filters)
         with self._connection() as conn:
-            return vectors.nearest(conn, group_id, vector, limit, where, params)
+            return vectors.nearest(conn, group_id, vector, limit, where, params, held_sql(filters.known_at))
 
     def pending_embeddings(self, limit: int) -> list[Episode]:
         """Return current episodes without a vector, oldest first; see Store."""
@@ -399,14 +429,17 @@ class PostgresStore(
                 (key, value),
             )
 
-    def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
-        """Return the current previous and next episodes of the episode's thread; see Store."""
+    def neighbours(
+        self, group_id: str, episode_id: str, known_at: datetime | None = None
+    ) -> tuple[Episode | None, Episode | None]:
+        """Return the previous and next episodes of the thread, as held (at ``known_at``); see Store."""
         with self._connection() as conn:
             row = conn.execute(f"{NEIGHBOUR_IDS} AND d.id = %s", (group_id, episode_id)).fetchone()
             if row is None:
                 return None, None
             previous, following = (
-                None if other is None else self._current(conn, group_id, str(other)) for other in row[1:]
+                None if other is None else self._held(conn, group_id, str(other), known_at)
+                for other in row[1:]
             )
         return previous, following
 

@@ -23,6 +23,20 @@ N_COLUMNS = 18
 INSERT_EPISODE = f"INSERT INTO episodes ({EPISODE_COLUMNS}) VALUES ({', '.join(['%s'] * N_COLUMNS)})"
 CURRENT_JOIN = "JOIN episodes e ON e.group_id = d.group_id AND e.id = d.id AND e.expired_at IS NULL"
 """Join an ``episode_docs d`` row to its current version ``e``."""
+CURRENT = "e.expired_at IS NULL"
+"""The versions the memory holds now: the one clause the partial ``episodes_current*`` indexes serve."""
+
+
+def held_sql(known_at: datetime | None) -> tuple[str, list[Any]]:
+    """Return the clause over alias ``e`` picking the version held at ``known_at``, and its parameters.
+
+    None: the current versions (CURRENT, unchanged, so the current-version plans stay as they are).
+    A time: the version stored by then and not closed by then (an episode created later has
+    none; one closed without successor, i.e. deleted, later still has its last one).
+    """
+    if known_at is None:
+        return CURRENT, []
+    return "e.recorded_at <= %s AND (e.expired_at IS NULL OR e.expired_at > %s)", [known_at, known_at]
 
 
 _SEPARATORS = re.compile(r"[\W_]+")
@@ -145,6 +159,9 @@ def episode_from_row(row: Sequence[Any]) -> Episode:
 def filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
     """Return an ``AND …`` clause over alias ``e`` and its parameters.
 
+    ``filters.as_of`` is ``timestamp <= as_of``; ``filters.known_at`` is not a clause here
+    (see held_sql: it picks versions, and with them the indexes).
+
     Metadata matches as SQLite's ``json_extract(…) IS ?`` does: numbers compare as numbers
     (JSON true/false count as 1/0, so ``True`` matches ``true`` and ``1``), strings as text,
     and None matches a missing key or a JSON null.
@@ -165,6 +182,9 @@ def filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
     if filters.timestamp_before is not None:
         clauses.append("e.timestamp < %s")
         params.append(filters.timestamp_before)
+    if filters.as_of is not None:
+        clauses.append("e.timestamp <= %s")
+        params.append(filters.as_of)
     for key, value in filters.metadata.items():
         if value is None:
             clauses.append("coalesce(e.metadata -> %s, 'null'::jsonb) = 'null'::jsonb")

@@ -232,6 +232,17 @@ MIGRATIONS.append(
 
 MIGRATIONS.append(
     (
+        4,
+        """
+        -- Time travel on episodes (issue #5): the versions closed after a time t, so a list at
+        -- known_at = t reads the current versions (their own indexes) plus these few.
+        CREATE INDEX episodes_closed ON episodes (group_id, expired_at) WHERE expired_at IS NOT NULL;
+        """,
+    )
+)
+
+MIGRATIONS.append(
+    (
         5,
         f"""
         -- Decay and archive (issue #5; SQLite migration 6): when a search last returned a fact

@@ -36,7 +36,7 @@ from typing import Any
 import psycopg
 
 from engram.store.base import CONTEXT_WEIGHT, ScoredEpisode
-from engram.store.postgres_rows import E_COLUMNS, N_COLUMNS, episode_from_row, index_text
+from engram.store.postgres_rows import CURRENT, E_COLUMNS, N_COLUMNS, episode_from_row, index_text
 from engram.store.postgres_schema import TEXT_CONFIG
 
 Connection = psycopg.Connection[Any]
@@ -121,8 +121,13 @@ class TextSearch:
         filter_where: str,
         filter_params: Sequence[Any],
         limit: int,
+        held: tuple[str, Sequence[Any]] = (CURRENT, ()),
     ) -> list[ScoredEpisode]:
-        """Return up to ``limit`` current episodes of the group matching any term, best first."""
+        """Return up to ``limit`` episodes of the group matching any term, best first.
+
+        ``held`` picks the versions read and gives their parameters (postgres_rows.held_sql;
+        the current ones by default).
+        """
         words = [word for word in dict.fromkeys(index_text(term) for term in terms) if word]
         if not words:
             return []
@@ -141,9 +146,9 @@ class TextSearch:
             candidates.append(word)
             expected += share * stats.rows
         query = (conn, group_id, words, weights)
-        hits = self._query(*query, candidates, stats, filter_where, filter_params, limit)
+        hits = self._query(*query, candidates, stats, filter_where, filter_params, limit, held)
         if len(hits) < limit and len(candidates) < len(words):
-            hits = self._query(*query, words, stats, filter_where, filter_params, limit)
+            hits = self._query(*query, words, stats, filter_where, filter_params, limit, held)
         return hits
 
     @staticmethod
@@ -157,6 +162,7 @@ class TextSearch:
         filter_where: str,
         filter_params: Sequence[Any],
         limit: int,
+        held: tuple[str, Sequence[Any]],
     ) -> list[ScoredEpisode]:
         phrase = f"phraseto_tsquery('{TEXT_CONFIG}', %s::text)"
         match = " + ".join(
@@ -170,22 +176,25 @@ class TextSearch:
         queries = ", ".join(f"{phrase} AS t{i}" for i in range(len(words)))
         wanted = " || ".join(f"q.t{i}" for i, word in enumerate(words) if word in candidates)
         # Not prepared: the plan is made for these very words (rare words: index scans).
-        # Without filters the best ``limit`` are chosen before the join (a narrow sort).
-        inner_limit = "" if filter_where else " ORDER BY score DESC, d.id LIMIT %s"
+        # Without filters the best ``limit`` are chosen before the join (a narrow sort); at a
+        # past transaction time the join drops episodes stored later, so it counts as a filter.
+        filtered = bool(filter_where) or held[0] != CURRENT
+        inner_limit = "" if filtered else " ORDER BY score DESC, d.id LIMIT %s"
         rows = conn.execute(
             f"SELECT {E_COLUMNS}, m.score FROM ("
             f"SELECT d.group_id, d.id, ({match}) * {K1 + 1} / "
             f"(1 + {K1} * ({1 - B} + {B} * {DOC_LENGTH.format(d='d.')} / %s::float8)) AS score "
             f"FROM (SELECT {queries}) q, episode_docs d WHERE d.group_id = %s "
             f"AND (d.text_doc @@ ({wanted}) OR d.context_doc @@ ({wanted})){inner_limit}"
-            ") m JOIN episodes e ON e.group_id = m.group_id AND e.id = m.id AND e.expired_at IS NULL "
+            f") m JOIN episodes e ON e.group_id = m.group_id AND e.id = m.id AND {held[0]} "
             f"WHERE true{filter_where} ORDER BY m.score DESC, e.id LIMIT %s",
             (
                 *match_params,
                 stats.average_length,
                 *words,
                 group_id,
-                *([] if filter_where else [limit]),
+                *([] if filtered else [limit]),
+                *held[1],
                 *filter_params,
                 limit,
             ),

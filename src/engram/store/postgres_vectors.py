@@ -21,7 +21,7 @@ import psycopg
 from engram.errors import StoreError
 from engram.models import Episode
 from engram.store.base import ScoredEpisode, Vector
-from engram.store.postgres_rows import E_COLUMNS, N_COLUMNS, episode_from_row
+from engram.store.postgres_rows import CURRENT, E_COLUMNS, N_COLUMNS, episode_from_row
 
 DIMENSIONS_KEY = "vector_dimensions"
 EF_SEARCH = 64
@@ -83,8 +83,13 @@ def nearest(
     limit: int,
     filter_where: str,
     filter_params: Sequence[Any],
+    held: tuple[str, Sequence[Any]] = (CURRENT, ()),
 ) -> list[ScoredEpisode]:
-    """Return up to ``limit`` current episodes of the group nearest to ``query`` (cosine), best first."""
+    """Return up to ``limit`` episodes of the group nearest to ``query`` (cosine), best first.
+
+    ``held`` picks the versions read and gives their parameters (postgres_rows.held_sql; the
+    current ones by default).
+    """
     with conn.transaction():
         conn.execute(
             "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
@@ -93,9 +98,9 @@ def nearest(
         )
         rows = conn.execute(
             f"SELECT {E_COLUMNS}, v.embedding <=> %s AS distance FROM episode_vectors v "
-            f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND e.expired_at IS NULL "
+            f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND {held[0]} "
             f"WHERE v.group_id = %s{filter_where} ORDER BY distance LIMIT %s",
-            (np.asarray(query, dtype=np.float32), group_id, *filter_params, limit),
+            (np.asarray(query, dtype=np.float32), *held[1], group_id, *filter_params, limit),
         ).fetchall()
     hits = [ScoredEpisode(episode_from_row(row), 1.0 - float(row[N_COLUMNS])) for row in rows]
     return sorted(hits, key=lambda hit: -hit.score)

@@ -29,12 +29,15 @@ from engram.store.sqlite_history import SQLiteHistoryMixin
 from engram.store.sqlite_index import NEXT, PREVIOUS, fts_query, index_with_neighbours, pruned_fts_query
 from engram.store.sqlite_portable import SQLitePortableMixin
 from engram.store.sqlite_rows import (
+    CURRENT,
     E_COLUMNS,
     EPISODE_COLUMNS,
     INSERT_EPISODE,
     episode_from_row,
     episode_row,
     filter_sql,
+    held_branches,
+    held_sql,
     scalar,
     ts,
 )
@@ -255,9 +258,17 @@ class SQLiteStore(
             ),
         )
 
-    def get_episode(self, group_id: str, episode_id: str) -> Episode | None:
-        """Return the current version of an episode, or None."""
-        return self._current(self._connection(), group_id, episode_id)
+    def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
+        """Return the version of an episode held now (or at ``known_at``), or None; see Store."""
+        conn = self._connection()
+        if known_at is None:
+            return self._current(conn, group_id, episode_id)
+        held, params = held_sql(known_at)
+        rows = conn.execute(
+            f"SELECT {E_COLUMNS} FROM episodes e WHERE e.group_id = ? AND e.id = ? AND {held}",
+            (group_id, episode_id, *params),
+        ).fetchall()
+        return episode_from_row(rows[0]) if rows else None
 
     def update_episode(
         self,
@@ -298,7 +309,7 @@ class SQLiteStore(
     def list_episodes(
         self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
     ) -> list[Episode]:
-        """Return current episodes matching ``filters``, newest first; see Store."""
+        """Return held episodes matching ``filters`` (and ``known_at``), newest first; see Store."""
         where, params = filter_sql(filters)
         if after_key is not None:
             # A row value is an index range for SQLite; the OR form was a filter over every
@@ -308,22 +319,36 @@ class SQLiteStore(
         # One actor is a small slice of a group: read it through its own index (the planner,
         # guessing, walked the whole time index: 37 ms p95 at 100k).
         index = " INDEXED BY episodes_current_actor" if len(filters.actor_id) == 1 else ""
-        rows = (
-            self._connection()
-            .execute(
-                f"SELECT {E_COLUMNS} FROM episodes e{index} "
-                f"WHERE e.group_id = ? AND e.expired_at IS NULL{where} "
-                "ORDER BY e.timestamp DESC, e.id DESC LIMIT ?",
-                (group_id, *params, limit),
+        select = "SELECT {E_COLUMNS} FROM episodes e{index} WHERE e.group_id = ? AND {held}{where} "
+        select += "ORDER BY e.timestamp DESC, e.id DESC LIMIT ?"
+        if filters.known_at is None:
+            sql = select.format(E_COLUMNS=E_COLUMNS, index=index, held=CURRENT, where=where)
+            values: tuple[Any, ...] = (group_id, *params, limit)
+        else:
+            # Held at t = current and stored by t (through the current indexes, in time order)
+            # plus closed after t and stored by t: the changes since t, few, chosen in the
+            # covering index episodes_closed before their rows are read. The walk in time order
+            # passes over the episodes stored after t, so one intent or source takes its index.
+            if not index and (len(filters.intent) == 1 or len(filters.source) == 1):
+                index = f" INDEXED BY episodes_current_{'intent' if len(filters.intent) == 1 else 'source'}"
+            (current, now_params), (closed, closed_params) = held_branches(filters.known_at)
+            first = select.format(E_COLUMNS=E_COLUMNS, index=index, held=current, where=where)
+            changed = select.format(
+                E_COLUMNS="e.rowid", index=" INDEXED BY episodes_closed", held=closed, where=where
             )
-            .fetchall()
-        )
+            sql = (
+                f"SELECT * FROM ({first}) UNION ALL "
+                f"SELECT {E_COLUMNS} FROM episodes e WHERE e.rowid IN ({changed}) "
+                "ORDER BY timestamp DESC, id DESC LIMIT ?"
+            )
+            values = (group_id, *now_params, *params, limit, group_id, *closed_params, *params, limit, limit)
+        rows = self._connection().execute(sql, values).fetchall()
         return [episode_from_row(row) for row in rows]
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return current episodes matching any term, best BM25 first; see Store."""
+        """Return held episodes matching any term, best BM25 first; see Store."""
         if not terms:
             return []
         conn = self._connection()
@@ -350,23 +375,26 @@ class SQLiteStore(
             # of decoding every match for SQLite's sorter (same scores).
             order = "-f.rank AS score"
             rank, sort = f" AND f.rank MATCH 'bm25(1.0, {CONTEXT_WEIGHT})'", "f.rank"
+        # At a past transaction time, the versions of each matching doc through (doc, version).
+        held, at = held_sql(filters.known_at)
+        index = "episodes_current_doc" if filters.known_at is None else "episodes_doc_versions"
         rows = conn.execute(
             f"SELECT {E_COLUMNS}, {order} "
-            "FROM episodes_fts f CROSS JOIN episodes e INDEXED BY episodes_current_doc "
-            "ON e.doc = f.rowid AND e.expired_at IS NULL "
+            f"FROM episodes_fts f CROSS JOIN episodes e INDEXED BY {index} "
+            f"ON e.doc = f.rowid AND {held} "
             f"WHERE episodes_fts MATCH ?{rank} AND e.group_id = ?{where} ORDER BY {sort} LIMIT ?",
-            (expression, group_id, *params, limit),
+            (*at, expression, group_id, *params, limit),
         ).fetchall()
         return [ScoredEpisode(episode_from_row(row), float(row[18])) for row in rows]  # type: ignore[arg-type]
 
     def search_vectors(
         self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
-        """Return current episodes nearest to ``vector``, best first; see Store."""
+        """Return held episodes nearest to ``vector``, best first; see Store."""
         conn = self._connection()
         where, params = filter_sql(filters)
-        hits = nearest(conn, self._vectors, group_id, vector, limit, where, params)
-        episodes = self._current_by_docs(conn, [doc for doc, _ in hits])
+        hits = nearest(conn, self._vectors, group_id, vector, limit, where, params, filters.known_at)
+        episodes = self._held_by_docs(conn, [doc for doc, _ in hits], filters.known_at)
         return [ScoredEpisode(episodes[doc], score) for doc, score in hits if doc in episodes]
 
     def pending_embeddings(self, limit: int) -> list[Episode]:
@@ -423,18 +451,25 @@ class SQLiteStore(
         )
 
     @staticmethod
-    def _current_by_docs(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, Episode]:
+    def _held_by_docs(
+        conn: apsw.Connection, docs: Sequence[int], known_at: datetime | None = None
+    ) -> dict[int, Episode]:
+        """Return the versions of ``docs`` held now (or at ``known_at``), by doc."""
         if not docs:
             return {}
+        held, at = held_sql(known_at)
+        index = "" if known_at is None else " INDEXED BY episodes_doc_versions"
         rows = conn.execute(
-            f"SELECT {E_COLUMNS}, e.doc FROM episodes e "
-            f"WHERE e.doc IN ({', '.join('?' * len(docs))}) AND e.expired_at IS NULL",
-            tuple(docs),
+            f"SELECT {E_COLUMNS}, e.doc FROM episodes e{index} "
+            f"WHERE e.doc IN ({', '.join('?' * len(docs))}) AND {held}",
+            (*docs, *at),
         ).fetchall()
         return {int(row[18]): episode_from_row(row) for row in rows}  # type: ignore[arg-type]
 
-    def neighbours(self, group_id: str, episode_id: str) -> tuple[Episode | None, Episode | None]:
-        """Return the current previous and next episodes of the episode's thread; see Store."""
+    def neighbours(
+        self, group_id: str, episode_id: str, known_at: datetime | None = None
+    ) -> tuple[Episode | None, Episode | None]:
+        """Return the previous and next episodes of the thread, as held (at ``known_at``); see Store."""
         conn = self._connection()
         doc = scalar(
             conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id)
@@ -443,7 +478,7 @@ class SQLiteStore(
             return None, None
         docs = [conn.execute(sql, (doc,)).fetchone() for sql in (PREVIOUS, NEXT)]
         previous, following = (None if row is None else int(row[0]) for row in docs)
-        episodes = self._current_by_docs(conn, [d for d in (previous, following) if d is not None])
+        episodes = self._held_by_docs(conn, [d for d in (previous, following) if d is not None], known_at)
         return (
             None if previous is None else episodes.get(previous),
             None if following is None else episodes.get(following),

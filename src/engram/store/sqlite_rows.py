@@ -95,8 +95,42 @@ def episode_from_row(row: Sequence[Any]) -> Episode:
     )
 
 
+CURRENT = "e.expired_at IS NULL"
+"""The versions the memory holds now: the one clause the partial ``episodes_current_*`` indexes serve."""
+
+
+def held_sql(known_at: datetime | None) -> tuple[str, list[Any]]:
+    """Return the clause over alias ``e`` picking the version held at ``known_at``, and its parameters.
+
+    None: the current versions (CURRENT, unchanged, so the current-version plans stay as they are).
+    A time: the version stored by then and not closed by then (an episode created later has
+    none; one closed without successor, i.e. deleted, later still has its last one).
+    """
+    if known_at is None:
+        return CURRENT, []
+    stamp = ts(known_at)
+    return "e.recorded_at <= ? AND (e.expired_at IS NULL OR e.expired_at > ?)", [stamp, stamp]
+
+
+def held_branches(known_at: datetime) -> tuple[tuple[str, list[Any]], tuple[str, list[Any]]]:
+    """Return held_sql(known_at) as two disjoint clauses whose union it is, each with its parameters.
+
+    The current versions stored by then (the partial ``episodes_current_*`` indexes serve it)
+    and the versions closed after then but stored by then (``episodes_closed`` serves it: the
+    changes since, usually few). A scan over either is much shorter than one over every version.
+    """
+    stamp = ts(known_at)
+    current: tuple[str, list[Any]] = (f"{CURRENT} AND e.recorded_at <= ?", [stamp])
+    closed: tuple[str, list[Any]] = ("e.expired_at > ? AND e.recorded_at <= ?", [stamp, stamp])
+    return current, closed
+
+
 def filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
-    """Return an ``AND …`` clause over alias ``e`` and its parameters."""
+    """Return an ``AND …`` clause over alias ``e`` and its parameters.
+
+    ``filters.as_of`` is ``timestamp <= as_of``; ``filters.known_at`` is not a clause here
+    (see held_sql: it picks versions, and with them the indexes).
+    """
     clauses: list[str] = []
     params: list[Any] = []
     for column, values in (
@@ -113,6 +147,9 @@ def filter_sql(filters: EpisodeFilters) -> tuple[str, list[Any]]:
     if filters.timestamp_before is not None:
         clauses.append("e.timestamp < ?")
         params.append(ts(filters.timestamp_before))
+    if filters.as_of is not None:
+        clauses.append("e.timestamp <= ?")
+        params.append(ts(filters.as_of))
     for key, value in filters.metadata.items():
         # Keys are validated to [A-Za-z0-9_.-]; quoting makes dots part of the key, not a path.
         clauses.append(f"json_extract(e.metadata, '$.\"{key}\"') IS ?")

@@ -276,6 +276,19 @@ MIGRATIONS.append(
 
 MIGRATIONS.append(
     (
+        7,
+        """
+        -- Time travel on episodes (issue #5): the versions closed after a time t, so a list at
+        -- known_at = t reads the current versions (their own indexes) plus these few. Covering
+        -- the held test and the list order, so only the page's rows are read from the table.
+        CREATE INDEX episodes_closed ON episodes (group_id, expired_at, recorded_at, timestamp, id)
+            WHERE expired_at IS NOT NULL;
+        """,
+    )
+)
+
+MIGRATIONS.append(
+    (
         8,
         """
         -- Vectors of facts and entity names (issue #4): hybrid fact search and vector candidates in

@@ -12,12 +12,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import apsw
 import numpy as np
 import numpy.typing as npt
 from threadpoolctl import ThreadpoolController
+
+from engram.store.sqlite_rows import CURRENT, held_branches, held_sql
 
 Vector = npt.NDArray[np.float32]
 
@@ -125,52 +128,64 @@ def nearest(
     limit: int,
     filter_where: str,
     filter_params: Sequence[Any],
+    known_at: datetime | None = None,
 ) -> list[tuple[int, float]]:
-    """Return up to ``limit`` (doc, cosine) of current episodes passing the filter, best first.
+    """Return up to ``limit`` (doc, cosine) of episodes passing the filter, best first.
 
-    ``filter_where`` is an ``AND …`` clause over alias ``e`` (empty for no filter).
+    ``filter_where`` is an ``AND …`` clause over alias ``e`` (empty for no filter). The
+    episodes are those held now, or at ``known_at`` (one stored later does not pass).
     """
+    held = held_sql(known_at)
     group = cache.matrix(conn, group_id)
     if group is None:
         return []
     with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
         scores = group.matrix @ np.asarray(query, dtype=np.float32)
-    if not filter_where:
+    if not filter_where and held[0] == CURRENT:
         order = _top(scores, limit)
         return [(int(group.docs[i]), float(scores[i])) for i in order]
     pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
     order = _top(scores, pool)
-    allowed = _passing(conn, group_id, [int(group.docs[i]) for i in order], filter_where, filter_params)
+    allowed = _passing(conn, group_id, [int(group.docs[i]) for i in order], filter_where, filter_params, held)
     hits = [(int(group.docs[i]), float(scores[i])) for i in order if int(group.docs[i]) in allowed]
     if len(hits) >= limit or pool == len(scores):
         return hits[:limit]
-    # A selective filter: score only the episodes that pass it, found through the store's indexes.
-    passing = np.asarray(
-        [
-            int(row[0])  # type: ignore[arg-type]
-            for row in conn.execute(
-                f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL{filter_where}",
-                (group_id, *filter_params),
-            ).fetchall()
-        ],
-        dtype=np.int64,
-    )
+    # A selective filter: score only the episodes that pass it, found through the store's indexes
+    # (at a past time, its two disjoint parts: see held_branches).
+    sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND {CURRENT}{filter_where}"
+    values: tuple[Any, ...] = (group_id, *filter_params)
+    if known_at is not None:
+        (current, at), (closed, closed_at) = held_branches(known_at)
+        sql = (
+            f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND {current}{filter_where} UNION ALL "
+            "SELECT e.doc FROM episodes e INDEXED BY episodes_closed "
+            f"WHERE e.group_id = ? AND {closed}{filter_where}"
+        )
+        values = (group_id, *at, *filter_params, group_id, *closed_at, *filter_params)
+    passing = np.asarray([int(row[0]) for row in conn.execute(sql, values).fetchall()], dtype=np.int64)  # type: ignore[arg-type]
     rows = np.flatnonzero(np.isin(group.docs, passing))
     order = rows[_top(scores[rows], limit)]
     return [(int(group.docs[i]), float(scores[i])) for i in order]
 
 
 def _passing(
-    conn: apsw.Connection, group_id: str, docs: list[int], filter_where: str, filter_params: Sequence[Any]
+    conn: apsw.Connection,
+    group_id: str,
+    docs: list[int],
+    filter_where: str,
+    filter_params: Sequence[Any],
+    held: tuple[str, Sequence[Any]],
 ) -> set[int]:
-    """Return the subset of ``docs`` whose current episode passes the filter."""
+    """Return the subset of ``docs`` whose held version passes the filter."""
     passing: set[int] = set()
+    # At a past time through the versions of each doc (else the planner walks the whole group).
+    index = "" if held[0] == CURRENT else " INDEXED BY episodes_doc_versions"
     for start in range(0, len(docs), 10_000):
         chunk = docs[start : start + 10_000]
         rows = conn.execute(
-            f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND e.expired_at IS NULL "
+            f"SELECT e.doc FROM episodes e{index} WHERE e.group_id = ? AND {held[0]} "
             f"AND e.doc IN ({', '.join('?' * len(chunk))}){filter_where}",
-            (group_id, *chunk, *filter_params),
+            (group_id, *held[1], *chunk, *filter_params),
         ).fetchall()
         passing.update(int(row[0]) for row in rows)  # type: ignore[arg-type]
     return passing
