@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from engram.errors import EngramError, InvalidInput, NotFound
 from engram.graph.archive import archive_facts, search_with_archive
-from engram.graph.build import BuildSummary, GraphBuilder
+from engram.graph.build import BuildSummary, GraphBuilder, name_keys
 from engram.graph.extract import Extractor, MeteredExtractor
 from engram.graph.models import (
     AddFacts,
@@ -208,14 +208,21 @@ class GraphService:
         )
 
     def _mention_vectors(self, batch: list[tuple[Episode, Extraction]]) -> dict[str, Vector]:
-        """Return the name vectors of the batch's mentions (before the write: it must not wait).
+        """Return the name vectors of the batch's new names (before the write: it must not wait).
 
         An embedder failure is logged and resolution goes on without name vectors.
         """
-        if self._vectors is None or self._embedder is None:
+        if self._vectors is None or self._embedder is None or not batch:
             return {}
+        group_id = batch[0][0].group_id
         try:
-            return embed_mentions(self._embedder, [extraction for _, extraction in batch])
+            return embed_mentions(
+                self._embedder,
+                [extraction for _, extraction in batch],
+                lambda keys: {
+                    k for e in self._store.entities_with_names(group_id, keys) for k in name_keys(e)
+                },
+            )
         except EmbedderError as exc:
             logger.warning("name embeddings failed, resolving without them: %s", exc.detail)
             return {}

@@ -30,21 +30,21 @@ MAX_FACT_TEXT_CHARS = 600
 class FactFusion:
     """Weights of fact search channels and how many hits each contributes before fusion.
 
-    Measured on bench/data/fact_queries.json (docs/decisions.md §13).
+    Measured on bench/data/fact_queries.json (docs/decisions.md §14).
     """
 
     bm25: float = 1.0
-    vector: float = 1.0
+    vector: float = 2.0
     depth: int = 50
 
 
 @dataclass(frozen=True, slots=True)
 class NameCandidates:
-    """How entity-name vectors propose resolution candidates (docs/decisions.md §13)."""
+    """How entity-name vectors propose resolution candidates (docs/decisions.md §14)."""
 
     limit: int = 5
     floor: float = 0.9
-    evidence_from: float | None = 0.85
+    evidence_from: float | None = None
     """Cosine that counts as no name evidence; 1.0 ↔ 1. None: vectors propose, give no evidence."""
 
     def evidence(self, cosine: float) -> float:
@@ -88,11 +88,17 @@ def has_pending(store: GraphVectors) -> bool:
     return bool(store.pending_fact_vectors(1) or store.pending_entity_vectors(1))
 
 
-def embed_mentions(embedder: Embedder, extractions: Sequence[Extraction]) -> dict[str, Vector]:
+def embed_mentions(
+    embedder: Embedder,
+    extractions: Sequence[Extraction],
+    known: Callable[[list[str]], set[str]] = lambda keys: set(),
+) -> dict[str, Vector]:
     """Return the name vectors of the typed mentions in ``extractions``, by normalised name.
 
     Untyped names (``thing``) and generic roles get none: resolution proposes no vector
-    candidates for them, as it proposes no fuzzy ones. One embedder call for the batch.
+    candidates for them, as it proposes no fuzzy ones. Nor do names ``known(keys)`` reports
+    as some entity's name or alias already (they resolve exactly; the indexer embeds their
+    entities). One embedder call for the batch.
     """
     names: dict[str, str] = {}
     for extraction in extractions:
@@ -100,6 +106,8 @@ def embed_mentions(embedder: Embedder, extractions: Sequence[Extraction]) -> dic
             key = normalise_name(entity.name)
             if key and entity.type != UNKNOWN_TYPE and not is_generic(entity.name):
                 names.setdefault(key, entity.name)
+    for key in known(list(names)) if names else ():
+        names.pop(key, None)
     if not names:
         return {}
     vectors = embedder.embed_documents(list(names.values()))
