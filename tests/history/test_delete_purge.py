@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engram import Memory, Settings
-from engram.errors import Conflict, NotFound
+from engram.errors import Conflict, InvalidInput, NotFound
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 ACME = [{"name": "ACME", "type": "organization"}]
@@ -182,3 +182,25 @@ def test_purge_leaves_no_trace_in_the_file_indexes_or_vectors(tmp_path: Path) ->
     raw = b"".join(p.read_bytes() for p in files).lower()
     for word in (b"zorblax", b"quixotla", b"vantreese"):
         assert word not in raw, f"{word!r} is still in the database file"
+
+
+def test_purge_reaches_archived_facts(backend: dict[str, Any]) -> None:
+    now = [datetime.now(UTC)]
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings, clock=lambda: now[0]) as memory:
+        secret = say(memory, "Zorblax budget 9k", days=0, entities=ACME, facts=budget(9000))
+        say(memory, "ACME budget now 500k", days=30, facts=budget(500000))
+        now[0] += timedelta(days=200)
+        archived = memory.archive_facts(timedelta(days=180))
+        assert len(archived.facts) == 1
+        with pytest.raises(InvalidInput, match="archived facts stay readable"):
+            memory.revert_operation(archived.operation_id)
+        assert [h.fact.value for h in memory.search_facts({"include_archived": True}).results] == [
+            500000,
+            9000,
+        ]
+
+        memory.purge_episode(secret)
+
+        assert [h.fact.value for h in memory.search_facts({"include_archived": True}).results] == [500000]
+        assert memory.search_facts({"query": "Zorblax", "include_archived": True}).results == []

@@ -22,7 +22,10 @@ from engram.models import Operation
 from engram.store.history_base import HistoryTxn, ObjectKind, VersionRef
 
 EPISODE_CREATING = frozenset({"ingest", "import"})
-IRREVERSIBLE = frozenset({"purge"})
+IRREVERSIBLE = {
+    "purge": "a purge cannot be reverted: its data is gone",
+    "archive": "an archive is not reverted: archived facts stay readable with include_archived",
+}
 _ORDER: dict[ObjectKind, int] = {"episode": 0, "entity": 1, "fact": 2}  # names before the facts' index text
 
 
@@ -31,14 +34,14 @@ def revert_operation(
 ) -> dict[str, Any]:
     """Undo ``target_id`` as ``operation``; return the details recorded with it.
 
-    Raises NotFound, InvalidInput (a purge; an operation that changed nothing revertible),
+    Raises NotFound, InvalidInput (a purge or an archive; an operation that changed nothing revertible),
     Conflict naming ``operations`` (later operations changed the same objects; without ``force``).
     """
     target = txn.operation(group_id, target_id)
     if target is None:
         raise NotFound(f"no operation with id {target_id!r} in group {group_id!r}", field="id")
     if target.kind in IRREVERSIBLE:
-        raise InvalidInput(f"a {target.kind} cannot be reverted: its data is gone", field="id")
+        raise InvalidInput(IRREVERSIBLE[target.kind], field="id")
     touched = txn.touched_by(group_id, target_id)
     restored_mentions = target.details.get("mentions_removed", [])
     if not touched and not restored_mentions:

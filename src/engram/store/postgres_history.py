@@ -253,6 +253,8 @@ class PostgresHistoryMixin:
                 "entities",
                 "fact_vectors",
                 "entity_vectors",
+                "archived_facts",
+                "archived_fact_docs",
             ):
                 conn.execute(f"VACUUM {table}")
         return report
@@ -273,25 +275,30 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
             "DELETE FROM mentions WHERE group_id = %s AND episode_id = %s RETURNING entity_id", key
         ).fetchall()
     }
-    only_this = conn.execute(
-        "SELECT id, array_agg(DISTINCT subject) || array_agg(DISTINCT object) FROM facts "
-        "WHERE group_id = %(g)s AND id IN (SELECT id FROM facts WHERE group_id = %(g)s AND episodes ? %(e)s) "
-        "GROUP BY id HAVING bool_and(episodes <@ jsonb_build_array(%(e)s::text))",
-        {"g": group_id, "e": episode_id},
-    ).fetchall()
-    fact_ids = [r[0] for r in only_this]
-    named = {name for r in only_this for name in r[1] if name is not None}
-    conn.execute("DELETE FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, fact_ids))
-    conn.execute("DELETE FROM fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, fact_ids))
-    conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = ANY(%s)", (group_id, fact_ids))
-    conn.execute(
-        "UPDATE facts SET episodes = episodes - %s WHERE group_id = %s AND episodes ? %s",
-        (episode_id, group_id, episode_id),
-    )
+    fact_ids: list[str] = []
+    named: set[str] = set()
+    for table, docs in (("facts", "fact_docs"), ("archived_facts", "archived_fact_docs")):
+        only_this = conn.execute(
+            f"SELECT id, array_agg(DISTINCT subject) || array_agg(DISTINCT object) FROM {table} "
+            f"WHERE group_id = %(g)s AND id IN (SELECT id FROM {table} WHERE group_id = %(g)s "
+            "AND episodes ? %(e)s) GROUP BY id HAVING bool_and(episodes <@ jsonb_build_array(%(e)s::text))",
+            {"g": group_id, "e": episode_id},
+        ).fetchall()
+        ids = [r[0] for r in only_this]
+        named |= {name for r in only_this for name in r[1] if name is not None}
+        for dependent in (table, docs, "fact_vectors"):
+            conn.execute(f"DELETE FROM {dependent} WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+        conn.execute("DELETE FROM fact_hits WHERE group_id = %s AND fact_id = ANY(%s)", (group_id, ids))
+        conn.execute(
+            f"UPDATE {table} SET episodes = episodes - %s WHERE group_id = %s AND episodes ? %s",
+            (episode_id, group_id, episode_id),
+        )
+        fact_ids += ids
     gone = conn.execute(
         "SELECT c FROM unnest(%(c)s::text[]) AS c WHERE NOT EXISTS "
         "(SELECT 1 FROM mentions WHERE group_id = %(g)s AND entity_id = c) AND NOT EXISTS "
-        "(SELECT 1 FROM facts WHERE group_id = %(g)s AND (subject = c OR object = c))",
+        "(SELECT 1 FROM facts WHERE group_id = %(g)s AND (subject = c OR object = c)) AND NOT EXISTS "
+        "(SELECT 1 FROM archived_facts WHERE group_id = %(g)s AND (subject = c OR object = c))",
         {"c": sorted(mentioned | named), "g": group_id},
     ).fetchall()
     entities = [r[0] for r in gone]

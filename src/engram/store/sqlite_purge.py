@@ -62,35 +62,37 @@ def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operati
 
 
 def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple[int, set[str]]:
-    """Delete facts backed only by the episode; drop it from the others' provenance.
+    """Delete facts (live or archived) backed only by the episode; drop it from the others' provenance.
 
     Returns (facts deleted, entity ids the deleted facts named).
     """
-    rows = conn.execute(
-        "SELECT id, version, doc, episodes, subject, object FROM facts WHERE group_id = ? AND id IN "
-        "(SELECT id FROM facts WHERE group_id = ? "
-        "AND EXISTS (SELECT 1 FROM json_each(facts.episodes) WHERE value = ?))",
-        (group_id, group_id, episode_id),
-    ).fetchall()
-    by_fact: dict[str, list[Any]] = {}
-    for row in rows:
-        by_fact.setdefault(str(row[0]), []).append(row)
     deleted, named = 0, set[str]()
-    for fact_id, versions in by_fact.items():
-        if all(set(json.loads(str(v[3]))) <= {episode_id} for v in versions):
-            conn.execute("DELETE FROM facts WHERE group_id = ? AND id = ?", (group_id, fact_id))
-            conn.execute("DELETE FROM facts_fts WHERE rowid = ?", (versions[0][2],))
-            conn.execute("DELETE FROM fact_vectors WHERE doc = ?", (versions[0][2],))
-            named |= {str(v[i]) for v in versions for i in (4, 5) if v[i] is not None}
-            deleted += 1
-            continue
-        for version in versions:
-            cited = json.loads(str(version[3]))
-            if episode_id in cited:
-                conn.execute(
-                    "UPDATE facts SET episodes = ? WHERE group_id = ? AND id = ? AND version = ?",
-                    (json.dumps([e for e in cited if e != episode_id]), group_id, fact_id, version[1]),
-                )
+    for table, index in (("facts", "facts_fts"), ("archived_facts", "archived_facts_fts")):
+        rows = conn.execute(
+            f"SELECT id, version, doc, episodes, subject, object FROM {table} WHERE group_id = ? AND id IN "
+            f"(SELECT id FROM {table} WHERE group_id = ? "
+            f"AND EXISTS (SELECT 1 FROM json_each({table}.episodes) WHERE value = ?))",
+            (group_id, group_id, episode_id),
+        ).fetchall()
+        by_fact: dict[str, list[Any]] = {}
+        for row in rows:
+            by_fact.setdefault(str(row[0]), []).append(row)
+        for fact_id, versions in by_fact.items():
+            if all(set(json.loads(str(v[3]))) <= {episode_id} for v in versions):
+                conn.execute(f"DELETE FROM {table} WHERE group_id = ? AND id = ?", (group_id, fact_id))
+                conn.execute(f"DELETE FROM {index} WHERE rowid = ?", (versions[0][2],))
+                conn.execute("DELETE FROM fact_vectors WHERE doc = ?", (versions[0][2],))
+                conn.execute("DELETE FROM fact_hits WHERE group_id = ? AND fact_id = ?", (group_id, fact_id))
+                named |= {str(v[i]) for v in versions for i in (4, 5) if v[i] is not None}
+                deleted += 1
+                continue
+            for version in versions:
+                cited = json.loads(str(version[3]))
+                if episode_id in cited:
+                    conn.execute(
+                        f"UPDATE {table} SET episodes = ? WHERE group_id = ? AND id = ? AND version = ?",
+                        (json.dumps([e for e in cited if e != episode_id]), group_id, fact_id, version[1]),
+                    )
     return deleted, named
 
 
@@ -102,8 +104,10 @@ def _purge_entities(conn: apsw.Connection, group_id: str, episode_id: str, candi
             conn,
             "SELECT 1 FROM mentions WHERE group_id = ? AND entity_id = ? UNION ALL "
             "SELECT 1 FROM facts WHERE group_id = ? AND subject = ? UNION ALL "
-            "SELECT 1 FROM facts WHERE group_id = ? AND object = ? LIMIT 1",
-            (group_id, entity_id) * 3,
+            "SELECT 1 FROM facts WHERE group_id = ? AND object = ? UNION ALL "
+            "SELECT 1 FROM archived_facts WHERE group_id = ? AND subject = ? UNION ALL "
+            "SELECT 1 FROM archived_facts WHERE group_id = ? AND object = ? LIMIT 1",
+            (group_id, entity_id) * 5,
         )
         if still_used is None:
             for table, column in (
@@ -141,7 +145,7 @@ def compact(conn: apsw.Connection) -> None:
     file, guarantees no copy of the content remains. Run outside a transaction. Cost:
     proportional to the store's size (measured in bench/RESULTS.md, "Purge").
     """
-    for table in ("episodes_fts", "facts_fts"):
+    for table in ("episodes_fts", "facts_fts", "archived_facts_fts"):
         conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
     conn.execute("VACUUM")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -178,10 +178,11 @@ def _passing(
 ) -> set[int]:
     """Return the subset of ``docs`` whose held version passes the filter."""
     passing: set[int] = set()
-    # At a past time through the versions of each doc (else the planner walks the whole group).
-    index = "" if held[0] == CURRENT else " INDEXED BY episodes_doc_versions"
-    for start in range(0, len(docs), 10_000):
-        chunk = docs[start : start + 10_000]
+    # Through each candidate's own row (else the planner may walk a group-wide filter index:
+    # measured 17 ms against 1 ms per call for the current versions).
+    index = " INDEXED BY episodes_current_doc" if held[0] == CURRENT else " INDEXED BY episodes_doc_versions"
+    for start in range(0, len(docs), 1_000):
+        chunk = docs[start : start + 1_000]
         rows = conn.execute(
             f"SELECT e.doc FROM episodes e{index} WHERE e.group_id = ? AND {held[0]} "
             f"AND e.doc IN ({', '.join('?' * len(chunk))}){filter_where}",
