@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-
-from pydantic import ValidationError
 
 from engram import portable, timeutil
 from engram.config import Settings
@@ -32,6 +27,16 @@ from engram.history.models import OperationPage, OperationView
 from engram.history.service import HistoryService
 from engram.ids import new_id
 from engram.indexer import Indexer
+from engram.inputs import (
+    MAX_METADATA_DEPTH,
+    decode_cursor,
+    encode_cursor,
+    fingerprint,
+    merge_patch,
+    nesting_depth,
+    supplied_extraction,
+    validated,
+)
 from engram.models import (
     ID_PATTERN,
     CreatedEpisode,
@@ -54,86 +59,8 @@ from engram.store.portable_base import PortableStore
 from engram.text.embed import Embedder
 from engram.text.tokenize import segment
 from engram.threads import thread_key
-from engram.validation import field_path
 
 Clock = Callable[[], datetime]
-
-
-def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
-    """Return ``sha256(intent + content + actor.id)`` as hex, fields joined by U+001F.
-
-    The separator keeps ("ab", "c") and ("a", "bc") apart.
-    """
-    payload = "\x1f".join((intent or "", content, actor_id or ""))
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
-
-
-MAX_METADATA_DEPTH = 32
-"""Deeper metadata is refused: JSON encoders and SQLite's JSON functions stop near 256-1000 levels."""
-
-
-def _depth(value: Any) -> int:
-    """Return how deeply ``value`` nests (a scalar is 0), without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if level > MAX_METADATA_DEPTH:
-            break
-        if isinstance(item, Mapping):
-            stack.extend((child, level + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, level + 1) for child in item)
-    return deepest
-
-
-def _supplied_extraction(episode_in: EpisodeIn) -> Extraction | None:
-    """Return the entities and facts the caller extracted itself, or None when it sent none."""
-    if episode_in.entities is None and episode_in.facts is None:
-        return None
-    return Extraction(entities=episode_in.entities or [], facts=episode_in.facts or [])
-
-
-def _validated(model: type[Any], value: Any, what: str) -> Any:
-    """Return ``value`` as ``model``; a pydantic error becomes InvalidInput naming the field."""
-    if isinstance(value, model):
-        return value
-    try:
-        return model.model_validate(value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = field_path(first["loc"], what)
-        raise InvalidInput(f"{field}: {first['msg'].removeprefix('Value error, ')}", field=field) from exc
-
-
-def _merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
-    """Apply a JSON merge patch (RFC 7396) to a copy of ``target``."""
-    result = dict(target)
-    for key, value in patch.items():
-        if value is None:
-            result.pop(key, None)
-        elif isinstance(value, Mapping) and isinstance(result.get(key), dict):
-            result[key] = _merge_patch(result[key], value)
-        else:
-            result[key] = value
-    return result
-
-
-def encode_cursor(key: PageKey) -> str:
-    """Return an opaque cursor for the position after ``key``."""
-    raw = json.dumps([key.timestamp.isoformat(), key.id]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> PageKey:
-    """Return the position a cursor encodes. Raises InvalidInput(field="cursor")."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        stamp, episode_id = json.loads(raw)
-        return PageKey(datetime.fromisoformat(stamp), str(episode_id))
-    except (ValueError, TypeError, binascii.Error) as exc:
-        raise InvalidInput("cursor is not one this server issued", field="cursor") from exc
 
 
 class Memory:
@@ -276,7 +203,7 @@ class Memory:
             raise InvalidInput(
                 f"metadata is {size} bytes; the limit is {self.settings.max_metadata_bytes}", field="metadata"
             )
-        if _depth(metadata) > MAX_METADATA_DEPTH:
+        if nesting_depth(metadata) > MAX_METADATA_DEPTH:
             raise InvalidInput(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels", field="metadata")
 
     def _prepare(self, episode_in: EpisodeIn, operation_id: str, now: datetime) -> NewEpisode:
@@ -341,12 +268,12 @@ class Memory:
         supplied: list[Extraction | None] = []
         for index, item in enumerate(items):
             try:
-                episode_in: EpisodeIn = _validated(EpisodeIn, item, "episode")
+                episode_in: EpisodeIn = validated(EpisodeIn, item, "episode")
                 group_id = self.group(episode_in.group_id)
                 if group_id not in operations:
                     operations[group_id] = self._operation(group_id, kind, f"{kind} episodes", actor)
                 prepared.append(self._prepare(episode_in, operations[group_id].id, now))
-                supplied.append(_supplied_extraction(episode_in))
+                supplied.append(supplied_extraction(episode_in))
             except InvalidInput as exc:
                 if len(items) == 1:
                     raise
@@ -392,7 +319,7 @@ class Memory:
         Raises PreconditionRequired without ``expected_version``, PreconditionFailed when it
         is stale, NotFound, InvalidInput.
         """
-        changes: EpisodePatch = _validated(EpisodePatch, patch, "patch")
+        changes: EpisodePatch = validated(EpisodePatch, patch, "patch")
         if expected_version is None:
             raise PreconditionRequired(
                 "updates are conditional: send the version you read (If-Match / expected_version)",
@@ -412,7 +339,7 @@ class Memory:
         def apply(current: Episode) -> Episode:
             fields: dict[str, Any] = {}
             if changes.metadata is not None:
-                fields["metadata"] = _merge_patch(current.metadata, changes.metadata)
+                fields["metadata"] = merge_patch(current.metadata, changes.metadata)
                 self._check_metadata(fields["metadata"])
             if "intent" in changes.model_fields_set:
                 fields["intent"] = changes.intent
@@ -455,7 +382,7 @@ class Memory:
         """
         if not 1 <= limit <= 500:
             raise InvalidInput("limit must be between 1 and 500", field="limit")
-        filters: EpisodeFilters = _validated(
+        filters: EpisodeFilters = validated(
             EpisodeFilters,
             {
                 "intent": list(intent),
@@ -488,7 +415,7 @@ class Memory:
         ``channels`` (e.g. ``["bm25"]``) restricts the search to those channels; ``known_at``
         and ``as_of`` search the memory as it was (transaction time) and as things were (valid time).
         """
-        search: SearchQuery = _validated(SearchQuery, query, "query")
+        search: SearchQuery = validated(SearchQuery, query, "query")
         timeutil.known_at(search.known_at, self._clock())
         return self._search.search(search, self.group(search.group_id), channels)
 
@@ -530,7 +457,7 @@ class Memory:
 
     def search_facts(self, search: FactSearch | Mapping[str, Any]) -> FactSearchResponse:
         """Return facts: current by default; ``as_of`` (valid time), ``known_at`` (transaction time)."""
-        query: FactSearch = _validated(FactSearch, search, "query")
+        query: FactSearch = validated(FactSearch, search, "query")
         timeutil.known_at(query.known_at, self._clock())
         return self._graph().search_facts(query, self.group(query.group_id))
 
@@ -538,7 +465,7 @@ class Memory:
         self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None
     ) -> dict[str, object]:
         """Add facts (with provenance ``episode_id``) through resolution and arbitration."""
-        add: AddFacts = _validated(AddFacts, request, "body")
+        add: AddFacts = validated(AddFacts, request, "body")
         return self._graph().add_facts(add, self.group(add.group_id), actor)
 
     def archive_facts(
@@ -551,45 +478,6 @@ class Memory:
     ) -> ArchiveResult:
         """Move inactive facts older than ``older_than``, never returned by a search, to the archive."""
         return self._graph().archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)
-
-    # -- export and import -------------------------------------------------------------------------
-
-    def _portable(self) -> PortableStore:
-        if not isinstance(self.store, PortableStore):
-            raise InvalidInput("this store cannot export or import whole groups", field="store")
-        return self.store
-
-    def export_group(self, group_id: str | None = None) -> Iterator[dict[str, Any]]:
-        """Return the group in the portable format (engram.portable): JSON objects, one per line.
-
-        A header, every operation, every version of every episode, entity and fact, the
-        mentions and merge candidates, and an end line with the counts, read from one
-        snapshot: exhaust or close the iterator. Raises InvalidInput (bad group id).
-        """
-        store, group = self._portable(), self.group(group_id)
-        source = {"store": type(self.store).__name__, "schema_version": self.store.schema_version()}
-        return portable.export_group(store, group, exported_at=self._clock(), source=source)
-
-    def import_records(
-        self,
-        records: Iterable[Mapping[str, Any] | portable.Item],
-        *,
-        batch_size: int | None = None,
-        on_batch: Callable[[portable.ImportCounts, int], None] | None = None,
-    ) -> portable.ImportCounts:
-        """Load an export (``export_group``'s objects, or engram.portable.read_lines items); return counts.
-
-        Ids, versions and times are kept; vectors are embedded again by this memory's
-        embedder. One transaction per ``batch_size`` rows; importing again is idempotent.
-        Raises InvalidInput (bad or out-of-order record, truncated input) or Conflict (an
-        id already names something else here).
-        """
-        size = batch_size or self.settings.import_batch_size
-        try:
-            return portable.import_items(self._portable(), records, batch_size=size, on_batch=on_batch)
-        finally:
-            if self._indexer is not None:
-                self._indexer.notify()
 
     # -- history -----------------------------------------------------------------------------------
 
@@ -642,3 +530,42 @@ class Memory:
     ) -> tuple[Operation, PurgeReport]:
         """Erase an episode irreversibly, leaving an audit record without content. Raises NotFound."""
         return self._history().purge_episode(self.group(group_id), episode_id, actor)
+
+    # -- export and import -------------------------------------------------------------------------
+
+    def _portable(self) -> PortableStore:
+        if not isinstance(self.store, PortableStore):
+            raise InvalidInput("this store cannot export or import whole groups", field="store")
+        return self.store
+
+    def export_group(self, group_id: str | None = None) -> Iterator[dict[str, Any]]:
+        """Return the group in the portable format (engram.portable): JSON objects, one per line.
+
+        A header, every operation, every version of every episode, entity and fact, the
+        mentions and merge candidates, and an end line with the counts, read from one
+        snapshot: exhaust or close the iterator. Raises InvalidInput (bad group id).
+        """
+        store, group = self._portable(), self.group(group_id)
+        source = {"store": type(self.store).__name__, "schema_version": self.store.schema_version()}
+        return portable.export_group(store, group, exported_at=self._clock(), source=source)
+
+    def import_records(
+        self,
+        records: Iterable[Mapping[str, Any] | portable.Item],
+        *,
+        batch_size: int | None = None,
+        on_batch: Callable[[portable.ImportCounts, int], None] | None = None,
+    ) -> portable.ImportCounts:
+        """Load an export (``export_group``'s objects, or engram.portable.read_lines items); return counts.
+
+        Ids, versions and times are kept; vectors are embedded again by this memory's
+        embedder. One transaction per ``batch_size`` rows; importing again is idempotent.
+        Raises InvalidInput (bad or out-of-order record, truncated input) or Conflict (an
+        id already names something else here).
+        """
+        size = batch_size or self.settings.import_batch_size
+        try:
+            return portable.import_items(self._portable(), records, batch_size=size, on_batch=on_batch)
+        finally:
+            if self._indexer is not None:
+                self._indexer.notify()

@@ -10,7 +10,7 @@ import pytest
 
 from engram.errors import Conflict, NotFound, PreconditionFailed
 from engram.ids import new_id
-from engram.memory import fingerprint
+from engram.inputs import fingerprint
 from engram.models import Actor, Episode, EpisodeFilters, Operation
 from engram.store.base import NewEpisode, PageKey, Store
 from engram.text.tokenize import segment
