@@ -8,7 +8,7 @@ with ``match`` 1 when the fact's document (its sentence and the names it connect
 term as a phrase, ``len`` the document's number of distinct words, and idf from the planner's
 statistics of ``fact_docs.text_doc`` (table-wide, like FTS5's), read at most every
 STATS_SECONDS. Candidates are pruned the same way too: query words are taken rarest first
-while the facts expected to hold them stay within CANDIDATE_ROWS (the rarest always), so
+while the facts expected to hold them stay within CANDIDATE_FACTS (the rarest always), so
 "lives in Lisbon" does not score every fact holding "in"; a candidate's score still counts
 every word, and if the candidates give fewer than ``limit`` facts every word is searched.
 Superseded and retracted versions score ``inactive_weight`` of that (decay, issue #5); the
@@ -31,9 +31,15 @@ from engram.graph.models import Fact
 from engram.store.postgres_graph_rows import N_FACT_COLUMNS, F, fact_from_row
 from engram.store.postgres_rows import index_text
 from engram.store.postgres_schema import TEXT_CONFIG
-from engram.store.postgres_text import CANDIDATE_ROWS, K1, LEXEME_CACHE, STATS_SECONDS, B, _idf
+from engram.store.postgres_text import K1, LEXEME_CACHE, STATS_SECONDS, B, _idf
 
 Connection = psycopg.Connection[Any]
+
+CANDIDATE_FACTS = 500
+"""Expected matches up to which query words make candidates, rarest first (the rarest always does).
+
+Lower than episodes' CANDIDATE_ROWS: every candidate is joined to its fact versions before it
+is ranked, and beyond a few hundred the planner scans every version of the group instead."""
 
 
 @dataclass
@@ -126,7 +132,7 @@ class FactText:
         wanted: list[str] = []
         expected = 0.0
         for share, word in sorted(zip(shares, words, strict=True)):
-            if wanted and expected + share * stats.rows > CANDIDATE_ROWS:
+            if wanted and expected + share * stats.rows > CANDIDATE_FACTS:
                 break
             wanted.append(word)
             expected += share * stats.rows
