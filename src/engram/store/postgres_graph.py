@@ -54,7 +54,7 @@ _NAMED = (
     f"SELECT {E} FROM entities e WHERE e.group_id = %s AND e.expired_at IS NULL AND e.id IN "
     "(SELECT n.entity_id FROM entity_names n WHERE n.group_id = %s AND n.name_key = ANY(%s)) ORDER BY e.id"
 )
-_CLOSE = (
+CLOSE_CURRENT = (
     "UPDATE {table} SET expired_at = %s, expired_by = %s "
     "WHERE group_id = %s AND id = %s AND expired_at IS NULL"
 )
@@ -86,7 +86,7 @@ def _check_nul(field: str, *values: Any) -> None:
         raise InvalidInput(f"{field} must not contain NUL characters", field=field)
 
 
-class _Txn:
+class PostgresGraphTxn:
     """GraphTxn on a PostgreSQL connection inside ``graph_write``'s transaction.
 
     ``lock(group_id)`` is called before the first statement about each group. Writes of
@@ -170,7 +170,7 @@ class _Txn:
         self._forget(entity.group_id, entity.id)
         with conn.pipeline():
             conn.execute(
-                _CLOSE.format(table="entities"),
+                CLOSE_CURRENT.format(table="entities"),
                 (entity.recorded_at, entity.operation_id, entity.group_id, entity.id),
             )
             conn.execute(INSERT_ENTITY, entity_row(entity))
@@ -202,7 +202,8 @@ class _Txn:
         conn = self._group(fact.group_id)
         with conn.pipeline():
             conn.execute(
-                _CLOSE.format(table="facts"), (fact.recorded_at, fact.operation_id, fact.group_id, fact.id)
+                CLOSE_CURRENT.format(table="facts"),
+                (fact.recorded_at, fact.operation_id, fact.group_id, fact.id),
             )
             conn.execute(INSERT_FACT, fact_row(fact))
             conn.execute(
@@ -229,7 +230,7 @@ class _Txn:
         conn = self._group(group_id)
         self._forget(group_id, entity_id)
         with conn.pipeline():
-            conn.execute(_CLOSE.format(table="entities"), (at, operation_id, group_id, entity_id))
+            conn.execute(CLOSE_CURRENT.format(table="entities"), (at, operation_id, group_id, entity_id))
             conn.execute(
                 "DELETE FROM entity_names WHERE group_id = %s AND entity_id = %s", (group_id, entity_id)
             )
@@ -294,7 +295,7 @@ class PostgresGraphMixin:
         Reads inside ``fn`` see its own writes; an exception rolls everything back.
         """
         with self._transaction() as conn:
-            txn = _Txn(conn, lambda group_id: self._lock(conn, [(group_id, "graph")]))
+            txn = PostgresGraphTxn(conn, lambda group_id: self._lock(conn, [(group_id, "graph")]))
             result = fn(txn)
         if txn.written:
             self._inserted(txn.written)

@@ -20,7 +20,7 @@ from engram.errors import StoreError
 from engram.graph.models import Entity, Fact
 from engram.store.graph_base import FactQuery, GraphTxn
 from engram.store.graph_vectors_base import PendingEntity, PendingFact, Vector, fact_text_key
-from engram.store.postgres_graph import _Txn
+from engram.store.postgres_graph import PostgresGraphTxn
 from engram.store.postgres_graph_rows import N_FACT_COLUMNS, E, F, entity_from_row, fact_filter, fact_from_row
 
 T = TypeVar("T")
@@ -48,7 +48,7 @@ def _search_settings(conn: Connection, limit: int) -> None:
     )
 
 
-class _VectorTxn(_Txn):
+class _VectorTxn(PostgresGraphTxn):
     """The PostgreSQL GraphTxn plus entity-name vectors (EntityVectorTxn)."""
 
     def nearest_entities(

@@ -20,7 +20,7 @@ from engram.errors import NotFound
 from engram.graph.models import Entity, Fact
 from engram.models import Episode, Operation
 from engram.store.history_base import HistoryTxn, ObjectKind, OperationQuery, PurgeReport, VersionRef
-from engram.store.postgres_graph import _CLOSE, _Txn
+from engram.store.postgres_graph import CLOSE_CURRENT, PostgresGraphTxn
 from engram.store.postgres_graph_rows import ENTITY_COLUMNS, FACT_COLUMNS, entity_from_row, fact_from_row
 from engram.store.postgres_insert import NEXT_ID, NEXT_TEXT, PREVIOUS_ID, PREVIOUS_TEXT
 from engram.store.postgres_rows import EPISODE_COLUMNS, INSERT_EPISODE, episode_from_row, episode_row
@@ -79,7 +79,7 @@ def _around(conn: Connection, group_id: str, episode_id: str) -> list[str]:
     return [] if row is None else [i for i in row if i is not None]
 
 
-class _HistoryTxn(_Txn):
+class _HistoryTxn(PostgresGraphTxn):
     """HistoryTxn on a PostgreSQL connection inside ``history_write``'s transaction."""
 
     def operation(self, group_id: str, operation_id: str) -> Operation | None:
@@ -137,7 +137,7 @@ class _HistoryTxn(_Txn):
     def put_episode_version(self, episode: Episode) -> None:
         conn = self._group(episode.group_id)
         conn.execute(
-            _CLOSE.format(table="episodes"),
+            CLOSE_CURRENT.format(table="episodes"),
             (episode.recorded_at, episode.operation_id, episode.group_id, episode.id),
         )
         conn.execute(INSERT_EPISODE, episode_row(episode))
@@ -146,13 +146,15 @@ class _HistoryTxn(_Txn):
 
     def close_episode(self, group_id: str, episode_id: str, at: datetime, operation_id: str) -> None:
         conn = self._group(group_id)
-        conn.execute(_CLOSE.format(table="episodes"), (at, operation_id, group_id, episode_id))
+        conn.execute(CLOSE_CURRENT.format(table="episodes"), (at, operation_id, group_id, episode_id))
         conn.execute("DELETE FROM episode_vectors WHERE group_id = %s AND id = %s", (group_id, episode_id))
         conn.execute(_REFRESH_CONTEXT, (group_id, _around(conn, group_id, episode_id)))
 
     def close_fact(self, group_id: str, fact_id: str, at: datetime, operation_id: str) -> None:
         # The full-text row stays: it serves reads at a past transaction time (known_at).
-        self._group(group_id).execute(_CLOSE.format(table="facts"), (at, operation_id, group_id, fact_id))
+        self._group(group_id).execute(
+            CLOSE_CURRENT.format(table="facts"), (at, operation_id, group_id, fact_id)
+        )
 
     def remove_mentions(
         self, group_id: str, *, operation_id: str | None = None, episode_id: str | None = None

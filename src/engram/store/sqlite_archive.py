@@ -21,11 +21,11 @@ from engram.graph.models import Fact
 from engram.models import Operation
 from engram.store.graph_base import FactQuery, GraphTxn
 from engram.store.hit_buffer import Hit, HitBuffer
-from engram.store.sqlite_graph import _F, _FACT_COLUMNS, _fact, _Txn, search_facts_in
+from engram.store.sqlite_graph import FACT_COLUMNS, F, SQLiteGraphTxn, fact_from_row, search_facts_in
 from engram.store.sqlite_rows import ts
 
 _ARCHIVABLE = f"""
-    SELECT {_F}, f.doc FROM facts f
+    SELECT {F}, f.doc FROM facts f
     WHERE f.group_id = ?
       AND f.version = (SELECT max(v.version) FROM facts v WHERE v.group_id = f.group_id AND v.id = f.id)
       AND (f.status NOT IN ('current', 'disputed') OR f.expired_at IS NOT NULL)
@@ -38,8 +38,8 @@ logger = logging.getLogger("engram.store")
 _CREATING = threading.Lock()  # guards the lazy creation of a store's hit buffer
 
 _MOVE = (
-    f"INSERT INTO archived_facts (doc, {_FACT_COLUMNS}, expired_by, archived_at, archived_by) "
-    f"SELECT doc, {_FACT_COLUMNS}, expired_by, ?, ? FROM facts WHERE group_id = ? AND id = ?"
+    f"INSERT INTO archived_facts (doc, {FACT_COLUMNS}, expired_by, archived_at, archived_by) "
+    f"SELECT doc, {FACT_COLUMNS}, expired_by, ?, ? FROM facts WHERE group_id = ? AND id = ?"
 )
 
 
@@ -105,14 +105,14 @@ class SQLiteArchiveMixin:
 
         def archive(conn: apsw.Connection) -> tuple[list[str], int]:
             rows = conn.execute(_ARCHIVABLE, (group_id, ts(cutoff))).fetchall()
-            latest = [(_fact(row), int(row[19])) for row in rows]  # type: ignore[arg-type]
+            latest = [(fact_from_row(row), int(row[19])) for row in rows]  # type: ignore[arg-type]
             ids = [fact.id for fact, _ in latest]
             if not ids:
                 return [], 0
             versions = _count_versions(conn, group_id, ids)
             if dry_run:
                 return ids, versions
-            txn = _Txn(conn)
+            txn = SQLiteGraphTxn(conn)
             texts = [(doc, index_text(txn, fact)) for fact, doc in latest]
             stamp = ts(operation.created_at)
             conn.executemany(_MOVE, [(stamp, operation.id, group_id, fact_id) for fact_id in ids])

@@ -17,20 +17,20 @@ from engram.store.sqlite_rows import dt, scalar, ts
 
 T = TypeVar("T")
 
-_ENTITY_COLUMNS = (
+ENTITY_COLUMNS = (
     "group_id, id, version, name, type, aliases, attributes, summary, first_seen, last_seen, "
     "recorded_at, expired_at, operation_id"
 )
-_FACT_COLUMNS = (
+FACT_COLUMNS = (
     "group_id, id, version, subject, predicate, object, value, fact, conditions, confidence, source_kind, "
     "episodes, valid_at, invalid_at, recorded_at, expired_at, status, superseded_by, operation_id"
 )
-_F = ", ".join(f"f.{c.strip()}" for c in _FACT_COLUMNS.split(","))
-_E = ", ".join(f"e.{c.strip()}" for c in _ENTITY_COLUMNS.split(","))
+F = ", ".join(f"f.{c.strip()}" for c in FACT_COLUMNS.split(","))
+E = ", ".join(f"e.{c.strip()}" for c in ENTITY_COLUMNS.split(","))
 RELATED_LIMIT = 200
 
 
-def _entity(row: Sequence[Any]) -> Entity:
+def entity_from_row(row: Sequence[Any]) -> Entity:
     (
         group_id,
         id_,
@@ -63,7 +63,7 @@ def _entity(row: Sequence[Any]) -> Entity:
     )
 
 
-def _fact(row: Sequence[Any]) -> Fact:
+def fact_from_row(row: Sequence[Any]) -> Fact:
     (
         group_id,
         id_,
@@ -119,7 +119,7 @@ def _time_filter(alias: str, known_at: datetime | None) -> tuple[str, list[Any]]
     ]
 
 
-def _fact_filter(query: FactQuery) -> tuple[str, list[Any]]:
+def fact_filter(query: FactQuery) -> tuple[str, list[Any]]:
     clause, params = _time_filter("f", query.known_at)
     if query.as_of is not None:
         stamp = ts(query.as_of)
@@ -139,7 +139,7 @@ def _fact_filter(query: FactQuery) -> tuple[str, list[Any]]:
     return clause, params
 
 
-class _Txn:
+class SQLiteGraphTxn:
     """GraphTxn on an SQLite connection inside the writer's transaction."""
 
     def __init__(self, conn: apsw.Connection) -> None:
@@ -149,20 +149,20 @@ class _Txn:
         if not name_keys:
             return []
         rows = self._conn.execute(
-            f"SELECT DISTINCT {_E} FROM entity_names n CROSS JOIN entities e ON e.group_id = n.group_id "
+            f"SELECT DISTINCT {E} FROM entity_names n CROSS JOIN entities e ON e.group_id = n.group_id "
             f"AND e.id = n.entity_id AND e.expired_at IS NULL WHERE n.group_id = ? "
             f"AND n.name_key IN ({', '.join('?' * len(name_keys))})",
             (group_id, *name_keys),
         ).fetchall()
-        return [_entity(row) for row in rows]
+        return [entity_from_row(row) for row in rows]
 
     def entities_of_type(self, group_id: str, type_: str, limit: int) -> list[Entity]:
         rows = self._conn.execute(
-            f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND type = ? AND expired_at IS NULL "
+            f"SELECT {ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND type = ? AND expired_at IS NULL "
             "ORDER BY last_seen DESC LIMIT ?",
             (group_id, type_, limit),
         ).fetchall()
-        return [_entity(row) for row in rows]
+        return [entity_from_row(row) for row in rows]
 
     def entity(self, group_id: str, entity_id: str) -> Entity | None:
         return _current_entity(self._conn, group_id, entity_id)
@@ -192,7 +192,7 @@ class _Txn:
             (ts(entity.recorded_at), entity.operation_id, entity.group_id, entity.id),
         )
         conn.execute(
-            f"INSERT INTO entities ({_ENTITY_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+            f"INSERT INTO entities ({ENTITY_COLUMNS}) VALUES ({', '.join('?' * 13)})",
             (
                 entity.group_id,
                 entity.id,
@@ -220,11 +220,11 @@ class _Txn:
 
     def facts_about(self, group_id: str, subject: str, predicate: str) -> list[Fact]:
         rows = self._conn.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE group_id = ? AND subject = ? AND predicate = ? "
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE group_id = ? AND subject = ? AND predicate = ? "
             "AND expired_at IS NULL AND status IN ('current', 'disputed')",
             (group_id, subject, predicate),
         ).fetchall()
-        return [_fact(row) for row in rows]
+        return [fact_from_row(row) for row in rows]
 
     def put_fact(self, fact: Fact, index_text: str) -> None:
         conn = self._conn
@@ -245,7 +245,7 @@ class _Txn:
             (ts(fact.recorded_at), fact.operation_id, fact.group_id, fact.id),
         )
         conn.execute(
-            f"INSERT INTO facts (doc, {_FACT_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+            f"INSERT INTO facts (doc, {FACT_COLUMNS}) VALUES ({', '.join('?' * 20)})",
             (
                 doc,
                 fact.group_id,
@@ -274,11 +274,11 @@ class _Txn:
 
     def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
         rows = self._conn.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE group_id = ? AND expired_at IS NULL "
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE group_id = ? AND expired_at IS NULL "
             "AND (subject = ? OR object = ?)",
             (group_id, entity_id, entity_id),
         ).fetchall()
-        return [_fact(row) for row in rows]
+        return [fact_from_row(row) for row in rows]
 
     def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None:
         self._conn.execute(
@@ -335,10 +335,10 @@ class _Txn:
 
 def _current_entity(conn: apsw.Connection, group_id: str, entity_id: str) -> Entity | None:
     row = conn.execute(
-        f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+        f"SELECT {ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND expired_at IS NULL",
         (group_id, entity_id),
     ).fetchone()
-    return None if row is None else _entity(row)
+    return None if row is None else entity_from_row(row)
 
 
 class SQLiteGraphMixin:
@@ -349,7 +349,7 @@ class SQLiteGraphMixin:
 
     def graph_write(self, fn: Callable[[GraphTxn], T]) -> T:
         """Run ``fn`` inside one write transaction; see GraphStore."""
-        result: T = self._write(lambda conn: fn(_Txn(conn)))
+        result: T = self._write(lambda conn: fn(SQLiteGraphTxn(conn)))
         return result
 
     def get_entity(self, group_id: str, entity_id: str, known_at: datetime | None = None) -> Entity | None:
@@ -358,24 +358,24 @@ class SQLiteGraphMixin:
         row = (
             self._connection()
             .execute(
-                f"SELECT {_E} FROM entities e WHERE e.group_id = ? AND e.id = ? AND {clause}",
+                f"SELECT {E} FROM entities e WHERE e.group_id = ? AND e.id = ? AND {clause}",
                 (group_id, entity_id, *params),
             )
             .fetchone()
         )
-        return None if row is None else _entity(row)
+        return None if row is None else entity_from_row(row)
 
     def entity_history(self, group_id: str, entity_id: str) -> list[Entity]:
         """Return every version of an entity, oldest first; see GraphStore."""
         rows = (
             self._connection()
             .execute(
-                f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? ORDER BY version",
+                f"SELECT {ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? ORDER BY version",
                 (group_id, entity_id),
             )
             .fetchall()
         )
-        return [_entity(row) for row in rows]
+        return [entity_from_row(row) for row in rows]
 
     def find_facts(self, group_id: str, query: FactQuery, limit: int) -> list[Fact]:
         """Return facts matching ``query``; see GraphStore."""
@@ -398,7 +398,7 @@ class SQLiteGraphMixin:
         rows = (
             self._connection()
             .execute(
-                f"SELECT DISTINCT {_E} FROM entity_names n CROSS JOIN entities e ON e.group_id = n.group_id "
+                f"SELECT DISTINCT {E} FROM entity_names n CROSS JOIN entities e ON e.group_id = n.group_id "
                 "AND e.id = n.entity_id AND e.expired_at IS NULL "
                 f"WHERE n.group_id = ? AND ({likes}){type_clause} "
                 "ORDER BY e.last_seen DESC LIMIT ?",
@@ -406,11 +406,11 @@ class SQLiteGraphMixin:
             )
             .fetchall()
         )
-        return [_entity(row) for row in rows]
+        return [entity_from_row(row) for row in rows]
 
     def entities_with_names(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
         """Return current entities named exactly by one of the keys; see GraphStore."""
-        return _Txn(self._connection()).entities_named(group_id, name_keys)
+        return SQLiteGraphTxn(self._connection()).entities_named(group_id, name_keys)
 
     def merge_candidates(self, group_id: str) -> list[MergeCandidate]:
         """Return recorded merge candidates, best first; see GraphStore."""
@@ -470,13 +470,13 @@ def find_facts_in(
     conn: apsw.Connection, table: str, group_id: str, query: FactQuery, limit: int
 ) -> list[Fact]:
     """Return fact versions of ``table`` (facts or archived_facts) matching ``query``, newest first."""
-    clause, params = _fact_filter(query)
+    clause, params = fact_filter(query)
     rows = conn.execute(
-        f"SELECT {_F} FROM {table} f WHERE f.group_id = ? AND {clause} "
+        f"SELECT {F} FROM {table} f WHERE f.group_id = ? AND {clause} "
         "ORDER BY coalesce(f.valid_at, f.recorded_at) DESC, f.id, f.version LIMIT ?",
         (group_id, *params, limit),
     ).fetchall()
-    return [_fact(row) for row in rows]
+    return [fact_from_row(row) for row in rows]
 
 
 def search_facts_in(
@@ -489,12 +489,12 @@ def search_facts_in(
     """
     if not terms:
         return [(fact, 0.0) for fact in find_facts_in(conn, table, group_id, query, limit)]
-    clause, params = _fact_filter(query)
+    clause, params = fact_filter(query)
     rows = conn.execute(
-        f"SELECT {_F}, -bm25({table}_fts) * "
+        f"SELECT {F}, -bm25({table}_fts) * "
         "(CASE WHEN f.status IN ('current', 'disputed') THEN 1.0 ELSE ? END) AS score "
         f"FROM {table}_fts x CROSS JOIN {table} f ON f.doc = x.rowid "
         f"WHERE {table}_fts MATCH ? AND f.group_id = ? AND {clause} ORDER BY score DESC LIMIT ?",
         (query.inactive_weight, fts_query(terms), group_id, *params, limit),
     ).fetchall()
-    return [(_fact(row), float(row[19])) for row in rows]  # type: ignore[arg-type]
+    return [(fact_from_row(row), float(row[19])) for row in rows]  # type: ignore[arg-type]

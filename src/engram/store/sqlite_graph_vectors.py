@@ -22,7 +22,7 @@ from engram.errors import StoreError
 from engram.graph.models import Entity, Fact
 from engram.store.graph_base import FactQuery, GraphTxn
 from engram.store.graph_vectors_base import PendingEntity, PendingFact, Vector, fact_text_key
-from engram.store.sqlite_graph import _E, _F, _entity, _fact, _fact_filter, _Txn
+from engram.store.sqlite_graph import E, F, SQLiteGraphTxn, entity_from_row, fact_filter, fact_from_row
 from engram.store.sqlite_rows import scalar
 from engram.store.sqlite_vectors import to_blob
 
@@ -116,7 +116,7 @@ def _scores(matrix: Vector, vector: Vector) -> Vector:
     return result
 
 
-class _VectorTxn(_Txn):
+class _VectorTxn(SQLiteGraphTxn):
     """The SQLite GraphTxn plus entity-name vectors (EntityVectorTxn)."""
 
     def __init__(self, conn: apsw.Connection, committed: Callable[[str], _Matrix | None]) -> None:
@@ -142,11 +142,11 @@ class _VectorTxn(_Txn):
             return []
         ids = sorted(scored, key=lambda k: -scored[k])[:ENTITY_POOL]
         rows = self._conn.execute(
-            f"SELECT {_E} FROM entities e WHERE e.group_id = ? AND e.expired_at IS NULL "
+            f"SELECT {E} FROM entities e WHERE e.group_id = ? AND e.expired_at IS NULL "
             f"AND e.id IN ({', '.join('?' * len(ids))}) AND e.type IN ({', '.join('?' * len(types))})",
             (group_id, *ids, *types),
         ).fetchall()
-        found = sorted(((_entity(row), scored[str(row[1])]) for row in rows), key=lambda p: -p[1])
+        found = sorted(((entity_from_row(row), scored[str(row[1])]) for row in rows), key=lambda p: -p[1])
         return found[:limit]
 
     def put_entity_vector(self, entity: Entity, vector: Vector) -> None:
@@ -239,23 +239,23 @@ class SQLiteGraphVectorsMixin:
             return []
         scores = _scores(cached.matrix, vector)
         by_doc = {int(doc): float(scores[i]) for i, doc in enumerate(cached.keys)}
-        clause, params = _fact_filter(query)
+        clause, params = fact_filter(query)
         pool = min(len(scores), max(POOL, 10 * limit))
         docs = [int(cached.keys[i]) for i in _top(scores, pool)]
         rows = conn.execute(
-            f"SELECT {_F}, f.doc FROM facts f WHERE f.group_id = ? AND {clause} "
+            f"SELECT {F}, f.doc FROM facts f WHERE f.group_id = ? AND {clause} "
             f"AND f.doc IN ({', '.join('?' * len(docs))})",
             (group_id, *params, *docs),
         ).fetchall()
         if len(rows) < limit and pool < len(scores):  # a selective filter: score every fact passing it
             rows = conn.execute(
-                f"SELECT {_F}, f.doc FROM facts f WHERE f.group_id = ? AND {clause}", (group_id, *params)
+                f"SELECT {F}, f.doc FROM facts f WHERE f.group_id = ? AND {clause}", (group_id, *params)
             ).fetchall()
         hits = []
         for row in rows:
             similarity = by_doc.get(int(row[19]))  # type: ignore[arg-type]
             if similarity is not None:
-                fact = _fact(row)
+                fact = fact_from_row(row)
                 active = fact.status in ("current", "disputed")
                 hits.append((fact, similarity * (1.0 if active else query.inactive_weight)))
         hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))

@@ -12,7 +12,13 @@ import apsw
 from engram.graph.models import Entity, Fact
 from engram.models import Episode, Operation
 from engram.store.history_base import HistoryTxn, ObjectKind, OperationQuery, PurgeReport, VersionRef
-from engram.store.sqlite_graph import _ENTITY_COLUMNS, _FACT_COLUMNS, _entity, _fact, _Txn
+from engram.store.sqlite_graph import (
+    ENTITY_COLUMNS,
+    FACT_COLUMNS,
+    SQLiteGraphTxn,
+    entity_from_row,
+    fact_from_row,
+)
 from engram.store.sqlite_index import index_with_neighbours, neighbours, reindex
 from engram.store.sqlite_purge import compact, purge_episode
 from engram.store.sqlite_rows import (
@@ -59,7 +65,7 @@ def _touched_by(conn: apsw.Connection, group_id: str, operation_id: str) -> list
     return refs
 
 
-class _HistoryTxn(_Txn):
+class _HistoryTxn(SQLiteGraphTxn):
     """HistoryTxn on the writer's connection, inside its transaction."""
 
     def __init__(self, conn: apsw.Connection, vectors: VectorCache) -> None:
@@ -89,25 +95,25 @@ class _HistoryTxn(_Txn):
 
     def entity_version(self, group_id: str, entity_id: str, version: int) -> Entity | None:
         row = self._conn.execute(
-            f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND version = ?",
+            f"SELECT {ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND version = ?",
             (group_id, entity_id, version),
         ).fetchone()
-        return None if row is None else _entity(row)
+        return None if row is None else entity_from_row(row)
 
     def fact_version(self, group_id: str, fact_id: str, version: int) -> Fact | None:
         row = self._conn.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE group_id = ? AND id = ? AND version = ?",
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE group_id = ? AND id = ? AND version = ?",
             (group_id, fact_id, version),
         ).fetchone()
-        return None if row is None else _fact(row)
+        return None if row is None else fact_from_row(row)
 
     def facts_citing(self, group_id: str, episode_id: str) -> list[Fact]:
         rows = self._conn.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE group_id = ? AND expired_at IS NULL "
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE group_id = ? AND expired_at IS NULL "
             "AND EXISTS (SELECT 1 FROM json_each(facts.episodes) WHERE value = ?)",
             (group_id, episode_id),
         ).fetchall()
-        return [_fact(row) for row in rows]
+        return [fact_from_row(row) for row in rows]
 
     def put_episode_version(self, episode: Episode) -> None:
         conn = self._conn

@@ -39,7 +39,7 @@ from engram.store.portable_base import (
     reconcile,
     row_key,
 )
-from engram.store.sqlite_graph import _ENTITY_COLUMNS, _FACT_COLUMNS, _entity, _fact
+from engram.store.sqlite_graph import ENTITY_COLUMNS, FACT_COLUMNS, entity_from_row, fact_from_row
 from engram.store.sqlite_index import neighbours, reindex
 from engram.store.sqlite_rows import E_COLUMNS, EPISODE_COLUMNS, dt, episode_row, scalar, ts
 
@@ -86,16 +86,16 @@ def _episode_row(row: Sequence[Any]) -> EpisodeRow:
 
 
 def _entity_row(row: Sequence[Any]) -> EntityRow:
-    return EntityRow.model_construct(**dict(_entity(row)), expired_by=row[13])
+    return EntityRow.model_construct(**dict(entity_from_row(row)), expired_by=row[13])
 
 
 def _fact_row(row: Sequence[Any]) -> FactRow:
-    return FactRow.model_construct(**dict(_fact(row)), expired_by=row[19])
+    return FactRow.model_construct(**dict(fact_from_row(row)), expired_by=row[19])
 
 
 def _archived_fact_row(row: Sequence[Any]) -> ArchivedFactRow:
     return ArchivedFactRow.model_construct(
-        **dict(_fact(row)),
+        **dict(fact_from_row(row)),
         expired_by=row[19],
         archived_at=datetime.fromisoformat(row[20]),
         archived_by=row[21],
@@ -130,10 +130,10 @@ _SELECT_EPISODES = (
     f"SELECT {E_COLUMNS}, e.expired_by, d.thread FROM episodes e JOIN episode_docs d ON d.doc = e.doc "
     "WHERE e.group_id = ?"
 )
-_SELECT_ENTITIES = f"SELECT {_ENTITY_COLUMNS}, expired_by FROM entities WHERE group_id = ?"
-_SELECT_FACTS = f"SELECT {_FACT_COLUMNS}, expired_by FROM facts WHERE group_id = ?"
+_SELECT_ENTITIES = f"SELECT {ENTITY_COLUMNS}, expired_by FROM entities WHERE group_id = ?"
+_SELECT_FACTS = f"SELECT {FACT_COLUMNS}, expired_by FROM facts WHERE group_id = ?"
 _SELECT_ARCHIVED = (
-    f"SELECT {_FACT_COLUMNS}, expired_by, archived_at, archived_by FROM archived_facts WHERE group_id = ?"
+    f"SELECT {FACT_COLUMNS}, expired_by, archived_at, archived_by FROM archived_facts WHERE group_id = ?"
 )
 _SELECT_HITS = "SELECT group_id, fact_id, last_returned_at FROM fact_hits WHERE group_id = ?"
 _SELECT_MENTIONS = f"SELECT {_MENTION_COLUMNS} FROM mentions WHERE group_id = ?"
@@ -304,7 +304,7 @@ class _Loader:
 
     def _put_entity(self, row: EntityRow) -> None:
         self._conn.execute(
-            f"INSERT INTO entities ({_ENTITY_COLUMNS}, expired_by) VALUES ({', '.join('?' * 14)})",
+            f"INSERT INTO entities ({ENTITY_COLUMNS}, expired_by) VALUES ({', '.join('?' * 14)})",
             (
                 row.group_id,
                 row.id,
@@ -346,7 +346,7 @@ class _Loader:
         if doc is None:
             doc = self._fact_doc()
         archived = (ts(row.archived_at), row.archived_by) if isinstance(row, ArchivedFactRow) else ()
-        columns = f"doc, {_FACT_COLUMNS}, expired_by" + (", archived_at, archived_by" if archived else "")
+        columns = f"doc, {FACT_COLUMNS}, expired_by" + (", archived_at, archived_by" if archived else "")
         conn.execute(
             f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * (21 + len(archived)))})",
             (
@@ -438,12 +438,11 @@ class _Loader:
                 "DELETE FROM entity_names WHERE group_id = ? AND entity_id = ?", (group_id, entity_id)
             )
             found = conn.execute(
-                f"SELECT {_ENTITY_COLUMNS} FROM entities "
-                "WHERE group_id = ? AND id = ? AND expired_at IS NULL",
+                f"SELECT {ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND expired_at IS NULL",
                 (group_id, entity_id),
             ).fetchone()
             if found is not None:
-                for key in dict.fromkeys(self._reindex.name_keys(_entity(found))):
+                for key in dict.fromkeys(self._reindex.name_keys(entity_from_row(found))):
                     conn.execute(
                         "INSERT OR IGNORE INTO entity_names (group_id, name_key, entity_id) VALUES (?, ?, ?)",
                         (group_id, key, entity_id),
@@ -474,12 +473,12 @@ class _Loader:
         self._single_current(table, "fact", group_id, fact_id)
         archived = ", archived_at" if table == "archived_facts" else ""
         latest = conn.execute(
-            f"SELECT doc, {_FACT_COLUMNS}{archived} FROM {table} WHERE group_id = ? AND id = ? "
+            f"SELECT doc, {FACT_COLUMNS}{archived} FROM {table} WHERE group_id = ? AND id = ? "
             "ORDER BY version DESC LIMIT 1",
             (group_id, fact_id),
         ).fetchone()
         assert latest is not None, "a fact that changed has a version"
-        doc, fact = latest[0], _fact(latest[1:])
+        doc, fact = latest[0], fact_from_row(latest[1:])
         written = datetime.fromisoformat(str(latest[20])) if archived else fact.recorded_at
         text = self._reindex.fact_text(fact, partial(self._entity_at, group_id, ts(written)))
         conn.execute(f"DELETE FROM {table}_fts WHERE rowid = ?", (doc,))
@@ -488,11 +487,11 @@ class _Loader:
     def _entity_at(self, group_id: str, stamp: str, entity_id: str) -> Entity | None:
         """Return the version of an entity that was current at ``stamp`` (a stored time)."""
         found = self._conn.execute(
-            f"SELECT {_ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND recorded_at <= ? "
+            f"SELECT {ENTITY_COLUMNS} FROM entities WHERE group_id = ? AND id = ? AND recorded_at <= ? "
             "AND (expired_at IS NULL OR expired_at > ?) ORDER BY version DESC LIMIT 1",
             (group_id, entity_id, stamp, stamp),
         ).fetchone()
-        return None if found is None else _entity(found)
+        return None if found is None else entity_from_row(found)
 
     def _single_current(self, table: str, kind: str, group_id: str, object_id: str) -> None:
         current = int(
