@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,25 +11,7 @@ import pytest
 
 from engram import Memory, Settings
 from engram.errors import Conflict, InvalidInput, NotFound
-
-T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
-ACME = [{"name": "ACME", "type": "organization"}]
-
-
-@pytest.fixture
-def memory(backend: dict[str, Any]) -> Iterator[Memory]:
-    """A Memory on each backend that builds its graph only from what the caller supplies (exact control)."""
-    with Memory.open(settings=Settings(**backend, embedder="none", extractor="none")) as opened:
-        yield opened
-
-
-def say(memory: Memory, content: str, *, days: int, **extra: Any) -> str:
-    body = {"content": content, "actor": {"id": "li"}, "timestamp": T0 + timedelta(days=days)}
-    return memory.create_episode({**body, **extra}).episode.id
-
-
-def budget(value: int) -> list[dict[str, Any]]:
-    return [{"subject": "ACME", "predicate": "BUDGET", "value": value, "fact": f"ACME budget {value}"}]
+from history_support import ACME, budget, say
 
 
 def facts(memory: Memory, **search: Any) -> list[tuple[Any, str, tuple[str, ...]]]:

@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from engram import Memory, Settings
+from engram import Memory
 from engram.errors import Conflict, InvalidInput, NotFound
 from engram.graph.resolve import normalise_name
+from history_support import budget, say
 
-T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 VOLATILE = {"version", "recorded_at", "expired_at", "operation_id"}
-
-
-@pytest.fixture
-def memory(backend: dict[str, Any]) -> Iterator[Memory]:
-    """A Memory on each backend that builds its graph only from what the caller supplies (exact control)."""
-    with Memory.open(settings=Settings(**backend, embedder="none", extractor="none")) as opened:
-        yield opened
-
-
-def say(memory: Memory, content: str, *, days: int, **extra: Any) -> str:
-    body = {"content": content, "actor": {"id": "li"}, "timestamp": T0 + timedelta(days=days)}
-    return memory.create_episode({**body, **extra}).episode.id
-
-
-def budget(value: int) -> list[dict[str, Any]]:
-    return [{"subject": "ACME", "predicate": "BUDGET", "value": value, "fact": f"ACME budget {value}"}]
 
 
 def entity_id(memory: Memory, name: str) -> str:
