@@ -173,13 +173,16 @@ def test_revert_errors(memory: Memory) -> None:
     with pytest.raises(NotFound) as missing:
         memory.revert_operation("op_nope")
     assert missing.value.field == "id"
-    episode = say(memory, "hello", days=0)
+    episode = say(memory, "hello Zebulon", days=0, entities=[{"name": "Zebulon", "type": "person"}])
     deleted = memory.delete_episode(episode)
-    purged, _ = memory.purge_episode(episode)
+    purged, report = memory.purge_episode(episode)
+    assert report.entities == 1, "the entity only the deleted episode mentioned goes with it"
+    assert memory.search_entities("Zebulon") == []
     with pytest.raises(InvalidInput, match="purge cannot be reverted"):
         memory.revert_operation(purged.id)
-    with pytest.raises(InvalidInput, match="changed nothing that can be reverted"):
-        memory.revert_operation(deleted.operation.id)  # the purge took the versions it closed
+    with pytest.raises(InvalidInput, match="changed nothing that can still be reverted"):
+        memory.revert_operation(deleted.operation.id)  # the purge took what it closed and removed
+    assert memory.list_operations(kind=["revert"]).items == [], "nothing half-written"
 
 
 def test_revert_of_an_ingest_retracts_its_episodes_and_their_graph(memory: Memory) -> None:

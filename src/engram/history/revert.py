@@ -43,9 +43,16 @@ def revert_operation(
     if target.kind in IRREVERSIBLE:
         raise InvalidInput(IRREVERSIBLE[target.kind], field="id")
     touched = txn.touched_by(group_id, target_id)
-    restored_mentions = target.details.get("mentions_removed", [])
+    # Mentions of a purged episode stay gone: their episode has no version left.
+    restored_mentions = [
+        m for m in target.details.get("mentions_removed", []) if txn.versions(group_id, "episode", m[1])
+    ]
     if not touched and not restored_mentions:
-        raise InvalidInput(f"operation {target_id} changed nothing that can be reverted", field="id")
+        raise InvalidInput(
+            f"operation {target_id} changed nothing that can still be reverted "
+            "(what it changed was purged or archived since)",
+            field="id",
+        )
     plans, later = _plan(txn, group_id, target_id, touched)
     if later and not force:
         raise Conflict(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from engram.graph.models import Entity, Fact
 from engram.models import Episode, Operation
@@ -41,6 +41,21 @@ class OperationQuery:
     before: datetime | None = None
     entity_id: str | None = None
     episode_id: str | None = None
+
+
+def entities_unmentioned(details: dict[str, Any], episode_id: str) -> set[str]:
+    """Return the entities whose mentions of ``episode_id`` an operation removed (from its details).
+
+    A delete records them under ``mentions_removed`` (entity, episode, operation); a revert of
+    an ingest under each of its ``retracted`` episodes. Purge reads them: an entity only a
+    deleted episode mentioned has no mention row left, yet only that episode supports it.
+    """
+    found: set[str] = set()
+    for part in [details, *details.get("retracted", [])]:
+        for removed in part.get("mentions_removed", []):
+            if len(removed) >= 2 and removed[1] == episode_id:
+                found.add(str(removed[0]))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,14 @@ from psycopg.types.json import Jsonb
 from engram.errors import NotFound
 from engram.graph.models import Entity, Fact
 from engram.models import Episode, Operation
-from engram.store.history_base import HistoryTxn, ObjectKind, OperationQuery, PurgeReport, VersionRef
+from engram.store.history_base import (
+    HistoryTxn,
+    ObjectKind,
+    OperationQuery,
+    PurgeReport,
+    VersionRef,
+    entities_unmentioned,
+)
 from engram.store.postgres_graph import CLOSE_CURRENT, PostgresGraphTxn
 from engram.store.postgres_graph_rows import ENTITY_COLUMNS, FACT_COLUMNS, entity_from_row, fact_from_row
 from engram.store.postgres_insert import NEXT_ID, NEXT_TEXT, PREVIOUS_ID, PREVIOUS_TEXT
@@ -277,6 +284,16 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
             "DELETE FROM mentions WHERE group_id = %s AND episode_id = %s RETURNING entity_id", key
         ).fetchall()
     }
+    unmentioned = set[str]().union(
+        *(
+            entities_unmentioned(row[0], episode_id)
+            for row in conn.execute(
+                "SELECT details FROM operations WHERE group_id = %s AND kind IN ('delete', 'revert') "
+                "AND strpos(details::text, %s) > 0",
+                key,
+            ).fetchall()
+        )
+    )
     fact_ids: list[str] = []
     named: set[str] = set()
     for table, docs in (("facts", "fact_docs"), ("archived_facts", "archived_fact_docs")):
@@ -301,7 +318,7 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
         "(SELECT 1 FROM mentions WHERE group_id = %(g)s AND entity_id = c) AND NOT EXISTS "
         "(SELECT 1 FROM facts WHERE group_id = %(g)s AND (subject = c OR object = c)) AND NOT EXISTS "
         "(SELECT 1 FROM archived_facts WHERE group_id = %(g)s AND (subject = c OR object = c))",
-        {"c": sorted(mentioned | named), "g": group_id},
+        {"c": sorted(mentioned | named | unmentioned), "g": group_id},
     ).fetchall()
     entities = [r[0] for r in gone]
     for table, column in (
@@ -316,7 +333,7 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
         "UPDATE entities SET attributes = (SELECT coalesce(jsonb_object_agg(k, v), '{}'::jsonb) "
         "FROM jsonb_each(attributes) AS a(k, v) WHERE v->>'episode' IS DISTINCT FROM %(e)s) "
         "WHERE group_id = %(g)s AND id = ANY(%(c)s)",
-        {"e": episode_id, "g": group_id, "c": sorted(mentioned | named)},
+        {"e": episode_id, "g": group_id, "c": sorted(mentioned | named | unmentioned)},
     )
     report = PurgeReport(
         episode_versions=versions, facts=len(fact_ids), entities=len(entities), mentions=len(mentioned)

@@ -18,7 +18,7 @@ import apsw
 
 from engram.errors import NotFound
 from engram.models import Operation
-from engram.store.history_base import PurgeReport
+from engram.store.history_base import PurgeReport, entities_unmentioned
 from engram.store.sqlite_index import neighbours, reindex
 from engram.store.sqlite_rows import scalar, ts
 
@@ -42,8 +42,18 @@ def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operati
             (group_id, episode_id),
         ).fetchall()
     }
+    unmentioned = set[str]().union(
+        *(
+            entities_unmentioned(json.loads(str(row[0])), episode_id)
+            for row in conn.execute(
+                "SELECT details FROM operations WHERE group_id = ? AND kind IN ('delete', 'revert') "
+                "AND instr(details, ?) > 0",
+                (group_id, episode_id),
+            ).fetchall()
+        )
+    )
     facts, touched = _purge_facts(conn, group_id, episode_id)
-    entities = _purge_entities(conn, group_id, episode_id, mentioned | touched)
+    entities = _purge_entities(conn, group_id, episode_id, mentioned | touched | unmentioned)
     report = PurgeReport(episode_versions=versions, facts=facts, entities=entities, mentions=len(mentioned))
     conn.execute(
         "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
