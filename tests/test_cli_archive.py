@@ -81,7 +81,9 @@ def test_archive_keeps_facts_younger_than_the_cutoff(data_dir: Path) -> None:
     assert result.exit_code == 0 and result.stdout.startswith("nothing to archive")
 
 
-@pytest.mark.parametrize("bad", ["180", "abc", "0d", "-5d", "6m", "12x", "d", "1.5d", ""])
+@pytest.mark.parametrize(
+    "bad", ["180", "abc", "0d", "-5d", "6m", "12x", "d", "1.5d", "", "3000000d", "99999999999d"]
+)
 def test_bad_older_than_exits_2_naming_the_option(data_dir: Path, bad: str) -> None:
     result = run("archive", "--older-than", bad, "--data-dir", data_dir)
     assert result.exit_code == 2, result.output

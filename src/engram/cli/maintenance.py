@@ -15,6 +15,10 @@ _PART = re.compile(r"(\d+)\s*([a-z]+)")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours"}
 
 
+MAX_AGE = timedelta(days=100 * 366)
+"""Longest --older-than: a century (longer ones reach before the calendar's year 1)."""
+
+
 def parse_duration(text: str, field: str = "--older-than") -> timedelta:
     """Return ``180d``, ``12h``, ``2w`` or a sum such as ``1w3d`` as a timedelta.
 
@@ -30,7 +34,12 @@ def parse_duration(text: str, field: str = "--older-than") -> timedelta:
     for number, unit in parts:
         if unit not in _UNITS:
             raise InvalidInput(f"{field} {text!r}: unknown unit {unit!r}; {hint}", field=field)
-        total += timedelta(**{_UNITS[unit]: int(number)})
+        try:
+            total += timedelta(**{_UNITS[unit]: int(number)})
+        except OverflowError as exc:
+            raise InvalidInput(f"{field} {text!r} is too long; {hint}", field=field) from exc
+    if total > MAX_AGE:
+        raise InvalidInput(f"{field} {text!r} is longer than {MAX_AGE.days} days; {hint}", field=field)
     if total <= timedelta(0):
         raise InvalidInput(f"{field} {text!r} must be longer than zero; {hint}", field=field)
     return total

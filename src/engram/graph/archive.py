@@ -48,7 +48,10 @@ def archive_facts(
     if older_than <= timedelta(0):
         raise InvalidInput("older_than must be a positive duration, e.g. 180 days", field="older_than")
     archive = _archive_of(store, "store")
-    cutoff = now - older_than
+    try:
+        cutoff = now - older_than
+    except OverflowError as exc:
+        raise InvalidInput("older_than reaches before year 1", field="older_than") from exc
     operation = Operation(
         id=new_id("op"),
         group_id=group_id,
