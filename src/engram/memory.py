@@ -303,7 +303,7 @@ class Memory:
         if episode is None:
             then = "" if at is None else f" at {at.isoformat()}"
             raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
-        return episode
+        return timeutil.as_believed(episode, at)
 
     def update_episode(
         self,
@@ -396,7 +396,10 @@ class Memory:
             "filters",
         )
         key = decode_cursor(cursor) if cursor else None
-        items = self.store.list_episodes(self.group(group_id), filters, limit + 1, key)
+        items = [
+            timeutil.as_believed(e, filters.known_at)
+            for e in self.store.list_episodes(self.group(group_id), filters, limit + 1, key)
+        ]
         next_cursor = None
         if len(items) > limit:
             items = items[:limit]
@@ -416,8 +419,11 @@ class Memory:
         and ``as_of`` search the memory as it was (transaction time) and as things were (valid time).
         """
         search: SearchQuery = validated(SearchQuery, query, "query")
-        timeutil.known_at(search.known_at, self._clock())
-        return self._search.search(search, self.group(search.group_id), channels)
+        at = timeutil.known_at(search.known_at, self._clock())
+        response = self._search.search(search, self.group(search.group_id), channels)
+        for hit in response.results if at is not None else ():
+            hit.episode = timeutil.as_believed(hit.episode, at)
+        return response
 
     # -- knowledge graph -------------------------------------------------------------------------
 
@@ -431,7 +437,11 @@ class Memory:
     ) -> EntityView:
         """Return an entity, the facts about it and its version timeline. Raises NotFound."""
         at = timeutil.known_at(known_at, self._clock())
-        return self._graph().get_entity(self.group(group_id), entity_id, at)
+        view = self._graph().get_entity(self.group(group_id), entity_id, at)
+        view.entity = timeutil.as_believed(view.entity, at)
+        for hit in view.facts:
+            hit.fact = timeutil.as_believed(hit.fact, at)
+        return view
 
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
@@ -458,8 +468,11 @@ class Memory:
     def search_facts(self, search: FactSearch | Mapping[str, Any]) -> FactSearchResponse:
         """Return facts: current by default; ``as_of`` (valid time), ``known_at`` (transaction time)."""
         query: FactSearch = validated(FactSearch, search, "query")
-        timeutil.known_at(query.known_at, self._clock())
-        return self._graph().search_facts(query, self.group(query.group_id))
+        at = timeutil.known_at(query.known_at, self._clock())
+        response = self._graph().search_facts(query, self.group(query.group_id))
+        for hit in response.results:
+            hit.fact = timeutil.as_believed(hit.fact, at)
+        return response
 
     def add_facts(
         self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, TypeVar
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BaseModel
 
 from engram.errors import InvalidInput
 
@@ -46,3 +46,17 @@ def known_at(value: datetime | None, now: datetime) -> datetime | None:
             field="known_at",
         )
     return value
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def as_believed(version: Model, at: datetime | None) -> Model:
+    """Return a stored version as the memory held it at ``at``: one closed later was still open then.
+
+    A read at ``known_at`` must not show an ``expired_at`` from after that moment.
+    """
+    expired = getattr(version, "expired_at", None)
+    if at is None or expired is None or expired <= at:
+        return version
+    return version.model_copy(update={"expired_at": None})

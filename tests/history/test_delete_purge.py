@@ -185,3 +185,21 @@ def test_purge_reaches_archived_facts(backend: dict[str, Any]) -> None:
 
         assert [h.fact.value for h in memory.search_facts({"include_archived": True}).results] == [500000]
         assert memory.search_facts({"query": "Zorblax", "include_archived": True}).results == []
+
+
+def test_reads_before_a_delete_show_the_memory_as_it_was(memory: Memory) -> None:
+    episode = say(memory, "ACME budget is 500k", days=0, entities=ACME, facts=budget(500000))
+    before = datetime.now(UTC)
+    memory.delete_episode(episode)
+
+    then = memory.get_episode(episode, known_at=before)
+    assert then.id == episode and then.expired_at is None, "not yet deleted at that moment"
+    assert [e.id for e in memory.list_episodes(known_at=before).items] == [episode]
+    assert [
+        h.episode.expired_at for h in memory.search_episodes({"query": "ACME", "known_at": before}).results
+    ] == [None]
+    facts_then = memory.search_facts({"known_at": before}).results
+    assert [(h.fact.status, h.fact.expired_at) for h in facts_then] == [("current", None)]
+    acme = memory.search_entities("ACME")[0].id
+    assert all(h.fact.expired_at is None for h in memory.get_entity(acme, known_at=before).facts)
+    assert memory.search_facts({}).results == [], "and now it is retracted"
