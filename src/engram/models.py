@@ -228,6 +228,25 @@ class EpisodePage(BaseModel):
     next_cursor: str | None = None
 
 
+OPERATION_KINDS = frozenset(
+    {
+        "ingest",  # create_episode
+        "import",  # create_episodes: a batch, an importer
+        "update",  # a new episode version (PATCH)
+        "extraction_status",  # the extractor failed or succeeded again (episode metadata)
+        "extract",  # the graph built from episodes
+        "add_facts",  # facts added to a stored episode
+        "reextract",  # the graph of episodes whose extraction had failed
+        "merge",  # two entities merged
+        "delete",  # an episode retracted
+        "revert",  # an operation undone
+        "purge",  # an episode erased
+        "archive",  # inactive facts moved to cold storage
+    }
+)
+"""Every kind of operation Engram records."""
+
+
 class Operation(BaseModel):
     """One audited change to the memory."""
 

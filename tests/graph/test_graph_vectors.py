@@ -130,3 +130,18 @@ def test_name_vectors_propose_a_candidate_of_the_same_type_only(
         else:
             assert pairs == {("Globex Corp.", "Globex Corporation")}
         assert len(memory.search_entities("Globex", limit=10)) == 3
+
+
+def test_an_exact_word_match_is_never_buried_by_neighbours_in_meaning(vectors: Memory) -> None:
+    vectors.index_pending()
+    sentence = "Tom ordered part XK-99812"
+    fact = {"subject": "Tom", "predicate": "ORDERED", "value": "XK-99812", "fact": sentence}
+    vectors.create_episode({"content": sentence, "facts": [fact]})
+    assert _store(vectors).pending_fact_vectors(10), "not embedded yet: only BM25 knows it"
+    assert _found(vectors, "XK-99812")[0] == sentence
+
+    peanuts = vectors.list_episodes(limit=50).items[-1].id  # the first episode: Anna's allergy
+    vectors.delete_episode(peanuts)
+    history = vectors.search_facts({"query": "peanuts", "include_history": True, "limit": 3}).results
+    first = history[0].fact
+    assert (first.fact, first.status) == ("Anna is allergic to peanuts", "retracted")

@@ -1,5 +1,5 @@
-"""Fixtures of the history tests: a Memory on each backend that builds its graph only from what
-the caller supplies (exact control over entities and facts)."""
+"""The history tests' Memory: on each backend, building its graph only from what the caller
+supplies (exact control over entities and facts)."""
 
 from __future__ import annotations
 

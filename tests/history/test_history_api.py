@@ -67,6 +67,8 @@ def test_rest_history_errors_name_the_field(client: TestClient) -> None:
     assert bad.status_code == 422 and bad.json()["field"] == "limit"
     unknown = client.post("/v1/operations/op_x/revert", json={"forse": True})
     assert unknown.status_code == 422 and unknown.json()["field"] == "forse"
+    typo = client.get("/v1/operations", params={"kind": "merges"})
+    assert typo.status_code == 422 and typo.json()["field"] == "kind" and "merge" in typo.json()["detail"]
     cursor = client.get("/v1/operations", params={"cursor": "@@"})
     assert cursor.status_code == 422 and cursor.json()["field"] == "cursor"
 
@@ -109,6 +111,7 @@ def test_cli_operations_delete_revert_and_purge(tmp_path: Path) -> None:
     assert deleted.exit_code == 0, deleted.output
     delete_op = json.loads(deleted.stdout)["operation"]["id"]
     assert json.loads(deleted.stdout)["operation"]["actor"] == CLI_ACTOR and CLI_ACTOR.startswith("cli")
+    assert cli("operations", "--data-dir", data, "--kind", "deletes").exit_code == 2
     listed = cli("operations", "--data-dir", data, "--kind", "delete")
     assert listed.exit_code == 0 and delete_op in listed.stdout
     assert cli("revert", delete_op, "--data-dir", data).exit_code == 0

@@ -238,7 +238,7 @@ class GraphBuilder:
             attributes={k: {"value": v, "episode": episode.id} for k, v in mention.attributes.items()},
             first_seen=episode.timestamp,
             last_seen=episode.timestamp,
-            recorded_at=self._clock(),
+            recorded_at=operation.created_at,
             operation_id=operation.id,
         )
 
@@ -276,7 +276,7 @@ class GraphBuilder:
             update={
                 **changes,
                 "version": known.version + 1,
-                "recorded_at": self._clock(),
+                "recorded_at": operation.created_at,
                 "operation_id": operation.id,
             }
         )
@@ -298,7 +298,7 @@ class GraphBuilder:
                     "version": fact.version + 1,
                     "subject": into.id if fact.subject == source.id else fact.subject,
                     "object": into.id if fact.object == source.id else fact.object,
-                    "recorded_at": self._clock(),
+                    "recorded_at": operation.created_at,
                     "operation_id": operation.id,
                 }
             )
@@ -348,7 +348,7 @@ class GraphBuilder:
             claim, current, settings=self._arbitration, refines=self._refines(txn, episode.group_id)
         )
         new_id_ = new_id("fa") if decision.new_status is not None else None
-        now = self._clock()
+        now = operation.created_at  # every version an operation writes carries its time
         by_id = {fact.id: fact for fact in current}
         for change in decision.changes:
             old = by_id[change.fact_id]

@@ -34,8 +34,11 @@ class FactFusion:
     """
 
     bm25: float = 1.0
-    vector: float = 1.0
+    vector: float = 2.0
     depth: int = 50
+    word_matches_first: bool = True
+    """Facts the query's words match (BM25) rank before facts only near in meaning: a word match
+    (an id, an amount, a rare name) is never buried under the vector channel's neighbours."""
     margin: float | None = 0.05
     """Vector hits whose cosine is more than this below the best one's are dropped (None: keep all).
 
@@ -145,7 +148,8 @@ def fuse_facts(
         (facts[key], score * (1.0 if facts[key].status in ("current", "disputed") else inactive_weight))
         for key, score in fused
     ]
-    scored.sort(key=lambda hit: -hit[1])
+    matched = {(fact.id, fact.version) for fact, _ in bm25} if weights.word_matches_first else set()
+    scored.sort(key=lambda hit: ((hit[0].id, hit[0].version) not in matched, -hit[1]))
     return scored[:limit]
 
 
