@@ -409,6 +409,10 @@ def test_malformed_streams_are_refused_with_the_record_named(
     entity_row = next(i for i in rows if i["record"] == "entity")
     bad([header, entity_row, episode], "record 3: a episode row after entity rows")
     bad([header, "not an object"], "record 2: expected a JSON object")
+    bad(
+        [header, dict(episode, content="EDITED")],
+        "record 2: episode 'm1' version 1 has fingerprint .* edited",
+    )
     assert fresh.store.counts()["episode_versions"] == 0
 
 

@@ -38,10 +38,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from engram.errors import InvalidInput
 from engram.graph.build import fact_index_text, name_keys
 from engram.graph.models import Entity, Fact
+from engram.inputs import fingerprint
 from engram.store.graph_base import GraphTxn
 from engram.store.portable_base import (
     ROW_KINDS,
     ROW_MODELS,
+    EpisodeRow,
     GroupId,
     LoadCounts,
     PortableStore,
@@ -199,6 +201,15 @@ class SectionCheck:
             )
         self._kind = position
         self._counts[row.record] += 1
+        if isinstance(row, EpisodeRow):
+            stated = fingerprint(row.intent, row.content, row.actor.id if row.actor else None)
+            if row.fingerprint != stated:
+                raise InvalidInput(
+                    f"{where}: episode {row.id!r} version {row.version} has fingerprint "
+                    f"{row.fingerprint[:12]}… but its intent, content and actor give {stated[:12]}… "
+                    "(the line was edited?)",
+                    field="fingerprint",
+                )
         if isinstance(row, VersionRow):
             key = (row.record, row.id)
             before = self._versions.get(key)
