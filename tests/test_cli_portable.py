@@ -54,6 +54,10 @@ def test_export_of_one_group_to_stdout(source_dir: Path) -> None:
     records = [line["record"] for line in lines]
     assert records[0] == "engram-export" and records[-1] == "end" and records.count("episode") == 1
     assert {line["group_id"] for line in lines} == {OTHER}
+    for fmt in ("engram", "jsonl"):
+        assert "no episodes in group 'nosuch'" in failed(
+            run("export", "-g", "nosuch", "-f", fmt, "--data-dir", source_dir), 3
+        )
 
 
 def test_bad_line_exits_2_naming_it_and_keeps_committed_batches(source_dir: Path, tmp_path: Path) -> None:

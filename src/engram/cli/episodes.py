@@ -47,7 +47,7 @@ from engram.cli.common import (
     using_memory,
 )
 from engram.cli.portable import export_engram, import_engram, looks_like_export
-from engram.errors import EngramError, InvalidInput
+from engram.errors import EngramError, InvalidInput, NotFound
 from engram.importers.base import ImportSource
 from engram.importers.batch import BatchImporter, ImportStats
 from engram.importers.export import export_jsonl
@@ -242,6 +242,9 @@ def export(
 
     with using_memory(data_dir, must_exist=True) as memory:
         groups = [memory.group(g) for g in group] if group else memory.groups()
+        missing = sorted(set(groups) - set(memory.groups()))
+        if missing:
+            raise fail(NotFound(f"no episodes in group {missing[0]!r}", field="--group"))
         if output == STDIN:
             written = write(sys.stdout)
             sys.stdout.flush()
