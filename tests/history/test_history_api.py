@@ -91,6 +91,8 @@ def test_mcp_delete_revert_and_list(memory: Memory) -> None:
             assert error["type"] == "Conflict" and error["conflicting_operations"] == [
                 reverted.structured_content["operation"]["id"]  # type: ignore[index]
             ]
+            lax = await client.call_tool("revert_operation", {"id": operation["id"], "force": "yes"})
+            assert lax.is_error and lax.structured_content["error"]["field"] == "force"  # type: ignore[index]
             missing = await client.call_tool("delete_episode", {"id": "nope"})
             assert missing.is_error and missing.structured_content["error"]["field"] == "id"  # type: ignore[index]
 
@@ -114,9 +116,14 @@ def test_cli_operations_delete_revert_and_purge(tmp_path: Path) -> None:
     assert cli("operations", "--data-dir", data, "--kind", "deletes").exit_code == 2
     listed = cli("operations", "--data-dir", data, "--kind", "delete")
     assert listed.exit_code == 0 and delete_op in listed.stdout
+    first = cli("operations", "--data-dir", data, "-n", "1")
+    cursor = first.stderr.split("--cursor ")[1].split()[0]
+    second = cli("operations", "--data-dir", data, "-n", "1", "--cursor", cursor, "--json")
+    everything = json.loads(cli("operations", "--data-dir", data, "--json").stdout)["items"]
+    assert json.loads(second.stdout)["items"][0]["id"] == everything[1]["id"]
     assert cli("revert", delete_op, "--data-dir", data).exit_code == 0
     conflict = cli("revert", delete_op, "--data-dir", data)
-    assert conflict.exit_code == 4 and "force" in conflict.stderr
+    assert conflict.exit_code == 4 and "already reverted by" in conflict.stderr
     assert cli("revert", delete_op, "--data-dir", data, "--force").exit_code == 0
 
     refused = cli("purge", episode, "--data-dir", data)

@@ -123,7 +123,7 @@ def test_reverting_a_revert_reapplies_and_a_second_revert_conflicts(memory: Memo
     merge = memory.list_operations(kind=["merge"]).items[0]
     revert = memory.revert_operation(merge.id)
 
-    with pytest.raises(Conflict) as conflict:
+    with pytest.raises(Conflict, match="already reverted by") as conflict:
         memory.revert_operation(merge.id)
     assert conflict.value.operations == [revert.operation.id]
 

@@ -68,7 +68,8 @@ def add_history_tools(
         id: OperationIdArg,
         group_id: GroupIdArg = None,
         force: Annotated[
-            bool, Field(description="Revert even though later operations changed the same objects.")
+            bool,
+            Field(strict=True, description="Revert even though later operations changed the same objects."),
         ] = False,
     ) -> OperationView:
         """Undo an operation (a wrong merge, a mistaken update, a deletion) as a new operation.

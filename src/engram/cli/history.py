@@ -30,12 +30,15 @@ def operations(
     entity: Annotated[str | None, typer.Option("--entity", help="Only operations on this entity.")] = None,
     episode: Annotated[str | None, typer.Option("--episode", help="Only operations on this episode.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500, help="Most operations.")] = 20,
+    cursor: Annotated[
+        str | None, typer.Option("--cursor", help="The next page (printed after a page).")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """List the audit log, newest first: every ingest, update, merge, delete and revert."""
     with using_memory(data_dir, must_exist=True) as memory:
         page = memory.list_operations(
-            group, kind=kind or (), entity_id=entity, episode_id=episode, limit=limit
+            group, kind=kind or (), entity_id=entity, episode_id=episode, limit=limit, cursor=cursor
         )
     if as_json:
         out.print_json(page.model_dump_json())
@@ -50,6 +53,8 @@ def operations(
             Text(operation.summary),
         )
     out.print(table)
+    if page.next_cursor is not None:
+        note(f"more: --cursor {page.next_cursor}")
 
 
 @app.command()

@@ -55,12 +55,14 @@ def revert_operation(
         )
     plans, later = _plan(txn, group_id, target_id, touched)
     if later and not force:
-        raise Conflict(
-            f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
-            "revert them first, or pass force to overwrite their changes",
-            field="id",
-            operations=later,
+        reverts = [op for op in later if _target_of(txn, group_id, op) == target_id]
+        detail = (
+            f"operation {target_id} was already reverted by {reverts[0]}; revert that to re-apply it"
+            if reverts
+            else f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
+            "revert them first, or pass force to overwrite their changes"
         )
+        raise Conflict(detail, field="id", operations=later)
     details: dict[str, Any] = {"target": target_id, "forced_over": later, "restored": [], "closed": []}
     if target.kind in EPISODE_CREATING:
         episodes = [ref.id for ref in touched if ref.kind == "episode" and ref.created_by == target_id]
@@ -85,6 +87,11 @@ def revert_operation(
     for entity_id, episode_id, _ in restored_mentions:
         txn.add_mentions(group_id, episode_id, [entity_id], operation.id)
     return details
+
+
+def _target_of(txn: HistoryTxn, group_id: str, operation_id: str) -> object:
+    operation = txn.operation(group_id, operation_id)
+    return None if operation is None else operation.details.get("target")
 
 
 def _plan(
