@@ -145,3 +145,18 @@ def test_an_exact_word_match_is_never_buried_by_neighbours_in_meaning(vectors: M
     history = vectors.search_facts({"query": "peanuts", "include_history": True, "limit": 3}).results
     first = history[0].fact
     assert (first.fact, first.status) == ("Anna is allergic to peanuts", "retracted")
+
+
+def test_entities_are_found_by_what_their_name_means(vectors: Memory, backend: dict[str, Any]) -> None:
+    for name, type_ in (("International Business Machines", "organization"), ("Lisbon", "place")):
+        vectors.create_episode({"content": name, "entities": [{"name": name, "type": type_}]})
+    vectors.index_pending()
+
+    assert [e.name for e in vectors.search_entities("IBM")] == ["International Business Machines"]
+    assert [e.name for e in vectors.search_entities("Lissabon", types=["place"])] == ["Lisbon"]
+    assert vectors.search_entities("Lissabon", types=["organization"]) == []
+    assert vectors.search_entities("zzz qwerty") == []
+    assert vectors.search_entities("Anna")[0].name == "Anna", "a word match comes first"
+    vectors.close()
+    with _open(backend, "none") as plain:
+        assert plain.search_entities("IBM") == []

@@ -29,7 +29,7 @@ from engram.graph.models import (
 )
 from engram.graph.predicates import PredicateRegistry
 from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
-from engram.graph.vectors import FactFusion, NameCandidates, embed_mentions, hybrid_search
+from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
 from engram.ids import new_id
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import PageKey, Store
@@ -291,9 +291,23 @@ class GraphService:
         return views
 
     def search_entities(self, group_id: str, query: str, types: Sequence[str], limit: int) -> list[Entity]:
-        """Return entities whose names contain the query's words (or the whole query)."""
+        """Return entities whose names contain the query's words (or the whole query), then, with an
+        embedder, entities whose name means the same (IBM → International Business Machines,
+        Lissabon → Lisbon, Hangzhou → 杭州): word matches first (engram.graph.vectors.NameSearch).
+        """
         keys = [k for k in dict.fromkeys([normalise_name(query), *query_terms(query)]) if k]
-        return self._store.search_entities(group_id, keys, types, limit)
+        found = self._store.search_entities(group_id, keys, types, limit)
+        if self._vectors is None or self._embedder is None or len(found) >= limit:
+            return found
+        try:
+            vector = self._embedder.embed_query(query)
+        except EmbedderError as exc:
+            logger.warning("query embedding failed, entity search by words only: %s", exc.detail)
+            return found
+        near = self._vectors.search_entity_vectors(group_id, vector, types, limit, NAME_SEARCH.floor)
+        seen = {entity.id for entity in found}
+        found += [entity for entity in NAME_SEARCH.near_best(near) if entity.id not in seen]
+        return found[:limit]
 
     def search_facts(self, search: FactSearch, group_id: str) -> FactSearchResponse:
         """Return facts matching ``search``: current by default, or as of / known at a time."""

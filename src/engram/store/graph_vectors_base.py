@@ -89,6 +89,13 @@ class GraphVectors(Protocol):
         """Store one name vector per entity, in one transaction."""
         ...
 
+    def search_entity_vectors(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        """Return up to ``limit`` current entities (of ``types``; any when empty) whose name vector
+        has cosine ≥ ``floor`` with ``vector``, best first."""
+        ...
+
     def clear_graph_vectors(self) -> int:
         """Delete every fact and entity vector (and their dimension); return how many."""
         ...

@@ -59,8 +59,16 @@ class _VectorTxn(PostgresGraphTxn):
         rows = conn.execute(
             f"SELECT {E}, 1 - (v.embedding <=> %s) AS similarity FROM entity_vectors v "
             "JOIN entities e ON e.group_id = v.group_id AND e.id = v.id AND e.expired_at IS NULL "
-            "AND e.type = ANY(%s) WHERE v.group_id = %s ORDER BY v.embedding <=> %s LIMIT %s",
-            (np.asarray(vector, dtype=np.float32), list(types), group_id, np.asarray(vector), limit),
+            "AND (cardinality(%s::text[]) = 0 OR e.type = ANY(%s)) WHERE v.group_id = %s "
+            "ORDER BY v.embedding <=> %s LIMIT %s",
+            (
+                np.asarray(vector, dtype=np.float32),
+                list(types),
+                list(types),
+                group_id,
+                np.asarray(vector),
+                limit,
+            ),
         ).fetchall()
         found = [(entity_from_row(row), float(row[13])) for row in rows if float(row[13]) >= floor]
         return sorted(found, key=lambda pair: -pair[1])
@@ -89,6 +97,15 @@ class PostgresGraphVectorsMixin:
         if txn.written:
             self._inserted(txn.written)
         return result
+
+    def search_entity_vectors(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        """Return current entities whose name vector is nearest ``vector``; see GraphVectors."""
+        with self._transaction() as conn:  # the HNSW settings are local to a transaction
+            return _VectorTxn(conn, lambda _group: None).nearest_entities(
+                group_id, vector, types, limit, floor
+            )
 
     def prepare_graph_vectors(self, dimensions: int) -> None:
         """Give the vector columns their dimension and HNSW indexes, once; see GraphVectors."""

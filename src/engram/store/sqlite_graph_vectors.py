@@ -141,9 +141,10 @@ class _VectorTxn(SQLiteGraphTxn):
         if not scored:
             return []
         ids = sorted(scored, key=lambda k: -scored[k])[:ENTITY_POOL]
+        typed = f" AND e.type IN ({', '.join('?' * len(types))})" if types else ""
         rows = self._conn.execute(
             f"SELECT {E} FROM entities e WHERE e.group_id = ? AND e.expired_at IS NULL "
-            f"AND e.id IN ({', '.join('?' * len(ids))}) AND e.type IN ({', '.join('?' * len(types))})",
+            f"AND e.id IN ({', '.join('?' * len(ids))}){typed}",
             (group_id, *ids, *types),
         ).fetchall()
         found = sorted(((entity_from_row(row), scored[str(row[1])]) for row in rows), key=lambda p: -p[1])
@@ -179,6 +180,14 @@ class SQLiteGraphVectorsMixin:
 
         result: T = self._write(lambda conn: fn(_VectorTxn(conn, committed)))
         return result
+
+    def search_entity_vectors(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        """Return current entities whose name vector is nearest ``vector``; see GraphVectors."""
+        cache, conn = self._graph_cache(), self._connection()
+        txn = _VectorTxn(conn, lambda group: cache.matrix(conn, "entity_vectors", group))
+        return txn.nearest_entities(group_id, vector, types, limit, floor)
 
     def prepare_graph_vectors(self, dimensions: int) -> None:
         """Check that stored graph vectors have ``dimensions``; see GraphVectors."""
