@@ -543,7 +543,10 @@ class Memory:
         self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
     ) -> OperationView:
         """Retract an episode and what only it supports (revertible). Raises NotFound."""
-        return self._history().delete_episode(self.group(group_id), episode_id, actor)
+        deleted = self._history().delete_episode(self.group(group_id), episode_id, actor)
+        if self._indexer is not None and deleted.operation.details.get("facts_unarchived"):
+            self._indexer.notify()  # facts back from the archive wait for their vectors again
+        return deleted
 
     def purge_episode(
         self, episode_id: str, group_id: str | None = None, *, actor: str | None = None

@@ -3,8 +3,12 @@
 DESIGN.md §5 ``DELETE /v1/episodes/{id}``: the episode's current version is closed (its
 versions stay, so the retraction can be reverted); facts backed only by it get a
 ``retracted`` version; facts backed by other episodes too get a version without it in their
-provenance; an arbitration its facts won (a superseded or disputed older fact) is undone;
-its mentions are removed. Every change is a version of the retracting operation.
+provenance; an arbitration its facts won (a superseded or disputed older fact) is undone,
+bringing a superseded fact back from the archive first if it was archived; its mentions are
+removed. Every change is a version of the retracting operation.
+
+Reverting the retraction (the generic revert) supersedes the older fact again: it stays in
+the live tables, not archived (a later archive run may move it again).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ def retract_episode(txn: HistoryTxn, group_id: str, episode_id: str, operation: 
     retracted: list[str] = []
     unlinked: list[str] = []
     restored: list[str] = []
+    unarchived: list[str] = []
     for fact in txn.facts_citing(group_id, episode_id):
         remaining = [cited for cited in fact.episodes if cited != episode_id]
         if remaining:
@@ -47,12 +52,14 @@ def retract_episode(txn: HistoryTxn, group_id: str, episode_id: str, operation: 
         else:
             _put(txn, fact, operation, status="retracted")
             retracted.append(fact.id)
+            unarchived += _unarchive_superseded(txn, fact)
             restored += _undo_arbitration(txn, fact, operation)
     return {
         "episode": episode_id,
         "facts_retracted": retracted,
         "facts_unlinked": unlinked,
         "facts_restored": restored,
+        "facts_unarchived": unarchived,
         "mentions_removed": [list(m) for m in mentions],
     }
 
@@ -67,6 +74,15 @@ def _put(txn: HistoryTxn, fact: Fact, operation: Operation, **changes: Any) -> N
         }
     )
     txn.put_fact(updated, fact_index_text(txn, fact.group_id, updated))
+
+
+def _unarchive_superseded(txn: HistoryTxn, retracted: Fact) -> list[str]:
+    """Move the archived facts the retracted fact superseded back to the live tables; return their ids."""
+    group_id = retracted.group_id
+    found = txn.archived_superseded_by(group_id, retracted.id)
+    if not found:
+        return []
+    return txn.unarchive_facts(group_id, found, lambda fact: fact_index_text(txn, group_id, fact))
 
 
 def _undo_arbitration(txn: HistoryTxn, retracted: Fact, operation: Operation) -> list[str]:

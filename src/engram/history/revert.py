@@ -5,7 +5,8 @@ An operation's effect is exactly the versions it created (``operation_id``) and 
 current before it (if any) is stored again as a new version; otherwise (it created the
 object) the object's current version is closed. Mentions it added are removed and mentions
 it removed are added back. Reverting an ingest or import retracts its episodes
-(engram.history.retract). A revert is itself an operation, so reverting a revert re-applies.
+(engram.history.retract). Reverting an archive moves its facts back from the archive
+(engram.history.unarchive). A revert is itself an operation, so reverting a revert re-applies.
 
 If a later operation changed an object the target touched, the revert would silently undo
 that change too: it is refused with Conflict naming the later operations, unless ``force``.
@@ -18,14 +19,12 @@ from typing import Any
 from engram.errors import Conflict, InvalidInput, NotFound
 from engram.graph.build import fact_index_text, name_keys
 from engram.history.retract import retract_episode
+from engram.history.unarchive import revert_archive, reverts_archive
 from engram.models import Operation
 from engram.store.history_base import HistoryTxn, ObjectKind, VersionRef
 
 EPISODE_CREATING = frozenset({"ingest", "import"})
-IRREVERSIBLE = {
-    "purge": "a purge cannot be reverted: its data is gone",
-    "archive": "an archive is not reverted: archived facts stay readable with include_archived",
-}
+IRREVERSIBLE = {"purge": "a purge cannot be reverted: its data is gone"}
 _ORDER: dict[ObjectKind, int] = {"episode": 0, "entity": 1, "fact": 2}  # names before the facts' index text
 
 
@@ -34,7 +33,7 @@ def revert_operation(
 ) -> dict[str, Any]:
     """Undo ``target_id`` as ``operation``; return the details recorded with it.
 
-    Raises NotFound, InvalidInput (a purge or an archive; an operation that changed nothing revertible),
+    Raises NotFound, InvalidInput (a purge; an operation that changed nothing revertible),
     Conflict naming ``operations`` (later operations changed the same objects; without ``force``).
     """
     target = txn.operation(group_id, target_id)
@@ -42,6 +41,8 @@ def revert_operation(
         raise NotFound(f"no operation with id {target_id!r} in group {group_id!r}", field="id")
     if target.kind in IRREVERSIBLE:
         raise InvalidInput(IRREVERSIBLE[target.kind], field="id")
+    if reverts_archive(target):
+        return revert_archive(txn, group_id, target, operation, force=force)
     touched = txn.touched_by(group_id, target_id)
     # Mentions of a purged episode stay gone: their episode has no version left.
     restored_mentions = [

@@ -128,6 +128,42 @@ class HistoryTxn(GraphTxn, Protocol):
         """Store an operation with its details as given."""
         ...
 
+    def archive_fact_ids(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        operation: Operation,
+        index_text: Callable[[Fact], str],
+    ) -> tuple[list[str], int]:
+        """Move every version of the live facts among ``fact_ids`` to the archive, archived by ``operation``.
+
+        Like FactArchive.archive_facts without its selection: their full-text row moves to the
+        archive's index (``index_text(latest version)`` on SQLite) and their vector is dropped.
+        Ids not in ``facts`` are skipped. Returns (ids moved, versions moved).
+        """
+        ...
+
+    def unarchive_facts(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        index_text: Callable[[Fact], str],
+        *,
+        archived_by: str | None = None,
+    ) -> list[str]:
+        """Move every version of the archived facts among ``fact_ids`` back to ``facts``; return their ids.
+
+        Only facts archived by the operation ``archived_by`` when given; ids not in the archive
+        (never archived, restored or purged since) are skipped. Versions keep their operations
+        and times; the live full-text row is rebuilt (``index_text(latest version)`` on SQLite)
+        and the archive's dropped; the vector waits for the indexer again.
+        """
+        ...
+
+    def archived_superseded_by(self, group_id: str, fact_id: str) -> list[str]:
+        """Return the archived facts whose latest version is superseded by ``fact_id``."""
+        ...
+
 
 @runtime_checkable
 class HistoryStore(Protocol):

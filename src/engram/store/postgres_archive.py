@@ -6,6 +6,8 @@ The same semantics as sqlite_archive.py on the tables of postgres_schema.py migr
 group wait), and moves the facts' versions to ``archived_facts`` and their ``fact_docs``
 rows, text included, to ``archived_fact_docs``: the stored text is moved, so the callback
 that rebuilds index text (SQLite's contentless index needs it) is not called here.
+``archive_rows`` and ``unarchive_rows`` move given facts either way inside a history
+transaction (revert, delete).
 """
 
 from __future__ import annotations
@@ -42,14 +44,38 @@ _ARCHIVABLE = """
     ORDER BY f.id
 """
 _MOVE = (
-    f"INSERT INTO archived_facts ({FACT_COLUMNS}, archived_at, archived_by) "
-    f"SELECT {FACT_COLUMNS}, %s, %s FROM facts WHERE group_id = %s AND id = ANY(%s)"
+    f"INSERT INTO archived_facts ({FACT_COLUMNS}, expired_by, archived_at, archived_by) "
+    f"SELECT {FACT_COLUMNS}, expired_by, %s, %s FROM facts WHERE group_id = %s AND id = ANY(%s)"
 )
 _MOVE_DOCS = (
     "INSERT INTO archived_fact_docs (group_id, id, text) "
     "SELECT group_id, id, text FROM fact_docs WHERE group_id = %s AND id = ANY(%s) "
     "ON CONFLICT (group_id, id) DO UPDATE SET text = excluded.text"
 )
+_ARCHIVED_IDS = (
+    "SELECT DISTINCT id FROM archived_facts WHERE group_id = %s AND id = ANY(%s) "
+    "AND (%s::text IS NULL OR archived_by = %s)"
+)
+# Archives made before expired_by was moved lost it: a version closed by its successor is
+# closed by the operation that stored the successor.
+_RESTORE = (
+    f"INSERT INTO facts ({FACT_COLUMNS}, expired_by) SELECT {F}, CASE WHEN f.expired_at IS NULL THEN NULL "
+    "ELSE coalesce(f.expired_by, (SELECT n.operation_id FROM archived_facts n WHERE n.group_id = f.group_id "
+    "AND n.id = f.id AND n.version = f.version + 1)) END FROM archived_facts f "
+    "WHERE f.group_id = %s AND f.id = ANY(%s)"
+)
+_RESTORE_DOCS = (
+    "INSERT INTO fact_docs (group_id, id, text) "
+    "SELECT group_id, id, text FROM archived_fact_docs WHERE group_id = %s AND id = ANY(%s) "
+    "ON CONFLICT (group_id, id) DO UPDATE SET text = excluded.text"
+)
+_SUPERSEDED_BY = """
+    SELECT f.id FROM archived_facts f
+    WHERE f.group_id = %s AND f.superseded_by = %s
+      AND f.version = (SELECT max(v.version) FROM archived_facts v
+                       WHERE v.group_id = f.group_id AND v.id = f.id)
+    ORDER BY f.id
+"""
 
 
 class PostgresArchiveMixin:
@@ -123,11 +149,7 @@ class PostgresArchiveMixin:
             if dry_run:
                 return ids, versions
             with conn.pipeline():
-                conn.execute(_MOVE, (operation.created_at, operation.id, group_id, ids))
-                conn.execute("DELETE FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
-                conn.execute(_MOVE_DOCS, (group_id, ids))
-                conn.execute("DELETE FROM fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
-                conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+                _move_out(conn, group_id, ids, operation.created_at, operation.id)
                 details = {
                     **operation.details,
                     "facts": ids,
@@ -172,3 +194,55 @@ class PostgresArchiveMixin:
                 (group_id, *params, limit),
             ).fetchall()
         return [(fact_from_row(row), 0.0) for row in rows]
+
+
+def _move_out(conn: Connection, group_id: str, ids: Sequence[str], at: datetime, operation_id: str) -> None:
+    """Move every version of the facts and their full-text row to the archive; drop their vectors."""
+    conn.execute(_MOVE, (at, operation_id, group_id, list(ids)))
+    conn.execute("DELETE FROM facts WHERE group_id = %s AND id = ANY(%s)", (group_id, list(ids)))
+    conn.execute(_MOVE_DOCS, (group_id, list(ids)))
+    conn.execute("DELETE FROM fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, list(ids)))
+    conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = ANY(%s)", (group_id, list(ids)))
+
+
+def archive_rows(
+    conn: Connection, group_id: str, fact_ids: Sequence[str], at: datetime, operation_id: str
+) -> tuple[list[str], int]:
+    """Move every version of the live facts among ``fact_ids`` to the archive; return (ids, versions).
+
+    Runs inside the caller's transaction (which holds the group's graph lock); see
+    HistoryTxn.archive_fact_ids.
+    """
+    wanted = list(dict.fromkeys(fact_ids))
+    rows = conn.execute(
+        "SELECT id, count(*) FROM facts WHERE group_id = %s AND id = ANY(%s) GROUP BY id", (group_id, wanted)
+    ).fetchall()
+    counts = {str(row[0]): int(row[1]) for row in rows}
+    ids = [fact_id for fact_id in wanted if fact_id in counts]
+    if ids:
+        _move_out(conn, group_id, ids, at, operation_id)
+    return ids, sum(counts.values())
+
+
+def unarchive_rows(
+    conn: Connection, group_id: str, fact_ids: Sequence[str], archived_by: str | None
+) -> list[str]:
+    """Move every version of the archived facts among ``fact_ids`` back to ``facts``; return their ids.
+
+    Only facts archived by ``archived_by`` when given. Their ``archived_fact_docs`` rows move
+    back to ``fact_docs``. Runs inside the caller's transaction; see HistoryTxn.unarchive_facts.
+    """
+    wanted = list(dict.fromkeys(fact_ids))
+    found = {str(row[0]) for row in conn.execute(_ARCHIVED_IDS, (group_id, wanted, archived_by, archived_by))}
+    ids = [fact_id for fact_id in wanted if fact_id in found]
+    if ids:
+        conn.execute(_RESTORE, (group_id, ids))
+        conn.execute("DELETE FROM archived_facts WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+        conn.execute(_RESTORE_DOCS, (group_id, ids))
+        conn.execute("DELETE FROM archived_fact_docs WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
+    return ids
+
+
+def archived_superseded_by(conn: Connection, group_id: str, fact_id: str) -> list[str]:
+    """Return the archived facts whose latest version names ``fact_id`` as its successor."""
+    return [str(row[0]) for row in conn.execute(_SUPERSEDED_BY, (group_id, fact_id)).fetchall()]

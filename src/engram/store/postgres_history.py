@@ -27,6 +27,7 @@ from engram.store.history_base import (
     VersionRef,
     entities_unmentioned,
 )
+from engram.store.postgres_archive import archive_rows, archived_superseded_by, unarchive_rows
 from engram.store.postgres_graph import CLOSE_CURRENT, PostgresGraphTxn
 from engram.store.postgres_graph_rows import ENTITY_COLUMNS, FACT_COLUMNS, entity_from_row, fact_from_row
 from engram.store.postgres_insert import NEXT_ID, NEXT_TEXT, PREVIOUS_ID, PREVIOUS_TEXT
@@ -182,6 +183,29 @@ class _HistoryTxn(PostgresGraphTxn):
 
     def record_history_operation(self, operation: Operation) -> None:
         self.record_operation(operation, {})
+
+    def archive_fact_ids(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        operation: Operation,
+        index_text: Callable[[Fact], str],
+    ) -> tuple[list[str], int]:
+        # The full-text rows move with their text: index_text is SQLite's.
+        return archive_rows(self._group(group_id), group_id, fact_ids, operation.created_at, operation.id)
+
+    def unarchive_facts(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        index_text: Callable[[Fact], str],
+        *,
+        archived_by: str | None = None,
+    ) -> list[str]:
+        return unarchive_rows(self._group(group_id), group_id, fact_ids, archived_by)
+
+    def archived_superseded_by(self, group_id: str, fact_id: str) -> list[str]:
+        return archived_superseded_by(self._group(group_id), group_id, fact_id)
 
 
 class PostgresHistoryMixin:

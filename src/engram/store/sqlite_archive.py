@@ -3,7 +3,8 @@
 ``fact_hits`` holds, per fact, when a search last returned it (written in batches by a
 HitBuffer). ``archive_facts`` moves every version of old, inactive, never-returned facts
 from ``facts`` to ``archived_facts`` and their full-text row from ``facts_fts`` to
-``archived_facts_fts``, in one transaction with its ``archive`` operation.
+``archived_facts_fts``, in one transaction with its ``archive`` operation. ``archive_rows`` and
+``unarchive_rows`` move given facts either way inside a history transaction (revert, delete).
 """
 
 from __future__ import annotations
@@ -41,6 +42,24 @@ _MOVE = (
     f"INSERT INTO archived_facts (doc, {FACT_COLUMNS}, expired_by, archived_at, archived_by) "
     f"SELECT doc, {FACT_COLUMNS}, expired_by, ?, ? FROM facts WHERE group_id = ? AND id = ?"
 )
+_LATEST_LIVE = (
+    f"SELECT {F}, f.doc FROM facts f WHERE f.group_id = ? AND f.id = ? ORDER BY f.version DESC LIMIT 1"
+)
+_LATEST_ARCHIVED = (
+    f"SELECT {F}, f.doc FROM archived_facts f WHERE f.group_id = ? AND f.id = ? "
+    "AND (? IS NULL OR f.archived_by = ?) ORDER BY f.version DESC LIMIT 1"
+)
+_RESTORE = (
+    f"INSERT INTO facts (doc, {FACT_COLUMNS}, expired_by) "
+    f"SELECT doc, {FACT_COLUMNS}, expired_by FROM archived_facts WHERE group_id = ? AND id = ?"
+)
+_SUPERSEDED_BY = """
+    SELECT f.id FROM archived_facts f
+    WHERE f.group_id = ? AND f.superseded_by = ?
+      AND f.version = (SELECT max(v.version) FROM archived_facts v
+                       WHERE v.group_id = f.group_id AND v.id = f.id)
+    ORDER BY f.id
+"""
 
 
 class SQLiteArchiveMixin:
@@ -113,13 +132,8 @@ class SQLiteArchiveMixin:
             if dry_run:
                 return ids, versions
             txn = SQLiteGraphTxn(conn)
-            texts = [(doc, index_text(txn, fact)) for fact, doc in latest]
-            stamp = ts(operation.created_at)
-            conn.executemany(_MOVE, [(stamp, operation.id, group_id, fact_id) for fact_id in ids])
-            conn.executemany("DELETE FROM facts WHERE group_id = ? AND id = ?", [(group_id, i) for i in ids])
-            conn.executemany("DELETE FROM facts_fts WHERE rowid = ?", [(doc,) for doc, _ in texts])
-            conn.executemany("DELETE FROM fact_vectors WHERE doc = ?", [(doc,) for doc, _ in texts])
-            conn.executemany("INSERT INTO archived_facts_fts (rowid, text) VALUES (?, ?)", texts)
+            at = operation.created_at
+            _move_out(conn, group_id, latest, at, operation.id, lambda fact: index_text(txn, fact))
             txn.record_operation(operation, {"facts": ids, "versions": versions, "cutoff": ts(cutoff)})
             return ids, versions
 
@@ -144,3 +158,78 @@ def _count_versions(conn: apsw.Connection, group_id: str, ids: Sequence[str]) ->
         ).fetchone()
         total += int(row[0]) if row else 0
     return total
+
+
+def _move_out(
+    conn: apsw.Connection,
+    group_id: str,
+    latest: Sequence[tuple[Fact, int]],
+    at: datetime,
+    operation_id: str,
+    index_text: Callable[[Fact], str],
+) -> None:
+    """Move every version of the facts (latest version, doc) and their full-text row to the archive."""
+    texts = [(doc, index_text(fact)) for fact, doc in latest]
+    stamp = ts(at)
+    conn.executemany(_MOVE, [(stamp, operation_id, group_id, fact.id) for fact, _ in latest])
+    conn.executemany("DELETE FROM facts WHERE group_id = ? AND id = ?", [(group_id, f.id) for f, _ in latest])
+    conn.executemany("DELETE FROM facts_fts WHERE rowid = ?", [(doc,) for doc, _ in texts])
+    conn.executemany("DELETE FROM fact_vectors WHERE doc = ?", [(doc,) for doc, _ in texts])
+    conn.executemany("INSERT INTO archived_facts_fts (rowid, text) VALUES (?, ?)", texts)
+
+
+def archive_rows(
+    conn: apsw.Connection,
+    group_id: str,
+    fact_ids: Sequence[str],
+    at: datetime,
+    operation_id: str,
+    index_text: Callable[[Fact], str],
+) -> tuple[list[str], int]:
+    """Move every version of the live facts among ``fact_ids`` to the archive; return (ids, versions).
+
+    Runs inside the caller's transaction; see HistoryTxn.archive_fact_ids.
+    """
+    latest = []
+    for fact_id in dict.fromkeys(fact_ids):
+        row = conn.execute(_LATEST_LIVE, (group_id, fact_id)).fetchone()
+        if row is not None:
+            latest.append((fact_from_row(row), int(row[19])))
+    ids = [fact.id for fact, _ in latest]
+    if not ids:
+        return [], 0
+    versions = _count_versions(conn, group_id, ids)
+    _move_out(conn, group_id, latest, at, operation_id, index_text)
+    return ids, versions
+
+
+def unarchive_rows(
+    conn: apsw.Connection,
+    group_id: str,
+    fact_ids: Sequence[str],
+    archived_by: str | None,
+    index_text: Callable[[Fact], str],
+) -> list[str]:
+    """Move every version of the archived facts among ``fact_ids`` back to ``facts``; return their ids.
+
+    Only facts archived by ``archived_by`` when given. The fact keeps its doc; its live
+    full-text row is rebuilt from ``index_text(latest version)`` and the archive's is dropped.
+    Runs inside the caller's transaction; see HistoryTxn.unarchive_facts.
+    """
+    restored = []
+    for fact_id in dict.fromkeys(fact_ids):
+        row = conn.execute(_LATEST_ARCHIVED, (group_id, fact_id, archived_by, archived_by)).fetchone()
+        if row is None:
+            continue
+        fact, doc = fact_from_row(row), int(row[19])
+        conn.execute(_RESTORE, (group_id, fact_id))
+        conn.execute("DELETE FROM archived_facts WHERE group_id = ? AND id = ?", (group_id, fact_id))
+        conn.execute("DELETE FROM archived_facts_fts WHERE rowid = ?", (doc,))
+        conn.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (doc, index_text(fact)))
+        restored.append(fact_id)
+    return restored
+
+
+def archived_superseded_by(conn: apsw.Connection, group_id: str, fact_id: str) -> list[str]:
+    """Return the archived facts whose latest version names ``fact_id`` as its successor."""
+    return [str(row[0]) for row in conn.execute(_SUPERSEDED_BY, (group_id, fact_id)).fetchall()]

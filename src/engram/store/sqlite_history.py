@@ -12,6 +12,7 @@ import apsw
 from engram.graph.models import Entity, Fact
 from engram.models import Episode, Operation
 from engram.store.history_base import HistoryTxn, ObjectKind, OperationQuery, PurgeReport, VersionRef
+from engram.store.sqlite_archive import archive_rows, archived_superseded_by, unarchive_rows
 from engram.store.sqlite_graph import (
     ENTITY_COLUMNS,
     FACT_COLUMNS,
@@ -170,6 +171,28 @@ class _HistoryTxn(SQLiteGraphTxn):
 
     def record_history_operation(self, operation: Operation) -> None:
         self.record_operation(operation, {})
+
+    def archive_fact_ids(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        operation: Operation,
+        index_text: Callable[[Fact], str],
+    ) -> tuple[list[str], int]:
+        return archive_rows(self._conn, group_id, fact_ids, operation.created_at, operation.id, index_text)
+
+    def unarchive_facts(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        index_text: Callable[[Fact], str],
+        *,
+        archived_by: str | None = None,
+    ) -> list[str]:
+        return unarchive_rows(self._conn, group_id, fact_ids, archived_by, index_text)
+
+    def archived_superseded_by(self, group_id: str, fact_id: str) -> list[str]:
+        return archived_superseded_by(self._conn, group_id, fact_id)
 
 
 def _get_operation(conn: apsw.Connection, group_id: str, operation_id: str) -> Operation | None:
