@@ -186,12 +186,11 @@ def test_revert_of_an_archive_restores_what_was_not_purged(
     assert budgets(memory, "ACME", include_archived=True) == [(800, "current", False)]
 
 
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)  # SQLite always moved expired_by
 def test_archives_that_lost_expired_by_get_it_back_from_the_successor(
     memory: Memory, archived: dict[str, str], backend: dict[str, Any]
 ) -> None:
     """PostgreSQL archives made before the archive moved ``expired_by`` have it empty."""
-    if "database_url" not in backend:
-        pytest.skip("SQLite always moved expired_by")
     with psycopg.connect(backend["database_url"].get_secret_value()) as pg:
         pg.execute("UPDATE archived_facts SET expired_by = NULL")
     memory.revert_operation(archived["archive"])
