@@ -57,6 +57,7 @@ def postgres_server() -> Iterator[str]:
     if url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         yield url
         return
     from postgres_server import EmbeddedPostgres

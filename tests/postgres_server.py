@@ -106,6 +106,7 @@ class EmbeddedPostgres:
             conn.execute(f'CREATE DATABASE "{database}"')
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
 
     def _initdb(self, initdb: Path, pgdata: Path, user: str | None, config: dict[str, str]) -> None:
         settings = [arg for name, value in config.items() for arg in ("-c", f"{name}={value}")]

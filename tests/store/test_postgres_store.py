@@ -299,3 +299,21 @@ def test_concurrent_graph_writers_across_stores_build_one_graph(stores: list[Pos
     budgets = [h.fact for h in facts if h.fact.predicate == "BUDGET"]
     assert [f.value for f in budgets if f.status == "current"] == [1011], "the latest valid time wins"
     assert len(stores[0].episodes_mentioning("default", [acme.id], 100)) == 12
+
+
+def test_entity_name_search_can_use_the_trigram_index(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url)
+    try:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO entity_names (group_id, name_key, entity_id) "
+                "SELECT 'g', md5(i::text), 'en_' || i FROM generate_series(1, 50000) AS i"
+            )
+            conn.execute("ANALYZE entity_names")
+            plan = conn.execute(
+                "EXPLAIN SELECT entity_id FROM entity_names WHERE group_id = 'g' AND name_key ILIKE ANY(%s)",
+                (["%acme%"],),
+            ).fetchall()
+        assert "entity_names_trgm" in " ".join(str(row[0]) for row in plan)
+    finally:
+        store.close()

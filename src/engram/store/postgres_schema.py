@@ -322,4 +322,17 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        7,
+        """
+        -- Entity search matches names by substring (ILIKE '%key%'): trigrams let GIN find them
+        -- without reading every name of the group (pg_trgm ships with contrib; create it once in
+        -- public when several schemas share a database: docs/deployment.md).
+        CREATE EXTENSION IF NOT EXISTS pg_trgm;
+        CREATE INDEX entity_names_trgm ON entity_names USING gin (name_key gin_trgm_ops);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
