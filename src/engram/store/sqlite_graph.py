@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -470,13 +471,32 @@ def find_facts_in(
     conn: apsw.Connection, table: str, group_id: str, query: FactQuery, limit: int
 ) -> list[Fact]:
     """Return fact versions of ``table`` (facts or archived_facts) matching ``query``, newest first."""
-    clause, params = fact_filter(query)
+    order = "ORDER BY coalesce(valid_at, recorded_at) DESC, id, version LIMIT ?"
+    if query.subject is None:
+        clause, params = fact_filter(query)
+        sql = f"SELECT {F} FROM {table} f WHERE f.group_id = ? AND {clause} {order}"
+        return [fact_from_row(row) for row in conn.execute(sql, (group_id, *params, limit)).fetchall()]
+    # About one entity: two index lookups (as subject, as object). The planner answered the OR of
+    # both, or the object side alone (most facts have no object, which skews its statistics), by
+    # walking every fact of the group: 16-37 ms at 100k facts.
+    clause, params = fact_filter(replace(query, subject=None))
+    sides = [
+        f"SELECT {F} FROM {table} f{_indexed(table, side, query)} WHERE f.group_id = ? AND f.{side} = ? "
+        f"AND {clause}"
+        for side in ("subject", "object")
+    ]
     rows = conn.execute(
-        f"SELECT {F} FROM {table} f WHERE f.group_id = ? AND {clause} "
-        "ORDER BY coalesce(f.valid_at, f.recorded_at) DESC, f.id, f.version LIMIT ?",
-        (group_id, *params, limit),
+        f"SELECT * FROM ({sides[0]} UNION {sides[1]}) {order}",
+        (group_id, query.subject, *params, group_id, query.subject, *params, limit),
     ).fetchall()
     return [fact_from_row(row) for row in rows]
+
+
+def _indexed(table: str, side: str, query: FactQuery) -> str:
+    """Return the INDEXED BY clause that serves ``side = ?`` in ``table``, or "" when none can."""
+    if table == "archived_facts":
+        return f" INDEXED BY archived_facts_{side}"
+    return f" INDEXED BY facts_current_{side}" if query.known_at is None else ""
 
 
 def search_facts_in(
