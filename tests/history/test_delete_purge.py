@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -10,7 +12,7 @@ from typing import Any
 import pytest
 
 from engram import Memory, Settings
-from engram.errors import Conflict, InvalidInput, NotFound
+from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from history_support import ACME, budget, say
 
 
@@ -203,3 +205,39 @@ def test_reads_before_a_delete_show_the_memory_as_it_was(memory: Memory) -> None
     acme = memory.search_entities("ACME")[0].id
     assert all(h.fact.expired_at is None for h in memory.get_entity(acme, known_at=before).facts)
     assert memory.search_facts({}).results == [], "and now it is retracted"
+
+
+def test_a_delete_racing_an_update_leaves_episode_and_facts_consistent(backend: dict[str, Any]) -> None:
+    """Two memories on one store (two servers): each race ends deleted or live, never half of each."""
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings) as one, Memory.open(settings=settings) as two:
+        episodes = [
+            say(
+                one,
+                f"Company {i} budget is {i}k",
+                days=i,
+                entities=[{"name": f"Company {i}", "type": "organization"}],
+                facts=[{"subject": f"Company {i}", "predicate": "BUDGET", "value": i, "fact": f"budget {i}"}],
+            )
+            for i in range(12)
+        ]
+
+        def delete(episode: str) -> None:
+            with contextlib.suppress(NotFound):
+                one.delete_episode(episode)
+
+        def update(episode: str) -> None:
+            with contextlib.suppress(NotFound, PreconditionFailed):
+                two.update_episode(episode, {"metadata": {"seen": True}}, expected_version=1)
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for episode in episodes:
+                pool.submit(delete, episode)
+                pool.submit(update, episode)
+        for i, episode in enumerate(episodes):
+            live = episode in {e.id for e in one.list_episodes(limit=50).items}
+            statuses = {
+                h.fact.status
+                for h in one.search_facts({"subject": f"Company {i}", "include_history": True}).results
+            }
+            assert statuses == ({"current"} if live else {"retracted"}), (episode, live, statuses)

@@ -20,7 +20,9 @@ class RevertRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     force: bool = Field(
-        default=False, description="Revert even though later operations changed the same objects."
+        default=False,
+        strict=True,
+        description="Revert even though later operations changed the same objects.",
     )
 
 

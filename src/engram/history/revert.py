@@ -55,15 +55,20 @@ def revert_operation(
             field="id",
         )
     plans, later = _plan(txn, group_id, target_id, touched)
-    if later and not force:
-        reverts = [op for op in later if _target_of(txn, group_id, op) == target_id]
-        detail = (
-            f"operation {target_id} was already reverted by {reverts[0]}; revert that to re-apply it"
-            if reverts
-            else f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
-            "revert them first, or pass force to overwrite their changes"
+    reverts = [op for op in later if _target_of(txn, group_id, op) == target_id]
+    if reverts:  # force or not: undoing it twice would only write the same versions again
+        raise Conflict(
+            f"operation {target_id} was already reverted by {reverts[0]}; revert that to re-apply it",
+            field="id",
+            operations=later,
         )
-        raise Conflict(detail, field="id", operations=later)
+    if later and not force:
+        raise Conflict(
+            f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
+            "revert them first, or pass force to overwrite their changes",
+            field="id",
+            operations=later,
+        )
     details: dict[str, Any] = {"target": target_id, "forced_over": later, "restored": [], "closed": []}
     if target.kind in EPISODE_CREATING:
         episodes = [ref.id for ref in touched if ref.kind == "episode" and ref.created_by == target_id]

@@ -324,7 +324,7 @@ class PostgresStore(
             check_text(new)
             conn.execute(
                 "UPDATE episodes SET expired_at = %s, expired_by = %s "
-                "WHERE group_id = %s AND id = %s AND version = %s",
+                "WHERE group_id = %s AND id = %s AND version = %s AND expired_at IS NULL",
                 (new.recorded_at, operation.id, group_id, episode_id, current.version),
             )
             conn.execute(INSERT_EPISODE, episode_row(new))

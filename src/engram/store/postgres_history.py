@@ -97,6 +97,8 @@ class _HistoryTxn(PostgresGraphTxn):
         return _touched_by(self._group(group_id), group_id, operation_id)
 
     def versions(self, group_id: str, kind: ObjectKind, object_id: str) -> list[VersionRef]:
+        if kind == "episode":
+            self._lock_episode(group_id, object_id)
         rows = (
             self._group(group_id)
             .execute(
@@ -142,7 +144,19 @@ class _HistoryTxn(PostgresGraphTxn):
         )
         return [fact_from_row(row) for row in rows]
 
+    def _lock_episode(self, group_id: str, episode_id: str) -> None:
+        """Take the row lock update_episode takes, so a revert or delete and an update serialise.
+
+        Without it a delete racing a PATCH could both commit: the update re-opened the episode
+        the delete had closed (found by a review: 22 of 40 races on two servers).
+        """
+        self._group(group_id).execute(
+            "SELECT 1 FROM episode_docs WHERE group_id = %s AND id = %s FOR NO KEY UPDATE",
+            (group_id, episode_id),
+        )
+
     def put_episode_version(self, episode: Episode) -> None:
+        self._lock_episode(episode.group_id, episode.id)
         conn = self._group(episode.group_id)
         conn.execute(
             CLOSE_CURRENT.format(table="episodes"),
@@ -153,6 +167,7 @@ class _HistoryTxn(PostgresGraphTxn):
         conn.execute(_REFRESH_CONTEXT, (episode.group_id, ids))
 
     def close_episode(self, group_id: str, episode_id: str, at: datetime, operation_id: str) -> None:
+        self._lock_episode(group_id, episode_id)
         conn = self._group(group_id)
         conn.execute(CLOSE_CURRENT.format(table="episodes"), (at, operation_id, group_id, episode_id))
         conn.execute("DELETE FROM episode_vectors WHERE group_id = %s AND id = %s", (group_id, episode_id))
