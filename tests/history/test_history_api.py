@@ -124,7 +124,7 @@ def test_cli_operations_delete_revert_and_purge(tmp_path: Path) -> None:
     assert cli("revert", delete_op, "--data-dir", data).exit_code == 0
     conflict = cli("revert", delete_op, "--data-dir", data)
     assert conflict.exit_code == 4 and "already reverted by" in conflict.stderr
-    assert cli("revert", delete_op, "--data-dir", data, "--force").exit_code == 0
+    assert cli("revert", delete_op, "--data-dir", data, "--force").exit_code == 4, "force does not undo twice"
 
     refused = cli("purge", episode, "--data-dir", data)
     assert refused.exit_code == 2 and "--yes" in refused.stderr
