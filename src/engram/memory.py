@@ -442,6 +442,8 @@ class Memory:
         view.entity = timeutil.as_believed(view.entity, at)
         for hit in view.facts:
             hit.fact = timeutil.as_believed(hit.fact, at)
+        if at is not None:  # the timeline as it stood then: no version recorded later
+            view.timeline = [timeutil.as_believed(v, at) for v in view.timeline if v.recorded_at <= at]
         return view
 
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:

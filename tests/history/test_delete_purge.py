@@ -203,7 +203,13 @@ def test_reads_before_a_delete_show_the_memory_as_it_was(memory: Memory) -> None
     facts_then = memory.search_facts({"known_at": before}).results
     assert [(h.fact.status, h.fact.expired_at) for h in facts_then] == [("current", None)]
     acme = memory.search_entities("ACME")[0].id
-    assert all(h.fact.expired_at is None for h in memory.get_entity(acme, known_at=before).facts)
+    memory.create_episode(
+        {"content": "ACME aka Acme Co", "entities": [{"name": "ACME", "aliases": ["Acme Co"]}]}
+    )
+    then_entity = memory.get_entity(acme, known_at=before)
+    assert all(h.fact.expired_at is None for h in then_entity.facts)
+    assert [(v.version, v.expired_at) for v in then_entity.timeline] == [(1, None)], "no later version yet"
+    assert len(memory.get_entity(acme).timeline) == 2
     assert memory.search_facts({}).results == [], "and now it is retracted"
 
 
