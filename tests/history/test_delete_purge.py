@@ -247,3 +247,20 @@ def test_a_delete_racing_an_update_leaves_episode_and_facts_consistent(backend: 
                 for h in one.search_facts({"subject": f"Company {i}", "include_history": True}).results
             }
             assert statuses == ({"current"} if live else {"retracted"}), (episode, live, statuses)
+
+
+def test_reverting_a_delete_brings_back_its_fact_from_the_archive(backend: dict[str, Any]) -> None:
+    now = [datetime.now(UTC)]
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings, clock=lambda: now[0]) as memory:
+        episode = say(memory, "ACME budget is 500k", days=0, entities=ACME, facts=budget(500000))
+        deleted = memory.delete_episode(episode)
+        now[0] += timedelta(days=200)
+        assert len(memory.archive_facts(timedelta(days=180)).facts) == 1, "the retracted fact"
+
+        reverted = memory.revert_operation(deleted.operation.id)
+
+        assert len(reverted.operation.details["facts_unarchived"]) == 1
+        assert memory.get_episode(episode).id == episode
+        assert facts(memory) == [(500000, "current", (episode,))]
+        assert memory.search_entities("ACME")[0].id in memory.store.mentioned_entities("default", episode)  # type: ignore[attr-defined]

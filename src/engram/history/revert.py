@@ -43,6 +43,10 @@ def revert_operation(
         raise InvalidInput(IRREVERSIBLE[target.kind], field="id")
     if reverts_archive(target):
         return revert_archive(txn, group_id, target, operation, force=force)
+    # Facts the target changed that were archived since come back first, so their versions count.
+    unarchived = txn.unarchive_facts(
+        group_id, _facts_named(target.details), lambda fact: fact_index_text(txn, group_id, fact)
+    )
     touched = txn.touched_by(group_id, target_id)
     # Mentions of a purged episode stay gone: their episode has no version left.
     restored_mentions = [
@@ -70,6 +74,8 @@ def revert_operation(
             operations=later,
         )
     details: dict[str, Any] = {"target": target_id, "forced_over": later, "restored": [], "closed": []}
+    if unarchived:
+        details["facts_unarchived"] = unarchived
     if target.kind in EPISODE_CREATING:
         episodes = [ref.id for ref in touched if ref.kind == "episode" and ref.created_by == target_id]
         details["retracted"] = [
@@ -93,6 +99,13 @@ def revert_operation(
     for entity_id, episode_id, _ in restored_mentions:
         txn.add_mentions(group_id, episode_id, [entity_id], operation.id)
     return details
+
+
+def _facts_named(details: dict[str, Any]) -> list[str]:
+    """Return the facts a delete (or an ingest's revert) says it changed."""
+    parts = [details, *details.get("retracted", [])]
+    keys = ("facts_retracted", "facts_unlinked", "facts_restored", "facts_unarchived")
+    return sorted({str(fact_id) for part in parts for key in keys for fact_id in part.get(key, [])})
 
 
 def _target_of(txn: HistoryTxn, group_id: str, operation_id: str) -> object:
