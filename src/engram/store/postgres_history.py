@@ -303,6 +303,8 @@ class PostgresHistoryMixin:
                 "entity_vectors",
                 "archived_facts",
                 "archived_fact_docs",
+                "entity_names",
+                "mentions",
             ):
                 conn.execute(f"VACUUM {table}")
         return report
