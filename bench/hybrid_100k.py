@@ -13,12 +13,16 @@ Baseline in the same run: the same queries through the BM25 channel alone.
 are updated after the build and ``known_at`` is the moment half of them were stored; the rows
 without it are its baseline.
 
-    .venv/bin/python bench/hybrid_100k.py [--n 100000] [--queries 200] [--known-at] [--json]
+``--keep DIR`` builds the store in DIR (or reuses the one a previous run completed there), so
+before/after runs search the same data; ``--build-only`` stops after that.
+
+    .venv/bin/python bench/hybrid_100k.py [--n 100000] [--queries 200] [--known-at] [--keep DIR] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import random
@@ -95,7 +99,25 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--known-at", action="store_true", help="also search at known_at = mid-build")
+    parser.add_argument("--keep", type=Path, default=None, help="build in DIR or reuse the store there")
+    parser.add_argument("--build-only", action="store_true", help="with --keep: build, then stop")
+    parser.add_argument(
+        "--filters", default=None, help="comma-separated indexes of the filter cases to run (default all)"
+    )
     args = parser.parse_args()
+    if args.keep is not None and args.known_at:
+        parser.error("--known-at updates the store: it runs on a fresh one, without --keep")
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        complete = args.keep / "COMPLETE"
+        if not complete.exists():
+            started = time.perf_counter()
+            build(args.keep, args.n)
+            complete.write_text(f"{args.n} episodes built in {time.perf_counter() - started:.1f} s\n")
+        elif complete.read_text().split()[0] != str(args.n):
+            parser.error(f"{args.keep} holds another size: {complete.read_text().strip()}")
+        if args.build_only:
+            return
     info = machine()
     _, questions = load_locomo()
     queries = [q.question for q in questions[: args.queries]]
@@ -113,11 +135,16 @@ def main() -> None:
         {"actor_id": ["Caroline-0"]},
         {"timestamp_after": "2023-05-01T00:00:00Z", "timestamp_before": "2023-08-01T00:00:00Z"},
     ]
-    with tempfile.TemporaryDirectory(prefix="engram-hybrid-") as directory:
-        path = Path(directory)
-        started = time.perf_counter()
-        build(path, args.n)
-        build_s = time.perf_counter() - started
+    if args.filters is not None:
+        filters = [filters[int(i)] for i in args.filters.split(",")]
+    with contextlib.ExitStack() as stack:
+        if args.keep is not None:
+            path, build_s = args.keep, float((args.keep / "COMPLETE").read_text().split()[-2])
+        else:
+            path = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="engram-hybrid-")))
+            started = time.perf_counter()
+            build(path, args.n)
+            build_s = time.perf_counter() - started
         memory = Memory(
             SQLiteStore(path / "engram.db"),
             Settings(data_dir=path, extractor="none"),

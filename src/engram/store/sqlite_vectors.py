@@ -129,16 +129,29 @@ def nearest(
     filter_where: str,
     filter_params: Sequence[Any],
     known_at: datetime | None = None,
+    *,
+    select_first: bool = False,
 ) -> list[tuple[int, float]]:
     """Return up to ``limit`` (doc, cosine) of episodes passing the filter, best first.
 
     ``filter_where`` is an ``AND …`` clause over alias ``e`` (empty for no filter). The
     episodes are those held now, or at ``known_at`` (one stored later does not pass).
+    ``select_first``: the filter is served by a covering index, so the passing docs are read
+    first and only their rows are multiplied (the whole matrix is 154 MB at 100k × 384: 13 ms).
     """
     held = held_sql(known_at)
     group = cache.matrix(conn, group_id)
     if group is None:
         return []
+    if select_first and held[0] == CURRENT:
+        sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND {CURRENT}{filter_where}"
+        rows = _rows_of(group, [int(row[0]) for row in conn.execute(sql, (group_id, *filter_params))])
+        with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
+            if 3 * len(rows) > len(group.docs):  # copying most of the matrix costs more than the product
+                scores = (group.matrix @ np.asarray(query, dtype=np.float32))[rows]
+            else:
+                scores = group.matrix[rows] @ np.asarray(query, dtype=np.float32)
+        return [(int(group.docs[rows[i]]), float(scores[i])) for i in _top(scores, limit)]
     with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
         scores = group.matrix @ np.asarray(query, dtype=np.float32)
     if not filter_where and held[0] == CURRENT:
@@ -166,6 +179,16 @@ def nearest(
     rows = np.flatnonzero(np.isin(group.docs, passing))
     order = rows[_top(scores[rows], limit)]
     return [(int(group.docs[i]), float(scores[i])) for i in order]
+
+
+def _rows_of(group: _GroupMatrix, docs: Sequence[int]) -> npt.NDArray[np.intp]:
+    """Return the matrix rows of those ``docs`` that have a vector, in matrix order."""
+    wanted = np.unique(np.asarray(docs, dtype=np.int64))
+    at = np.searchsorted(group.docs, wanted)  # group.docs ascend: loaded and extended in doc order
+    found = at < len(group.docs)
+    at = at[found]
+    rows: npt.NDArray[np.intp] = at[group.docs[at] == wanted[found]]
+    return rows
 
 
 def _passing(
