@@ -264,3 +264,32 @@ def test_reverting_a_delete_brings_back_its_fact_from_the_archive(backend: dict[
         assert memory.get_episode(episode).id == episode
         assert facts(memory) == [(500000, "current", (episode,))]
         assert memory.search_entities("ACME")[0].id in memory.store.mentioned_entities("default", episode)  # type: ignore[attr-defined]
+
+
+def test_purge_rewords_a_fact_it_stated_first_that_another_episode_restates(backend: dict[str, Any]) -> None:
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings) as memory:
+        people = [{"name": "Quentin", "type": "person"}, {"name": "Marrakesh", "type": "place"}]
+        stated = {"subject": "Quentin", "predicate": "LIVES_IN", "object": "Marrakesh"}
+        first = say(
+            memory,
+            "Hushhush told me Quentin lives in Marrakesh",
+            days=0,
+            entities=people,
+            facts=[{**stated, "fact": "Quentin lives in Marrakesh, says Hushhush"}],
+        )
+        again = say(
+            memory, "Quentin lives in Marrakesh", days=1, facts=[{**stated, "fact": "Quentin lives there"}]
+        )
+        assert [h.fact.episodes for h in memory.search_facts({"query": "Hushhush"}).results] == [
+            [first, again]
+        ]
+
+        memory.purge_episode(first)
+
+        assert memory.search_facts({"query": "Hushhush", "include_history": True}).results == []
+        kept = memory.search_facts({"query": "Marrakesh"}).results
+        assert [(h.fact.fact, h.fact.episodes) for h in kept] == [("Quentin lives in Marrakesh", [again])]
+    if "data_dir" in backend:
+        raw = b"".join(p.read_bytes() for p in backend["data_dir"].glob("engram.db*")).lower()
+        assert b"hushhush" not in raw

@@ -80,6 +80,20 @@ def fact_index_text(txn: GraphTxn, group: str, fact: Fact) -> str:
     return segment(" ".join([fact.fact, words, *names, "" if fact.value is None else str(fact.value)]))
 
 
+def neutral_fact_text(fact: Fact, subject_name: str | None, object_name: str | None) -> tuple[str, str]:
+    """Return (sentence, full-text index text) saying the fact in no episode's words.
+
+    "<subject> <predicate words> <object or value>": what purge leaves of a fact another
+    episode still supports when the purged episode worded it first.
+    """
+    words = fact.predicate.lower().replace("_", " ")
+    value = "" if fact.value is None else str(fact.value)
+    target = object_name if fact.object is not None else value
+    sentence = " ".join(part for part in (subject_name or fact.subject, words, target) if part)
+    names = [name for name in (subject_name, object_name) if name]
+    return sentence, segment(" ".join([sentence, words, *names, value]))
+
+
 class GraphBuilder:
     """Turns extractions into entity and fact versions."""
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import NotFound
+from engram.graph.build import neutral_fact_text
 from engram.history.models import OperationView, VersionChange
 from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
@@ -86,7 +87,7 @@ class HistoryService:
     ) -> tuple[Operation, PurgeReport]:
         """Erase an episode irreversibly (right to erasure); return the audit record. Raises NotFound."""
         operation = self._operation(group_id, "purge", f"purge episode {episode_id}", actor)
-        report = self._store.purge_episode(group_id, episode_id, operation)
+        report = self._store.purge_episode(group_id, episode_id, operation, neutral_fact_text)
         stored = self._store.get_operation(group_id, operation.id)
         assert stored is not None
         return stored, report

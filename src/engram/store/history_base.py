@@ -17,6 +17,8 @@ from engram.models import Episode, Operation
 from engram.store.graph_base import GraphTxn
 
 ObjectKind = Literal["episode", "entity", "fact"]
+Reword = Callable[[Fact, str | None, str | None], tuple[str, str]]
+"""(fact, subject name, object name) -> (sentence, full-text index text) in no episode's words."""
 T = TypeVar("T")
 
 
@@ -187,8 +189,14 @@ class HistoryStore(Protocol):
         """Return every version the operation created or closed."""
         ...
 
-    def purge_episode(self, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+    def purge_episode(
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+    ) -> PurgeReport:
         """Erase an episode and everything derived only from it, irreversibly; record ``operation``.
+
+        A fact other episodes still support keeps them, but if the purged episode worded it
+        first, every version gets ``reword(latest version, subject name, object name)``'s
+        sentence and full-text text instead (and its vector is dropped, to be made again).
 
         Removes every version, its full-text and vector rows, facts backed only by it, entities
         only it mentioned, and its id from other facts' provenance; then compacts the indexes

@@ -24,6 +24,7 @@ from engram.store.history_base import (
     ObjectKind,
     OperationQuery,
     PurgeReport,
+    Reword,
     VersionRef,
     entities_unmentioned,
 )
@@ -286,11 +287,13 @@ class PostgresHistoryMixin:
         with self._connection() as conn:
             return _touched_by(conn, group_id, operation_id)
 
-    def purge_episode(self, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+    def purge_episode(
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+    ) -> PurgeReport:
         """Erase an episode and what only it supports, then VACUUM; see HistoryStore."""
         with self._transaction() as conn:
             self._lock(conn, [(group_id, "graph"), (group_id, "id", episode_id)])
-            report = _purge(conn, group_id, episode_id, operation)
+            report = _purge(conn, group_id, episode_id, operation, reword)
         with self._connection() as conn:  # autocommit: VACUUM cannot run in a transaction
             for table in (
                 "episodes",
@@ -310,7 +313,9 @@ class PostgresHistoryMixin:
         return report
 
 
-def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+def _purge(
+    conn: Connection, group_id: str, episode_id: str, operation: Operation, reword: Reword
+) -> PurgeReport:
     key = (group_id, episode_id)
     if conn.execute("SELECT 1 FROM episode_docs WHERE group_id = %s AND id = %s", key).fetchone() is None:
         raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
@@ -349,6 +354,12 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
         for dependent in (table, docs, "fact_vectors"):
             conn.execute(f"DELETE FROM {dependent} WHERE group_id = %s AND id = ANY(%s)", (group_id, ids))
         conn.execute("DELETE FROM fact_hits WHERE group_id = %s AND fact_id = ANY(%s)", (group_id, ids))
+        worded = conn.execute(  # facts others still support that the purged episode stated first
+            f"SELECT id FROM {table} WHERE group_id = %s AND version = 1 AND episodes ? %s",
+            (group_id, episode_id),
+        ).fetchall()
+        for (fact_id,) in worded:
+            _reword(conn, table, docs, group_id, fact_id, reword)
         conn.execute(
             f"UPDATE {table} SET episodes = episodes - %s WHERE group_id = %s AND episodes ? %s",
             (episode_id, group_id, episode_id),
@@ -393,3 +404,31 @@ def _purge(conn: Connection, group_id: str, episode_id: str, operation: Operatio
         ),
     )
     return report
+
+
+def _reword(conn: Connection, table: str, docs: str, group_id: str, fact_id: str, reword: Reword) -> None:
+    """Give every version of a fact ``reword``'s sentence and full-text text; drop its vector."""
+    row = conn.execute(
+        f"SELECT {FACT_COLUMNS} FROM {table} WHERE group_id = %s AND id = %s ORDER BY version DESC LIMIT 1",
+        (group_id, fact_id),
+    ).fetchone()
+    assert row is not None
+    fact = fact_from_row(row)
+    names = [
+        None
+        if entity_id is None
+        else (
+            conn.execute(
+                "SELECT name FROM entities WHERE group_id = %s AND id = %s ORDER BY version DESC LIMIT 1",
+                (group_id, entity_id),
+            ).fetchone()
+            or [None]
+        )[0]
+        for entity_id in (fact.subject, fact.object)
+    ]
+    sentence, text = reword(fact, names[0], names[1])
+    conn.execute(
+        f"UPDATE {table} SET fact = %s WHERE group_id = %s AND id = %s", (sentence, group_id, fact_id)
+    )
+    conn.execute(f"UPDATE {docs} SET text = %s WHERE group_id = %s AND id = %s", (text, group_id, fact_id))
+    conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = %s", (group_id, fact_id))

@@ -11,7 +11,7 @@ import apsw
 
 from engram.graph.models import Entity, Fact
 from engram.models import Episode, Operation
-from engram.store.history_base import HistoryTxn, ObjectKind, OperationQuery, PurgeReport, VersionRef
+from engram.store.history_base import HistoryTxn, ObjectKind, OperationQuery, PurgeReport, Reword, VersionRef
 from engram.store.sqlite_archive import archive_rows, archived_superseded_by, unarchive_rows
 from engram.store.sqlite_graph import (
     ENTITY_COLUMNS,
@@ -280,12 +280,14 @@ class SQLiteHistoryMixin:
         """Return the versions an operation created or closed; see HistoryStore."""
         return _touched_by(self._connection(), group_id, operation_id)
 
-    def purge_episode(self, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+    def purge_episode(
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+    ) -> PurgeReport:
         """Erase an episode and what only it supports, then compact; see HistoryStore."""
 
         def run(conn: apsw.Connection) -> PurgeReport:
             report: PurgeReport = self._transaction(
-                conn, lambda c: purge_episode(c, group_id, episode_id, operation)
+                conn, lambda c: purge_episode(c, group_id, episode_id, operation, reword)
             )
             compact(conn)
             return report

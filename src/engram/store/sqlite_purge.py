@@ -18,12 +18,15 @@ import apsw
 
 from engram.errors import NotFound
 from engram.models import Operation
-from engram.store.history_base import PurgeReport, entities_unmentioned
+from engram.store.history_base import PurgeReport, Reword, entities_unmentioned
+from engram.store.sqlite_graph import FACT_COLUMNS, fact_from_row
 from engram.store.sqlite_index import neighbours, reindex
 from engram.store.sqlite_rows import scalar, ts
 
 
-def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operation: Operation) -> PurgeReport:
+def purge_episode(
+    conn: apsw.Connection, group_id: str, episode_id: str, operation: Operation, reword: Reword
+) -> PurgeReport:
     """Delete the episode and what only it supports; record ``operation``. Raises NotFound."""
     doc = scalar(conn, "SELECT doc FROM episode_docs WHERE group_id = ? AND id = ?", (group_id, episode_id))
     if doc is None:
@@ -52,7 +55,7 @@ def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operati
             ).fetchall()
         )
     )
-    facts, touched = _purge_facts(conn, group_id, episode_id)
+    facts, touched = _purge_facts(conn, group_id, episode_id, reword)
     entities = _purge_entities(conn, group_id, episode_id, mentioned | touched | unmentioned)
     report = PurgeReport(episode_versions=versions, facts=facts, entities=entities, mentions=len(mentioned))
     conn.execute(
@@ -71,8 +74,11 @@ def purge_episode(conn: apsw.Connection, group_id: str, episode_id: str, operati
     return report
 
 
-def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple[int, set[str]]:
-    """Delete facts (live or archived) backed only by the episode; drop it from the others' provenance.
+def _purge_facts(
+    conn: apsw.Connection, group_id: str, episode_id: str, reword: Reword
+) -> tuple[int, set[str]]:
+    """Delete facts (live or archived) backed only by the episode; drop it from the others' provenance,
+    and reword those it worded first.
 
     Returns (facts deleted, entity ids the deleted facts named).
     """
@@ -96,6 +102,9 @@ def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple
                 named |= {str(v[i]) for v in versions for i in (4, 5) if v[i] is not None}
                 deleted += 1
                 continue
+            first = min(versions, key=lambda v: int(v[1]))
+            if episode_id in json.loads(str(first[3])):
+                _reword(conn, table, index, group_id, fact_id, int(versions[0][2]), reword)
             for version in versions:
                 cited = json.loads(str(version[3]))
                 if episode_id in cited:
@@ -104,6 +113,33 @@ def _purge_facts(conn: apsw.Connection, group_id: str, episode_id: str) -> tuple
                         (json.dumps([e for e in cited if e != episode_id]), group_id, fact_id, version[1]),
                     )
     return deleted, named
+
+
+def _reword(
+    conn: apsw.Connection, table: str, index: str, group_id: str, fact_id: str, doc: int, reword: Reword
+) -> None:
+    """Give every version of a fact ``reword``'s sentence and index text; drop its vector."""
+    row = conn.execute(
+        f"SELECT {FACT_COLUMNS} FROM {table} WHERE group_id = ? AND id = ? ORDER BY version DESC LIMIT 1",
+        (group_id, fact_id),
+    ).fetchone()
+    assert row is not None
+    fact = fact_from_row(row)
+    names = [
+        None
+        if entity_id is None
+        else scalar(
+            conn,
+            "SELECT name FROM entities WHERE group_id = ? AND id = ? ORDER BY version DESC LIMIT 1",
+            (group_id, entity_id),
+        )
+        for entity_id in (fact.subject, fact.object)
+    ]
+    sentence, text = reword(fact, names[0], names[1])
+    conn.execute(f"UPDATE {table} SET fact = ? WHERE group_id = ? AND id = ?", (sentence, group_id, fact_id))
+    conn.execute(f"DELETE FROM {index} WHERE rowid = ?", (doc,))
+    conn.execute(f"INSERT INTO {index} (rowid, text) VALUES (?, ?)", (doc, text))
+    conn.execute("DELETE FROM fact_vectors WHERE doc = ?", (doc,))
 
 
 def _purge_entities(conn: apsw.Connection, group_id: str, episode_id: str, candidates: set[str]) -> int:
