@@ -162,3 +162,25 @@ def test_entities_are_found_by_what_their_name_means(vectors: Memory, backend: d
     vectors.close()
     with _open(backend, "none") as plain:
         assert plain.search_entities("Lissabon") == []
+
+
+def test_a_fresh_fact_ranks_in_meaning_as_in_words_before_it_is_embedded(vectors: Memory) -> None:
+    for n in range(12):
+        invoice = f"INV-{10000 + 7 * n}"
+        fact = {
+            "subject": "Anna",
+            "predicate": "PAID",
+            "value": invoice,
+            "fact": f"Anna paid invoice {invoice}",
+        }
+        vectors.create_episode({"content": f"paid {invoice}", "facts": [fact]})
+    vectors.index_pending()
+    fresh = {
+        "subject": "Anna",
+        "predicate": "PAID",
+        "value": "INV-39393",
+        "fact": "Anna paid invoice INV-39393",
+    }
+    vectors.create_episode({"content": "paid INV-39393", "facts": [fresh]})
+    assert _store(vectors).pending_fact_vectors(10), "not embedded yet"
+    assert _found(vectors, "INV-39393")[0] == "Anna paid invoice INV-39393"

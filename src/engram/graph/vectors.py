@@ -201,7 +201,30 @@ def hybrid_search(
     near = store.search_fact_vectors(group_id, embedder.embed_query(text), query, depth)
     if weights.margin is not None and near:
         near = _near_best(near, weights.margin, query.inactive_weight)
-    return fuse_facts(bm25(depth), near, weights, limit, query.inactive_weight)
+    words = bm25(depth)
+    return fuse_facts(words, _stand_ins(store, group_id, words, near), weights, limit, query.inactive_weight)
+
+
+def _stand_ins(
+    store: GraphVectors,
+    group_id: str,
+    words: Sequence[tuple[Fact, float]],
+    near: Sequence[tuple[Fact, float]],
+) -> list[tuple[Fact, float]]:
+    """Return the vector ranking with each word match that has no vector yet at its BM25 rank.
+
+    A fact written seconds ago is not embedded yet: without a stand-in its words alone compete
+    with facts ranked by both channels, and an id such as "INV-39393" among facts that all say
+    "INV" came last (a review). Read your writes: it ranks in meaning as it ranks in words.
+    """
+    missing = store.facts_without_vectors(group_id, [fact.id for fact, _ in words])
+    if not missing:
+        return list(near)
+    ranked = list(near)
+    for rank, (fact, score) in enumerate(words):
+        if fact.id in missing:
+            ranked.insert(min(rank, len(ranked)), (fact, score))
+    return ranked
 
 
 def _near_best(

@@ -71,6 +71,10 @@ class GraphVectors(Protocol):
         """Store one vector per fact (replacing an older text's), in one transaction."""
         ...
 
+    def facts_without_vectors(self, group_id: str, fact_ids: Sequence[str]) -> set[str]:
+        """Return those of ``fact_ids`` that have no vector yet (written since the indexer last ran)."""
+        ...
+
     def search_fact_vectors(
         self, group_id: str, vector: Vector, query: FactQuery, limit: int
     ) -> list[tuple[Fact, float]]:

@@ -43,6 +43,7 @@ from engram.store.postgres_graph_rows import (
 )
 from engram.store.postgres_graph_text import FactText
 from engram.store.postgres_rows import _has_nul
+from engram.store.postgres_rows import index_text as split_words
 
 T = TypeVar("T")
 Connection = psycopg.Connection[Any]
@@ -210,7 +211,9 @@ class PostgresGraphTxn:
                 "INSERT INTO fact_docs (group_id, id, text) VALUES (%s, %s, %s) "
                 "ON CONFLICT (group_id, id) DO UPDATE SET text = excluded.text "
                 "WHERE fact_docs.text IS DISTINCT FROM excluded.text",
-                (fact.group_id, fact.id, index_text),
+                # Split as the query side splits: PostgreSQL's parser reads "INV-39393" as 'inv' and
+                # '-39393' (a signed number), so the id's number was not found.
+                (fact.group_id, fact.id, split_words(index_text)),
             )
         self.written += 1
 

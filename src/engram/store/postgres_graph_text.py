@@ -126,22 +126,40 @@ class FactText:
         if not found:
             return []
         stats = self._read_stats(conn)
-        shares = [min(stats.shares.get(lexeme, stats.rare_share) for lexeme in parts) for _, parts in found]
         words = [word for word, _ in found]
-        weights = [_idf(share, stats.rows) for share in shares]
+        if stats.shares:
+            rows = stats.rows
+            shares = [
+                min(stats.shares.get(lexeme, stats.rare_share) for lexeme in parts) for _, parts in found
+            ]
+        else:  # no planner statistics yet (a young table): count, which is cheap while it is small
+            rows, shares = _counted_shares(conn, group_id, words)  # the live table's, as the stats are
+        weights = [_idf(share, rows) for share in shares]
         wanted: list[str] = []
         expected = 0.0
         for share, word in sorted(zip(shares, words, strict=True)):
-            if wanted and expected + share * stats.rows > CANDIDATE_FACTS:
+            if wanted and expected + share * rows > CANDIDATE_FACTS:
                 break
             wanted.append(word)
-            expected += share * stats.rows
+            expected += share * rows
         tables = ("archived_facts", "archived_fact_docs") if archived else ("facts", "fact_docs")
         query = (conn, group_id, words, weights, stats.average_length, clause, params, limit, inactive_weight)
         hits = _query(*query, tables, wanted)
         if len(hits) < limit and len(wanted) < len(words):
             hits = _query(*query, tables, words)
         return hits
+
+
+def _counted_shares(conn: Connection, group_id: str, words: Sequence[str]) -> tuple[float, list[float]]:
+    """Return (rows, share of rows holding each word) of the group's live fact documents, counted."""
+    phrase = f"phraseto_tsquery('{TEXT_CONFIG}', %s::text)"
+    counts = ", ".join(f"count(*) FILTER (WHERE text_doc @@ {phrase})" for _ in words)
+    row = conn.execute(
+        f"SELECT count(*), {counts} FROM fact_docs WHERE group_id = %s", (*words, group_id)
+    ).fetchone()
+    assert row is not None
+    rows = max(float(row[0]), 1.0)
+    return rows, [float(n) / rows for n in row[1:]]
 
 
 def _query(

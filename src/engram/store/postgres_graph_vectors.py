@@ -167,6 +167,18 @@ class PostgresGraphVectorsMixin:
             )
         self._inserted(len(items))
 
+    def facts_without_vectors(self, group_id: str, fact_ids: Sequence[str]) -> set[str]:
+        """Return the facts among ``fact_ids`` with no vector yet; see GraphVectors."""
+        if not fact_ids:
+            return set()
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id FROM unnest(%s::text[]) AS f(id) WHERE NOT EXISTS "
+                "(SELECT 1 FROM fact_vectors v WHERE v.group_id = %s AND v.id = f.id)",
+                (list(fact_ids), group_id),
+            ).fetchall()
+        return {str(row[0]) for row in rows}
+
     def search_fact_vectors(
         self, group_id: str, vector: Vector, query: FactQuery, limit: int
     ) -> list[tuple[Fact, float]]:

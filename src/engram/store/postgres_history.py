@@ -32,7 +32,13 @@ from engram.store.postgres_archive import archive_rows, archived_superseded_by, 
 from engram.store.postgres_graph import CLOSE_CURRENT, PostgresGraphTxn
 from engram.store.postgres_graph_rows import ENTITY_COLUMNS, FACT_COLUMNS, entity_from_row, fact_from_row
 from engram.store.postgres_insert import NEXT_ID, NEXT_TEXT, PREVIOUS_ID, PREVIOUS_TEXT
-from engram.store.postgres_rows import EPISODE_COLUMNS, INSERT_EPISODE, episode_from_row, episode_row
+from engram.store.postgres_rows import (
+    EPISODE_COLUMNS,
+    INSERT_EPISODE,
+    episode_from_row,
+    episode_row,
+    index_text,
+)
 from engram.store.postgres_schema import TEXT_CONFIG
 
 T = TypeVar("T")
@@ -430,5 +436,7 @@ def _reword(conn: Connection, table: str, docs: str, group_id: str, fact_id: str
     conn.execute(
         f"UPDATE {table} SET fact = %s WHERE group_id = %s AND id = %s", (sentence, group_id, fact_id)
     )
-    conn.execute(f"UPDATE {docs} SET text = %s WHERE group_id = %s AND id = %s", (text, group_id, fact_id))
+    conn.execute(
+        f"UPDATE {docs} SET text = %s WHERE group_id = %s AND id = %s", (index_text(text), group_id, fact_id)
+    )
     conn.execute("DELETE FROM fact_vectors WHERE group_id = %s AND id = %s", (group_id, fact_id))

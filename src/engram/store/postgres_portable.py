@@ -44,7 +44,14 @@ from engram.store.portable_base import (
 )
 from engram.store.postgres_graph_rows import ENTITY_COLUMNS, FACT_COLUMNS, entity_from_row, fact_from_row
 from engram.store.postgres_insert import NEIGHBOUR_IDS, NEXT_TEXT, PREVIOUS_TEXT, insert
-from engram.store.postgres_rows import E_COLUMNS, EPISODE_COLUMNS, _has_nul, check_text, episode_from_row
+from engram.store.postgres_rows import (
+    E_COLUMNS,
+    EPISODE_COLUMNS,
+    _has_nul,
+    check_text,
+    episode_from_row,
+    index_text,
+)
 from engram.store.postgres_schema import TEXT_CONFIG
 
 Connection = psycopg.Connection[Any]
@@ -474,7 +481,7 @@ class _Loader:
                 conn.execute(
                     f"INSERT INTO {documents} (group_id, id, text) VALUES (%s, %s, %s) "
                     "ON CONFLICT (group_id, id) DO UPDATE SET text = excluded.text",
-                    (group_id, fact_id, text),
+                    (group_id, fact_id, index_text(text)),  # split as PostgresGraphTxn.put_fact splits
                 )
 
     def _thread_context(self) -> None:

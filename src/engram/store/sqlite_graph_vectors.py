@@ -238,6 +238,22 @@ class SQLiteGraphVectorsMixin:
 
         self._write(put)
 
+    def facts_without_vectors(self, group_id: str, fact_ids: Sequence[str]) -> set[str]:
+        """Return the facts among ``fact_ids`` with no vector yet; see GraphVectors."""
+        if not fact_ids:
+            return set()
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT DISTINCT f.id FROM facts f WHERE f.group_id = ? "
+                f"AND f.id IN ({', '.join('?' * len(fact_ids))}) "
+                "AND NOT EXISTS (SELECT 1 FROM fact_vectors v WHERE v.doc = f.doc)",
+                (group_id, *fact_ids),
+            )
+            .fetchall()
+        )
+        return {str(row[0]) for row in rows}
+
     def search_fact_vectors(
         self, group_id: str, vector: Vector, query: FactQuery, limit: int
     ) -> list[tuple[Fact, float]]:
