@@ -184,16 +184,6 @@ class Memory:
             )
         return group_id
 
-    def _operation(self, group_id: str, kind: str, summary: str, actor: str | None = None) -> Operation:
-        return Operation(
-            id=new_id("op"),
-            group_id=group_id,
-            kind=kind,
-            actor=actor,
-            created_at=self._clock(),
-            summary=summary,
-        )
-
     def _check_metadata(self, metadata: Mapping[str, Any]) -> None:
         """Raise InvalidInput(field="metadata") unless it is JSON, shallow and small enough."""
         try:
@@ -272,7 +262,9 @@ class Memory:
                 episode_in: EpisodeIn = validated(EpisodeIn, item, "episode")
                 group_id = self.group(episode_in.group_id)
                 if group_id not in operations:
-                    operations[group_id] = self._operation(group_id, kind, f"{kind} episodes", actor)
+                    operations[group_id] = Operation.begin(
+                        group_id, kind, f"{kind} episodes", at=self._clock(), actor=actor
+                    )
                 prepared.append(self._prepare(episode_in, operations[group_id].id, now))
                 supplied.append(supplied_extraction(episode_in))
             except InvalidInput as exc:
@@ -335,7 +327,9 @@ class Memory:
                     current_version=current.version,
                 )
             return current
-        operation = self._operation(group, "update", f"update episode {episode_id}", actor)
+        operation = Operation.begin(
+            group, "update", f"update episode {episode_id}", at=self._clock(), actor=actor
+        )
 
         def apply(current: Episode) -> Episode:
             fields: dict[str, Any] = {}

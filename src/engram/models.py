@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from engram.graph.models import EntityIn, FactIn
+from engram.ids import new_id
 from engram.timeutil import UtcDatetime
 
 ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
@@ -257,3 +258,10 @@ class Operation(BaseModel):
     created_at: datetime
     summary: str
     details: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def begin(
+        cls, group_id: str, kind: str, summary: str, *, at: datetime, actor: str | None = None
+    ) -> Operation:
+        """Return a new operation (a fresh ``op_…`` id) of ``kind`` in ``group_id``, created ``at``."""
+        return cls(id=new_id("op"), group_id=group_id, kind=kind, actor=actor, created_at=at, summary=summary)

@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 from engram.errors import InvalidInput
 from engram.graph.build import fact_index_text
 from engram.graph.models import ArchiveResult, Fact
-from engram.ids import new_id
 from engram.models import Operation
 from engram.store.graph_base import FactArchive, FactQuery, GraphStore, GraphTxn
 
@@ -52,13 +51,8 @@ def archive_facts(
         cutoff = now - older_than
     except OverflowError as exc:
         raise InvalidInput("older_than reaches before year 1", field="older_than") from exc
-    operation = Operation(
-        id=new_id("op"),
-        group_id=group_id,
-        kind="archive",
-        actor=actor,
-        created_at=now,
-        summary=f"archive inactive facts older than {cutoff.isoformat()}",
+    operation = Operation.begin(
+        group_id, "archive", f"archive inactive facts older than {cutoff.isoformat()}", at=now, actor=actor
     )
 
     def index_text(txn: GraphTxn, fact: Fact) -> str:

@@ -30,7 +30,6 @@ from engram.graph.models import (
 from engram.graph.predicates import PredicateRegistry
 from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
-from engram.ids import new_id
 from engram.models import Episode, EpisodeFilters, Operation
 from engram.store.base import PageKey, Store
 from engram.store.graph_base import FactArchive, FactQuery, GraphStore, GraphTxn
@@ -113,13 +112,8 @@ class GraphService:
         """
         if source_id == into_id:
             raise InvalidInput("an entity cannot be merged into itself", field="into")
-        operation = Operation(
-            id=new_id("op"),
-            group_id=group_id,
-            kind="merge",
-            actor=actor,
-            created_at=self._clock(),
-            summary=f"merge {source_id} into {into_id}",
+        operation = Operation.begin(
+            group_id, "merge", f"merge {source_id} into {into_id}", at=self._clock(), actor=actor
         )
 
         def merge(txn: GraphTxn) -> None:
@@ -184,12 +178,11 @@ class GraphService:
 
     def _set_status(self, episode: Episode, status: dict[str, str | None]) -> None:
         """Record the extraction status in the episode's metadata, as a new version."""
-        operation = Operation(
-            id=new_id("op"),
-            group_id=episode.group_id,
-            kind="extraction_status",
-            created_at=self._clock(),
-            summary=f"extraction {status['extraction_status']} for {episode.id}",
+        operation = Operation.begin(
+            episode.group_id,
+            "extraction_status",
+            f"extraction {status['extraction_status']} for {episode.id}",
+            at=self._clock(),
         )
         metadata = {k: v for k, v in {**episode.metadata, **status}.items() if v is not None}
         self._episodes.update_episode(
@@ -235,13 +228,8 @@ class GraphService:
         kind: str,
         name_vectors: dict[str, Vector] | None = None,
     ) -> BuildSummary:
-        operation = Operation(
-            id=new_id("op"),
-            group_id=group_id,
-            kind=kind,
-            actor=actor,
-            created_at=self._clock(),
-            summary=f"{kind}: graph of {len(batch)} episode(s)",
+        operation = Operation.begin(
+            group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", at=self._clock(), actor=actor
         )
 
         def write(txn: GraphTxn) -> BuildSummary:

@@ -11,7 +11,6 @@ from engram.graph.build import neutral_fact_text
 from engram.history.models import OperationView, VersionChange
 from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
-from engram.ids import new_id
 from engram.models import Operation
 from engram.store.base import PageKey
 from engram.store.history_base import HistoryStore, HistoryTxn, OperationQuery, PurgeReport
@@ -23,16 +22,6 @@ class HistoryService:
     def __init__(self, store: HistoryStore, *, clock: Callable[[], datetime]) -> None:
         self._store = store
         self._clock = clock
-
-    def _operation(self, group_id: str, kind: str, summary: str, actor: str | None) -> Operation:
-        return Operation(
-            id=new_id("op"),
-            group_id=group_id,
-            kind=kind,
-            actor=actor,
-            created_at=self._clock(),
-            summary=summary,
-        )
 
     def list_operations(
         self, group_id: str, query: OperationQuery, limit: int, after: PageKey | None
@@ -70,7 +59,9 @@ class HistoryService:
 
         Raises NotFound, InvalidInput (a purge, or nothing to revert), Conflict (later changes; 409).
         """
-        operation = self._operation(group_id, "revert", f"revert {operation_id}", actor)
+        operation = Operation.begin(
+            group_id, "revert", f"revert {operation_id}", at=self._clock(), actor=actor
+        )
         self._run(
             operation, lambda txn: revert_operation(txn, group_id, operation_id, operation, force=force)
         )
@@ -78,7 +69,9 @@ class HistoryService:
 
     def delete_episode(self, group_id: str, episode_id: str, actor: str | None) -> OperationView:
         """Retract an episode (revertible) as a ``delete`` operation; return it. Raises NotFound."""
-        operation = self._operation(group_id, "delete", f"delete episode {episode_id}", actor)
+        operation = Operation.begin(
+            group_id, "delete", f"delete episode {episode_id}", at=self._clock(), actor=actor
+        )
         self._run(operation, lambda txn: retract_episode(txn, group_id, episode_id, operation))
         return self.get_operation(group_id, operation.id)
 
@@ -86,7 +79,9 @@ class HistoryService:
         self, group_id: str, episode_id: str, actor: str | None
     ) -> tuple[Operation, PurgeReport]:
         """Erase an episode irreversibly (right to erasure); return the audit record. Raises NotFound."""
-        operation = self._operation(group_id, "purge", f"purge episode {episode_id}", actor)
+        operation = Operation.begin(
+            group_id, "purge", f"purge episode {episode_id}", at=self._clock(), actor=actor
+        )
         report = self._store.purge_episode(group_id, episode_id, operation, neutral_fact_text)
         stored = self._store.get_operation(group_id, operation.id)
         assert stored is not None
