@@ -27,7 +27,6 @@ from typing import Any
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
-from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engram.errors import NotFound, PreconditionFailed, StoreError
@@ -52,6 +51,7 @@ from engram.store.postgres_rows import (
     episode_row,
     filter_sql,
     held_sql,
+    insert_operation,
     lock_key,
 )
 from engram.store.postgres_schema import LATEST_VERSION, MIGRATIONS
@@ -222,7 +222,7 @@ class PostgresStore(
             results = insert(conn, items)
             created = [episode.id for episode, duplicate in results if not duplicate]
             if created:
-                self._insert_operation(conn, operation, {"episodes": created})
+                insert_operation(conn, operation, {"episodes": created})
         self._inserted(len(created))
         return results
 
@@ -263,22 +263,6 @@ class PostgresStore(
             (group_id, episode_id),
         ).fetchone()
         return None if row is None else episode_from_row(row)
-
-    @staticmethod
-    def _insert_operation(conn: Connection, operation: Operation, extra: dict[str, Any]) -> None:
-        conn.execute(
-            "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                operation.group_id,
-                operation.id,
-                operation.kind,
-                operation.actor,
-                operation.created_at,
-                operation.summary,
-                Jsonb({**operation.details, **extra}),
-            ),
-        )
 
     def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
         """Return the version of an episode held now (or at ``known_at``), or None; see Store."""
@@ -328,7 +312,7 @@ class PostgresStore(
                 (new.recorded_at, operation.id, group_id, episode_id, current.version),
             )
             conn.execute(INSERT_EPISODE, episode_row(new))
-            self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
+            insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
             return new
 
     def list_episodes(

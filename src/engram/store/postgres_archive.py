@@ -20,7 +20,6 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg.types.json import Jsonb
 
 from engram.errors import StoreError
 from engram.graph.models import Fact
@@ -29,6 +28,7 @@ from engram.store.graph_base import FactQuery, GraphTxn
 from engram.store.hit_buffer import Hit, HitBuffer
 from engram.store.postgres_graph_rows import FACT_COLUMNS, F, fact_filter, fact_from_row
 from engram.store.postgres_graph_text import FactText
+from engram.store.postgres_rows import insert_operation
 
 logger = logging.getLogger("engram.store")
 Connection = psycopg.Connection[Any]
@@ -150,25 +150,8 @@ class PostgresArchiveMixin:
                 return ids, versions
             with conn.pipeline():
                 _move_out(conn, group_id, ids, operation.created_at, operation.id)
-                details = {
-                    **operation.details,
-                    "facts": ids,
-                    "versions": versions,
-                    "cutoff": cutoff.isoformat(),
-                }
-                conn.execute(
-                    "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        operation.group_id,
-                        operation.id,
-                        operation.kind,
-                        operation.actor,
-                        operation.created_at,
-                        operation.summary,
-                        Jsonb(details),
-                    ),
-                )
+                details = {"facts": ids, "versions": versions, "cutoff": cutoff.isoformat()}
+                insert_operation(conn, operation, details)
         return ids, versions
 
     def search_archived_facts(

@@ -42,7 +42,7 @@ from engram.store.postgres_graph_rows import (
     time_filter,
 )
 from engram.store.postgres_graph_text import FactText
-from engram.store.postgres_rows import _has_nul
+from engram.store.postgres_rows import _has_nul, insert_operation
 from engram.store.postgres_rows import index_text as split_words
 
 T = TypeVar("T")
@@ -268,19 +268,7 @@ class PostgresGraphTxn:
         )
 
     def record_operation(self, operation: Operation, details: dict[str, object]) -> None:
-        self._group(operation.group_id).execute(
-            "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                operation.group_id,
-                operation.id,
-                operation.kind,
-                operation.actor,
-                operation.created_at,
-                operation.summary,
-                Jsonb({**operation.details, **details}),
-            ),
-        )
+        insert_operation(self._group(operation.group_id), operation, details)
 
 
 class PostgresGraphMixin:

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import psycopg
-from psycopg.types.json import Jsonb
 
 from engram.errors import NotFound
 from engram.graph.models import Entity, Fact
@@ -38,6 +37,7 @@ from engram.store.postgres_rows import (
     episode_from_row,
     episode_row,
     index_text,
+    insert_operation,
 )
 from engram.store.postgres_schema import TEXT_CONFIG
 
@@ -396,19 +396,7 @@ def _purge(
     report = PurgeReport(
         episode_versions=versions, facts=len(fact_ids), entities=len(entities), mentions=len(mentioned)
     )
-    conn.execute(
-        "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-        (
-            group_id,
-            operation.id,
-            operation.kind,
-            operation.actor,
-            operation.created_at,
-            f"purge episode {episode_id}",
-            Jsonb({"episode": episode_id, **asdict(report)}),
-        ),
-    )
+    insert_operation(conn, operation, {"episode": episode_id, **asdict(report)})
     return report
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import psycopg
 from psycopg.types.json import Jsonb
 
 from engram.errors import InvalidInput
-from engram.models import Actor, Episode, EpisodeFilters
+from engram.models import Actor, Episode, EpisodeFilters, Operation
 
 EPISODE_COLUMNS = (
     "group_id, id, version, timestamp, recorded_at, expired_at, source, source_type, actor_type, "
@@ -206,3 +207,22 @@ def lock_key(namespace: str, *parts: str) -> int:
     """Return a signed 64-bit advisory lock key for ``parts`` (e.g. schema, group, "id", id)."""
     digest = hashlib.blake2b("\x1f".join((namespace, *parts)).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+def insert_operation(
+    conn: psycopg.Connection[Any], operation: Operation, extra: Mapping[str, object]
+) -> None:
+    """Store ``operation`` with ``extra`` merged into its details."""
+    conn.execute(
+        "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        (
+            operation.group_id,
+            operation.id,
+            operation.kind,
+            operation.actor,
+            operation.created_at,
+            operation.summary,
+            Jsonb({**operation.details, **extra}),
+        ),
+    )

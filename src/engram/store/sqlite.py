@@ -9,7 +9,6 @@ apsw is used rather than the stdlib module because it bundles a current SQLite
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +37,7 @@ from engram.store.sqlite_rows import (
     filter_sql,
     held_branches,
     held_sql,
+    insert_operation,
     scalar,
     ts,
 )
@@ -209,7 +209,7 @@ class SQLiteStore(
                 results.append((episode, False))
             created = [episode.id for episode, duplicate in results if not duplicate]
             if created:
-                self._insert_operation(conn, operation, {"episodes": created})
+                insert_operation(conn, operation, {"episodes": created})
             return results
 
         results = self._write(insert)
@@ -268,22 +268,6 @@ class SQLiteStore(
         ).fetchall()
         return episode_from_row(rows[0]) if rows else None
 
-    @staticmethod
-    def _insert_operation(conn: apsw.Connection, operation: Operation, extra: dict[str, Any]) -> None:
-        conn.execute(
-            "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                operation.group_id,
-                operation.id,
-                operation.kind,
-                operation.actor,
-                ts(operation.created_at),
-                operation.summary,
-                json.dumps({**operation.details, **extra}, ensure_ascii=False),
-            ),
-        )
-
     def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
         """Return the version of an episode held now (or at ``known_at``), or None; see Store."""
         conn = self._connection()
@@ -327,7 +311,7 @@ class SQLiteStore(
                 )
             )
             conn.execute(INSERT_EPISODE, episode_row(new, doc))
-            self._insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
+            insert_operation(conn, operation, {"episode": episode_id, "version": new.version})
             return new
 
         return self._write(update)

@@ -14,7 +14,7 @@ from engram.graph.models import Entity, Fact
 from engram.models import Operation
 from engram.store.graph_base import FactQuery, GraphTxn, MergeCandidate
 from engram.store.sqlite_index import fts_query
-from engram.store.sqlite_rows import dt, scalar, ts
+from engram.store.sqlite_rows import dt, insert_operation, scalar, ts
 
 T = TypeVar("T")
 
@@ -319,19 +319,7 @@ class SQLiteGraphTxn:
         )
 
     def record_operation(self, operation: Operation, details: dict[str, object]) -> None:
-        self._conn.execute(
-            "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                operation.group_id,
-                operation.id,
-                operation.kind,
-                operation.actor,
-                ts(operation.created_at),
-                operation.summary,
-                json.dumps({**operation.details, **details}, ensure_ascii=False),
-            ),
-        )
+        insert_operation(self._conn, operation, details)
 
 
 def _current_entity(conn: apsw.Connection, group_id: str, entity_id: str) -> Entity | None:

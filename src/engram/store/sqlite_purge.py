@@ -21,7 +21,7 @@ from engram.models import Operation
 from engram.store.history_base import PurgeReport, Reword, entities_unmentioned
 from engram.store.sqlite_graph import FACT_COLUMNS, fact_from_row
 from engram.store.sqlite_index import neighbours, reindex
-from engram.store.sqlite_rows import scalar, ts
+from engram.store.sqlite_rows import insert_operation, scalar
 
 
 def purge_episode(
@@ -58,19 +58,7 @@ def purge_episode(
     facts, touched = _purge_facts(conn, group_id, episode_id, reword)
     entities = _purge_entities(conn, group_id, episode_id, mentioned | touched | unmentioned)
     report = PurgeReport(episode_versions=versions, facts=facts, entities=entities, mentions=len(mentioned))
-    conn.execute(
-        "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            group_id,
-            operation.id,
-            operation.kind,
-            operation.actor,
-            ts(operation.created_at),
-            f"purge episode {episode_id}",
-            json.dumps({"episode": episode_id, **asdict(report)}),
-        ),
-    )
+    insert_operation(conn, operation, {"episode": episode_id, **asdict(report)})
     return report
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import apsw
 
-from engram.models import Actor, Episode, EpisodeFilters
+from engram.models import Actor, Episode, EpisodeFilters, Operation
 
 EPISODE_COLUMNS = (
     "group_id, id, version, timestamp, recorded_at, expired_at, source, source_type, actor_type, "
@@ -161,3 +161,20 @@ def scalar(conn: apsw.Connection, sql: str, params: tuple[Any, ...] = ()) -> Any
     """Return the first column of the first row, or None when there is no row."""
     row = conn.execute(sql, params).fetchone()
     return None if row is None else row[0]
+
+
+def insert_operation(conn: apsw.Connection, operation: Operation, extra: Mapping[str, object]) -> None:
+    """Store ``operation`` with ``extra`` merged into its details."""
+    conn.execute(
+        "INSERT INTO operations (group_id, id, kind, actor, created_at, summary, details) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            operation.group_id,
+            operation.id,
+            operation.kind,
+            operation.actor,
+            ts(operation.created_at),
+            operation.summary,
+            json.dumps({**operation.details, **extra}, ensure_ascii=False),
+        ),
+    )
