@@ -44,8 +44,11 @@ def revert_operation(
     if reverts_archive(target):
         return revert_archive(txn, group_id, target, operation, force=force)
     # Facts the target changed that were archived since come back first, so their versions count.
-    unarchived = txn.unarchive_facts(
-        group_id, _facts_named(target.details), lambda fact: fact_index_text(txn, group_id, fact)
+    named = _facts_named(target.details)
+    unarchived = (
+        txn.unarchive_facts(group_id, named, lambda fact: fact_index_text(txn, group_id, fact))
+        if named
+        else []
     )
     touched = txn.touched_by(group_id, target_id)
     # Mentions of a purged episode stay gone: their episode has no version left.
