@@ -18,11 +18,7 @@ table's statistics, so archived and live scores compare.
 
 from __future__ import annotations
 
-import math
-import threading
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
@@ -31,7 +27,7 @@ from engram.graph.models import Fact
 from engram.store.postgres_graph_rows import N_FACT_COLUMNS, F, fact_from_row
 from engram.store.postgres_rows import index_text
 from engram.store.postgres_schema import TEXT_CONFIG
-from engram.store.postgres_text import K1, LEXEME_CACHE, STATS_SECONDS, B, _idf
+from engram.store.postgres_text import K1, B, WordStatistics, _idf
 
 Connection = psycopg.Connection[Any]
 
@@ -42,67 +38,11 @@ Lower than episodes' CANDIDATE_ROWS: every candidate is joined to its fact versi
 is ranked, and beyond a few hundred the planner scans every version of the group instead."""
 
 
-@dataclass
-class _Stats:
-    rows: float = 0.0
-    average_length: float = 1.0
-    shares: dict[str, float] = field(default_factory=dict)
-    rare_share: float = 0.0
-    read_at: float = -math.inf
-
-
-class FactText:
+class FactText(WordStatistics):
     """Ranks fact full-text matches; holds the cached word statistics of ``fact_docs`` (thread-safe)."""
 
     def __init__(self) -> None:
-        self._stats = _Stats()
-        self._lexemes: dict[str, tuple[str, ...]] = {}
-        self._lock = threading.Lock()
-
-    def invalidate(self) -> None:
-        """Forget the cached statistics (after ANALYZE)."""
-        with self._lock:
-            self._stats = _Stats()
-
-    def _read_stats(self, conn: Connection) -> _Stats:
-        with self._lock:
-            if time.monotonic() - self._stats.read_at < STATS_SECONDS:
-                return self._stats
-        row = conn.execute(
-            "SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs "
-            "FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() "
-            "AND s.tablename = 'fact_docs' AND s.attname = 'text_doc' "
-            "WHERE c.oid = 'fact_docs'::regclass"
-        ).fetchone()
-        average = conn.execute(
-            "SELECT avg(length(text_doc)) FROM (SELECT text_doc FROM fact_docs LIMIT 2000) s"
-        ).fetchone()
-        stats = _Stats(read_at=time.monotonic())
-        if row is not None and row[1] and row[2]:
-            words, shares = list(row[1]), list(row[2])
-            stats.rows = max(float(row[0]), 1.0)
-            stats.shares = dict(zip(words, shares[: len(words)], strict=True))
-            stats.rare_share = float(shares[len(words)]) / 2  # after the words: min, max, null share
-        if average is not None and average[0]:
-            stats.average_length = max(float(average[0]), 1.0)
-        with self._lock:
-            self._stats = stats
-        return stats
-
-    def _lexemes_of(self, conn: Connection, words: Sequence[str]) -> list[tuple[str, ...]]:
-        """Return each word's lexemes (several for a phrase), cached."""
-        missing = [word for word in dict.fromkeys(words) if word not in self._lexemes]
-        if missing:
-            rows = conn.execute(
-                f"SELECT w, array(SELECT lexeme FROM unnest(to_tsvector('{TEXT_CONFIG}', w))) "
-                "FROM unnest(%s::text[]) AS w",
-                (missing,),
-            ).fetchall()
-            with self._lock:
-                if len(self._lexemes) > LEXEME_CACHE:
-                    self._lexemes.clear()
-                self._lexemes.update({str(row[0]): tuple(row[1]) for row in rows})
-        return [self._lexemes.get(word, ()) for word in words]
+        super().__init__("fact_docs", "length(text_doc)")
 
     def search(
         self,

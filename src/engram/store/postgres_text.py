@@ -60,10 +60,16 @@ class _Stats:
     read_at: float = -math.inf
 
 
-class TextSearch:
-    """Ranks full-text matches; holds the cached word statistics of one store (thread-safe)."""
+class WordStatistics:
+    """The cached word statistics (planner's ``pg_stats``) and lexemes of one table's ``text_doc``.
 
-    def __init__(self) -> None:
+    Thread-safe; shared by episode search (TextSearch) and fact search (postgres_graph_text).
+    ``length`` is the SQL of a row's length for BM25.
+    """
+
+    def __init__(self, table: str, length: str) -> None:
+        self._table = table
+        self._length = length
         self._stats = _Stats()
         self._lexemes: dict[str, tuple[str, ...]] = {}
         self._lock = threading.Lock()
@@ -80,11 +86,11 @@ class TextSearch:
         row = conn.execute(
             "SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs "
             "FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() "
-            "AND s.tablename = 'episode_docs' AND s.attname = 'text_doc' "
-            "WHERE c.oid = 'episode_docs'::regclass"
+            "AND s.tablename = %s AND s.attname = 'text_doc' WHERE c.oid = %s::regclass",
+            (self._table, self._table),
         ).fetchone()
         average = conn.execute(
-            f"SELECT avg({DOC_LENGTH.format(d='')}) FROM (SELECT * FROM episode_docs LIMIT 2000) s"
+            f"SELECT avg({self._length}) FROM (SELECT * FROM {self._table} LIMIT 2000) s"
         ).fetchone()
         stats = _Stats(read_at=time.monotonic())
         if row is not None and row[1] and row[2]:
@@ -112,6 +118,13 @@ class TextSearch:
                     self._lexemes.clear()
                 self._lexemes.update({str(row[0]): tuple(row[1]) for row in rows})
         return [self._lexemes.get(word, ()) for word in words]
+
+
+class TextSearch(WordStatistics):
+    """Ranks episode full-text matches; holds the cached word statistics of one store (thread-safe)."""
+
+    def __init__(self) -> None:
+        super().__init__("episode_docs", DOC_LENGTH.format(d=""))
 
     def search(
         self,
