@@ -20,9 +20,9 @@ from pathlib import Path
 import apsw
 
 import _common
-from engram.store.graph_base import FactQuery
-from engram.store.sqlite import SQLiteStore
-from engram.store.sqlite_graph import F, fact_filter, find_facts_in
+from engram.storage.graph_protocol import FactQuery
+from engram.storage.sqlite.graph import F, fact_filter, find_facts_in
+from engram.storage.sqlite.store import SQLiteStore
 
 INSERT = (
     "INSERT INTO facts (doc, group_id, id, version, subject, predicate, object, value, fact, conditions, "

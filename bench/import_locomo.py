@@ -3,7 +3,7 @@
 Each repetition starts from an empty store in a fresh temporary directory, embeddings off
 (``embedder="none"``; the target is "without embeddings").
 
-- library: ``engram.importers.locomo.load_locomo`` + ``locomo_records`` (the public parser),
+- library: ``engram.portable.locomo.load_locomo`` + ``locomo_records`` (the public parser),
   then ``Memory.create_episodes`` in batches of ``--batch-size`` (500, the CLI default).
   "parse" is reading the JSON and building the EpisodeIn records; "store" is the
   create_episodes calls (validation, fingerprints, segmentation, SQLite writes with the
@@ -48,8 +48,8 @@ import apsw
 
 import _common
 from _common import LOCOMO_DEV, batched, engram_settings, episode_stream
-from engram.importers.locomo import load_locomo, locomo_records
 from engram.memory import Memory
+from engram.portable.locomo import load_locomo, locomo_records
 
 TARGET = 1000.0
 ENGRAM_CLI = Path(sys.executable).with_name("engram")
@@ -167,7 +167,7 @@ def floor_run(rows: list[tuple[Any, ...]], db: Path, batch_size: int, *, fts: bo
 
 def growth_run(n: int, data_dir: Path, batch_size: int, extractor: str | None, block: int) -> list[float]:
     """Store ``n`` generated episodes in ONE group; return episodes/s of each successive block."""
-    from engram.text.tokenize import segment
+    from engram.nlp.tokenize import segment
 
     segment("预热")  # load jieba's dictionary (about a second) before the clock starts
     texts, _ = _common.load_locomo()

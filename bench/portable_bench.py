@@ -7,10 +7,10 @@ Each repetition then measures, into a fresh store:
 
 - engram export: ``Memory.export_group`` of every group, one JSON object per line, to a file
   (every version of every episode, entity and fact, mentions, operations);
-- engram import: ``engram.portable.read_lines`` of that file into ``Memory.import_records``
+- engram import: ``engram.portable.group_format.read_lines`` of that file into ``Memory.import_records``
   (batches of 500 rows; full-text index, thread context, entity names and fact index rebuilt),
   and a second import of the same file into the same store (all skipped: idempotence cost);
-- BASELINE jsonl export: ``engram.importers.export.export_jsonl`` (current episodes only);
+- BASELINE jsonl export: ``engram.portable.jsonl_export.export_jsonl`` (current episodes only);
 - BASELINE jsonl import: ``read_jsonl`` + ``Memory.create_episodes`` in batches of 500, as
   ``engram import FILE --format jsonl`` runs, with the builtin extractor (the graph is built
   again, history lost: the way a group moved before) and with ``extractor="none"``.
@@ -40,11 +40,11 @@ from typing import Any
 
 import _common
 from _common import LOCOMO_DEV, batched, engram_settings
-from engram.importers.export import export_jsonl
-from engram.importers.jsonl import read_jsonl
-from engram.importers.locomo import load_locomo, locomo_records
 from engram.memory import Memory
-from engram.portable import read_lines
+from engram.portable.group_format import read_lines
+from engram.portable.jsonl import read_jsonl
+from engram.portable.jsonl_export import export_jsonl
+from engram.portable.locomo import load_locomo, locomo_records
 
 BATCH = 500
 ENGRAM_CLI = Path(sys.executable).with_name("engram")

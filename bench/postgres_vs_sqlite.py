@@ -55,8 +55,8 @@ from pydantic import SecretStr
 
 from engram.config import Settings
 from engram.memory import Memory
-from engram.models import EpisodeFilters
-from engram.store.base import Store
+from engram.models.episodes import EpisodeFilters
+from engram.storage.protocol import Store
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"

@@ -22,9 +22,9 @@ from pydantic import SecretStr
 from engram.api.app import create_app
 from engram.config import Settings
 from engram.memory import Memory
-from engram.store.base import Store
-from engram.store.postgres import PostgresStore
-from engram.store.sqlite import SQLiteStore
+from engram.storage.postgres.store import PostgresStore
+from engram.storage.protocol import Store
+from engram.storage.sqlite.store import SQLiteStore
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"

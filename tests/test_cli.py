@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from engram.cli import app
 from engram.memory import Memory
-from engram.models import Episode
+from engram.models.episodes import Episode
 
 LOCOMO_DEV = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 needs_locomo = pytest.mark.skipif(

@@ -17,7 +17,7 @@ from engram import (
     PreconditionRequired,
     Settings,
 )
-from engram.inputs import fingerprint
+from engram.ingest.inputs import fingerprint
 
 
 def test_public_surface_is_sorted_and_importable() -> None:

@@ -21,8 +21,8 @@ import pytest
 from engram.config import Settings
 from engram.errors import Conflict, InvalidInput, NotFound
 from engram.memory import Memory
-from engram.portable import read_lines
-from engram.store.portable_base import ROW_KINDS
+from engram.portable.group_format import read_lines
+from engram.storage.portable_base import ROW_KINDS
 
 G = "team"
 OTHER = "other"

@@ -22,7 +22,7 @@ from mcp_types import CallToolResult
 from typer.testing import CliRunner
 
 from engram.api.app import create_app
-from engram.api.mcp import create_mcp_server
+from engram.api.mcp.server import create_mcp_server
 from engram.cli import app
 from engram.config import Settings
 from engram.errors import InvalidInput, NotFound

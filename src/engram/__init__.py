@@ -13,20 +13,8 @@ from engram.errors import (
     PreconditionRequired,
     StoreError,
 )
-from engram.graph.models import (
-    AddFacts,
-    Entity,
-    EntityIn,
-    EntityView,
-    Extraction,
-    Fact,
-    FactHit,
-    FactIn,
-    FactSearch,
-    FactSearchResponse,
-)
 from engram.memory import Memory
-from engram.models import (
+from engram.models.episodes import (
     Actor,
     CreatedEpisode,
     Episode,
@@ -40,6 +28,18 @@ from engram.models import (
     SearchQuery,
     SearchResponse,
     ThreadHits,
+)
+from engram.models.graph import (
+    AddFacts,
+    Entity,
+    EntityIn,
+    EntityView,
+    Extraction,
+    Fact,
+    FactHit,
+    FactIn,
+    FactSearch,
+    FactSearchResponse,
 )
 
 __version__ = "0.1.0"

@@ -11,8 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.errors import InvalidInput
-from engram.graph.extract import Extractor
-from engram.text.embed import Embedder, create_embedder
+from engram.ingest.extract import Extractor
+from engram.nlp.embed import Embedder, create_embedder
 
 DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("取消", "作废", "撤销", "cancel", "void", "revoke"),
@@ -108,11 +108,11 @@ class Settings(BaseSettings):
         if self.extractor == "none":
             return None
         if self.extractor == "builtin":
-            from engram.graph.builtin import BuiltinExtractor
+            from engram.ingest.builtin import BuiltinExtractor
 
             return BuiltinExtractor()
         if self.extractor == "llm":
-            from engram.graph.llm import LLMExtractor
+            from engram.ingest.llm import LLMExtractor
 
             key = self.llm_api_key.get_secret_value() if self.llm_api_key else None
             return LLMExtractor(

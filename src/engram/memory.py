@@ -9,25 +9,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from engram import portable, timeutil
+from engram import timeutil
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
-from engram.graph.models import (
-    AddFacts,
-    ArchiveResult,
-    Entity,
-    EntityView,
-    Extraction,
-    FactSearch,
-    FactSearchResponse,
-    MergeCandidateView,
-)
 from engram.graph.service import GraphService
-from engram.history.models import OperationPage, OperationView
 from engram.history.service import HistoryService
 from engram.ids import new_id
-from engram.indexer import Indexer
-from engram.inputs import (
+from engram.ingest.indexer import Indexer
+from engram.ingest.inputs import (
     MAX_METADATA_DEPTH,
     decode_cursor,
     encode_cursor,
@@ -37,7 +26,7 @@ from engram.inputs import (
     supplied_extraction,
     validated,
 )
-from engram.models import (
+from engram.models.episodes import (
     ID_PATTERN,
     OPERATION_KINDS,
     CreatedEpisode,
@@ -50,15 +39,27 @@ from engram.models import (
     SearchQuery,
     SearchResponse,
 )
+from engram.models.graph import (
+    AddFacts,
+    ArchiveResult,
+    Entity,
+    EntityView,
+    Extraction,
+    FactSearch,
+    FactSearchResponse,
+    MergeCandidateView,
+)
+from engram.models.history import OperationPage, OperationView
+from engram.nlp.embed import Embedder
+from engram.nlp.tokenize import segment
+from engram.portable import group_format as portable
 from engram.search.engine import BM25Channel, Channel, SearchEngine
 from engram.search.graph import GraphChannel
 from engram.search.vector import VectorChannel, check_embedder
-from engram.store.base import NewEpisode, PageKey, Store
-from engram.store.graph_base import GraphStore
-from engram.store.history_base import HistoryStore, OperationQuery, PurgeReport
-from engram.store.portable_base import PortableStore
-from engram.text.embed import Embedder
-from engram.text.tokenize import segment
+from engram.storage.graph_protocol import GraphStore
+from engram.storage.history_base import HistoryStore, OperationQuery, PurgeReport
+from engram.storage.portable_base import PortableStore
+from engram.storage.protocol import NewEpisode, PageKey, Store
 from engram.threads import thread_key
 
 Clock = Callable[[], datetime]
@@ -123,7 +124,7 @@ class Memory:
         ``settings.database_url`` is set. ``options`` go to the constructor (e.g.
         ``background_indexing=False``).
         """
-        from engram.store.open import open_store
+        from engram.storage.open import open_store
 
         settings = settings or Settings()
         if data_dir is not None:
@@ -558,7 +559,7 @@ class Memory:
         return self.store
 
     def export_group(self, group_id: str | None = None) -> Iterator[dict[str, Any]]:
-        """Return the group in the portable format (engram.portable): JSON objects, one per line.
+        """Return the group in the portable format (engram.portable.group_format): JSON objects, one per line.
 
         A header, every operation, every version of every episode, entity and fact, the
         mentions and merge candidates, and an end line with the counts, read from one
@@ -575,7 +576,7 @@ class Memory:
         batch_size: int | None = None,
         on_batch: Callable[[portable.ImportCounts, int], None] | None = None,
     ) -> portable.ImportCounts:
-        """Load an export (``export_group``'s objects, or engram.portable.read_lines items); return counts.
+        """Load an export (``export_group``'s objects, or ``group_format.read_lines`` items); return counts.
 
         Ids, versions and times are kept; vectors are embedded again by this memory's
         embedder. One transaction per ``batch_size`` rows; importing again is idempotent.

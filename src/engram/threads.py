@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.models import Episode
+from engram.models.episodes import Episode
 
 THREAD_KEYS = ("thread_id", "session_id", "conversation_id", "session")
 """Metadata keys that name an episode's thread, first present wins."""

@@ -21,10 +21,10 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import CallToolResult
 
 from engram.api.app import create_app
-from engram.api.mcp import create_mcp_server
+from engram.api.mcp.server import create_mcp_server
 from engram.config import Settings
 from engram.memory import Memory
-from engram.store.sqlite import SQLiteStore
+from engram.storage.sqlite.store import SQLiteStore
 
 TOOLS = {"create_episode", "update_episode", "get_episode", "list_episodes", "search_episodes"}
 TOOLS |= {"search_facts", "search_entities", "get_entity", "add_facts", "merge_entities"}

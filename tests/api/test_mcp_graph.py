@@ -18,7 +18,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 
 from engram.api.app import create_app
-from engram.api.mcp import create_mcp_server
+from engram.api.mcp.server import create_mcp_server
 from engram.config import Settings
 from engram.memory import Memory
 

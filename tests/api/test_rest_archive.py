@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from mcp import Client
 
 from engram.api.app import create_app
-from engram.api.mcp import create_mcp_server
+from engram.api.mcp.server import create_mcp_server
 from engram.config import Settings
 from engram.memory import Memory
 

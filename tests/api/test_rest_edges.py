@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engram import Memory
-from engram.indexer import MAX_EMBEDDING_CHARS, embedding_text
+from engram.ingest.indexer import MAX_EMBEDDING_CHARS, embedding_text
 
 
 def nested(depth: int) -> dict[str, Any]:
@@ -83,7 +83,7 @@ def test_time_words_at_the_ends_of_the_calendar_search_without_a_range(
 def test_embedding_text_is_bounded() -> None:
     from datetime import UTC, datetime
 
-    from engram.models import Episode
+    from engram.models.episodes import Episode
 
     episode = Episode(
         id="e",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from engram.graph.arbitrate import Claim, Outcome, arbitrate, noisy_or
-from engram.graph.models import Fact, Scalar, SourceKind
-from engram.graph.predicates import PredicateRegistry
+from engram.models.graph import Fact, Scalar, SourceKind
+from engram.models.predicates import PredicateRegistry
 
 T0 = datetime(2024, 1, 10, tzinfo=UTC)
 REGISTRY = PredicateRegistry()

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from engram.graph.amounts import cn_to_int, parse_amount
-from engram.graph.builtin import BuiltinExtractor
-from engram.graph.clauses import find_conditions
-from engram.graph.extract import Extractor
-from engram.graph.models import Extraction, FactIn
-from engram.graph.references import ReferenceTable, split_version
-from engram.models import Actor, Episode
+from engram.ingest.builtin import BuiltinExtractor
+from engram.ingest.clauses import find_conditions
+from engram.ingest.extract import Extractor
+from engram.ingest.references import ReferenceTable, split_version
+from engram.models.episodes import Actor, Episode
+from engram.models.graph import Extraction, FactIn
+from engram.nlp.amounts import cn_to_int, parse_amount
 
 LOCOMO_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 NOW = datetime(2025, 5, 1, tzinfo=UTC)
@@ -235,7 +235,7 @@ def test_reference_table_rules_and_versions() -> None:
 def test_custom_gazetteer_and_patterns() -> None:
     import re
 
-    from engram.graph.patterns import Pattern
+    from engram.ingest.patterns import Pattern
 
     custom = BuiltinExtractor(
         gazetteer={"Engram": "product", "青云科技": "organisation"},

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from engram.graph.dates import DateSpan, apply_dates, date_facts, resolve_dates
-from engram.graph.models import Extraction, FactIn
-from engram.models import Episode
+from engram.models.episodes import Episode
+from engram.models.graph import Extraction, FactIn
+from engram.nlp.dates import DateSpan, apply_dates, date_facts, resolve_dates
 
 REF = datetime(2024, 1, 3, 12, 0, tzinfo=UTC)  # a Wednesday
 

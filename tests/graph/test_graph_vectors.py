@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engram import Memory, Settings
-from engram.store.graph_vectors_base import GraphVectors
+from engram.storage.graph_vectors_base import GraphVectors
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 

@@ -14,8 +14,8 @@ import pytest
 
 from conftest import free_port
 from engram.errors import EngramError
-from engram.graph.extract import Extractor
-from engram.graph.llm import (
+from engram.ingest.extract import Extractor
+from engram.ingest.llm import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,
     ExtractionError,
@@ -23,8 +23,8 @@ from engram.graph.llm import (
     Usage,
     parse_extraction,
 )
-from engram.graph.models import Extraction
-from engram.models import Actor, Episode
+from engram.models.episodes import Actor, Episode
+from engram.models.graph import Extraction
 from fakes.openai_server import ChatReply, FakeOpenAI, serve_fake_openai
 
 MODEL = "qwen3:8b"

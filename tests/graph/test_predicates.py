@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from engram.graph.patterns import PATTERNS
-from engram.graph.predicates import DEFAULT_PREDICATES, REGISTRY, PredicateRegistry, synonym_key
+from engram.ingest.patterns import PATTERNS
+from engram.models.predicates import DEFAULT_PREDICATES, REGISTRY, PredicateRegistry, synonym_key
 
 
 def test_registry_is_a_mapping_of_canonical_names() -> None:

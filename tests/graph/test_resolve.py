@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from engram.graph.resolve import Profile, Verdict, is_generic, normalise_name, resolve
+from engram.graph.resolve import Profile, Verdict, is_generic, resolve
+from engram.nlp.names import normalise_name
 
 
 def p(name: str, type_: str = "person", **extra: object) -> Profile:

@@ -12,7 +12,7 @@ from mcp import Client
 from typer.testing import CliRunner
 
 from engram import Memory, Settings
-from engram.api.mcp import create_mcp_server
+from engram.api.mcp.server import create_mcp_server
 from engram.cli import app
 from engram.cli.common import CLI_ACTOR
 

@@ -8,7 +8,7 @@ import pytest
 
 from engram import Memory
 from engram.errors import Conflict, InvalidInput, NotFound
-from engram.graph.resolve import normalise_name
+from engram.nlp.names import normalise_name
 from history_support import budget, say
 
 VOLATILE = {"version", "recorded_at", "expired_at", "operation_id"}

@@ -8,10 +8,10 @@ import pytest
 
 from engram.config import Settings
 from engram.errors import Conflict, InvalidInput, NotFound
-from engram.importers.base import Record
-from engram.importers.batch import BatchImporter, ImportStats
 from engram.memory import Memory
-from engram.models import EpisodeIn
+from engram.models.episodes import EpisodeIn
+from engram.portable.base import Record
+from engram.portable.batch import BatchImporter, ImportStats
 
 
 def records(count: int, *, bad_at: int | None = None) -> Iterator[Record]:

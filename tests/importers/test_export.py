@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-from engram.importers.export import PAGE_SIZE, episode_record, export_jsonl
 from engram.memory import Memory
-from engram.models import EpisodeIn
+from engram.models.episodes import EpisodeIn
+from engram.portable.jsonl_export import PAGE_SIZE, episode_record, export_jsonl
 
 
 def test_export_pages_through_every_group(memory: Memory) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engram.errors import InvalidInput
-from engram.importers.jsonl import count_lines, jsonl_records, read_jsonl
+from engram.portable.jsonl import count_lines, jsonl_records, read_jsonl
 
 
 def lines(*texts: str) -> list[bytes]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engram.errors import InvalidInput
-from engram.importers.locomo import count_turns, load_locomo, locomo_records, parse_session_datetime
+from engram.portable.locomo import count_turns, load_locomo, locomo_records, parse_session_datetime
 
 LOCOMO_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram import Memory
+from engram.nlp.language import detect_language
 from engram.search import rerank
-from engram.text.language import detect_language
 
 NOW = datetime(2024, 6, 1, 12, tzinfo=UTC)
 

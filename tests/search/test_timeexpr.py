@@ -12,8 +12,8 @@ from datetime import UTC, date, datetime, timedelta, timezone
 import pytest
 
 from engram import Memory
+from engram.nlp.timeexpr import find_time_range
 from engram.search.query import parse_query
-from engram.search.timeexpr import find_time_range
 
 REF = datetime(2024, 1, 3, 12, 0, tzinfo=UTC)  # a Wednesday
 

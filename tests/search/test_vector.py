@@ -9,8 +9,8 @@ import pytest
 
 from conftest import free_port
 from engram import Memory, Settings, StoreError
-from engram.indexer import embedding_text
-from engram.text.embed import EmbedderError, OpenAIEmbedder
+from engram.ingest.indexer import embedding_text
+from engram.nlp.embed import EmbedderError, OpenAIEmbedder
 from fakes.openai_server import DIMENSIONS, serve_fake_openai
 
 NOTES = [

@@ -10,10 +10,10 @@ import pytest
 
 from engram.errors import Conflict, NotFound, PreconditionFailed
 from engram.ids import new_id
-from engram.inputs import fingerprint
-from engram.models import Actor, Episode, EpisodeFilters, Operation
-from engram.store.base import NewEpisode, PageKey, Store
-from engram.text.tokenize import segment
+from engram.ingest.inputs import fingerprint
+from engram.models.episodes import Actor, Episode, EpisodeFilters, Operation
+from engram.nlp.tokenize import segment
+from engram.storage.protocol import NewEpisode, PageKey, Store
 
 T0 = datetime(2024, 5, 8, 13, 56, tzinfo=UTC)
 

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engram.graph.models import Entity, Fact
-from engram.store.base import Store
-from engram.store.graph_base import FactQuery, GraphStore, GraphTxn, MergeCandidate
+from engram.models.graph import Entity, Fact
+from engram.storage.graph_protocol import FactQuery, GraphStore, GraphTxn, MergeCandidate
+from engram.storage.protocol import Store
 from store.test_contract import new_episode, operation
 
 T0 = datetime(2024, 5, 8, 9, tzinfo=UTC)

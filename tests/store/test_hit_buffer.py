@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram.errors import StoreError
-from engram.store.hit_buffer import Hit, HitBuffer
+from engram.storage.hit_buffer import Hit, HitBuffer
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 

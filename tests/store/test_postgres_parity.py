@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from engram.errors import Conflict
-from engram.models import Episode, EpisodeFilters
-from engram.store.base import Store
+from engram.models.episodes import Episode, EpisodeFilters
+from engram.storage.protocol import Store
 from store.test_contract import new_episode, operation
 
 

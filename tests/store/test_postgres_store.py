@@ -20,11 +20,11 @@ from conftest import with_search_path
 from engram.config import Settings
 from engram.errors import InvalidInput, PreconditionFailed, StoreError
 from engram.memory import Memory
-from engram.models import Episode, EpisodeFilters
-from engram.store.graph_base import GraphStore, GraphTxn
-from engram.store.open import open_store
-from engram.store.postgres import PostgresStore
-from engram.store.postgres_schema import LATEST_VERSION
+from engram.models.episodes import Episode, EpisodeFilters
+from engram.storage.graph_protocol import GraphStore, GraphTxn
+from engram.storage.open import open_store
+from engram.storage.postgres.migrations import LATEST_VERSION
+from engram.storage.postgres.store import PostgresStore
 from store.test_contract import new_episode, operation
 
 T = TypeVar("T")

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram.models import EpisodeFilters
-from engram.store import sqlite as sqlite_module
-from engram.store.sqlite import SQLiteStore
+from engram.models.episodes import EpisodeFilters
+from engram.storage.sqlite import store as sqlite_module
+from engram.storage.sqlite.store import SQLiteStore
 from store.test_contract import T0, new_episode, operation
 
 WORDS = ["apple", "banana", "cherry", "plum", "pear", "fig"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engram.models import EpisodeFilters
-from engram.store.sqlite import SQLiteStore
-from engram.store.sqlite_index import fts_query, pruned_fts_query
+from engram.models.episodes import EpisodeFilters
+from engram.storage.sqlite.fulltext import fts_query, pruned_fts_query
+from engram.storage.sqlite.store import SQLiteStore
 from store.test_contract import new_episode, operation
 
 

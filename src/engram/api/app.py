@@ -8,11 +8,12 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from engram import __version__
-from engram.api import metrics, problems
-from engram.api.mcp import create_mcp_server, streamable_http_route
-from engram.api.rest import health_router, router
-from engram.api.rest_graph import router as graph_router
-from engram.api.rest_history import router as history_router
+from engram.api import metrics
+from engram.api.mcp.server import create_mcp_server, streamable_http_route
+from engram.api.rest import problems
+from engram.api.rest.episodes import health_router, router
+from engram.api.rest.graph import router as graph_router
+from engram.api.rest.history import router as history_router
 from engram.memory import Memory
 
 

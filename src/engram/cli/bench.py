@@ -16,8 +16,8 @@ from rich.table import Table
 from engram.cli.common import CLI_ACTOR, DataDir, err, fail, load_settings, note, out
 from engram.errors import EngramError, InvalidInput
 from engram.evaluation.locomo import CATEGORY_NAMES, PIPELINES, evaluate, index, load_questions
-from engram.importers.locomo import load_locomo
 from engram.memory import Memory
+from engram.portable.locomo import load_locomo
 
 bench_app = typer.Typer(help="Measure retrieval quality and speed.", no_args_is_help=True)
 

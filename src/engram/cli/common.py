@@ -27,7 +27,7 @@ from rich.text import Text
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, StoreError
 from engram.memory import Memory
-from engram.models import Episode
+from engram.models.episodes import Episode
 
 app = typer.Typer(
     help="Engram: long-term memory for AI agents.",

@@ -48,11 +48,11 @@ from engram.cli.common import (
 )
 from engram.cli.portable import export_engram, import_engram, looks_like_export
 from engram.errors import EngramError, InvalidInput, NotFound
-from engram.importers.base import ImportSource
-from engram.importers.batch import BatchImporter, ImportStats
-from engram.importers.export import export_jsonl
-from engram.importers.jsonl import STDIN, read_jsonl
-from engram.importers.locomo import read_locomo
+from engram.portable.base import ImportSource
+from engram.portable.batch import BatchImporter, ImportStats
+from engram.portable.jsonl import STDIN, read_jsonl
+from engram.portable.jsonl_export import export_jsonl
+from engram.portable.locomo import read_locomo
 
 
 class ImportFormat(StrEnum):

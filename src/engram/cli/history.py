@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engram.cli.common import CLI_ACTOR, DataDir, GroupOption, JsonOption, app, note, out, stamp, using_memory
-from engram.history.models import OperationView
+from engram.models.history import OperationView
 
 
 def _print_view(view: OperationView, as_json: bool) -> None:

@@ -1,6 +1,6 @@
 """The ``engram`` format of ``engram export`` and ``engram import``: whole groups, every version.
 
-``engram export --format engram`` writes each group's section (engram.portable): its
+``engram export --format engram`` writes each group's section (engram.portable.group_format): its
 operations and every version of its episodes, entities and facts, with ids and times;
 ``engram import FILE --format engram`` loads it into any store (another machine, backend or
 embedder; vectors are embedded again there), idempotently.
@@ -21,10 +21,10 @@ import typer
 
 from engram.cli.common import counted, fail, note, open_memory
 from engram.errors import EngramError, InvalidInput
-from engram.importers.batch import ImportStats
 from engram.memory import Memory
-from engram.portable import FORMAT, ImportCounts, is_export, read_lines
-from engram.store.portable_base import ROW_KINDS
+from engram.portable.batch import ImportStats
+from engram.portable.group_format import FORMAT, ImportCounts, is_export, read_lines
+from engram.storage.portable_base import ROW_KINDS
 
 STDIN = Path("-")
 Acknowledgements = Callable[[int | None, str], AbstractContextManager[Callable[[ImportStats, int], None]]]

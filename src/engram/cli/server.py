@@ -70,7 +70,7 @@ def serve(
 @app.command()
 def mcp(data_dir: DataDir = None) -> None:
     """Serve MCP over stdio (for agent clients that launch a subprocess)."""
-    from engram.api.mcp import run_stdio
+    from engram.api.mcp.server import run_stdio
 
     memory = open_memory(data_dir, serving=True)
     try:

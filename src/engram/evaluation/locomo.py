@@ -1,7 +1,7 @@
 """Retrieval benchmark on LoCoMo: does search find the turns that answer each question?
 
 LoCoMo: Maharana et al., "Evaluating Very Long-Term Conversational Memory of LLM Agents",
-ACL 2024. Every turn is imported as an episode (engram.importers.locomo); each question of
+ACL 2024. Every turn is imported as an episode (engram.portable.locomo); each question of
 categories 1-4 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop) that has evidence is
 asked within its conversation's group, and the hits are compared with the evidence turns.
 
@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram.importers.batch import BatchImporter
-from engram.importers.locomo import locomo_records
 from engram.memory import Memory
+from engram.portable.batch import BatchImporter
+from engram.portable.locomo import locomo_records
 
 CATEGORIES = ("1", "2", "3", "4")
 CATEGORY_NAMES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop"}

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from engram.graph.models import Fact, FactStatus, Scalar, SourceKind
-from engram.graph.predicates import Predicate
+from engram.models.graph import Fact, FactStatus, Scalar, SourceKind
+from engram.models.predicates import Predicate
 
 CREDIBILITY: Mapping[str, float] = {"stated": 0.9, "system": 0.8, "inferred": 0.6}
 CORRECTION_CUES = re.compile(

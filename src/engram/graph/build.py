@@ -20,16 +20,17 @@ from datetime import datetime
 from rapidfuzz import fuzz
 
 from engram.graph.arbitrate import ArbitrationSettings, Claim, arbitrate
-from engram.graph.dates import apply_dates
-from engram.graph.models import Entity, EntityIn, Extraction, Fact, FactIn
-from engram.graph.predicates import PredicateRegistry
-from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, normalise_name, resolve
+from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, resolve
 from engram.graph.vectors import NameCandidates
 from engram.ids import new_id
-from engram.models import Episode, Operation
-from engram.store.graph_base import GraphTxn, MergeCandidate
-from engram.store.graph_vectors_base import EntityVectorTxn, Vector
-from engram.text.tokenize import segment
+from engram.models.episodes import Episode, Operation
+from engram.models.graph import Entity, EntityIn, Extraction, Fact, FactIn
+from engram.models.predicates import PredicateRegistry
+from engram.nlp.dates import apply_dates
+from engram.nlp.names import normalise_name
+from engram.nlp.tokenize import segment
+from engram.storage.graph_protocol import GraphTxn, MergeCandidate
+from engram.storage.graph_vectors_base import EntityVectorTxn, Vector
 from engram.threads import thread_key
 
 FUZZY_POOL = 200

@@ -11,8 +11,6 @@ identifies nobody, so it is never name evidence. Fuzzy names use rapidfuzz (http
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -20,6 +18,8 @@ from enum import StrEnum
 from typing import Any
 
 from rapidfuzz import fuzz
+
+from engram.nlp.names import normalise_name
 
 WEIGHTS = {"name": 0.2, "attributes": 0.3, "context": 0.5}
 PERIOD_GAP = timedelta(days=3 * 365)
@@ -62,12 +62,6 @@ class Resolution:
     score: float
     parts: Mapping[str, float]
     reason: str
-
-
-def normalise_name(name: str) -> str:
-    """Return a comparison key: NFKC, case-folded, spaces and punctuation collapsed."""
-    text = unicodedata.normalize("NFKC", name).casefold()
-    return re.sub(r"[\s\W_]+", " ", text).strip()
 
 
 def is_generic(name: str) -> bool:

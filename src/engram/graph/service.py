@@ -12,10 +12,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from engram.errors import EngramError, InvalidInput, NotFound
-from engram.graph.archive import archive_facts, search_with_archive
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
-from engram.graph.extract import Extractor, MeteredExtractor
-from engram.graph.models import (
+from engram.graph.resolve import UNKNOWN_TYPE
+from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
+from engram.history.archive import archive_facts, search_with_archive
+from engram.ingest.extract import Extractor, MeteredExtractor
+from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.graph import (
     AddFacts,
     ArchiveResult,
     Entity,
@@ -27,15 +30,13 @@ from engram.graph.models import (
     FactSearchResponse,
     MergeCandidateView,
 )
-from engram.graph.predicates import PredicateRegistry
-from engram.graph.resolve import UNKNOWN_TYPE, normalise_name
-from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
-from engram.models import Episode, EpisodeFilters, Operation
-from engram.store.base import PageKey, Store
-from engram.store.graph_base import FactArchive, FactQuery, GraphStore, GraphTxn
-from engram.store.graph_vectors_base import GraphVectors, Vector
-from engram.text.embed import Embedder, EmbedderError
-from engram.text.tokenize import query_terms
+from engram.models.predicates import PredicateRegistry
+from engram.nlp.embed import Embedder, EmbedderError
+from engram.nlp.names import normalise_name
+from engram.nlp.tokenize import query_terms
+from engram.storage.graph_protocol import FactArchive, FactQuery, GraphStore, GraphTxn
+from engram.storage.graph_vectors_base import GraphVectors, Vector
+from engram.storage.protocol import PageKey, Store
 
 logger = logging.getLogger("engram.graph")
 

@@ -1,6 +1,6 @@
 """Embeddings in the knowledge graph: fact vectors for hybrid fact search, name vectors for resolution.
 
-- **Facts** are embedded after the write (engram.indexer drains ``GraphVectors`` queues after
+- **Facts** are embedded after the write (engram.ingest.indexer drains ``GraphVectors`` queues after
   the episodes): the sentence plus the subject's and object's names it does not already
   contain, as the full-text index holds them. ``fuse_facts`` fuses the BM25 and vector
   rankings with weighted RRF (engram.search.fusion).
@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engram.graph.models import Entity, Extraction, Fact
-from engram.graph.resolve import UNKNOWN_TYPE, is_generic, normalise_name
+from engram.graph.resolve import UNKNOWN_TYPE, is_generic
+from engram.models.graph import Entity, Extraction, Fact
+from engram.nlp.embed import Embedder
+from engram.nlp.names import normalise_name
 from engram.search.fusion import reciprocal_rank_fusion
-from engram.store.graph_base import FactQuery
-from engram.store.graph_vectors_base import GraphVectors, PendingFact, Vector
-from engram.text.embed import Embedder
+from engram.storage.graph_protocol import FactQuery
+from engram.storage.graph_vectors_base import GraphVectors, PendingFact, Vector
 
 MAX_FACT_TEXT_CHARS = 600
 

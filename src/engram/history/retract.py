@@ -17,9 +17,9 @@ from typing import Any
 
 from engram.errors import NotFound
 from engram.graph.build import fact_index_text
-from engram.graph.models import Fact
-from engram.models import Operation
-from engram.store.history_base import HistoryTxn
+from engram.models.episodes import Operation
+from engram.models.graph import Fact
+from engram.storage.history_base import HistoryTxn
 
 _ARBITRATION_FIELDS = ("status", "invalid_at", "superseded_by", "confidence")
 

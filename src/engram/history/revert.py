@@ -20,8 +20,8 @@ from engram.errors import Conflict, InvalidInput, NotFound
 from engram.graph.build import fact_index_text, name_keys
 from engram.history.retract import retract_episode
 from engram.history.unarchive import revert_archive, reverts_archive
-from engram.models import Operation
-from engram.store.history_base import HistoryTxn, ObjectKind, VersionRef
+from engram.models.episodes import Operation
+from engram.storage.history_base import HistoryTxn, ObjectKind, VersionRef
 
 EPISODE_CREATING = frozenset({"ingest", "import"})
 IRREVERSIBLE = {"purge": "a purge cannot be reverted: its data is gone"}

@@ -8,12 +8,12 @@ from typing import Any
 
 from engram.errors import NotFound
 from engram.graph.build import neutral_fact_text
-from engram.history.models import OperationView, VersionChange
 from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
-from engram.models import Operation
-from engram.store.base import PageKey
-from engram.store.history_base import HistoryStore, HistoryTxn, OperationQuery, PurgeReport
+from engram.models.episodes import Operation
+from engram.models.history import OperationView, VersionChange
+from engram.storage.history_base import HistoryStore, HistoryTxn, OperationQuery, PurgeReport
+from engram.storage.protocol import PageKey
 
 
 class HistoryService:

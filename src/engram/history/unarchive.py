@@ -14,9 +14,9 @@ from typing import Any
 
 from engram.errors import Conflict, InvalidInput
 from engram.graph.build import fact_index_text
-from engram.graph.models import Fact
-from engram.models import Operation
-from engram.store.history_base import HistoryTxn
+from engram.models.episodes import Operation
+from engram.models.graph import Fact
+from engram.storage.history_base import HistoryTxn
 
 
 def archived_by(target: Operation) -> list[str] | None:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from engram.config import SearchSettings
 from engram.errors import InvalidInput
-from engram.models import (
+from engram.models.episodes import (
     Episode,
     EpisodeContext,
     EpisodeFilters,
@@ -30,7 +30,7 @@ from engram.models import (
 from engram.search import rerank
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
-from engram.store.base import Store
+from engram.storage.protocol import Store
 from engram.threads import thread_label
 
 _WORD = re.compile(r"\w+")

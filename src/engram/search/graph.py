@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from engram.graph.resolve import normalise_name
-from engram.models import Episode, EpisodeFilters
+from engram.models.episodes import Episode, EpisodeFilters
+from engram.nlp.names import normalise_name
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
-from engram.store.base import Store
-from engram.store.graph_base import FactArchive, FactQuery, GraphStore
+from engram.storage.graph_protocol import FactArchive, FactQuery, GraphStore
+from engram.storage.protocol import Store
 
 
 def name_candidates(words: list[str], longest: int = 3) -> list[str]:

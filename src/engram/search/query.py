@@ -1,7 +1,7 @@
 """Query understanding: turn a free-text query into search terms.
 
 Stop words are dropped per language so that BM25 is not pulled towards turns that merely
-share "what" or "did"; Han text is segmented with jieba first (engram.text.tokenize).
+share "what" or "did"; Han text is segmented with jieba first (engram.nlp.tokenize).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engram.search.timeexpr import find_time_range
-from engram.text.language import detect_language
-from engram.text.tokenize import query_terms
+from engram.nlp.language import detect_language
+from engram.nlp.timeexpr import find_time_range
+from engram.nlp.tokenize import query_terms
 
 _ENGLISH = """a an and are as at be been being but by can could did do does doing for from had has have
 having he her hers him his how i if in into is it its me my of on or our she so than that the their them
@@ -65,7 +65,7 @@ def parse_query(
     A query longer than ``max_chars`` is truncated with a warning. When every word is a
     stop word the stop words are kept, so "who are you" still searches. With a
     ``reference_time``, the first time expression ("last week", "去年三月") becomes
-    ``time_range`` (engram.search.timeexpr). Its words stay in ``words``: taking them out
+    ``time_range`` (engram.nlp.timeexpr). Its words stay in ``words``: taking them out
     was measured and did not help (LoCoMo dev recall@5 0.682 kept vs 0.679 removed; the
     bilingual corpus 0.768 vs 0.746), since they also bring BM25 candidates for the time
     boost to promote.

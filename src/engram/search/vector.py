@@ -8,12 +8,12 @@ error that names both and the way out (``engram reembed``).
 from __future__ import annotations
 
 from engram.errors import StoreError
-from engram.models import EpisodeFilters
+from engram.models.episodes import EpisodeFilters
+from engram.nlp.embed import Embedder
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
-from engram.store.base import Store
-from engram.store.graph_vectors_base import GraphVectors
-from engram.text.embed import Embedder
+from engram.storage.graph_vectors_base import GraphVectors
+from engram.storage.protocol import Store
 
 EMBEDDER_META_KEY = "embedder"
 

@@ -1,0 +1,97 @@
+"""REST routes for the knowledge graph (DESIGN.md §5): entities and facts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from engram.api.rest.episodes import REST_ACTOR, GroupQuery, MemoryDep
+from engram.models.graph import (
+    AddFacts,
+    Entity,
+    EntityView,
+    FactSearch,
+    FactSearchResponse,
+    MergeCandidateView,
+)
+
+router = APIRouter(prefix="/v1", tags=["knowledge graph"])
+
+
+class EntitySearch(BaseModel):
+    """An entity search by name or alias."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    query: Annotated[str, Field(min_length=1, max_length=256)]
+    group_id: str | None = None
+    types: list[str] = Field(default_factory=list, max_length=32)
+    limit: Annotated[int, Field(ge=1, le=100)] = 10
+
+
+class EntityResults(BaseModel):
+    """Entities found."""
+
+    results: list[Entity]
+
+
+class MergeCandidates(BaseModel):
+    """Possible duplicate entities, best first."""
+
+    items: list[MergeCandidateView]
+
+
+@router.get("/entities/merge-candidates", summary="List possible duplicate entities for review")
+def merge_candidates(memory: MemoryDep, group_id: GroupQuery = None) -> MergeCandidates:
+    """Return pairs the resolver was unsure about; merge with POST /v1/entities/{id}/merge."""
+    return MergeCandidates(items=memory.merge_candidates(group_id))
+
+
+@router.get("/entities/{entity_id}", summary="Get an entity with its facts and timeline")
+def get_entity(
+    memory: MemoryDep,
+    entity_id: str,
+    group_id: GroupQuery = None,
+    known_at: Annotated[
+        datetime | None, Query(description="Transaction time: as the memory held it then.")
+    ] = None,
+) -> EntityView:
+    """Return the entity, the facts about it (current, or as known at ``known_at``) and its versions."""
+    return memory.get_entity(entity_id, group_id, known_at=known_at)
+
+
+class Merge(BaseModel):
+    """Which entity survives a merge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    into: Annotated[str, Field(min_length=1, max_length=128)]
+    group_id: str | None = None
+
+
+@router.post("/entities/{entity_id}/merge", summary="Merge this entity into another")
+def merge_entities(memory: MemoryDep, entity_id: str, merge: Annotated[Merge, Body()]) -> EntityView:
+    """Merge ``entity_id`` into ``into``: names, attributes, facts and mentions move; one operation."""
+    return memory.merge_entities(entity_id, merge.into, merge.group_id, actor=REST_ACTOR)
+
+
+@router.post("/entities/search", summary="Search entities by name or alias")
+def search_entities(memory: MemoryDep, search: Annotated[EntitySearch, Body()]) -> EntityResults:
+    """Return entities whose name or alias contains the query's words."""
+    found = memory.search_entities(search.query, search.group_id, types=search.types, limit=search.limit)
+    return EntityResults(results=found)
+
+
+@router.post("/facts/search", summary="Search facts (current by default; as_of, known_at, history)")
+def search_facts(memory: MemoryDep, search: Annotated[FactSearch, Body()]) -> FactSearchResponse:
+    """Return facts best first, each with the entities it connects and citations of its episodes."""
+    return memory.search_facts(search)
+
+
+@router.post("/facts", status_code=201, summary="Add facts extracted from a stored episode")
+def add_facts(memory: MemoryDep, request: Annotated[AddFacts, Body()]) -> dict[str, Any]:
+    """Resolve the entities and arbitrate the facts against what is known; return the outcomes."""
+    return {"result": memory.add_facts(request, actor=REST_ACTOR)}

@@ -1,0 +1,96 @@
+"""Input helpers of Memory: fingerprints, metadata depth, validation that names the field, cursors."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from engram.errors import InvalidInput
+from engram.models.episodes import EpisodeIn
+from engram.models.graph import Extraction
+from engram.storage.protocol import PageKey
+from engram.validation import field_path
+
+
+def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
+    """Return ``sha256(intent + content + actor.id)`` as hex, fields joined by U+001F.
+
+    The separator keeps ("ab", "c") and ("a", "bc") apart.
+    """
+    payload = "\x1f".join((intent or "", content, actor_id or ""))
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+MAX_METADATA_DEPTH = 32
+"""Deeper metadata is refused: JSON encoders and SQLite's JSON functions stop near 256-1000 levels."""
+
+
+def nesting_depth(value: Any) -> int:
+    """Return how deeply ``value`` nests (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_METADATA_DEPTH:
+            break
+        if isinstance(item, Mapping):
+            stack.extend((child, level + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, level + 1) for child in item)
+    return deepest
+
+
+def supplied_extraction(episode_in: EpisodeIn) -> Extraction | None:
+    """Return the entities and facts the caller extracted itself, or None when it sent none."""
+    if episode_in.entities is None and episode_in.facts is None:
+        return None
+    return Extraction(entities=episode_in.entities or [], facts=episode_in.facts or [])
+
+
+def validated(model: type[Any], value: Any, what: str) -> Any:
+    """Return ``value`` as ``model``; a pydantic error becomes InvalidInput naming the field."""
+    if isinstance(value, model):
+        return value
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = field_path(first["loc"], what)
+        raise InvalidInput(f"{field}: {first['msg'].removeprefix('Value error, ')}", field=field) from exc
+
+
+def merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply a JSON merge patch (RFC 7396) to a copy of ``target``."""
+    result = dict(target)
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        elif isinstance(value, Mapping) and isinstance(result.get(key), dict):
+            result[key] = merge_patch(result[key], value)
+        else:
+            result[key] = value
+    return result
+
+
+def encode_cursor(key: PageKey) -> str:
+    """Return an opaque cursor for the position after ``key``."""
+    raw = json.dumps([key.timestamp.isoformat(), key.id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> PageKey:
+    """Return the position a cursor encodes. Raises InvalidInput(field="cursor")."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        stamp, episode_id = json.loads(raw)
+        return PageKey(datetime.fromisoformat(stamp), str(episode_id))
+    except (ValueError, TypeError, binascii.Error) as exc:
+        raise InvalidInput("cursor is not one this server issued", field="cursor") from exc

@@ -1,0 +1,267 @@
+"""Pydantic models: what goes into Engram and what comes out.
+
+Input models forbid unknown fields, so a typo is a 422 that names the field rather than
+silently dropped data. All datetimes are timezone-aware UTC; naive input is read as UTC.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from engram.ids import new_id
+from engram.models.graph import EntityIn, FactIn
+from engram.timeutil import UtcDatetime
+
+ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+"""Client-chosen episode ids and group ids."""
+
+MetadataValue = str | int | float | bool | None
+EpisodeStatus = Literal["active", "archived"]
+
+
+GroupId = Annotated[
+    str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")
+]
+Label = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Actor(_Input):
+    """Who produced an episode: ``{"type": "user", "id": "u_42", "name": "Li Qiang"}``."""
+
+    type: Label = "user"
+    id: Annotated[str, Field(min_length=1, max_length=256)]
+    name: Annotated[str, Field(max_length=256)] | None = None
+
+
+class EpisodeIn(_Input):
+    """A new episode, as a client sends it (POST /v1/episodes, MCP ``create_episode``).
+
+    ``content`` is text, or a JSON object that is stored as canonical JSON text with
+    ``source_type`` "json". ``timestamp`` defaults to the time of receipt.
+    """
+
+    id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
+    group_id: GroupId | None = None
+    timestamp: UtcDatetime | None = None
+    source: Label | None = None
+    source_type: Label | None = None
+    actor: Actor | None = None
+    intent: Label | None = None
+    content: str | dict[str, Any]
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(
+        default_factory=list, max_length=256
+    )
+    entities: list[EntityIn] | None = Field(
+        default=None,
+        max_length=256,
+        description="Entities the caller extracted itself (skips server extraction).",
+    )
+    facts: list[FactIn] | None = Field(
+        default=None,
+        max_length=512,
+        description="Facts the caller extracted itself; subjects/objects name entities.",
+    )
+
+    @field_validator("content")
+    @classmethod
+    def _content_not_empty(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("content must not be empty")
+        if isinstance(value, dict) and not value:
+            raise ValueError("content must not be an empty object")
+        return value
+
+    def content_text(self) -> str:
+        """Return the content as stored: the text, or the object as canonical JSON."""
+        if isinstance(self.content, dict):
+            return json.dumps(self.content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return self.content
+
+
+class Episode(BaseModel):
+    """One stored version of an episode. ``version`` starts at 1; its ETag is ``"<version>"``."""
+
+    id: str
+    group_id: str
+    version: int
+    timestamp: datetime = Field(description="When it happened (UTC).")
+    recorded_at: datetime = Field(description="When this version was stored (UTC).")
+    expired_at: datetime | None = Field(default=None, description="When this version was superseded.")
+    source: str | None = None
+    source_type: str
+    actor: Actor | None = None
+    intent: str | None = None
+    content: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    references: list[str] = Field(default_factory=list)
+    fingerprint: str
+    status: EpisodeStatus = "active"
+    operation_id: str = Field(description="The operation that created this version.")
+
+    @property
+    def etag(self) -> str:
+        """Return the HTTP entity tag of this version."""
+        return f'"{self.version}"'
+
+
+class CreatedEpisode(BaseModel):
+    """The answer to a create: the stored episode, and whether it already existed."""
+
+    episode: Episode
+    deduplicated: bool
+
+
+class EpisodePatch(_Input):
+    """A JSON merge patch (RFC 7396) of the mutable parts of an episode.
+
+    Absent fields are left alone; ``null`` clears ``intent`` or, inside ``metadata``, removes a key.
+    Content, actor and timestamp are immutable: a correction is a new episode.
+    """
+
+    metadata: dict[str, Any] | None = None
+    intent: Label | None = None
+    status: EpisodeStatus | None = None
+    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] | None = Field(
+        default=None, max_length=256
+    )
+
+
+class EpisodeFilters(_Input):
+    """Filters applied in the store before any ranking. Lists mean "any of"."""
+
+    intent: list[Label] = Field(default_factory=list)
+    source: list[Label] = Field(default_factory=list)
+    actor_id: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(default_factory=list)
+    timestamp_after: UtcDatetime | None = Field(default=None, description="Inclusive lower bound.")
+    timestamp_before: UtcDatetime | None = Field(default=None, description="Exclusive upper bound.")
+    metadata: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")], MetadataValue] = Field(
+        default_factory=dict, description="Exact matches on top-level metadata keys."
+    )
+    # Time travel, set by Memory from a request's own ``known_at``/``as_of`` (not a filter clients
+    # send inside ``filters``, hence absent from the schema): the store reads the versions held
+    # at ``known_at`` (transaction time) and keeps episodes with ``timestamp <= as_of`` (valid time).
+    known_at: SkipJsonSchema[UtcDatetime | None] = None
+    as_of: SkipJsonSchema[UtcDatetime | None] = None
+
+
+KNOWN_AT = "Transaction time (UTC): read what the memory held then; not in the future."
+AS_OF = "Valid time (UTC): only episodes that had happened by then (timestamp <= as_of)."
+
+
+class SearchQuery(_Input):
+    """An episode search. An empty query with filters lists matching episodes newest first."""
+
+    query: str = ""
+    group_id: GroupId | None = None
+    filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
+    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    explain: bool = False
+    intent: Label | None = Field(default=None, description="Boost episodes with this intent.")
+    reference_time: UtcDatetime | None = Field(
+        default=None, description='What "last week" in the query is relative to; default now.'
+    )
+    mmr: bool = Field(default=False, description="Diversify results (maximal marginal relevance).")
+    min_score: Annotated[float, Field(ge=0)] | None = Field(
+        default=None, description="Drop hits scoring lower."
+    )
+    context: bool = Field(
+        default=False, description="Add each hit's previous and next episode of its thread."
+    )
+    group_by_thread: bool = Field(default=False, description="Also group the hits by thread (session).")
+    known_at: UtcDatetime | None = Field(default=None, description=KNOWN_AT)
+    as_of: UtcDatetime | None = Field(default=None, description=AS_OF)
+
+    @field_validator("filters")
+    @classmethod
+    def _no_time_travel_in_filters(cls, value: EpisodeFilters) -> EpisodeFilters:
+        if value.known_at is not None or value.as_of is not None:
+            raise ValueError("known_at and as_of go at the top level of the query, not in filters")
+        return value
+
+
+class EpisodeContext(BaseModel):
+    """The episodes around a hit in its thread (session, conversation)."""
+
+    previous: Episode | None = None
+    next: Episode | None = None
+
+
+class SearchHit(BaseModel):
+    """One search result: the episode, its score, its citation and, on request, why it ranked."""
+
+    episode: Episode
+    score: float
+    citation: str = Field(description="`[source: <episode id>]`")
+    explanation: dict[str, Any] | None = None
+    context: EpisodeContext | None = None
+
+
+class ThreadHits(BaseModel):
+    """The hits of one thread (session, conversation), in rank order."""
+
+    thread: str | None = Field(description="``<source>/<thread key>``; None for an episode without one.")
+    episode_ids: list[str]
+    best_score: float
+
+
+class SearchResponse(BaseModel):
+    """Search results, best first, plus warnings such as a truncated query."""
+
+    results: list[SearchHit]
+    warnings: list[str] = Field(default_factory=list)
+    threads: list[ThreadHits] | None = Field(default=None, description="With group_by_thread only.")
+
+
+class EpisodePage(BaseModel):
+    """A page of episodes, newest first; pass ``next_cursor`` back to get the next page."""
+
+    items: list[Episode]
+    next_cursor: str | None = None
+
+
+OPERATION_KINDS = frozenset(
+    {
+        "ingest",  # create_episode
+        "import",  # create_episodes: a batch, an importer
+        "update",  # a new episode version (PATCH)
+        "extraction_status",  # the extractor failed or succeeded again (episode metadata)
+        "extract",  # the graph built from episodes
+        "add_facts",  # facts added to a stored episode
+        "reextract",  # the graph of episodes whose extraction had failed
+        "merge",  # two entities merged
+        "delete",  # an episode retracted
+        "revert",  # an operation undone
+        "purge",  # an episode erased
+        "archive",  # inactive facts moved to cold storage
+    }
+)
+"""Every kind of operation Engram records."""
+
+
+class Operation(BaseModel):
+    """One audited change to the memory."""
+
+    id: str
+    group_id: str
+    kind: str = Field(description="ingest · update · import · …")
+    actor: str | None = None
+    created_at: datetime
+    summary: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def begin(
+        cls, group_id: str, kind: str, summary: str, *, at: datetime, actor: str | None = None
+    ) -> Operation:
+        """Return a new operation (a fresh ``op_…`` id) of ``kind`` in ``group_id``, created ``at``."""
+        return cls(id=new_id("op"), group_id=group_id, kind=kind, actor=actor, created_at=at, summary=summary)

@@ -1,0 +1,206 @@
+"""The knowledge graph's models: what extractors produce, and what the graph stores.
+
+An extraction is the same schema whichever extractor made it (agent-supplied, builtin,
+LLM): ``{entities: [{name, type, aliases?, attributes?}], facts: [{subject, predicate,
+object? | value?, fact?, valid_at?, invalid_at?, conditions?, confidence?, source_kind?}]}``.
+A fact's ``subject`` and ``object`` name entities of the same extraction (or existing entity
+ids, ``en_…``); the resolver maps them to graph entities.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from engram.timeutil import UtcDatetime
+
+SourceKind = Literal["stated", "inferred", "system"]
+FactStatus = Literal["current", "superseded", "disputed", "retracted"]
+PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+
+Name = Annotated[str, Field(min_length=1, max_length=256)]
+Scalar = str | int | float | bool
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class EntityIn(_Input):
+    """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
+
+    name: Name
+    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = "thing"
+    aliases: list[Name] = Field(default_factory=list, max_length=64)
+    attributes: dict[str, Scalar | None] = Field(default_factory=dict)
+
+
+class FactIn(_Input):
+    """One claim about a subject: an edge to another entity (``object``) or a literal ``value``.
+
+    ``predicate`` is UPPER_SNAKE (``LIVES_IN``, ``BUDGET``); ``conditions`` scope it
+    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true.
+    """
+
+    subject: Name
+    predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)]
+    object: Name | None = None
+    value: Scalar | None = None
+    fact: Annotated[str, Field(max_length=2000)] | None = None
+    valid_at: UtcDatetime | None = None
+    invalid_at: UtcDatetime | None = None
+    conditions: dict[str, Scalar] = Field(default_factory=dict)
+    confidence: Annotated[float, Field(ge=0, le=1)] | None = None
+    source_kind: SourceKind | None = None
+
+    @field_validator("predicate", mode="before")
+    @classmethod
+    def _canonical_predicate(cls, value: Any) -> Any:
+        """Map a registered synonym ("budget", "住在", "works at") to its UPPER_SNAKE name."""
+        if isinstance(value, str) and value.strip():
+            from engram.models.predicates import REGISTRY, synonym_key
+
+            known = REGISTRY.canonical(value)
+            if known.name != "RELATED_TO" or synonym_key(value) == "RELATED_TO":
+                return known.name
+        return value
+
+    @model_validator(mode="after")
+    def _object_or_value(self) -> FactIn:
+        if (self.object is None) == (self.value is None):
+            raise ValueError("a fact has exactly one of object (an entity) or value (a literal)")
+        if self.valid_at and self.invalid_at and self.invalid_at < self.valid_at:
+            raise ValueError("invalid_at is before valid_at")
+        return self
+
+
+class Extraction(_Input):
+    """What an extractor found in one episode."""
+
+    entities: list[EntityIn] = Field(default_factory=list, max_length=256)
+    facts: list[FactIn] = Field(default_factory=list, max_length=512)
+
+    @property
+    def empty(self) -> bool:
+        """Return True when nothing was found (chit-chat builds no graph)."""
+        return not self.entities and not self.facts
+
+
+class Entity(BaseModel):
+    """A current entity version in the graph."""
+
+    id: str
+    group_id: str
+    version: int
+    name: str
+    type: str
+    aliases: list[str] = Field(default_factory=list)
+    attributes: dict[str, Any] = Field(default_factory=dict, description="name → {value, episode}")
+    summary: str | None = None
+    first_seen: datetime
+    last_seen: datetime
+    recorded_at: datetime
+    expired_at: datetime | None = None
+    operation_id: str
+
+
+class Fact(BaseModel):
+    """A fact version: bi-temporal (valid_at/invalid_at, recorded_at/expired_at) with provenance."""
+
+    id: str
+    group_id: str
+    version: int
+    subject: str = Field(description="Entity id.")
+    predicate: str
+    object: str | None = Field(default=None, description="Entity id.")
+    value: Scalar | None = None
+    fact: str
+    conditions: dict[str, Scalar] = Field(default_factory=dict)
+    confidence: float
+    source_kind: SourceKind
+    episodes: list[str] = Field(description="Provenance: the episodes that state it.")
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
+    recorded_at: datetime
+    expired_at: datetime | None = None
+    status: FactStatus = "current"
+    superseded_by: str | None = None
+    operation_id: str
+
+
+class FactSearch(_Input):
+    """A facts search; by default current facts only (DESIGN.md §5)."""
+
+    query: str = ""
+    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    subject: str | None = Field(default=None, description="An entity id or name: facts about it.")
+    predicate: str | None = Field(default=None, description="A predicate or one of its synonyms.")
+    as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
+    known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
+    include_history: bool = False
+    include_archived: bool = Field(
+        default=False,
+        description="Also read archived facts (`engram archive`); they are history, so this implies "
+        "include_history unless as_of is given.",
+    )
+    limit: Annotated[int, Field(ge=1, le=100)] = 10
+
+
+class FactHit(BaseModel):
+    """A fact with its score, the names it connects, and citations of its episodes.
+
+    The score is BM25 over the fact's words; superseded and retracted facts count
+    ``search.inactive_fact_weight`` (0.5 by default) of it.
+    """
+
+    fact: Fact
+    score: float
+    subject_name: str | None = None
+    object_name: str | None = None
+    citations: list[str]
+    archived: bool = Field(default=False, description="True when read from the archive (include_archived).")
+
+
+class ArchiveResult(BaseModel):
+    """What an archive run moved to cold storage (or, in a dry run, would move)."""
+
+    group_id: str
+    cutoff: datetime = Field(description="Inactive facts whose latest version is older than this.")
+    dry_run: bool
+    facts: list[str] = Field(description="Ids of the facts archived (every version of each moves).")
+    versions: int = Field(description="Fact versions moved.")
+    operation_id: str | None = Field(description="The `archive` operation; None when nothing moved.")
+
+
+class FactSearchResponse(BaseModel):
+    """Facts best first."""
+
+    results: list[FactHit]
+
+
+class EntityView(BaseModel):
+    """An entity, the facts about it, and its version timeline."""
+
+    entity: Entity
+    facts: list[FactHit]
+    timeline: list[Entity]
+
+
+class AddFacts(_Input):
+    """Facts (and entities) extracted from an episode that is already stored (POST /v1/facts)."""
+
+    episode_id: Annotated[str, Field(min_length=1, max_length=128)]
+    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    entities: list[EntityIn] = Field(default_factory=list, max_length=256)
+    facts: list[FactIn] = Field(min_length=1, max_length=512)
+
+
+class MergeCandidateView(BaseModel):
+    """Two entities the resolver thinks may be one: review, then merge_entities (or leave them)."""
+
+    entity: Entity
+    candidate: Entity
+    score: float
+    parts: dict[str, float] = Field(description="Name, attributes and context scores in [0, 1].")

@@ -1,0 +1,508 @@
+"""Resolve the dates a fact's sentence names ("明天下午3点", "next Tuesday", "上个月") against its episode.
+
+``resolve_dates(text, reference)`` returns a ``DateSpan`` for the first date or time
+expression in ``text``: a point (``明天下午3点`` → that minute), a period (``上个月`` → the
+month's [start, end)), a range (``from May 8 to May 10``, ``2020年到2022年``), an open start
+(``since 2020``, ``从下周一开始``) or an open end (``until Friday``, ``直到下周五``). Times are
+UTC; calendar arithmetic happens in the reference's zone (UTC when naive). No reference, no
+date: nothing is guessed from the clock of the machine.
+
+``apply_dates(extraction, episode)`` fills ``valid_at`` / ``invalid_at`` of the facts that
+lack them from each fact's ``fact`` sentence (or the episode content when a fact has none).
+
+What it adds to ``engram.nlp.timeexpr.find_time_range`` (which it uses for calendar
+periods, weekdays, "3 days ago", "2023年5月"…):
+- clock times: 3pm, 3:30 p.m., 15:00, "at 9" after a day, noon, 下午3点, 晚上八点, 上午10点半,
+  三点一刻, 15时30分; joined to an adjacent day ("tomorrow at 3pm", "明天下午3点", "下周二上午
+  10点半", "3pm tomorrow"); a clock alone is on the reference's day;
+- the future: "in two weeks", "in 3 hours", "2 days from now", 两天后, 三个月后, 半小时后
+  (hours and minutes give points, longer units the day they land on; months clamp to the
+  month's last day);
+- yearless dates ("May 8", "8 May", "5月8日") read as the occurrence nearest the reference,
+  since episodes talk about plans as well as the past (queries, in timeexpr, read the past);
+- cues: ranges ``X to/until/- Y``, ``between X and Y``, ``X到/至Y``; ``until/till/through X``,
+  ``直到X``, ``X为止`` (open end); ``since/from/starting X``, ``自从/从X``, ``X以来/开始/起``.
+Readings: a bare clock needs am/pm, minutes, o'clock or a part of the day (``下午3点``,
+``3点半``, ``3点钟``) to count, unless it follows a day ("明天3点") or a range connector after a
+clock ("下午3点到5点"): so "三点建议" and "at 3 stores" name no time. Month names must be
+capitalised ("may 8" is not a date). Known misreadings: "finished it in two days" (a
+duration) reads as two days after the reference; "三天后" in a story is relative to the story.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from typing import Literal
+
+from engram.models.episodes import Episode
+from engram.models.graph import Extraction, FactIn
+from engram.nlp.amounts import cn_to_int
+from engram.nlp.timeexpr import find_time_range
+
+__all__ = ["DateSpan", "apply_dates", "date_facts", "fact_dates", "resolve_dates"]
+
+SpanKind = Literal["point", "period", "range", "since", "until"]
+
+
+@dataclass(frozen=True, slots=True)
+class DateSpan:
+    """A date expression found in a text, resolved to UTC.
+
+    ``kind`` point: ``start`` is the moment, ``end`` None. period: [``start``, ``end``) is the
+    day, week, month… named. range: [``start``, ``end``) from one expression to another.
+    since: ``start`` only. until: ``end`` only (exclusive: the end of the day "until Friday"
+    names). ``text``/``span`` locate the expression, cue words included.
+    """
+
+    start: datetime | None
+    end: datetime | None
+    kind: SpanKind
+    text: str
+    span: tuple[int, int]
+    granularity: str  # minute · part_of_day · day · weekend · week · month · quarter · year · span
+
+
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    start: int
+    end: int
+    hour: int
+    minute: int
+    part: str | None  # am · early · morning · noon · pm · night; None when not said
+    strong: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """A resolved expression in local naive time: a point (``last`` None) or [first, last)."""
+
+    start: int
+    end: int
+    first: datetime
+    last: datetime | None
+    granularity: str
+    clock: _Clock | None = None
+    weak: bool = False
+
+
+# -- numbers ------------------------------------------------------------------------------------
+
+_EN_WORDS: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight")
+_EN_WORDS += ("nine", "ten", "eleven", "twelve")
+_EN_NUMBERS = {word: n for n, word in enumerate(_EN_WORDS)} | {"a": 1, "an": 1, "a couple of": 2}
+_EN_NUM = r"\d{1,3}|an?|a\s+couple\s+of|" + "|".join(_EN_WORDS[1:])
+_CN_NUM = r"\d{1,3}|[零〇一二两三四五六七八九十]{1,3}"
+_CN_UNDER_100 = re.compile(r"[零〇一二两三四五六七八九]|[一二两三四五六七八九]?十[零〇一二两三四五六七八九]?")
+
+
+def _number(word: str) -> int | None:
+    """Return the value of 12, "twelve", "a couple of", 三, 十二, 二十五; None otherwise."""
+    word = " ".join(word.lower().split())
+    if word.isdigit():
+        return int(word)
+    if word in _EN_NUMBERS:
+        return _EN_NUMBERS[word]
+    return cn_to_int(word) if _CN_UNDER_100.fullmatch(word) else None
+
+
+# -- clock times --------------------------------------------------------------------------------
+
+_EN_PART_AFTER = re.compile(r"\s+(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night))\b", re.I)
+_CLOCK_START = r"(?:\bat\s+)?(?<![\d:.a-zA-Z])(?P<h>\d{1,2})"
+"""Not ``\b``: "会议15:00" and "3pm开会" have no word boundary around the digits."""
+_EN_CLOCKS: list[tuple[re.Pattern[str], bool]] = [
+    (re.compile(rf"{_CLOCK_START}(?:[:.](?P<m>[0-5]\d))?\s*(?P<ampm>[ap])\.?m(?![a-z])\.?", re.I), True),
+    (re.compile(rf"{_CLOCK_START}:(?P<m>[0-5]\d)(?!\d|[.,]\d)", re.I), True),
+    (re.compile(rf"\b(?:at\s+)?(?P<h>\d{{1,2}}|{'|'.join(_EN_WORDS[1:])})\s+o['’]?clock\b", re.I), True),
+    (re.compile(r"\b(?:at\s+)?(?P<word>noon|midday|midnight)\b", re.I), True),
+    (re.compile(r"\bat\s+(?P<h>\d{1,2})\b(?![:.,]?\d|\s*%)", re.I), False),
+]
+_CN_PARTS = {"凌晨": "early", "半夜": "early", "清晨": "morning", "早上": "morning", "早晨": "morning"}
+_CN_PARTS |= {"上午": "morning", "中午": "noon", "午后": "pm", "下午": "pm", "傍晚": "pm"}
+_CN_PARTS |= {"晚上": "night", "晚间": "night", "夜里": "night", "夜间": "night"}
+_CN_CLOCK = re.compile(
+    rf"(?P<part>{'|'.join(_CN_PARTS)})?(?<![\d零一二两三四五六七八九十第差])"
+    r"(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點|时)(?!钟头|半天)"
+    r"(?:(?P<half>半)|(?P<q>[一三])刻|(?P<m>\d{1,2}|[零一二三四五六七八九十]{1,3})(?P<fen>分)?|(?P<zhong>钟|整))?"
+)
+_CN_NOT_CLOCK = frozenset("也都点儿不没的吧了些")
+"""After a bare 一点 / 三点: "一点也不", "好一点了" are not times."""
+
+
+def _en_clock(m: re.Match[str], strong: bool, text: str) -> _Clock | None:
+    groups = m.groupdict()
+    end, part = m.end(), None
+    if groups.get("word"):
+        return _Clock(m.start(), end, 0 if groups["word"].lower() == "midnight" else 12, 0, None, True)
+    hour = _number(m["h"])
+    minute = int(groups["m"]) if groups.get("m") else 0
+    if groups.get("ampm"):
+        part = "am" if groups["ampm"].lower() == "a" else "pm"
+        if hour is None or not 1 <= hour <= 12:
+            return None
+    after = _EN_PART_AFTER.match(text, end)
+    if after and part is None:
+        part, end = ("night" if after[2] else "pm" if after[1] != "morning" else "morning"), after.end()
+    if hour is None or hour > 24 or (part is None and "m" not in groups and hour > 12):
+        return None
+    return _Clock(m.start(), end, hour, minute, part, strong or after is not None)
+
+
+def _cn_clock(m: re.Match[str], text: str) -> _Clock | None:
+    hour = _number(m["h"])
+    minute = 30 if m["half"] else 15 if m["q"] == "一" else 45 if m["q"] == "三" else 0
+    if m["m"]:
+        minute = _number(m["m"]) or 0
+    if hour is None or hour > 24 or minute > 59:
+        return None
+    strong = bool(m["part"] or m["half"] or m["q"] or m["fen"] or m["zhong"] or (m["m"] and len(m["m"]) == 2))
+    if not strong and m.end() < len(text) and text[m.end()] in _CN_NOT_CLOCK:
+        return None
+    return _Clock(m.start(), m.end(), hour, minute, _CN_PARTS.get(m["part"] or ""), strong)
+
+
+def _find_clocks(text: str) -> list[_Clock]:
+    found: list[_Clock] = []
+    for pattern, strong in _EN_CLOCKS:
+        found += [c for m in pattern.finditer(text) if (c := _en_clock(m, strong, text))]
+    found += [c for m in _CN_CLOCK.finditer(text) if (c := _cn_clock(m, text))]
+    found.sort(key=lambda c: (c.start, -c.end, not c.strong))
+    kept: list[_Clock] = []
+    for clock in found:
+        if not kept or clock.start >= kept[-1].end:
+            kept.append(clock)
+    return kept
+
+
+def _part_of(first: datetime, granularity: str) -> str | None:
+    """Return the part of the day a part_of_day period starts in (timeexpr: 5, 11, 12, 17, 18)."""
+    if granularity != "part_of_day":
+        return None
+    return {0: "morning", 5: "morning", 11: "noon", 12: "pm", 17: "pm"}.get(first.hour, "night")
+
+
+def _at_clock(day: date, clock: _Clock, part: str | None) -> datetime:
+    """Return the moment ``clock`` names on ``day``; the part of the day picks a.m. or p.m."""
+    hour, later = clock.hour, 0
+    part = clock.part or part
+    if part in ("am", "early") and hour == 12:
+        hour = 0
+    elif (part == "pm" and hour < 12) or (part == "noon" and hour <= 5):
+        hour += 12
+    elif part == "night":
+        if hour <= 5 or hour == 12:
+            hour, later = hour % 12, 1
+        elif hour < 12:
+            hour += 12
+    if hour == 24:
+        hour, later = 0, 1
+    return datetime.combine(day, time(hour, clock.minute)) + timedelta(days=later)
+
+
+# -- dates timeexpr reads differently, and the future -------------------------------------------
+
+_MONTHS = (
+    "January Jan|February Feb|March Mar|April Apr|May|June Jun|July Jul|August Aug"
+    "|September Sept Sep|October Oct|November Nov|December Dec"
+)
+_MONTH_NUMBERS = {name: n for n, names in enumerate(_MONTHS.split("|"), 1) for name in names.split()}
+_MONTH = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
+_YEARLESS = [
+    re.compile(rf"\b(?P<month>{_MONTH})\b\.?\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?![:.]\d)"),
+    re.compile(rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH})\b\.?"),
+    re.compile(
+        r"(?<![\d年零〇一二两三四五六七八九十个几每第])(?P<month>\d{1,2}|[一二三四五六七八九十]{1,3})月份?"
+        r"(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})[日号號]"
+    ),
+]
+_UNITS = {"分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "日": "day", "周": "week"}
+_UNITS |= {"星期": "week", "礼拜": "week", "月": "month", "年": "year", "fortnight": "fortnight"}
+_OFFSETS: list[tuple[re.Pattern[str], int]] = [
+    (
+        re.compile(
+            rf"\bin\s+(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour|day|week|fortnight|month|year)s?\b", re.I
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour|day|week|fortnight|month|year)s?\s+from\s+now\b",
+            re.I,
+        ),
+        1,
+    ),
+    (re.compile(rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour)s?\s+ago\b", re.I), -1),
+    (
+        re.compile(
+            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?"
+            r"(?P<unit>分钟|小时|钟头|天|日|周|星期|礼拜|月|年)(?:以后|之后|后)"
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)(?:以前|之前|前)"
+        ),
+        -1,
+    ),
+]
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = index // 12, index % 12 + 1
+    following = date(year + (month == 12), month % 12 + 1, 1)
+    return date(year, month, min(day.day, (following - timedelta(days=1)).day))
+
+
+def _day_item(start: int, end: int, day: date) -> _Item:
+    first = datetime.combine(day, time())
+    return _Item(start, end, first, first + timedelta(days=1), "day")
+
+
+def _offset(m: re.Match[str], sign: int, now: datetime) -> _Item | None:
+    unit = m["unit"].lower()
+    unit = _UNITS.get(unit, unit)
+    if m["n"] == "半":
+        count, unit = {"hour": (30, "minute"), "month": (15, "day"), "year": (6, "month")}.get(unit, (0, ""))
+    else:
+        count = _number(m["n"]) or 0
+    if count <= 0:
+        return None
+    if unit in ("minute", "hour"):
+        moment = now + sign * timedelta(**{f"{unit}s": count})
+        return _Item(m.start(), m.end(), moment.replace(second=0, microsecond=0), None, "minute")
+    today = now.date()
+    if unit in ("day", "week", "fortnight"):
+        days = count * {"day": 1, "week": 7, "fortnight": 14}[unit]
+        return _day_item(m.start(), m.end(), today + timedelta(days=sign * days))
+    return _day_item(m.start(), m.end(), _add_months(today, sign * count * (12 if unit == "year" else 1)))
+
+
+def _yearless(m: re.Match[str], today: date) -> _Item | None:
+    name, day = m["month"], _number(m["day"])
+    month = _MONTH_NUMBERS[name] if name in _MONTH_NUMBERS else _number(name)
+    if month is None or day is None or not 1 <= month <= 12:
+        return None
+    candidates = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            candidates.append(date(year, month, day))
+        except ValueError:  # 30 February
+            continue
+    if not candidates:
+        return None
+    nearest = min(candidates, key=lambda c: (abs((c - today).days), c > today))
+    return _day_item(m.start(), m.end(), nearest)
+
+
+def _own_dates(text: str, pos: int, now: datetime) -> list[_Item]:
+    """Return the yearless dates and future offsets at or after ``pos`` (month names are case-sensitive)."""
+    items = [i for p in _YEARLESS for m in p.finditer(text, pos) if (i := _yearless(m, now.date()))]
+    for pattern, sign in _OFFSETS:
+        items += [i for m in pattern.finditer(text, pos) if (i := _offset(m, sign, now))]
+    return items
+
+
+_LOWER_MAY = re.compile(r"\bmay\s+\d{1,2}(?!\d)|\d\s+may$")
+"""timeexpr reads month names in any case; here "may" must be "May" to be a month."""
+
+
+def _next_date(text: str, pos: int, now: datetime, reference: datetime, zone: tzinfo) -> _Item | None:
+    """Return the leftmost (then longest) date expression at or after ``pos``."""
+    candidates = _own_dates(text, pos, now)
+    found, shift = find_time_range(text[pos:], reference), pos
+    while found is not None and _LOWER_MAY.search(found.text):  # "I may 8 times"
+        shift += found.span[1]
+        found = find_time_range(text[shift:], reference)
+    if found is not None:
+        local = [t.astimezone(zone).replace(tzinfo=None) for t in (found.start, found.end)]
+        start, end = found.span[0] + shift, found.span[1] + shift
+        theirs = _Item(start, end, local[0], local[1], found.granularity)
+        overlapping = [c for c in candidates if c.start < end and c.end > start]
+        if any(c.end >= end for c in overlapping):  # ours reads it (nearest date, future), cue words kept
+            best = max(overlapping, key=lambda c: (c.end, -c.start))
+            candidates = [
+                *candidates,
+                _Item(min(start, best.start), best.end, best.first, best.last, best.granularity),
+            ]
+        else:
+            candidates.append(theirs)
+    if not candidates:
+        return None
+    return min(candidates, key=lambda c: (c.start, -c.end))
+
+
+_JOIN_GAP = re.compile(r"[\s,，]*(?:(?:at|on|the)\s*)?(?:的)?")
+
+
+def _local_now(reference: datetime) -> datetime:
+    """Return ``reference`` as a naive datetime in its own zone (a naive one is UTC already)."""
+    return reference.replace(tzinfo=None)
+
+
+def _scan(text: str, reference: datetime) -> list[_Item]:
+    """Return the date and clock expressions of ``text`` in order, local naive times."""
+    zone = reference.tzinfo or UTC
+    now = _local_now(reference)
+    dates: list[_Item] = []
+    pos = 0
+    while (item := _next_date(text, pos, now, reference, zone)) is not None:
+        dates.append(item)
+        pos = item.end
+    clocks = _find_clocks(text)
+    used: set[int] = set()
+    items: list[_Item] = []
+    for item in dates:
+        joined = None
+        if item.granularity in ("day", "part_of_day"):
+            for i, c in enumerate(clocks):
+                after = item.start <= c.start and _JOIN_GAP.fullmatch(text, item.end, c.start) is not None
+                inside = item.start <= c.start < item.end
+                before = c.end <= item.start and _JOIN_GAP.fullmatch(text, c.end, item.start) is not None
+                if i not in used and (after or inside or before):
+                    joined = c
+                    used.add(i)
+                    break
+        if joined is None:
+            items.append(item)
+            continue
+        moment = _at_clock(item.first.date(), joined, _part_of(item.first, item.granularity))
+        start, end = min(item.start, joined.start), max(item.end, joined.end)
+        items.append(_Item(start, end, moment, None, "minute", joined))
+    for i, c in enumerate(clocks):
+        if i in used or any(d.start < c.end and c.start < d.end for d in dates):
+            continue
+        items.append(_Item(c.start, c.end, _at_clock(now.date(), c, None), None, "minute", c, not c.strong))
+    return sorted(items, key=lambda i: i.start)
+
+
+# -- cues and the public functions -------------------------------------------------------------
+
+_RANGE_GAP = re.compile(r"\s*(?:-|–|—|~|～|to|until|till|through|and|到|至)\s*", re.I)
+_RANGE_LEAD = re.compile(r"(?:\b(?:from|between)\s+|从|自)$", re.I)
+_BETWEEN = re.compile(r"\bbetween\s+$", re.I)
+_UNTIL_BEFORE = re.compile(
+    r"(?:\b(?:until|till|til|through|up\s+to)\s+(?:the\s+)?|直到|一直到|截至|截止到?)$", re.I
+)
+_UNTIL_AFTER = re.compile(r"\s*为止")
+_SINCE_BEFORE = re.compile(
+    r"(?:\b(?:since|from|as\s+of|starting(?:\s+(?:from|on|in))?|beginning)\s+(?:the\s+)?|自从|自|从)$", re.I
+)
+_BARE_WEEKDAY = re.compile(
+    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:周|星期|礼拜)[一二三四五六日天]", re.I
+)
+_SINCE_TEXT = re.compile(r"^(?:since|from)\b|(?:以来|至今)$", re.I)
+"""timeexpr keeps these cue words in its match."""
+_SINCE_AFTER = re.compile(r"\s*(?:以来|开始|起|至今)")
+
+
+def _date_span(
+    text: str,
+    bounds: tuple[int, int],
+    first: datetime | None,
+    last: datetime | None,
+    kind: SpanKind,
+    granularity: str,
+    zone: tzinfo,
+) -> DateSpan:
+    """Return a DateSpan of local naive ``first``/``last`` in ``zone``, converted to UTC."""
+    start, end = (None if t is None else t.replace(tzinfo=zone).astimezone(UTC) for t in (first, last))
+    return DateSpan(start, end, kind, text[bounds[0] : bounds[1]].strip(), bounds, granularity)
+
+
+def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
+    """Return the first date or time ``text`` names, resolved against ``reference``; None if none.
+
+    ``reference`` is the episode's timestamp: a naive one is UTC, an aware one sets the zone
+    days and clock times are in. Without a reference nothing is resolved (no guessed dates).
+    """
+    if reference is None or not text:
+        return None
+    zone = reference.tzinfo or UTC
+    items = _scan(text, reference)
+    for index, item in enumerate(items):
+        if item.weak:
+            continue
+        start, end = item.start, item.end
+        following = items[index + 1] if index + 1 < len(items) else None
+        gap = _RANGE_GAP.fullmatch(text, end, following.start) if following else None
+        if following and gap and ("and" not in gap[0].lower() or _BETWEEN.search(text, 0, start)):
+            last = following
+            if following.weak and following.clock and item.clock:  # 下午3点到5点
+                moment = _at_clock(item.first.date(), following.clock, item.clock.part)
+                last = _Item(following.start, following.end, moment, None, "minute")
+            upper = last.last or last.first
+            if upper > item.first:
+                lead = _RANGE_LEAD.search(text, 0, start)
+                bounds = (lead.start() if lead else start, last.end)
+                return _date_span(text, bounds, item.first, upper, "range", "span", zone)
+        until_before, until_after = _UNTIL_BEFORE.search(text, 0, start), _UNTIL_AFTER.match(text, end)
+        if until_before or until_after:
+            bounds = (
+                until_before.start() if until_before else start,
+                until_after.end() if until_after else end,
+            )
+            upper = item.last or item.first
+            if _BARE_WEEKDAY.fullmatch(text, start, end) and upper <= _local_now(reference):
+                upper += timedelta(weeks=1)  # "until Friday" is the coming Friday
+            return _date_span(text, bounds, None, upper, "until", item.granularity, zone)
+        since_before, since_after = _SINCE_BEFORE.search(text, 0, start), _SINCE_AFTER.match(text, end)
+        if since_before or since_after or _SINCE_TEXT.search(text[start:end]):
+            bounds = (
+                since_before.start() if since_before else start,
+                since_after.end() if since_after else end,
+            )
+            return _date_span(text, bounds, item.first, None, "since", item.granularity, zone)
+        kind: SpanKind = "point" if item.last is None else "period"
+        return _date_span(text, (start, end), item.first, item.last, kind, item.granularity, zone)
+    return None
+
+
+def fact_dates(span: DateSpan | None) -> tuple[datetime | None, datetime | None]:
+    """Return (valid_at, invalid_at) a fact gets from ``span``.
+
+    A point, a period or "since X" gives valid_at only (an event last month does not end the
+    fact then); a range gives both; "until X" gives invalid_at only.
+    """
+    if span is None:
+        return None, None
+    if span.kind == "range":
+        return span.start, span.end
+    if span.kind == "until":
+        return None, span.end
+    return span.start, None
+
+
+def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
+    """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
+
+    A fact without a ``fact`` sentence is dated from ``fallback_text``. Dates a fact already
+    has are kept; a filled date that would put invalid_at before valid_at is not applied.
+    With no ``reference`` the extraction is returned unchanged.
+    """
+    if reference is None or not extraction.facts:
+        return extraction
+    facts: list[FactIn] = []
+    for fact in extraction.facts:
+        if fact.valid_at is not None and fact.invalid_at is not None:
+            facts.append(fact)
+            continue
+        valid, invalid = fact_dates(resolve_dates(fact.fact or fallback_text, reference))
+        valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
+        if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid < valid):
+            facts.append(fact)
+            continue
+        facts.append(fact.model_copy(update={"valid_at": valid, "invalid_at": invalid}))
+    return extraction.model_copy(update={"facts": facts})
+
+
+def apply_dates(extraction: Extraction, episode: Episode) -> Extraction:
+    """Return ``extraction`` with its facts' missing dates resolved against ``episode.timestamp``.
+
+    Each fact is dated from its ``fact`` sentence, or from the episode content when it has
+    none; see ``date_facts``.
+    """
+    return date_facts(extraction, episode.timestamp, fallback_text=episode.content)

@@ -1,0 +1,81 @@
+"""Read JSON Lines of episodes: one ``EpisodeIn`` object per line (what ``engram export`` writes).
+
+Each line is a JSON object with the fields of POST /v1/episodes (``id``, ``group_id``,
+``timestamp``, ``actor``, ``intent``, ``source``, ``source_type``, ``content``,
+``metadata``, ``references``); unknown fields are refused. Blank lines are skipped; a UTF-8
+byte order mark on the first line is ignored. A bad line raises InvalidInput whose detail
+names the line number and whose ``field`` names the offending field.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engram.errors import InvalidInput
+from engram.models.episodes import EpisodeIn
+from engram.portable.base import ImportSource, Record
+
+STDIN = Path("-")
+"""The path that means "read standard input"."""
+
+
+def parse_line(text: str, number: int) -> EpisodeIn:
+    """Return the episode on line ``number``. Raises InvalidInput naming the line and field."""
+    where = f"line {number}"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{where}: not valid JSON (column {exc.colno}): {exc.msg}", field="line") from exc
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{where}: expected a JSON object, got {type(value).__name__}", field="line")
+    try:
+        return EpisodeIn.model_validate(value)
+    except ValidationError as exc:
+        problems = [(".".join(str(part) for part in e["loc"]) or "episode", e["msg"]) for e in exc.errors()]
+        listed = "; ".join(f"{field}: {message}" for field, message in problems[:3])
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        raise InvalidInput(f"{where}: {listed}{more}", field=problems[0][0]) from exc
+
+
+def jsonl_records(lines: Iterable[bytes]) -> Iterator[Record]:
+    """Yield a Record per non-blank line of ``lines`` (raw bytes, as read from a binary file)."""
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(f"line {number}: not UTF-8 text: {exc.reason}", field="line") from exc
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        if not text.strip():
+            continue
+        yield Record(f"line {number}", parse_line(text, number))
+
+
+def count_lines(path: Path) -> int:
+    """Return the number of non-blank lines in ``path`` (a quick pre-pass for the progress total)."""
+    total = 0
+    with path.open("rb") as handle:
+        for line in handle:
+            if line.strip():
+                total += 1
+    return total
+
+
+def _read(path: Path) -> Iterator[bytes]:
+    """Yield the lines of ``path`` (or standard input for ``-``) as bytes, closing the file at the end."""
+    if path == STDIN:
+        yield from sys.stdin.buffer
+        return
+    with path.open("rb") as handle:
+        yield from handle
+
+
+def read_jsonl(path: Path) -> ImportSource:
+    """Open a JSON Lines file of episodes (``-`` for standard input); the total is counted up front."""
+    total = None if path == STDIN else count_lines(path)
+    return ImportSource(records=jsonl_records(_read(path)), total=total)
