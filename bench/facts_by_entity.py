@@ -3,7 +3,7 @@
 ``find_facts_in`` (SQLite) reads the facts whose subject or object is an entity (what
 ``GET /v1/entities/{id}`` and ``search_facts`` with ``subject`` ask) as two index lookups.
 BASELINE in the same run: the single ``subject = ? OR object = ?`` query it replaced, which
-the planner answered by walking the group. Store: 100,000 current facts about 5,000 entities
+the planner answered by walking the group. Storage: 100,000 current facts about 5,000 entities
 (a third with an object entity), inserted directly, then ANALYZE (as PRAGMA optimize does).
 
 Usage: .venv/bin/python bench/facts_by_entity.py [--facts N]
@@ -20,9 +20,9 @@ from pathlib import Path
 import apsw
 
 import _common
-from engram.storage.graph_protocol import FactQuery
+from engram.storage.types import FactQuery
 from engram.storage.sqlite.graph import F, fact_filter, find_facts_in
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.open import open_sqlite
 
 INSERT = (
     "INSERT INTO facts (doc, group_id, id, version, subject, predicate, object, value, fact, conditions, "
@@ -38,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     _common.print_machine(_common.machine())
     with tempfile.TemporaryDirectory() as tmp:
-        store = SQLiteStore(Path(tmp) / "engram.db")
+        store = open_sqlite(Path(tmp) / "engram.db")
         rng = random.Random(3)
         now = datetime.now(UTC).isoformat()
 

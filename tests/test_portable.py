@@ -22,7 +22,7 @@ from engram.config import Settings
 from engram.errors import Conflict, InvalidInput, NotFound
 from engram.memory import Memory
 from engram.portable.group_format import read_lines
-from engram.storage.portable_base import ROW_KINDS
+from engram.models.portable import ROW_KINDS
 
 G = "team"
 OTHER = "other"
@@ -175,8 +175,8 @@ def without_time(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 _KEYS = {
     "episodes_fts": "SELECT doc, group_id, id FROM episode_docs",
-    "facts_fts": "SELECT DISTINCT doc, group_id, id FROM facts",
-    "archived_facts_fts": "SELECT DISTINCT doc, group_id, id FROM archived_facts",
+    "facts_fts": "SELECT doc, group_id, id FROM fact_docs",
+    "archived_facts_fts": "SELECT doc, group_id, id FROM fact_docs",
 }
 
 

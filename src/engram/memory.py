@@ -49,24 +49,22 @@ from engram.models.graph import (
     FactSearchResponse,
     MergeCandidateView,
 )
-from engram.models.history import OperationPage, OperationView
+from engram.models.history import OperationPage, OperationView, PurgeReport
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
 from engram.portable import group_format as portable
 from engram.search.engine import BM25Channel, Channel, SearchEngine
 from engram.search.graph import GraphChannel
 from engram.search.vector import VectorChannel, check_embedder
-from engram.storage.graph_protocol import GraphStore
-from engram.storage.history_base import HistoryStore, OperationQuery, PurgeReport
-from engram.storage.portable_base import PortableStore
-from engram.storage.protocol import NewEpisode, PageKey, Store
+from engram.storage.protocol import Storage
+from engram.storage.types import NewEpisode, OperationQuery, PageKey
 from engram.threads import thread_key
 
 Clock = Callable[[], datetime]
 
 
 class Memory:
-    """Long-term memory over a Store: create, read, update, list and search episodes.
+    """Long-term memory over a Storage: episodes, the knowledge graph, search, history, export.
 
     Every method takes a ``group_id``; None means the configured default group. Errors are
     those of ``engram.errors``; bad input is InvalidInput with the field named.
@@ -74,7 +72,7 @@ class Memory:
 
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         settings: Settings | None = None,
         *,
         embedder: Embedder | None = None,
@@ -91,10 +89,11 @@ class Memory:
         self.settings = settings or Settings()
         self.embedder = embedder
         self._clock = clock or (lambda: datetime.now(UTC))
-        channels: list[Channel] = [BM25Channel(store)]
-        if isinstance(store, GraphStore):
-            weight = self.settings.search.inactive_fact_weight
-            channels.append(GraphChannel(store, store, clock=self._clock, inactive_weight=weight))
+        weight = self.settings.search.inactive_fact_weight
+        channels: list[Channel] = [
+            BM25Channel(store),
+            GraphChannel(store, clock=self._clock, inactive_weight=weight),
+        ]
         self._indexer: Indexer | None = None
         if embedder is not None:
             check_embedder(store, embedder, reset=reembed)
@@ -106,13 +105,14 @@ class Memory:
         self._search = SearchEngine(
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
-        self.history = HistoryService(store, clock=self._clock) if isinstance(store, HistoryStore) else None
-        self.graph: GraphService | None = None
-        if isinstance(store, GraphStore):
-            extractor, weight = self.settings.create_extractor(), self.settings.search.inactive_fact_weight
-            self.graph = GraphService(
-                store, store, extractor, clock=self._clock, inactive_weight=weight, embedder=embedder
-            )
+        self.history = HistoryService(store, clock=self._clock)
+        self.graph = GraphService(
+            store,
+            self.settings.create_extractor(),
+            clock=self._clock,
+            inactive_weight=weight,
+            embedder=embedder,
+        )
 
     @classmethod
     def open(
@@ -150,8 +150,7 @@ class Memory:
             self._indexer.stop()
         if self.embedder is not None:
             self.embedder.close()
-        if self.graph is not None:
-            self.graph.close()
+        self.graph.close()
         self.store.close()
 
     def index_pending(self, on_batch: Callable[[int], None] | None = None) -> int:
@@ -280,11 +279,8 @@ class Memory:
                 stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
         if self._indexer is not None:
             self._indexer.notify()
-        if self.graph is not None:
-            fresh = [
-                (stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated
-            ]
-            self.graph.ingest(fresh, actor)
+        fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]
+        self.graph.ingest(fresh, actor)
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(
@@ -423,17 +419,12 @@ class Memory:
 
     # -- knowledge graph -------------------------------------------------------------------------
 
-    def _graph(self) -> GraphService:
-        if self.graph is None:
-            raise InvalidInput("this store has no knowledge graph yet", field="store")
-        return self.graph
-
     def get_entity(
         self, entity_id: str, group_id: str | None = None, *, known_at: datetime | None = None
     ) -> EntityView:
         """Return an entity, the facts about it and its version timeline. Raises NotFound."""
         at = timeutil.known_at(known_at, self._clock())
-        view = self._graph().get_entity(self.group(group_id), entity_id, at)
+        view = self.graph.get_entity(self.group(group_id), entity_id, at)
         view.entity = timeutil.as_believed(view.entity, at)
         for hit in view.facts:
             hit.fact = timeutil.as_believed(hit.fact, at)
@@ -443,17 +434,17 @@ class Memory:
 
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
-        return self._graph().reextract(self.group(group_id), actor)
+        return self.graph.reextract(self.group(group_id), actor)
 
     def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
         """Return the possible duplicate entities recorded for review, best first."""
-        return self._graph().merge_candidates(self.group(group_id))
+        return self.graph.merge_candidates(self.group(group_id))
 
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None
     ) -> EntityView:
         """Merge entity ``entity_id`` into ``into`` (one operation); return the survivor."""
-        return self._graph().merge_entities(self.group(group_id), entity_id, into, actor)
+        return self.graph.merge_entities(self.group(group_id), entity_id, into, actor)
 
     def search_entities(
         self, query: str, group_id: str | None = None, *, types: Sequence[str] = (), limit: int = 10
@@ -461,13 +452,13 @@ class Memory:
         """Return entities whose name or alias contains the query's words."""
         if not 1 <= limit <= 100:
             raise InvalidInput("limit must be between 1 and 100", field="limit")
-        return self._graph().search_entities(self.group(group_id), query, types, limit)
+        return self.graph.search_entities(self.group(group_id), query, types, limit)
 
     def search_facts(self, search: FactSearch | Mapping[str, Any]) -> FactSearchResponse:
         """Return facts: current by default; ``as_of`` (valid time), ``known_at`` (transaction time)."""
         query: FactSearch = validated(FactSearch, search, "query")
         at = timeutil.known_at(query.known_at, self._clock())
-        response = self._graph().search_facts(query, self.group(query.group_id))
+        response = self.graph.search_facts(query, self.group(query.group_id))
         for hit in response.results:
             hit.fact = timeutil.as_believed(hit.fact, at)
         return response
@@ -477,7 +468,7 @@ class Memory:
     ) -> dict[str, object]:
         """Add facts (with provenance ``episode_id``) through resolution and arbitration."""
         add: AddFacts = validated(AddFacts, request, "body")
-        return self._graph().add_facts(add, self.group(add.group_id), actor)
+        return self.graph.add_facts(add, self.group(add.group_id), actor)
 
     def archive_facts(
         self,
@@ -488,14 +479,9 @@ class Memory:
         actor: str | None = None,
     ) -> ArchiveResult:
         """Move inactive facts older than ``older_than``, never returned by a search, to the archive."""
-        return self._graph().archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)
+        return self.graph.archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)
 
     # -- history -----------------------------------------------------------------------------------
-
-    def _history(self) -> HistoryService:
-        if self.history is None:
-            raise InvalidInput("this store keeps no operation history yet", field="store")
-        return self.history
 
     def list_operations(
         self,
@@ -520,18 +506,18 @@ class Memory:
             )
         query = OperationQuery(kinds, after, before, entity_id, episode_id)
         key = decode_cursor(cursor) if cursor else None
-        items, following = self._history().list_operations(self.group(group_id), query, limit, key)
+        items, following = self.history.list_operations(self.group(group_id), query, limit, key)
         return OperationPage(items=items, next_cursor=None if following is None else encode_cursor(following))
 
     def get_operation(self, operation_id: str, group_id: str | None = None) -> OperationView:
         """Return an operation with the versions it created and closed. Raises NotFound."""
-        return self._history().get_operation(self.group(group_id), operation_id)
+        return self.history.get_operation(self.group(group_id), operation_id)
 
     def revert_operation(
         self, operation_id: str, group_id: str | None = None, *, force: bool = False, actor: str | None = None
     ) -> OperationView:
         """Undo an operation as a new one. Raises NotFound, InvalidInput, Conflict (later changes)."""
-        reverted = self._history().revert(self.group(group_id), operation_id, force=force, actor=actor)
+        reverted = self.history.revert(self.group(group_id), operation_id, force=force, actor=actor)
         if self._indexer is not None:  # restored episodes wait for their vectors again
             self._indexer.notify()
         return reverted
@@ -540,7 +526,7 @@ class Memory:
         self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
     ) -> OperationView:
         """Retract an episode and what only it supports (revertible). Raises NotFound."""
-        deleted = self._history().delete_episode(self.group(group_id), episode_id, actor)
+        deleted = self.history.delete_episode(self.group(group_id), episode_id, actor)
         if self._indexer is not None and deleted.operation.details.get("facts_unarchived"):
             self._indexer.notify()  # facts back from the archive wait for their vectors again
         return deleted
@@ -549,14 +535,9 @@ class Memory:
         self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
     ) -> tuple[Operation, PurgeReport]:
         """Erase an episode irreversibly, leaving an audit record without content. Raises NotFound."""
-        return self._history().purge_episode(self.group(group_id), episode_id, actor)
+        return self.history.purge_episode(self.group(group_id), episode_id, actor)
 
     # -- export and import -------------------------------------------------------------------------
-
-    def _portable(self) -> PortableStore:
-        if not isinstance(self.store, PortableStore):
-            raise InvalidInput("this store cannot export or import whole groups", field="store")
-        return self.store
 
     def export_group(self, group_id: str | None = None) -> Iterator[dict[str, Any]]:
         """Return the group in the portable format (engram.portable.group_format): JSON objects, one per line.
@@ -565,9 +546,9 @@ class Memory:
         mentions and merge candidates, and an end line with the counts, read from one
         snapshot: exhaust or close the iterator. Raises InvalidInput (bad group id).
         """
-        store, group = self._portable(), self.group(group_id)
-        source = {"store": type(self.store).__name__, "schema_version": self.store.schema_version()}
-        return portable.export_group(store, group, exported_at=self._clock(), source=source)
+        group = self.group(group_id)
+        source = {"store": self.store.name, "schema_version": self.store.schema_version()}
+        return portable.export_group(self.store, group, exported_at=self._clock(), source=source)
 
     def import_records(
         self,
@@ -585,7 +566,7 @@ class Memory:
         """
         size = batch_size or self.settings.import_batch_size
         try:
-            return portable.import_items(self._portable(), records, batch_size=size, on_batch=on_batch)
+            return portable.import_items(self.store, records, batch_size=size, on_batch=on_batch)
         finally:
             if self._indexer is not None:
                 self._indexer.notify()

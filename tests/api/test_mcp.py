@@ -24,7 +24,8 @@ from engram.api.app import create_app
 from engram.api.mcp.server import create_mcp_server
 from engram.config import Settings
 from engram.memory import Memory
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.engine import SQLStorage
+from engram.storage.open import open_sqlite
 
 TOOLS = {"create_episode", "update_episode", "get_episode", "list_episodes", "search_episodes"}
 TOOLS |= {"search_facts", "search_entities", "get_entity", "add_facts", "merge_entities"}
@@ -371,9 +372,9 @@ def test_tool_descriptions_teach_the_agent(memory_dir: Memory) -> None:
 
 
 class GatedStore:
-    """A real SQLiteStore whose get_episode for id "slow" waits until the test opens the gate."""
+    """A real SQLite store whose get_episode for id "slow" waits until the test opens the gate."""
 
-    def __init__(self, inner: SQLiteStore) -> None:
+    def __init__(self, inner: SQLStorage) -> None:
         self._inner = inner
         self.entered = threading.Event()
         self.gate = threading.Event()
@@ -390,8 +391,8 @@ class GatedStore:
 
 
 def test_a_slow_memory_call_does_not_block_other_calls(tmp_path: Path) -> None:
-    store = GatedStore(SQLiteStore(tmp_path / "gated.db"))
-    memory = Memory(store, Settings(data_dir=tmp_path))  # GatedStore is a Store by delegation
+    store = GatedStore(open_sqlite(tmp_path / "gated.db"))
+    memory = Memory(store, Settings(data_dir=tmp_path))  # GatedStore is a Storage by delegation
     results: dict[str, CallToolResult] = {}
 
     async def scenario(client: Client) -> None:

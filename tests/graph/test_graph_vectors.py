@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engram import Memory, Settings
-from engram.storage.graph_vectors_base import GraphVectors
+from engram.storage.protocol import Storage
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 
@@ -48,8 +48,7 @@ def vectors(backend: dict[str, Any]) -> Iterator[Memory]:
         yield memory
 
 
-def _store(memory: Memory) -> GraphVectors:
-    assert isinstance(memory.store, GraphVectors)
+def _store(memory: Memory) -> Storage:
     return memory.store
 
 

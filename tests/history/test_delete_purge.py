@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -117,7 +116,7 @@ def test_purge_removes_the_episode_and_what_only_it_supports(memory: Memory) -> 
     operation, report = memory.purge_episode(secret)
 
     assert (report.episode_versions, report.facts, report.entities) == (1, 1, 1)
-    assert operation.details == {"episode": secret, **asdict(report)}
+    assert operation.details == {"episode": secret, **report.model_dump()}
     with pytest.raises(NotFound):
         memory.get_episode(secret)
     assert memory.search_episodes({"query": "Zorblax"}).results == []

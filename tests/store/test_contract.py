@@ -1,4 +1,4 @@
-"""The Store contract: every backend must pass these, through the ``store`` fixture."""
+"""The Storage contract: every backend must pass these, through the ``store`` fixture."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from engram.ids import new_id
 from engram.ingest.inputs import fingerprint
 from engram.models.episodes import Actor, Episode, EpisodeFilters, Operation
 from engram.nlp.tokenize import segment
-from engram.storage.protocol import NewEpisode, PageKey, Store
+from engram.storage.protocol import Storage
+from engram.storage.types import NewEpisode, PageKey
 
 T0 = datetime(2024, 5, 8, 13, 56, tzinfo=UTC)
 
@@ -60,7 +61,7 @@ def operation(group_id: str = "g1", kind: str = "ingest") -> Operation:
     )
 
 
-def test_insert_then_get_round_trips_every_field(store: Store) -> None:
+def test_insert_then_get_round_trips_every_field(store: Storage) -> None:
     item = new_episode("e1", "Caroline went to the LGBTQ support group", metadata={"session": 1, "x": "y"})
     [(stored, duplicate)] = store.insert_episodes([item], operation())
     assert duplicate is False
@@ -68,13 +69,13 @@ def test_insert_then_get_round_trips_every_field(store: Store) -> None:
     assert fetched == item.episode == stored
 
 
-def test_get_is_scoped_to_the_group(store: Store) -> None:
+def test_get_is_scoped_to_the_group(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "hello")], operation())
     assert store.get_episode("g2", "e1") is None
     assert store.get_episode("g1", "missing") is None
 
 
-def test_same_client_id_and_content_is_a_duplicate(store: Store) -> None:
+def test_same_client_id_and_content_is_a_duplicate(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "hello")], operation())
     [(stored, duplicate)] = store.insert_episodes([new_episode("e1", "hello")], operation())
     assert duplicate is True
@@ -82,7 +83,7 @@ def test_same_client_id_and_content_is_a_duplicate(store: Store) -> None:
     assert store.counts()["episodes"] == 1
 
 
-def test_client_id_reused_for_other_content_conflicts_and_writes_nothing(store: Store) -> None:
+def test_client_id_reused_for_other_content_conflicts_and_writes_nothing(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "hello")], operation())
     batch = [new_episode("e2", "fine"), new_episode("e1", "something else")]
     with pytest.raises(Conflict) as caught:
@@ -91,7 +92,7 @@ def test_client_id_reused_for_other_content_conflicts_and_writes_nothing(store: 
     assert store.get_episode("g1", "e2") is None, "a failed batch must write nothing"
 
 
-def test_fingerprint_dedup_without_client_id(store: Store) -> None:
+def test_fingerprint_dedup_without_client_id(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "same words", client_id=False)], operation())
     [(stored, duplicate)] = store.insert_episodes(
         [new_episode("e9", "same words", client_id=False)], operation()
@@ -105,7 +106,7 @@ def test_fingerprint_dedup_without_client_id(store: Store) -> None:
     assert other_group.group_id == "g2"
 
 
-def test_duplicates_inside_one_batch(store: Store) -> None:
+def test_duplicates_inside_one_batch(store: Storage) -> None:
     results = store.insert_episodes(
         [new_episode("a", "twice", client_id=False), new_episode("b", "twice", client_id=False)], operation()
     )
@@ -113,7 +114,7 @@ def test_duplicates_inside_one_batch(store: Store) -> None:
     assert results[1][0].id == "a"
 
 
-def test_update_appends_a_version_and_closes_the_old_one(store: Store) -> None:
+def test_update_appends_a_version_and_closes_the_old_one(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "hello")], operation())
     op = operation(kind="update")
 
@@ -136,7 +137,7 @@ def test_update_appends_a_version_and_closes_the_old_one(store: Store) -> None:
     assert (counts["episodes"], counts["episode_versions"]) == (1, 2)
 
 
-def test_update_with_stale_version_fails_and_changes_nothing(store: Store) -> None:
+def test_update_with_stale_version_fails_and_changes_nothing(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "hello")], operation())
     with pytest.raises(PreconditionFailed) as caught:
         store.update_episode("g1", "e1", 7, lambda e: e, operation(kind="update"))
@@ -146,7 +147,7 @@ def test_update_with_stale_version_fails_and_changes_nothing(store: Store) -> No
     assert store.counts()["episode_versions"] == 1
 
 
-def test_concurrent_updates_never_lose_one(store: Store) -> None:
+def test_concurrent_updates_never_lose_one(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "hello")], operation())
     successes: list[int] = []
     lock = threading.Lock()
@@ -182,7 +183,7 @@ def test_concurrent_updates_never_lose_one(store: Store) -> None:
     assert set(final.metadata) == {str(n) for n in range(8)}
 
 
-def test_list_newest_first_with_filters_and_paging(store: Store) -> None:
+def test_list_newest_first_with_filters_and_paging(store: Storage) -> None:
     store.insert_episodes(
         [
             new_episode("e0", "zero", minutes=0, intent="greet", source="chat", actor_id="alice"),
@@ -210,7 +211,7 @@ def test_list_newest_first_with_filters_and_paging(store: Store) -> None:
     assert [e.id for e in page + rest] == ["e3", "e2", "e1", "e0"]
 
 
-def test_paging_is_stable_when_timestamps_tie(store: Store) -> None:
+def test_paging_is_stable_when_timestamps_tie(store: Storage) -> None:
     store.insert_episodes([new_episode(f"e{i}", f"text {i}") for i in range(5)], operation())
     seen: list[str] = []
     key = None
@@ -223,7 +224,7 @@ def test_paging_is_stable_when_timestamps_tie(store: Store) -> None:
     assert seen == ["e4", "e3", "e2", "e1", "e0"]
 
 
-def test_search_text_ranks_filters_and_scopes(store: Store) -> None:
+def test_search_text_ranks_filters_and_scopes(store: Storage) -> None:
     store.insert_episodes(
         [
             new_episode("en1", "I adopted a puppy named Oscar last week", intent="share"),
@@ -243,7 +244,7 @@ def test_search_text_ranks_filters_and_scopes(store: Store) -> None:
     assert store.search_text("g1", [], EpisodeFilters(), 10) == []
 
 
-def test_search_sees_only_the_current_version(store: Store) -> None:
+def test_search_sees_only_the_current_version(store: Storage) -> None:
     store.insert_episodes([new_episode("e1", "budget is 500k", intent="plan")], operation())
     op = operation(kind="update")
     store.update_episode("g1", "e1", 1, lambda e: e.model_copy(update={"version": 2, "intent": "decide"}), op)
@@ -252,14 +253,14 @@ def test_search_sees_only_the_current_version(store: Store) -> None:
     assert hit.episode.version == 2
 
 
-def test_counts_and_schema_version(store: Store) -> None:
+def test_counts_and_schema_version(store: Storage) -> None:
     store.insert_episodes([new_episode("a", "x")], operation())
     store.insert_episodes([new_episode("b", "y", group_id="g2")], operation("g2"))
     assert store.counts() == {"episodes": 2, "episode_versions": 2, "groups": 2, "operations": 2}
     assert store.schema_version() >= 1
 
 
-def test_thread_neighbours_lend_context_to_search(store: Store) -> None:
+def test_thread_neighbours_lend_context_to_search(store: Storage) -> None:
     store.insert_episodes(
         [
             new_episode("q", "Did you ever go hiking in Yosemite?", minutes=0, thread="s1"),
@@ -281,7 +282,7 @@ def test_thread_neighbours_lend_context_to_search(store: Store) -> None:
     assert hits[0] == "mid" and set(hits) == {"mid", "a", "late"}
 
 
-def test_vector_search_with_a_selective_filter_scores_only_passing_episodes(store: Store) -> None:
+def test_vector_search_with_a_selective_filter_scores_only_passing_episodes(store: Storage) -> None:
     import numpy as np
 
     rng = np.random.default_rng(3)
@@ -313,7 +314,7 @@ def stored_at(item: NewEpisode, when: datetime) -> NewEpisode:
     return dataclasses.replace(item, episode=item.episode.model_copy(update={"recorded_at": when}))
 
 
-def update_at(store: Store, episode_id: str, version: int, when: datetime, **fields: object) -> Episode:
+def update_at(store: Storage, episode_id: str, version: int, when: datetime, **fields: object) -> Episode:
     """Append version ``version + 1`` of ``episode_id`` in g1, stored at ``when``, with ``fields`` changed."""
     op = operation(kind="update")
 
@@ -324,7 +325,7 @@ def update_at(store: Store, episode_id: str, version: int, when: datetime, **fie
     return store.update_episode("g1", episode_id, version, apply, op)
 
 
-def history_of_three(store: Store) -> None:
+def history_of_three(store: Storage) -> None:
     """e1 and e2 stored at R1; e1 updated at R2 (intent plan -> decide); e3 stored at R3.
 
     e1 and e3 form a thread (neighbours); e2 stands alone.
@@ -343,7 +344,7 @@ def versions(episodes: list[Episode]) -> list[tuple[str, int]]:
     return [(e.id, e.version) for e in episodes]
 
 
-def test_get_at_known_at_returns_the_version_held_then(store: Store) -> None:
+def test_get_at_known_at_returns_the_version_held_then(store: Storage) -> None:
     history_of_three(store)
     assert store.get_episode("g1", "e1", R1 - DAY) is None, "not stored yet"
     old = store.get_episode("g1", "e1", R1 + DAY)
@@ -356,7 +357,7 @@ def test_get_at_known_at_returns_the_version_held_then(store: Store) -> None:
     assert store.get_episode("g2", "e1", R3) is None
 
 
-def test_list_at_known_at_shows_what_was_held_then(store: Store) -> None:
+def test_list_at_known_at_shows_what_was_held_then(store: Storage) -> None:
     history_of_three(store)
     everything = EpisodeFilters()
     assert versions(store.list_episodes("g1", everything, 10)) == [("e3", 1), ("e2", 1), ("e1", 2)]
@@ -376,7 +377,7 @@ def test_list_at_known_at_shows_what_was_held_then(store: Store) -> None:
     assert versions(page + rest) == [("e2", 1), ("e1", 1)]
 
 
-def test_as_of_keeps_episodes_that_had_happened(store: Store) -> None:
+def test_as_of_keeps_episodes_that_had_happened(store: Storage) -> None:
     history_of_three(store)
     happened = EpisodeFilters(as_of=T0 + timedelta(minutes=1))
     assert versions(store.list_episodes("g1", happened, 10)) == [("e2", 1), ("e1", 2)]
@@ -386,7 +387,7 @@ def test_as_of_keeps_episodes_that_had_happened(store: Store) -> None:
     assert [h.episode.id for h in found] == ["e1"], "e3 says budget too, but later"
 
 
-def test_search_text_at_known_at(store: Store) -> None:
+def test_search_text_at_known_at(store: Storage) -> None:
     history_of_three(store)
     assert {h.episode.id for h in store.search_text("g1", ["budget"], EpisodeFilters(), 10)} == {"e1", "e3"}
     [hit] = store.search_text("g1", ["budget"], EpisodeFilters(known_at=R2 + DAY), 10)
@@ -396,7 +397,7 @@ def test_search_text_at_known_at(store: Store) -> None:
     assert store.search_text("g1", ["budget"], EpisodeFilters(known_at=R1 - DAY), 10) == []
 
 
-def test_search_vectors_at_known_at(store: Store) -> None:
+def test_search_vectors_at_known_at(store: Storage) -> None:
     import numpy as np
 
     history_of_three(store)
@@ -413,7 +414,7 @@ def test_search_vectors_at_known_at(store: Store) -> None:
     assert hits == [], "e1 was decided only at R2"
 
 
-def test_neighbours_at_known_at(store: Store) -> None:
+def test_neighbours_at_known_at(store: Storage) -> None:
     history_of_three(store)
     previous, following = store.neighbours("g1", "e3", R2 + DAY)
     assert previous is not None and (previous.id, previous.version) == ("e1", 2)
@@ -424,7 +425,7 @@ def test_neighbours_at_known_at(store: Store) -> None:
     assert store.neighbours("g1", "e1")[1] == store.get_episode("g1", "e3")
 
 
-def test_vector_search_at_known_at_with_a_selective_filter(store: Store) -> None:
+def test_vector_search_at_known_at_with_a_selective_filter(store: Storage) -> None:
     import numpy as np
 
     rng = np.random.default_rng(5)

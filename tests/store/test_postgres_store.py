@@ -21,7 +21,7 @@ from engram.config import Settings
 from engram.errors import InvalidInput, PreconditionFailed, StoreError
 from engram.memory import Memory
 from engram.models.episodes import Episode, EpisodeFilters
-from engram.storage.graph_protocol import GraphStore, GraphTxn
+from engram.storage.protocol import Storage, Txn
 from engram.storage.open import open_store
 from engram.storage.postgres.migrations import LATEST_VERSION
 from engram.storage.postgres.store import PostgresStore
@@ -177,7 +177,7 @@ def test_nul_characters_are_invalid_input(postgres_url: str) -> None:
 def test_settings_select_the_backend(postgres_url: str) -> None:
     settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
     with Memory.open(settings=settings) as memory:
-        assert isinstance(memory.store, PostgresStore) and isinstance(memory.store, GraphStore)
+        assert isinstance(memory.store, PostgresStore) and isinstance(memory.store, Storage)
         created = memory.create_episode({"content": "stored in PostgreSQL"})
         assert memory.search_episodes({"query": "postgresql"}).results[0].episode.id == created.episode.id
         memory.create_episode({"content": "I live in Boston.", "actor": {"id": "ann", "name": "Ann"}})
@@ -248,12 +248,12 @@ def test_the_pool_size_setting_bounds_each_process_connections(
         holding, release = threading.Barrier(3), threading.Event()
 
         def hold(group: str) -> None:
-            def fn(txn: GraphTxn) -> None:
+            def fn(txn: Txn) -> None:
                 txn.entity(group, "en_x")  # takes the connection (and the group's lock)
                 holding.wait()
                 release.wait(10)
 
-            store.graph_write(fn)
+            store.write(fn)
 
         with ThreadPoolExecutor(2) as pool:
             held = [pool.submit(hold, group) for group in ("ga", "gb")]

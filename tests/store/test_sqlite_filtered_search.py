@@ -10,16 +10,17 @@ import numpy as np
 import pytest
 
 from engram.models.episodes import EpisodeFilters
-from engram.storage.sqlite import store as sqlite_module
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.engine import SQLStorage
+from engram.storage.sqlite import fulltext as sqlite_module
+from engram.storage.open import open_sqlite
 from store.test_contract import T0, new_episode, operation
 
 WORDS = ["apple", "banana", "cherry", "plum", "pear", "fig"]
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    store = SQLiteStore(tmp_path / "engram.db")
+def store(tmp_path: Path) -> Iterator[SQLStorage]:
+    store = open_sqlite(tmp_path / "engram.db")
     episodes = [
         new_episode(
             f"e{i}",
@@ -51,7 +52,7 @@ FILTERS = [
 @pytest.mark.parametrize("filters", FILTERS)
 @pytest.mark.parametrize("cap", [sqlite_module.SELECT_FIRST_MAX, 0])
 def test_filtered_search_is_the_plain_ranking_restricted_to_the_filters(
-    store: SQLiteStore, filters: EpisodeFilters, cap: int, monkeypatch: pytest.MonkeyPatch
+    store: SQLStorage, filters: EpisodeFilters, cap: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Selected first (cap) or match-driven (cap 0): same episodes, same scores, same order."""
     monkeypatch.setattr(sqlite_module, "SELECT_FIRST_MAX", cap)

@@ -6,15 +6,15 @@ from pathlib import Path
 
 from engram.models.episodes import EpisodeFilters
 from engram.storage.sqlite.fulltext import fts_query, pruned_fts_query
-from engram.storage.sqlite.store import SQLiteStore
+from engram.storage.open import open_sqlite
 from store.test_contract import new_episode, operation
 
 
 def test_pruned_query_keeps_rare_word_episodes_with_their_exact_scores(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "engram.db")
+    store = open_sqlite(tmp_path / "engram.db")
     texts = ["apple banana", "apple cherry pie", "apple", "apples and more apples"]
     store.insert_episodes([new_episode(f"e{i}", text) for i, text in enumerate(texts)], operation())
-    conn = store._connection()
+    conn = store._backend.connection()  # type: ignore[attr-defined]
     terms = ["apple", "cherry"]
     assert pruned_fts_query(conn, terms, max_docs=10) is None, "nothing is common: the plain query"
     assert pruned_fts_query(conn, ["apple"], max_docs=1) is None, "only common words: nothing to prune on"

@@ -22,9 +22,9 @@ import typer
 from engram.cli.common import counted, fail, note, open_memory
 from engram.errors import EngramError, InvalidInput
 from engram.memory import Memory
+from engram.models.portable import ROW_KINDS
 from engram.portable.batch import ImportStats
 from engram.portable.group_format import FORMAT, ImportCounts, is_export, read_lines
-from engram.storage.portable_base import ROW_KINDS
 
 STDIN = Path("-")
 Acknowledgements = Callable[[int | None, str], AbstractContextManager[Callable[[ImportStats, int], None]]]

@@ -1,6 +1,6 @@
 """Build the graph from one episode's extraction: dates, entity resolution, fact arbitration, writes.
 
-Runs inside ``GraphStore.graph_write``, so every decision sees a consistent graph and the
+Runs inside ``Storage.write``, so every decision sees a consistent graph and the
 episode's whole graph change commits (or rolls back) as one operation. Per episode
 (DESIGN.md §6): relative dates are resolved against the episode's timestamp; each mention
 is resolved against known entities (exact name or alias, then fuzzy candidates of the same
@@ -29,8 +29,8 @@ from engram.models.predicates import PredicateRegistry
 from engram.nlp.dates import apply_dates
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import segment
-from engram.storage.graph_protocol import GraphTxn, MergeCandidate
-from engram.storage.graph_vectors_base import EntityVectorTxn, Vector
+from engram.storage.protocol import Txn
+from engram.storage.types import MergeCandidate, Vector
 from engram.threads import thread_key
 
 FUZZY_POOL = 200
@@ -70,7 +70,7 @@ def _values(attributes: dict[str, object]) -> dict[str, object]:
     return {k: v["value"] if isinstance(v, dict) and "value" in v else v for k, v in attributes.items()}
 
 
-def fact_index_text(txn: GraphTxn, group: str, fact: Fact) -> str:
+def fact_index_text(txn: Txn, group: str, fact: Fact) -> str:
     """Return what the full-text index holds for a fact: its sentence, predicate, names and value."""
     names = []
     for entity_id in (fact.subject, fact.object):
@@ -114,7 +114,7 @@ class GraphBuilder:
 
     def build(
         self,
-        txn: GraphTxn,
+        txn: Txn,
         episode: Episode,
         extraction: Extraction,
         operation: Operation,
@@ -154,12 +154,12 @@ class GraphBuilder:
         return {key: entity for key, entity in found.items() if key}
 
     @staticmethod
-    def _has_exact(txn: GraphTxn, episode: Episode, mention: EntityIn) -> bool:
+    def _has_exact(txn: Txn, episode: Episode, mention: EntityIn) -> bool:
         return bool(txn.entities_named(episode.group_id, name_keys(mention)))
 
     def _resolve(
         self,
-        txn: GraphTxn,
+        txn: Txn,
         episode: Episode,
         mention: EntityIn,
         resolved: dict[str, str],
@@ -205,7 +205,7 @@ class GraphBuilder:
         entity = self._new_entity(mention, episode, operation)
         txn.put_entity(entity, name_keys(entity))
         vector = self._name_vectors.get(normalise_name(mention.name))
-        if vector is not None and isinstance(txn, EntityVectorTxn):
+        if vector is not None:
             txn.put_entity_vector(entity, vector)
         summary.entities_created.append(entity.id)
         if best is not None:
@@ -215,7 +215,7 @@ class GraphBuilder:
             summary.merge_candidates += 1
         return entity.id
 
-    def _candidates(self, txn: GraphTxn, group: str, mention: EntityIn) -> list[tuple[Entity, float]]:
+    def _candidates(self, txn: Txn, group: str, mention: EntityIn) -> list[tuple[Entity, float]]:
         """Return known entities the mention may be, each with its name-vector evidence (0: none).
 
         Exact names and aliases first; else fuzzy names of the same type; else the nearest
@@ -233,7 +233,7 @@ class GraphBuilder:
             if max(fuzz.token_sort_ratio(key, k) / 100 for k in name_keys(known) or [""]) >= FUZZY_FLOOR
         ]
         vector = self._name_vectors.get(key)
-        if fuzzy or vector is None or not isinstance(txn, EntityVectorTxn):
+        if fuzzy or vector is None:
             return fuzzy
         near = self._names.limit, self._names.floor
         return [
@@ -259,7 +259,7 @@ class GraphBuilder:
 
     def _absorb(
         self,
-        txn: GraphTxn,
+        txn: Txn,
         known: Entity,
         mention: EntityIn,
         seen: tuple[datetime, datetime],
@@ -297,7 +297,7 @@ class GraphBuilder:
         )
         txn.put_entity(updated, name_keys(updated))
 
-    def merge(self, txn: GraphTxn, source: Entity, into: Entity, operation: Operation) -> list[str]:
+    def merge(self, txn: Txn, source: Entity, into: Entity, operation: Operation) -> list[str]:
         """Give ``into`` the names, attributes and facts of ``source``; return the moved fact ids."""
         mention = EntityIn(
             name=source.name,
@@ -325,7 +325,7 @@ class GraphBuilder:
 
     def _add_fact(
         self,
-        txn: GraphTxn,
+        txn: Txn,
         episode: Episode,
         fact_in: FactIn,
         resolved: dict[str, str],
@@ -411,14 +411,14 @@ class GraphBuilder:
         summary.facts[decision.outcome.value] += 1
 
     @staticmethod
-    def _entity_ref(txn: GraphTxn, group: str, name: str, resolved: dict[str, str]) -> str | None:
+    def _entity_ref(txn: Txn, group: str, name: str, resolved: dict[str, str]) -> str | None:
         """Return the entity id a fact's subject or object names (an ``en_…`` id must exist)."""
         if _ENTITY_ID.match(name):
             return name if txn.entity(group, name) is not None else None
         return resolved.get(normalise_name(name))
 
     @staticmethod
-    def _refines(txn: GraphTxn, group: str) -> Callable[[Claim, Fact], bool]:
+    def _refines(txn: Txn, group: str) -> Callable[[Claim, Fact], bool]:
         """Return the test "the claim's target is a finer version of the fact's"."""
 
         def refines(claim: Claim, fact: Fact) -> bool:

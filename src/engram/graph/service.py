@@ -34,20 +34,18 @@ from engram.models.predicates import PredicateRegistry
 from engram.nlp.embed import Embedder, EmbedderError
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import query_terms
-from engram.storage.graph_protocol import FactArchive, FactQuery, GraphStore, GraphTxn
-from engram.storage.graph_vectors_base import GraphVectors, Vector
-from engram.storage.protocol import PageKey, Store
+from engram.storage.protocol import Storage, Txn
+from engram.storage.types import FactQuery, PageKey, Vector
 
 logger = logging.getLogger("engram.graph")
 
 
 class GraphService:
-    """Builds and reads the graph of a store that implements GraphStore."""
+    """Builds and reads the knowledge graph of a store."""
 
     def __init__(
         self,
-        store: GraphStore,
-        episodes: Store,
+        store: Storage,
         extractor: Extractor | None,
         *,
         clock: Callable[[], datetime],
@@ -57,15 +55,12 @@ class GraphService:
         fusion: FactFusion | None = None,
         names: NameCandidates | None = None,
     ) -> None:
-        """Serve the graph of ``store``; with ``embedder`` (and a store with GraphVectors), fact
-        search is hybrid and resolution gets name-vector candidates."""
+        """Serve the graph of ``store``; with ``embedder``, fact search is hybrid and resolution gets
+        name-vector candidates."""
         self._store = store
-        self._vectors = store if embedder is not None and isinstance(store, GraphVectors) else None
         self._embedder = embedder
         self._fusion = fusion or FactFusion()
-        self._archive = store if isinstance(store, FactArchive) else None
         self._inactive_weight = inactive_weight
-        self._episodes = episodes
         self._extractor = extractor
         self._clock = clock
         self._registry = registry or PredicateRegistry()
@@ -94,7 +89,7 @@ class GraphService:
 
     def add_facts(self, request: AddFacts, group_id: str, actor: str | None) -> dict[str, object]:
         """Add facts extracted from a stored episode; return what happened. Raises NotFound."""
-        episode = self._episodes.get_episode(group_id, request.episode_id)
+        episode = self._store.get_episode(group_id, request.episode_id)
         if episode is None:
             raise NotFound(
                 f"no episode with id {request.episode_id!r} in group {group_id!r}", field="episode_id"
@@ -117,7 +112,7 @@ class GraphService:
             group_id, "merge", f"merge {source_id} into {into_id}", at=self._clock(), actor=actor
         )
 
-        def merge(txn: GraphTxn) -> None:
+        def merge(txn: Txn) -> None:
             source, into = txn.entity(group_id, source_id), txn.entity(group_id, into_id)
             if source is None:
                 raise NotFound(f"no entity with id {source_id!r} in group {group_id!r}", field="id")
@@ -131,7 +126,7 @@ class GraphService:
             txn.close_entity(group_id, source.id, operation.created_at, operation.id)
             txn.record_operation(operation, {"source": source.id, "into": into.id, "facts": moved})
 
-        self._store.graph_write(merge)
+        self._store.write(merge)
         return self.get_entity(group_id, into_id, None)
 
     def reextract(self, group_id: str, actor: str | None) -> tuple[int, int]:
@@ -143,7 +138,7 @@ class GraphService:
         failed = {"extraction_status": "failed"}
         episodes: list[Episode] = []
         after = None
-        while page := self._episodes.list_episodes(group_id, EpisodeFilters(metadata=failed), 200, after):
+        while page := self._store.list_episodes(group_id, EpisodeFilters(metadata=failed), 200, after):
             episodes += page
             after = PageKey(page[-1].timestamp, page[-1].id)
         succeeded = 0
@@ -154,7 +149,7 @@ class GraphService:
             if not extraction.empty:
                 batch = [(episode, extraction)]
                 self._write(group_id, batch, actor, "reextract", self._mention_vectors(batch))
-            current = self._episodes.get_episode(group_id, episode.id)
+            current = self._store.get_episode(group_id, episode.id)
             assert current is not None
             self._set_status(current, {"extraction_status": "done", "extraction_error": None})
             succeeded += 1
@@ -174,7 +169,7 @@ class GraphService:
             return None
 
     def _mark_failed(self, episode: Episode, detail: str) -> None:
-        current = self._episodes.get_episode(episode.group_id, episode.id) or episode
+        current = self._store.get_episode(episode.group_id, episode.id) or episode
         self._set_status(current, {"extraction_status": "failed", "extraction_error": detail[:500]})
 
     def _set_status(self, episode: Episode, status: dict[str, str | None]) -> None:
@@ -186,7 +181,7 @@ class GraphService:
             at=self._clock(),
         )
         metadata = {k: v for k, v in {**episode.metadata, **status}.items() if v is not None}
-        self._episodes.update_episode(
+        self._store.update_episode(
             episode.group_id,
             episode.id,
             episode.version,
@@ -206,7 +201,7 @@ class GraphService:
 
         An embedder failure is logged and resolution goes on without name vectors.
         """
-        if self._vectors is None or self._embedder is None or not batch:
+        if self._embedder is None or not batch:
             return {}
         group_id = batch[0][0].group_id
         try:
@@ -233,7 +228,7 @@ class GraphService:
             group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", at=self._clock(), actor=actor
         )
 
-        def write(txn: GraphTxn) -> BuildSummary:
+        def write(txn: Txn) -> BuildSummary:
             total = BuildSummary()
             for episode, extraction in batch:
                 part = self._builder.build(txn, episode, extraction, operation, name_vectors)
@@ -249,7 +244,7 @@ class GraphService:
             )
             return total
 
-        return self._store.graph_write(write)
+        return self._store.write(write)
 
     # -- reads -------------------------------------------------------------------------------------
 
@@ -286,14 +281,14 @@ class GraphService:
         """
         keys = [k for k in dict.fromkeys([normalise_name(query), *query_terms(query)]) if k]
         found = self._store.search_entities(group_id, keys, types, limit)
-        if self._vectors is None or self._embedder is None or len(found) >= limit:
+        if self._embedder is None or len(found) >= limit:
             return found
         try:
             vector = self._embedder.embed_query(query)
         except EmbedderError as exc:
             logger.warning("query embedding failed, entity search by words only: %s", exc.detail)
             return found
-        near = self._vectors.search_entity_vectors(group_id, vector, types, 2, 0.0)
+        near = self._store.search_entity_vectors(group_id, vector, types, 2, 0.0)
         seen = {entity.id for entity in found}
         found += [entity for entity in NAME_SEARCH.best(near) if entity.id not in seen]
         return found[:limit]
@@ -315,19 +310,18 @@ class GraphService:
         terms = query_terms(search.query)
         if search.include_archived:
             found, archived = search_with_archive(self._store, group_id, terms, query, search.limit)
-        elif self._vectors is not None and self._embedder is not None and search.query.strip():
+        elif self._embedder is not None and search.query.strip():
 
             def bm25(depth: int) -> list[tuple[Fact, float]]:
                 return self._store.search_facts(group_id, terms, query, depth) if terms else []
 
             args = (search.query, group_id, query, search.limit, self._fusion)
-            found = hybrid_search(self._vectors, self._embedder, bm25, *args)
+            found = hybrid_search(self._store, self._embedder, bm25, *args)
             archived = frozenset()
         else:
             found, archived = self._store.search_facts(group_id, terms, query, search.limit), frozenset()
-        if self._archive is not None:
-            live = [fact.id for fact, _ in found if fact.id not in archived]
-            self._archive.record_fact_hits(group_id, live, self._clock())
+        live = [fact.id for fact, _ in found if fact.id not in archived]
+        self._store.record_fact_hits(group_id, live, self._clock())
         return FactSearchResponse(results=self._hits(group_id, found, archived))
 
     def archive(

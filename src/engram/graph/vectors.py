@@ -1,6 +1,6 @@
 """Embeddings in the knowledge graph: fact vectors for hybrid fact search, name vectors for resolution.
 
-- **Facts** are embedded after the write (engram.ingest.indexer drains ``GraphVectors`` queues after
+- **Facts** are embedded after the write (engram.ingest.indexer drains the store's queues after
   the episodes): the sentence plus the subject's and object's names it does not already
   contain, as the full-text index holds them. ``fuse_facts`` fuses the BM25 and vector
   rankings with weighted RRF (engram.search.fusion).
@@ -21,8 +21,8 @@ from engram.models.graph import Entity, Extraction, Fact
 from engram.nlp.embed import Embedder
 from engram.nlp.names import normalise_name
 from engram.search.fusion import reciprocal_rank_fusion
-from engram.storage.graph_protocol import FactQuery
-from engram.storage.graph_vectors_base import GraphVectors, PendingFact, Vector
+from engram.storage.protocol import Storage
+from engram.storage.types import FactQuery, PendingFact, Vector
 
 MAX_FACT_TEXT_CHARS = 600
 
@@ -106,7 +106,7 @@ def fact_embedding_text(pending: PendingFact) -> str:
     return text[:MAX_FACT_TEXT_CHARS]
 
 
-def embed_graph_batch(store: GraphVectors, embedder: Embedder, batch_size: int) -> int:
+def embed_graph_batch(store: Storage, embedder: Embedder, batch_size: int) -> int:
     """Embed one batch of pending facts, else of pending entity names; return how many (0: none).
 
     Raises EmbedderError (the rows stay pending) or StoreError.
@@ -123,7 +123,7 @@ def embed_graph_batch(store: GraphVectors, embedder: Embedder, batch_size: int) 
     return len(entities)
 
 
-def has_pending(store: GraphVectors) -> bool:
+def has_pending(store: Storage) -> bool:
     """Return True when a fact or an entity name waits for its vector."""
     return bool(store.pending_fact_vectors(1) or store.pending_entity_vectors(1))
 
@@ -185,7 +185,7 @@ def fuse_facts(
 
 
 def hybrid_search(
-    store: GraphVectors,
+    store: Storage,
     embedder: Embedder,
     bm25: Callable[[int], Sequence[tuple[Fact, float]]],
     text: str,
@@ -207,7 +207,7 @@ def hybrid_search(
 
 
 def _stand_ins(
-    store: GraphVectors,
+    store: Storage,
     group_id: str,
     words: Sequence[tuple[Fact, float]],
     near: Sequence[tuple[Fact, float]],

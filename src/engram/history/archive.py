@@ -1,4 +1,4 @@
-"""Archive of inactive facts (issue #5): move old, never-returned history to cold storage.
+"""Archive of inactive facts: move old, never-returned history to cold storage.
 
 A fact is archivable when its latest version is inactive (superseded, retracted, or closed),
 that version is older than the cutoff, and no fact search (nor the graph channel of episode
@@ -16,22 +16,12 @@ from engram.errors import InvalidInput
 from engram.graph.build import fact_index_text
 from engram.models.episodes import Operation
 from engram.models.graph import ArchiveResult, Fact
-from engram.storage.graph_protocol import FactArchive, FactQuery, GraphStore, GraphTxn
-
-
-def _archive_of(store: GraphStore, field: str) -> FactArchive:
-    """Return the store's archive. Raises InvalidInput naming ``field`` when it has none."""
-    if not isinstance(store, FactArchive):
-        raise InvalidInput(
-            f"this store ({type(store).__name__}) keeps no fact archive: archive and include_archived "
-            "need SQLite or PostgreSQL",
-            field=field,
-        )
-    return store
+from engram.storage.protocol import Storage, Txn
+from engram.storage.types import FactQuery
 
 
 def archive_facts(
-    store: GraphStore,
+    store: Storage,
     group_id: str,
     older_than: timedelta,
     now: datetime,
@@ -41,12 +31,10 @@ def archive_facts(
 ) -> ArchiveResult:
     """Archive the group's inactive facts older than ``older_than`` that no search ever returned.
 
-    Raises InvalidInput (field ``older_than``) unless it is positive, or (field ``store``) when
-    the store has no archive.
+    Raises InvalidInput (field ``older_than``) unless it is positive.
     """
     if older_than <= timedelta(0):
         raise InvalidInput("older_than must be a positive duration, e.g. 180 days", field="older_than")
-    archive = _archive_of(store, "store")
     try:
         cutoff = now - older_than
     except OverflowError as exc:
@@ -55,10 +43,10 @@ def archive_facts(
         group_id, "archive", f"archive inactive facts older than {cutoff.isoformat()}", at=now, actor=actor
     )
 
-    def index_text(txn: GraphTxn, fact: Fact) -> str:
+    def index_text(txn: Txn, fact: Fact) -> str:
         return fact_index_text(txn, group_id, fact)
 
-    ids, versions = archive.archive_facts(group_id, cutoff, operation, index_text, dry_run=dry_run)
+    ids, versions = store.archive_facts(group_id, cutoff, operation, index_text, dry_run=dry_run)
     return ArchiveResult(
         group_id=group_id,
         cutoff=cutoff,
@@ -70,17 +58,15 @@ def archive_facts(
 
 
 def search_with_archive(
-    store: GraphStore, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+    store: Storage, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
 ) -> tuple[list[tuple[Fact, float]], frozenset[str]]:
     """Return the best ``limit`` live and archived facts for ``terms``, and the archived ids among them.
 
     With terms, best score first (both weighted by ``query.inactive_weight``); without,
-    newest valid time first, like GraphStore.find_facts. Raises InvalidInput (field
-    ``include_archived``) when the store has no archive.
+    newest valid time first, like Storage.find_facts.
     """
-    archive = _archive_of(store, "include_archived")
     live = store.search_facts(group_id, terms, query, limit)
-    cold = archive.search_archived_facts(group_id, terms, query, limit)
+    cold = store.search_facts(group_id, terms, query, limit, archived=True)
     merged = [*live, *cold]
     if terms:
         merged.sort(key=lambda hit: -hit[1])

@@ -19,12 +19,12 @@ from engram.errors import NotFound
 from engram.graph.build import fact_index_text
 from engram.models.episodes import Operation
 from engram.models.graph import Fact
-from engram.storage.history_base import HistoryTxn
+from engram.storage.protocol import Txn
 
 _ARBITRATION_FIELDS = ("status", "invalid_at", "superseded_by", "confidence")
 
 
-def retract_episode(txn: HistoryTxn, group_id: str, episode_id: str, operation: Operation) -> dict[str, Any]:
+def retract_episode(txn: Txn, group_id: str, episode_id: str, operation: Operation) -> dict[str, Any]:
     """Retract one episode as part of ``operation``; return what changed (for its details).
 
     Raises NotFound when the episode does not exist or is already retracted.
@@ -64,7 +64,7 @@ def retract_episode(txn: HistoryTxn, group_id: str, episode_id: str, operation: 
     }
 
 
-def _put(txn: HistoryTxn, fact: Fact, operation: Operation, **changes: Any) -> None:
+def _put(txn: Txn, fact: Fact, operation: Operation, **changes: Any) -> None:
     updated = fact.model_copy(
         update={
             **changes,
@@ -76,7 +76,7 @@ def _put(txn: HistoryTxn, fact: Fact, operation: Operation, **changes: Any) -> N
     txn.put_fact(updated, fact_index_text(txn, fact.group_id, updated))
 
 
-def _unarchive_superseded(txn: HistoryTxn, retracted: Fact) -> list[str]:
+def _unarchive_superseded(txn: Txn, retracted: Fact) -> list[str]:
     """Move the archived facts the retracted fact superseded back to the live tables; return their ids."""
     group_id = retracted.group_id
     found = txn.archived_superseded_by(group_id, retracted.id)
@@ -85,7 +85,7 @@ def _unarchive_superseded(txn: HistoryTxn, retracted: Fact) -> list[str]:
     return txn.unarchive_facts(group_id, found, lambda fact: fact_index_text(txn, group_id, fact))
 
 
-def _undo_arbitration(txn: HistoryTxn, retracted: Fact, operation: Operation) -> list[str]:
+def _undo_arbitration(txn: Txn, retracted: Fact, operation: Operation) -> list[str]:
     """Give back to older facts the status the retracted fact's arrival took from them.
 
     The arrival was the operation that stored the retracted fact's first version; a fact of

@@ -21,7 +21,8 @@ from engram.graph.build import fact_index_text, name_keys
 from engram.history.retract import retract_episode
 from engram.history.unarchive import revert_archive, reverts_archive
 from engram.models.episodes import Operation
-from engram.storage.history_base import HistoryTxn, ObjectKind, VersionRef
+from engram.storage.protocol import Txn
+from engram.storage.types import ObjectKind, VersionRef
 
 EPISODE_CREATING = frozenset({"ingest", "import"})
 IRREVERSIBLE = {"purge": "a purge cannot be reverted: its data is gone"}
@@ -29,7 +30,7 @@ _ORDER: dict[ObjectKind, int] = {"episode": 0, "entity": 1, "fact": 2}  # names 
 
 
 def revert_operation(
-    txn: HistoryTxn, group_id: str, target_id: str, operation: Operation, *, force: bool
+    txn: Txn, group_id: str, target_id: str, operation: Operation, *, force: bool
 ) -> dict[str, Any]:
     """Undo ``target_id`` as ``operation``; return the details recorded with it.
 
@@ -111,13 +112,13 @@ def _facts_named(details: dict[str, Any]) -> list[str]:
     return sorted({str(fact_id) for part in parts for key in keys for fact_id in part.get(key, [])})
 
 
-def _target_of(txn: HistoryTxn, group_id: str, operation_id: str) -> object:
+def _target_of(txn: Txn, group_id: str, operation_id: str) -> object:
     operation = txn.operation(group_id, operation_id)
     return None if operation is None else operation.details.get("target")
 
 
 def _plan(
-    txn: HistoryTxn, group_id: str, target_id: str, touched: list[VersionRef]
+    txn: Txn, group_id: str, target_id: str, touched: list[VersionRef]
 ) -> tuple[list[tuple[ObjectKind, str, VersionRef | None, int]], list[str]]:
     """Return, per touched object, (kind, id, version to restore or None, last version) and the later ops."""
     objects = sorted({(ref.kind, ref.id) for ref in touched}, key=lambda o: (_ORDER[o[0]], o[1]))
@@ -136,7 +137,7 @@ def _plan(
     return plans, sorted(later)
 
 
-def _close(txn: HistoryTxn, group_id: str, kind: ObjectKind, object_id: str, operation: Operation) -> None:
+def _close(txn: Txn, group_id: str, kind: ObjectKind, object_id: str, operation: Operation) -> None:
     at = operation.created_at
     if kind == "episode":
         txn.close_episode(group_id, object_id, at, operation.id)
@@ -147,7 +148,7 @@ def _close(txn: HistoryTxn, group_id: str, kind: ObjectKind, object_id: str, ope
 
 
 def _restore(
-    txn: HistoryTxn,
+    txn: Txn,
     group_id: str,
     kind: ObjectKind,
     object_id: str,

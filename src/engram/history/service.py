@@ -11,15 +11,15 @@ from engram.graph.build import neutral_fact_text
 from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
 from engram.models.episodes import Operation
-from engram.models.history import OperationView, VersionChange
-from engram.storage.history_base import HistoryStore, HistoryTxn, OperationQuery, PurgeReport
-from engram.storage.protocol import PageKey
+from engram.models.history import OperationView, PurgeReport, VersionChange
+from engram.storage.protocol import Storage, Txn
+from engram.storage.types import OperationQuery, PageKey
 
 
 class HistoryService:
-    """Reads the operation log and makes corrections as new operations, on a HistoryStore."""
+    """Reads the operation log and makes corrections as new operations, on a Storage."""
 
-    def __init__(self, store: HistoryStore, *, clock: Callable[[], datetime]) -> None:
+    def __init__(self, store: Storage, *, clock: Callable[[], datetime]) -> None:
         self._store = store
         self._clock = clock
 
@@ -87,9 +87,9 @@ class HistoryService:
         assert stored is not None
         return stored, report
 
-    def _run(self, operation: Operation, change: Callable[[HistoryTxn], dict[str, Any]]) -> None:
-        def write(txn: HistoryTxn) -> None:
+    def _run(self, operation: Operation, change: Callable[[Txn], dict[str, Any]]) -> None:
+        def write(txn: Txn) -> None:
             details = change(txn)
-            txn.record_history_operation(operation.model_copy(update={"details": details}))
+            txn.record_operation(operation.model_copy(update={"details": details}))
 
-        self._store.history_write(write)
+        self._store.write(write)

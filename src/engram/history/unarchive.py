@@ -16,7 +16,7 @@ from engram.errors import Conflict, InvalidInput
 from engram.graph.build import fact_index_text
 from engram.models.episodes import Operation
 from engram.models.graph import Fact
-from engram.storage.history_base import HistoryTxn
+from engram.storage.protocol import Txn
 
 
 def archived_by(target: Operation) -> list[str] | None:
@@ -34,7 +34,7 @@ def reverts_archive(target: Operation) -> bool:
 
 
 def revert_archive(
-    txn: HistoryTxn, group_id: str, target: Operation, operation: Operation, *, force: bool
+    txn: Txn, group_id: str, target: Operation, operation: Operation, *, force: bool
 ) -> dict[str, Any]:
     """Undo an operation that archived or unarchived facts, as ``operation``; return its details.
 

@@ -2,7 +2,7 @@
 embedding is ever lost.
 
 The queue is the store itself: an episode without a vector is pending
-(``Store.pending_embeddings``). A background thread drains it in batches; a crash, a
+(``Storage.pending_embeddings``). A background thread drains it in batches; a crash, a
 restart or another process's writes leave nothing behind, because whatever is still
 pending is found again. Until its vector lands, an episode is found by the other channels.
 """
@@ -18,8 +18,7 @@ from engram.errors import StoreError
 from engram.graph.vectors import embed_graph_batch, has_pending
 from engram.models.episodes import Episode
 from engram.nlp.embed import Embedder, EmbedderError
-from engram.storage.graph_vectors_base import GraphVectors
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage
 
 logger = logging.getLogger("engram.ingest.indexer")
 
@@ -56,7 +55,7 @@ def _day(moment: datetime) -> str:
 class Indexer:
     """Embeds pending episodes, then facts and entity names, in batches, in any thread."""
 
-    def __init__(self, store: Store, embedder: Embedder, *, batch_size: int = 32) -> None:
+    def __init__(self, store: Storage, embedder: Embedder, *, batch_size: int = 32) -> None:
         self._store = store
         self._embedder = embedder
         self._batch_size = batch_size
@@ -97,15 +96,13 @@ class Indexer:
 
     def _graph_batch(self) -> int:
         """Embed a batch of facts, else of entity names, once no episode is pending (graph.vectors)."""
-        if not isinstance(self._store, GraphVectors):
-            return 0
         return embed_graph_batch(self._store, self._embedder, self._batch_size)
 
     def has_pending(self) -> bool:
         """Return True when an episode, a fact or an entity name waits for its vector."""
         if self._store.pending_embeddings(1):
             return True
-        return isinstance(self._store, GraphVectors) and has_pending(self._store)
+        return has_pending(self._store)
 
     def notify(self) -> None:
         """Tell the background thread that new episodes are waiting."""

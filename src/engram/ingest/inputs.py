@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from engram.errors import InvalidInput
 from engram.models.episodes import EpisodeIn
 from engram.models.graph import Extraction
-from engram.storage.protocol import PageKey
+from engram.storage.types import PageKey
 from engram.validation import field_path
 
 

@@ -30,3 +30,12 @@ class OperationPage(BaseModel):
 
     items: list[Operation]
     next_cursor: str | None = None
+
+
+class PurgeReport(BaseModel):
+    """What a purge removed, in rows (the purge's audit record keeps these counts, no content)."""
+
+    episode_versions: int = Field(description="Stored versions of the episode deleted.")
+    facts: int = Field(description="Facts (live or archived) only the episode supported, deleted.")
+    entities: int = Field(description="Entities only the episode mentioned or named, deleted.")
+    mentions: int = Field(description="Mentions of entities in the episode, deleted.")

@@ -17,7 +17,7 @@
     {"record": "end", "group_id": "g", "counts": {"operation": 12, "episode": 40, …}}
 
 Rows come in that order of kinds (what a row refers to comes first), every version of every
-object with its ids and times (engram.storage.portable_base). Files of several groups are
+object with its ids and times (engram.models.portable). Files of several groups are
 their sections one after another. The ``end`` line makes a truncated file detectable.
 Vectors and full-text indexes are not exported: the importing store rebuilds them, with
 its own embedder. Importing keeps ids, is atomic per batch, and is idempotent: rows already
@@ -39,18 +39,10 @@ from engram.errors import InvalidInput
 from engram.graph.build import fact_index_text, name_keys
 from engram.ingest.inputs import fingerprint
 from engram.models.graph import Entity, Fact
+from engram.models.portable import ROW_KINDS, ROW_MODELS, EpisodeRow, GroupId, Row, VersionRow
 from engram.nlp.tokenize import segment
-from engram.storage.graph_protocol import GraphTxn
-from engram.storage.portable_base import (
-    ROW_KINDS,
-    ROW_MODELS,
-    EpisodeRow,
-    GroupId,
-    LoadCounts,
-    PortableStore,
-    Row,
-    VersionRow,
-)
+from engram.storage.protocol import Storage, Txn
+from engram.storage.types import LoadCounts
 from engram.timeutil import UtcDatetime
 
 FORMAT = "engram-export"
@@ -290,7 +282,7 @@ def is_export(first_line: bytes) -> bool:
 
 
 def export_group(
-    store: PortableStore, group_id: str, *, exported_at: datetime, source: Mapping[str, Any]
+    store: Storage, group_id: str, *, exported_at: datetime, source: Mapping[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """Yield the JSON objects of one group's section: header, every row, end with the counts."""
     from engram import __version__
@@ -310,7 +302,7 @@ def export_group(
 
 
 class _Names:
-    """The one GraphTxn read a fact's index text needs: its entities, as they were then known."""
+    """The one Txn read a fact's index text needs: its entities, as they were then known."""
 
     def __init__(self, entity: Callable[[str], Entity | None]) -> None:
         self._entity = entity
@@ -332,11 +324,11 @@ class GraphReindex:
 
     def fact_text(self, fact: Fact, entity: Callable[[str], Entity | None]) -> str:
         """Return the fact's index text as GraphBuilder writes it, from the entities ``entity`` gives."""
-        return fact_index_text(cast(GraphTxn, _Names(entity)), fact.group_id, fact)
+        return fact_index_text(cast(Txn, _Names(entity)), fact.group_id, fact)
 
 
 def import_items(
-    store: PortableStore,
+    store: Storage,
     items: Iterable[Mapping[str, Any] | Item],
     *,
     batch_size: int,

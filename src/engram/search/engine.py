@@ -30,7 +30,7 @@ from engram.models.episodes import (
 from engram.search import rerank
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage
 from engram.threads import thread_label
 
 _WORD = re.compile(r"\w+")
@@ -67,7 +67,7 @@ class BM25Channel:
 
     name = "bm25"
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self._store = store
 
     def search(
@@ -105,7 +105,7 @@ class SearchEngine:
     """Run episode searches over a store with a fixed set of channels."""
 
     def __init__(
-        self, store: Store, channels: Sequence[Channel], settings: SearchSettings, *, max_query_chars: int
+        self, store: Storage, channels: Sequence[Channel], settings: SearchSettings, *, max_query_chars: int
     ) -> None:
         self._store = store
         self._channels = list(channels)

@@ -16,8 +16,8 @@ from engram.models.episodes import Episode, EpisodeFilters
 from engram.nlp.names import normalise_name
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
-from engram.storage.graph_protocol import FactArchive, FactQuery, GraphStore
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage
+from engram.storage.types import FactQuery
 
 
 def name_candidates(words: list[str], longest: int = 3) -> list[str]:
@@ -33,18 +33,15 @@ class GraphChannel:
 
     def __init__(
         self,
-        graph: GraphStore,
-        store: Store,
+        store: Storage,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         inactive_weight: float = 1.0,
     ) -> None:
-        """Read facts from ``graph``, episodes from ``store``; weigh inactive facts ``inactive_weight``."""
-        self._graph = graph
+        """Read facts and episodes from ``store``; weigh inactive facts ``inactive_weight``."""
         self._store = store
         self._clock = clock
         self._inactive_weight = inactive_weight
-        self._hit_log = graph if isinstance(graph, FactArchive) else None
 
     def search(
         self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
@@ -55,7 +52,7 @@ class GraphChannel:
         Caroline live?" reaches Caroline's LIVES_IN fact, not every episode about her. A
         superseded fact (read at a past ``as_of``) scores ``inactive_weight`` of its BM25.
         """
-        entities = self._graph.entities_with_names(group_id, name_candidates(query.words))
+        entities = self._store.entities_with_names(group_id, name_candidates(query.words))
         hits: dict[str, ChannelHit] = {}
         used: list[str] = []
         for entity in entities:
@@ -70,7 +67,7 @@ class GraphChannel:
                 as_of=filters.as_of,
                 inactive_weight=self._inactive_weight,
             )
-            facts = self._graph.search_facts(group_id, terms, about, limit)
+            facts = self._store.search_facts(group_id, terms, about, limit)
             for fact, score in facts:
                 for episode_id in fact.episodes:
                     episode = self._store.get_episode(group_id, episode_id, filters.known_at)
@@ -79,8 +76,8 @@ class GraphChannel:
                         best = hits.get(episode_id)
                         if best is None or best.score < score:
                             hits[episode_id] = ChannelHit(episode, score)
-        if used and self._hit_log is not None:
-            self._hit_log.record_fact_hits(group_id, list(dict.fromkeys(used)), self._clock())
+        if used:
+            self._store.record_fact_hits(group_id, list(dict.fromkeys(used)), self._clock())
         return sorted(hits.values(), key=lambda hit: hit.score, reverse=True)[:limit]
 
 

@@ -12,8 +12,7 @@ from engram.models.episodes import EpisodeFilters
 from engram.nlp.embed import Embedder
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
-from engram.storage.graph_vectors_base import GraphVectors
-from engram.storage.protocol import Store
+from engram.storage.protocol import Storage
 
 EMBEDDER_META_KEY = "embedder"
 
@@ -23,18 +22,15 @@ def embedder_signature(embedder: Embedder) -> str:
     return f"{embedder.name}/{embedder.dimensions}"
 
 
-def check_embedder(store: Store, embedder: Embedder, *, reset: bool = False) -> None:
+def check_embedder(store: Storage, embedder: Embedder, *, reset: bool = False) -> None:
     """Record ``embedder`` in a store that has none; raise StoreError if it has another.
 
     With ``reset`` every stored vector (episodes, facts, entity names) is deleted first and
-    ``embedder`` recorded. A store with graph vectors is then prepared for its dimension.
+    ``embedder`` recorded. The store is then prepared for its dimension.
     """
     wanted = embedder_signature(embedder)
-    graph = store if isinstance(store, GraphVectors) else None
     if reset:
         store.clear_vectors()
-        if graph is not None:
-            graph.clear_graph_vectors()
     recorded = store.get_meta(EMBEDDER_META_KEY)
     if recorded is None or reset:
         store.set_meta(EMBEDDER_META_KEY, wanted)
@@ -45,8 +41,7 @@ def check_embedder(store: Store, embedder: Embedder, *, reset: bool = False) -> 
             "(or set ENGRAM_EMBEDDER back)",
             field="embedder",
         )
-    if graph is not None:
-        graph.prepare_graph_vectors(embedder.dimensions)
+    store.prepare_vectors(embedder.dimensions)
 
 
 class VectorChannel:
@@ -54,7 +49,7 @@ class VectorChannel:
 
     name = "vector"
 
-    def __init__(self, store: Store, embedder: Embedder) -> None:
+    def __init__(self, store: Storage, embedder: Embedder) -> None:
         self._store = store
         self._embedder = embedder
 

@@ -1,91 +1,110 @@
-"""The Store protocol: the narrow interface every storage backend implements.
+"""The storage protocol: one Storage and one Txn, in Engram's own types, implemented whole by every backend.
 
-It speaks Engram's own types. Every method takes a ``group_id`` and touches nothing
-outside that group. One contract suite (tests/store/test_contract.py) runs on every
-implementation.
+``Storage`` is what Memory and its services use; ``Txn`` is what a write transaction offers
+inside ``Storage.write(fn)`` (the knowledge graph, history, archive moves). Every method
+takes a ``group_id`` (or objects that name one) and touches nothing outside that group.
+engram.storage.engine.SQLStorage implements both over SQLite or PostgreSQL; one contract
+suite (tests/store/) runs on each backend.
 
 Reads see the versions the memory holds now, or, with ``known_at`` (``filters.known_at`` for
 lists and searches), the versions it held at that transaction time: the version stored by
-then and not closed by then. An episode stored later is absent, one updated later shows its
-old version, one deleted later is still there. ``filters.as_of`` keeps episodes whose
-``timestamp`` is at or before it (valid time: what had happened by then).
+then and not closed by then. ``filters.as_of`` keeps episodes whose ``timestamp`` is at or
+before it (valid time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import Protocol, TypeVar
 
 from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.graph import Entity, Fact
+from engram.models.history import PurgeReport
+from engram.models.portable import Row
+from engram.storage.types import (
+    FactQuery,
+    LoadCounts,
+    MergeCandidate,
+    NewEpisode,
+    ObjectKind,
+    OperationQuery,
+    PageKey,
+    PendingEntity,
+    PendingFact,
+    Reindex,
+    Reword,
+    ScoredEpisode,
+    Vector,
+    VersionRef,
+)
 
-Vector = npt.NDArray[np.float32]
-
-CONTEXT_WEIGHT = 0.5
-"""BM25 weight of the thread-neighbour column relative to the episode's own text.
-
-Measured on the LoCoMo dev split (docs/decisions.md): BM25 recall@10 0.55 without context,
-0.69 with the previous turn only, 0.72 with previous and next at 0.5."""
-
-
-@dataclass(frozen=True, slots=True)
-class NewEpisode:
-    """A fully prepared episode version 1, ready to store.
-
-    ``search_text`` is what the full-text index receives (content segmented for CJK).
-    ``client_id`` tells the store the id came from the caller, so it identifies the
-    episode: the same id again is a duplicate, and no fingerprint lookup is made.
-    ``thread`` names the conversation the episode belongs to: episodes of one thread,
-    ordered by timestamp, lend each other context in the full-text index; None stands alone.
-    """
-
-    episode: Episode
-    search_text: str
-    client_id: bool
-    thread: str | None
+T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class PageKey:
-    """Position in the newest-first episode order: (timestamp, id) of the last item seen."""
+class Txn(Protocol):
+    """Reads (seeing this transaction's own writes) and writes inside ``Storage.write``."""
 
-    timestamp: datetime
-    id: str
+    def entities_named(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]: ...
+    def entities_of_type(self, group_id: str, type_: str, limit: int) -> list[Entity]: ...
+    def entity(self, group_id: str, entity_id: str) -> Entity | None: ...
+    def related(self, group_id: str, entity_id: str) -> tuple[set[str], set[str]]: ...
+    def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None: ...
+    def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None: ...
+    def nearest_entities(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]: ...
+    def put_entity_vector(self, entity: Entity, vector: Vector) -> None: ...
+    def facts_about(self, group_id: str, subject: str, predicate: str) -> list[Fact]: ...
+    def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]: ...
+    def facts_citing(self, group_id: str, episode_id: str) -> list[Fact]: ...
+    def put_fact(self, fact: Fact, index_text: str) -> None: ...
+    def close_fact(self, group_id: str, fact_id: str, at: datetime, operation_id: str) -> None: ...
+    def fact_version(self, group_id: str, fact_id: str, version: int) -> Fact | None: ...
+    def archive_fact_ids(
+        self, group_id: str, fact_ids: Sequence[str], operation: Operation, index_text: Callable[[Fact], str]
+    ) -> tuple[list[str], int]: ...
+    def unarchive_facts(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        index_text: Callable[[Fact], str],
+        *,
+        archived_by: str | None = None,
+    ) -> list[str]: ...
+    def archived_superseded_by(self, group_id: str, fact_id: str) -> list[str]: ...
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]: ...
+    def add_mentions(
+        self, group_id: str, episode_id: str, entity_ids: Sequence[str], operation_id: str
+    ) -> None: ...
+    def remove_mentions(
+        self, group_id: str, *, operation_id: str | None = None, episode_id: str | None = None
+    ) -> list[tuple[str, str, str | None]]: ...
+    def add_merge_candidate(self, group_id: str, candidate: MergeCandidate) -> None: ...
+    def record_operation(self, operation: Operation, details: dict[str, object] | None = None) -> None: ...
+    def operation(self, group_id: str, operation_id: str) -> Operation | None: ...
+    def touched_by(self, group_id: str, operation_id: str) -> list[VersionRef]: ...
+    def versions(self, group_id: str, kind: ObjectKind, object_id: str) -> list[VersionRef]: ...
+    def episode_version(self, group_id: str, episode_id: str, version: int) -> Episode | None: ...
+    def entity_version(self, group_id: str, entity_id: str, version: int) -> Entity | None: ...
+    def put_episode_version(self, episode: Episode) -> None: ...
+    def close_episode(self, group_id: str, episode_id: str, at: datetime, operation_id: str) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredEpisode:
-    """A search candidate: the episode version read and its channel's score (higher is better)."""
+class Storage(Protocol):
+    """Episodes, the knowledge graph, history, archive and export, scoped by group."""
 
-    episode: Episode
-    score: float
+    name: str
+    """The database: ``sqlite`` or ``postgresql``."""
 
-
-class Store(Protocol):
-    """Storage of episodes and operations, scoped by group."""
-
+    def write(self, fn: Callable[[Txn], T]) -> T: ...
+    # episodes
     def insert_episodes(
         self, items: Sequence[NewEpisode], operation: Operation
-    ) -> list[tuple[Episode, bool]]:
-        """Store new episodes and ``operation`` in one transaction.
-
-        Returns, per item and in order, the stored episode and whether it was a duplicate
-        (same client id with the same fingerprint, or, without a client id, the same
-        fingerprint in the group). Nothing is written when any item fails.
-
-        Raises:
-            Conflict: a client id already names an episode with other content.
-        """
-        ...
-
-    def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
-        """Return the version of an episode held now (or at ``known_at``), or None."""
-        ...
-
+    ) -> list[tuple[Episode, bool]]: ...
+    def get_episode(
+        self, group_id: str, episode_id: str, known_at: datetime | None = None
+    ) -> Episode | None: ...
     def update_episode(
         self,
         group_id: str,
@@ -93,91 +112,80 @@ class Store(Protocol):
         expected_version: int,
         apply: Callable[[Episode], Episode],
         operation: Operation,
-    ) -> Episode:
-        """Append version n+1 made by ``apply(current)`` and close version n, atomically.
-
-        Raises:
-            NotFound: no such episode.
-            PreconditionFailed: the current version is not ``expected_version``.
-        """
-        ...
-
+    ) -> Episode: ...
     def list_episodes(
         self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
-    ) -> list[Episode]:
-        """Return held episodes matching ``filters``, newest first, after ``after_key``."""
-        ...
-
-    def search_text(
-        self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
-    ) -> list[ScoredEpisode]:
-        """Return up to ``limit`` held episodes matching any of ``terms``, best BM25 first.
-
-        ``terms`` are already segmented words; the store quotes them for its engine. An
-        episode's own text counts fully; the text of its thread neighbours (previous and
-        next episode) counts at ``CONTEXT_WEIGHT``, so a reply such as "Yes, last week!"
-        is found by the words of the question it answers.
-        """
-        ...
-
-    def groups(self) -> list[str]:
-        """Return the ids of every group holding at least one episode, sorted.
-
-        For administration (export, doctor); request paths always name one group.
-        """
-        ...
-
-    def search_vectors(
-        self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
-    ) -> list[ScoredEpisode]:
-        """Return up to ``limit`` held episodes nearest to ``vector`` (cosine), best first."""
-        ...
-
-    def pending_embeddings(self, limit: int) -> list[Episode]:
-        """Return up to ``limit`` current episodes that have no vector yet, oldest first."""
-        ...
-
-    def put_vectors(self, items: Sequence[tuple[Episode, Vector]]) -> None:
-        """Store one vector per episode (replacing any it had), in one transaction."""
-        ...
-
-    def clear_vectors(self) -> int:
-        """Delete every stored vector (before re-embedding); return how many there were."""
-        ...
-
-    def get_meta(self, key: str) -> str | None:
-        """Return a store-level setting, e.g. ``embedder``, or None."""
-        ...
-
-    def set_meta(self, key: str, value: str) -> None:
-        """Record a store-level setting."""
-        ...
-
+    ) -> list[Episode]: ...
     def neighbours(
         self, group_id: str, episode_id: str, known_at: datetime | None = None
-    ) -> tuple[Episode | None, Episode | None]:
-        """Return the previous and next episodes of ``episode_id``'s thread (None at the ends).
-
-        The neighbours are today's; each is read as held at ``known_at`` (None when it was not held then).
-        """
-        ...
-
-    def counts(self) -> dict[str, int]:
-        """Return row counts for diagnostics: episodes (current), versions, groups, operations."""
-        ...
-
-    def schema_version(self) -> int:
-        """Return the version of the schema the store is at."""
-        ...
-
-    def describe(self) -> str:
-        """Return where the store keeps its data, for people (a file path; a URL without password)."""
-        ...
-
-    def integrity_check(self) -> str | None:
-        """Return the backend's integrity verdict ("ok" when healthy), or None when it has no such check."""
-        ...
-
-    def close(self) -> None:
-        """Release connections and threads; the store is unusable afterwards."""
-        ...
+    ) -> tuple[Episode | None, Episode | None]: ...
+    def search_text(
+        self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]: ...
+    def search_vectors(
+        self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]: ...
+    def pending_embeddings(self, limit: int) -> list[Episode]: ...
+    def put_vectors(self, items: Sequence[tuple[Episode, Vector]]) -> None: ...
+    def prepare_vectors(self, dimensions: int) -> None: ...
+    def clear_vectors(self) -> int: ...
+    # the knowledge graph
+    def get_entity(
+        self, group_id: str, entity_id: str, known_at: datetime | None = None
+    ) -> Entity | None: ...
+    def entity_history(self, group_id: str, entity_id: str) -> list[Entity]: ...
+    def find_facts(self, group_id: str, query: FactQuery, limit: int) -> list[Fact]: ...
+    def search_facts(
+        self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int, *, archived: bool = False
+    ) -> list[tuple[Fact, float]]: ...
+    def search_entities(
+        self, group_id: str, name_keys: Sequence[str], types: Sequence[str], limit: int
+    ) -> list[Entity]: ...
+    def entities_with_names(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]: ...
+    def merge_candidates(self, group_id: str) -> list[MergeCandidate]: ...
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]: ...
+    def mentioned_entities(self, group_id: str, episode_id: str) -> list[str]: ...
+    def pending_fact_vectors(self, limit: int) -> list[PendingFact]: ...
+    def put_fact_vectors(self, items: Sequence[tuple[PendingFact, Vector]]) -> None: ...
+    def facts_without_vectors(self, group_id: str, fact_ids: Sequence[str]) -> set[str]: ...
+    def search_fact_vectors(
+        self, group_id: str, vector: Vector, query: FactQuery, limit: int
+    ) -> list[tuple[Fact, float]]: ...
+    def pending_entity_vectors(self, limit: int) -> list[PendingEntity]: ...
+    def put_entity_vectors(self, items: Sequence[tuple[PendingEntity, Vector]]) -> None: ...
+    def search_entity_vectors(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]: ...
+    # decay and archive
+    def record_fact_hits(self, group_id: str, fact_ids: Sequence[str], at: datetime) -> None: ...
+    def flush_fact_hits(self) -> None: ...
+    def archive_facts(
+        self,
+        group_id: str,
+        cutoff: datetime,
+        operation: Operation,
+        index_text: Callable[[Txn, Fact], str],
+        *,
+        dry_run: bool,
+    ) -> tuple[list[str], int]: ...
+    # history
+    def list_operations(
+        self, group_id: str, query: OperationQuery, limit: int, after_key: tuple[datetime, str] | None
+    ) -> list[Operation]: ...
+    def get_operation(self, group_id: str, operation_id: str) -> Operation | None: ...
+    def operation_effects(self, group_id: str, operation_id: str) -> list[VersionRef]: ...
+    def purge_episode(
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+    ) -> PurgeReport: ...
+    # export and import
+    def dump_group(self, group_id: str) -> Iterator[Row]: ...
+    def load_rows(self, rows: Sequence[Row], reindex: Reindex) -> LoadCounts: ...
+    # the store itself
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def groups(self) -> list[str]: ...
+    def counts(self) -> dict[str, int]: ...
+    def schema_version(self) -> int: ...
+    def describe(self) -> str: ...
+    def integrity_check(self) -> str | None: ...
+    def close(self) -> None: ...

@@ -116,7 +116,7 @@ MIGRATIONS.append(
     (
         2,
         """
-        -- History (issue #5): which operation closed a version, so an operation's effect is
+        -- History: which operation closed a version, so an operation's effect is
         -- exactly the versions it created (operation_id) and closed (expired_by).
         ALTER TABLE episodes ADD COLUMN expired_by text;
         CREATE INDEX episodes_operation ON episodes (group_id, operation_id);
@@ -234,7 +234,7 @@ MIGRATIONS.append(
     (
         4,
         """
-        -- Time travel on episodes (issue #5): the versions closed after a time t, so a list at
+        -- Time travel on episodes: the versions closed after a time t, so a list at
         -- known_at = t reads the current versions (their own indexes) plus these few.
         CREATE INDEX episodes_closed ON episodes (group_id, expired_at) WHERE expired_at IS NOT NULL;
         """,
@@ -245,7 +245,7 @@ MIGRATIONS.append(
     (
         5,
         f"""
-        -- Decay and archive (issue #5; SQLite migration 6): when a search last returned a fact
+        -- Decay and archive (SQLite migration 6): when a search last returned a fact
         -- (absent: never), and cold storage for every version of archived facts.
         CREATE TABLE fact_hits (
             group_id         text NOT NULL,
@@ -300,7 +300,7 @@ MIGRATIONS.append(
     (
         6,
         """
-        -- Vectors of facts and entity names (issue #4; SQLite migration 8). ``text_key`` / ``name``
+        -- Vectors of facts and entity names (SQLite migration 8). ``text_key`` / ``name``
         -- is what the vector was made from: a fact or entity whose current text differs is pending.
         -- The columns get their dimension and HNSW indexes when an embedder is first recorded
         -- (postgres_graph_vectors.py).

@@ -199,7 +199,7 @@ MIGRATIONS.append(
     (
         5,
         """
-        -- History (issue #5): which operation closed a version (``expired_by``), so an
+        -- History: which operation closed a version (``expired_by``), so an
         -- operation's effect is exactly the versions it created (operation_id) and closed.
         ALTER TABLE episodes ADD COLUMN expired_by TEXT;
         ALTER TABLE entities ADD COLUMN expired_by TEXT;
@@ -224,7 +224,7 @@ MIGRATIONS.append(
     (
         6,
         """
-        -- Decay and archive (issue #5): when a search last returned a fact (absent: never).
+        -- Decay and archive: when a search last returned a fact (absent: never).
         CREATE TABLE fact_hits (
             group_id         TEXT NOT NULL,
             fact_id          TEXT NOT NULL,
@@ -278,7 +278,7 @@ MIGRATIONS.append(
     (
         7,
         """
-        -- Time travel on episodes (issue #5): the versions closed after a time t, so a list at
+        -- Time travel on episodes: the versions closed after a time t, so a list at
         -- known_at = t reads the current versions (their own indexes) plus these few. Covering
         -- the held test and the list order, so only the page's rows are read from the table.
         CREATE INDEX episodes_closed ON episodes (group_id, expired_at, recorded_at, timestamp, id)
@@ -291,7 +291,7 @@ MIGRATIONS.append(
     (
         8,
         """
-        -- Vectors of facts and entity names (issue #4): hybrid fact search and vector candidates in
+        -- Vectors of facts and entity names: hybrid fact search and vector candidates in
         -- entity resolution. One row per fact (its doc) and per entity; ``text_key`` / ``name`` is
         -- what the vector was made from, so a fact or entity whose current text differs is pending.
         -- AUTOINCREMENT keys let the in-memory matrices notice replaced rows (a new key each time).
@@ -320,7 +320,7 @@ MIGRATIONS.append(
     (
         9,
         """
-        -- Filtered search (issues #2/#3): BM25 scores only the full-text rows whose doc is in the
+        -- Filtered search: BM25 scores only the full-text rows whose doc is in the
         -- set the filters select, read from these indexes alone; ``doc`` at their end makes them
         -- covering (without it, 12k table lookups for one common intent cost 16 ms at 100k).
         -- Their leading columns, and so every list plan, are unchanged.
@@ -336,6 +336,30 @@ MIGRATIONS.append(
         DROP INDEX episodes_current_actor;
         CREATE INDEX episodes_current_actor
             ON episodes (group_id, actor_id, timestamp DESC, doc) WHERE expired_at IS NULL;
+        """,
+    )
+)
+
+MIGRATIONS.append(
+    (
+        10,
+        """
+        -- One SQL layer for both databases: facts are keyed by (group_id, id) as in PostgreSQL,
+        -- and a fact's full-text row number (live or archived: the same number) and vector key
+        -- live in fact_docs, as its document does in PostgreSQL's table of that name.
+        CREATE TABLE fact_docs (
+            doc      INTEGER PRIMARY KEY,
+            group_id TEXT NOT NULL,
+            id       TEXT NOT NULL,
+            UNIQUE (group_id, id)
+        );
+        INSERT OR IGNORE INTO fact_docs (doc, group_id, id)
+            SELECT DISTINCT doc, group_id, id FROM facts
+            UNION SELECT DISTINCT doc, group_id, id FROM archived_facts;
+        DROP INDEX facts_doc;
+        ALTER TABLE facts DROP COLUMN doc;
+        DROP INDEX archived_facts_doc;
+        ALTER TABLE archived_facts DROP COLUMN doc;
         """,
     )
 )

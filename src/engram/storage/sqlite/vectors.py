@@ -1,35 +1,56 @@
-"""Exact vector search for the SQLite store: per-group float32 matrices in memory, numpy dot products.
+"""Vectors on SQLite: float32 BLOBs, exact search over per-group numpy matrices held in memory.
 
-Vectors live in ``episode_vectors`` as little-endian float32 BLOBs. Each group's matrix is
-loaded on first search and refreshed incrementally when rows are added (another process
-may add them too: the cache checks the group's row count and highest doc on every search).
-Measured at 100k × 384: one matrix-vector product is a few milliseconds on 2 cores, so no
-ANN index is needed at this scale (DESIGN.md §3).
+Each group's vectors of a table (episodes by ``doc``; facts by ``doc``, entity names by
+``entity_id``, both ordered by an AUTOINCREMENT ``seq`` so a replaced row gets a new one) are
+loaded on first search and refreshed incrementally when rows are added, by this process or
+another: the group's row count and highest order key are compared on each search, and only
+when ``PRAGMA data_version`` says something was committed since. Measured at 100k × 384: a
+matrix-vector product is a few milliseconds on 2 cores, so no ANN index is needed at this
+scale (DESIGN.md §3). Matrices hold committed rows (read through reader connections); a write
+transaction also sees the name vectors it added itself.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-import apsw
 import numpy as np
 import numpy.typing as npt
 from threadpoolctl import ThreadpoolController
 
-from engram.storage.sqlite.rows import CURRENT, held_branches, held_sql
-
-Vector = npt.NDArray[np.float32]
+from engram.errors import StoreError
+from engram.models.episodes import Episode, EpisodeFilters
+from engram.models.graph import Entity, Fact
+from engram.storage.backend import Vectors
+from engram.storage.episodes import CURRENT, filter_sql, held
+from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
+from engram.storage.sql import Db
+from engram.storage.sqlite.backend import SQLiteDb
+from engram.storage.sqlite.fulltext import held_by_docs, selects_few
+from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
 
 _ONE_BLAS_THREAD = ThreadpoolController()
 """A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (measured on
 2 busy cores, 3k x 384: 4-8 ms with 2 threads, 0.2 ms with 1)."""
-
 FILTER_CANDIDATES = 500
 """With filters, the best this many rows are checked first; the whole group only if too few pass."""
+ENTITY_POOL = 50
+"""Nearest names looked up per mention before the type and current-version checks."""
+_TABLES = {
+    "episode_vectors": ("doc", "doc"),
+    "fact_vectors": ("doc", "seq"),
+    "entity_vectors": ("entity_id", "seq"),
+}
+"""Each table's key column and the column that orders its rows as added."""
+_NAMES_JOIN = (
+    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
+    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
+)
+_KEY_SQL = "f.fact || char(31) || f.subject || char(31) || coalesce(f.object, '')"
 
 
 def to_blob(vector: Vector) -> bytes:
@@ -38,78 +59,19 @@ def to_blob(vector: Vector) -> bytes:
 
 
 @dataclass(slots=True)
-class _GroupMatrix:
-    docs: npt.NDArray[np.int64]
+class _Matrix:
+    keys: npt.NDArray[Any]
     matrix: Vector
-    max_doc: int
+    count: int
+    last: int
 
 
-class VectorCache:
-    """In-memory matrices of every group's vectors; thread-safe."""
-
-    def __init__(self) -> None:
-        self._groups: dict[str, _GroupMatrix] = {}
-        self._seen: dict[tuple[int, str], object] = {}
-        self._lock = threading.Lock()
-
-    def clear(self) -> None:
-        """Forget every cached matrix (after vectors were deleted)."""
-        with self._lock:
-            self._groups.clear()
-            self._seen.clear()
-
-    def _load(self, conn: apsw.Connection, group_id: str, after_doc: int) -> tuple[list[int], list[bytes]]:
-        rows = conn.execute(
-            "SELECT doc, vector FROM episode_vectors WHERE group_id = ? AND doc > ? ORDER BY doc",
-            (group_id, after_doc),
-        ).fetchall()
-        return [int(row[0]) for row in rows], [bytes(row[1]) for row in rows]  # type: ignore[arg-type]
-
-    def matrix(self, conn: apsw.Connection, group_id: str) -> _GroupMatrix | None:
-        """Return the group's (docs, matrix), refreshed from the table; None when it has no vectors.
-
-        ``PRAGMA data_version`` tells a connection whether anything was committed since it
-        last looked; only then are the group's rows counted again.
-        """
-        version = conn.execute("PRAGMA data_version").fetchone()
-        seen_key = (id(conn), group_id)
-        cached = self._groups.get(group_id)
-        if cached is not None and version is not None and self._seen.get(seen_key) == version[0]:
-            return cached
-        if version is not None:
-            self._seen[seen_key] = version[0]
-        row = conn.execute(
-            "SELECT count(*), coalesce(max(doc), 0) FROM episode_vectors WHERE group_id = ?", (group_id,)
-        ).fetchone()
-        assert row is not None
-        count, max_doc = int(row[0]), int(row[1])
-        if count == 0:
-            return None
-        with self._lock:
-            cached = self._groups.get(group_id)
-            if cached is not None and len(cached.docs) == count and cached.max_doc == max_doc:
-                return cached
-            if cached is not None:
-                docs, blobs = self._load(conn, group_id, cached.max_doc)
-                if len(cached.docs) + len(docs) == count:
-                    cached = _GroupMatrix(
-                        np.concatenate([cached.docs, np.asarray(docs, dtype=np.int64)]),
-                        np.vstack([cached.matrix, _matrix(blobs, cached.matrix.shape[1])]),
-                        max_doc,
-                    )
-                    self._groups[group_id] = cached
-                    return cached
-            docs, blobs = self._load(conn, group_id, 0)
-            dimensions = len(blobs[0]) // 4
-            cached = _GroupMatrix(np.asarray(docs, dtype=np.int64), _matrix(blobs, dimensions), max_doc)
-            self._groups[group_id] = cached
-            return cached
-
-
-def _matrix(blobs: Sequence[bytes], dimensions: int) -> Vector:
+def _stack(base: Vector | None, blobs: Sequence[bytes]) -> Vector:
     if not blobs:
-        return np.zeros((0, dimensions), dtype=np.float32)
-    return np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dimensions).astype(np.float32)
+        assert base is not None
+        return base
+    added = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1).astype(np.float32)
+    return added if base is None else np.vstack([base, added])
 
 
 def _top(scores: Vector, k: int) -> npt.NDArray[np.intp]:
@@ -120,96 +82,331 @@ def _top(scores: Vector, k: int) -> npt.NDArray[np.intp]:
     return part[np.argsort(-scores[part], kind="stable")]
 
 
-def nearest(
-    conn: apsw.Connection,
-    cache: VectorCache,
-    group_id: str,
-    query: Vector,
-    limit: int,
-    filter_where: str,
-    filter_params: Sequence[Any],
-    known_at: datetime | None = None,
-    *,
-    select_first: bool = False,
-) -> list[tuple[int, float]]:
-    """Return up to ``limit`` (doc, cosine) of episodes passing the filter, best first.
-
-    ``filter_where`` is an ``AND …`` clause over alias ``e`` (empty for no filter). The
-    episodes are those held now, or at ``known_at`` (one stored later does not pass).
-    ``select_first``: the filter is served by a covering index, so the passing docs are read
-    first and only their rows are multiplied (the whole matrix is 154 MB at 100k × 384: 13 ms).
-    """
-    held = held_sql(known_at)
-    group = cache.matrix(conn, group_id)
-    if group is None:
-        return []
-    if select_first and held[0] == CURRENT:
-        sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND {CURRENT}{filter_where}"
-        rows = _rows_of(group, [int(row[0]) for row in conn.execute(sql, (group_id, *filter_params))])
-        with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
-            if 3 * len(rows) > len(group.docs):  # copying most of the matrix costs more than the product
-                scores = (group.matrix @ np.asarray(query, dtype=np.float32))[rows]
-            else:
-                scores = group.matrix[rows] @ np.asarray(query, dtype=np.float32)
-        return [(int(group.docs[rows[i]]), float(scores[i])) for i in _top(scores, limit)]
+def _scores(matrix: Vector, vector: Vector) -> Vector:
     with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
-        scores = group.matrix @ np.asarray(query, dtype=np.float32)
-    if not filter_where and held[0] == CURRENT:
-        order = _top(scores, limit)
-        return [(int(group.docs[i]), float(scores[i])) for i in order]
-    pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
-    order = _top(scores, pool)
-    allowed = _passing(conn, group_id, [int(group.docs[i]) for i in order], filter_where, filter_params, held)
-    hits = [(int(group.docs[i]), float(scores[i])) for i in order if int(group.docs[i]) in allowed]
-    if len(hits) >= limit or pool == len(scores):
-        return hits[:limit]
-    # A selective filter: score only the episodes that pass it, found through the store's indexes
-    # (at a past time, its two disjoint parts: see held_branches).
-    sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND {CURRENT}{filter_where}"
-    values: tuple[Any, ...] = (group_id, *filter_params)
-    if known_at is not None:
-        (current, at), (closed, closed_at) = held_branches(known_at)
-        sql = (
-            f"SELECT e.doc FROM episodes e WHERE e.group_id = ? AND {current}{filter_where} UNION ALL "
-            "SELECT e.doc FROM episodes e INDEXED BY episodes_closed "
-            f"WHERE e.group_id = ? AND {closed}{filter_where}"
+        result: Vector = matrix @ np.asarray(vector, dtype=np.float32)
+    return result
+
+
+class _Matrices:
+    """Per (table, group) matrices of committed vectors; thread-safe."""
+
+    def __init__(self) -> None:
+        self._matrices: dict[tuple[str, str], _Matrix] = {}
+        self._seen: dict[tuple[int, str, str], object] = {}
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._matrices.clear()
+            self._seen.clear()
+
+    def get(self, db: Db, table: str, group_id: str) -> _Matrix | None:
+        """Return the group's vectors in ``table``, refreshed from the table; None when it has none."""
+        assert isinstance(db, SQLiteDb)
+        version = db.conn.execute("PRAGMA data_version").fetchone()
+        seen = (id(db.conn), table, group_id)
+        cached = self._matrices.get((table, group_id))
+        if cached is not None and version is not None and self._seen.get(seen) == version[0]:
+            return cached
+        if version is not None:
+            self._seen[seen] = version[0]
+        key, order = _TABLES[table]
+        row = db.one(
+            f"SELECT count(*) AS n, coalesce(max({order}), 0) AS last FROM {table} WHERE group_id = :g",
+            {"g": group_id},
         )
-        values = (group_id, *at, *filter_params, group_id, *closed_at, *filter_params)
-    passing = np.asarray([int(row[0]) for row in conn.execute(sql, values).fetchall()], dtype=np.int64)  # type: ignore[arg-type]
-    rows = np.flatnonzero(np.isin(group.docs, passing))
-    order = rows[_top(scores[rows], limit)]
-    return [(int(group.docs[i]), float(scores[i])) for i in order]
+        assert row is not None
+        count, last = int(row["n"]), int(row["last"])
+        if count == 0:
+            return None
+        with self._lock:
+            cached = self._matrices.get((table, group_id))
+            if cached is not None and cached.count == count and cached.last == last:
+                return cached
+            sql = (
+                f"SELECT {key} AS k, vector FROM {table} WHERE group_id = :g AND {order} > :after "
+                f"ORDER BY {order}"
+            )
+            rows = db.rows(sql, {"g": group_id, "after": 0 if cached is None else cached.last})
+            if cached is not None and cached.count + len(rows) == count:  # only additions
+                keys = np.concatenate(
+                    [cached.keys, np.asarray([r["k"] for r in rows], dtype=cached.keys.dtype)]
+                )
+                matrix = _stack(cached.matrix, [bytes(r["vector"]) for r in rows])
+            else:
+                rows = db.rows(sql, {"g": group_id, "after": 0})
+                keys = np.asarray([r["k"] for r in rows], dtype=np.int64 if key == "doc" else object)
+                matrix = _stack(None, [bytes(r["vector"]) for r in rows])
+            cached = _Matrix(keys, matrix, count, last)
+            self._matrices[(table, group_id)] = cached
+            return cached
 
 
-def _rows_of(group: _GroupMatrix, docs: Sequence[int]) -> npt.NDArray[np.intp]:
+class SQLiteVectors(Vectors):
+    """Exact vector search over in-memory matrices; ``reader`` yields a committed-state connection."""
+
+    def __init__(self, reader: Callable[[], AbstractContextManager[Db]]) -> None:
+        self._reader = reader
+        self._matrices = _Matrices()
+
+    def forget(self) -> None:
+        """Drop every cached matrix (after vectors were deleted in bulk)."""
+        self._matrices.clear()
+
+    def prepare(self, db: Db, dimensions: int) -> None:
+        for table in ("fact_vectors", "entity_vectors"):
+            length = db.value(f"SELECT length(vector) AS n FROM {table} LIMIT 1")
+            if length is not None and int(length) != 4 * dimensions:
+                raise StoreError(
+                    f"this store holds {int(length) // 4}-dimensional {table}, not {dimensions}; run "
+                    "`engram reembed`",
+                    field="embedder",
+                )
+
+    def clear(self, db: Db) -> int:
+        count = 0
+        for table in _TABLES:
+            count += int(db.value(f"SELECT count(*) AS n FROM {table}"))
+            db.run(f"DELETE FROM {table}")
+        self._matrices.clear()
+        return count
+
+    # -- episodes ----------------------------------------------------------------------------------
+
+    def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
+        rows = db.rows(
+            f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
+            "WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT "
+            ":limit",
+            {"limit": limit},
+        )
+        return [episode_from(db, row) for row in rows]
+
+    def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
+        db.run_many(
+            "INSERT OR REPLACE INTO episode_vectors (doc, group_id, vector) "
+            "SELECT doc, group_id, :v FROM episode_docs WHERE group_id = :g AND id = :id",
+            [{"v": to_blob(vector), "g": episode.group_id, "id": episode.id} for episode, vector in items],
+        )
+
+    def drop_episode(self, db: Db, group_id: str, episode_id: str) -> None:
+        db.run(
+            "DELETE FROM episode_vectors WHERE doc = (SELECT doc FROM episode_docs WHERE group_id = :g AND "
+            "id = :id)",
+            {"g": group_id, "id": episode_id},
+        )
+
+    def search_episodes(
+        self, db: Db, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        hits = self._nearest_docs(db, group_id, vector, filters, limit)
+        found = held_by_docs(db, [doc for doc, _ in hits], filters.known_at)
+        return [ScoredEpisode(found[doc], score) for doc, score in hits if doc in found]
+
+    def _nearest_docs(
+        self, db: Db, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[tuple[int, float]]:
+        """Return up to ``limit`` (doc, cosine) of held episodes passing the filters, best first.
+
+        When an indexed filter selects few episodes, their docs are read first and only their rows
+        are multiplied (the whole matrix is 154 MB at 100k × 384: 13 ms).
+        """
+        group = self._matrices.get(db, "episode_vectors", group_id)
+        if group is None:
+            return []
+        where, params = filter_sql(db, filters)
+        params["g"] = group_id
+        if selects_few(db, group_id, filters):
+            sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = :g AND {CURRENT}{where}"
+            rows = _rows_of(group, [int(row["doc"]) for row in db.rows(sql, params)])
+            query = np.asarray(vector, dtype=np.float32)
+            with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
+                if 3 * len(rows) > len(group.keys):  # copying most of the matrix costs more than the product
+                    scores = (group.matrix @ query)[rows]
+                else:
+                    scores = group.matrix[rows] @ query
+            return [(int(group.keys[rows[i]]), float(scores[i])) for i in _top(scores, limit)]
+        scores = _scores(group.matrix, vector)
+        if not where and filters.known_at is None:
+            return [(int(group.keys[i]), float(scores[i])) for i in _top(scores, limit)]
+        pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
+        order = _top(scores, pool)
+        allowed = _passing(db, [int(group.keys[i]) for i in order], where, params, filters)
+        hits = [(int(group.keys[i]), float(scores[i])) for i in order if int(group.keys[i]) in allowed]
+        if len(hits) >= limit or pool == len(scores):
+            return hits[:limit]
+        # A selective filter: score only the episodes that pass it, found through the store's indexes.
+        clause, at = held(filters.known_at)
+        sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = :g AND {clause}{where}"
+        passing = np.asarray([int(row["doc"]) for row in db.rows(sql, {**params, **at})], dtype=np.int64)
+        rows = np.flatnonzero(np.isin(group.keys, passing))
+        ranked = rows[_top(scores[rows], limit)]
+        return [(int(group.keys[i]), float(scores[i])) for i in ranked]
+
+    # -- facts -------------------------------------------------------------------------------------
+
+    def pending_facts(self, db: Db, limit: int) -> list[PendingFact]:
+        rows = db.rows(
+            "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name AS subject_name, o.name AS "
+            "object_name "
+            f"FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id {_NAMES_JOIN} "
+            "WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors v "
+            f"WHERE v.doc = k.doc AND v.text_key = {_KEY_SQL}) ORDER BY k.doc LIMIT :limit",
+            {"limit": limit},
+        )
+        return [
+            PendingFact(
+                group_id=r["group_id"],
+                id=r["id"],
+                text_key=fact_text_key(r["fact"], r["subject"], r["object"]),
+                sentence=r["fact"],
+                names=tuple(name for name in (r["subject_name"], r["object_name"]) if name is not None),
+            )
+            for r in rows
+        ]
+
+    def put_facts(self, db: Db, items: Sequence[tuple[PendingFact, Vector]]) -> None:
+        db.run_many(
+            "INSERT OR REPLACE INTO fact_vectors (doc, group_id, text_key, vector) "
+            "SELECT doc, group_id, :key, :v FROM fact_docs WHERE group_id = :g AND id = :id",
+            [{"key": p.text_key, "v": to_blob(v), "g": p.group_id, "id": p.id} for p, v in items],
+        )
+
+    def facts_without(self, db: Db, group_id: str, fact_ids: Sequence[str]) -> set[str]:
+        if not fact_ids:
+            return set()
+        clause, params = db.dialect.in_list("k.id", "ids", fact_ids)
+        rows = db.rows(
+            f"SELECT k.id FROM fact_docs k WHERE k.group_id = :g AND {clause} "
+            "AND NOT EXISTS (SELECT 1 FROM fact_vectors v WHERE v.doc = k.doc)",
+            {"g": group_id, **params},
+        )
+        return {str(row["id"]) for row in rows}
+
+    def drop_facts(self, db: Db, group_id: str, fact_ids: Sequence[str]) -> None:
+        if fact_ids:
+            clause, params = db.dialect.in_list("id", "ids", fact_ids)
+            db.run(
+                "DELETE FROM fact_vectors WHERE doc IN (SELECT doc FROM fact_docs WHERE group_id = :g AND "
+                f"{clause})",
+                {"g": group_id, **params},
+            )
+
+    def search_facts(
+        self,
+        db: Db,
+        group_id: str,
+        vector: Vector,
+        where: tuple[str, dict[str, Any]],
+        limit: int,
+        inactive_weight: float,
+    ) -> list[tuple[Fact, float]]:
+        cached = self._matrices.get(db, "fact_vectors", group_id)
+        if cached is None:
+            return []
+        scores = _scores(cached.matrix, vector)
+        by_doc = {int(doc): float(scores[i]) for i, doc in enumerate(cached.keys)}
+        clause, params = where
+        pool = min(len(scores), max(FILTER_CANDIDATES, 10 * limit))
+        docs, more = db.dialect.in_list("k.doc", "docs", [int(cached.keys[i]) for i in _top(scores, pool)])
+        select = (
+            f"SELECT {F}, k.doc FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id "
+            f"WHERE f.group_id = :g AND {clause}"
+        )
+        rows = db.rows(f"{select} AND {docs}", {"g": group_id, **params, **more})
+        if len(rows) < limit and pool < len(scores):  # a selective filter: score every fact passing it
+            rows = db.rows(select, {"g": group_id, **params})
+        hits = []
+        for row in rows:
+            similarity = by_doc.get(int(row["doc"]))
+            if similarity is not None:
+                fact = fact_from(db, row)
+                active = fact.status in ("current", "disputed")
+                hits.append((fact, similarity * (1.0 if active else inactive_weight)))
+        hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
+        return hits[:limit]
+
+    # -- entity names ------------------------------------------------------------------------------
+
+    def pending_entities(self, db: Db, limit: int) -> list[PendingEntity]:
+        rows = db.rows(
+            "SELECT e.group_id, e.id, e.name FROM entities e WHERE e.expired_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM entity_vectors v WHERE v.group_id = e.group_id AND v.entity_id = e.id "
+            "AND v.name = e.name) ORDER BY e.rowid LIMIT :limit",
+            {"limit": limit},
+        )
+        return [PendingEntity(r["group_id"], r["id"], r["name"]) for r in rows]
+
+    def put_entities(self, db: Db, items: Sequence[tuple[PendingEntity, Vector]]) -> None:
+        db.run_many(
+            "INSERT OR REPLACE INTO entity_vectors (group_id, entity_id, name, vector) VALUES (:g, :id, "
+            ":name, :v)",
+            [{"g": p.group_id, "id": p.id, "name": p.name, "v": to_blob(v)} for p, v in items],
+        )
+
+    def drop_entities(self, db: Db, group_id: str, entity_ids: Sequence[str]) -> None:
+        if entity_ids:
+            clause, params = db.dialect.in_list("entity_id", "ids", entity_ids)
+            db.run(f"DELETE FROM entity_vectors WHERE group_id = :g AND {clause}", {"g": group_id, **params})
+
+    def nearest_entities(
+        self, db: Db, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        with self._reader() as reader:
+            cached = self._matrices.get(reader, "entity_vectors", group_id)
+        scored: dict[str, float] = {}
+        if cached is not None:
+            scores = _scores(cached.matrix, vector)
+            for i in _top(scores, ENTITY_POOL):
+                if scores[i] >= floor:
+                    scored[str(cached.keys[i])] = float(scores[i])
+        # Vectors ``db`` sees beyond the committed matrix: those its own transaction added.
+        for row in db.rows(
+            "SELECT entity_id, vector FROM entity_vectors WHERE group_id = :g AND seq > :after",
+            {"g": group_id, "after": 0 if cached is None else cached.last},
+        ):
+            similarity = float(
+                np.frombuffer(bytes(row["vector"]), dtype="<f4") @ np.asarray(vector, dtype=np.float32)
+            )
+            if similarity >= floor:
+                scored[str(row["entity_id"])] = similarity
+        if not scored:
+            return []
+        ids = sorted(scored, key=lambda k: -scored[k])[:ENTITY_POOL]
+        clause, params = db.dialect.in_list("n.id", "ids", ids)
+        typed, more = db.dialect.in_list("n.type", "types", types) if types else ("1 = 1", {})
+        rows = db.rows(
+            f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND {clause} AND "
+            f"{typed}",
+            {"g": group_id, **params, **more},
+        )
+        found = sorted(((entity_from(db, row), scored[str(row["id"])]) for row in rows), key=lambda p: -p[1])
+        return found[:limit]
+
+
+def _rows_of(group: _Matrix, docs: Sequence[int]) -> npt.NDArray[np.intp]:
     """Return the matrix rows of those ``docs`` that have a vector, in matrix order."""
     wanted = np.unique(np.asarray(docs, dtype=np.int64))
-    at = np.searchsorted(group.docs, wanted)  # group.docs ascend: loaded and extended in doc order
-    found = at < len(group.docs)
+    at = np.searchsorted(group.keys, wanted)  # keys ascend: loaded and extended in doc order
+    found = at < len(group.keys)
     at = at[found]
-    rows: npt.NDArray[np.intp] = at[group.docs[at] == wanted[found]]
+    rows: npt.NDArray[np.intp] = at[group.keys[at] == wanted[found]]
     return rows
 
 
 def _passing(
-    conn: apsw.Connection,
-    group_id: str,
-    docs: list[int],
-    filter_where: str,
-    filter_params: Sequence[Any],
-    held: tuple[str, Sequence[Any]],
+    db: Db, docs: list[int], where: str, params: dict[str, Any], filters: EpisodeFilters
 ) -> set[int]:
     """Return the subset of ``docs`` whose held version passes the filter."""
-    passing: set[int] = set()
+    clause, at = held(filters.known_at)
     # Through each candidate's own row (else the planner may walk a group-wide filter index:
     # measured 17 ms against 1 ms per call for the current versions).
-    index = " INDEXED BY episodes_current_doc" if held[0] == CURRENT else " INDEXED BY episodes_doc_versions"
-    for start in range(0, len(docs), 1_000):
-        chunk = docs[start : start + 1_000]
-        rows = conn.execute(
-            f"SELECT e.doc FROM episodes e{index} WHERE e.group_id = ? AND {held[0]} "
-            f"AND e.doc IN ({', '.join('?' * len(chunk))}){filter_where}",
-            (group_id, *held[1], *chunk, *filter_params),
-        ).fetchall()
-        passing.update(int(row[0]) for row in rows)  # type: ignore[arg-type]
-    return passing
+    index = "episodes_current_doc" if filters.known_at is None else "episodes_doc_versions"
+    docs_in, more = db.dialect.in_list("e.doc", "docs", docs)
+    rows = db.rows(
+        f"SELECT e.doc FROM episodes e{db.dialect.indexed_by(index)} WHERE e.group_id = :g AND {clause} "
+        f"AND {docs_in}{where}",
+        {**params, **at, **more},
+    )
+    return {int(row["doc"]) for row in rows}

@@ -1,20 +1,16 @@
-"""The portable side of the Store protocol: every stored row of a group, out and back in.
+"""The portable export format's rows: every stored row of a group, as ``engram export --format engram``
+writes them (one JSON object per line) and ``engram import`` reads them back.
 
-``engram export --format engram`` and ``engram import --format engram`` move a group between
-stores (another machine, another backend, another embedder) through these rows: every
-version of every episode, entity and fact, the mentions, the merge candidates and the
-operation log, each with the ids and times it has in the store. Derived indexes (full text,
-entity names, vectors) are not rows: the loading store rebuilds them (vectors are embedded
-again by the indexer). engram.portable.group_format frames the rows as JSON Lines.
+Every version of every episode, entity and fact, the mentions, the merge candidates, the
+operation log, archived facts and search hits, each with the ids and times it has in the
+store. Derived indexes (full text, entity names, vectors) are not rows: the loading store
+rebuilds them. engram.portable.group_format frames the rows as JSON Lines.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -198,65 +194,3 @@ def reconcile(
     if incoming is None:
         return "ahead"
     return "conflict"
-
-
-@dataclass(slots=True)
-class LoadCounts:
-    """What loading rows did, by row kind: rows written, rows already stored, versions closed."""
-
-    created: Counter[str] = field(default_factory=Counter)
-    skipped: Counter[str] = field(default_factory=Counter)
-    closed: Counter[str] = field(default_factory=Counter)
-
-    def add(self, other: LoadCounts) -> None:
-        """Add ``other``'s counts to these."""
-        self.created.update(other.created)
-        self.skipped.update(other.skipped)
-        self.closed.update(other.closed)
-
-
-class Reindex(Protocol):
-    """How a loading store derives its indexes from rows (the same rules as when writing them)."""
-
-    def episode_text(self, content: str) -> str:
-        """Return the full-text document of an episode's content (segmented for CJK)."""
-        ...
-
-    def name_keys(self, entity: Entity) -> list[str]:
-        """Return the normalised names an entity is found by."""
-        ...
-
-    def fact_text(self, fact: Fact, entity: Callable[[str], Entity | None]) -> str:
-        """Return the full-text document of a fact; ``entity(id)`` gives its entities as then known."""
-        ...
-
-
-@runtime_checkable
-class PortableStore(Protocol):
-    """Export and import of whole groups, row by row."""
-
-    def dump_group(self, group_id: str) -> Iterator[Row]:
-        """Yield every row of the group, read from one snapshot, in ROW_KINDS order.
-
-        Within a kind, rows come in the order they were stored: episodes by when they were
-        first stored, each one's versions together and in order; facts likewise. The read
-        lasts as long as the iteration: exhaust or close the iterator.
-        """
-        ...
-
-    def load_rows(self, rows: Sequence[Row], reindex: Reindex) -> LoadCounts:
-        """Store ``rows`` in one transaction: all of them, or (on any error) none.
-
-        Ids, versions and times are kept as given. A row already stored identically is
-        skipped, so loading the same rows again changes nothing; an open version the rows
-        show closed is closed. Rows come in ROW_KINDS order across calls (a fact's index
-        text is built from the entities already loaded); an object's versions may span calls.
-        Derived rows (indexes, thread context, entity names) of what changed are rebuilt.
-
-        Raises:
-            Conflict: a row's identity is stored with other content (another history), or
-                an object would be left with two current versions; the detail names it.
-            InvalidInput: the store cannot hold a kind of row (PostgreSQL: archived facts,
-                search hits) or a value (PostgreSQL: NUL characters).
-        """
-        ...

@@ -1,0 +1,459 @@
+"""SQLStorage: the one implementation of the storage protocol, over a SQLite or PostgreSQL backend.
+
+Every operation is written once here and in the SQL modules it calls (episodes, graph,
+history, archive, purge, portable); the backend supplies connections and transactions,
+the full-text index and vectors (engram.storage.backend). Every method takes a ``group_id``
+(or objects that name one) and touches nothing outside that group.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from typing import TypeVar
+
+from engram.errors import EngramError, StoreError
+from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.graph import Entity, Fact
+from engram.models.history import PurgeReport
+from engram.models.portable import Row
+from engram.storage import archive, episodes, graph, history, portable, purge
+from engram.storage.backend import Backend
+from engram.storage.hit_buffer import Hit, HitBuffer
+from engram.storage.rows import insert_operation
+from engram.storage.txn import Txn
+from engram.storage.types import (
+    FactQuery,
+    LoadCounts,
+    MergeCandidate,
+    NewEpisode,
+    OperationQuery,
+    PageKey,
+    PendingEntity,
+    PendingFact,
+    Reindex,
+    Reword,
+    ScoredEpisode,
+    Vector,
+    VersionRef,
+)
+
+T = TypeVar("T")
+logger = logging.getLogger("engram.store")
+
+
+class SQLStorage:
+    """Episodes, the knowledge graph, history, archive and export on one database. Thread-safe.
+
+    See engram.storage.protocol.Storage for the contract each method keeps.
+    """
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._hits = HitBuffer(self._write_hits)
+        self.name = backend.dialect.name
+
+    # -- transactions ------------------------------------------------------------------------------
+
+    def write(self, fn: Callable[[Txn], T]) -> T:
+        """Run ``fn(txn)`` in one write transaction and return its result; roll back on error."""
+
+        def run(db: object) -> tuple[T, int]:
+            txn = Txn(db, self._backend)  # type: ignore[arg-type]
+            return fn(txn), txn.written
+
+        result, written = self._backend.write(run)
+        if written:
+            self._backend.inserted(written)
+        return result
+
+    # -- episodes ----------------------------------------------------------------------------------
+
+    def insert_episodes(
+        self, items: Sequence[NewEpisode], operation: Operation
+    ) -> list[tuple[Episode, bool]]:
+        """Store new episodes and ``operation`` in one transaction; return (episode, duplicate) per item.
+
+        Raises Conflict when a client id already names an episode with other content.
+        """
+        fulltext = self._backend.fulltext
+
+        def insert(db: object) -> list[tuple[Episode, bool]]:
+            db.lock(episodes.lock_keys(items))  # type: ignore[attr-defined]
+            return episodes.insert(db, fulltext, items, operation)  # type: ignore[arg-type]
+
+        results = self._backend.write(insert)
+        self._backend.inserted(sum(not duplicate for _, duplicate in results))
+        return results
+
+    def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
+        """Return the version of an episode held now (or at ``known_at``), or None."""
+        with self._backend.read() as db:
+            return episodes.get(db, group_id, episode_id, known_at)
+
+    def update_episode(
+        self,
+        group_id: str,
+        episode_id: str,
+        expected_version: int,
+        apply: Callable[[Episode], Episode],
+        operation: Operation,
+    ) -> Episode:
+        """Append version n+1 made by ``apply(current)`` and close version n, atomically.
+
+        Raises NotFound or PreconditionFailed (not at ``expected_version``).
+        """
+        return self._backend.write(
+            lambda db: episodes.update(db, group_id, episode_id, expected_version, apply, operation)
+        )
+
+    def list_episodes(
+        self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
+    ) -> list[Episode]:
+        """Return held episodes matching ``filters``, newest first, after ``after_key``."""
+        with self._backend.read() as db:
+            return episodes.list_page(db, group_id, filters, limit, after_key)
+
+    def neighbours(
+        self, group_id: str, episode_id: str, known_at: datetime | None = None
+    ) -> tuple[Episode | None, Episode | None]:
+        """Return the previous and next episodes of the thread (today's), each as held at ``known_at``."""
+        with self._backend.read() as db:
+            found = episodes.neighbour_ids(db, group_id, episode_id)
+            if found is None:
+                return None, None
+            previous, following = (
+                None if other is None else episodes.get(db, group_id, other, known_at) for other in found
+            )
+        return previous, following
+
+    def search_text(
+        self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        """Return up to ``limit`` held episodes matching any term, best BM25 first.
+
+        ``terms`` are segmented words; an episode's thread neighbours' text counts at CONTEXT_WEIGHT.
+        """
+        if not terms:
+            return []
+        with self._backend.read() as db:
+            return self._backend.fulltext.search_episodes(db, group_id, terms, filters, limit)
+
+    def search_vectors(
+        self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        """Return up to ``limit`` held episodes nearest to ``vector`` (cosine), best first."""
+        with self._backend.read() as db:
+            return self._backend.vectors.search_episodes(db, group_id, vector, filters, limit)
+
+    def pending_embeddings(self, limit: int) -> list[Episode]:
+        """Return up to ``limit`` current episodes that have no vector yet, oldest first."""
+        with self._backend.read() as db:
+            return self._backend.vectors.pending_episodes(db, limit)
+
+    def put_vectors(self, items: Sequence[tuple[Episode, Vector]]) -> None:
+        """Store one vector per episode (replacing any it had), in one transaction."""
+        if items:
+            self._backend.write(lambda db: self._backend.vectors.put_episodes(db, items))
+            self._backend.inserted(len(items))
+
+    def prepare_vectors(self, dimensions: int) -> None:
+        """Get ready for vectors of ``dimensions``; raise StoreError when others are stored."""
+        self._backend.write(lambda db: self._backend.vectors.prepare(db, dimensions))
+
+    def clear_vectors(self) -> int:
+        """Delete every vector (episodes, facts, entity names); return how many there were."""
+        return self._backend.write(self._backend.vectors.clear)
+
+    # -- the knowledge graph -----------------------------------------------------------------------
+
+    def get_entity(self, group_id: str, entity_id: str, known_at: datetime | None = None) -> Entity | None:
+        """Return an entity as the memory held it (now, or at ``known_at``)."""
+        with self._backend.read() as db:
+            return graph.entity(db, group_id, entity_id, known_at)
+
+    def entity_history(self, group_id: str, entity_id: str) -> list[Entity]:
+        """Return every version of an entity, oldest first."""
+        with self._backend.read() as db:
+            return graph.entity_versions(db, group_id, entity_id)
+
+    def find_facts(self, group_id: str, query: FactQuery, limit: int) -> list[Fact]:
+        """Return facts matching ``query``, newest valid time first."""
+        with self._backend.read() as db:
+            return graph.find_facts(db, "facts", group_id, query, limit)
+
+    def search_facts(
+        self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int, *, archived: bool = False
+    ) -> list[tuple[Fact, float]]:
+        """Return live (or archived) facts whose sentence or names match any term, best BM25 first.
+
+        Superseded and retracted versions score ``query.inactive_weight`` of their match.
+        """
+        table = "archived_facts" if archived else "facts"
+        with self._backend.read() as db:
+            if not terms:
+                return [(fact, 0.0) for fact in graph.find_facts(db, table, group_id, query, limit)]
+            where = graph.fact_filter(query)
+            return self._backend.fulltext.search_facts(
+                db, group_id, terms, where, limit, query.inactive_weight, archived=archived
+            )
+
+    def search_entities(
+        self, group_id: str, name_keys: Sequence[str], types: Sequence[str], limit: int
+    ) -> list[Entity]:
+        """Return current entities whose names contain any key, of the given types (all if empty)."""
+        with self._backend.read() as db:
+            return graph.search_entities(db, group_id, name_keys, types, limit)
+
+    def entities_with_names(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
+        """Return current entities whose normalised name or alias equals one of ``name_keys``."""
+        with self._backend.read() as db:
+            return graph.entities_named(db, group_id, name_keys)
+
+    def merge_candidates(self, group_id: str) -> list[MergeCandidate]:
+        """Return the recorded merge candidates, best score first."""
+        with self._backend.read() as db:
+            return graph.merge_candidates(db, group_id)
+
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        """Return ids of episodes that mention any of the entities, newest first."""
+        with self._backend.read() as db:
+            return graph.episodes_mentioning(db, group_id, entity_ids, limit)
+
+    def mentioned_entities(self, group_id: str, episode_id: str) -> list[str]:
+        """Return the ids of entities an episode mentions."""
+        with self._backend.read() as db:
+            return graph.mentioned_entities(db, group_id, episode_id)
+
+    # -- graph vectors -----------------------------------------------------------------------------
+
+    def pending_fact_vectors(self, limit: int) -> list[PendingFact]:
+        """Return up to ``limit`` current facts whose current text has no vector, oldest first."""
+        with self._backend.read() as db:
+            return self._backend.vectors.pending_facts(db, limit)
+
+    def put_fact_vectors(self, items: Sequence[tuple[PendingFact, Vector]]) -> None:
+        """Store one vector per fact (replacing an older text's), in one transaction."""
+        if items:
+            self._backend.write(lambda db: self._backend.vectors.put_facts(db, items))
+
+    def facts_without_vectors(self, group_id: str, fact_ids: Sequence[str]) -> set[str]:
+        """Return those of ``fact_ids`` that have no vector yet (written since the indexer last ran)."""
+        with self._backend.read() as db:
+            return self._backend.vectors.facts_without(db, group_id, fact_ids)
+
+    def search_fact_vectors(
+        self, group_id: str, vector: Vector, query: FactQuery, limit: int
+    ) -> list[tuple[Fact, float]]:
+        """Return fact versions matching ``query`` nearest to ``vector``, best first (cosine, inactive
+        versions times ``query.inactive_weight``)."""
+        with self._backend.read() as db:
+            where = graph.fact_filter(query)
+            return self._backend.vectors.search_facts(
+                db, group_id, vector, where, limit, query.inactive_weight
+            )
+
+    def pending_entity_vectors(self, limit: int) -> list[PendingEntity]:
+        """Return up to ``limit`` current entities whose name has no vector."""
+        with self._backend.read() as db:
+            return self._backend.vectors.pending_entities(db, limit)
+
+    def put_entity_vectors(self, items: Sequence[tuple[PendingEntity, Vector]]) -> None:
+        """Store one name vector per entity, in one transaction."""
+        if items:
+            self._backend.write(lambda db: self._backend.vectors.put_entities(db, items))
+
+    def search_entity_vectors(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        """Return up to ``limit`` current entities (of ``types``) whose name vector has cosine ≥ ``floor``."""
+        with self._backend.read() as db:
+            return self._backend.vectors.nearest_entities(db, group_id, vector, types, limit, floor)
+
+    # -- decay and archive -------------------------------------------------------------------------
+
+    def record_fact_hits(self, group_id: str, fact_ids: Sequence[str], at: datetime) -> None:
+        """Remember that a search returned these facts at ``at`` (written within about a second)."""
+        self._hits.add(group_id, fact_ids, at)
+
+    def _write_hits(self, hits: Sequence[Hit]) -> None:
+        try:
+            self._backend.write(lambda db: archive.write_hits(db, hits))
+        except self._backend.errors as exc:
+            raise StoreError(f"cannot record fact hits: {exc}") from exc
+
+    def flush_fact_hits(self) -> None:
+        """Write buffered hits now."""
+        self._hits.flush()
+
+    def archive_facts(
+        self,
+        group_id: str,
+        cutoff: datetime,
+        operation: Operation,
+        index_text: Callable[[Txn, Fact], str],
+        *,
+        dry_run: bool,
+    ) -> tuple[list[str], int]:
+        """Move every version of the group's archivable facts to the archive, in one transaction.
+
+        Archivable: the latest version is inactive (not current or disputed, or closed), was
+        recorded (or closed) before ``cutoff``, and no search ever returned the fact.
+        ``index_text(txn, latest)`` gives the archived full-text row. Records ``operation``
+        with the fact ids when anything moved. Returns (fact ids, versions moved); ``dry_run``
+        returns what would move and changes nothing.
+        """
+        self.flush_fact_hits()
+
+        def run(txn: Txn) -> tuple[list[str], int]:
+            db = txn._group(group_id)
+            latest = archive.archivable(db, group_id, cutoff)
+            if dry_run:
+                ids = [fact.id for fact in latest]
+                return ids, archive.count_versions(db, "facts", group_id, ids) if ids else 0
+            ids, versions = archive.move_out(
+                db,
+                self._backend,
+                group_id,
+                latest,
+                operation.created_at,
+                operation.id,
+                lambda f: index_text(txn, f),
+            )
+            if ids:
+                insert_operation(
+                    db, operation, {"facts": ids, "versions": versions, "cutoff": cutoff.isoformat()}
+                )
+            return ids, versions
+
+        return self.write(run)
+
+    # -- history -----------------------------------------------------------------------------------
+
+    def list_operations(
+        self, group_id: str, query: OperationQuery, limit: int, after_key: tuple[datetime, str] | None
+    ) -> list[Operation]:
+        """Return operations matching ``query``, newest first, after the (created_at, id) key."""
+        with self._backend.read() as db:
+            return history.list_operations(db, group_id, query, limit, after_key)
+
+    def get_operation(self, group_id: str, operation_id: str) -> Operation | None:
+        """Return one operation."""
+        with self._backend.read() as db:
+            return history.get_operation(db, group_id, operation_id)
+
+    def operation_effects(self, group_id: str, operation_id: str) -> list[VersionRef]:
+        """Return every version the operation created or closed."""
+        with self._backend.read() as db:
+            return history.touched_by(db, group_id, operation_id)
+
+    def purge_episode(
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+    ) -> PurgeReport:
+        """Erase an episode and everything derived only from it, irreversibly; record ``operation``.
+
+        A fact other episodes still support keeps them, but if the purged episode worded it
+        first, every version gets ``reword(latest version, subject name, object name)``'s
+        sentence and full-text text instead (and its vector is dropped, to be made again).
+        Then the backend compacts its storage so no byte of the content remains. Raises NotFound.
+        """
+        self.flush_fact_hits()
+
+        def run(txn: Txn) -> PurgeReport:
+            txn._group(group_id)
+            txn._db.lock([(group_id, "id", episode_id)])
+            return purge.purge_episode(txn._db, self._backend, group_id, episode_id, operation, reword)
+
+        report = self.write(run)
+        self._backend.compact()
+        return report
+
+    # -- export and import -------------------------------------------------------------------------
+
+    def dump_group(self, group_id: str) -> Iterator[Row]:
+        """Yield every row of the group, read from one snapshot, in ROW_KINDS order.
+
+        The read lasts as long as the iteration: exhaust or close the iterator.
+        """
+        self.flush_fact_hits()  # hits still buffered in memory are part of the group
+        with self._backend.snapshot() as db:
+            yield from portable.dump_group(db, group_id)
+
+    def load_rows(self, rows: Sequence[Row], reindex: Reindex) -> LoadCounts:
+        """Store ``rows`` in one transaction: all of them, or (on any error) none.
+
+        A row already stored identically is skipped; an open version the rows show closed is
+        closed. Raises Conflict (another history of an object) or InvalidInput.
+        """
+
+        def load(db: object) -> LoadCounts:
+            db.lock(portable.lock_keys(rows))  # type: ignore[attr-defined]
+            loader = portable.Loader(db, self._backend, reindex)  # type: ignore[arg-type]
+            for row in rows:
+                loader.load(row)
+            loader.finish()
+            return loader.counts
+
+        counts = self._backend.write(load)
+        self._backend.inserted(sum(counts.created.values()))
+        return counts
+
+    # -- the store itself --------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        """Return a store-level setting, e.g. ``embedder``, or None."""
+        with self._backend.read() as db:
+            value = db.value("SELECT value FROM store_meta WHERE key = :k", {"k": key})
+        return None if value is None else str(value)
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Record a store-level setting."""
+        self._backend.write(
+            lambda db: db.run(
+                "INSERT INTO store_meta (key, value) VALUES (:k, :v) ON CONFLICT (key) DO UPDATE SET value "
+                "= excluded.value",
+                {"k": key, "v": value},
+            )
+        )
+
+    def groups(self) -> list[str]:
+        """Return the ids of every group holding at least one episode, sorted (administration only)."""
+        with self._backend.read() as db:
+            return [
+                str(row["group_id"])
+                for row in db.rows("SELECT DISTINCT group_id FROM episode_docs ORDER BY group_id")
+            ]
+
+    def counts(self) -> dict[str, int]:
+        """Return row counts for diagnostics: episodes (current), episode_versions, groups, operations."""
+        with self._backend.read() as db:
+            row = db.one(
+                "SELECT (SELECT count(*) FROM episodes WHERE expired_at IS NULL) AS episodes, "
+                "(SELECT count(*) FROM episodes) AS episode_versions, "
+                "(SELECT count(DISTINCT group_id) FROM episode_docs) AS groups, "
+                "(SELECT count(*) FROM operations) AS operations"
+            )
+        assert row is not None
+        return {name: int(value) for name, value in row.items()}
+
+    def schema_version(self) -> int:
+        """Return the version of the schema the store is at."""
+        with self._backend.read() as db:
+            return int(db.value("SELECT coalesce(max(version), 0) AS v FROM schema_migrations"))
+
+    def describe(self) -> str:
+        """Return where the store keeps its data, for people (a file path; a URL without password)."""
+        return self._backend.describe()
+
+    def integrity_check(self) -> str | None:
+        """Return the backend's integrity verdict ("ok" when healthy), or None when it has no such check."""
+        return self._backend.integrity_check()
+
+    def close(self) -> None:
+        """Write buffered fact hits, then release connections and threads; unusable afterwards."""
+        try:
+            self._hits.flush()
+        except EngramError as exc:
+            logger.warning("fact hits lost at close: %s", exc.detail)
+        self._backend.close()

@@ -1,0 +1,441 @@
+"""Every stored row of a group, out from one snapshot and back in idempotently, in SQL written once.
+
+Rows keep their ids, versions and times. Derived rows are rebuilt, not copied: the episode
+index with thread context, entity names, the fact indexes (a live fact's text from the names
+its entities had when its latest version was written, an archived fact's from those they had
+when it was archived) and, by the indexer, vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from engram.errors import Conflict
+from engram.models.graph import Entity
+from engram.models.portable import (
+    ArchivedFactRow,
+    EntityRow,
+    EpisodeRow,
+    FactHitRow,
+    FactRow,
+    MentionRow,
+    MergeCandidateRow,
+    OperationRow,
+    Row,
+    VersionRow,
+    differences,
+    reconcile,
+    row_key,
+)
+from engram.storage.backend import Backend
+from engram.storage.episodes import around, check_nul
+from engram.storage.graph import fact_version, set_names
+from engram.storage.rows import (
+    CANDIDATE_COLUMNS,
+    ENTITY_COLUMNS,
+    FACT_COLUMNS,
+    MENTION_COLUMNS,
+    OPERATION_COLUMNS,
+    E,
+    candidate_from,
+    entity_fields,
+    entity_from,
+    entity_params,
+    episode_fields,
+    episode_params,
+    fact_fields,
+    fact_params,
+    insert_episode_sql,
+    insert_operation,
+)
+from engram.storage.sql import Db, Json, insert_sql
+from engram.storage.sql import Row as DbRow
+from engram.storage.types import LoadCounts, NewEpisode, Reindex
+
+
+def _operation_row(db: Db, row: DbRow) -> Row:
+    return OperationRow.model_construct(
+        **{c: row[c] for c in OPERATION_COLUMNS if c not in ("created_at", "details")},
+        created_at=db.time(row["created_at"]),
+        details=db.json(row["details"]),
+    )
+
+
+def _episode_row(db: Db, row: DbRow) -> Row:
+    return EpisodeRow.model_construct(
+        **episode_fields(db, row), expired_by=row["expired_by"], thread=row["thread"]
+    )
+
+
+def _entity_row(db: Db, row: DbRow) -> Row:
+    return EntityRow.model_construct(**entity_fields(db, row), expired_by=row["expired_by"])
+
+
+def _fact_row(db: Db, row: DbRow) -> Row:
+    return FactRow.model_construct(**fact_fields(db, row), expired_by=row["expired_by"])
+
+
+def _archived_fact_row(db: Db, row: DbRow) -> Row:
+    return ArchivedFactRow.model_construct(
+        **fact_fields(db, row),
+        expired_by=row["expired_by"],
+        archived_at=db.time(row["archived_at"]),
+        archived_by=row["archived_by"],
+    )
+
+
+def _mention_row(db: Db, row: DbRow) -> Row:
+    return MentionRow.model_construct(**{c: row[c] for c in MENTION_COLUMNS})
+
+
+def _candidate_row(db: Db, row: DbRow) -> Row:
+    candidate = candidate_from(db, row)
+    return MergeCandidateRow.model_construct(
+        group_id=row["group_id"],
+        entity_id=candidate.entity_id,
+        candidate_id=candidate.candidate_id,
+        score=candidate.score,
+        parts=candidate.parts,
+        created_at=candidate.created_at,
+    )
+
+
+def _hit_row(db: Db, row: DbRow) -> Row:
+    return FactHitRow.model_construct(
+        group_id=row["group_id"], fact_id=row["fact_id"], last_returned_at=db.time(row["last_returned_at"])
+    )
+
+
+_EPISODES = (
+    f"SELECT {E}, d.thread FROM episodes e JOIN episode_docs d ON d.group_id = e.group_id AND d.id = e.id"
+)
+_FACT_ORDER = "ORDER BY min(recorded_at) OVER (PARTITION BY id), id, version"
+_SELECT: dict[str, tuple[str, Callable[[Db, DbRow], Row]]] = {
+    "operation": ("SELECT * FROM operations WHERE group_id = :g", _operation_row),
+    "episode": (f"{_EPISODES} WHERE e.group_id = :g", _episode_row),
+    "entity": ("SELECT * FROM entities WHERE group_id = :g", _entity_row),
+    "fact": ("SELECT * FROM facts WHERE group_id = :g", _fact_row),
+    "archived_fact": ("SELECT * FROM archived_facts WHERE group_id = :g", _archived_fact_row),
+    "mention": ("SELECT * FROM mentions WHERE group_id = :g", _mention_row),
+    "merge_candidate": ("SELECT * FROM merge_candidates WHERE group_id = :g", _candidate_row),
+    "fact_hit": ("SELECT * FROM fact_hits WHERE group_id = :g", _hit_row),
+}
+_ORDER = {
+    "operation": "ORDER BY created_at, id",
+    "entity": "ORDER BY recorded_at, id, version",
+    "fact": _FACT_ORDER,
+    "archived_fact": _FACT_ORDER,
+    "mention": "ORDER BY entity_id, episode_id",
+    "merge_candidate": "ORDER BY created_at, entity_id, candidate_id",
+    "fact_hit": "ORDER BY fact_id",
+}
+_KEYS = {
+    "operation": ("id",),
+    "mention": ("entity_id", "episode_id"),
+    "merge_candidate": ("entity_id", "candidate_id"),
+}
+_TABLES = {"episode": "episodes", "entity": "entities", "fact": "facts", "archived_fact": "archived_facts"}
+_OTHER_FACT_TABLE = {"facts": "archived_facts", "archived_facts": "facts"}
+_INSERT = {
+    "operation": insert_sql("operations", OPERATION_COLUMNS),
+    "entity": insert_sql("entities", ENTITY_COLUMNS),
+    "fact": insert_sql("facts", FACT_COLUMNS),
+    "archived_fact": insert_sql("archived_facts", (*FACT_COLUMNS, "archived_at", "archived_by")),
+    "mention": insert_sql("mentions", MENTION_COLUMNS),
+    "merge_candidate": insert_sql("merge_candidates", CANDIDATE_COLUMNS),
+}
+
+
+def dump_group(db: Db, group_id: str) -> Iterator[Row]:
+    """Yield every row of the group, in ROW_KINDS order; within a kind, in the order they were stored."""
+    for kind, (sql, decode) in _SELECT.items():
+        order = _ORDER.get(kind) or f"ORDER BY {db.dialect.stored_order()}, e.version"
+        for found in db.iter(f"{sql} {order}", {"g": group_id}):
+            yield decode(db, found)
+
+
+def _conflict(row: Row, fields: Sequence[str]) -> Conflict:
+    return Conflict(
+        f"{row_key(row)} in group {row.group_id!r} is already stored with other {', '.join(fields)}: "
+        "the store holds another history of it; import into a fresh store or another group",
+        field="id",
+    )
+
+
+def lock_keys(rows: Sequence[Row]) -> list[tuple[str, ...]]:
+    """Return the locks a load takes: each group's graph, each episode's id, fingerprint and thread."""
+    keys: list[tuple[str, ...]] = []
+    for row in rows:
+        keys.append((row.group_id, "graph"))
+        if isinstance(row, EpisodeRow):
+            keys += [(row.group_id, "id", row.id), (row.group_id, "fingerprint", row.fingerprint)]
+            if row.thread is not None:
+                keys.append((row.group_id, "thread", row.thread))
+    return keys
+
+
+class Loader:
+    """Loads rows inside the caller's transaction, then rebuilds derived rows (``finish``)."""
+
+    def __init__(self, db: Db, backend: Backend, reindex: Reindex) -> None:
+        self._db = db
+        self._backend = backend
+        self._reindex = reindex
+        self.counts = LoadCounts()
+        self._entities: set[tuple[str, str]] = set()
+        self._facts: dict[str, set[tuple[str, str]]] = {"facts": set(), "archived_facts": set()}
+        self._episodes: set[tuple[str, str]] = set()
+        self._new: dict[tuple[str, str], EpisodeRow] = {}  # first versions of new episodes, not yet written
+        self._changed: set[tuple[str, str]] = set()  # episodes stored before, or new but not current
+
+    def load(self, row: Row) -> None:
+        """Store one row, or skip it when stored identically. Raises Conflict, InvalidInput."""
+        if isinstance(row, EpisodeRow):
+            self._episode(row)
+            return
+        self._write_new()
+        if isinstance(row, EntityRow):
+            if self._version(row, "entities", _entity_row, self._put):
+                self._entities.add((row.group_id, row.id))
+        elif isinstance(row, FactRow | ArchivedFactRow):
+            self._fact(row)
+        elif isinstance(row, FactHitRow):
+            self._hit(row)
+        else:
+            self._keyed(row)
+
+    # -- identity checks ---------------------------------------------------------------------------
+
+    def _keyed(self, row: OperationRow | MentionRow | MergeCandidateRow) -> None:
+        """Insert an unversioned row, or skip it when stored identically. Raises Conflict."""
+        sql, decode = _SELECT[row.record]
+        keys = _KEYS[row.record]
+        found = self._db.one(
+            f"{sql} AND {' AND '.join(f'{k} = :{k}' for k in keys)}",
+            {"g": row.group_id, **{k: getattr(row, k) for k in keys}},
+        )
+        if found is None:
+            self._put(row)
+            self.counts.created[row.record] += 1
+            return
+        changed = differences(decode(self._db, found), row)
+        if changed:
+            raise _conflict(row, changed)
+        self.counts.skipped[row.record] += 1
+
+    def _version(
+        self, row: VersionRow, table: str, decode: Callable[[Db, DbRow], Row], put: Callable[[Any], None]
+    ) -> bool:
+        """Insert, close or skip one version; return True when the store changed. Raises Conflict."""
+        sql = (
+            _EPISODES + " WHERE e.group_id = :g AND e.id = :id AND e.version = :v"
+            if table == "episodes"
+            else (f"SELECT * FROM {table} WHERE group_id = :g AND id = :id AND version = :v")
+        )
+        found = self._db.one(sql, {"g": row.group_id, "id": row.id, "v": row.version})
+        if found is None:
+            put(row)
+            self.counts.created[row.record] += 1
+            return True
+        stored = decode(self._db, found)
+        changed = differences(stored, row)
+        if changed:
+            raise _conflict(row, changed)
+        assert isinstance(stored, VersionRow)
+        verdict = reconcile(stored.expired_at, stored.expired_by, row.expired_at, row.expired_by)
+        if verdict == "conflict":
+            raise _conflict(row, ["expired_at", "expired_by"])
+        if verdict == "close":
+            self._db.run(
+                f"UPDATE {table} SET expired_at = :at, expired_by = :by WHERE group_id = :g AND id = :id "
+                "AND version = :v",
+                {
+                    "at": row.expired_at,
+                    "by": row.expired_by,
+                    "g": row.group_id,
+                    "id": row.id,
+                    "v": row.version,
+                },
+            )
+            self.counts.closed[row.record] += 1
+            return True
+        self.counts.skipped[row.record] += 1
+        return False
+
+    # -- writes ------------------------------------------------------------------------------------
+
+    def _episode(self, row: EpisodeRow) -> None:
+        key = (row.group_id, row.id)
+        if key in self._new:  # a later version of a new episode: its first must be stored
+            self._write_new()
+        found = self._db.one(
+            "SELECT thread FROM episode_docs WHERE group_id = :g AND id = :id",
+            {"g": row.group_id, "id": row.id},
+        )
+        if found is None:
+            check_nul(self._db, "episode", row.content, row.metadata, row.references, row.intent, row.source)
+            self._new[key] = row
+            self.counts.created[row.record] += 1
+            self._episodes.add(key)
+            return
+        if self._version(row, "episodes", _episode_row, self._put_episode):
+            self._episodes.add(key)
+            self._changed.add(key)
+        if found["thread"] != row.thread:
+            raise _conflict(row, ["thread"])
+
+    def _write_new(self) -> None:
+        """Store the new episodes met so far: documents, first versions, thread context."""
+        if not self._new:
+            return
+        rows = list(self._new.values())
+        self._new.clear()
+        items = [NewEpisode(r, self._reindex.episode_text(r.content), True, r.thread) for r in rows]
+        added = self._backend.fulltext.add_documents(self._db, items)
+        self._db.run_many(insert_episode_sql(self._db), [episode_params(r, r.expired_by) for r in rows])
+        self._backend.fulltext.index_added(self._db, added)
+        self._changed.update((r.group_id, r.id) for r in rows if r.expired_at is not None)
+
+    def _put_episode(self, row: EpisodeRow) -> None:
+        check_nul(self._db, "episode", row.content, row.metadata, row.references, row.intent, row.source)
+        self._db.run(insert_episode_sql(self._db), episode_params(row, row.expired_by))
+
+    def _put(self, row: Row) -> None:
+        params: dict[str, Any]
+        if isinstance(row, EntityRow):
+            params = entity_params(row, row.expired_by)
+        elif isinstance(row, FactRow | ArchivedFactRow):
+            params = fact_params(row, row.expired_by)
+            if isinstance(row, ArchivedFactRow):
+                params |= {"archived_at": row.archived_at, "archived_by": row.archived_by}
+        elif isinstance(row, OperationRow):
+            insert_operation(self._db, row)
+            return
+        elif isinstance(row, MergeCandidateRow):
+            params = {**row.model_dump(exclude={"record"}), "parts": Json(row.parts)}
+        else:
+            params = row.model_dump(exclude={"record"})
+        check_nul(self._db, row.record, *(v.value if isinstance(v, Json) else v for v in params.values()))
+        self._db.run(_INSERT[row.record], params)
+
+    def _fact(self, row: FactRow | ArchivedFactRow) -> None:
+        """Load a live or an archived fact version; a fact held in the other table is a Conflict."""
+        table = _TABLES[row.record]
+        other = _OTHER_FACT_TABLE[table]
+        if self._db.one(
+            f"SELECT 1 AS found FROM {other} WHERE group_id = :g AND id = :id LIMIT 1",
+            {"g": row.group_id, "id": row.id},
+        ):
+            state = "archived" if other == "archived_facts" else "live"
+            raise Conflict(
+                f"fact {row.id!r} in group {row.group_id!r} is {state} here, unlike in the input: "
+                "import into a fresh store or another group",
+                field="id",
+            )
+        decode = _fact_row if table == "facts" else _archived_fact_row
+        if self._version(row, table, decode, self._put):
+            self._facts[table].add((row.group_id, row.id))
+
+    def _hit(self, row: FactHitRow) -> None:
+        """Record when a search last returned a fact: the later of the stored and the given time."""
+        key = {"g": row.group_id, "f": row.fact_id}
+        stored = self._db.one(
+            "SELECT last_returned_at FROM fact_hits WHERE group_id = :g AND fact_id = :f", key
+        )
+        if stored is not None and self._db.time(stored["last_returned_at"]) >= row.last_returned_at:
+            self.counts.skipped[row.record] += 1
+            return
+        self._db.run(
+            "INSERT INTO fact_hits (group_id, fact_id, last_returned_at) VALUES (:g, :f, :at) "
+            "ON CONFLICT (group_id, fact_id) DO UPDATE SET last_returned_at = excluded.last_returned_at",
+            {**key, "at": row.last_returned_at},
+        )
+        self.counts.created[row.record] += 1
+
+    # -- derived rows ------------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Rebuild what the changed rows derive; check no object was left with two current versions."""
+        self._write_new()
+        db = self._db
+        for table, kind, objects in (
+            ("episodes", "episode", self._episodes),
+            ("entities", "entity", self._entities),
+            ("facts", "fact", self._facts["facts"]),
+            ("archived_facts", "fact", self._facts["archived_facts"]),
+        ):
+            for group_id, object_id in sorted(objects):
+                self._single_current(table, kind, group_id, object_id)
+        self._thread_context()
+        for group_id, entity_id in sorted(self._entities):
+            found = db.one(
+                "SELECT * FROM entities WHERE group_id = :g AND id = :id AND expired_at IS NULL",
+                {"g": group_id, "id": entity_id},
+            )
+            keys = [] if found is None else self._reindex.name_keys(entity_from(db, found))
+            set_names(db, group_id, entity_id, keys)
+        for table, facts in self._facts.items():
+            for group_id, fact_id in sorted(facts):
+                self._reindex_fact(table, group_id, fact_id)
+
+    def _thread_context(self) -> None:
+        """Rewrite the index rows of changed episodes and of their thread neighbours; drop the
+        vectors of episodes left with no current version."""
+        for group_id in sorted({group for group, _ in self._changed}):
+            ids = sorted(episode_id for group, episode_id in self._changed if group == group_id)
+            stale = set(ids)
+            for episode_id in ids:
+                stale.update(around(self._db, group_id, episode_id))
+                if (
+                    self._db.one(
+                        "SELECT 1 AS found FROM episodes WHERE group_id = :g AND id = :id AND expired_at IS "
+                        "NULL",
+                        {"g": group_id, "id": episode_id},
+                    )
+                    is None
+                ):
+                    self._backend.vectors.drop_episode(self._db, group_id, episode_id)
+            self._backend.fulltext.refresh(self._db, group_id, sorted(stale))
+
+    def _reindex_fact(self, table: str, group_id: str, fact_id: str) -> None:
+        """Rewrite a fact's full-text row from its latest version, with its entities' names of then."""
+        archived = table == "archived_facts"
+        fact = fact_version(self._db, table, group_id, fact_id)
+        assert fact is not None, "a fact that changed has a version"
+        at = fact.recorded_at
+        if archived:
+            at = self._db.time(
+                self._db.value(
+                    "SELECT archived_at FROM archived_facts WHERE group_id = :g AND id = :id "
+                    "ORDER BY version DESC LIMIT 1",
+                    {"g": group_id, "id": fact_id},
+                )
+            )
+        text = self._reindex.fact_text(fact, partial(self._entity_at, group_id, at))
+        self._backend.fulltext.index_fact(self._db, fact, text, archived=archived)
+
+    def _entity_at(self, group_id: str, at: datetime, entity_id: str) -> Entity | None:
+        """Return the version of an entity that was current at ``at``."""
+        found = self._db.one(
+            "SELECT * FROM entities WHERE group_id = :g AND id = :id AND recorded_at <= :at "
+            "AND (expired_at IS NULL OR expired_at > :at) ORDER BY version DESC LIMIT 1",
+            {"g": group_id, "id": entity_id, "at": at},
+        )
+        return None if found is None else entity_from(self._db, found)
+
+    def _single_current(self, table: str, kind: str, group_id: str, object_id: str) -> None:
+        current = int(
+            self._db.value(
+                f"SELECT count(*) AS n FROM {table} WHERE group_id = :g AND id = :id AND expired_at IS NULL",
+                {"g": group_id, "id": object_id},
+            )
+        )
+        if current > 1:
+            raise Conflict(
+                f"{kind} {object_id!r} in group {group_id!r} would have {current} current versions: "
+                "the store holds another history of it; import into a fresh store or another group",
+                field="id",
+            )

@@ -1,0 +1,210 @@
+"""One SQL text for SQLite and PostgreSQL: the dialect (what differs) and Db (how a statement runs).
+
+Statements are written once, with named parameters (``:name``) and, where the two databases
+spell a thing differently, a fragment from the connection's ``Dialect`` (``d.in_list``,
+``d.json_array_has``, ``d.for_update``…). ``Db`` runs them on a driver connection (apsw or
+psycopg), converts the placeholders, encodes parameters (datetimes, ``Json`` values) and
+returns rows as mappings read by column name. Decoding a stored value back (a time, a JSON
+column) goes through ``Db.time`` / ``Db.json``, so a row codec is written once too
+(engram.storage.rows).
+
+Why not SQLAlchemy Core: apsw, which SQLite needs here (FTS5 ``contentless_delete``; the
+stdlib build is too old), is not a DB-API driver, and the measured cost of compiling and
+executing a Core statement was several times our statements' own cost on the hot paths
+(docs/decisions.md, "One SQL layer").
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+Row = Mapping[str, Any]
+Params = Mapping[str, Any]
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+class Json:
+    """A parameter stored in a JSON column (text in SQLite, jsonb in PostgreSQL)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class Dialect(ABC):
+    """What the shared SQL needs to know about one database: spellings and value encodings."""
+
+    name: str
+    for_update: str
+    """Appended to a SELECT that must lock the rows it reads until the transaction ends."""
+    cross_join: str
+    """A join whose left side the planner must read first (SQLite's CROSS JOIN; a plain JOIN elsewhere)."""
+    episode_doc: tuple[str, str]
+    """(column list prefix, value prefix) an episode version's INSERT … SELECT adds (SQLite: its doc)."""
+    stored_columns: tuple[str, ...]
+    """The columns of ``episode_docs d`` that order its rows as they were first stored."""
+    rejects_nul: bool
+    """True when text and JSON columns refuse NUL characters (PostgreSQL)."""
+
+    @abstractmethod
+    def placeholders(self, sql: str) -> str:
+        """Return ``sql`` with ``:name`` parameters in the driver's style."""
+
+    @abstractmethod
+    def encode_time(self, value: datetime) -> Any:
+        """Return a UTC datetime as the driver stores it."""
+
+    @abstractmethod
+    def decode_time(self, raw: Any) -> datetime:
+        """Return a stored time as a UTC datetime."""
+
+    @abstractmethod
+    def encode_json(self, value: Any) -> Any:
+        """Return a value for a JSON column."""
+
+    @abstractmethod
+    def decode_json(self, raw: Any) -> Any:
+        """Return a JSON column's value as Python objects."""
+
+    @abstractmethod
+    def in_list(self, expr: str, name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+        """Return ``expr IN values`` as SQL and its parameters (any number of values)."""
+
+    greatest: str
+    """The SQL function returning the larger of its arguments (``max`` in SQLite, ``greatest``)."""
+
+    @abstractmethod
+    def json_array_has(self, column: str, param: str, key: str | None = None) -> str:
+        """Return SQL true when the JSON array ``column`` (or its top-level ``key``) holds ``:param``."""
+
+    @abstractmethod
+    def json_text(self, column: str, key: str) -> str:
+        """Return SQL for the text of the top-level ``key`` of the JSON object ``column``."""
+
+    @abstractmethod
+    def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
+        """Return SQL true when ``column``'s top-level ``key`` equals ``value`` (None: absent or null).
+
+        Numbers compare as numbers, JSON booleans as 1/0, strings as text.
+        """
+
+    def stored_order(self, *, descending: bool = False) -> str:
+        """Return ORDER BY terms listing ``episode_docs d`` rows as first stored (newest first: "
+        "``descending``)."""
+        return ", ".join(f"{c} DESC" if descending else c for c in self.stored_columns)
+
+    def indexed_by(self, index: str) -> str:
+        """Return a hint forcing ``index`` (SQLite's INDEXED BY; nothing where the planner decides)."""
+        return ""
+
+
+class Db(ABC):
+    """A connection speaking the shared SQL: inside a transaction, or reading outside one."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    def _execute(self, sql: str, params: Params) -> Any:
+        """Run translated ``sql``; return a cursor whose rows are mappings."""
+
+    @abstractmethod
+    def run_many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement for each parameter mapping."""
+
+    def lock(self, keys: Sequence[tuple[str, ...]]) -> None:  # noqa: B027 (SQLite needs no locks)
+        """Hold locks on ``keys`` until the transaction ends (no-op where writers are serialised).
+
+        Keys are taken in one global order, so two writers never wait on each other in a cycle.
+        """
+
+    @contextmanager
+    def pipeline(self) -> Iterator[None]:
+        """Send the statements of the block together where the driver can (their results unread)."""
+        yield
+
+    def _encoded(self, params: Params | None) -> dict[str, Any]:
+        encoded: dict[str, Any] = {}
+        for name, value in (params or {}).items():
+            if isinstance(value, datetime):
+                value = self.dialect.encode_time(value)
+            elif isinstance(value, Json):
+                value = self.dialect.encode_json(value.value)
+            encoded[name] = value
+        return encoded
+
+    def sql(self, text: str) -> str:
+        """Return ``text`` in the driver's parameter style (cached)."""
+        return _translate(self.dialect, text)
+
+    def rows(self, sql: str, params: Params | None = None) -> list[Row]:
+        """Return every row of a query."""
+        return list(self._execute(self.sql(sql), self._encoded(params)))
+
+    def iter(self, sql: str, params: Params | None = None) -> Iterator[Row]:
+        """Yield the rows of a query as they are read."""
+        yield from self._execute(self.sql(sql), self._encoded(params))
+
+    def one(self, sql: str, params: Params | None = None) -> Row | None:
+        """Return the first row of a query, or None."""
+        for row in self._execute(self.sql(sql), self._encoded(params)):
+            return row  # type: ignore[no-any-return]
+        return None
+
+    def value(self, sql: str, params: Params | None = None) -> Any:
+        """Return the first column of the first row, or None."""
+        row = self.one(sql, params)
+        return None if row is None else next(iter(row.values()))
+
+    def run(self, sql: str, params: Params | None = None) -> None:
+        """Run a statement that returns no rows."""
+        self._execute(self.sql(sql), self._encoded(params))
+
+    def time(self, raw: Any) -> datetime:
+        """Return a stored time as a UTC datetime."""
+        return self.dialect.decode_time(raw)
+
+    def optional_time(self, raw: Any) -> datetime | None:
+        """Return a stored time, or NULL, as a UTC datetime or None."""
+        return None if raw is None else self.dialect.decode_time(raw)
+
+    def json(self, raw: Any) -> Any:
+        """Return a stored JSON value (or NULL) as Python objects (or None)."""
+        return None if raw is None else self.dialect.decode_json(raw)
+
+
+@lru_cache(maxsize=4096)
+def _translate(dialect: Dialect, sql: str) -> str:
+    return dialect.placeholders(sql)
+
+
+def named(sql: str) -> list[str]:
+    """Return the ``:name`` parameters ``sql`` uses, in order (for tests and checks)."""
+    return _NAMED.findall(sql)
+
+
+def sqlite_placeholders(sql: str) -> str:
+    """Return ``sql`` unchanged: apsw binds ``:name`` from a mapping."""
+    return sql
+
+
+def psycopg_placeholders(sql: str) -> str:
+    """Return ``sql`` with ``:name`` as ``%(name)s`` and literal ``%`` doubled, as psycopg binds them."""
+    return _NAMED.sub(r"%(\1)s", sql.replace("%", "%%"))
+
+
+def insert_sql(table: str, columns: Sequence[str]) -> str:
+    """Return ``INSERT INTO table (a, b) VALUES (:a, :b)``."""
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)})"
+
+
+def select_list(alias: str, columns: Sequence[str]) -> str:
+    """Return ``alias.a, alias.b`` (or ``a, b`` without an alias)."""
+    return ", ".join(f"{alias}.{c}" if alias else c for c in columns)

@@ -1,0 +1,220 @@
+"""The one write transaction of the knowledge graph and the history: reads that see its own writes.
+
+Resolution, arbitration, merges, reverts and deletes run inside ``Storage.write(fn)``: ``fn``
+receives a Txn and everything it does commits (or rolls back) as one unit with its operation.
+Before its first statement about a group the transaction takes that group's graph lock
+(PostgreSQL: graph writers of one group serialise; SQLite's single writer needs none).
+Current entities it reads are remembered until it writes them (no other writer can: the group
+is locked), which saves repeated lookups while one extraction stores many facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from engram.models.episodes import Episode, Operation
+from engram.models.graph import Entity, Fact
+from engram.storage import archive, episodes, graph, history
+from engram.storage.backend import Backend
+from engram.storage.rows import episode_params, insert_episode_sql, insert_operation
+from engram.storage.sql import Db
+from engram.storage.types import MergeCandidate, ObjectKind, PendingEntity, Vector, VersionRef
+
+
+class Txn:
+    """Reads and writes of entities, facts, mentions, candidates and versions inside one transaction."""
+
+    def __init__(self, db: Db, backend: Backend) -> None:
+        self._db = db
+        self._backend = backend
+        self._locked: set[str] = set()
+        self._entities: dict[tuple[str, str], Entity | None] = {}
+        self.written = 0
+
+    def _group(self, group_id: str) -> Db:
+        if group_id not in self._locked:
+            self._db.lock([(group_id, "graph")])
+            self._locked.add(group_id)
+        return self._db
+
+    # -- entities ----------------------------------------------------------------------------------
+
+    def entities_named(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
+        """Return current entities whose normalised name or alias is one of ``name_keys``."""
+        return graph.entities_named(self._group(group_id), group_id, name_keys)
+
+    def entities_of_type(self, group_id: str, type_: str, limit: int) -> list[Entity]:
+        """Return up to ``limit`` current entities of a type, most recently seen first."""
+        return graph.entities_of_type(self._group(group_id), group_id, type_, limit)
+
+    def entity(self, group_id: str, entity_id: str) -> Entity | None:
+        """Return an entity's current version."""
+        key = (group_id, entity_id)
+        if key not in self._entities:
+            self._entities[key] = graph.entity(self._group(group_id), group_id, entity_id)
+        found = self._entities[key]
+        return None if found is None else found.model_copy(deep=True)
+
+    def related(self, group_id: str, entity_id: str) -> tuple[set[str], set[str]]:
+        """Return (entities linked to it by current facts, threads of episodes mentioning it)."""
+        return graph.related(self._group(group_id), group_id, entity_id)
+
+    def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
+        """Store an entity version (closing the previous one) and index its names."""
+        self._entities.pop((entity.group_id, entity.id), None)
+        graph.put_entity(self._group(entity.group_id), entity, name_keys)
+        self.written += 1
+
+    def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None:
+        """End an entity's current version (merged away by ``operation_id``); forget its names."""
+        self._entities.pop((group_id, entity_id), None)
+        graph.close_entity(self._group(group_id), group_id, entity_id, at, operation_id)
+
+    def nearest_entities(
+        self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        """Return up to ``limit`` current entities of ``types`` whose name vector has cosine ≥ ``floor``."""
+        db = self._group(group_id)
+        return self._backend.vectors.nearest_entities(db, group_id, vector, types, limit, floor)
+
+    def put_entity_vector(self, entity: Entity, vector: Vector) -> None:
+        """Store the vector of ``entity.name`` (made before the transaction)."""
+        db = self._group(entity.group_id)
+        self._backend.vectors.put_entities(
+            db, [(PendingEntity(entity.group_id, entity.id, entity.name), vector)]
+        )
+
+    # -- facts -------------------------------------------------------------------------------------
+
+    def facts_about(self, group_id: str, subject: str, predicate: str) -> list[Fact]:
+        """Return the current and disputed facts with this subject and predicate."""
+        return graph.facts_about(self._group(group_id), group_id, subject, predicate)
+
+    def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
+        """Return every current fact whose subject or object is the entity (any status)."""
+        return graph.facts_touching(self._group(group_id), group_id, entity_id)
+
+    def facts_citing(self, group_id: str, episode_id: str) -> list[Fact]:
+        """Return the current version of every fact whose provenance includes the episode."""
+        return graph.facts_citing(self._group(group_id), group_id, episode_id)
+
+    def put_fact(self, fact: Fact, index_text: str) -> None:
+        """Store a fact version (closing the previous one) and index ``index_text``."""
+        graph.put_fact(self._group(fact.group_id), self._backend.fulltext, fact, index_text)
+        self.written += 1
+
+    def close_fact(self, group_id: str, fact_id: str, at: datetime, operation_id: str) -> None:
+        """End a fact's current version with no successor (its full-text row serves reads at known_at)."""
+        episodes.close_version(self._group(group_id), "facts", group_id, fact_id, at, operation_id)
+
+    def fact_version(self, group_id: str, fact_id: str, version: int) -> Fact | None:
+        """Return one stored version of a fact."""
+        return graph.fact_version(self._group(group_id), "facts", group_id, fact_id, version)
+
+    def archive_fact_ids(
+        self, group_id: str, fact_ids: Sequence[str], operation: Operation, index_text: Callable[[Fact], str]
+    ) -> tuple[list[str], int]:
+        """Move every version of the live facts among ``fact_ids`` to the archive; return (ids, versions)."""
+        db = self._group(group_id)
+        return archive.archive_ids(
+            db, self._backend, group_id, fact_ids, operation.created_at, operation.id, index_text
+        )
+
+    def unarchive_facts(
+        self,
+        group_id: str,
+        fact_ids: Sequence[str],
+        index_text: Callable[[Fact], str],
+        *,
+        archived_by: str | None = None,
+    ) -> list[str]:
+        """Move every version of the archived facts among ``fact_ids`` back; return their ids.
+
+        Only facts archived by ``archived_by`` when given; ids not in the archive are skipped.
+        """
+        db = self._group(group_id)
+        return archive.unarchive_ids(db, self._backend, group_id, fact_ids, archived_by, index_text)
+
+    def archived_superseded_by(self, group_id: str, fact_id: str) -> list[str]:
+        """Return the archived facts whose latest version is superseded by ``fact_id``."""
+        return archive.archived_superseded_by(self._group(group_id), group_id, fact_id)
+
+    # -- mentions, candidates, operations ----------------------------------------------------------
+
+    def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        """Return ids of episodes that mention any of the entities, newest first."""
+        return graph.episodes_mentioning(self._group(group_id), group_id, entity_ids, limit)
+
+    def add_mentions(
+        self, group_id: str, episode_id: str, entity_ids: Sequence[str], operation_id: str
+    ) -> None:
+        """Record that an episode mentions these entities (added by ``operation_id``)."""
+        graph.add_mentions(self._group(group_id), group_id, episode_id, entity_ids, operation_id)
+
+    def remove_mentions(
+        self, group_id: str, *, operation_id: str | None = None, episode_id: str | None = None
+    ) -> list[tuple[str, str, str | None]]:
+        """Delete the mentions an operation added, or an episode's; return (entity, episode, operation)."""
+        db = self._group(group_id)
+        return graph.remove_mentions(db, group_id, operation_id=operation_id, episode_id=episode_id)
+
+    def add_merge_candidate(self, group_id: str, candidate: MergeCandidate) -> None:
+        """Record a possible duplicate for review."""
+        graph.add_merge_candidate(self._group(group_id), group_id, candidate)
+
+    def record_operation(self, operation: Operation, details: dict[str, object] | None = None) -> None:
+        """Store the operation these changes belong to, ``details`` merged into its own."""
+        insert_operation(self._group(operation.group_id), operation, details)
+
+    def operation(self, group_id: str, operation_id: str) -> Operation | None:
+        """Return a recorded operation."""
+        return history.get_operation(self._group(group_id), group_id, operation_id)
+
+    # -- versions ----------------------------------------------------------------------------------
+
+    def touched_by(self, group_id: str, operation_id: str) -> list[VersionRef]:
+        """Return every version the operation created or closed (episodes, entities, facts)."""
+        return history.touched_by(self._group(group_id), group_id, operation_id)
+
+    def versions(self, group_id: str, kind: ObjectKind, object_id: str) -> list[VersionRef]:
+        """Return every version of one object, oldest first (an episode's under its lock)."""
+        db = self._group(group_id)
+        if kind == "episode":
+            episodes.lock(db, group_id, object_id)
+        return history.versions(db, group_id, kind, object_id)
+
+    def episode_version(self, group_id: str, episode_id: str, version: int) -> Episode | None:
+        """Return one stored version of an episode."""
+        return history.episode_version(self._group(group_id), group_id, episode_id, version)
+
+    def entity_version(self, group_id: str, entity_id: str, version: int) -> Entity | None:
+        """Return one stored version of an entity."""
+        return history.entity_version(self._group(group_id), group_id, entity_id, version)
+
+    def put_episode_version(self, episode: Episode) -> None:
+        """Store an episode version (closing the current one, if any, by ``episode.operation_id``).
+
+        Re-indexes the thread context around it: a restored episode is searchable again.
+        """
+        db = self._group(episode.group_id)
+        episodes.lock(db, episode.group_id, episode.id)
+        episodes.close_version(
+            db, "episodes", episode.group_id, episode.id, episode.recorded_at, episode.operation_id
+        )
+        db.run(insert_episode_sql(db), episode_params(episode))
+        stale = [episode.id, *episodes.around(db, episode.group_id, episode.id)]
+        self._backend.fulltext.refresh(db, episode.group_id, stale)
+
+    def close_episode(self, group_id: str, episode_id: str, at: datetime, operation_id: str) -> None:
+        """End an episode's current version with no successor (retracted).
+
+        Its vector is dropped and its neighbours' thread context no longer includes it, so no
+        search channel returns its content; its versions stay for history and revert.
+        """
+        db = self._group(group_id)
+        if not episodes.lock(db, group_id, episode_id):
+            return
+        episodes.close_version(db, "episodes", group_id, episode_id, at, operation_id)
+        self._backend.vectors.drop_episode(db, group_id, episode_id)
+        self._backend.fulltext.refresh(db, group_id, episodes.around(db, group_id, episode_id))
