@@ -21,8 +21,8 @@ import pytest
 from engram.config import Settings
 from engram.errors import Conflict, InvalidInput, NotFound
 from engram.memory import Memory
-from engram.portable.group_format import read_lines
 from engram.models.portable import ROW_KINDS
+from engram.portable.group_format import read_lines
 
 G = "team"
 OTHER = "other"

@@ -107,7 +107,9 @@ def test_groups_are_listed_sorted(store: Storage) -> None:
         (None, ["null", "missing"]),
     ],
 )
-def test_metadata_filters_compare_like_json_values(store: Storage, value: object, expected: list[str]) -> None:
+def test_metadata_filters_compare_like_json_values(
+    store: Storage, value: object, expected: list[str]
+) -> None:
     stored(
         store,
         ("int1", "a", {"k": 1}),

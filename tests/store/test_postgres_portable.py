@@ -14,7 +14,7 @@ import pytest
 
 from conftest import with_search_path
 from engram.config import Settings
-from engram.errors import InvalidInput, NotFound
+from engram.errors import NotFound
 from engram.memory import Memory
 from test_portable import OTHER, Clock, G, build, export, open_memory, stored_rows
 
@@ -64,24 +64,6 @@ def test_a_group_moves_to_postgresql_and_back(postgres_memory: Memory, tmp_path:
         with open_memory(tmp_path / "back") as copy:
             copy.import_records(back)
             assert stored_rows(copy) == stored_rows(memory)
-
-
-def test_a_schema_without_the_archive_refuses_archived_facts(
-    postgres_memory: Memory, postgres_url: str, tmp_path: Path
-) -> None:
-    clock = Clock()
-    with open_memory(tmp_path / "source", clock) as memory:
-        build(memory, clock)
-        items = export(memory, G)
-    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as a store from before schema 5
-        conn.execute("DROP TABLE archived_facts, archived_fact_docs, fact_hits")
-    with pytest.raises(InvalidInput, match=r"archived fact .* has no fact archive"):
-        postgres_memory.import_records(items, batch_size=10_000)
-    assert postgres_memory.store.counts()["episode_versions"] == 0
-    without = [i for i in items if i["record"] not in ("archived_fact", "fact_hit", "end")]
-    assert [i["record"] for i in export(postgres_memory, G)][-1] == "end"  # its own export skips them
-    with pytest.raises(InvalidInput, match="should hold"):  # the end line still counts them
-        postgres_memory.import_records([*without, items[-1]])
 
 
 def pg_rows(url: str) -> dict[str, list[tuple[Any, ...]]]:

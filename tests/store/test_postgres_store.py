@@ -21,20 +21,20 @@ from engram.config import Settings
 from engram.errors import InvalidInput, PreconditionFailed, StoreError
 from engram.memory import Memory
 from engram.models.episodes import Episode, EpisodeFilters
-from engram.storage.protocol import Storage, Txn
-from engram.storage.open import open_store
+from engram.storage.engine import SQLStorage
+from engram.storage.open import open_postgres, open_store
 from engram.storage.postgres.migrations import LATEST_VERSION
-from engram.storage.postgres.store import PostgresStore
+from engram.storage.protocol import Txn
 from store.test_contract import new_episode, operation
 
 T = TypeVar("T")
 
 
 @pytest.fixture
-def stores(postgres_url: str) -> Iterator[list[PostgresStore]]:
+def stores(postgres_url: str) -> Iterator[list[SQLStorage]]:
     """Yield three stores on one schema, opened concurrently (they race to migrate it)."""
     with ThreadPoolExecutor(3) as pool:
-        opened = list(pool.map(lambda _: PostgresStore(postgres_url, pool_size=4), range(3)))
+        opened = list(pool.map(lambda _: open_postgres(postgres_url, pool_size=4), range(3)))
     yield opened
     for store in opened:
         store.close()
@@ -52,11 +52,11 @@ def race(count: int, work: Callable[[int], T]) -> list[T]:
         return list(pool.map(run, range(count)))
 
 
-def test_concurrent_migration_and_schema_version(stores: list[PostgresStore]) -> None:
+def test_concurrent_migration_and_schema_version(stores: list[SQLStorage]) -> None:
     assert {store.schema_version() for store in stores} == {LATEST_VERSION}
 
 
-def test_one_fingerprint_is_stored_once_across_stores(stores: list[PostgresStore]) -> None:
+def test_one_fingerprint_is_stored_once_across_stores(stores: list[SQLStorage]) -> None:
     results = race(
         9,
         lambda n: stores[n % 3].insert_episodes(
@@ -68,13 +68,13 @@ def test_one_fingerprint_is_stored_once_across_stores(stores: list[PostgresStore
     assert stores[0].counts()["episodes"] == 1
 
 
-def test_one_client_id_is_stored_once_across_stores(stores: list[PostgresStore]) -> None:
+def test_one_client_id_is_stored_once_across_stores(stores: list[SQLStorage]) -> None:
     results = race(9, lambda n: stores[n % 3].insert_episodes([new_episode("e1", "hello")], operation())[0])
     assert sorted(duplicate for _, duplicate in results) == [False] + [True] * 8
     assert stores[0].counts() == {"episodes": 1, "episode_versions": 1, "groups": 1, "operations": 1}
 
 
-def test_concurrent_conditional_updates_across_stores_never_lose_one(stores: list[PostgresStore]) -> None:
+def test_concurrent_conditional_updates_across_stores_never_lose_one(stores: list[SQLStorage]) -> None:
     stores[0].insert_episodes([new_episode("e1", "hello")], operation())
 
     def writer(n: int) -> int:
@@ -103,7 +103,7 @@ def test_concurrent_conditional_updates_across_stores_never_lose_one(stores: lis
     assert stores[2].counts()["episode_versions"] == 13
 
 
-def test_thread_context_stays_right_under_concurrent_inserts(stores: list[PostgresStore]) -> None:
+def test_thread_context_stays_right_under_concurrent_inserts(stores: list[SQLStorage]) -> None:
     words = [f"word{n}" for n in range(12)]
     race(
         12,
@@ -117,7 +117,7 @@ def test_thread_context_stays_right_under_concurrent_inserts(stores: list[Postgr
         assert hits == expected, word
 
 
-def test_groups_never_mix_under_concurrent_writers(stores: list[PostgresStore]) -> None:
+def test_groups_never_mix_under_concurrent_writers(stores: list[SQLStorage]) -> None:
     def write(n: int) -> None:
         group = "ga" if n % 2 else "gb"
         batch = [new_episode(f"{group}-{n}-{k}", f"{group} note {n} {k}", group_id=group) for k in range(20)]
@@ -131,18 +131,18 @@ def test_groups_never_mix_under_concurrent_writers(stores: list[PostgresStore]) 
 
 
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:
-    PostgresStore(postgres_url).close()
+    open_postgres(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("INSERT INTO schema_migrations VALUES (%s, now())", (LATEST_VERSION + 1,))
     with pytest.raises(StoreError, match="newer than this Engram"):
-        PostgresStore(postgres_url)
+        open_postgres(postgres_url)
 
 
 def test_unreachable_or_schemaless_databases_are_store_errors(postgres_server: str) -> None:
     with pytest.raises(StoreError, match="cannot open"):
-        PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none", timeout=2)
+        open_postgres("postgresql://nobody:secret@127.0.0.1:1/none", timeout=2)
     with pytest.raises(StoreError, match="no schema"):
-        PostgresStore(with_search_path(postgres_server, "does_not_exist").replace("%2Cpublic", ""))
+        open_postgres(with_search_path(postgres_server, "does_not_exist").replace("%2Cpublic", ""))
 
 
 def test_describe_names_the_server_without_password(postgres_url: str) -> None:
@@ -177,7 +177,7 @@ def test_nul_characters_are_invalid_input(postgres_url: str) -> None:
 def test_settings_select_the_backend(postgres_url: str) -> None:
     settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
     with Memory.open(settings=settings) as memory:
-        assert isinstance(memory.store, PostgresStore) and isinstance(memory.store, Storage)
+        assert memory.store.name == "postgresql"
         created = memory.create_episode({"content": "stored in PostgreSQL"})
         assert memory.search_episodes({"query": "postgresql"}).results[0].episode.id == created.episode.id
         memory.create_episode({"content": "I live in Boston.", "actor": {"id": "ann", "name": "Ann"}})
@@ -192,9 +192,9 @@ class PostgresStoreContext:
     """``with PostgresStoreContext(url) as store``: a store closed at the end."""
 
     def __init__(self, url: str) -> None:
-        self._store = PostgresStore(url)
+        self._store = open_postgres(url)
 
-    def __enter__(self) -> PostgresStore:
+    def __enter__(self) -> SQLStorage:
         return self._store
 
     def __exit__(self, *exc_info: object) -> None:
@@ -243,7 +243,7 @@ def test_the_pool_size_setting_bounds_each_process_connections(
     opened = open_store(settings)
     assert "pool of 2" in opened.describe()
     opened.close()
-    store = PostgresStore(postgres_url, pool_size=settings.database_pool_size, timeout=1)
+    store = open_postgres(postgres_url, pool_size=settings.database_pool_size, timeout=1)
     try:
         holding, release = threading.Barrier(3), threading.Event()
 
@@ -270,7 +270,7 @@ def test_the_pool_size_setting_bounds_each_process_connections(
         Settings(database_pool_size=0)
 
 
-def test_concurrent_graph_writers_across_stores_build_one_graph(stores: list[PostgresStore]) -> None:
+def test_concurrent_graph_writers_across_stores_build_one_graph(stores: list[SQLStorage]) -> None:
     memories = [
         Memory(store, Settings(embedder="none", extractor="none"), background_indexing=False)
         for store in stores
@@ -302,7 +302,7 @@ def test_concurrent_graph_writers_across_stores_build_one_graph(stores: list[Pos
 
 
 def test_entity_name_search_can_use_the_trigram_index(postgres_url: str) -> None:
-    store = PostgresStore(postgres_url)
+    store = open_postgres(postgres_url)
     try:
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute(

@@ -11,8 +11,8 @@ import pytest
 
 from engram.models.episodes import EpisodeFilters
 from engram.storage.engine import SQLStorage
-from engram.storage.sqlite import fulltext as sqlite_module
 from engram.storage.open import open_sqlite
+from engram.storage.sqlite import fulltext as sqlite_module
 from store.test_contract import T0, new_episode, operation
 
 WORDS = ["apple", "banana", "cherry", "plum", "pear", "fig"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engram.models.episodes import EpisodeFilters
-from engram.storage.sqlite.fulltext import fts_query, pruned_fts_query
 from engram.storage.open import open_sqlite
+from engram.storage.sqlite.fulltext import fts_query, pruned_fts_query
 from store.test_contract import new_episode, operation
 
 

@@ -170,7 +170,7 @@ def search_entities(
     """
     if not name_keys:
         return []
-    likes = " OR ".join(f"m.name_key LIKE :k{i}" for i in range(len(name_keys)))
+    likes = " OR ".join(f"m.name_key {db.dialect.ilike} :k{i}" for i in range(len(name_keys)))
     params: dict[str, Any] = {"g": group_id, "limit": limit}
     params |= {f"k{i}": f"%{key}%" for i, key in enumerate(name_keys)}
     type_clause = ""

@@ -80,6 +80,8 @@ class Dialect(ABC):
 
     greatest: str
     """The SQL function returning the larger of its arguments (``max`` in SQLite, ``greatest``)."""
+    ilike: str
+    """The pattern match that ignores case (SQLite's LIKE does for ASCII; PostgreSQL needs ILIKE)."""
 
     @abstractmethod
     def json_array_has(self, column: str, param: str, key: str | None = None) -> str:

@@ -1,13 +1,11 @@
-"""Vectors in the PostgreSQL store: pgvector ``vector(dim)`` with an HNSW index (cosine).
+"""Vectors on PostgreSQL: pgvector ``vector(dim)`` columns with HNSW indexes (cosine).
 
-The ``embedding`` column starts without a dimension; the first vector stored fixes it
-(``ALTER TABLE … TYPE vector(dim)``), records it in ``store_meta`` and builds the HNSW index.
-``clear_vectors`` (before re-embedding, perhaps with another model) drops both again.
-
-Filtered search uses pgvector's iterative index scans (``hnsw.iterative_scan =
-relaxed_order``, pgvector ≥ 0.8): the scan goes on past ``ef_search`` until ``limit`` rows pass
-the group and filter conditions (up to ``hnsw.max_scan_tuples``), and the few rows it returns
-slightly out of order are sorted again here.
+The ``embedding`` columns start without a dimension. Episode vectors get theirs, and their
+index, with the first vector stored; fact and entity-name vectors when a memory records its
+embedder (``prepare``), under the schema lock. ``clear`` drops the indexes and dimensions
+again. Searches use pgvector's iterative index scans (``hnsw.iterative_scan = relaxed_order``,
+pgvector ≥ 0.8): the scan goes on past ``ef_search`` until ``limit`` rows pass the group and
+filter conditions, and the few rows it returns slightly out of order are sorted again here.
 """
 
 from __future__ import annotations
@@ -16,91 +14,278 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import psycopg
 
 from engram.errors import StoreError
-from engram.models.episodes import Episode
-from engram.storage.postgres.rows import CURRENT, E_COLUMNS, N_COLUMNS, episode_from_row
-from engram.storage.protocol import ScoredEpisode, Vector
+from engram.models.episodes import Episode, EpisodeFilters
+from engram.models.graph import Entity, Fact
+from engram.storage.backend import Vectors
+from engram.storage.episodes import filter_sql, held
+from engram.storage.postgres.backend import PostgresDb
+from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
+from engram.storage.sql import Db
+from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
 
-DIMENSIONS_KEY = "vector_dimensions"
+EPISODE_DIMENSIONS = "vector_dimensions"
+GRAPH_DIMENSIONS = "graph_vector_dimensions"
+GRAPH_TABLES = ("fact_vectors", "entity_vectors")
 EF_SEARCH = 64
 """HNSW candidate list size (pgvector's default is 40); raised to 2 × limit for larger limits."""
+_NAMES_JOIN = (
+    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
+    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
+)
+_KEY_SQL = "f.fact || chr(31) || f.subject || chr(31) || coalesce(f.object, '')"
 
 
-def dimensions(conn: psycopg.Connection[Any]) -> int | None:
-    """Return the dimension the vector column has, or None before the first vector."""
-    row = conn.execute("SELECT value FROM store_meta WHERE key = %s", (DIMENSIONS_KEY,)).fetchone()
-    return None if row is None else int(row[0])
+def _array(vector: Vector) -> Any:
+    return np.asarray(vector, dtype=np.float32)
 
 
-def fix_dimensions(conn: psycopg.Connection[Any], wanted: int) -> None:
-    """Give the vector column its dimension and the HNSW index, once; raise StoreError on a mismatch.
+def _dimensions(db: Db, key: str) -> int | None:
+    value = db.value("SELECT value FROM store_meta WHERE key = :k", {"k": key})
+    return None if value is None else int(value)
 
-    Runs inside the caller's transaction, which holds the store's schema lock.
-    """
-    current = dimensions(conn)
-    if current == wanted:
-        return
-    if current is not None:
-        raise StoreError(
-            f"this store holds {current}-dimensional vectors, not {wanted}; run `engram reembed`",
-            field="embedder",
-        )
-    conn.execute(f"ALTER TABLE episode_vectors ALTER COLUMN embedding TYPE vector({int(wanted)})")
-    conn.execute(
-        "CREATE INDEX IF NOT EXISTS episode_vectors_hnsw ON episode_vectors "
-        "USING hnsw (embedding vector_cosine_ops)"
+
+def _search_settings(db: Db, limit: int) -> None:
+    """Set the HNSW scan for this transaction (the settings are local to it)."""
+    db.run(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', :ef, "
+        "true)",
+        {"ef": str(max(EF_SEARCH, 2 * limit))},
     )
-    conn.execute("INSERT INTO store_meta (key, value) VALUES (%s, %s)", (DIMENSIONS_KEY, str(wanted)))
 
 
-def reset_dimensions(conn: psycopg.Connection[Any]) -> None:
-    """Drop the HNSW index and the column's dimension (the table is empty); inside the schema lock."""
-    conn.execute("DROP INDEX IF EXISTS episode_vectors_hnsw")
-    conn.execute("ALTER TABLE episode_vectors ALTER COLUMN embedding TYPE vector")
-    conn.execute("DELETE FROM store_meta WHERE key = %s", (DIMENSIONS_KEY,))
+class PostgresVectors(Vectors):
+    """pgvector storage and HNSW search of episode, fact and entity-name vectors."""
 
+    def prepare(self, db: Db, dimensions: int) -> None:
+        current = _dimensions(db, GRAPH_DIMENSIONS)
+        if current == dimensions:
+            return
+        db.lock([("schema",)])
+        current = _dimensions(db, GRAPH_DIMENSIONS)
+        if current == dimensions:
+            return
+        if current is not None:
+            raise StoreError(
+                f"this store holds {current}-dimensional fact and entity vectors, not {dimensions}; "
+                "run `engram reembed`",
+                field="embedder",
+            )
+        for table in GRAPH_TABLES:
+            db.run(f"ALTER TABLE {table} ALTER COLUMN embedding TYPE vector({int(dimensions)})")
+            db.run(
+                f"CREATE INDEX IF NOT EXISTS {table}_hnsw ON {table} USING hnsw (embedding vector_cosine_ops)"
+            )
+        db.run(
+            "INSERT INTO store_meta (key, value) VALUES (:k, :v)",
+            {"k": GRAPH_DIMENSIONS, "v": str(dimensions)},
+        )
 
-def put(conn: psycopg.Connection[Any], items: Sequence[tuple[Episode, Vector]]) -> None:
-    """Upsert one vector per episode; episodes the store does not hold are skipped."""
-    with conn.cursor() as cursor:
-        cursor.executemany(
+    def clear(self, db: Db) -> int:
+        db.lock([("schema",)])
+        count = 0
+        for table, key in (
+            ("episode_vectors", EPISODE_DIMENSIONS),
+            *((t, GRAPH_DIMENSIONS) for t in GRAPH_TABLES),
+        ):
+            count += int(db.value(f"SELECT count(*) AS n FROM {table}"))
+            db.run(f"DELETE FROM {table}")
+            db.run(f"DROP INDEX IF EXISTS {table}_hnsw")
+            db.run(f"ALTER TABLE {table} ALTER COLUMN embedding TYPE vector")
+            db.run("DELETE FROM store_meta WHERE key = :k", {"k": key})
+        return count
+
+    def _check_prepared(self, db: Db, wanted: int) -> None:
+        current = _dimensions(db, GRAPH_DIMENSIONS)
+        if current != wanted:
+            raise StoreError(
+                f"fact and entity vector columns hold {current or 'no'} dimensions, not {wanted}: "
+                "the memory records its embedder first (prepare)",
+                field="embedder",
+            )
+
+    # -- episodes ----------------------------------------------------------------------------------
+
+    def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
+        rows = db.rows(
+            f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.group_id = d.group_id AND e.id = d.id "
+            "AND e.expired_at IS NULL WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v "
+            "WHERE v.group_id = d.group_id AND v.id = d.id) ORDER BY d.created_at, d.group_id, d.id LIMIT "
+            ":limit",
+            {"limit": limit},
+        )
+        return [episode_from(db, row) for row in rows]
+
+    def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
+        """Upsert one vector per episode; the first vector ever stored fixes the dimension and builds the "
+        "index."""
+        wanted = len(items[0][1])
+        current = _dimensions(db, EPISODE_DIMENSIONS)
+        if current != wanted:
+            db.lock([("schema",)])
+            current = _dimensions(db, EPISODE_DIMENSIONS)
+            if current is not None and current != wanted:
+                raise StoreError(
+                    f"this store holds {current}-dimensional vectors, not {wanted}; run `engram reembed`",
+                    field="embedder",
+                )
+            if current is None:
+                db.run(f"ALTER TABLE episode_vectors ALTER COLUMN embedding TYPE vector({int(wanted)})")
+                db.run(
+                    "CREATE INDEX IF NOT EXISTS episode_vectors_hnsw ON episode_vectors "
+                    "USING hnsw (embedding vector_cosine_ops)"
+                )
+                db.run(
+                    "INSERT INTO store_meta (key, value) VALUES (:k, :v)",
+                    {"k": EPISODE_DIMENSIONS, "v": str(wanted)},
+                )
+        db.run_many(
             "INSERT INTO episode_vectors (group_id, id, embedding) "
-            "SELECT d.group_id, d.id, %s FROM episode_docs d WHERE d.group_id = %s AND d.id = %s "
+            "SELECT d.group_id, d.id, :v FROM episode_docs d WHERE d.group_id = :g AND d.id = :id "
             "ON CONFLICT (group_id, id) DO UPDATE SET embedding = excluded.embedding",
-            [
-                (np.asarray(vector, dtype=np.float32), episode.group_id, episode.id)
-                for episode, vector in items
-            ],
+            [{"v": _array(vector), "g": episode.group_id, "id": episode.id} for episode, vector in items],
         )
 
-
-def nearest(
-    conn: psycopg.Connection[Any],
-    group_id: str,
-    query: Vector,
-    limit: int,
-    filter_where: str,
-    filter_params: Sequence[Any],
-    held: tuple[str, Sequence[Any]] = (CURRENT, ()),
-) -> list[ScoredEpisode]:
-    """Return up to ``limit`` episodes of the group nearest to ``query`` (cosine), best first.
-
-    ``held`` picks the versions read and gives their parameters (postgres_rows.held_sql; the
-    current ones by default).
-    """
-    with conn.transaction():
-        conn.execute(
-            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-            "set_config('hnsw.ef_search', %s, true)",
-            (str(max(EF_SEARCH, 2 * limit)),),
+    def drop_episode(self, db: Db, group_id: str, episode_id: str) -> None:
+        db.run(
+            "DELETE FROM episode_vectors WHERE group_id = :g AND id = :id", {"g": group_id, "id": episode_id}
         )
-        rows = conn.execute(
-            f"SELECT {E_COLUMNS}, v.embedding <=> %s AS distance FROM episode_vectors v "
-            f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND {held[0]} "
-            f"WHERE v.group_id = %s{filter_where} ORDER BY distance LIMIT %s",
-            (np.asarray(query, dtype=np.float32), *held[1], group_id, *filter_params, limit),
-        ).fetchall()
-    hits = [ScoredEpisode(episode_from_row(row), 1.0 - float(row[N_COLUMNS])) for row in rows]
-    return sorted(hits, key=lambda hit: -hit.score)
+
+    def search_episodes(
+        self, db: Db, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        assert isinstance(db, PostgresDb)
+        where, params = filter_sql(db, filters)
+        clause, at = held(filters.known_at)
+        with db.conn.transaction():
+            _search_settings(db, limit)
+            rows = db.rows(
+                f"SELECT {E}, v.embedding <=> :q AS distance FROM episode_vectors v "
+                f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND {clause} "
+                f"WHERE v.group_id = :g{where} ORDER BY distance LIMIT :limit",
+                {"q": _array(vector), "g": group_id, "limit": limit, **params, **at},
+            )
+        hits = [ScoredEpisode(episode_from(db, row), 1.0 - float(row["distance"])) for row in rows]
+        return sorted(hits, key=lambda hit: -hit.score)
+
+    # -- facts -------------------------------------------------------------------------------------
+
+    def pending_facts(self, db: Db, limit: int) -> list[PendingFact]:
+        rows = db.rows(
+            "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name AS subject_name, o.name AS "
+            "object_name "
+            f"FROM facts f {_NAMES_JOIN} WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM "
+            "fact_vectors v "
+            f"WHERE v.group_id = f.group_id AND v.id = f.id AND v.text_key = {_KEY_SQL}) "
+            "ORDER BY f.recorded_at, f.group_id, f.id LIMIT :limit",
+            {"limit": limit},
+        )
+        return [
+            PendingFact(
+                group_id=r["group_id"],
+                id=r["id"],
+                text_key=fact_text_key(r["fact"], r["subject"], r["object"]),
+                sentence=r["fact"],
+                names=tuple(name for name in (r["subject_name"], r["object_name"]) if name is not None),
+            )
+            for r in rows
+        ]
+
+    def put_facts(self, db: Db, items: Sequence[tuple[PendingFact, Vector]]) -> None:
+        self._check_prepared(db, len(items[0][1]))
+        db.run_many(
+            "INSERT INTO fact_vectors (group_id, id, text_key, embedding) VALUES (:g, :id, :key, :v) "
+            "ON CONFLICT (group_id, id) DO UPDATE SET text_key = excluded.text_key, embedding = "
+            "excluded.embedding",
+            [{"g": p.group_id, "id": p.id, "key": p.text_key, "v": _array(v)} for p, v in items],
+        )
+
+    def facts_without(self, db: Db, group_id: str, fact_ids: Sequence[str]) -> set[str]:
+        if not fact_ids:
+            return set()
+        rows = db.rows(
+            "SELECT id FROM unnest(CAST(:ids AS text[])) AS f(id) WHERE NOT EXISTS "
+            "(SELECT 1 FROM fact_vectors v WHERE v.group_id = :g AND v.id = f.id)",
+            {"ids": list(fact_ids), "g": group_id},
+        )
+        return {str(row["id"]) for row in rows}
+
+    def drop_facts(self, db: Db, group_id: str, fact_ids: Sequence[str]) -> None:
+        db.run(
+            "DELETE FROM fact_vectors WHERE group_id = :g AND id = ANY(:ids)",
+            {"g": group_id, "ids": list(fact_ids)},
+        )
+
+    def search_facts(
+        self,
+        db: Db,
+        group_id: str,
+        vector: Vector,
+        where: tuple[str, dict[str, Any]],
+        limit: int,
+        inactive_weight: float,
+    ) -> list[tuple[Fact, float]]:
+        assert isinstance(db, PostgresDb)
+        clause, params = where
+        with db.conn.transaction():
+            _search_settings(db, limit)
+            rows = db.rows(
+                f"SELECT {F}, 1 - (v.embedding <=> :q) AS similarity FROM fact_vectors v "
+                f"JOIN facts f ON f.group_id = v.group_id AND f.id = v.id AND {clause} "
+                "WHERE v.group_id = :g ORDER BY v.embedding <=> :q LIMIT :limit",
+                {"q": _array(vector), "g": group_id, "limit": 4 * limit, **params},
+            )
+        hits = []
+        for row in rows:
+            fact = fact_from(db, row)
+            weight = 1.0 if fact.status in ("current", "disputed") else inactive_weight
+            hits.append((fact, float(row["similarity"]) * weight))
+        hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
+        return hits[:limit]
+
+    # -- entity names ------------------------------------------------------------------------------
+
+    def pending_entities(self, db: Db, limit: int) -> list[PendingEntity]:
+        rows = db.rows(
+            "SELECT e.group_id, e.id, e.name FROM entities e WHERE e.expired_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM entity_vectors v WHERE v.group_id = e.group_id AND v.id = e.id AND v.name = "
+            "e.name) "
+            "ORDER BY e.recorded_at, e.group_id, e.id LIMIT :limit",
+            {"limit": limit},
+        )
+        return [PendingEntity(r["group_id"], r["id"], r["name"]) for r in rows]
+
+    def put_entities(self, db: Db, items: Sequence[tuple[PendingEntity, Vector]]) -> None:
+        self._check_prepared(db, len(items[0][1]))
+        db.run_many(
+            "INSERT INTO entity_vectors (group_id, id, name, embedding) VALUES (:g, :id, :name, :v) "
+            "ON CONFLICT (group_id, id) DO UPDATE SET name = excluded.name, embedding = excluded.embedding",
+            [{"g": p.group_id, "id": p.id, "name": p.name, "v": _array(v)} for p, v in items],
+        )
+
+    def drop_entities(self, db: Db, group_id: str, entity_ids: Sequence[str]) -> None:
+        db.run(
+            "DELETE FROM entity_vectors WHERE group_id = :g AND id = ANY(:ids)",
+            {"g": group_id, "ids": list(entity_ids)},
+        )
+
+    def nearest_entities(
+        self, db: Db, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
+    ) -> list[tuple[Entity, float]]:
+        assert isinstance(db, PostgresDb)
+        with db.conn.transaction():
+            _search_settings(db, limit)
+            rows = db.rows(
+                f"SELECT {N}, 1 - (v.embedding <=> :q) AS similarity FROM entity_vectors v "
+                "JOIN entities n ON n.group_id = v.group_id AND n.id = v.id AND n.expired_at IS NULL "
+                "AND (cardinality(CAST(:types AS text[])) = 0 OR n.type = ANY(:types)) WHERE v.group_id = :g "
+                "ORDER BY v.embedding <=> :q LIMIT :limit",
+                {"q": _array(vector), "types": list(types), "g": group_id, "limit": limit},
+            )
+        found = [
+            (entity_from(db, row), float(row["similarity"]))
+            for row in rows
+            if float(row["similarity"]) >= floor
+        ]
+        return sorted(found, key=lambda pair: -pair[1])

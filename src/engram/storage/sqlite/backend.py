@@ -48,6 +48,7 @@ class SQLiteDialect(Dialect):
     episode_doc = ("doc, ", "d.doc, ")
     stored_columns = ("d.doc",)
     rejects_nul = False
+    ilike = "LIKE"
     greatest = "max"
 
     def placeholders(self, sql: str) -> str:

@@ -1,0 +1,351 @@
+"""The server backend: PostgreSQL ≥ 15 with pgvector, through psycopg 3 and a connection pool.
+
+Several processes (``engram serve`` behind a load balancer) may share one database, so
+concurrency control lives in the database: a write transaction takes transaction-scoped
+advisory locks (``Db.lock``) in one global order — on every (group, id), (group, fingerprint)
+and (group, thread) an insert touches, on a group's graph before a graph write — and
+updates, reverts and deletes lock the episode's row (``SELECT … FOR NO KEY UPDATE``), so
+concurrent writers serialise and none is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from engram.errors import StoreError
+from engram.storage.backend import Backend
+from engram.storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
+from engram.storage.sql import Db, Dialect, Params, psycopg_placeholders
+
+T = TypeVar("T")
+Connection = psycopg.Connection[Any]
+
+ANALYZE_AFTER = 1000
+"""Rows inserted after which a process refreshes statistics (or after a fifth of the table)."""
+DUMP_ROWS = 2000
+"""Rows a server-side cursor fetches at a time while an export streams a group."""
+
+
+class PostgresDialect(Dialect):
+    """PostgreSQL's spellings: timestamptz and jsonb columns, arrays for lists."""
+
+    name = "postgresql"
+    for_update = " FOR NO KEY UPDATE"
+    cross_join = "JOIN"
+    episode_doc = ("", "")
+    stored_columns = ("d.created_at", "d.id")
+    rejects_nul = True
+    ilike = "ILIKE"
+    greatest = "greatest"
+
+    def placeholders(self, sql: str) -> str:
+        return psycopg_placeholders(sql)
+
+    def encode_time(self, value: datetime) -> datetime:
+        return value
+
+    def decode_time(self, raw: Any) -> datetime:
+        value: datetime = raw.astimezone(UTC)
+        return value
+
+    def encode_json(self, value: Any) -> Jsonb:
+        return Jsonb(value)
+
+    def decode_json(self, raw: Any) -> Any:
+        return raw
+
+    def in_list(self, expr: str, name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+        return f"{expr} = ANY(:{name})", {name: list(values)}
+
+    def json_array_has(self, column: str, param: str, key: str | None = None) -> str:
+        target = column if key is None else f"({column} -> '{key}')"
+        return f"{target} @> jsonb_build_array(CAST(:{param} AS text))"
+
+    def json_text(self, column: str, key: str) -> str:
+        return f"({column} ->> '{key}')"
+
+    def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
+        """As SQLite's ``json_extract(…) IS ?``: numbers as numbers (JSON true/false as 1/0), strings
+        as text, None as a missing key or a JSON null."""
+        field = f"{column} -> :{param}_key"
+        params: dict[str, Any] = {f"{param}_key": key}
+        if value is None:
+            return f"coalesce({field}, 'null'::jsonb) = 'null'::jsonb", params
+        if isinstance(value, bool | int | float):
+            sql = (
+                f"(CASE jsonb_typeof({field}) WHEN 'number' THEN ({field})::numeric "
+                f"WHEN 'boolean' THEN CASE WHEN ({field})::boolean THEN 1 ELSE 0 END END) "
+                f"= CAST(:{param} AS numeric)"
+            )
+            return sql, params | {param: int(value) if isinstance(value, bool) else value}
+        sql = f"(jsonb_typeof({field}) = 'string' AND {column} ->> :{param}_key = :{param})"
+        return sql, params | {param: value}
+
+
+DIALECT = PostgresDialect()
+
+
+def lock_key(namespace: str, *parts: str) -> int:
+    """Return a signed 64-bit advisory lock key for ``parts`` (e.g. schema, group, "id", id)."""
+    digest = hashlib.blake2b("\x1f".join((namespace, *parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+class PostgresDb(Db):
+    """The shared SQL on a psycopg connection; rows as dicts; advisory locks in the schema's namespace."""
+
+    dialect = DIALECT
+
+    def __init__(self, conn: Connection, schema: str) -> None:
+        self.conn = conn
+        self._schema = schema
+        self._held: set[int] = set()
+
+    def _execute(self, sql: str, params: Params) -> Iterator[dict[str, Any]]:
+        cursor = self.conn.execute(sql, params, prepare=None)
+        return iter(cursor.fetchall()) if cursor.description is not None else iter(())
+
+    def rows_unprepared(self, sql: str, params: Params) -> list[dict[str, Any]]:
+        """Return every row of a query the server must plan for these very parameters, not prepare."""
+        return self.conn.execute(self.sql(sql), self._encoded(params), prepare=False).fetchall()
+
+    def iter(self, sql: str, params: Params | None = None) -> Iterator[dict[str, Any]]:
+        """Stream the rows through a server-side cursor (inside the snapshot's transaction)."""
+        with self.conn.cursor(name=f"engram_{id(self):x}", row_factory=dict_row) as cursor:
+            cursor.itersize = DUMP_ROWS
+            cursor.execute(self.sql(sql), self._encoded(params))
+            yield from cursor
+
+    def run_many(self, sql: str, rows: Sequence[Params]) -> None:
+        if rows:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(self.sql(sql), [self._encoded(row) for row in rows])
+
+    def lock(self, keys: Sequence[tuple[str, ...]]) -> None:
+        numbers = sorted({lock_key(self._schema, *key) for key in keys} - self._held)
+        if numbers:
+            self.conn.execute(
+                "SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k", (numbers,)
+            )
+            self._held.update(numbers)
+
+    @contextmanager
+    def pipeline(self) -> Iterator[None]:
+        with self.conn.pipeline():
+            yield
+
+
+def describe_conninfo(conninfo: str) -> str:
+    """Return ``conninfo`` as ``postgresql://user@host:port/dbname``, without any password."""
+    params = conninfo_to_dict(conninfo)
+    user = f"{params['user']}@" if params.get("user") else ""
+    host = str(params.get("host") or "localhost")
+    port = f":{params['port']}" if params.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{params.get('dbname') or ''}"
+
+
+class PostgresBackend(Backend):
+    """A PostgreSQL database (``postgresql://…`` or a libpq key=value string); thread-safe.
+
+    The schema is created or migrated on open in the first schema of the connection's
+    ``search_path``. Each process holds a pool of up to ``pool_size`` connections.
+    Raises StoreError when the database cannot be reached, lacks pgvector, or has a schema
+    newer than this Engram knows.
+    """
+
+    dialect = DIALECT
+    errors = (psycopg.Error,)
+
+    def __init__(self, conninfo: str, *, pool_size: int = 10, timeout: float = 10.0) -> None:
+        from engram.storage.postgres.fulltext import PostgresFullText
+        from engram.storage.postgres.vectors import PostgresVectors
+
+        self.fulltext: PostgresFullText
+        self._where = describe_conninfo(conninfo)
+        self._closed = False
+        self._since_analyze = 0
+        self._rows_at_analyze = 0
+        self._pool_size = pool_size
+        self.fulltext = PostgresFullText()
+        self.vectors = PostgresVectors()
+        try:
+            with psycopg.connect(conninfo, autocommit=True, connect_timeout=max(1, int(timeout))) as conn:
+                schema = conn.execute("SELECT current_schema()").fetchone()
+                if schema is None or schema[0] is None:
+                    raise StoreError(f"{self._where}: no schema of the search_path exists", field="database")
+                self._schema = str(schema[0])
+                self._server_version = conn.info.server_version
+                self._migrate(conn)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot open {self._where}: {exc}".strip(), field="database") from exc
+        self._pool: ConnectionPool[Connection] = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=pool_size,
+            open=False,
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            configure=self._configure,
+            name="engram",
+            timeout=timeout,
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise StoreError(f"cannot open {self._where}: {exc}", field="database") from exc
+
+    # -- connections -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _configure(conn: Connection) -> None:
+        from pgvector.psycopg import register_vector
+
+        conn.execute("SET TIME ZONE 'UTC'")
+        register_vector(conn)
+
+    @contextmanager
+    def _connection(self) -> Iterator[Connection]:
+        """Yield a pooled connection; a lost or read-only database becomes StoreError (HTTP 503)."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.errors.ReadOnlySqlTransaction as exc:
+            raise StoreError(f"{self._where} is read-only (a replica?): {exc}", field="database") from exc
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise StoreError(f"{self._where} is unavailable: {exc}", field="database") from exc
+
+    @contextmanager
+    def read(self) -> Iterator[Db]:
+        """Yield a pooled connection in autocommit mode."""
+        with self._connection() as conn:
+            yield PostgresDb(conn, self._schema)
+
+    def write(self, fn: Callable[[Db], T]) -> T:
+        """Run ``fn(db)`` in one transaction on a pooled connection."""
+        with self._connection() as conn, conn.transaction():
+            return fn(PostgresDb(conn, self._schema))
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Db]:
+        """Yield a connection in one REPEATABLE READ, READ ONLY transaction."""
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield PostgresDb(conn, self._schema)
+
+    def _migrate(self, conn: Connection) -> None:
+        """Bring the schema to LATEST_VERSION; an up-to-date schema is only read (so replicas open)."""
+        if self._applied(conn) == LATEST_VERSION:
+            return
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self._schema, "schema"),))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
+            )
+            current = self._applied(conn)
+            for version, sql in MIGRATIONS:
+                if version > current:
+                    conn.execute(sql)
+                    conn.execute(
+                        "INSERT INTO schema_migrations (version, applied_at) VALUES (%s, %s)",
+                        (version, datetime.now(UTC)),
+                    )
+
+    def _applied(self, conn: Connection) -> int:
+        """Return the highest applied migration (0 for an empty schema); raise StoreError if too new."""
+        row = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+        if not row or not row[0]:
+            return 0
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+        current = int(row[0]) if row else 0
+        if current > LATEST_VERSION:
+            raise StoreError(
+                f"{self._where} has schema version {current}, newer than this Engram ({LATEST_VERSION}); "
+                "upgrade Engram",
+                field="database",
+            )
+        return current
+
+    # -- upkeep ------------------------------------------------------------------------------------
+
+    def inserted(self, rows: int) -> None:
+        """Count rows this process inserted; refresh statistics when the tables grew enough."""
+        self._since_analyze += rows
+        if self._since_analyze > max(ANALYZE_AFTER, self._rows_at_analyze // 5):
+            self._analyze()
+
+    def _analyze(self) -> None:
+        """Refresh the planner's statistics after bulk inserts (one process at a time, others skip).
+
+        Autovacuum does this too, but only every minute; until then a store that grew from
+        nothing would be planned as empty (nested loops over every episode of a group).
+        """
+        key = lock_key(self._schema, "analyze")
+        with self._connection() as conn:
+            locked = conn.execute("SELECT pg_try_advisory_lock(%s) AS locked", (key,)).fetchone()
+            if not locked or not locked["locked"]:
+                return
+            try:
+                conn.execute(
+                    "ANALYZE episode_docs, episodes, episode_vectors, entities, entity_names, facts, "
+                    "fact_docs, mentions"
+                )
+                row = conn.execute(
+                    "SELECT reltuples FROM pg_class WHERE oid = 'episode_docs'::regclass"
+                ).fetchone()
+                self._rows_at_analyze = int(row["reltuples"]) if row else 0
+                self._since_analyze = 0
+                self.fulltext.invalidate()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+    def compact(self) -> None:
+        """VACUUM the tables a purge touches, so no index or visible page keeps the deleted rows.
+
+        Copies in WAL archives and backups are the operator's to expire (docs/deployment.md).
+        """
+        with self._connection() as conn:  # autocommit: VACUUM cannot run in a transaction
+            for table in (
+                "episodes",
+                "episode_docs",
+                "episode_vectors",
+                "facts",
+                "fact_docs",
+                "entities",
+                "fact_vectors",
+                "entity_vectors",
+                "archived_facts",
+                "archived_fact_docs",
+                "entity_names",
+                "mentions",
+            ):
+                conn.execute(f"VACUUM {table}")
+
+    def describe(self) -> str:
+        """Return the server version, address (no password), schema and pool size."""
+        major, minor = divmod(self._server_version, 10_000)
+        return (
+            f"PostgreSQL {major}.{minor} at {self._where} (schema {self._schema}, pool of {self._pool_size})"
+        )
+
+    def integrity_check(self) -> str | None:
+        """Return None: PostgreSQL checks its own pages; there is no cheap whole-database verdict."""
+        return None
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        if not self._closed:
+            self._closed = True
+            self._pool.close()
