@@ -18,11 +18,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import apsw
+from engram.storage.sqlite.graph import F, fact_filter, find_facts_in
 
 import _common
-from engram.storage.types import FactQuery
-from engram.storage.sqlite.graph import F, fact_filter, find_facts_in
 from engram.storage.open import open_sqlite
+from engram.storage.types import FactQuery
 
 INSERT = (
     "INSERT INTO facts (doc, group_id, id, version, subject, predicate, object, value, fact, conditions, "

@@ -200,7 +200,11 @@ def update_some(memory: Memory, share: float = 0.02) -> int:
 
 
 def query_phase(
-    store: Storage, memory: Memory, questions: list[str], vectors: np.ndarray, known_at: datetime | None = None
+    store: Storage,
+    memory: Memory,
+    questions: list[str],
+    vectors: np.ndarray,
+    known_at: datetime | None = None,
 ) -> dict[str, Any]:
     """Search, list and vector-search latencies on the built store (at ``known_at`` when given)."""
     answers: list[list[str]] = []

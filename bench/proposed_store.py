@@ -42,12 +42,11 @@ from pathlib import Path
 from typing import Any
 
 import apsw
+from engram.storage.sqlite.rows import E_COLUMNS, episode_from_row, filter_sql, ts
 
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.storage.protocol import CONTEXT_WEIGHT, PageKey, ScoredEpisode
 from engram.storage.sqlite.fulltext import fts_query
-from engram.storage.sqlite.rows import E_COLUMNS, episode_from_row, filter_sql, ts
-from engram.storage.open import open_sqlite
 
 _TOKENIZER_ARGS = ["unicode61", "remove_diacritics", "2"]
 _FACETS_TABLE = "episodes_fts_facets"
