@@ -13,8 +13,10 @@ from engram import timeutil
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
 from engram.graph.service import GraphService
+from engram.history.archive import archive_facts
 from engram.history.service import HistoryService
 from engram.ids import new_id
+from engram.ingest.extraction import GraphIngest
 from engram.ingest.indexer import Indexer
 from engram.ingest.inputs import (
     MAX_METADATA_DEPTH,
@@ -106,13 +108,8 @@ class Memory:
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
         self.history = HistoryService(store, clock=self._clock)
-        self.graph = GraphService(
-            store,
-            self.settings.create_extractor(),
-            clock=self._clock,
-            inactive_weight=weight,
-            embedder=embedder,
-        )
+        self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=embedder)
+        self._extraction = GraphIngest(store, self.graph, self.settings.create_extractor(), clock=self._clock)
 
     @classmethod
     def open(
@@ -150,7 +147,7 @@ class Memory:
             self._indexer.stop()
         if self.embedder is not None:
             self.embedder.close()
-        self.graph.close()
+        self._extraction.close()
         self.store.close()
 
     def index_pending(self, on_batch: Callable[[int], None] | None = None) -> int:
@@ -280,7 +277,7 @@ class Memory:
         if self._indexer is not None:
             self._indexer.notify()
         fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]
-        self.graph.ingest(fresh, actor)
+        self._extraction.ingest(fresh, actor)
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(
@@ -434,7 +431,7 @@ class Memory:
 
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
-        return self.graph.reextract(self.group(group_id), actor)
+        return self._extraction.reextract(self.group(group_id), actor)
 
     def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
         """Return the possible duplicate entities recorded for review, best first."""
@@ -479,7 +476,8 @@ class Memory:
         actor: str | None = None,
     ) -> ArchiveResult:
         """Move inactive facts older than ``older_than``, never returned by a search, to the archive."""
-        return self.graph.archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)
+        group = self.group(group_id)
+        return archive_facts(self.store, group, older_than, self._clock(), dry_run=dry_run, actor=actor)
 
     # -- history -----------------------------------------------------------------------------------
 
