@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: run test install install-dev lint types check bench clean
+.PHONY: run test check install install-dev lint types clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ types: install-dev
 
 test: install-dev lint types
 	$(BIN)/pytest -q
+
+# The fast loop: lint, types and the SQLite tests (no PostgreSQL, no slow subprocess tests).
+check: install-dev lint types
+	$(BIN)/pytest -q -m "not postgres and not slow"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -158,3 +158,12 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
     if request.param == "postgres":
         return {"database_url": SecretStr(request.getfixturevalue("postgres_url"))}
     return {"data_dir": tmp_path / "data"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that runs on PostgreSQL ``postgres`` (``make check`` leaves them to ``make test``)."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        uses = set(getattr(item, "fixturenames", ()))
+        if "postgres" in params.values() or uses & {"postgres_server", "postgres_url"}:
+            item.add_marker(pytest.mark.postgres)

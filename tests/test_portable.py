@@ -1,4 +1,4 @@
-"""Portable export/import (issue #5): a group's whole memory round-trips between stores, object by object.
+"""Portable export/import: a group's whole memory round-trips between stores, object by object.
 
 The source store gets episode versions, a superseded and an archived fact, a merge, a merge
 candidate, a retraction and a recorded search hit; its export is imported into fresh stores

@@ -1,4 +1,4 @@
-"""Time travel on episodes through Memory, REST, MCP and the CLI (issue #5).
+"""Time travel on episodes through Memory, REST, MCP and the CLI.
 
 ``known_at`` (transaction time) reads what the memory held then; ``as_of`` (valid time) keeps
 what had happened by then. The store-level cases, on every backend, are in

@@ -6,7 +6,9 @@ The public surface is this module's ``__all__``; everything else is private.
 from engram.config import Settings
 from engram.errors import (
     Conflict,
+    EmbedderError,
     EngramError,
+    ExtractionError,
     InvalidInput,
     NotFound,
     PreconditionFailed,
@@ -31,6 +33,7 @@ from engram.models.episodes import (
 )
 from engram.models.graph import (
     AddFacts,
+    ArchiveResult,
     Entity,
     EntityIn,
     EntityView,
@@ -38,17 +41,23 @@ from engram.models.graph import (
     Fact,
     FactHit,
     FactIn,
+    FactsAdded,
     FactSearch,
     FactSearchResponse,
+    MergeCandidateView,
 )
+from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
+from engram.portable.group_format import ImportCounts
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Actor",
     "AddFacts",
+    "ArchiveResult",
     "Conflict",
     "CreatedEpisode",
+    "EmbedderError",
     "EngramError",
     "Entity",
     "EntityIn",
@@ -60,22 +69,30 @@ __all__ = [
     "EpisodePage",
     "EpisodePatch",
     "Extraction",
+    "ExtractionError",
     "Fact",
     "FactHit",
     "FactIn",
     "FactSearch",
     "FactSearchResponse",
+    "FactsAdded",
+    "ImportCounts",
     "InvalidInput",
     "Memory",
+    "MergeCandidateView",
     "NotFound",
     "Operation",
+    "OperationPage",
+    "OperationView",
     "PreconditionFailed",
     "PreconditionRequired",
+    "PurgeReport",
     "SearchHit",
     "SearchQuery",
     "SearchResponse",
     "Settings",
     "StoreError",
     "ThreadHits",
+    "VersionChange",
     "__version__",
 ]

@@ -47,6 +47,7 @@ from engram.models.graph import (
     Entity,
     EntityView,
     Extraction,
+    FactsAdded,
     FactSearch,
     FactSearchResponse,
     MergeCandidateView,
@@ -460,12 +461,10 @@ class Memory:
             hit.fact = timeutil.as_believed(hit.fact, at)
         return response
 
-    def add_facts(
-        self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None
-    ) -> dict[str, object]:
-        """Add facts (with provenance ``episode_id``) through resolution and arbitration."""
+    def add_facts(self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None) -> FactsAdded:
+        """Add facts (with provenance ``episode_id``) through resolution and arbitration. Raises NotFound."""
         add: AddFacts = validated(AddFacts, request, "body")
-        return self.graph.add_facts(add, self.group(add.group_id), actor)
+        return FactsAdded.model_validate(self.graph.add_facts(add, self.group(add.group_id), actor))
 
     def archive_facts(
         self,

@@ -153,7 +153,7 @@ def test_add_facts_to_a_stored_episode_and_errors(graph: Memory) -> None:
             "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "tea"}],
         }
     )
-    assert result["facts"] == {"new": 1}
+    assert result.facts == {"new": 1}
     assert graph.search_facts({"query": "tea"}).results[0].citations == [f"[source: {episode}]"]
     with pytest.raises(NotFound):
         graph.add_facts(

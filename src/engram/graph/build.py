@@ -2,7 +2,7 @@
 
 Runs inside ``Storage.write``, so every decision sees a consistent graph and the
 episode's whole graph change commits (or rolls back) as one operation. Per episode
-(DESIGN.md §6): relative dates are resolved against the episode's timestamp; each mention
+(docs/architecture.md, "Ingestion"): relative dates are resolved against the episode's timestamp; each mention
 is resolved against known entities (exact name or alias, then fuzzy candidates of the same
 type; scored by engram.graph.resolve); each fact becomes a Claim arbitrated against the
 current facts with its subject and predicate (engram.graph.arbitrate), and the decision is

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from engram.errors import InvalidInput, NotFound
+from engram.errors import EmbedderError, InvalidInput, NotFound
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
 from engram.graph.resolve import UNKNOWN_TYPE
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
@@ -27,7 +27,7 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.predicates import PredicateRegistry
-from engram.nlp.embed import Embedder, EmbedderError
+from engram.nlp.embed import Embedder
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import query_terms
 from engram.storage.protocol import Storage, Txn

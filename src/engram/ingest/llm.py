@@ -29,8 +29,8 @@ from typing import Any
 
 import httpx
 
+from engram.errors import ExtractionError, InvalidInput
 from engram.ingest.llm_parse import (
-    ExtractionError,
     ParsedExtraction,
     Usage,
     message_text,
@@ -194,7 +194,9 @@ class LLMExtractor:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if response_format not in _FORMATS:
-            raise ValueError(f"response_format must be one of {', '.join(_FORMATS)}")
+            raise InvalidInput(
+                f"response_format must be one of {', '.join(_FORMATS)}", field="response_format"
+            )
         self.name = f"llm:{model}"
         self.model = model
         self.max_retries = max_retries

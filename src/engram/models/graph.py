@@ -131,7 +131,7 @@ class Fact(BaseModel):
 
 
 class FactSearch(_Input):
-    """A facts search; by default current facts only (DESIGN.md §5)."""
+    """A facts search; by default current facts only (docs/architecture.md, "API contract")."""
 
     query: str = ""
     group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
@@ -195,6 +195,16 @@ class AddFacts(_Input):
     group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
     entities: list[EntityIn] = Field(default_factory=list, max_length=256)
     facts: list[FactIn] = Field(min_length=1, max_length=512)
+
+
+class FactsAdded(BaseModel):
+    """What adding facts to a stored episode did to the graph."""
+
+    entities_created: list[str] = Field(description="Ids of the entities made for new names.")
+    entities_matched: list[str] = Field(description="Ids of known entities the names resolved to.")
+    merge_candidates: int = Field(description="Possible duplicates recorded for review.")
+    facts: dict[str, int] = Field(description="Facts by arbitration outcome (new, restated, superseded…).")
+    fact_ids: list[str] = Field(description="Ids of the facts written.")
 
 
 class MergeCandidateView(BaseModel):

@@ -1,6 +1,6 @@
 """Episode search: filters in the store, then channels, fusion, boosts, diversity and citations.
 
-Pipeline (DESIGN.md §7): the query is parsed (words, synonyms, time expression); each
+Pipeline (docs/architecture.md, "Search"): the query is parsed (words, synonyms, time expression); each
 channel (BM25, vector, …) returns candidates that already pass the filters; weighted RRF
 fuses them; boosts multiply the fused score (intent asked for, actor named, time named,
 recency); MMR optionally diversifies; a score floor and the limit cut; each hit gets its

@@ -65,10 +65,8 @@ def parse_query(
     A query longer than ``max_chars`` is truncated with a warning. When every word is a
     stop word the stop words are kept, so "who are you" still searches. With a
     ``reference_time``, the first time expression ("last week", "去年三月") becomes
-    ``time_range`` (engram.nlp.timeexpr). Its words stay in ``words``: taking them out
-    was measured and did not help (LoCoMo dev recall@5 0.682 kept vs 0.679 removed; the
-    bilingual corpus 0.768 vs 0.746), since they also bring BM25 candidates for the time
-    boost to promote.
+    ``time_range`` (engram.nlp.timeexpr). Its words stay in ``words``: they also bring BM25
+    candidates for the time boost to promote (taking them out lost recall: docs/decisions.md §6).
     """
     warnings: list[str] = []
     if len(text) > max_chars:

@@ -306,11 +306,11 @@ def list_page(
     params |= {"g": group_id, "limit": limit}
     if after_key is not None:
         # A row value is an index range; the OR form was a filter over every newer row, so a
-        # deep page cost O(depth) (bench/RESULTS.md: 15 ms -> 1 ms at 100k on SQLite).
+        # deep page cost O(depth).
         where += " AND (e.timestamp, e.id) < (:key_at, :key_id)"
         params |= {"key_at": after_key.timestamp, "key_id": after_key.id}
     # One actor is a small slice of a group: read it through its own index (SQLite's planner,
-    # guessing, walked the whole time index: 37 ms p95 at 100k).
+    # guessing, walked the whole time index; docs/decisions.md §15).
     index = d.indexed_by("episodes_current_actor") if len(filters.actor_id) == 1 else ""
     order = "ORDER BY e.timestamp DESC, e.id DESC LIMIT :limit"
     if filters.known_at is None:

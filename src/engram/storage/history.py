@@ -13,7 +13,7 @@ from typing import Any
 from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity
 from engram.storage.rows import (
-    OPERATION_COLUMNS,
+    OPERATIONS,
     VERSIONED_TABLES,
     E,
     N,
@@ -22,10 +22,10 @@ from engram.storage.rows import (
     operation_from,
     version_ref_from,
 )
-from engram.storage.sql import Db, select_list
+from engram.storage.sql import Db
 from engram.storage.types import ObjectKind, OperationQuery, VersionRef
 
-OPERATION = select_list("o", OPERATION_COLUMNS)
+OPERATION = OPERATIONS.select("o")
 
 
 def get_operation(db: Db, group_id: str, operation_id: str) -> Operation | None:

@@ -222,7 +222,7 @@ def add_graph_tools(
         """
         request = {"episode_id": episode_id, "group_id": group_id, "entities": entities or [], "facts": facts}
         done = memory.add_facts(request, actor=MCP_ACTOR)
-        return AddFactsResult.model_validate({"episode_id": episode_id, **done})
+        return AddFactsResult.model_validate({"episode_id": episode_id, **done.model_dump()})
 
     def merge_entities(
         id: EntityIdArg,

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.routing import Route
 
 from engram import __version__
-from engram.errors import EngramError, PreconditionFailed
+from engram.errors import EngramError, InvalidInput, PreconditionFailed
 from engram.memory import Memory
 from engram.models.episodes import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchHit
 from engram.models.graph import EntityIn, FactIn
@@ -290,7 +290,7 @@ def create_mcp_server(
     Serve it with ``run_stdio`` or mount ``streamable_http_route`` in an ASGI app.
     """
     if max_content_chars < 1:
-        raise ValueError("max_content_chars must be at least 1")
+        raise InvalidInput("max_content_chars must be at least 1", field="max_content_chars")
     server = EngramMCPServer(
         "engram", title="Engram", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )

@@ -1,4 +1,4 @@
-"""REST routes for episodes (DESIGN.md §5). Each route is a few lines over Memory."""
+"""REST routes for episodes (docs/architecture.md, "API contract"). Each route is a few lines over Memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""REST routes for the knowledge graph (DESIGN.md §5): entities and facts."""
+"""REST routes for the knowledge graph (docs/architecture.md, "API contract"): entities and facts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""REST routes for history and corrections (DESIGN.md §5): the audit log, revert, delete."""
+"""REST routes for history and corrections: the audit log, revert, delete (docs/architecture.md)."""
 
 from __future__ import annotations
 
