@@ -35,11 +35,15 @@ def data(result: CallToolResult) -> dict[str, Any]:
 
 
 def error(result: CallToolResult) -> tuple[str, dict[str, Any]]:
-    """Return a tool error's text and structured ``error``."""
+    """Return a tool error's text and its details (``_meta["engram/error"]``); no structured content."""
     assert result.is_error, f"expected a tool error, got {result.structured_content}"
+    assert result.structured_content is None, "an error must not contradict the output schema"
     text = result.content[0].text  # type: ignore[union-attr]
-    assert isinstance(result.structured_content, dict)
-    return text, result.structured_content["error"]
+    assert result.meta is not None
+    details: dict[str, Any] = result.meta["engram/error"]
+    if details.get("field"):
+        assert f"field: {details['field']}" in text, "the text names the field"
+    return text, details
 
 
 def just_before(iso: str) -> str:
@@ -349,9 +353,9 @@ def test_graph_errors_are_tool_errors_and_the_server_keeps_serving(memory: Memor
         assert "entities.0.kind: unknown field" in text
         text, details = error(await client.call_tool("search_facts", {"subject": "Nobody"}))
         assert "Nobody" in text and details["field"] == "subject"
-        text, details = error(await client.call_tool("search_facts", {"limit": 51}))
+        text, details = error(await client.call_tool("search_facts", {"limit": 101}))
         assert details["field"] == "limit"
-        text, details = error(await client.call_tool("search_entities", {"query": "x", "limit": 51}))
+        text, details = error(await client.call_tool("search_entities", {"query": "x", "limit": 101}))
         assert details["field"] == "limit"
         text, details = error(await client.call_tool("get_entity", {"id": "x", "as_of": "2024-01-01"}))
         assert text.startswith("Invalid input: as_of: unknown argument")
@@ -367,33 +371,21 @@ def test_descriptions_teach_extraction_and_current_vs_history(memory: Memory) ->
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert {"search_facts", "search_entities", "get_entity", "add_facts"} <= set(tools)
         create = tools["create_episode"].description or ""
-        for phrase in (
-            "`entities` and `facts`",
-            "builtin extractor",
-            "person, organisation",
-            "UPPER_SNAKE",
-            "LIVES_IN",
-            "PLANS_TO_VISIT",
-            '"住在"',
-            "exactly one of object",
-            "episode's language",
-            '{"when": "weekends"}',
-            "stated",
-            "inferred",
-            "First person",
-            "我住在杭州",
-            "I work",
-        ):
+        for phrase in ("entities=[", "facts=[", "invalid_at", '{"when": "weekends"}', "confidence"):
+            assert phrase in create, phrase
+        for phrase in ('"I"/"我" is the actor', "object (an entity) or value (a literal)", "no server LLM"):
             assert phrase in create, phrase
         assert {"entities", "facts"} <= set(tools["create_episode"].input_schema["properties"])
-        assert "exactly one of object" in (tools["add_facts"].description or "")
-        for name in ("search_facts", "get_entity"):
-            description = tools[name].description or ""
-            for phrase in ("include_history", "disputed", "uncertain", "as_of", "known_at", "citations"):
-                assert phrase in description, (name, phrase)
-        assert tools["search_facts"].input_schema["properties"]["limit"]["maximum"] == 50
-        assert tools["search_entities"].input_schema["properties"]["limit"]["maximum"] == 50
-        assert "at most 50" in (tools["get_entity"].description or "")
+        fact_fields = tools["add_facts"].input_schema["$defs"]["FactIn"]["properties"]
+        assert all(field.get("description") for field in fact_fields.values()), "FactIn fields described"
+        assert "create_episode" in (tools["add_facts"].description or "")
+        for phrase in ("disputed", "uncertain", "include_history", "citations"):
+            assert phrase in (tools["search_facts"].description or ""), phrase
+        properties = tools["search_facts"].input_schema["properties"]
+        assert {"as_of", "known_at"} <= set(properties) and "Valid time" in properties["as_of"]["description"]
+        assert tools["search_facts"].input_schema["properties"]["limit"]["maximum"] == 100
+        assert tools["search_entities"].input_schema["properties"]["limit"]["maximum"] == 100
+        assert "≤ 50" in (tools["get_entity"].description or "")
         reads = [tools[name].annotations for name in ("search_facts", "search_entities", "get_entity")]
         assert all(a is not None and a.read_only_hint for a in reads)
         assert (
