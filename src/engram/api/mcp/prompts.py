@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.prompts.base import UserMessage
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INVALID_PARAMS
 
 from engram.api.mcp.graph import entity_result
 from engram.api.mcp.text import entity_text, render
@@ -72,8 +74,9 @@ def add_prompts_and_resources(server: EngramMCPServer, memory: Memory, limits: R
     )
     def answer_from_memory(question: str, group_id: str | None = None, language: str = "en") -> UserMessage:
         if language not in RULES:
-            raise ValueError(f"language must be one of {', '.join(RULES)}, not {language!r}")
-        group = memory.group(group_id)
+            message = f"language must be one of {', '.join(RULES)}, not {language!r}"
+            raise MCPError(INVALID_PARAMS, message, {"field": "language"})
+        group = _read(lambda: memory.group(group_id), MCPError)
         query: SearchQuery = validated(
             SearchQuery, {"query": question, "group_id": group, "limit": EVIDENCE_HITS}, "query"
         )
@@ -111,11 +114,16 @@ def add_prompts_and_resources(server: EngramMCPServer, memory: Memory, limits: R
         return entity_text(entity_result(view).model_dump(mode="json"))
 
 
-def _read(read: Any) -> Any:
-    """Return ``read()``; Engram errors become the SDK's resource errors (not found, or invalid)."""
+def _read(read: Any, protocol_error: type[MCPError] | None = None) -> Any:
+    """Return ``read()``; Engram errors become the SDK's resource errors (not found, or invalid).
+
+    With ``protocol_error``, an Engram error becomes that JSON-RPC "invalid params" error instead.
+    """
     try:
         return read()
-    except NotFound as exc:
-        raise ResourceNotFoundError(exc.detail) from exc
     except EngramError as exc:
+        if protocol_error is not None:
+            raise protocol_error(INVALID_PARAMS, f"{exc.title}: {exc.detail}", {"field": exc.field}) from exc
+        if isinstance(exc, NotFound):
+            raise ResourceNotFoundError(exc.detail) from exc
         raise ResourceError(f"{exc.title}: {exc.detail}") from exc

@@ -158,7 +158,8 @@ def _engram_error(tool: str, exc: EngramError) -> CallToolResult:
     if current is not None:
         detail += f"; read it again with get_episode and retry with expected_version {current}"
     logger.info("tool %s refused: %s", tool, detail)
-    return error_result(type(exc).__name__, exc.title, detail, field=exc.field, **exc.extra)
+    field = exc.field or ("expected_version" if current is not None else None)  # MCP's name for it
+    return error_result(type(exc).__name__, exc.title, detail, field=field, **exc.extra)
 
 
 def _validation_error(tool: str, exc: ValidationError) -> CallToolResult:
