@@ -4,6 +4,8 @@ create_episode's agent-supplied entities and facts, driven by the SDK's own clie
 
 from __future__ import annotations
 
+import json
+import re
 import socket
 import threading
 import time
@@ -449,5 +451,53 @@ def test_merge_entities_over_mcp(memory: Memory) -> None:
         message, body = error(await client.call_tool("merge_entities", {"id": small, "into": full}))
         assert body["field"] == "id" and small in message
         assert (await call(client, "get_entity", id=full))["entity"]["id"] == full
+
+    in_process(memory, scenario)
+
+
+@pytest.mark.parametrize("order", ["as written", "reversed"])
+def test_the_create_episode_example_builds_the_graph_it_describes(memory: Memory, order: str) -> None:
+    """The example in create_episode's description is valid input and builds the graph it shows.
+
+    Reversed, the older fact arrives after the current one: it keeps its own invalid_at.
+    """
+
+    async def scenario(client: Client) -> None:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        description = tools["create_episode"].description or ""
+        example = {
+            key: json.loads(line.removeprefix(f"{key}="))
+            for line in description.splitlines()
+            for key in ("entities", "facts")
+            if line.startswith(f"{key}=")
+        }
+        content = re.search(r'content\s+"([^"]+)"', description)
+        assert content is not None and set(example) == {"entities", "facts"}
+        if order == "reversed":
+            example["facts"].reverse()
+        created = await call(
+            client,
+            "create_episode",
+            content=content.group(1),
+            actor={"id": "u_7", "name": "李强"},
+            timestamp="2025-01-10T09:00:00Z",
+            **example,
+        )
+        source = f"[source: {created['episode']['id']}]"
+        hits = (await call(client, "search_facts", subject="李强", include_history=True, limit=20))["results"]
+        by_object = {(h["fact"]["predicate"], h["object_name"] or h["fact"]["value"]): h for h in hits}
+        assert set(by_object) == {
+            ("LIVES_IN", "杭州"),
+            ("LIVES_IN", "上海"),
+            ("WORKS_AT", "Initech"),
+            ("BUDGET", 500000),
+        }
+        assert all(source in h["citations"] for h in hits)
+        shanghai = by_object[("LIVES_IN", "上海")]["fact"]
+        assert shanghai["invalid_at"].startswith("2024-03-01") and shanghai["status"] == "superseded"
+        assert by_object[("LIVES_IN", "杭州")]["fact"]["status"] == "current"
+        assert by_object[("WORKS_AT", "Initech")]["fact"]["conditions"] == {"when": "weekends"}
+        budget = by_object[("BUDGET", 500000)]["fact"]
+        assert budget["confidence"] == 0.7 and budget["source_kind"] == "inferred"
 
     in_process(memory, scenario)

@@ -18,9 +18,9 @@ answer_from_memory shows the way to answer (English or Chinese)."""
 EXTRACTION_GUIDE = """\
 Pass the graph you extracted as entities and facts (no server LLM needed; [] and [] for \
 chit-chat; omitted: the server's rules extract). Example, actor {"id": "u_7", "name": "李强"}, \
-content "我住在杭州，周末在Initech兼职，预算大概五十万。2024年3月之前我住在上海。":
+content "2024年3月之前我住在上海，现在住在杭州，周末在Initech兼职，预算大概五十万。":
 entities=[{"name": "李强", "type": "person"}, {"name": "杭州", "type": "place"}, {"name": "上海", "type": "place"}, {"name": "Initech", "type": "organisation"}]
-facts=[{"subject": "李强", "predicate": "LIVES_IN", "object": "杭州", "fact": "李强住在杭州"}, {"subject": "李强", "predicate": "LIVES_IN", "object": "上海", "invalid_at": "2024-03-01", "fact": "李强2024年3月之前住在上海"}, {"subject": "李强", "predicate": "WORKS_AT", "object": "Initech", "conditions": {"when": "weekends"}, "fact": "李强周末在Initech兼职"}, {"subject": "李强", "predicate": "BUDGET", "value": 500000, "confidence": 0.7, "source_kind": "inferred", "fact": "李强的预算大概五十万"}]
+facts=[{"subject": "李强", "predicate": "LIVES_IN", "object": "上海", "invalid_at": "2024-03-01", "fact": "李强2024年3月之前住在上海"}, {"subject": "李强", "predicate": "LIVES_IN", "object": "杭州", "fact": "李强住在杭州"}, {"subject": "李强", "predicate": "WORKS_AT", "object": "Initech", "conditions": {"when": "weekends"}, "fact": "李强周末在Initech兼职"}, {"subject": "李强", "predicate": "BUDGET", "value": 500000, "confidence": 0.7, "source_kind": "inferred", "fact": "李强的预算大概五十万"}]
 "I"/"我" is the actor: use their name. Each fact has object (an entity) or value (a literal), \
 never both; valid_at/invalid_at only when the text dates it."""
 
