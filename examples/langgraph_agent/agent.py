@@ -84,7 +84,7 @@ _RULES = [
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ing", "es", "s"):
+    for suffix in ("ing", "s"):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
             return word[: -len(suffix)]
     return word
@@ -214,7 +214,7 @@ def build_graph(model: BaseChatModel, tools: list[BaseTool]) -> Any:
         return {"messages": [asked, *found["messages"]]}
 
     async def enricher(turn: Turn) -> Turn:
-        hits = [str(m.content) for m in turn.get("messages", []) if isinstance(m, ToolMessage)]
+        hits = [_text(m.content) for m in turn.get("messages", []) if isinstance(m, ToolMessage)]
         facts = await by_name["search_facts"].ainvoke({"query": turn["question"], "group_id": GROUP})
         return {"evidence": [*hits, _text(facts)]}
 
@@ -287,7 +287,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         agent = build_graph(_model(args.model), await load_mcp_tools(session))
         for question in args.say or CONVERSATION:
             turn = await agent.ainvoke({"question": question})
-            stored = [str(m.content) for m in turn.get("recorder", []) if isinstance(m, ToolMessage)]
+            stored = [_text(m.content) for m in turn.get("recorder", []) if isinstance(m, ToolMessage)]
             stored_id = re.search(r"episode (ep_\w+|\S+);", stored[0]) if stored else None
             transcript.append(
                 {
