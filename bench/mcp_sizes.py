@@ -14,7 +14,7 @@ exclude_none=True)`` of the SDK's result, UTF-8), through the official SDK's in-
 Only public tool calls are used, so the same script measures any commit: run it on an older
 tree with ``PYTHONPATH=<that tree>/src``. The baseline is that run; bench/RESULTS.md keeps both.
 
-Usage: .venv/bin/python bench/mcp_sizes.py [--json]
+Usage: .venv/bin/python bench/mcp_sizes.py [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -94,9 +94,11 @@ def main() -> None:
     """Load the first LoCoMo conversation into a fresh store and print the sizes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="the conversation's first 150 turns only")
     args = parser.parse_args()
     samples = load_locomo(LOCOMO_DEV)[:1]
     episodes = [record.episode.model_copy(update={"group_id": GROUP}) for record in locomo_records(samples)]
+    episodes = episodes[:150] if args.quick else episodes
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), embedder="none", extractor="builtin")
         with Memory.open(settings=settings) as memory:
