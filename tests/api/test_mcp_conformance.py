@@ -19,7 +19,14 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_clients import ClientRaised, McpClient, engram_serve, python_client, typescript_client
+from mcp_clients import (
+    ClientRaised,
+    McpClient,
+    engram_serve,
+    ensure_typescript_sdk,
+    python_client,
+    typescript_client,
+)
 
 TOOLS = {"create_episode", "update_episode", "get_episode", "list_episodes", "search_episodes"}
 TOOLS |= {"search_facts", "search_entities", "get_entity", "add_facts", "merge_entities"}
@@ -215,6 +222,9 @@ CLIENTS = {"python": python_client, "typescript": typescript_client}
 @pytest.mark.slow
 @pytest.mark.parametrize("sdk", sorted(CLIENTS))
 def test_over_stdio(sdk: str, tmp_path: Path) -> None:
+    if sdk == "typescript":
+        ensure_typescript_sdk()  # skips, saying what to install, without Node.js and npm
+
     async def scenario() -> None:
         async with CLIENTS[sdk](data_dir=tmp_path / "data") as client:
             await conformance(client, f"stdio-{sdk}")
@@ -227,6 +237,9 @@ def test_over_stdio(sdk: str, tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("sdk", sorted(CLIENTS))
 def test_over_streamable_http(sdk: str, served: str) -> None:
+    if sdk == "typescript":
+        ensure_typescript_sdk()
+
     async def scenario() -> None:
         # any header passes through (the place for "Authorization: Bearer <key>")
         async with CLIENTS[sdk](url=served, headers={"X-Client": f"conformance-{sdk}"}) as client:
