@@ -259,8 +259,8 @@ def test_mcp_known_at_and_as_of(travelled: Memory) -> None:
                 {"query": "x", "known_at": "soon"},
             ):
                 refused = await client.call_tool("search_episodes", arguments)
-                assert refused.is_error and isinstance(refused.structured_content, dict)
-                assert refused.structured_content["error"]["field"] == "known_at"
+                assert refused.is_error and refused.structured_content is None and refused.meta is not None
+                assert refused.meta["engram/error"]["field"] == "known_at"
 
     anyio.run(main)
 

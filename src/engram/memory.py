@@ -30,6 +30,7 @@ from engram.ingest.inputs import (
 )
 from engram.models.episodes import (
     ID_PATTERN,
+    LIST_LIMIT_MAX,
     OPERATION_KINDS,
     CreatedEpisode,
     Episode,
@@ -56,8 +57,9 @@ from engram.models.history import OperationPage, OperationView, PurgeReport
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
 from engram.portable import group_format as portable
-from engram.search.engine import BM25Channel, Channel, SearchEngine
+from engram.search.engine import BM25Channel, Channel, SearchEngine, group_by_thread
 from engram.search.graph import GraphChannel
+from engram.search.paging import encode_search_cursor, search_offset
 from engram.search.vector import VectorChannel, check_embedder
 from engram.storage.protocol import Storage
 from engram.storage.types import NewEpisode, OperationQuery, PageKey
@@ -370,8 +372,8 @@ class Memory:
         ``after`` is inclusive, ``before`` exclusive; ``as_of`` keeps episodes that had happened
         by then (inclusive); ``limit`` is 1..500.
         """
-        if not 1 <= limit <= 500:
-            raise InvalidInput("limit must be between 1 and 500", field="limit")
+        if not 1 <= limit <= LIST_LIMIT_MAX:
+            raise InvalidInput(f"limit must be between 1 and {LIST_LIMIT_MAX}", field="limit")
         filters: EpisodeFilters = validated(
             EpisodeFilters,
             {
@@ -410,10 +412,21 @@ class Memory:
         """
         search: SearchQuery = validated(SearchQuery, query, "query")
         at = timeutil.known_at(search.known_at, self._clock())
-        response = self._search.search(search, self.group(search.group_id), channels)
-        for hit in response.results if at is not None else ():
+        offset = search_offset(search)
+        # Rank one more than the page to know whether another page follows.
+        ranked = search.model_copy(update={"limit": offset + search.limit + 1})
+        response = self._search.search(ranked, self.group(search.group_id), channels)
+        hits = response.results[offset : offset + search.limit]
+        for hit in hits if at is not None else ():
             hit.episode = timeutil.as_believed(hit.episode, at)
-        return response
+        more = len(response.results) > offset + search.limit
+        return response.model_copy(
+            update={
+                "results": hits,
+                "threads": group_by_thread(hits) if search.group_by_thread else None,
+                "next_cursor": encode_search_cursor(search, offset + len(hits)) if more else None,
+            }
+        )
 
     # -- knowledge graph -------------------------------------------------------------------------
 
@@ -493,8 +506,8 @@ class Memory:
         cursor: str | None = None,
     ) -> OperationPage:
         """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive)."""
-        if not 1 <= limit <= 500:
-            raise InvalidInput("limit must be between 1 and 500", field="limit")
+        if not 1 <= limit <= LIST_LIMIT_MAX:
+            raise InvalidInput(f"limit must be between 1 and {LIST_LIMIT_MAX}", field="limit")
         kinds = tuple(kind)
         unknown = sorted(set(kinds) - OPERATION_KINDS)
         if unknown:

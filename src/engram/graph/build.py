@@ -400,7 +400,10 @@ class GraphBuilder:
                 source_kind=claim.source_kind,
                 episodes=[episode.id],
                 valid_at=claim.effective_time,
-                invalid_at=decision.new_invalid_at or fact_in.invalid_at,
+                # a late arrival closes at the newer fact, or earlier when the claim says so
+                invalid_at=min(
+                    (t for t in (decision.new_invalid_at, fact_in.invalid_at) if t is not None), default=None
+                ),
                 recorded_at=now,
                 status=decision.new_status,
                 superseded_by=decision.new_superseded_by,

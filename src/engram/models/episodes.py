@@ -14,11 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from engram.ids import new_id
-from engram.models.graph import EntityIn, FactIn
+from engram.models.graph import SEARCH_LIMIT_MAX, EntityIn, FactIn
 from engram.timeutil import UtcDatetime
 
 ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 """Client-chosen episode ids and group ids."""
+
+LIST_LIMIT_MAX = 500
+"""Most items one page of episodes or operations holds (library, REST and MCP alike)."""
 
 MetadataValue = str | int | float | bool | None
 EpisodeStatus = Literal["active", "archived"]
@@ -37,9 +40,9 @@ class _Input(BaseModel):
 class Actor(_Input):
     """Who produced an episode: ``{"type": "user", "id": "u_42", "name": "Li Qiang"}``."""
 
-    type: Label = "user"
-    id: Annotated[str, Field(min_length=1, max_length=256)]
-    name: Annotated[str, Field(max_length=256)] | None = None
+    type: Label = Field(default="user", description="user, agent, system, tool, ...")
+    id: Annotated[str, Field(min_length=1, max_length=256, description="Stable id of the actor.")]
+    name: Annotated[str, Field(max_length=256)] | None = Field(default=None, description="Display name.")
 
 
 class EpisodeIn(_Input):
@@ -128,20 +131,24 @@ class EpisodePatch(_Input):
     Content, actor and timestamp are immutable: a correction is a new episode.
     """
 
-    metadata: dict[str, Any] | None = None
-    intent: Label | None = None
-    status: EpisodeStatus | None = None
+    metadata: dict[str, Any] | None = Field(
+        default=None, description="Merged key by key; a null value deletes that key."
+    )
+    intent: Label | None = Field(default=None, description="New intent; null clears it.")
+    status: EpisodeStatus | None = Field(default=None, description="active or archived.")
     references: list[Annotated[str, Field(min_length=1, max_length=1024)]] | None = Field(
-        default=None, max_length=256
+        default=None, max_length=256, description="Replaces the list of referenced ids or URLs."
     )
 
 
 class EpisodeFilters(_Input):
     """Filters applied in the store before any ranking. Lists mean "any of"."""
 
-    intent: list[Label] = Field(default_factory=list)
-    source: list[Label] = Field(default_factory=list)
-    actor_id: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(default_factory=list)
+    intent: list[Label] = Field(default_factory=list, description="Any of these intents.")
+    source: list[Label] = Field(default_factory=list, description="Any of these sources.")
+    actor_id: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(
+        default_factory=list, description="Any of these actor ids."
+    )
     timestamp_after: UtcDatetime | None = Field(default=None, description="Inclusive lower bound.")
     timestamp_before: UtcDatetime | None = Field(default=None, description="Exclusive upper bound.")
     metadata: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")], MetadataValue] = Field(
@@ -164,7 +171,7 @@ class SearchQuery(_Input):
     query: str = ""
     group_id: GroupId | None = None
     filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX)] = 10
     explain: bool = False
     intent: Label | None = Field(default=None, description="Boost episodes with this intent.")
     reference_time: UtcDatetime | None = Field(
@@ -180,6 +187,9 @@ class SearchQuery(_Input):
     group_by_thread: bool = Field(default=False, description="Also group the hits by thread (session).")
     known_at: UtcDatetime | None = Field(default=None, description=KNOWN_AT)
     as_of: UtcDatetime | None = Field(default=None, description=AS_OF)
+    cursor: str | None = Field(
+        default=None, max_length=512, description="next_cursor of the previous page of this same query."
+    )
 
     @field_validator("filters")
     @classmethod
@@ -220,6 +230,9 @@ class SearchResponse(BaseModel):
     results: list[SearchHit]
     warnings: list[str] = Field(default_factory=list)
     threads: list[ThreadHits] | None = Field(default=None, description="With group_by_thread only.")
+    next_cursor: str | None = Field(
+        default=None, description="Pass back as cursor (same query) for the next hits; null: no more."
+    )
 
 
 class EpisodePage(BaseModel):

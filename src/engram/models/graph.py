@@ -16,6 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from engram.timeutil import UtcDatetime
 
+SEARCH_LIMIT_MAX = 100
+"""Most hits one search of episodes, facts or entities returns (library, REST and MCP alike)."""
+
 SourceKind = Literal["stated", "inferred", "system"]
 FactStatus = Literal["current", "superseded", "disputed", "retracted"]
 PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
@@ -31,10 +34,14 @@ class _Input(BaseModel):
 class EntityIn(_Input):
     """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
 
-    name: Name
-    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = "thing"
-    aliases: list[Name] = Field(default_factory=list, max_length=64)
-    attributes: dict[str, Scalar | None] = Field(default_factory=dict)
+    name: Name = Field(description="Fullest name.")
+    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = Field(
+        default="thing", description="lower_snake: person, organisation, place, product, ..."
+    )
+    aliases: list[Name] = Field(default_factory=list, max_length=64, description="Other names.")
+    attributes: dict[str, Scalar | None] = Field(
+        default_factory=dict, description='Traits: {"gender": "female"}.'
+    )
 
 
 class FactIn(_Input):
@@ -44,16 +51,24 @@ class FactIn(_Input):
     (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true.
     """
 
-    subject: Name
-    predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)]
-    object: Name | None = None
-    value: Scalar | None = None
-    fact: Annotated[str, Field(max_length=2000)] | None = None
-    valid_at: UtcDatetime | None = None
-    invalid_at: UtcDatetime | None = None
-    conditions: dict[str, Scalar] = Field(default_factory=dict)
-    confidence: Annotated[float, Field(ge=0, le=1)] | None = None
-    source_kind: SourceKind | None = None
+    subject: Name = Field(description="Entity name or id (en_…).")
+    predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)] = Field(
+        description="UPPER_SNAKE: LIVES_IN, WORKS_AT, BUDGET, ... (synonyms mapped)."
+    )
+    object: Name | None = Field(default=None, description="Entity name or id (or give value).")
+    value: Scalar | None = Field(default=None, description="A literal: number, date, word (or give object).")
+    fact: Annotated[str, Field(max_length=2000)] | None = Field(
+        default=None, description="One sentence, in the episode's language."
+    )
+    valid_at: UtcDatetime | None = Field(default=None, description="When it became true, if stated.")
+    invalid_at: UtcDatetime | None = Field(default=None, description="When it stopped being true, if stated.")
+    conditions: dict[str, Scalar] = Field(
+        default_factory=dict, description='When it holds: {"when": "weekends"}.'
+    )
+    confidence: Annotated[float, Field(ge=0, le=1)] | None = Field(
+        default=None, description="How sure the text is, 0..1."
+    )
+    source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
 
     @field_validator("predicate", mode="before")
     @classmethod
@@ -145,7 +160,7 @@ class FactSearch(_Input):
         description="Also read archived facts (`engram archive`); they are history, so this implies "
         "include_history unless as_of is given.",
     )
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX)] = 10
 
 
 class FactHit(BaseModel):

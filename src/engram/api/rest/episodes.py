@@ -9,17 +9,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 
+from engram.api.results import EpisodeViewPage, ResultLimits, SearchPage, episode_page, search_page
 from engram.errors import InvalidInput, PreconditionRequired
 from engram.memory import Memory
-from engram.models.episodes import (
-    AS_OF,
-    KNOWN_AT,
-    EpisodeIn,
-    EpisodePage,
-    EpisodePatch,
-    SearchQuery,
-    SearchResponse,
-)
+from engram.models.episodes import AS_OF, KNOWN_AT, LIST_LIMIT_MAX, EpisodeIn, EpisodePatch, SearchQuery
 
 REST_ACTOR = "rest"
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
@@ -34,6 +27,14 @@ def get_memory(request: Request) -> Memory:
 
 
 MemoryDep = Annotated[Memory, Depends(get_memory)]
+
+
+def get_limits(request: Request) -> ResultLimits:
+    """Return the result limits of the app's Memory (the same as over MCP)."""
+    return ResultLimits.from_settings(get_memory(request).settings)
+
+
+LimitsDep = Annotated[ResultLimits, Depends(get_limits)]
 GroupQuery = Annotated[str | None, Query(description="Group of the episode; the default group when absent.")]
 KnownAtQuery = Annotated[datetime | None, Query(description=KNOWN_AT)]
 
@@ -95,19 +96,23 @@ def update_episode(
 @router.get("/episodes", summary="List episodes, newest first")
 def list_episodes(
     memory: MemoryDep,
+    limits: LimitsDep,
     group_id: GroupQuery = None,
     after: Annotated[datetime | None, Query(description="Inclusive lower bound on timestamp.")] = None,
     before: Annotated[datetime | None, Query(description="Exclusive upper bound on timestamp.")] = None,
     intent: Annotated[list[str] | None, Query()] = None,
     source: Annotated[list[str] | None, Query()] = None,
     actor_id: Annotated[list[str] | None, Query()] = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    limit: Annotated[int, Query(ge=1, le=LIST_LIMIT_MAX)] = 50,
     cursor: Annotated[str | None, Query()] = None,
     known_at: KnownAtQuery = None,
     as_of: Annotated[datetime | None, Query(description=AS_OF)] = None,
-) -> EpisodePage:
-    """Return a page of episodes; pass ``next_cursor`` back as ``cursor`` for the next one."""
-    return memory.list_episodes(
+) -> EpisodeViewPage:
+    """Return a page of episodes; pass ``next_cursor`` back as ``cursor`` for the next one.
+
+    Long contents are cut (``content_truncated``) and the page stops at the byte budget.
+    """
+    page = memory.list_episodes(
         group_id,
         after=after,
         before=before,
@@ -119,12 +124,18 @@ def list_episodes(
         known_at=known_at,
         as_of=as_of,
     )
+    return episode_page(page, limits)
 
 
 @router.post("/episodes/search", summary="Search episodes")
-def search_episodes(memory: MemoryDep, query: Annotated[SearchQuery, Body()]) -> SearchResponse:
-    """Return the best matching episodes, each with ``score`` and ``citation``."""
-    return memory.search_episodes(query)
+def search_episodes(
+    memory: MemoryDep, limits: LimitsDep, query: Annotated[SearchQuery, Body()]
+) -> SearchPage:
+    """Return the best matching episodes, each with ``score`` and ``citation``.
+
+    Long contents are cut (``content_truncated``); past the byte budget, ``next_cursor`` continues.
+    """
+    return search_page(memory.search_episodes(query), query, limits)
 
 
 health_router = APIRouter()

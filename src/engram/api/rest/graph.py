@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.rest.episodes import REST_ACTOR, GroupQuery, MemoryDep
 from engram.models.graph import (
+    SEARCH_LIMIT_MAX,
     AddFacts,
     Entity,
     EntityView,
@@ -29,7 +30,7 @@ class EntitySearch(BaseModel):
     query: Annotated[str, Field(min_length=1, max_length=256)]
     group_id: str | None = None
     types: list[str] = Field(default_factory=list, max_length=32)
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX)] = 10
 
 
 class EntityResults(BaseModel):

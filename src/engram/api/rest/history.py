@@ -8,7 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.rest.episodes import REST_ACTOR, GroupQuery, MemoryDep
+from engram.api.rest.episodes import REST_ACTOR, GroupQuery, LimitsDep, MemoryDep
+from engram.api.results import operation_page
+from engram.models.episodes import LIST_LIMIT_MAX
 from engram.models.history import OperationPage, OperationView
 
 router = APIRouter(prefix="/v1", tags=["history"])
@@ -29,17 +31,18 @@ class RevertRequest(BaseModel):
 @router.get("/operations", summary="List operations (the audit log), newest first")
 def list_operations(
     memory: MemoryDep,
+    limits: LimitsDep,
     group_id: GroupQuery = None,
     kind: Annotated[list[str] | None, Query(description="ingest, update, extract, merge, delete, …")] = None,
     after: Annotated[datetime | None, Query(description="Inclusive lower bound on created_at.")] = None,
     before: Annotated[datetime | None, Query(description="Exclusive upper bound on created_at.")] = None,
     entity_id: Annotated[str | None, Query(description="Only operations that touched this entity.")] = None,
     episode_id: Annotated[str | None, Query(description="Only operations that touched this episode.")] = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    limit: Annotated[int, Query(ge=1, le=LIST_LIMIT_MAX)] = 50,
     cursor: Annotated[str | None, Query()] = None,
 ) -> OperationPage:
-    """Return a page of operations; pass ``next_cursor`` back as ``cursor`` for the next one."""
-    return memory.list_operations(
+    """Return a page of operations (up to the byte budget); ``next_cursor`` continues."""
+    page = memory.list_operations(
         group_id,
         kind=kind or (),
         after=after,
@@ -49,6 +52,7 @@ def list_operations(
         limit=limit,
         cursor=cursor,
     )
+    return operation_page(page, limits)
 
 
 @router.get("/operations/{operation_id}", summary="Get an operation and the versions it changed")
