@@ -12,7 +12,9 @@ from typing import Any
 from engram import timeutil
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
+from engram.graph.review import ReviewService
 from engram.graph.service import GraphService
+from engram.health import CreateCounts, RecentErrors
 from engram.history.service import HistoryService
 from engram.ids import new_id
 from engram.ingest.indexer import Indexer
@@ -26,6 +28,7 @@ from engram.ingest.inputs import (
     supplied_extraction,
     validated,
 )
+from engram.memory_review import ReviewMethods
 from engram.models.episodes import (
     ID_PATTERN,
     OPERATION_KINDS,
@@ -47,7 +50,6 @@ from engram.models.graph import (
     Extraction,
     FactSearch,
     FactSearchResponse,
-    MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView
 from engram.nlp.embed import Embedder
@@ -58,6 +60,7 @@ from engram.search.graph import GraphChannel
 from engram.search.vector import VectorChannel, check_embedder
 from engram.storage.graph_protocol import GraphStore
 from engram.storage.history_base import HistoryStore, OperationQuery, PurgeReport
+from engram.storage.inspection import inspector
 from engram.storage.portable_base import PortableStore
 from engram.storage.protocol import NewEpisode, PageKey, Store
 from engram.threads import thread_key
@@ -65,7 +68,7 @@ from engram.threads import thread_key
 Clock = Callable[[], datetime]
 
 
-class Memory:
+class Memory(ReviewMethods):
     """Long-term memory over a Store: create, read, update, list and search episodes.
 
     Every method takes a ``group_id``; None means the configured default group. Errors are
@@ -113,6 +116,13 @@ class Memory:
             self.graph = GraphService(
                 store, store, extractor, clock=self._clock, inactive_weight=weight, embedder=embedder
             )
+        self._inspector = inspector(store)
+        self._review = None
+        if isinstance(store, GraphStore) and self.graph is not None:
+            self._review = ReviewService(store, self.graph, self.history, self._inspector, clock=self._clock)
+        self._creates = CreateCounts()
+        self._recent_errors = RecentErrors()
+        self._recent_errors.attach()
 
     @classmethod
     def open(
@@ -146,6 +156,7 @@ class Memory:
 
     def close(self) -> None:
         """Stop background indexing and release the store."""
+        self._recent_errors.detach()
         if self._indexer is not None:
             self._indexer.stop()
         if self.embedder is not None:
@@ -285,6 +296,7 @@ class Memory:
                 (stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated
             ]
             self.graph.ingest(fresh, actor)
+        self._count_creates(list(stored.values()))
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(
@@ -445,10 +457,6 @@ class Memory:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
         return self._graph().reextract(self.group(group_id), actor)
 
-    def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
-        """Return the possible duplicate entities recorded for review, best first."""
-        return self._graph().merge_candidates(self.group(group_id))
-
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None
     ) -> EntityView:
@@ -506,10 +514,14 @@ class Memory:
         before: datetime | None = None,
         entity_id: str | None = None,
         episode_id: str | None = None,
+        actor: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
     ) -> OperationPage:
-        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive)."""
+        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive).
+
+        ``actor`` keeps one actor's operations (read page by page: a page may hold fewer items).
+        """
         if not 1 <= limit <= 500:
             raise InvalidInput("limit must be between 1 and 500", field="limit")
         kinds = tuple(kind)
@@ -520,7 +532,8 @@ class Memory:
             )
         query = OperationQuery(kinds, after, before, entity_id, episode_id)
         key = decode_cursor(cursor) if cursor else None
-        items, following = self._history().list_operations(self.group(group_id), query, limit, key)
+        group = self.group(group_id)
+        items, following = self._history().list_operations(group, query, limit, key, actor=actor)
         return OperationPage(items=items, next_cursor=None if following is None else encode_cursor(following))
 
     def get_operation(self, operation_id: str, group_id: str | None = None) -> OperationView:

@@ -15,6 +15,10 @@ from engram.models.history import OperationView, VersionChange
 from engram.storage.history_base import HistoryStore, HistoryTxn, OperationQuery, PurgeReport
 from engram.storage.protocol import PageKey
 
+ACTOR_PAGE = 500
+ACTOR_SCAN = 20_000
+"""Most operations one actor-filtered list reads before it returns what it found, with a cursor."""
+
 
 class HistoryService:
     """Reads the operation log and makes corrections as new operations, on a HistoryStore."""
@@ -24,15 +28,41 @@ class HistoryService:
         self._clock = clock
 
     def list_operations(
-        self, group_id: str, query: OperationQuery, limit: int, after: PageKey | None
+        self,
+        group_id: str,
+        query: OperationQuery,
+        limit: int,
+        after: PageKey | None,
+        *,
+        actor: str | None = None,
     ) -> tuple[list[Operation], PageKey | None]:
-        """Return up to ``limit`` operations newest first, and the key of the next page (or None)."""
+        """Return up to ``limit`` operations newest first, and the key of the next page (or None).
+
+        ``actor`` keeps that actor's operations only: the log is read page by page (the store
+        has no actor index) and at most ACTOR_SCAN operations are read per call; the key
+        returned then resumes where the reading stopped, so a page may hold fewer items.
+        """
         key = None if after is None else (after.timestamp, after.id)
-        found = self._store.list_operations(group_id, query, limit + 1, key)
-        if len(found) <= limit:
-            return found, None
-        found = found[:limit]
-        return found, PageKey(found[-1].created_at, found[-1].id)
+        if actor is None:
+            found = self._store.list_operations(group_id, query, limit + 1, key)
+            if len(found) <= limit:
+                return found, None
+            found = found[:limit]
+            return found, PageKey(found[-1].created_at, found[-1].id)
+        matches: list[Operation] = []
+        scanned = 0
+        while scanned < ACTOR_SCAN:
+            page = self._store.list_operations(group_id, query, ACTOR_PAGE, key)
+            for operation in page:
+                scanned += 1
+                key = (operation.created_at, operation.id)
+                if operation.actor == actor:
+                    matches.append(operation)
+                    if len(matches) == limit:
+                        return matches, PageKey(*key)
+            if len(page) < ACTOR_PAGE:
+                return matches, None
+        return matches, None if key is None else PageKey(*key)
 
     def get_operation(self, group_id: str, operation_id: str) -> OperationView:
         """Return an operation with the versions it created and closed. Raises NotFound."""

@@ -1,0 +1,103 @@
+"""The memory's health, in one place: what the console's health page shows and metrics can read.
+
+Volumes by intent and source (all time and per week), this process's creates and duplicates,
+episodes whose extraction failed (to retry), the embedding backlog, disputed facts, merge
+candidates still to review, and the last warnings and errors Engram logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from engram.models.review import CountsWindow, ErrorRecord
+from engram.storage.inspection import Inspector
+
+RECENT_ERRORS = 50
+"""How many log records of level WARNING and above the health report keeps."""
+
+
+class RecentErrors(logging.Handler):
+    """Keep the last warnings and errors of the ``engram`` loggers in memory (a ring buffer)."""
+
+    def __init__(self, size: int = RECENT_ERRORS) -> None:
+        super().__init__(level=logging.WARNING)
+        self._records: deque[ErrorRecord] = deque(maxlen=size)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Remember ``record``."""
+        self._records.append(
+            ErrorRecord(
+                at=datetime.fromtimestamp(record.created, UTC),
+                level=record.levelname,
+                logger=record.name,
+                message=record.getMessage()[:2000],
+            )
+        )
+
+    def records(self) -> list[ErrorRecord]:
+        """Return the kept records, newest first."""
+        return list(reversed(self._records))
+
+    def attach(self) -> None:
+        """Start listening to the ``engram`` loggers."""
+        logging.getLogger("engram").addHandler(self)
+
+    def detach(self) -> None:
+        """Stop listening."""
+        logging.getLogger("engram").removeHandler(self)
+
+
+@dataclass
+class CreateCounts:
+    """Episodes this process stored and found already stored (duplicates), thread-safe."""
+
+    created: int = 0
+    deduplicated: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, created: int, deduplicated: int) -> None:
+        """Count one create call's outcome."""
+        with self._lock:
+            self.created += created
+            self.deduplicated += deduplicated
+
+    def rate(self) -> float | None:
+        """Return the share of creates that were duplicates, or None before any create."""
+        total = self.created + self.deduplicated
+        return None if total == 0 else self.deduplicated / total
+
+
+def counts_by_week(
+    inspector: Inspector, group_id: str, now: datetime, weeks: int
+) -> tuple[CountsWindow, list[CountsWindow]]:
+    """Return episode counts by intent and source: all time, and each of the last ``weeks`` weeks.
+
+    Weeks end at the start of tomorrow (UTC), so today is in the last one.
+    """
+    end = datetime(now.year, now.month, now.day, tzinfo=UTC) + timedelta(days=1)
+    windows = []
+    for back in range(weeks, 0, -1):
+        start = end - timedelta(weeks=back)
+        windows.append(_window(inspector, group_id, start, start + timedelta(weeks=1)))
+    return _window(inspector, group_id, None, None), windows
+
+
+def _window(
+    inspector: Inspector, group_id: str, start: datetime | None, end: datetime | None
+) -> CountsWindow:
+    by_intent: dict[str, int] = {}
+    by_source: dict[str, int] = {}
+    for intent, source, count in inspector.episode_counts(group_id, start, end):
+        by_intent[intent or ""] = by_intent.get(intent or "", 0) + count
+        by_source[source or ""] = by_source.get(source or "", 0) + count
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    return CountsWindow(
+        start=start or epoch,
+        end=end or datetime.max.replace(tzinfo=UTC),
+        by_intent=dict(sorted(by_intent.items(), key=lambda kv: -kv[1])),
+        by_source=dict(sorted(by_source.items(), key=lambda kv: -kv[1])),
+    )

@@ -1,0 +1,185 @@
+"""Memory's methods for people who review and correct it: the console calls these, as REST calls Memory.
+
+Mixed into ``engram.memory.Memory`` (which sets the attributes declared here): the intent
+taxonomy, entity edits, merge-candidate and dispute decisions (each an operation), an
+episode's versions and the graph it supports, what an undo will change, and the health report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from engram.errors import InvalidInput, NotFound
+from engram.graph.review import ReviewService
+from engram.health import CreateCounts, RecentErrors, counts_by_week
+from engram.history.preview import preview_revert
+from engram.history.service import HistoryService
+from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.graph import EntityView, MergeCandidateView, Scalar
+from engram.models.review import (
+    Dispute,
+    EpisodeSupport,
+    HealthReport,
+    Intent,
+    MergeEvidence,
+    RevertPreview,
+    default_intents,
+)
+from engram.storage.inspection import Inspector
+from engram.storage.protocol import Store
+
+FAILURES_LISTED = 100
+
+
+class ReviewMethods:
+    """The review, audit-preview and health part of Memory (see the module docstring)."""
+
+    store: Store
+    history: HistoryService | None
+    _clock: Callable[[], datetime]
+    _review: ReviewService | None
+    _inspector: Inspector | None
+    _creates: CreateCounts
+    _recent_errors: RecentErrors
+    group: Callable[[str | None], str]
+    pending_embeddings: Callable[[], int]
+
+    def _reviews(self) -> ReviewService:
+        if self._review is None:
+            raise InvalidInput("this store has no knowledge graph yet", field="store")
+        return self._review
+
+    def _inspect(self) -> Inspector:
+        if self._inspector is None:
+            raise InvalidInput("this store cannot be inspected for review", field="store")
+        return self._inspector
+
+    def intents(self) -> list[Intent]:
+        """Return the intent taxonomy episodes are labelled with: names and labels in each language.
+
+        The one place the taxonomy is read (today the shipped default of twelve sales and
+        support intents).
+        """
+        return list(default_intents())
+
+    # -- entities and merge candidates -------------------------------------------------------------
+
+    def update_entity(
+        self,
+        entity_id: str,
+        attributes: Mapping[str, Scalar | None],
+        *,
+        expected_version: int,
+        group_id: str | None = None,
+        actor: str | None = None,
+    ) -> EntityView:
+        """Merge attributes into an entity as a new version (None removes one); one ``entity_update``.
+
+        Raises NotFound, PreconditionFailed (stale ``expected_version``), InvalidInput.
+        """
+        group = self.group(group_id)
+        return self._reviews().update_entity(group, entity_id, attributes, expected_version, actor)
+
+    def mark_distinct(
+        self, entity_id: str, candidate_id: str, group_id: str | None = None, *, actor: str | None = None
+    ) -> Operation:
+        """Record that two entities are not the same (a ``distinct`` operation); the pair leaves review.
+
+        Raises NotFound, InvalidInput.
+        """
+        return self._reviews().mark_distinct(self.group(group_id), entity_id, candidate_id, actor)
+
+    def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
+        """Return the possible duplicate entities still to review, best first (not those judged distinct)."""
+        return self._reviews().merge_candidates(self.group(group_id))
+
+    def merge_evidence(self, group_id: str | None = None, *, limit: int = 20) -> list[MergeEvidence]:
+        """Return up to ``limit`` merge candidates with evidence: names, attributes, shared neighbours."""
+        return self._reviews().merge_evidence(self.group(group_id), limit)
+
+    # -- disputed facts --------------------------------------------------------------------------
+
+    def disputes(self, group_id: str | None = None, *, limit: int = 200) -> list[Dispute]:
+        """Return the disputed facts (up to ``limit``), grouped by subject and predicate."""
+        return self._reviews().disputes(self.group(group_id), limit)
+
+    def resolve_dispute(
+        self,
+        subject: str,
+        predicate: str,
+        keep: list[str],
+        group_id: str | None = None,
+        *,
+        actor: str | None = None,
+    ) -> Operation:
+        """Keep the facts ``keep`` current, supersede the other disputed ones; one ``arbitrate`` operation.
+
+        Raises InvalidInput (field ``keep``), Conflict (the dispute was settled meanwhile).
+        """
+        return self._reviews().resolve_dispute(self.group(group_id), subject, predicate, keep, actor)
+
+    # -- episodes ----------------------------------------------------------------------------------
+
+    def episode_versions(self, episode_id: str, group_id: str | None = None) -> list[Episode]:
+        """Return every stored version of an episode, oldest first. Raises NotFound."""
+        group, inspector = self.group(group_id), self._inspect()
+        refs = inspector.versions(group, "episode", episode_id)
+        versions = [inspector.version(group, "episode", episode_id, ref.version) for ref in refs]
+        found = [v for v in versions if isinstance(v, Episode)]
+        if not found:
+            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}", field="id")
+        return found
+
+    def episode_support(self, episode_id: str, group_id: str | None = None) -> EpisodeSupport:
+        """Return the entities an episode mentions and the facts it is evidence for (any status)."""
+        return self._reviews().episode_support(self.group(group_id), episode_id)
+
+    def unclassified_episodes(self, group_id: str | None = None, *, limit: int = 50) -> list[Episode]:
+        """Return up to ``limit`` current episodes with no intent, newest first."""
+        return self._inspect().episodes_without_intent(self.group(group_id), limit)
+
+    # -- audit -----------------------------------------------------------------------------------
+
+    def preview_revert(self, operation_id: str, group_id: str | None = None) -> RevertPreview:
+        """Return what reverting an operation would change, without changing anything. Raises NotFound."""
+        if self.history is None:
+            raise InvalidInput("this store keeps no operation history yet", field="store")
+        return preview_revert(self.history, self._inspect(), self.group(group_id), operation_id)
+
+    # -- health ----------------------------------------------------------------------------------
+
+    def health(self, group_id: str | None = None, *, weeks: int = 8) -> HealthReport:
+        """Return the group's health: volumes by intent and source, duplicates, failures, backlogs, errors.
+
+        ``created``/``deduplicated`` count this process's creates; the embedding backlog is the
+        store's (every group). Raises InvalidInput for ``weeks`` outside 1..52.
+        """
+        if not 1 <= weeks <= 52:
+            raise InvalidInput("weeks must be between 1 and 52", field="weeks")
+        group, inspector, now = self.group(group_id), self._inspect(), self._clock()
+        total, windows = counts_by_week(inspector, group, now, weeks)
+        failed = EpisodeFilters(metadata={"extraction_status": "failed"})
+        failures = self.store.list_episodes(group, failed, FAILURES_LISTED + 1)
+        candidates = 0 if self._review is None else len(self._review.merge_candidates(group))
+        return HealthReport(
+            group_id=group,
+            generated_at=now,
+            total=total,
+            weeks=windows,
+            created=self._creates.created,
+            deduplicated=self._creates.deduplicated,
+            duplicate_rate=self._creates.rate(),
+            extraction_failures=failures[:FAILURES_LISTED],
+            extraction_failures_more=len(failures) > FAILURES_LISTED,
+            embedding_backlog=self.pending_embeddings(),
+            disputed_facts=inspector.count_disputed(group),
+            pending_candidates=candidates,
+            recent_errors=self._recent_errors.records(),
+        )
+
+    def _count_creates(self, outcomes: list[Any]) -> None:
+        """Count a create call's episodes: stored, or found already stored."""
+        duplicates = sum(1 for outcome in outcomes if outcome.deduplicated)
+        self._creates.add(len(outcomes) - duplicates, duplicates)
