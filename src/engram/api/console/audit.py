@@ -43,9 +43,16 @@ def operations(
     return page(request, "audit.html", who, found=found, values=values, kinds=sorted(OPERATION_KINDS))
 
 
+SUMMARY = {"episode": ("content", "intent"), "entity": ("name", "type"), "fact": ("fact", "status")}
+"""Fields that name an object the undo closes or retracts (the rest goes with it)."""
+
+
 def differences(change: PreviewChange) -> list[tuple[str, Any, Any]]:
-    """Return (field, now, after the undo) for every field the undo changes (bookkeeping left out)."""
+    """Return (field, now, after the undo) for every field the undo changes (bookkeeping left out);
+    an object the undo ends shows only the fields that name it."""
     now, after = change.now or {}, change.after or {}
+    if change.action != "restore":
+        return [(f, now.get(f), None) for f in SUMMARY[change.kind]]
     fields = [f for f in dict.fromkeys([*now, *after]) if f not in BOOKKEEPING]
     return [(f, now.get(f), after.get(f)) for f in fields if now.get(f) != after.get(f)]
 
