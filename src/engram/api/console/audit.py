@@ -54,7 +54,10 @@ def differences(change: PreviewChange) -> list[tuple[str, Any, Any]]:
     if change.action != "restore":
         return [(f, now.get(f), None) for f in SUMMARY[change.kind]]
     fields = [f for f in dict.fromkeys([*now, *after]) if f not in BOOKKEEPING]
-    return [(f, now.get(f), after.get(f)) for f in fields if now.get(f) != after.get(f)]
+    rows = [(f, now.get(f), after.get(f)) for f in fields if now.get(f) != after.get(f)]
+    if now.get("expired_at") is not None:  # ended now (deleted, merged away): the undo opens it again
+        rows.insert(0, ("expired_at", now["expired_at"], None))
+    return rows
 
 
 def operation_page(
