@@ -1,4 +1,4 @@
-"""The console's main flows in a real headless Chromium: controls found by their role and label, as people use them."""
+"""The console's main flows in a real headless Chromium; controls found by role and label, as people do."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from console.conftest import text
+from console.conftest import submit, text
 from console.seed import Seeded, seed
 from engram import Memory, Settings
 from engram.api.app import create_app
@@ -126,3 +126,37 @@ def test_errors_are_pages_not_json(admin: TestClient) -> None:
     assert bad.status_code == 422 and bad.headers["content-type"].startswith("text/html")
     api = admin.get("/v1/episodes/ep_nope")
     assert api.headers["content-type"] == "application/problem+json", "the API keeps its problem+json"
+
+
+def test_the_writing_pages_work_on_each_backend(any_backend: tuple[TestClient, Memory, Seeded]) -> None:
+    client, memory, seeded = any_backend
+    created = submit(
+        client,
+        "/admin/episodes/new",
+        "/admin/episodes/new",
+        {"content": "备忘：周五前回复报价", "intent": "follow_up"},
+    )
+    assert created.status_code == 303
+    episode_id = created.headers["location"].split("/")[-1].split("?")[0]
+    page = f"/admin/episodes/{episode_id}"
+    form = {
+        "version": "1",
+        "intent": "follow_up",
+        "status": "active",
+        "priority": "high",
+        "due": "",
+        "metadata": "",
+    }
+    assert submit(client, page, f"{page}/edit", form).status_code == 303
+    assert submit(client, page, f"{page}/edit", {**form, "priority": "low"}).status_code == 409, "stale"
+    [dispute] = memory.disputes()
+    kept = dispute.facts[0].fact.id
+    resolve = {"subject": seeded.project, "predicate": "BUDGET", "keep": kept}
+    assert (
+        submit(client, "/admin/review/disputes", "/admin/review/disputes/resolve", resolve).status_code == 303
+    )
+    [arbitration] = memory.list_operations(kind=["arbitrate"]).items
+    assert "restored to its earlier version" in text(client.get(f"/admin/audit/{arbitration.id}"))
+    undone = submit(client, f"/admin/audit/{arbitration.id}", f"/admin/audit/{arbitration.id}/undo", {})
+    assert undone.status_code == 303 and len(memory.disputes()) == 1
+    assert memory.get_episode(episode_id).metadata == {"priority": "high"}
