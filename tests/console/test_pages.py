@@ -116,6 +116,13 @@ def test_assets_are_served_by_the_console_and_nothing_comes_from_elsewhere(admin
     assert script.status_code == 200 and "htmx" in script.text[:200]
     assert "Zero-Clause BSD" in admin.get("/admin/static/htmx.LICENSE").text
     assert admin.get("/admin/static/console.css").headers["content-type"].startswith("text/css")
+    headers = admin.get("/admin/health").headers
+    assert (
+        "script-src" not in headers["content-security-policy"]
+        and "default-src 'self'" in headers["content-security-policy"]
+    )
+    assert headers["x-frame-options"] == "DENY" and headers["cache-control"] == "no-store"
+    assert "no-store" not in script.headers.get("cache-control", ""), "static assets may be cached"
 
 
 def test_errors_are_pages_not_json(admin: TestClient) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 
@@ -55,11 +56,32 @@ def create_console(memory: Memory, *, loopback: bool, key_check: KeyCheck | None
     console.mount("/static", StaticFiles(directory=static), name="static")
     for module in (session, episodes, entities, review, audit, health, suggest):
         console.include_router(module.router)
+    console.middleware("http")(_security_headers)
     console.add_exception_handler(HTTPException, _http_error)
     console.add_exception_handler(RequestValidationError, _invalid_request)
     console.add_exception_handler(EngramError, _engram_error)
     console.add_exception_handler(Exception, _unexpected)
     return console
+
+
+SECURITY_HEADERS = {
+    # Scripts and styles come from the console itself; inline styles only (the health page's bars).
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+async def _security_headers(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    response = await call_next(request)
+    response.headers.update(SECURITY_HEADERS)
+    if not request.url.path.startswith(f"{MOUNT}/static/"):
+        response.headers["Cache-Control"] = "no-store"  # pages show private memory
+    return response
 
 
 def _error_page(request: Request, status: int, message_id: str, detail: str = "") -> Response:

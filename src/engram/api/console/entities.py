@@ -19,6 +19,8 @@ FormText = Annotated[str, Form()]
 FormList = Annotated[list[str], Form()]
 EPISODES_SHOWN = 3
 """Episodes quoted under each fact on the entity page (the others are linked)."""
+EPISODES_READ = 60
+"""Most episodes one entity page reads to quote (beyond them, facts show their citations only)."""
 
 
 @router.get("/entities")
@@ -33,7 +35,7 @@ def _episodes(
     memory: Memory, group: str, ids: list[str], cache: dict[str, Episode | None]
 ) -> list[tuple[str, Episode | None]]:
     for episode_id in ids[:EPISODES_SHOWN]:
-        if episode_id not in cache:
+        if episode_id not in cache and len(cache) < EPISODES_READ:
             try:
                 cache[episode_id] = memory.get_episode(episode_id, group)
             except NotFound:

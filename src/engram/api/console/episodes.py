@@ -21,6 +21,8 @@ FormText = Annotated[str, Form()]
 FormList = Annotated[list[str], Form()]
 EXTRACTION_KINDS = ("extract", "add_facts", "reextract")
 BLANK_REFERENCES = 2
+LINKED_REFERENCES = 50
+"""References the episode page looks up to link (the rest are shown as text)."""
 
 
 def _intents(memory: Memory) -> set[str]:
@@ -145,7 +147,10 @@ def _episode_page(
         extractions=extractions,
         support=support,
         names=names,
-        references=[(ref, _reference_link(memory, group, ref)) for ref in episode.references],
+        references=[
+            (ref, _reference_link(memory, group, ref) if i < LINKED_REFERENCES else None)
+            for i, ref in enumerate(episode.references)
+        ],
         created=request.query_params.get("created") == "1",
         intents=memory.intents(),
         priorities=PRIORITIES,
