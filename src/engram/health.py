@@ -89,15 +89,18 @@ def counts_by_week(
 def _window(
     inspector: Inspector, group_id: str, start: datetime | None, end: datetime | None
 ) -> CountsWindow:
-    by_intent: dict[str, int] = {}
-    by_source: dict[str, int] = {}
-    for intent, source, count in inspector.episode_counts(group_id, start, end):
-        by_intent[intent or ""] = by_intent.get(intent or "", 0) + count
-        by_source[source or ""] = by_source.get(source or "", 0) + count
+    counts = {
+        column: inspector.episode_counts(group_id, column, start, end) for column in ("intent", "source")
+    }
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     return CountsWindow(
         start=start or epoch,
         end=end or datetime.max.replace(tzinfo=UTC),
-        by_intent=dict(sorted(by_intent.items(), key=lambda kv: -kv[1])),
-        by_source=dict(sorted(by_source.items(), key=lambda kv: -kv[1])),
+        by_intent=_named(counts["intent"]),
+        by_source=_named(counts["source"]),
     )
+
+
+def _named(counts: dict[str | None, int]) -> dict[str, int]:
+    """Return counts largest first, "" standing for None (no intent, no source)."""
+    return {name or "": n for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] or ""))}

@@ -16,7 +16,7 @@ from engram.graph.review import ReviewService
 from engram.health import CreateCounts, RecentErrors, counts_by_week
 from engram.history.preview import preview_revert
 from engram.history.service import HistoryService
-from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.episodes import Episode, Operation
 from engram.models.graph import EntityView, MergeCandidateView, Scalar
 from engram.models.review import (
     Dispute,
@@ -27,10 +27,13 @@ from engram.models.review import (
     RevertPreview,
     default_intents,
 )
+from engram.storage.history_base import OperationQuery
 from engram.storage.inspection import Inspector
 from engram.storage.protocol import Store
 
 FAILURES_LISTED = 100
+FAILURE_SCAN = 5000
+"""Most extractor status operations the health report reads to find failures."""
 
 
 class ReviewMethods:
@@ -160,8 +163,7 @@ class ReviewMethods:
             raise InvalidInput("weeks must be between 1 and 52", field="weeks")
         group, inspector, now = self.group(group_id), self._inspect(), self._clock()
         total, windows = counts_by_week(inspector, group, now, weeks)
-        failed = EpisodeFilters(metadata={"extraction_status": "failed"})
-        failures = self.store.list_episodes(group, failed, FAILURES_LISTED + 1)
+        failures = self._failed_extractions(group)
         candidates = 0 if self._review is None else len(self._review.merge_candidates(group))
         return HealthReport(
             group_id=group,
@@ -178,6 +180,32 @@ class ReviewMethods:
             pending_candidates=candidates,
             recent_errors=self._recent_errors.records(),
         )
+
+    def _failed_extractions(self, group: str) -> list[Episode]:
+        """Return up to FAILURES_LISTED + 1 episodes whose extraction failed and was not retried since.
+
+        Read from the extractor's ``extraction_status`` operations (the kind index; at most
+        FAILURE_SCAN of them, newest first), each episode checked in its current version: a
+        metadata filter would read every episode of the group.
+        """
+        if self.history is None:
+            return []
+        found: list[Episode] = []
+        seen: set[str] = set()
+        query, key, scanned = OperationQuery(kinds=("extraction_status",)), None, 0
+        while len(found) <= FAILURES_LISTED and scanned < FAILURE_SCAN:
+            page, key = self.history.list_operations(group, query, 500, key)
+            scanned += len(page)
+            for episode_id in (str(op.details.get("episode")) for op in page):
+                if episode_id in seen:
+                    continue
+                seen.add(episode_id)
+                episode = self.store.get_episode(group, episode_id)
+                if episode is not None and episode.metadata.get("extraction_status") == "failed":
+                    found.append(episode)
+            if key is None:
+                break
+        return found[: FAILURES_LISTED + 1]
 
     def _count_creates(self, outcomes: list[Any]) -> None:
         """Count a create call's episodes: stored, or found already stored."""

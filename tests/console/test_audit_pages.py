@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from conftest import free_port
 from console.conftest import submit, text
 from console.seed import Seeded
-from engram import Memory
+from engram import Memory, Settings
+from engram.api.app import create_app
+from fakes.openai_server import ChatReply, serve_fake_openai
 
 
 def test_the_log_filters_by_kind_actor_entity_and_episode(
@@ -108,16 +112,32 @@ def test_health_shows_the_numbers_memory_reports(admin: TestClient, memory: Memo
     assert "有争议的事实" in zh and "咨询信息" in zh
 
 
-def test_retry_extraction_from_the_health_page(admin: TestClient, memory: Memory, seeded: Seeded) -> None:
-    current = memory.get_episode(seeded.unclassified)
-    memory.update_episode(
-        seeded.unclassified,
-        {"metadata": {"extraction_status": "failed", "extraction_error": "timeout"}},
-        expected_version=current.version,
-    )
-    page = text(admin.get("/admin/health"))
-    assert "timeout" in page and "Retry extraction" in page
-    retried = submit(admin, "/admin/health", "/admin/health/reextract", {})
-    assert retried.status_code == 303
-    assert "Extraction retried: 1 succeeded, 0 still failing." in text(admin.get("/admin/health"))
-    assert memory.get_episode(seeded.unclassified).metadata["extraction_status"] == "done"
+def test_retry_extraction_from_the_health_page(tmp_path: Path) -> None:
+    with serve_fake_openai(free_port()) as fake:
+        settings = Settings(
+            data_dir=tmp_path / "llm",
+            extractor="llm",
+            llm_base_url=fake.base_url,
+            llm_model="fake-chat",
+            llm_max_retries=0,
+            embedder="none",
+        )
+        with (
+            Memory.open(settings=settings) as memory,
+            TestClient(create_app(memory), base_url="http://127.0.0.1") as client,
+        ):
+            fake.script(ChatReply(status=503))
+            failed = memory.create_episode(
+                {"content": "I live in Hangzhou", "actor": {"id": "li"}}
+            ).episode.id
+            error = memory.get_episode(failed).metadata["extraction_error"]
+            page = text(client.get("/admin/health"))
+            assert f"[source: {failed}] {error}" in page and "Retry extraction" in page
+            assert "extraction failed" in page, "the warning is among the recent errors"
+            fake.script(
+                ChatReply(content='{"entities": [{"name": "Hangzhou", "type": "place"}], "facts": []}')
+            )
+            retried = submit(client, "/admin/health", "/admin/health/reextract", {})
+            assert retried.status_code == 303
+            after = text(client.get("/admin/health"))
+    assert "Extraction retried: 1 succeeded, 0 still failing." in after and "No failed extractions." in after

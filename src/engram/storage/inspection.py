@@ -1,6 +1,6 @@
 """Reads the Store protocol lacks, for review, audit previews and health, on SQLite and PostgreSQL.
 
-Disputed facts of a group, episode counts by intent and source in a time window, and single
+Disputed facts of a group, episode counts by intent or source in a time window, and single
 stored versions of an episode, entity or fact by id (what an undo would restore). Read-only;
 the SQL is written once with ``?`` placeholders and runs unchanged on both backends (columns
 and tables are named alike there); each backend supplies only its connection, its parameter
@@ -76,9 +76,14 @@ class Inspector:
         return int(rows[0][0])
 
     def episode_counts(
-        self, group_id: str, after: datetime | None, before: datetime | None
-    ) -> list[tuple[str | None, str | None, int]]:
-        """Return (intent, source, count) of current episodes whose timestamp is in [after, before)."""
+        self, group_id: str, column: str, after: datetime | None, before: datetime | None
+    ) -> dict[str | None, int]:
+        """Return current episodes by ``column`` (intent or source) with a timestamp in [after, before).
+
+        Without a window each count reads only the column's index (group, column, timestamp).
+        """
+        if column not in ("intent", "source"):
+            raise ValueError(f"episodes are counted by intent or source, not {column!r}")
         where, params = "", [group_id]
         if after is not None:
             where += " AND timestamp >= ?"
@@ -87,17 +92,17 @@ class Inspector:
             where += " AND timestamp < ?"
             params.append(self._codec.stamp(before))
         rows = self._codec.run(
-            f"SELECT intent, source, count(*) FROM episodes WHERE group_id = ? AND expired_at IS NULL{where} "
-            "GROUP BY intent, source",
+            f"SELECT {column}, count(*) FROM episodes WHERE group_id = ? AND expired_at IS NULL{where} "
+            f"GROUP BY {column}",
             params,
         )
-        return [(row[0], row[1], int(row[2])) for row in rows]
+        return {row[0]: int(row[1]) for row in rows}
 
     def episodes_without_intent(self, group_id: str, limit: int) -> list[Episode]:
         """Return up to ``limit`` current episodes with no intent, newest first."""
         rows = self._codec.run(
             f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE group_id = ? AND expired_at IS NULL "
-            "AND intent IS NULL ORDER BY timestamp DESC, id DESC LIMIT ?",
+            "AND intent IS NULL ORDER BY timestamp DESC LIMIT ?",  # (group, intent, timestamp) index order
             (group_id, limit),
         )
         return [self._codec.episode(row) for row in rows]
