@@ -41,6 +41,7 @@ from engram.models.graph import (
     FactSearch,
     FactSearchResponse,
 )
+from engram.models.review import Dispute, EpisodeSupport, HealthReport, Intent, MergeEvidence, RevertPreview
 
 __version__ = "0.1.0"
 
@@ -49,6 +50,7 @@ __all__ = [
     "AddFacts",
     "Conflict",
     "CreatedEpisode",
+    "Dispute",
     "EngramError",
     "Entity",
     "EntityIn",
@@ -59,18 +61,23 @@ __all__ = [
     "EpisodeIn",
     "EpisodePage",
     "EpisodePatch",
+    "EpisodeSupport",
     "Extraction",
     "Fact",
     "FactHit",
     "FactIn",
     "FactSearch",
     "FactSearchResponse",
+    "HealthReport",
+    "Intent",
     "InvalidInput",
     "Memory",
+    "MergeEvidence",
     "NotFound",
     "Operation",
     "PreconditionFailed",
     "PreconditionRequired",
+    "RevertPreview",
     "SearchHit",
     "SearchQuery",
     "SearchResponse",
