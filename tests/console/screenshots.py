@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright
 
-from conftest import free_port
-from console.browser import CHROMIUM, LAUNCH_ARGS, MISSING, serve
+from conftest import serving
+from console.browser import CHROMIUM, LAUNCH_ARGS, MISSING
 from console.seed import seed
 from engram import Memory, Settings
 
@@ -75,7 +75,7 @@ def main(out: Path) -> None:
         Memory.open(settings=Settings(data_dir=data, embedder="none")) as memory,
     ):
         paths = pages(memory)
-        with serve(memory, free_port()) as base, sync_playwright() as playwright:
+        with serving(memory) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
             for language, locale in LANGUAGES.items():
                 (out / language).mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from conftest import free_port
-from console.browser import CHROMIUM, LAUNCH_ARGS, MISSING, serve
+from conftest import serving
+from console.browser import CHROMIUM, LAUNCH_ARGS, MISSING
 from console.seed import Seeded
 from engram import Memory
 
@@ -28,7 +28,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def base(memory: Memory, seeded: Seeded) -> Iterator[str]:
-    with serve(memory, free_port()) as url:
+    with serving(memory) as url:
         yield url
 
 
