@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -127,10 +128,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
-def live_server(memory: Memory) -> Iterator[str]:
+@contextmanager
+def serving(memory: Memory, port: int | None = None) -> Iterator[str]:
     """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="warning")
     )
@@ -143,9 +144,18 @@ def live_server(memory: Memory) -> Iterator[str]:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
     httpx.get(f"{base}/healthz").raise_for_status()
-    yield base
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(memory: Memory) -> Iterator[str]:
+    """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
+    with serving(memory) as base:
+        yield base
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -47,6 +47,7 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
+from engram.models.review import Dispute, EpisodeSupport, HealthReport, Intent, MergeEvidence, RevertPreview
 from engram.portable.group_format import ImportCounts
 
 __version__ = "0.1.0"
@@ -57,6 +58,7 @@ __all__ = [
     "ArchiveResult",
     "Conflict",
     "CreatedEpisode",
+    "Dispute",
     "EmbedderError",
     "EngramError",
     "Entity",
@@ -68,6 +70,7 @@ __all__ = [
     "EpisodeIn",
     "EpisodePage",
     "EpisodePatch",
+    "EpisodeSupport",
     "Extraction",
     "ExtractionError",
     "Fact",
@@ -76,10 +79,13 @@ __all__ = [
     "FactSearch",
     "FactSearchResponse",
     "FactsAdded",
+    "HealthReport",
     "ImportCounts",
+    "Intent",
     "InvalidInput",
     "Memory",
     "MergeCandidateView",
+    "MergeEvidence",
     "NotFound",
     "Operation",
     "OperationPage",
@@ -87,6 +93,7 @@ __all__ = [
     "PreconditionFailed",
     "PreconditionRequired",
     "PurgeReport",
+    "RevertPreview",
     "SearchHit",
     "SearchQuery",
     "SearchResponse",

@@ -103,6 +103,15 @@ class Settings(BaseSettings):
     embedder_api_key: SecretStr | None = Field(default=None, description="For embedder=openai.")
     embed_batch_size: int = Field(default=32, gt=0, description="Episodes embedded per batch.")
 
+    console_secret: SecretStr | None = Field(
+        default=None,
+        description="Signs the console's session cookies; unset: a random secret per process (sessions "
+        "end at restart). Give every process behind one address the same secret.",
+    )
+    console_https_only: bool = Field(
+        default=False, description="Send the console's session cookie over HTTPS only (behind TLS)."
+    )
+
     extractor: str = Field(default="builtin", description="builtin (offline rules), llm, or none.")
     llm_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For extractor=llm.")
     llm_model: str = Field(default="qwen2.5:7b-instruct", description="For extractor=llm.")

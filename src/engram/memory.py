@@ -12,7 +12,9 @@ from typing import Any
 from engram import timeutil
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
+from engram.graph.review import ReviewService
 from engram.graph.service import GraphService
+from engram.health import CreateCounts, RecentErrors
 from engram.history.archive import archive_facts
 from engram.history.service import HistoryService
 from engram.ids import new_id
@@ -28,6 +30,7 @@ from engram.ingest.inputs import (
     supplied_extraction,
     validated,
 )
+from engram.memory_review import ReviewMethods
 from engram.models.episodes import (
     ID_PATTERN,
     LIST_LIMIT_MAX,
@@ -51,7 +54,6 @@ from engram.models.graph import (
     FactsAdded,
     FactSearch,
     FactSearchResponse,
-    MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport
 from engram.nlp.embed import Embedder
@@ -68,7 +70,7 @@ from engram.threads import thread_key
 Clock = Callable[[], datetime]
 
 
-class Memory:
+class Memory(ReviewMethods):
     """Long-term memory over a Storage: episodes, the knowledge graph, search, history, export.
 
     Every method takes a ``group_id``; None means the configured default group. Errors are
@@ -113,6 +115,10 @@ class Memory:
         self.history = HistoryService(store, clock=self._clock)
         self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=embedder)
         self._extraction = GraphIngest(store, self.graph, self.settings.create_extractor(), clock=self._clock)
+        self._review = ReviewService(store, self.graph, clock=self._clock)
+        self._creates = CreateCounts()
+        self._recent_errors = RecentErrors()
+        self._recent_errors.attach()
 
     @classmethod
     def open(
@@ -146,6 +152,7 @@ class Memory:
 
     def close(self) -> None:
         """Stop background indexing and release the store."""
+        self._recent_errors.detach()
         if self._indexer is not None:
             self._indexer.stop()
         if self.embedder is not None:
@@ -281,6 +288,7 @@ class Memory:
             self._indexer.notify()
         fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]
         self._extraction.ingest(fresh, actor)
+        self._count_creates(list(stored.values()))
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(
@@ -447,10 +455,6 @@ class Memory:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
         return self._extraction.reextract(self.group(group_id), actor)
 
-    def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
-        """Return the possible duplicate entities recorded for review, best first."""
-        return self.graph.merge_candidates(self.group(group_id))
-
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None
     ) -> EntityView:
@@ -502,10 +506,14 @@ class Memory:
         before: datetime | None = None,
         entity_id: str | None = None,
         episode_id: str | None = None,
+        actor: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
     ) -> OperationPage:
-        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive)."""
+        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive).
+
+        ``actor`` keeps one actor's operations.
+        """
         if not 1 <= limit <= LIST_LIMIT_MAX:
             raise InvalidInput(f"limit must be between 1 and {LIST_LIMIT_MAX}", field="limit")
         kinds = tuple(kind)
@@ -514,7 +522,7 @@ class Memory:
             raise InvalidInput(
                 f"kind {unknown[0]!r} is not one of {', '.join(sorted(OPERATION_KINDS))}", field="kind"
             )
-        query = OperationQuery(kinds, after, before, entity_id, episode_id)
+        query = OperationQuery(kinds, after, before, entity_id, episode_id, actor)
         key = decode_cursor(cursor) if cursor else None
         items, following = self.history.list_operations(self.group(group_id), query, limit, key)
         return OperationPage(items=items, next_cursor=None if following is None else encode_cursor(following))

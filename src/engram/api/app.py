@@ -1,4 +1,4 @@
-"""The ASGI application: REST under /v1, docs at /docs, metrics, and MCP over streamable HTTP at /mcp."""
+"""The ASGI application: REST (/v1, /docs), metrics, MCP over streamable HTTP (/mcp), the console (/admin)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from engram import __version__
 from engram.api import metrics
+from engram.api.console import KeyCheck, create_console
 from engram.api.mcp.server import create_mcp_server, streamable_http_route
 from engram.api.rest import problems
 from engram.api.rest.episodes import health_router, router
@@ -16,9 +17,15 @@ from engram.api.rest.graph import router as graph_router
 from engram.api.rest.history import router as history_router
 from engram.memory import Memory
 
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
-def create_app(memory: Memory, *, host: str = "127.0.0.1") -> FastAPI:
+
+def create_app(memory: Memory, *, host: str = "127.0.0.1", key_check: KeyCheck | None = None) -> FastAPI:
     """Return the app serving ``memory``; the caller owns ``memory`` and closes it.
+
+    The console at ``/admin`` signs people in with ``key_check`` (an API key → principal); without
+    one (no keys exist yet) it admits everyone as the local administrator when ``host`` is
+    loopback, and no one otherwise.
 
     MCP's streamable HTTP transport answers at exactly ``/mcp``; its session manager runs
     in the app's lifespan, so serve the app with lifespan on (uvicorn, ``with TestClient``).
@@ -45,4 +52,5 @@ def create_app(memory: Memory, *, host: str = "127.0.0.1") -> FastAPI:
     app.include_router(history_router)
     app.include_router(health_router)
     app.router.routes.append(mcp_route)
+    app.mount("/admin", create_console(memory, loopback=host in LOOPBACK, key_check=key_check))
     return app

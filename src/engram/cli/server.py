@@ -34,7 +34,7 @@ def serve(
         bool, typer.Option("--allow-remote", help="Allow binding an address other than loopback.")
     ] = False,
 ) -> None:
-    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp) and /metrics."""
+    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp), the console (/admin) and /metrics."""
     import uvicorn
 
     from engram.api.app import create_app
@@ -52,7 +52,7 @@ def serve(
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(
         f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
-        f"  MCP   {base}/mcp",
+        f"  MCP   {base}/mcp\n  console {base}/admin",
         highlight=False,
     )
     try:

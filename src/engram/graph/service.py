@@ -245,6 +245,10 @@ class GraphService:
             )
         return named[0].id
 
+    def hits(self, group_id: str, facts: Sequence[Fact]) -> list[FactHit]:
+        """Return facts as hits: with the names they connect and citations of their episodes (score 0)."""
+        return self._hits(group_id, [(fact, 0.0) for fact in facts])
+
     def _hits(
         self, group_id: str, found: Sequence[tuple[Fact, float]], archived: frozenset[str] = frozenset()
     ) -> list[FactHit]:

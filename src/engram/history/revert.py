@@ -14,6 +14,7 @@ that change too: it is refused with Conflict naming the later operations, unless
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound
@@ -62,7 +63,10 @@ def revert_operation(
             "(what it changed was purged or archived since)",
             field="id",
         )
-    plans, later = _plan(txn, group_id, target_id, touched)
+    objects = {(ref.kind, ref.id) for ref in touched}
+    plans, later = plan_revert(
+        lambda kind, object_id: txn.versions(group_id, kind, object_id), target_id, objects
+    )
     reverts = [op for op in later if _target_of(txn, group_id, op) == target_id]
     if reverts:  # force or not: undoing it twice would only write the same versions again
         raise Conflict(
@@ -117,15 +121,21 @@ def _target_of(txn: Txn, group_id: str, operation_id: str) -> object:
     return None if operation is None else operation.details.get("target")
 
 
-def _plan(
-    txn: Txn, group_id: str, target_id: str, touched: list[VersionRef]
+def plan_revert(
+    versions_of: Callable[[ObjectKind, str], list[VersionRef]],
+    target_id: str,
+    objects: Iterable[tuple[ObjectKind, str]],
 ) -> tuple[list[tuple[ObjectKind, str, VersionRef | None, int]], list[str]]:
-    """Return, per touched object, (kind, id, version to restore or None, last version) and the later ops."""
-    objects = sorted({(ref.kind, ref.id) for ref in touched}, key=lambda o: (_ORDER[o[0]], o[1]))
+    """Return, per object the target touched, (kind, id, version to restore or None, last version),
+    and the later operations that changed those objects.
+
+    ``versions_of(kind, id)`` returns an object's versions oldest first (inside a write
+    transaction, or read-only for a preview of the undo).
+    """
     plans: list[tuple[ObjectKind, str, VersionRef | None, int]] = []
     later: set[str] = set()
-    for kind, object_id in objects:
-        versions = txn.versions(group_id, kind, object_id)
+    for kind, object_id in sorted(set(objects), key=lambda o: (_ORDER[o[0]], o[1])):
+        versions = versions_of(kind, object_id)
         own = [v for v in versions if target_id in (v.created_by, v.closed_by)]
         last_own = own[-1]
         later |= {v.created_by for v in versions if v.version > last_own.version}

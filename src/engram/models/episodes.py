@@ -256,6 +256,9 @@ OPERATION_KINDS = frozenset(
         "revert",  # an operation undone
         "purge",  # an episode erased
         "archive",  # inactive facts moved to cold storage
+        "entity_update",  # a person edited an entity's attributes
+        "distinct",  # a person judged two entities not the same (a merge candidate dismissed)
+        "arbitrate",  # a person settled disputed facts
     }
 )
 """Every kind of operation Engram records."""

@@ -28,6 +28,7 @@ from engram.storage.types import (
     LoadCounts,
     MergeCandidate,
     NewEpisode,
+    ObjectKind,
     OperationQuery,
     PageKey,
     PendingEntity,
@@ -130,6 +131,16 @@ class SQLStorage:
             )
         return previous, following
 
+    def episode_counts(
+        self, group_id: str, column: str, after: datetime | None = None, before: datetime | None = None
+    ) -> dict[str | None, int]:
+        """Return current episodes by ``column`` (intent or source) with a timestamp in [after, before)."""
+        return self._read(episodes.counts_by, group_id, column, after, before)
+
+    def episodes_without_intent(self, group_id: str, limit: int) -> list[Episode]:
+        """Return up to ``limit`` current episodes with no intent, newest first."""
+        return self._read(episodes.without_intent, group_id, limit)
+
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
@@ -216,6 +227,14 @@ class SQLStorage:
     def mentioned_entities(self, group_id: str, episode_id: str) -> list[str]:
         """Return the ids of entities an episode mentions."""
         return self._read(graph.mentioned_entities, group_id, episode_id)
+
+    def disputed_facts(self, group_id: str, limit: int) -> list[Fact]:
+        """Return up to ``limit`` current disputed facts, grouped by subject and predicate."""
+        return self._read(graph.disputed_facts, group_id, limit)
+
+    def count_disputed(self, group_id: str) -> int:
+        """Return how many facts of the group are disputed now."""
+        return self._read(graph.count_disputed, group_id)
 
     # -- graph vectors -----------------------------------------------------------------------------
 
@@ -327,6 +346,16 @@ class SQLStorage:
     def get_operation(self, group_id: str, operation_id: str) -> Operation | None:
         """Return one operation."""
         return self._read(history.get_operation, group_id, operation_id)
+
+    def versions(self, group_id: str, kind: ObjectKind, object_id: str) -> list[VersionRef]:
+        """Return every version of one object, oldest first, with the operations that opened and closed it."""
+        return self._read(history.versions, group_id, kind, object_id)
+
+    def version(
+        self, group_id: str, kind: ObjectKind, object_id: str, number: int
+    ) -> Episode | Entity | Fact | None:
+        """Return one stored version of an episode, entity or fact, or None."""
+        return self._read(history.version, group_id, kind, object_id, number)
 
     def operation_effects(self, group_id: str, operation_id: str) -> list[VersionRef]:
         """Return every version the operation created or closed."""

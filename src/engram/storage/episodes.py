@@ -347,3 +347,36 @@ def around(db: Db, group_id: str, episode_id: str) -> list[str]:
     """Return the ids of the episode's current thread neighbours (previous, next; those that exist)."""
     found = neighbour_ids(db, group_id, episode_id)
     return [] if found is None else [i for i in found if i is not None]
+
+
+def counts_by(
+    db: Db, group_id: str, column: str, after: datetime | None, before: datetime | None
+) -> dict[str | None, int]:
+    """Return current episodes by ``column`` (intent or source) with a timestamp in [after, before).
+
+    Each count reads only the column's index (group, column, timestamp). Raises InvalidInput
+    for another column.
+    """
+    if column not in ("intent", "source"):
+        raise InvalidInput(f"episodes are counted by intent or source, not {column!r}", field="column")
+    where, params = "", {"g": group_id, "after": after, "before": before}
+    if after is not None:
+        where += " AND e.timestamp >= :after"
+    if before is not None:
+        where += " AND e.timestamp < :before"
+    rows = db.rows(
+        f"SELECT e.{column} AS value, count(*) AS n FROM episodes e "
+        f"WHERE e.group_id = :g AND {CURRENT}{where} GROUP BY e.{column}",
+        params,
+    )
+    return {row["value"]: int(row["n"]) for row in rows}
+
+
+def without_intent(db: Db, group_id: str, limit: int) -> list[Episode]:
+    """Return up to ``limit`` current episodes with no intent, newest first."""
+    rows = db.rows(
+        f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND {CURRENT} AND e.intent IS NULL "
+        "ORDER BY e.timestamp DESC LIMIT :limit",
+        {"g": group_id, "limit": limit},
+    )
+    return [episode_from(db, row) for row in rows]

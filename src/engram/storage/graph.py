@@ -257,6 +257,27 @@ def _side_index(db: Db, table: str, side: str, query: FactQuery) -> str:
     return db.dialect.indexed_by(f"facts_current_{side}") if query.known_at is None else ""
 
 
+def disputed_facts(db: Db, group_id: str, limit: int) -> list[Fact]:
+    """Return up to ``limit`` current disputed facts, grouped by subject and predicate."""
+    rows = db.rows(
+        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.expired_at IS NULL AND f.status = 'disputed' "
+        "ORDER BY f.subject, f.predicate, f.id LIMIT :limit",
+        {"g": group_id, "limit": limit},
+    )
+    return [fact_from(db, row) for row in rows]
+
+
+def count_disputed(db: Db, group_id: str) -> int:
+    """Return how many facts of the group are disputed now."""
+    return int(
+        db.value(
+            "SELECT count(*) AS n FROM facts WHERE group_id = :g AND expired_at IS NULL AND status = "
+            "'disputed'",
+            {"g": group_id},
+        )
+    )
+
+
 def facts_citing(db: Db, group_id: str, episode_id: str) -> list[Fact]:
     """Return the current version of every fact whose provenance includes the episode."""
     rows = db.rows(

@@ -102,13 +102,14 @@ class VersionRef:
 
 @dataclass(frozen=True, slots=True)
 class OperationQuery:
-    """Which operations to list: by kind, time (``after`` inclusive, ``before`` exclusive) and object."""
+    """Which operations to list: by kind, time (``after`` inclusive, ``before`` exclusive), object, actor."""
 
     kinds: Sequence[str] = ()
     after: datetime | None = None
     before: datetime | None = None
     entity_id: str | None = None
     episode_id: str | None = None
+    actor: str | None = None
 
 
 def fact_text_key(sentence: str, subject: str, object_: str | None) -> str:

@@ -335,4 +335,16 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        8,
+        """
+        -- The audit log by actor (an API key's name), and the facts under dispute (the review queue).
+        CREATE INDEX operations_actor ON operations (group_id, actor, created_at DESC);
+        CREATE INDEX facts_current_disputed ON facts (group_id, subject, predicate)
+            WHERE expired_at IS NULL AND status = 'disputed';
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
