@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -131,6 +132,13 @@ def free_port() -> int:
 @pytest.fixture
 def live_server(memory: Memory) -> Iterator[str]:
     """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
+    with serving(memory) as base:
+        yield base
+
+
+@contextmanager
+def serving(memory: Memory) -> Iterator[str]:
+    """Serve ``memory``'s app with uvicorn on 127.0.0.1 in a thread for the block; yield its base URL."""
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="warning")
@@ -143,10 +151,12 @@ def live_server(memory: Memory) -> Iterator[str]:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
-    httpx.get(f"{base}/healthz").raise_for_status()
-    yield base
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        httpx.get(f"{base}/healthz").raise_for_status()
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

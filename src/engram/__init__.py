@@ -41,6 +41,7 @@ from engram.models.graph import (
     FactSearch,
     FactSearchResponse,
 )
+from engram.models.stats import EpisodeCount, MemoryStats
 
 __version__ = "0.1.0"
 
@@ -55,6 +56,7 @@ __all__ = [
     "EntityView",
     "Episode",
     "EpisodeContext",
+    "EpisodeCount",
     "EpisodeFilters",
     "EpisodeIn",
     "EpisodePage",
@@ -67,6 +69,7 @@ __all__ = [
     "FactSearchResponse",
     "InvalidInput",
     "Memory",
+    "MemoryStats",
     "NotFound",
     "Operation",
     "PreconditionFailed",

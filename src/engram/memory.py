@@ -50,8 +50,10 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView
+from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
+from engram.observability import metrics
 from engram.portable import group_format as portable
 from engram.search.engine import BM25Channel, Channel, SearchEngine
 from engram.search.graph import GraphChannel
@@ -60,6 +62,7 @@ from engram.storage.graph_protocol import GraphStore
 from engram.storage.history_base import HistoryStore, OperationQuery, PurgeReport
 from engram.storage.portable_base import PortableStore
 from engram.storage.protocol import NewEpisode, PageKey, Store
+from engram.storage.stats import read_stats
 from engram.threads import thread_key
 
 Clock = Callable[[], datetime]
@@ -167,6 +170,12 @@ class Memory:
         """Return how many episodes wait for their vector (counted up to 1,000,000)."""
         return 0 if self._indexer is None else len(self.store.pending_embeddings(1_000_000))
 
+    def stats(self, group_id: str | None = None, *, all_groups: bool = False) -> MemoryStats:
+        """Return what the group (or, with ``all_groups``, the whole store) holds now, counted in one read."""
+        return read_stats(
+            self.store, None if all_groups else self.group(group_id), embeds=self._indexer is not None
+        )
+
     def __enter__(self) -> Memory:
         return self
 
@@ -242,6 +251,7 @@ class Memory:
         """
         return self.create_episodes([data], actor=actor, kind="ingest")[0]
 
+    @metrics.counts_conflicts("id")
     def create_episodes(
         self,
         items: Sequence[EpisodeIn | Mapping[str, Any]],
@@ -276,6 +286,7 @@ class Memory:
         for group_id, operation in operations.items():
             indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
             pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
+            metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
                 stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
         if self._indexer is not None:
@@ -299,6 +310,7 @@ class Memory:
             raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
         return timeutil.as_believed(episode, at)
 
+    @metrics.counts_conflicts("version")
     def update_episode(
         self,
         episode_id: str,
@@ -355,7 +367,9 @@ class Memory:
                 }
             )
 
-        return self.store.update_episode(group, episode_id, expected_version, apply, operation)
+        updated = self.store.update_episode(group, episode_id, expected_version, apply, operation)
+        metrics.count_operation("update")
+        return updated
 
     def list_episodes(
         self,
@@ -527,6 +541,7 @@ class Memory:
         """Return an operation with the versions it created and closed. Raises NotFound."""
         return self._history().get_operation(self.group(group_id), operation_id)
 
+    @metrics.counts_conflicts("revert")
     def revert_operation(
         self, operation_id: str, group_id: str | None = None, *, force: bool = False, actor: str | None = None
     ) -> OperationView:

@@ -34,6 +34,7 @@ from engram.models.predicates import PredicateRegistry
 from engram.nlp.embed import Embedder, EmbedderError
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import query_terms
+from engram.observability import metrics
 from engram.storage.graph_protocol import FactArchive, FactQuery, GraphStore, GraphTxn
 from engram.storage.graph_vectors_base import GraphVectors, Vector
 from engram.storage.protocol import PageKey, Store
@@ -86,6 +87,8 @@ class GraphService:
         """
         work: dict[str, list[tuple[Episode, Extraction]]] = {}
         for episode, supplied in items:
+            if supplied is not None:
+                metrics.count_extraction("agent", "ok")
             extraction = supplied if supplied is not None else self._extract(episode)
             if extraction is not None and not extraction.empty:
                 work.setdefault(episode.group_id, []).append((episode, extraction))
@@ -132,6 +135,7 @@ class GraphService:
             txn.record_operation(operation, {"source": source.id, "into": into.id, "facts": moved})
 
         self._store.graph_write(merge)
+        metrics.count_operation("merge")
         return self.get_entity(group_id, into_id, None)
 
     def reextract(self, group_id: str, actor: str | None) -> tuple[int, int]:
@@ -148,7 +152,7 @@ class GraphService:
             after = PageKey(page[-1].timestamp, page[-1].id)
         succeeded = 0
         for episode in episodes:
-            extraction = self._extract(episode)
+            extraction = self._extract(episode, retry=True)
             if extraction is None:
                 continue
             if not extraction.empty:
@@ -160,18 +164,23 @@ class GraphService:
             succeeded += 1
         return succeeded, len(episodes) - succeeded
 
-    def _extract(self, episode: Episode) -> Extraction | None:
+    def _extract(self, episode: Episode, *, retry: bool = False) -> Extraction | None:
+        """Return the extractor's reading of ``episode`` (None without extractor, or on failure:
+        the episode is then marked failed). ``retry``: the episode had failed before."""
         if self._extractor is None:
             return None
         try:
             if isinstance(self._extractor, MeteredExtractor):
                 extraction, self._usage[episode.id] = self._extractor.extract_with_usage(episode)
-                return extraction
-            return self._extractor.extract(episode)
+            else:
+                extraction = self._extractor.extract(episode)
         except EngramError as exc:
+            metrics.count_extraction(self._extractor.name, "failed")
             logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
             self._mark_failed(episode, exc.detail)
             return None
+        metrics.count_extraction(self._extractor.name, "retried" if retry else "ok")
+        return extraction
 
     def _mark_failed(self, episode: Episode, detail: str) -> None:
         current = self._episodes.get_episode(episode.group_id, episode.id) or episode
@@ -200,6 +209,7 @@ class GraphService:
             ),
             operation,
         )
+        metrics.count_operation(operation.kind)
 
     def _mention_vectors(self, batch: list[tuple[Episode, Extraction]]) -> dict[str, Vector]:
         """Return the name vectors of the batch's new names (before the write: it must not wait).
@@ -249,7 +259,9 @@ class GraphService:
             )
             return total
 
-        return self._store.graph_write(write)
+        summary = self._store.graph_write(write)
+        metrics.count_operation(kind)
+        return summary
 
     # -- reads -------------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from engram.errors import EngramError, PreconditionFailed
 from engram.memory import Memory
 from engram.models.episodes import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchHit
 from engram.models.graph import EntityIn, FactIn
+from engram.observability import mcp_tools
 
 MCP_ACTOR = "mcp"
 """The actor recorded on operations made through MCP."""
@@ -481,6 +482,7 @@ def create_mcp_server(
     add_history_tools(
         server, memory, reads=reads, writes=writes.model_copy(update={"idempotent_hint": False})
     )
+    mcp_tools.install(server)  # tool call and error counts (engram_mcp_tool_*)
     return server
 
 
