@@ -171,7 +171,7 @@ class Memory:
         return 0 if self._indexer is None else len(self.store.pending_embeddings(1_000_000))
 
     def stats(self, group_id: str | None = None, *, all_groups: bool = False) -> MemoryStats:
-        """Return what the group (or, with ``all_groups``, the whole store) holds now, counted in one read."""
+        """Return what the group (or, with ``all_groups``, the store) holds now. Raises StoreError."""
         return read_stats(
             self.store, None if all_groups else self.group(group_id), embeds=self._indexer is not None
         )
