@@ -61,3 +61,20 @@ def test_the_scrape_answers_without_the_database(memory: Memory) -> None:
     assert value(down, "engram_store_up") == 0
     assert not any(name == "engram_episodes_stored" for name, _ in down), "no stale counts"
     assert value(down, "process_resident_memory_bytes") > 0
+
+
+BOOM = {"method": "GET", "route": "/boom", "status": "500"}
+
+
+def test_an_exception_escaping_a_route_counts_as_a_500(memory: Memory) -> None:
+    app = create_app(memory)
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        before = value(samples(client.get("/metrics").text), "engram_http_requests_total", **BOOM)
+        assert client.get("/boom").status_code == 500
+        after = value(samples(client.get("/metrics").text), "engram_http_requests_total", **BOOM)
+    assert after == before + 1

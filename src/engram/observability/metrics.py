@@ -91,6 +91,16 @@ MCP_TOOL_CALLS = Counter("engram_mcp_tool_calls", "MCP tool calls, per tool.", [
 MCP_TOOL_ERRORS = Counter("engram_mcp_tool_errors", "MCP tool calls that returned an error.", ["tool"])
 
 
+# -- HTTP (observed by engram.api.metrics) ----------------------------------------------------------
+
+HTTP_REQUESTS = Counter(
+    "engram_http_requests", "HTTP requests handled, per route template.", ["method", "route", "status"]
+)
+HTTP_DURATION = Histogram(
+    "engram_http_request_duration_seconds", "HTTP request latency, per route template.", ["method", "route"]
+)
+
+
 # -- helpers called where things happen -----------------------------------------------------------
 
 
@@ -119,6 +129,12 @@ def count_operation(kind: str) -> None:
 def count_extraction(extractor: str, outcome: str) -> None:
     """Count one extraction; ``extractor`` is cut at its first colon (``llm:qwen`` → ``llm``)."""
     EXTRACTIONS.labels(extractor.split(":", 1)[0], outcome).inc()
+
+
+def count_llm_tokens(prompt: int, completion: int) -> None:
+    """Count the tokens one LLM request cost (failed attempts included: they are paid for too)."""
+    LLM_TOKENS.labels("prompt").inc(prompt)
+    LLM_TOKENS.labels("completion").inc(completion)
 
 
 def count_embedded(recorded_at: Iterable[datetime]) -> None:
@@ -170,19 +186,3 @@ def timed_search(fn: Callable[P, _Search]) -> Callable[P, _Search]:
         return response
 
     return call
-
-
-# -- HTTP (observed by engram.api.metrics) ----------------------------------------------------------
-
-HTTP_REQUESTS = Counter(
-    "engram_http_requests", "HTTP requests handled, per route template.", ["method", "route", "status"]
-)
-HTTP_DURATION = Histogram(
-    "engram_http_request_duration_seconds", "HTTP request latency, per route template.", ["method", "route"]
-)
-
-
-def count_llm_tokens(prompt: int, completion: int) -> None:
-    """Count the tokens one LLM request cost (failed attempts included: they are paid for too)."""
-    LLM_TOKENS.labels("prompt").inc(prompt)
-    LLM_TOKENS.labels("completion").inc(completion)
