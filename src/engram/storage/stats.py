@@ -51,18 +51,26 @@ INSERT INTO vector_counts SELECT group_id, count(*) FROM episode_vectors GROUP B
 """
 
 
-def _add(counts: str, keys: Sequence[str], column: str, row: str, delta: str) -> str:
-    """Return the statements adding ``delta`` to the ``counts`` row of ``row``'s group and keys, and
-    deleting that row when it reaches 0 (so the summary is what counting the rows gives, however it
-    got there)."""
-    names = ", ".join(keys)
-    values = [f"coalesce({row}.{key}, '')" for key in keys]
-    match = " AND ".join(f"{key} = {value}" for key, value in zip(keys, values, strict=True))
+def _match(keys: Sequence[str], row: str) -> str:
+    return " AND ".join(f"{key} = coalesce({row}.{key}, '')" for key in keys)
+
+
+def _increment(counts: str, keys: Sequence[str], column: str, row: str) -> str:
+    """Return the statement adding 1 to the ``counts`` row of ``row``'s group and keys (created at 1)."""
+    names, values = ", ".join(keys), ", ".join(f"coalesce({row}.{key}, '')" for key in keys)
     return (
-        f"INSERT INTO {counts} (group_id, {names}, {column}) "
-        f"VALUES ({row}.group_id, {', '.join(values)}, {delta}) "
-        f"ON CONFLICT (group_id, {names}) DO UPDATE SET {column} = {counts}.{column} + excluded.{column}; "
-        f"DELETE FROM {counts} WHERE group_id = {row}.group_id AND {match} AND {column} = 0;"
+        f"INSERT INTO {counts} (group_id, {names}, {column}) VALUES ({row}.group_id, {values}, 1) "
+        f"ON CONFLICT (group_id, {names}) DO UPDATE SET {column} = {counts}.{column} + 1;"
+    )
+
+
+def _decrement(counts: str, keys: Sequence[str], column: str, row: str) -> str:
+    """Return the statements taking 1 from the ``counts`` row of ``row``'s group and keys, deleting it
+    at 0 (so the summary is what counting the rows gives, however the rows got there)."""
+    where = f"group_id = {row}.group_id AND {_match(keys, row)}"
+    return (
+        f"UPDATE {counts} SET {column} = {column} - 1 WHERE {where}; "
+        f"DELETE FROM {counts} WHERE {where} AND {column} = 0;"
     )
 
 
@@ -71,15 +79,13 @@ def _sqlite_triggers(table: str, counts: str, keys: Sequence[str], column: str) 
     name, watched = f"{table}_count", ", ".join(["expired_at", *keys])
     return f"""
 CREATE TRIGGER {name}_insert AFTER INSERT ON {table} WHEN NEW.expired_at IS NULL
-BEGIN {_add(counts, keys, column, "NEW", "1")} END;
-CREATE TRIGGER {name}_update AFTER UPDATE OF {watched} ON {table}
-WHEN OLD.expired_at IS NULL OR NEW.expired_at IS NULL
-BEGIN
-    {_add(counts, keys, column, "OLD", "-(OLD.expired_at IS NULL)")}
-    {_add(counts, keys, column, "NEW", "(NEW.expired_at IS NULL)")}
-END;
+BEGIN {_increment(counts, keys, column, "NEW")} END;
+CREATE TRIGGER {name}_update_old AFTER UPDATE OF {watched} ON {table} WHEN OLD.expired_at IS NULL
+BEGIN {_decrement(counts, keys, column, "OLD")} END;
+CREATE TRIGGER {name}_update_new AFTER UPDATE OF {watched} ON {table} WHEN NEW.expired_at IS NULL
+BEGIN {_increment(counts, keys, column, "NEW")} END;
 CREATE TRIGGER {name}_delete AFTER DELETE ON {table} WHEN OLD.expired_at IS NULL
-BEGIN {_add(counts, keys, column, "OLD", "-1")} END;
+BEGIN {_decrement(counts, keys, column, "OLD")} END;
 """
 
 
@@ -90,10 +96,10 @@ def _postgres_triggers(table: str, counts: str, keys: Sequence[str], column: str
 CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.expired_at IS NULL THEN
-        {_add(counts, keys, column, "OLD", "-1")}
+        {_decrement(counts, keys, column, "OLD")}
     END IF;
     IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.expired_at IS NULL THEN
-        {_add(counts, keys, column, "NEW", "1")}
+        {_increment(counts, keys, column, "NEW")}
     END IF;
     RETURN NULL;
 END $$;
