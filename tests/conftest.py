@@ -130,7 +130,8 @@ def free_port() -> int:
 
 @contextmanager
 def serving(memory: Memory, port: int | None = None) -> Iterator[str]:
-    """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
+    """Serve ``memory``'s app with uvicorn on 127.0.0.1 (``port``, else a free one) in a thread for the
+    block; yield its base URL."""
     port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="warning")

@@ -204,7 +204,7 @@ def stored_rows(memory: Memory) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' "
             "AND name NOT LIKE '%fts%' AND name NOT LIKE 'sqlite_%' "
             "AND name NOT IN ('schema_migrations', 'store_meta', 'episode_vectors', 'fact_vectors', "
-            "'entity_vectors')"
+            "'entity_vectors', 'vector_counts')"
         ).fetchall()
     ]
     result: dict[str, list[tuple[Any, ...]]] = {}

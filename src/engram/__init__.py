@@ -48,6 +48,7 @@ from engram.models.graph import (
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
 from engram.models.review import Dispute, EpisodeSupport, HealthReport, Intent, MergeEvidence, RevertPreview
+from engram.models.stats import EpisodeCount, MemoryStats
 from engram.portable.group_format import ImportCounts
 
 __version__ = "0.1.0"
@@ -66,6 +67,7 @@ __all__ = [
     "EntityView",
     "Episode",
     "EpisodeContext",
+    "EpisodeCount",
     "EpisodeFilters",
     "EpisodeIn",
     "EpisodePage",
@@ -84,6 +86,7 @@ __all__ = [
     "Intent",
     "InvalidInput",
     "Memory",
+    "MemoryStats",
     "MergeCandidateView",
     "MergeEvidence",
     "NotFound",

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.errors import InvalidInput
 from engram.ingest.extract import Extractor
 from engram.nlp.embed import Embedder, create_embedder
+from engram.observability.labels import DEFAULT_INTENTS, DEFAULT_SOURCES
 
 DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("取消", "作废", "撤销", "cancel", "void", "revoke"),
@@ -68,6 +69,32 @@ class SearchSettings(BaseModel):
     )
 
 
+class MetricsSettings(BaseModel):
+    """Label values of the Prometheus metrics. Env: ``ENGRAM_METRICS__<FIELD>`` as a JSON list."""
+
+    model_config = ConfigDict(frozen=True)
+
+    intents: tuple[str, ...] = Field(
+        default=DEFAULT_INTENTS,
+        description="The intent taxonomy: these get a label each; any other intent counts as `other`.",
+    )
+    sources: tuple[str, ...] = Field(
+        default=DEFAULT_SOURCES, description="Sources with a label each; any other counts as `other`."
+    )
+    watched_intents: tuple[str, ...] = Field(
+        default=("complain_product",),
+        description="Intents whose weekly count the EngramIntentSurge alert watches "
+        "(exported as engram_intent_watch_info).",
+    )
+
+    @model_validator(mode="after")
+    def _watched_are_labelled(self) -> MetricsSettings:
+        unknown = sorted(set(self.watched_intents) - set(self.intents))
+        if unknown:
+            raise ValueError(f"watched_intents {unknown} are not in intents: they would count as `other`")
+        return self
+
+
 class Settings(BaseSettings):
     """Engram's settings; every field can be set as ``ENGRAM_<FIELD>`` in the environment."""
 
@@ -117,6 +144,7 @@ class Settings(BaseSettings):
     llm_model: str = Field(default="qwen2.5:7b-instruct", description="For extractor=llm.")
     llm_api_key: SecretStr | None = Field(default=None, description="For extractor=llm.")
     llm_max_retries: int = Field(default=3, ge=0, description="Retries on 429, 5xx and timeouts.")
+    metrics: MetricsSettings = Field(default_factory=MetricsSettings)
 
     def create_extractor(self) -> Extractor | None:
         """Return the configured extractor (None for "none"). Raises InvalidInput for an unknown name."""

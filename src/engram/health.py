@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from engram.models.review import CountsWindow, ErrorRecord
+from engram.models.stats import EpisodeCount, MemoryStats
 from engram.storage.protocol import Storage
 
 RECENT_ERRORS = 50
@@ -100,3 +101,19 @@ def _window(store: Storage, group_id: str, start: datetime | None, end: datetime
 def _named(counts: dict[str | None, int]) -> dict[str, int]:
     """Return counts largest first, "" standing for None (no intent, no source)."""
     return {name or "": n for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] or ""))}
+
+
+def memory_stats(store: Storage, group_id: str | None, *, embeds: bool) -> MemoryStats:
+    """Return the store's summary counts as MemoryStats; the backlog (episodes without a vector) only
+    when ``embeds``. Raises StoreError."""
+    counts = store.summary_counts(group_id)
+    episodes = sum(counts.episodes.values())
+    per_pair = sorted(counts.episodes.items(), key=lambda item: item[1], reverse=True)
+    return MemoryStats(
+        group_id=group_id,
+        episodes=episodes,
+        episode_counts=[EpisodeCount(intent=i, source=s, episodes=n) for (i, s), n in per_pair],
+        facts=counts.facts,
+        merge_candidates=counts.merge_candidates,
+        embedding_backlog=max(0, episodes - counts.vectors) if embeds else None,
+    )

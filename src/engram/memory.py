@@ -14,7 +14,7 @@ from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
 from engram.graph.review import ReviewService
 from engram.graph.service import GraphService
-from engram.health import CreateCounts, RecentErrors
+from engram.health import CreateCounts, RecentErrors, memory_stats
 from engram.history.archive import archive_facts
 from engram.history.service import HistoryService
 from engram.ids import new_id
@@ -56,8 +56,10 @@ from engram.models.graph import (
     FactSearchResponse,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport
+from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
+from engram.observability import metrics
 from engram.portable import group_format as portable
 from engram.search.engine import BM25Channel, Channel, SearchEngine, group_by_thread
 from engram.search.graph import GraphChannel
@@ -173,6 +175,11 @@ class Memory(ReviewMethods):
         """Return how many episodes wait for their vector (counted up to 1,000,000)."""
         return 0 if self._indexer is None else len(self.store.pending_embeddings(1_000_000))
 
+    def stats(self, group_id: str | None = None, *, all_groups: bool = False) -> MemoryStats:
+        """Return what the group (or, with ``all_groups``, the store) holds now. Raises StoreError."""
+        group = None if all_groups else self.group(group_id)
+        return memory_stats(self.store, group, embeds=self._indexer is not None)
+
     def __enter__(self) -> Memory:
         return self
 
@@ -248,6 +255,7 @@ class Memory(ReviewMethods):
         """
         return self.create_episodes([data], actor=actor, kind="ingest")[0]
 
+    @metrics.counts_conflicts("id")
     def create_episodes(
         self,
         items: Sequence[EpisodeIn | Mapping[str, Any]],
@@ -282,6 +290,7 @@ class Memory(ReviewMethods):
         for group_id, operation in operations.items():
             indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
             pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
+            metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
                 stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
         if self._indexer is not None:
@@ -303,6 +312,7 @@ class Memory(ReviewMethods):
             raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
         return timeutil.as_believed(episode, at)
 
+    @metrics.counts_conflicts("version")
     def update_episode(
         self,
         episode_id: str,
@@ -359,7 +369,9 @@ class Memory(ReviewMethods):
                 }
             )
 
-        return self.store.update_episode(group, episode_id, expected_version, apply, operation)
+        updated = self.store.update_episode(group, episode_id, expected_version, apply, operation)
+        metrics.count_operation("update")
+        return updated
 
     def list_episodes(
         self,
@@ -531,6 +543,7 @@ class Memory(ReviewMethods):
         """Return an operation with the versions it created and closed. Raises NotFound."""
         return self.history.get_operation(self.group(group_id), operation_id)
 
+    @metrics.counts_conflicts("revert")
     def revert_operation(
         self, operation_id: str, group_id: str | None = None, *, force: bool = False, actor: str | None = None
     ) -> OperationView:

@@ -46,7 +46,7 @@ def create_app(memory: Memory, *, host: str = "127.0.0.1", key_check: KeyCheck |
     )
     app.state.memory = memory
     problems.install(app)
-    metrics.install(app)
+    metrics.install(app, memory)
     app.include_router(router)
     app.include_router(graph_router)
     app.include_router(history_router)

@@ -30,6 +30,7 @@ from engram.models.predicates import PredicateRegistry
 from engram.nlp.embed import Embedder
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import query_terms
+from engram.observability import metrics
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import FactQuery, Vector
 
@@ -102,6 +103,7 @@ class GraphService:
             txn.record_operation(operation, {"source": source.id, "into": into.id, "facts": moved})
 
         self._store.write(merge)
+        metrics.count_operation("merge")
         return self.get_entity(group_id, into_id, None)
 
     def _mention_vectors(self, batch: list[tuple[Episode, Extraction]]) -> dict[str, Vector]:
@@ -154,7 +156,9 @@ class GraphService:
             )
             return total
 
-        return self._store.write(write)
+        summary = self._store.write(write)
+        metrics.count_operation(kind)
+        return summary
 
     # -- reads -------------------------------------------------------------------------------------
 

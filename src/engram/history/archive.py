@@ -15,6 +15,7 @@ from engram.errors import InvalidInput
 from engram.graph.build import fact_index_text
 from engram.models.episodes import Operation
 from engram.models.graph import ArchiveResult, Fact
+from engram.observability import metrics
 from engram.storage.protocol import Storage, Txn
 
 
@@ -45,6 +46,8 @@ def archive_facts(
         return fact_index_text(txn, group_id, fact)
 
     ids, versions = store.archive_facts(group_id, cutoff, operation, index_text, dry_run=dry_run)
+    if ids and not dry_run:
+        metrics.count_operation("archive")
     return ArchiveResult(
         group_id=group_id,
         cutoff=cutoff,

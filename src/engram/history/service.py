@@ -12,6 +12,7 @@ from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
 from engram.models.episodes import Operation
 from engram.models.history import OperationView, PurgeReport, VersionChange
+from engram.observability import metrics
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import OperationQuery, PageKey
 
@@ -83,6 +84,7 @@ class HistoryService:
             group_id, "purge", f"purge episode {episode_id}", at=self._clock(), actor=actor
         )
         report = self._store.purge_episode(group_id, episode_id, operation, neutral_fact_text)
+        metrics.count_operation("purge")
         stored = self._store.get_operation(group_id, operation.id)
         assert stored is not None
         return stored, report
@@ -93,3 +95,4 @@ class HistoryService:
             txn.record_operation(operation.model_copy(update={"details": details}))
 
         self._store.write(write)
+        metrics.count_operation(operation.kind)

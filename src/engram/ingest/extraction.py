@@ -16,6 +16,7 @@ from engram.graph.service import GraphService
 from engram.ingest.extract import Extractor, MeteredExtractor
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Extraction
+from engram.observability import metrics
 from engram.storage.protocol import Storage
 from engram.storage.types import PageKey
 
@@ -52,6 +53,8 @@ class GraphIngest:
         work: dict[str, list[tuple[Episode, Extraction]]] = {}
         tokens: dict[str, dict[str, int]] = {}
         for episode, supplied in items:
+            if supplied is not None:
+                metrics.count_extraction("agent", "ok")
             extraction = supplied if supplied is not None else self._extract(episode, tokens)
             if extraction is not None and not extraction.empty:
                 work.setdefault(episode.group_id, []).append((episode, extraction))
@@ -73,7 +76,7 @@ class GraphIngest:
         succeeded = 0
         for episode in episodes:
             tokens: dict[str, dict[str, int]] = {}
-            extraction = self._extract(episode, tokens)
+            extraction = self._extract(episode, tokens, retry=True)
             if extraction is None:
                 continue
             if not extraction.empty:
@@ -84,20 +87,28 @@ class GraphIngest:
             succeeded += 1
         return succeeded, len(episodes) - succeeded
 
-    def _extract(self, episode: Episode, tokens: dict[str, dict[str, int]]) -> Extraction | None:
-        """Return the extractor's extraction (its cost into ``tokens``), or None after marking a failure."""
+    def _extract(
+        self, episode: Episode, tokens: dict[str, dict[str, int]], *, retry: bool = False
+    ) -> Extraction | None:
+        """Return the extractor's extraction (its cost into ``tokens``), or None after marking a failure.
+
+        ``retry``: the episode had failed before (counted as ``retried`` when it succeeds).
+        """
         if self._extractor is None:
             return None
         try:
             if isinstance(self._extractor, MeteredExtractor):
                 extraction, tokens[episode.id] = self._extractor.extract_with_usage(episode)
-                return extraction
-            return self._extractor.extract(episode)
+            else:
+                extraction = self._extractor.extract(episode)
         except EngramError as exc:
+            metrics.count_extraction(self._extractor.name, "failed")
             logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
             current = self._store.get_episode(episode.group_id, episode.id) or episode
             self._set_status(current, {"extraction_status": "failed", "extraction_error": exc.detail[:500]})
             return None
+        metrics.count_extraction(self._extractor.name, "retried" if retry else "ok")
+        return extraction
 
     def _set_status(self, episode: Episode, status: dict[str, str | None]) -> None:
         """Record the extraction status in the episode's metadata, as a new version."""
@@ -122,6 +133,7 @@ class GraphIngest:
             ),
             operation,
         )
+        metrics.count_operation(operation.kind)
 
 
 def _of(

@@ -18,6 +18,7 @@ from engram.errors import EmbedderError, StoreError
 from engram.graph.vectors import embed_graph_batch, has_pending
 from engram.models.episodes import Episode
 from engram.nlp.embed import Embedder
+from engram.observability import metrics
 from engram.storage.protocol import Storage
 
 logger = logging.getLogger("engram.ingest.indexer")
@@ -72,7 +73,8 @@ class Indexer:
         """
         done = 0
         batches = 0
-        with self._lock:  # one drainer at a time: the background thread or a caller
+        # One drainer at a time (the background thread or a caller); a failure is counted, then raised.
+        with self._lock, metrics.EMBEDDING_FAILURES.count_exceptions((EmbedderError, StoreError)):
             while max_batches is None or batches < max_batches:
                 batches += 1
                 count = self._episode_batch()
@@ -90,6 +92,7 @@ class Indexer:
             texts = [embedding_text(e, self._store.neighbours(e.group_id, e.id)[0]) for e in pending]
             vectors = self._embedder.embed_documents(texts)
             self._store.put_vectors(list(zip(pending, vectors, strict=True)))
+            metrics.count_embedded(e.recorded_at for e in pending)
         return len(pending)
 
     def _graph_batch(self) -> int:

@@ -39,6 +39,7 @@ from engram.ingest.llm_parse import (
 )
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction
+from engram.observability import metrics
 from engram.timeutil import as_utc
 
 __all__ = [
@@ -259,6 +260,7 @@ class LLMExtractor:
             attempts += 1
             outcome = self._attempt(episode, speaker)
             usage += outcome.usage
+            metrics.count_llm_tokens(outcome.usage.prompt_tokens, outcome.usage.completion_tokens)
             if outcome.parsed is not None:
                 parsed = outcome.parsed
                 result = LLMResult(
@@ -274,6 +276,7 @@ class LLMExtractor:
                 detail = f"{self.name} at {self._client.base_url} failed after {attempts} attempt(s)"
                 raise ExtractionError(f"{detail}: {outcome.problem}", usage=usage, attempts=attempts)
             wait = outcome.wait if outcome.wait is not None else self.backoff * 2 ** (attempts - 1)
+            metrics.LLM_RETRIES.inc()
             self._sleep(min(self.max_backoff, wait))
 
     def _attempt(self, episode: Episode, speaker: str | None) -> _Outcome:

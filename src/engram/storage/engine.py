@@ -18,10 +18,11 @@ from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Entity, Fact
 from engram.models.history import PurgeReport
 from engram.models.portable import Row
-from engram.storage import archive, episodes, graph, history, portable, purge
+from engram.storage import archive, episodes, graph, history, portable, purge, stats
 from engram.storage.backend import Backend
 from engram.storage.hit_buffer import Hit, HitBuffer
 from engram.storage.rows import insert_operation
+from engram.storage.stats import StoreCounts
 from engram.storage.txn import Txn
 from engram.storage.types import (
     FactQuery,
@@ -449,6 +450,11 @@ class SQLStorage:
             )
         assert row is not None
         return {name: int(value) for name, value in row.items()}
+
+    def summary_counts(self, group_id: str | None = None) -> StoreCounts:
+        """Return the group's (or, with None, the store's) counts kept by the database: current episodes
+        per intent and source, facts per status, merge candidates, episode vectors. Cheap at any size."""
+        return self._read(stats.read_counts, group_id)
 
     def schema_version(self) -> int:
         """Return the version of the schema the store is at."""

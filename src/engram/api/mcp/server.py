@@ -44,6 +44,7 @@ from engram.api.mcp.text import render
 from engram.api.results import ResultLimits
 from engram.errors import EngramError, PreconditionFailed
 from engram.memory import Memory
+from engram.observability import mcp_tools
 
 MCP_PATH = "/mcp"
 SANITY_BOUND = 64
@@ -251,6 +252,7 @@ def create_mcp_server(memory: Memory, *, limits: ResultLimits | None = None) -> 
     add_graph_tools(server, memory, reads=reads, writes=writes)
     add_history_tools(server, memory, limits, reads=reads, writes=writes)
     add_prompts_and_resources(server, memory, limits)
+    mcp_tools.install(server)  # tool call and error counts (engram_mcp_tool_*)
     return server
 
 

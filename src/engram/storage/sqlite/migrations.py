@@ -6,6 +6,8 @@ Never edit a released migration: append a new one.
 
 from __future__ import annotations
 
+from engram.storage import stats
+
 MIGRATIONS: list[tuple[int, str]] = [
     (
         1,
@@ -375,5 +377,8 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
+MIGRATIONS.append((12, stats.SQLITE_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]
