@@ -11,7 +11,7 @@ from typing import Any
 
 from engram import timeutil
 from engram.config import Settings
-from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
+from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired, shown
 from engram.graph.service import GraphService
 from engram.history.service import HistoryService
 from engram.ids import new_id
@@ -181,7 +181,8 @@ class Memory:
             return self.settings.default_group
         if not re.fullmatch(ID_PATTERN, group_id):
             raise InvalidInput(
-                f"group_id {group_id!r} must be 1-128 characters of A-Z a-z 0-9 . _ : -", field="group_id"
+                f"group_id {shown(group_id)} must be 1-128 characters of A-Z a-z 0-9 . _ : -",
+                field="group_id",
             )
         return group_id
 
@@ -296,7 +297,9 @@ class Memory:
         episode = self.store.get_episode(group, episode_id, at)
         if episode is None:
             then = "" if at is None else f" at {at.isoformat()}"
-            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
+            raise NotFound(
+                f"no episode with id {shown(episode_id)} in group {shown(group)}{then}", field="id"
+            )
         return timeutil.as_believed(episode, at)
 
     def update_episode(
@@ -324,7 +327,7 @@ class Memory:
             current = self.get_episode(episode_id, group)
             if current.version != expected_version:
                 raise PreconditionFailed(
-                    f"episode {episode_id!r} is at version {current.version}, not {expected_version}",
+                    f"episode {shown(episode_id)} is at version {current.version}, not {expected_version}",
                     current_version=current.version,
                 )
             return current

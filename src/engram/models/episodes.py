@@ -14,20 +14,31 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from engram.ids import new_id
+from engram.models.graph import ID_PATTERN as ID_PATTERN
 from engram.models.graph import EntityIn, FactIn
 from engram.timeutil import UtcDatetime
 
-ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
-"""Client-chosen episode ids and group ids."""
+NOT_BLANK = r"\S"
+"""Holds a character other than white space (input strings are stripped before their length counts)."""
+MAX_FILTER_VALUES = 100
+"""Most values one list filter (intent, source, actor_id) may hold: each is a bound SQL parameter."""
+MAX_METADATA_FILTERS = 32
+"""Most metadata keys one search may filter on: each is a condition in the SQL."""
+MAX_QUERY_LENGTH = 2000
+"""Longest search query accepted (a 422 beyond); longer than ``max_query_chars`` is truncated."""
 
-MetadataValue = str | int | float | bool | None
 EpisodeStatus = Literal["active", "archived"]
 
 
 GroupId = Annotated[
     str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")
 ]
-Label = Annotated[str, Field(min_length=1, max_length=128)]
+Label = Annotated[str, Field(min_length=1, max_length=128, pattern=NOT_BLANK)]
+ActorId = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
+Content = (
+    Annotated[str, Field(min_length=1, pattern=NOT_BLANK)] | Annotated[dict[str, Any], Field(min_length=1)]
+)
+Reference = Annotated[str, Field(min_length=1, max_length=1024, pattern=NOT_BLANK)]
 
 
 class _Input(BaseModel):
@@ -38,7 +49,7 @@ class Actor(_Input):
     """Who produced an episode: ``{"type": "user", "id": "u_42", "name": "Li Qiang"}``."""
 
     type: Label = "user"
-    id: Annotated[str, Field(min_length=1, max_length=256)]
+    id: ActorId
     name: Annotated[str, Field(max_length=256)] | None = None
 
 
@@ -56,11 +67,9 @@ class EpisodeIn(_Input):
     source_type: Label | None = None
     actor: Actor | None = None
     intent: Label | None = None
-    content: str | dict[str, Any]
+    content: Content
     metadata: dict[str, Any] = Field(default_factory=dict)
-    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(
-        default_factory=list, max_length=256
-    )
+    references: list[Reference] = Field(default_factory=list, max_length=256)
     entities: list[EntityIn] | None = Field(
         default=None,
         max_length=256,
@@ -131,21 +140,28 @@ class EpisodePatch(_Input):
     metadata: dict[str, Any] | None = None
     intent: Label | None = None
     status: EpisodeStatus | None = None
-    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] | None = Field(
-        default=None, max_length=256
-    )
+    references: list[Reference] | None = Field(default=None, max_length=256)
 
 
 class EpisodeFilters(_Input):
-    """Filters applied in the store before any ranking. Lists mean "any of"."""
+    """Filters applied in the store before any ranking. Lists mean "any of".
 
-    intent: list[Label] = Field(default_factory=list)
-    source: list[Label] = Field(default_factory=list)
-    actor_id: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(default_factory=list)
+    Bounded (``MAX_FILTER_VALUES`` values a list, ``MAX_METADATA_FILTERS`` metadata keys) so a
+    filter is refused with a 422 naming it before any SQL is built.
+    """
+
+    intent: list[Label] = Field(default_factory=list, max_length=MAX_FILTER_VALUES)
+    source: list[Label] = Field(default_factory=list, max_length=MAX_FILTER_VALUES)
+    actor_id: list[ActorId] = Field(default_factory=list, max_length=MAX_FILTER_VALUES)
     timestamp_after: UtcDatetime | None = Field(default=None, description="Inclusive lower bound.")
     timestamp_before: UtcDatetime | None = Field(default=None, description="Exclusive upper bound.")
-    metadata: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")], MetadataValue] = Field(
-        default_factory=dict, description="Exact matches on top-level metadata keys."
+    metadata: dict[
+        Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")],
+        Annotated[str, Field(max_length=1024)] | int | float | bool | None,
+    ] = Field(
+        default_factory=dict,
+        max_length=MAX_METADATA_FILTERS,
+        description="Exact matches on top-level metadata keys.",
     )
     # Time travel, set by Memory from a request's own ``known_at``/``as_of`` (not a filter clients
     # send inside ``filters``, hence absent from the schema): the store reads the versions held
@@ -161,7 +177,7 @@ AS_OF = "Valid time (UTC): only episodes that had happened by then (timestamp <=
 class SearchQuery(_Input):
     """An episode search. An empty query with filters lists matching episodes newest first."""
 
-    query: str = ""
+    query: str = Field(default="", max_length=MAX_QUERY_LENGTH)
     group_id: GroupId | None = None
     filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
     limit: Annotated[int, Field(ge=1, le=100)] = 10

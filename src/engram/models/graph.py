@@ -19,8 +19,12 @@ from engram.timeutil import UtcDatetime
 SourceKind = Literal["stated", "inferred", "system"]
 FactStatus = Literal["current", "superseded", "disputed", "retracted"]
 PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+ENTITY_TYPE_PATTERN = r"^[a-z][a-z0-9_]*$"
+ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+"""Client-chosen episode ids and group ids."""
 
-Name = Annotated[str, Field(min_length=1, max_length=256)]
+Name = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
+EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
 Scalar = str | int | float | bool
 
 
@@ -32,7 +36,7 @@ class EntityIn(_Input):
     """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
 
     name: Name
-    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = "thing"
+    type: EntityType = "thing"
     aliases: list[Name] = Field(default_factory=list, max_length=64)
     attributes: dict[str, Scalar | None] = Field(default_factory=dict)
 
@@ -41,8 +45,19 @@ class FactIn(_Input):
     """One claim about a subject: an edge to another entity (``object``) or a literal ``value``.
 
     ``predicate`` is UPPER_SNAKE (``LIVES_IN``, ``BUDGET``); ``conditions`` scope it
-    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true.
+    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true
+    (``invalid_at`` not before ``valid_at``).
     """
+
+    # The schema states "exactly one of object or value" as JSON Schema can say it.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["object"], "properties": {"object": {"type": "string"}}},
+                {"required": ["value"], "properties": {"value": {"not": {"type": "null"}}}},
+            ]
+        }
+    )
 
     subject: Name
     predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)]
@@ -133,10 +148,10 @@ class Fact(BaseModel):
 class FactSearch(_Input):
     """A facts search; by default current facts only (DESIGN.md §5)."""
 
-    query: str = ""
-    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
-    subject: str | None = Field(default=None, description="An entity id or name: facts about it.")
-    predicate: str | None = Field(default=None, description="A predicate or one of its synonyms.")
+    query: str = Field(default="", max_length=2000)
+    group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
+    subject: Name | None = Field(default=None, description="An entity id or name: facts about it.")
+    predicate: Name | None = Field(default=None, description="A predicate or one of its synonyms.")
     as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
     known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
     include_history: bool = False
@@ -191,8 +206,8 @@ class EntityView(BaseModel):
 class AddFacts(_Input):
     """Facts (and entities) extracted from an episode that is already stored (POST /v1/facts)."""
 
-    episode_id: Annotated[str, Field(min_length=1, max_length=128)]
-    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    episode_id: Annotated[str, Field(pattern=ID_PATTERN)]
+    group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
     entities: list[EntityIn] = Field(default_factory=list, max_length=256)
     facts: list[FactIn] = Field(min_length=1, max_length=512)
 

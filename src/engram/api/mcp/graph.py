@@ -8,7 +8,6 @@ lines over ``Memory``; results are bounded: searches return at most 50 hits, get
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from mcp_types import ToolAnnotations
@@ -25,6 +24,7 @@ from engram.api.mcp.server import (
 )
 from engram.memory import Memory
 from engram.models.graph import Entity, EntityView, FactHit, FactIn
+from engram.timeutil import UtcDatetime
 
 ENTITY_FACTS_MAX = 50
 """Most facts get_entity returns (newest first)."""
@@ -57,11 +57,11 @@ PredicateArg = Annotated[
     ),
 ]
 AsOfArg = Annotated[
-    datetime | None,
+    UtcDatetime | None,
     Field(description="Valid time, ISO 8601: the facts that were true in the world at this moment."),
 ]
 KnownAtArg = Annotated[
-    datetime | None,
+    UtcDatetime | None,
     Field(description="Transaction time, ISO 8601: what memory believed at this moment."),
 ]
 SearchLimitArg = Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX, description="Most hits to return, 1-50.")]

@@ -7,7 +7,6 @@ structured content names ``conflicting_operations``). Lists are bounded by ``lim
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from mcp_types import ToolAnnotations
@@ -16,6 +15,7 @@ from pydantic import Field
 from engram.api.mcp.server import MCP_ACTOR, EngramMCPServer, EpisodeIdArg, GroupIdArg
 from engram.memory import Memory
 from engram.models.history import OperationPage, OperationView
+from engram.timeutil import UtcDatetime
 
 HISTORY_GUIDE = """\
 Every change to memory is an operation (ingest, update, extract, merge, delete, revert, …) that \
@@ -47,8 +47,8 @@ def add_history_tools(
         episode_id: Annotated[
             str | None, Field(description="Only operations that touched this episode.")
         ] = None,
-        after: Annotated[datetime | None, Field(description="Created at or after, ISO 8601.")] = None,
-        before: Annotated[datetime | None, Field(description="Created before, ISO 8601.")] = None,
+        after: Annotated[UtcDatetime | None, Field(description="Created at or after, ISO 8601.")] = None,
+        before: Annotated[UtcDatetime | None, Field(description="Created before, ISO 8601.")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="Most operations to return, 1-100.")] = 20,
         cursor: Annotated[str | None, Field(description="next_cursor of the previous page.")] = None,
     ) -> OperationPage:

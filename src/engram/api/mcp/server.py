@@ -20,11 +20,11 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable
-from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 from starlette.routing import Route
@@ -34,6 +34,7 @@ from engram.errors import EngramError, PreconditionFailed
 from engram.memory import Memory
 from engram.models.episodes import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchHit
 from engram.models.graph import EntityIn, FactIn
+from engram.timeutil import UtcDatetime
 
 MCP_ACTOR = "mcp"
 """The actor recorded on operations made through MCP."""
@@ -103,7 +104,7 @@ EpisodeIdArg = Annotated[
 ]
 LabelList = Annotated[list[str] | None, Field(description="Keep episodes matching any of these values.")]
 EpisodeKnownAtArg = Annotated[
-    datetime | None,
+    UtcDatetime | None,
     Field(
         description=(
             "Transaction time, ISO 8601 (no offset = UTC), not in the future: read memory as it was "
@@ -112,7 +113,7 @@ EpisodeKnownAtArg = Annotated[
     ),
 ]
 EpisodeAsOfArg = Annotated[
-    datetime | None,
+    UtcDatetime | None,
     Field(description="Valid time, ISO 8601: only episodes that had happened by then (timestamp <= as_of)."),
 ]
 EntitiesArg = Annotated[
@@ -310,7 +311,8 @@ def create_mcp_server(
             str | None, Field(description="What it is for, e.g. confirm_date, complain_product.")
         ] = None,
         timestamp: Annotated[
-            datetime | None, Field(description="When it happened, ISO 8601 (no offset = UTC). Default: now.")
+            UtcDatetime | None,
+            Field(description="When it happened, ISO 8601 (no offset = UTC). Default: now."),
         ] = None,
         source: Annotated[
             str | None, Field(description="Where it came from, e.g. slack, email, chat.")
@@ -385,9 +387,11 @@ def create_mcp_server(
 
     def list_episodes(
         group_id: GroupIdArg = None,
-        after: Annotated[datetime | None, Field(description="Only episodes at or after this time.")] = None,
+        after: Annotated[
+            UtcDatetime | None, Field(description="Only episodes at or after this time.")
+        ] = None,
         before: Annotated[
-            datetime | None, Field(description="Only episodes strictly before this time.")
+            UtcDatetime | None, Field(description="Only episodes strictly before this time.")
         ] = None,
         intent: LabelList = None,
         source: LabelList = None,
@@ -493,16 +497,22 @@ def run_stdio(memory: Memory) -> None:
     create_mcp_server(memory).run("stdio")
 
 
-def streamable_http_route(server: MCPServer[Any], path: str = MCP_PATH, *, host: str = "127.0.0.1") -> Route:
+def streamable_http_route(
+    server: MCPServer[Any], path: str = MCP_PATH, *, max_body_bytes: int = 1024 * 1024
+) -> Route:
     """Return a route serving ``server`` over streamable HTTP at exactly ``path`` (no redirect).
 
     Stateless JSON mode: every POST is self-contained, so any replica can answer it. The route
     works only while ``server.session_manager.run()`` is entered: run it in the app's lifespan.
-    Bound to loopback (``host``), the SDK's DNS-rebinding protection admits Host headers of
-    127.0.0.1, localhost and [::1] only; bound to another address it admits any Host.
+    The SDK's own Host/Origin check is off: the app's edge (engram.api.edge) checks every route,
+    this one included, against the same trusted hosts.
     """
     app = server.streamable_http_app(
-        streamable_http_path=path, stateless_http=True, json_response=True, host=host
+        streamable_http_path=path,
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=max_body_bytes,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     routes = [route for route in app.routes if isinstance(route, Route) and route.path == path]
     if len(routes) != 1:
