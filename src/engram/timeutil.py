@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, WithJsonSchema
 
 from engram.errors import InvalidInput
 
@@ -54,7 +54,18 @@ def from_unix_seconds(value: Any) -> Any:
     return EPOCH + timedelta(seconds=value)
 
 
-UtcDatetime = Annotated[datetime, BeforeValidator(from_unix_seconds), AfterValidator(as_utc)]
+TIME_SCHEMA = {
+    "anyOf": [
+        {"type": "string", "format": "date-time"},
+        {"type": "number", "minimum": UNIX_SECONDS_MIN, "maximum": UNIX_SECONDS_MAX},
+        # Numbers in quotes too (query strings, CSV-born JSON); the pattern keeps well inside the range.
+        {"type": "string", "pattern": r"^-?[0-9]{1,10}(\.[0-9]{1,6})?$"},
+    ],
+    "description": "ISO 8601 (no offset = UTC) or Unix seconds (never milliseconds); years 1-9999 in UTC.",
+}
+UtcDatetime = Annotated[
+    datetime, BeforeValidator(from_unix_seconds), AfterValidator(as_utc), WithJsonSchema(TIME_SCHEMA)
+]
 """A pydantic field type: ISO 8601 (naive input is UTC) or Unix seconds, converted to UTC.
 
 Years 1-9999 only, once in UTC; a number is always seconds (see ``from_unix_seconds``).

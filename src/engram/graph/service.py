@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from engram.errors import Conflict, EngramError, InvalidInput, NotFound, shown
+from engram.errors import Conflict, EngramError, NotFound, shown
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
 from engram.graph.resolve import UNKNOWN_TYPE
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
@@ -342,8 +342,8 @@ class GraphService:
             return subject
         named = self._store.entities_with_names(group_id, [normalise_name(subject)])
         named = named or self._store.search_entities(group_id, [normalise_name(subject)], [], 1)
-        if not named:
-            raise InvalidInput(
+        if not named:  # the fact search names an entity that is absent, like GET /entities/{id}
+            raise NotFound(
                 f"no entity named or with id {shown(subject)} in group {shown(group_id)}", field="subject"
             )
         return named[0].id

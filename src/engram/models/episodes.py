@@ -16,6 +16,7 @@ from pydantic.json_schema import SkipJsonSchema
 from engram.ids import new_id
 from engram.models.graph import ID_PATTERN as ID_PATTERN
 from engram.models.graph import EntityIn, FactIn
+from engram.models.json_values import NUMBER_ONLY, Flag, Float64, Int64, JSONObject
 from engram.timeutil import UtcDatetime
 
 NOT_BLANK = r"\S"
@@ -68,7 +69,7 @@ class EpisodeIn(_Input):
     actor: Actor | None = None
     intent: Label | None = None
     content: Content
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: JSONObject = Field(default_factory=dict)
     references: list[Reference] = Field(default_factory=list, max_length=256)
     entities: list[EntityIn] | None = Field(
         default=None,
@@ -137,7 +138,7 @@ class EpisodePatch(_Input):
     Content, actor and timestamp are immutable: a correction is a new episode.
     """
 
-    metadata: dict[str, Any] | None = None
+    metadata: JSONObject | None = None
     intent: Label | None = None
     status: EpisodeStatus | None = None
     references: list[Reference] | None = Field(default=None, max_length=256)
@@ -157,11 +158,12 @@ class EpisodeFilters(_Input):
     timestamp_before: UtcDatetime | None = Field(default=None, description="Exclusive upper bound.")
     metadata: dict[
         Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")],
-        Annotated[str, Field(max_length=1024)] | int | float | bool | None,
+        Annotated[str, Field(max_length=1024)] | bool | Int64 | Float64 | None,
     ] = Field(
         default_factory=dict,
         max_length=MAX_METADATA_FILTERS,
         description="Exact matches on top-level metadata keys.",
+        json_schema_extra={"additionalProperties": False},
     )
     # Time travel, set by Memory from a request's own ``known_at``/``as_of`` (not a filter clients
     # send inside ``filters``, hence absent from the schema): the store reads the versions held
@@ -180,20 +182,20 @@ class SearchQuery(_Input):
     query: str = Field(default="", max_length=MAX_QUERY_LENGTH)
     group_id: GroupId | None = None
     filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
-    explain: bool = False
+    limit: Annotated[int, Field(ge=1, le=100), NUMBER_ONLY] = 10
+    explain: Flag = False
     intent: Label | None = Field(default=None, description="Boost episodes with this intent.")
     reference_time: UtcDatetime | None = Field(
         default=None, description='What "last week" in the query is relative to; default now.'
     )
-    mmr: bool = Field(default=False, description="Diversify results (maximal marginal relevance).")
-    min_score: Annotated[float, Field(ge=0)] | None = Field(
+    mmr: Flag = Field(default=False, description="Diversify results (maximal marginal relevance).")
+    min_score: Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)] | None = Field(
         default=None, description="Drop hits scoring lower."
     )
-    context: bool = Field(
+    context: Flag = Field(
         default=False, description="Add each hit's previous and next episode of its thread."
     )
-    group_by_thread: bool = Field(default=False, description="Also group the hits by thread (session).")
+    group_by_thread: Flag = Field(default=False, description="Also group the hits by thread (session).")
     known_at: UtcDatetime | None = Field(default=None, description=KNOWN_AT)
     as_of: UtcDatetime | None = Field(default=None, description=AS_OF)
 

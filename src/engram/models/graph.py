@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from engram.models.json_values import NUMBER_ONLY, Flag
+from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
 
 SourceKind = Literal["stated", "inferred", "system"]
@@ -25,7 +27,6 @@ ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 
 Name = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
 EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
-Scalar = str | int | float | bool
 
 
 class _Input(BaseModel):
@@ -67,7 +68,7 @@ class FactIn(_Input):
     valid_at: UtcDatetime | None = None
     invalid_at: UtcDatetime | None = None
     conditions: dict[str, Scalar] = Field(default_factory=dict)
-    confidence: Annotated[float, Field(ge=0, le=1)] | None = None
+    confidence: Annotated[float, Field(strict=True, ge=0, le=1)] | None = None
     source_kind: SourceKind | None = None
 
     @field_validator("predicate", mode="before")
@@ -154,13 +155,13 @@ class FactSearch(_Input):
     predicate: Name | None = Field(default=None, description="A predicate or one of its synonyms.")
     as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
     known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
-    include_history: bool = False
-    include_archived: bool = Field(
+    include_history: Flag = False
+    include_archived: Flag = Field(
         default=False,
         description="Also read archived facts (`engram archive`); they are history, so this implies "
         "include_history unless as_of is given.",
     )
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    limit: Annotated[int, Field(ge=1, le=100), NUMBER_ONLY] = 10
 
 
 class FactHit(BaseModel):

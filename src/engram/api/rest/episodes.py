@@ -30,8 +30,10 @@ from engram.models.episodes import (
 from engram.timeutil import UtcDatetime
 
 REST_ACTOR = "rest"
-ETAG_PATTERN = r'^\s*(?:W/)?"?([0-9]{1,18})"?\s*$'
+ETAG_PATTERN = r'^\s*(?:W/)?"?([1-9][0-9]{0,17})"?\s*$'
 _ETAG = re.compile(ETAG_PATTERN)
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,512}$"
+"""What a next_cursor looks like (opaque, URL-safe base64); only ones the server issued are valid."""
 ETAG_HEADER = {
     "ETag": {
         "description": 'The version read, e.g. "3": send it back as If-Match.',
@@ -166,7 +168,7 @@ def list_episodes(
     actor_id: ActorIdsQuery = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[
-        str | None, Query(max_length=512, description="next_cursor of the previous page.")
+        str | None, Query(pattern=CURSOR_PATTERN, description="next_cursor of the previous page.")
     ] = None,
     known_at: KnownAtQuery = None,
     as_of: Annotated[UtcDatetime | None, Query(description=AS_OF + TIME)] = None,

@@ -20,6 +20,7 @@ from engram.models.graph import (
     FactSearchResponse,
     MergeCandidateView,
 )
+from engram.models.json_values import NUMBER_ONLY
 
 router = APIRouter(prefix="/v1", tags=["knowledge graph"], route_class=StrictJSONRoute)
 
@@ -32,7 +33,7 @@ class EntitySearch(BaseModel):
     query: Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
     group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
     types: list[EntityType] = Field(default_factory=list, max_length=32)
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    limit: Annotated[int, Field(ge=1, le=100), NUMBER_ONLY] = 10
 
 
 class EntityResults(BaseModel):
@@ -93,7 +94,28 @@ def merge_entities(memory: MemoryDep, entity_id: IdPath, merge: Annotated[Merge,
     return memory.merge_entities(entity_id, merge.into, merge.group_id, actor=REST_ACTOR)
 
 
-@router.post("/entities/search", summary="Search entities by name or alias", responses=problem_responses(422))
+ENTITY_LINKS = {
+    "MergeFirst": {
+        "operationRef": "#/paths/~1v1~1entities~1{entity_id}~1merge/post",
+        "parameters": {"entity_id": "$response.body#/results/0/id"},
+        "description": "Merge the best match into another entity.",
+    },
+    "GetFirst": {
+        "operationRef": "#/paths/~1v1~1entities~1{entity_id}/get",
+        "parameters": {"entity_id": "$response.body#/results/0/id"},
+        "description": "Read the best match with its facts.",
+    },
+}
+
+
+@router.post(
+    "/entities/search",
+    summary="Search entities by name or alias",
+    responses={
+        200: {"description": "Entities found, best first.", "links": ENTITY_LINKS},
+        **problem_responses(422),
+    },
+)
 def search_entities(memory: MemoryDep, search: Annotated[EntitySearch, Body()]) -> EntityResults:
     """Return entities whose name or alias contains the query's words."""
     found = memory.search_entities(search.query, search.group_id, types=search.types, limit=search.limit)
@@ -103,7 +125,7 @@ def search_entities(memory: MemoryDep, search: Annotated[EntitySearch, Body()]) 
 @router.post(
     "/facts/search",
     summary="Search facts (current by default; as_of, known_at, history)",
-    responses=problem_responses(422),
+    responses=problem_responses(404, 422),
 )
 def search_facts(memory: MemoryDep, search: Annotated[FactSearch, Body()]) -> FactSearchResponse:
     """Return facts best first, each with the entities it connects and citations of its episodes."""

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.rest.episodes import REST_ACTOR, TIME, GroupQuery, IdPath, MemoryDep
+from engram.api.rest.episodes import CURSOR_PATTERN, REST_ACTOR, TIME, GroupQuery, IdPath, MemoryDep
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
 from engram.models.episodes import ID_PATTERN, MAX_FILTER_VALUES, OPERATION_KINDS
@@ -55,7 +55,7 @@ def list_operations(
     ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[
-        str | None, Query(max_length=512, description="next_cursor of the previous page.")
+        str | None, Query(pattern=CURSOR_PATTERN, description="next_cursor of the previous page.")
     ] = None,
 ) -> OperationPage:
     """Return a page of operations; pass ``next_cursor`` back as ``cursor`` for the next one."""

@@ -3,8 +3,9 @@
 Python's ``json`` reads ``NaN`` and ``Infinity`` (not JSON; they would be stored as null),
 integers of any length (a 5,000-digit one is a ValueError, not a field) and nests until the
 interpreter's recursion limit. ``loads`` refuses those with InvalidInput naming where they are:
-``metadata.score`` for a NaN, ``metadata`` for a member nested too deep. Numbers are kept to
-what SQLite and PostgreSQL hold: integers within signed 64 bits, finite floats.
+``metadata.score`` for a NaN, ``metadata`` for a member nested too deep, integers beyond
+±9e18 (engram.models.json_values: what both stores hold), floats that overflow. The models
+bound floats to the same range, and the schemas say so.
 
 ``StrictJSONRoute`` parses every JSON body this way before FastAPI validates it.
 """
@@ -21,8 +22,8 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
 from engram.errors import InvalidInput
+from engram.models.json_values import NUMBER_LIMIT
 
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -38,15 +39,18 @@ def _constant(name: str) -> _Refused:
 
 
 def _integer(text: str) -> int | _Refused:
-    if len(text) > 20 or not INT_MIN <= (value := int(text)) <= INT_MAX:
-        shown = text if len(text) <= 24 else text[:20] + "…"
-        return _Refused(f"{shown} is outside the 64-bit integer range")
+    if len(text) > 20 or not -NUMBER_LIMIT <= (value := int(text)) <= NUMBER_LIMIT:
+        return _Refused(f"{_cut(text)} is beyond ±9e18, the largest number stored")
     return value
 
 
 def _float(text: str) -> float | _Refused:
     value = float(text)
-    return value if math.isfinite(value) else _Refused(f"{text[:24]} is too large for a 64-bit float")
+    return value if math.isfinite(value) else _Refused(f"{_cut(text)} is beyond a 64-bit float")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 24 else text[:20] + "…"
 
 
 def _find_refused(value: Any) -> tuple[str, _Refused] | None:

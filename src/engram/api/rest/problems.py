@@ -7,6 +7,7 @@ an operator can find the request in the server's log. ``Problem`` is the body's 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -138,6 +139,24 @@ def _engram_problem(request: Request, exc: Exception) -> JSONResponse:
     return problem(request.scope, exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
 
 
+def _allowed_methods(request: Request) -> str | None:
+    """Return the methods the OpenAPI documents for the request's path, or None if it has none.
+
+    Starlette names the methods of the first route whose pattern matches: for
+    ``/v1/entities/search`` that is ``/v1/entities/{entity_id}`` (GET), not the literal path
+    (POST). The documented template with the fewest parameters is the one that applies.
+    """
+    path = request.scope["path"]
+    matching: dict[str, list[str]] = {}
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            matching[template] = [method.upper() for method in operations]
+    if not matching:
+        return None
+    return ", ".join(sorted(matching[min(matching, key=lambda template: template.count("{"))]))
+
+
 def _http_problem(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 413:  # the body outgrew the limit while it streamed in
@@ -146,6 +165,8 @@ def _http_problem(request: Request, exc: Exception) -> JSONResponse:
     response = problem(request.scope, exc.status_code, detail, detail)
     if exc.headers:
         response.headers.update(exc.headers)
+    if exc.status_code == 405 and (allowed := _allowed_methods(request)):
+        response.headers["Allow"] = allowed
     return response
 
 
