@@ -17,12 +17,10 @@ from engram.history.service import HistoryService
 from engram.ids import new_id
 from engram.ingest.indexer import Indexer
 from engram.ingest.inputs import (
-    MAX_METADATA_DEPTH,
     decode_cursor,
     encode_cursor,
     fingerprint,
     merge_patch,
-    nesting_depth,
     supplied_extraction,
     validated,
 )
@@ -50,6 +48,7 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView
+from engram.models.json_values import MAX_METADATA_DEPTH, nesting_depth
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
 from engram.portable import group_format as portable

@@ -76,8 +76,8 @@ def test_metadata_filters_are_bounded_on_both_backends(any_client: tuple[TestCli
 
 def test_the_query_is_bounded(client: TestClient) -> None:
     client.post("/v1/episodes", json={"content": "the order was shipped"})
-    assert_422(search(client, query="order " * 400), "query")
-    assert_422(client.post("/v1/facts/search", json={"query": "x" * 2001}), "query")
+    assert_422(search(client, query="order " * 2000), "query")
+    assert_422(client.post("/v1/facts/search", json={"query": "x" * 10_001}), "query")
     assert_422(client.post("/v1/entities/search", json={"query": "x" * 257}), "query")
     many = " ".join(f"word{n}" for n in range(150)) + " order"
     response = search(client, query=many)

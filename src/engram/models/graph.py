@@ -22,6 +22,8 @@ SourceKind = Literal["stated", "inferred", "system"]
 FactStatus = Literal["current", "superseded", "disputed", "retracted"]
 PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
 ENTITY_TYPE_PATTERN = r"^[a-z][a-z0-9_]*$"
+MAX_QUERY_LENGTH = 10_000
+"""Longest search query accepted (422 beyond, before any work); past ``max_query_chars`` it is truncated."""
 ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 """Client-chosen episode ids and group ids."""
 
@@ -149,7 +151,7 @@ class Fact(BaseModel):
 class FactSearch(_Input):
     """A facts search; by default current facts only (DESIGN.md §5)."""
 
-    query: str = Field(default="", max_length=2000)
+    query: str = Field(default="", max_length=MAX_QUERY_LENGTH)
     group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
     subject: Name | None = Field(default=None, description="An entity id or name: facts about it.")
     predicate: Name | None = Field(default=None, description="A predicate or one of its synonyms.")

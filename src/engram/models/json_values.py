@@ -9,10 +9,38 @@ number. The schemas say all this, so clients generated from the OpenAPI stay wit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, StringConstraints
 from typing_extensions import TypeAliasType
+
+MAX_METADATA_DEPTH = 32
+"""Deeper metadata is refused: JSON encoders and SQLite's JSON functions stop near 256-1000 levels."""
+
+
+def nesting_depth(value: Any) -> int:
+    """Return how deeply ``value`` nests (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_METADATA_DEPTH:
+            break
+        if isinstance(item, Mapping):
+            stack.extend((child, level + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, level + 1) for child in item)
+    return deepest
+
+
+def _shallow(value: Any) -> Any:
+    """Refuse a value nested deeper than MAX_METADATA_DEPTH before validating it level by level."""
+    if nesting_depth(value) > MAX_METADATA_DEPTH:
+        raise ValueError(f"nests deeper than {MAX_METADATA_DEPTH} levels")
+    return value
+
 
 NUMBER_LIMIT = 9 * 10**18
 """Largest magnitude of a number stored: below 2**63, and a float exactly."""
@@ -39,4 +67,7 @@ JSONValue = TypeAliasType(
     "JSONValue", "Text | bool | Int64 | Float64 | list[JSONValue] | dict[str, JSONValue] | None"
 )
 """Any JSON value whose numbers are within ±9e18."""
-JSONObject = dict[str, JSONValue]
+SHALLOW = BeforeValidator(_shallow)
+"""Put last in an ``Annotated[dict[str, JSONValue], Field(...), SHALLOW]`` to bound its nesting."""
+JSONObject = Annotated[dict[str, JSONValue], SHALLOW]
+"""A JSON object nested at most MAX_METADATA_DEPTH levels (metadata, content)."""
