@@ -12,11 +12,13 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.datastructures import Headers
+from typer.testing import CliRunner
 
 from conftest import LOOPBACK
 from engram import Memory
 from engram.api.app import create_app
 from engram.api.edge import Principal
+from engram.cli import app
 from engram.config import Settings
 
 PROBLEM = "application/problem+json"
@@ -233,3 +235,10 @@ def test_a_store_failure_under_a_route_is_counted_as_a_5xx(memory: Memory) -> No
         metrics = client.get("/metrics").text
     assert failed.status_code >= 500 and failed.json()["request_id"] == failed.headers["x-request-id"]
     assert f'route="/v1/episodes",status="{failed.status_code}"}} 1.0' in metrics
+
+
+def test_serve_refuses_a_malformed_trusted_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENGRAM_TRUSTED_HOSTS", "memory.example.org, bad host!")
+    result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path / "data"), "--port", "8799"])
+    assert result.exit_code == 2, result.output
+    assert "ENGRAM_TRUSTED_HOSTS" in result.stderr and "bad host!" in result.stderr
