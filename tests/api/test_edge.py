@@ -155,6 +155,27 @@ def test_a_body_over_the_limit_is_413_by_its_content_length(configured: Memory, 
     assert configured.store.counts()["episodes"] == 0
 
 
+@pytest.mark.parametrize("length", ["9" * 5000, "4097"])
+def test_any_content_length_over_the_limit_is_413(configured: Memory, length: str) -> None:
+    raw = [
+        (b"host", b"127.0.0.1"),
+        (b"content-type", b"application/json"),
+        (b"content-length", length.encode()),
+    ]
+    messages: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        messages.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/episodes", "headers": raw, "query_string": b""}
+    scope |= {"http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80), "root_path": ""}
+    anyio.run(create_app(configured), scope, receive, send)
+    assert messages[0]["status"] == 413
+
+
 @pytest.mark.parametrize("target", ["/v1/episodes", "/mcp"])
 def test_a_streamed_body_over_the_limit_is_413(configured: Memory, target: str) -> None:
     def chunks() -> Iterator[bytes]:

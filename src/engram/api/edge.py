@@ -207,8 +207,11 @@ class Edge:
             detail = f"Origin {origin[:64]!r} may not call this server; see ENGRAM_CORS_ORIGINS"
             return problem(scope, 403, "Origin not allowed", detail, field="Origin")
         declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_body_bytes:
-            return too_large(scope, int(declared))
+        if declared.isascii() and declared.isdigit():  # else the server refuses the request itself
+            if len(declared) > 18:  # int() of thousands of digits is slow, then an error
+                return too_large(scope)
+            if int(declared) > self.max_body_bytes:
+                return too_large(scope, int(declared))
         try:
             scope[PRINCIPAL_SCOPE_KEY] = self.authenticate(headers)
         except EngramError as exc:
