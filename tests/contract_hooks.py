@@ -1,4 +1,4 @@
-"""Schemathesis hooks for the contract test (tests/api/test_openapi_contract.py): the rules JSON Schema cannot say.
+"""Schemathesis hooks for tests/api/test_openapi_contract.py: the rules JSON Schema cannot say.
 
 The OpenAPI states every constraint it can (patterns, lengths, item counts, enums, "exactly one
 of object or value"). What it cannot state is a relation between two values or to the present
