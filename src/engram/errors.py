@@ -17,6 +17,18 @@ from __future__ import annotations
 
 from typing import Any
 
+SHOWN_CHARS = 64
+"""Longest part of a caller's value an error message repeats."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """Return ``value`` quoted for an error message, cut to ``limit`` characters (… marks a cut).
+
+    An id of 100,000 characters is not echoed back whole.
+    """
+    text = str(value)
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
 
 class EngramError(Exception):
     """Base of every error Engram raises on purpose.

@@ -11,7 +11,7 @@ from typing import Any
 
 from engram import timeutil
 from engram.config import Settings
-from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
+from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired, shown
 from engram.graph.review import ReviewService
 from engram.graph.service import GraphService
 from engram.health import CreateCounts, RecentErrors, memory_stats
@@ -21,12 +21,10 @@ from engram.ids import new_id
 from engram.ingest.extraction import GraphIngest
 from engram.ingest.indexer import Indexer
 from engram.ingest.inputs import (
-    MAX_METADATA_DEPTH,
     decode_cursor,
     encode_cursor,
     fingerprint,
     merge_patch,
-    nesting_depth,
     supplied_extraction,
     validated,
 )
@@ -56,6 +54,7 @@ from engram.models.graph import (
     FactSearchResponse,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport
+from engram.models.json_values import MAX_METADATA_DEPTH, nesting_depth
 from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
@@ -194,7 +193,8 @@ class Memory(ReviewMethods):
             return self.settings.default_group
         if not re.fullmatch(ID_PATTERN, group_id):
             raise InvalidInput(
-                f"group_id {group_id!r} must be 1-128 characters of A-Z a-z 0-9 . _ : -", field="group_id"
+                f"group_id {shown(group_id)} must be 1-128 characters of A-Z a-z 0-9 . _ : -",
+                field="group_id",
             )
         return group_id
 
@@ -309,7 +309,9 @@ class Memory(ReviewMethods):
         episode = self.store.get_episode(group, episode_id, at)
         if episode is None:
             then = "" if at is None else f" at {at.isoformat()}"
-            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
+            raise NotFound(
+                f"no episode with id {shown(episode_id)} in group {shown(group)}{then}", field="id"
+            )
         return timeutil.as_believed(episode, at)
 
     @metrics.counts_conflicts("version")
@@ -338,7 +340,7 @@ class Memory(ReviewMethods):
             current = self.get_episode(episode_id, group)
             if current.version != expected_version:
                 raise PreconditionFailed(
-                    f"episode {episode_id!r} is at version {current.version}, not {expected_version}",
+                    f"episode {shown(episode_id)} is at version {current.version}, not {expected_version}",
                     current_version=current.version,
                 )
             return current

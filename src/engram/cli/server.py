@@ -20,7 +20,7 @@ from engram.cli.common import (
     open_memory,
     using_memory,
 )
-from engram.errors import StoreError
+from engram.errors import EngramError, StoreError
 
 # -- serve, mcp ------------------------------------------------------------------------------------
 
@@ -38,6 +38,7 @@ def serve(
     import uvicorn
 
     from engram.api.app import create_app
+    from engram.api.edge import ALL_INTERFACES
 
     loopback = host in {"127.0.0.1", "localhost", "::1"}
     if not loopback and not allow_remote:
@@ -49,6 +50,16 @@ def serve(
             "read and write the memory"
         )
     memory = open_memory(data_dir, serving=True)
+    try:
+        application = create_app(memory, host=host)
+    except EngramError as exc:
+        memory.close()
+        raise fail(exc) from exc
+    if host.strip("[]") in ALL_INTERFACES and not memory.settings.trusted_hosts:
+        err.print(
+            f"[yellow]warning:[/yellow] bound to {host}, which names no host: requests are served only "
+            "when their Host header is a loopback name; list the names clients use in ENGRAM_TRUSTED_HOSTS"
+        )
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(
         f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
@@ -56,13 +67,7 @@ def serve(
         highlight=False,
     )
     try:
-        uvicorn.run(
-            create_app(memory, host=host),
-            host=host,
-            port=port,
-            log_level="warning",
-            timeout_graceful_shutdown=5,
-        )
+        uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
     finally:
         memory.close()
 

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from engram.errors import EmbedderError, InvalidInput, NotFound
+from engram.errors import Conflict, EmbedderError, NotFound, shown
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
 from engram.graph.resolve import UNKNOWN_TYPE
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
@@ -68,7 +68,8 @@ class GraphService:
         episode = self._store.get_episode(group_id, request.episode_id)
         if episode is None:
             raise NotFound(
-                f"no episode with id {request.episode_id!r} in group {group_id!r}", field="episode_id"
+                f"no episode with id {shown(request.episode_id)} in group {shown(group_id)}",
+                field="episode_id",
             )
         extraction = Extraction(entities=request.entities, facts=request.facts)
         batch = [(episode, extraction)]
@@ -79,11 +80,9 @@ class GraphService:
 
         The survivor keeps its id and gains the other's names (as aliases), attributes it
         lacks, mentions and facts (new versions pointing at it); the merged entity's
-        current version is closed. Raises NotFound, or InvalidInput for itself or
-        different types.
+        current version is closed. Raises NotFound for either absent, then Conflict for an
+        entity merged into itself or into one of a different type.
         """
-        if source_id == into_id:
-            raise InvalidInput("an entity cannot be merged into itself", field="into")
         operation = Operation.begin(
             group_id, "merge", f"merge {source_id} into {into_id}", at=self._clock(), actor=actor
         )
@@ -91,11 +90,13 @@ class GraphService:
         def merge(txn: Txn) -> None:
             source, into = txn.entity(group_id, source_id), txn.entity(group_id, into_id)
             if source is None:
-                raise NotFound(f"no entity with id {source_id!r} in group {group_id!r}", field="id")
+                raise NotFound(f"no entity with id {shown(source_id)} in group {shown(group_id)}", field="id")
             if into is None:
-                raise NotFound(f"no entity with id {into_id!r} in group {group_id!r}", field="into")
+                raise NotFound(f"no entity with id {shown(into_id)} in group {shown(group_id)}", field="into")
+            if source.id == into.id:
+                raise Conflict("an entity cannot be merged into itself", field="into")
             if UNKNOWN_TYPE not in (source.type, into.type) and source.type != into.type:
-                raise InvalidInput(f"cannot merge a {source.type} into a {into.type}", field="into")
+                raise Conflict(f"cannot merge a {source.type} into a {into.type}", field="into")
             moved = self._builder.merge(txn, source, into, operation)
             for episode_id in txn.episodes_mentioning(group_id, [source.id], 1_000_000):
                 txn.add_mentions(group_id, episode_id, [into.id], operation.id)
@@ -166,7 +167,7 @@ class GraphService:
         """Return an entity, its facts (as known at ``known_at``) and its timeline. Raises NotFound."""
         entity = self._store.get_entity(group_id, entity_id, known_at)
         if entity is None:
-            raise NotFound(f"no entity with id {entity_id!r} in group {group_id!r}", field="id")
+            raise NotFound(f"no entity with id {shown(entity_id)} in group {shown(group_id)}", field="id")
         facts = self._store.find_facts(group_id, FactQuery(known_at=known_at, subject=entity_id), 200)
         return EntityView(
             entity=entity,
@@ -243,9 +244,9 @@ class GraphService:
             return subject
         named = self._store.entities_with_names(group_id, [normalise_name(subject)])
         named = named or self._store.search_entities(group_id, [normalise_name(subject)], [], 1)
-        if not named:
-            raise InvalidInput(
-                f"no entity named or with id {subject!r} in group {group_id!r}", field="subject"
+        if not named:  # the fact search names an entity that is absent, like GET /entities/{id}
+            raise NotFound(
+                f"no entity named or with id {shown(subject)} in group {shown(group_id)}", field="subject"
             )
         return named[0].id
 

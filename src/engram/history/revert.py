@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engram.errors import Conflict, InvalidInput, NotFound
+from engram.errors import Conflict, NotFound, shown
 from engram.graph.build import fact_index_text, name_keys
 from engram.history.retract import retract_episode
 from engram.history.unarchive import revert_archive, reverts_archive
@@ -35,14 +35,15 @@ def revert_operation(
 ) -> dict[str, Any]:
     """Undo ``target_id`` as ``operation``; return the details recorded with it.
 
-    Raises NotFound, InvalidInput (a purge; an operation that changed nothing revertible),
-    Conflict naming ``operations`` (later operations changed the same objects; without ``force``).
+    Raises NotFound, Conflict (a purge; an operation that changed nothing still revertible; one
+    already reverted) or Conflict naming ``operations`` (later operations changed the same
+    objects; without ``force``): the request is well formed, the stored history forbids it.
     """
     target = txn.operation(group_id, target_id)
     if target is None:
-        raise NotFound(f"no operation with id {target_id!r} in group {group_id!r}", field="id")
+        raise NotFound(f"no operation with id {shown(target_id)} in group {shown(group_id)}", field="id")
     if target.kind in IRREVERSIBLE:
-        raise InvalidInput(IRREVERSIBLE[target.kind], field="id")
+        raise Conflict(IRREVERSIBLE[target.kind], field="id")
     if reverts_archive(target):
         return revert_archive(txn, group_id, target, operation, force=force)
     # Facts the target changed that were archived since come back first, so their versions count.
@@ -58,7 +59,7 @@ def revert_operation(
         m for m in target.details.get("mentions_removed", []) if txn.versions(group_id, "episode", m[1])
     ]
     if not touched and not restored_mentions:
-        raise InvalidInput(
+        raise Conflict(
             f"operation {target_id} changed nothing that can still be reverted "
             "(what it changed was purged or archived since)",
             field="id",

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag
+from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
 
 SEARCH_LIMIT_MAX = 100
@@ -22,9 +24,14 @@ SEARCH_LIMIT_MAX = 100
 SourceKind = Literal["stated", "inferred", "system"]
 FactStatus = Literal["current", "superseded", "disputed", "retracted"]
 PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+ENTITY_TYPE_PATTERN = r"^[a-z][a-z0-9_]*$"
+MAX_QUERY_LENGTH = 10_000
+"""Longest search query accepted (422 beyond, before any work); past ``max_query_chars`` it is truncated."""
+ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+"""Client-chosen episode ids and group ids."""
 
-Name = Annotated[str, Field(min_length=1, max_length=256)]
-Scalar = str | int | float | bool
+Name = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
+EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
 
 
 class _Input(BaseModel):
@@ -35,7 +42,7 @@ class EntityIn(_Input):
     """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
 
     name: Name = Field(description="Fullest name.")
-    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = Field(
+    type: EntityType = Field(
         default="thing", description="lower_snake: person, organisation, place, product, ..."
     )
     aliases: list[Name] = Field(default_factory=list, max_length=64, description="Other names.")
@@ -48,8 +55,19 @@ class FactIn(_Input):
     """One claim about a subject: an edge to another entity (``object``) or a literal ``value``.
 
     ``predicate`` is UPPER_SNAKE (``LIVES_IN``, ``BUDGET``); ``conditions`` scope it
-    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true.
+    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true
+    (``invalid_at`` not before ``valid_at``).
     """
+
+    # The schema states "exactly one of object or value" as JSON Schema can say it.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["object"], "properties": {"object": {"type": "string"}}},
+                {"required": ["value"], "properties": {"value": {"not": {"type": "null"}}}},
+            ]
+        }
+    )
 
     subject: Name = Field(description="Entity name or id (en_…).")
     predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)] = Field(
@@ -65,7 +83,7 @@ class FactIn(_Input):
     conditions: dict[str, Scalar] = Field(
         default_factory=dict, description='When it holds: {"when": "weekends"}.'
     )
-    confidence: Annotated[float, Field(ge=0, le=1)] | None = Field(
+    confidence: Annotated[float, Field(strict=True, ge=0, le=1)] | None = Field(
         default=None, description="How sure the text is, 0..1."
     )
     source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
@@ -148,19 +166,19 @@ class Fact(BaseModel):
 class FactSearch(_Input):
     """A facts search; by default current facts only (docs/architecture.md, "API contract")."""
 
-    query: str = ""
-    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
-    subject: str | None = Field(default=None, description="An entity id or name: facts about it.")
-    predicate: str | None = Field(default=None, description="A predicate or one of its synonyms.")
+    query: str = Field(default="", max_length=MAX_QUERY_LENGTH)
+    group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
+    subject: Name | None = Field(default=None, description="An entity id or name: facts about it.")
+    predicate: Name | None = Field(default=None, description="A predicate or one of its synonyms.")
     as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
     known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
-    include_history: bool = False
-    include_archived: bool = Field(
+    include_history: Flag = False
+    include_archived: Flag = Field(
         default=False,
         description="Also read archived facts (`engram archive`); they are history, so this implies "
         "include_history unless as_of is given.",
     )
-    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX)] = 10
+    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX), NUMBER_ONLY] = 10
 
 
 class FactHit(BaseModel):
@@ -206,8 +224,8 @@ class EntityView(BaseModel):
 class AddFacts(_Input):
     """Facts (and entities) extracted from an episode that is already stored (POST /v1/facts)."""
 
-    episode_id: Annotated[str, Field(min_length=1, max_length=128)]
-    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    episode_id: Annotated[str, Field(pattern=ID_PATTERN)]
+    group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
     entities: list[EntityIn] = Field(default_factory=list, max_length=256)
     facts: list[FactIn] = Field(min_length=1, max_length=512)
 

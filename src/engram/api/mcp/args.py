@@ -6,13 +6,13 @@ of the module that defines it; the tool modules import them from here.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from pydantic import Field
 
 from engram.models.episodes import ID_PATTERN, LIST_LIMIT_MAX
 from engram.models.graph import SEARCH_LIMIT_MAX, EntityIn, FactIn
+from engram.timeutil import UtcDatetime
 
 MCP_ACTOR = "mcp"
 """The actor recorded on operations made through MCP."""
@@ -30,11 +30,11 @@ EpisodeIdArg = Annotated[
 EntityIdArg = Annotated[str, Field(min_length=1, max_length=128, description="Entity id (en_…).")]
 LabelList = Annotated[list[str] | None, Field(description="Any of these.")]
 KnownAtArg = Annotated[
-    datetime | None,
+    UtcDatetime | None,
     Field(description="Transaction time: memory as it was then."),
 ]
 AsOfArg = Annotated[
-    datetime | None,
+    UtcDatetime | None,
     Field(description="Valid time: as things were in the world then."),
 ]
 CursorArg = Annotated[str | None, Field(max_length=512, description="next_cursor of the previous call.")]

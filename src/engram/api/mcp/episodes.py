@@ -7,7 +7,6 @@ cursor), exactly as the REST routes do.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp_types import ToolAnnotations
@@ -39,6 +38,7 @@ from engram.api.results import (
 from engram.ingest.inputs import validated
 from engram.memory import Memory
 from engram.models.episodes import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchQuery
+from engram.timeutil import UtcDatetime
 
 if TYPE_CHECKING:
     from engram.api.mcp.server import EngramMCPServer
@@ -78,7 +78,8 @@ def add_episode_tools(
             str | None, Field(description="What it is for: confirm_date, complain_product, ...")
         ] = None,
         timestamp: Annotated[
-            datetime | None, Field(description="When it happened, ISO 8601 (no offset = UTC). Default now.")
+            UtcDatetime | None,
+            Field(description="When it happened, ISO 8601 (no offset = UTC). Default now."),
         ] = None,
         source: Annotated[
             str | None, Field(description="Where it came from: slack, email, chat, ...")
@@ -134,8 +135,8 @@ def add_episode_tools(
 
     def list_episodes(
         group_id: GroupIdArg = None,
-        after: Annotated[datetime | None, Field(description="Timestamp at or after.")] = None,
-        before: Annotated[datetime | None, Field(description="Timestamp before.")] = None,
+        after: Annotated[UtcDatetime | None, Field(description="Timestamp at or after.")] = None,
+        before: Annotated[UtcDatetime | None, Field(description="Timestamp before.")] = None,
         intent: LabelList = None,
         source: LabelList = None,
         actor_id: LabelList = None,

@@ -7,7 +7,6 @@ dispatch (a revert over later changes is an error result whose text and ``_meta`
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Annotated
 
 from mcp_types import ToolAnnotations
@@ -18,6 +17,7 @@ from engram.api.mcp.guides import HISTORY_GUIDE
 from engram.api.results import ResultLimits, operation_page
 from engram.memory import Memory
 from engram.models.history import OperationPage, OperationView
+from engram.timeutil import UtcDatetime
 
 if TYPE_CHECKING:
     from engram.api.mcp.server import EngramMCPServer
@@ -50,8 +50,8 @@ def add_history_tools(
         episode_id: Annotated[
             str | None, Field(description="Only operations that touched this episode.")
         ] = None,
-        after: Annotated[datetime | None, Field(description="Created at or after, ISO 8601.")] = None,
-        before: Annotated[datetime | None, Field(description="Created before, ISO 8601.")] = None,
+        after: Annotated[UtcDatetime | None, Field(description="Created at or after, ISO 8601.")] = None,
+        before: Annotated[UtcDatetime | None, Field(description="Created before, ISO 8601.")] = None,
         limit: ListLimitArg = 20,
         cursor: CursorArg = None,
     ) -> OperationPage:

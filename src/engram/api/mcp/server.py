@@ -29,6 +29,7 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, ValidationError
@@ -44,10 +45,13 @@ from engram.api.mcp.text import render
 from engram.api.results import ResultLimits
 from engram.errors import EngramError, PreconditionFailed
 from engram.memory import Memory
+from engram.models.json_values import NOT_BLANK
 from engram.observability import mcp_tools
 
 MCP_PATH = "/mcp"
 SANITY_BOUND = 64
+SANITY_NUMBER = 10**15
+"""Numeric bounds at least this large (JSON's safe integers) are left out too."""
 """Size bounds at least this large are left out of tools/list (they guard the server, not the agent)."""
 ERROR_META = "engram/error"
 """The ``_meta`` key of an error result's details."""
@@ -62,8 +66,10 @@ def lean_schema(schema: Any) -> Any:
     """Return an input schema as agents need it: same constraints, fewer bytes.
 
     Drops ``title`` keywords (pydantic repeats every name as one), the docstrings of nested
-    models (their fields keep their descriptions) and generous size bounds (``SANITY_BOUND`` or
-    more: the server still enforces them, and its error names the field); an optional argument
+    models (their fields keep their descriptions), generous size and number bounds
+    (``SANITY_BOUND``, ``SANITY_NUMBER`` or more), the not-blank pattern and an object's
+    "exactly one of" rule (its fields' descriptions say it): the server still enforces them, and
+    its error names the field; a time is ISO 8601 text or Unix seconds; an optional argument
     that defaults to null is given its non-null type alone (null is still accepted); a union of
     plain types becomes a list of types.
     """
@@ -79,6 +85,12 @@ def lean_schema(schema: Any) -> Any:
             continue
         if key == "minLength" and schema.get("maxLength", 0) >= SANITY_BOUND:
             continue
+        if key == "oneOf" and "properties" in schema:  # "exactly one of": the field descriptions say it
+            continue
+        if key == "pattern" and value == NOT_BLANK:  # stripped input must not be empty: the server says so
+            continue
+        if key in ("minimum", "maximum") and isinstance(value, int | float) and abs(value) >= SANITY_NUMBER:
+            continue
         if key == "$defs":
             lean[key] = {name: _without_description(lean_schema(sub)) for name, sub in value.items()}
         elif key == "properties":
@@ -88,7 +100,13 @@ def lean_schema(schema: Any) -> Any:
         else:
             lean[key] = lean_schema(value)
     options = lean.get("anyOf")
-    if isinstance(options, list) and options and all(set(o) == {"type"} for o in options):
+    if isinstance(options, list) and any(
+        o.get("format") == "date-time" for o in options if isinstance(o, dict)
+    ):
+        # A time: ISO 8601 text or Unix seconds (the bounds and the numeric-text pattern are enforced).
+        del lean["anyOf"]
+        lean["type"], lean["format"] = ["string", "number"], "date-time"
+    elif isinstance(options, list) and options and all(set(o) == {"type"} for o in options):
         kinds = [o["type"] for o in options]
         del lean["anyOf"]
         lean["type"] = [k for k in kinds if k != "integer" or "number" not in kinds]  # number holds integers
@@ -265,16 +283,22 @@ def run_stdio(memory: Memory) -> None:
     create_mcp_server(memory).run("stdio")
 
 
-def streamable_http_route(server: MCPServer[Any], path: str = MCP_PATH, *, host: str = "127.0.0.1") -> Route:
+def streamable_http_route(
+    server: MCPServer[Any], path: str = MCP_PATH, *, max_body_bytes: int = 1024 * 1024
+) -> Route:
     """Return a route serving ``server`` over streamable HTTP at exactly ``path`` (no redirect).
 
     Stateless JSON mode: every POST is self-contained, so any replica can answer it. The route
     works only while ``server.session_manager.run()`` is entered: run it in the app's lifespan.
-    Bound to loopback (``host``), the SDK's DNS-rebinding protection admits Host headers of
-    127.0.0.1, localhost and [::1] only; bound to another address it admits any Host.
+    The SDK's own Host/Origin check is off: the app's edge (engram.api.edge) checks every route,
+    this one included, against the same trusted hosts.
     """
     app = server.streamable_http_app(
-        streamable_http_path=path, stateless_http=True, json_response=True, host=host
+        streamable_http_path=path,
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=max_body_bytes,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     routes = [route for route in app.routes if isinstance(route, Route) and route.path == path]
     if len(routes) != 1:
