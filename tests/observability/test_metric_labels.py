@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
+from conftest import LOOPBACK
 from engram import Memory, Settings
 from engram.api.app import create_app
 from engram.api.metrics import interface_of
@@ -47,7 +48,7 @@ def test_the_interface_is_read_from_the_path(path: str, interface: str) -> None:
 
 
 def test_the_scrape_answers_without_the_database(memory: Memory) -> None:
-    with TestClient(create_app(memory)) as client:
+    with TestClient(create_app(memory), base_url=LOOPBACK) as client:
         memory.create_episode({"content": "hello", "intent": "follow_up"})
         up = samples(client.get("/metrics").text)
         assert value(up, "engram_store_up") == 1
@@ -73,7 +74,7 @@ def test_an_exception_escaping_a_route_counts_as_a_500(memory: Memory) -> None:
     def boom() -> None:
         raise RuntimeError("a bug")
 
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False, base_url=LOOPBACK) as client:
         before = value(samples(client.get("/metrics").text), "engram_http_requests_total", **BOOM)
         assert client.get("/boom").status_code == 500
         after = value(samples(client.get("/metrics").text), "engram_http_requests_total", **BOOM)
