@@ -106,7 +106,12 @@ def print_latency(size: str, out: dict[str, Any]) -> None:
     print_table(rows, COLUMNS, f"one client at {int(size):,}: p50 / p95 ms, query embedding excluded")
     print("\nRatios: p95, lower is better for Engram.")
     for name, r in load.items():
-        if not r["finished"]:
+        if r.get("finished untimed"):
+            print(
+                f"- {name}: load did not finish in its budget; finished untimed (--finish-untimed) "
+                "before the searches"
+            )
+        elif not r["finished"]:
             print(
                 f"- {name}: load did not finish; measured on {r['with_vectors']:,} with vectors "
                 f"of {r['stored']:,} stored"

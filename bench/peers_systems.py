@@ -38,7 +38,7 @@ BASE_TIME = datetime(2024, 1, 1, tzinfo=UTC)
 
 @dataclass(slots=True)
 class LoadResult:
-    """What a bulk load did within its deadline."""
+    """What a bulk load did; ``finished``: everything stored with its vector before the deadline."""
 
     items: int
     stored: int = 0
@@ -87,6 +87,22 @@ class EngramLibrary:
         settings = Settings(data_dir=self.data_dir, extractor=extractor)
         self.memory = Memory.open(settings=settings, embedder=embedder, background_indexing=False)
 
+    def _insert(
+        self, ns: str, ids: Sequence[str], texts: Sequence[str], users: Sequence[str], at: range
+    ) -> None:
+        self.memory.create_episodes(
+            [
+                {
+                    "id": ids[i],
+                    "group_id": ns,
+                    "actor": {"id": users[i]},
+                    "content": texts[i],
+                    "timestamp": BASE_TIME + timedelta(seconds=i),
+                }
+                for i in at
+            ]
+        )
+
     def bulk_load(
         self, ns: str, ids: Sequence[str], texts: Sequence[str], users: Sequence[str], deadline: float
     ) -> LoadResult:
@@ -98,20 +114,8 @@ class EngramLibrary:
             if time.perf_counter() > deadline:
                 result.finished = False
                 break
-            stop = min(len(ids), start + size)
-            self.memory.create_episodes(
-                [
-                    {
-                        "id": ids[i],
-                        "group_id": ns,
-                        "actor": {"id": users[i]},
-                        "content": texts[i],
-                        "timestamp": BASE_TIME + timedelta(seconds=i),
-                    }
-                    for i in range(start, stop)
-                ]
-            )
-            result.stored = stop
+            result.stored = min(len(ids), start + size)
+            self._insert(ns, ids, texts, users, range(start, result.stored))
         result.insert_seconds = time.perf_counter() - started
 
         def progress(count: int) -> None:
@@ -125,7 +129,23 @@ class EngramLibrary:
             result.finished = False
         result.seconds = time.perf_counter() - started
         result.vector_seconds = result.seconds - result.insert_seconds
+        result.finished = result.finished and time.perf_counter() <= deadline
         return result
+
+    def finish(
+        self, ns: str, ids: Sequence[str], texts: Sequence[str], users: Sequence[str], stored: int
+    ) -> None:
+        """Store the rest of an unfinished load and embed it in batches of 2,000 (untimed)."""
+        from engram.memory import Memory
+
+        size = self.memory.settings.import_batch_size
+        for start in range(stored, len(ids), size):
+            self._insert(ns, ids, texts, users, range(start, min(len(ids), start + size)))
+        settings = self.memory.settings.model_copy(update={"embed_batch_size": 2000})
+        embedder = self.memory.embedder
+        self.memory.close()
+        self.memory = Memory.open(settings=settings, embedder=embedder, background_indexing=False)
+        self.memory.index_pending()
 
     def search(self, mode: str, ns: str, text: str, vector: Matrix, user: str | None, k: int) -> list[str]:
         if mode == "list":
@@ -271,7 +291,20 @@ class ChromaSystem:
             self.add(ns, ids[start:stop], texts[start:stop], vectors[start:stop], users[start:stop])
             result.stored = result.with_vectors = stop
         result.seconds = result.insert_seconds = time.perf_counter() - started
+        result.finished = result.finished and time.perf_counter() <= deadline
         return result
+
+    def finish(
+        self,
+        ns: str,
+        ids: Sequence[str],
+        texts: Sequence[str],
+        vectors: Matrix,
+        users: Sequence[str],
+        stored: int,
+    ) -> None:
+        """Add the rest of an unfinished load (untimed)."""
+        self.bulk_load(ns, ids[stored:], texts[stored:], vectors[stored:], users[stored:], float("inf"))
 
     def search(self, mode: str, ns: str, text: str, vector: Matrix, user: str | None, k: int) -> list[str]:
         where = {"user": user} if user else None
