@@ -28,6 +28,8 @@ def _ms(cell: dict[str, Any] | None) -> str:
     if not cell:
         return ""
     text = f"{cell['p50']:.2f} / {cell['p95']:.2f}"
+    if "cpu p50" in cell:
+        text += f" (cpu {cell['cpu p50']:.2f})"
     return text + (f" ({cell['budget hit']})" if cell.get("budget hit") else "")
 
 
@@ -104,7 +106,10 @@ def print_latency(size: str, out: dict[str, Any]) -> None:
         for label, mine, peer, base in LATENCY_ROWS
     ]
     print_table(rows, COLUMNS, f"one client at {int(size):,}: p50 / p95 ms, query embedding excluded")
-    print("\nRatios: p95, lower is better for Engram.")
+    print(
+        "\nRatios: p95, lower is better for Engram. cpu: the calling thread's CPU ms p50, what a call "
+        "costs when other processes take the cores."
+    )
     for name, r in load.items():
         if r.get("finished untimed"):
             print(
