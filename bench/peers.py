@@ -34,6 +34,7 @@ Usage: .venv/bin/python bench/peers.py [--sizes 10k,100k] [--systems engram,engr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -376,7 +377,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="engram-peers-", dir=args.work_dir))
     try:
         bench = Bench(args, work)
-        _common.print_machine(bench.results["machine"])
+        with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):  # --json: stdout is JSON
+            _common.print_machine(bench.results["machine"])
         began = time.perf_counter()
         if not args.no_locomo:
             bench.locomo()
