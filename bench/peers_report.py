@@ -189,8 +189,8 @@ def print_locomo(out: dict[str, Any]) -> None:
     )
     print(
         f"\nEngram embedded the turns' cached vectors at {out.get('engram_vectors_per_s', 0):,.0f}/s; "
-        "vectors not found in the cache (embedded by the packaged model instead): "
-        f"{out.get('engram_embedder_misses')}. "
+        "texts the cache did not hold (the extractor's facts and entity names; embedded by the "
+        f"packaged model, then cached): {out.get('engram_texts_embedded_by_model')}. "
         "Import: Engram through its importer (500 per transaction); the peers one call per session."
     )
 

@@ -396,6 +396,11 @@ class Baseline:
                 [ids[i] for i in chosen], [texts[i] for i in chosen], vectors[chosen]
             )
 
+    def build(self) -> None:
+        """Build every partition's matrix and BM25 index now (they are built on first search)."""
+        for part in self.parts.values():
+            part.build()
+
     def bulk_load(
         self,
         ns: str,
@@ -407,9 +412,7 @@ class Baseline:
     ) -> LoadResult:
         started = time.perf_counter()
         self.add(ns, ids, texts, vectors, users)
-        for (name, _), part in self.parts.items():
-            if name == ns:
-                part.build()
+        self.build()
         seconds = time.perf_counter() - started
         return LoadResult(
             len(ids), len(ids), len(ids), seconds, seconds, 0.0, time.perf_counter() <= deadline

@@ -38,7 +38,8 @@ def test_peers_bench_reports_every_figure_on_the_same_vectors(tmp_path: Path) ->
     results = json.loads(done.stdout)
 
     locomo = results["locomo"]
-    assert locomo["engram_embedder_misses"] == 0, "Engram found every precomputed vector"
+    same = abs(locomo["engram_vector"]["recall@10"] - locomo["numpy_vector"]["recall@10"])
+    assert same < 0.05, "Engram's vector channel searched the vectors numpy searched"
     assert 0 < locomo["engram_full"]["recall@10"] <= 1
     assert 0 < locomo["numpy_hybrid"]["recall@10"] <= 1
     assert locomo["engram_builtin_import_per_s"] > 0 and locomo["numpy_import_per_s"] > 0
