@@ -123,20 +123,29 @@ class Memory(ReviewMethods):
 
     @classmethod
     def open(
-        cls, data_dir: Path | str | None = None, settings: Settings | None = None, **options: Any
+        cls,
+        data_dir: Path | str | None = None,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        **options: Any,
     ) -> Memory:
         """Open (creating if needed) the memory the settings name, with its embedder.
 
         That is the embedded SQLite store in ``data_dir``, or PostgreSQL when
-        ``settings.database_url`` is set. ``options`` go to the constructor (e.g.
-        ``background_indexing=False``).
+        ``settings.database_url`` is set. ``embedder`` (any object with the Embedder
+        protocol: ``name``, ``dimensions``, ``embed_documents``, ``embed_query``, ``close``)
+        replaces the one the settings name; the memory closes it on ``close``. ``options``
+        go to the constructor (e.g. ``background_indexing=False``). Raises StoreError when
+        the store's vectors were made by another embedder (``name/dimensions`` differ).
         """
         from engram.storage.open import open_store
 
         settings = settings or Settings()
         if data_dir is not None:
             settings = settings.model_copy(update={"data_dir": Path(data_dir)})
-        embedder = settings.create_embedder()
+        if embedder is None:
+            embedder = settings.create_embedder()
         try:
             store = open_store(settings)
         except EngramError:
@@ -165,8 +174,10 @@ class Memory(ReviewMethods):
         """Embed every episode (then fact and entity name) still waiting for its vector, now; return
         how many episodes.
 
-        Useful after a bulk import, a reembed and in tests; the background thread does this
-        anyway. ``on_batch(n)`` is called after each batch (for a progress bar).
+        When it returns, everything written before the call is searchable by every channel
+        (BM25 and the graph are written with the episode; only vectors lag): the way to wait
+        after a bulk import, a reembed and in tests, beside the background thread, which does
+        this anyway. ``on_batch(n)`` is called after each batch (for a progress bar).
         """
         return 0 if self._indexer is None else self._indexer.index_pending(on_batch=on_batch)
 
