@@ -15,6 +15,7 @@ from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFaile
 from engram.graph.service import GraphService
 from engram.history.service import HistoryService
 from engram.ids import new_id
+from engram.ingest.bulk import create_batch
 from engram.ingest.indexer import Indexer
 from engram.ingest.inputs import (
     MAX_METADATA_DEPTH,
@@ -30,6 +31,7 @@ from engram.ingest.intents import IntentClassifier, load_taxonomy
 from engram.models.episodes import (
     ID_PATTERN,
     OPERATION_KINDS,
+    BatchResult,
     CreatedEpisode,
     Episode,
     EpisodeFilters,
@@ -316,6 +318,21 @@ class Memory:
             ]
             self.graph.ingest(fresh, actor)
         return [stored[i] for i in range(len(prepared))]
+
+    def create_episodes_each(
+        self, items: Sequence[EpisodeIn | Mapping[str, Any]], *, actor: str | None = None
+    ) -> BatchResult:
+        """Store up to ``max_batch_episodes`` episodes, each with its own answer (engram.ingest.bulk).
+
+        One invalid or oversized item fails alone with its problem; the rest are stored (one
+        transaction unless the store refuses one). Raises InvalidInput(field="episodes") when
+        the batch is empty or too large.
+        """
+
+        def create(batch: Sequence[Any]) -> list[CreatedEpisode]:
+            return self.create_episodes(batch, actor=actor, kind="ingest")
+
+        return create_batch(create, items, self.settings.max_batch_episodes)
 
     def get_episode(
         self, episode_id: str, group_id: str | None = None, *, known_at: datetime | None = None

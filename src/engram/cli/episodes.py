@@ -248,8 +248,9 @@ def _preview(path: Path, fmt: ImportFormat, mapping: Path | None, group: str | N
         actor = (episode.actor.name or episode.actor.id) if episode.actor else "-"
         when = stamp(episode.timestamp) if episode.timestamp else "now"
         out.print(f"{record.where}", style="bold", markup=False, highlight=False)
+        intent = episode.intent or "(classified on import)"
         note_lines = [
-            f"  id {episode.id or '(new)'} · {when} · {actor} · intent {episode.intent or '(classified on import)'}",
+            f"  id {episode.id or '(new)'} · {when} · {actor} · intent {intent}",
             f"  references: {', '.join(episode.references) or '-'}",
             f"  {snippet(episode.content_text())}",
         ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.errors import Conflict, EngramError, InvalidInput
+from engram.ingest.bulk import create_each
 from engram.memory import Memory
 from engram.models.episodes import CreatedEpisode
 from engram.portable.base import Problem, Record
@@ -110,26 +111,6 @@ class BatchImporter:
         self.stats.batches += 1
         if self.on_commit is not None:
             self.on_commit(self.stats, len(batch))
-
-
-def create_each(
-    create: Callable[[Sequence[Any]], list[CreatedEpisode]], items: Sequence[Any]
-) -> list[CreatedEpisode | EngramError]:
-    """Store ``items`` with ``create`` in one transaction; when the store refuses the batch (bad
-    input, a conflicting id), store them one by one so each gets its own answer: the stored
-    episode, or the InvalidInput / Conflict that keeps it out."""
-    try:
-        return list(create(items))
-    except (InvalidInput, Conflict) as exc:
-        if len(items) == 1:
-            return [exc]
-    answers: list[CreatedEpisode | EngramError] = []
-    for item in items:
-        try:
-            answers.append(create([item])[0])
-        except (InvalidInput, Conflict) as exc:
-            answers.append(exc)
-    return answers
 
 
 def _located(exc: InvalidInput, batch: list[Record]) -> InvalidInput:

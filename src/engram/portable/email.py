@@ -64,12 +64,21 @@ def read_email(path: Path) -> ImportSource:
     if path.suffix.lower() == ".eml":
         return ImportSource(_eml_records([path], path.parent), total=1)
     mbox = mailbox.mbox(path, factory=None, create=False)
-    return ImportSource(_mbox_records(mbox, path), total=len(mbox))
+    try:
+        total = len(mbox)
+    finally:
+        mbox.close()
+    return ImportSource(_mbox_records(path), total=total)
 
 
-def _mbox_records(box: mailbox.mbox, path: Path) -> Iterator[Parsed]:
-    for position, key in enumerate(box.iterkeys(), start=1):
-        yield message_record(_parse_bytes(box.get_bytes(key)), f"{path.name} message {position}", path.name)
+def _mbox_records(path: Path) -> Iterator[Parsed]:
+    box = mailbox.mbox(path, factory=None, create=False)  # read without locking: we never write it
+    try:
+        for position, key in enumerate(box.iterkeys(), start=1):
+            raw = box.get_bytes(key)
+            yield message_record(_parse_bytes(raw), f"{path.name} message {position}", path.name)
+    finally:
+        box.close()
 
 
 def _maildir_records(box: mailbox.Maildir, keys: list[str], root: Path) -> Iterator[Parsed]:

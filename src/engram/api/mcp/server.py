@@ -32,7 +32,15 @@ from starlette.routing import Route
 from engram import __version__
 from engram.errors import EngramError, PreconditionFailed
 from engram.memory import Memory
-from engram.models.episodes import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchHit
+from engram.models.episodes import (
+    ID_PATTERN,
+    Actor,
+    BatchProblem,
+    Episode,
+    EpisodeFilters,
+    EpisodePatch,
+    SearchHit,
+)
 from engram.models.graph import EntityIn, FactIn
 
 MCP_ACTOR = "mcp"
@@ -159,6 +167,24 @@ class CreateEpisodeResult(BaseModel):
 
     episode: EpisodeView
     deduplicated: bool
+
+
+class BatchItemView(BaseModel):
+    """One item's answer: ``created`` or ``deduplicated`` with the episode, or ``failed`` with the problem."""
+
+    index: int
+    status: str = Field(description="created · deduplicated · failed")
+    episode: EpisodeView | None = None
+    problem: BatchProblem | None = Field(default=None, description="Why it failed: title, detail, field.")
+
+
+class BatchCreateResult(BaseModel):
+    """A result per episode, in the order sent, and the totals."""
+
+    results: list[BatchItemView]
+    created: int
+    deduplicated: int
+    failed: int
 
 
 class EpisodeListResult(BaseModel):
@@ -344,6 +370,39 @@ def create_mcp_server(
             episode=truncate(created.episode, max_content_chars), deduplicated=created.deduplicated
         )
 
+    def create_episodes(
+        episodes: Annotated[
+            list[dict[str, Any]],
+            Field(
+                min_length=1,
+                description=(
+                    "Episodes to store, each an object with create_episode's arguments (content, "
+                    "group_id, actor, intent, timestamp, source, source_type, metadata, references, id, "
+                    f"entities, facts). At most {memory.settings.max_batch_episodes}."
+                ),
+            ),
+        ],
+    ) -> BatchCreateResult:
+        """Store many episodes at once (an import, a backlog); each gets its own result.
+
+        An invalid or oversized episode fails alone, its `problem` naming the field; the
+        others are stored. Duplicates come back `deduplicated`, so a retry is safe. Results
+        are in the order sent, with each stored episode's id and version.
+        """
+        batch = memory.create_episodes_each(episodes, actor=MCP_ACTOR)
+        views = [
+            BatchItemView(
+                index=r.index,
+                status=r.status,
+                episode=None if r.episode is None else truncate(r.episode, max_content_chars),
+                problem=r.problem,
+            )
+            for r in batch.results
+        ]
+        return BatchCreateResult(
+            results=views, created=batch.created, deduplicated=batch.deduplicated, failed=batch.failed
+        )
+
     def update_episode(
         id: EpisodeIdArg,
         expected_version: Annotated[
@@ -468,6 +527,7 @@ def create_mcp_server(
     server.add_engram_tool(
         create_episode, writes.model_copy(update={"idempotent_hint": True}), guide=EXTRACTION_GUIDE
     )
+    server.add_engram_tool(create_episodes, writes.model_copy(update={"idempotent_hint": True}))
     server.add_engram_tool(update_episode, writes.model_copy(update={"idempotent_hint": False}))
     server.add_engram_tool(get_episode, reads)
     server.add_engram_tool(list_episodes, reads)
