@@ -47,7 +47,9 @@ def test_mbox_messages_threads_and_references(memory: Memory) -> None:
     # 5 reply references, child -> parent
     ids = by_message_id(items)
     replies = {
-        (e.metadata["message_id"], ref.removeprefix("email-")) for e in items for ref in e.references
+        (e.metadata["message_id"], ref.removeprefix("email-"))
+        for e in items
+        for ref in e.references
         if ref.startswith("email-")
     }
     n = [e.metadata["message_id"] for e in items]
@@ -137,8 +139,13 @@ def test_bad_message_is_skipped_and_named(memory: Memory, tmp_path: Path) -> Non
     mbox = tmp_path / "broken.mbox"
     good = (DATA / "eml" / "order-confirmation.eml").read_bytes()
     undated = b"Message-ID: <no-date@x.example>\nFrom: a@x.example\nSubject: hi\n\nno date here\n"
-    mbox.write_bytes(b"From a@x.example Mon Jun  3 16:12:44 2024\n" + undated + b"\n"
-                     + b"From b@x.example Mon Jun  3 16:12:44 2024\n" + good)
+    mbox.write_bytes(
+        b"From a@x.example Mon Jun  3 16:12:44 2024\n"
+        + undated
+        + b"\n"
+        + b"From b@x.example Mon Jun  3 16:12:44 2024\n"
+        + good
+    )
     stats = memory.import_file(mbox, "mbox")
     assert stats.created == 1
     assert len(stats.problems) == 1
