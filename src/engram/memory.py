@@ -182,12 +182,14 @@ class Memory:
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def _intent_classifier(self, embedder: Embedder | None) -> IntentClassifier | None:
+    def _intent_classifier(
+        self, embedder: Embedder | None, *, always: bool = False
+    ) -> IntentClassifier | None:
         """Return the intent classifier when classification is on (by default: with an embedder)."""
-        enabled = self.settings.classify_intents
+        enabled = self.settings.classify_intents or always
         if embedder is None or enabled is False:
             if enabled:
-                raise InvalidInput("classifying intents needs an embedder", field="ENGRAM_CLASSIFY_INTENTS")
+                raise InvalidInput("classifying intents needs an embedder", field="ENGRAM_EMBEDDER")
             return None
         taxonomy = load_taxonomy(self.settings.intents_file)
         model_path = self.settings.intents_model_path
@@ -333,6 +335,34 @@ class Memory:
             return self.create_episodes(batch, actor=actor, kind="ingest")
 
         return create_batch(create, items, self.settings.max_batch_episodes)
+
+    def intent_classifier(self) -> IntentClassifier:
+        """Return the intent classifier (even when automatic classification is off). Raises
+        InvalidInput without an embedder."""
+        classifier = self.intents or self._intent_classifier(self.embedder, always=True)
+        assert classifier is not None
+        return classifier
+
+    def train_intents(self, *, with_episodes: bool = True) -> tuple[int, int]:
+        """Train the intent classifier on the taxonomy's examples and, with ``with_episodes``,
+        every current episode whose intent (in the taxonomy) was given rather than inferred;
+        save it in the data directory. Return (examples, labelled episodes) used."""
+        classifier = self.intent_classifier()
+        known = set(classifier.taxonomy.names())
+        labelled: list[tuple[str, str]] = []
+        for group in self.groups() if with_episodes else []:
+            page = EpisodePage(items=[], next_cursor=None)
+            while True:
+                page = self.list_episodes(group, limit=500, cursor=page.next_cursor)
+                labelled += [
+                    (e.content, str(e.intent))
+                    for e in page.items
+                    if e.intent in known and not e.metadata.get("intent_inferred")
+                ]
+                if page.next_cursor is None:
+                    break
+        model = classifier.retrain(labelled)
+        return model.examples - len(labelled), len(labelled)
 
     def get_episode(
         self, episode_id: str, group_id: str | None = None, *, known_at: datetime | None = None

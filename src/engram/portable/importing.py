@@ -30,8 +30,6 @@ def resolve_format(path: Path, fmt: ImportFormat | str | None) -> ImportFormat:
         except ValueError as exc:
             known = ", ".join(f.value for f in ImportFormat)
             raise InvalidInput(f"unknown format {fmt!r}; formats: {known}", field="--format") from exc
-    if not path.exists():
-        raise InvalidInput(f"no such file or folder: {path}", field="PATH")
     detected = detect_format(path)
     if detected is None:
         known = ", ".join(f.value for f in ImportFormat)

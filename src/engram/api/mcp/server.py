@@ -144,6 +144,18 @@ FactsArg = Annotated[
     ),
 ]
 
+EpisodesArg = Annotated[
+    list[dict[str, Any]],
+    Field(
+        min_length=1,
+        description=(
+            "Episodes to store, each an object with create_episode's arguments (content, group_id, "
+            "actor, intent, timestamp, source, source_type, metadata, references, id, entities, facts). "
+            "At most the server's batch limit (ENGRAM_MAX_BATCH_EPISODES, default 100)."
+        ),
+    ),
+]
+
 
 # -- result models ---------------------------------------------------------------------------------
 
@@ -371,17 +383,7 @@ def create_mcp_server(
         )
 
     def create_episodes(
-        episodes: Annotated[
-            list[dict[str, Any]],
-            Field(
-                min_length=1,
-                description=(
-                    "Episodes to store, each an object with create_episode's arguments (content, "
-                    "group_id, actor, intent, timestamp, source, source_type, metadata, references, id, "
-                    f"entities, facts). At most {memory.settings.max_batch_episodes}."
-                ),
-            ),
-        ],
+        episodes: EpisodesArg,
     ) -> BatchCreateResult:
         """Store many episodes at once (an import, a backlog); each gets its own result.
 
