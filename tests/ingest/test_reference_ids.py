@@ -63,6 +63,6 @@ def test_strip_reply_rules() -> None:
     coremail = '收到。\n\n在 2024-06-05 10:20:33，"张磊" <z@x.example> 写道：\n>原文'
     assert strip_reply(coremail) == "收到。"
     long_tail = "Regards,\n" + "\n".join(
-        f"a long line of real content number {n} that is not a signature" for n in range(3)
+        f"line {n}: a long sentence of real content, which no signature would ever hold" for n in range(3)
     )
     assert strip_reply(long_tail) == long_tail  # a closing followed by real text is not a signature
