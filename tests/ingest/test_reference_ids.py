@@ -34,7 +34,8 @@ def test_other_ids() -> None:
 
 
 def test_mentions_in_text() -> None:
-    text = "see attached quote Q-5527\nfor 120 seats; 《合同草案》 and https://dr.example/x/MSA-v4.pdf, notes.txt"
+    text = "see attached quote Q-5527\nfor 120 seats; 《合同草案》 and https://dr.example/x/MSA-v4.pdf, "
+    text += "notes.txt"
     found = find_mentions(text, ["Cobalt_Quote_Q-5527.pdf"])
     assert [(m.kind, m.id) for m in found] == [
         ("attached", "doc-cobalt-quote-q-5527"),  # the attachment the phrase names
