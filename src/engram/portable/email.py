@@ -113,7 +113,7 @@ def message_record(message: EmailMessage | Message, where: str, file: str) -> Pa
     address = senders[0][1] if senders else ""
     if not address or "@" not in address:
         return Problem(label, "no sender address in From", "From")
-    episode = message_episode(message, file=file)
+    episode = message_episode(message, file=file, message_id=message_id, sender=senders[0])
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     episode.timestamp = moment.astimezone(UTC)
@@ -144,14 +144,20 @@ def message_text(message: EmailMessage) -> str:
     return str(content)
 
 
-def message_episode(message: EmailMessage, *, file: str) -> EpisodeIn:
-    """Return the episode of ``message`` (timestamp left unset: the caller reads the Date)."""
-    raw_id = str(message.get("Message-ID") or "").strip()
+def message_episode(
+    message: EmailMessage, *, file: str, message_id: str, sender: tuple[str, str]
+) -> EpisodeIn:
+    """Return the episode of ``message`` (timestamp left unset: the caller reads the Date).
+
+    ``message_id`` and ``sender`` (name, address) are the headers the caller already read:
+    reading a header through ``policy.default`` parses it each time.
+    """
+    raw_id = message_id
     key = raw_id or hashlib.sha256(message.as_bytes()).hexdigest()
     parents = _ids(message.get("References"))
     in_reply_to = _ids(message.get("In-Reply-To"))
     thread = (parents or in_reply_to or [raw_id or key])[0]
-    sender, address = getaddresses([str(message.get("From") or "")])[0]
+    name, address = sender
     attachments = [
         {
             "filename": part.get_filename() or "",
@@ -161,14 +167,15 @@ def message_episode(message: EmailMessage, *, file: str) -> EpisodeIn:
         for part in message.iter_attachments()
         if part.get_filename()
     ]
+    subject = str(message.get("Subject") or "")
     full = message_text(message).strip()
-    content = strip_reply(full) or full or str(message.get("Subject") or "(no text)")
+    content = strip_reply(full) or full or subject or "(no text)"
     names = [str(a["filename"]) for a in attachments]
     references = [email_id(in_reply_to[-1])] if in_reply_to else []
     references += [document_id(name) for name in names]
     references += [m.id for m in find_mentions(content, names)]
     metadata: dict[str, Any] = {
-        "subject": str(message.get("Subject") or ""),
+        "subject": subject,
         "message_id": raw_id.strip("<>") or None,
         "thread_id": thread.strip("<>"),
         "in_reply_to": in_reply_to[-1].strip("<>") if in_reply_to else None,
@@ -183,7 +190,7 @@ def message_episode(message: EmailMessage, *, file: str) -> EpisodeIn:
         id="email:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:32],
         source=SOURCE,
         source_type="email",
-        actor={"type": "person", "id": address.lower(), "name": str(sender) or None},
+        actor={"type": "person", "id": address.lower(), "name": str(name) or None},
         content=content,
         metadata={k: v for k, v in metadata.items() if v not in (None, [], "")},
         references=unique(references),
