@@ -138,6 +138,13 @@ def import_(
         bool, typer.Option("--dry-run", help="Parse and show the first episodes; store nothing.")
     ] = False,
     show: Annotated[int, typer.Option("--show", min=0, help="How many episodes --dry-run shows.")] = 5,
+    classify: Annotated[
+        bool | None,
+        typer.Option(
+            "--classify/--no-classify",
+            help="Classify episodes sent without an intent [default: $ENGRAM_CLASSIFY_INTENTS].",
+        ),
+    ] = None,
     batch_size: Annotated[
         int | None,
         typer.Option(
@@ -175,7 +182,7 @@ def import_(
         _preview(path, fmt, mapping, group, show)
         return
     started = time.perf_counter()
-    memory = open_memory(data_dir)
+    memory = open_memory(data_dir, overrides=None if classify is None else {"classify_intents": classify})
     stats = ImportStats()
     label = "importing stdin" if path == STDIN else f"importing {path.name}"
     try:
