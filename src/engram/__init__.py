@@ -16,6 +16,9 @@ from engram.errors import (
 from engram.memory import Memory
 from engram.models.episodes import (
     Actor,
+    BatchItemResult,
+    BatchProblem,
+    BatchResult,
     CreatedEpisode,
     Episode,
     EpisodeContext,
@@ -47,6 +50,9 @@ __version__ = "0.1.0"
 __all__ = [
     "Actor",
     "AddFacts",
+    "BatchItemResult",
+    "BatchProblem",
+    "BatchResult",
     "Conflict",
     "CreatedEpisode",
     "EngramError",

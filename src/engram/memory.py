@@ -271,8 +271,10 @@ class Memory:
     ) -> list[CreatedEpisode]:
         """Store many episodes in one transaction: all are written, or (on any error) none.
 
-        Items may name different groups; each group gets its own operation. Raises
-        InvalidInput with the field prefixed by the item's index, e.g. ``3.content``.
+        Items may name different groups; each group gets its own operation. Items without an
+        intent are classified first when classification is on (engram.ingest.intents); the
+        operation's ``details.intents_inferred`` names them. Raises InvalidInput with the field
+        prefixed by the item's index, e.g. ``3.content``.
         """
         now = self._clock()
         operations: dict[str, Operation] = {}
