@@ -78,7 +78,7 @@ def test_saved_model_loads_without_pickle_and_stale_ones_are_retrained(
     trained_model: Path, tmp_path: Path
 ) -> None:
     loaded = IntentModel.load(trained_model)
-    assert loaded is not None and loaded.examples == 200 and len(loaded.classes) == 16
+    assert loaded is not None and loaded.examples == 200 + 32 and len(loaded.classes) == 16  # + labels
     taxonomy = load_taxonomy().model_copy(update={"description": "edited"})  # another digest
     copy = tmp_path / "intents-model.npz"
     shutil.copy(trained_model, copy)

@@ -14,8 +14,8 @@ the cleaned text (quoted replies, signatures, greetings and chat prefixes droppe
   ``CHAR_WEIGHT`` against the vector: it catches the keywords (退款, refund, 取消) a small
   embedder blurs.
 
-It is trained from the taxonomy's examples plus any labelled episodes (``engram intents
-train``) and saved as plain arrays (``numpy.savez``, no pickle) in the data directory, with
+It is trained from the taxonomy's examples, labels and descriptions plus any labelled
+episodes (``engram intents train``) and saved as plain arrays (``numpy.savez``, no pickle) in the data directory, with
 the taxonomy's digest and the embedder's name so a stale model is retrained rather than used.
 Prediction is one matrix product and a softmax. Below ``threshold`` confidence the intent is
 ``unclassified``. Measurements: bench/intents_bench.py and bench/RESULTS.md.
@@ -195,6 +195,7 @@ class IntentModel:
 
         known = set(taxonomy.names())
         pairs = [(e.text, i.name) for i in taxonomy.intents for e in i.examples]
+        pairs += [(text, i.name) for i in taxonomy.intents for text in _descriptions(i)]
         pairs += [(text, intent) for text, intent in extra if intent in known]
         labels = sorted({intent for _, intent in pairs})
         if len(labels) < 2:
@@ -270,6 +271,13 @@ class IntentModel:
                 )
         except (OSError, KeyError, ValueError):
             return None
+
+
+def _descriptions(intent: IntentDefinition) -> list[str]:
+    """Return an intent's labels and description as training texts (measured: 0.846 → 0.856)."""
+    english = " ".join(part for part in (intent.labels.get("en"), intent.description) if part)
+    others = [label for language, label in intent.labels.items() if language != "en" and label]
+    return [text for text in (english, *others) if text]
 
 
 def _embed(embedder: Embedder, texts: Sequence[str]) -> Matrix:
