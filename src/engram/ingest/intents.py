@@ -15,8 +15,9 @@ the cleaned text (quoted replies, signatures, greetings and chat prefixes droppe
   embedder blurs.
 
 It is trained from the taxonomy's examples, labels and descriptions plus any labelled
-episodes (``engram intents train``) and saved as plain arrays (``numpy.savez``, no pickle) in the data directory, with
-the taxonomy's digest and the embedder's name so a stale model is retrained rather than used.
+episodes (``engram intents train``) and saved as plain arrays (``numpy.savez``, no pickle)
+in the data directory, with the taxonomy's digest and the embedder's name so a stale model
+is retrained rather than used.
 Prediction is one matrix product and a softmax. Below ``threshold`` confidence the intent is
 ``unclassified``. Measurements: bench/intents_bench.py and bench/RESULTS.md.
 """
