@@ -127,3 +127,9 @@ def test_notion_export(memory: Memory) -> None:
     assert all("Last edited time" not in e.content for e in items)  # properties are metadata
     assert objections.metadata["Tags"] == "objections, 价格"
     assert playbook.timestamp == datetime(2024, 6, 11, 17, 32, tzinfo=UTC)
+
+
+def test_one_markdown_file(memory: Memory) -> None:
+    stats = memory.import_file(DATA / "markdown" / "index.md")
+    assert stats.created == 5
+    assert {e.metadata["title"] for e in sections(memory)} == {"Project Alpha Handbook"}

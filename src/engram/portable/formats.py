@@ -56,6 +56,10 @@ DIRECTORIES = frozenset(
     }
 )
 """Formats that read a folder."""
+FILE_OR_FOLDER = frozenset(
+    {ImportFormat.eml, ImportFormat.chatgpt, ImportFormat.claude, ImportFormat.markdown}
+)
+"""Formats that read either one file or a folder of them."""
 
 Reader = Callable[[Path], ImportSource]
 READERS: dict[ImportFormat, Reader] = {
@@ -83,11 +87,7 @@ def open_source(path: Path, fmt: ImportFormat, mapping: Path | None = None) -> I
         return reader(path, chosen)
     if fmt is ImportFormat.engram:
         raise InvalidInput("the engram format is imported whole, not as episodes", field="--format")
-    if path.is_dir() != (fmt in DIRECTORIES) and fmt not in {
-        ImportFormat.eml,
-        ImportFormat.chatgpt,
-        ImportFormat.claude,
-    }:
+    if path.is_dir() != (fmt in DIRECTORIES) and fmt not in FILE_OR_FOLDER:
         kind = "a folder" if fmt in DIRECTORIES else "a file"
         raise InvalidInput(f"--format {fmt} reads {kind}; {path} is not one", field="PATH")
     return READERS[fmt](path)
