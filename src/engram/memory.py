@@ -268,11 +268,12 @@ class Memory:
         *,
         actor: str | None = None,
         kind: str = "import",
+        classify: bool = True,
     ) -> list[CreatedEpisode]:
         """Store many episodes in one transaction: all are written, or (on any error) none.
 
         Items may name different groups; each group gets its own operation. Items without an
-        intent are classified first when classification is on (engram.ingest.intents); the
+        intent are classified first when classification is on and ``classify`` (engram.ingest.intents); the
         operation's ``details.intents_inferred`` names them. Raises InvalidInput with the field
         prefixed by the item's index, e.g. ``3.content``.
         """
@@ -289,7 +290,7 @@ class Memory:
                     raise
                 raise InvalidInput(f"item {index}: {exc.detail}", field=f"{index}.{exc.field}") from exc
         inferred: set[int] = set()
-        if self.intents is not None:
+        if self.intents is not None and classify:
             inputs, inferred = self.intents.fill_missing(inputs)
         for index, episode_in in enumerate(inputs):
             try:
@@ -679,13 +680,16 @@ class Memory:
         batch_size: int | None = None,
         actor: str | None = None,
         on_commit: Callable[[ImportStats, int], None] | None = None,
+        classify: bool | None = None,
     ) -> ImportStats:
         """Import a file or folder of episodes (mail, wiki, tables, chat, jsonl, locomo); return the stats.
 
         ``format`` is detected when None (engram.portable.formats); ``mapping`` is a CSV/JSON
         column mapping; ``group_id`` fills episodes that name none. One transaction per
         ``batch_size``; importing again changes nothing. Unreadable records are skipped and
-        listed in ``stats.problems``. Raises InvalidInput (format, path, mapping) or Conflict.
+        listed in ``stats.problems``. ``classify`` (default: for every format but jsonl and
+        locomo, which hold episodes as they were) sends intent-less episodes to the classifier
+        when it is on. Raises InvalidInput (format, path, mapping) or Conflict.
         """
         from engram.portable.importing import import_path
 
@@ -698,4 +702,5 @@ class Memory:
             batch_size=batch_size,
             actor=actor,
             on_commit=on_commit,
+            classify=classify,
         )

@@ -142,7 +142,7 @@ def import_(
         bool | None,
         typer.Option(
             "--classify/--no-classify",
-            help="Classify episodes sent without an intent [default: $ENGRAM_CLASSIFY_INTENTS].",
+            help="Classify episodes without an intent [default: yes except jsonl/locomo, if on].",
         ),
     ] = None,
     batch_size: Annotated[
@@ -182,13 +182,16 @@ def import_(
         _preview(path, fmt, mapping, group, show)
         return
     started = time.perf_counter()
-    memory = open_memory(data_dir, overrides=None if classify is None else {"classify_intents": classify})
+    memory = open_memory(data_dir, overrides={"classify_intents": True} if classify else None)
     stats = ImportStats()
     label = "importing stdin" if path == STDIN else f"importing {path.name}"
     try:
         if path == STDIN:
             importer = BatchImporter(
-                memory, batch_size=batch_size or memory.settings.import_batch_size, actor=CLI_ACTOR
+                memory,
+                batch_size=batch_size or memory.settings.import_batch_size,
+                actor=CLI_ACTOR,
+                classify=bool(classify),
             )
             stats = importer.stats
             with _acknowledgements(None, label) as on_commit:
@@ -211,6 +214,7 @@ def import_(
                     batch_size=batch_size,
                     actor=CLI_ACTOR,
                     on_commit=committed,
+                    classify=classify,
                 )
     except EngramError as exc:
         exit_ = fail(exc)

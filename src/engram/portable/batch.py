@@ -58,6 +58,7 @@ class BatchImporter:
         actor: str | None = "cli",
         on_commit: Callable[[ImportStats, int], None] | None = None,
         keep_going: bool = False,
+        classify: bool = False,
     ) -> None:
         if batch_size < 1:
             raise InvalidInput("batch size must be at least 1", field="batch_size")
@@ -66,6 +67,7 @@ class BatchImporter:
         self._actor = actor
         self.on_commit = on_commit
         self.keep_going = keep_going
+        self.classify = classify
         self.stats = ImportStats()
 
     def run(self, records: Iterable[Record | Problem]) -> ImportStats:
@@ -92,7 +94,9 @@ class BatchImporter:
 
     def _commit(self, batch: list[Record]) -> None:
         def create(items: Sequence[Any]) -> list[CreatedEpisode]:
-            return self._memory.create_episodes(items, actor=self._actor, kind="import")
+            return self._memory.create_episodes(
+                items, actor=self._actor, kind="import", classify=self.classify
+            )
 
         episodes = [record.episode for record in batch]
         try:

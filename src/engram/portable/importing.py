@@ -100,9 +100,13 @@ def import_path(
     actor: str | None = None,
     on_commit: Callable[[ImportStats, int], None] | None = None,
     on_open: Callable[[ImportFormat, int | None], None] | None = None,
+    classify: bool | None = None,
 ) -> ImportStats:
     """Import ``path`` into ``memory``, one transaction per batch; return the totals and problems.
 
+    ``classify`` sends episodes without an intent to the classifier (when Memory has one);
+    default: yes for the outside sources, no for jsonl and locomo, which keep their episodes as
+    they were (an ``engram export`` read back unchanged).
     ``on_open(format, total)`` is called once the input is opened (to size a progress bar);
     ``on_commit(stats, batch size)`` after every committed batch. Raises InvalidInput (unknown
     or undetectable format, unreadable input, a bad record of a strict format) or Conflict.
@@ -118,6 +122,7 @@ def import_path(
         actor=actor,
         on_commit=on_commit,
         keep_going=chosen not in STRICT,
+        classify=chosen not in STRICT if classify is None else classify,
     )
     return importer.run(source.records)
 
