@@ -143,3 +143,20 @@ def test_classification_is_off_without_an_embedder(memory: Memory) -> None:
     with pytest.raises(InvalidInput) as caught:
         memory.intent_classifier()
     assert caught.value.field == "ENGRAM_EMBEDDER"
+
+
+def test_intents_cli_lists_and_needs_an_embedder_to_classify(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from engram.cli import app
+
+    runner = CliRunner(env={"COLUMNS": "200", "ENGRAM_DATA_DIR": None})
+    listed = runner.invoke(app, ["intents", "list", "--json"])
+    assert listed.exit_code == 0
+    assert [i["name"] for i in json.loads(listed.stdout)["intents"]] == load_taxonomy().names()
+    custom = tmp_path / "intents.json"
+    custom.write_text(json.dumps({"intents": [{"name": "buy"}, {"name": "sell"}]}), encoding="utf-8")
+    runner_custom = CliRunner(env={"COLUMNS": "200", "ENGRAM_INTENTS_FILE": str(custom)})
+    assert "sell" in runner_custom.invoke(app, ["intents", "list"]).stdout
+    refused = runner.invoke(app, ["intents", "classify", "cancel my order", "--data-dir", tmp_path / "d"])
+    assert refused.exit_code == 2 and "ENGRAM_EMBEDDER" in refused.stderr
