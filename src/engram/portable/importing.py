@@ -9,7 +9,6 @@ message, record or section); ``jsonl`` and ``locomo`` stop at the first bad line
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from itertools import islice
 from pathlib import Path
 
 from engram.errors import InvalidInput
@@ -125,8 +124,3 @@ def import_path(
         classify=chosen not in STRICT if classify is None else classify,
     )
     return importer.run(source.records)
-
-
-def first(records: Iterator[Record | Problem], limit: int) -> list[Record | Problem]:
-    """Return the first ``limit`` items (for tests and previews)."""
-    return list(islice(records, limit))
