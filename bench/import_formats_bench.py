@@ -13,7 +13,7 @@ intent classification, so the figure is the importer's and the store's), then th
 again (idempotence: everything deduplicated). Median of ``--repeat`` runs, after a warm-up
 import of 8 episodes per format (module imports, jieba's dictionary: not measured).
 
-Usage: .venv/bin/python bench/import_formats_bench.py [--episodes N] [--repeat R] [--json]
+Usage: .venv/bin/python bench/import_formats_bench.py [--episodes N] [--repeat R] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -209,8 +209,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="100 episodes per format.")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.quick:
+        args.episodes = 100
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

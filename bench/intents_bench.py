@@ -15,7 +15,7 @@ Baselines, measured in the same run on the same vectors and texts:
 
 and, for latency, ``embed_query`` of the same cleaned text alone (the classifier's floor).
 
-Usage: .venv/bin/python bench/intents_bench.py [--limit N] [--json]
+Usage: .venv/bin/python bench/intents_bench.py [--limit N] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -56,8 +56,11 @@ def _bigrams(text: str) -> set[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="Only the first N test messages.")
+    parser.add_argument("--quick", action="store_true", help="Only the first 48 test messages.")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.quick:
+        args.limit = 48
     taxonomy = load_taxonomy()
     tests = [json.loads(line) for line in TEST.read_text(encoding="utf-8").splitlines() if line.strip()]
     tests = tests[: args.limit] if args.limit else tests
