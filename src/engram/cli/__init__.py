@@ -11,8 +11,10 @@ from __future__ import annotations
 from engram.cli import episodes, history, maintenance, server  # noqa: F401  (each registers its commands)
 from engram.cli.bench import bench_app, reembed, reextract
 from engram.cli.common import app
+from engram.cli.intents import intents_app
 
 app.add_typer(bench_app, name="bench")
+app.add_typer(intents_app, name="intents")
 app.command()(reembed)
 app.command()(reextract)
 

@@ -94,7 +94,13 @@ def load_settings(data_dir: Path | None) -> Settings:
         raise fail(InvalidInput(str(exc), field="ENGRAM_*")) from exc
 
 
-def open_memory(data_dir: Path | None, *, must_exist: bool = False, serving: bool = False) -> Memory:
+def open_memory(
+    data_dir: Path | None,
+    *,
+    must_exist: bool = False,
+    serving: bool = False,
+    overrides: dict[str, object] | None = None,
+) -> Memory:
     """Open the memory the command works on; exits with the error's code on failure.
 
     With ``must_exist`` a missing SQLite database is an error rather than created (read
@@ -103,6 +109,8 @@ def open_memory(data_dir: Path | None, *, must_exist: bool = False, serving: boo
     read-only and quick.
     """
     settings = load_settings(data_dir)
+    if overrides:
+        settings = settings.model_copy(update=overrides)
     directory = settings.data_dir
     try:
         if settings.database_url is not None:

@@ -48,19 +48,11 @@ from engram.cli.common import (
 )
 from engram.cli.portable import export_engram, import_engram, looks_like_export
 from engram.errors import EngramError, InvalidInput, NotFound
-from engram.portable.base import ImportSource
 from engram.portable.batch import BatchImporter, ImportStats
-from engram.portable.jsonl import STDIN, read_jsonl
+from engram.portable.formats import ImportFormat
+from engram.portable.importing import open_path, preview, resolve_format
+from engram.portable.jsonl import STDIN, jsonl_records
 from engram.portable.jsonl_export import export_jsonl
-from engram.portable.locomo import read_locomo
-
-
-class ImportFormat(StrEnum):
-    """Input formats of ``engram import``."""
-
-    jsonl = "jsonl"
-    locomo = "locomo"
-    engram = "engram"
 
 
 class ExportFormat(StrEnum):
@@ -68,12 +60,6 @@ class ExportFormat(StrEnum):
 
     jsonl = "jsonl"
     engram = "engram"
-
-
-IMPORTERS: dict[ImportFormat, Callable[[Path], ImportSource]] = {
-    ImportFormat.jsonl: read_jsonl,
-    ImportFormat.locomo: read_locomo,
-}
 
 
 # -- import ---------------------------------------------------------------------------------------
@@ -123,26 +109,40 @@ def _acknowledgements(total: int | None, label: str) -> Iterator[Callable[[Impor
 
 
 def _infer_format(path: Path) -> ImportFormat:
-    if path != STDIN and looks_like_export(path):
+    if path != STDIN and path.is_file() and looks_like_export(path):
         return ImportFormat.engram
-    if path == STDIN or path.suffix.lower() in {".jsonl", ".ndjson"}:
+    if path == STDIN:
         return ImportFormat.jsonl
-    raise fail(
-        InvalidInput(f"cannot tell the format of {path}; pass --format jsonl or locomo", field="--format")
-    )
+    try:
+        return resolve_format(path, None)
+    except InvalidInput as exc:
+        raise fail(exc) from exc
 
 
 @app.command("import")
 def import_(
     path: Annotated[
-        Path, typer.Argument(metavar="PATH", help="File to import; - reads JSON Lines from stdin.")
+        Path, typer.Argument(metavar="PATH", help="File or folder to import; - reads JSON Lines from stdin.")
     ],
     fmt: Annotated[
         ImportFormat | None,
+        typer.Option("--format", "-f", help="Input format [default: detected from the file or folder]."),
+    ] = None,
+    group: Annotated[
+        str | None, typer.Option("--group", "-g", help="Group of episodes that name none [default group].")
+    ] = None,
+    mapping: Annotated[
+        Path | None, typer.Option("--mapping", help="csv/json: column mapping (JSON or TOML).")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Parse and show the first episodes; store nothing.")
+    ] = False,
+    show: Annotated[int, typer.Option("--show", min=0, help="How many episodes --dry-run shows.")] = 5,
+    classify: Annotated[
+        bool | None,
         typer.Option(
-            "--format",
-            "-f",
-            help="Input format [default: engram for an engram export, else jsonl for .jsonl/.ndjson].",
+            "--classify/--no-classify",
+            help="Classify episodes without an intent [default: yes except jsonl/locomo, if on].",
         ),
     ] = None,
     batch_size: Annotated[
@@ -155,36 +155,67 @@ def import_(
     ] = None,
     data_dir: DataDir = None,
 ) -> None:
-    """Import episodes from a file, one transaction per batch; re-running is idempotent.
+    """Import episodes from a file or folder, one transaction per batch; re-running is idempotent.
 
     Formats: ``jsonl`` (one episode object per line, as ``engram export`` writes),
-    ``locomo`` (the LoCoMo benchmark JSON: one episode per turn, group = sample id) and
-    ``engram`` (``engram export --format engram``: whole groups with every version, ids,
-    history and graph, into any store; detected from the file's first line).
+    ``locomo`` (the LoCoMo benchmark JSON), ``engram`` (whole groups from ``engram export
+    --format engram``), mail (``mbox``, ``eml`` file or folder, ``maildir``: one episode per
+    message), wiki (``markdown`` folder, ``confluence`` or ``notion`` export: one per section),
+    tables (``csv``, ``json`` records; ``--mapping`` names the columns, else presets) and chat
+    (``slack`` export folder, ``chatgpt`` or ``claude`` conversations.json: one per message).
+    Episodes without an intent get one from the intent classifier when it is on.
     A terminal shows a progress bar; otherwise every committed batch prints a
     ``committed N`` line on stderr. A batch is all-or-nothing, so after an error or a
     crash every acknowledged batch is stored: fix the input and run the import again.
+    Mail, wiki, table and chat records that cannot be read are skipped and listed (exit 2
+    once the rest is stored).
     """
     fmt = fmt or _infer_format(path)
-    if path == STDIN and fmt is ImportFormat.locomo:
+    if path == STDIN and fmt not in (ImportFormat.jsonl, ImportFormat.engram):
         raise fail(InvalidInput("only --format jsonl or engram can be read from stdin", field="--format"))
-    if path != STDIN and not path.is_file():
-        raise fail(InvalidInput(f"no such file: {path}", field="PATH"))
+    if path != STDIN and not path.exists():
+        raise fail(InvalidInput(f"no such file or folder: {path}", field="PATH"))
     if fmt is ImportFormat.engram:
         import_engram(path, batch_size, data_dir, _acknowledgements)
         return
+    if dry_run:
+        _preview(path, fmt, mapping, group, show)
+        return
     started = time.perf_counter()
-    memory = open_memory(data_dir)
-    importer = BatchImporter(
-        memory, batch_size=batch_size or memory.settings.import_batch_size, actor=CLI_ACTOR
-    )
-    stats = importer.stats
+    memory = open_memory(data_dir, overrides={"classify_intents": True} if classify else None)
+    stats = ImportStats()
+    label = "importing stdin" if path == STDIN else f"importing {path.name}"
     try:
-        source = IMPORTERS[fmt](path)
-        label = "importing stdin" if path == STDIN else f"importing {path.name}"
-        with _acknowledgements(source.total, label) as on_commit:
-            importer.on_commit = on_commit
-            importer.run(source.records)
+        if path == STDIN:
+            importer = BatchImporter(
+                memory,
+                batch_size=batch_size or memory.settings.import_batch_size,
+                actor=CLI_ACTOR,
+                classify=bool(classify),
+            )
+            stats = importer.stats
+            with _acknowledgements(None, label) as on_commit:
+                importer.on_commit = on_commit
+                importer.run(jsonl_records(sys.stdin.buffer))
+        else:
+            _, source = open_path(path, fmt, mapping=mapping)
+            with _acknowledgements(source.total, label) as on_commit:
+
+                def committed(progress: ImportStats, size: int) -> None:
+                    nonlocal stats
+                    stats = progress
+                    on_commit(progress, size)
+
+                stats = memory.import_file(
+                    path,
+                    fmt,
+                    group_id=group,
+                    mapping=mapping,
+                    batch_size=batch_size,
+                    actor=CLI_ACTOR,
+                    on_commit=committed,
+                    classify=classify,
+                )
     except EngramError as exc:
         exit_ = fail(exc)
         if stats.batches:
@@ -204,10 +235,44 @@ def import_(
     seconds = time.perf_counter() - started
     rate = stats.committed / seconds if seconds > 0 else 0.0
     typer.echo(
-        f"imported {counted(stats.committed, 'episode')} from {path} into {memory.store.describe()}: "
+        f"imported {counted(stats.committed, 'episode')} from {path} ({fmt}) into {memory.store.describe()}: "
         f"{stats.created} created, {stats.deduplicated} deduplicated, {stats.batches} batches, "
         f"{seconds:.2f} s, {rate:,.0f} episodes/s"
+        + (f"; {counted(len(stats.problems), 'record')} skipped" if stats.problems else "")
     )
+    if stats.problems:
+        for problem in stats.problems:
+            note(f"skipped {problem}")
+        raise typer.Exit(2)
+
+
+def _preview(path: Path, fmt: ImportFormat, mapping: Path | None, group: str | None, show: int) -> None:
+    """Print what importing ``path`` would store (the first ``show`` episodes), storing nothing."""
+    try:
+        chosen, shown, problems, count = preview(path, fmt, mapping=mapping, group_id=group, limit=show)
+    except EngramError as exc:
+        raise fail(exc) from exc
+    except OSError as exc:
+        raise fail(InvalidInput(f"cannot read {path}: {exc}", field="PATH")) from exc
+    for record in shown:
+        episode = record.episode
+        actor = (episode.actor.name or episode.actor.id) if episode.actor else "-"
+        when = stamp(episode.timestamp) if episode.timestamp else "now"
+        out.print(f"{record.where}", style="bold", markup=False, highlight=False)
+        intent = episode.intent or "(classified on import)"
+        note_lines = [
+            f"  id {episode.id or '(new)'} · {when} · {actor} · intent {intent}",
+            f"  references: {', '.join(episode.references) or '-'}",
+            f"  {snippet(episode.content_text())}",
+        ]
+        out.print("\n".join(note_lines), markup=False, highlight=False, soft_wrap=True)
+    typer.echo(
+        f"dry run: {path} ({chosen}) holds {counted(count, 'episode')}"
+        + (f" and {counted(len(problems), 'record')} that cannot be read" if problems else "")
+        + "; nothing was stored"
+    )
+    for problem in problems:
+        note(f"cannot read {problem}")
 
 
 # -- export ---------------------------------------------------------------------------------------

@@ -310,3 +310,30 @@ class Operation(BaseModel):
     ) -> Operation:
         """Return a new operation (a fresh ``op_…`` id) of ``kind`` in ``group_id``, created ``at``."""
         return cls(id=new_id("op"), group_id=group_id, kind=kind, actor=actor, created_at=at, summary=summary)
+
+
+class BatchProblem(BaseModel):
+    """Why one item of a batch was not stored: the problem+json members of its error."""
+
+    status: int = Field(description="The HTTP status the item alone would have had (422, 409…).")
+    title: str
+    detail: str
+    field: str | None = Field(default=None, description="The offending field of the item, e.g. content.")
+
+
+class BatchItemResult(BaseModel):
+    """The answer for one item of a batch, in request order."""
+
+    index: int
+    status: Literal["created", "deduplicated", "failed"]
+    episode: Episode | None = None
+    problem: BatchProblem | None = None
+
+
+class BatchResult(BaseModel):
+    """Per-item answers of a batch create, and how many were created, deduplicated and failed."""
+
+    results: list[BatchItemResult]
+    created: int
+    deduplicated: int
+    failed: int

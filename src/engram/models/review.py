@@ -1,11 +1,8 @@
-"""What review, audit previews and health return: intents, evidence, disputes, undo previews, health."""
+"""What review, audit previews and health return: evidence, disputes, undo previews, health."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
-from functools import cache
-from importlib.resources import files
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -13,27 +10,6 @@ from pydantic import BaseModel, Field
 from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity, FactHit, MergeCandidateView
 from engram.models.history import OperationView
-
-
-class Intent(BaseModel):
-    """One intent of the taxonomy: a stable ``name`` and what people read, per language."""
-
-    name: str
-    labels: dict[str, str] = Field(
-        description='Language code → label, e.g. {"en": "Follow up", "zh": "跟进"}.'
-    )
-
-    def label(self, language: str) -> str:
-        """Return the label in ``language``, else English, else the name."""
-        return self.labels.get(language) or self.labels.get("en") or self.name
-
-
-@cache
-def default_intents() -> tuple[Intent, ...]:
-    """Return the shipped intent taxonomy (``intents.json`` beside this module): twelve sales and
-    support intents, labelled in English and Chinese."""
-    data = json.loads(files("engram.models").joinpath("intents.json").read_text(encoding="utf-8"))
-    return tuple(Intent.model_validate(item) for item in data["intents"])
 
 
 class EpisodeSupport(BaseModel):

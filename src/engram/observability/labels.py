@@ -10,26 +10,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from contextvars import ContextVar
 
-DEFAULT_INTENTS: tuple[str, ...] = (
-    "request_info",
-    "provide_quote",
-    "negotiate_price",
-    "confirm_date",
-    "reschedule_meeting",
-    "place_order",
-    "cancel_order",
-    "complain_product",
-    "report_bug",
-    "request_refund",
-    "escalate_risk",
-    "reject_requirement",
-    "accept_proposal",
-    "close_deal",
-    "follow_up",
-    "share_document",
-)
-"""The default intent taxonomy (sales and support)."""
-
 DEFAULT_SOURCES: tuple[str, ...] = (
     "api",
     "chat",

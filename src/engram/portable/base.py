@@ -28,5 +28,26 @@ class Record:
 class ImportSource:
     """An opened input: its records, lazily parsed, and how many there are when cheap to know."""
 
-    records: Iterator[Record]
+    records: Iterator[Record | Problem]
     total: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A record an importer could not read: where (``mail/x.mbox message 3 <id@host>``), why, which field.
+
+    Importers of many independent records (mail, wiki pages, rows, chat messages) yield a
+    Problem instead of raising, so the other records are still imported.
+    """
+
+    where: str
+    detail: str
+    field: str | None = None
+
+    def __str__(self) -> str:
+        field = f" ({self.field})" if self.field else ""
+        return f"{self.where}: {self.detail}{field}"
+
+
+Parsed = Record | Problem
+"""What an importer yields: a record, or the problem that kept one from being read."""

@@ -1,7 +1,10 @@
 """Store imported records in batches, one transaction per batch.
 
 A batch is all-or-nothing (``Memory.create_episodes``): after a crash, every batch whose
-commit was acknowledged is stored and no batch is half-written. Records carry client ids
+commit was acknowledged is stored and no batch is half-written. With ``keep_going`` a record
+the importer could not read (a ``Problem``) or the store refused is set aside with its
+reason, and the others are stored: a batch the store refuses is retried record by record
+(``create_each``), so one bad record fails alone. Records carry client ids
 (or are deduplicated by fingerprint), so running the same import again is idempotent: what
 is already stored counts as deduplicated.
 """
@@ -9,12 +12,15 @@ is already stored counts as deduplicated.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from engram.errors import Conflict, InvalidInput
+from engram.errors import Conflict, EngramError, InvalidInput
+from engram.ingest.bulk import create_each
 from engram.memory import Memory
-from engram.portable.base import Record
+from engram.models.episodes import CreatedEpisode
+from engram.portable.base import Problem, Record
 
 _INDEXED_FIELD = re.compile(r"^(\d+)\.(.+)$")
 _ITEM_PREFIX = re.compile(r"^item \d+: ")
@@ -27,6 +33,7 @@ class ImportStats:
     created: int = 0
     deduplicated: int = 0
     batches: int = 0
+    problems: list[Problem] = field(default_factory=list)
 
     @property
     def committed(self) -> int:
@@ -50,6 +57,8 @@ class BatchImporter:
         batch_size: int,
         actor: str | None = "cli",
         on_commit: Callable[[ImportStats, int], None] | None = None,
+        keep_going: bool = False,
+        classify: bool = False,
     ) -> None:
         if batch_size < 1:
             raise InvalidInput("batch size must be at least 1", field="batch_size")
@@ -57,16 +66,24 @@ class BatchImporter:
         self._batch_size = batch_size
         self._actor = actor
         self.on_commit = on_commit
+        self.keep_going = keep_going
+        self.classify = classify
         self.stats = ImportStats()
 
-    def run(self, records: Iterable[Record]) -> ImportStats:
-        """Store every record; returns the totals.
+    def run(self, records: Iterable[Record | Problem]) -> ImportStats:
+        """Store every record; returns the totals (``stats.problems``: what ``keep_going`` set aside).
 
         Raises the importer's InvalidInput for a bad record (records of its unfinished batch
-        are not written), or InvalidInput / Conflict from the store naming the record.
+        are not written), or InvalidInput / Conflict from the store naming the record, unless
+        ``keep_going``.
         """
         batch: list[Record] = []
         for record in records:
+            if isinstance(record, Problem):
+                if not self.keep_going:
+                    raise InvalidInput(f"{record.where}: {record.detail}", field=record.field)
+                self.stats.problems.append(record)
+                continue
             batch.append(record)
             if len(batch) >= self._batch_size:
                 self._commit(batch)
@@ -76,14 +93,22 @@ class BatchImporter:
         return self.stats
 
     def _commit(self, batch: list[Record]) -> None:
-        try:
-            results = self._memory.create_episodes(
-                [record.episode for record in batch], actor=self._actor, kind="import"
+        def create(items: Sequence[Any]) -> list[CreatedEpisode]:
+            return self._memory.create_episodes(
+                items, actor=self._actor, kind="import", classify=self.classify
             )
+
+        episodes = [record.episode for record in batch]
+        try:
+            answers = create_each(create, episodes) if self.keep_going else list(create(episodes))
         except InvalidInput as exc:
             raise _located(exc, batch) from exc
         except Conflict as exc:
             raise _located_conflict(exc, batch) from exc
+        results = [a for a in answers if isinstance(a, CreatedEpisode)]
+        for record, answer in zip(batch, answers, strict=True):
+            if isinstance(answer, EngramError):
+                self.stats.problems.append(Problem(record.where, answer.detail, answer.field))
         duplicates = sum(1 for result in results if result.deduplicated)
         self.stats.created += len(results) - duplicates
         self.stats.deduplicated += duplicates

@@ -37,7 +37,15 @@ from engram.api.results import (
 )
 from engram.ingest.inputs import validated
 from engram.memory import Memory
-from engram.models.episodes import ID_PATTERN, Actor, Episode, EpisodeFilters, EpisodePatch, SearchQuery
+from engram.models.episodes import (
+    ID_PATTERN,
+    Actor,
+    BatchProblem,
+    Episode,
+    EpisodeFilters,
+    EpisodePatch,
+    SearchQuery,
+)
 from engram.timeutil import UtcDatetime
 
 if TYPE_CHECKING:
@@ -55,6 +63,35 @@ class CreateEpisodeResult(BaseModel):
 
     episode: EpisodeView
     deduplicated: bool
+
+
+class BatchItemView(BaseModel):
+    """One item's answer: ``created`` or ``deduplicated`` with the episode, or ``failed`` with the problem."""
+
+    index: int
+    status: str = Field(description="created · deduplicated · failed")
+    episode: EpisodeView | None = None
+    problem: BatchProblem | None = Field(default=None, description="Why it failed: title, detail, field.")
+
+
+class BatchCreateResult(BaseModel):
+    """A result per episode, in the order sent, and the totals."""
+
+    results: list[BatchItemView]
+    created: int
+    deduplicated: int
+    failed: int
+
+
+EpisodesArg = Annotated[
+    list[dict[str, Any]],
+    Field(
+        min_length=1,
+        description=(
+            "Each item: create_episode's arguments. At most ENGRAM_MAX_BATCH_EPISODES (100)."
+        ),
+    ),
+]
 
 
 def add_episode_tools(
@@ -107,6 +144,22 @@ def add_episode_tools(
         created = memory.create_episode({k: v for k, v in data.items() if v is not None}, actor=MCP_ACTOR)
         view = episode_view(created.episode, limits.content_chars)
         return CreateEpisodeResult(episode=view, deduplicated=created.deduplicated)
+
+    def create_episodes(episodes: EpisodesArg) -> BatchCreateResult:
+        """Store many episodes; each gets a result: created, deduplicated (a retry is safe) or failed, naming the field."""
+        batch = memory.create_episodes_each(episodes, actor=MCP_ACTOR)
+        views = [
+            BatchItemView(
+                index=item.index,
+                status=item.status,
+                episode=None if item.episode is None else episode_view(item.episode, limits.content_chars),
+                problem=item.problem,
+            )
+            for item in batch.results
+        ]
+        return BatchCreateResult(
+            results=views, created=batch.created, deduplicated=batch.deduplicated, failed=batch.failed
+        )
 
     def update_episode(
         id: EpisodeIdArg,
@@ -196,6 +249,7 @@ def add_episode_tools(
     server.add_engram_tool(
         create_episode, writes.model_copy(update={"idempotent_hint": True}), guide=EXTRACTION_GUIDE
     )
+    server.add_engram_tool(create_episodes, writes.model_copy(update={"idempotent_hint": True}))
     server.add_engram_tool(update_episode, writes)
     server.add_engram_tool(get_episode, reads)
     server.add_engram_tool(list_episodes, reads)

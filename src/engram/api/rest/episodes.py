@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
@@ -20,6 +20,7 @@ from engram.models.episodes import (
     KNOWN_AT,
     LIST_LIMIT_MAX,
     MAX_FILTER_VALUES,
+    BatchResult,
     CreatedEpisode,
     Episode,
     EpisodeIn,
@@ -119,6 +120,27 @@ def create_episode(memory: MemoryDep, episode: Annotated[EpisodeIn, Body()]) -> 
     created = memory.create_episode(episode, actor=REST_ACTOR)
     body = created.model_dump(mode="json")
     return _episode_response(body, created.episode.etag, 200 if created.deduplicated else 201)
+
+
+class EpisodeBatch(BaseModel):
+    """Many episodes to create; each is checked and stored on its own (see BatchResult)."""
+
+    model_config = ConfigDict(extra="forbid")
+    episodes: list[Any] = Field(
+        min_length=1,
+        description="Episodes, each as the body of POST /v1/episodes; at most ENGRAM_MAX_BATCH_EPISODES.",
+    )
+
+
+@router.post(
+    "/episodes:batch",
+    summary="Create many episodes, each with its own result",
+    response_description="A result per item, in order: created, deduplicated, or failed with its problem.",
+    responses=problem_responses(422),
+)
+def create_episodes_batch(memory: MemoryDep, batch: Annotated[EpisodeBatch, Body()]) -> BatchResult:
+    """Store up to N episodes; an invalid or oversized item fails alone (its problem names the field)."""
+    return memory.create_episodes_each(batch.episodes, actor=REST_ACTOR)
 
 
 @router.get(

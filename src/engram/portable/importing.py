@@ -1,0 +1,126 @@
+"""Import a file or folder of any episode format into a Memory: detect, parse, batch, report.
+
+The library entry point behind ``engram import`` and ``Memory.import_file``. Formats that hold
+many independent records (mail, wiki, tables, chat) keep going past a record they cannot read
+or the store refuses, and report it (``ImportStats.problems``, each naming the file and line,
+message, record or section); ``jsonl`` and ``locomo`` stop at the first bad line, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from engram.errors import InvalidInput
+from engram.memory import Memory
+from engram.portable.base import ImportSource, Problem, Record
+from engram.portable.batch import BatchImporter, ImportStats
+from engram.portable.formats import ImportFormat, detect_format, open_source
+
+STRICT = frozenset({ImportFormat.jsonl, ImportFormat.locomo})
+"""Formats whose first bad record stops the import (a file of one kind of record, fixed and re-run)."""
+
+
+def resolve_format(path: Path, fmt: ImportFormat | str | None) -> ImportFormat:
+    """Return ``fmt`` as an ImportFormat, or the format ``path`` is detected as. Raises InvalidInput."""
+    if fmt is not None:
+        try:
+            return ImportFormat(fmt)
+        except ValueError as exc:
+            known = ", ".join(f.value for f in ImportFormat)
+            raise InvalidInput(f"unknown format {fmt!r}; formats: {known}", field="--format") from exc
+    detected = detect_format(path)
+    if detected is None:
+        known = ", ".join(f.value for f in ImportFormat)
+        raise InvalidInput(f"cannot tell the format of {path}; pass --format ({known})", field="--format")
+    return detected
+
+
+def in_group(records: Iterator[Record | Problem], group_id: str | None) -> Iterator[Record | Problem]:
+    """Yield ``records`` with ``group_id`` set on every episode that names none."""
+    for record in records:
+        if group_id is not None and isinstance(record, Record) and record.episode.group_id is None:
+            record.episode.group_id = group_id
+        yield record
+
+
+def open_path(
+    path: Path,
+    fmt: ImportFormat | str | None = None,
+    *,
+    mapping: Path | None = None,
+    group_id: str | None = None,
+) -> tuple[ImportFormat, ImportSource]:
+    """Return the format and the (lazily parsed) records of ``path``. Raises InvalidInput."""
+    chosen = resolve_format(path, fmt)
+    if not path.exists():
+        raise InvalidInput(f"no such file or folder: {path}", field="PATH")
+    try:
+        source = open_source(path, chosen, mapping)
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}", field="PATH") from exc
+    return chosen, ImportSource(in_group(source.records, group_id), source.total)
+
+
+def preview(
+    path: Path,
+    fmt: ImportFormat | str | None = None,
+    *,
+    mapping: Path | None = None,
+    group_id: str | None = None,
+    limit: int = 5,
+) -> tuple[ImportFormat, list[Record], list[Problem], int]:
+    """Parse ``path`` without storing anything: the first ``limit`` records, every problem, the count.
+
+    Intents left to the classifier show as None here: classification happens on import.
+    """
+    chosen, source = open_path(path, fmt, mapping=mapping, group_id=group_id)
+    shown: list[Record] = []
+    problems: list[Problem] = []
+    count = 0
+    for item in source.records:
+        if isinstance(item, Problem):
+            problems.append(item)
+            continue
+        count += 1
+        if len(shown) < limit:
+            shown.append(item)
+    return chosen, shown, problems, count
+
+
+def import_path(
+    memory: Memory,
+    path: Path,
+    fmt: ImportFormat | str | None = None,
+    *,
+    mapping: Path | None = None,
+    group_id: str | None = None,
+    batch_size: int | None = None,
+    actor: str | None = None,
+    on_commit: Callable[[ImportStats, int], None] | None = None,
+    on_open: Callable[[ImportFormat, int | None], None] | None = None,
+    classify: bool | None = None,
+) -> ImportStats:
+    """Import ``path`` into ``memory``, one transaction per batch; return the totals and problems.
+
+    ``classify`` sends episodes without an intent to the classifier (when Memory has one);
+    default: yes for the outside sources, no for jsonl and locomo, which keep their episodes as
+    they were (an ``engram export`` read back unchanged).
+    ``on_open(format, total)`` is called once the input is opened (to size a progress bar);
+    ``on_commit(stats, batch size)`` after every committed batch. Raises InvalidInput (unknown
+    or undetectable format, unreadable input, a bad record of a strict format) or Conflict.
+    """
+    chosen, source = open_path(
+        path, fmt, mapping=mapping, group_id=memory.group(group_id) if group_id else None
+    )
+    if on_open is not None:
+        on_open(chosen, source.total)
+    importer = BatchImporter(
+        memory,
+        batch_size=batch_size or memory.settings.import_batch_size,
+        actor=actor,
+        on_commit=on_commit,
+        keep_going=chosen not in STRICT,
+        classify=chosen not in STRICT if classify is None else classify,
+    )
+    return importer.run(source.records)
