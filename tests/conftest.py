@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -27,6 +28,8 @@ from engram.storage.protocol import Storage
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
+LOOPBACK = "http://127.0.0.1"
+"""Base URL for TestClient: the app serves loopback Host names only (TestClient's default is testserver)."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -116,7 +119,7 @@ def hybrid_memory(tmp_path: Path) -> Iterator[Memory]:
 @pytest.fixture
 def client(memory: Memory) -> Iterator[TestClient]:
     """Yield an HTTP client for the app, through the full ASGI stack."""
-    with TestClient(create_app(memory)) as test_client:
+    with TestClient(create_app(memory), base_url=LOOPBACK) as test_client:
         yield test_client
 
 
@@ -127,10 +130,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
-def live_server(memory: Memory) -> Iterator[str]:
-    """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
-    port = free_port()
+@contextmanager
+def serving(memory: Memory, port: int | None = None) -> Iterator[str]:
+    """Serve ``memory``'s app with uvicorn on 127.0.0.1 (``port``, else a free one) in a thread for the
+    block; yield its base URL."""
+    port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(memory), host="127.0.0.1", port=port, log_level="warning")
     )
@@ -143,9 +147,18 @@ def live_server(memory: Memory) -> Iterator[str]:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
     httpx.get(f"{base}/healthz").raise_for_status()
-    yield base
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(memory: Memory) -> Iterator[str]:
+    """Serve the app with uvicorn on 127.0.0.1 in a thread; yield its base URL."""
+    with serving(memory) as base:
+        yield base
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -158,3 +171,12 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
     if request.param == "postgres":
         return {"database_url": SecretStr(request.getfixturevalue("postgres_url"))}
     return {"data_dir": tmp_path / "data"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that runs on PostgreSQL ``postgres`` (``make check`` leaves them to ``make test``)."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        uses = set(getattr(item, "fixturenames", ()))
+        if "postgres" in params.values() or uses & {"postgres_server", "postgres_url"}:
+            item.add_marker(pytest.mark.postgres)

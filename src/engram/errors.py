@@ -8,10 +8,26 @@
     ├── Conflict                     the request contradicts stored state (HTTP 409, exit 4)
     ├── PreconditionFailed           If-Match / expected_version is stale (HTTP 412, exit 4)
     ├── PreconditionRequired         a conditional update came without a version (HTTP 428, exit 2)
-    └── StoreError                   the store is unusable (schema too new, corrupt…) (HTTP 503, exit 5)
+    ├── StoreError                   the store is unusable (schema too new, corrupt…) (HTTP 503, exit 5)
+    ├── ExtractionError              the LLM extractor failed (HTTP 502, exit 5); the episode is kept
+    └── EmbedderError                the embedding provider failed (HTTP 502, exit 5)
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+SHOWN_CHARS = 64
+"""Longest part of a caller's value an error message repeats."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """Return ``value`` quoted for an error message, cut to ``limit`` characters (… marks a cut).
+
+    An id of 100,000 characters is not echoed back whole.
+    """
+    text = str(value)
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 class EngramError(Exception):
@@ -101,4 +117,29 @@ class StoreError(EngramError):
 
     status = 503
     title = "Store unavailable"
+    exit_code = 5
+
+
+class ExtractionError(EngramError):
+    """The extractor failed (endpoint unreachable, refusing, or answering with no usable JSON).
+
+    ``usage`` holds the tokens spent on the way (engram.ingest.llm_parse.Usage) and
+    ``attempts`` how many requests were made.
+    """
+
+    status = 502
+    title = "Extraction failed"
+    exit_code = 5
+
+    def __init__(self, detail: str, *, usage: Any = None, attempts: int = 0) -> None:
+        super().__init__(detail)
+        self.usage = usage
+        self.attempts = attempts
+
+
+class EmbedderError(EngramError):
+    """The embedding provider failed (unreachable, bad answer)."""
+
+    status = 502
+    title = "Embedding failed"
     exit_code = 5

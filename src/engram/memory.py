@@ -11,23 +11,27 @@ from typing import Any
 
 from engram import timeutil
 from engram.config import Settings
-from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired
+from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired, shown
+from engram.graph.review import ReviewService
 from engram.graph.service import GraphService
+from engram.health import CreateCounts, RecentErrors, memory_stats
+from engram.history.archive import archive_facts
 from engram.history.service import HistoryService
 from engram.ids import new_id
+from engram.ingest.extraction import GraphIngest
 from engram.ingest.indexer import Indexer
 from engram.ingest.inputs import (
-    MAX_METADATA_DEPTH,
     decode_cursor,
     encode_cursor,
     fingerprint,
     merge_patch,
-    nesting_depth,
     supplied_extraction,
     validated,
 )
+from engram.memory_review import ReviewMethods
 from engram.models.episodes import (
     ID_PATTERN,
+    LIST_LIMIT_MAX,
     OPERATION_KINDS,
     CreatedEpisode,
     Episode,
@@ -45,16 +49,20 @@ from engram.models.graph import (
     Entity,
     EntityView,
     Extraction,
+    FactsAdded,
     FactSearch,
     FactSearchResponse,
-    MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport
+from engram.models.json_values import MAX_METADATA_DEPTH, nesting_depth
+from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
 from engram.nlp.tokenize import segment
+from engram.observability import metrics
 from engram.portable import group_format as portable
-from engram.search.engine import BM25Channel, Channel, SearchEngine
+from engram.search.engine import BM25Channel, Channel, SearchEngine, group_by_thread
 from engram.search.graph import GraphChannel
+from engram.search.paging import encode_search_cursor, search_offset
 from engram.search.vector import VectorChannel, check_embedder
 from engram.storage.protocol import Storage
 from engram.storage.types import NewEpisode, OperationQuery, PageKey
@@ -63,7 +71,7 @@ from engram.threads import thread_key
 Clock = Callable[[], datetime]
 
 
-class Memory:
+class Memory(ReviewMethods):
     """Long-term memory over a Storage: episodes, the knowledge graph, search, history, export.
 
     Every method takes a ``group_id``; None means the configured default group. Errors are
@@ -106,30 +114,38 @@ class Memory:
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
         self.history = HistoryService(store, clock=self._clock)
-        self.graph = GraphService(
-            store,
-            self.settings.create_extractor(),
-            clock=self._clock,
-            inactive_weight=weight,
-            embedder=embedder,
-        )
+        self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=embedder)
+        self._extraction = GraphIngest(store, self.graph, self.settings.create_extractor(), clock=self._clock)
+        self._review = ReviewService(store, self.graph, clock=self._clock)
+        self._creates = CreateCounts()
+        self._recent_errors = RecentErrors()
+        self._recent_errors.attach()
 
     @classmethod
     def open(
-        cls, data_dir: Path | str | None = None, settings: Settings | None = None, **options: Any
+        cls,
+        data_dir: Path | str | None = None,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        **options: Any,
     ) -> Memory:
         """Open (creating if needed) the memory the settings name, with its embedder.
 
         That is the embedded SQLite store in ``data_dir``, or PostgreSQL when
-        ``settings.database_url`` is set. ``options`` go to the constructor (e.g.
-        ``background_indexing=False``).
+        ``settings.database_url`` is set. ``embedder`` (any object with the Embedder
+        protocol: ``name``, ``dimensions``, ``embed_documents``, ``embed_query``, ``close``)
+        replaces the one the settings name; the memory closes it on ``close``. ``options``
+        go to the constructor (e.g. ``background_indexing=False``). Raises StoreError when
+        the store's vectors were made by another embedder (``name/dimensions`` differ).
         """
         from engram.storage.open import open_store
 
         settings = settings or Settings()
         if data_dir is not None:
             settings = settings.model_copy(update={"data_dir": Path(data_dir)})
-        embedder = settings.create_embedder()
+        if embedder is None:
+            embedder = settings.create_embedder()
         try:
             store = open_store(settings)
         except EngramError:
@@ -146,25 +162,33 @@ class Memory:
 
     def close(self) -> None:
         """Stop background indexing and release the store."""
+        self._recent_errors.detach()
         if self._indexer is not None:
             self._indexer.stop()
         if self.embedder is not None:
             self.embedder.close()
-        self.graph.close()
+        self._extraction.close()
         self.store.close()
 
     def index_pending(self, on_batch: Callable[[int], None] | None = None) -> int:
         """Embed every episode (then fact and entity name) still waiting for its vector, now; return
         how many episodes.
 
-        Useful after a bulk import, a reembed and in tests; the background thread does this
-        anyway. ``on_batch(n)`` is called after each batch (for a progress bar).
+        When it returns, everything written before the call is searchable by every channel
+        (BM25 and the graph are written with the episode; only vectors lag): the way to wait
+        after a bulk import, a reembed and in tests, beside the background thread, which does
+        this anyway. ``on_batch(n)`` is called after each batch (for a progress bar).
         """
         return 0 if self._indexer is None else self._indexer.index_pending(on_batch=on_batch)
 
     def pending_embeddings(self) -> int:
         """Return how many episodes wait for their vector (counted up to 1,000,000)."""
         return 0 if self._indexer is None else len(self.store.pending_embeddings(1_000_000))
+
+    def stats(self, group_id: str | None = None, *, all_groups: bool = False) -> MemoryStats:
+        """Return what the group (or, with ``all_groups``, the store) holds now. Raises StoreError."""
+        group = None if all_groups else self.group(group_id)
+        return memory_stats(self.store, group, embeds=self._indexer is not None)
 
     def __enter__(self) -> Memory:
         return self
@@ -180,7 +204,8 @@ class Memory:
             return self.settings.default_group
         if not re.fullmatch(ID_PATTERN, group_id):
             raise InvalidInput(
-                f"group_id {group_id!r} must be 1-128 characters of A-Z a-z 0-9 . _ : -", field="group_id"
+                f"group_id {shown(group_id)} must be 1-128 characters of A-Z a-z 0-9 . _ : -",
+                field="group_id",
             )
         return group_id
 
@@ -241,6 +266,7 @@ class Memory:
         """
         return self.create_episodes([data], actor=actor, kind="ingest")[0]
 
+    @metrics.counts_conflicts("id")
     def create_episodes(
         self,
         items: Sequence[EpisodeIn | Mapping[str, Any]],
@@ -275,12 +301,14 @@ class Memory:
         for group_id, operation in operations.items():
             indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
             pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
+            metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
                 stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
         if self._indexer is not None:
             self._indexer.notify()
         fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]
-        self.graph.ingest(fresh, actor)
+        self._extraction.ingest(fresh, actor)
+        self._count_creates(list(stored.values()))
         return [stored[i] for i in range(len(prepared))]
 
     def get_episode(
@@ -292,9 +320,12 @@ class Memory:
         episode = self.store.get_episode(group, episode_id, at)
         if episode is None:
             then = "" if at is None else f" at {at.isoformat()}"
-            raise NotFound(f"no episode with id {episode_id!r} in group {group!r}{then}", field="id")
+            raise NotFound(
+                f"no episode with id {shown(episode_id)} in group {shown(group)}{then}", field="id"
+            )
         return timeutil.as_believed(episode, at)
 
+    @metrics.counts_conflicts("version")
     def update_episode(
         self,
         episode_id: str,
@@ -320,7 +351,7 @@ class Memory:
             current = self.get_episode(episode_id, group)
             if current.version != expected_version:
                 raise PreconditionFailed(
-                    f"episode {episode_id!r} is at version {current.version}, not {expected_version}",
+                    f"episode {shown(episode_id)} is at version {current.version}, not {expected_version}",
                     current_version=current.version,
                 )
             return current
@@ -351,7 +382,9 @@ class Memory:
                 }
             )
 
-        return self.store.update_episode(group, episode_id, expected_version, apply, operation)
+        updated = self.store.update_episode(group, episode_id, expected_version, apply, operation)
+        metrics.count_operation("update")
+        return updated
 
     def list_episodes(
         self,
@@ -372,8 +405,8 @@ class Memory:
         ``after`` is inclusive, ``before`` exclusive; ``as_of`` keeps episodes that had happened
         by then (inclusive); ``limit`` is 1..500.
         """
-        if not 1 <= limit <= 500:
-            raise InvalidInput("limit must be between 1 and 500", field="limit")
+        if not 1 <= limit <= LIST_LIMIT_MAX:
+            raise InvalidInput(f"limit must be between 1 and {LIST_LIMIT_MAX}", field="limit")
         filters: EpisodeFilters = validated(
             EpisodeFilters,
             {
@@ -412,10 +445,21 @@ class Memory:
         """
         search: SearchQuery = validated(SearchQuery, query, "query")
         at = timeutil.known_at(search.known_at, self._clock())
-        response = self._search.search(search, self.group(search.group_id), channels)
-        for hit in response.results if at is not None else ():
+        offset = search_offset(search)
+        # Rank one more than the page to know whether another page follows.
+        ranked = search.model_copy(update={"limit": offset + search.limit + 1})
+        response = self._search.search(ranked, self.group(search.group_id), channels)
+        hits = response.results[offset : offset + search.limit]
+        for hit in hits if at is not None else ():
             hit.episode = timeutil.as_believed(hit.episode, at)
-        return response
+        more = len(response.results) > offset + search.limit
+        return response.model_copy(
+            update={
+                "results": hits,
+                "threads": group_by_thread(hits) if search.group_by_thread else None,
+                "next_cursor": encode_search_cursor(search, offset + len(hits)) if more else None,
+            }
+        )
 
     # -- knowledge graph -------------------------------------------------------------------------
 
@@ -434,11 +478,7 @@ class Memory:
 
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
-        return self.graph.reextract(self.group(group_id), actor)
-
-    def merge_candidates(self, group_id: str | None = None) -> list[MergeCandidateView]:
-        """Return the possible duplicate entities recorded for review, best first."""
-        return self.graph.merge_candidates(self.group(group_id))
+        return self._extraction.reextract(self.group(group_id), actor)
 
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None
@@ -463,12 +503,10 @@ class Memory:
             hit.fact = timeutil.as_believed(hit.fact, at)
         return response
 
-    def add_facts(
-        self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None
-    ) -> dict[str, object]:
-        """Add facts (with provenance ``episode_id``) through resolution and arbitration."""
+    def add_facts(self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None) -> FactsAdded:
+        """Add facts (with provenance ``episode_id``) through resolution and arbitration. Raises NotFound."""
         add: AddFacts = validated(AddFacts, request, "body")
-        return self.graph.add_facts(add, self.group(add.group_id), actor)
+        return FactsAdded.model_validate(self.graph.add_facts(add, self.group(add.group_id), actor))
 
     def archive_facts(
         self,
@@ -479,7 +517,8 @@ class Memory:
         actor: str | None = None,
     ) -> ArchiveResult:
         """Move inactive facts older than ``older_than``, never returned by a search, to the archive."""
-        return self.graph.archive(self.group(group_id), older_than, dry_run=dry_run, actor=actor)
+        group = self.group(group_id)
+        return archive_facts(self.store, group, older_than, self._clock(), dry_run=dry_run, actor=actor)
 
     # -- history -----------------------------------------------------------------------------------
 
@@ -492,19 +531,23 @@ class Memory:
         before: datetime | None = None,
         entity_id: str | None = None,
         episode_id: str | None = None,
+        actor: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
     ) -> OperationPage:
-        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive)."""
-        if not 1 <= limit <= 500:
-            raise InvalidInput("limit must be between 1 and 500", field="limit")
+        """Return a page of the audit log, newest first (``after`` inclusive, ``before`` exclusive).
+
+        ``actor`` keeps one actor's operations.
+        """
+        if not 1 <= limit <= LIST_LIMIT_MAX:
+            raise InvalidInput(f"limit must be between 1 and {LIST_LIMIT_MAX}", field="limit")
         kinds = tuple(kind)
         unknown = sorted(set(kinds) - OPERATION_KINDS)
         if unknown:
             raise InvalidInput(
                 f"kind {unknown[0]!r} is not one of {', '.join(sorted(OPERATION_KINDS))}", field="kind"
             )
-        query = OperationQuery(kinds, after, before, entity_id, episode_id)
+        query = OperationQuery(kinds, after, before, entity_id, episode_id, actor)
         key = decode_cursor(cursor) if cursor else None
         items, following = self.history.list_operations(self.group(group_id), query, limit, key)
         return OperationPage(items=items, next_cursor=None if following is None else encode_cursor(following))
@@ -513,6 +556,7 @@ class Memory:
         """Return an operation with the versions it created and closed. Raises NotFound."""
         return self.history.get_operation(self.group(group_id), operation_id)
 
+    @metrics.counts_conflicts("revert")
     def revert_operation(
         self, operation_id: str, group_id: str | None = None, *, force: bool = False, actor: str | None = None
     ) -> OperationView:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, TypeVar
+import math
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel
+from pydantic import AfterValidator, BaseModel, BeforeValidator, WithJsonSchema
 
 from engram.errors import InvalidInput
 
@@ -23,8 +25,51 @@ def as_utc(value: datetime) -> datetime:
         raise ValueError("datetime is out of range once converted to UTC") from exc
 
 
-UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
-"""A pydantic field type: parses ISO 8601, reads naive input as UTC, converts to UTC."""
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+UNIX_SECONDS_MIN = -62_135_596_800
+"""0001-01-01T00:00:00Z as Unix seconds: the earliest time Engram holds."""
+UNIX_SECONDS_MAX = 253_402_300_799
+"""9999-12-31T23:59:59Z as Unix seconds: the latest time Engram holds."""
+_NUMBER = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")
+
+
+def from_unix_seconds(value: Any) -> Any:
+    """Return a number (or a string of one) read as Unix seconds, as a UTC datetime; other values as given.
+
+    A number always means seconds, never milliseconds: one outside 0001-01-01..9999-12-31
+    (``UNIX_SECONDS_MIN``..``UNIX_SECONDS_MAX``; a millisecond timestamp of today is) raises
+    ValueError, a 422 through pydantic.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return value
+    if isinstance(value, str):
+        if len(value) > 40 or not _NUMBER.match(value):
+            return value
+        value = float(value) if "." in value else int(value)
+    if not (math.isfinite(value) and UNIX_SECONDS_MIN <= value <= UNIX_SECONDS_MAX):
+        raise ValueError(
+            f"a number is Unix seconds, between {UNIX_SECONDS_MIN} (0001-01-01) and {UNIX_SECONDS_MAX} "
+            f"(9999-12-31); {value!r} is not (milliseconds? divide by 1000)"
+        )
+    return EPOCH + timedelta(seconds=value)
+
+
+TIME_SCHEMA = {
+    "anyOf": [
+        {"type": "string", "format": "date-time"},
+        {"type": "number", "minimum": UNIX_SECONDS_MIN, "maximum": UNIX_SECONDS_MAX},
+        # Numbers in quotes too (query strings, CSV-born JSON); the pattern keeps well inside the range.
+        {"type": "string", "pattern": r"^-?[0-9]{1,10}(\.[0-9]{1,6})?$"},
+    ],
+    "description": "ISO 8601 (no offset = UTC) or Unix seconds (never milliseconds); years 1-9999 in UTC.",
+}
+UtcDatetime = Annotated[
+    datetime, BeforeValidator(from_unix_seconds), AfterValidator(as_utc), WithJsonSchema(TIME_SCHEMA)
+]
+"""A pydantic field type: ISO 8601 (naive input is UTC) or Unix seconds, converted to UTC.
+
+Years 1-9999 only, once in UTC; a number is always seconds (see ``from_unix_seconds``).
+"""
 
 
 def known_at(value: datetime | None, now: datetime) -> datetime | None:

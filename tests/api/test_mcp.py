@@ -22,6 +22,7 @@ from mcp_types import CallToolResult
 
 from engram.api.app import create_app
 from engram.api.mcp.server import create_mcp_server
+from engram.api.results import ResultLimits
 from engram.config import Settings
 from engram.memory import Memory
 from engram.storage.engine import SQLStorage
@@ -47,11 +48,15 @@ def data(result: CallToolResult) -> dict[str, Any]:
 
 
 def error(result: CallToolResult) -> tuple[str, dict[str, Any]]:
-    """Return a tool error's text and structured ``error``."""
+    """Return a tool error's text and its details (``_meta["engram/error"]``); no structured content."""
     assert result.is_error, f"expected a tool error, got {result.structured_content}"
+    assert result.structured_content is None, "an error must not contradict the output schema"
     text = result.content[0].text  # type: ignore[union-attr]
-    assert isinstance(result.structured_content, dict)
-    return text, result.structured_content["error"]
+    assert result.meta is not None
+    details: dict[str, Any] = result.meta["engram/error"]
+    if details.get("field"):
+        assert f"field: {details['field']}" in text, "the text names the field"
+    return text, details
 
 
 async def core_flow(client: Client, group: str) -> dict[str, str]:
@@ -275,16 +280,16 @@ def test_lists_and_search_truncate_long_content_but_get_returns_it_whole(memory_
         short = data(await client.call_tool("create_episode", {"content": "short"}))["episode"]
         assert short["content_truncated"] is False and short["content"] == "short"
 
-    in_process(memory_dir, scenario, max_content_chars=40)
+    in_process(memory_dir, scenario, limits=ResultLimits(content_chars=40))
 
 
 def test_limits_are_capped_and_unknown_arguments_refused(memory_dir: Memory) -> None:
     async def scenario(client: Client) -> None:
-        assert data(await client.call_tool("list_episodes", {"limit": 100}))["items"] == []
-        text, details = error(await client.call_tool("list_episodes", {"limit": 101}))
+        assert data(await client.call_tool("list_episodes", {"limit": 500}))["items"] == []
+        text, details = error(await client.call_tool("list_episodes", {"limit": 501}))
         assert "limit" in text and details["field"] == "limit"
-        assert data(await client.call_tool("search_episodes", {"query": "x", "limit": 50}))["results"] == []
-        text, details = error(await client.call_tool("search_episodes", {"query": "x", "limit": 51}))
+        assert data(await client.call_tool("search_episodes", {"query": "x", "limit": 100}))["results"] == []
+        text, details = error(await client.call_tool("search_episodes", {"query": "x", "limit": 101}))
         assert "limit" in text and details["field"] == "limit"
         text, details = error(await client.call_tool("create_episode", {"content": "hi", "grup_id": "g"}))
         assert text.startswith("Invalid input: grup_id: unknown argument") and details["field"] == "grup_id"
@@ -360,9 +365,9 @@ def test_tool_descriptions_teach_the_agent(memory_dir: Memory) -> None:
         assert "[source: <episode id>]" in (tools["search_episodes"].description or "")
         assert "next_cursor" in (tools["list_episodes"].description or "")
         group = tools["get_episode"].input_schema["properties"]["group_id"]
-        assert "Namespace" in group["description"]
-        assert tools["list_episodes"].input_schema["properties"]["limit"]["maximum"] == 100
-        assert tools["search_episodes"].input_schema["properties"]["limit"]["maximum"] == 50
+        assert "namespace" in group["description"]
+        assert tools["list_episodes"].input_schema["properties"]["limit"]["maximum"] == 500
+        assert tools["search_episodes"].input_schema["properties"]["limit"]["maximum"] == 100
         assert (
             tools["get_episode"].annotations is not None and tools["get_episode"].annotations.read_only_hint
         )

@@ -4,6 +4,8 @@ create_episode's agent-supplied entities and facts, driven by the SDK's own clie
 
 from __future__ import annotations
 
+import json
+import re
 import socket
 import threading
 import time
@@ -35,11 +37,15 @@ def data(result: CallToolResult) -> dict[str, Any]:
 
 
 def error(result: CallToolResult) -> tuple[str, dict[str, Any]]:
-    """Return a tool error's text and structured ``error``."""
+    """Return a tool error's text and its details (``_meta["engram/error"]``); no structured content."""
     assert result.is_error, f"expected a tool error, got {result.structured_content}"
+    assert result.structured_content is None, "an error must not contradict the output schema"
     text = result.content[0].text  # type: ignore[union-attr]
-    assert isinstance(result.structured_content, dict)
-    return text, result.structured_content["error"]
+    assert result.meta is not None
+    details: dict[str, Any] = result.meta["engram/error"]
+    if details.get("field"):
+        assert f"field: {details['field']}" in text, "the text names the field"
+    return text, details
 
 
 def just_before(iso: str) -> str:
@@ -349,9 +355,9 @@ def test_graph_errors_are_tool_errors_and_the_server_keeps_serving(memory: Memor
         assert "entities.0.kind: unknown field" in text
         text, details = error(await client.call_tool("search_facts", {"subject": "Nobody"}))
         assert "Nobody" in text and details["field"] == "subject"
-        text, details = error(await client.call_tool("search_facts", {"limit": 51}))
+        text, details = error(await client.call_tool("search_facts", {"limit": 101}))
         assert details["field"] == "limit"
-        text, details = error(await client.call_tool("search_entities", {"query": "x", "limit": 51}))
+        text, details = error(await client.call_tool("search_entities", {"query": "x", "limit": 101}))
         assert details["field"] == "limit"
         text, details = error(await client.call_tool("get_entity", {"id": "x", "as_of": "2024-01-01"}))
         assert text.startswith("Invalid input: as_of: unknown argument")
@@ -367,33 +373,21 @@ def test_descriptions_teach_extraction_and_current_vs_history(memory: Memory) ->
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert {"search_facts", "search_entities", "get_entity", "add_facts"} <= set(tools)
         create = tools["create_episode"].description or ""
-        for phrase in (
-            "`entities` and `facts`",
-            "builtin extractor",
-            "person, organisation",
-            "UPPER_SNAKE",
-            "LIVES_IN",
-            "PLANS_TO_VISIT",
-            '"住在"',
-            "exactly one of object",
-            "episode's language",
-            '{"when": "weekends"}',
-            "stated",
-            "inferred",
-            "First person",
-            "我住在杭州",
-            "I work",
-        ):
+        for phrase in ("entities=[", "facts=[", "invalid_at", '{"when": "weekends"}', "confidence"):
+            assert phrase in create, phrase
+        for phrase in ('"I"/"我" is the actor', "object (an entity) or value (a literal)", "no server LLM"):
             assert phrase in create, phrase
         assert {"entities", "facts"} <= set(tools["create_episode"].input_schema["properties"])
-        assert "exactly one of object" in (tools["add_facts"].description or "")
-        for name in ("search_facts", "get_entity"):
-            description = tools[name].description or ""
-            for phrase in ("include_history", "disputed", "uncertain", "as_of", "known_at", "citations"):
-                assert phrase in description, (name, phrase)
-        assert tools["search_facts"].input_schema["properties"]["limit"]["maximum"] == 50
-        assert tools["search_entities"].input_schema["properties"]["limit"]["maximum"] == 50
-        assert "at most 50" in (tools["get_entity"].description or "")
+        fact_fields = tools["add_facts"].input_schema["$defs"]["FactIn"]["properties"]
+        assert all(field.get("description") for field in fact_fields.values()), "FactIn fields described"
+        assert "create_episode" in (tools["add_facts"].description or "")
+        for phrase in ("disputed", "uncertain", "include_history", "citations"):
+            assert phrase in (tools["search_facts"].description or ""), phrase
+        properties = tools["search_facts"].input_schema["properties"]
+        assert {"as_of", "known_at"} <= set(properties) and "Valid time" in properties["as_of"]["description"]
+        assert tools["search_facts"].input_schema["properties"]["limit"]["maximum"] == 100
+        assert tools["search_entities"].input_schema["properties"]["limit"]["maximum"] == 100
+        assert "≤ 50" in (tools["get_entity"].description or "")
         reads = [tools[name].annotations for name in ("search_facts", "search_entities", "get_entity")]
         assert all(a is not None and a.read_only_hint for a in reads)
         assert (
@@ -457,5 +451,53 @@ def test_merge_entities_over_mcp(memory: Memory) -> None:
         message, body = error(await client.call_tool("merge_entities", {"id": small, "into": full}))
         assert body["field"] == "id" and small in message
         assert (await call(client, "get_entity", id=full))["entity"]["id"] == full
+
+    in_process(memory, scenario)
+
+
+@pytest.mark.parametrize("order", ["as written", "reversed"])
+def test_the_create_episode_example_builds_the_graph_it_describes(memory: Memory, order: str) -> None:
+    """The example in create_episode's description is valid input and builds the graph it shows.
+
+    Reversed, the older fact arrives after the current one: it keeps its own invalid_at.
+    """
+
+    async def scenario(client: Client) -> None:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        description = tools["create_episode"].description or ""
+        example = {
+            key: json.loads(line.removeprefix(f"{key}="))
+            for line in description.splitlines()
+            for key in ("entities", "facts")
+            if line.startswith(f"{key}=")
+        }
+        content = re.search(r'content\s+"([^"]+)"', description)
+        assert content is not None and set(example) == {"entities", "facts"}
+        if order == "reversed":
+            example["facts"].reverse()
+        created = await call(
+            client,
+            "create_episode",
+            content=content.group(1),
+            actor={"id": "u_7", "name": "李强"},
+            timestamp="2025-01-10T09:00:00Z",
+            **example,
+        )
+        source = f"[source: {created['episode']['id']}]"
+        hits = (await call(client, "search_facts", subject="李强", include_history=True, limit=20))["results"]
+        by_object = {(h["fact"]["predicate"], h["object_name"] or h["fact"]["value"]): h for h in hits}
+        assert set(by_object) == {
+            ("LIVES_IN", "杭州"),
+            ("LIVES_IN", "上海"),
+            ("WORKS_AT", "Initech"),
+            ("BUDGET", 500000),
+        }
+        assert all(source in h["citations"] for h in hits)
+        shanghai = by_object[("LIVES_IN", "上海")]["fact"]
+        assert shanghai["invalid_at"].startswith("2024-03-01") and shanghai["status"] == "superseded"
+        assert by_object[("LIVES_IN", "杭州")]["fact"]["status"] == "current"
+        assert by_object[("WORKS_AT", "Initech")]["fact"]["conditions"] == {"when": "weekends"}
+        budget = by_object[("BUDGET", 500000)]["fact"]
+        assert budget["confidence"] == 0.7 and budget["source_kind"] == "inferred"
 
     in_process(memory, scenario)

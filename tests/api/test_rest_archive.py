@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
 
+from conftest import LOOPBACK
 from engram.api.app import create_app
 from engram.api.mcp.server import create_mcp_server
 from engram.config import Settings
@@ -47,7 +48,7 @@ def values(hits: list[dict[str, Any]]) -> list[tuple[Any, str, bool]]:
 
 
 def test_rest_include_archived(archived: Memory) -> None:
-    with TestClient(create_app(archived)) as client:
+    with TestClient(create_app(archived), base_url=LOOPBACK) as client:
         body = {"query": "ACME budget", "include_history": True}
         live = client.post("/v1/facts/search", json=body)
         assert live.status_code == 200 and values(live.json()["results"]) == [(800, "current", False)]

@@ -93,7 +93,7 @@ def test_add_facts_and_errors(client: TestClient) -> None:
     assert both.status_code == 422 and both.json()["field"].startswith("facts.0")
     assert client.get("/v1/entities/en_01ABCDEFGHJKMNPQRSTVWXYZ00").status_code == 404
     unknown = client.post("/v1/facts/search", json={"subject": "Nobody"})
-    assert unknown.status_code == 422 and unknown.json()["field"] == "subject"
+    assert unknown.status_code == 404 and unknown.json()["field"] == "subject"
 
 
 def test_merge_over_rest(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""Decay and archive of inactive facts (issue #5), through Memory on SQLite and PostgreSQL."""
+"""Decay and archive of inactive facts, through Memory on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def state(memory: Memory, clock: Clock, name: str, amount: int, *, days: int) ->
     done = memory.add_facts(
         {"episode_id": episode.id, "entities": [{"name": name, "type": "project"}], "facts": [fact]}
     )
-    fact_ids = done["fact_ids"]
+    fact_ids = done.fact_ids
     assert isinstance(fact_ids, list)
     return str(fact_ids[0])
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engram import Memory, Settings
-from engram.errors import InvalidInput, NotFound
+from engram.errors import Conflict, NotFound
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 
@@ -153,7 +153,7 @@ def test_add_facts_to_a_stored_episode_and_errors(graph: Memory) -> None:
             "facts": [{"subject": "Bob", "predicate": "LIKES", "value": "tea"}],
         }
     )
-    assert result["facts"] == {"new": 1}
+    assert result.facts == {"new": 1}
     assert graph.search_facts({"query": "tea"}).results[0].citations == [f"[source: {episode}]"]
     with pytest.raises(NotFound):
         graph.add_facts(
@@ -252,8 +252,8 @@ def test_merge_two_entities_moves_names_facts_and_mentions(graph: Memory) -> Non
         graph.get_entity(small.id)
     assert [e.id for e in graph.search_entities("小李")] == [full.id]
     assert full.id in graph.store.mentioned_entities("default", a)  # type: ignore[attr-defined]
-    with pytest.raises(InvalidInput):
+    with pytest.raises(Conflict):  # itself: the stored state forbids it
         graph.merge_entities(full.id, full.id)
     [acme] = graph.search_entities("ACME")
-    with pytest.raises(InvalidInput):
+    with pytest.raises(Conflict):  # a company into a person
         graph.merge_entities(acme.id, full.id)

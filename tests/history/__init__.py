@@ -1,1 +1,1 @@
-"""History and corrections (issue #5): revert, delete, purge, the audit log."""
+"""History and corrections: revert, delete, purge, the audit log."""

@@ -86,15 +86,16 @@ def test_mcp_delete_revert_and_list(memory: Memory) -> None:
             reverted = await client.call_tool("revert_operation", {"id": operation["id"]})
             assert reverted.structured_content["operation"]["kind"] == "revert"  # type: ignore[index]
             again = await client.call_tool("revert_operation", {"id": operation["id"]})
-            assert again.is_error
-            error: dict[str, Any] = again.structured_content["error"]  # type: ignore[index]
-            assert error["type"] == "Conflict" and error["conflicting_operations"] == [
-                reverted.structured_content["operation"]["id"]  # type: ignore[index]
-            ]
+            assert again.is_error and again.structured_content is None and again.meta is not None
+            error: dict[str, Any] = again.meta["engram/error"]
+            revert_id = reverted.structured_content["operation"]["id"]  # type: ignore[index]
+            assert error["type"] == "Conflict" and error["conflicting_operations"] == [revert_id]
+            assert revert_id in again.content[0].text  # type: ignore[union-attr]
             lax = await client.call_tool("revert_operation", {"id": operation["id"], "force": "yes"})
-            assert lax.is_error and lax.structured_content["error"]["field"] == "force"  # type: ignore[index]
+            assert lax.is_error and lax.meta is not None and lax.meta["engram/error"]["field"] == "force"
             missing = await client.call_tool("delete_episode", {"id": "nope"})
-            assert missing.is_error and missing.structured_content["error"]["field"] == "id"  # type: ignore[index]
+            assert missing.is_error and missing.meta is not None
+            assert missing.meta["engram/error"]["field"] == "id"
 
     anyio.run(scenario)
     assert memory.get_episode(memory.list_episodes().items[0].id).content == "ACME budget is 500k"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engram import Memory
-from engram.errors import Conflict, InvalidInput, NotFound
+from engram.errors import Conflict, NotFound
 from engram.nlp.names import normalise_name
 from history_support import budget, say
 
@@ -178,9 +178,9 @@ def test_revert_errors(memory: Memory) -> None:
     purged, report = memory.purge_episode(episode)
     assert report.entities == 1, "the entity only the deleted episode mentioned goes with it"
     assert memory.search_entities("Zebulon") == []
-    with pytest.raises(InvalidInput, match="purge cannot be reverted"):
+    with pytest.raises(Conflict, match="purge cannot be reverted"):
         memory.revert_operation(purged.id)
-    with pytest.raises(InvalidInput, match="changed nothing that can still be reverted"):
+    with pytest.raises(Conflict, match="changed nothing that can still be reverted"):
         memory.revert_operation(deleted.operation.id)  # the purge took what it closed and removed
     assert memory.list_operations(kind=["revert"]).items == [], "nothing half-written"
 

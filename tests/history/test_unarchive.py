@@ -1,4 +1,4 @@
-"""Archived facts come back (issue #5): reverting an archive, and deleting the episode that superseded one."""
+"""Archived facts come back: reverting an archive, and deleting the episode that superseded one."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def state(memory: Memory, clock: Clock, name: str, amount: int, *, days: int) ->
     done = memory.add_facts(
         {"episode_id": episode.id, "entities": [{"name": name, "type": "project"}], "facts": [fact]}
     )
-    fact_ids = done["fact_ids"]
+    fact_ids = done.fact_ids
     assert isinstance(fact_ids, list)
     return episode.id, str(fact_ids[0])
 

@@ -20,7 +20,7 @@ from engram.cli.common import (
     open_memory,
     using_memory,
 )
-from engram.errors import StoreError
+from engram.errors import EngramError, StoreError
 
 # -- serve, mcp ------------------------------------------------------------------------------------
 
@@ -34,10 +34,11 @@ def serve(
         bool, typer.Option("--allow-remote", help="Allow binding an address other than loopback.")
     ] = False,
 ) -> None:
-    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp) and /metrics."""
+    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp), the console (/admin) and /metrics."""
     import uvicorn
 
     from engram.api.app import create_app
+    from engram.api.edge import ALL_INTERFACES
 
     loopback = host in {"127.0.0.1", "localhost", "::1"}
     if not loopback and not allow_remote:
@@ -49,20 +50,24 @@ def serve(
             "read and write the memory"
         )
     memory = open_memory(data_dir, serving=True)
+    try:
+        application = create_app(memory, host=host)
+    except EngramError as exc:
+        memory.close()
+        raise fail(exc) from exc
+    if host.strip("[]") in ALL_INTERFACES and not memory.settings.trusted_hosts:
+        err.print(
+            f"[yellow]warning:[/yellow] bound to {host}, which names no host: requests are served only "
+            "when their Host header is a loopback name; list the names clients use in ENGRAM_TRUSTED_HOSTS"
+        )
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     err.print(
         f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
-        f"  MCP   {base}/mcp",
+        f"  MCP   {base}/mcp\n  console {base}/admin",
         highlight=False,
     )
     try:
-        uvicorn.run(
-            create_app(memory, host=host),
-            host=host,
-            port=port,
-            log_level="warning",
-            timeout_graceful_shutdown=5,
-        )
+        uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
     finally:
         memory.close()
 

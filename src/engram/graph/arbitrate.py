@@ -2,7 +2,7 @@
 
 Pure: given a resolved claim and the current facts with the same subject and predicate, it
 returns a Decision (outcome, the new fact's status, and the changes to existing facts); the
-store applies it as new versions. Outcomes (DESIGN.md §6):
+store applies it as new versions. Outcomes (docs/architecture.md, "Ingestion"):
 
 - restatement: same target and conditions → add provenance, raise confidence (noisy-or);
 - conditional: different conditions (工作日 vs 周末) → both current;

@@ -2,7 +2,7 @@
 
 Runs inside ``Storage.write``, so every decision sees a consistent graph and the
 episode's whole graph change commits (or rolls back) as one operation. Per episode
-(DESIGN.md §6): relative dates are resolved against the episode's timestamp; each mention
+(docs/architecture.md, "Ingestion"): relative dates are resolved against the episode's timestamp; each mention
 is resolved against known entities (exact name or alias, then fuzzy candidates of the same
 type; scored by engram.graph.resolve); each fact becomes a Claim arbitrated against the
 current facts with its subject and predicate (engram.graph.arbitrate), and the decision is
@@ -400,7 +400,10 @@ class GraphBuilder:
                 source_kind=claim.source_kind,
                 episodes=[episode.id],
                 valid_at=claim.effective_time,
-                invalid_at=decision.new_invalid_at or fact_in.invalid_at,
+                # a late arrival closes at the newer fact, or earlier when the claim says so
+                invalid_at=min(
+                    (t for t in (decision.new_invalid_at, fact_in.invalid_at) if t is not None), default=None
+                ),
                 recorded_at=now,
                 status=decision.new_status,
                 superseded_by=decision.new_superseded_by,

@@ -1,6 +1,6 @@
 """Entity resolution scoring: is a new mention the same entity as a known one?
 
-Score = 0.2 × name + 0.3 × attributes + 0.5 × relational context (DESIGN.md §6), each in
+Score = 0.2 × name + 0.3 × attributes + 0.5 × relational context (docs/architecture.md, "Ingestion"), each in
 [0, 1]; vetoes first: different types never merge, entities whose active periods do not
 overlap (more than PERIOD_GAP apart) are not merged, and two conflicting identifying
 attributes (Paris with country France vs Paris with region Texas) keep them apart. Above

@@ -1,26 +1,22 @@
-"""The knowledge graph behind Memory: ingest extractions, read entities, search facts.
+"""The knowledge graph behind Memory: build it from extractions, read entities, search facts.
 
-An episode's graph is built in its own transaction right after the episode is stored: a
-failing extractor never loses the episode, which is marked ``extraction_status: failed``
-in its metadata (a new version) so it can be retried.
+Extraction itself happens before (engram.ingest.extraction); each batch of extractions of
+one group is resolved and arbitrated in one transaction, as one operation.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from engram.errors import EngramError, InvalidInput, NotFound
+from engram.errors import Conflict, EmbedderError, NotFound, shown
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
 from engram.graph.resolve import UNKNOWN_TYPE
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
-from engram.history.archive import archive_facts, search_with_archive
-from engram.ingest.extract import Extractor, MeteredExtractor
-from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.episodes import Episode, Operation
 from engram.models.graph import (
     AddFacts,
-    ArchiveResult,
     Entity,
     EntityView,
     Extraction,
@@ -31,11 +27,12 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.predicates import PredicateRegistry
-from engram.nlp.embed import Embedder, EmbedderError
+from engram.nlp.embed import Embedder
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import query_terms
+from engram.observability import metrics
 from engram.storage.protocol import Storage, Txn
-from engram.storage.types import FactQuery, PageKey, Vector
+from engram.storage.types import FactQuery, Vector
 
 logger = logging.getLogger("engram.graph")
 
@@ -46,7 +43,6 @@ class GraphService:
     def __init__(
         self,
         store: Storage,
-        extractor: Extractor | None,
         *,
         clock: Callable[[], datetime],
         registry: PredicateRegistry | None = None,
@@ -61,53 +57,32 @@ class GraphService:
         self._embedder = embedder
         self._fusion = fusion or FactFusion()
         self._inactive_weight = inactive_weight
-        self._extractor = extractor
         self._clock = clock
         self._registry = registry or PredicateRegistry()
         self._builder = GraphBuilder(self._registry, clock=clock, names=names)
-        self._usage: dict[str, dict[str, int]] = {}  # tokens per episode until its operation records them
-
-    def close(self) -> None:
-        """Release the extractor."""
-        if self._extractor is not None:
-            self._extractor.close()
 
     # -- writes ------------------------------------------------------------------------------------
-
-    def ingest(self, items: Sequence[tuple[Episode, Extraction | None]], actor: str | None) -> None:
-        """Build the graph of newly stored episodes: the supplied extraction, else the extractor's.
-
-        Episodes of one group share one ``extract`` operation and one transaction.
-        """
-        work: dict[str, list[tuple[Episode, Extraction]]] = {}
-        for episode, supplied in items:
-            extraction = supplied if supplied is not None else self._extract(episode)
-            if extraction is not None and not extraction.empty:
-                work.setdefault(episode.group_id, []).append((episode, extraction))
-        for group_id, batch in work.items():
-            self._write(group_id, batch, actor, "extract", self._mention_vectors(batch))
 
     def add_facts(self, request: AddFacts, group_id: str, actor: str | None) -> dict[str, object]:
         """Add facts extracted from a stored episode; return what happened. Raises NotFound."""
         episode = self._store.get_episode(group_id, request.episode_id)
         if episode is None:
             raise NotFound(
-                f"no episode with id {request.episode_id!r} in group {group_id!r}", field="episode_id"
+                f"no episode with id {shown(request.episode_id)} in group {shown(group_id)}",
+                field="episode_id",
             )
         extraction = Extraction(entities=request.entities, facts=request.facts)
         batch = [(episode, extraction)]
-        return self._write(group_id, batch, actor, "add_facts", self._mention_vectors(batch)).details()
+        return self.build(group_id, batch, actor, "add_facts").details()
 
     def merge_entities(self, group_id: str, source_id: str, into_id: str, actor: str | None) -> EntityView:
         """Merge ``source_id`` into ``into_id`` as one operation; return the surviving entity.
 
         The survivor keeps its id and gains the other's names (as aliases), attributes it
         lacks, mentions and facts (new versions pointing at it); the merged entity's
-        current version is closed. Raises NotFound, or InvalidInput for itself or
-        different types.
+        current version is closed. Raises NotFound for either absent, then Conflict for an
+        entity merged into itself or into one of a different type.
         """
-        if source_id == into_id:
-            raise InvalidInput("an entity cannot be merged into itself", field="into")
         operation = Operation.begin(
             group_id, "merge", f"merge {source_id} into {into_id}", at=self._clock(), actor=actor
         )
@@ -115,11 +90,13 @@ class GraphService:
         def merge(txn: Txn) -> None:
             source, into = txn.entity(group_id, source_id), txn.entity(group_id, into_id)
             if source is None:
-                raise NotFound(f"no entity with id {source_id!r} in group {group_id!r}", field="id")
+                raise NotFound(f"no entity with id {shown(source_id)} in group {shown(group_id)}", field="id")
             if into is None:
-                raise NotFound(f"no entity with id {into_id!r} in group {group_id!r}", field="into")
+                raise NotFound(f"no entity with id {shown(into_id)} in group {shown(group_id)}", field="into")
+            if source.id == into.id:
+                raise Conflict("an entity cannot be merged into itself", field="into")
             if UNKNOWN_TYPE not in (source.type, into.type) and source.type != into.type:
-                raise InvalidInput(f"cannot merge a {source.type} into a {into.type}", field="into")
+                raise Conflict(f"cannot merge a {source.type} into a {into.type}", field="into")
             moved = self._builder.merge(txn, source, into, operation)
             for episode_id in txn.episodes_mentioning(group_id, [source.id], 1_000_000):
                 txn.add_mentions(group_id, episode_id, [into.id], operation.id)
@@ -127,74 +104,8 @@ class GraphService:
             txn.record_operation(operation, {"source": source.id, "into": into.id, "facts": moved})
 
         self._store.write(merge)
+        metrics.count_operation("merge")
         return self.get_entity(group_id, into_id, None)
-
-    def reextract(self, group_id: str, actor: str | None) -> tuple[int, int]:
-        """Extract again every episode of the group marked ``extraction_status: failed``.
-
-        Returns (succeeded, still failing). A success builds the graph and marks the episode
-        ``extraction_status: done`` (a new version).
-        """
-        failed = {"extraction_status": "failed"}
-        episodes: list[Episode] = []
-        after = None
-        while page := self._store.list_episodes(group_id, EpisodeFilters(metadata=failed), 200, after):
-            episodes += page
-            after = PageKey(page[-1].timestamp, page[-1].id)
-        succeeded = 0
-        for episode in episodes:
-            extraction = self._extract(episode)
-            if extraction is None:
-                continue
-            if not extraction.empty:
-                batch = [(episode, extraction)]
-                self._write(group_id, batch, actor, "reextract", self._mention_vectors(batch))
-            current = self._store.get_episode(group_id, episode.id)
-            assert current is not None
-            self._set_status(current, {"extraction_status": "done", "extraction_error": None})
-            succeeded += 1
-        return succeeded, len(episodes) - succeeded
-
-    def _extract(self, episode: Episode) -> Extraction | None:
-        if self._extractor is None:
-            return None
-        try:
-            if isinstance(self._extractor, MeteredExtractor):
-                extraction, self._usage[episode.id] = self._extractor.extract_with_usage(episode)
-                return extraction
-            return self._extractor.extract(episode)
-        except EngramError as exc:
-            logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
-            self._mark_failed(episode, exc.detail)
-            return None
-
-    def _mark_failed(self, episode: Episode, detail: str) -> None:
-        current = self._store.get_episode(episode.group_id, episode.id) or episode
-        self._set_status(current, {"extraction_status": "failed", "extraction_error": detail[:500]})
-
-    def _set_status(self, episode: Episode, status: dict[str, str | None]) -> None:
-        """Record the extraction status in the episode's metadata, as a new version."""
-        operation = Operation.begin(
-            episode.group_id,
-            "extraction_status",
-            f"extraction {status['extraction_status']} for {episode.id}",
-            at=self._clock(),
-        )
-        metadata = {k: v for k, v in {**episode.metadata, **status}.items() if v is not None}
-        self._store.update_episode(
-            episode.group_id,
-            episode.id,
-            episode.version,
-            lambda current: current.model_copy(
-                update={
-                    "version": current.version + 1,
-                    "metadata": metadata,
-                    "recorded_at": operation.created_at,
-                    "operation_id": operation.id,
-                }
-            ),
-            operation,
-        )
 
     def _mention_vectors(self, batch: list[tuple[Episode, Extraction]]) -> dict[str, Vector]:
         """Return the name vectors of the batch's new names (before the write: it must not wait).
@@ -216,14 +127,17 @@ class GraphService:
             logger.warning("name embeddings failed, resolving without them: %s", exc.detail)
             return {}
 
-    def _write(
+    def build(
         self,
         group_id: str,
         batch: list[tuple[Episode, Extraction]],
         actor: str | None,
         kind: str,
-        name_vectors: dict[str, Vector] | None = None,
+        tokens: dict[str, dict[str, int]] | None = None,
     ) -> BuildSummary:
+        """Resolve and arbitrate the extractions of stored episodes of one group, as one ``kind``
+        operation (``tokens``: what each extraction cost, recorded in its details)."""
+        name_vectors = self._mention_vectors(batch)
         operation = Operation.begin(
             group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", at=self._clock(), actor=actor
         )
@@ -237,14 +151,15 @@ class GraphService:
                 total.merge_candidates += part.merge_candidates
                 total.facts.update(part.facts)
                 total.fact_ids += part.fact_ids
-            tokens = {e.id: self._usage.pop(e.id) for e, _ in batch if e.id in self._usage}
             extra = {"tokens": tokens} if tokens else {}
             txn.record_operation(
                 operation, {"episodes": [e.id for e, _ in batch], **total.details(), **extra}
             )
             return total
 
-        return self._store.write(write)
+        summary = self._store.write(write)
+        metrics.count_operation(kind)
+        return summary
 
     # -- reads -------------------------------------------------------------------------------------
 
@@ -252,7 +167,7 @@ class GraphService:
         """Return an entity, its facts (as known at ``known_at``) and its timeline. Raises NotFound."""
         entity = self._store.get_entity(group_id, entity_id, known_at)
         if entity is None:
-            raise NotFound(f"no entity with id {entity_id!r} in group {group_id!r}", field="id")
+            raise NotFound(f"no entity with id {shown(entity_id)} in group {shown(group_id)}", field="id")
         facts = self._store.find_facts(group_id, FactQuery(known_at=known_at, subject=entity_id), 200)
         return EntityView(
             entity=entity,
@@ -309,7 +224,7 @@ class GraphService:
         )
         terms = query_terms(search.query)
         if search.include_archived:
-            found, archived = search_with_archive(self._store, group_id, terms, query, search.limit)
+            found, archived = _with_archive(self._store, group_id, terms, query, search.limit)
         elif self._embedder is not None and search.query.strip():
 
             def bm25(depth: int) -> list[tuple[Fact, float]]:
@@ -324,22 +239,20 @@ class GraphService:
         self._store.record_fact_hits(group_id, live, self._clock())
         return FactSearchResponse(results=self._hits(group_id, found, archived))
 
-    def archive(
-        self, group_id: str, older_than: timedelta, *, dry_run: bool, actor: str | None
-    ) -> ArchiveResult:
-        """Move inactive facts older than ``older_than`` and never returned by a search to the archive."""
-        return archive_facts(self._store, group_id, older_than, self._clock(), dry_run=dry_run, actor=actor)
-
     def _entity_id(self, group_id: str, subject: str) -> str:
         if self._store.get_entity(group_id, subject) is not None:
             return subject
         named = self._store.entities_with_names(group_id, [normalise_name(subject)])
         named = named or self._store.search_entities(group_id, [normalise_name(subject)], [], 1)
-        if not named:
-            raise InvalidInput(
-                f"no entity named or with id {subject!r} in group {group_id!r}", field="subject"
+        if not named:  # the fact search names an entity that is absent, like GET /entities/{id}
+            raise NotFound(
+                f"no entity named or with id {shown(subject)} in group {shown(group_id)}", field="subject"
             )
         return named[0].id
+
+    def hits(self, group_id: str, facts: Sequence[Fact]) -> list[FactHit]:
+        """Return facts as hits: with the names they connect and citations of their episodes (score 0)."""
+        return self._hits(group_id, [(fact, 0.0) for fact in facts])
 
     def _hits(
         self, group_id: str, found: Sequence[tuple[Fact, float]], archived: frozenset[str] = frozenset()
@@ -365,3 +278,24 @@ class GraphService:
             )
             for fact, score in found
         ]
+
+
+def _with_archive(
+    store: Storage, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
+) -> tuple[list[tuple[Fact, float]], frozenset[str]]:
+    """Return the best ``limit`` live and archived facts for ``terms``, and the archived ids among them.
+
+    With terms, best score first (both weighted by ``query.inactive_weight``); without, newest
+    valid time first, like Storage.find_facts.
+    """
+    live = store.search_facts(group_id, terms, query, limit)
+    cold = store.search_facts(group_id, terms, query, limit, archived=True)
+    merged = [*live, *cold]
+    if terms:
+        merged.sort(key=lambda hit: -hit[1])
+    else:
+        merged.sort(key=lambda hit: (hit[0].id, hit[0].version))
+        merged.sort(key=lambda hit: hit[0].valid_at or hit[0].recorded_at, reverse=True)
+    found = merged[:limit]
+    cold_ids = {fact.id for fact, _ in cold}
+    return found, frozenset(fact.id for fact, _ in found if fact.id in cold_ids)

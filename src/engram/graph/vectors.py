@@ -216,7 +216,7 @@ def _stand_ins(
 
     A fact written seconds ago is not embedded yet: without a stand-in its words alone compete
     with facts ranked by both channels, and an id such as "INV-39393" among facts that all say
-    "INV" came last (a review). Read your writes: it ranks in meaning as it ranks in words.
+    "INV" came last. Read your writes: it ranks in meaning as it ranks in words.
     """
     missing = store.facts_without_vectors(group_id, [fact.id for fact, _ in words])
     if not missing:

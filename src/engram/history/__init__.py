@@ -1,1 +1,1 @@
-"""History and corrections (issue #5): the operation log, revert, retraction of episodes, purge."""
+"""History and corrections: the operation log, revert, retraction of episodes, purge."""

@@ -9,15 +9,14 @@ and their full-text index, as one ``archive`` operation in the audit log; search
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from engram.errors import InvalidInput
 from engram.graph.build import fact_index_text
 from engram.models.episodes import Operation
 from engram.models.graph import ArchiveResult, Fact
+from engram.observability import metrics
 from engram.storage.protocol import Storage, Txn
-from engram.storage.types import FactQuery
 
 
 def archive_facts(
@@ -47,6 +46,8 @@ def archive_facts(
         return fact_index_text(txn, group_id, fact)
 
     ids, versions = store.archive_facts(group_id, cutoff, operation, index_text, dry_run=dry_run)
+    if ids and not dry_run:
+        metrics.count_operation("archive")
     return ArchiveResult(
         group_id=group_id,
         cutoff=cutoff,
@@ -55,24 +56,3 @@ def archive_facts(
         versions=versions,
         operation_id=operation.id if ids and not dry_run else None,
     )
-
-
-def search_with_archive(
-    store: Storage, group_id: str, terms: Sequence[str], query: FactQuery, limit: int
-) -> tuple[list[tuple[Fact, float]], frozenset[str]]:
-    """Return the best ``limit`` live and archived facts for ``terms``, and the archived ids among them.
-
-    With terms, best score first (both weighted by ``query.inactive_weight``); without,
-    newest valid time first, like Storage.find_facts.
-    """
-    live = store.search_facts(group_id, terms, query, limit)
-    cold = store.search_facts(group_id, terms, query, limit, archived=True)
-    merged = [*live, *cold]
-    if terms:
-        merged.sort(key=lambda hit: -hit[1])
-    else:
-        merged.sort(key=lambda hit: (hit[0].id, hit[0].version))
-        merged.sort(key=lambda hit: hit[0].valid_at or hit[0].recorded_at, reverse=True)
-    found = merged[:limit]
-    cold_ids = {fact.id for fact, _ in cold}
-    return found, frozenset(fact.id for fact, _ in found if fact.id in cold_ids)

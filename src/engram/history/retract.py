@@ -1,6 +1,6 @@
 """Retract an episode inside a history transaction: the episode and what only it supports.
 
-DESIGN.md §5 ``DELETE /v1/episodes/{id}``: the episode's current version is closed (its
+``DELETE /v1/episodes/{id}`` (docs/architecture.md): the episode's current version is closed (its
 versions stay, so the retraction can be reverted); facts backed only by it get a
 ``retracted`` version; facts backed by other episodes too get a version without it in their
 provenance; an arbitration its facts won (a superseded or disputed older fact) is undone,
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.errors import NotFound
+from engram.errors import NotFound, shown
 from engram.graph.build import fact_index_text
 from engram.models.episodes import Operation
 from engram.models.graph import Fact
@@ -31,10 +31,10 @@ def retract_episode(txn: Txn, group_id: str, episode_id: str, operation: Operati
     """
     versions = txn.versions(group_id, "episode", episode_id)
     if not versions:
-        raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
+        raise NotFound(f"no episode with id {shown(episode_id)} in group {shown(group_id)}", field="id")
     if versions[-1].expired_at is not None:
         raise NotFound(
-            f"episode {episode_id!r} was deleted by operation {versions[-1].closed_by}; "
+            f"episode {shown(episode_id)} was deleted by operation {versions[-1].closed_by}; "
             "revert that operation to restore it",
             field="id",
         )

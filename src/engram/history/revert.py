@@ -14,9 +14,10 @@ that change too: it is refused with Conflict naming the later operations, unless
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from engram.errors import Conflict, InvalidInput, NotFound
+from engram.errors import Conflict, NotFound, shown
 from engram.graph.build import fact_index_text, name_keys
 from engram.history.retract import retract_episode
 from engram.history.unarchive import revert_archive, reverts_archive
@@ -34,14 +35,15 @@ def revert_operation(
 ) -> dict[str, Any]:
     """Undo ``target_id`` as ``operation``; return the details recorded with it.
 
-    Raises NotFound, InvalidInput (a purge; an operation that changed nothing revertible),
-    Conflict naming ``operations`` (later operations changed the same objects; without ``force``).
+    Raises NotFound, Conflict (a purge; an operation that changed nothing still revertible; one
+    already reverted) or Conflict naming ``operations`` (later operations changed the same
+    objects; without ``force``): the request is well formed, the stored history forbids it.
     """
     target = txn.operation(group_id, target_id)
     if target is None:
-        raise NotFound(f"no operation with id {target_id!r} in group {group_id!r}", field="id")
+        raise NotFound(f"no operation with id {shown(target_id)} in group {shown(group_id)}", field="id")
     if target.kind in IRREVERSIBLE:
-        raise InvalidInput(IRREVERSIBLE[target.kind], field="id")
+        raise Conflict(IRREVERSIBLE[target.kind], field="id")
     if reverts_archive(target):
         return revert_archive(txn, group_id, target, operation, force=force)
     # Facts the target changed that were archived since come back first, so their versions count.
@@ -57,12 +59,15 @@ def revert_operation(
         m for m in target.details.get("mentions_removed", []) if txn.versions(group_id, "episode", m[1])
     ]
     if not touched and not restored_mentions:
-        raise InvalidInput(
+        raise Conflict(
             f"operation {target_id} changed nothing that can still be reverted "
             "(what it changed was purged or archived since)",
             field="id",
         )
-    plans, later = _plan(txn, group_id, target_id, touched)
+    objects = {(ref.kind, ref.id) for ref in touched}
+    plans, later = plan_revert(
+        lambda kind, object_id: txn.versions(group_id, kind, object_id), target_id, objects
+    )
     reverts = [op for op in later if _target_of(txn, group_id, op) == target_id]
     if reverts:  # force or not: undoing it twice would only write the same versions again
         raise Conflict(
@@ -117,15 +122,21 @@ def _target_of(txn: Txn, group_id: str, operation_id: str) -> object:
     return None if operation is None else operation.details.get("target")
 
 
-def _plan(
-    txn: Txn, group_id: str, target_id: str, touched: list[VersionRef]
+def plan_revert(
+    versions_of: Callable[[ObjectKind, str], list[VersionRef]],
+    target_id: str,
+    objects: Iterable[tuple[ObjectKind, str]],
 ) -> tuple[list[tuple[ObjectKind, str, VersionRef | None, int]], list[str]]:
-    """Return, per touched object, (kind, id, version to restore or None, last version) and the later ops."""
-    objects = sorted({(ref.kind, ref.id) for ref in touched}, key=lambda o: (_ORDER[o[0]], o[1]))
+    """Return, per object the target touched, (kind, id, version to restore or None, last version),
+    and the later operations that changed those objects.
+
+    ``versions_of(kind, id)`` returns an object's versions oldest first (inside a write
+    transaction, or read-only for a preview of the undo).
+    """
     plans: list[tuple[ObjectKind, str, VersionRef | None, int]] = []
     later: set[str] = set()
-    for kind, object_id in objects:
-        versions = txn.versions(group_id, kind, object_id)
+    for kind, object_id in sorted(set(objects), key=lambda o: (_ORDER[o[0]], o[1])):
+        versions = versions_of(kind, object_id)
         own = [v for v in versions if target_id in (v.created_by, v.closed_by)]
         last_own = own[-1]
         later |= {v.created_by for v in versions if v.version > last_own.version}

@@ -6,12 +6,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from engram.errors import NotFound
+from engram.errors import NotFound, shown
 from engram.graph.build import neutral_fact_text
 from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
 from engram.models.episodes import Operation
 from engram.models.history import OperationView, PurgeReport, VersionChange
+from engram.observability import metrics
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import OperationQuery, PageKey
 
@@ -38,7 +39,9 @@ class HistoryService:
         """Return an operation with the versions it created and closed. Raises NotFound."""
         operation = self._store.get_operation(group_id, operation_id)
         if operation is None:
-            raise NotFound(f"no operation with id {operation_id!r} in group {group_id!r}", field="id")
+            raise NotFound(
+                f"no operation with id {shown(operation_id)} in group {shown(group_id)}", field="id"
+            )
         effects = self._store.operation_effects(group_id, operation_id)
         return OperationView(
             operation=operation,
@@ -57,7 +60,7 @@ class HistoryService:
     def revert(self, group_id: str, operation_id: str, *, force: bool, actor: str | None) -> OperationView:
         """Undo an operation as a new ``revert`` operation; return it with its effect.
 
-        Raises NotFound, InvalidInput (a purge, or nothing to revert), Conflict (later changes; 409).
+        Raises NotFound, Conflict (a purge, nothing left to revert, later changes; 409).
         """
         operation = Operation.begin(
             group_id, "revert", f"revert {operation_id}", at=self._clock(), actor=actor
@@ -83,6 +86,7 @@ class HistoryService:
             group_id, "purge", f"purge episode {episode_id}", at=self._clock(), actor=actor
         )
         report = self._store.purge_episode(group_id, episode_id, operation, neutral_fact_text)
+        metrics.count_operation("purge")
         stored = self._store.get_operation(group_id, operation.id)
         assert stored is not None
         return stored, report
@@ -93,3 +97,4 @@ class HistoryService:
             txn.record_operation(operation.model_copy(update={"details": details}))
 
         self._store.write(write)
+        metrics.count_operation(operation.kind)

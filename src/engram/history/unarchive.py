@@ -1,4 +1,4 @@
-"""Revert of archives (issue #5): archived facts back to the live tables, and archived again.
+"""Revert of archives: archived facts back to the live tables, and archived again.
 
 An ``archive`` operation (and a revert that archived facts again) creates no version: it moves
 every version of its facts to ``archived_facts``, each row naming it in ``archived_by``.

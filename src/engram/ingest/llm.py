@@ -29,8 +29,8 @@ from typing import Any
 
 import httpx
 
+from engram.errors import ExtractionError, InvalidInput
 from engram.ingest.llm_parse import (
-    ExtractionError,
     ParsedExtraction,
     Usage,
     message_text,
@@ -39,6 +39,7 @@ from engram.ingest.llm_parse import (
 )
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction
+from engram.observability import metrics
 from engram.timeutil import as_utc
 
 __all__ = [
@@ -194,7 +195,9 @@ class LLMExtractor:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if response_format not in _FORMATS:
-            raise ValueError(f"response_format must be one of {', '.join(_FORMATS)}")
+            raise InvalidInput(
+                f"response_format must be one of {', '.join(_FORMATS)}", field="response_format"
+            )
         self.name = f"llm:{model}"
         self.model = model
         self.max_retries = max_retries
@@ -257,6 +260,7 @@ class LLMExtractor:
             attempts += 1
             outcome = self._attempt(episode, speaker)
             usage += outcome.usage
+            metrics.count_llm_tokens(outcome.usage.prompt_tokens, outcome.usage.completion_tokens)
             if outcome.parsed is not None:
                 parsed = outcome.parsed
                 result = LLMResult(
@@ -272,6 +276,7 @@ class LLMExtractor:
                 detail = f"{self.name} at {self._client.base_url} failed after {attempts} attempt(s)"
                 raise ExtractionError(f"{detail}: {outcome.problem}", usage=usage, attempts=attempts)
             wait = outcome.wait if outcome.wait is not None else self.backoff * 2 ** (attempts - 1)
+            metrics.LLM_RETRIES.inc()
             self._sleep(min(self.max_backoff, wait))
 
     def _attempt(self, episode: Episode, speaker: str | None) -> _Outcome:

@@ -18,22 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engram.errors import EngramError
+from engram.errors import ExtractionError
 from engram.models.graph import PREDICATE_PATTERN, EntityIn, Extraction, FactIn
 from engram.timeutil import as_utc
-
-
-class ExtractionError(EngramError):
-    """The extractor failed (endpoint unreachable, refusing, or answering with no usable JSON)."""
-
-    status = 502
-    title = "Extraction failed"
-    exit_code = 5
-
-    def __init__(self, detail: str, *, usage: Usage | None = None, attempts: int = 0) -> None:
-        super().__init__(detail)
-        self.usage = usage or Usage()
-        self.attempts = attempts
 
 
 @dataclass(frozen=True, slots=True)

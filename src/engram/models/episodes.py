@@ -14,11 +14,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from engram.ids import new_id
-from engram.models.graph import EntityIn, FactIn
+from engram.models.graph import ID_PATTERN as ID_PATTERN
+from engram.models.graph import MAX_QUERY_LENGTH, SEARCH_LIMIT_MAX, EntityIn, FactIn
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64, JSONObject
 from engram.timeutil import UtcDatetime
 
-ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
-"""Client-chosen episode ids and group ids."""
+MAX_FILTER_VALUES = 100
+"""Most values one list filter (intent, source, actor_id) may hold: each is a bound SQL parameter."""
+MAX_METADATA_FILTERS = 32
+"""Most metadata keys one search may filter on: each is a condition in the SQL."""
+
+LIST_LIMIT_MAX = 500
+"""Most items one page of episodes or operations holds (library, REST and MCP alike)."""
 
 MetadataValue = str | int | float | bool | None
 EpisodeStatus = Literal["active", "archived"]
@@ -27,7 +34,20 @@ EpisodeStatus = Literal["active", "archived"]
 GroupId = Annotated[
     str, Field(pattern=ID_PATTERN, description="Namespace of the memory (user, team, tenant).")
 ]
-Label = Annotated[str, Field(min_length=1, max_length=128)]
+Label = Annotated[str, Field(min_length=1, max_length=128, pattern=NOT_BLANK)]
+ActorId = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
+
+
+def _content_schema(schema: dict[str, Any]) -> None:
+    """State in the schema what ``EpisodeIn._content_not_empty`` checks (it words the errors)."""
+    for branch in schema.get("anyOf", []):
+        if branch.get("type") == "string":
+            branch.update(minLength=1, pattern=NOT_BLANK)
+        elif branch.get("type") == "object":
+            branch["minProperties"] = 1
+
+
+Reference = Annotated[str, Field(min_length=1, max_length=1024, pattern=NOT_BLANK)]
 
 
 class _Input(BaseModel):
@@ -37,9 +57,9 @@ class _Input(BaseModel):
 class Actor(_Input):
     """Who produced an episode: ``{"type": "user", "id": "u_42", "name": "Li Qiang"}``."""
 
-    type: Label = "user"
-    id: Annotated[str, Field(min_length=1, max_length=256)]
-    name: Annotated[str, Field(max_length=256)] | None = None
+    type: Label = Field(default="user", description="user, agent, system, tool, ...")
+    id: ActorId = Field(description="Stable id of the actor.")
+    name: Annotated[str, Field(max_length=256)] | None = Field(default=None, description="Display name.")
 
 
 class EpisodeIn(_Input):
@@ -56,11 +76,9 @@ class EpisodeIn(_Input):
     source_type: Label | None = None
     actor: Actor | None = None
     intent: Label | None = None
-    content: str | dict[str, Any]
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(
-        default_factory=list, max_length=256
-    )
+    content: str | JSONObject = Field(json_schema_extra=_content_schema)
+    metadata: JSONObject = Field(default_factory=dict)
+    references: list[Reference] = Field(default_factory=list, max_length=256)
     entities: list[EntityIn] | None = Field(
         default=None,
         max_length=256,
@@ -128,24 +146,42 @@ class EpisodePatch(_Input):
     Content, actor and timestamp are immutable: a correction is a new episode.
     """
 
-    metadata: dict[str, Any] | None = None
-    intent: Label | None = None
-    status: EpisodeStatus | None = None
-    references: list[Annotated[str, Field(min_length=1, max_length=1024)]] | None = Field(
-        default=None, max_length=256
+    metadata: JSONObject | None = Field(
+        default=None, description="Merged key by key; a null value deletes that key."
+    )
+    intent: Label | None = Field(default=None, description="New intent; null clears it.")
+    status: EpisodeStatus | None = Field(default=None, description="active or archived.")
+    references: list[Reference] | None = Field(
+        default=None, max_length=256, description="Replaces the list of referenced ids or URLs."
     )
 
 
 class EpisodeFilters(_Input):
-    """Filters applied in the store before any ranking. Lists mean "any of"."""
+    """Filters applied in the store before any ranking. Lists mean "any of".
 
-    intent: list[Label] = Field(default_factory=list)
-    source: list[Label] = Field(default_factory=list)
-    actor_id: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(default_factory=list)
+    Bounded (``MAX_FILTER_VALUES`` values a list, ``MAX_METADATA_FILTERS`` metadata keys) so a
+    filter is refused with a 422 naming it before any SQL is built.
+    """
+
+    intent: list[Label] = Field(
+        default_factory=list, max_length=MAX_FILTER_VALUES, description="Any of these intents."
+    )
+    source: list[Label] = Field(
+        default_factory=list, max_length=MAX_FILTER_VALUES, description="Any of these sources."
+    )
+    actor_id: list[ActorId] = Field(
+        default_factory=list, max_length=MAX_FILTER_VALUES, description="Any of these actor ids."
+    )
     timestamp_after: UtcDatetime | None = Field(default=None, description="Inclusive lower bound.")
     timestamp_before: UtcDatetime | None = Field(default=None, description="Exclusive upper bound.")
-    metadata: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")], MetadataValue] = Field(
-        default_factory=dict, description="Exact matches on top-level metadata keys."
+    metadata: dict[
+        Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")],
+        Annotated[str, Field(max_length=1024)] | bool | Int64 | Float64 | None,
+    ] = Field(
+        default_factory=dict,
+        max_length=MAX_METADATA_FILTERS,
+        description="Exact matches on top-level metadata keys.",
+        json_schema_extra={"additionalProperties": False},
     )
     # Time travel, set by Memory from a request's own ``known_at``/``as_of`` (not a filter clients
     # send inside ``filters``, hence absent from the schema): the store reads the versions held
@@ -161,25 +197,28 @@ AS_OF = "Valid time (UTC): only episodes that had happened by then (timestamp <=
 class SearchQuery(_Input):
     """An episode search. An empty query with filters lists matching episodes newest first."""
 
-    query: str = ""
+    query: str = Field(default="", max_length=MAX_QUERY_LENGTH)
     group_id: GroupId | None = None
     filters: EpisodeFilters = Field(default_factory=EpisodeFilters)
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
-    explain: bool = False
+    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX), NUMBER_ONLY] = 10
+    explain: Flag = False
     intent: Label | None = Field(default=None, description="Boost episodes with this intent.")
     reference_time: UtcDatetime | None = Field(
         default=None, description='What "last week" in the query is relative to; default now.'
     )
-    mmr: bool = Field(default=False, description="Diversify results (maximal marginal relevance).")
-    min_score: Annotated[float, Field(ge=0)] | None = Field(
+    mmr: Flag = Field(default=False, description="Diversify results (maximal marginal relevance).")
+    min_score: Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)] | None = Field(
         default=None, description="Drop hits scoring lower."
     )
-    context: bool = Field(
+    context: Flag = Field(
         default=False, description="Add each hit's previous and next episode of its thread."
     )
-    group_by_thread: bool = Field(default=False, description="Also group the hits by thread (session).")
+    group_by_thread: Flag = Field(default=False, description="Also group the hits by thread (session).")
     known_at: UtcDatetime | None = Field(default=None, description=KNOWN_AT)
     as_of: UtcDatetime | None = Field(default=None, description=AS_OF)
+    cursor: str | None = Field(
+        default=None, max_length=512, description="next_cursor of the previous page of this same query."
+    )
 
     @field_validator("filters")
     @classmethod
@@ -220,6 +259,9 @@ class SearchResponse(BaseModel):
     results: list[SearchHit]
     warnings: list[str] = Field(default_factory=list)
     threads: list[ThreadHits] | None = Field(default=None, description="With group_by_thread only.")
+    next_cursor: str | None = Field(
+        default=None, description="Pass back as cursor (same query) for the next hits; null: no more."
+    )
 
 
 class EpisodePage(BaseModel):
@@ -243,6 +285,9 @@ OPERATION_KINDS = frozenset(
         "revert",  # an operation undone
         "purge",  # an episode erased
         "archive",  # inactive facts moved to cold storage
+        "entity_update",  # a person edited an entity's attributes
+        "distinct",  # a person judged two entities not the same (a merge candidate dismissed)
+        "arbitrate",  # a person settled disputed facts
     }
 )
 """Every kind of operation Engram records."""

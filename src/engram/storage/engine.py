@@ -11,23 +11,25 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engram.errors import EngramError, StoreError
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Entity, Fact
 from engram.models.history import PurgeReport
 from engram.models.portable import Row
-from engram.storage import archive, episodes, graph, history, portable, purge
+from engram.storage import archive, episodes, graph, history, portable, purge, stats
 from engram.storage.backend import Backend
 from engram.storage.hit_buffer import Hit, HitBuffer
 from engram.storage.rows import insert_operation
+from engram.storage.stats import StoreCounts
 from engram.storage.txn import Txn
 from engram.storage.types import (
     FactQuery,
     LoadCounts,
     MergeCandidate,
     NewEpisode,
+    ObjectKind,
     OperationQuery,
     PageKey,
     PendingEntity,
@@ -53,6 +55,10 @@ class SQLStorage:
         self._backend = backend
         self._hits = HitBuffer(self._write_hits)
         self.name = backend.dialect.name
+
+    def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._backend.read() as db:
+            return fn(db, *args)
 
     # -- transactions ------------------------------------------------------------------------------
 
@@ -89,8 +95,7 @@ class SQLStorage:
 
     def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
         """Return the version of an episode held now (or at ``known_at``), or None."""
-        with self._backend.read() as db:
-            return episodes.get(db, group_id, episode_id, known_at)
+        return self._read(episodes.get, group_id, episode_id, known_at)
 
     def update_episode(
         self,
@@ -112,8 +117,7 @@ class SQLStorage:
         self, group_id: str, filters: EpisodeFilters, limit: int, after_key: PageKey | None = None
     ) -> list[Episode]:
         """Return held episodes matching ``filters``, newest first, after ``after_key``."""
-        with self._backend.read() as db:
-            return episodes.list_page(db, group_id, filters, limit, after_key)
+        return self._read(episodes.list_page, group_id, filters, limit, after_key)
 
     def neighbours(
         self, group_id: str, episode_id: str, known_at: datetime | None = None
@@ -128,6 +132,16 @@ class SQLStorage:
             )
         return previous, following
 
+    def episode_counts(
+        self, group_id: str, column: str, after: datetime | None = None, before: datetime | None = None
+    ) -> dict[str | None, int]:
+        """Return current episodes by ``column`` (intent or source) with a timestamp in [after, before)."""
+        return self._read(episodes.counts_by, group_id, column, after, before)
+
+    def episodes_without_intent(self, group_id: str, limit: int) -> list[Episode]:
+        """Return up to ``limit`` current episodes with no intent, newest first."""
+        return self._read(episodes.without_intent, group_id, limit)
+
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
@@ -137,20 +151,17 @@ class SQLStorage:
         """
         if not terms:
             return []
-        with self._backend.read() as db:
-            return self._backend.fulltext.search_episodes(db, group_id, terms, filters, limit)
+        return self._read(self._backend.fulltext.search_episodes, group_id, terms, filters, limit)
 
     def search_vectors(
         self, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
         """Return up to ``limit`` held episodes nearest to ``vector`` (cosine), best first."""
-        with self._backend.read() as db:
-            return self._backend.vectors.search_episodes(db, group_id, vector, filters, limit)
+        return self._read(self._backend.vectors.search_episodes, group_id, vector, filters, limit)
 
     def pending_embeddings(self, limit: int) -> list[Episode]:
         """Return up to ``limit`` current episodes that have no vector yet, oldest first."""
-        with self._backend.read() as db:
-            return self._backend.vectors.pending_episodes(db, limit)
+        return self._read(self._backend.vectors.pending_episodes, limit)
 
     def put_vectors(self, items: Sequence[tuple[Episode, Vector]]) -> None:
         """Store one vector per episode (replacing any it had), in one transaction."""
@@ -170,18 +181,15 @@ class SQLStorage:
 
     def get_entity(self, group_id: str, entity_id: str, known_at: datetime | None = None) -> Entity | None:
         """Return an entity as the memory held it (now, or at ``known_at``)."""
-        with self._backend.read() as db:
-            return graph.entity(db, group_id, entity_id, known_at)
+        return self._read(graph.entity, group_id, entity_id, known_at)
 
     def entity_history(self, group_id: str, entity_id: str) -> list[Entity]:
         """Return every version of an entity, oldest first."""
-        with self._backend.read() as db:
-            return graph.entity_versions(db, group_id, entity_id)
+        return self._read(graph.entity_versions, group_id, entity_id)
 
     def find_facts(self, group_id: str, query: FactQuery, limit: int) -> list[Fact]:
         """Return facts matching ``query``, newest valid time first."""
-        with self._backend.read() as db:
-            return graph.find_facts(db, "facts", group_id, query, limit)
+        return self._read(graph.find_facts, "facts", group_id, query, limit)
 
     def search_facts(
         self, group_id: str, terms: Sequence[str], query: FactQuery, limit: int, *, archived: bool = False
@@ -203,35 +211,37 @@ class SQLStorage:
         self, group_id: str, name_keys: Sequence[str], types: Sequence[str], limit: int
     ) -> list[Entity]:
         """Return current entities whose names contain any key, of the given types (all if empty)."""
-        with self._backend.read() as db:
-            return graph.search_entities(db, group_id, name_keys, types, limit)
+        return self._read(graph.search_entities, group_id, name_keys, types, limit)
 
     def entities_with_names(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
         """Return current entities whose normalised name or alias equals one of ``name_keys``."""
-        with self._backend.read() as db:
-            return graph.entities_named(db, group_id, name_keys)
+        return self._read(graph.entities_named, group_id, name_keys)
 
     def merge_candidates(self, group_id: str) -> list[MergeCandidate]:
         """Return the recorded merge candidates, best score first."""
-        with self._backend.read() as db:
-            return graph.merge_candidates(db, group_id)
+        return self._read(graph.merge_candidates, group_id)
 
     def episodes_mentioning(self, group_id: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         """Return ids of episodes that mention any of the entities, newest first."""
-        with self._backend.read() as db:
-            return graph.episodes_mentioning(db, group_id, entity_ids, limit)
+        return self._read(graph.episodes_mentioning, group_id, entity_ids, limit)
 
     def mentioned_entities(self, group_id: str, episode_id: str) -> list[str]:
         """Return the ids of entities an episode mentions."""
-        with self._backend.read() as db:
-            return graph.mentioned_entities(db, group_id, episode_id)
+        return self._read(graph.mentioned_entities, group_id, episode_id)
+
+    def disputed_facts(self, group_id: str, limit: int) -> list[Fact]:
+        """Return up to ``limit`` current disputed facts, grouped by subject and predicate."""
+        return self._read(graph.disputed_facts, group_id, limit)
+
+    def count_disputed(self, group_id: str) -> int:
+        """Return how many facts of the group are disputed now."""
+        return self._read(graph.count_disputed, group_id)
 
     # -- graph vectors -----------------------------------------------------------------------------
 
     def pending_fact_vectors(self, limit: int) -> list[PendingFact]:
         """Return up to ``limit`` current facts whose current text has no vector, oldest first."""
-        with self._backend.read() as db:
-            return self._backend.vectors.pending_facts(db, limit)
+        return self._read(self._backend.vectors.pending_facts, limit)
 
     def put_fact_vectors(self, items: Sequence[tuple[PendingFact, Vector]]) -> None:
         """Store one vector per fact (replacing an older text's), in one transaction."""
@@ -240,8 +250,7 @@ class SQLStorage:
 
     def facts_without_vectors(self, group_id: str, fact_ids: Sequence[str]) -> set[str]:
         """Return those of ``fact_ids`` that have no vector yet (written since the indexer last ran)."""
-        with self._backend.read() as db:
-            return self._backend.vectors.facts_without(db, group_id, fact_ids)
+        return self._read(self._backend.vectors.facts_without, group_id, fact_ids)
 
     def search_fact_vectors(
         self, group_id: str, vector: Vector, query: FactQuery, limit: int
@@ -256,8 +265,7 @@ class SQLStorage:
 
     def pending_entity_vectors(self, limit: int) -> list[PendingEntity]:
         """Return up to ``limit`` current entities whose name has no vector."""
-        with self._backend.read() as db:
-            return self._backend.vectors.pending_entities(db, limit)
+        return self._read(self._backend.vectors.pending_entities, limit)
 
     def put_entity_vectors(self, items: Sequence[tuple[PendingEntity, Vector]]) -> None:
         """Store one name vector per entity, in one transaction."""
@@ -268,8 +276,7 @@ class SQLStorage:
         self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float
     ) -> list[tuple[Entity, float]]:
         """Return up to ``limit`` current entities (of ``types``) whose name vector has cosine ≥ ``floor``."""
-        with self._backend.read() as db:
-            return self._backend.vectors.nearest_entities(db, group_id, vector, types, limit, floor)
+        return self._read(self._backend.vectors.nearest_entities, group_id, vector, types, limit, floor)
 
     # -- decay and archive -------------------------------------------------------------------------
 
@@ -335,18 +342,25 @@ class SQLStorage:
         self, group_id: str, query: OperationQuery, limit: int, after_key: tuple[datetime, str] | None
     ) -> list[Operation]:
         """Return operations matching ``query``, newest first, after the (created_at, id) key."""
-        with self._backend.read() as db:
-            return history.list_operations(db, group_id, query, limit, after_key)
+        return self._read(history.list_operations, group_id, query, limit, after_key)
 
     def get_operation(self, group_id: str, operation_id: str) -> Operation | None:
         """Return one operation."""
-        with self._backend.read() as db:
-            return history.get_operation(db, group_id, operation_id)
+        return self._read(history.get_operation, group_id, operation_id)
+
+    def versions(self, group_id: str, kind: ObjectKind, object_id: str) -> list[VersionRef]:
+        """Return every version of one object, oldest first, with the operations that opened and closed it."""
+        return self._read(history.versions, group_id, kind, object_id)
+
+    def version(
+        self, group_id: str, kind: ObjectKind, object_id: str, number: int
+    ) -> Episode | Entity | Fact | None:
+        """Return one stored version of an episode, entity or fact, or None."""
+        return self._read(history.version, group_id, kind, object_id, number)
 
     def operation_effects(self, group_id: str, operation_id: str) -> list[VersionRef]:
         """Return every version the operation created or closed."""
-        with self._backend.read() as db:
-            return history.touched_by(db, group_id, operation_id)
+        return self._read(history.touched_by, group_id, operation_id)
 
     def purge_episode(
         self, group_id: str, episode_id: str, operation: Operation, reword: Reword
@@ -436,6 +450,11 @@ class SQLStorage:
             )
         assert row is not None
         return {name: int(value) for name, value in row.items()}
+
+    def summary_counts(self, group_id: str | None = None) -> StoreCounts:
+        """Return the group's (or, with None, the store's) counts kept by the database: current episodes
+        per intent and source, facts per status, merge candidates, episode vectors. Cheap at any size."""
+        return self._read(stats.read_counts, group_id)
 
     def schema_version(self) -> int:
         """Return the version of the schema the store is at."""

@@ -306,11 +306,11 @@ def list_page(
     params |= {"g": group_id, "limit": limit}
     if after_key is not None:
         # A row value is an index range; the OR form was a filter over every newer row, so a
-        # deep page cost O(depth) (bench/RESULTS.md: 15 ms -> 1 ms at 100k on SQLite).
+        # deep page cost O(depth).
         where += " AND (e.timestamp, e.id) < (:key_at, :key_id)"
         params |= {"key_at": after_key.timestamp, "key_id": after_key.id}
     # One actor is a small slice of a group: read it through its own index (SQLite's planner,
-    # guessing, walked the whole time index: 37 ms p95 at 100k).
+    # guessing, walked the whole time index; docs/decisions.md §15).
     index = d.indexed_by("episodes_current_actor") if len(filters.actor_id) == 1 else ""
     order = "ORDER BY e.timestamp DESC, e.id DESC LIMIT :limit"
     if filters.known_at is None:
@@ -347,3 +347,36 @@ def around(db: Db, group_id: str, episode_id: str) -> list[str]:
     """Return the ids of the episode's current thread neighbours (previous, next; those that exist)."""
     found = neighbour_ids(db, group_id, episode_id)
     return [] if found is None else [i for i in found if i is not None]
+
+
+def counts_by(
+    db: Db, group_id: str, column: str, after: datetime | None, before: datetime | None
+) -> dict[str | None, int]:
+    """Return current episodes by ``column`` (intent or source) with a timestamp in [after, before).
+
+    Each count reads only the column's index (group, column, timestamp). Raises InvalidInput
+    for another column.
+    """
+    if column not in ("intent", "source"):
+        raise InvalidInput(f"episodes are counted by intent or source, not {column!r}", field="column")
+    where, params = "", {"g": group_id, "after": after, "before": before}
+    if after is not None:
+        where += " AND e.timestamp >= :after"
+    if before is not None:
+        where += " AND e.timestamp < :before"
+    rows = db.rows(
+        f"SELECT e.{column} AS value, count(*) AS n FROM episodes e "
+        f"WHERE e.group_id = :g AND {CURRENT}{where} GROUP BY e.{column}",
+        params,
+    )
+    return {row["value"]: int(row["n"]) for row in rows}
+
+
+def without_intent(db: Db, group_id: str, limit: int) -> list[Episode]:
+    """Return up to ``limit`` current episodes with no intent, newest first."""
+    rows = db.rows(
+        f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND {CURRENT} AND e.intent IS NULL "
+        "ORDER BY e.timestamp DESC LIMIT :limit",
+        {"g": group_id, "limit": limit},
+    )
+    return [episode_from(db, row) for row in rows]

@@ -16,16 +16,14 @@ from engram.models.graph import Entity, Fact
 from engram.storage.backend import FullText
 from engram.storage.episodes import check_nul, close_version
 from engram.storage.rows import (
-    INSERT_ENTITY,
-    INSERT_FACT,
-    INSERT_MENTION,
+    ENTITIES,
+    FACTS,
+    MENTIONS,
     F,
     N,
     candidate_from,
     entity_from,
-    entity_params,
     fact_from,
-    fact_params,
 )
 from engram.storage.sql import Db, Json
 from engram.storage.types import FactQuery, MergeCandidate
@@ -138,7 +136,7 @@ def put_entity(db: Db, entity: Entity, name_keys: Sequence[str]) -> None:
     check_nul(db, "entities", entity.name, entity.aliases, entity.attributes, entity.summary, entity.type)
     with db.pipeline():
         close_version(db, "entities", entity.group_id, entity.id, entity.recorded_at, entity.operation_id)
-        db.run(INSERT_ENTITY, entity_params(entity))
+        db.run(ENTITIES.insert, ENTITIES.params(entity))
         set_names(db, entity.group_id, entity.id, name_keys)
 
 
@@ -214,7 +212,7 @@ def put_fact(db: Db, fulltext: FullText, fact: Fact, index_text: str) -> None:
     check_nul(db, "facts", fact.fact, fact.value, fact.conditions, fact.predicate, fact.episodes)
     with db.pipeline():
         close_version(db, "facts", fact.group_id, fact.id, fact.recorded_at, fact.operation_id)
-        db.run(INSERT_FACT, fact_params(fact))
+        db.run(FACTS.insert, FACTS.params(fact))
     fulltext.index_fact(db, fact, index_text)
 
 
@@ -238,7 +236,7 @@ def find_facts(db: Db, table: str, group_id: str, query: FactQuery, limit: int) 
         return [fact_from(db, row) for row in db.rows(sql, {"g": group_id, "limit": limit, **params})]
     # About one entity: two index lookups (as subject, as object). SQLite answered the OR of
     # both, or the object side alone (most facts have no object, which skews its statistics),
-    # by walking every fact of the group: 16-37 ms at 100k facts.
+    # by walking every fact of the group (docs/decisions.md §15).
     clause, params = fact_filter(replace(query, subject=None))
     sides = [
         f"SELECT {F} FROM {table} f{_side_index(db, table, side, query)} WHERE f.group_id = :g "
@@ -257,6 +255,27 @@ def _side_index(db: Db, table: str, side: str, query: FactQuery) -> str:
     if table == "archived_facts":
         return db.dialect.indexed_by(f"archived_facts_{side}")
     return db.dialect.indexed_by(f"facts_current_{side}") if query.known_at is None else ""
+
+
+def disputed_facts(db: Db, group_id: str, limit: int) -> list[Fact]:
+    """Return up to ``limit`` current disputed facts, grouped by subject and predicate."""
+    rows = db.rows(
+        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.expired_at IS NULL AND f.status = 'disputed' "
+        "ORDER BY f.subject, f.predicate, f.id LIMIT :limit",
+        {"g": group_id, "limit": limit},
+    )
+    return [fact_from(db, row) for row in rows]
+
+
+def count_disputed(db: Db, group_id: str) -> int:
+    """Return how many facts of the group are disputed now."""
+    return int(
+        db.value(
+            "SELECT count(*) AS n FROM facts WHERE group_id = :g AND expired_at IS NULL AND status = "
+            "'disputed'",
+            {"g": group_id},
+        )
+    )
 
 
 def facts_citing(db: Db, group_id: str, episode_id: str) -> list[Fact]:
@@ -300,7 +319,7 @@ def add_mentions(
 ) -> None:
     """Record that an episode mentions these entities (added by ``operation_id``)."""
     db.run_many(
-        INSERT_MENTION,
+        MENTIONS.insert + " ON CONFLICT DO NOTHING",
         [
             {"group_id": group_id, "entity_id": e, "episode_id": episode_id, "operation_id": operation_id}
             for e in dict.fromkeys(entity_ids)

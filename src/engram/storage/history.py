@@ -11,9 +11,10 @@ from datetime import datetime
 from typing import Any
 
 from engram.models.episodes import Episode, Operation
-from engram.models.graph import Entity
+from engram.models.graph import Entity, Fact
+from engram.storage.graph import fact_version
 from engram.storage.rows import (
-    OPERATION_COLUMNS,
+    OPERATIONS,
     VERSIONED_TABLES,
     E,
     N,
@@ -22,10 +23,10 @@ from engram.storage.rows import (
     operation_from,
     version_ref_from,
 )
-from engram.storage.sql import Db, select_list
+from engram.storage.sql import Db
 from engram.storage.types import ObjectKind, OperationQuery, VersionRef
 
-OPERATION = select_list("o", OPERATION_COLUMNS)
+OPERATION = OPERATIONS.select("o")
 
 
 def get_operation(db: Db, group_id: str, operation_id: str) -> Operation | None:
@@ -52,6 +53,9 @@ def list_operations(
     if query.before is not None:
         where += " AND o.created_at < :before"
         params["before"] = query.before
+    if query.actor is not None:
+        where += " AND o.actor = :actor"
+        params["actor"] = query.actor
     if after_key is not None:
         where += " AND (o.created_at, o.id) < (:key_at, :key_id)"
         params |= {"key_at": after_key[0], "key_id": after_key[1]}
@@ -121,6 +125,17 @@ def entity_version(db: Db, group_id: str, entity_id: str, version: int) -> Entit
         {"g": group_id, "id": entity_id, "v": version},
     )
     return None if row is None else entity_from(db, row)
+
+
+def version(
+    db: Db, group_id: str, kind: ObjectKind, object_id: str, number: int
+) -> Episode | Entity | Fact | None:
+    """Return one stored version of an episode, entity or fact, or None."""
+    if kind == "episode":
+        return episode_version(db, group_id, object_id, number)
+    if kind == "entity":
+        return entity_version(db, group_id, object_id, number)
+    return fact_version(db, "facts", group_id, object_id, number)
 
 
 def entities_unmentioned(details: dict[str, Any], episode_id: str) -> set[str]:

@@ -16,6 +16,7 @@ from typing import Any
 from engram.errors import Conflict
 from engram.models.graph import Entity
 from engram.models.portable import (
+    ROW_KINDS,
     ArchivedFactRow,
     EntityRow,
     EpisodeRow,
@@ -34,127 +35,65 @@ from engram.storage.backend import Backend
 from engram.storage.episodes import around, check_nul
 from engram.storage.graph import fact_version, set_names
 from engram.storage.rows import (
-    CANDIDATE_COLUMNS,
-    ENTITY_COLUMNS,
-    FACT_COLUMNS,
-    MENTION_COLUMNS,
-    OPERATION_COLUMNS,
+    ARCHIVED_FACTS,
+    CANDIDATES,
+    ENTITIES,
+    FACTS,
+    HITS,
+    MENTIONS,
+    OPERATIONS,
     E,
-    candidate_from,
-    entity_fields,
+    Table,
     entity_from,
-    entity_params,
-    episode_fields,
+    episode_from,
     episode_params,
-    fact_fields,
-    fact_params,
     insert_episode_sql,
-    insert_operation,
 )
-from engram.storage.sql import Db, Json, insert_sql
+from engram.storage.sql import Db, Json
 from engram.storage.sql import Row as DbRow
 from engram.storage.types import LoadCounts, NewEpisode, Reindex
-
-
-def _operation_row(db: Db, row: DbRow) -> Row:
-    return OperationRow.model_construct(
-        **{c: row[c] for c in OPERATION_COLUMNS if c not in ("created_at", "details")},
-        created_at=db.time(row["created_at"]),
-        details=db.json(row["details"]),
-    )
-
-
-def _episode_row(db: Db, row: DbRow) -> Row:
-    return EpisodeRow.model_construct(
-        **episode_fields(db, row), expired_by=row["expired_by"], thread=row["thread"]
-    )
-
-
-def _entity_row(db: Db, row: DbRow) -> Row:
-    return EntityRow.model_construct(**entity_fields(db, row), expired_by=row["expired_by"])
-
-
-def _fact_row(db: Db, row: DbRow) -> Row:
-    return FactRow.model_construct(**fact_fields(db, row), expired_by=row["expired_by"])
-
-
-def _archived_fact_row(db: Db, row: DbRow) -> Row:
-    return ArchivedFactRow.model_construct(
-        **fact_fields(db, row),
-        expired_by=row["expired_by"],
-        archived_at=db.time(row["archived_at"]),
-        archived_by=row["archived_by"],
-    )
-
-
-def _mention_row(db: Db, row: DbRow) -> Row:
-    return MentionRow.model_construct(**{c: row[c] for c in MENTION_COLUMNS})
-
-
-def _candidate_row(db: Db, row: DbRow) -> Row:
-    candidate = candidate_from(db, row)
-    return MergeCandidateRow.model_construct(
-        group_id=row["group_id"],
-        entity_id=candidate.entity_id,
-        candidate_id=candidate.candidate_id,
-        score=candidate.score,
-        parts=candidate.parts,
-        created_at=candidate.created_at,
-    )
-
-
-def _hit_row(db: Db, row: DbRow) -> Row:
-    return FactHitRow.model_construct(
-        group_id=row["group_id"], fact_id=row["fact_id"], last_returned_at=db.time(row["last_returned_at"])
-    )
-
 
 _EPISODES = (
     f"SELECT {E}, d.thread FROM episodes e JOIN episode_docs d ON d.group_id = e.group_id AND d.id = e.id"
 )
 _FACT_ORDER = "ORDER BY min(recorded_at) OVER (PARTITION BY id), id, version"
-_SELECT: dict[str, tuple[str, Callable[[Db, DbRow], Row]]] = {
-    "operation": ("SELECT * FROM operations WHERE group_id = :g", _operation_row),
-    "episode": (f"{_EPISODES} WHERE e.group_id = :g", _episode_row),
-    "entity": ("SELECT * FROM entities WHERE group_id = :g", _entity_row),
-    "fact": ("SELECT * FROM facts WHERE group_id = :g", _fact_row),
-    "archived_fact": ("SELECT * FROM archived_facts WHERE group_id = :g", _archived_fact_row),
-    "mention": ("SELECT * FROM mentions WHERE group_id = :g", _mention_row),
-    "merge_candidate": ("SELECT * FROM merge_candidates WHERE group_id = :g", _candidate_row),
-    "fact_hit": ("SELECT * FROM fact_hits WHERE group_id = :g", _hit_row),
+_KINDS: dict[str, tuple[Table, type[Row], str]] = {
+    "operation": (OPERATIONS, OperationRow, "ORDER BY created_at, id"),
+    "entity": (ENTITIES, EntityRow, "ORDER BY recorded_at, id, version"),
+    "fact": (FACTS, FactRow, _FACT_ORDER),
+    "archived_fact": (ARCHIVED_FACTS, ArchivedFactRow, _FACT_ORDER),
+    "mention": (MENTIONS, MentionRow, "ORDER BY entity_id, episode_id"),
+    "merge_candidate": (CANDIDATES, MergeCandidateRow, "ORDER BY created_at, entity_id, candidate_id"),
+    "fact_hit": (HITS, FactHitRow, "ORDER BY fact_id"),
 }
-_ORDER = {
-    "operation": "ORDER BY created_at, id",
-    "entity": "ORDER BY recorded_at, id, version",
-    "fact": _FACT_ORDER,
-    "archived_fact": _FACT_ORDER,
-    "mention": "ORDER BY entity_id, episode_id",
-    "merge_candidate": "ORDER BY created_at, entity_id, candidate_id",
-    "fact_hit": "ORDER BY fact_id",
-}
+"""Every kind of row but episodes: its table, its export model, the order an export reads it in."""
 _KEYS = {
     "operation": ("id",),
     "mention": ("entity_id", "episode_id"),
     "merge_candidate": ("entity_id", "candidate_id"),
 }
-_TABLES = {"episode": "episodes", "entity": "entities", "fact": "facts", "archived_fact": "archived_facts"}
 _OTHER_FACT_TABLE = {"facts": "archived_facts", "archived_facts": "facts"}
-_INSERT = {
-    "operation": insert_sql("operations", OPERATION_COLUMNS),
-    "entity": insert_sql("entities", ENTITY_COLUMNS),
-    "fact": insert_sql("facts", FACT_COLUMNS),
-    "archived_fact": insert_sql("archived_facts", (*FACT_COLUMNS, "archived_at", "archived_by")),
-    "mention": insert_sql("mentions", MENTION_COLUMNS),
-    "merge_candidate": insert_sql("merge_candidates", CANDIDATE_COLUMNS),
-}
+
+
+def _decode(db: Db, kind: str, row: DbRow) -> Row:
+    """Return the export model of a stored row of ``kind``."""
+    if kind == "episode":
+        fields = dict(episode_from(db, row))
+        return EpisodeRow.model_construct(**fields, expired_by=row["expired_by"], thread=row["thread"])
+    table, model, _ = _KINDS[kind]
+    return model.model_construct(**table.fields(db, row))
 
 
 def dump_group(db: Db, group_id: str) -> Iterator[Row]:
     """Yield every row of the group, in ROW_KINDS order; within a kind, in the order they were stored."""
-    for kind, (sql, decode) in _SELECT.items():
-        order = _ORDER.get(kind) or f"ORDER BY {db.dialect.stored_order()}, e.version"
-        for found in db.iter(f"{sql} {order}", {"g": group_id}):
-            yield decode(db, found)
+    for kind in ROW_KINDS:
+        if kind == "episode":
+            sql = f"{_EPISODES} WHERE e.group_id = :g ORDER BY {db.dialect.stored_order()}, e.version"
+        else:
+            table, _, order = _KINDS[kind]
+            sql = f"SELECT * FROM {table.name} WHERE group_id = :g {order}"
+        for found in db.iter(sql, {"g": group_id}):
+            yield _decode(db, kind, found)
 
 
 def _conflict(row: Row, fields: Sequence[str]) -> Conflict:
@@ -198,7 +137,7 @@ class Loader:
             return
         self._write_new()
         if isinstance(row, EntityRow):
-            if self._version(row, "entities", _entity_row, self._put):
+            if self._version(row, self._put):
                 self._entities.add((row.group_id, row.id))
         elif isinstance(row, FactRow | ArchivedFactRow):
             self._fact(row)
@@ -211,36 +150,34 @@ class Loader:
 
     def _keyed(self, row: OperationRow | MentionRow | MergeCandidateRow) -> None:
         """Insert an unversioned row, or skip it when stored identically. Raises Conflict."""
-        sql, decode = _SELECT[row.record]
+        table, _, _ = _KINDS[row.record]
         keys = _KEYS[row.record]
         found = self._db.one(
-            f"{sql} AND {' AND '.join(f'{k} = :{k}' for k in keys)}",
+            f"SELECT * FROM {table.name} WHERE group_id = :g AND {' AND '.join(f'{k} = :{k}' for k in keys)}",
             {"g": row.group_id, **{k: getattr(row, k) for k in keys}},
         )
         if found is None:
             self._put(row)
             self.counts.created[row.record] += 1
             return
-        changed = differences(decode(self._db, found), row)
+        changed = differences(_decode(self._db, row.record, found), row)
         if changed:
             raise _conflict(row, changed)
         self.counts.skipped[row.record] += 1
 
-    def _version(
-        self, row: VersionRow, table: str, decode: Callable[[Db, DbRow], Row], put: Callable[[Any], None]
-    ) -> bool:
+    def _version(self, row: VersionRow, put: Callable[[Any], None]) -> bool:
         """Insert, close or skip one version; return True when the store changed. Raises Conflict."""
-        sql = (
-            _EPISODES + " WHERE e.group_id = :g AND e.id = :id AND e.version = :v"
-            if table == "episodes"
-            else (f"SELECT * FROM {table} WHERE group_id = :g AND id = :id AND version = :v")
-        )
+        if isinstance(row, EpisodeRow):
+            table, sql = "episodes", _EPISODES + " WHERE e.group_id = :g AND e.id = :id AND e.version = :v"
+        else:
+            table = _KINDS[row.record][0].name
+            sql = f"SELECT * FROM {table} WHERE group_id = :g AND id = :id AND version = :v"
         found = self._db.one(sql, {"g": row.group_id, "id": row.id, "v": row.version})
         if found is None:
             put(row)
             self.counts.created[row.record] += 1
             return True
-        stored = decode(self._db, found)
+        stored = _decode(self._db, row.record, found)
         changed = differences(stored, row)
         if changed:
             raise _conflict(row, changed)
@@ -281,7 +218,7 @@ class Loader:
             self.counts.created[row.record] += 1
             self._episodes.add(key)
             return
-        if self._version(row, "episodes", _episode_row, self._put_episode):
+        if self._version(row, self._put_episode):
             self._episodes.add(key)
             self._changed.add(key)
         if found["thread"] != row.thread:
@@ -304,26 +241,14 @@ class Loader:
         self._db.run(insert_episode_sql(self._db), episode_params(row, row.expired_by))
 
     def _put(self, row: Row) -> None:
-        params: dict[str, Any]
-        if isinstance(row, EntityRow):
-            params = entity_params(row, row.expired_by)
-        elif isinstance(row, FactRow | ArchivedFactRow):
-            params = fact_params(row, row.expired_by)
-            if isinstance(row, ArchivedFactRow):
-                params |= {"archived_at": row.archived_at, "archived_by": row.archived_by}
-        elif isinstance(row, OperationRow):
-            insert_operation(self._db, row)
-            return
-        elif isinstance(row, MergeCandidateRow):
-            params = {**row.model_dump(exclude={"record"}), "parts": Json(row.parts)}
-        else:
-            params = row.model_dump(exclude={"record"})
+        table = _KINDS[row.record][0]
+        params = table.params(row)
         check_nul(self._db, row.record, *(v.value if isinstance(v, Json) else v for v in params.values()))
-        self._db.run(_INSERT[row.record], params)
+        self._db.run(table.insert, params)
 
     def _fact(self, row: FactRow | ArchivedFactRow) -> None:
         """Load a live or an archived fact version; a fact held in the other table is a Conflict."""
-        table = _TABLES[row.record]
+        table = _KINDS[row.record][0].name
         other = _OTHER_FACT_TABLE[table]
         if self._db.one(
             f"SELECT 1 AS found FROM {other} WHERE group_id = :g AND id = :id LIMIT 1",
@@ -335,8 +260,7 @@ class Loader:
                 "import into a fresh store or another group",
                 field="id",
             )
-        decode = _fact_row if table == "facts" else _archived_fact_row
-        if self._version(row, table, decode, self._put):
+        if self._version(row, self._put):
             self._facts[table].add((row.group_id, row.id))
 
     def _hit(self, row: FactHitRow) -> None:

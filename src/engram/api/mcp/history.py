@@ -1,28 +1,26 @@
 """The MCP server's history tools: list_operations, revert_operation, delete_episode.
 
-Registered by ``engram.api.mcp.server.create_mcp_server`` on the same ``EngramMCPServer``, so their
-errors go through the same mapping (a revert over later changes is a tool error whose
-structured content names ``conflicting_operations``). Lists are bounded by ``limit`` (≤ 100).
+Registered by ``engram.api.mcp.server.create_mcp_server``, so their calls go through the same
+dispatch (a revert over later changes is an error result whose text and ``_meta`` name
+``conflicting_operations``). Pages are bounded by ``limit`` and the byte budget.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from engram.api.mcp.server import MCP_ACTOR, EngramMCPServer, EpisodeIdArg, GroupIdArg
+from engram.api.mcp.args import MCP_ACTOR, CursorArg, EpisodeIdArg, GroupIdArg, ListLimitArg
+from engram.api.mcp.guides import HISTORY_GUIDE
+from engram.api.results import ResultLimits, operation_page
 from engram.memory import Memory
 from engram.models.history import OperationPage, OperationView
+from engram.timeutil import UtcDatetime
 
-HISTORY_GUIDE = """\
-Every change to memory is an operation (ingest, update, extract, merge, delete, revert, …) that \
-names the versions of episodes, entities and facts it created and closed. Nothing is lost: \
-revert_operation undoes one as a new operation (and reverting a revert re-applies it). If later \
-operations changed the same objects the revert is refused and names them: revert those first, \
-or pass force=true only when the user wants their changes overwritten."""
+if TYPE_CHECKING:
+    from engram.api.mcp.server import EngramMCPServer
 
 OperationIdArg = Annotated[
     str,
@@ -31,7 +29,12 @@ OperationIdArg = Annotated[
 
 
 def add_history_tools(
-    server: EngramMCPServer, memory: Memory, *, reads: ToolAnnotations, writes: ToolAnnotations
+    server: EngramMCPServer,
+    memory: Memory,
+    limits: ResultLimits,
+    *,
+    reads: ToolAnnotations,
+    writes: ToolAnnotations,
 ) -> None:
     """Register the history tools of ``memory`` on ``server``."""
 
@@ -47,13 +50,13 @@ def add_history_tools(
         episode_id: Annotated[
             str | None, Field(description="Only operations that touched this episode.")
         ] = None,
-        after: Annotated[datetime | None, Field(description="Created at or after, ISO 8601.")] = None,
-        before: Annotated[datetime | None, Field(description="Created before, ISO 8601.")] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Most operations to return, 1-100.")] = 20,
-        cursor: Annotated[str | None, Field(description="next_cursor of the previous page.")] = None,
+        after: Annotated[UtcDatetime | None, Field(description="Created at or after, ISO 8601.")] = None,
+        before: Annotated[UtcDatetime | None, Field(description="Created before, ISO 8601.")] = None,
+        limit: ListLimitArg = 20,
+        cursor: CursorArg = None,
     ) -> OperationPage:
         """List the audit log of a group, newest first: who changed what, when, and how."""
-        return memory.list_operations(
+        page = memory.list_operations(
             group_id,
             kind=kind or (),
             after=after,
@@ -63,6 +66,7 @@ def add_history_tools(
             limit=limit,
             cursor=cursor,
         )
+        return operation_page(page, limits)
 
     def revert_operation(
         id: OperationIdArg,
@@ -72,20 +76,16 @@ def add_history_tools(
             Field(strict=True, description="Revert even though later operations changed the same objects."),
         ] = False,
     ) -> OperationView:
-        """Undo an operation (a wrong merge, a mistaken update, a deletion) as a new operation.
-
-        Returns the revert operation with the versions it restored and closed.
-        """
+        """Undo an operation (a wrong merge, update or deletion) as a new, revertible operation."""
         return memory.revert_operation(id, group_id, force=force, actor=MCP_ACTOR)
 
     def delete_episode(id: EpisodeIdArg, group_id: GroupIdArg = None) -> OperationView:
-        """Delete (retract) an episode that should not have been remembered.
+        """Retract an episode: facts only it backs are retracted, facts it superseded come back.
 
-        Facts backed only by it are retracted, facts also backed by other episodes keep those,
-        and any older fact it had superseded is current again. Revertible with revert_operation.
+        Revertible with revert_operation.
         """
         return memory.delete_episode(id, group_id, actor=MCP_ACTOR)
 
-    server.add_engram_tool(list_operations, reads, guide=HISTORY_GUIDE)
+    server.add_engram_tool(list_operations, reads)
     server.add_engram_tool(revert_operation, writes, guide=HISTORY_GUIDE)
     server.add_engram_tool(delete_episode, writes.model_copy(update={"destructive_hint": True}))

@@ -1,30 +1,53 @@
-"""REST routes for episodes (DESIGN.md §5). Each route is a few lines over Memory."""
+"""REST routes for episodes (docs/architecture.md, "API contract"). Each route is a few lines over Memory."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
+from engram.api.rest.json_body import StrictJSONRoute
+from engram.api.rest.problems import problem_responses
+from engram.api.results import EpisodeViewPage, ResultLimits, SearchPage, episode_page, search_page
 from engram.errors import InvalidInput, PreconditionRequired
 from engram.memory import Memory
 from engram.models.episodes import (
     AS_OF,
+    ID_PATTERN,
     KNOWN_AT,
+    LIST_LIMIT_MAX,
+    MAX_FILTER_VALUES,
+    CreatedEpisode,
+    Episode,
     EpisodeIn,
-    EpisodePage,
     EpisodePatch,
     SearchQuery,
-    SearchResponse,
 )
+from engram.models.json_values import NOT_BLANK
+from engram.timeutil import UtcDatetime
 
 REST_ACTOR = "rest"
-_ETAG = re.compile(r'^\s*(?:W/)?"?(\d+)"?\s*$')
+ETAG_PATTERN = r'^\s*(?:W/)?"?([1-9][0-9]{0,17})"?\s*$'
+_ETAG = re.compile(ETAG_PATTERN)
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,512}$"
+"""What a next_cursor looks like (opaque, URL-safe base64); only ones the server issued are valid."""
+ETAG_HEADER = {
+    "ETag": {
+        "description": 'The version read, e.g. "3": send it back as If-Match.',
+        "schema": {"type": "string"},
+    }
+}
 
-router = APIRouter(prefix="/v1")
+router = APIRouter(prefix="/v1", route_class=StrictJSONRoute, tags=["episodes"])
+
+
+class EpisodeResult(BaseModel):
+    """One episode version (its ETag header names the version)."""
+
+    episode: Episode
 
 
 def get_memory(request: Request) -> Memory:
@@ -34,8 +57,29 @@ def get_memory(request: Request) -> Memory:
 
 
 MemoryDep = Annotated[Memory, Depends(get_memory)]
-GroupQuery = Annotated[str | None, Query(description="Group of the episode; the default group when absent.")]
-KnownAtQuery = Annotated[datetime | None, Query(description=KNOWN_AT)]
+
+
+def get_limits(request: Request) -> ResultLimits:
+    """Return the result limits of the app's Memory (the same as over MCP)."""
+    return ResultLimits.from_settings(get_memory(request).settings)
+
+
+LimitsDep = Annotated[ResultLimits, Depends(get_limits)]
+GroupQuery = Annotated[
+    str | None,
+    Query(pattern=ID_PATTERN, description="Group of the object; the default group when absent."),
+]
+IdPath = Annotated[str, Path(pattern=ID_PATTERN, description="The object's id.")]
+TIME = " ISO 8601 (no offset = UTC) or Unix seconds; years 1-9999."
+KnownAtQuery = Annotated[UtcDatetime | None, Query(description=KNOWN_AT + TIME)]
+LabelsQuery = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=128, pattern=NOT_BLANK)]] | None,
+    Query(max_length=MAX_FILTER_VALUES, description="Any of these values (repeat the parameter)."),
+]
+ActorIdsQuery = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]] | None,
+    Query(max_length=MAX_FILTER_VALUES, description="Any of these actor ids (repeat the parameter)."),
+]
 
 
 def _episode_response(body: dict[str, Any], etag: str, status_code: int = 200) -> JSONResponse:
@@ -58,7 +102,16 @@ def parse_if_match(value: str | None) -> int:
 @router.post(
     "/episodes",
     status_code=201,
-    responses={200: {"description": "Duplicate: the stored episode, with deduplicated true."}},
+    response_model=CreatedEpisode,
+    responses={
+        201: {"description": "Stored.", "headers": ETAG_HEADER},
+        200: {
+            "description": "Duplicate: the stored episode, with deduplicated true.",
+            "model": CreatedEpisode,
+            "headers": ETAG_HEADER,
+        },
+        **problem_responses(409, 422),
+    },
     summary="Create an episode",
 )
 def create_episode(memory: MemoryDep, episode: Annotated[EpisodeIn, Body()]) -> JSONResponse:
@@ -68,22 +121,38 @@ def create_episode(memory: MemoryDep, episode: Annotated[EpisodeIn, Body()]) -> 
     return _episode_response(body, created.episode.etag, 200 if created.deduplicated else 201)
 
 
-@router.get("/episodes/{episode_id}", summary="Get an episode")
+@router.get(
+    "/episodes/{episode_id}",
+    summary="Get an episode",
+    response_model=EpisodeResult,
+    responses={200: {"description": "The episode.", "headers": ETAG_HEADER}, **problem_responses(404, 422)},
+)
 def get_episode(
-    memory: MemoryDep, episode_id: str, group_id: GroupQuery = None, known_at: KnownAtQuery = None
+    memory: MemoryDep, episode_id: IdPath, group_id: GroupQuery = None, known_at: KnownAtQuery = None
 ) -> JSONResponse:
     """Return the current version of an episode (or the one held at ``known_at``), with its ETag."""
     episode = memory.get_episode(episode_id, group_id, known_at=known_at)
     return _episode_response({"episode": episode.model_dump(mode="json")}, episode.etag)
 
 
-@router.patch("/episodes/{episode_id}", summary="Update an episode's metadata, intent, status or references")
+@router.patch(
+    "/episodes/{episode_id}",
+    summary="Update an episode's metadata, intent, status or references",
+    response_model=EpisodeResult,
+    responses={
+        200: {"description": "The new version.", "headers": ETAG_HEADER},
+        **problem_responses(404, 412, 422, 428),
+    },
+)
 def update_episode(
     memory: MemoryDep,
-    episode_id: str,
+    episode_id: IdPath,
     patch: Annotated[EpisodePatch, Body()],
+    if_match: Annotated[
+        str,
+        Header(pattern=ETAG_PATTERN, description='The ETag read, e.g. "3"; stale: 412, absent: 428.'),
+    ],
     group_id: GroupQuery = None,
-    if_match: Annotated[str | None, Header()] = None,
 ) -> JSONResponse:
     """Apply a JSON merge patch as a new version; needs ``If-Match`` (stale 412, missing 428)."""
     episode = memory.update_episode(
@@ -92,22 +161,32 @@ def update_episode(
     return _episode_response({"episode": episode.model_dump(mode="json")}, episode.etag)
 
 
-@router.get("/episodes", summary="List episodes, newest first")
+@router.get("/episodes", summary="List episodes, newest first", responses=problem_responses(422))
 def list_episodes(
     memory: MemoryDep,
+    limits: LimitsDep,
     group_id: GroupQuery = None,
-    after: Annotated[datetime | None, Query(description="Inclusive lower bound on timestamp.")] = None,
-    before: Annotated[datetime | None, Query(description="Exclusive upper bound on timestamp.")] = None,
-    intent: Annotated[list[str] | None, Query()] = None,
-    source: Annotated[list[str] | None, Query()] = None,
-    actor_id: Annotated[list[str] | None, Query()] = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    cursor: Annotated[str | None, Query()] = None,
+    after: Annotated[
+        UtcDatetime | None, Query(description="Inclusive lower bound on timestamp." + TIME)
+    ] = None,
+    before: Annotated[
+        UtcDatetime | None, Query(description="Exclusive upper bound on timestamp." + TIME)
+    ] = None,
+    intent: LabelsQuery = None,
+    source: LabelsQuery = None,
+    actor_id: ActorIdsQuery = None,
+    limit: Annotated[int, Query(ge=1, le=LIST_LIMIT_MAX)] = 50,
+    cursor: Annotated[
+        str | None, Query(pattern=CURSOR_PATTERN, description="next_cursor of the previous page.")
+    ] = None,
     known_at: KnownAtQuery = None,
-    as_of: Annotated[datetime | None, Query(description=AS_OF)] = None,
-) -> EpisodePage:
-    """Return a page of episodes; pass ``next_cursor`` back as ``cursor`` for the next one."""
-    return memory.list_episodes(
+    as_of: Annotated[UtcDatetime | None, Query(description=AS_OF + TIME)] = None,
+) -> EpisodeViewPage:
+    """Return a page of episodes; pass ``next_cursor`` back as ``cursor`` for the next one.
+
+    Long contents are cut (``content_truncated``) and the page stops at the byte budget.
+    """
+    page = memory.list_episodes(
         group_id,
         after=after,
         before=before,
@@ -119,12 +198,18 @@ def list_episodes(
         known_at=known_at,
         as_of=as_of,
     )
+    return episode_page(page, limits)
 
 
-@router.post("/episodes/search", summary="Search episodes")
-def search_episodes(memory: MemoryDep, query: Annotated[SearchQuery, Body()]) -> SearchResponse:
-    """Return the best matching episodes, each with ``score`` and ``citation``."""
-    return memory.search_episodes(query)
+@router.post("/episodes/search", summary="Search episodes", responses=problem_responses(422))
+def search_episodes(
+    memory: MemoryDep, limits: LimitsDep, query: Annotated[SearchQuery, Body()]
+) -> SearchPage:
+    """Return the best matching episodes, each with ``score`` and ``citation``.
+
+    Long contents are cut (``content_truncated``); past the byte budget, ``next_cursor`` continues.
+    """
+    return search_page(memory.search_episodes(query), query, limits)
 
 
 health_router = APIRouter()

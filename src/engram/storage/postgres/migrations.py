@@ -11,6 +11,8 @@ store-wide), so the schema distributes on Citus by ``group_id`` unchanged
 
 from __future__ import annotations
 
+from engram.storage import stats
+
 TEXT_CONFIG = "engram_text"
 """The text search configuration: ``simple`` (no stop words) with Snowball English stemming on
 words, the counterpart of SQLite's ``porter unicode61``. CJK words arrive segmented by jieba and
@@ -334,5 +336,20 @@ MIGRATIONS.append(
         """,
     )
 )
+
+MIGRATIONS.append(
+    (
+        8,
+        """
+        -- The audit log by actor (an API key's name), and the facts under dispute (the review queue).
+        CREATE INDEX operations_actor ON operations (group_id, actor, created_at DESC);
+        CREATE INDEX facts_current_disputed ON facts (group_id, subject, predicate)
+            WHERE expired_at IS NULL AND status = 'disputed';
+        """,
+    )
+)
+
+# Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
+MIGRATIONS.append((9, stats.POSTGRES_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -224,8 +224,8 @@ class SQLiteBackend(Backend):
     # -- upkeep ------------------------------------------------------------------------------------
 
     def _optimize(self) -> None:
-        # Statistics let the planner see that an actor filter is selective (without them it walked
-        # the time index: 38 ms p95 at 100k); 0x10002 = analyse where useful, bounded.
+        # Statistics let the planner see that an actor filter is selective (without them it walks
+        # the time index; docs/decisions.md §15); 0x10002 = analyse where useful, bounded.
         self._on_writer(lambda conn: conn.execute("PRAGMA optimize=0x10002"))
 
     def inserted(self, rows: int) -> None:

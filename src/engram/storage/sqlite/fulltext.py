@@ -113,10 +113,9 @@ def selects_few(db: Db, group_id: str, filters: EpisodeFilters) -> bool:
     """Return True when the filters select few enough current episodes to search among them.
 
     They must name a column a current-version index leads with (intent, source, actor, a time
-    window), and select at most SELECT_FIRST_MAX episodes: counted in that index alone, ~1 ms at
-    the cap. Not at a past ``known_at`` (other versions, other indexes), nor with metadata
-    (tested row by row), nor for ``as_of`` alone. Measured at 100k: a wide window searched this
-    way took 56 ms p50 against 12 ms through the match-driven query.
+    window), and select at most SELECT_FIRST_MAX episodes, counted in that index alone. Not at a
+    past ``known_at`` (other versions, other indexes), nor with metadata (tested row by row), nor
+    for ``as_of`` alone: a wide selection is slower searched this way (docs/decisions.md §15).
     """
     indexed = filters.intent or filters.source or filters.actor_id
     window = filters.timestamp_after is not None or filters.timestamp_before is not None

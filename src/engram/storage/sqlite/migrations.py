@@ -6,6 +6,8 @@ Never edit a released migration: append a new one.
 
 from __future__ import annotations
 
+from engram.storage import stats
+
 MIGRATIONS: list[tuple[int, str]] = [
     (
         1,
@@ -363,5 +365,20 @@ MIGRATIONS.append(
         """,
     )
 )
+
+MIGRATIONS.append(
+    (
+        11,
+        """
+        -- The audit log by actor (an API key's name), and the facts under dispute (the review queue).
+        CREATE INDEX operations_actor ON operations (group_id, actor, created_at DESC);
+        CREATE INDEX facts_current_disputed ON facts (group_id, subject, predicate)
+            WHERE expired_at IS NULL AND status = 'disputed';
+        """,
+    )
+)
+
+# Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
+MIGRATIONS.append((12, stats.SQLITE_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -4,10 +4,9 @@ Each group's vectors of a table (episodes by ``doc``; facts by ``doc``, entity n
 ``entity_id``, both ordered by an AUTOINCREMENT ``seq`` so a replaced row gets a new one) are
 loaded on first search and refreshed incrementally when rows are added, by this process or
 another: the group's row count and highest order key are compared on each search, and only
-when ``PRAGMA data_version`` says something was committed since. Measured at 100k × 384: a
-matrix-vector product is a few milliseconds on 2 cores, so no ANN index is needed at this
-scale (DESIGN.md §3). Matrices hold committed rows (read through reader connections); a write
-transaction also sees the name vectors it added itself.
+when ``PRAGMA data_version`` says something was committed since. Exact search is fast enough
+at the sizes measured (docs/decisions.md §15). Matrices hold committed rows (read through
+reader connections); a write transaction also sees the name vectors it added itself.
 """
 
 from __future__ import annotations
@@ -34,8 +33,7 @@ from engram.storage.sqlite.fulltext import held_by_docs, selects_few
 from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
 
 _ONE_BLAS_THREAD = ThreadpoolController()
-"""A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (measured on
-2 busy cores, 3k x 384: 4-8 ms with 2 threads, 0.2 ms with 1)."""
+"""A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (docs/decisions.md §15)."""
 FILTER_CANDIDATES = 500
 """With filters, the best this many rows are checked first; the whole group only if too few pass."""
 ENTITY_POOL = 50
@@ -210,7 +208,7 @@ class SQLiteVectors(Vectors):
         """Return up to ``limit`` (doc, cosine) of held episodes passing the filters, best first.
 
         When an indexed filter selects few episodes, their docs are read first and only their rows
-        are multiplied (the whole matrix is 154 MB at 100k × 384: 13 ms).
+        are multiplied, not the whole matrix.
         """
         group = self._matrices.get(db, "episode_vectors", group_id)
         if group is None:
@@ -400,8 +398,7 @@ def _passing(
 ) -> set[int]:
     """Return the subset of ``docs`` whose held version passes the filter."""
     clause, at = held(filters.known_at)
-    # Through each candidate's own row (else the planner may walk a group-wide filter index:
-    # measured 17 ms against 1 ms per call for the current versions).
+    # Through each candidate's own row (else the planner may walk a group-wide filter index).
     index = "episodes_current_doc" if filters.known_at is None else "episodes_doc_versions"
     docs_in, more = db.dialect.in_list("e.doc", "docs", docs)
     rows = db.rows(

@@ -1,0 +1,175 @@
+"""Console pages for entities: search, the entity page (facts, timeline, evidence), merge, attributes."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import Response
+
+from engram.api.console.context import MOUNT, flash, reader, see_other, writer
+from engram.api.console.render import page
+from engram.errors import InvalidInput, NotFound, PreconditionFailed
+from engram.memory import Memory
+from engram.models.episodes import Episode
+from engram.models.graph import Entity, Scalar
+
+router = APIRouter()
+FormText = Annotated[str, Form()]
+FormList = Annotated[list[str], Form()]
+EPISODES_SHOWN = 3
+"""Episodes quoted under each fact on the entity page (the others are linked)."""
+EPISODES_READ = 60
+"""Most episodes one entity page reads to quote (beyond them, facts show their citations only)."""
+
+
+@router.get("/entities")
+def search(request: Request, q: str = "") -> Response:
+    """Find entities by name or alias."""
+    who, memory, group = reader(request)
+    found = memory.search_entities(q, group, limit=50) if q.strip() else []
+    return page(request, "entities.html", who, q=q, found=found)
+
+
+def _episodes(
+    memory: Memory, group: str, ids: list[str], cache: dict[str, Episode | None]
+) -> list[tuple[str, Episode | None]]:
+    for episode_id in ids[:EPISODES_SHOWN]:
+        if episode_id not in cache and len(cache) < EPISODES_READ:
+            try:
+                cache[episode_id] = memory.get_episode(episode_id, group)
+            except NotFound:
+                cache[episode_id] = None  # deleted since: its id is still shown
+    return [(episode_id, cache.get(episode_id)) for episode_id in ids]
+
+
+def entity_page(
+    request: Request, entity_id: str, group_id: str | None, *, status: int = 200, **extra: Any
+) -> Response:
+    """Render the entity page (also after a failed merge or edit, with the errors in ``extra``)."""
+    who, memory, group = reader(request, group_id)
+    view = memory.get_entity(entity_id, group)
+    history = memory.search_facts(
+        {"subject": entity_id, "group_id": group, "include_history": True, "limit": 100}
+    )
+    past = [hit for hit in history.results if hit.fact.status not in ("current",)]
+    past.sort(key=lambda hit: hit.fact.valid_at or hit.fact.recorded_at, reverse=True)
+    cache: dict[str, Episode | None] = {}
+    evidence = {
+        hit.fact.id: _episodes(memory, group, hit.fact.episodes, cache) for hit in [*view.facts, *past]
+    }
+    return page(
+        request,
+        "entity.html",
+        who,
+        status,
+        view=view,
+        entity=view.entity,
+        current=[hit for hit in view.facts if hit.fact.status == "current"],
+        past=past,
+        evidence=evidence,
+        operations=memory.list_operations(group, entity_id=entity_id, limit=20).items,
+        errors=extra.get("errors", {}),
+        detail=extra.get("detail", ""),
+        stale=extra.get("stale"),
+        into=extra.get("into", ""),
+    )
+
+
+@router.get("/entities/{entity_id}")
+def show(request: Request, entity_id: str, group_id: str | None = None) -> Response:
+    """Show an entity: names, attributes, current facts, the timeline of past ones, the evidence."""
+    return entity_page(request, entity_id, group_id)
+
+
+def resolve_entity(memory: Memory, group: str, text: str) -> str:
+    """Return the entity id ``text`` names: an id, or exactly one entity's name or alias."""
+    text = text.strip()
+    if not text:
+        raise InvalidInput("choose the entity to merge into", field="into")
+    if text.startswith("en_"):
+        return text
+    named = [e for e in memory.search_entities(text, group, limit=20) if text in (e.name, *e.aliases)]
+    return named[0].id if len(named) == 1 else text
+
+
+def merge_operation(memory: Memory, group: str, into: str) -> str | None:
+    """Return the id of the latest merge into ``into`` (to offer its undo)."""
+    found = memory.list_operations(group, kind=["merge"], entity_id=into, limit=1).items
+    return found[0].id if found else None
+
+
+@router.post("/entities/{entity_id}/merge")
+def merge(request: Request, entity_id: str, csrf_token: FormText = "", into: FormText = "") -> Response:
+    """Merge this entity into another (one operation); the survivor's page offers the undo."""
+    who, memory, group = writer(request, csrf_token)
+    try:
+        target = resolve_entity(memory, group, into)
+        survivor = memory.merge_entities(entity_id, target, group, actor=who.actor)
+    except (InvalidInput, NotFound) as exc:
+        if exc.field != "into":
+            raise
+        return entity_page(
+            request,
+            entity_id,
+            None,
+            status=422,
+            errors={"into": "form.error.invalid"},
+            detail=exc.detail,
+            into=into,
+        )
+    operation = merge_operation(memory, group, survivor.entity.id) or ""
+    flash(request, "entity.merged", name=survivor.entity.name, operation=operation)
+    return see_other(f"{MOUNT}/entities/{survivor.entity.id}")
+
+
+def attribute_patch(
+    entity: Entity, keys: list[str], values: list[str], remove: list[str], new_key: str, new_value: str
+) -> dict[str, Scalar | None]:
+    """Return the attributes the form changed: edited values (as typed), removed keys (None), a new one."""
+    current = {k: v.get("value") if isinstance(v, dict) else v for k, v in entity.attributes.items()}
+    patch: dict[str, Scalar | None] = {}
+    for key, value in zip(keys, values, strict=False):
+        if key in current and key not in remove and str(current[key]) != value:
+            patch[key] = value
+    for key in remove:
+        if key in current:
+            patch[key] = None
+    if new_key.strip():
+        patch[new_key.strip()] = new_value
+    return patch
+
+
+@router.post("/entities/{entity_id}/attributes")
+def edit_attributes(
+    request: Request,
+    entity_id: str,
+    csrf_token: FormText = "",
+    version: FormText = "",
+    key: FormList | None = None,
+    value: FormList | None = None,
+    remove: FormList | None = None,
+    new_key: FormText = "",
+    new_value: FormText = "",
+) -> Response:
+    """Store the edited attributes as a new entity version, if the entity is still at the form's version."""
+    who, memory, group = writer(request, csrf_token)
+    entity = memory.get_entity(entity_id, group).entity
+    patch = attribute_patch(entity, key or [], value or [], remove or [], new_key, new_value)
+    if not version.isdigit():
+        return entity_page(request, entity_id, None, status=422, errors={"attributes": "form.error.version"})
+    try:
+        memory.update_entity(entity_id, patch, expected_version=int(version), group_id=group, actor=who.actor)
+    except PreconditionFailed:
+        return entity_page(request, entity_id, None, status=409, stale=patch)
+    except InvalidInput as exc:
+        return entity_page(
+            request,
+            entity_id,
+            None,
+            status=422,
+            errors={"attributes": "form.error.invalid"},
+            detail=exc.detail,
+        )
+    flash(request, "entity.updated" if patch else "entity.unchanged")
+    return see_other(f"{MOUNT}/entities/{entity_id}")

@@ -1,0 +1,219 @@
+"""The HTTP edge: what every request meets before a route, REST and ``/mcp`` alike.
+
+In order: a request id (``X-Request-ID``, echoed on the response and in every problem body);
+the Host header against the trusted hosts (421), the Origin header against them and the CORS
+origins (403); the body's declared size against the limit (413), and the body as it streams in
+(413 as soon as it passes the limit, whatever Content-Length said); the caller
+(``Principal``), resolved by an ``Authenticator``; then the app. An exception that escapes the
+app becomes a 500 problem carrying the request id, which is logged with the traceback.
+
+Why not Starlette's TrustedHostMiddleware and FastAPI's ``max_body_size``: both answer in plain
+text without the request id (FastAPI's even replaces any response to an over-long request with
+its own), TrustedHostMiddleware leaves Origin alone, and the MCP SDK's Host/Origin check guards
+/mcp only. One check here serves every route (docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from engram.api.rest.problems import BODY_LIMIT_SCOPE_KEY, REQUEST_ID_SCOPE_KEY, problem, too_large
+from engram.errors import EngramError, InvalidInput
+from engram.ids import new_id
+
+logger = logging.getLogger("engram.api")
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+ALL_INTERFACES = frozenset({"0.0.0.0", "::", ""})
+PRINCIPAL_SCOPE_KEY = "engram.principal"
+_CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+_HOST_PATTERN = re.compile(r"^(\*|(\*\.)?[a-z0-9_.:-]+)$")
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling. With no API keys every caller that passes the edge is the local operator."""
+
+    name: str | None = None
+
+
+Authenticator = Callable[[Headers], Principal]
+"""Resolve the caller from a request's headers; raise an EngramError (e.g. 401) to refuse it."""
+
+
+def open_access(_: Headers) -> Principal:
+    """Admit every caller as the local operator (the server's only mode until API keys exist)."""
+    return Principal()
+
+
+def current_principal(scope: Scope) -> Principal:
+    """Return the caller the edge resolved for this request (the local operator outside the edge)."""
+    principal = scope.get(PRINCIPAL_SCOPE_KEY)
+    return principal if isinstance(principal, Principal) else Principal()
+
+
+def host_name(header: str | None) -> str | None:
+    """Return the host of a Host header (``[::1]:8765`` → ``::1``), lower case, or None if malformed."""
+    if not header:
+        return None
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        rest = header[end + 1 :]
+        if end < 0 or (rest and not re.fullmatch(r":\d{1,5}", rest)):
+            return None
+        return header[1:end]
+    if header.count(":") == 1:
+        header, port = header.split(":")
+        if not port.isdigit():
+            return None
+    return header.rstrip(".") or None
+
+
+class HostPolicy:
+    """Which Host names a request may address, and which browser origins may call."""
+
+    def __init__(self, hosts: Iterable[str], cors_origins: Iterable[str] = ()) -> None:
+        """Raise InvalidInput(field="ENGRAM_TRUSTED_HOSTS") for a pattern other than host, *.domain or *."""
+        self.hosts = [host.strip().lower().strip("[]") for host in hosts]
+        for host in self.hosts:
+            if not _HOST_PATTERN.match(host):
+                raise InvalidInput(
+                    f"trusted host {host!r} must be a host name, an address, *.domain or *",
+                    field="ENGRAM_TRUSTED_HOSTS",
+                )
+        self.cors_origins = frozenset(origin.rstrip("/") for origin in cors_origins)
+
+    @classmethod
+    def for_server(
+        cls, trusted_hosts: Iterable[str], bind: str, cors_origins: Iterable[str] = ()
+    ) -> HostPolicy:
+        """Return the loopback names, the bound address (unless all interfaces) and ``trusted_hosts``.
+
+        Loopback names are always safe: a browser sends them only for pages served from loopback.
+        """
+        hosts = [*LOOPBACK_HOSTS, *trusted_hosts]
+        if bind.strip("[]") not in ALL_INTERFACES:
+            hosts.append(bind)
+        return cls(hosts, cors_origins)
+
+    def admits_host(self, host: str | None) -> bool:
+        """Return True when ``host`` (a name from host_name) matches a trusted host pattern."""
+        if host is None:
+            return False
+        for pattern in self.hosts:
+            if pattern == "*" or host == pattern:
+                return True
+            if pattern.startswith("*.") and host.endswith(pattern[1:]):
+                return True
+        return False
+
+    def admits_origin(self, origin: str) -> bool:
+        """Return True for a CORS origin, or a page served from a trusted host (the server's own)."""
+        if origin.rstrip("/") in self.cors_origins:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in {"http", "https"} and self.admits_host(host_name(parts.netloc))
+
+
+class BodyTooLarge(HTTPException):
+    """The request body streamed past the limit (413); the problem handlers answer it."""
+
+    def __init__(self) -> None:
+        super().__init__(413, "Content too large")
+
+
+class Edge:
+    """ASGI middleware in front of the whole app; see the module docstring for what it checks."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        policy: HostPolicy,
+        max_body_bytes: int,
+        authenticate: Authenticator = open_access,
+    ) -> None:
+        self.app = app
+        self.policy = policy
+        self.max_body_bytes = max_body_bytes
+        self.authenticate = authenticate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # lifespan: nothing to check
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        offered = headers.get("x-request-id", "")
+        rid = offered if _CLIENT_REQUEST_ID.match(offered) else new_id("req")
+        scope[REQUEST_ID_SCOPE_KEY] = rid
+        scope[BODY_LIMIT_SCOPE_KEY] = self.max_body_bytes
+        status = 0
+        received = 0
+
+        async def receive_within_limit() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.max_body_bytes:
+                raise BodyTooLarge
+            return message
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                MutableHeaders(scope=message)["X-Request-ID"] = rid
+            await send(message)
+
+        try:
+            refusal = self._refusal(scope, headers)
+            if refusal is not None:
+                await refusal(scope, receive, send_with_id)
+                return
+            await self.app(scope, receive_within_limit, send_with_id)
+        except BodyTooLarge:  # raised where no route's handler could answer it
+            if status:
+                raise
+            await too_large(scope)(scope, receive, send_with_id)
+            return
+        except Exception:  # the one place an unexpected error becomes a 500 problem
+            logger.exception("request %s failed: %s %s", rid, scope["method"], scope["path"])
+            if status:
+                raise
+            detail = f"the server failed to handle this request; its log has the details under {rid}"
+            await problem(scope, 500, "Internal error", detail)(scope, receive, send_with_id)
+            return
+        if status >= 500:
+            logger.error("request %s answered %d: %s %s", rid, status, scope["method"], scope["path"])
+
+    def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
+        """Return the problem response refusing this request before any route sees it, or None."""
+        if not self.policy.admits_host(host_name(headers.get("host"))):
+            shown = (headers.get("host") or "")[:64]
+            detail = f"Host {shown!r} is not served here; add it to ENGRAM_TRUSTED_HOSTS to serve it"
+            return problem(scope, 421, "Misdirected request", detail, field="Host")
+        origin = headers.get("origin")
+        if origin is not None and not self.policy.admits_origin(origin):
+            detail = f"Origin {origin[:64]!r} may not call this server; see ENGRAM_CORS_ORIGINS"
+            return problem(scope, 403, "Origin not allowed", detail, field="Origin")
+        declared = headers.get("content-length", "")
+        if declared.isascii() and declared.isdigit():  # else the server refuses the request itself
+            if len(declared) > 18:  # int() of thousands of digits is slow, then an error
+                return too_large(scope)
+            if int(declared) > self.max_body_bytes:
+                return too_large(scope, int(declared))
+        try:
+            scope[PRINCIPAL_SCOPE_KEY] = self.authenticate(headers)
+        except EngramError as exc:
+            return problem(scope, exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
+        return None

@@ -1,0 +1,252 @@
+"""People's corrections to the graph, each one operation: entity attributes, "not the same", disputes.
+
+Also the reads a reviewer works from: merge candidates with their evidence (minus the pairs
+already judged distinct), disputed facts grouped by subject and predicate, and what an
+episode stands behind (the entities it mentions, the facts it is evidence for).
+
+"Not the same" records a ``distinct`` operation naming both entities; it writes no version, so
+it cannot be reverted (a merge of the two stays possible), and the candidate list leaves the
+pair out from then on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
+from engram.graph.build import fact_index_text, name_keys
+from engram.graph.service import GraphService
+from engram.models.episodes import Operation
+from engram.models.graph import Entity, EntityView, Fact, MergeCandidateView, Scalar
+from engram.models.review import Dispute, EpisodeSupport, MergeEvidence
+from engram.storage.protocol import Storage, Txn
+from engram.storage.types import FactQuery, OperationQuery
+
+MAX_ATTRIBUTE_KEY = 64
+MAX_ATTRIBUTE_VALUE = 1000
+
+
+class ReviewService:
+    """Corrections and review reads over a store (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Storage,
+        graph: GraphService,
+        *,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._store = store
+        self._graph = graph
+        self._clock = clock
+
+    # -- entities ------------------------------------------------------------------------------
+
+    def update_entity(
+        self,
+        group_id: str,
+        entity_id: str,
+        attributes: Mapping[str, Scalar | None],
+        expected_version: int,
+        actor: str | None,
+    ) -> EntityView:
+        """Merge ``attributes`` into the entity as a new version (None removes a key); one operation.
+
+        Raises NotFound, PreconditionFailed (``expected_version`` is stale), InvalidInput (a bad key
+        or value, field ``attributes.<key>``).
+        """
+        for key, value in attributes.items():
+            if not key.strip() or len(key) > MAX_ATTRIBUTE_KEY:
+                raise InvalidInput(
+                    f"attribute names are 1-{MAX_ATTRIBUTE_KEY} characters", field=f"attributes.{key}"
+                )
+            if value is not None and not isinstance(value, str | int | float | bool):
+                raise InvalidInput(
+                    "an attribute value is text, a number or a boolean", field=f"attributes.{key}"
+                )
+            if isinstance(value, str) and len(value) > MAX_ATTRIBUTE_VALUE:
+                raise InvalidInput(
+                    f"an attribute value is at most {MAX_ATTRIBUTE_VALUE} characters",
+                    field=f"attributes.{key}",
+                )
+        operation = Operation.begin(
+            group_id, "entity_update", f"update entity {entity_id}", at=self._clock(), actor=actor
+        )
+
+        def update(txn: Txn) -> None:
+            current = txn.entity(group_id, entity_id)
+            if current is None:
+                raise NotFound(f"no entity with id {entity_id!r} in group {group_id!r}", field="id")
+            if current.version != expected_version:
+                raise PreconditionFailed(
+                    f"entity {entity_id!r} is at version {current.version}, not {expected_version}",
+                    current_version=current.version,
+                )
+            merged = dict(current.attributes)
+            for key, value in attributes.items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = {"value": value, "episode": operation.id}
+            changed = sorted(k for k in attributes if merged.get(k) != current.attributes.get(k))
+            if not changed:
+                return
+            updated = current.model_copy(
+                update={
+                    "attributes": merged,
+                    "version": current.version + 1,
+                    "recorded_at": operation.created_at,
+                    "operation_id": operation.id,
+                }
+            )
+            txn.put_entity(updated, name_keys(updated))
+            txn.record_operation(operation, {"entity": entity_id, "attributes": changed})
+
+        self._store.write(update)
+        return self._graph.get_entity(group_id, entity_id, None)
+
+    # -- merge candidates ----------------------------------------------------------------------
+
+    def mark_distinct(self, group_id: str, entity_id: str, other_id: str, actor: str | None) -> Operation:
+        """Record that two entities are not the same, as a ``distinct`` operation.
+
+        Raises NotFound, InvalidInput.
+        """
+        if entity_id == other_id:
+            raise InvalidInput("an entity is always the same as itself", field="candidate")
+        operation = Operation.begin(
+            group_id, "distinct", f"{entity_id} is not {other_id}", at=self._clock(), actor=actor
+        )
+
+        def record(txn: Txn) -> None:
+            for field, object_id in (("id", entity_id), ("candidate", other_id)):
+                if txn.entity(group_id, object_id) is None:
+                    raise NotFound(f"no entity with id {object_id!r} in group {group_id!r}", field=field)
+            txn.record_operation(operation, {"entity": entity_id, "candidate": other_id})
+
+        self._store.write(record)
+        return operation
+
+    def distinct_pairs(self, group_id: str) -> set[frozenset[str]]:
+        """Return the pairs of entities people judged not the same."""
+        pairs: set[frozenset[str]] = set()
+        query, key = OperationQuery(kinds=("distinct",)), None
+        while True:
+            page = self._store.list_operations(group_id, query, 500, key)
+            pairs |= {frozenset((str(op.details["entity"]), str(op.details["candidate"]))) for op in page}
+            if len(page) < 500:
+                return pairs
+            key = (page[-1].created_at, page[-1].id)
+
+    def merge_candidates(self, group_id: str) -> list[MergeCandidateView]:
+        """Return the possible duplicates still to review, best first (pairs judged distinct left out)."""
+        distinct = self.distinct_pairs(group_id)
+        return [
+            view
+            for view in self._graph.merge_candidates(group_id)
+            if frozenset((view.entity.id, view.candidate.id)) not in distinct
+        ]
+
+    def merge_evidence(self, group_id: str, limit: int) -> list[MergeEvidence]:
+        """Return up to ``limit`` candidates to review with the neighbours both entities share."""
+        evidence = []
+        for view in self.merge_candidates(group_id)[:limit]:
+            shared = self._neighbours(group_id, view.entity.id) & self._neighbours(
+                group_id, view.candidate.id
+            )
+            entities = [self._store.get_entity(group_id, entity_id) for entity_id in sorted(shared)]
+            evidence.append(
+                MergeEvidence(candidate=view, shared_neighbours=[e for e in entities if e is not None])
+            )
+        return evidence
+
+    def _neighbours(self, group_id: str, entity_id: str) -> set[str]:
+        facts = self._store.find_facts(group_id, FactQuery(subject=entity_id), 200)
+        linked = {f.subject for f in facts} | {f.object for f in facts if f.object is not None}
+        return linked - {entity_id}
+
+    # -- disputes ------------------------------------------------------------------------------
+
+    def disputes(self, group_id: str, limit: int) -> list[Dispute]:
+        """Return the disputed facts (up to ``limit``) grouped by subject and predicate."""
+        groups: dict[tuple[str, str], list[Fact]] = {}
+        for fact in self._store.disputed_facts(group_id, limit):
+            groups.setdefault((fact.subject, fact.predicate), []).append(fact)
+        return [
+            Dispute(
+                subject=self._store.get_entity(group_id, subject),
+                predicate=predicate,
+                facts=self._graph.hits(group_id, facts),
+            )
+            for (subject, predicate), facts in groups.items()
+        ]
+
+    def resolve_dispute(
+        self, group_id: str, subject: str, predicate: str, keep: list[str], actor: str | None
+    ) -> Operation:
+        """Settle the disputed facts of ``subject`` and ``predicate`` as one ``arbitrate`` operation.
+
+        Facts in ``keep`` become current; the other disputed ones are superseded by the first
+        kept. Keeping all of them keeps both sides current. Raises InvalidInput (``keep`` empty
+        or naming a fact not in the dispute), Conflict (nothing is disputed there any more:
+        someone settled it).
+        """
+        if not keep:
+            raise InvalidInput("choose the fact(s) to keep", field="keep")
+        operation = Operation.begin(
+            group_id, "arbitrate", f"settle {predicate} of {subject}", at=self._clock(), actor=actor
+        )
+
+        def settle(txn: Txn) -> None:
+            disputed = [f for f in txn.facts_about(group_id, subject, predicate) if f.status == "disputed"]
+            if not disputed:
+                raise Conflict(
+                    f"no fact of {subject} {predicate} is disputed now; it was settled", field="keep"
+                )
+            ids = {f.id for f in disputed}
+            unknown = sorted(set(keep) - ids)
+            if unknown:
+                raise InvalidInput(f"fact {unknown[0]} is not disputed here", field="keep")
+            winner = next(f.id for f in disputed if f.id in keep)
+            superseded = []
+            for fact in disputed:
+                changes: dict[str, Any] = {"status": "current"}
+                if fact.id not in keep:
+                    changes = {"status": "superseded", "superseded_by": winner}
+                    superseded.append(fact.id)
+                updated = fact.model_copy(
+                    update={
+                        **changes,
+                        "version": fact.version + 1,
+                        "recorded_at": operation.created_at,
+                        "operation_id": operation.id,
+                    }
+                )
+                txn.put_fact(updated, fact_index_text(txn, group_id, updated))
+            kept = [f.id for f in disputed if f.id in keep]
+            txn.record_operation(
+                operation,
+                {"subject": subject, "predicate": predicate, "kept": kept, "superseded": superseded},
+            )
+
+        self._store.write(settle)
+        return operation
+
+    # -- episodes ------------------------------------------------------------------------------
+
+    def episode_support(self, group_id: str, episode_id: str) -> EpisodeSupport:
+        """Return the entities an episode mentions and every fact (any status) it is evidence for."""
+        entities: list[Entity] = []
+        facts: dict[str, Fact] = {}
+        for entity_id in self._store.mentioned_entities(group_id, episode_id):
+            entity = self._store.get_entity(group_id, entity_id)
+            if entity is None:
+                continue
+            entities.append(entity)
+            query = FactQuery(subject=entity_id, include_history=True)
+            for fact in self._store.find_facts(group_id, query, 200):
+                if episode_id in fact.episodes:
+                    facts.setdefault(fact.id, fact)
+        return EpisodeSupport(entities=entities, facts=self._graph.hits(group_id, list(facts.values())))

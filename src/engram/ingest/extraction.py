@@ -1,0 +1,142 @@
+"""Extraction of stored episodes into the knowledge graph: the supplied extraction, else the extractor's.
+
+An episode's graph is built in its own transaction right after the episode is stored: a
+failing extractor never loses the episode, which is marked ``extraction_status: failed`` in
+its metadata (a new version) so ``reextract`` can retry it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from engram.errors import EngramError
+from engram.graph.service import GraphService
+from engram.ingest.extract import Extractor, MeteredExtractor
+from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.graph import Extraction
+from engram.observability import metrics
+from engram.storage.protocol import Storage
+from engram.storage.types import PageKey
+
+logger = logging.getLogger("engram.ingest")
+
+
+class GraphIngest:
+    """Runs the extractor over new episodes and hands what it found to the graph."""
+
+    def __init__(
+        self,
+        store: Storage,
+        graph: GraphService,
+        extractor: Extractor | None,
+        *,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._store = store
+        self._graph = graph
+        self._extractor = extractor
+        self._clock = clock
+
+    def close(self) -> None:
+        """Release the extractor."""
+        if self._extractor is not None:
+            self._extractor.close()
+
+    def ingest(self, items: Sequence[tuple[Episode, Extraction | None]], actor: str | None) -> None:
+        """Build the graph of newly stored episodes: the supplied extraction, else the extractor's.
+
+        Episodes of one group share one ``extract`` operation and one transaction; chit-chat
+        (an empty extraction) builds nothing.
+        """
+        work: dict[str, list[tuple[Episode, Extraction]]] = {}
+        tokens: dict[str, dict[str, int]] = {}
+        for episode, supplied in items:
+            if supplied is not None:
+                metrics.count_extraction("agent", "ok")
+            extraction = supplied if supplied is not None else self._extract(episode, tokens)
+            if extraction is not None and not extraction.empty:
+                work.setdefault(episode.group_id, []).append((episode, extraction))
+        for group_id, batch in work.items():
+            self._graph.build(group_id, batch, actor, "extract", _of(tokens, batch))
+
+    def reextract(self, group_id: str, actor: str | None) -> tuple[int, int]:
+        """Extract again every episode of the group marked ``extraction_status: failed``.
+
+        Returns (succeeded, still failing). A success builds the graph and marks the episode
+        ``extraction_status: done`` (a new version).
+        """
+        failed = {"extraction_status": "failed"}
+        episodes: list[Episode] = []
+        after = None
+        while page := self._store.list_episodes(group_id, EpisodeFilters(metadata=failed), 200, after):
+            episodes += page
+            after = PageKey(page[-1].timestamp, page[-1].id)
+        succeeded = 0
+        for episode in episodes:
+            tokens: dict[str, dict[str, int]] = {}
+            extraction = self._extract(episode, tokens, retry=True)
+            if extraction is None:
+                continue
+            if not extraction.empty:
+                self._graph.build(group_id, [(episode, extraction)], actor, "reextract", tokens)
+            current = self._store.get_episode(group_id, episode.id)
+            assert current is not None
+            self._set_status(current, {"extraction_status": "done", "extraction_error": None})
+            succeeded += 1
+        return succeeded, len(episodes) - succeeded
+
+    def _extract(
+        self, episode: Episode, tokens: dict[str, dict[str, int]], *, retry: bool = False
+    ) -> Extraction | None:
+        """Return the extractor's extraction (its cost into ``tokens``), or None after marking a failure.
+
+        ``retry``: the episode had failed before (counted as ``retried`` when it succeeds).
+        """
+        if self._extractor is None:
+            return None
+        try:
+            if isinstance(self._extractor, MeteredExtractor):
+                extraction, tokens[episode.id] = self._extractor.extract_with_usage(episode)
+            else:
+                extraction = self._extractor.extract(episode)
+        except EngramError as exc:
+            metrics.count_extraction(self._extractor.name, "failed")
+            logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
+            current = self._store.get_episode(episode.group_id, episode.id) or episode
+            self._set_status(current, {"extraction_status": "failed", "extraction_error": exc.detail[:500]})
+            return None
+        metrics.count_extraction(self._extractor.name, "retried" if retry else "ok")
+        return extraction
+
+    def _set_status(self, episode: Episode, status: dict[str, str | None]) -> None:
+        """Record the extraction status in the episode's metadata, as a new version."""
+        operation = Operation.begin(
+            episode.group_id,
+            "extraction_status",
+            f"extraction {status['extraction_status']} for {episode.id}",
+            at=self._clock(),
+        )
+        metadata = {k: v for k, v in {**episode.metadata, **status}.items() if v is not None}
+        self._store.update_episode(
+            episode.group_id,
+            episode.id,
+            episode.version,
+            lambda current: current.model_copy(
+                update={
+                    "version": current.version + 1,
+                    "metadata": metadata,
+                    "recorded_at": operation.created_at,
+                    "operation_id": operation.id,
+                }
+            ),
+            operation,
+        )
+        metrics.count_operation(operation.kind)
+
+
+def _of(
+    tokens: dict[str, dict[str, int]], batch: list[tuple[Episode, Extraction]]
+) -> dict[str, dict[str, int]]:
+    return {episode.id: tokens[episode.id] for episode, _ in batch if episode.id in tokens}

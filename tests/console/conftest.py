@@ -1,0 +1,82 @@
+"""Console fixtures: the whole app through the ASGI stack, a seeded memory, forms with their CSRF token."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from console.seed import Seeded, seed
+from engram import Memory
+from engram.api.app import create_app
+from engram.api.console import KeyCheck, Principal
+
+KEYS = {
+    "read-key": Principal("rita", "read", None),
+    "write-key": Principal("walt", "write", None),
+    "admin-key": Principal("ada", "admin", None),
+    "team-a-key": Principal("tam", "write", frozenset({"team-a"})),
+}
+
+
+def keys(key: str) -> Principal | None:
+    """A key check for tests: four fixed keys."""
+    return KEYS.get(key)
+
+
+def csrf(page: httpx.Response) -> str:
+    """Return the CSRF token a rendered page carries in its forms."""
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert found is not None, "the page has no form with a CSRF token"
+    return found.group(1)
+
+
+def text(page: httpx.Response) -> str:
+    """Return a page's visible text, whitespace collapsed (tags dropped)."""
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.text)))
+
+
+def submit(
+    client: TestClient, page: str, action: str, data: dict[str, Any], headers: dict[str, str] | None = None
+) -> httpx.Response:
+    """GET ``page`` (for its CSRF token), then POST ``data`` to ``action`` without following redirects."""
+    token = csrf(client.get(page, headers=headers))
+    return client.post(action, data={"csrf_token": token, **data}, headers=headers, follow_redirects=False)
+
+
+@pytest.fixture
+def seeded(memory: Memory) -> Seeded:
+    return seed(memory)
+
+
+@pytest.fixture
+def admin(memory: Memory, seeded: Seeded) -> Iterator[TestClient]:
+    """The console on loopback with no keys: everyone is the local administrator."""
+    with TestClient(create_app(memory), base_url="http://127.0.0.1") as client:
+        yield client
+
+
+@pytest.fixture
+def with_keys(memory: Memory, seeded: Seeded) -> Iterator[Callable[..., TestClient]]:
+    """Return a factory of clients of the console with API keys (KEYS), signed in with ``key`` if given."""
+    opened: list[TestClient] = []
+
+    def make(
+        key: str | None = None, *, host: str = "127.0.0.1", key_check: KeyCheck | None = keys
+    ) -> TestClient:
+        client = TestClient(create_app(memory, host=host, key_check=key_check), base_url="http://127.0.0.1")
+        client.__enter__()
+        opened.append(client)
+        if key is not None:
+            signed = submit(client, "/admin/sign-in", "/admin/sign-in", {"key": key, "next": "/admin/health"})
+            assert signed.status_code == 303, signed.text
+        return client
+
+    yield make
+    for client in opened:
+        client.__exit__(None, None, None)
