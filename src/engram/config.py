@@ -193,7 +193,7 @@ class Settings(BaseSettings):
         if not self.metrics.intents:
             names = tuple(load_taxonomy(self.intents_file).names())
             fields: dict[str, object] = {"intents": names}
-            if "watched_intents" not in self.metrics.model_fields_set:  # the default suits the default taxonomy
+            if "watched_intents" not in self.metrics.model_fields_set:  # a default for the default taxonomy
                 fields["watched_intents"] = tuple(i for i in self.metrics.watched_intents if i in names)
             labelled = MetricsSettings(**(self.metrics.model_dump() | fields))
             object.__setattr__(self, "metrics", labelled)  # frozen: set once, while validating

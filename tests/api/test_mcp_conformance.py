@@ -28,7 +28,8 @@ from mcp_clients import (
     typescript_client,
 )
 
-TOOLS = {"create_episode", "create_episodes", "update_episode", "get_episode", "list_episodes", "search_episodes"}
+TOOLS = {"create_episode", "create_episodes", "update_episode", "get_episode", "list_episodes"}
+TOOLS |= {"search_episodes"}
 TOOLS |= {"search_facts", "search_entities", "get_entity", "add_facts", "merge_entities"}
 TOOLS |= {"list_operations", "revert_operation", "delete_episode"}
 LI = {"type": "user", "id": "u_7", "name": "李强"}

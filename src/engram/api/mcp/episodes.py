@@ -87,9 +87,7 @@ EpisodesArg = Annotated[
     list[dict[str, Any]],
     Field(
         min_length=1,
-        description=(
-            "Each item: create_episode's arguments. At most ENGRAM_MAX_BATCH_EPISODES (100)."
-        ),
+        description=("Each item: create_episode's arguments. At most ENGRAM_MAX_BATCH_EPISODES (100)."),
     ),
 ]
 
@@ -146,7 +144,10 @@ def add_episode_tools(
         return CreateEpisodeResult(episode=view, deduplicated=created.deduplicated)
 
     def create_episodes(episodes: EpisodesArg) -> BatchCreateResult:
-        """Store many episodes; each gets a result: created, deduplicated (a retry is safe) or failed, naming the field."""
+        """Store many episodes; each gets a result.
+
+        created, deduplicated (a retry is safe) or failed, naming the field.
+        """
         batch = memory.create_episodes_each(episodes, actor=MCP_ACTOR)
         views = [
             BatchItemView(
