@@ -84,10 +84,24 @@ def test_a_conflicting_undo_shows_the_later_operations_and_offers_force(
     assert "team" not in memory.get_entity(seeded.caroline).entity.attributes
 
 
-def test_operations_that_cannot_be_undone_say_so(admin: TestClient, memory: Memory, seeded: Seeded) -> None:
+def test_not_the_same_is_undone_from_its_audit_page(
+    admin: TestClient, memory: Memory, seeded: Seeded
+) -> None:
     distinct = memory.mark_distinct(seeded.caroline, seeded.carolyn)
     page = text(admin.get(f"/admin/audit/{distinct.id}"))
-    assert "This operation cannot be undone: it changed no stored version" in page
+    assert "judgement between the two entities flips" in page and "Undo this operation" in page
+    undone = submit(admin, f"/admin/audit/{distinct.id}", f"/admin/audit/{distinct.id}/undo", {})
+    assert undone.status_code == 303
+    assert "Not the same" in text(admin.get("/admin/review/candidates")), "the pair is back in review"
+    again = text(admin.get(f"/admin/audit/{distinct.id}"))
+    assert "This operation cannot be undone" in again and "already reverted" in again
+
+
+def test_operations_that_cannot_be_undone_say_so(admin: TestClient, memory: Memory, seeded: Seeded) -> None:
+    episode = memory.create_episode({"content": "a note to purge"}).episode
+    purge, _ = memory.purge_episode(episode.id)
+    page = text(admin.get(f"/admin/audit/{purge.id}"))
+    assert "This operation cannot be undone: a purge cannot be reverted" in page
     assert "Undo this operation" not in page
 
 

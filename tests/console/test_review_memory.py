@@ -83,6 +83,39 @@ def test_not_the_same_is_an_operation_and_the_pair_leaves_review(memory: Memory,
     assert missing.value.field == "candidate"
 
 
+def test_not_the_same_is_undone_and_the_undo_undone(memory: Memory, seeded: Seeded) -> None:
+    pair = {seeded.caroline, seeded.carolyn}
+    distinct = memory.mark_distinct(seeded.caroline, seeded.carolyn, actor="console:amy")
+    preview = memory.preview_revert(distinct.id)
+    assert preview.revertible and [(c.action, c.now, c.after) for c in preview.changes] == [
+        (
+            "judge",
+            {"distinct_from": max(pair), "distinct": True},
+            {"distinct_from": max(pair), "distinct": False},
+        )
+    ]
+    undo = memory.revert_operation(distinct.id, actor="console:amy").operation
+    assert undo.details["pair"] == sorted(pair) and undo.details["distinct"] is False
+    assert [{c.entity.id, c.candidate.id} for c in memory.merge_candidates()] == [pair], "back in review"
+    with pytest.raises(Conflict) as twice:
+        memory.revert_operation(distinct.id)
+    assert twice.value.field == "id" and undo.id in str(twice.value)
+    assert not memory.preview_revert(distinct.id).revertible
+    memory.revert_operation(undo.id)
+    assert memory.merge_candidates() == [], "undoing the undo judges them distinct again"
+
+
+def test_a_later_judgement_of_the_pair_needs_force(memory: Memory, seeded: Seeded) -> None:
+    first = memory.mark_distinct(seeded.caroline, seeded.carolyn)
+    memory.mark_distinct(seeded.carolyn, seeded.caroline)
+    assert memory.preview_revert(first.id).later_operations
+    with pytest.raises(Conflict) as refused:
+        memory.revert_operation(first.id)
+    assert refused.value.field == "id"
+    memory.revert_operation(first.id, force=True)
+    assert len(memory.merge_candidates()) == 1
+
+
 def test_a_dispute_is_settled_keeping_one_or_both_and_undone(memory: Memory, seeded: Seeded) -> None:
     [dispute] = memory.disputes()
     assert dispute.subject is not None and dispute.subject.id == seeded.project
@@ -156,8 +189,9 @@ def test_the_undo_preview_says_what_the_revert_then_does(memory: Memory, seeded:
 
 
 def test_previews_of_operations_that_cannot_be_undone_say_why(memory: Memory, seeded: Seeded) -> None:
-    distinct = memory.mark_distinct(seeded.caroline, seeded.carolyn)
-    preview = memory.preview_revert(distinct.id)
+    episode = memory.create_episode({"content": "a note to purge"}).episode
+    purge, _ = memory.purge_episode(episode.id)
+    preview = memory.preview_revert(purge.id)
     assert not preview.revertible and preview.changes == [] and preview.reason
     [ingest] = memory.list_operations(kind=["ingest"], episode_id=seeded.complaint).items
     retract = memory.preview_revert(ingest.id)

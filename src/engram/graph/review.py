@@ -4,9 +4,9 @@ Also the reads a reviewer works from: merge candidates with their evidence (minu
 already judged distinct), disputed facts grouped by subject and predicate, and what an
 episode stands behind (the entities it mentions, the facts it is evidence for).
 
-"Not the same" records a ``distinct`` operation naming both entities; it writes no version, so
-it cannot be reverted (a merge of the two stays possible), and the candidate list leaves the
-pair out from then on.
+"Not the same" records a ``distinct`` operation naming both entities; it writes no version. The
+candidate list leaves the pair out while that judgement stands; undoing it brings the pair back
+(engram.graph.judgements).
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.graph.build import fact_index_text, name_keys
+from engram.graph.judgements import distinct_pairs
 from engram.graph.service import GraphService
 from engram.models.episodes import Operation
 from engram.models.graph import Entity, EntityView, Fact, MergeCandidateView, Scalar
 from engram.models.review import Dispute, EpisodeSupport, MergeEvidence
 from engram.storage.protocol import Storage, Txn
-from engram.storage.types import FactQuery, OperationQuery
+from engram.storage.types import FactQuery
 
 MAX_ATTRIBUTE_KEY = 64
 MAX_ATTRIBUTE_VALUE = 1000
@@ -130,15 +131,8 @@ class ReviewService:
         return operation
 
     def distinct_pairs(self, group_id: str) -> set[frozenset[str]]:
-        """Return the pairs of entities people judged not the same."""
-        pairs: set[frozenset[str]] = set()
-        query, key = OperationQuery(kinds=("distinct",)), None
-        while True:
-            page = self._store.list_operations(group_id, query, 500, key)
-            pairs |= {frozenset((str(op.details["entity"]), str(op.details["candidate"]))) for op in page}
-            if len(page) < 500:
-                return pairs
-            key = (page[-1].created_at, page[-1].id)
+        """Return the pairs of entities people judged not the same (and did not undo)."""
+        return distinct_pairs(lambda q, n, key: self._store.list_operations(group_id, q, n, key))
 
     def merge_candidates(self, group_id: str) -> list[MergeCandidateView]:
         """Return the possible duplicates still to review, best first (pairs judged distinct left out)."""

@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from engram.errors import NotFound
+from engram.graph.judgements import judged_pair, later_judgement
 from engram.history.revert import EPISODE_CREATING, IRREVERSIBLE, plan_revert
 from engram.history.service import HistoryService
 from engram.history.unarchive import archived_by, reverts_archive
 from engram.models.episodes import Operation
+from engram.models.history import OperationView
 from engram.models.review import PreviewChange, RevertPreview
 from engram.storage.protocol import Storage
 from engram.storage.types import ObjectKind
@@ -40,6 +42,8 @@ def preview_revert(
         action = "restore" if archived_by(target) is not None else "close"
         moved = [PreviewChange(kind="fact", id=i, action=action, now=None, after=None) for i in facts]
         return RevertPreview(operation=view, changes=moved, later_operations=[], revertible=True)
+    if judged_pair(target) is not None:
+        return _preview_judgement(store, group_id, view)
     objects = {(ref.kind, ref.id) for ref in [*view.created, *view.closed]}
     if not objects and not target.details.get("mentions_removed"):
         return RevertPreview(
@@ -74,6 +78,28 @@ def preview_revert(
     return RevertPreview(
         operation=view, changes=changes, later_operations=later, revertible=not reverted_by, reason=reason
     )
+
+
+def _preview_judgement(store: Storage, group_id: str, view: OperationView) -> RevertPreview:
+    """Return the undo of a "not the same" judgement (or of its undo): the pair's state flips."""
+    target = view.operation
+    pair, state = judged_pair(target) or (frozenset(), False)
+    first, second = sorted(pair)
+    change = PreviewChange(
+        kind="entity",
+        id=first,
+        action="judge",
+        now={"distinct_from": second, "distinct": state},
+        after={"distinct_from": second, "distinct": not state},
+    )
+    later = later_judgement(lambda q, n, k: store.list_operations(group_id, q, n, k), target)
+    if later is not None and later.details.get("target") == target.id:
+        reason = f"it was already reverted by {later.id}; revert that to re-apply it"
+        return RevertPreview(
+            operation=view, changes=[change], later_operations=[later], revertible=False, reason=reason
+        )
+    later_operations = [] if later is None else [later]
+    return RevertPreview(operation=view, changes=[change], later_operations=later_operations, revertible=True)
 
 
 def _operation(history: HistoryService, group_id: str, operation_id: str) -> Operation | None:

@@ -6,7 +6,8 @@ current before it (if any) is stored again as a new version; otherwise (it creat
 object) the object's current version is closed. Mentions it added are removed and mentions
 it removed are added back. Reverting an ingest or import retracts its episodes
 (engram.history.retract). Reverting an archive moves its facts back from the archive
-(engram.history.unarchive). A revert is itself an operation, so reverting a revert re-applies.
+(engram.history.unarchive). Reverting a judgement ("not the same") withdraws it
+(engram.graph.judgements). A revert is itself an operation, so reverting a revert re-applies.
 
 If a later operation changed an object the target touched, the revert would silently undo
 that change too: it is refused with Conflict naming the later operations, unless ``force``.
@@ -19,6 +20,7 @@ from typing import Any
 
 from engram.errors import Conflict, NotFound, shown
 from engram.graph.build import fact_index_text, name_keys
+from engram.graph.judgements import judged_pair, revert_judgement
 from engram.history.retract import retract_episode
 from engram.history.unarchive import revert_archive, reverts_archive
 from engram.models.episodes import Operation
@@ -46,6 +48,8 @@ def revert_operation(
         raise Conflict(IRREVERSIBLE[target.kind], field="id")
     if reverts_archive(target):
         return revert_archive(txn, group_id, target, operation, force=force)
+    if judged_pair(target) is not None:
+        return revert_judgement(txn, group_id, target, force=force)
     # Facts the target changed that were archived since come back first, so their versions count.
     named = _facts_named(target.details)
     unarchived = (

@@ -39,9 +39,9 @@ class PreviewChange(BaseModel):
 
     kind: Literal["episode", "entity", "fact"]
     id: str
-    action: Literal["restore", "close", "retract"] = Field(
+    action: Literal["restore", "close", "retract", "judge"] = Field(
         description="restore: an earlier version comes back; close: the object ends; retract: an episode is "
-        "deleted with what only it supports."
+        "deleted with what only it supports; judge: a 'not the same' judgement between two entities flips."
     )
     now: dict[str, Any] | None = Field(description="The object's latest version (None: gone).")
     after: dict[str, Any] | None = Field(description="The version the undo stores again (None: closed).")

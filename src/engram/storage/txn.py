@@ -19,7 +19,7 @@ from engram.storage import archive, episodes, graph, history
 from engram.storage.backend import Backend
 from engram.storage.rows import episode_params, insert_episode_sql, insert_operation
 from engram.storage.sql import Db
-from engram.storage.types import MergeCandidate, ObjectKind, PendingEntity, Vector, VersionRef
+from engram.storage.types import MergeCandidate, ObjectKind, OperationQuery, PendingEntity, Vector, VersionRef
 
 
 class Txn:
@@ -170,6 +170,12 @@ class Txn:
     def operation(self, group_id: str, operation_id: str) -> Operation | None:
         """Return a recorded operation."""
         return history.get_operation(self._group(group_id), group_id, operation_id)
+
+    def list_operations(
+        self, group_id: str, query: OperationQuery, limit: int, after_key: tuple[datetime, str] | None
+    ) -> list[Operation]:
+        """Return operations matching ``query``, newest first, after the (created_at, id) key."""
+        return history.list_operations(self._group(group_id), group_id, query, limit, after_key)
 
     # -- versions ----------------------------------------------------------------------------------
 
