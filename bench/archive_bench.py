@@ -1,4 +1,4 @@
-"""Benchmark decay bookkeeping (fact hits) and the fact archive (issue #5).
+"""Benchmark decay bookkeeping (fact hits) and the fact archive.
 
 Each figure is printed beside a baseline measured in the same run.
 

