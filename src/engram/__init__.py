@@ -15,6 +15,7 @@ from engram.errors import (
     PreconditionRequired,
     StoreError,
 )
+from engram.ingest.intents import IntentClassifier
 from engram.memory import Memory
 from engram.models.episodes import (
     Actor,
@@ -53,6 +54,7 @@ from engram.models.history import OperationPage, OperationView, PurgeReport, Ver
 from engram.models.intents import Intent
 from engram.models.review import Dispute, EpisodeSupport, HealthReport, MergeEvidence, RevertPreview
 from engram.models.stats import EpisodeCount, MemoryStats
+from engram.portable.base import ImportStats, Problem
 from engram.portable.group_format import ImportCounts
 
 __version__ = "0.1.0"
@@ -90,7 +92,9 @@ __all__ = [
     "FactsAdded",
     "HealthReport",
     "ImportCounts",
+    "ImportStats",
     "Intent",
+    "IntentClassifier",
     "InvalidInput",
     "Memory",
     "MemoryStats",
@@ -102,6 +106,7 @@ __all__ = [
     "OperationView",
     "PreconditionFailed",
     "PreconditionRequired",
+    "Problem",
     "PurgeReport",
     "RevertPreview",
     "SearchHit",

@@ -10,8 +10,8 @@ from engram.config import Settings
 from engram.errors import Conflict, InvalidInput, NotFound
 from engram.memory import Memory
 from engram.models.episodes import EpisodeIn
-from engram.portable.base import Record
-from engram.portable.batch import BatchImporter, ImportStats
+from engram.portable.base import ImportStats, Record
+from engram.portable.batch import BatchImporter
 
 
 def records(count: int, *, bad_at: int | None = None) -> Iterator[Record]:

@@ -48,7 +48,8 @@ from engram.cli.common import (
 )
 from engram.cli.portable import export_engram, import_engram, looks_like_export
 from engram.errors import EngramError, InvalidInput, NotFound
-from engram.portable.batch import BatchImporter, ImportStats
+from engram.portable.base import ImportStats
+from engram.portable.batch import BatchImporter
 from engram.portable.formats import ImportFormat
 from engram.portable.importing import open_path, preview, resolve_format
 from engram.portable.jsonl import STDIN, jsonl_records

@@ -23,7 +23,7 @@ from engram.cli.common import counted, fail, note, open_memory
 from engram.errors import EngramError, InvalidInput
 from engram.memory import Memory
 from engram.models.portable import ROW_KINDS
-from engram.portable.batch import ImportStats
+from engram.portable.base import ImportStats
 from engram.portable.group_format import FORMAT, ImportCounts, is_export, read_lines
 
 STDIN = Path("-")

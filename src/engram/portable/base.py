@@ -8,7 +8,7 @@ store. The CLI (or any caller) batches the records into ``Memory.create_episodes
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engram.models.episodes import EpisodeIn
 
@@ -51,3 +51,18 @@ class Problem:
 
 Parsed = Record | Problem
 """What an importer yields: a record, or the problem that kept one from being read."""
+
+
+@dataclass(slots=True)
+class ImportStats:
+    """Running totals of an import: episodes created, deduplicated, and batches committed."""
+
+    created: int = 0
+    deduplicated: int = 0
+    batches: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def committed(self) -> int:
+        """Return how many records are stored so far (created plus deduplicated)."""
+        return self.created + self.deduplicated

@@ -13,32 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from engram.errors import Conflict, EngramError, InvalidInput
 from engram.ingest.bulk import create_each
 from engram.memory import Memory
 from engram.models.episodes import CreatedEpisode
-from engram.portable.base import Problem, Record
+from engram.portable.base import ImportStats, Problem, Record
 
 _INDEXED_FIELD = re.compile(r"^(\d+)\.(.+)$")
 _ITEM_PREFIX = re.compile(r"^item \d+: ")
-
-
-@dataclass(slots=True)
-class ImportStats:
-    """Running totals of an import: episodes created, deduplicated, and batches committed."""
-
-    created: int = 0
-    deduplicated: int = 0
-    batches: int = 0
-    problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def committed(self) -> int:
-        """Return how many records are stored so far (created plus deduplicated)."""
-        return self.created + self.deduplicated
 
 
 class BatchImporter:

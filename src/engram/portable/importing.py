@@ -13,8 +13,8 @@ from pathlib import Path
 
 from engram.errors import InvalidInput
 from engram.memory import Memory
-from engram.portable.base import ImportSource, Problem, Record
-from engram.portable.batch import BatchImporter, ImportStats
+from engram.portable.base import ImportSource, ImportStats, Problem, Record
+from engram.portable.batch import BatchImporter
 from engram.portable.formats import ImportFormat, detect_format, open_source
 
 STRICT = frozenset({ImportFormat.jsonl, ImportFormat.locomo})
