@@ -3,18 +3,22 @@
 The public surface is this module's ``__all__``; everything else is private.
 """
 
+from engram.access import Principal
 from engram.config import Settings
 from engram.errors import (
     Conflict,
     EmbedderError,
     EngramError,
     ExtractionError,
+    Forbidden,
     InvalidInput,
     NotFound,
     PreconditionFailed,
     PreconditionRequired,
     StoreError,
+    Unauthorized,
 )
+from engram.keys import Keyring
 from engram.memory import Memory
 from engram.models.episodes import (
     Actor,
@@ -47,6 +51,7 @@ from engram.models.graph import (
     MergeCandidateView,
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
+from engram.models.keys import ApiKey, CreatedKey
 from engram.models.review import Dispute, EpisodeSupport, HealthReport, Intent, MergeEvidence, RevertPreview
 from engram.models.stats import EpisodeCount, MemoryStats
 from engram.portable.group_format import ImportCounts
@@ -56,9 +61,11 @@ __version__ = "0.1.0"
 __all__ = [
     "Actor",
     "AddFacts",
+    "ApiKey",
     "ArchiveResult",
     "Conflict",
     "CreatedEpisode",
+    "CreatedKey",
     "Dispute",
     "EmbedderError",
     "EngramError",
@@ -81,10 +88,12 @@ __all__ = [
     "FactSearch",
     "FactSearchResponse",
     "FactsAdded",
+    "Forbidden",
     "HealthReport",
     "ImportCounts",
     "Intent",
     "InvalidInput",
+    "Keyring",
     "Memory",
     "MemoryStats",
     "MergeCandidateView",
@@ -95,6 +104,7 @@ __all__ = [
     "OperationView",
     "PreconditionFailed",
     "PreconditionRequired",
+    "Principal",
     "PurgeReport",
     "RevertPreview",
     "SearchHit",
@@ -103,6 +113,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "ThreadHits",
+    "Unauthorized",
     "VersionChange",
     "__version__",
 ]

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
 
+from conftest import LOOPBACK
 from engram.api.app import create_app
 from engram.api.mcp.server import create_mcp_server
 from engram.config import Settings
@@ -83,7 +84,7 @@ def rest_pages(
 
 
 def test_list_pages_stop_at_the_budget_and_continue_without_gaps(tight: Memory) -> None:
-    with TestClient(create_app(tight)) as http:
+    with TestClient(create_app(tight), base_url=LOOPBACK) as http:
         pages = rest_pages(http, "GET", "/v1/episodes", {"limit": 100}, "items")
         first_mcp = mcp(tight, [("list_episodes", {"limit": 100})])[0]
     assert len(pages) > 1, "30 episodes of ~200 bytes of content do not fit in 3000 bytes"
@@ -104,7 +105,7 @@ def test_list_pages_stop_at_the_budget_and_continue_without_gaps(tight: Memory) 
 def test_search_pages_continue_the_same_ranking(tight: Memory) -> None:
     query = {"query": "pottery kiln", "limit": 30}
     whole = [hit.episode.id for hit in tight.search_episodes(query).results]
-    with TestClient(create_app(tight)) as http:
+    with TestClient(create_app(tight), base_url=LOOPBACK) as http:
         pages = rest_pages(http, "POST", "/v1/episodes/search", query, "results")
         assert len(pages) > 1
         assert [hit["episode"]["id"] for page in pages for hit in page] == whole, "no hit lost or repeated"
@@ -135,7 +136,7 @@ def test_library_search_cursor_pages_through_the_ranking(tight: Memory) -> None:
 
 
 def test_search_limit_cap_is_the_same_over_rest_and_mcp(tight: Memory) -> None:
-    with TestClient(create_app(tight)) as http:
+    with TestClient(create_app(tight), base_url=LOOPBACK) as http:
         assert http.post("/v1/episodes/search", json={"query": "x", "limit": 100}).status_code == 200
         assert http.post("/v1/episodes/search", json={"query": "x", "limit": 101}).status_code == 422
 
@@ -150,7 +151,7 @@ def test_search_limit_cap_is_the_same_over_rest_and_mcp(tight: Memory) -> None:
 def test_operations_pages_stop_at_the_budget(tight: Memory) -> None:
     for episode in tight.list_episodes(limit=30).items[:25]:
         tight.delete_episode(episode.id)
-    with TestClient(create_app(tight)) as http:
+    with TestClient(create_app(tight), base_url=LOOPBACK) as http:
         pages = rest_pages(http, "GET", "/v1/operations", {"limit": 100}, "items")
     assert len(pages) > 1
     ids = [operation["id"] for page in pages for operation in page]

@@ -11,8 +11,10 @@ from __future__ import annotations
 from engram.cli import episodes, history, maintenance, server  # noqa: F401  (each registers its commands)
 from engram.cli.bench import bench_app, reembed, reextract
 from engram.cli.common import app
+from engram.cli.keys import keys_app
 
 app.add_typer(bench_app, name="bench")
+app.add_typer(keys_app, name="keys")
 app.command()(reembed)
 app.command()(reextract)
 

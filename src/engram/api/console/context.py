@@ -22,9 +22,14 @@ def memory_of(request: Request) -> Memory:
 
 
 def current_group(request: Request) -> str:
-    """Return the group the visitor works in: the session's choice, else the default group."""
+    """Return the group the visitor works in: the session's choice, else the default group (the
+    key's only group when it has one)."""
     chosen = request.session.get("group")
-    return chosen if isinstance(chosen, str) else memory_of(request).settings.default_group
+    if isinstance(chosen, str):
+        return chosen
+    fallback = memory_of(request).settings.default_group
+    who = principal(request)
+    return fallback if who is None else who.default_group(fallback)
 
 
 def flash(request: Request, message_id: str, **values: str) -> None:
