@@ -6,7 +6,7 @@ groups) or the local operator. The HTTP edge and the console set it for the requ
 tool calls); Memory checks it in two places only:
 
 - ``Memory.group`` resolves every group a method touches: a group outside the principal's
-  answers NotFound, as if absent (:func:`visible_group`);
+  is Forbidden naming the field ``group_id`` (:func:`visible_group`), whether or not it exists;
 - methods that change memory carry :func:`requires` with the role they need (Forbidden
   otherwise), which also records the key's name as the operation's actor.
 
@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from engram.errors import Forbidden, NotFound, shown
+from engram.errors import Forbidden, shown
 from engram.models.keys import ROLES, Role
 
 P = ParamSpec("P")
@@ -80,14 +80,17 @@ def acting_as(principal: Principal | None) -> Iterator[None]:
 
 
 def visible_group(group_id: str) -> str:
-    """Return ``group_id`` when the current principal sees it; else raise NotFound (field group_id).
+    """Return ``group_id`` when the current principal sees it; else raise Forbidden (field group_id).
 
     The answer is the same whether or not the group holds anything, so a key learns nothing
     about groups outside its own.
     """
     who = _ACTING.get()
     if who is not None and not who.sees(group_id):
-        raise NotFound(f"no group {shown(group_id)} for this API key", field="group_id")
+        raise Forbidden(
+            f"API key {shown(who.name)} may not use group {shown(group_id)} (not one of its groups)",
+            field="group_id",
+        )
     return group_id
 
 

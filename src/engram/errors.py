@@ -4,7 +4,7 @@
 
     EngramError                      base; never raised itself
     ├── Unauthorized                 no API key, or one that is unknown or revoked (HTTP 401)
-    ├── Forbidden                    the key's role may not do this (HTTP 403)
+    ├── Forbidden                    the key's role or groups do not allow this (HTTP 403)
     ├── InvalidInput                 bad value from a caller; names the field (HTTP 422, exit 2)
     ├── NotFound                     no such episode / object in the group (HTTP 404, exit 3)
     ├── Conflict                     the request contradicts stored state (HTTP 409, exit 4)
@@ -65,20 +65,30 @@ class Unauthorized(EngramError):
 
 
 class Forbidden(EngramError):
-    """The caller's key holds a role too weak for the action (``role`` has, ``required_role`` needs)."""
+    """The caller's key may not do this: its role is too weak (``role`` it has, ``required_role``
+    the action needs) or the group is not one of its groups (field ``group_id``)."""
 
     status = 403
     title = "Forbidden"
     exit_code = 2
 
-    def __init__(self, detail: str, *, role: str, required_role: str, field: str | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        role: str | None = None,
+        required_role: str | None = None,
+        field: str | None = None,
+    ) -> None:
         super().__init__(detail, field=field)
         self.role = role
         self.required_role = required_role
 
     @property
     def extra(self) -> dict[str, object]:
-        """Return the role the key has and the one the action needs."""
+        """Return the role the key has and the one the action needs, when the role refused it."""
+        if self.required_role is None:
+            return {}
         return {"role": self.role, "required_role": self.required_role}
 
 

@@ -8,7 +8,9 @@ hash (bcrypt, scrypt, Argon2) protects guessable secrets and would add milliseco
 request (docs/decisions.md, "API keys").
 
 Keys live in the store, so every process serving it sees a new or revoked key at its next
-request: nothing is cached. ``last_used_at`` is written at most once a minute per key.
+request: nothing is cached. ``last_used_at`` is written at most once a minute per key. A key
+may expire (``expires_at``): from then on it is refused like a revoked one, but it still counts
+as configured, so expiry never reopens a server to callers without a key.
 """
 
 from __future__ import annotations
@@ -46,9 +48,33 @@ def digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+def in_force(key: ApiKey, now: datetime) -> bool:
+    """Return whether ``key`` is accepted at ``now``: neither revoked nor expired."""
+    return key.revoked_at is None and (key.expires_at is None or now < key.expires_at)
+
+
+def _checked_groups(groups: Iterable[str] | None, role: Role) -> list[str] | None:
+    """Return the groups of a new key, sorted and unique; raise InvalidInput (field ``group_ids``)."""
+    if groups is None:
+        if role != "admin":
+            raise InvalidInput(f"a {role} key needs at least one group", field="group_ids")
+        return None
+    group_list = sorted(set(groups))
+    if not group_list:
+        raise InvalidInput("name at least one group (or every group, for an admin key)", field="group_ids")
+    if len(group_list) > MAX_GROUPS:
+        raise InvalidInput(f"a key sees at most {MAX_GROUPS} groups", field="group_ids")
+    for group in group_list:
+        if not re.fullmatch(ID_PATTERN, group):
+            raise InvalidInput(
+                f"group {shown(group)} must be 1-128 characters of A-Z a-z 0-9 . _ : -", field="group_ids"
+            )
+    return group_list
+
+
 def principal_of(key: ApiKey) -> Principal:
     """Return the principal a stored key stands for."""
-    groups = None if key.groups is None else frozenset(key.groups)
+    groups = None if key.group_ids is None else frozenset(key.group_ids)
     return Principal(key.name, key.role, groups, key.id)
 
 
@@ -60,31 +86,30 @@ class Keyring:
         self._clock = clock
 
     @requires("admin", every_group=True)
-    def create(self, role: str, groups: Iterable[str] | None, name: str | None = None) -> CreatedKey:
-        """Create a key with ``role`` for ``groups`` (None: every group; admin keys only).
+    def create(
+        self,
+        role: str,
+        groups: Iterable[str] | None,
+        name: str | None = None,
+        *,
+        expires_at: datetime | None = None,
+    ) -> CreatedKey:
+        """Create a key with ``role`` for ``groups`` (None: every group; admin keys only), in force
+        until ``expires_at`` (None: until revoked; a timezone-aware time in the future).
 
-        Returns the key and its secret, which is never stored or shown again. Raises
-        InvalidInput (field ``role``, ``groups`` or ``name``) or Conflict (the name is taken).
+        Returns the key and its secret, which is never stored or shown again. Raises InvalidInput
+        (field ``role``, ``group_ids``, ``name`` or ``expires_at``) or Conflict (the name is taken).
         """
         if role not in ROLES:
             raise InvalidInput(f"role {shown(role)} must be read, write or admin", field="role")
         checked: Role = role
-        group_list = None if groups is None else sorted(set(groups))
-        if group_list is None and checked != "admin":
-            raise InvalidInput(f"a {role} key needs at least one group", field="groups")
-        if group_list is not None:
-            if not group_list:
-                raise InvalidInput(
-                    "name at least one group (or every group, for an admin key)", field="groups"
-                )
-            if len(group_list) > MAX_GROUPS:
-                raise InvalidInput(f"a key sees at most {MAX_GROUPS} groups", field="groups")
-            for group in group_list:
-                if not re.fullmatch(ID_PATTERN, group):
-                    raise InvalidInput(
-                        f"group {shown(group)} must be 1-128 characters of A-Z a-z 0-9 . _ : -",
-                        field="groups",
-                    )
+        group_list = _checked_groups(groups, checked)
+        now = self._clock()
+        if expires_at is not None and (expires_at.tzinfo is None or expires_at <= now):
+            raise InvalidInput(
+                f"expires_at {shown(expires_at.isoformat())} must be a time with a timezone, in the future",
+                field="expires_at",
+            )
         key_id = new_id("key")
         if name is None:
             name = "key-" + key_id[-8:].lower()
@@ -99,9 +124,10 @@ class Keyring:
             id=key_id,
             name=name,
             role=checked,
-            groups=group_list,
+            group_ids=group_list,
             prefix=secret[:SHOWN_PREFIX],
-            created_at=self._clock(),
+            created_at=now,
+            expires_at=expires_at,
         )
         if not self._store.insert_api_key(key, digest(secret)):
             raise Conflict(
@@ -132,11 +158,13 @@ class Keyring:
         return current, revoked
 
     def configured(self) -> bool:
-        """Return whether any key is in force (then every HTTP caller needs one)."""
+        """Return whether any key is configured: not revoked (expired ones count, so expiry never
+        reopens a server to callers without a key). Then every HTTP caller needs one."""
         return self._store.has_api_keys()
 
     def verify(self, key: str) -> Principal | None:
-        """Return the principal of a key in force, or None for an unknown, malformed or revoked key.
+        """Return the principal of a key in force, or None for an unknown, malformed, revoked or
+        expired key.
 
         Notes the use (``last_used_at``) at most once a minute per key; a store that cannot
         take the write (a read replica) still verifies.
@@ -144,9 +172,9 @@ class Keyring:
         if not key.startswith(KEY_PREFIX) or len(key) > MAX_KEY_CHARS:
             return None
         found = self._store.api_key_by_digest(digest(key))
-        if found is None or found.revoked_at is not None:
-            return None
         now = self._clock()
+        if found is None or not in_force(found, now):
+            return None
         if found.last_used_at is None or now - found.last_used_at >= TOUCH_EVERY:
             try:
                 self._store.touch_api_key(found.id, now, now - TOUCH_EVERY)
@@ -160,4 +188,4 @@ class Keyring:
         What a console session re-checks on every request.
         """
         found = self._store.api_key(key_id)
-        return None if found is None or found.revoked_at is not None else principal_of(found)
+        return None if found is None or not in_force(found, self._clock()) else principal_of(found)

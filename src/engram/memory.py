@@ -192,7 +192,7 @@ class Memory(ReviewMethods):
 
     def group(self, group_id: str | None) -> str:
         """Return ``group_id`` validated, or the default group when None (the key's only group, if
-        the caller's API key has one). Raises NotFound for a group outside the caller's key
+        the caller's API key has one). Raises Forbidden for a group outside the caller's key
         (engram.access), InvalidInput for a malformed id."""
         if group_id is None:
             who = acting()

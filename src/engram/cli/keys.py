@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Annotated
 
 import typer
@@ -10,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engram.cli.common import DataDir, JsonOption, fail, note, out, stamp, using_memory
+from engram.cli.maintenance import parse_duration
 from engram.errors import InvalidInput
 from engram.models.keys import ApiKey
 
@@ -20,7 +22,7 @@ keys_app = typer.Typer(
 
 
 def _groups(key: ApiKey) -> str:
-    return "every group" if key.groups is None else ", ".join(key.groups)
+    return "every group" if key.group_ids is None else ", ".join(key.group_ids)
 
 
 @keys_app.command("create")
@@ -38,6 +40,12 @@ def create(
             "--name", help="Unique name, recorded as the actor of the key's operations [default: key-…]."
         ),
     ] = None,
+    expires_in: Annotated[
+        str | None,
+        typer.Option(
+            "--expires-in", help="Refuse the key after this long, e.g. 90d, 12h, 2w [default: never]."
+        ),
+    ] = None,
     data_dir: DataDir = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -49,13 +57,19 @@ def create(
     if all_groups and group:
         raise fail(InvalidInput("pass --group or --all-groups, not both", field="--all-groups"))
     groups = None if all_groups else (group or [])
+    try:
+        lifetime = None if expires_in is None else parse_duration(expires_in, "--expires-in")
+    except InvalidInput as exc:
+        raise fail(exc) from None
+    expires_at = None if lifetime is None else datetime.now(UTC) + lifetime
     with using_memory(data_dir) as memory:
-        created = memory.keys.create(role, groups, name)
+        created = memory.keys.create(role, groups, name, expires_at=expires_at)
     if as_json:
         out.print_json(created.model_dump_json())
         return
     key = created.key
-    note(f"API key {key.name} ({key.id}): role {key.role}, {_groups(key)}.")
+    until = f", expires {stamp(key.expires_at)}" if key.expires_at else ""
+    note(f"API key {key.name} ({key.id}): role {key.role}, {_groups(key)}{until}.")
     note("Store it now: it is shown only once. Send it as `Authorization: Bearer <key>`.")
     typer.echo(created.secret)
 
@@ -69,12 +83,13 @@ def list_keys(data_dir: DataDir = None, as_json: JsonOption = False) -> None:
         typer.echo(json.dumps([key.model_dump(mode="json") for key in found], ensure_ascii=False))
         return
     table = Table()
-    for header in ("name", "id", "role", "groups", "prefix", "created", "last used", "revoked"):
+    for header in ("name", "id", "role", "groups", "prefix", "created", "expires", "last used", "revoked"):
         table.add_column(header, no_wrap=header != "groups", overflow="fold")
     for key in found:
         table.add_row(
             *(Text(cell) for cell in (key.name, key.id, key.role, _groups(key), key.prefix + "…")),
             Text(stamp(key.created_at)),
+            Text(stamp(key.expires_at) if key.expires_at else "never"),
             Text(stamp(key.last_used_at) if key.last_used_at else "never"),
             Text(stamp(key.revoked_at) if key.revoked_at else ""),
         )

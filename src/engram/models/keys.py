@@ -19,9 +19,12 @@ class ApiKey(BaseModel):
     id: str = Field(description="The key's id (key_…).")
     name: str = Field(description="Unique name; recorded as the actor of every operation the key makes.")
     role: Role
-    groups: list[str] | None = Field(description="The groups the key sees; null: every group.")
+    group_ids: list[str] | None = Field(
+        description="The groups the key may read and write; null: every group."
+    )
     prefix: str = Field(description="The key's first characters, to recognise it (not enough to use it).")
     created_at: datetime
+    expires_at: datetime | None = Field(default=None, description="When the key stops working; null: never.")
     revoked_at: datetime | None = None
     last_used_at: datetime | None = Field(
         default=None, description="When the key was last accepted, to within a minute."

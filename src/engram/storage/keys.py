@@ -17,7 +17,7 @@ KEY = API_KEYS.select("k")
 
 def insert(db: Db, key: ApiKey, digest: str) -> bool:
     """Store a key with its digest; return False (storing nothing) when its name is taken."""
-    params = API_KEYS.params(key, group_ids=key.groups, digest=digest)
+    params = API_KEYS.params(key, digest=digest)
     stored = db.value(f"{API_KEYS.insert} ON CONFLICT DO NOTHING RETURNING id", params)
     return stored is not None
 

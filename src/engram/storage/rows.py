@@ -105,8 +105,19 @@ CANDIDATES = Table(
 HITS = Table("fact_hits", ("group_id", "fact_id", "last_returned_at"), times=_set("last_returned_at"))
 API_KEYS = Table(
     "api_keys",
-    ("id", "name", "role", "group_ids", "digest", "prefix", "created_at", "revoked_at", "last_used_at"),
-    times=_set("created_at", "revoked_at", "last_used_at"),
+    (
+        "id",
+        "name",
+        "role",
+        "group_ids",
+        "digest",
+        "prefix",
+        "created_at",
+        "expires_at",
+        "revoked_at",
+        "last_used_at",
+    ),
+    times=_set("created_at", "expires_at", "revoked_at", "last_used_at"),
     json=_set("group_ids"),
 )
 
@@ -203,8 +214,7 @@ def api_key_from(db: Db, row: Row) -> ApiKey:
     """Return the ApiKey of a row holding the api_keys' columns (its digest left in the store)."""
     fields = API_KEYS.fields(db, row)
     del fields["digest"]
-    groups = fields.pop("group_ids")
-    return ApiKey.model_construct(**fields, groups=groups)
+    return ApiKey.model_construct(**fields)
 
 
 def candidate_from(db: Db, row: Row) -> MergeCandidate:

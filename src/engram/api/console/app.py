@@ -96,7 +96,7 @@ def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 401:
         return RedirectResponse(f"{MOUNT}/sign-in?next={request.url.path}", status_code=303)
-    reasons = {"csrf": "error.csrf", "role": "error.role", "group": "error.not_found"}
+    reasons = {"csrf": "error.csrf", "role": "error.role", "group": "error.group"}
     message = reasons.get(str(exc.detail), "error.not_found" if exc.status_code == 404 else "error.generic")
     return _error_page(request, exc.status_code, message)
 
@@ -109,6 +109,8 @@ def _invalid_request(request: Request, exc: Exception) -> Response:
 def _engram_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, EngramError)
     message = {403: "error.role", 404: "error.not_found", 503: "error.store"}.get(exc.status, "error.invalid")
+    if exc.status == 403 and exc.field == "group_id":
+        message = "error.group"
     return _error_page(request, exc.status, message, exc.detail)
 
 

@@ -54,14 +54,14 @@ def see_other(url: str) -> RedirectResponse:
 
 def reader(request: Request, group_id: str | None = None) -> tuple[Principal, Memory, str]:
     """Return (principal, memory, group) for a page that reads; ``group_id`` (a link's) becomes the
-    session's group. Refuses 401 (not signed in) or 404 (a group outside the principal's)."""
+    session's group. Refuses 401 (not signed in) or 403 (a group outside the principal's)."""
     who = require(principal(request), "read")
     memory = memory_of(request)
     if group_id:
         request.session["group"] = memory.group(group_id)
     group = current_group(request)
     if not who.sees(group):
-        raise HTTPException(404, "group")
+        raise HTTPException(403, "group")
     return who, memory, group
 
 

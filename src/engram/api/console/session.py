@@ -77,7 +77,7 @@ def choose_group(request: Request, group_id: str, next: str | None = None) -> Re
     who = require(principal(request), "read")
     group = memory_of(request).group(group_id.strip() or None)
     if not who.sees(group):
-        raise HTTPException(404, "group")
+        raise HTTPException(403, "group")
     request.session["group"] = group
     flash(request, "group.switched", group=group)
     return see_other(back_to(next))

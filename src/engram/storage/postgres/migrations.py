@@ -367,6 +367,7 @@ MIGRATIONS.append(
             digest       text NOT NULL UNIQUE,
             prefix       text NOT NULL,
             created_at   timestamptz NOT NULL,
+            expires_at   timestamptz,
             revoked_at   timestamptz,
             last_used_at timestamptz
         );

@@ -395,6 +395,7 @@ MIGRATIONS.append(
             digest       TEXT NOT NULL UNIQUE,
             prefix       TEXT NOT NULL,
             created_at   TEXT NOT NULL,
+            expires_at   TEXT,
             revoked_at   TEXT,
             last_used_at TEXT
         );
