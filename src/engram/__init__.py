@@ -3,19 +3,23 @@
 The public surface is this module's ``__all__``; everything else is private.
 """
 
+from engram.access import Principal
 from engram.config import Settings
 from engram.errors import (
     Conflict,
     EmbedderError,
     EngramError,
     ExtractionError,
+    Forbidden,
     InvalidInput,
     NotFound,
     PreconditionFailed,
     PreconditionRequired,
     StoreError,
+    Unauthorized,
 )
 from engram.ingest.intents import IntentClassifier
+from engram.keys import Keyring
 from engram.memory import Memory
 from engram.models.episodes import (
     Actor,
@@ -52,6 +56,7 @@ from engram.models.graph import (
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
 from engram.models.intents import Intent
+from engram.models.keys import ApiKey, CreatedKey
 from engram.models.review import Dispute, EpisodeSupport, HealthReport, MergeEvidence, RevertPreview
 from engram.models.stats import EpisodeCount, MemoryStats
 from engram.portable.base import ImportStats, Problem
@@ -62,12 +67,14 @@ __version__ = "0.1.0"
 __all__ = [
     "Actor",
     "AddFacts",
+    "ApiKey",
     "ArchiveResult",
     "BatchItemResult",
     "BatchProblem",
     "BatchResult",
     "Conflict",
     "CreatedEpisode",
+    "CreatedKey",
     "Dispute",
     "EmbedderError",
     "EngramError",
@@ -90,12 +97,14 @@ __all__ = [
     "FactSearch",
     "FactSearchResponse",
     "FactsAdded",
+    "Forbidden",
     "HealthReport",
     "ImportCounts",
     "ImportStats",
     "Intent",
     "IntentClassifier",
     "InvalidInput",
+    "Keyring",
     "Memory",
     "MemoryStats",
     "MergeCandidateView",
@@ -106,6 +115,7 @@ __all__ = [
     "OperationView",
     "PreconditionFailed",
     "PreconditionRequired",
+    "Principal",
     "Problem",
     "PurgeReport",
     "RevertPreview",
@@ -115,6 +125,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "ThreadHits",
+    "Unauthorized",
     "VersionChange",
     "__version__",
 ]

@@ -3,6 +3,8 @@
 ::
 
     EngramError                      base; never raised itself
+    ├── Unauthorized                 no API key, or one that is unknown or revoked (HTTP 401)
+    ├── Forbidden                    the key's role or groups do not allow this (HTTP 403)
     ├── InvalidInput                 bad value from a caller; names the field (HTTP 422, exit 2)
     ├── NotFound                     no such episode / object in the group (HTTP 404, exit 3)
     ├── Conflict                     the request contradicts stored state (HTTP 409, exit 4)
@@ -49,6 +51,45 @@ class EngramError(Exception):
     def extra(self) -> dict[str, object]:
         """Return members the error adds to its problem+json / tool error body (none by default)."""
         return {}
+
+
+class Unauthorized(EngramError):
+    """The caller sent no API key where one is needed, or one that is unknown or revoked.
+
+    Only HTTP callers meet it: the CLI and the library act as the local administrator.
+    """
+
+    status = 401
+    title = "Unauthorized"
+    exit_code = 2
+
+
+class Forbidden(EngramError):
+    """The caller's key may not do this: its role is too weak (``role`` it has, ``required_role``
+    the action needs) or the group is not one of its groups (field ``group_id``)."""
+
+    status = 403
+    title = "Forbidden"
+    exit_code = 2
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        role: str | None = None,
+        required_role: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(detail, field=field)
+        self.role = role
+        self.required_role = required_role
+
+    @property
+    def extra(self) -> dict[str, object]:
+        """Return the role the key has and the one the action needs, when the role refused it."""
+        if self.required_role is None:
+            return {}
+        return {"role": self.role, "required_role": self.required_role}
 
 
 class InvalidInput(EngramError):

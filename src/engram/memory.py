@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engram import timeutil
+from engram.access import acting, requires, visible_group
 from engram.config import Settings
 from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired, shown
 from engram.graph.review import ReviewService
@@ -28,6 +29,7 @@ from engram.ingest.inputs import (
     supplied_extraction,
     validated,
 )
+from engram.keys import Keyring
 from engram.memory_intake import IntakeMethods
 from engram.memory_review import ReviewMethods
 from engram.models.episodes import (
@@ -120,6 +122,7 @@ class Memory(ReviewMethods, IntakeMethods):
         self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=embedder)
         self._extraction = GraphIngest(store, self.graph, self.settings.create_extractor(), clock=self._clock)
         self._review = ReviewService(store, self.graph, clock=self._clock)
+        self.keys = Keyring(store, self._clock)
         self._creates = CreateCounts()
         self._recent_errors = RecentErrors()
         self._recent_errors.attach()
@@ -203,15 +206,19 @@ class Memory(ReviewMethods, IntakeMethods):
     # -- helpers -------------------------------------------------------------------------------
 
     def group(self, group_id: str | None) -> str:
-        """Return ``group_id`` validated, or the default group when None."""
+        """Return ``group_id`` validated, or the default group when None (the key's only group, if
+        the caller's API key has one). Raises Forbidden for a group outside the caller's key
+        (engram.access), InvalidInput for a malformed id."""
         if group_id is None:
-            return self.settings.default_group
+            who = acting()
+            fallback = self.settings.default_group
+            return visible_group(fallback if who is None else who.default_group(fallback))
         if not re.fullmatch(ID_PATTERN, group_id):
             raise InvalidInput(
                 f"group_id {shown(group_id)} must be 1-128 characters of A-Z a-z 0-9 . _ : -",
                 field="group_id",
             )
-        return group_id
+        return visible_group(group_id)
 
     def _check_metadata(self, metadata: Mapping[str, Any]) -> None:
         """Raise InvalidInput(field="metadata") unless it is JSON, shallow and small enough."""
@@ -261,6 +268,7 @@ class Memory(ReviewMethods, IntakeMethods):
 
     # -- episodes ------------------------------------------------------------------------------
 
+    @requires("write")
     def create_episode(
         self, data: EpisodeIn | Mapping[str, Any], *, actor: str | None = None
     ) -> CreatedEpisode:
@@ -270,6 +278,7 @@ class Memory(ReviewMethods, IntakeMethods):
         """
         return self.create_episodes([data], actor=actor, kind="ingest")[0]
 
+    @requires("write")
     @metrics.counts_conflicts("id")
     def create_episodes(
         self,
@@ -346,6 +355,7 @@ class Memory(ReviewMethods, IntakeMethods):
             )
         return timeutil.as_believed(episode, at)
 
+    @requires("write")
     @metrics.counts_conflicts("version")
     def update_episode(
         self,
@@ -453,8 +463,9 @@ class Memory(ReviewMethods, IntakeMethods):
         return EpisodePage(items=items, next_cursor=next_cursor)
 
     def groups(self) -> list[str]:
-        """Return the ids of every group that holds episodes, sorted (for export and diagnostics)."""
-        return self.store.groups()
+        """Return the ids of every group that holds episodes and the caller sees, sorted."""
+        who = acting()
+        return [g for g in self.store.groups() if who is None or who.sees(g)]
 
     def search_episodes(
         self, query: SearchQuery | Mapping[str, Any], *, channels: list[str] | None = None
@@ -497,10 +508,12 @@ class Memory(ReviewMethods, IntakeMethods):
             view.timeline = [timeutil.as_believed(v, at) for v in view.timeline if v.recorded_at <= at]
         return view
 
+    @requires("write")
     def reextract(self, group_id: str | None = None, *, actor: str | None = None) -> tuple[int, int]:
         """Retry extraction of the group's episodes marked failed; return (succeeded, still failing)."""
         return self._extraction.reextract(self.group(group_id), actor)
 
+    @requires("admin")
     def merge_entities(
         self, entity_id: str, into: str, group_id: str | None = None, *, actor: str | None = None
     ) -> EntityView:
@@ -524,11 +537,13 @@ class Memory(ReviewMethods, IntakeMethods):
             hit.fact = timeutil.as_believed(hit.fact, at)
         return response
 
+    @requires("write")
     def add_facts(self, request: AddFacts | Mapping[str, Any], *, actor: str | None = None) -> FactsAdded:
         """Add facts (with provenance ``episode_id``) through resolution and arbitration. Raises NotFound."""
         add: AddFacts = validated(AddFacts, request, "body")
         return FactsAdded.model_validate(self.graph.add_facts(add, self.group(add.group_id), actor))
 
+    @requires("admin")
     def archive_facts(
         self,
         older_than: timedelta,
@@ -577,6 +592,7 @@ class Memory(ReviewMethods, IntakeMethods):
         """Return an operation with the versions it created and closed. Raises NotFound."""
         return self.history.get_operation(self.group(group_id), operation_id)
 
+    @requires("admin")
     @metrics.counts_conflicts("revert")
     def revert_operation(
         self, operation_id: str, group_id: str | None = None, *, force: bool = False, actor: str | None = None
@@ -587,6 +603,7 @@ class Memory(ReviewMethods, IntakeMethods):
             self._indexer.notify()
         return reverted
 
+    @requires("write")
     def delete_episode(
         self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
     ) -> OperationView:
@@ -596,6 +613,7 @@ class Memory(ReviewMethods, IntakeMethods):
             self._indexer.notify()  # facts back from the archive wait for their vectors again
         return deleted
 
+    @requires("admin")
     def purge_episode(
         self, episode_id: str, group_id: str | None = None, *, actor: str | None = None
     ) -> tuple[Operation, PurgeReport]:

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from engram.access import requires
 from engram.config import Settings
 from engram.errors import InvalidInput
 from engram.ingest.bulk import create_batch
@@ -71,6 +72,7 @@ class IntakeMethods:
         assert classifier is not None
         return classifier
 
+    @requires("admin", every_group=True)
     def train_intents(self, *, with_episodes: bool = True) -> tuple[int, int]:
         """Train the intent classifier on the taxonomy's examples and, with ``with_episodes``,
         every current episode whose intent (in the taxonomy) was given rather than inferred;
@@ -120,6 +122,7 @@ class IntakeMethods:
         source = {"store": self.store.name, "schema_version": self.store.schema_version()}
         return portable.export_group(self.store, group, exported_at=self._clock(), source=source)
 
+    @requires("admin", every_group=True)
     def import_records(
         self,
         records: Iterable[Mapping[str, Any] | portable.Item],
@@ -141,6 +144,7 @@ class IntakeMethods:
             if self._indexer is not None:
                 self._indexer.notify()
 
+    @requires("admin", every_group=True)  # it reads the server's files
     def import_file(
         self,
         path: Path | str,

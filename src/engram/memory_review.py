@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from engram.access import requires
 from engram.errors import InvalidInput, NotFound
 from engram.graph.review import ReviewService
 from engram.health import CreateCounts, RecentErrors, counts_by_week
@@ -47,6 +48,7 @@ class ReviewMethods:
 
     # -- entities and merge candidates -------------------------------------------------------------
 
+    @requires("write")
     def update_entity(
         self,
         entity_id: str,
@@ -63,6 +65,7 @@ class ReviewMethods:
         group = self.group(group_id)
         return self._review.update_entity(group, entity_id, attributes, expected_version, actor)
 
+    @requires("write")
     def mark_distinct(
         self, entity_id: str, candidate_id: str, group_id: str | None = None, *, actor: str | None = None
     ) -> Operation:
@@ -86,6 +89,7 @@ class ReviewMethods:
         """Return the disputed facts (up to ``limit``), grouped by subject and predicate."""
         return self._review.disputes(self.group(group_id), limit)
 
+    @requires("write")
     def resolve_dispute(
         self,
         subject: str,

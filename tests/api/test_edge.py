@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from conftest import LOOPBACK
 from engram import Memory
 from engram.api.app import create_app
-from engram.api.edge import Principal
+from engram.api.edge import Principal, open_access
 from engram.cli import app
 from engram.config import Settings
 
@@ -96,16 +96,20 @@ def test_loopback_names_are_served(memory: Memory, host: str, target: str) -> No
     ],
 )
 def test_the_bound_address_is_served(memory: Memory, bind: str, host: str, served: bool) -> None:
+    key = memory.keys.create("read", ["default"]).secret  # off loopback, every caller needs a key
     with TestClient(create_app(memory, host=bind), base_url=f"http://{host}") as client:
         for target in ("/v1/episodes", "/mcp"):
-            assert (call(client, target).status_code == 200) is served
+            answer = call(client, target, headers={"Authorization": f"Bearer {key}"})
+            assert (answer.status_code == 200) is served
+            assert answer.status_code == 200 or answer.json()["field"] == "Host"
 
 
 @pytest.mark.parametrize("host", ["memory.example.org", "eu.corp.example", "localhost"])
 @pytest.mark.parametrize("target", ["/v1/episodes", "/mcp"])
 def test_configured_hosts_are_served_besides_loopback(configured: Memory, host: str, target: str) -> None:
+    key = configured.keys.create("read", ["default"]).secret
     with TestClient(create_app(configured, host="0.0.0.0"), base_url=f"http://{host}") as client:
-        assert call(client, target).status_code == 200
+        assert call(client, target, headers={"Authorization": f"Bearer {key}"}).status_code == 200
 
 
 def test_a_malformed_host_is_refused(memory: Memory) -> None:
@@ -249,13 +253,24 @@ def test_an_unexpected_error_is_a_500_problem_counted_and_logged(
 
 
 def test_a_store_failure_under_a_route_is_counted_as_a_5xx(memory: Memory) -> None:
-    with TestClient(create_app(memory), base_url=LOOPBACK) as client:
+    with TestClient(create_app(memory, authenticate=open_access), base_url=LOOPBACK) as client:
         assert client.get("/v1/episodes").status_code == 200
         memory.store.close()
         failed = client.get("/v1/episodes")
         metrics = client.get("/metrics").text
     assert failed.status_code >= 500 and failed.json()["request_id"] == failed.headers["x-request-id"]
     assert f'route="/v1/episodes",status="{failed.status_code}"}} 1.0' in metrics
+
+
+def test_a_store_failure_while_checking_the_key_is_a_503_not_a_401(memory: Memory) -> None:
+    with TestClient(create_app(memory), base_url=LOOPBACK) as client:
+        assert client.get("/v1/episodes").status_code == 200
+        memory.store.close()
+        failed = client.get("/v1/episodes", headers={"Authorization": "Bearer ek_whatever"})
+        metrics = client.get("/metrics").text
+    assert_problem(failed, 503, "database") if failed.json().get("field") else None
+    assert failed.status_code == 503 and failed.json()["title"] == "Store unavailable"
+    assert 'route="unmatched",status="503"} 1.0' in metrics
 
 
 def test_serve_refuses_a_malformed_trusted_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from engram import Memory
+
 MAX_EXAMPLES = 10
 SEED = 20241
 TESTS = Path(__file__).resolve().parents[1]
@@ -39,11 +41,16 @@ expected-statuses = ["400", "401", "403", "406", "415", "422", "428"]
 
 
 @pytest.mark.slow
-def test_the_api_matches_its_openapi(live_server: str, tmp_path: Path) -> None:
+def test_the_api_matches_its_openapi(memory: Memory, live_server: str, tmp_path: Path) -> None:
     config = tmp_path / "schemathesis.toml"
     config.write_text(CONFIG, encoding="utf-8")
     report = tmp_path / "report.json"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    own = memory.keys.create("admin", None, "contract")  # keys in force, as on a network
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+        "ENGRAM_CONTRACT_KEY": f"{own.key.name},{own.key.id}",
+    }
     run = subprocess.run(
         [
             str(Path(sys.executable).with_name("st")),
@@ -55,6 +62,8 @@ def test_the_api_matches_its_openapi(live_server: str, tmp_path: Path) -> None:
             "all",
             "--exclude-checks",
             "ensure_resource_availability",
+            "--header",
+            f"Authorization: Bearer {own.secret}",
             "--max-examples",
             str(MAX_EXAMPLES),
             "--seed",

@@ -14,19 +14,14 @@ from fastapi.testclient import TestClient
 from console.seed import Seeded, seed
 from engram import Memory
 from engram.api.app import create_app
-from engram.api.console import KeyCheck, Principal
 
 KEYS = {
-    "read-key": Principal("rita", "read", None),
-    "write-key": Principal("walt", "write", None),
-    "admin-key": Principal("ada", "admin", None),
-    "team-a-key": Principal("tam", "write", frozenset({"team-a"})),
+    "read-key": ("rita", "read", ["default", "team-a"]),
+    "write-key": ("walt", "write", ["default", "team-a"]),
+    "admin-key": ("ada", "admin", None),
+    "team-a-key": ("tam", "write", ["team-a"]),
 }
-
-
-def keys(key: str) -> Principal | None:
-    """A key check for tests: four fixed keys."""
-    return KEYS.get(key)
+"""The API keys ``with_keys`` creates in the store: label → (name, role, group_ids)."""
 
 
 def csrf(page: httpx.Response) -> str:
@@ -62,18 +57,26 @@ def admin(memory: Memory, seeded: Seeded) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def with_keys(memory: Memory, seeded: Seeded) -> Iterator[Callable[..., TestClient]]:
-    """Return a factory of clients of the console with API keys (KEYS), signed in with ``key`` if given."""
+def secrets(memory: Memory) -> dict[str, str]:
+    """Create the API keys of KEYS in the store; return label → the key's secret."""
+    return {
+        label: memory.keys.create(role, groups, name).secret for label, (name, role, groups) in KEYS.items()
+    }
+
+
+@pytest.fixture
+def with_keys(memory: Memory, seeded: Seeded, secrets: dict[str, str]) -> Iterator[Callable[..., TestClient]]:
+    """Return a factory of clients of the console on a store with API keys (KEYS), signed in with
+    the key labelled ``key`` if given."""
     opened: list[TestClient] = []
 
-    def make(
-        key: str | None = None, *, host: str = "127.0.0.1", key_check: KeyCheck | None = keys
-    ) -> TestClient:
-        client = TestClient(create_app(memory, host=host, key_check=key_check), base_url="http://127.0.0.1")
+    def make(key: str | None = None, *, host: str = "127.0.0.1") -> TestClient:
+        client = TestClient(create_app(memory, host=host), base_url="http://127.0.0.1")
         client.__enter__()
         opened.append(client)
         if key is not None:
-            signed = submit(client, "/admin/sign-in", "/admin/sign-in", {"key": key, "next": "/admin/health"})
+            data = {"key": secrets[key], "next": "/admin/health"}
+            signed = submit(client, "/admin/sign-in", "/admin/sign-in", data)
             assert signed.status_code == 303, signed.text
         return client
 

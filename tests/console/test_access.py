@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from console.conftest import csrf, submit, text
 from console.seed import Seeded
 from engram import Memory
+from engram.api.app import create_app
 from engram.api.console import check_api_key
 
 Clients = Callable[..., TestClient]
@@ -22,31 +23,50 @@ def test_on_loopback_without_keys_everyone_is_the_local_admin(admin: TestClient)
     assert "samesite=lax" in cookie.lower()
 
 
-def test_without_keys_a_remote_server_admits_no_one(with_keys: Clients, memory: Memory) -> None:
-    client = with_keys(host="0.0.0.0", key_check=None)
-    away = client.get("/admin/episodes", follow_redirects=False)
-    assert away.status_code == 303 and away.headers["location"] == "/admin/sign-in?next=/admin/episodes"
-    page = client.get("/admin/sign-in")
-    assert "No API keys are configured" in text(page) and 'name="key"' not in page.text
-    refused = client.post(
-        "/admin/episodes/new", data={"csrf_token": "", "content": "x"}, follow_redirects=False
-    )
+def test_without_keys_a_remote_server_admits_no_one(memory: Memory, seeded: Seeded) -> None:
+    with TestClient(create_app(memory, host="0.0.0.0"), base_url="http://127.0.0.1") as client:
+        away = client.get("/admin/episodes", follow_redirects=False)
+        assert away.status_code == 303 and away.headers["location"] == "/admin/sign-in?next=/admin/episodes"
+        page = client.get("/admin/sign-in")
+        assert "No API key is in force" in text(page) and 'name="key"' not in page.text
+        refused = client.post(
+            "/admin/episodes/new", data={"csrf_token": "", "content": "x"}, follow_redirects=False
+        )
     assert refused.status_code == 403 and "x" not in {e.content for e in memory.list_episodes().items}
-    assert check_api_key("anything") is None, "no keys exist yet"
+    assert check_api_key(memory.keys, "ek_anything") is None, "no keys exist yet"
 
 
-def test_sign_in_with_a_key_and_out(with_keys: Clients) -> None:
+def test_a_loopback_visitor_through_a_proxy_is_not_the_local_admin(memory: Memory, seeded: Seeded) -> None:
+    with TestClient(create_app(memory), base_url="http://127.0.0.1") as client:
+        proxied = client.get(
+            "/admin/episodes", headers={"X-Forwarded-For": "203.0.113.9"}, follow_redirects=False
+        )
+    assert proxied.status_code == 303 and proxied.headers["location"].startswith("/admin/sign-in")
+
+
+def test_once_a_key_exists_the_local_admin_session_ends(admin: TestClient, memory: Memory) -> None:
+    assert "Signed in as local" in text(admin.get("/admin/health"))
+    memory.keys.create("admin", None, "root")
+    assert admin.get("/admin/health", follow_redirects=False).status_code == 303, "keys now in force"
+
+
+def test_sign_in_with_a_key_and_out(with_keys: Clients, secrets: dict[str, str]) -> None:
     client = with_keys()
     assert client.get("/admin/episodes", follow_redirects=False).status_code == 303, (
         "keys exist: no automatic admin"
     )
-    wrong = submit(client, "/admin/sign-in", "/admin/sign-in", {"key": "guess", "next": "/admin/health"})
+    wrong = submit(client, "/admin/sign-in", "/admin/sign-in", {"key": "ek_guess", "next": "/admin/health"})
     assert wrong.status_code == 401 and 'id="key-error">This key is not valid.' in wrong.text
-    signed = submit(client, "/admin/sign-in", "/admin/sign-in", {"key": "write-key", "next": "/admin/health"})
+    data = {"key": secrets["write-key"], "next": "/admin/health"}
+    signed = submit(client, "/admin/sign-in", "/admin/sign-in", data)
     assert signed.status_code == 303 and signed.headers["location"] == "/admin/health"
     assert "Signed in as walt · can write" in text(client.get("/admin/health"))
+    assert secrets["write-key"] not in str(client.cookies.jar), "the session keeps the key's id, not the key"
     outside = submit(
-        client, "/admin/health", "/admin/sign-in", {"key": "write-key", "next": "https://evil.example"}
+        client,
+        "/admin/health",
+        "/admin/sign-in",
+        {"key": secrets["write-key"], "next": "https://evil.example"},
     )
     assert outside.headers["location"] == "/admin/episodes"
     out = submit(client, "/admin/health", "/admin/sign-out", {})
@@ -92,12 +112,30 @@ def test_only_administrators_undo(with_keys: Clients, memory: Memory, seeded: Se
     done = submit(admin, f"/admin/audit/{ingest.id}", f"/admin/audit/{ingest.id}/undo", {})
     assert done.status_code == 303
     [revert] = memory.list_operations(kind=["revert"]).items
-    assert revert.actor == "console:ada"
+    assert revert.actor == "ada", "the key's name is the operation's actor"
+    audit = admin.get("/admin/audit", params={"actor": "ada"})
+    assert revert.id in audit.text
+
+
+def test_actions_are_attributed_to_the_key_and_a_revoked_key_ends_its_session(
+    with_keys: Clients, memory: Memory
+) -> None:
+    client = with_keys("write-key")
+    assert (
+        submit(client, "/admin/episodes/new", "/admin/episodes/new", {"content": "by walt"}).status_code
+        == 303
+    )
+    [ingest] = memory.list_operations(kind=["ingest"], actor="walt").items
+    assert "by walt" in {e.content for e in memory.list_episodes().items} and ingest.group_id == "default"
+    memory.keys.revoke("walt")
+    assert client.get("/admin/health", follow_redirects=False).status_code == 303, "revoked: signed out"
+    assert client.get("/admin/sign-in").status_code == 200
 
 
 def test_a_key_limited_to_groups_sees_only_them(with_keys: Clients, memory: Memory, seeded: Seeded) -> None:
     client = with_keys("team-a-key")
-    assert client.get("/admin/episodes").status_code == 404, "the default group is not this key's"
+    assert client.get("/admin/episodes").status_code == 200, "its only group is the one it works in"
+    assert "team-a" in text(client.get("/admin/episodes"))
     chosen = client.get(
         "/admin/group", params={"group_id": "team-a", "next": "/admin/episodes/new"}, follow_redirects=False
     )
@@ -105,9 +143,10 @@ def test_a_key_limited_to_groups_sees_only_them(with_keys: Clients, memory: Memo
     created = submit(client, "/admin/episodes/new", "/admin/episodes/new", {"content": "team note"})
     assert created.status_code == 303
     assert [e.content for e in memory.list_episodes("team-a").items] == ["team note"]
-    assert client.get("/admin/group", params={"group_id": "default"}).status_code == 404
+    other = client.get("/admin/group", params={"group_id": "default"})
+    assert other.status_code == 403 and "This group is not one of your key's groups." in text(other)
     assert (
-        client.get(f"/admin/episodes/{seeded.complaint}", params={"group_id": "default"}).status_code == 404
+        client.get(f"/admin/episodes/{seeded.complaint}", params={"group_id": "default"}).status_code == 403
     )
 
 

@@ -4,8 +4,11 @@ In order: a request id (``X-Request-ID``, echoed on the response and in every pr
 the Host header against the trusted hosts (421), the Origin header against them and the CORS
 origins (403); the body's declared size against the limit (413), and the body as it streams in
 (413 as soon as it passes the limit, whatever Content-Length said); the caller
-(``Principal``), resolved by an ``Authenticator``; then the app. An exception that escapes the
-app becomes a 500 problem carrying the request id, which is logged with the traceback.
+(``Principal``), resolved by an ``Authenticator`` on a worker thread (it may read the store;
+401 when it refuses) for every path but the open ones (``OPEN_PATHS``: liveness, metrics, the
+API's documents) and the console (which signs people in itself); then the app, with the caller
+set for Memory's checks (engram.access). An exception that escapes the app becomes a 500
+problem carrying the request id, which is logged with the traceback.
 
 Why not Starlette's TrustedHostMiddleware and FastAPI's ``max_body_size``: both answer in plain
 text without the request id (FastAPI's even replaces any response to an over-long request with
@@ -18,14 +21,15 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+import anyio
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from engram.access import LOCAL_ADMIN, Principal, acting_as
 from engram.api.rest.problems import BODY_LIMIT_SCOPE_KEY, REQUEST_ID_SCOPE_KEY, problem, too_large
 from engram.errors import EngramError, InvalidInput
 from engram.ids import new_id
@@ -35,30 +39,36 @@ logger = logging.getLogger("engram.api")
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 ALL_INTERFACES = frozenset({"0.0.0.0", "::", ""})
 PRINCIPAL_SCOPE_KEY = "engram.principal"
+OPEN_PATHS = frozenset({"/healthz", "/metrics", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+"""Paths served without a caller: they read no group's memory."""
+CONSOLE_PATH = "/admin"
+"""The console signs its visitors in itself (engram.api.console.auth)."""
+BEARER_CHALLENGE = 'Bearer realm="engram"'
+"""The WWW-Authenticate header of a 401 (RFC 6750)."""
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 _HOST_PATTERN = re.compile(r"^(\*|(\*\.)?[a-z0-9_.:-]+)$")
 
 
-@dataclass(frozen=True)
-class Principal:
-    """Who is calling. With no API keys every caller that passes the edge is the local operator."""
-
-    name: str | None = None
-
-
 Authenticator = Callable[[Headers], Principal]
-"""Resolve the caller from a request's headers; raise an EngramError (e.g. 401) to refuse it."""
+"""Resolve the caller from a request's headers (on a worker thread: it may read the store);
+raise an EngramError (Unauthorized: 401) to refuse it. engram.api.auth.KeyAuthenticator is
+the server's."""
 
 
 def open_access(_: Headers) -> Principal:
-    """Admit every caller as the local operator (the server's only mode until API keys exist)."""
-    return Principal()
+    """Admit every caller as the local administrator (for tests and embedding; not the server's)."""
+    return LOCAL_ADMIN
 
 
 def current_principal(scope: Scope) -> Principal:
-    """Return the caller the edge resolved for this request (the local operator outside the edge)."""
+    """Return the caller the edge resolved for this request (the local administrator outside the edge)."""
     principal = scope.get(PRINCIPAL_SCOPE_KEY)
-    return principal if isinstance(principal, Principal) else Principal()
+    return principal if isinstance(principal, Principal) else LOCAL_ADMIN
+
+
+def authenticated_path(path: str) -> bool:
+    """Return whether a request to ``path`` needs a caller from the edge's authenticator."""
+    return path not in OPEN_PATHS and path != CONSOLE_PATH and not path.startswith(CONSOLE_PATH + "/")
 
 
 def host_name(header: str | None) -> str | None:
@@ -177,10 +187,15 @@ class Edge:
 
         try:
             refusal = self._refusal(scope, headers)
+            principal = None
+            if refusal is None and authenticated_path(scope["path"]):
+                principal, refusal = await self._caller(scope, headers)
             if refusal is not None:
                 await refusal(scope, receive, send_with_id)
                 return
-            await self.app(scope, receive_within_limit, send_with_id)
+            scope[PRINCIPAL_SCOPE_KEY] = principal
+            with acting_as(principal):
+                await self.app(scope, receive_within_limit, send_with_id)
         except BodyTooLarge:  # raised where no route's handler could answer it
             if status:
                 raise
@@ -212,8 +227,14 @@ class Edge:
                 return too_large(scope)
             if int(declared) > self.max_body_bytes:
                 return too_large(scope, int(declared))
-        try:
-            scope[PRINCIPAL_SCOPE_KEY] = self.authenticate(headers)
-        except EngramError as exc:
-            return problem(scope, exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
         return None
+
+    async def _caller(self, scope: Scope, headers: Headers) -> tuple[Principal | None, Response | None]:
+        """Return (the caller, None), or (None, the problem refusing the request)."""
+        try:
+            return await anyio.to_thread.run_sync(self.authenticate, headers), None
+        except EngramError as exc:
+            refusal = problem(scope, exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
+            if exc.status == 401:
+                refusal.headers["WWW-Authenticate"] = BEARER_CHALLENGE
+            return None, refusal

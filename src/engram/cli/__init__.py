@@ -12,9 +12,11 @@ from engram.cli import episodes, history, maintenance, server  # noqa: F401  (ea
 from engram.cli.bench import bench_app, reembed, reextract
 from engram.cli.common import app
 from engram.cli.intents import intents_app
+from engram.cli.keys import keys_app
 
 app.add_typer(bench_app, name="bench")
 app.add_typer(intents_app, name="intents")
+app.add_typer(keys_app, name="keys")
 app.command()(reembed)
 app.command()(reextract)
 

@@ -20,7 +20,7 @@ from engram.cli.common import (
     open_memory,
     using_memory,
 )
-from engram.errors import EngramError, StoreError
+from engram.errors import EngramError, InvalidInput, StoreError
 
 # -- serve, mcp ------------------------------------------------------------------------------------
 
@@ -31,26 +31,34 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to bind.")] = 8765,
     allow_remote: Annotated[
-        bool, typer.Option("--allow-remote", help="Allow binding an address other than loopback.")
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="Start on a non-loopback address before any API key exists (every request but "
+            "/healthz and /metrics is refused until `engram keys create` makes one).",
+        ),
     ] = False,
 ) -> None:
-    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp), the console (/admin) and /metrics."""
+    """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp), the console (/admin) and /metrics.
+
+    On loopback (the default) with no API key, the machine's own user is the administrator.
+    Any other address needs API keys: `engram serve` refuses to start (exit 2) until one exists,
+    unless --allow-remote.
+    """
     import uvicorn
 
-    from engram.api.app import create_app
+    from engram.api.app import LOOPBACK, create_app
     from engram.api.edge import ALL_INTERFACES
 
-    loopback = host in {"127.0.0.1", "localhost", "::1"}
-    if not loopback and not allow_remote:
-        err.print(f"[red]error (--host):[/red] refusing to bind {host} without --allow-remote")
-        raise typer.Exit(2)
-    if not loopback:
-        err.print(
-            "[yellow]warning:[/yellow] no authentication is configured: anyone who reaches this port can "
-            "read and write the memory"
-        )
     memory = open_memory(data_dir, serving=True)
     try:
+        if host not in LOOPBACK and not allow_remote and not memory.keys.configured():
+            raise InvalidInput(
+                f"refusing to serve {host} without API keys: anyone who reaches it could read and change "
+                "the memory. Create a key first (`engram keys create --role admin --all-groups`), bind "
+                "127.0.0.1, or pass --allow-remote to start refusing every request until a key exists",
+                field="--host",
+            )
         application = create_app(memory, host=host)
     except EngramError as exc:
         memory.close()
@@ -61,9 +69,15 @@ def serve(
             "when their Host header is a loopback name; list the names clients use in ENGRAM_TRUSTED_HOSTS"
         )
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    if memory.keys.configured():
+        access = "API keys (Authorization: Bearer <key>)"
+    elif host in LOOPBACK:
+        access = "no API keys: this machine's own users are the administrator"
+    else:
+        access = "no API keys yet: every request is refused until `engram keys create` makes one"
     err.print(
         f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
-        f"  MCP   {base}/mcp\n  console {base}/admin",
+        f"  MCP   {base}/mcp\n  console {base}/admin\n  access  {access}",
         highlight=False,
     )
     try:

@@ -17,8 +17,9 @@ from engram.errors import EngramError, StoreError
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Entity, Fact
 from engram.models.history import PurgeReport
+from engram.models.keys import ApiKey
 from engram.models.portable import Row
-from engram.storage import archive, episodes, graph, history, portable, purge, stats
+from engram.storage import archive, episodes, graph, history, keys, portable, purge, stats
 from engram.storage.backend import Backend
 from engram.storage.hit_buffer import Hit, HitBuffer
 from engram.storage.rows import insert_operation
@@ -412,6 +413,36 @@ class SQLStorage:
         counts = self._backend.write(load)
         self._backend.inserted(sum(counts.created.values()))
         return counts
+
+    # -- API keys ----------------------------------------------------------------------------------
+
+    def insert_api_key(self, key: ApiKey, digest: str) -> bool:
+        """Store a key and its digest; return False (storing nothing) when the name is taken."""
+        return self._backend.write(lambda db: keys.insert(db, key, digest))
+
+    def api_key_by_digest(self, digest: str) -> ApiKey | None:
+        """Return the key (revoked or not) with this digest, or None."""
+        return self._read(keys.by_digest, digest)
+
+    def api_key(self, key_id: str) -> ApiKey | None:
+        """Return the key (revoked or not) with this id, or None."""
+        return self._read(keys.by_id, key_id)
+
+    def api_keys(self) -> list[ApiKey]:
+        """Return every key, revoked ones included, oldest first."""
+        return self._read(keys.list_all)
+
+    def has_api_keys(self) -> bool:
+        """Return whether any key is not revoked."""
+        return self._read(keys.any_active)
+
+    def revoke_api_key(self, key_id: str, at: datetime) -> bool:
+        """Mark a key revoked; return False when it was revoked already or is absent."""
+        return self._backend.write(lambda db: keys.revoke(db, key_id, at))
+
+    def touch_api_key(self, key_id: str, at: datetime, unless_since: datetime) -> None:
+        """Record that a key was used at ``at``, unless it was recorded at or after ``unless_since``."""
+        self._backend.write(lambda db: keys.touch(db, key_id, at, unless_since))
 
     # -- the store itself --------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from engram.models.episodes import Actor, Episode, Operation
 from engram.models.graph import Entity, Fact
+from engram.models.keys import ApiKey
 from engram.storage.sql import Db, Json, Row, insert_sql, select_list
 from engram.storage.types import MergeCandidate, ObjectKind, VersionRef
 
@@ -102,6 +103,23 @@ CANDIDATES = Table(
     json=_set("parts"),
 )
 HITS = Table("fact_hits", ("group_id", "fact_id", "last_returned_at"), times=_set("last_returned_at"))
+API_KEYS = Table(
+    "api_keys",
+    (
+        "id",
+        "name",
+        "role",
+        "group_ids",
+        "digest",
+        "prefix",
+        "created_at",
+        "expires_at",
+        "revoked_at",
+        "last_used_at",
+    ),
+    times=_set("created_at", "expires_at", "revoked_at", "last_used_at"),
+    json=_set("group_ids"),
+)
 
 FACT_COLUMNS = FACTS.columns
 E = select_list("e", EPISODE_COLUMNS)
@@ -190,6 +208,13 @@ def operation_from(db: Db, row: Row) -> Operation:
 def insert_operation(db: Db, operation: Operation, extra: dict[str, object] | None = None) -> None:
     """Store ``operation`` with ``extra`` merged into its details."""
     db.run(OPERATIONS.insert, OPERATIONS.params(operation, details={**operation.details, **(extra or {})}))
+
+
+def api_key_from(db: Db, row: Row) -> ApiKey:
+    """Return the ApiKey of a row holding the api_keys' columns (its digest left in the store)."""
+    fields = API_KEYS.fields(db, row)
+    del fields["digest"]
+    return ApiKey.model_construct(**fields)
 
 
 def candidate_from(db: Db, row: Row) -> MergeCandidate:

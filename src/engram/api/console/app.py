@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from engram.api.console import audit, entities, episodes, health, review, session, suggest
-from engram.api.console.auth import Access, KeyCheck, principal
+from engram.api.console.auth import Access, KeyCheck, SignedIn, principal
 from engram.api.console.context import MOUNT
 from engram.api.console.render import environment, page
 from engram.errors import EngramError
@@ -31,18 +31,20 @@ SESSION_SECONDS = 8 * 3600
 logger = logging.getLogger("engram.console")
 
 
-def create_console(memory: Memory, *, loopback: bool, key_check: KeyCheck | None = None) -> FastAPI:
+def create_console(memory: Memory, *, loopback: bool, keys: KeyCheck | None = None) -> FastAPI:
     """Return the console app serving ``memory``; mount it at ``/admin``.
 
-    ``key_check`` turns API-key sign-in on (None: no keys exist; then only a loopback server
-    admits anyone, as the local administrator). Sessions are signed with
-    ``settings.console_secret`` (a random secret per process when unset).
+    People sign in with the API keys of ``keys`` (default: ``memory.keys``); while none is in
+    force, a loopback server signs its own machine's visitors in as the local administrator.
+    Sessions are signed with ``settings.console_secret`` (a random secret per process when unset).
     """
     console = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     console.state.memory = memory
-    console.state.access = Access(key_check, loopback)
+    access = Access(keys or memory.keys, loopback)
+    console.state.access = access
     console.state.templates = environment()
     secret = memory.settings.console_secret
+    console.add_middleware(SignedIn, access=access)  # inside the session middleware, added next
     console.add_middleware(
         SessionMiddleware,
         secret_key=secret.get_secret_value() if secret else secrets.token_urlsafe(32),
@@ -94,7 +96,7 @@ def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 401:
         return RedirectResponse(f"{MOUNT}/sign-in?next={request.url.path}", status_code=303)
-    reasons = {"csrf": "error.csrf", "role": "error.role", "group": "error.not_found"}
+    reasons = {"csrf": "error.csrf", "role": "error.role", "group": "error.group"}
     message = reasons.get(str(exc.detail), "error.not_found" if exc.status_code == 404 else "error.generic")
     return _error_page(request, exc.status_code, message)
 
@@ -106,7 +108,9 @@ def _invalid_request(request: Request, exc: Exception) -> Response:
 
 def _engram_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, EngramError)
-    message = {404: "error.not_found", 503: "error.store"}.get(exc.status, "error.invalid")
+    message = {403: "error.role", 404: "error.not_found", 503: "error.store"}.get(exc.status, "error.invalid")
+    if exc.status == 403 and exc.field == "group_id":
+        message = "error.group"
     return _error_page(request, exc.status, message, exc.detail)
 
 

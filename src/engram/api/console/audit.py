@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
+from engram.api.console.auth import CONSOLE_ACTOR
 from engram.api.console.context import MOUNT, flash, reader, see_other, writer
 from engram.api.console.render import page
 from engram.errors import Conflict, InvalidInput
@@ -89,9 +90,9 @@ def operation(request: Request, operation_id: str, group_id: str | None = None) 
 @router.post("/audit/{operation_id}/undo")
 def undo(request: Request, operation_id: str, csrf_token: FormText = "", force: FormText = "") -> Response:
     """Revert the operation (administrators only); a conflict shows the later operations and offers force."""
-    who, memory, group = writer(request, csrf_token, role="admin")
+    _who, memory, group = writer(request, csrf_token, role="admin")
     try:
-        reverted = memory.revert_operation(operation_id, group, force=force == "1", actor=who.actor)
+        reverted = memory.revert_operation(operation_id, group, force=force == "1", actor=CONSOLE_ACTOR)
     except Conflict as exc:
         later = [memory.get_operation(i, group).operation for i in exc.operations or []]
         return operation_page(

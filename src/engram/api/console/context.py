@@ -22,9 +22,14 @@ def memory_of(request: Request) -> Memory:
 
 
 def current_group(request: Request) -> str:
-    """Return the group the visitor works in: the session's choice, else the default group."""
+    """Return the group the visitor works in: the session's choice, else the default group (the
+    key's only group when it has one)."""
     chosen = request.session.get("group")
-    return chosen if isinstance(chosen, str) else memory_of(request).settings.default_group
+    if isinstance(chosen, str):
+        return chosen
+    fallback = memory_of(request).settings.default_group
+    who = principal(request)
+    return fallback if who is None else who.default_group(fallback)
 
 
 def flash(request: Request, message_id: str, **values: str) -> None:
@@ -49,14 +54,14 @@ def see_other(url: str) -> RedirectResponse:
 
 def reader(request: Request, group_id: str | None = None) -> tuple[Principal, Memory, str]:
     """Return (principal, memory, group) for a page that reads; ``group_id`` (a link's) becomes the
-    session's group. Refuses 401 (not signed in) or 404 (a group outside the principal's)."""
+    session's group. Refuses 401 (not signed in) or 403 (a group outside the principal's)."""
     who = require(principal(request), "read")
     memory = memory_of(request)
     if group_id:
         request.session["group"] = memory.group(group_id)
     group = current_group(request)
     if not who.sees(group):
-        raise HTTPException(404, "group")
+        raise HTTPException(403, "group")
     return who, memory, group
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
+from engram.api.console.auth import CONSOLE_ACTOR
 from engram.api.console.context import MOUNT, flash, reader, see_other, writer
 from engram.api.console.render import page
 from engram.errors import InvalidInput, NotFound, PreconditionFailed
@@ -101,11 +102,11 @@ def merge_operation(memory: Memory, group: str, into: str) -> str | None:
 
 @router.post("/entities/{entity_id}/merge")
 def merge(request: Request, entity_id: str, csrf_token: FormText = "", into: FormText = "") -> Response:
-    """Merge this entity into another (one operation); the survivor's page offers the undo."""
-    who, memory, group = writer(request, csrf_token)
+    """Merge this entity into another (one operation; administrators); the survivor's page offers the undo."""
+    _who, memory, group = writer(request, csrf_token, role="admin")
     try:
         target = resolve_entity(memory, group, into)
-        survivor = memory.merge_entities(entity_id, target, group, actor=who.actor)
+        survivor = memory.merge_entities(entity_id, target, group, actor=CONSOLE_ACTOR)
     except (InvalidInput, NotFound) as exc:
         if exc.field != "into":
             raise
@@ -153,13 +154,15 @@ def edit_attributes(
     new_value: FormText = "",
 ) -> Response:
     """Store the edited attributes as a new entity version, if the entity is still at the form's version."""
-    who, memory, group = writer(request, csrf_token)
+    _who, memory, group = writer(request, csrf_token)
     entity = memory.get_entity(entity_id, group).entity
     patch = attribute_patch(entity, key or [], value or [], remove or [], new_key, new_value)
     if not version.isdigit():
         return entity_page(request, entity_id, None, status=422, errors={"attributes": "form.error.version"})
     try:
-        memory.update_entity(entity_id, patch, expected_version=int(version), group_id=group, actor=who.actor)
+        memory.update_entity(
+            entity_id, patch, expected_version=int(version), group_id=group, actor=CONSOLE_ACTOR
+        )
     except PreconditionFailed:
         return entity_page(request, entity_id, None, status=409, stale=patch)
     except InvalidInput as exc:

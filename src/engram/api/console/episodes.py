@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import Response
 
+from engram.api.console.auth import CONSOLE_ACTOR
 from engram.api.console.context import MOUNT, flash, reader, see_other, writer
 from engram.api.console.forms import PRIORITIES, SOURCES, EditForm, EpisodeForm, field_of, search_filters
 from engram.api.console.render import highlight, page
@@ -72,7 +73,7 @@ def create_episode(
     add_reference: FormText = "",
 ) -> Response:
     """Store the episode; errors go back next to their fields, a duplicate says "already stored"."""
-    who, memory, group = writer(request, csrf_token)
+    _who, memory, group = writer(request, csrf_token)
     form = EpisodeForm(intent, content, actor, time, source, references or [], priority, due)
     if add_reference:  # without JavaScript, "add a reference" posts the form back with one more row
         form.references = [*form.references, ""]
@@ -81,7 +82,7 @@ def create_episode(
     if errors:
         return _new_form(request, form, errors, 422)
     try:
-        created = memory.create_episode({**payload, "group_id": group}, actor=who.actor)
+        created = memory.create_episode({**payload, "group_id": group}, actor=CONSOLE_ACTOR)
     except InvalidInput as exc:
         return _new_form(request, form, {field_of(exc.field): "form.error.invalid"}, 422, detail=exc.detail)
     if created.deduplicated:
@@ -197,7 +198,7 @@ def edit_episode(
 
     A stale form shows both: what the visitor sent and the version someone else stored since.
     """
-    who, memory, group = writer(request, csrf_token)
+    _who, memory, group = writer(request, csrf_token)
     form = EditForm(version, intent, status, priority, due, metadata, references or [])
     current = memory.get_episode(episode_id, group)
     patch, errors = form.patch(current, _intents(memory))
@@ -208,7 +209,7 @@ def edit_episode(
         )
     try:
         updated = memory.update_episode(
-            episode_id, patch, expected_version=expected, group_id=group, actor=who.actor
+            episode_id, patch, expected_version=expected, group_id=group, actor=CONSOLE_ACTOR
         )
     except PreconditionFailed:
         return _episode_page(request, episode_id, None, status=409, stale=_stale(form, current))
@@ -256,7 +257,7 @@ def confirm_delete(request: Request, episode_id: str) -> Response:
 @router.post("/episodes/{episode_id}/delete")
 def delete_episode(request: Request, episode_id: str, csrf_token: FormText = "") -> Response:
     """Retract the episode; the audit page of the delete offers its undo."""
-    who, memory, group = writer(request, csrf_token)
-    deleted = memory.delete_episode(episode_id, group, actor=who.actor)
+    _who, memory, group = writer(request, csrf_token)
+    deleted = memory.delete_episode(episode_id, group, actor=CONSOLE_ACTOR)
     flash(request, "episode.deleted", id=episode_id)
     return see_other(f"{MOUNT}/audit/{deleted.operation.id}")

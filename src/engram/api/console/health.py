@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
+from engram.api.console.auth import CONSOLE_ACTOR
 from engram.api.console.context import MOUNT, flash, reader, see_other, writer
 from engram.api.console.render import page
 
@@ -24,7 +25,7 @@ def health(request: Request) -> Response:
 @router.post("/health/reextract")
 def reextract(request: Request, csrf_token: FormText = "") -> Response:
     """Retry the extraction of the group's episodes whose extraction failed."""
-    who, memory, group = writer(request, csrf_token)
-    succeeded, failing = memory.reextract(group, actor=who.actor)
+    _who, memory, group = writer(request, csrf_token)
+    succeeded, failing = memory.reextract(group, actor=CONSOLE_ACTOR)
     flash(request, "health.retried", succeeded=str(succeeded), failing=str(failing))
     return see_other(f"{MOUNT}/health")

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
+from engram.api.console.auth import CONSOLE_ACTOR
 from engram.api.console.context import MOUNT, flash, reader, see_other, writer
 from engram.api.console.entities import merge_operation
 from engram.api.console.render import page
@@ -42,9 +43,9 @@ def candidates(request: Request) -> Response:
 def merge_candidate(
     request: Request, csrf_token: FormText = "", entity_id: FormText = "", into: FormText = ""
 ) -> Response:
-    """Merge one entity of a candidate pair into the other."""
-    who, memory, group = writer(request, csrf_token)
-    survivor = memory.merge_entities(entity_id, into, group, actor=who.actor)
+    """Merge one entity of a candidate pair into the other (administrators)."""
+    _who, memory, group = writer(request, csrf_token, role="admin")
+    survivor = memory.merge_entities(entity_id, into, group, actor=CONSOLE_ACTOR)
     flash(
         request,
         "entity.merged",
@@ -59,8 +60,8 @@ def distinct(
     request: Request, csrf_token: FormText = "", entity_id: FormText = "", candidate_id: FormText = ""
 ) -> Response:
     """Record that the pair is not the same entity (a ``distinct`` operation); it leaves the queue."""
-    who, memory, group = writer(request, csrf_token)
-    operation = memory.mark_distinct(entity_id, candidate_id, group, actor=who.actor)
+    _who, memory, group = writer(request, csrf_token)
+    operation = memory.mark_distinct(entity_id, candidate_id, group, actor=CONSOLE_ACTOR)
     flash(request, "review.distinct_done", operation=operation.id)
     return see_other(f"{MOUNT}/review/candidates")
 
@@ -83,10 +84,10 @@ def resolve(
     fact: FormList | None = None,
 ) -> Response:
     """Keep one fact current (the others superseded) or keep all of them: one ``arbitrate`` operation."""
-    who, memory, group = writer(request, csrf_token)
+    _who, memory, group = writer(request, csrf_token)
     chosen = list(fact or []) if keep_all else [keep]
     try:
-        operation = memory.resolve_dispute(subject, predicate, chosen, group, actor=who.actor)
+        operation = memory.resolve_dispute(subject, predicate, chosen, group, actor=CONSOLE_ACTOR)
     except Conflict:
         flash(request, "review.dispute_gone")
         return see_other(f"{MOUNT}/review/disputes")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
-from engram.api.console.auth import Access, check_csrf, principal, require, sign_in, sign_out
+from engram.api.console.auth import Access, check_api_key, check_csrf, principal, require, sign_in, sign_out
 from engram.api.console.context import MOUNT, back_to, flash, memory_of, see_other
 from engram.api.console.i18n import LANGUAGE_COOKIE, LANGUAGES
 from engram.api.console.render import page
@@ -27,7 +27,9 @@ def start(request: Request) -> Response:
 def sign_in_page(request: Request, next: str | None = None) -> Response:
     """Show the sign-in form (an API key), or say why no one can sign in here."""
     access: Access = request.app.state.access
-    return page(request, "sign_in.html", principal(request), access=access, next=back_to(next), error=None)
+    configured = access.keys.configured()
+    who = principal(request)
+    return page(request, "sign_in.html", who, keys_configured=configured, next=back_to(next), error=None)
 
 
 @router.post("/sign-in")
@@ -40,10 +42,13 @@ def sign_in_submit(
     """Sign in with an API key; an unknown key shows the form again with an error next to the field."""
     check_csrf(request, csrf_token)
     access: Access = request.app.state.access
-    who = access.key_check(key.strip()) if access.key_check is not None and key.strip() else None
+    who = check_api_key(access.keys, key)
     if who is None:
-        error = "sign_in.error.no_keys" if access.key_check is None else "sign_in.error.unknown"
-        return page(request, "sign_in.html", None, 401, access=access, next=back_to(next), error=error)
+        configured = access.keys.configured()
+        error = "sign_in.error.unknown" if configured else "sign_in.error.no_keys"
+        return page(
+            request, "sign_in.html", None, 401, keys_configured=configured, next=back_to(next), error=error
+        )
     sign_in(request, who)
     return see_other(back_to(next))
 
@@ -72,7 +77,7 @@ def choose_group(request: Request, group_id: str, next: str | None = None) -> Re
     who = require(principal(request), "read")
     group = memory_of(request).group(group_id.strip() or None)
     if not who.sees(group):
-        raise HTTPException(404, "group")
+        raise HTTPException(403, "group")
     request.session["group"] = group
     flash(request, "group.switched", group=group)
     return see_other(back_to(next))

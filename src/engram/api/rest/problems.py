@@ -27,7 +27,9 @@ BODY_LIMIT_SCOPE_KEY = "engram.max_body_bytes"
 """Where the edge puts the body size limit in the ASGI scope (for the 413's detail)."""
 
 STATUS_MEANINGS = {
-    403: "The Origin header names a site that may not call this server.",
+    401: "No API key, or one that is unknown or revoked: send Authorization: Bearer <key>.",
+    403: "The API key's role may not do this (role, required_role), or the Origin header names a site "
+    "that may not call this server.",
     404: "No such object in the group.",
     409: "The request contradicts what is stored.",
     412: "If-Match names a version that is no longer current; current_version says which is.",
@@ -66,6 +68,8 @@ class Problem(BaseModel):
     conflicting_operations: list[str] | None = Field(
         default=None, description="409 on revert: the later operations in the way."
     )
+    role: str | None = Field(default=None, description="403: the role the API key has.")
+    required_role: str | None = Field(default=None, description="403: the role the action needs.")
 
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -4,8 +4,8 @@ Each migration runs once, in the transaction that records it in ``schema_migrati
 under an advisory lock, so several ``engram serve`` processes starting together on a new
 database migrate it once. Never edit a released migration: append a new one.
 
-Every table is keyed by ``(group_id, id)`` (``store_meta`` and ``schema_migrations`` are
-store-wide), so the schema distributes on Citus by ``group_id`` unchanged
+Every table is keyed by ``(group_id, id)`` (``store_meta``, ``api_keys`` and
+``schema_migrations`` are store-wide), so the schema distributes on Citus by ``group_id`` unchanged
 (docs/deployment.md). Tables are created in the first schema of the ``search_path``.
 """
 
@@ -351,5 +351,28 @@ MIGRATIONS.append(
 
 # Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
 MIGRATIONS.append((9, stats.POSTGRES_MIGRATION))
+
+MIGRATIONS.append(
+    (
+        10,
+        """
+        -- API keys (engram.keys): store-wide (a reference table on Citus), read by digest on
+        -- every authenticated request. The key itself is never stored: only its SHA-256 digest
+        -- and first characters.
+        CREATE TABLE api_keys (
+            id           text PRIMARY KEY,
+            name         text NOT NULL UNIQUE,
+            role         text NOT NULL CHECK (role IN ('read', 'write', 'admin')),
+            group_ids    jsonb,
+            digest       text NOT NULL UNIQUE,
+            prefix       text NOT NULL,
+            created_at   timestamptz NOT NULL,
+            expires_at   timestamptz,
+            revoked_at   timestamptz,
+            last_used_at timestamptz
+        );
+        """,
+    )
+)
 
 LATEST_VERSION = MIGRATIONS[-1][0]

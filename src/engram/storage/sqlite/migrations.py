@@ -381,4 +381,26 @@ MIGRATIONS.append(
 # Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
 MIGRATIONS.append((12, stats.SQLITE_MIGRATION))
 
+MIGRATIONS.append(
+    (
+        13,
+        """
+        -- API keys (engram.keys): store-wide, read by digest on every authenticated request.
+        -- The key itself is never stored: only its SHA-256 digest and first characters.
+        CREATE TABLE api_keys (
+            id           TEXT PRIMARY KEY,
+            name         TEXT NOT NULL UNIQUE,
+            role         TEXT NOT NULL CHECK (role IN ('read', 'write', 'admin')),
+            group_ids    TEXT,
+            digest       TEXT NOT NULL UNIQUE,
+            prefix       TEXT NOT NULL,
+            created_at   TEXT NOT NULL,
+            expires_at   TEXT,
+            revoked_at   TEXT,
+            last_used_at TEXT
+        );
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
