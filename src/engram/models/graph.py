@@ -42,6 +42,9 @@ class EntityIn(_Input):
     attributes: dict[str, Scalar | None] = Field(
         default_factory=dict, description='Traits: {"gender": "female"}.'
     )
+    summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = Field(
+        default=None, description="Who or what it is, in one or two sentences."
+    )
 
 
 class FactIn(_Input):
@@ -69,26 +72,39 @@ class FactIn(_Input):
         default=None, description="How sure the text is, 0..1."
     )
     source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
+    negated: bool = Field(
+        default=False,
+        description="The text denies or ends it (不再, no longer): closes the matching current fact.",
+    )
 
     @field_validator("predicate", mode="before")
     @classmethod
     def _canonical_predicate(cls, value: Any) -> Any:
-        """Map a registered synonym ("budget", "住在", "works at") to its UPPER_SNAKE name."""
+        """Map a registered synonym ("budget", "住在", "works at") to its UPPER_SNAKE name; an
+        unknown name is kept as given, in UPPER_SNAKE ("collaborates with" → COLLABORATES_WITH)."""
         if isinstance(value, str) and value.strip():
-            from engram.models.predicates import REGISTRY, synonym_key
+            from engram.models.predicates import REGISTRY
 
-            known = REGISTRY.canonical(value)
-            if known.name != "RELATED_TO" or synonym_key(value) == "RELATED_TO":
-                return known.name
+            return REGISTRY.canonical(value, keep_unknown=True).name
         return value
 
     @model_validator(mode="after")
     def _object_or_value(self) -> FactIn:
-        if (self.object is None) == (self.value is None):
+        if self.object is not None and self.value is not None:
+            raise ValueError("a fact has one of object (an entity) or value (a literal), not both")
+        targetless = self.object is None and self.value is None
+        if targetless and not (self.negated or _ends_something(self.predicate)):
             raise ValueError("a fact has exactly one of object (an entity) or value (a literal)")
         if self.valid_at and self.invalid_at and self.invalid_at < self.valid_at:
             raise ValueError("invalid_at is before valid_at")
         return self
+
+
+def _ends_something(predicate: str) -> bool:
+    """Return True for a stop predicate (STOPPED_USING): it may name no target (the latest one ends)."""
+    from engram.models.predicates import REGISTRY
+
+    return bool(REGISTRY.canonical(predicate).closes) and REGISTRY.canonical(predicate).ends is not None
 
 
 class Extraction(_Input):
@@ -119,6 +135,17 @@ class Entity(BaseModel):
     recorded_at: datetime
     expired_at: datetime | None = None
     operation_id: str
+    episode_id: str | None = Field(
+        default=None, description="The episode this version came from (None: an edit, a merge, a revert)."
+    )
+    alias_sources: dict[str, dict[str, str | None]] = Field(
+        default_factory=dict,
+        description="alias → {episode, operation}: which episode (None: a person's edit) and operation "
+        "introduced it.",
+    )
+    summary_source: dict[str, str | None] | None = Field(
+        default=None, description="{episode, operation} that gave the summary."
+    )
 
 
 class Fact(BaseModel):
@@ -143,6 +170,9 @@ class Fact(BaseModel):
     status: FactStatus = "current"
     superseded_by: str | None = None
     operation_id: str
+    status_reason: str | None = Field(
+        default=None, description="Why it has its status: the arbiter's reason (disputed, ended, ...)."
+    )
 
 
 class FactSearch(_Input):
