@@ -85,7 +85,7 @@ def is_generic(name: str) -> bool:
 
 
 def name_score(mention: Profile, known: Profile) -> float:
-    """Return 1 for an exact name or alias match, else the best fuzzy ratio in [0, 1]."""
+    """Return 1 for an exact name or alias match, else the best of the fuzzy ratio and a name form."""
     if is_generic(mention.name):
         return 0.0
     mention_names = {normalise_name(n) for n in {mention.name, *mention.aliases} if not is_generic(n)}
@@ -99,6 +99,12 @@ def name_score(mention: Profile, known: Profile) -> float:
         + [form_similarity(a, b) for a in forms for b in known_forms],
         default=0.0,
     )
+
+
+def _known_form(mention: Profile, known: Profile) -> bool:
+    """Return True when one name is a nickname or honorific form of the other (not a spelling)."""
+    names = [n for n in {mention.name, *mention.aliases} if not is_generic(n)]
+    return any(form_similarity(a, b) for a in names for b in {known.name, *known.aliases})
 
 
 def attribute_score(mention: Profile, known: Profile) -> tuple[float, bool]:
@@ -194,6 +200,9 @@ def resolve(
     if parts["name"] == 1.0 and (not mention.attributes or attributes_agree):
         # The same name and nothing that sets them apart: the usual case of a repeated mention.
         score = max(score, merge_threshold)
+    if score >= merge_threshold and parts["name"] < 1.0 and not _known_form(mention, known):
+        # A similar spelling is a guess (Caroline, Carolyn are two names): a person decides.
+        return Resolution(Verdict.CANDIDATE, score, parts, "similar names, strong evidence: review")
     if score >= merge_threshold:
         return Resolution(Verdict.MERGE, score, parts, "above the merge threshold")
     if score >= candidate_threshold:

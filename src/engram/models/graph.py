@@ -43,7 +43,7 @@ class EntityIn(_Input):
         default_factory=dict, description='Traits: {"gender": "female"}.'
     )
     summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = Field(
-        default=None, description="Who or what it is, in one or two sentences."
+        default=None, description="Who or what it is."
     )
 
 
@@ -72,10 +72,7 @@ class FactIn(_Input):
         default=None, description="How sure the text is, 0..1."
     )
     source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
-    negated: bool = Field(
-        default=False,
-        description="The text denies or ends it (不再, no longer): closes the matching current fact.",
-    )
+    negated: bool = Field(default=False, description="Denied or ended (不再, no longer).")
 
     @field_validator("predicate", mode="before")
     @classmethod
@@ -105,6 +102,27 @@ def _ends_something(predicate: str) -> bool:
     from engram.models.predicates import REGISTRY
 
     return bool(REGISTRY.canonical(predicate).closes) and REGISTRY.canonical(predicate).ends is not None
+
+
+class AliasChanges(_Input):
+    """Names to add to an entity and names to take off it."""
+
+    add: list[Name] = Field(default_factory=list, max_length=64)
+    remove: list[Name] = Field(default_factory=list, max_length=64)
+
+
+class EntityPatch(_Input):
+    """A person's change to an entity (PATCH /v1/entities/{id}, update_entity): absent fields stay.
+
+    ``attributes`` is a JSON merge patch (a null value removes that attribute); ``aliases``
+    adds and removes names; ``summary`` replaces the summary (null removes it); ``type``
+    retypes the entity. The name stays: merge two entities to rename one into another.
+    """
+
+    attributes: dict[str, Scalar | None] | None = None
+    aliases: AliasChanges | None = None
+    summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    type: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")] | None = None
 
 
 class Extraction(_Input):
@@ -250,6 +268,12 @@ class FactsAdded(BaseModel):
     merge_candidates: int = Field(description="Possible duplicates recorded for review.")
     facts: dict[str, int] = Field(description="Facts by arbitration outcome (new, restated, superseded…).")
     fact_ids: list[str] = Field(description="Ids of the facts written.")
+    unknown_predicates: list[str] = Field(
+        default_factory=list, description="Predicates the registry does not know: kept as given, many-valued."
+    )
+    decisions: list[dict[str, Any]] = Field(
+        default_factory=list, description="Per fact: the arbiter's decision and its reason."
+    )
 
 
 class MergeCandidateView(BaseModel):

@@ -485,7 +485,8 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
 
     A fact without a ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
     a date or a time (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name
-    that value. Dates a fact already has are kept; a filled date that would put invalid_at before valid_at is not applied.
+    that value. Dates a fact already has are kept; a filled date that would put invalid_at
+    before valid_at is not applied.
     With no ``reference`` the extraction is returned unchanged.
     """
     if reference is None or not extraction.facts:

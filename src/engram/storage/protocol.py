@@ -26,6 +26,7 @@ from engram.storage.types import (
     FactQuery,
     LoadCounts,
     MergeCandidate,
+    NameKeys,
     NewEpisode,
     ObjectKind,
     OperationQuery,
@@ -186,7 +187,7 @@ class Storage(Protocol):
         self, group_id: str, kind: ObjectKind, object_id: str, number: int
     ) -> Episode | Entity | Fact | None: ...
     def purge_episode(
-        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword, names: NameKeys
     ) -> PurgeReport: ...
     # export and import
     def dump_group(self, group_id: str) -> Iterator[Row]: ...

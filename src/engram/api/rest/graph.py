@@ -5,14 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Header, Query, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.rest.episodes import REST_ACTOR, GroupQuery, MemoryDep
+from engram.api.rest.episodes import REST_ACTOR, GroupQuery, MemoryDep, parse_if_match
+from engram.errors import InvalidInput
 from engram.models.graph import (
     SEARCH_LIMIT_MAX,
     AddFacts,
     Entity,
+    EntityPatch,
     EntityView,
     FactSearch,
     FactSearchResponse,
@@ -51,17 +54,56 @@ def merge_candidates(memory: MemoryDep, group_id: GroupQuery = None) -> MergeCan
     return MergeCandidates(items=memory.merge_candidates(group_id))
 
 
+def entity_etag(view: EntityView) -> str:
+    """Return the ETag of an entity: its version, quoted."""
+    return f'"{view.entity.version}"'
+
+
 @router.get("/entities/{entity_id}", summary="Get an entity with its facts and timeline")
 def get_entity(
     memory: MemoryDep,
+    response: Response,
     entity_id: str,
     group_id: GroupQuery = None,
     known_at: Annotated[
         datetime | None, Query(description="Transaction time: as the memory held it then.")
     ] = None,
 ) -> EntityView:
-    """Return the entity, the facts about it (current, or as known at ``known_at``) and its versions."""
-    return memory.get_entity(entity_id, group_id, known_at=known_at)
+    """Return the entity, the facts about it (current, or as known at ``known_at``) and its versions.
+
+    The ETag is the entity's version: send it as ``If-Match`` to PATCH the entity.
+    """
+    view = memory.get_entity(entity_id, group_id, known_at=known_at)
+    response.headers["ETag"] = entity_etag(view)
+    return view
+
+
+@router.patch(
+    "/entities/{entity_id}",
+    summary="Update an entity's attributes, aliases, summary or type",
+    response_model=EntityView,
+)
+def update_entity(
+    memory: MemoryDep,
+    entity_id: str,
+    patch: Annotated[EntityPatch, Body()],
+    group_id: GroupQuery = None,
+    if_match: Annotated[str | None, Header()] = None,
+) -> JSONResponse:
+    """Apply the change as a new entity version (one ``entity_update`` operation, revertible).
+
+    ``attributes`` is a JSON merge patch (null removes one), ``aliases`` ``{add, remove}``,
+    ``summary`` replaces (null removes) it, ``type`` retypes. Needs ``If-Match`` with the
+    entity's ETag (its version): stale 412, missing 428. 200 with the entity and its new ETag.
+    """
+    view = memory.update_entity(
+        entity_id,
+        patch=patch,
+        expected_version=parse_if_match(if_match),
+        group_id=group_id,
+        actor=REST_ACTOR,
+    )
+    return JSONResponse(view.model_dump(mode="json"), headers={"ETag": entity_etag(view)})
 
 
 class Merge(BaseModel):
@@ -74,9 +116,17 @@ class Merge(BaseModel):
 
 
 @router.post("/entities/{entity_id}/merge", summary="Merge this entity into another")
-def merge_entities(memory: MemoryDep, entity_id: str, merge: Annotated[Merge, Body()]) -> EntityView:
-    """Merge ``entity_id`` into ``into``: names, attributes, facts and mentions move; one operation."""
-    return memory.merge_entities(entity_id, merge.into, merge.group_id, actor=REST_ACTOR)
+def merge_entities(
+    memory: MemoryDep, entity_id: str, merge: Annotated[Merge, Body()], group_id: GroupQuery = None
+) -> EntityView:
+    """Merge ``entity_id`` into ``into``: names, attributes, facts and mentions move; one operation.
+
+    The group is the ``group_id`` query parameter, as for every route that addresses one
+    object (the body's ``group_id`` is still read; the two must agree).
+    """
+    if group_id is not None and merge.group_id is not None and group_id != merge.group_id:
+        raise InvalidInput("the query and the body name different groups", field="group_id")
+    return memory.merge_entities(entity_id, merge.into, group_id or merge.group_id, actor=REST_ACTOR)
 
 
 @router.post("/entities/search", summary="Search entities by name or alias")
