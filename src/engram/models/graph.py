@@ -88,7 +88,7 @@ class FactIn(_Input):
     @model_validator(mode="after")
     def _object_or_value(self) -> FactIn:
         if self.object is not None and self.value is not None:
-            raise ValueError("a fact has one of object (an entity) or value (a literal), not both")
+            raise ValueError("a fact has exactly one of object (an entity) or value (a literal), not both")
         targetless = self.object is None and self.value is None
         if targetless and not (self.negated or _ends_something(self.predicate)):
             raise ValueError("a fact has exactly one of object (an entity) or value (a literal)")
