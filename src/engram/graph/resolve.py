@@ -193,12 +193,10 @@ def resolve(
             parts,
             f"same name, but {' and '.join(disagreeing)} differ and nothing agrees: another one of that name",
         )
-    shared = set(mention.attributes) & set(known.attributes)
-    attributes_agree = bool(shared) and all(
-        normalise_name(str(mention.attributes[k])) == normalise_name(str(known.attributes[k])) for k in shared
-    )
-    if parts["name"] == 1.0 and (not mention.attributes or attributes_agree):
-        # The same name and nothing that sets them apart: the usual case of a repeated mention.
+    comparable = not mention.attributes or bool(set(mention.attributes) & set(known.attributes))
+    if parts["name"] == 1.0 and comparable:
+        # The same name and nothing that sets them apart (identifying attributes agree, checked
+        # above; another value of a descriptive one is a change): the usual repeated mention.
         score = max(score, merge_threshold)
     if score >= merge_threshold and parts["name"] < 1.0 and not _known_form(mention, known):
         # A similar spelling is a guess (Caroline, Carolyn are two names): a person decides.
