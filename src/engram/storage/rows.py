@@ -78,8 +78,8 @@ FACTS = Table(
     (
         *("group_id", "id", "version", "subject", "predicate", "object", "value", "fact", "conditions"),
         *("confidence", "source_kind", "episodes", "valid_at", "invalid_at", "recorded_at", "expired_at"),
-        *("status", "superseded_by", "operation_id", "expired_by", "status_reason"),
-    ),
+        *("status", "superseded_by", "operation_id", "status_reason", "expired_by"),
+    ),  # expired_by last: storage/archive.py restores it apart
     times=_set("valid_at", "invalid_at", "recorded_at", "expired_at"),
     json=_set("value", "conditions", "episodes"),
 )
