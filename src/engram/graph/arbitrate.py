@@ -16,7 +16,8 @@ versions and writes every reason into the operation's details. Rules, in order (
 3. conditional: different conditions (工作日 vs 周末) → both hold;
 4. refinement: a finer target (杭州 then 西湖区, 2024-06 then 2024-06-05, "more precisely")
    → both current, the finer one with the higher confidence; a coarser restatement of a
-   finer fact is kept below it;
+   finer fact is kept below it (on a many-valued predicate only asked with a correction or
+   refinement cue: without one, values coexist anyway);
 5. correction: a correction cue (更正, 其实, actually) supersedes the value it corrects, on a
    many-valued predicate too (the most recent one);
 6. many-valued predicates: values coexist;
@@ -264,9 +265,11 @@ def _arbitrate_same_predicate(
             "history, the live facts stay",
             new_status="superseded",
         )
-    refined = _refinement(claim, rivals, refines)
-    if refined is not None:
-        return refined
+    # Many values coexist anyway: a refinement only matters where the claim would replace one.
+    if claim.predicate.cardinality == "one" or claim.correction or claim.refinement:
+        refined = _refinement(claim, rivals, refines)
+        if refined is not None:
+            return refined
     if claim.correction:
         corrected = rivals if claim.predicate.cardinality == "one" else [max(rivals, key=fact_time)]
         return Decision(

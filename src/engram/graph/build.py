@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, fact_time, same_target
 from engram.graph.entities import absorb, attribute_values, first_episode, name_keys, new_entity
-from engram.graph.nicknames import form_similarity
+from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
 from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, resolve
 from engram.graph.sentences import fact_sentence
@@ -193,9 +193,17 @@ class GraphBuilder:
             facts=facts,
         )
         best: tuple[float, Entity, Verdict, dict[str, float], str] | None = None
-        for known, similarity in self._candidates(txn, group, mention):
+        candidates = self._candidates(txn, group, mention)
+        one_valued = [p for p in facts if self._registry.canonical(p).cardinality == "one"]
+        # One known entity of the very name, and too few facts to tell two people apart: it is
+        # that entity (resolve's same-name rule), so its facts need not be read.
+        plain = len(candidates) == 1 and normalise_name(candidates[0][0].name) == normalise_name(mention.name)
+        for known, similarity in candidates:
             _, threads = txn.related(group, known.id)
-            known_facts, known_neighbours = _known_facts(txn, group, known)
+            known_facts: dict[str, frozenset[str]] = {}
+            known_neighbours: frozenset[str] = frozenset()
+            if not plain or len(one_valued) >= 2:
+                known_facts, known_neighbours = _known_facts(txn, group, known)
             result = resolve(
                 profile,
                 Profile(
@@ -248,11 +256,19 @@ class GraphBuilder:
             return []
         key = normalise_name(mention.name)
         names = [n for n in (mention.name, *mention.aliases) if not is_generic(n)]
+        forms = frozenset().union(*(form_keys(n) for n in names))
+
+        def is_form(known: Entity) -> bool:
+            known_names = (known.name, *known.aliases)
+            if not forms & frozenset().union(*(form_keys(k) for k in known_names)):
+                return False
+            return any(form_similarity(n, k) for n in names for k in known_names)
+
         fuzzy = [
             (known, 0.0)
             for known in txn.entities_of_type(group, mention.type, FUZZY_POOL)
             if max(fuzz.token_sort_ratio(key, k) / 100 for k in name_keys(known) or [""]) >= FUZZY_FLOOR
-            or any(form_similarity(n, k) for n in names for k in (known.name, *known.aliases))
+            or is_form(known)
         ]
         vector = self._name_vectors.get(key)
         if fuzzy or vector is None:

@@ -88,6 +88,29 @@ def _english_parts(name: str) -> tuple[str | None, str | None, str | None] | Non
     return None, rest[0].casefold(), rest[-1].casefold() if len(rest) > 1 else None
 
 
+@cache
+def form_keys(name: str) -> frozenset[str]:
+    """Return keys two names share when one may be a form of the other (a cheap filter first).
+
+    Chinese: the surname (李强, 小李, 李总 → ``cn:李``); English: the surname and every
+    canonical first name (Bob → ``en:robert``, Robert Miller → ``en:robert``, ``en:miller``).
+    """
+    name = name.strip()
+    surname = chinese_surname_form(name) or chinese_surname(name)
+    if surname is not None:
+        return frozenset({f"cn:{surname}"})
+    parts = _english_parts(name)
+    if parts is None:
+        return frozenset()
+    _, first, last = parts
+    keys = {f"en:{last}"} if last else set()
+    if first is not None:
+        namer = _namer()
+        firsts = {first, *namer.canonicals_of(first), *namer.nicknames_of(first)}  # type: ignore[attr-defined]
+        keys |= {f"en:{f}" for f in firsts}
+    return frozenset(keys)
+
+
 def form_similarity(a: str, b: str) -> float:
     """Return the evidence in [0, 1) that names ``a`` and ``b`` are forms of one person's name."""
     a, b = a.strip(), b.strip()

