@@ -86,8 +86,9 @@ class AddFactsResult(BaseModel):
     facts: dict[str, int] = Field(
         description=(
             "Outcome counts: new, restatement (same claim again: more provenance and confidence), "
-            "conditional, refinement, update (supersedes an older value), dispute (conflicts with "
-            "a current fact: both now disputed), late_arrival (older than the current fact: history)."
+            "conditional, refinement, update or correction (supersedes an older value), ended "
+            "(closed what it stops), dispute (newer but weaker: disputed, the stated fact stays; "
+            "the same time: both), late_arrival (older than the current fact: history)."
         )
     )
     fact_ids: list[str] = Field(description="The facts written or confirmed, in order.")
@@ -172,8 +173,8 @@ def add_graph_tools(
     ) -> AddFactsResult:
         """Add facts (shaped as in create_episode) that a stored episode states.
 
-        A claim made again adds provenance, a newer value supersedes the old one, a conflicting
-        one marks both disputed.
+        A claim made again adds provenance, a newer value supersedes the old one, a weaker one
+        is disputed; STOPPED_USING-like facts end what they stop.
         """
         request = {"episode_id": episode_id, "group_id": group_id, "entities": entities or [], "facts": facts}
         done = memory.add_facts(request, actor=MCP_ACTOR)
