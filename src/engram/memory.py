@@ -283,6 +283,7 @@ class Memory(ReviewMethods):
         operations: dict[str, Operation] = {}
         prepared: list[NewEpisode] = []
         supplied: list[Extraction | None] = []
+        unknown: list[list[str]] = []
         for index, item in enumerate(items):
             try:
                 episode_in: EpisodeIn = validated(EpisodeIn, item, "episode")
@@ -292,7 +293,9 @@ class Memory(ReviewMethods):
                         group_id, kind, f"{kind} episodes", at=self._clock(), actor=actor
                     )
                 prepared.append(self._prepare(episode_in, operations[group_id].id, now))
-                supplied.append(supplied_extraction(episode_in))
+                extraction = supplied_extraction(episode_in)
+                supplied.append(extraction)
+                unknown.append([] if extraction is None else self.graph.check_supplied(group_id, extraction))
             except InvalidInput as exc:
                 if len(items) == 1:
                     raise
@@ -303,7 +306,11 @@ class Memory(ReviewMethods):
             pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
             metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
-                stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
+                stored[i] = CreatedEpisode(
+                    episode=episode,
+                    deduplicated=duplicate,
+                    unknown_predicates=[] if duplicate else unknown[i],
+                )
         if self._indexer is not None:
             self._indexer.notify()
         fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]

@@ -476,11 +476,17 @@ def fact_dates(span: DateSpan | None) -> tuple[datetime | None, datetime | None]
     return span.start, None
 
 
+_DATE_VALUE = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$")
+"""A fact whose value is a date or a time (a deadline, a meeting): its sentence's dates name it."""
+
+
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
     """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
 
-    A fact without a ``fact`` sentence is dated from ``fallback_text``. Dates a fact already
-    has are kept; a filled date that would put invalid_at before valid_at is not applied.
+    A fact without a ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
+    a date or a time (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name
+    that value. Dates a fact already has are kept; a filled date that would put invalid_at
+    before valid_at is not applied.
     With no ``reference`` the extraction is returned unchanged.
     """
     if reference is None or not extraction.facts:
@@ -489,6 +495,9 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
     for fact in extraction.facts:
         if fact.valid_at is not None and fact.invalid_at is not None:
             facts.append(fact)
+            continue
+        if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
+            facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
             continue
         valid, invalid = fact_dates(resolve_dates(fact.fact or fallback_text, reference))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
