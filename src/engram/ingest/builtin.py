@@ -27,6 +27,7 @@ from engram.ingest.clauses import (
     Lang,
     clause_bounds,
     find_conditions,
+    is_future,
     is_past,
     negation,
     shared_head,
@@ -80,10 +81,16 @@ _TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "CONTACT": frozenset({"organisation"}),
 }
 """The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
-_SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE", "PRICE"})
+_SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
+_LEFT_TOPICS: Mapping[str, frozenset[str]] = {
+    "CANCELLED": frozenset({"organisation", "person", "thing"}),
+    "ORDERED": frozenset({"organisation", "person", "thing"}),
+    "PAID": frozenset({"organisation", "thing"}),
+    "CONTACT": frozenset({"organisation", "thing"}),
+    "STATUS": frozenset({"person", "organisation"}),
+}
+"""Topic predicates whose subject may also be the organisation or person that acts."""
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
-_TOPIC_ONLY = frozenset({"QUANTITY", "DISCOUNT", "LAUNCH_DATE", "EXPIRES_ON", "HAS_ISSUE"})
-"""Topic predicates with no fact when the sentence names no topic."""
 _STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
 _TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
 _VERB_PHRASES = frozenset({"PLANS_TO", "GOAL", "WORKS_ON"})
@@ -95,6 +102,8 @@ _EN_BARE_START = re.compile(
     r"hoping|going|heading|can't wait|never|always|used to)\b",
     re.I,
 )
+_RECURRING = re.compile(r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I)
+"""A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
 _MAX_WORDS = 8
 _MAX_CJK = 12
 
@@ -303,7 +312,9 @@ class BuiltinExtractor:
         kind = pattern.kind or (registered.object_kind if registered else "value")
         if pattern.past and is_past(sentence[clause[0] : clause[1]], lang):
             predicate = pattern.past
-        if pattern.negatable:
+        if pattern.future and is_future(sentence[clause[0] : max(cue, obj_start)], lang):
+            predicate = pattern.future
+        if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
             cue_text = sentence[clause[0] : max(obj_start, cue) if obj_start > cue else cue + 1]
             said = negation(cue_text, sentence[obj_start:], lang)
             if said:
@@ -315,7 +326,10 @@ class BuiltinExtractor:
                 if mapped is None:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
-        limit = obj_start if obj_start > match.start() else cue  # "I'm vegetarian": the subject is in the match
+        limit = cue
+        leading = next((c for c in reading.candidates if c.start == match.start() and c.end <= obj_start), None)
+        if leading is not None:  # "I'm vegetarian", "my favourite band is…": the subject opens the match
+            limit = leading.end
         subject = self._subject(pattern, predicate, match, limit, reading, message)
         if subject is None:
             return []
@@ -338,11 +352,12 @@ class BuiltinExtractor:
             following = pattern.regex.search(sentence, match.end())
             if following is not None and following.start() < region_end:
                 region_end = following.start()
-            conditions = find_conditions(sentence[match.start() : region_end]) or find_conditions(
-                sentence[clause[0] : clause[1]]
+            blanked = sentence[: span[0]] + " " * (span[1] - span[0]) + sentence[span[1] :]
+            conditions = find_conditions(blanked[match.start() : region_end]) or find_conditions(
+                blanked[clause[0] : clause[1]]
             ) or _leading_condition(sentence, clause[0], lang)
             valid_at, invalid_at = (None, None)
-            if kind not in ("date", "birthday") and predicate != "AGE":
+            if kind not in ("date", "birthday") and predicate != "AGE" and not _RECURRING.search(sentence):
                 valid_at, invalid_at = fact_dates(resolve_dates(sentence[clause[0] : clause[1]], message.at))
             reading.claimed.append(span)
             facts.append(
@@ -399,15 +414,17 @@ class BuiltinExtractor:
             if topic is not None:
                 message.add_entity(topic)
                 return topic.name, 0.95
-            if predicate in _TOPIC_ONLY:
+            if predicate in _SPEAKER_FALLBACK:
+                first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
+                return (speaker.actor, 0.75 if first else 0.65) if speaker.actor else None
+            if predicate not in _LEFT_TOPICS:
                 return None
-            if predicate in _TOPIC_TYPES and predicate not in _SPEAKER_FALLBACK:
-                left = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, _LEFT_TYPES)
-                if left is None or left.name is None:
-                    return None
-                return left.name, left.weight
+            left = nearest_subject(
+                reading.text, reading.clauses, cue, reading.candidates, _LEFT_TOPICS[predicate], match.start()
+            )
+            return (left.name, left.weight) if left is not None and left.name else None
         allowed = _PERSON_TYPES if predicate in _PERSONAL else _LEFT_TYPES
-        found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed)
+        found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed, match.start())
         if found is not None:
             return (found.name, found.weight) if found.name else None
         if pattern.subject == "topic" and speaker.actor:
@@ -475,6 +492,9 @@ class BuiltinExtractor:
         out: list[tuple[str | None, Scalar | None, tuple[int, int]]] = []
         for (s, e), text in zip(spans, texts, strict=True):
             span = (offset + s, offset + e)
+            name = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
+            if name is not None and name.type not in ("role", "group"):  # "a fan of Lord of the Rings"
+                span, text = (name.start, name.end), name.name
             if not text or overlaps(*span, reading.claimed):
                 continue
             item = self._object(pattern, predicate, kind, text, span, reading, message)
@@ -507,6 +527,8 @@ class BuiltinExtractor:
             if mention is None and kind == "entity" and wanted == "role":
                 mention = Mention(*span, text if text.isupper() else text.lower(), "role")
                 reading.add_mention(mention)
+            elif mention is None and inside and wanted in ("product", "organisation", "place"):
+                return None  # "换成了小吴": a person where a product should be
             elif mention is None and kind == "entity" and not pattern.require_mention and _name_like(text, wanted):
                 mention = Mention(*span, text, wanted or "thing")
                 reading.add_mention(mention)
@@ -521,8 +543,8 @@ class BuiltinExtractor:
                 return mention.name, None, (max(span[0], mention.start), min(span[1], mention.end))
             if pattern.require_mention or kind == "entity" and wanted in ("place", "organisation", "product"):
                 return None
-        if _too_long(text, reading.lang):
-            return None
+        if _too_long(text, reading.lang) or (predicate in _VERB_PHRASES and reading.lang == "en" and " " not in text):
+            return None  # too long to be a value, or a verb alone ("countries I want to visit")
         if mention is not None and mention.type not in ("role", "thing") and mention.start == span[0] and (
             mention.end == span[1]
         ):

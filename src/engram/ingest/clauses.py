@@ -60,7 +60,7 @@ _CONDITIONS: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"(?:(?:,\s*| and | or )(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays))*)\b",
             None,
         ),
-        (rf"每?{_CN_DAY}(?:[、和跟及到至]{_CN_DAY}|[、和跟及到至][一二三四五六日天])+", None),
+        (rf"每?{_CN_DAY}(?:[、和跟及到至]{_CN_DAY}|[、和跟及到至][一二三四五六日天])+|每{_CN_DAY}", None),
         (
             r"每天早上|每天晚上|每天|每周末|每个周末|每年\w{0,2}?(?:春节|国庆|暑假|寒假)|周末|工作日|平时|平常|"
             r"其他时间|其余时间|其他日子|早上|早晨|晚上|夏天|冬天|上班的?时候|下雨的?时候|下雨天|"
@@ -96,7 +96,7 @@ _EN_TIME_CUT = re.compile(
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
     r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )?weekends?|"
-    r"every day|each day|all day|more and more|more)\b.*$",
+    r"every day|each day|all day|more and more)\b.*$",
     re.I,
 )
 _EN_VERB_CUT = re.compile(
@@ -104,7 +104,10 @@ _EN_VERB_CUT = re.compile(
     r"you|I'm|I've|I'd|makes?|made|helps?|brings?|gets?|keeps?)\b.*$",
     re.I,
 )
-_EN_PREP_CUT = re.compile(r"\s(?:with|for|on|at|in|to|from|by|during|after|before|as|like|about|of|into)\b.*$", re.I)
+_EN_PREP_CUT = re.compile(
+    r"\s(?:with|for|on|at|in|to|from|by|during|after|before|as|like|about|of|into|over|rather than|instead of)\b.*$",
+    re.I,
+)
 _EN_LEAD = re.compile(
     r"^(?:(?:just|really|also|still|totally|actually|always|even|simply|mostly|usually|sometimes|often|"
     r"the|my|our|a|an|some|any|his|her|their|that|this|these|those)\s+)+",
@@ -126,7 +129,8 @@ _NON_OBJECT = re.compile(
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
     r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
-    r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot)\b",
+    r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot|into|onto|"
+    r"over|through|from|off|away|back|around)\b",
     re.I,
 )
 _PRONOUNS = {"it", "that", "this", "them", "these", "those", "you", "him", "her", "me", "us", "one",
@@ -159,12 +163,18 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
     else:
         text = _ZH_CUT.sub("", text)
         text = re.sub(r"^(?:了|的|一个|一家|一只|一位|一名|一辆|一台|一部|个|位|名)", "", text)
+        text = re.sub(r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text)
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
         return ""
     return text
 
 
+_BARE_VERBS = frozenset(
+    "connect share make help get keep try see have go do find learn take give meet build create explore enjoy "
+    "spread grow stay show bring put let feel know think say tell use work play start become come look want need "
+    "love like admire appreciate remember reach push support".split()
+)
 _GERUND = re.compile(r"\s*(?:(?:just|also|really)\s)?[a-z]{2,}ing\b", re.I)
 _EN_LIST = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.I)
 _ZH_LIST = re.compile(r"[、和跟及与或]|还有")
@@ -184,7 +194,12 @@ def split_objects(text: str, lang: Lang) -> list[tuple[int, int]]:
         start = match.end()
     spans.append((start, len(text)))
     spans = [(s, e) for s, e in spans if text[s:e].strip()]
-    if lang == "en" and spans and _GERUND.match(text[spans[0][0] : spans[0][1]]):
+    for index, (s, e) in enumerate(spans[1:], 1):
+        if lang == "en" and text[s:e].split()[0].lower() in _BARE_VERBS:
+            spans = spans[:index]  # "my love of gaming and connect with others": a new verb phrase
+            break
+    first = text[spans[0][0] : spans[0][1]] if spans else ""
+    if lang == "en" and _GERUND.match(first) and len(first.split()) > 1:
         merged = [spans[0]]  # "going on trips with friends and family, hiking": "family" is no new item
         for s, e in spans[1:]:
             if _GERUND.match(text[s:e]):
@@ -223,7 +238,7 @@ _EN_NOT = re.compile(
     r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$",
     re.I,
 )
-_ZH_STOP_RX = re.compile(r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$|以前|原来|过去|曾经")
+_ZH_STOP_RX = re.compile(r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$|以前|原来|过去|曾经|之前|原先|早先")
 _ZH_NOT = re.compile(
     r"(?:不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
     r"[^，。；不]{0,3}$"
@@ -257,3 +272,17 @@ def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | No
 def is_past(clause: str, lang: Lang) -> bool:
     """Return True when a clause is marked as past (了/过/昨天, "last week", "went")."""
     return bool((_EN_PAST if lang == "en" else _ZH_PAST).search(clause))
+
+
+_EN_FUTURE = re.compile(
+    r"\b(?:will|'ll|gonna|going to|planning|plan to|plans to|want to|wanna|hope to|hoping to|intend|"
+    r"thinking (?:about|of)|considering|about to|can't wait to|looking forward to|next (?:week|month|year|"
+    r"weekend|summer|spring|fall|winter)|tomorrow|soon|upcoming|coming up)\b",
+    re.I,
+)
+_ZH_FUTURE = re.compile(r"打算|计划|准备|想要|将要|将会|下周|下个月|明年|明天|后天|即将|马上|要去")
+
+
+def is_future(text: str, lang: Lang) -> bool:
+    """Return True when text says something is still to come ("planning to", "next month", 打算)."""
+    return bool((_EN_FUTURE if lang == "en" else _ZH_FUTURE).search(text))

@@ -27,7 +27,8 @@ class Pattern:
     - ``inverse``: the object is the fact's subject and the found subject its object ("my son
       Jake" → Jake CHILD_OF me).
     - ``require_mention``: emit only when ``obj`` holds (or names) an entity.
-    - ``past``: the predicate to use when the clause is in the past tense.
+    - ``past``: the predicate to use when the clause is in the past tense; ``future``: the one
+      to use when the clause says it is still to come ("planning to run a marathon").
     - ``trigger``: lower-case literals, one of which a matching sentence contains.
     - ``kind``: how ``obj`` is read (entity, value, amount, number, date, birthday, phone, email);
       "" takes the registry's object kind. ``object_type``: the type of an entity made from
@@ -52,6 +53,7 @@ class Pattern:
     require_mention: bool = False
     past: str | None = None
     trigger: tuple[str, ...] = ()
+    future: str | None = None
     kind: ObjectKind = ""
     object_type: str = ""
     subject: SubjectMode = "left"
@@ -95,7 +97,7 @@ EN_OBJ = r"(?P<obj>[^,.!?;:()\n\"“”]{1,60})"
 EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
 EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
 EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s[A-Z][\w&.'’-]*){0,3})"
-EN_AMOUNT = rf"(?P<obj>{AMOUNT})"
+EN_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
 EN_DATE = r"(?P<obj>[^,;!?()\n]{2,40}?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
 
 ZH_STOP = r"，。！？；,.!?;、\s：:"
@@ -106,9 +108,9 @@ ZH_NAME_BARE = r"(?P<obj>[\u4e00-\u9fff]{2,4}?|[A-Z][a-z]+)"
 ZH_NAME = ZH_NAME_BARE + r"(?=[，。！？；,.!?;、\s]|$|也|都|今年|在|是|和|的|跟|做|从)"
 ZH_DATE = (
     r"(?P<obj>(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|[0-9０-９一二三四五六七八九十两月日号周下本这个星期天年底初末.\-/点半上午下"
-    r"中晚早]){2,18})"
+    r"中晚早明后今昨前礼拜分时刻整凌晨傍:：]){2,20})"
 )
-ZH_AMOUNT = rf"(?P<obj>{AMOUNT})"
+ZH_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
 
 
 def zh_obj_before(suffix: str) -> str:
@@ -125,7 +127,9 @@ _ZH_ROLE_PREFIX = (
 ZH_ROLE = (
     _ZH_ROLE_PREFIX + r"(?:经理|总监|主管|专员|工程师|设计师|顾问|助理|老师|教师|医生|护士|律师|会计|主任|总裁|"
     r"董事长|CEO|CTO|CFO|COO|创始人|合伙人|程序员|架构师|分析师|研究员|教授|学生|实习生|销售|产品经理|"
-    r"项目经理|主编|编辑|记者|厨师|司机|警察|公务员|翻译|客服|前台|秘书|出纳|HR|工人|店长|老板)"
+    r"项目经理|主编|编辑|记者|厨师|司机|警察|公务员|翻译|客服|前台|秘书|出纳|HR|工人|店长|老板|柜员|收银员|导游|"
+    r"快递员|外卖员|保安|教练|主播|博主|组长|队长|班长|班主任|校长|院长|行长|总编|药剂师|营养师|心理咨询师|"
+    r"理财顾问|会计师|审计师|建筑师|摄影师|化妆师|面点师|程序猿|运维|测试|产品|运营|设计|律师助理|法务)"
 )
 EN_ROLE = (
     r"(?:(?:senior|junior|lead|chief|head|principal|staff|sales|product|project|account|marketing|software|"

@@ -49,7 +49,12 @@ _EN_PROJECT = re.compile(
     r"initiative|campaign|program|programme|pilot|redesign|integration|release|implementation|deployment|"
     r"refresh|rebrand|overhaul|roadmap|expansion|renovation|rewrite|onboarding))\b"
 )
-_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9'’])[A-Za-z][A-Za-z0-9&'’-]*")
+_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Za-z][A-Za-z0-9&'’-]*)")
+_EN_DOCUMENT = re.compile(
+    r"\b(?i:the|our|their|this|that|my|his|her)\s(?P<name>(?:(?:service|master|sales|purchase|rental|employment|"
+    r"framework|support|maintenance|license|licence|partnership|supply|consulting)\s)?(?:contract|agreement|"
+    r"subscription|lease|licen[cs]e|NDA|SOW|statement of work))\b"
+)
 _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "the", "&"})
 _ACRONYM = re.compile(r"[A-Z]{2,6}\+?")
 _VOCATIVE_BEFORE = re.compile(
@@ -116,6 +121,8 @@ class MentionFinder:
                 start, name = start + len(first) + 1, name[len(first) + 1 :]
             if len(name.split()) > 1 and name.split()[0].lower() not in EXCLUDE:
                 add(Mention(start, match.end("name"), name, "project"))
+        for match in _EN_DOCUMENT.finditer(sentence):
+            add(Mention(match.start("name"), match.end("name"), match["name"], "document"))
         if cjk:
             for match in _ZH_ROLE_RX.finditer(sentence):
                 if len(match.group()) >= 3:

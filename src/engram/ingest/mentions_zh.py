@@ -50,8 +50,11 @@ _PRODUCT_SUFFIX = frozenset("云盘 网盘 云 App APP 助手 商城".split())
 _NOUNISH = frozenset("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x".split())
 _NOT_PREFIX = frozenset(
     "这个 那个 这些 那些 我们 你们 他们 公司 项目 我 你 他 她 的 了 和 跟 与 在 是 有 新 老 大 小 该 本 某 这 那 "
-    "每个 整个 一个 全部 所有 我的 这次 上次 下次 今年 明年 去年".split()
+    "每个 整个 一个 全部 所有 我的 这次 上次 下次 今年 明年 去年 负责 加入 离开 注册 成立 管理 创办 收购 投资 入职 "
+    "就职 任职 进入 选择 联系 服务 合作 拜访 参观 考察 代表 通知 告诉 跳槽 调到 发给 交给 给 去 到 从 找 问 帮 "
+    "一家 某家 那家 这家 各 多家 两家 整个 原来 以前 现在 目前".split()
 )
+_WEAK_PREFIX = frozenset("新 老 大 小 该 本 某 原".split())
 _DEPARTMENT = re.compile(
     r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|公关|测试|"
     r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产)部(?!长|门经理|经理)"
@@ -61,7 +64,7 @@ _PRODUCT = re.compile(
     r"显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机)"
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
-_DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)合同")
+_DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _REGION = re.compile(r"^[华东南西北中]{2}区$")
 _NOT_NAMES = frozenset("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅".split())
 
@@ -80,10 +83,18 @@ def structural_mentions(sentence: str) -> list[Found]:
         start = offsets[index]
         if word == "项目":
             first = index
-            while first > 0 and index - first < 3 and _prefix_word(*words[first - 1], verbs=False):
+            while first > 0 and index - first < 3 and (
+                _prefix_word(*words[first - 1], verbs=False) or words[first - 1][0] in _WEAK_PREFIX
+            ):
+                first -= 1
+            while first < index and words[first][0] in _WEAK_PREFIX:
+                first += 1  # 新项目 is no name; 新零售项目 is
+            if first < index and words[first - 1][0] in _WEAK_PREFIX and words[first][1] != "ns":
                 first -= 1
             if first < index:
                 found.append((offsets[first], start + 2, sentence[offsets[first] : start + 2], "project"))
+        elif len(word) >= 4 and has_cjk(word) and word[-2:] in _ORG_SUFFIX and word[:2] not in _NOT_PREFIX:
+            found.append((start, start + len(word), word, "organisation"))  # one jieba word: 平安保险
         elif word in _ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
             if index == 0 or not _prefix_word(*words[index - 1]) or len(words[index - 1][0]) < 2:
                 continue
@@ -99,10 +110,10 @@ def structural_mentions(sentence: str) -> list[Found]:
 
 def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:
     """Return True when a jieba word can begin or continue a name before a head word (a company
-    name may be a verb: 远航/v 汽车; a project's may not: 接手/v 杭州/ns 项目)."""
+    name may be tagged a verb or an adverb: 远航/v 汽车, 鼎新/d 科技; a project's may not: 接手/v 杭州/ns 项目)."""
     if word in _NOT_PREFIX or not (has_cjk(word) or word.isalnum()):
         return False
-    return flag in _NOUNISH or (verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr"))
+    return flag in _NOUNISH or (verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr", "d", "vn"))
 
 
 def tagged_mentions(sentence: str) -> list[Found]:

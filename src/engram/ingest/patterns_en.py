@@ -25,7 +25,11 @@ from engram.ingest.frames import (
 
 en = partial(pattern, "en")
 
-_I = r"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|(?-i:[A-Z][a-z]+))"
+_NAME_WORD = (
+    r"(?-i:(?!(?:Our|My|The|This|That|Your|His|Her|Their|Its|It|What|Which|Who|When|And|But|So|Yeah|Yes|Oh|Wow|"
+    r"Just|Also|Really|Now|Then|Here|There|Thanks|Thank|Haha|Lol|Well|Maybe|Totally|Definitely)\b)[A-Z][a-z]+)"
+)
+_I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
 _NOT_LIKED = (
@@ -64,6 +68,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
+    en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
+       object_type="place", trigger="moved"),
     en("LIVES_IN", rf"\b(?:live|lives|(?<!a )living|reside|resides|residing|based|settled|'ve lived|have lived|"
        rf"has lived)\s(?:now\s|currently\s|right now\s)?(?:in|at|near) {EN_OBJ}", require_mention=True,
        trigger="live|living|reside|based|settled|lived"),
@@ -94,6 +100,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
                "hired as|promoted to", object_type="role", kind="entity", stop="LEFT_ROLE"),
     en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))", 0.8,
        trigger=", a|, an|, the|, our|as a|as an|as the|as our", object_type="role", kind="entity"),
+    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
+       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
+       kind="entity", object_type="role", trigger=" is | was "),
     en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
@@ -145,9 +154,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="date", trigger="launch"),
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
-    en("MEETING_AT", rf"\b(?:meeting|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,3}}?\s(?:is |was |"
+    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:is |was |"
        rf"moved |set |scheduled |booked )?(?:at|on|for|to) {EN_DATE}", 0.8, subject="topic", kind="date",
-       trigger="meeting|call|sync|catch-up|standup|demo|review"),
+       trigger="meet|call|sync|catch-up|standup|demo|review"),
+    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
+       subject="group", subject_type="organisation", kind="value", trigger="signed"),
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
        rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
        rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
@@ -185,6 +196,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("INTERESTED_IN", rf"(?:^|,\s)(?P<obj>[\w' -]{{3,60}}?)\s(?:is|are)\s(?:one of\s)?my\s(?:main\s|"
        rf"favou?rite\s|biggest\s)?(?:hobby|hobbies|passion|passions)\b", 0.85, kind="value", split=True,
        subject="speaker", trigger="hobb|passion"),
+    en("INTERESTED_IN", rf"\b(?:I've been|I'm|I am|been|started)\s(?:\w+\s)?looking into\s(?!it\b|that\b|this\b){_LIST_OBJ}",
+       0.75, kind="value", split=True, trigger="looking into"),
+    en("LIKES", rf"\bmy love (?:of|for)\s(?!it\b|that\b|this\b|you\b|the project\b){_LIST_OBJ}", 0.8, kind="value",
+       split=True, trigger="my love"),
+    en("LIKES", rf"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{{3,40}}?)\s(?:has been|is|'s been|has always been)"
+       r"\s(?:a\s|such a\s)?(?:big\s|huge\s|major\s|important\s)?part of my life\b", 0.8, kind="value",
+       subject="speaker", trigger="part of my life"),
     en("INTERESTED_IN", rf"\b(?:passionate about|keen on|interested in|curious about|fascinated by)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|what\b|how\b|hearing\b|learning more\b){_LIST_OBJ}", 0.8,
        kind="value", split=True, trigger="passionate about|keen on|interested in|curious about|fascinated by"),
@@ -216,11 +234,6 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="product", trigger="now|these days|instead"),
     en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
        require_mention=True, trigger="use|using|rely on|relies on"),
-    en("LIKES", rf"\b(?:play|plays|playing)\s(?:the\s)?(?P<obj>piano|guitar|violin|cello|drums|bass|flute|"
-       r"saxophone|sax|trumpet|ukulele|harp|clarinet|trombone|viola|keyboard|organ|banjo|harmonica|"
-       r"tennis|soccer|football|basketball|baseball|volleyball|golf|chess|badminton|hockey|rugby|"
-       r"cricket|table tennis|ping pong|pickleball|poker|board games|video games|the piano)\b", 0.8,
-       kind="value", stop="STOPPED_USING", trigger="play"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
@@ -239,6 +252,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
     en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,
        kind="value", trigger="taking"),
+    en("LIKES", rf"\b(?:play|plays|playing)\s(?:the\s)?(?P<obj>piano|guitar|violin|cello|drums|bass|flute|"
+       r"saxophone|sax|trumpet|ukulele|harp|clarinet|trombone|viola|keyboard|organ|banjo|harmonica|"
+       r"tennis|soccer|football|basketball|baseball|volleyball|golf|chess|badminton|hockey|rugby|"
+       r"cricket|table tennis|ping pong|pickleball|poker|board games|video games|the piano)\b", 0.8,
+       kind="value", stop="STOPPED_USING", trigger="play"),
     en("MEMBER_OF", rf"\b(?:joined|joining|join|member of|signed up for|part of|belong to)\s(?:a|an|the|my|our|"
        rf"this|another|local)?\s?(?P<obj>(?:[\w'’-]+\s){{0,4}}?{EN_GROUP})\b", 0.8, kind="value",
        trigger="join|member of|signed up for|part of|belong to"),
@@ -255,9 +273,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("ATTENDED", rf"\b(?:went|go|going|been|attended|attend|attending|took part in|participated in|competed in|"
        rf"compete in|ran|run|did|won|lost|failed|passed|finished|completed|hosted|organi[sz]ed|headed)"
        rf"\s(?:to\s|in\s|at\s|out\s(?:to\s)?)?(?:a|an|the|my|our|this|that|another|some|one of the|a few|"
-       rf"two|three|several)\s(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.8, kind="value",
+       rf"two|three|several)\s(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.8, kind="value", future="PLANS_TO",
        trigger="went|go|been|attend|took part|participated|compet|ran|run|did|won|lost|failed|passed|"
                "finished|completed|hosted|organi|headed"),
+    en("ATTENDED", rf"\b(?:had (?:a blast|fun|a great time|a good time|an amazing time|a wonderful time)|was|were|"
+       rf"spent (?:the|my) (?:day|evening|weekend|afternoon|night))\s(?:at|in)\s(?:a|an|the|my|our|this)\s"
+       rf"(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.75, kind="value", trigger="blast|fun|great time|good time|"
+       "amazing time|wonderful time|was|were|spent"),
     en("ATTENDED", rf"\bused to (?:compete|perform|dance|play|race|run) in (?:a few |some |many |lots of )?"
        rf"(?P<obj>(?:[\w+'’-]+\s){{0,3}}?{EN_EVENT})\b", 0.75, kind="value", negatable=False,
        trigger="used to"),
@@ -293,6 +315,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("GOAL", rf"\b(?:want|wants|hope|hoping|aim|aiming|working|dream|dreaming) (?:to become|to be a|towards "
        rf"becoming|of becoming)\s(?:a |an )?{EN_OBJ}", 0.8, kind="value",
        trigger="to become|to be a|towards becoming|of becoming"),
+    en("GOAL", rf"\b(?:I|we)\s(?:really\s|still\s|also\s|eventually\s|one day\s|someday\s)?(?:want|wanna|would like|'d like|"
+       rf"hope|aim|am determined|'m determined)\s(?:to\s)?(?P<obj>(?:become|be a|be an|get better at|improve|learn|"
+       rf"start|open|write|publish|travel|visit|buy|build|create|run|finish|win|make a difference|help|adopt|"
+       rf"have|own|go back to|get (?:stronger|fit|healthier|in shape)|lose weight|save|retire|launch|grow|"
+       rf"compete|play|join|teach|mentor|raise|renovate|move)\b[^,.!?;:()\n]{{0,60}})", 0.7, kind="value",
+       trigger="want|wanna|would like|'d like|hope|aim|determined"),
     en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|hoping|decided|aiming|"
        rf"aim|preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
        rf"(?!it\b|that\b|this\b|you\b|what\b|how\b|about\b|a lot\b|see\b|hear\b|be\b|have\b|get it\b|"
@@ -302,22 +330,21 @@ EN_PATTERNS: tuple[Pattern, ...] = (
                "cannot wait|excited to|psyched to|stoked to"),
     en("PLANS_TO", rf"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{{0,50}})",
        0.7, kind="value", trigger="thinking about|thinking of|considering|contemplating"),
-    en("PLANS_TO", rf"\b(?:gonna|going to|will|'ll)\s(?!be\b|have\b|get\b|see\b|do\b|try\b|let\b|make\b|take\b|"
+    en("PLANS_TO", rf"\b(?:gonna|going to)\s(?!be\b|have\b|get\b|see\b|do\b|try\b|let\b|make\b|take\b|"
        rf"need\b|keep\b|check\b|send\b|tell\b|ask\b|give\b|call\b|text\b|talk\b|love\b|miss\b|help\b|"
        rf"think\b|always\b|never\b|definitely\b|probably\b|just\b|still\b|be\b)"
-       rf"{EN_OBJ}{_FUTURE}", 0.7, kind="value", trigger="gonna|going to|will|'ll"),
-    en("PLANS_TO", rf"^(?:gonna|going to)\s{EN_OBJ}", 0.7, kind="value", subject="speaker",
-       trigger="gonna|going to"),
+       rf"{EN_OBJ}{_FUTURE}", 0.7, kind="value", trigger="gonna|going to"),
+    en("PLANS_TO", rf"^(?:gonna)\s{EN_OBJ}", 0.7, kind="value", subject="speaker", trigger="gonna"),
     en("PLANS_TO", rf"\b(?:I'm|I am|we're|we are)\s(?:starting|launching|opening|founding|setting up)\s"
        rf"(?:a|an|my|our)\s{EN_OBJ}", 0.75, kind="value", trigger="starting|launching|opening|founding|setting up"),
     en("LIKES", rf"(?<!'d )(?<!would )(?<!a )(?<!my )(?<!the )(?<!your )(?<!our )(?<!with )(?<!of )(?<!much )"
        rf"\b{_I}\s{_ADV}{_NEG}(?:love|loves|loved|adore|adores|enjoy|enjoys|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}", 0.8,
        kind="value", split=True, negated="DISLIKES", trigger="love|adore|enjoy"),
-    en("LIKES", rf"\b(?:I|we|they|he|she|(?-i:[A-Z][a-z]+))\s{_ADV}{_NEG}(?:like|likes|dig|digs)\s{_NOT_LIKED}"
+    en("LIKES", rf"\b(?:I|we|they|he|she|{_NAME_WORD})\s{_ADV}{_NEG}(?:like|likes|dig|digs)\s{_NOT_LIKED}"
        rf"{_LIST_OBJ}",
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
     en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally|"
-       rf"getting|got) into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with)\s"
+       rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|them\b|the idea\b){EN_OBJ}", 0.8, kind="value", split=True,
        trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with"),
     en("LIKES", rf"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"

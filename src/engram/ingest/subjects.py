@@ -46,7 +46,7 @@ KIN_ZH: dict[str, Kin] = {
     **{w: ("妈妈", "CHILD_OF", False) for w in ("妈妈", "妈", "母亲", "老妈")},
     **{w: ("爸爸", "CHILD_OF", False) for w in ("爸爸", "爸", "父亲", "老爸")},
     **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿")},
-    **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇")},
+    **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
     **{w: (w, "REPORTS_TO", False) for w in ("领导", "老板", "上司")},
@@ -59,7 +59,8 @@ _EN_KIN = re.compile(
     r"\b(?P<det>my|our|the)\s(?:(?:little|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
     r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
     rf"(?P<kin>{'|'.join(sorted((k for k in KIN_EN if ' ' not in k), key=len, reverse=True))}|best friend"
-    rf"|(?P<plural>{_EN_PLURAL_KIN}))\b(?P<poss>['’]s)?(?:,?\s(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?))?",
+    rf"|(?P<plural>{_EN_PLURAL_KIN}))\b(?P<poss>['’]s)?(?:(?:,?\s|\s(?:is|was)\s(?:called\s|named\s)?)"
+    rf"(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?))?",
     re.I,
 )
 _ZH_KIN = re.compile(
@@ -144,18 +145,19 @@ CandidateKind = Literal["actor", "possessive", "mention", "block"]
 _EN_I = re.compile(r"(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|(?P<we>\b(?:we|we're|we've|"
                    r"we'll|our|us|ourselves)\b)", re.I)  # fmt: skip
 _EN_BLOCK = re.compile(
-    r"\b(?:(?P<third>he|she|his|her|him|he's|she's)|you|your|you're|yours|u|ur|ya|they|their|them|they're|"
-    r"it|it's|its|everyone|everybody|someone|somebody|people|anyone|nobody)\b",
+    r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
+    r"it|it's|everyone|everybody|someone|somebody|people|anyone|nobody)\b",
     re.I,
 )
-_ZH_I = re.compile(r"(?<![跟和与同])(?:(?P<we>我们|咱们)|我|本人|俺)")
+"""Subject pronouns only: possessives (their subscription) and objects (told him) are no subject."""
+_ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
 _ZH_BLOCK = re.compile(r"你们|你|您|(?P<plural>他们|她们)|(?P<third>他|她)|它|客户|对方|大家|别人|有人")
 _EN_GOVERNED = re.compile(
     r"\b(?:at|in|on|from|with|to|for|of|about|by|into|than|like|near|via|my|your|his|her|our|their|a|an|this|"
     r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|and)\s+$",
     re.I,
 )
-_ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离]$|发给$|交给$")
+_ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive ("our CTO", 我们公司的): the actor only when nothing else is the subject."""
@@ -249,17 +251,20 @@ def nearest_subject(
     cue: int,
     found: list[Candidate],
     allowed: frozenset[str],
+    verb: int | None = None,
 ) -> Candidate | None:
     """Return the subject of a cue at offset ``cue``: the nearest candidate left of it in its
-    clause, else the leading subject of the closest earlier clause that has one."""
+    clause, else the leading subject of the closest earlier clause that has one. An unknown
+    name (type thing) is a subject only right before the verb at ``verb`` (default ``cue``)."""
+    verb = cue if verb is None else verb
     index = next((i for i, (s, e) in enumerate(clauses) if s <= cue < e), len(clauses) - 1)
     start = clauses[index][0]
-    left = [c for c in found if start <= c.start and c.end <= cue and _allowed(c, allowed)]
+    left = [c for c in found if start <= c.start < cue and _allowed(c, allowed)]
     if any(c.kind != "possessive" for c in left):
         left = [c for c in left if c.kind != "possessive" or c is left[0]]
     for candidate in reversed(left):
         mention = candidate.mention
-        if mention is not None and mention.type == "thing" and sentence[mention.end : cue].strip(" ,"):
+        if mention is not None and mention.type == "thing" and sentence[mention.end : verb].strip(" ,"):
             continue  # an unknown name is a subject only right before its verb
         return candidate
     for earlier in range(index - 1, -1, -1):

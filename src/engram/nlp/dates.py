@@ -571,6 +571,7 @@ def apply_dates(extraction: Extraction, episode: Episode) -> Extraction:
 
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
+_YEARLESS_TEXT = re.compile(rf"\b(?:{_MONTH})\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月")
 
 
 def date_value(
@@ -592,8 +593,12 @@ def date_value(
     if moment is None:
         return None
     local = moment.astimezone(zone)
-    if future and _BARE_WEEKDAY.search(span.text) and local.date() < reference.astimezone(zone).date():
+    today = reference.astimezone(zone).date()
+    if future and _BARE_WEEKDAY.search(span.text) and local.date() < today:
         local += timedelta(weeks=1)
+    elif future and span.granularity == "day" and not _YEAR.search(span.text) and local.date() < today:
+        if _YEARLESS_TEXT.search(span.text):  # "expires on March 31", said in May: next March
+            local = local.replace(year=local.year + 1) if not (local.month == 2 and local.day == 29) else local
     if yearless and not _YEAR.search(span.text):
         return local.strftime("%m-%d")
     if span.granularity == "minute" and span.kind == "point":
