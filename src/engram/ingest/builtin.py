@@ -124,21 +124,36 @@ def _sentences(text: str) -> list[tuple[int, str]]:
 
 @dataclass(slots=True)
 class _Sentence:
-    """One sentence being read: its text, language, mentions, clauses and subject candidates."""
+    """One sentence being read: its text, language, mentions, clauses and subject candidates
+    (clauses and candidates are worked out when a pattern first matches: most sentences have none)."""
 
     text: str
     lang: Lang
     mentions: list[Mention]
-    clauses: list[tuple[int, int]]
-    candidates: list[Candidate]
+    speaker: Speaker
     claimed: list[tuple[int, int]] = field(default_factory=list)
     antecedents: list[tuple[int, str]] = field(default_factory=list)
+    _clauses: list[tuple[int, int]] | None = None
+    _candidates: list[Candidate] | None = None
+
+    @property
+    def clauses(self) -> list[tuple[int, int]]:
+        if self._clauses is None:
+            self._clauses = clause_bounds(self.text, self.lang)
+        return self._clauses
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        if self._candidates is None:
+            self._candidates = candidates(self.text, self.lang, self.mentions, self.speaker)
+        return self._candidates
 
     def add_mention(self, mention: Mention) -> None:
         """Add a mention a pattern made (豆豆 in 叫豆豆): later clauses may take it as their subject."""
         self.mentions.append(mention)
-        self.candidates.append(Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention))
-        self.candidates.sort(key=lambda c: (c.start, -c.end))
+        if self._candidates is not None:
+            self._candidates.append(Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention))
+            self._candidates.sort(key=lambda c: (c.start, -c.end))
 
     def clause_of(self, position: int) -> tuple[int, int]:
         for start, end in self.clauses:
@@ -280,8 +295,7 @@ class BuiltinExtractor:
                 message.speaker.addressee = mention.name
             if mention.relative:
                 message.relatives.setdefault(mention.name, mention)
-        found = candidates(sentence, lang, mentions, message.speaker)
-        return _Sentence(sentence, lang, mentions, clause_bounds(sentence, lang), found)
+        return _Sentence(sentence, lang, mentions, message.speaker)
 
     def _observe(self, reading: _Sentence, message: _Message) -> None:
         """Add the sentence's named entities, and remember its last person and organisation."""

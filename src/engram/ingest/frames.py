@@ -65,7 +65,7 @@ class Pattern:
     antecedent: bool = False
 
 
-_LEAD = re.compile(r"^(?:\\b)?\(\?:((?:[\w' ]+\|)*[\w' ]+)\)")
+_LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")
 
 
 def _trigger(source: str, given: str) -> tuple[str, ...]:
@@ -73,7 +73,9 @@ def _trigger(source: str, given: str) -> tuple[str, ...]:
     if given:
         return tuple(word.lower() for word in given.split("|"))
     lead = _LEAD.match(source)
-    return tuple(alt.lower() for alt in lead.group(1).split("|")) if lead else ()
+    if lead is None:
+        return ()
+    return tuple(alt.lower() for alt in lead.group(1).split("|")) if lead.group(1) else (lead.group(2).lower(),)
 
 
 def pattern(

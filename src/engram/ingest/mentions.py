@@ -49,13 +49,14 @@ _EN_PROJECT = re.compile(
     r"initiative|campaign|program|programme|pilot|redesign|integration|release|implementation|deployment|"
     r"refresh|rebrand|overhaul|roadmap|expansion|renovation|rewrite|onboarding))\b"
 )
-_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Za-z][A-Za-z0-9&'’-]*)")
+_CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
+_POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")
+_CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
 _EN_DOCUMENT = re.compile(
     r"\b(?i:the|our|their|this|that|my|his|her)\s(?P<name>(?:(?:service|master|sales|purchase|rental|employment|"
     r"framework|support|maintenance|license|licence|partnership|supply|consulting)\s)?(?:contract|agreement|"
     r"subscription|lease|licen[cs]e|NDA|SOW|statement of work))\b"
 )
-_CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "the", "&"})
 _ACRONYM = re.compile(r"[A-Z]{2,6}\+?")
 _VOCATIVE_BEFORE = re.compile(
     r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|wow|yo|morning|night|"
@@ -150,22 +151,19 @@ class MentionFinder:
         """Return runs of capitalised Latin words as mentions, typed by gazetteer, suffix or name list."""
         words = [
             (m.start(), m.start() + len(w), w)
-            for m in _LATIN_WORD.finditer(sentence)
-            if (w := re.sub(r"(?:['’]s|['’-])$", "", m.group()))
+            for m in _CAPITAL_WORD.finditer(sentence)
+            if (w := _POSSESSIVE.sub("", m.group())) and w.lower() not in EXCLUDE
         ]
-        runs = _runs(sentence, words)
+        if not words:
+            return []
         out: list[Mention] = []
         lead = len(sentence) - len(sentence.lstrip("\"'“‘(-*"))
         actor_words = set(actor.split()) if actor else set()
-        for run in runs:
-            while run and run[-1][2] in _CONNECTORS:
-                run.pop()
-            if run and run[0][0] == lead and not first_allowed:
+        for run in _runs(sentence, words):
+            if run[0][0] == lead and not first_allowed:
                 known = run[0][2] in actor_words or is_first_name(run[0][2]) or run[0][2] in self._gazetteer
                 if not known and not _verb_follows(sentence, run[-1][1]):
                     run = run[1:]
-                    if run and not run[0][2][0].isupper():
-                        continue
             if not run or (len(run) == 1 and len(run[0][2]) == 1):
                 continue
             start, end = run[0][0], run[-1][1]
@@ -191,27 +189,14 @@ class MentionFinder:
 
 
 def _runs(sentence: str, words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
-    """Return runs of capitalised words joined by single spaces (and "of", "de"… between names)."""
-    runs: list[list[tuple[int, int, str]]] = []
-    current: list[tuple[int, int, str]] = []
-    for index, (start, end, word) in enumerate(words):
-        capital = word[0].isupper() and word.lower() not in EXCLUDE
-        joinable = bool(current) and sentence[current[-1][1] : start] == " "
-        if capital and (joinable or not current):
-            current.append((start, end, word))
-            continue
-        following = words[index + 1] if index + 1 < len(words) else None
-        if following and following[2] == "the" and index + 2 < len(words):
-            following = words[index + 2]
-        if (current and joinable and word in _CONNECTORS and following and following[2][0].isupper()
-                and following[2].lower() not in EXCLUDE):  # fmt: skip
-            current.append((start, end, word))
-            continue
-        if current:
-            runs.append(current)
-        current = [(start, end, word)] if capital else []
-    if current:
-        runs.append(current)
+    """Return runs of capitalised words joined by single spaces (or "of", "de", "the"… between names)."""
+    runs: list[list[tuple[int, int, str]]] = [[words[0]]]
+    for word in words[1:]:
+        gap = sentence[runs[-1][-1][1] : word[0]]
+        if gap == " " or _CONNECTOR_GAP.fullmatch(gap):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
     return runs
 
 

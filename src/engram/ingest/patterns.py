@@ -32,17 +32,27 @@ class PatternIndex:
         for position, item in enumerate(self._patterns):
             for word in item.trigger:
                 self._by_word.setdefault(word, []).append(position)
-        self._words = sorted(self._by_word)
+        self._by_start: dict[str, list[str]] = {}
+        for word in self._by_word:
+            if len(word) > 1:
+                self._by_start.setdefault(word[:2], []).append(word)
+        self._single = [word for word in self._by_word if len(word) == 1]
 
     def candidates(self, lowered: str) -> list[Pattern]:
         """Return the patterns a lower-cased text may match, in table order.
 
-        A substring test per trigger word (C speed; faster here than one alternation regex).
+        Trigger words are bucketed by their first two characters; only the buckets whose
+        two characters occur in the text are tested (a substring test per word).
         """
         chosen = set(self._always)
-        for word in self._words:
+        for word in self._single:
             if word in lowered:
                 chosen.update(self._by_word[word])
+        pairs = {lowered[i : i + 2] for i in range(len(lowered) - 1)}
+        for start in pairs & self._by_start.keys():
+            for word in self._by_start[start]:
+                if word in lowered:
+                    chosen.update(self._by_word[word])
         return [self._patterns[i] for i in sorted(chosen)]
 
 

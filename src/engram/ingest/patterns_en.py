@@ -84,7 +84,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) {EN_OBJ}", 0.8, require_mention=True, trigger=" of | at "),
+    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) {EN_OBJ}", 0.8, require_mention=True,
+       trigger="ceo of|cto of|cfo of|coo of|founder of|president of|director of|manager at|engineer at|head of|"
+               "lead at|vp of|owner of|designer at|developer at|analyst at|consultant at|teacher at|nurse at|"
+               "doctor at|professor at|student at|intern at|scientist at|editor at|chef at|coach at"),
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|got a job at|started (?:a new job )?at|hired by|"
