@@ -91,6 +91,7 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 }
 """Topic predicates whose subject may also be the organisation or person that acts."""
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
+_PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
 _STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
 _TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
 _VERB_PHRASES = frozenset({"PLANS_TO", "GOAL", "WORKS_ON"})
@@ -171,7 +172,8 @@ class _Message:
     entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
     facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
-    relatives: dict[str, Mention] = field(default_factory=dict)
+    relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
+    """Each relative the speaker named, with the sentence that named them."""
 
     def add_entity(self, mention: Mention) -> None:
         key = (mention.name, mention.type)
@@ -273,7 +275,7 @@ class BuiltinExtractor:
                     message.add_fact(fact)
             self._observe(reading, message)
         self._kin_facts(message)
-        for mention in message.relatives.values():
+        for mention, _ in message.relatives.values():
             if mention.name in message.used:
                 message.add_entity(mention)
         if actor and actor in message.used:
@@ -294,17 +296,19 @@ class BuiltinExtractor:
             if mention.vocative and message.speaker.addressee is None and mention.type == "person":
                 message.speaker.addressee = mention.name
             if mention.relative:
-                message.relatives.setdefault(mention.name, mention)
+                message.relatives.setdefault(mention.name, (mention, sentence))
         return _Sentence(sentence, lang, mentions, message.speaker)
 
     def _observe(self, reading: _Sentence, message: _Message) -> None:
         """Add the sentence's named entities, and remember its last person and organisation."""
         for mention in reading.mentions:
-            if mention.vocative or mention.type == "group" or mention.relative:
+            if mention.vocative or mention.type == "group":
                 continue
-            message.add_entity(mention)
             if mention.type == "person" and mention.name != message.speaker.actor:
                 message.speaker.last_person = mention.name
+            if mention.relative:
+                continue
+            message.add_entity(mention)
             if mention.type == "organisation":
                 message.speaker.organisations.append(mention.name)
 
@@ -441,6 +445,9 @@ class BuiltinExtractor:
         found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed, match.start())
         if found is not None:
             return (found.name, found.weight) if found.name else None
+        inner = [c for c in reading.candidates if cue <= c.start < match.start("obj") and c.kind == "actor"]
+        if inner and speaker.actor:  # "Email me at …", "reach me on …"
+            return speaker.actor, inner[0].weight
         if pattern.subject == "topic" and speaker.actor:
             return speaker.actor, 0.7
         if speaker.actor and self._speaker_implied(reading):
@@ -492,6 +499,10 @@ class BuiltinExtractor:
             return [(None, value, span)]
         if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
             return []  # "this trilogy is one of my faves": what it is was said elsewhere
+        if raw.strip().lower() in _PERSON_PRONOUNS and pattern.object_type == "person":  # 我向他汇报
+            earlier = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
+            name = earlier[-1].name if earlier else message.speaker.last_person
+            return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
         phrase = True if predicate in _VERB_PHRASES else None
         trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""
         if not trimmed:
@@ -593,7 +604,7 @@ class BuiltinExtractor:
         actor = message.speaker.actor
         if not actor:
             return
-        for name, mention in message.relatives.items():
+        for name, (mention, sentence) in message.relatives.items():
             predicate = mention.attributes.get("kin")
             if not isinstance(predicate, str):
                 continue
@@ -605,7 +616,7 @@ class BuiltinExtractor:
             )
             subject, obj = (name, actor) if relative_first else (actor, name)
             message.add_fact(
-                FactIn(subject=subject, predicate=predicate, object=obj, fact=None, confidence=0.85,
+                FactIn(subject=subject, predicate=predicate, object=obj, fact=sentence[:2000], confidence=0.85,
                        source_kind="stated")  # fmt: skip
             )
 

@@ -66,6 +66,9 @@ _VOCATIVE_BEFORE = re.compile(
 )
 
 
+_ADDRESSING = re.compile(r"\b(?:you|your|you're|sorry|thanks|thank|congrats|congratulations|proud of)\b", re.I)
+
+
 @dataclass(slots=True)
 class Mention:
     """A span of a sentence naming an entity (``relative``: a relative the speaker names)."""
@@ -215,7 +218,8 @@ def _vocative(sentence: str, start: int, end: int, words: int) -> bool:
     if GREETING.search(before) and re.match(r"\s*(?:[!?.,]|$)", after):
         return True
     if words == 1 and re.match(r"\s*(?:[!?,]|\.(?:\s|$)|$)", after):
-        return bool(_VOCATIVE_BEFORE.search(before) or not before.strip())
+        clause = re.split(r"[,;:!?.]", before)[-1]
+        return bool(_VOCATIVE_BEFORE.search(before) or not before.strip() or _ADDRESSING.search(clause))
     return False
 
 

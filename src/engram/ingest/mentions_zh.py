@@ -65,6 +65,13 @@ _PRODUCT = re.compile(
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
+_NICKNAME = re.compile(
+    r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|宋|唐|许|韩|"
+    r"冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|廖|贾|夏|"
+    r"韦|方|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|钱|严|武|戴|莫|孔)"
+    r"(?![\u4e00-\u9fff]?(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|婆|百姓|头))"
+)
+"""小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家…)."""
 _REGION = re.compile(r"^[华东南西北中]{2}区$")
 _NOT_NAMES = frozenset("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅".split())
 
@@ -103,7 +110,8 @@ def structural_mentions(sentence: str) -> list[Found]:
             if word in _BRANCH and words[index - 1][1] != "ns":
                 continue
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
-    for regex, kind in ((_DEPARTMENT, "organisation"), (_PRODUCT, "product"), (_DOCUMENT, "document")):
+    for regex, kind in ((_DEPARTMENT, "organisation"), (_PRODUCT, "product"), (_DOCUMENT, "document"),
+                        (_NICKNAME, "person")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return found
 

@@ -29,7 +29,11 @@ _NAME_WORD = (
     r"(?-i:(?!(?:Our|My|The|This|That|Your|His|Her|Their|Its|It|What|Which|Who|When|And|But|So|Yeah|Yes|Oh|Wow|"
     r"Just|Also|Really|Now|Then|Here|There|Thanks|Thank|Haha|Lol|Well|Maybe|Totally|Definitely)\b)[A-Z][a-z]+)"
 )
-_I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD})"
+_KIN = (
+    r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
+    r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
+)
+_I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
 _NOT_LIKED = (
@@ -230,8 +234,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
                                 "deleted|cancelled my|canceled my"),
     en("STOPPED_USING", rf"\bswitched (?:away )?from {EN_OBJ}", 0.85, require_mention=True, negatable=False,
        trigger="switched"),
-    en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?to {EN_OBJ}", 0.85,
-       require_mention=True, trigger="switched|moved|migrated|changed|converted"),
+    en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "
+       rf"{EN_OBJ}", 0.85, require_mention=True, trigger="switched|moved|migrated|changed|converted"),
     en("USES", rf"\b(?:track|manage|plan|write|run|organi[sz]e|handle|keep|do|store|build|edit)\s(?:\w+\s){{0,3}}?"
        rf"(?:in|on|with)\s(?P<obj>{EN_CAPS})(?:\s(?:now|these days|instead))", 0.8, require_mention=True,
        kind="entity", object_type="product", trigger="now|these days|instead"),
@@ -340,10 +344,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PLANS_TO", rf"^(?:gonna)\s{EN_OBJ}", 0.7, kind="value", subject="speaker", trigger="gonna"),
     en("PLANS_TO", rf"\b(?:I'm|I am|we're|we are)\s(?:starting|launching|opening|founding|setting up)\s"
        rf"(?:a|an|my|our)\s{EN_OBJ}", 0.75, kind="value", trigger="starting|launching|opening|founding|setting up"),
-    en("LIKES", rf"(?<!'d )(?<!would )(?<!a )(?<!my )(?<!the )(?<!your )(?<!our )(?<!with )(?<!of )(?<!much )"
-       rf"\b{_I}\s{_ADV}{_NEG}(?:love|loves|loved|adore|adores|enjoy|enjoys|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}", 0.8,
+    en("LIKES", rf"\b{_I}\s{_ADV}{_NEG}(?:love|loves|loved|adore|adores|enjoy|enjoys|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}", 0.8,
        kind="value", split=True, negated="DISLIKES", trigger="love|adore|enjoy"),
-    en("LIKES", rf"\b(?:I|we|they|he|she|{_NAME_WORD})\s{_ADV}{_NEG}(?:like|likes|dig|digs)\s{_NOT_LIKED}"
+    en("LIKES", rf"\b(?:I|we|they|he|she|{_NAME_WORD}|{_KIN})\s{_ADV}{_NEG}(?:like|likes|dig|digs)\s{_NOT_LIKED}"
        rf"{_LIST_OBJ}",
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
     en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally|"
