@@ -77,7 +77,7 @@ def load(
     kind: str | None = None,
     split: str = "all",
 ) -> list[dict]:
-    """Return the items of ``path`` (optionally one language, kind or split), spread over kinds when limited."""
+    """Return the items of ``path`` (one language, kind or split if asked), spread over kinds when limited."""
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     items = [i for i in items if (lang is None or i["lang"] == lang) and (kind is None or i["kind"] == kind)]
     items = [i for i in items if split == "all" or split_of(i["id"]) == split]

@@ -23,11 +23,14 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "engram" / "nlp" / "first_names.txt"
 ENGLISH = {"US", "GB", "CA", "AU", "IE", "NZ", "ZA"}
-NOT_NAMES = set(
-    "Ah Aj Al Art Beat Brooklyn Brunei Bunga Cadet Cj Con Ct Des Dk Dot Dublin Ed El Em France Gay Gift Given "
-    "Happy Hj Hjh Honor India Irish Itz Jc Jesus Jj Jm Jp Khmer Kin King Kxng Line Lovely Man Mag Mawar May "
-    "Md Mercy Mgt Nor Om Or Pa Paris Per Pg Pit Pj Promise Queen Rich Shell Sk Sydney Talent Tk Um Unruly "
-    "Will La Fortune Destiny Diamond June April Mat Deep Sacky Ibbe".split()
+NOT_NAMES = frozenset(
+    str.split(
+        "Ah Aj Al Art Beat Brooklyn Brunei Bunga Cadet Cj Con Ct Des Dk Dot Dublin Ed El Em France Gay "
+        "Gift Given Happy Hj Hjh Honor India Irish Itz Jc Jesus Jj Jm Jp Khmer Kin King Kxng Line "
+        "Lovely Man Mag Mawar May Md Mercy Mgt Nor Om Or Pa Paris Per Pg Pit Pj Promise Queen Rich "
+        "Shell Sk Sydney Talent Tk Um Unruly Will La Fortune Destiny Diamond June April Mat Deep Sacky "
+        "Ibbe"
+    )
 )
 
 

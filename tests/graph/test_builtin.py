@@ -398,7 +398,9 @@ def test_rule_table(
 
 def test_dates_are_values_resolved_against_the_episode_time(extractor: BuiltinExtractor) -> None:
     at = datetime(2024, 3, 4, 9, 30, tzinfo=UTC)  # a Monday
-    order = extractor.extract(episode("远航汽车订单DEAL-2041：200台X3扫描仪，单价3200元，月底前交货。", timestamp=at))
+    order = extractor.extract(
+        episode("远航汽车订单DEAL-2041：200台X3扫描仪，单价3200元，月底前交货。", timestamp=at)
+    )
     assert {("DEAL-2041", "PRICE", 3200), ("DEAL-2041", "QUANTITY", 200), ("DEAL-2041", "DEADLINE", "2024-03-31"),
             ("远航汽车", "ORDERED", "X3扫描仪")} <= facts(order)  # fmt: skip
     meeting = extractor.extract(episode("下周三下午三点和华东物流开会。", timestamp=at))
@@ -411,19 +413,29 @@ def test_dates_are_values_resolved_against_the_episode_time(extractor: BuiltinEx
 
 def test_a_date_in_the_clause_sets_valid_at(extractor: BuiltinExtractor) -> None:
     at = datetime(2023, 5, 25, 13, 0, tzinfo=UTC)
-    (race,) = extractor.extract(episode("I ran a charity race for mental health last Saturday.", timestamp=at)).facts
+    (race,) = extractor.extract(
+        episode("I ran a charity race for mental health last Saturday.", timestamp=at)
+    ).facts
     assert (race.predicate, race.value, race.valid_at) == (
-        "ATTENDED", "charity race", datetime(2023, 5, 20, tzinfo=UTC)
+        "ATTENDED",
+        "charity race",
+        datetime(2023, 5, 20, tzinfo=UTC),
     )
     weekly = extractor.extract(episode("我每周五在家办公。", timestamp=at)).facts
-    assert [(f.predicate, f.conditions, f.valid_at) for f in weekly] == [("WORKS_FROM", {"when": "每周五"}, None)]
+    assert [(f.predicate, f.conditions, f.valid_at) for f in weekly] == [
+        ("WORKS_FROM", {"when": "每周五"}, None)
+    ]
 
 
 def test_he_and_she_name_the_last_person_named(extractor: BuiltinExtractor) -> None:
-    result = extractor.extract(episode("My sister Julia moved to Berlin. She works at Siemens now.", actor="Mark"))
-    assert {("Julia", "LIVES_IN", "Berlin"), ("Julia", "WORKS_AT", "Siemens"), ("Julia", "SIBLING_OF", "Mark")} <= facts(
-        result
+    result = extractor.extract(
+        episode("My sister Julia moved to Berlin. She works at Siemens now.", actor="Mark")
     )
+    assert {
+        ("Julia", "LIVES_IN", "Berlin"),
+        ("Julia", "WORKS_AT", "Siemens"),
+        ("Julia", "SIBLING_OF", "Mark"),
+    } <= facts(result)
     assert not any(f.subject == "Mark" and f.predicate == "WORKS_AT" for f in result.facts)
 
 
@@ -434,13 +446,17 @@ def test_relatives_are_people_of_their_own_with_aliases(extractor: BuiltinExtrac
     mother = next(e for e in zh.entities if e.name == "王芳的妈妈")
     assert brother.type == "person" and {"brother", "my brother"} <= set(brother.aliases)
     assert mother.type == "person" and {"妈妈", "我妈"} <= set(mother.aliases)
-    assert ("王芳", "CHILD_OF", "王芳的妈妈") in facts(zh) and ("王芳的妈妈", "LIKES", "跳广场舞") in facts(zh)
+    assert ("王芳", "CHILD_OF", "王芳的妈妈") in facts(zh) and ("王芳的妈妈", "LIKES", "跳广场舞") in facts(
+        zh
+    )
     unused = extractor.extract(episode("My kids are so excited about summer break!", actor="Melanie"))
     assert unused.empty  # a relative who does nothing here is no fact and no entity
 
 
 def test_speakers_are_people_and_names_only_addressed_are_not_entities(extractor: BuiltinExtractor) -> None:
-    result = extractor.extract(episode("Sorry about your job Jon, but I just adopted a puppy named Biscuit!", actor="Gina"))
+    result = extractor.extract(
+        episode("Sorry about your job Jon, but I just adopted a puppy named Biscuit!", actor="Gina")
+    )
     assert entity_types(result) == {"Biscuit": "animal", "Gina": "person"}
     assert facts(result) == {("Gina", "HAS_PET", "Biscuit")}
 

@@ -41,10 +41,12 @@ from engram.ingest.references import ReferenceTable
 from engram.ingest.subjects import (
     Candidate,
     Speaker,
-    cjk_person as _cjk_person,
     candidates,
     find_relatives,
     nearest_subject,
+)
+from engram.ingest.subjects import (
+    cjk_person as _cjk_person,
 )
 from engram.models.episodes import Episode
 from engram.models.graph import EntityIn, Extraction, FactIn, Scalar
@@ -59,9 +61,12 @@ _SENTENCE = re.compile(
 _LEFT_TYPES = frozenset({"person", "organisation", "animal", "thing"})
 _PERSON_TYPES = frozenset({"person", "animal", "thing"})
 _PERSONAL = frozenset(
-    "HAS_ROLE WORKS_AT REPORTS_TO STUDIES_AT STUDIES MARRIED_TO PARTNER_OF SIBLING_OF CHILD_OF FRIEND_OF AGE "
-    "BIRTHDAY LIKES DISLIKES PREFERS INTERESTED_IN GOAL HAS_PET ALLERGIC_TO DIET COMES_FROM LEFT_ROLE "
-    "ASSIGNED_TO UNASSIGNED_FROM LEFT_ORGANISATION VOLUNTEERS_AT ATTENDED CREATED".split()
+    {
+        *("HAS_ROLE", "WORKS_AT", "REPORTS_TO", "STUDIES_AT", "STUDIES", "MARRIED_TO", "PARTNER_OF"),
+        *("SIBLING_OF", "CHILD_OF", "FRIEND_OF", "AGE", "BIRTHDAY", "LIKES", "DISLIKES", "PREFERS"),
+        *("INTERESTED_IN", "GOAL", "HAS_PET", "ALLERGIC_TO", "DIET", "COMES_FROM", "LEFT_ROLE"),
+        *("ASSIGNED_TO", "UNASSIGNED_FROM", "LEFT_ORGANISATION", "VOLUNTEERS_AT", "ATTENDED", "CREATED"),
+    }
 )
 """Predicates whose subject is a person (or a pet), never an organisation."""
 _TOPIC_TYPES: Mapping[str, frozenset[str]] = {
@@ -91,6 +96,7 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 }
 """Topic predicates whose subject may also be the organisation or person that acts."""
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
+_NAMED_TYPES = frozenset({"place", "organisation", "product"})
 _PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
 _STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
 _TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
@@ -103,7 +109,9 @@ _EN_BARE_START = re.compile(
     r"hoping|going|heading|can't wait|never|always|used to)\b",
     re.I,
 )
-_RECURRING = re.compile(r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I)
+_RECURRING = re.compile(
+    r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
+)
 """A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
 _MAX_WORDS = 8
 _MAX_CJK = 12
@@ -153,7 +161,9 @@ class _Sentence:
         """Add a mention a pattern made (豆豆 in 叫豆豆): later clauses may take it as their subject."""
         self.mentions.append(mention)
         if self._candidates is not None:
-            self._candidates.append(Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention))
+            self._candidates.append(
+                Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention)
+            )
             self._candidates.sort(key=lambda c: (c.start, -c.end))
 
     def clause_of(self, position: int) -> tuple[int, int]:
@@ -280,7 +290,9 @@ class BuiltinExtractor:
                 message.add_entity(mention)
         if actor and actor in message.used:
             message.add_entity(Mention(0, 0, actor, "person"))
-        return Extraction(entities=list(message.entities.values())[:256], facts=list(message.facts.values())[:512])
+        return Extraction(
+            entities=list(message.entities.values())[:256], facts=list(message.facts.values())[:512]
+        )
 
     def _read_sentence(self, sentence: str, local: list[Mention], message: _Message) -> _Sentence:
         lang: Lang = "zh" if has_cjk(sentence) else "en"
@@ -290,7 +302,8 @@ class BuiltinExtractor:
         if relatives:
             spans = [(r.start, r.end) for r in relatives]
             mentions = sorted(
-                [m for m in mentions if not overlaps(m.start, m.end, spans)] + relatives, key=lambda m: m.start
+                [m for m in mentions if not overlaps(m.start, m.end, spans)] + relatives,
+                key=lambda m: m.start,
             )
         for mention in mentions:
             if mention.vocative and message.speaker.addressee is None and mention.type == "person":
@@ -314,7 +327,9 @@ class BuiltinExtractor:
 
     # ── one match → facts ────────────────────────────────────────────────────────────────
 
-    def _facts(self, pattern: Pattern, match: re.Match[str], reading: _Sentence, message: _Message) -> list[FactIn]:
+    def _facts(
+        self, pattern: Pattern, match: re.Match[str], reading: _Sentence, message: _Message
+    ) -> list[FactIn]:
         if "obj" not in pattern.regex.groupindex or match.start("obj") < 0:
             return []
         sentence, lang = reading.text, reading.lang
@@ -345,13 +360,16 @@ class BuiltinExtractor:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
         limit = cue
-        leading = next((c for c in reading.candidates if c.start == match.start() and c.end <= obj_start), None)
+        leading = next(
+            (c for c in reading.candidates if c.start == match.start() and c.end <= obj_start), None
+        )
         if leading is not None:  # "I'm vegetarian", "my favourite band is…": the subject opens the match
             limit = leading.end
         subject = self._subject(pattern, predicate, match, limit, reading, message)
         if subject is None:
             return []
         subject_name, weight = subject
+        items: list[tuple[str | None, Scalar | None, tuple[int, int]]]
         if pattern.subject == "addressee":  # "Thanks for being a great friend": the addressee and the speaker
             if not message.speaker.actor:
                 return []
@@ -371,9 +389,11 @@ class BuiltinExtractor:
             if following is not None and following.start() < region_end:
                 region_end = following.start()
             blanked = sentence[: span[0]] + " " * (span[1] - span[0]) + sentence[span[1] :]
-            conditions = find_conditions(blanked[match.start() : region_end]) or find_conditions(
-                blanked[clause[0] : clause[1]]
-            ) or _leading_condition(sentence, clause[0], lang)
+            conditions = (
+                find_conditions(blanked[match.start() : region_end])
+                or find_conditions(blanked[clause[0] : clause[1]])
+                or _leading_condition(sentence, clause[0], lang)
+            )
             valid_at, invalid_at = (None, None)
             if kind not in ("date", "birthday") and predicate != "AGE" and not _RECURRING.search(sentence):
                 valid_at, invalid_at = fact_dates(resolve_dates(sentence[clause[0] : clause[1]], message.at))
@@ -442,21 +462,21 @@ class BuiltinExtractor:
             )
             return (left.name, left.weight) if left is not None and left.name else None
         allowed = _PERSON_TYPES if predicate in _PERSONAL else _LEFT_TYPES
-        found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed, match.start())
+        found = nearest_subject(
+            reading.text, reading.clauses, cue, reading.candidates, allowed, match.start()
+        )
         if found is not None:
             return (found.name, found.weight) if found.name else None
         inner = [c for c in reading.candidates if cue <= c.start < match.start("obj") and c.kind == "actor"]
         if inner and speaker.actor:  # "Email me at …", "reach me on …"
             return speaker.actor, inner[0].weight
-        if pattern.subject == "topic" and speaker.actor:
-            return speaker.actor, 0.7
         if speaker.actor and self._speaker_implied(reading):
             return speaker.actor, 0.85
         return None
 
     @staticmethod
     def _speaker_implied(reading: _Sentence) -> bool:
-        """Return True when a sentence without a subject is the speaker's ("Been to Rome once", 上个月去了大理)."""
+        """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理)."""
         if any(c.kind == "block" for c in reading.candidates):
             return False
         if reading.lang == "zh":
@@ -488,7 +508,7 @@ class BuiltinExtractor:
         message: _Message,
     ) -> list[tuple[str | None, Scalar | None, tuple[int, int]]]:
         """Return ``(object entity name, value, span)`` for each object the match names."""
-        sentence, lang = reading.text, reading.lang
+        lang = reading.lang
         raw = match.group("obj")
         start = match.start("obj")
         if kind in ("amount", "number", "date", "birthday", "phone"):
@@ -500,7 +520,9 @@ class BuiltinExtractor:
         if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
             return []  # "this trilogy is one of my faves": what it is was said elsewhere
         if raw.strip().lower() in _PERSON_PRONOUNS and pattern.object_type == "person":  # 我向他汇报
-            earlier = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
+            earlier = [
+                m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative
+            ]
             name = earlier[-1].name if earlier else message.speaker.last_person
             return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
         phrase = True if predicate in _VERB_PHRASES else None
@@ -517,9 +539,9 @@ class BuiltinExtractor:
         out: list[tuple[str | None, Scalar | None, tuple[int, int]]] = []
         for (s, e), text in zip(spans, texts, strict=True):
             span = (offset + s, offset + e)
-            name = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
-            if name is not None and name.type not in ("role", "group"):  # "a fan of Lord of the Rings"
-                span, text = (name.start, name.end), name.name
+            named = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
+            if named is not None and named.type not in ("role", "group"):  # "a fan of Lord of the Rings"
+                span, text = (named.start, named.end), named.name
             if not text or overlaps(*span, reading.claimed):
                 continue
             item = self._object(pattern, predicate, kind, text, span, reading, message)
@@ -541,12 +563,16 @@ class BuiltinExtractor:
     ) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
         registered = REGISTRY.get(predicate)
         wanted = pattern.object_type or (registered.object_type if registered else "")
-        inside = [m for m in reading.mentions if span[0] <= m.start < span[1] and not m.vocative and m.type != "group"]
+        inside = [
+            m
+            for m in reading.mentions
+            if span[0] <= m.start < span[1] and not m.vocative and m.type != "group"
+        ]
         if kind == "email":
             emails = [m for m in inside if m.type == "email"]
-            mention = emails[0] if emails else Mention(*span, text.lower(), "email")
-            message.add_entity(mention)
-            return mention.name, None, span
+            address = emails[0] if emails else Mention(*span, text.lower(), "email")
+            message.add_entity(address)
+            return address.name, None, span
         mention = _pick(inside, wanted, strict=predicate in _STRICT_PLACES)
         if kind == "entity" or pattern.require_mention:
             if mention is None and kind == "entity" and wanted == "role":
@@ -554,7 +580,12 @@ class BuiltinExtractor:
                 reading.add_mention(mention)
             elif mention is None and inside and wanted in ("product", "organisation", "place"):
                 return None  # "换成了小吴": a person where a product should be
-            elif mention is None and kind == "entity" and not pattern.require_mention and _name_like(text, wanted):
+            elif (
+                mention is None
+                and kind == "entity"
+                and not pattern.require_mention
+                and _name_like(text, wanted)
+            ):
                 mention = Mention(*span, text, wanted or "thing")
                 reading.add_mention(mention)
             if mention is not None:
@@ -566,12 +597,17 @@ class BuiltinExtractor:
                 if mention.relative:
                     message.used.add(mention.name)
                 return mention.name, None, (max(span[0], mention.start), min(span[1], mention.end))
-            if pattern.require_mention or kind == "entity" and wanted in ("place", "organisation", "product"):
+            if pattern.require_mention or (kind == "entity" and wanted in _NAMED_TYPES):
                 return None
-        if _too_long(text, reading.lang) or (predicate in _VERB_PHRASES and reading.lang == "en" and " " not in text):
+        if _too_long(text, reading.lang) or (
+            predicate in _VERB_PHRASES and reading.lang == "en" and " " not in text
+        ):
             return None  # too long to be a value, or a verb alone ("countries I want to visit")
-        if mention is not None and mention.type not in ("role", "thing") and mention.start == span[0] and (
-            mention.end == span[1]
+        if (
+            mention is not None
+            and mention.type not in ("role", "thing")
+            and mention.start == span[0]
+            and (mention.end == span[1])
         ):
             message.add_entity(mention)
             return mention.name, None, span
@@ -590,10 +626,10 @@ class BuiltinExtractor:
             return []
         span = match.span()
         if kind == "entity":
-            earlier = [m for m in reading.mentions if m.end <= match.start() and m.type == pattern.object_type]
-            if not earlier:
+            named = [m for m in reading.mentions if m.end <= match.start() and m.type == pattern.object_type]
+            if not named:
                 return []
-            mention = earlier[-1]
+            mention = named[-1]
             message.add_entity(mention)
             return [(mention.name, None, span)]
         earlier = [text for position, text in reading.antecedents if position < match.start()]
@@ -616,8 +652,14 @@ class BuiltinExtractor:
             )
             subject, obj = (name, actor) if relative_first else (actor, name)
             message.add_fact(
-                FactIn(subject=subject, predicate=predicate, object=obj, fact=sentence[:2000], confidence=0.85,
-                       source_kind="stated")  # fmt: skip
+                FactIn(
+                    subject=subject,
+                    predicate=predicate,
+                    object=obj,
+                    fact=sentence[:2000],
+                    confidence=0.85,
+                    source_kind="stated",
+                )
             )
 
 

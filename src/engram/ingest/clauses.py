@@ -15,6 +15,11 @@ from typing import Literal
 
 Lang = Literal["en", "zh"]
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # ── clauses ──────────────────────────────────────────────────────────────────────────────
 
 _EN_CLAUSE = re.compile(
@@ -95,7 +100,8 @@ _EN_TIME_CUT = re.compile(
     r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
     r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"
-    r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )?weekends?|"
+    r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
+    r"?weekends?|"
     r"every day|each day|all day|more and more)\b.*$",
     re.I,
 )
@@ -105,7 +111,8 @@ _EN_VERB_CUT = re.compile(
     re.I,
 )
 _EN_PREP_CUT = re.compile(
-    r"\s(?:with|for|on|at|in|to|from|by|during|after|before|as|like|about|of|into|over|rather than|instead of)\b.*$",
+    r"\s(?:with|for|on|at|in|to|from|by|during|after|before|as|like|about|of|into|over|rather than|instead "
+    r"of)\b.*$",
     re.I,
 )
 _EN_LEAD = re.compile(
@@ -114,12 +121,14 @@ _EN_LEAD = re.compile(
     re.I,
 )
 _EN_DANGLING = re.compile(
-    r"\s(?:it|them|him|her|this|that|these|those|me|you|us|one|there|the|a|an|my|our|your|and|or|of|about|to|for|"
+    r"\s(?:it|them|him|her|this|that|these|those|me|you|us|one|there|the|a|an|my|our|your|and|or|of|about|to|"
+    r"for|"
     r"with|on|at|in|up|out)$",
     re.I,
 )
 _EN_GENERIC = re.compile(
-    r"(?:something|anything|everything|stuff|things?|(?:a |my |new |the )?projects?|it all|lots?|a lot|more|one|"
+    r"(?:something|anything|everything|stuff|things?|(?:a |my |new |the )?projects?|it all|lots?|a lot|more|"
+    r"one|"
     r"some|work|job|time|fun|way|ways|place|part|idea|stuff like that|not\b.*|though|anyway|yet|either|then)",
     re.I,
 )
@@ -163,17 +172,19 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
     else:
         text = _ZH_CUT.sub("", text)
         text = re.sub(r"^(?:了|的|一个|一家|一只|一位|一名|一辆|一台|一部|个|位|名)", "", text)
-        text = re.sub(r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text)
+        text = re.sub(
+            r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text
+        )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
         return ""
     return text
 
 
-_BARE_VERBS = frozenset(
-    "connect share make help get keep try see have go do find learn take give meet build create explore enjoy "
-    "spread grow stay show bring put let feel know think say tell use work play start become come look want need "
-    "love like admire appreciate remember reach push support".split()
+_BARE_VERBS = _words(
+    "connect share make help get keep try see have go do find learn take give meet build "
+    "create explore enjoy spread grow stay show bring put let feel know think say tell use work "
+    "play start become come look want need love like admire appreciate remember reach push support"
 )
 _GERUND = re.compile(r"\s*(?:(?:just|also|really)\s)?[a-z]{2,}ing\b", re.I)
 _EN_LIST = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.I)

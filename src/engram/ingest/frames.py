@@ -75,7 +75,9 @@ def _trigger(source: str, given: str) -> tuple[str, ...]:
     lead = _LEAD.match(source)
     if lead is None:
         return ()
-    return tuple(alt.lower() for alt in lead.group(1).split("|")) if lead.group(1) else (lead.group(2).lower(),)
+    return (
+        tuple(alt.lower() for alt in lead.group(1).split("|")) if lead.group(1) else (lead.group(2).lower(),)
+    )
 
 
 def pattern(
@@ -100,7 +102,9 @@ EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
 EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
 EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s[A-Z][\w&.'’-]*){0,3})"
 EN_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
-EN_DATE = r"(?P<obj>[^,;!?()\n]{2,40}?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
+EN_DATE = (
+    r"(?P<obj>[^,;!?()\n]{2,40}?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
+)
 
 ZH_STOP = r"，。！？；,.!?;、\s：:"
 ZH_OBJ = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)"
@@ -127,7 +131,8 @@ _ZH_ROLE_PREFIX = (
     r"Java|Python|前台|后台|客户成功|售前|售后)+)?"
 )
 ZH_ROLE = (
-    _ZH_ROLE_PREFIX + r"(?:经理|总监|主管|专员|工程师|设计师|顾问|助理|老师|教师|医生|护士|律师|会计|主任|总裁|"
+    _ZH_ROLE_PREFIX
+    + r"(?:经理|总监|主管|专员|工程师|设计师|顾问|助理|老师|教师|医生|护士|律师|会计|主任|总裁|"
     r"董事长|CEO|CTO|CFO|COO|创始人|合伙人|程序员|架构师|分析师|研究员|教授|学生|实习生|销售|产品经理|"
     r"项目经理|主编|编辑|记者|厨师|司机|警察|公务员|翻译|客服|前台|秘书|出纳|HR|工人|店长|老板|柜员|收银员|导游|"
     r"快递员|外卖员|保安|教练|主播|博主|组长|队长|班长|班主任|校长|院长|行长|总编|药剂师|营养师|心理咨询师|"

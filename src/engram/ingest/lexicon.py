@@ -54,7 +54,9 @@ _PRODUCTS = _words(
     "Figma GitHub Gmail Outlook WhatsApp Instagram TikTok YouTube Spotify ChatGPT HubSpot Shopify "
     "Photoshop Kindle PlayStation Xbox Linux Airtable ClickUp Monday.com Basecamp Dropbox Salesforce Zendesk "
     "Discord Telegram Signal Snapchat Pinterest LinkedIn Reddit Duolingo Strava Peloton Fitbit Canva Miro "
-    "Loom Webex Skype Teams Evernote OneNote Todoist Obsidian Netflix Hulu Twitch 微信 企业微信 钉钉 飞书 支付宝 淘宝 抖音 微博 小红书 QQ WPS "
+    "Loom Webex Skype Teams Evernote OneNote Todoist Obsidian Netflix Hulu Twitch 微信 企业微信 钉钉 飞书 "
+    "支付宝 淘宝 抖音 微博 "
+    "小红书 QQ WPS "
     "腾讯会议 石墨文档 小米手机"
 ) | {"Microsoft Teams", "Google Docs", "Nintendo Switch"}
 DEFAULT_GAZETTEER: Mapping[str, str] = {
@@ -109,10 +111,14 @@ PLACE_WORDS = _words(
     "Bay Canyon Falls Hills Square Town Village Coast National"
 )
 SURNAMES = frozenset(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔"
-    "钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛"
-    "邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝"
-    "路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂"
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔"
+    "钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛"
+    "樊葛"
+    "邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉"
+    "骆蓝"
+    "路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗"
+    "瞿桂"
     "全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
 COMPOUND_SURNAMES = (

@@ -43,7 +43,9 @@ from engram.nlp.tokenize import has_cjk
 __all__ = ["DEFAULT_GAZETTEER", "Mention", "MentionFinder", "is_first_name", "is_surname", "overlaps"]
 
 _ZH_ROLE_RX = re.compile(ZH_ROLE)
-_EN_TITLE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)")
+_EN_TITLE = re.compile(
+    r"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+)
 _EN_PROJECT = re.compile(
     r"\b(?:the\s|our\s|their\s)?(?P<name>(?:[A-Z][\w-]*\s){1,3}(?:rollout|migration|launch|project|upgrade|"
     r"initiative|campaign|program|programme|pilot|redesign|integration|release|implementation|deployment|"
@@ -66,7 +68,9 @@ _VOCATIVE_BEFORE = re.compile(
 )
 
 
-_ADDRESSING = re.compile(r"\b(?:you|your|you're|sorry|thanks|thank|congrats|congratulations|proud of)\b", re.I)
+_ADDRESSING = re.compile(
+    r"\b(?:you|your|you're|sorry|thanks|thank|congrats|congratulations|proud of)\b", re.I
+)
 
 
 @dataclass(slots=True)
@@ -171,9 +175,9 @@ class MentionFinder:
                 continue
             start, end = run[0][0], run[-1][1]
             name = sentence[start:end]
-            if len(run) == 1 and _ACRONYM.fullmatch(name) and name not in self._gazetteer:
-                if re.match(r"\+?\s[a-z]", sentence[end:]):
-                    continue  # "an LGBTQ support group": the acronym only modifies a noun
+            acronym = len(run) == 1 and _ACRONYM.fullmatch(name) and name not in self._gazetteer
+            if acronym and re.match(r"\+?\s[a-z]", sentence[end:]):
+                continue  # "an LGBTQ support group": the acronym only modifies a noun
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
             vocative = kind in ("person", "thing") and _vocative(sentence, start, end, len(run))
             out.append(Mention(start, end, name, kind, vocative=vocative))

@@ -31,6 +31,10 @@ def _posseg() -> Any:
     return jieba.posseg
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 Found = tuple[int, int, str, str]
 """(start, end, name, entity type)."""
 
@@ -40,40 +44,50 @@ def _cut(sentence: str) -> tuple[tuple[str, str], ...]:
     """Return jieba's (word, flag) pairs of ``sentence`` (cached: both readers below use them)."""
     return tuple((w, f) for w, f in _posseg().cut(sentence))
 
-_ORG_SUFFIX = frozenset(
-    "物流 汽车 教育 医疗 科技 集团 公司 银行 软件 网络 电子 传媒 地产 能源 制药 食品 物业 咨询 证券 保险 通信 智能 "
-    "实业 贸易 控股 股份 电器 家居 餐饮 文化 体育 出版社 医院 工作室 律所 事务所 基金 航空 生物 环保 建设 装饰 "
-    "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资".split()
+
+_ORG_SUFFIX = _words(
+    "物流 汽车 教育 医疗 科技 集团 公司 银行 软件 网络 电子 传媒 地产 能源 制药 食品 物业 咨询 证券 保险 "
+    "通信 智能 "
+    "实业 贸易 控股 股份 电器 家居 餐饮 文化 体育 出版社 医院 工作室 律所 事务所 基金 航空 生物 环保 建设 "
+    "装饰 "
+    "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资"
 )
-_BRANCH = frozenset("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店".split())
-_PRODUCT_SUFFIX = frozenset("云盘 网盘 云 App APP 助手 商城".split())
-_NOUNISH = frozenset("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x".split())
-_NOT_PREFIX = frozenset(
-    "这个 那个 这些 那些 我们 你们 他们 公司 项目 我 你 他 她 的 了 和 跟 与 在 是 有 新 老 大 小 该 本 某 这 那 "
-    "每个 整个 一个 全部 所有 我的 这次 上次 下次 今年 明年 去年 负责 加入 离开 注册 成立 管理 创办 收购 投资 入职 "
-    "就职 任职 进入 选择 联系 服务 合作 拜访 参观 考察 代表 通知 告诉 跳槽 调到 发给 交给 给 去 到 从 找 问 帮 "
-    "一家 某家 那家 这家 各 多家 两家 整个 原来 以前 现在 目前".split()
+_BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
+_PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
+_NOUNISH = _words("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x")
+_NOT_PREFIX = _words(
+    "这个 那个 这些 那些 我们 你们 他们 公司 项目 我 你 他 她 的 了 和 跟 与 在 是 有 新 老 大 小 该 本 某 "
+    "这 那 "
+    "每个 整个 一个 全部 所有 我的 这次 上次 下次 今年 明年 去年 负责 加入 离开 注册 成立 管理 创办 收购 "
+    "投资 入职 "
+    "就职 任职 进入 选择 联系 服务 合作 拜访 参观 考察 代表 通知 告诉 跳槽 调到 发给 交给 给 去 到 从 找 问 "
+    "帮 "
+    "一家 某家 那家 这家 各 多家 两家 整个 原来 以前 现在 目前"
 )
-_WEAK_PREFIX = frozenset("新 老 大 小 该 本 某 原".split())
+_WEAK_PREFIX = _words("新 老 大 小 该 本 某 原")
 _DEPARTMENT = re.compile(
-    r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|公关|测试|"
+    r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|"
+    r"公关|测试|"
     r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产)部(?!长|门经理|经理)"
 )
 _PRODUCT = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|服务器|路由器|"
+    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|"
+    r"服务器|路由器|"
     r"显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机)"
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _NICKNAME = re.compile(
-    r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|宋|唐|许|韩|"
-    r"冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|廖|贾|夏|"
+    r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|"
+    r"宋|唐|许|韩|"
+    r"冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|廖|"
+    r"贾|夏|"
     r"韦|方|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|钱|严|武|戴|莫|孔)"
     r"(?![\u4e00-\u9fff]?(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|婆|百姓|头))"
 )
 """小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家…)."""
 _REGION = re.compile(r"^[华东南西北中]{2}区$")
-_NOT_NAMES = frozenset("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅".split())
+_NOT_NAMES = _words("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅")
 
 
 def structural_mentions(sentence: str) -> list[Found]:
@@ -90,8 +104,10 @@ def structural_mentions(sentence: str) -> list[Found]:
         start = offsets[index]
         if word == "项目":
             first = index
-            while first > 0 and index - first < 3 and (
-                _prefix_word(*words[first - 1], verbs=False) or words[first - 1][0] in _WEAK_PREFIX
+            while (
+                first > 0
+                and index - first < 3
+                and (_prefix_word(*words[first - 1], verbs=False) or words[first - 1][0] in _WEAK_PREFIX)
             ):
                 first -= 1
             while first < index and words[first][0] in _WEAK_PREFIX:
@@ -118,10 +134,13 @@ def structural_mentions(sentence: str) -> list[Found]:
 
 def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:
     """Return True when a jieba word can begin or continue a name before a head word (a company
-    name may be tagged a verb or an adverb: 远航/v 汽车, 鼎新/d 科技; a project's may not: 接手/v 杭州/ns 项目)."""
+    name may be tagged a verb or an adverb: 远航/v 汽车, 鼎新/d 科技; a project's may not:
+    接手/v 杭州/ns 项目)."""
     if word in _NOT_PREFIX or not (has_cjk(word) or word.isalnum()):
         return False
-    return flag in _NOUNISH or (verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr", "d", "vn"))
+    return flag in _NOUNISH or (
+        verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr", "d", "vn")
+    )
 
 
 def tagged_mentions(sentence: str) -> list[Found]:

@@ -126,7 +126,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
     en("MANAGES", rf"\b(?:I manage|I lead|I run|manages|leads|runs) (?:the |our |a )?(?P<obj>{EN_CAPS} team)",
        0.8, kind="value", trigger="manage|lead|run"),
-    en("WORKS_ON", rf"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{{3,40}}?)\s(?:that\s|which\s)?I(?:'m| am) "
+    en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
     en("WORKS_ON", rf"\b(?:I'm|I am|I've been|we're|we are) (?:currently |now |still )?working on "
        rf"(?:a |an |my |our |the )?{EN_OBJ}", 0.75, kind="value", trigger="working on"),
@@ -194,31 +194,31 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PREFERS", rf"\b(?:my|his|her|our|their|(?-i:[A-Za-z]+)['’]s) (?:all-time |absolute |current |new |very )?(?:fav|fave|favou?rite)"
        rf"(?:\s[\w-]+){{0,3}}?\s(?:is|are|was|has to be|would be)\s(?:probably\s|definitely\s|still\s)?{EN_OBJ}",
        0.85, kind="value", trigger="fav"),
-    en("PREFERS", rf"(?:^|,\s|\bbut\s)(?P<obj>[\w' -]{{3,40}}?)\s(?:is|are|'s)\s(?:definitely\s|still\s|"
+    en("PREFERS", r"(?:^|,\s|\bbut\s)(?P<obj>[\w' -]{3,40}?)\s(?:is|are|'s)\s(?:definitely\s|still\s|"
        r"probably\s)?(?:one of\s)?my\s(?:all-time\s|absolute\s)?(?:fav|fave|favou?rite|top pick|go-to)s?\b",
        0.8, kind="value", subject="speaker", trigger="fav|top pick|go-to"),
     en("PREFERS", rf"\bprefer(?:s|red)?\s(?!to\b){EN_OBJ}", kind="value"),
     en("INTERESTED_IN", rf"\bmy (?:main |favou?rite |new |current )?hobb(?:y|ies) (?:is|are|include|"
        rf"includes)\s{EN_OBJ}", 0.85, kind="value", split=True, trigger="hobb"),
-    en("INTERESTED_IN", rf"(?:^|,\s)(?P<obj>[\w' -]{{3,60}}?)\s(?:is|are)\s(?:one of\s)?my\s(?:main\s|"
-       rf"favou?rite\s|biggest\s)?(?:hobby|hobbies|passion|passions)\b", 0.85, kind="value", split=True,
+    en("INTERESTED_IN", r"(?:^|,\s)(?P<obj>[\w' -]{3,60}?)\s(?:is|are)\s(?:one of\s)?my\s(?:main\s|"
+       r"favou?rite\s|biggest\s)?(?:hobby|hobbies|passion|passions)\b", 0.85, kind="value", split=True,
        subject="speaker", trigger="hobb|passion"),
     en("INTERESTED_IN", rf"\b(?:I've been|I'm|I am|been|started)\s(?:\w+\s)?looking into\s(?!it\b|that\b|this\b){_LIST_OBJ}",
        0.75, kind="value", split=True, trigger="looking into"),
     en("LIKES", rf"\bmy love (?:of|for)\s(?!it\b|that\b|this\b|you\b|the project\b){_LIST_OBJ}", 0.8, kind="value",
        split=True, trigger="my love"),
-    en("LIKES", rf"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{{3,40}}?)\s(?:has been|is|'s been|has always been)"
+    en("LIKES", r"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{3,40}?)\s(?:has been|is|'s been|has always been)"
        r"\s(?:a\s|such a\s)?(?:big\s|huge\s|major\s|important\s)?part of my life\b", 0.8, kind="value",
        subject="speaker", trigger="part of my life"),
     en("INTERESTED_IN", rf"\b(?:passionate about|keen on|interested in|curious about|fascinated by)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|what\b|how\b|hearing\b|learning more\b){_LIST_OBJ}", 0.8,
        kind="value", split=True, trigger="passionate about|keen on|interested in|curious about|fascinated by"),
-    en("LIKES", rf"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{{3,40}}?)(?:'s|\sis|\shas been)\s(?:a|an|my|"
-       rf"such a|really a)\s(?:\w+\s){{0,2}}?(?:way to (?:relax|unwind|express|de-stress|destress|decompress|"
-       rf"chill|escape|recharge|get creative|stay|clear)|therapy|(?:chill|me|happy) (?:time|place)|"
-       rf"passion|escape|outlet|stress reliever)\b", 0.75, kind="value", subject="speaker",
+    en("LIKES", r"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{3,40}?)(?:'s|\sis|\shas been)\s(?:a|an|my|"
+       r"such a|really a)\s(?:\w+\s){0,2}?(?:way to (?:relax|unwind|express|de-stress|destress|decompress|"
+       r"chill|escape|recharge|get creative|stay|clear)|therapy|(?:chill|me|happy) (?:time|place)|"
+       r"passion|escape|outlet|stress reliever)\b", 0.75, kind="value", subject="speaker",
        trigger="way to|therapy|chill time|me time|happy place|passion|escape|outlet|stress reliever"),
-    en("LIKES", rf"(?:^|,\s|\band\s)(?P<obj>[\w' -]{{3,40}}?)\sis\s(?:therapy|my therapy) for me\b", 0.75,
+    en("LIKES", r"(?:^|,\s|\band\s)(?P<obj>[\w' -]{3,40}?)\sis\s(?:therapy|my therapy) for me\b", 0.75,
        kind="value", subject="speaker", trigger="therapy"),
     en("DISLIKES", rf"\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
        rf"not a fan of|not really a fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
@@ -259,7 +259,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
     en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,
        kind="value", trigger="taking"),
-    en("LIKES", rf"\b(?:play|plays|playing)\s(?:the\s)?(?P<obj>piano|guitar|violin|cello|drums|bass|flute|"
+    en("LIKES", r"\b(?:play|plays|playing)\s(?:the\s)?(?P<obj>piano|guitar|violin|cello|drums|bass|flute|"
        r"saxophone|sax|trumpet|ukulele|harp|clarinet|trombone|viola|keyboard|organ|banjo|harmonica|"
        r"tennis|soccer|football|basketball|baseball|volleyball|golf|chess|badminton|hockey|rugby|"
        r"cricket|table tennis|ping pong|pickleball|poker|board games|video games|the piano)\b", 0.8,
@@ -322,11 +322,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("GOAL", rf"\b(?:want|wants|hope|hoping|aim|aiming|working|dream|dreaming) (?:to become|to be a|towards "
        rf"becoming|of becoming)\s(?:a |an )?{EN_OBJ}", 0.8, kind="value",
        trigger="to become|to be a|towards becoming|of becoming"),
-    en("GOAL", rf"\b(?:I|we)\s(?:really\s|still\s|also\s|eventually\s|one day\s|someday\s)?(?:want|wanna|would like|'d like|"
-       rf"hope|aim|am determined|'m determined)\s(?:to\s)?(?P<obj>(?:become|be a|be an|get better at|improve|learn|"
-       rf"start|open|write|publish|travel|visit|buy|build|create|run|finish|win|make a difference|help|adopt|"
-       rf"have|own|go back to|get (?:stronger|fit|healthier|in shape)|lose weight|save|retire|launch|grow|"
-       rf"compete|play|join|teach|mentor|raise|renovate|move)\b[^,.!?;:()\n]{{0,60}})", 0.7, kind="value",
+    en("GOAL", r"\b(?:I|we)\s(?:really\s|still\s|also\s|eventually\s|one day\s|someday\s)?(?:want|wanna|would like|'d like|"
+       r"hope|aim|am determined|'m determined)\s(?:to\s)?(?P<obj>(?:become|be a|be an|get better at|improve|learn|"
+       r"start|open|write|publish|travel|visit|buy|build|create|run|finish|win|make a difference|help|adopt|"
+       r"have|own|go back to|get (?:stronger|fit|healthier|in shape)|lose weight|save|retire|launch|grow|"
+       r"compete|play|join|teach|mentor|raise|renovate|move)\b[^,.!?;:()\n]{0,60})", 0.7, kind="value",
        trigger="want|wanna|would like|'d like|hope|aim|determined"),
     en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|hoping|decided|aiming|"
        rf"aim|preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
@@ -335,7 +335,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"learn more\b|find out\b|know\b|read\b|watch it\b){EN_OBJ}", 0.75, kind="value",
        trigger="plan|intend|hoping|decided|aiming|aim to|preparing|getting ready|looking to|can't wait|"
                "cannot wait|excited to|psyched to|stoked to"),
-    en("PLANS_TO", rf"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{{0,50}})",
+    en("PLANS_TO", r"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{0,50})",
        0.7, kind="value", trigger="thinking about|thinking of|considering|contemplating"),
     en("PLANS_TO", rf"\b(?:gonna|going to)\s(?!be\b|have\b|get\b|see\b|do\b|try\b|let\b|make\b|take\b|"
        rf"need\b|keep\b|check\b|send\b|tell\b|ask\b|give\b|call\b|text\b|talk\b|love\b|miss\b|help\b|"
@@ -353,8 +353,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|them\b|the idea\b){EN_OBJ}", 0.8, kind="value", split=True,
        trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with"),
-    en("LIKES", rf"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
-       rf"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
+    en("LIKES", r"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
+       r"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
        trigger="took up|taken up|picked up|got into|getting into"),
     en("LIKES", rf"\bstarted\s(?P<obj>{_HOBBY})\b", 0.75, kind="value", trigger="started"),
     # ── people and animals ───────────────────────────────────────────────────────────────

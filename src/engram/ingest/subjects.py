@@ -28,7 +28,8 @@ KIN_EN: dict[str, Kin] = {
     **dict.fromkeys(("brother", "sister", "sibling", "bro", "sis"), ("", "SIBLING_OF", True)),
     **dict.fromkeys(("mom", "mother", "mum", "mommy", "mama", "dad", "father", "daddy", "papa"),
                     ("", "CHILD_OF", False)),
-    **dict.fromkeys(("son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter"), ("", "CHILD_OF", True)),
+    **dict.fromkeys(("son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter"),
+                    ("", "CHILD_OF", True)),
     **dict.fromkeys(("wife", "husband", "spouse", "hubby"), ("", "MARRIED_TO", False)),
     **dict.fromkeys(("girlfriend", "boyfriend", "partner", "fiance", "fiancé", "fiancee", "fiancée"),
                     ("", "PARTNER_OF", True)),
@@ -50,11 +51,14 @@ KIN_ZH: dict[str, Kin] = {
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
     **{w: (w, "REPORTS_TO", False) for w in ("领导", "老板", "上司")},
-    **{w: (w, None, True) for w in ("表妹", "表哥", "表姐", "表弟", "堂哥", "堂姐", "堂弟", "堂妹", "奶奶", "爷爷",
-                                    "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨", "叔叔", "姑姑", "岳父", "岳母",
+    **{w: (w, None, True) for w in ("表妹", "表哥", "表姐", "表弟", "堂哥", "堂姐", "堂弟", "堂妹",
+                                    "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
+                                    "叔叔", "姑姑", "岳父", "岳母",
                                     "公公", "婆婆", "同事", "室友", "邻居", "孩子")},
 }  # fmt: skip
-_EN_PLURAL_KIN = r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
+_EN_PLURAL_KIN = (
+    r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
+)
 _EN_KIN = re.compile(
     r"\b(?P<det>my|our|the)\s(?:(?:little|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
     r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
@@ -65,7 +69,8 @@ _EN_KIN = re.compile(
 )
 _ZH_KIN = re.compile(
     rf"我(?:的|们的|家的?)?(?P<kin>{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})"
-    r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和从的上]|$))?"
+    r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
+    r"从的上]|$))?"
 )
 _THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
 
@@ -142,7 +147,8 @@ def _relative(
 
 CandidateKind = Literal["actor", "possessive", "mention", "block"]
 
-_EN_I = re.compile(r"(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|(?P<we>\b(?:we|we're|we've|"
+_EN_I = re.compile(r"(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
+                   r"(?P<we>\b(?:we|we're|we've|"
                    r"we'll|our|us|ourselves)\b)", re.I)  # fmt: skip
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"

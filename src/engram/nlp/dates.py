@@ -125,7 +125,8 @@ _CN_PARTS |= {"晚上": "night", "晚间": "night", "夜里": "night", "夜间":
 _CN_CLOCK = re.compile(
     rf"(?P<part>{'|'.join(_CN_PARTS)})?(?<![\d零一二两三四五六七八九十第差])"
     r"(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點|时)(?!钟头|半天)"
-    r"(?:(?P<half>半)|(?P<q>[一三])刻|(?P<m>\d{1,2}|[零一二三四五六七八九十]{1,3})(?P<fen>分)?|(?P<zhong>钟|整))?"
+    r"(?:(?P<half>半)|(?P<q>[一三])刻|(?P<m>\d{1,2}|[零一二三四五六七八九十]{1,3})(?P<fen>分)?|(?P<zhong>钟|"
+    r"整))?"
 )
 _CN_NOT_CLOCK = frozenset("也都点儿不没的吧了些")
 """After a bare 一点 / 三点: "一点也不", "好一点了" are not times."""
@@ -243,7 +244,8 @@ _OFFSETS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)(?:以前|之前|前)"
+            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)"
+            rf"(?:以前|之前|前)"
         ),
         -1,
     ),
@@ -306,9 +308,7 @@ _EDGES: list[re.Pattern[str]] = [
         r"(?P<rel>下个|上个|这个|本|下|上))?月(?P<edge>底|末|初)"
     ),
     re.compile(r"(?:(?P<year>\d{4})|(?P<yword>去年|今年|明年))?(?<!\d)年(?P<edge>底|末|初)"),
-    re.compile(
-        r"(?P<rel>下个|上个|这个|本|下|上)月(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})[日号號]"
-    ),
+    re.compile(r"(?P<rel>下个|上个|这个|本|下|上)月(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})[日号號]"),
     re.compile(r"(?P<yword>去年|今年|明年)?(?P<season>春|夏|秋|冬)(?:天|季)"),
     re.compile(
         r"\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<en_rel>next\s+)?(?P<unit>month|year)\b", re.I
@@ -355,7 +355,7 @@ def _edge(m: re.Match[str], today: date) -> _Item | None:
 
 
 def _own_dates(text: str, pos: int, now: datetime) -> list[_Item]:
-    """Return the yearless dates, edges and future offsets at or after ``pos`` (month names are case-sensitive)."""
+    """Return the yearless dates, edges and future offsets at or after ``pos`` (month names: capitalised)."""
     items = [i for p in _YEARLESS for m in p.finditer(text, pos) if (i := _yearless(m, now.date()))]
     items += [i for p in _EDGES for m in p.finditer(text, pos) if (i := _edge(m, now.date()))]
     for pattern, sign in _OFFSETS:
@@ -596,9 +596,14 @@ def date_value(
     today = reference.astimezone(zone).date()
     if future and _BARE_WEEKDAY.search(span.text) and local.date() < today:
         local += timedelta(weeks=1)
-    elif future and span.granularity == "day" and not _YEAR.search(span.text) and local.date() < today:
-        if _YEARLESS_TEXT.search(span.text):  # "expires on March 31", said in May: next March
-            local = local.replace(year=local.year + 1) if not (local.month == 2 and local.day == 29) else local
+    elif (
+        future
+        and span.granularity == "day"
+        and not _YEAR.search(span.text)
+        and local.date() < today
+        and _YEARLESS_TEXT.search(span.text)
+    ):  # "expires on March 31", said in May: next March
+        local = local.replace(year=local.year + 1) if not (local.month == 2 and local.day == 29) else local
     if yearless and not _YEAR.search(span.text):
         return local.strftime("%m-%d")
     if span.granularity == "minute" and span.kind == "point":
