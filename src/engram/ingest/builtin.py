@@ -71,11 +71,11 @@ _PERSONAL = frozenset(
 """Predicates whose subject is a person (or a pet), never an organisation."""
 _TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "BUDGET": frozenset({"project", "deal", "organisation", "event"}),
-    "PRICE": frozenset({"deal", "product", "organisation", "project"}),
+    "PRICE": frozenset({"deal", "product", "organisation", "project", "thing"}),
     "DISCOUNT": frozenset({"deal", "product", "organisation"}),
-    "DEADLINE": frozenset({"deal", "project", "organisation", "product", "document", "event"}),
-    "LAUNCH_DATE": frozenset({"project", "product"}),
-    "EXPIRES_ON": frozenset({"document", "deal", "product"}),
+    "DEADLINE": frozenset({"deal", "project", "organisation", "product", "document", "event", "thing"}),
+    "LAUNCH_DATE": frozenset({"project", "product", "thing"}),
+    "EXPIRES_ON": frozenset({"document", "deal", "product", "thing"}),
     "MEETING_AT": frozenset({"project", "deal", "event"}),
     "STATUS": frozenset({"document", "deal", "project", "organisation", "invoice", "purchase_order"}),
     "QUANTITY": frozenset({"deal"}),
@@ -96,6 +96,11 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 }
 """Topic predicates whose subject may also be the organisation or person that acts."""
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
+_NAMES_OF_TEXTS = frozenset(
+    {"document", "url", "email", "reference", "contract", "invoice", "purchase_order", "role", "organisation", "place"}
+)
+"""A cue word inside one of these names is no cue (报价 in 报价单_v2.pdf, 学 in 中学老师); inside a project's
+or a deal's name it still is ("the Nimbus launch slipped to …")."""
 _NAMED_TYPES = frozenset({"place", "organisation", "product"})
 _PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
 _STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
@@ -337,8 +342,8 @@ class BuiltinExtractor:
         cue = match.end("obj") if obj_start == match.start() and obj_end < match.end() else match.start()
         if "subj" in pattern.regex.groupindex and match.start("subj") == match.start():
             cue = match.end("subj")
-        if any(m.start <= cue < m.end and not m.relative for m in reading.mentions):
-            return []  # the cue is part of a name (报价 in 报价单_v2.pdf)
+        if any(m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions):
+            return []  # the cue is part of a document's name (报价 in 报价单_v2.pdf)
         clause = reading.clause_of(cue)
         predicate, confidence = pattern.predicate, pattern.confidence
         registered = REGISTRY.get(predicate)
@@ -429,6 +434,10 @@ class BuiltinExtractor:
             start, end = match.span("subj")
             text = match.group("subj").strip()
             inside = [m for m in reading.mentions if start <= m.start < end and not m.vocative]
+            if text.lower() in ("we", "i", "our", "my"):  # "We signed …": the speaker's team
+                return (speaker.actor, 0.9) if speaker.actor else None
+            if text.lower() in ("they", "he", "she", "it", "you", "their", "his", "her", "its", "your"):
+                return None
             if inside:
                 mention = inside[0]
                 if mention.type == "thing" and pattern.subject_type:

@@ -54,6 +54,9 @@ _EN_PROJECT = re.compile(
 _CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")
 _CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
+_EN_DEAL = re.compile(
+    r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|account|renewal|order|opportunity))\b"
+)
 _EN_DOCUMENT = re.compile(
     r"\b(?i:the|our|their|this|that|my|his|her)\s(?P<name>(?:(?:service|master|sales|purchase|rental|employment|"
     r"framework|support|maintenance|license|licence|partnership|supply|consulting)\s)?(?:contract|agreement|"
@@ -129,6 +132,8 @@ class MentionFinder:
                 start, name = start + len(first) + 1, name[len(first) + 1 :]
             if len(name.split()) > 1 and name.split()[0].lower() not in EXCLUDE:
                 add(Mention(start, match.end("name"), name, "project"))
+        for match in _EN_DEAL.finditer(sentence):
+            add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_DOCUMENT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "document"))
         if cjk:
@@ -169,7 +174,8 @@ class MentionFinder:
         for run in _runs(sentence, words):
             if run[0][0] == lead and not first_allowed:
                 known = run[0][2] in actor_words or is_first_name(run[0][2]) or run[0][2] in self._gazetteer
-                if not known and not _verb_follows(sentence, run[-1][1]):
+                possessive = sentence[run[-1][1] : run[-1][1] + 2] in ("'s", "’s")  # "Initech's renewal"
+                if not known and not possessive and not _verb_follows(sentence, run[-1][1]):
                     run = run[1:]
             if not run or (len(run) == 1 and len(run[0][2]) == 1):
                 continue

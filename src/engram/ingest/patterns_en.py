@@ -69,6 +69,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", r"\b(?:work(?:s|ing)?(?: remotely)?|and) from (?:the |our |their |my |a |his |her )?"
        r"(?P<obj>home|(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* office|the office|office|a caf[eé]|coffee shops?)",
        0.8, kind="value", trigger="from home|office|from a caf|coffee shop"),
+    en("WORKS_FROM", rf"\bbased (?:in|at|out of) (?:the |our |their |a )?(?P<obj>{EN_CAPS} office)\b", 0.8,
+       kind="value", trigger="based"),
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
@@ -101,8 +103,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
     en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|works as|work as|working as|serves as|became|become|job as|"
-       rf"career as|hired as|promoted to)\s(?:a|an|the|our|their)?\s?(?:new\s|full-time\s|part-time\s)?"
-       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at|for)\s(?-i:[a-z]))",
+       rf"career as|hired as|promoted to)\s(?:now\s|also\s|currently\s|officially\s)?(?:a|an|the|our|their)?\s?"
+       rf"(?:new\s|full-time\s|part-time\s)?"
+       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))",
        trigger="i'm|i am| is | am |works as|work as|working as|serves as|became|become|job as|career as|"
                "hired as|promoted to", object_type="role", kind="entity", stop="LEFT_ROLE"),
     en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))", 0.8,
@@ -121,11 +124,19 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
     en("ASSIGNED_TO", rf"\b(?:assigned|staffed|put) (?:to|on) (?:the )?{EN_OBJ}", 0.85, kind="entity",
        object_type="project", require_mention=True, trigger="assigned|staffed|put on|put to"),
+    en("RESPONSIBLE_FOR", rf"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
+       rf"(?P<obj>[\w' -]{{2,40}}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
+       0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
+    en("UNASSIGNED_FROM", rf"\b(?:I'm|I am|we're|we are) (?:not|no longer) (?:on|working on|part of) (?:the )?"
+       rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
+       object_type="project", negatable=False, trigger="not on|no longer on|not working on|no longer working on|"
+       "not part of|no longer part of"),
     en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own|i cover|i look after) "
        rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
-    en("MANAGES", rf"\b(?:I manage|I lead|I run|manages|leads|runs) (?:the |our |a )?(?P<obj>{EN_CAPS} team)",
-       0.8, kind="value", trigger="manage|lead|run"),
+    en("MANAGES", rf"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
+       rf"(?P<obj>(?:[\w-]+\s){{0,3}}?(?:team|department|group|squad|division|unit))\b", 0.8, kind="value",
+       trigger="manage|lead|run|head"),
     en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
     en("WORKS_ON", rf"\b(?:I'm|I am|I've been|we're|we are) (?:currently |now |still )?working on "
@@ -147,7 +158,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="discount"),
     en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
        subject_type="organisation", kind="amount", trigger="payment of"),
-    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?{EN_AMOUNT}", 0.85,
+    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?(?:[\w-]+\s){{0,3}}?"
+       rf"(?:of\s)?{EN_AMOUNT}", 0.85,
        subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
     en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
        rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
@@ -157,7 +169,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
        rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
        trigger="launch|go live|goes live|ship|release"),
-    en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for) {EN_DATE}", 0.8, subject="topic",
+    en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for|slipped to|pushed to|postponed to|delayed "
+       rf"to|moved back to|is now) {EN_DATE}", 0.8, subject="topic",
        kind="date", trigger="launch"),
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
@@ -232,8 +245,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?!my job\b|my job\b|it\b|that\b|on\b|the job\b|work\b|there\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
                                 "deleted|cancelled my|canceled my"),
-    en("STOPPED_USING", rf"\bswitched (?:away )?from {EN_OBJ}", 0.85, require_mention=True, negatable=False,
-       trigger="switched"),
+    en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted) (?:away |over )?from {EN_OBJ}", 0.85,
+       require_mention=True, negatable=False, object_type="product", trigger="switched|moved|migrated|changed|converted"),
     en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "
        rf"{EN_OBJ}", 0.85, require_mention=True, trigger="switched|moved|migrated|changed|converted"),
     en("USES", rf"\b(?:track|manage|plan|write|run|organi[sz]e|handle|keep|do|store|build|edit)\s(?:\w+\s){{0,3}}?"
@@ -371,6 +384,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",
        0.8, subject="addressee", kind="value", trigger="friend|buddy|pal"),
     en("STATUS", r"\b(?P<obj>passed away|died)\b", 0.8, kind="value", trigger="passed away|died"),
+    en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
+       r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
+    en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,
+       subject="topic", kind="amount", trigger="deal for|contract for|order for|renewal for|subscription for"),
     en("BIRTHDAY", rf"\bbirthday(?:'s| is)\s(?:on\s)?(?:the\s)?{EN_DATE}", kind="birthday", trigger="birthday"),
     en("BIRTHDAY", rf"\b(?:I was|was|were) born on {EN_DATE}", kind="birthday", trigger="born on"),
     en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"

@@ -56,7 +56,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", trigger="离职|辞职|退休|跳槽|跳到|出来", negatable=False),
     zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
        object_type="organisation", trigger="跳槽|跳到|加盟"),
-    zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在{ZH_OBJ}(?:了|干了|工作了|上班了)", 0.8, require_mention=True,
+    zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在(?P<obj>[^{ZH_STOP}上]{{2,10}}?)(?:了|干了|工作了|上班了)", 0.8,
+       require_mention=True,
        object_type="organisation", trigger="不在", negatable=False),
     zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|定居|安家|买了房)", 0.8, require_mention=True,
        object_type="place",
@@ -133,7 +134,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
     zh("PRICE", rf"(?:价格|报价|售价|单价|价钱|续约价|续费|价|金额|总价|总额|年费|月费|服务费|费用|授权费)"
        rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|总额|费"),
-    zh("PRICE", rf"[^。！？；]{{0,8}}(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
+    zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
     zh("DISCOUNT", r"打了?(?P<obj>[一二三四五六七八九](?:五)?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
@@ -156,7 +157,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("MEETING_AT", rf"(?:会议|开会|见面|会面|碰头|例会)(?:时间)?(?:是|定在|安排在|改到|改在|在){ZH_DATE}", 0.8,
        subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
-       r"视频会议|电话会议|线上会议|开视频会|会议|约了|拜访)",
+       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访)",
        0.8, subject="topic", kind="date",
        trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,10}}?)做(?P<subj>[\u4e00-\u9fff]{{2,6}}?(?:复盘|评审|培训|汇报|"
