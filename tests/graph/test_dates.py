@@ -241,7 +241,7 @@ def test_date_span_is_a_value() -> None:
 @pytest.mark.parametrize(
     ("text", "reference", "expected"),
     [
-        ("CRM升级项目将于2024-06-05上线", d(2024, 5, 17, 9), "2024-06-05"),  # an explicit date beside CJK text
+        ("CRM升级项目将于2024-06-05上线", d(2024, 5, 17, 9), "2024-06-05"),  # an ISO date beside CJK text
         ("月底前交货", d(2024, 3, 4, 9), "2024-03-31"),
         ("下个月初", d(2024, 3, 4, 9), "2024-04-01"),
         ("6月底前", d(2024, 5, 17, 9), "2024-06-30"),

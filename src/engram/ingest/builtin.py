@@ -97,7 +97,8 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 """Topic predicates whose subject may also be the organisation or person that acts."""
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _NAMES_OF_TEXTS = frozenset(
-    {"document", "url", "email", "reference", "contract", "invoice", "purchase_order", "role", "organisation", "place"}
+    {"document", "url", "email", "reference", "contract", "invoice", "purchase_order"}
+    | {"role", "organisation", "place"}
 )
 """A cue word inside one of these names is no cue (报价 in 报价单_v2.pdf, 学 in 中学老师); inside a project's
 or a deal's name it still is ("the Nimbus launch slipped to …")."""

@@ -124,8 +124,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
     en("ASSIGNED_TO", rf"\b(?:assigned|staffed|put) (?:to|on) (?:the )?{EN_OBJ}", 0.85, kind="entity",
        object_type="project", require_mention=True, trigger="assigned|staffed|put on|put to"),
-    en("RESPONSIBLE_FOR", rf"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
-       rf"(?P<obj>[\w' -]{{2,40}}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
+    en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
+       r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
        0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
     en("UNASSIGNED_FROM", rf"\b(?:I'm|I am|we're|we are) (?:not|no longer) (?:on|working on|part of) (?:the )?"
        rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
@@ -134,8 +134,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own|i cover|i look after) "
        rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
-    en("MANAGES", rf"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
-       rf"(?P<obj>(?:[\w-]+\s){{0,3}}?(?:team|department|group|squad|division|unit))\b", 0.8, kind="value",
+    en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
+       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit))\b", 0.8, kind="value",
        trigger="manage|lead|run|head"),
     en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
