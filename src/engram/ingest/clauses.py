@@ -176,6 +176,8 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
             r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text
         )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
+        if re.match(r"(?:你|您|他|她|它|这|那)", text):
+            return ""  # 你发的那张照片, 这个: what it is was said elsewhere
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
         return ""
     return text
