@@ -143,7 +143,7 @@ DEFAULT_PREDICATES: tuple[Predicate, ...] = (
     _p("BIRTHDAY", "one", "high", "value", "",
        "birthday|birthday is|born on|生日|生日是|出生|出生于|BORN_ON"),
     _p("AGE", "one", "low", "value", "", "age|years old|年龄|岁"),
-    # staffing, responsibility and roles ended
+    # staffing, responsibility and roles ended (the builtin extractor emits them too)
     _p("ASSIGNED_TO", "one", "high", "entity", "project",
        "assigned to|reassigned to|staffed on|分到|调到|被分配到|派到|ASSIGNED", stop="UNASSIGNED_FROM"),
     _p("UNASSIGNED_FROM", "many", "low", "entity", "",
