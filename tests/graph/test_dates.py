@@ -233,6 +233,20 @@ def test_apply_dates_never_inverts_a_fact() -> None:
     assert facts[0].invalid_at is None, "invalid_at before valid_at is not applied"
 
 
+def test_apply_dates_leaves_facts_whose_value_is_a_date() -> None:
+    values = ["2024-06-14", "2024-06", "2024-06-14 15:00", "10-03"]
+    extraction = Extraction(
+        facts=[
+            FactIn(subject="李强", predicate="BIRTHDAY", value=value, fact="My birthday is next Friday")
+            for value in values
+        ]
+    )
+    facts = apply_dates(extraction, episode("…")).facts
+    assert [(f.valid_at, f.invalid_at) for f in facts] == [(None, None)] * len(values)
+    dated = apply_dates(Extraction(facts=[fact("李强下周五搬到杭州")]), episode("…")).facts
+    assert dated[0].valid_at == d(2024, 1, 12), "the same sentence dates a fact about something else"
+
+
 def test_date_span_is_a_value() -> None:
     span = resolve_dates("tomorrow", REF)
     assert span == DateSpan(d(2024, 1, 4), d(2024, 1, 5), "period", "tomorrow", (0, 8), "day")

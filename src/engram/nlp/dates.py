@@ -538,8 +538,9 @@ def fact_dates(span: DateSpan | None) -> tuple[datetime | None, datetime | None]
     return span.start, None
 
 
-_DATE_VALUE = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$")
-"""A fact whose value is a date or a time (a deadline, a meeting): its sentence's dates name it."""
+_DATE_VALUE = re.compile(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$")
+"""A fact whose value is a date or a time (a deadline, a meeting, a birthday's "MM-DD", as
+``date_value`` writes them): its sentence's dates name it."""
 
 
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
