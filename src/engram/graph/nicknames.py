@@ -15,14 +15,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from engram.nlp.names import CHINESE_COMPOUND_SURNAMES, CHINESE_TITLES
+
 _CN_PREFIXES = ("小", "老", "阿")
-_CN_TITLES = (
-    "总经理", "总监", "经理", "老师", "医生", "大夫", "主任", "部长", "处长", "科长", "局长", "院长", "校长",
-    "律师", "教授", "先生", "女士", "小姐", "师傅", "总", "工", "董", "哥", "姐", "叔", "姨", "sir",
-)  # fmt: skip
-_CN_COMPOUND_SURNAMES = frozenset(
-    ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "慕容", "令狐", "公孙", "司徒", "夏侯", "尉迟")
-)  # fmt: skip
+_CN_TITLES = (*CHINESE_TITLES, "董", "哥", "姐", "叔", "姨", "sir")
+"""Titles, plus familiar forms (李哥, 王姨) that name a person to resolution but are too loose for
+the extractor to read as a mention on their own."""
 _EN_TITLES = frozenset(("mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam", "mx"))
 CN_FORM = 0.75
 """A surname form (小李) against a full name with that surname (李强)."""
@@ -58,11 +56,11 @@ def chinese_surname_form(name: str) -> str | None:
     """Return the surname a familiar or titled form names (小李 → 李, 李经理 → 李), else None."""
     for prefix in _CN_PREFIXES:
         rest = name.removeprefix(prefix)
-        if rest != name and (len(rest) == 1 or rest in _CN_COMPOUND_SURNAMES):
+        if rest != name and (len(rest) == 1 or rest in CHINESE_COMPOUND_SURNAMES):
             return rest
     for title in _CN_TITLES:
         rest = name.removesuffix(title)
-        if rest != name and (len(rest) == 1 or rest in _CN_COMPOUND_SURNAMES):
+        if rest != name and (len(rest) == 1 or rest in CHINESE_COMPOUND_SURNAMES):
             return rest
     return None
 
@@ -71,7 +69,7 @@ def chinese_surname(full_name: str) -> str | None:
     """Return the surname of a full Chinese name (李强 → 李, 欧阳娜娜 → 欧阳), else None."""
     if not _cjk_name(full_name) or chinese_surname_form(full_name) is not None:
         return None
-    return full_name[:2] if full_name[:2] in _CN_COMPOUND_SURNAMES else full_name[0]
+    return full_name[:2] if full_name[:2] in CHINESE_COMPOUND_SURNAMES else full_name[0]
 
 
 def _english_parts(name: str) -> tuple[str | None, str | None, str | None] | None:

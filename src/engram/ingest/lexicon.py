@@ -1,5 +1,6 @@
 """The word lists the builtin extractor reads names with: places, organisations, products, first
-names, Chinese surnames and titles, and the capitalised words that are not names.
+names, Chinese surnames, and the capitalised words that are not names (compound surnames and
+titles are shared with resolution: ``engram.nlp.names``).
 
 Small on purpose: they seed mention detection (``engram.ingest.mentions``); a deployment adds
 its own names through the extractor's ``gazetteer``. First names beyond ``FIRST_NAMES`` come
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from engram.nlp.names import CHINESE_COMPOUND_SURNAMES, CHINESE_TITLES
 
 
 def _words(text: str) -> frozenset[str]:
@@ -121,22 +124,5 @@ SURNAMES = frozenset(
     "瞿桂"
     "全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
-COMPOUND_SURNAMES = (
-    "欧阳",
-    "司马",
-    "上官",
-    "诸葛",
-    "东方",
-    "皇甫",
-    "令狐",
-    "慕容",
-    "尉迟",
-    "公孙",
-    "司徒",
-    "夏侯",
-)
-ZH_TITLES = ("董事长", "总经理", "总监", "经理", "主任", "律师", "博士", "教授", "先生", "女士", "小姐",
-              "师傅", "老板", "局长", "处长", "科长", "部长", "院长", "校长", "总裁", "老师", "医生", "大夫",
-              "主管", "总", "工")  # fmt: skip
-SURNAME_ALT = "|".join([*COMPOUND_SURNAMES, f"[{''.join(sorted(SURNAMES))}]"])
-ZH_TITLED = re.compile(rf"({SURNAME_ALT})({'|'.join(ZH_TITLES)})(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))")
+SURNAME_ALT = "|".join([*sorted(CHINESE_COMPOUND_SURNAMES), f"[{''.join(sorted(SURNAMES))}]"])
+ZH_TITLED = re.compile(rf"({SURNAME_ALT})({'|'.join(CHINESE_TITLES)})(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))")

@@ -18,7 +18,8 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
-from engram.ingest.lexicon import COMPOUND_SURNAMES, SURNAMES
+from engram.ingest.lexicon import SURNAMES
+from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
 
 
@@ -152,7 +153,7 @@ def tagged_mentions(sentence: str) -> list[Found]:
         if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES:
             continue
         if flag in ("nr", "nrfg", "nrt"):
-            name_like = word[0] in SURNAMES or word[:2] in COMPOUND_SURNAMES
+            name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
             prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
             if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
                 out.append((start, position, word, "person"))
