@@ -76,8 +76,11 @@ class ReviewMethods:
         NotFound, InvalidInput.
         """
         changes: EntityPatch = validated(EntityPatch, patch or {}, "patch")
-        if attributes:
-            changes = changes.model_copy(update={"attributes": {**(changes.attributes or {}), **attributes}})
+        if attributes:  # validated as the patch's own attributes are (names 1-64, text ≤ 1,000)
+            merged = {**(changes.attributes or {}), **attributes}
+            changes = validated(
+                EntityPatch, {**changes.model_dump(exclude_unset=True), "attributes": merged}, "patch"
+            )
         if expected_version is None:
             raise PreconditionRequired(
                 "updates are conditional: send the entity version you read (If-Match / expected_version)",

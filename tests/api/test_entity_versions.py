@@ -88,6 +88,14 @@ def test_patch_an_entity_with_if_match(client: TestClient) -> None:
     assert client.post("/v1/entities/search", json={"query": "Zenith Holdings"}).json()["results"] == []
     bad = client.patch(url, json={"attributes": {"": "x"}}, headers={"If-Match": removed.headers["ETag"]})
     assert bad.status_code == 422 and bad.json()["field"] == "attributes."
+    long = client.patch(
+        url, json={"attributes": {"note": "x" * 1001}}, headers={"If-Match": removed.headers["ETag"]}
+    )
+    assert long.status_code == 422 and long.json()["field"] == "attributes.note"
+    flag = client.patch(
+        url, json={"attributes": {"vip": True}}, headers={"If-Match": removed.headers["ETag"]}
+    )
+    assert flag.status_code == 200 and flag.json()["entity"]["attributes"]["vip"]["value"] is True
     details = client.get(f"/v1/operations/{operation}").json()["operation"]["details"]
     assert details["changed"] == ["aliases", "attributes", "summary"] and details["aliases_added"] == [
         "Zenith Holdings"

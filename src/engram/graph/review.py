@@ -25,9 +25,6 @@ from engram.models.review import Dispute, EpisodeSupport, MergeEvidence
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import FactQuery, OperationQuery
 
-MAX_ATTRIBUTE_KEY = 64
-MAX_ATTRIBUTE_VALUE = 1000
-
 
 class ReviewService:
     """Corrections and review reads over a store (see the module docstring)."""
@@ -58,23 +55,9 @@ class ReviewService:
         Attributes merge (None removes a key), aliases are added or removed (each added one
         records this operation as its source), the summary is replaced (null removes it), the
         type changes. Nothing changes → no version and no operation. Raises NotFound,
-        PreconditionFailed (``expected_version`` is stale), InvalidInput (a bad attribute,
-        field ``attributes.<key>``; an alias equal to the name, field ``aliases.add``).
+        PreconditionFailed (``expected_version`` is stale), InvalidInput (an alias equal to the
+        name, field ``aliases.add``; attribute bounds are the model's: ``EntityPatch``).
         """
-        for key, value in (patch.attributes or {}).items():
-            if not key.strip() or len(key) > MAX_ATTRIBUTE_KEY:
-                raise InvalidInput(
-                    f"attribute names are 1-{MAX_ATTRIBUTE_KEY} characters", field=f"attributes.{key}"
-                )
-            if value is not None and not isinstance(value, str | int | float | bool):
-                raise InvalidInput(
-                    "an attribute value is text, a number or a boolean", field=f"attributes.{key}"
-                )
-            if isinstance(value, str) and len(value) > MAX_ATTRIBUTE_VALUE:
-                raise InvalidInput(
-                    f"an attribute value is at most {MAX_ATTRIBUTE_VALUE} characters",
-                    field=f"attributes.{key}",
-                )
         operation = Operation.begin(
             group_id, "entity_update", f"update entity {entity_id}", at=self._clock(), actor=actor
         )

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64
 from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
 
@@ -32,6 +32,10 @@ ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 
 Name = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
 EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
+AttributeKey = Annotated[str, Field(min_length=1, max_length=64, pattern=NOT_BLANK)]
+"""An attribute name a person sets (PATCH /v1/entities/{id})."""
+AttributeValue = Annotated[str, Field(max_length=1000)] | bool | Int64 | Float64
+"""An attribute value a person sets: text (at most 1,000 characters), a number or a boolean."""
 
 
 class _Input(BaseModel):
@@ -90,7 +94,7 @@ class FactIn(_Input):
         default=None, description="How sure the text is, 0..1."
     )
     source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
-    negated: bool = Field(default=False, description="Denied or ended (不再, no longer).")
+    negated: Flag = Field(default=False, description="Denied or ended (不再, no longer).")
 
     @field_validator("predicate", mode="before")
     @classmethod
@@ -137,7 +141,7 @@ class EntityPatch(_Input):
     retypes the entity. The name stays: merge two entities to rename one into another.
     """
 
-    attributes: dict[str, Scalar | None] | None = None
+    attributes: dict[AttributeKey, AttributeValue | None] | None = None
     aliases: AliasChanges | None = None
     summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     type: EntityType | None = None
