@@ -34,13 +34,19 @@ its facts. It is a floor: what matching words, with no understanding, already ge
 ``--oracle`` also sends each item's labels as agent-supplied entities and facts and reads them
 back: it checks the harness and the store round-trip (should be close to 1.0), not extraction.
 
-Usage: .venv/bin/python bench/extraction_bench.py [--limit N] [--lang zh|en] [--kind K] [--json]
-       [--oracle] [--extractor builtin|llm|none]
+DEV and TEST halves (``--split dev|test|all``, default all): an item is in DEV when the first
+byte of the SHA-256 of its id is even, else in TEST (``split_of``): a fixed rule, so rules and
+lexicons can be developed against DEV and the TEST half stays unseen. 178 items are DEV
+(108 English and 123 Chinese labelled facts), 153 TEST (88 and 95).
+
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all] [--limit N] [--lang zh|en]
+       [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -59,12 +65,22 @@ SET = _kg.DATA / "extraction_set.jsonl"
 # -- the data -----------------------------------------------------------------------------------
 
 
+def split_of(item_id: str) -> str:
+    """Return "dev" when the first byte of the SHA-256 of ``item_id`` is even, else "test"."""
+    return "dev" if hashlib.sha256(item_id.encode("utf-8")).digest()[0] % 2 == 0 else "test"
+
+
 def load(
-    path: Path, limit: int | None = None, lang: str | None = None, kind: str | None = None
+    path: Path,
+    limit: int | None = None,
+    lang: str | None = None,
+    kind: str | None = None,
+    split: str = "all",
 ) -> list[dict]:
-    """Return the items of ``path`` (optionally one language or kind), spread over kinds when limited."""
+    """Return the items of ``path`` (one language, kind or split if asked), spread over kinds when limited."""
     items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     items = [i for i in items if (lang is None or i["lang"] == lang) and (kind is None or i["kind"] == kind)]
+    items = [i for i in items if split == "all" or split_of(i["id"]) == split]
     if limit is None or limit >= len(items):
         return items
     by_group: dict[tuple[str, str], list[dict]] = defaultdict(list)
@@ -491,6 +507,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only N items, spread over languages and kinds")
     parser.add_argument("--lang", choices=["zh", "en"])
     parser.add_argument("--kind", choices=["locomo", "business", "personal", "chitchat"])
+    parser.add_argument(
+        "--split", choices=["dev", "test", "all"], default="all", help="DEV or TEST half (see split_of)"
+    )
     parser.add_argument("--extractor", default="builtin", help="the server's ENGRAM_EXTRACTOR")
     parser.add_argument("--oracle", action="store_true", help="also send the labels as agent-supplied facts")
     parser.add_argument(
@@ -498,11 +517,12 @@ def main() -> None:
     )
     args = parser.parse_args()
     info = _kg.header()
-    items = load(args.data, args.limit, args.lang, args.kind)
+    items = load(args.data, args.limit, args.lang, args.kind, args.split)
     report = {
         "header": info,
         "command": _kg.command_line(),
         "extractor": args.extractor,
+        "split": args.split,
         **run(items, args.extractor, args.oracle),
     }
     if args.json:
@@ -511,7 +531,7 @@ def main() -> None:
         return
     _kg.print_header(info)
     server = f"engram serve, ENGRAM_EXTRACTOR={args.extractor}, ENGRAM_EMBEDDER=none"
-    print(f"server: {server}; {report['seconds']} s")
+    print(f"server: {server}; split {args.split}; {report['seconds']} s")
     print_report(report)
     print(f"\nReproduce: {report['command']}")
 

@@ -31,7 +31,8 @@ def test_export_then_import_moves_every_group(source_dir: Path, tmp_path: Path) 
     dump, copy = tmp_path / "dump.jsonl", tmp_path / "copy"
     exported = ok("export", "--format", "engram", "-o", dump, "--data-dir", source_dir)
     assert "from 2 groups to" in exported.stderr
-    assert "(operation 11, episode 12, entity 13, fact 4, archived_fact 4," in exported.stderr
+    # fact 5: the builtin extractor reads 杭州项目 BUDGET 800000 from the one episode without agent facts
+    assert "(operation 11, episode 12, entity 13, fact 5, archived_fact 4," in exported.stderr
     lines = [json.loads(line) for line in dump.read_text(encoding="utf-8").splitlines()]
     assert [line["group_id"] for line in lines if line["record"] == "engram-export"] == [OTHER, G]
     assert not list(tmp_path.glob(".*.partial"))

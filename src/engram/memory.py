@@ -300,6 +300,7 @@ class Memory(ReviewMethods, IntakeMethods):
         prepared: list[NewEpisode] = []
         supplied: list[Extraction | None] = []
         inputs: list[EpisodeIn] = []
+        unknown: list[list[str]] = []
         for index, item in enumerate(items):
             try:
                 inputs.append(validated(EpisodeIn, item, "episode"))
@@ -318,7 +319,9 @@ class Memory(ReviewMethods, IntakeMethods):
                         group_id, kind, f"{kind} episodes", at=self._clock(), actor=actor
                     )
                 prepared.append(self._prepare(episode_in, operations[group_id].id, now))
-                supplied.append(supplied_extraction(episode_in))
+                extraction = supplied_extraction(episode_in)
+                supplied.append(extraction)
+                unknown.append([] if extraction is None else self.graph.check_supplied(group_id, extraction))
             except InvalidInput as exc:
                 if len(items) == 1:
                     raise
@@ -333,7 +336,11 @@ class Memory(ReviewMethods, IntakeMethods):
             pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
             metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
-                stored[i] = CreatedEpisode(episode=episode, deduplicated=duplicate)
+                stored[i] = CreatedEpisode(
+                    episode=episode,
+                    deduplicated=duplicate,
+                    unknown_predicates=[] if duplicate else unknown[i],
+                )
         if self._indexer is not None:
             self._indexer.notify()
         fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]

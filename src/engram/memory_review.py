@@ -12,13 +12,14 @@ from datetime import datetime
 from typing import Any
 
 from engram.access import requires
-from engram.errors import InvalidInput, NotFound
+from engram.errors import InvalidInput, NotFound, PreconditionRequired
 from engram.graph.review import ReviewService
 from engram.health import CreateCounts, RecentErrors, counts_by_week
 from engram.history.preview import preview_revert
 from engram.history.service import HistoryService
+from engram.ingest.inputs import validated
 from engram.models.episodes import Episode, Operation
-from engram.models.graph import EntityView, MergeCandidateView, Scalar
+from engram.models.graph import EntityPatch, EntityView, MergeCandidateView, Scalar
 from engram.models.review import (
     Dispute,
     EpisodeSupport,
@@ -52,18 +53,33 @@ class ReviewMethods:
     def update_entity(
         self,
         entity_id: str,
-        attributes: Mapping[str, Scalar | None],
+        attributes: Mapping[str, Scalar | None] | None = None,
         *,
-        expected_version: int,
+        expected_version: int | None,
         group_id: str | None = None,
         actor: str | None = None,
+        patch: EntityPatch | Mapping[str, Any] | None = None,
     ) -> EntityView:
-        """Merge attributes into an entity as a new version (None removes one); one ``entity_update``.
+        """Change an entity as a new version (one ``entity_update`` operation); return it.
 
-        Raises NotFound, PreconditionFailed (stale ``expected_version``), InvalidInput.
+        ``attributes`` merge into the entity's (None removes one); ``patch`` (EntityPatch)
+        also adds or removes aliases, replaces the summary and retypes it. Raises
+        PreconditionRequired without ``expected_version``, PreconditionFailed when it is stale,
+        NotFound, InvalidInput.
         """
+        changes: EntityPatch = validated(EntityPatch, patch or {}, "patch")
+        if attributes:  # validated as the patch's own attributes are (names 1-64, text ≤ 1,000)
+            merged = {**(changes.attributes or {}), **attributes}
+            changes = validated(
+                EntityPatch, {**changes.model_dump(exclude_unset=True), "attributes": merged}, "patch"
+            )
+        if expected_version is None:
+            raise PreconditionRequired(
+                "updates are conditional: send the entity version you read (If-Match / expected_version)",
+                field="expected_version",
+            )
         group = self.group(group_id)
-        return self._review.update_entity(group, entity_id, attributes, expected_version, actor)
+        return self._review.update_entity(group, entity_id, changes, expected_version, actor)
 
     @requires("write")
     def mark_distinct(

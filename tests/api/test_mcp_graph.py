@@ -229,9 +229,11 @@ def test_an_update_hides_the_old_fact_unless_history_is_asked(memory: Memory) ->
         )
         disputed = await call(client, "search_facts", subject="ACME")
         assert triples(disputed["results"]) == [
-            ("ACME", "BUDGET", 800000, "disputed"),
+            ("ACME", "BUDGET", 800000, "current"),
             ("ACME", "BUDGET", 1000000, "disputed"),
-        ], "a weaker conflicting claim marks both disputed"
+        ], "a weaker conflicting claim is disputed; the stated one stays current"
+        weaker = next(h["fact"] for h in disputed["results"] if h["fact"]["status"] == "disputed")
+        assert "less credible" in weaker["status_reason"]
 
     in_process(memory, scenario)
 

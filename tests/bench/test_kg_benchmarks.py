@@ -102,6 +102,24 @@ def test_extraction_set_balance() -> None:
             assert any(i["lang"] == lang and i["kind"] == kind for i in items), (lang, kind)
 
 
+def test_extraction_set_splits_into_a_dev_and_a_test_half_by_a_fixed_rule() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import extraction_bench
+    finally:
+        sys.path.remove(str(BENCH))
+    items = _lines(EXTRACTION)
+    dev = extraction_bench.load(EXTRACTION, split="dev")
+    test = extraction_bench.load(EXTRACTION, split="test")
+    assert {i["id"] for i in dev} | {i["id"] for i in test} == {i["id"] for i in items}
+    assert not {i["id"] for i in dev} & {i["id"] for i in test}
+    assert [extraction_bench.split_of(i["id"]) for i in dev] == ["dev"] * len(dev)  # the same every run
+    for half in (dev, test):
+        for lang in ("zh", "en"):
+            facts = sum(len(i["expected"]["facts"]) for i in half if i["lang"] == lang)
+            assert facts >= 80, (lang, facts)  # both halves can measure each language
+
+
 # -- the scenario set ---------------------------------------------------------------------------
 
 

@@ -109,7 +109,7 @@ def test_health_shows_the_numbers_memory_reports(admin: TestClient, memory: Memo
     report = memory.health()
     page = text(admin.get("/admin/health"))
     assert f"{sum(report.total.by_intent.values())} episodes" in page
-    assert f"{report.disputed_facts} disputed facts" in page and report.disputed_facts == 2
+    assert f"{report.disputed_facts} disputed facts" in page and report.disputed_facts == 1
     assert (
         f"{report.pending_candidates} merge candidates to review" in page and report.pending_candidates == 1
     )

@@ -116,12 +116,13 @@ def test_refinement_keeps_both() -> None:
     )
 
 
-def test_newer_but_weaker_source_is_a_dispute() -> None:
+def test_newer_but_weaker_source_is_disputed_and_the_stated_fact_stays() -> None:
     old = fact("fa_1", "BUDGET", value=500_000, confidence=0.9)
     decision = arbitrate(claim("BUDGET", value=800_000, source_kind="inferred", confidence=0.6), [old])
     assert decision.outcome is Outcome.DISPUTE
     assert decision.new_status == "disputed"
-    assert [(c.fact_id, c.status) for c in decision.changes] == [("fa_1", "disputed")]
+    assert decision.changes == [], "the older stated fact is not overturned"
+    assert "less credible than fa_1" in decision.reason and "fa_1 stays current" in decision.reason
 
 
 def test_same_time_different_values_is_a_dispute() -> None:
@@ -135,7 +136,8 @@ def test_correction_cue_wins_over_a_stronger_old_fact() -> None:
         decision = arbitrate(
             claim("BUDGET", value=800_000, source_kind="inferred", confidence=0.5, sentence=sentence), [old]
         )
-        assert decision.outcome is Outcome.UPDATE, sentence
+        assert decision.outcome is Outcome.CORRECTION, sentence
+        assert [(c.fact_id, c.status) for c in decision.changes] == [("fa_1", "superseded")]
 
 
 def test_late_arrival_never_supersedes_the_newer_fact() -> None:

@@ -28,7 +28,7 @@ def episode(content: str, actor: str | None = "Li", **more: Any) -> Episode:
         id="ep_1",
         group_id="g",
         version=1,
-        timestamp=NOW,
+        timestamp=more.pop("timestamp", NOW),
         recorded_at=NOW,
         source_type=more.pop("source_type", "message"),
         actor=Actor(id=f"u_{actor}", name=actor) if actor else None,
@@ -74,7 +74,8 @@ CASES: list[tuple[str, set[tuple[str, str, object]], dict[str, str]]] = [
     ("我去过东京。", {("Li", "VISITED", "东京")}, {"东京": "place"}),
     ("Our budget is $1.2M for the project.", {("Li", "BUDGET", 1_200_000)}, {}),
     ("我们的预算是50万元。", {("Li", "BUDGET", 500_000)}, {}),
-    ("预算八十万，报价单价是3,500元。", {("Li", "BUDGET", 800_000), ("Li", "PRICE", 3_500)}, {}),
+    ("预算八十万，X3扫描仪的单价是3,500元。", {("Li", "BUDGET", 800_000), ("X3扫描仪", "PRICE", 3_500)},
+     {"X3扫描仪": "product"}),
     ("I use Notion for notes.", {("Li", "USES", "Notion")}, {"Notion": "product"}),
     ("我们在用钉钉。", {("Li", "USES", "钉钉")}, {"钉钉": "product"}),
     ("I stopped using Slack.", {("Li", "STOPPED_USING", "Slack")}, {"Slack": "product"}),
@@ -91,10 +92,10 @@ CASES: list[tuple[str, set[tuple[str, str, object]], dict[str, str]]] = [
     ("我和刘洋结婚了。", {("Li", "MARRIED_TO", "刘洋")}, {"刘洋": "person"}),
     ("My son Jake plays soccer.", {("Jake", "CHILD_OF", "Li")}, {"Jake": "person"}),
     ("我儿子张小宝今年五岁。", {("张小宝", "CHILD_OF", "Li"), ("张小宝", "AGE", 5)}, {"张小宝": "person"}),
-    ("王老师的生日是5月3日。", {("王老师", "BIRTHDAY", "5月3日")}, {"王老师": "person"}),
-    ("Mr. Chen's birthday is on March 3.", {("Chen", "BIRTHDAY", "March 3")}, {"Chen": "person"}),
-    ("项目截止日期是6月30日。", {("Li", "DEADLINE", "6月30日")}, {}),
-    ("我们周三下午开会。", {("Li", "MEETING_AT", "周三下午")}, {}),
+    ("王老师的生日是5月3日。", {("王老师", "BIRTHDAY", "05-03")}, {"王老师": "person"}),
+    ("Mr. Chen's birthday is on March 3.", {("Chen", "BIRTHDAY", "03-03")}, {"Chen": "person"}),
+    ("项目截止日期是6月30日。", {("Li", "DEADLINE", "2025-06-30")}, {}),
+    ("我们周三下午开会。", {("Li", "MEETING_AT", "2025-05-07")}, {}),
     ("I'm from Sweden.", {("Li", "COMES_FROM", "Sweden")}, {"Sweden": "place"}),
     ("Unfortunately, I lost my job at Door Dash.", {("Li", "LEFT_ORGANISATION", "Door Dash")}, {}),
 ]  # fmt: skip
@@ -115,7 +116,7 @@ def test_sentence_table(
     names = {e.name for e in result.entities}
     for fact in result.facts:  # every subject and object names an entity of the extraction
         assert fact.subject in names and (fact.object is None or fact.object in names)
-        assert fact.source_kind == "stated" and fact.fact == text and fact.valid_at is None
+        assert fact.source_kind == "stated" and fact.fact == text
 
 
 def test_the_extractor_satisfies_the_protocol(extractor: BuiltinExtractor) -> None:
@@ -283,3 +284,184 @@ def test_speed_on_locomo_dev_turns(extractor: BuiltinExtractor, capsys: pytest.C
             f"({elapsed / len(turns) * 1e6:.0f} µs each), {sum(len(r.facts) for r in results)} facts; "
             f"Chinese {zh_elapsed / len(zh) * 1e3:.2f} ms each"
         )
+
+
+# ── one rule per row, both languages (sentences written for these tests) ──────────────────
+
+# (sentence, speaker, facts that must be found, facts that must not be)
+RULES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+    # work, roles, reporting
+    ("I work as a nurse at Mercy Hospital.", "Ann", {("Ann", "HAS_ROLE", "nurse"), ("Ann", "WORKS_AT", "Mercy Hospital")}, set()),
+    ("I just started a new job at Stripe as a backend engineer.", "Ann",
+     {("Ann", "WORKS_AT", "Stripe"), ("Ann", "HAS_ROLE", "backend engineer")}, set()),
+    ("Our CFO is Dana Reyes.", "Ann", {("Dana Reyes", "HAS_ROLE", "CFO")}, {("Ann", "HAS_ROLE", "CFO")}),
+    ("I quit my job at Deloitte last month.", "Ann", {("Ann", "LEFT_ORGANISATION", "Deloitte")}, set()),
+    ("I used to work at Amazon.", "Ann", {("Ann", "LEFT_ORGANISATION", "Amazon")}, {("Ann", "WORKS_AT", "Amazon")}),
+    ("My manager is Laura.", "Ann", {("Ann", "REPORTS_TO", "Laura")}, set()),
+    ("我在字节跳动做产品经理。", "陈晨", {("陈晨", "WORKS_AT", "字节跳动"), ("陈晨", "HAS_ROLE", "产品经理")}, set()),
+    ("王磊是我们公司的技术总监。", "陈晨", {("王磊", "HAS_ROLE", "技术总监")}, {("陈晨", "HAS_ROLE", "技术总监")}),
+    ("我们组长是刘涛。", "陈晨", {("刘涛", "HAS_ROLE", "组长")}, set()),
+    ("我三月份从京东跳槽到了拼多多。", "陈晨", {("陈晨", "LEFT_ORGANISATION", "京东"), ("陈晨", "WORKS_AT", "拼多多")}, set()),
+    ("我从去年开始就不在滴滴了。", "陈晨", {("陈晨", "LEFT_ORGANISATION", "滴滴")}, set()),
+    ("我直接向陈总汇报。", "陈晨", {("陈晨", "REPORTS_TO", "陈总")}, set()),
+    ("李强是销售部经理，我向他汇报。", "吴昊", {("李强", "HAS_ROLE", "销售部经理"), ("吴昊", "REPORTS_TO", "李强")}, set()),
+    # staffing and responsibility
+    ("I've been reassigned from the Apollo migration to the Zephyr launch.", "Ann",
+     {("Ann", "UNASSIGNED_FROM", "Apollo migration"), ("Ann", "ASSIGNED_TO", "Zephyr launch")}, set()),
+    ("新零售项目由王敏牵头，下个月启动。", "赵磊", {("王敏", "ASSIGNED_TO", "新零售项目")}, set()),
+    ("我不再负责北京的客户了。", "赵磊", {("赵磊", "UNASSIGNED_FROM", "北京的客户")}, {("赵磊", "RESPONSIBLE_FOR", "北京的客户")}),
+    ("小陈接替我负责西北市场。", "赵磊", set(), {("赵磊", "RESPONSIBLE_FOR", "西北市场")}),
+    # where people live, come from, work from
+    ("We moved from Chicago to Denver last year.", "Ann", {("Ann", "MOVED_FROM", "Chicago"), ("Ann", "LIVES_IN", "Denver")}, set()),
+    ("I'm no longer living in Seattle.", "Ann", {("Ann", "MOVED_FROM", "Seattle")}, {("Ann", "LIVES_IN", "Seattle")}),
+    ("我已经离开阿里巴巴，现在在美团上班。", "陈晨", {("陈晨", "LEFT_ORGANISATION", "阿里巴巴"), ("陈晨", "WORKS_AT", "美团")},
+     {("陈晨", "MOVED_FROM", "阿里巴巴")}),
+    ("我是湖南人。", "陈晨", {("陈晨", "COMES_FROM", "湖南")}, set()),
+    ("我在广州住了八年了。", "陈晨", {("陈晨", "LIVES_IN", "广州")}, set()),
+    # tools used and stopped
+    ("I've switched from Trello to Asana.", "Ann", {("Ann", "STOPPED_USING", "Trello"), ("Ann", "USES", "Asana")}, set()),
+    ("We no longer use Zoom.", "Ann", {("Ann", "STOPPED_USING", "Zoom")}, {("Ann", "USES", "Zoom")}),
+    ("我们团队现在用Jira管理任务，之前用的是禅道。", "赵磊", {("赵磊", "USES", "Jira"), ("赵磊", "STOPPED_USING", "禅道")},
+     {("赵磊", "USES", "禅道")}),
+    ("我早就不用微博了。", "陈晨", {("陈晨", "STOPPED_USING", "微博")}, set()),
+    ("我把微信读书卸载了。", "陈晨", {("陈晨", "STOPPED_USING", "微信读书")}, set()),
+    ("我不再喝咖啡了。", "陈晨", {("陈晨", "STOPPED_USING", "咖啡")}, set()),
+    ("采购部的对接人从老刘换成了小吴。", "赵磊", {("采购部", "CONTACT", "小吴")}, {("采购部", "USES", "小吴")}),
+    # tastes
+    ("I'm a huge fan of Lord of the Rings!", "Ann", {("Ann", "LIKES", "Lord of the Rings")}, set()),
+    ("I enjoy reading, watching movies, and exploring nature.", "Ann",
+     {("Ann", "LIKES", "reading"), ("Ann", "LIKES", "watching movies"), ("Ann", "LIKES", "exploring nature")}, set()),
+    ("I can't stand cilantro.", "Ann", {("Ann", "DISLIKES", "cilantro")}, set()),
+    ("I prefer tea over coffee.", "Ann", {("Ann", "PREFERS", "tea")}, set()),
+    ("Our loved ones give us strength.", "Ann", set(), {("Ann", "LIKES", "ones")}),
+    ("It felt like a dream, and brands like Nike agree.", "Ann", set(), {("Ann", "LIKES", "Nike")}),
+    ("我特别喜欢吃火锅。", "陈晨", {("陈晨", "LIKES", "吃火锅")}, {("陈晨", "DISLIKES", "吃火锅")}),
+    ("我老公很爱打羽毛球。", "陈晨", {("陈晨的老公", "LIKES", "打羽毛球"), ("陈晨", "MARRIED_TO", "陈晨的老公")}, set()),
+    ("我原来喜欢看恐龙片，现在特别讨厌。", "陈晨", {("陈晨", "DISLIKES", "看恐龙片")}, {("陈晨", "LIKES", "看恐龙片")}),
+    ("我以前很喜欢喝可乐，已经不喝了。", "陈晨", {("陈晨", "STOPPED_USING", "喝可乐")}, {("陈晨", "LIKES", "喝可乐")}),
+    ("相比地铁，我更愿意骑车上班。", "陈晨", {("陈晨", "PREFERS", "骑车上班")}, set()),
+    # health, diet, study, plans, goals
+    ("I'm allergic to shellfish and penicillin.", "Ann",
+     {("Ann", "ALLERGIC_TO", "shellfish"), ("Ann", "ALLERGIC_TO", "penicillin")}, set()),
+    ("I'm vegetarian, and I don't drink alcohol.", "Ann", {("Ann", "DIET", "vegetarian"), ("Ann", "DISLIKES", "alcohol")}, set()),
+    ("I'm planning to run a marathon next spring.", "Ann", {("Ann", "PLANS_TO", "run a marathon")},
+     {("Ann", "ATTENDED", "marathon")}),
+    ("My goal is to read 50 books this year.", "Ann", {("Ann", "GOAL", "read 50 books")}, set()),
+    ("I joined a book club last month.", "Ann", {("Ann", "MEMBER_OF", "book club")}, set()),
+    ("我对花生过敏。", "陈晨", {("陈晨", "ALLERGIC_TO", "花生")}, set()),
+    ("我在复旦大学读博士。", "陈晨", {("陈晨", "STUDIES_AT", "复旦大学")}, set()),
+    ("我最近在学吉他。", "陈晨", {("陈晨", "STUDIES", "吉他")}, set()),
+    ("我打算明年去考研。", "陈晨", {("陈晨", "PLANS_TO", "考研")}, set()),
+    ("我国庆打算去云南旅游。", "陈晨", {("陈晨", "PLANS_TO_VISIT", "云南")}, set()),
+    ("我上周去了一趟苏州。", "陈晨", {("陈晨", "VISITED", "苏州")}, set()),
+    # family and pets
+    ("I live in Brooklyn with my husband Tom.", "Ann", {("Ann", "LIVES_IN", "Brooklyn"), ("Ann", "MARRIED_TO", "Tom")}, set()),
+    ("My brother's favourite band is Coldplay.", "Ann",
+     {("Ann's brother", "PREFERS", "Coldplay"), ("Ann's brother", "SIBLING_OF", "Ann")}, {("Ann", "PREFERS", "Coldplay")}),
+    ("I have two cats named Milo and Otis.", "Ann", {("Ann", "HAS_PET", "Milo"), ("Ann", "HAS_PET", "Otis")}, set()),
+    ("我女儿小美今年七岁。", "陈晨", {("小美", "AGE", 7), ("小美", "CHILD_OF", "陈晨")}, {("陈晨", "AGE", 7)}),
+    ("我爸是中学老师。", "李明", {("李明的爸爸", "HAS_ROLE", "中学老师"), ("李明", "CHILD_OF", "李明的爸爸")}, set()),
+    ("我养了一只橘猫，叫团团，今年两岁。", "陈晨", {("陈晨", "HAS_PET", "团团"), ("团团", "AGE", 2)}, {("陈晨", "AGE", 2)}),
+    ("我家有一只金毛，叫旺财。", "陈晨", {("陈晨", "HAS_PET", "旺财")}, set()),
+    # business: money, orders, dates, contacts
+    ("Hooli placed an order for 300 units of the X200 sensor.", "Ann", {("Hooli", "ORDERED", "X200")}, set()),
+    ("Hooli canceled their subscription.", "Ann", {("Hooli", "CANCELLED", "subscription")}, set()),
+    ("The marketing budget for Q3 is $250,000.", "Ann", {("Ann", "BUDGET", 250_000)}, {("Ann", "BUDGET", 3)}),
+    ("Email me at ann@example.org.", "Ann", {("Ann", "EMAIL", "ann@example.org")}, set()),
+    ("My phone number is 415-555-0199.", "Ann", {("Ann", "PHONE", "4155550199")}, set()),
+    ("海星科技的年费是十二万。", "赵磊", {("海星科技", "PRICE", 120_000)}, set()),
+    ("凯达物流的尾款二十万昨天到账了。", "赵磊", {("凯达物流", "PAID", 200_000)}, set()),
+    ("鼎新科技取消了上个月的订单。", "赵磊", {("鼎新科技", "CANCELLED", "订单")}, set()),
+    ("海天集团下单了300箱饮料。", "赵磊", {("海天集团", "ORDERED", "饮料")}, set()),
+    ("远大集团的联系人是周涛。", "赵磊", {("远大集团", "CONTACT", "周涛")}, set()),
+    ("智慧园区项目的预算追加到了三百万。", "赵磊", {("智慧园区项目", "BUDGET", 3_000_000)}, set()),
+    ("我的邮箱是 zhang@example.com，手机 139-1234-5678。", "张三",
+     {("张三", "EMAIL", "zhang@example.com"), ("张三", "PHONE", "13912345678")}, set()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "speaker", "wanted", "unwanted"), RULES, ids=[r[0][:30] for r in RULES])
+def test_rule_table(
+    extractor: BuiltinExtractor,
+    text: str,
+    speaker: str,
+    wanted: set[tuple[str, str, object]],
+    unwanted: set[tuple[str, str, object]],
+) -> None:
+    result = extractor.extract(episode(text, actor=speaker))
+    found = facts(result)
+    assert wanted <= found, result.facts
+    assert not unwanted & found, result.facts
+    names = {e.name for e in result.entities}
+    assert all(f.subject in names and (f.object is None or f.object in names) for f in result.facts)
+
+
+def test_dates_are_values_resolved_against_the_episode_time(extractor: BuiltinExtractor) -> None:
+    at = datetime(2024, 3, 4, 9, 30, tzinfo=UTC)  # a Monday
+    order = extractor.extract(
+        episode("远航汽车订单DEAL-2041：200台X3扫描仪，单价3200元，月底前交货。", timestamp=at)
+    )
+    assert {("DEAL-2041", "PRICE", 3200), ("DEAL-2041", "QUANTITY", 200), ("DEAL-2041", "DEADLINE", "2024-03-31"),
+            ("远航汽车", "ORDERED", "X3扫描仪")} <= facts(order)  # fmt: skip
+    meeting = extractor.extract(episode("下周三下午三点和华东物流开会。", timestamp=at))
+    assert ("Li", "MEETING_AT", "2024-03-13 15:00") in facts(meeting)
+    launch = extractor.extract(episode("CRM升级项目将于2024-06-05上线，预算八十万。", timestamp=at))
+    assert {("CRM升级项目", "LAUNCH_DATE", "2024-06-05"), ("CRM升级项目", "BUDGET", 800_000)} <= facts(launch)
+    english = extractor.extract(episode("The Atlas migration deadline moved to June 28, 2024.", timestamp=at))
+    assert ("Atlas migration", "DEADLINE", "2024-06-28") in facts(english)
+
+
+def test_a_date_in_the_clause_sets_valid_at(extractor: BuiltinExtractor) -> None:
+    at = datetime(2023, 5, 25, 13, 0, tzinfo=UTC)
+    (race,) = extractor.extract(
+        episode("I ran a charity race for mental health last Saturday.", timestamp=at)
+    ).facts
+    assert (race.predicate, race.value, race.valid_at) == (
+        "ATTENDED",
+        "charity race",
+        datetime(2023, 5, 20, tzinfo=UTC),
+    )
+    weekly = extractor.extract(episode("我每周五在家办公。", timestamp=at)).facts
+    assert [(f.predicate, f.conditions, f.valid_at) for f in weekly] == [
+        ("WORKS_FROM", {"when": "每周五"}, None)
+    ]
+
+
+def test_he_and_she_name_the_last_person_named(extractor: BuiltinExtractor) -> None:
+    result = extractor.extract(
+        episode("My sister Julia moved to Berlin. She works at Siemens now.", actor="Mark")
+    )
+    assert {
+        ("Julia", "LIVES_IN", "Berlin"),
+        ("Julia", "WORKS_AT", "Siemens"),
+        ("Julia", "SIBLING_OF", "Mark"),
+    } <= facts(result)
+    assert not any(f.subject == "Mark" and f.predicate == "WORKS_AT" for f in result.facts)
+
+
+def test_relatives_are_people_of_their_own_with_aliases(extractor: BuiltinExtractor) -> None:
+    en = extractor.extract(episode("My brother loves hiking.", actor="Alice Chen"))
+    zh = extractor.extract(episode("我妈喜欢跳广场舞。", actor="王芳"))
+    brother = next(e for e in en.entities if e.name == "Alice Chen's brother")
+    mother = next(e for e in zh.entities if e.name == "王芳的妈妈")
+    assert brother.type == "person" and {"brother", "my brother"} <= set(brother.aliases)
+    assert mother.type == "person" and {"妈妈", "我妈"} <= set(mother.aliases)
+    assert ("王芳", "CHILD_OF", "王芳的妈妈") in facts(zh) and ("王芳的妈妈", "LIKES", "跳广场舞") in facts(
+        zh
+    )
+    unused = extractor.extract(episode("My kids are so excited about summer break!", actor="Melanie"))
+    assert unused.empty  # a relative who does nothing here is no fact and no entity
+
+
+def test_speakers_are_people_and_names_only_addressed_are_not_entities(extractor: BuiltinExtractor) -> None:
+    result = extractor.extract(
+        episode("Sorry about your job Jon, but I just adopted a puppy named Biscuit!", actor="Gina")
+    )
+    assert entity_types(result) == {"Biscuit": "animal", "Gina": "person"}
+    assert facts(result) == {("Gina", "HAS_PET", "Biscuit")}
+
+
+def test_support_groups_are_events_not_places(extractor: BuiltinExtractor) -> None:
+    result = extractor.extract(episode("I went to a LGBTQ support group yesterday and it was so powerful."))
+    assert facts(result) == {("Li", "ATTENDED", "LGBTQ support group")}
+    assert entity_types(result) == {"Li": "person"}

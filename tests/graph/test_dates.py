@@ -12,7 +12,7 @@ import pytest
 
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
-from engram.nlp.dates import DateSpan, apply_dates, date_facts, resolve_dates
+from engram.nlp.dates import DateSpan, apply_dates, date_facts, date_value, resolve_dates
 
 REF = datetime(2024, 1, 3, 12, 0, tzinfo=UTC)  # a Wednesday
 
@@ -233,6 +233,57 @@ def test_apply_dates_never_inverts_a_fact() -> None:
     assert facts[0].invalid_at is None, "invalid_at before valid_at is not applied"
 
 
+def test_apply_dates_leaves_facts_whose_value_is_a_date() -> None:
+    values = ["2024-06-14", "2024-06", "2024-06-14 15:00", "10-03"]
+    extraction = Extraction(
+        facts=[
+            FactIn(subject="李强", predicate="BIRTHDAY", value=value, fact="My birthday is next Friday")
+            for value in values
+        ]
+    )
+    facts = apply_dates(extraction, episode("…")).facts
+    assert [(f.valid_at, f.invalid_at) for f in facts] == [(None, None)] * len(values)
+    dated = apply_dates(Extraction(facts=[fact("李强下周五搬到杭州")]), episode("…")).facts
+    assert dated[0].valid_at == d(2024, 1, 12), "the same sentence dates a fact about something else"
+
+
 def test_date_span_is_a_value() -> None:
     span = resolve_dates("tomorrow", REF)
     assert span == DateSpan(d(2024, 1, 4), d(2024, 1, 5), "period", "tomorrow", (0, 8), "day")
+
+
+@pytest.mark.parametrize(
+    ("text", "reference", "expected"),
+    [
+        ("CRM升级项目将于2024-06-05上线", d(2024, 5, 17, 9), "2024-06-05"),  # an ISO date beside CJK text
+        ("月底前交货", d(2024, 3, 4, 9), "2024-03-31"),
+        ("下个月初", d(2024, 3, 4, 9), "2024-04-01"),
+        ("6月底前", d(2024, 5, 17, 9), "2024-06-30"),
+        ("到今年年底结束", d(2024, 5, 17, 9), "2024-12-31"),
+        ("年初搬回了老家", d(2025, 2, 19, 9), "2025-01-01"),
+        ("我下个月10号去上海", d(2024, 10, 8, 9), "2024-11-10"),
+        ("我打算明年春天去日本", d(2024, 11, 20, 9), "2025-03-01"),
+        ("by the end of next month", d(2024, 5, 17, 9), "2024-06-30"),
+        ("下周三下午三点和华东物流开会", d(2024, 3, 4, 9), "2024-03-13 15:00"),
+        ("9月12日下午两点在3号会议室", d(2024, 9, 2, 9), "2024-09-12 14:00"),
+        ("no date here", d(2024, 9, 2, 9), None),
+    ],
+)
+def test_date_value(text: str, reference: datetime, expected: str | None) -> None:
+    assert date_value(text, reference) == expected
+
+
+def test_date_value_reads_birthdays_without_a_year_and_plans_forward() -> None:
+    may = d(2024, 5, 17, 9)  # a Friday
+    assert date_value("My birthday is on October 3rd.", may, yearless=True) == "10-03"
+    assert date_value("生日是2024年2月20日", may, yearless=True) == "2024-02-20"
+    assert date_value("the meeting is on Tuesday", may) == "2024-05-14"
+    assert date_value("the meeting is on Tuesday", may, future=True) == "2024-05-21"
+    assert date_value("The contract expires on March 31.", may, future=True) == "2025-03-31"
+    assert date_value("The contract expired on March 31, 2024.", may, future=True) == "2024-03-31"
+    assert date_value("月底前交货", None) is None
+
+
+def test_starting_a_weekday_is_the_coming_one() -> None:
+    span = resolve_dates("reassigned to the Helios launch, starting Monday", d(2024, 5, 17, 9))
+    assert span is not None and (span.kind, span.start) == ("since", d(2024, 5, 20))

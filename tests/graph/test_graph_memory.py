@@ -129,10 +129,10 @@ def test_conditional_and_dispute(graph: Memory) -> None:
             }
         ],
     )
-    assert {(h.fact.value, h.fact.status) for h in graph.search_facts({"subject": "杭州项目"}).results} == {
-        (500000, "disputed"),
-        (800000, "disputed"),
-    }
+    hits = graph.search_facts({"subject": "杭州项目"}).results
+    assert {(h.fact.value, h.fact.status) for h in hits} == {(500000, "current"), (800000, "disputed")}
+    disputed = next(h.fact for h in hits if h.fact.status == "disputed")
+    assert disputed.status_reason and "less credible" in disputed.status_reason
 
 
 def test_entities_resolve_by_alias_and_types_stay_apart(graph: Memory) -> None:

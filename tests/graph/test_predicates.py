@@ -49,4 +49,4 @@ def test_every_pattern_uses_a_registered_predicate() -> None:
     assert {p.predicate for p in PATTERNS} <= set(REGISTRY)
     assert {p.past for p in PATTERNS if p.past} <= set(REGISTRY)
     amounts = {name for name, p in REGISTRY.items() if p.object_kind == "amount"}
-    assert amounts == {"BUDGET", "PRICE"}
+    assert amounts == {"BUDGET", "PRICE", "QUANTITY", "PAID"}

@@ -1,21 +1,32 @@
 """Fact arbitration: decide what a new claim does to the current facts about the same thing.
 
-Pure: given a resolved claim and the current facts with the same subject and predicate, it
-returns a Decision (outcome, the new fact's status, and the changes to existing facts); the
-store applies it as new versions. Outcomes (docs/architecture.md, "Ingestion"):
+Pure: given a resolved claim, the live facts with its subject and predicate, and the live
+facts its predicate ends or opposes, it returns a Decision (outcome, how the new fact enters,
+the changes to existing facts, and a reason for each); the builder applies it as new
+versions and writes every reason into the operation's details. Rules, in order (README,
+"Knowledge graph"):
 
-- restatement: same target and conditions → add provenance, raise confidence (noisy-or);
-- conditional: different conditions (工作日 vs 周末) → both current;
-- refinement: a more specific target (杭州 then 滨江区) → both current, the finer preferred;
-- update: one-valued predicate, a newer claim at least as credible → the old fact gets
-  ``invalid_at`` = the new ``valid_at``, status superseded, ``superseded_by``;
-- dispute: same time, or the newer source is clearly weaker (inferred 0.6 vs stated 0.9),
-  on a high-sensitivity predicate → both disputed;
-- late arrival: a claim valid before the current fact never supersedes it: it enters as
-  history, closed by the newer fact.
-
-Score = source credibility × confidence × time decay of the older fact; explicit correction
-cues (其实, 更正, 改口, 不再, actually, correction, no longer) make the newer claim win.
+1. ending: a claim whose predicate ends or opposes another (STOPPED_USING ends USES, LEFT_ROLE
+   ends HAS_ROLE, DISLIKES opposes LIKES) closes the live fact of that predicate with the same
+   subject and target: ``invalid_at`` = the claim's valid time, status superseded. A new fact
+   also closes the stop facts that ended its predicate (using a tool again). A negated claim
+   (``negated``) closes the matching live fact and adds none;
+2. restatement: same target and conditions → more provenance, confidence by noisy-or; an
+   explicit ``invalid_at`` on it closes the fact;
+3. conditional: different conditions (工作日 vs 周末) → both hold;
+4. refinement: a finer target (杭州 then 西湖区, 2024-06 then 2024-06-05, "more precisely")
+   → both current, the finer one with the higher confidence; a coarser restatement of a
+   finer fact is kept below it (on a many-valued predicate only asked with a correction or
+   refinement cue: without one, values coexist anyway);
+5. correction: a correction cue (更正, 其实, actually) supersedes the value it corrects, on a
+   many-valued predicate too (the most recent one);
+6. many-valued predicates: values coexist;
+7. one-valued: a claim valid before the live fact is a late arrival (history, closed by the
+   newer one); a claim that says it already ended is history; a low-sensitivity predicate's
+   newer value wins; the same time with another value is a dispute (both disputed); a newer
+   claim at least as credible (credibility × confidence, the old one decayed) supersedes; a
+   newer but clearly weaker one (inferred 0.4 after stated 0.9) is kept as disputed and the
+   older one stays current.
 Facts with other predicates are never touched.
 """
 
@@ -33,10 +44,20 @@ from engram.models.predicates import Predicate
 
 CREDIBILITY: Mapping[str, float] = {"stated": 0.9, "system": 0.8, "inferred": 0.6}
 CORRECTION_CUES = re.compile(
-    r"其实|更正|改口|不再|纠正|说错|actually|correction|correct(?:ed|ing)? (?:myself|that)|no longer|"
-    r"not anymore|instead|i meant",
+    r"其实|更正|改口|纠正|说错|写错|记错|actually|correction|correct(?:ed|ing)? (?:myself|that)|i meant|"
+    r"mistyped|typo|my mistake",
     re.IGNORECASE,
 )
+"""Words that say the sentence corrects an earlier value: it wins, on any predicate."""
+CHANGE_CUES = re.compile(r"不再|改为|换成|no longer|not anymore|instead", re.IGNORECASE)
+"""Words that say a one-valued fact changed: the newer value wins whatever its credibility."""
+REFINEMENT_CUES = re.compile(
+    r"具体|确切地说|准确地说|更准确|精确地说|more precisely|to be precise|specifically|to be exact",
+    re.IGNORECASE,
+)
+"""Words that say the sentence narrows an earlier value: both are kept."""
+REFINEMENT_MARGIN = 0.05
+"""How much more confident the finer of two refining facts is than the coarser."""
 
 
 class Outcome(StrEnum):
@@ -47,8 +68,12 @@ class Outcome(StrEnum):
     CONDITIONAL = "conditional"
     REFINEMENT = "refinement"
     UPDATE = "update"
+    CORRECTION = "correction"
     DISPUTE = "dispute"
     LATE_ARRIVAL = "late_arrival"
+    HISTORY = "history"
+    ENDED = "ended"
+    UNMATCHED = "unmatched"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +91,8 @@ class Claim:
     episode_id: str
     stated_at: datetime
     sentence: str
+    invalid_at: datetime | None = None
+    negated: bool = False
 
     @property
     def effective_time(self) -> datetime:
@@ -77,12 +104,33 @@ class Claim:
         """Return True when the sentence says it corrects something earlier."""
         return CORRECTION_CUES.search(self.sentence) is not None
 
+    @property
+    def change(self) -> bool:
+        """Return True when the sentence says the value changed (不再, no longer) or corrects it."""
+        return self.correction or CHANGE_CUES.search(self.sentence) is not None
+
+    @property
+    def refinement(self) -> bool:
+        """Return True when the sentence says it narrows an earlier value (具体, more precisely)."""
+        return REFINEMENT_CUES.search(self.sentence) is not None
+
+    @property
+    def has_target(self) -> bool:
+        """Return True when the claim names an object or a value."""
+        return self.object is not None or self.value is not None
+
+    @property
+    def over(self) -> bool:
+        """Return True when the claim says it had already ended when it was stated."""
+        return self.invalid_at is not None and self.invalid_at <= self.stated_at
+
 
 @dataclass(frozen=True, slots=True)
 class FactChange:
-    """A new version of an existing fact: only the fields that change are set."""
+    """A new version of an existing fact: only the fields that change are set, and why."""
 
     fact_id: str
+    reason: str = ""
     status: FactStatus | None = None
     invalid_at: datetime | None = None
     superseded_by_new: bool = False
@@ -99,6 +147,7 @@ class Decision:
     new_status: FactStatus | None = "current"
     new_invalid_at: datetime | None = None
     new_superseded_by: str | None = None
+    new_confidence: float | None = None
     changes: list[FactChange] = field(default_factory=list)
 
 
@@ -111,98 +160,252 @@ class ArbitrationSettings:
     tolerance: float = 0.1
 
 
+Refines = Callable[[Claim, Fact], bool]
+
+
 def noisy_or(a: float, b: float) -> float:
     """Return 1 - (1-a)(1-b): the confidence of two independent sources agreeing."""
     return 1 - (1 - a) * (1 - b)
 
 
-def _fact_time(fact: Fact) -> datetime:
+def fact_time(fact: Fact) -> datetime:
+    """Return when a fact holds from: its valid time, else when it was recorded."""
     return fact.valid_at or fact.recorded_at
 
 
-def _same_target(claim: Claim, fact: Fact) -> bool:
+def same_target(claim: Claim, fact: Fact) -> bool:
+    """Return True when the claim and the fact name the same object or the same value."""
     if claim.object is not None:
         return claim.object == fact.object
-    return _normal(claim.value) == _normal(fact.value)
+    return fact.object is None and normal_value(claim.value) == normal_value(fact.value)
 
 
-def _normal(value: Scalar | None) -> str:
+def normal_value(value: Scalar | None) -> str:
+    """Return a literal as compared: whitespace collapsed, case folded, 800000.0 = 800000."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     return re.sub(r"\s+", " ", str(value)).strip().casefold()
+
+
+def _closes(claim: Claim, fact: Fact) -> bool:
+    """Return True when the claim may close ``fact``: it is valid then, and it started before."""
+    return claim.effective_time >= fact_time(fact)
 
 
 def arbitrate(
     claim: Claim,
     current: Sequence[Fact],
     *,
+    ended: Sequence[Fact] = (),
     settings: ArbitrationSettings | None = None,
-    refines: Callable[[Claim, Fact], bool] = lambda claim, fact: False,
+    refines: Refines = lambda claim, fact: False,
 ) -> Decision:
     """Return what ``claim`` does to ``current``: the live facts with its subject and predicate.
 
-    ``current`` holds facts whose status is current or disputed. ``refines(claim, fact)``
-    tells whether the claim's target is a finer version of the fact's (a district of a
-    city): the caller knows the graph and the names.
+    ``current`` holds facts whose status is current or disputed. ``ended`` holds the live
+    facts the claim's predicate ends or opposes (or that ended it), already matched to its
+    target by the caller. ``refines(claim, fact)`` tells whether the claim's target is a
+    finer version of the fact's (a district of a city): the caller knows the graph and the
+    places; ``refines`` is also asked the other way round through a swapped claim.
     """
     settings = settings or ArbitrationSettings()
-    for fact in current:
-        if _same_target(claim, fact) and dict(fact.conditions) == dict(claim.conditions):
-            return Decision(
-                Outcome.RESTATEMENT,
-                f"restates {fact.id}",
-                new_status=None,
-                changes=[
-                    FactChange(
-                        fact.id,
-                        add_episode=claim.episode_id,
-                        confidence=noisy_or(fact.confidence, claim.confidence),
-                        status="current" if fact.status == "disputed" and claim.correction else None,
-                    )
-                ],
+    closing = [
+        FactChange(
+            fact.id,
+            f"ended by {claim.predicate.name} at {claim.effective_time.isoformat()}",
+            status="superseded" if claim.effective_time <= claim.stated_at else None,
+            invalid_at=claim.effective_time,
+            superseded_by_new=not claim.negated,
+        )
+        for fact in ended
+        if _closes(claim, fact)
+    ]
+    if claim.negated:
+        targets = [f for f in current if not claim.has_target or same_target(claim, f)]
+        closing += [
+            FactChange(
+                fact.id,
+                f"negated at {claim.effective_time.isoformat()}",
+                status="superseded" if claim.effective_time <= claim.stated_at else None,
+                invalid_at=claim.effective_time,
             )
-    rivals = [fact for fact in current if dict(fact.conditions) == dict(claim.conditions)]
+            for fact in targets
+            if _closes(claim, fact)
+        ]
+        if not closing:
+            return Decision(Outcome.UNMATCHED, "negation matches no live fact", new_status=None)
+        return Decision(
+            Outcome.ENDED, f"closes {', '.join(c.fact_id for c in closing)}", new_status=None, changes=closing
+        )
+    decision = _arbitrate_same_predicate(claim, current, settings, refines)
+    if closing:
+        decision.changes = closing + decision.changes
+        decision.reason += f"; ends {', '.join(c.fact_id for c in closing)}"
+        if decision.outcome is Outcome.NEW:
+            decision.outcome = Outcome.ENDED
+    return decision
+
+
+def _arbitrate_same_predicate(
+    claim: Claim, current: Sequence[Fact], settings: ArbitrationSettings, refines: Refines
+) -> Decision:
+    conditions = dict(claim.conditions)
+    for fact in current:
+        if same_target(claim, fact) and dict(fact.conditions) == conditions:
+            return _restate(claim, fact)
+    rivals = [fact for fact in current if dict(fact.conditions) == conditions]
     if current and not rivals:
         return Decision(Outcome.CONDITIONAL, "other conditions: both hold")
     if not rivals:
-        return Decision(Outcome.NEW, "first fact of its kind")
-    finer = [fact for fact in rivals if refines(claim, fact)]
-    if finer:
-        return Decision(Outcome.REFINEMENT, f"refines {', '.join(f.id for f in finer)}")
+        return Decision(Outcome.NEW, "first fact of its kind" if not claim.over else "stated as ended")
+    if claim.over:
+        return Decision(
+            Outcome.HISTORY,
+            f"ended ({claim.invalid_at.isoformat() if claim.invalid_at else ''}) before it was stated: "
+            "history, the live facts stay",
+            new_status="superseded",
+        )
+    # Many values coexist anyway: a refinement only matters where the claim would replace one.
+    if claim.predicate.cardinality == "one" or claim.correction or claim.refinement:
+        refined = _refinement(claim, rivals, refines)
+        if refined is not None:
+            return refined
+    if claim.correction:
+        corrected = rivals if claim.predicate.cardinality == "one" else [max(rivals, key=fact_time)]
+        return Decision(
+            Outcome.CORRECTION,
+            "explicit correction",
+            changes=_supersede(claim, corrected, "corrected by the new fact"),
+        )
     if claim.predicate.cardinality == "many":
         return Decision(Outcome.NEW, "many-valued predicate: values coexist")
-    latest = max(rivals, key=_fact_time)
-    if claim.effective_time < _fact_time(latest):
+    live = [fact for fact in rivals if fact.status == "current"] or list(rivals)
+    latest = max(live, key=fact_time)
+    if claim.effective_time < fact_time(latest):
         return Decision(
             Outcome.LATE_ARRIVAL,
             f"valid before {latest.id}, which stays current",
             new_status="superseded",
-            new_invalid_at=_fact_time(latest),
+            new_invalid_at=fact_time(latest),
             new_superseded_by=latest.id,
         )
-    supersede = [
-        FactChange(fact.id, status="superseded", invalid_at=claim.effective_time, superseded_by_new=True)
-        for fact in rivals
-    ]
-    if claim.correction:
-        return Decision(Outcome.UPDATE, "explicit correction", changes=supersede)
+    if claim.change:
+        return Decision(Outcome.UPDATE, "the sentence says it changed", changes=_supersede(claim, rivals))
     if claim.predicate.sensitivity == "low":
-        return Decision(Outcome.UPDATE, "newer value of a low-sensitivity predicate", changes=supersede)
-    if claim.effective_time == _fact_time(latest):
-        return _dispute(rivals, "same time, different values")
-    age_days = (claim.effective_time - _fact_time(latest)).total_seconds() / 86_400
+        return Decision(
+            Outcome.UPDATE, "newer value of a low-sensitivity predicate", changes=_supersede(claim, rivals)
+        )
+    if claim.effective_time == fact_time(latest):
+        return Decision(
+            Outcome.DISPUTE,
+            "same time, different values: both disputed",
+            new_status="disputed",
+            changes=[
+                FactChange(fact.id, "same time as a different value", status="disputed")
+                for fact in rivals
+                if fact.status != "disputed"
+            ],
+        )
+    age_days = (claim.effective_time - fact_time(latest)).total_seconds() / 86_400
     decay = math.pow(0.5, age_days / settings.half_life_days)
     old_score = settings.credibility.get(latest.source_kind, 0.5) * latest.confidence * decay
     new_score = settings.credibility.get(claim.source_kind, 0.5) * claim.confidence
     if new_score + settings.tolerance >= old_score:
         return Decision(
-            Outcome.UPDATE, f"newer and as credible ({new_score:.2f} vs {old_score:.2f})", changes=supersede
+            Outcome.UPDATE,
+            f"newer and as credible ({new_score:.2f} vs {old_score:.2f})",
+            changes=_supersede(claim, rivals),
         )
-    return _dispute(rivals, f"newer but weaker ({new_score:.2f} vs {old_score:.2f})")
-
-
-def _dispute(rivals: Sequence[Fact], reason: str) -> Decision:
     return Decision(
         Outcome.DISPUTE,
-        reason,
+        f"newer but less credible than {latest.id} ({claim.source_kind} {new_score:.2f} vs "
+        f"{latest.source_kind} {old_score:.2f}): kept as disputed, {latest.id} stays current",
         new_status="disputed",
-        changes=[FactChange(fact.id, status="disputed") for fact in rivals if fact.status != "disputed"],
     )
+
+
+def _restate(claim: Claim, fact: Fact) -> Decision:
+    """Return the restatement of ``fact``: provenance and confidence, and its end when the claim says."""
+    reason = f"restates {fact.id}"
+    status: FactStatus | None = "current" if fact.status == "disputed" and claim.correction else None
+    invalid_at = None
+    if claim.invalid_at is not None and (fact.invalid_at is None or claim.invalid_at < fact.invalid_at):
+        invalid_at = claim.invalid_at
+        reason += f"; closed at {claim.invalid_at.isoformat()} (explicit invalid_at)"
+        if claim.over:
+            status = "superseded"
+    return Decision(
+        Outcome.RESTATEMENT,
+        reason,
+        new_status=None,
+        changes=[
+            FactChange(
+                fact.id,
+                reason,
+                add_episode=claim.episode_id,
+                confidence=noisy_or(fact.confidence, claim.confidence),
+                status=status,
+                invalid_at=invalid_at,
+            )
+        ],
+    )
+
+
+def _refinement(claim: Claim, rivals: Sequence[Fact], refines: Refines) -> Decision | None:
+    """Return the refinement decision when the claim narrows a rival or a rival narrows it."""
+    finer_than = [fact for fact in rivals if refines(claim, fact)]
+    if not finer_than and claim.refinement and not claim.correction:
+        finer_than = [max(rivals, key=fact_time)]
+    if finer_than:
+        floor = max(fact.confidence for fact in finer_than) + REFINEMENT_MARGIN
+        return Decision(
+            Outcome.REFINEMENT,
+            f"refines {', '.join(f.id for f in finer_than)}: both kept, the finer one first",
+            new_confidence=min(1.0, max(claim.confidence, floor)),
+        )
+    coarser_than = [fact for fact in rivals if refines(_as_claim(fact, claim), _as_fact(claim, fact))]
+    if coarser_than:
+        ceiling = min(fact.confidence for fact in coarser_than) - REFINEMENT_MARGIN
+        return Decision(
+            Outcome.REFINEMENT,
+            f"coarser than {', '.join(f.id for f in coarser_than)}, which stays first: both kept",
+            new_confidence=max(0.0, min(claim.confidence, ceiling)),
+        )
+    return None
+
+
+def _as_claim(fact: Fact, like: Claim) -> Claim:
+    """Return ``fact`` as a claim (to ask ``refines`` the other way round)."""
+    return Claim(
+        subject=fact.subject,
+        predicate=like.predicate,
+        object=fact.object,
+        value=fact.value,
+        conditions=fact.conditions,
+        valid_at=fact.valid_at,
+        confidence=fact.confidence,
+        source_kind=fact.source_kind,
+        episode_id=fact.episodes[0] if fact.episodes else "",
+        stated_at=fact.recorded_at,
+        sentence=fact.fact,
+    )
+
+
+def _as_fact(claim: Claim, like: Fact) -> Fact:
+    """Return ``claim`` as a fact shaped like ``like`` (to ask ``refines`` the other way round)."""
+    return like.model_copy(update={"object": claim.object, "value": claim.value})
+
+
+def _supersede(
+    claim: Claim, facts: Sequence[Fact], reason: str = "superseded by the new fact"
+) -> list[FactChange]:
+    return [
+        FactChange(
+            fact.id,
+            reason,
+            status="superseded",
+            invalid_at=claim.effective_time,
+            superseded_by_new=True,
+        )
+        for fact in facts
+    ]

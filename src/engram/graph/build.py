@@ -13,25 +13,31 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from rapidfuzz import fuzz
 
-from engram.graph.arbitrate import ArbitrationSettings, Claim, arbitrate
+from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, fact_time, same_target
+from engram.graph.entities import absorb, attribute_values, first_episode, name_keys, new_entity
+from engram.graph.nicknames import form_keys, form_similarity
+from engram.graph.refine import refiner
 from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, resolve
+from engram.graph.sentences import fact_sentence
 from engram.graph.vectors import NameCandidates
 from engram.ids import new_id
 from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity, EntityIn, Extraction, Fact, FactIn
-from engram.models.predicates import PredicateRegistry
+from engram.models.predicates import Predicate, PredicateRegistry
 from engram.nlp.dates import apply_dates
 from engram.nlp.names import normalise_name
 from engram.nlp.tokenize import segment
 from engram.storage.protocol import Txn
 from engram.storage.types import MergeCandidate, Vector
 from engram.threads import thread_key
+
+__all__ = ["FUZZY_FLOOR", "BuildSummary", "GraphBuilder", "fact_index_text", "name_keys", "neutral_fact_text"]
 
 FUZZY_POOL = 200
 FUZZY_FLOOR = 0.8
@@ -47,27 +53,30 @@ class BuildSummary:
     merge_candidates: int = 0
     facts: Counter[str] = field(default_factory=Counter)
     fact_ids: list[str] = field(default_factory=list)
+    decisions: list[dict[str, object]] = field(default_factory=list)
+    unknown_predicates: list[str] = field(default_factory=list)
+
+    def add(self, other: BuildSummary) -> None:
+        """Add what another episode did."""
+        self.entities_created += other.entities_created
+        self.entities_matched += other.entities_matched
+        self.merge_candidates += other.merge_candidates
+        self.facts.update(other.facts)
+        self.fact_ids += other.fact_ids
+        self.decisions += other.decisions
+        self.unknown_predicates = list(dict.fromkeys(self.unknown_predicates + other.unknown_predicates))
 
     def details(self) -> dict[str, object]:
-        """Return the summary as operation details."""
+        """Return the summary as operation details (per fact: the decision and its reason)."""
         return {
             "entities_created": self.entities_created,
             "entities_matched": self.entities_matched,
             "merge_candidates": self.merge_candidates,
             "facts": dict(self.facts),
             "fact_ids": self.fact_ids,
+            "decisions": self.decisions,
+            "unknown_predicates": self.unknown_predicates,
         }
-
-
-def name_keys(entity: Entity | EntityIn) -> list[str]:
-    """Return the normalised names an entity is found by: its name and aliases, no generic roles."""
-    return [
-        normalise_name(n) for n in (entity.name, *entity.aliases) if not is_generic(n) and normalise_name(n)
-    ]
-
-
-def _values(attributes: dict[str, object]) -> dict[str, object]:
-    return {k: v["value"] if isinstance(v, dict) and "value" in v else v for k, v in attributes.items()}
 
 
 def fact_index_text(txn: Txn, group: str, fact: Fact) -> str:
@@ -131,11 +140,12 @@ class GraphBuilder:
         mentions = self._mentions(extraction)
         resolved: dict[str, str] = {}
         for mention in sorted(mentions.values(), key=lambda m: not self._has_exact(txn, episode, m)):
-            entity_id = self._resolve(txn, episode, mention, resolved, operation, summary)
+            evidence = _mention_facts(extraction, mention, resolved)
+            entity_id = self._resolve(txn, episode, mention, resolved, evidence, operation, summary)
             for key in [normalise_name(mention.name), *(normalise_name(a) for a in mention.aliases)]:
                 resolved.setdefault(key, entity_id)
-        for fact_in in extraction.facts:
-            self._add_fact(txn, episode, fact_in, resolved, operation, summary)
+        for index, fact_in in enumerate(extraction.facts):
+            self._add_fact(txn, episode, index, fact_in, resolved, operation, summary)
         txn.add_mentions(episode.group_id, episode.id, list(dict.fromkeys(resolved.values())), operation.id)
         return summary
 
@@ -163,12 +173,14 @@ class GraphBuilder:
         episode: Episode,
         mention: EntityIn,
         resolved: dict[str, str],
+        evidence: tuple[dict[str, frozenset[str]], frozenset[str]],
         operation: Operation,
         summary: BuildSummary,
     ) -> str:
         """Return the id of the entity ``mention`` is: a known one (merged into) or a new one."""
         group = episode.group_id
         thread = thread_key(episode)
+        facts, neighbours = evidence
         profile = Profile(
             name=mention.name,
             type=mention.type,
@@ -176,33 +188,45 @@ class GraphBuilder:
             attributes=dict(mention.attributes),
             first_seen=episode.timestamp,
             last_seen=episode.timestamp,
-            neighbours=frozenset(resolved.values()),
+            neighbours=neighbours,
             threads=frozenset({thread} if thread else ()),
+            facts=facts,
         )
-        best: tuple[float, Entity, Verdict, dict[str, float]] | None = None
-        for known, similarity in self._candidates(txn, group, mention):
-            linked, threads = txn.related(group, known.id)
+        best: tuple[float, Entity, Verdict, dict[str, float], str] | None = None
+        candidates = self._candidates(txn, group, mention)
+        one_valued = [p for p in facts if self._registry.canonical(p).cardinality == "one"]
+        # One known entity of the very name, and too few facts to tell two people apart: it is
+        # that entity (resolve's same-name rule), so its facts need not be read.
+        plain = len(candidates) == 1 and normalise_name(candidates[0][0].name) == normalise_name(mention.name)
+        for known, similarity in candidates:
+            _, threads = txn.related(group, known.id)
+            known_facts: dict[str, frozenset[str]] = {}
+            known_neighbours: frozenset[str] = frozenset()
+            if not plain or len(one_valued) >= 2:
+                known_facts, known_neighbours = _known_facts(txn, group, known)
             result = resolve(
                 profile,
                 Profile(
                     name=known.name,
                     type=known.type,
                     aliases=frozenset(known.aliases),
-                    attributes=_values(known.attributes),
+                    attributes=attribute_values(known.attributes),
                     first_seen=known.first_seen,
                     last_seen=known.last_seen,
-                    neighbours=frozenset(linked),
+                    neighbours=known_neighbours,
                     threads=frozenset(threads),
+                    facts=known_facts,
                 ),
                 name_similarity=similarity,
             )
             if result.verdict is not Verdict.DISTINCT and (best is None or result.score > best[0]):
-                best = (result.score, known, result.verdict, dict(result.parts))
+                best = (result.score, known, result.verdict, dict(result.parts), result.reason)
         if best is not None and best[2] is Verdict.MERGE:
-            self._absorb(txn, best[1], mention, (episode.timestamp, episode.timestamp), episode.id, operation)
+            seen = (episode.timestamp, episode.timestamp)
+            absorb(txn, best[1], mention, seen, episode.id, operation)
             summary.entities_matched.append(best[1].id)
             return best[1].id
-        entity = self._new_entity(mention, episode, operation)
+        entity = new_entity(mention, episode, operation)
         txn.put_entity(entity, name_keys(entity))
         vector = self._name_vectors.get(normalise_name(mention.name))
         if vector is not None:
@@ -213,13 +237,17 @@ class GraphBuilder:
                 group, MergeCandidate(entity.id, best[1].id, best[0], best[3], self._clock())
             )
             summary.merge_candidates += 1
+            summary.decisions.append(
+                {"entity": entity.id, "candidate": best[1].id, "decision": "candidate", "reason": best[4]}
+            )
         return entity.id
 
     def _candidates(self, txn: Txn, group: str, mention: EntityIn) -> list[tuple[Entity, float]]:
         """Return known entities the mention may be, each with its name-vector evidence (0: none).
 
-        Exact names and aliases first; else fuzzy names of the same type; else the nearest
-        name vectors of a compatible type (graph.vectors.NameCandidates), when there are any.
+        Exact names and aliases first; else fuzzy names and name forms (小李 for 李强, Bob for
+        Robert) of the same type; else the nearest name vectors of a compatible type
+        (graph.vectors.NameCandidates), when there are any.
         """
         exact = txn.entities_named(group, name_keys(mention))
         if exact:
@@ -227,10 +255,20 @@ class GraphBuilder:
         if mention.type == UNKNOWN_TYPE:
             return []
         key = normalise_name(mention.name)
+        names = [n for n in (mention.name, *mention.aliases) if not is_generic(n)]
+        forms = frozenset().union(*(form_keys(n) for n in names))
+
+        def is_form(known: Entity) -> bool:
+            known_names = (known.name, *known.aliases)
+            if not forms & frozenset().union(*(form_keys(k) for k in known_names)):
+                return False
+            return any(form_similarity(n, k) for n in names for k in known_names)
+
         fuzzy = [
             (known, 0.0)
             for known in txn.entities_of_type(group, mention.type, FUZZY_POOL)
             if max(fuzz.token_sort_ratio(key, k) / 100 for k in name_keys(known) or [""]) >= FUZZY_FLOOR
+            or is_form(known)
         ]
         vector = self._name_vectors.get(key)
         if fuzzy or vector is None:
@@ -242,70 +280,23 @@ class GraphBuilder:
             if not is_generic(known.name)
         ]
 
-    def _new_entity(self, mention: EntityIn, episode: Episode, operation: Operation) -> Entity:
-        return Entity(
-            id=new_id("en"),
-            group_id=episode.group_id,
-            version=1,
-            name=mention.name,
-            type=mention.type,
-            aliases=[a for a in dict.fromkeys(mention.aliases) if a != mention.name],
-            attributes={k: {"value": v, "episode": episode.id} for k, v in mention.attributes.items()},
-            first_seen=episode.timestamp,
-            last_seen=episode.timestamp,
-            recorded_at=operation.created_at,
-            operation_id=operation.id,
-        )
-
-    def _absorb(
-        self,
-        txn: Txn,
-        known: Entity,
-        mention: EntityIn,
-        seen: tuple[datetime, datetime],
-        provenance: str,
-        operation: Operation,
-    ) -> None:
-        """Write a new version of ``known`` with the mention's new names and attributes.
-
-        ``seen`` is the (first, last) time of the mention; ``provenance`` the episode (or
-        operation) new attributes come from. Nothing is written when nothing changes.
-        """
-        aliases = list(known.aliases)
-        for name in (mention.name, *mention.aliases):
-            if name != known.name and name not in aliases and not is_generic(name):
-                aliases.append(name)
-        attributes = dict(known.attributes)
-        for key, value in mention.attributes.items():
-            attributes.setdefault(key, {"value": value, "episode": provenance})
-        changes = {
-            "aliases": aliases,
-            "attributes": attributes,
-            "type": mention.type if known.type == UNKNOWN_TYPE else known.type,
-            "first_seen": min(known.first_seen, seen[0]),
-            "last_seen": max(known.last_seen, seen[1]),
-        }
-        if all(getattr(known, key) == value for key, value in changes.items()):
-            return
-        updated = known.model_copy(
-            update={
-                **changes,
-                "version": known.version + 1,
-                "recorded_at": operation.created_at,
-                "operation_id": operation.id,
-            }
-        )
-        txn.put_entity(updated, name_keys(updated))
-
     def merge(self, txn: Txn, source: Entity, into: Entity, operation: Operation) -> list[str]:
-        """Give ``into`` the names, attributes and facts of ``source``; return the moved fact ids."""
+        """Give ``into`` the names, attributes and facts of ``source``; return the moved fact ids.
+
+        The source's names keep their provenance: its own name counts as introduced by the
+        episode that introduced the source, its aliases by whatever introduced them.
+        """
         mention = EntityIn(
             name=source.name,
             type=source.type if into.type == UNKNOWN_TYPE else into.type,
             aliases=source.aliases,
-            attributes=_values(source.attributes),
+            attributes=attribute_values(source.attributes),
+            summary=source.summary,
         )
-        self._absorb(txn, into, mention, (source.first_seen, source.last_seen), operation.id, operation)
+        own = {"episode": first_episode(txn, source), "operation": operation.id}
+        sources = {**source.alias_sources, source.name: own}
+        seen = (source.first_seen, source.last_seen)
+        absorb(txn, into, mention, seen, None, operation, alias_sources=sources, keep_attributes=True)
         moved = []
         for fact in txn.facts_touching(source.group_id, source.id):
             updated = fact.model_copy(
@@ -327,24 +318,20 @@ class GraphBuilder:
         self,
         txn: Txn,
         episode: Episode,
+        index: int,
         fact_in: FactIn,
         resolved: dict[str, str],
         operation: Operation,
         summary: BuildSummary,
     ) -> None:
-        subject = self._entity_ref(txn, episode.group_id, fact_in.subject, resolved)
-        obj = (
-            None
-            if fact_in.object is None
-            else self._entity_ref(txn, episode.group_id, fact_in.object, resolved)
-        )
+        group = episode.group_id
+        subject = self._entity_ref(txn, group, fact_in.subject, resolved)
+        obj = None if fact_in.object is None else self._entity_ref(txn, group, fact_in.object, resolved)
         if subject is None or (fact_in.object is not None and obj is None):
             summary.facts["dropped"] += 1
+            summary.decisions.append({"index": index, "decision": "dropped", "reason": "unknown entity id"})
             return
-        predicate = self._registry.canonical(fact_in.predicate)
-        sentence = fact_in.fact or f"{fact_in.subject} {predicate.name.lower().replace('_', ' ')} " + str(
-            fact_in.object if fact_in.object is not None else fact_in.value
-        )
+        predicate, negated = self._predicate(fact_in, summary)
         claim = Claim(
             subject=subject,
             predicate=predicate,
@@ -356,22 +343,96 @@ class GraphBuilder:
             source_kind=fact_in.source_kind or "stated",
             episode_id=episode.id,
             stated_at=episode.timestamp,
-            sentence=sentence,
+            sentence="",
+            invalid_at=fact_in.invalid_at,
+            negated=negated,
         )
-        current = txn.facts_about(episode.group_id, subject, predicate.name)
+        current = txn.facts_about(group, subject, predicate.name)
+        ended = self._ended(txn, episode, claim, current)
+        if not claim.has_target and not negated:
+            claim = _with_target_of(claim, ended)
+        target = fact_in.object if fact_in.object is not None else fact_in.value
+        if target is None and claim.object is not None:
+            named = txn.entity(group, claim.object)
+            target = None if named is None else named.name
+        sentence = fact_in.fact or fact_sentence(
+            episode.content, fact_in.subject, predicate, target if target is not None else claim.value,
+            dict(fact_in.conditions),
+        )  # fmt: skip
+        claim = _with_sentence(claim, sentence)
         decision = arbitrate(
-            claim, current, settings=self._arbitration, refines=self._refines(txn, episode.group_id)
+            claim, current, ended=ended, settings=self._arbitration, refines=refiner(txn, group)
         )
+        new_id_ = self._apply(txn, group, claim, decision, [*current, *ended], operation)
+        if new_id_ is not None:
+            summary.fact_ids.append(new_id_)
+        summary.facts[decision.outcome.value] += 1
+        summary.decisions.append(
+            {
+                "index": index,
+                "fact": new_id_,
+                "predicate": predicate.name,
+                "decision": decision.outcome.value,
+                "reason": decision.reason,
+                "changes": [{"fact": c.fact_id, "reason": c.reason} for c in decision.changes],
+            }
+        )
+
+    def _predicate(self, fact_in: FactIn, summary: BuildSummary) -> tuple[Predicate, bool]:
+        """Return the registered predicate a fact names and whether it stays a negation.
+
+        A negated fact of a predicate with a stop or negation form becomes that form (USES →
+        STOPPED_USING, LIKES → DISLIKES); an unknown predicate is kept (many-valued) and reported.
+        """
+        predicate = self._registry.canonical(fact_in.predicate)
+        if not self._registry.known(fact_in.predicate):
+            summary.unknown_predicates = list(dict.fromkeys([*summary.unknown_predicates, predicate.name]))
+        if not fact_in.negated:
+            return predicate, False
+        mapped = predicate.stop or predicate.negation
+        if mapped is not None and mapped in self._registry:
+            return self._registry[mapped], False
+        return predicate, True
+
+    def _ended(self, txn: Txn, episode: Episode, claim: Claim, current: Sequence[Fact]) -> list[Fact]:
+        """Return the live facts the claim's predicate ends or opposes (or that ended it), same target.
+
+        A stop claim naming no target ends the subject's most recent live fact of the predicates
+        it ends, in the episode's thread when it has one.
+        """
+        group, name = episode.group_id, claim.predicate.name
+        ends = claim.predicate.closes
+        ended_by = [p.name for p in self._registry.values() if name in p.closes and p.name not in ends]
+        found = [f for p in (*ends, *ended_by) for f in txn.facts_about(group, claim.subject, p)]
+        if claim.has_target:
+            return [f for f in found if f.status == "current" and same_target(claim, f)]
+        if claim.negated:
+            return []
+        live = [f for f in found if f.predicate in ends and f.status == "current"]
+        thread = thread_key(episode)
+        if thread is not None and live:
+            threads = txn.episode_threads(group, [e for f in live for e in f.episodes])
+            in_thread = [f for f in live if any(threads.get(e) == thread for e in f.episodes)]
+            live = in_thread or live
+        return [max(live, key=fact_time)] if live else []
+
+    def _apply(
+        self,
+        txn: Txn,
+        group: str,
+        claim: Claim,
+        decision: Decision,
+        known: Sequence[Fact],
+        operation: Operation,
+    ) -> str | None:
+        """Write the decision's versions: the changed facts, then the new one; return its id."""
         new_id_ = new_id("fa") if decision.new_status is not None else None
         now = operation.created_at  # every version an operation writes carries its time
-        by_id = {fact.id: fact for fact in current}
+        by_id = {fact.id: fact for fact in known}
         for change in decision.changes:
             old = by_id[change.fact_id]
-            updates: dict[str, object] = {
-                "version": old.version + 1,
-                "recorded_at": now,
-                "operation_id": operation.id,
-            }
+            updates: dict[str, object] = {"version": old.version + 1, "recorded_at": now}
+            updates |= {"operation_id": operation.id, "status_reason": change.reason or old.status_reason}
             if change.status is not None:
                 updates["status"] = change.status
             if change.invalid_at is not None and (
@@ -384,34 +445,34 @@ class GraphBuilder:
                 updates["episodes"] = [*old.episodes, change.add_episode]
             if change.confidence is not None:
                 updates["confidence"] = change.confidence
-            txn.put_fact(old.model_copy(update=updates), fact_index_text(txn, episode.group_id, old))
-        if new_id_ is not None:
-            fact = Fact(
-                id=new_id_,
-                group_id=episode.group_id,
-                version=1,
-                subject=subject,
-                predicate=predicate.name,
-                object=obj,
-                value=fact_in.value,
-                fact=sentence,
-                conditions=dict(fact_in.conditions),
-                confidence=claim.confidence,
-                source_kind=claim.source_kind,
-                episodes=[episode.id],
-                valid_at=claim.effective_time,
-                # a late arrival closes at the newer fact, or earlier when the claim says so
-                invalid_at=min(
-                    (t for t in (decision.new_invalid_at, fact_in.invalid_at) if t is not None), default=None
-                ),
-                recorded_at=now,
-                status=decision.new_status,
-                superseded_by=decision.new_superseded_by,
-                operation_id=operation.id,
-            )
-            txn.put_fact(fact, fact_index_text(txn, episode.group_id, fact))
-            summary.fact_ids.append(new_id_)
-        summary.facts[decision.outcome.value] += 1
+            txn.put_fact(old.model_copy(update=updates), fact_index_text(txn, group, old))
+        if new_id_ is None or decision.new_status is None:
+            return None
+        # a late arrival closes at the newer fact, or earlier when the claim says so
+        closes = [t for t in (decision.new_invalid_at, claim.invalid_at) if t is not None]
+        fact = Fact(
+            id=new_id_,
+            group_id=group,
+            version=1,
+            subject=claim.subject,
+            predicate=claim.predicate.name,
+            object=claim.object,
+            value=claim.value,
+            fact=claim.sentence,
+            conditions=dict(claim.conditions),
+            confidence=decision.new_confidence if decision.new_confidence is not None else claim.confidence,
+            source_kind=claim.source_kind,
+            episodes=[claim.episode_id],
+            valid_at=claim.effective_time,
+            invalid_at=min(closes, default=None),
+            recorded_at=now,
+            status=decision.new_status,
+            superseded_by=decision.new_superseded_by,
+            operation_id=operation.id,
+            status_reason=None if decision.new_status == "current" else decision.reason,
+        )
+        txn.put_fact(fact, fact_index_text(txn, group, fact))
+        return new_id_
 
     @staticmethod
     def _entity_ref(txn: Txn, group: str, name: str, resolved: dict[str, str]) -> str | None:
@@ -420,31 +481,62 @@ class GraphBuilder:
             return name if txn.entity(group, name) is not None else None
         return resolved.get(normalise_name(name))
 
-    @staticmethod
-    def _refines(txn: Txn, group: str) -> Callable[[Claim, Fact], bool]:
-        """Return the test "the claim's target is a finer version of the fact's"."""
 
-        def refines(claim: Claim, fact: Fact) -> bool:
-            if claim.object is not None and fact.object is not None:
-                parents = {f.object for f in txn.facts_about(group, claim.object, "PART_OF")}
-                if fact.object in parents:
-                    return True
-                new, old = txn.entity(group, claim.object), txn.entity(group, fact.object)
-                return bool(new and old and _narrows(old.name, new.name))
-            if claim.value is not None and fact.value is not None:
-                return _narrows(str(fact.value), str(claim.value))
-            return False
-
-        return refines
+def _with_target_of(claim: Claim, ended: Sequence[Fact]) -> Claim:
+    """Return a target-less stop claim naming the target of the fact it ends (if it ends one)."""
+    if not ended:
+        return claim
+    return replace(claim, object=ended[0].object, value=ended[0].value)
 
 
-def _narrows(coarse: str, fine: str) -> bool:
-    """Return True when ``fine`` names a part of ``coarse`` by extending it: 杭州 → 杭州滨江区.
+def _with_sentence(claim: Claim, sentence: str) -> Claim:
+    return replace(claim, sentence=sentence)
 
-    An extension that continues a Latin word or number ("v1" → "v10") is another value.
+
+def _mention_facts(
+    extraction: Extraction, mention: EntityIn, resolved: Mapping[str, str]
+) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """Return what the episode says about a mention: predicate → targets, and its neighbours.
+
+    Targets are normalised names and values; neighbours are the entity ids its facts point
+    at (or their names, not resolved yet) and ``v:<value>`` for values, as in _known_facts.
     """
-    coarse, fine = normalise_name(coarse), normalise_name(fine)
-    if len(coarse) < 2 or coarse == fine or not fine.startswith(coarse):
-        return False
-    following = fine[len(coarse)]
-    return not (following.isascii() and following.isalnum())
+    names = {normalise_name(n) for n in (mention.name, *mention.aliases)}
+    facts: dict[str, set[str]] = {}
+    neighbours: set[str] = set()
+    for fact in extraction.facts:
+        if normalise_name(fact.subject) not in names:
+            continue
+        target = fact.object if fact.object is not None else fact.value
+        if target is None:
+            continue
+        key = normalise_name(str(target))
+        facts.setdefault(fact.predicate, set()).add(key)
+        if fact.object is not None:
+            neighbours.add(resolved.get(key, f"n:{key}"))
+        else:
+            neighbours.add(f"v:{key}")
+    return {p: frozenset(t) for p, t in facts.items()}, frozenset(neighbours)
+
+
+def _known_facts(txn: Txn, group: str, entity: Entity) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """Return what the graph says about a known entity: predicate → targets, and its neighbours."""
+    facts: dict[str, set[str]] = {}
+    neighbours: set[str] = set()
+    for fact in txn.facts_touching(group, entity.id):
+        if fact.status != "current":
+            continue
+        if fact.subject != entity.id:
+            neighbours.add(fact.subject)
+            continue
+        if fact.object is not None:
+            other = txn.entity(group, fact.object)
+            keys = set() if other is None else {normalise_name(n) for n in (other.name, *other.aliases)}
+            neighbours.add(fact.object)
+        elif fact.value is not None:
+            keys = {normalise_name(str(fact.value))}
+            neighbours |= {f"v:{k}" for k in keys}
+        else:
+            continue
+        facts.setdefault(fact.predicate, set()).update(keys)
+    return {p: frozenset(t) for p, t in facts.items()}, frozenset(neighbours)

@@ -7,6 +7,17 @@ attributes (Paris with country France vs Paris with region Texas) keep them apar
 ``merge_threshold`` the mention merges; between the thresholds a merge *candidate* is
 recorded for review; below, a new entity is made. A generic role (销售经理, "the manager")
 identifies nobody, so it is never name evidence. Fuzzy names use rapidfuzz (https://github.com/rapidfuzz/RapidFuzz).
+
+- name: an exact name or alias 1; a nickname or honorific form (小李/李总 ↔ 李强, Bob ↔ Robert,
+  Mr. Holmes ↔ Sherlock Holmes: engram.graph.nicknames) or a fuzzy ratio below it;
+- attributes: the entity attributes both have, and the facts both state with one predicate
+  (role, organisation, region, account: HAS_ROLE, WORKS_AT, RESPONSIBLE_FOR…), agreeing or not;
+- context: the neighbours both have (the same customer, project, organisation or value)
+  over the smaller set, or the conversations (threads) both appear in.
+
+Two entities with one name are kept apart when at least two one-valued facts disagree and
+nothing agrees (张伟 the sales manager at 华为, 张伟 the doctor at 协和): a candidate for
+review, not a merge; one disagreement alone is a change (a new employer), not a new person.
 """
 
 from __future__ import annotations
@@ -19,6 +30,8 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from engram.graph.nicknames import form_similarity
+from engram.models.predicates import REGISTRY
 from engram.nlp.names import normalise_name
 
 WEIGHTS = {"name": 0.2, "attributes": 0.3, "context": 0.5}
@@ -52,6 +65,8 @@ class Profile:
     last_seen: datetime | None = None
     neighbours: frozenset[str] = frozenset()
     threads: frozenset[str] = frozenset()
+    facts: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """predicate → the normalised targets (object names, values) of its facts about the entity."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,37 +85,65 @@ def is_generic(name: str) -> bool:
 
 
 def name_score(mention: Profile, known: Profile) -> float:
-    """Return 1 for an exact name or alias match, else the best fuzzy ratio in [0, 1]."""
+    """Return 1 for an exact name or alias match, else the best of the fuzzy ratio and a name form."""
     if is_generic(mention.name):
         return 0.0
     mention_names = {normalise_name(n) for n in {mention.name, *mention.aliases} if not is_generic(n)}
     known_names = {normalise_name(n) for n in {known.name, *known.aliases} if not is_generic(n)}
     if mention_names & known_names:
         return 1.0
-    return max((fuzz.token_sort_ratio(a, b) / 100 for a in mention_names for b in known_names), default=0.0)
+    forms = [n for n in {mention.name, *mention.aliases} if not is_generic(n)]
+    known_forms = [n for n in {known.name, *known.aliases} if not is_generic(n)]
+    return max(
+        [fuzz.token_sort_ratio(a, b) / 100 for a in mention_names for b in known_names]
+        + [form_similarity(a, b) for a in forms for b in known_forms],
+        default=0.0,
+    )
+
+
+def _known_form(mention: Profile, known: Profile) -> bool:
+    """Return True when one name is a nickname or honorific form of the other (not a spelling)."""
+    names = [n for n in {mention.name, *mention.aliases} if not is_generic(n)]
+    return any(form_similarity(a, b) for a in names for b in {known.name, *known.aliases})
 
 
 def attribute_score(mention: Profile, known: Profile) -> tuple[float, bool]:
-    """Return (agreement in [0, 1], conflict on an identifying attribute)."""
-    shared = set(mention.attributes) & set(known.attributes)
-    if not shared:
-        return 0.0, False
+    """Return (agreement in [0, 1] of attributes and facts, conflict on an identifying attribute)."""
+    shared = sorted(set(mention.attributes) & set(known.attributes))
     agree = [
         normalise_name(str(mention.attributes[k])) == normalise_name(str(known.attributes[k])) for k in shared
     ]
     conflict = any(
         not same and key in IDENTIFYING_ATTRIBUTES for key, same in zip(shared, agree, strict=True)
     )
-    return sum(agree) / len(agree), conflict
+    agreeing, disagreeing = fact_agreement(mention, known)
+    votes = [*agree, *([True] * len(agreeing)), *([False] * len(disagreeing))]
+    if not votes:
+        return 0.0, conflict
+    return sum(votes) / len(votes), conflict
+
+
+def fact_agreement(mention: Profile, known: Profile) -> tuple[list[str], list[str]]:
+    """Return (predicates whose targets agree, one-valued predicates whose targets differ)."""
+    agreeing, disagreeing = [], []
+    for predicate in sorted(set(mention.facts) & set(known.facts)):
+        if mention.facts[predicate] & known.facts[predicate]:
+            agreeing.append(predicate)
+        elif REGISTRY.canonical(predicate).cardinality == "one":
+            disagreeing.append(predicate)
+    return agreeing, disagreeing
 
 
 def context_score(mention: Profile, known: Profile) -> float:
-    """Return the overlap of neighbours and conversations (Jaccard of each, the better one)."""
+    """Return the overlap of neighbours (over the smaller set) or of conversations (Jaccard), the better."""
+
+    def overlap(a: frozenset[str], b: frozenset[str]) -> float:
+        return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
     def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
         return len(a & b) / len(a | b) if a | b else 0.0
 
-    return max(jaccard(mention.neighbours, known.neighbours), jaccard(mention.threads, known.threads))
+    return max(overlap(mention.neighbours, known.neighbours), jaccard(mention.threads, known.threads))
 
 
 def _disjoint_periods(a: Profile, b: Profile) -> bool:
@@ -142,9 +185,22 @@ def resolve(
     if parts["name"] == 0.0:
         return Resolution(Verdict.DISTINCT, 0.0, parts, "no name evidence")
     score = sum(WEIGHTS[key] * value for key, value in parts.items())
-    if parts["name"] == 1.0 and (not mention.attributes or parts["attributes"] == 1.0):
-        # The same name and nothing that sets them apart: the usual case of a repeated mention.
+    agreeing, disagreeing = fact_agreement(mention, known)
+    if parts["name"] == 1.0 and len(disagreeing) >= 2 and not agreeing and parts["context"] == 0.0:
+        return Resolution(
+            Verdict.CANDIDATE,
+            candidate_threshold,
+            parts,
+            f"same name, but {' and '.join(disagreeing)} differ and nothing agrees: another one of that name",
+        )
+    comparable = not mention.attributes or bool(set(mention.attributes) & set(known.attributes))
+    if parts["name"] == 1.0 and comparable:
+        # The same name and nothing that sets them apart (identifying attributes agree, checked
+        # above; another value of a descriptive one is a change): the usual repeated mention.
         score = max(score, merge_threshold)
+    if score >= merge_threshold and parts["name"] < 1.0 and not _known_form(mention, known):
+        # A similar spelling is a guess (Caroline, Carolyn are two names): a person decides.
+        return Resolution(Verdict.CANDIDATE, score, parts, "similar names, strong evidence: review")
     if score >= merge_threshold:
         return Resolution(Verdict.MERGE, score, parts, "above the merge threshold")
     if score >= candidate_threshold:

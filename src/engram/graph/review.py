@@ -11,22 +11,20 @@ candidate list leaves the pair out while that judgement stands; undoing it bring
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
-from engram.graph.build import fact_index_text, name_keys
 from engram.graph.judgements import distinct_pairs
+from engram.graph.build import fact_index_text
+from engram.graph.entities import edit
 from engram.graph.service import GraphService
 from engram.models.episodes import Operation
-from engram.models.graph import Entity, EntityView, Fact, MergeCandidateView, Scalar
+from engram.models.graph import AliasChanges, Entity, EntityPatch, EntityView, Fact, MergeCandidateView
 from engram.models.review import Dispute, EpisodeSupport, MergeEvidence
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import FactQuery
-
-MAX_ATTRIBUTE_KEY = 64
-MAX_ATTRIBUTE_VALUE = 1000
 
 
 class ReviewService:
@@ -49,32 +47,22 @@ class ReviewService:
         self,
         group_id: str,
         entity_id: str,
-        attributes: Mapping[str, Scalar | None],
+        patch: EntityPatch,
         expected_version: int,
         actor: str | None,
     ) -> EntityView:
-        """Merge ``attributes`` into the entity as a new version (None removes a key); one operation.
+        """Apply a person's ``patch`` to the entity as a new version; one ``entity_update`` operation.
 
-        Raises NotFound, PreconditionFailed (``expected_version`` is stale), InvalidInput (a bad key
-        or value, field ``attributes.<key>``).
+        Attributes merge (None removes a key), aliases are added or removed (each added one
+        records this operation as its source), the summary is replaced (null removes it), the
+        type changes. Nothing changes → no version and no operation. Raises NotFound,
+        PreconditionFailed (``expected_version`` is stale), InvalidInput (an alias equal to the
+        name, field ``aliases.add``; attribute bounds are the model's: ``EntityPatch``).
         """
-        for key, value in attributes.items():
-            if not key.strip() or len(key) > MAX_ATTRIBUTE_KEY:
-                raise InvalidInput(
-                    f"attribute names are 1-{MAX_ATTRIBUTE_KEY} characters", field=f"attributes.{key}"
-                )
-            if value is not None and not isinstance(value, str | int | float | bool):
-                raise InvalidInput(
-                    "an attribute value is text, a number or a boolean", field=f"attributes.{key}"
-                )
-            if isinstance(value, str) and len(value) > MAX_ATTRIBUTE_VALUE:
-                raise InvalidInput(
-                    f"an attribute value is at most {MAX_ATTRIBUTE_VALUE} characters",
-                    field=f"attributes.{key}",
-                )
         operation = Operation.begin(
             group_id, "entity_update", f"update entity {entity_id}", at=self._clock(), actor=actor
         )
+        aliases = patch.aliases or AliasChanges()
 
         def update(txn: Txn) -> None:
             current = txn.entity(group_id, entity_id)
@@ -85,25 +73,31 @@ class ReviewService:
                     f"entity {entity_id!r} is at version {current.version}, not {expected_version}",
                     current_version=current.version,
                 )
-            merged = dict(current.attributes)
-            for key, value in attributes.items():
-                if value is None:
-                    merged.pop(key, None)
-                else:
-                    merged[key] = {"value": value, "episode": operation.id}
-            changed = sorted(k for k in attributes if merged.get(k) != current.attributes.get(k))
+            if current.name in aliases.add:
+                raise InvalidInput(
+                    f"{current.name!r} is the entity's name, not an alias", field="aliases.add"
+                )
+            before = dict(current.attributes)
+            updated, changed = edit(
+                txn,
+                current,
+                operation,
+                attributes=patch.attributes or {},
+                add_aliases=aliases.add,
+                remove_aliases=aliases.remove,
+                summary=patch.summary,
+                clear_summary="summary" in patch.model_fields_set and patch.summary is None,
+                type_=patch.type,
+            )
             if not changed:
                 return
-            updated = current.model_copy(
-                update={
-                    "attributes": merged,
-                    "version": current.version + 1,
-                    "recorded_at": operation.created_at,
-                    "operation_id": operation.id,
-                }
+            details: dict[str, object] = {"entity": entity_id, "version": updated.version, "changed": changed}
+            details["attributes"] = sorted(
+                k for k in (patch.attributes or {}) if updated.attributes.get(k) != before.get(k)
             )
-            txn.put_entity(updated, name_keys(updated))
-            txn.record_operation(operation, {"entity": entity_id, "attributes": changed})
+            details["aliases_added"] = [a for a in updated.aliases if a not in current.aliases]
+            details["aliases_removed"] = [a for a in current.aliases if a not in updated.aliases]
+            txn.record_operation(operation, details)
 
         self._store.write(update)
         return self._graph.get_entity(group_id, entity_id, None)
@@ -164,28 +158,39 @@ class ReviewService:
     # -- disputes ------------------------------------------------------------------------------
 
     def disputes(self, group_id: str, limit: int) -> list[Dispute]:
-        """Return the disputed facts (up to ``limit``) grouped by subject and predicate."""
+        """Return the disputed facts (up to ``limit``) grouped by subject and predicate, each group with
+        the current facts of that subject and predicate they contest."""
         groups: dict[tuple[str, str], list[Fact]] = {}
         for fact in self._store.disputed_facts(group_id, limit):
             groups.setdefault((fact.subject, fact.predicate), []).append(fact)
-        return [
-            Dispute(
-                subject=self._store.get_entity(group_id, subject),
-                predicate=predicate,
-                facts=self._graph.hits(group_id, facts),
+        disputes = []
+        for (subject, predicate), facts in groups.items():
+            query = FactQuery(subject=subject, predicate=predicate)
+            rivals = [
+                f
+                for f in self._store.find_facts(group_id, query, 200)
+                if f.subject == subject
+                and f.status == "current"
+                and any(f.conditions == d.conditions for d in facts)
+            ]
+            disputes.append(
+                Dispute(
+                    subject=self._store.get_entity(group_id, subject),
+                    predicate=predicate,
+                    facts=self._graph.hits(group_id, [*rivals, *facts]),
+                )
             )
-            for (subject, predicate), facts in groups.items()
-        ]
+        return disputes
 
     def resolve_dispute(
         self, group_id: str, subject: str, predicate: str, keep: list[str], actor: str | None
     ) -> Operation:
         """Settle the disputed facts of ``subject`` and ``predicate`` as one ``arbitrate`` operation.
 
-        Facts in ``keep`` become current; the other disputed ones are superseded by the first
-        kept. Keeping all of them keeps both sides current. Raises InvalidInput (``keep`` empty
-        or naming a fact not in the dispute), Conflict (nothing is disputed there any more:
-        someone settled it).
+        The dispute is the disputed facts and the current ones they contest. Facts in ``keep``
+        become current; the others are superseded by the first kept. Keeping all of them keeps
+        both sides current. Raises InvalidInput (``keep`` empty or naming a fact not in the
+        dispute), Conflict (nothing is disputed there any more: someone settled it).
         """
         if not keep:
             raise InvalidInput("choose the fact(s) to keep", field="keep")
@@ -194,11 +199,13 @@ class ReviewService:
         )
 
         def settle(txn: Txn) -> None:
-            disputed = [f for f in txn.facts_about(group_id, subject, predicate) if f.status == "disputed"]
-            if not disputed:
+            live = txn.facts_about(group_id, subject, predicate)
+            if not any(f.status == "disputed" for f in live):
                 raise Conflict(
                     f"no fact of {subject} {predicate} is disputed now; it was settled", field="keep"
                 )
+            conditions = [f.conditions for f in live if f.status == "disputed"]
+            disputed = [f for f in live if f.conditions in conditions]
             ids = {f.id for f in disputed}
             unknown = sorted(set(keep) - ids)
             if unknown:
@@ -206,9 +213,13 @@ class ReviewService:
             winner = next(f.id for f in disputed if f.id in keep)
             superseded = []
             for fact in disputed:
-                changes: dict[str, Any] = {"status": "current"}
+                changes: dict[str, Any] = {"status": "current", "status_reason": "kept by a reviewer"}
                 if fact.id not in keep:
-                    changes = {"status": "superseded", "superseded_by": winner}
+                    changes = {
+                        "status": "superseded",
+                        "superseded_by": winner,
+                        "status_reason": f"a reviewer kept {winner}",
+                    }
                     superseded.append(fact.id)
                 updated = fact.model_copy(
                     update={

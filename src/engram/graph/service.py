@@ -12,6 +12,7 @@ from datetime import datetime
 
 from engram.errors import Conflict, EmbedderError, NotFound, shown
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
+from engram.graph.checks import check_extraction
 from engram.graph.resolve import UNKNOWN_TYPE
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
 from engram.models.episodes import Episode, Operation
@@ -63,8 +64,20 @@ class GraphService:
 
     # -- writes ------------------------------------------------------------------------------------
 
+    def check_supplied(self, group_id: str, extraction: Extraction) -> list[str]:
+        """Check an agent's extraction before anything is written; return the unknown predicates it uses.
+
+        Raises InvalidInput naming the fact (``facts.3``: contradictory facts; ``facts.3.subject``:
+        an entity id that does not exist). engram.graph.checks has the rules.
+        """
+        return check_extraction(
+            extraction,
+            self._registry,
+            lambda entity_id: self._store.get_entity(group_id, entity_id) is not None,
+        )
+
     def add_facts(self, request: AddFacts, group_id: str, actor: str | None) -> dict[str, object]:
-        """Add facts extracted from a stored episode; return what happened. Raises NotFound."""
+        """Add facts extracted from a stored episode; return what happened. Raises NotFound, InvalidInput."""
         episode = self._store.get_episode(group_id, request.episode_id)
         if episode is None:
             raise NotFound(
@@ -72,6 +85,7 @@ class GraphService:
                 field="episode_id",
             )
         extraction = Extraction(entities=request.entities, facts=request.facts)
+        self.check_supplied(group_id, extraction)
         batch = [(episode, extraction)]
         return self.build(group_id, batch, actor, "add_facts").details()
 
@@ -146,11 +160,10 @@ class GraphService:
             total = BuildSummary()
             for episode, extraction in batch:
                 part = self._builder.build(txn, episode, extraction, operation, name_vectors)
-                total.entities_created += part.entities_created
-                total.entities_matched += part.entities_matched
-                total.merge_candidates += part.merge_candidates
-                total.facts.update(part.facts)
-                total.fact_ids += part.fact_ids
+                if len(batch) > 1:
+                    for decision in part.decisions:
+                        decision["episode"] = episode.id
+                total.add(part)
             extra = {"tokens": tokens} if tokens else {}
             txn.record_operation(
                 operation, {"episodes": [e.id for e, _ in batch], **total.details(), **extra}

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import NotFound, shown
-from engram.graph.build import neutral_fact_text
+from engram.graph.build import name_keys, neutral_fact_text
 from engram.history.retract import retract_episode
 from engram.history.revert import revert_operation
 from engram.models.episodes import Operation
@@ -85,7 +85,7 @@ class HistoryService:
         operation = Operation.begin(
             group_id, "purge", f"purge episode {episode_id}", at=self._clock(), actor=actor
         )
-        report = self._store.purge_episode(group_id, episode_id, operation, neutral_fact_text)
+        report = self._store.purge_episode(group_id, episode_id, operation, neutral_fact_text, name_keys)
         metrics.count_operation("purge")
         stored = self._store.get_operation(group_id, operation.id)
         assert stored is not None

@@ -1,9 +1,11 @@
-"""Read one clause of a sentence: its scope (conditions), its object phrase, negation and tense.
+"""Read one clause of a sentence: its bounds, scope (conditions), object phrase, negation and tense.
 
-Helpers for the builtin extractor's patterns (``engram.ingest.patterns``): ``find_conditions``
-("on weekends" → ``{"when": "weekends"}``), ``trim_object`` (cut an object phrase before
-trailing clauses and particles), ``negation`` ("no longer / 不再" → stop, "not / 不" → not)
-and ``is_past`` (了/过/昨天, "last week").
+Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` (where the
+clauses of a sentence start and end), ``find_conditions`` ("on weekends" → ``{"when":
+"weekends"}``, "周一、周三" → ``{"when": "周一、周三"}``: the text's own words), ``trim_object``
+(cut an object phrase before trailing clauses and particles), ``split_objects`` ("reading,
+writing and hiking" → three objects), ``negation`` ("no longer / 不再" → stop, "not / 不" →
+not) and ``is_past`` (了/过/昨天, "last week").
 """
 
 from __future__ import annotations
@@ -13,21 +15,61 @@ from typing import Literal
 
 Lang = Literal["en", "zh"]
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# ── clauses ──────────────────────────────────────────────────────────────────────────────
+
+_EN_CLAUSE = re.compile(
+    r"\s*[,;:]\s*|\s+[-–—]\s+|\s+(?:but|because|so|although|though|while|whereas|which|since|'cause)\s+"
+    r"|\s+and\s+(?=(?:I|I'm|I've|we|we're|he|she|they|it|my|our|his|her|their|then|now|also)\b)"
+)
+_ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
+
+
+def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
+    """Return the ``(start, end)`` offsets of the clauses of ``sentence``, in order, none empty."""
+    regex = _EN_CLAUSE if lang == "en" else _ZH_CLAUSE
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for match in regex.finditer(sentence):
+        if match.start() > start:
+            bounds.append((start, match.start()))
+        start = match.end()
+    if start < len(sentence):
+        bounds.append((start, len(sentence)))
+    return bounds or [(0, len(sentence))]
+
+
+# ── conditions ───────────────────────────────────────────────────────────────────────────
+
+_CN_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
 _CONDITIONS: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
     (re.compile(rx, re.I), canonical)
     for rx, canonical in (
         (r"\b(?:on|at|over|during) (?:the )?weekends?\b|\bweekends\b", "weekends"),
         (r"\b(?:on )?weekdays\b|\bduring the week\b", "weekdays"),
+        (r"\bthe rest of the week\b", "the rest of the week"),
         (r"\bin the mornings?\b|\bmornings\b", "mornings"),
         (r"\bin the evenings?\b|\bat night\b|\bevenings\b", "evenings"),
         (r"\bin (?:the )?summer\b", "summer"),
         (r"\bin (?:the )?winter\b", "winter"),
         (r"\bwhen (?:I'm |I am )?travel(?:l)?ing\b|\bon business trips?\b", "travelling"),
+        (r"\bwhen it (?:rains|snows|is raining|is cold|is hot)\b", None),
         (r"\bat work\b", "at work"),
         (r"\bat home\b", "at home"),
-        (r"\bon (mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b", None),
         (
-            r"周末|工作日|平时|早上|早晨|晚上|夏天|冬天|上班的?时候|出差的?时候|在家的?时候|在家里?|在公司",
+            r"\bon ((?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)"
+            r"(?:(?:,\s*| and | or )(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays))*)\b",
+            None,
+        ),
+        (rf"每?{_CN_DAY}(?:[、和跟及到至]{_CN_DAY}|[、和跟及到至][一二三四五六日天])+|每{_CN_DAY}", None),
+        (
+            r"每天早上|每天晚上|每天|每周末|每个周末|每年\w{0,2}?(?:春节|国庆|暑假|寒假)|周末|工作日|平时|平常|"
+            r"其他时间|其余时间|其他日子|早上|早晨|晚上|夏天|冬天|上班的?时候|下雨的?时候|下雨天|"
+            r"出差的?时候|在家的?时候|在家里?|在公司",
             None,
         ),
     )
@@ -44,51 +86,181 @@ def find_conditions(clause: str) -> dict[str, str]:
     return {}
 
 
-_EN_CUT = re.compile(
-    r"\s[-–—]\s.*$|\s(?:and|but|because|so|since|with|when|while|where|which|who|for|on|at|in|to|from|now|"
-    r"right now|"
-    r"these days|anymore|any more|too|as well|lately|recently|every|next|last|this|tomorrow|yesterday|"
-    r"today|instead|though|or|than|if|after|before|during|by)\b.*$",
+# ── object phrases ───────────────────────────────────────────────────────────────────────
+
+_EN_CLAUSE_CUT = re.compile(
+    r"\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
+    r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$",
     re.I,
 )
-_ZH_CUT = re.compile(r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|时).*$")
+_EN_TIME_CUT = re.compile(
+    r"\s(?:now|right now|these days|anymore|any more|too|as well|lately|recently|every|each|"
+    r"(?:next|last|this|that) (?:week|month|year|weekend|morning|evening|afternoon|night|summer|fall|autumn|"
+    r"winter|spring|time|season|semester|friday|saturday|sunday|monday|tuesday|wednesday|thursday)|"
+    r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
+    r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
+    r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"
+    r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
+    r"?weekends?|"
+    r"every day|each day|all day|more and more)\b.*$",
+    re.I,
+)
+_EN_VERB_CUT = re.compile(
+    r"\s(?:is|are|was|were|has|have|had|will|would|can|could|should|it's|that's|there's|I|it|they|he|she|we|"
+    r"you|I'm|I've|I'd|makes?|made|helps?|brings?|gets?|keeps?)\b.*$",
+    re.I,
+)
+_EN_PREP_CUT = re.compile(
+    r"\s(?:with|for|on|at|in|to|from|by|during|after|before|as|like|about|of|into|over|rather than|instead "
+    r"of)\b.*$",
+    re.I,
+)
+_EN_LEAD = re.compile(
+    r"^(?:(?:just|really|also|still|totally|actually|always|even|simply|mostly|usually|sometimes|often|"
+    r"the|my|our|a|an|some|any|his|her|their|that|this|these|those)\s+)+",
+    re.I,
+)
+_EN_DANGLING = re.compile(
+    r"\s(?:it|them|him|her|this|that|these|those|me|you|us|one|there|the|a|an|my|our|your|and|or|of|about|to|"
+    r"for|"
+    r"with|on|at|in|up|out)$",
+    re.I,
+)
+_EN_GENERIC = re.compile(
+    r"(?:something|anything|everything|stuff|things?|(?:a |my |new |the )?projects?|it all|lots?|a lot|more|"
+    r"one|"
+    r"some|work|job|time|fun|way|ways|place|part|idea|stuff like that|not\b.*|though|anyway|yet|either|then)",
+    re.I,
+)
+"""Objects that name nothing by themselves ("working on something exciting", "not being")."""
+_ZH_CUT = re.compile(r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|时|了|吧|呢|啊).*$")
 _NON_OBJECT = re.compile(
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
-    r"were|be|been|makes|made|means|"
-    r"yesterday|today|tomorrow|last|next|recently|lately|a few|a couple|I|we)\b",
+    r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
+    r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot|into|onto|"
+    r"over|through|from|off|away|back|around)\b",
     re.I,
 )
 _PRONOUNS = {"it", "that", "this", "them", "these", "those", "you", "him", "her", "me", "us", "one",
-             "it all", "everything", "something", "anything", "what", "doing", "you too", "它", "他", "她",
-             "这个", "那个", "这些", "那些", "你", "你们", "他们"}  # fmt: skip
+             "it all", "everything", "something", "anything", "what", "doing", "you too", "things",
+             "stuff", "both", "它", "他", "她", "这个", "那个", "这些", "那些", "你", "你们", "他们",
+             "她们", "这", "那", "什么", "东西"}  # fmt: skip
 
 
-def trim_object(text: str, lang: Lang) -> str:
-    """Return an object phrase cut before trailing clauses and particles; "" when it is only a pronoun."""
+def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> str:
+    """Return an object phrase cut before trailing clauses and particles; "" when nothing is left.
+
+    English noun phrases are also cut before a preposition ("the animal shelter in Cambridge" →
+    "animal shelter"); verb phrases and gerunds keep theirs ("working with trans people"):
+    ``verb_phrase`` None decides by the first word (-ing). A phrase that only points at something
+    said elsewhere ("it", "holding them", "get it") is "".
+    """
     text = text.strip(" \t'\"“”‘’")
     if lang == "en":
-        text = _EN_CUT.sub("", text).strip(" -'\"")
-        text = re.sub(r"^(?:the|my|our|a|an|some)\s+(?=[A-Z])", "", text)
+        text = _EN_TIME_CUT.sub("", _EN_CLAUSE_CUT.sub("", text))
+        if _EN_DANGLING.search(" " + text.rstrip(" !?.,")) and len(text.split()) <= 3:
+            return ""  # "watching it", "tell you"
+        text = _EN_VERB_CUT.sub("", text)
+        text = _EN_LEAD.sub("", text.strip(" -'\"“”"))
+        first = text.split(" ", 1)[0].lower()
+        if not (verb_phrase if verb_phrase is not None else first.endswith("ing") and len(first) > 4):
+            text = _EN_PREP_CUT.sub("", text)
+        text = re.sub(r"[!?.…,]+$", "", text).strip()
+        if (_EN_DANGLING.search(" " + text) and len(text.split()) <= 3) or _EN_GENERIC.fullmatch(text):
+            return ""
     else:
         text = _ZH_CUT.sub("", text)
-        text = re.sub(r"^(?:了|的|一个|一家|一只|个)", "", text)
+        text = re.sub(r"^(?:了|的|一个|一家|一只|一位|一名|一辆|一台|一部|个|位|名)", "", text)
+        text = re.sub(
+            r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text
+        )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
-    return "" if text.lower() in _PRONOUNS or _NON_OBJECT.match(text) else text
+        if re.match(r"(?:你|您|他|她|它|这|那)", text):
+            return ""  # 你发的那张照片, 这个: what it is was said elsewhere
+    if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
+        return ""
+    return text
 
 
-# ── negation and tense ──────────────────────────────────────────────────────────────────
+_BARE_VERBS = _words(
+    "connect share make help get keep try see have go do find learn take give meet build "
+    "create explore enjoy spread grow stay show bring put let feel know think say tell use work "
+    "play start become come look want need love like admire appreciate remember reach push support"
+)
+_GERUND = re.compile(r"\s*(?:(?:just|also|really)\s)?[a-z]{2,}ing\b", re.I)
+_EN_LIST = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.I)
+_ZH_LIST = re.compile(r"[、和跟及与或]|还有")
 
-_EN_STOP = re.compile(r"\b(?:no longer|used to|stopped|quit)\b", re.I)
+
+def split_objects(text: str, lang: Lang) -> list[tuple[int, int]]:
+    """Return the ``(start, end)`` offsets of the coordinated items of an object phrase.
+
+    "reading, writing and hiking" → three spans; "fantasy and sci-fi movies" → two spans, the
+    shared head noun being added by the caller (``shared_head``).
+    """
+    regex = _EN_LIST if lang == "en" else _ZH_LIST
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in regex.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    spans = [(s, e) for s, e in spans if text[s:e].strip()]
+    for index, (s, e) in enumerate(spans[1:], 1):
+        if lang == "en" and text[s:e].split()[0].lower() in _BARE_VERBS:
+            spans = spans[:index]  # "my love of gaming and connect with others": a new verb phrase
+            break
+    first = text[spans[0][0] : spans[0][1]] if spans else ""
+    if lang == "en" and _GERUND.match(first) and len(first.split()) > 1:
+        merged = [spans[0]]  # "going on trips with friends and family, hiking": "family" is no new item
+        for s, e in spans[1:]:
+            if _GERUND.match(text[s:e]):
+                merged.append((s, e))
+            else:
+                merged[-1] = (merged[-1][0], e)
+        spans = merged
+    return spans
+
+
+def shared_head(items: list[str]) -> list[str]:
+    """Return the items with the last item's head noun given to bare modifiers before it.
+
+    ["fantasy", "sci-fi movies"] → ["fantasy movies", "sci-fi movies"]; items of two words or
+    more, or gerunds ("reading"), keep their own words.
+    """
+    if len(items) < 2:
+        return items
+    words = items[-1].split()
+    if len(words) < 2 or items[-1].endswith("ing"):
+        return items
+    head = words[-1]
+    out = []
+    for item in items[:-1]:
+        single = len(item.split()) == 1 and not item.endswith("ing") and item[:1].islower()
+        out.append(f"{item} {head}" if single and head[:1].islower() else item)
+    return [*out, items[-1]]
+
+
+# ── negation and tense ───────────────────────────────────────────────────────────────────
+
+_EN_STOP = re.compile(r"\b(?:no longer|used to|stopped|quit|gave up|not \w+ing anymore)\b", re.I)
 _EN_STOP_AFTER = re.compile(r"^[^,.;!?]*\b(?:anymore|any more|no more)\b", re.I)
 _EN_NOT = re.compile(
-    r"\b(?:not|never|don't|doesn't|didn't|do not|does not|won't|can't)\s(?:\w+\s){0,2}$", re.I
+    r"\b(?:not|never|don't|doesn't|didn't|do not|does not|won't|can't|cannot|isn't|aren't|wasn't|"
+    r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$",
+    re.I,
 )
-_ZH_STOP_RX = re.compile(r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$")
-_ZH_NOT = re.compile(r"(?:不|没有?|别)[^，。；]{0,3}$")
+_ZH_STOP_RX = re.compile(r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$|以前|原来|过去|曾经|之前|原先|早先")
+_ZH_NOT = re.compile(
+    r"(?:不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
+    r"[^，。；不]{0,3}$"
+)
 _ZH_STOP_AFTER = re.compile(r"^[^，。；！？]{0,12}?了")
 _EN_PAST = re.compile(
-    r"\b(?:last (?:week|month|year|summer|weekend|\w+day)|yesterday|ago|went|visited|was|were)\b", re.I
+    r"\b(?:last (?:week|month|year|summer|weekend|night|\w+day)|yesterday|ago|went|visited|was|were|"
+    r"got back|came back|returned)\b",
+    re.I,
 )
 _ZH_PAST = re.compile(r"了|过|昨天|上周|上个月|去年|之前|已经|前天|上次")
 
@@ -113,3 +285,17 @@ def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | No
 def is_past(clause: str, lang: Lang) -> bool:
     """Return True when a clause is marked as past (了/过/昨天, "last week", "went")."""
     return bool((_EN_PAST if lang == "en" else _ZH_PAST).search(clause))
+
+
+_EN_FUTURE = re.compile(
+    r"\b(?:will|'ll|gonna|going to|planning|plan to|plans to|want to|wanna|hope to|hoping to|intend|"
+    r"thinking (?:about|of)|considering|about to|can't wait to|looking forward to|next (?:week|month|year|"
+    r"weekend|summer|spring|fall|winter)|tomorrow|soon|upcoming|coming up)\b",
+    re.I,
+)
+_ZH_FUTURE = re.compile(r"打算|计划|准备|想要|将要|将会|下周|下个月|明年|明天|后天|即将|马上|要去")
+
+
+def is_future(text: str, lang: Lang) -> bool:
+    """Return True when text says something is still to come ("planning to", "next month", 打算)."""
+    return bool((_EN_FUTURE if lang == "en" else _ZH_FUTURE).search(text))

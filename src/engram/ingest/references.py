@@ -26,10 +26,18 @@ from engram.errors import InvalidInput
 from engram.nlp.amounts import cn_to_int
 
 DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
-    {"pattern": r"\bDEAL[-_ ]?(\d{2,})\b", "type": "deal", "id": "deal:{1}"},
-    {"pattern": r"\bINV[-_]?(\d{2,})\b", "type": "invoice", "id": "invoice:{1}"},
-    {"pattern": r"\bPO[-_](\d{2,})\b", "type": "purchase_order", "id": "purchase_order:{1}"},
-    {"pattern": r"(?<![\w@/.-])([A-Z][A-Z0-9]{1,9}-\d{1,10})(?![\w-])", "type": "reference", "id": "ref:{1}"},
+    {"pattern": r"(?<![A-Za-z0-9_])DEAL[-_ ]?(\d{2,})(?![A-Za-z0-9_])", "type": "deal", "id": "deal:{1}"},
+    {"pattern": r"(?<![A-Za-z0-9_])INV[-_]?(\d{2,})(?![A-Za-z0-9_])", "type": "invoice", "id": "invoice:{1}"},
+    {
+        "pattern": r"(?<![A-Za-z0-9_])PO[-_](\d{2,})(?![A-Za-z0-9_])",
+        "type": "purchase_order",
+        "id": "purchase_order:{1}",
+    },
+    {
+        "pattern": r"(?<![A-Za-z0-9_@/.-])([A-Z][A-Z0-9]{1,9}-\d{1,10})(?![A-Za-z0-9_-])",
+        "type": "reference",
+        "id": "ref:{1}",
+    },
 )
 
 _TITLE = re.compile(r"《([^《》\n]{1,80})》")

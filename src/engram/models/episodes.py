@@ -137,6 +137,10 @@ class CreatedEpisode(BaseModel):
 
     episode: Episode
     deduplicated: bool
+    unknown_predicates: list[str] = Field(
+        default_factory=list,
+        description="Supplied predicates the registry does not know: kept as given, many-valued.",
+    )
 
 
 class EpisodePatch(_Input):

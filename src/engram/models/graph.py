@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64
 from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
 
@@ -32,6 +32,10 @@ ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 
 Name = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
 EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
+AttributeKey = Annotated[str, Field(min_length=1, max_length=64, pattern=NOT_BLANK)]
+"""An attribute name a person sets (PATCH /v1/entities/{id})."""
+AttributeValue = Annotated[str, Field(max_length=1000)] | bool | Int64 | Float64
+"""An attribute value a person sets: text (at most 1,000 characters), a number or a boolean."""
 
 
 class _Input(BaseModel):
@@ -48,6 +52,9 @@ class EntityIn(_Input):
     aliases: list[Name] = Field(default_factory=list, max_length=64, description="Other names.")
     attributes: dict[str, Scalar | None] = Field(
         default_factory=dict, description='Traits: {"gender": "female"}.'
+    )
+    summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = Field(
+        default=None, description="Who or what it is."
     )
 
 
@@ -87,26 +94,57 @@ class FactIn(_Input):
         default=None, description="How sure the text is, 0..1."
     )
     source_kind: SourceKind | None = Field(default=None, description="stated or inferred.")
+    negated: Flag = Field(default=False, description="Denied or ended (不再, no longer).")
 
     @field_validator("predicate", mode="before")
     @classmethod
     def _canonical_predicate(cls, value: Any) -> Any:
-        """Map a registered synonym ("budget", "住在", "works at") to its UPPER_SNAKE name."""
+        """Map a registered synonym ("budget", "住在", "works at") to its UPPER_SNAKE name; an
+        unknown name is kept as given, in UPPER_SNAKE ("collaborates with" → COLLABORATES_WITH)."""
         if isinstance(value, str) and value.strip():
-            from engram.models.predicates import REGISTRY, synonym_key
+            from engram.models.predicates import REGISTRY
 
-            known = REGISTRY.canonical(value)
-            if known.name != "RELATED_TO" or synonym_key(value) == "RELATED_TO":
-                return known.name
+            return REGISTRY.canonical(value, keep_unknown=True).name
         return value
 
     @model_validator(mode="after")
     def _object_or_value(self) -> FactIn:
-        if (self.object is None) == (self.value is None):
+        if self.object is not None and self.value is not None:
+            raise ValueError("a fact has exactly one of object (an entity) or value (a literal), not both")
+        targetless = self.object is None and self.value is None
+        if targetless and not (self.negated or _ends_something(self.predicate)):
             raise ValueError("a fact has exactly one of object (an entity) or value (a literal)")
         if self.valid_at and self.invalid_at and self.invalid_at < self.valid_at:
             raise ValueError("invalid_at is before valid_at")
         return self
+
+
+def _ends_something(predicate: str) -> bool:
+    """Return True for a stop predicate (STOPPED_USING): it may name no target (the latest one ends)."""
+    from engram.models.predicates import REGISTRY
+
+    return bool(REGISTRY.canonical(predicate).closes) and REGISTRY.canonical(predicate).ends is not None
+
+
+class AliasChanges(_Input):
+    """Names to add to an entity and names to take off it."""
+
+    add: list[Name] = Field(default_factory=list, max_length=64)
+    remove: list[Name] = Field(default_factory=list, max_length=64)
+
+
+class EntityPatch(_Input):
+    """A person's change to an entity (PATCH /v1/entities/{id}, update_entity): absent fields stay.
+
+    ``attributes`` is a JSON merge patch (a null value removes that attribute); ``aliases``
+    adds and removes names; ``summary`` replaces the summary (null removes it); ``type``
+    retypes the entity. The name stays: merge two entities to rename one into another.
+    """
+
+    attributes: dict[AttributeKey, AttributeValue | None] | None = None
+    aliases: AliasChanges | None = None
+    summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    type: EntityType | None = None
 
 
 class Extraction(_Input):
@@ -137,6 +175,17 @@ class Entity(BaseModel):
     recorded_at: datetime
     expired_at: datetime | None = None
     operation_id: str
+    episode_id: str | None = Field(
+        default=None, description="The episode this version came from (None: an edit, a merge, a revert)."
+    )
+    alias_sources: dict[str, dict[str, str | None]] = Field(
+        default_factory=dict,
+        description="alias → {episode, operation}: which episode (None: a person's edit) and operation "
+        "introduced it.",
+    )
+    summary_source: dict[str, str | None] | None = Field(
+        default=None, description="{episode, operation} that gave the summary."
+    )
 
 
 class Fact(BaseModel):
@@ -161,6 +210,9 @@ class Fact(BaseModel):
     status: FactStatus = "current"
     superseded_by: str | None = None
     operation_id: str
+    status_reason: str | None = Field(
+        default=None, description="Why it has its status: the arbiter's reason (disputed, ended, ...)."
+    )
 
 
 class FactSearch(_Input):
@@ -238,6 +290,12 @@ class FactsAdded(BaseModel):
     merge_candidates: int = Field(description="Possible duplicates recorded for review.")
     facts: dict[str, int] = Field(description="Facts by arbitration outcome (new, restated, superseded…).")
     fact_ids: list[str] = Field(description="Ids of the facts written.")
+    unknown_predicates: list[str] = Field(
+        default_factory=list, description="Predicates the registry does not know: kept as given, many-valued."
+    )
+    decisions: list[dict[str, Any]] = Field(
+        default_factory=list, description="Per fact: the arbiter's decision and its reason."
+    )
 
 
 class MergeCandidateView(BaseModel):

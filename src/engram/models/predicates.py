@@ -12,7 +12,11 @@ predicate: ``stop`` names what "no longer / 不再 / stopped" turns a predicate 
 STOPPED_USING), ``negation`` what a plain "not / 不" turns it into (LIKES → DISLIKES), and
 ``ends`` on the resulting predicate names the predicate whose fact with the same subject and
 object it closes (STOPPED_USING ends USES, MOVED_FROM ends LIVES_IN, LEFT_ORGANISATION ends
-WORKS_AT): an ``invalid_at`` signal for the arbiter.
+WORKS_AT): an ``invalid_at`` signal for the arbiter; ``also_ends`` names more of them
+(LEFT_ORGANISATION also ends MEMBER_OF). ``opposes`` names a predicate whose fact with the
+same target a new fact of this one closes, and the other way round (LIKES and DISLIKES).
+The arbiter also closes, for a new fact, the current stop facts that ended its predicate
+(using a tool again closes "stopped using" it).
 """
 
 from __future__ import annotations
@@ -42,6 +46,13 @@ class Predicate(BaseModel):
     negation: str | None = None
     stop: str | None = None
     ends: str | None = None
+    also_ends: tuple[str, ...] = ()
+    opposes: str | None = None
+
+    @property
+    def closes(self) -> tuple[str, ...]:
+        """Return the predicates whose fact with the same subject and target this one closes."""
+        return tuple(dict.fromkeys(p for p in (self.ends, *self.also_ends, self.opposes) if p))
 
 
 def _p(
@@ -51,7 +62,7 @@ def _p(
     kind: ObjectKind,
     object_type: str,
     synonyms: str,
-    **more: str,
+    **more: str | tuple[str, ...],
 ) -> Predicate:
     return Predicate(
         name=name,
@@ -76,9 +87,9 @@ DEFAULT_PREDICATES: tuple[Predicate, ...] = (
     _p("WORKS_AT", "one", "high", "entity", "organisation",
        "works at|works for|employed by|在…工作|在…上班|就职于|EMPLOYED_BY", stop="LEFT_ORGANISATION"),
     _p("LEFT_ORGANISATION", "many", "low", "entity", "organisation", "left|resigned from|离开|从…离职",
-       ends="WORKS_AT"),
+       ends="WORKS_AT", also_ends=("MEMBER_OF",)),
     _p("HAS_ROLE", "one", "high", "entity", "role",
-       "role|job title|position|is a|works as|serves as|职位|担任|作为|TITLE|JOB_TITLE"),
+       "role|job title|position|is a|works as|serves as|职位|担任|作为|TITLE|JOB_TITLE", stop="LEFT_ROLE"),
     _p("REPORTS_TO", "one", "high", "entity", "person",
        "reports to|my boss is|汇报给|向…汇报|上级|上级是|MANAGER"),
     _p("STUDIES_AT", "one", "high", "entity", "organisation", "studies at|student at|在…读书|在…上学"),
@@ -103,8 +114,10 @@ DEFAULT_PREDICATES: tuple[Predicate, ...] = (
     # tastes, tools and plans
     _p("PREFERS", "one", "low", "value", "", "prefers|favorite is|rather|更喜欢|偏好|倾向于|首选|PREFERENCE"),
     _p("LIKES", "many", "low", "value", "",
-       "likes|loves|enjoys|fan of|喜欢|爱|热爱|LOVES|ENJOYS", negation="DISLIKES"),
-    _p("DISLIKES", "many", "low", "value", "", "dislikes|hates|can't stand|不喜欢|讨厌|HATES", ends="LIKES"),
+       "likes|loves|enjoys|fan of|喜欢|爱|热爱|LOVES|ENJOYS", negation="DISLIKES",
+       opposes="DISLIKES"),
+    _p("DISLIKES", "many", "low", "value", "", "dislikes|hates|can't stand|不喜欢|讨厌|HATES", ends="LIKES",
+       opposes="LIKES"),
     _p("INTERESTED_IN", "many", "low", "value", "", "interested in|hobby|对…感兴趣|爱好|HOBBY"),
     _p("USES", "many", "low", "entity", "product", "uses|is using|switched to|在用|使用|用的是|换成|USING",
        negation="STOPPED_USING", stop="STOPPED_USING"),
@@ -130,6 +143,42 @@ DEFAULT_PREDICATES: tuple[Predicate, ...] = (
     _p("BIRTHDAY", "one", "high", "value", "",
        "birthday|birthday is|born on|生日|生日是|出生|出生于|BORN_ON"),
     _p("AGE", "one", "low", "value", "", "age|years old|年龄|岁"),
+    # staffing, responsibility and roles ended (the builtin extractor emits them too)
+    _p("ASSIGNED_TO", "one", "high", "entity", "project",
+       "assigned to|reassigned to|staffed on|分到|调到|被分配到|派到|ASSIGNED", stop="UNASSIGNED_FROM"),
+    _p("UNASSIGNED_FROM", "many", "low", "entity", "",
+       "unassigned from|taken off|removed from|reassigned from|调离|不再负责|UNASSIGNED",
+       ends="ASSIGNED_TO", also_ends=("RESPONSIBLE_FOR",)),
+    _p("RESPONSIBLE_FOR", "many", "low", "value", "",
+       "responsible for|in charge of|handles|负责|主管|分管|RESPONSIBLE"),
+    _p("LEFT_ROLE", "many", "low", "entity", "role",
+       "stepped down as|lost job as|no longer works as|不再担任|卸任|辞去|STEPPED_DOWN", ends="HAS_ROLE"),
+    _p("WORKS_ON", "many", "low", "value", "", "works on|working on|在做|在搞|WORKING_ON"),
+    _p("WORKS_FROM", "one", "low", "value", "",
+       "works from|works remotely from|在…办公|办公地点|WORK_LOCATION"),
+    _p("MANAGES", "many", "low", "entity", "", "manages|leads|管理|带领|MANAGER_OF"),
+    _p("CONTACT", "one", "low", "entity", "person",
+       "contact|contact person|point of contact|对接人|联系人|CONTACT_PERSON"),
+    _p("CUSTOMER_OF", "many", "low", "entity", "organisation", "customer of|client of|是…的客户|CLIENT_OF"),
+    # dates, quantities and money of a deal or a product
+    _p("LAUNCH_DATE", "one", "high", "value", "",
+       "launch date|launches on|go-live|release date|上线日期|发布日期|GO_LIVE|RELEASE_DATE"),
+    _p("EXPIRES_ON", "one", "high", "value", "",
+       "expires on|expiry|expiration date|valid until|到期|到期日|有效期至|EXPIRY_DATE"),
+    _p("QUANTITY", "one", "high", "amount", "", "quantity|units|数量|QTY"),
+    _p("DISCOUNT", "one", "high", "value", "", "discount|折扣|优惠|打折"),
+    _p("PAID", "many", "low", "amount", "", "paid|payment|付款|支付|已付|PAYMENT_RECEIVED"),
+    _p("HAS_ISSUE", "many", "low", "value", "", "has issue|problem with|故障|出问题|ISSUE"),
+    # life events and traits
+    _p("ATTENDED", "many", "low", "value", "",
+       "attended|took part in|participated in|参加了|出席|PARTICIPATED_IN"),
+    _p("CREATED", "many", "low", "value", "", "created|made|wrote|painted|创作|写了|MADE|WROTE"),
+    _p("VOLUNTEERS_AT", "many", "low", "value", "", "volunteers at|volunteer|做志愿者|当志愿者|VOLUNTEERS"),
+    _p("SPONSORED_BY", "many", "low", "entity", "organisation", "sponsored by|endorsed by|赞助|代言|SPONSOR"),
+    _p("ALLERGIC_TO", "many", "low", "value", "", "allergic to|allergy|过敏|对…过敏|ALLERGY"),
+    _p("DIET", "one", "low", "value", "", "diet|is vegetarian|吃素|素食|饮食"),
+    _p("PARTNER_OF", "one", "high", "entity", "person",
+       "partner of|girlfriend|boyfriend|dating|女朋友|男朋友|对象|PARTNER"),
 )  # fmt: skip
 
 
@@ -153,13 +202,23 @@ class PredicateRegistry(Mapping[str, Predicate]):
             for synonym in predicate.synonyms:
                 self._by_key.setdefault(synonym_key(synonym), predicate)
 
-    def canonical(self, name: str) -> Predicate:
-        """Return the registered predicate ``name`` means, or an ad-hoc ``many``/``low`` one."""
+    def canonical(self, name: str, *, keep_unknown: bool = False) -> Predicate:
+        """Return the registered predicate ``name`` means, or an ad-hoc ``many``/``low`` one.
+
+        An unknown name becomes its UPPER_SNAKE key; one that cannot (合作) becomes
+        RELATED_TO, or with ``keep_unknown`` stays as given (for the caller's validation to name it).
+        """
         key = synonym_key(name)
         found = self._by_key.get(key)
         if found is not None:
             return found
-        return Predicate(name=key if re.fullmatch(r"[A-Z][A-Z0-9_]*", key) else "RELATED_TO")
+        if re.fullmatch(r"[A-Z][A-Z0-9_]*", key):
+            return Predicate(name=key)
+        return Predicate.model_construct(name=name) if keep_unknown else Predicate(name="RELATED_TO")
+
+    def known(self, name: str) -> bool:
+        """Return True when ``name`` (or a synonym of it) is registered."""
+        return synonym_key(name) in self._by_key
 
     def __getitem__(self, name: str) -> Predicate:
         return self._by_name[name]

@@ -27,7 +27,9 @@ class MergeEvidence(BaseModel):
 
 
 class Dispute(BaseModel):
-    """Disputed facts with one subject and predicate: a reviewer keeps one current, or keeps them all."""
+    """Disputed facts with one subject and predicate, and the current facts they contest (a newer but
+    less credible claim is disputed while the stated one stays current): a reviewer keeps one
+    current, or keeps them all."""
 
     subject: Entity | None
     predicate: str

@@ -41,7 +41,7 @@ from engram.models.graph import Extraction, FactIn
 from engram.nlp.amounts import cn_to_int
 from engram.nlp.timeexpr import find_time_range
 
-__all__ = ["DateSpan", "apply_dates", "date_facts", "fact_dates", "resolve_dates"]
+__all__ = ["DateSpan", "apply_dates", "date_facts", "date_value", "fact_dates", "resolve_dates"]
 
 SpanKind = Literal["point", "period", "range", "since", "until"]
 
@@ -125,7 +125,8 @@ _CN_PARTS |= {"晚上": "night", "晚间": "night", "夜里": "night", "夜间":
 _CN_CLOCK = re.compile(
     rf"(?P<part>{'|'.join(_CN_PARTS)})?(?<![\d零一二两三四五六七八九十第差])"
     r"(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點|时)(?!钟头|半天)"
-    r"(?:(?P<half>半)|(?P<q>[一三])刻|(?P<m>\d{1,2}|[零一二三四五六七八九十]{1,3})(?P<fen>分)?|(?P<zhong>钟|整))?"
+    r"(?:(?P<half>半)|(?P<q>[一三])刻|(?P<m>\d{1,2}|[零一二三四五六七八九十]{1,3})(?P<fen>分)?|(?P<zhong>钟|"
+    r"整))?"
 )
 _CN_NOT_CLOCK = frozenset("也都点儿不没的吧了些")
 """After a bare 一点 / 三点: "一点也不", "好一点了" are not times."""
@@ -243,7 +244,8 @@ _OFFSETS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)(?:以前|之前|前)"
+            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)"
+            rf"(?:以前|之前|前)"
         ),
         -1,
     ),
@@ -298,9 +300,64 @@ def _yearless(m: re.Match[str], today: date) -> _Item | None:
     return _day_item(m.start(), m.end(), nearest)
 
 
+_CN_RELATIVE = {"上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0, "下": 1, "下个": 1}
+_CN_YEARS = {"去年": -1, "今年": 0, "明年": 1}
+_EDGES: list[re.Pattern[str]] = [
+    re.compile(
+        r"(?<![\d零〇一二两三四五六七八九十])(?:(?P<month>\d{1,2}|[一二三四五六七八九十]{1,3})|"
+        r"(?P<rel>下个|上个|这个|本|下|上))?月(?P<edge>底|末|初)"
+    ),
+    re.compile(r"(?:(?P<year>\d{4})|(?P<yword>去年|今年|明年))?(?<!\d)年(?P<edge>底|末|初)"),
+    re.compile(r"(?P<rel>下个|上个|这个|本|下|上)月(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})[日号號]"),
+    re.compile(r"(?P<yword>去年|今年|明年)?(?P<season>春|夏|秋|冬)(?:天|季)"),
+    re.compile(
+        r"\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<en_rel>next\s+)?(?P<unit>month|year)\b", re.I
+    ),
+]
+"""Month and year edges (月底, 下个月初, 年底, 2024年初, "the end of next month"), a day of a
+relative month (下个月10号) and seasons (明年春天 → 1 March)."""
+_SEASONS = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
+
+
+def _month_end(year: int, month: int) -> date:
+    return _add_months(date(year, month, 1), 1) - timedelta(days=1)
+
+
+def _edge(m: re.Match[str], today: date) -> _Item | None:
+    groups = m.groupdict()
+    year = today.year + _CN_YEARS.get(groups.get("yword") or "", 0)
+    if groups.get("year"):
+        year = int(groups["year"])
+    if groups.get("season"):
+        return _day_item(m.start(), m.end(), date(year, _SEASONS[groups["season"]], 1))
+    if groups.get("unit"):  # English "end of (next) month / year"
+        ahead = 1 if groups.get("en_rel") else 0
+        if groups["unit"].lower() == "year":
+            return _day_item(m.start(), m.end(), date(today.year + ahead, 12, 31))
+        first = _add_months(today.replace(day=1), ahead)
+        return _day_item(m.start(), m.end(), _month_end(first.year, first.month))
+    edge = groups.get("edge")
+    if "month" in groups or groups.get("day"):
+        if groups.get("month"):
+            month = _number(groups["month"])
+            if month is None or not 1 <= month <= 12:
+                return None
+            first = date(today.year, month, 1)
+        else:
+            first = _add_months(today.replace(day=1), _CN_RELATIVE.get(groups.get("rel") or "", 0))
+        if groups.get("day"):
+            day = _number(groups["day"])
+            if day is None or not 1 <= day <= _month_end(first.year, first.month).day:
+                return None
+            return _day_item(m.start(), m.end(), first.replace(day=day))
+        return _day_item(m.start(), m.end(), first if edge == "初" else _month_end(first.year, first.month))
+    return _day_item(m.start(), m.end(), date(year, 1, 1) if edge == "初" else date(year, 12, 31))
+
+
 def _own_dates(text: str, pos: int, now: datetime) -> list[_Item]:
-    """Return the yearless dates and future offsets at or after ``pos`` (month names are case-sensitive)."""
+    """Return the yearless dates, edges and future offsets at or after ``pos`` (month names: capitalised)."""
     items = [i for p in _YEARLESS for m in p.finditer(text, pos) if (i := _yearless(m, now.date()))]
+    items += [i for p in _EDGES for m in p.finditer(text, pos) if (i := _edge(m, now.date()))]
     for pattern, sign in _OFFSETS:
         items += [i for m in pattern.finditer(text, pos) if (i := _offset(m, sign, now))]
     return items
@@ -455,7 +512,12 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
                 since_before.start() if since_before else start,
                 since_after.end() if since_after else end,
             )
-            return _date_span(text, bounds, item.first, None, "since", item.granularity, zone)
+            first = item.first
+            if _BARE_WEEKDAY.fullmatch(text, start, end) and first < _local_now(reference).replace(
+                hour=0, minute=0, second=0, microsecond=0
+            ):
+                first += timedelta(weeks=1)  # "starting Monday" is the coming Monday
+            return _date_span(text, bounds, first, None, "since", item.granularity, zone)
         kind: SpanKind = "point" if item.last is None else "period"
         return _date_span(text, (start, end), item.first, item.last, kind, item.granularity, zone)
     return None
@@ -476,11 +538,18 @@ def fact_dates(span: DateSpan | None) -> tuple[datetime | None, datetime | None]
     return span.start, None
 
 
+_DATE_VALUE = re.compile(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$")
+"""A fact whose value is a date or a time (a deadline, a meeting, a birthday's "MM-DD", as
+``date_value`` writes them): its sentence's dates name it."""
+
+
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
     """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
 
-    A fact without a ``fact`` sentence is dated from ``fallback_text``. Dates a fact already
-    has are kept; a filled date that would put invalid_at before valid_at is not applied.
+    A fact without a ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
+    a date or a time (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name
+    that value. Dates a fact already has are kept; a filled date that would put invalid_at
+    before valid_at is not applied.
     With no ``reference`` the extraction is returned unchanged.
     """
     if reference is None or not extraction.facts:
@@ -489,6 +558,9 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
     for fact in extraction.facts:
         if fact.valid_at is not None and fact.invalid_at is not None:
             facts.append(fact)
+            continue
+        if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
+            facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
             continue
         valid, invalid = fact_dates(resolve_dates(fact.fact or fallback_text, reference))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
@@ -506,3 +578,44 @@ def apply_dates(extraction: Extraction, episode: Episode) -> Extraction:
     none; see ``date_facts``.
     """
     return date_facts(extraction, episode.timestamp, fallback_text=episode.content)
+
+
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+_YEARLESS_TEXT = re.compile(rf"\b(?:{_MONTH})\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月")
+
+
+def date_value(
+    text: str, reference: datetime | None, *, yearless: bool = False, future: bool = False
+) -> str | None:
+    """Return the first date ``text`` names as a fact value, resolved against ``reference``.
+
+    "YYYY-MM-DD", or "YYYY-MM-DD HH:MM" when a clock time is named (in the reference's zone);
+    a period gives its first day ("next month" → the 1st), "until X" its last day. With
+    ``yearless`` (birthdays) a date named without a year is "MM-DD"; with ``future``
+    (deadlines, meetings) a bare weekday already past this week is next week's. None without
+    a date.
+    """
+    span = resolve_dates(text, reference)
+    if span is None or reference is None:
+        return None
+    zone = reference.tzinfo or UTC
+    moment = span.start if span.start is not None else span.end - timedelta(days=1) if span.end else None
+    if moment is None:
+        return None
+    local = moment.astimezone(zone)
+    today = reference.astimezone(zone).date()
+    if future and _BARE_WEEKDAY.search(span.text) and local.date() < today:
+        local += timedelta(weeks=1)
+    elif (
+        future
+        and span.granularity == "day"
+        and not _YEAR.search(span.text)
+        and local.date() < today
+        and _YEARLESS_TEXT.search(span.text)
+    ):  # "expires on March 31", said in May: next March
+        local = local.replace(year=local.year + 1) if not (local.month == 2 and local.day == 29) else local
+    if yearless and not _YEAR.search(span.text):
+        return local.strftime("%m-%d")
+    if span.granularity == "minute" and span.kind == "point":
+        return local.strftime("%Y-%m-%d %H:%M")
+    return local.strftime("%Y-%m-%d")

@@ -485,7 +485,8 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     (re.compile(r"\b(?P<year>(?:19|20)\d{2})\s*-?\s*Q(?P<q>[1-4])\b", re.I), _quarter_of),
     (
         re.compile(
-            r"(?<![\w/.-])(?P<year>(?:19|20)\d{2})[-/.](?P<month>\d{1,2})(?:[-/.](?P<day>\d{1,2}))?(?![\w/-])(?!\.\d)"
+            r"(?<![A-Za-z0-9_/.-])(?P<year>(?:19|20)\d{2})[-/.](?P<month>\d{1,2})(?:[-/.](?P<day>\d{1,2}))?"
+            r"(?![A-Za-z0-9_/-])(?!\.\d)"
         ),
         _iso_date,
     ),

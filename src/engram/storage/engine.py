@@ -29,6 +29,7 @@ from engram.storage.types import (
     FactQuery,
     LoadCounts,
     MergeCandidate,
+    NameKeys,
     NewEpisode,
     ObjectKind,
     OperationQuery,
@@ -364,21 +365,23 @@ class SQLStorage:
         return self._read(history.touched_by, group_id, operation_id)
 
     def purge_episode(
-        self, group_id: str, episode_id: str, operation: Operation, reword: Reword
+        self, group_id: str, episode_id: str, operation: Operation, reword: Reword, names: NameKeys
     ) -> PurgeReport:
         """Erase an episode and everything derived only from it, irreversibly; record ``operation``.
 
         A fact other episodes still support keeps them, but if the purged episode worded it
         first, every version gets ``reword(latest version, subject name, object name)``'s
         sentence and full-text text instead (and its vector is dropped, to be made again).
-        Then the backend compacts its storage so no byte of the content remains. Raises NotFound.
+        Aliases and summaries the episode introduced leave every version of their entity
+        (``names`` gives the name keys it is then found by). Then the backend compacts its
+        storage so no byte of the content remains. Raises NotFound.
         """
         self.flush_fact_hits()
 
         def run(txn: Txn) -> PurgeReport:
             txn._group(group_id)
             txn._db.lock([(group_id, "id", episode_id)])
-            return purge.purge_episode(txn._db, self._backend, group_id, episode_id, operation, reword)
+            return purge.purge_episode(txn._db, self._backend, group_id, episode_id, operation, reword, names)
 
         report = self.write(run)
         self._backend.compact()

@@ -380,3 +380,16 @@ def without_intent(db: Db, group_id: str, limit: int) -> list[Episode]:
         {"g": group_id, "limit": limit},
     )
     return [episode_from(db, row) for row in rows]
+
+
+def threads_of(db: Db, group_id: str, episode_ids: Sequence[str]) -> dict[str, str]:
+    """Return the thread of each of the episodes that has one (episode id → thread key)."""
+    if not episode_ids:
+        return {}
+    clause, params = db.dialect.in_list("d.id", "ids", list(dict.fromkeys(episode_ids)))
+    rows = db.rows(
+        f"SELECT d.id, d.thread FROM episode_docs d WHERE d.group_id = :g AND {clause} "
+        "AND d.thread IS NOT NULL",
+        {"g": group_id, **params},
+    )
+    return {str(row["id"]): str(row["thread"]) for row in rows}

@@ -16,17 +16,23 @@ from engram.models.episodes import Operation
 from engram.models.history import PurgeReport
 from engram.storage.backend import Backend
 from engram.storage.episodes import around
-from engram.storage.graph import fact_version, remove_mentions
+from engram.storage.graph import entity, fact_version, remove_mentions, set_names
 from engram.storage.history import entities_unmentioned
 from engram.storage.rows import insert_operation
 from engram.storage.sql import Db, Json
-from engram.storage.types import Reword
+from engram.storage.types import NameKeys, Reword
 
 _FACT_TABLES = ("facts", "archived_facts")
 
 
 def purge_episode(
-    db: Db, backend: Backend, group_id: str, episode_id: str, operation: Operation, reword: Reword
+    db: Db,
+    backend: Backend,
+    group_id: str,
+    episode_id: str,
+    operation: Operation,
+    reword: Reword,
+    names: NameKeys,
 ) -> PurgeReport:
     """Delete the episode and what only it supports; record ``operation``. Raises NotFound."""
     key = {"g": group_id, "id": episode_id}
@@ -48,7 +54,7 @@ def purge_episode(
         )
     )
     facts, named = _purge_facts(db, backend, group_id, episode_id, reword)
-    entities = _purge_entities(db, backend, group_id, episode_id, mentioned | named | unmentioned)
+    entities = _purge_entities(db, backend, group_id, episode_id, mentioned | named | unmentioned, names)
     report = PurgeReport(episode_versions=versions, facts=facts, entities=entities, mentions=len(mentioned))
     insert_operation(db, operation, {"episode": episode_id, **report.model_dump()})
     return report
@@ -126,8 +132,11 @@ def _reword(db: Db, backend: Backend, table: str, group_id: str, fact_id: str, r
     backend.vectors.drop_facts(db, group_id, [fact_id])
 
 
-def _purge_entities(db: Db, backend: Backend, group_id: str, episode_id: str, candidates: set[str]) -> int:
-    """Delete entities nothing else mentions or names; strip attributes the episode gave the rest."""
+def _purge_entities(
+    db: Db, backend: Backend, group_id: str, episode_id: str, candidates: set[str], names: NameKeys
+) -> int:
+    """Delete entities nothing else mentions or names; strip the attributes, aliases and summary
+    the episode gave the rest (in every version), and re-index the names they are found by."""
     deleted = 0
     for entity_id in sorted(candidates):
         key = {"g": group_id, "e": entity_id}
@@ -150,16 +159,44 @@ def _purge_entities(db: Db, backend: Backend, group_id: str, episode_id: str, ca
             backend.vectors.drop_entities(db, group_id, [entity_id])
             deleted += 1
             continue
-        for row in db.rows("SELECT version, attributes FROM entities WHERE group_id = :g AND id = :e", key):
-            attributes = db.json(row["attributes"])
-            kept = {
-                name: value
-                for name, value in attributes.items()
-                if not (isinstance(value, dict) and value.get("episode") == episode_id)
-            }
-            if kept != attributes:
-                db.run(
-                    "UPDATE entities SET attributes = :a WHERE group_id = :g AND id = :e AND version = :v",
-                    {"a": Json(kept), "v": row["version"], **key},
-                )
+        for row in db.rows(
+            "SELECT version, attributes, aliases, alias_sources, summary_source, episode_id FROM entities "
+            "WHERE group_id = :g AND id = :e",
+            key,
+        ):
+            _strip_version(db, row, episode_id, key)
+        current = entity(db, group_id, entity_id)
+        if current is not None:
+            set_names(db, group_id, entity_id, names(current))
     return deleted
+
+
+def _strip_version(db: Db, row: Any, episode_id: str, key: dict[str, str]) -> None:
+    """Take out of one entity version what ``episode_id`` introduced: attributes, aliases, summary."""
+    attributes = db.json(row["attributes"])
+    kept = {
+        name: value
+        for name, value in attributes.items()
+        if not (isinstance(value, dict) and value.get("episode") == episode_id)
+    }
+    sources = db.json(row["alias_sources"]) or {}
+    dropped = {alias for alias, origin in sources.items() if (origin or {}).get("episode") == episode_id}
+    aliases = [alias for alias in db.json(row["aliases"]) if alias not in dropped]
+    summary_source = db.json(row["summary_source"])
+    clear_summary = bool(summary_source and summary_source.get("episode") == episode_id)
+    if kept == attributes and not dropped and not clear_summary and row["episode_id"] != episode_id:
+        return
+    summary = "summary = NULL, summary_source = NULL, " if clear_summary else ""
+    db.run(
+        f"UPDATE entities SET attributes = :a, aliases = :al, alias_sources = :s, {summary}"
+        "episode_id = CASE WHEN episode_id = :ep THEN NULL ELSE episode_id END "
+        "WHERE group_id = :g AND id = :e AND version = :v",
+        {
+            "a": Json(kept),
+            "al": Json(aliases),
+            "s": Json({k: v for k, v in sources.items() if k not in dropped}),
+            "ep": episode_id,
+            "v": row["version"],
+            **key,
+        },
+    )

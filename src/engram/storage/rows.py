@@ -68,18 +68,19 @@ ENTITIES = Table(
     "entities",
     (
         *("group_id", "id", "version", "name", "type", "aliases", "attributes", "summary", "first_seen"),
-        *("last_seen", "recorded_at", "expired_at", "operation_id", "expired_by"),
+        *("last_seen", "recorded_at", "expired_at", "operation_id", "expired_by", "episode_id"),
+        *("alias_sources", "summary_source"),
     ),
     times=_set("first_seen", "last_seen", "recorded_at", "expired_at"),
-    json=_set("aliases", "attributes"),
+    json=_set("aliases", "attributes", "alias_sources", "summary_source"),
 )
 FACTS = Table(
     "facts",
     (
         *("group_id", "id", "version", "subject", "predicate", "object", "value", "fact", "conditions"),
         *("confidence", "source_kind", "episodes", "valid_at", "invalid_at", "recorded_at", "expired_at"),
-        *("status", "superseded_by", "operation_id", "expired_by"),
-    ),
+        *("status", "superseded_by", "operation_id", "status_reason", "expired_by"),
+    ),  # expired_by last: storage/archive.py restores it apart
     times=_set("valid_at", "invalid_at", "recorded_at", "expired_at"),
     json=_set("value", "conditions", "episodes"),
 )

@@ -99,6 +99,10 @@ class Txn:
         """Return the current version of every fact whose provenance includes the episode."""
         return graph.facts_citing(self._group(group_id), group_id, episode_id)
 
+    def episode_threads(self, group_id: str, episode_ids: Sequence[str]) -> dict[str, str]:
+        """Return the thread of each of the episodes that has one (episode id → thread key)."""
+        return episodes.threads_of(self._group(group_id), group_id, episode_ids)
+
     def put_fact(self, fact: Fact, index_text: str) -> None:
         """Store a fact version (closing the previous one) and index ``index_text``."""
         graph.put_fact(self._group(fact.group_id), self._backend.fulltext, fact, index_text)

@@ -17,6 +17,8 @@ from engram.models.graph import Entity, Fact
 Vector = npt.NDArray[np.float32]
 ObjectKind = Literal["episode", "entity", "fact"]
 Reword = Callable[[Fact, str | None, str | None], tuple[str, str]]
+NameKeys = Callable[[Entity], Sequence[str]]
+"""The normalised names an entity is found by (engram.graph.entities.name_keys)."""
 """(fact, subject name, object name) -> (sentence, full-text index text) in no episode's words."""
 
 CONTEXT_WEIGHT = 0.5

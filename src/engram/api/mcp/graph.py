@@ -1,4 +1,5 @@
-"""The MCP server's knowledge-graph tools: search_facts, search_entities, get_entity, add_facts, merge.
+"""The MCP server's knowledge-graph tools: search_facts, search_entities, get_entity, add_facts,
+update_entity, merge_entities.
 
 Registered by ``engram.api.mcp.server.create_mcp_server``, so their calls go through the same
 dispatch (text rendering, error mapping). Each tool is a few lines over ``Memory``; searches
@@ -85,14 +86,18 @@ class AddFactsResult(BaseModel):
     facts: dict[str, int] = Field(
         description=(
             "Outcome counts: new, restatement (same claim again: more provenance and confidence), "
-            "conditional, refinement, update (supersedes an older value), dispute (conflicts with "
-            "a current fact: both now disputed), late_arrival (older than the current fact: history)."
+            "conditional, refinement, update or correction (supersedes an older value), ended "
+            "(closed what it stops), dispute (newer but weaker: disputed, the stated fact stays; "
+            "the same time: both), late_arrival (older than the current fact: history)."
         )
     )
     fact_ids: list[str] = Field(description="The facts written or confirmed, in order.")
     entities_created: list[str]
     entities_matched: list[str] = Field(description="Existing entities the names resolved to.")
     merge_candidates: int = Field(description="Entities that may be duplicates, recorded for review.")
+    unknown_predicates: list[str] = Field(
+        default_factory=list, description="Predicates not in the registry: kept as given, many-valued."
+    )
 
 
 def entity_result(view: EntityView) -> EntityResult:
@@ -168,12 +173,39 @@ def add_graph_tools(
     ) -> AddFactsResult:
         """Add facts (shaped as in create_episode) that a stored episode states.
 
-        A claim made again adds provenance, a newer value supersedes the old one, a conflicting
-        one marks both disputed.
+        A claim made again adds provenance, a newer value supersedes the old one, a weaker one
+        is disputed; STOPPED_USING-like facts end what they stop.
         """
         request = {"episode_id": episode_id, "group_id": group_id, "entities": entities or [], "facts": facts}
         done = memory.add_facts(request, actor=MCP_ACTOR)
         return AddFactsResult.model_validate({"episode_id": episode_id, **done.model_dump()})
+
+    def update_entity(
+        id: EntityIdArg,
+        expected_version: Annotated[int, Field(ge=1, description="Its version, from get_entity.")],
+        group_id: GroupIdArg = None,
+        attributes: Annotated[
+            dict[str, str | int | float | bool | None] | None, Field(description="Merged; null removes.")
+        ] = None,
+        add_aliases: Annotated[list[str] | None, Field(description="Names to add.")] = None,
+        remove_aliases: Annotated[list[str] | None, Field(description="Names to remove.")] = None,
+        summary: Annotated[str | None, Field(description="Replaces it; empty removes it.")] = None,
+        type: Annotated[str | None, Field(description="A new type.")] = None,
+    ) -> EntityResult:
+        """Correct an entity (attributes, aliases, summary, type) as a new, revertible version."""
+        patch: dict[str, Any] = {"attributes": attributes, "type": type}
+        if add_aliases or remove_aliases:
+            patch["aliases"] = {"add": add_aliases or [], "remove": remove_aliases or []}
+        if summary is not None:
+            patch["summary"] = summary.strip() or None
+        view = memory.update_entity(
+            id,
+            patch={k: v for k, v in patch.items() if v is not None or k == "summary"},
+            expected_version=expected_version,
+            group_id=group_id,
+            actor=MCP_ACTOR,
+        )
+        return entity_result(view)
 
     def merge_entities(
         id: EntityIdArg,
@@ -191,4 +223,5 @@ def add_graph_tools(
     server.add_engram_tool(search_entities, reads)
     server.add_engram_tool(get_entity, reads)
     server.add_engram_tool(add_facts, writes)
+    server.add_engram_tool(update_entity, writes)
     server.add_engram_tool(merge_entities, writes)

@@ -22,11 +22,13 @@ content "2024年3月之前我住在上海，现在住在杭州，周末在Initec
 entities=[{"name": "李强", "type": "person"}, {"name": "杭州", "type": "place"}, {"name": "上海", "type": "place"}, {"name": "Initech", "type": "organisation"}]
 facts=[{"subject": "李强", "predicate": "LIVES_IN", "object": "上海", "invalid_at": "2024-03-01", "fact": "李强2024年3月之前住在上海"}, {"subject": "李强", "predicate": "LIVES_IN", "object": "杭州", "fact": "李强住在杭州"}, {"subject": "李强", "predicate": "WORKS_AT", "object": "Initech", "conditions": {"when": "weekends"}, "fact": "李强周末在Initech兼职"}, {"subject": "李强", "predicate": "BUDGET", "value": 500000, "confidence": 0.7, "source_kind": "inferred", "fact": "李强的预算大概五十万"}]
 "I"/"我" is the actor: use their name. Each fact has object (an entity) or value (a literal), \
-never both; valid_at/invalid_at only when the text dates it."""
+never both; valid_at/invalid_at only when the text dates it. Endings are facts too: \
+STOPPED_USING, LEFT_ORGANISATION, LEFT_ROLE, MOVED_FROM close what they stop."""
 
 STATUS_GUIDE = """\
-Status: current; disputed (sources disagree: give both values as uncertain, with citations); \
-superseded or retracted (only with include_history). Quote each fact's citations."""
+Status: current; disputed (sources disagree, status_reason says why: give both values as \
+uncertain, with citations); superseded or retracted (only with include_history). Quote each \
+fact's citations."""
 
 HISTORY_GUIDE = """\
 Refused when later operations changed the same objects (the error names them): revert those \

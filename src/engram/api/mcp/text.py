@@ -215,6 +215,7 @@ RENDERERS: dict[str, Callable[[Data], str]] = {
     "search_entities": _entities,
     "get_entity": entity_text,
     "merge_entities": entity_text,
+    "update_entity": entity_text,
     "add_facts": _added,
     "list_operations": _operations,
     "revert_operation": _operation_view,

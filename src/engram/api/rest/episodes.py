@@ -118,7 +118,9 @@ def parse_if_match(value: str | None) -> int:
 def create_episode(memory: MemoryDep, episode: Annotated[EpisodeIn, Body()]) -> JSONResponse:
     """Store an episode; a duplicate fingerprint (or client id) returns the stored one with 200."""
     created = memory.create_episode(episode, actor=REST_ACTOR)
-    body = created.model_dump(mode="json")
+    body = created.model_dump(
+        mode="json", exclude={"unknown_predicates"} if not created.unknown_predicates else None
+    )
     return _episode_response(body, created.episode.etag, 200 if created.deduplicated else 201)
 
 

@@ -4,17 +4,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Header, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.rest.episodes import REST_ACTOR, GroupQuery, IdPath, KnownAtQuery, MemoryDep
+from engram.api.rest.episodes import (
+    ETAG_HEADER,
+    ETAG_PATTERN,
+    REST_ACTOR,
+    GroupQuery,
+    IdPath,
+    KnownAtQuery,
+    MemoryDep,
+    parse_if_match,
+)
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
+from engram.errors import InvalidInput
 from engram.models.graph import (
     ID_PATTERN,
     SEARCH_LIMIT_MAX,
     AddFacts,
     Entity,
+    EntityPatch,
     EntityType,
     EntityView,
     FactSearch,
@@ -59,16 +71,65 @@ def merge_candidates(memory: MemoryDep, group_id: GroupQuery = None) -> MergeCan
     return MergeCandidates(items=memory.merge_candidates(group_id))
 
 
+def entity_etag(view: EntityView) -> str:
+    """Return the ETag of an entity: its version, quoted."""
+    return f'"{view.entity.version}"'
+
+
 @router.get(
     "/entities/{entity_id}",
     summary="Get an entity with its facts and timeline",
-    responses=problem_responses(404, 422),
+    responses={200: {"description": "The entity.", "headers": ETAG_HEADER}, **problem_responses(404, 422)},
 )
 def get_entity(
-    memory: MemoryDep, entity_id: IdPath, group_id: GroupQuery = None, known_at: KnownAtQuery = None
+    memory: MemoryDep,
+    response: Response,
+    entity_id: IdPath,
+    group_id: GroupQuery = None,
+    known_at: KnownAtQuery = None,
 ) -> EntityView:
-    """Return the entity, the facts about it (current, or as known at ``known_at``) and its versions."""
-    return memory.get_entity(entity_id, group_id, known_at=known_at)
+    """Return the entity, the facts about it (current, or as known at ``known_at``) and its versions.
+
+    The ETag is the entity's version: send it as ``If-Match`` to PATCH the entity.
+    """
+    view = memory.get_entity(entity_id, group_id, known_at=known_at)
+    response.headers["ETag"] = entity_etag(view)
+    return view
+
+
+@router.patch(
+    "/entities/{entity_id}",
+    summary="Update an entity's attributes, aliases, summary or type",
+    response_model=EntityView,
+    responses={
+        200: {"description": "The new version.", "headers": ETAG_HEADER},
+        **problem_responses(404, 412, 422, 428),
+    },
+)
+def update_entity(
+    memory: MemoryDep,
+    entity_id: IdPath,
+    patch: Annotated[EntityPatch, Body()],
+    if_match: Annotated[
+        str,
+        Header(pattern=ETAG_PATTERN, description='The ETag read, e.g. "3"; stale: 412, absent: 428.'),
+    ],
+    group_id: GroupQuery = None,
+) -> JSONResponse:
+    """Apply the change as a new entity version (one ``entity_update`` operation, revertible).
+
+    ``attributes`` is a JSON merge patch (null removes one), ``aliases`` ``{add, remove}``,
+    ``summary`` replaces (null removes) it, ``type`` retypes. Needs ``If-Match`` with the
+    entity's ETag (its version): stale 412, missing 428. 200 with the entity and its new ETag.
+    """
+    view = memory.update_entity(
+        entity_id,
+        patch=patch,
+        expected_version=parse_if_match(if_match),
+        group_id=group_id,
+        actor=REST_ACTOR,
+    )
+    return JSONResponse(view.model_dump(mode="json"), headers={"ETag": entity_etag(view)})
 
 
 class Merge(BaseModel):
@@ -87,12 +148,18 @@ class Merge(BaseModel):
     summary="Merge this entity into another",
     responses=problem_responses(404, 409, 422),
 )
-def merge_entities(memory: MemoryDep, entity_id: IdPath, merge: Annotated[Merge, Body()]) -> EntityView:
+def merge_entities(
+    memory: MemoryDep, entity_id: IdPath, merge: Annotated[Merge, Body()], group_id: GroupQuery = None
+) -> EntityView:
     """Merge ``entity_id`` into ``into``: names, attributes, facts and mentions move; one operation.
 
-    404 when either is absent; 409 when they are one entity or of different types.
+    The group is the ``group_id`` query parameter, as for every route that addresses one
+    object (the body's ``group_id`` is still read; the two must agree). 404 when either is
+    absent; 409 when they are one entity or of different types.
     """
-    return memory.merge_entities(entity_id, merge.into, merge.group_id, actor=REST_ACTOR)
+    if group_id is not None and merge.group_id is not None and group_id != merge.group_id:
+        raise InvalidInput("the query and the body name different groups", field="group_id")
+    return memory.merge_entities(entity_id, merge.into, group_id or merge.group_id, actor=REST_ACTOR)
 
 
 ENTITY_LINKS = {

@@ -375,4 +375,21 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        11,
+        """
+        -- Provenance of entity versions: the episode a version came from (NULL for a person's edit
+        -- or a merge), which episode and operation introduced each alias and the summary (so a
+        -- purge removes what the purged episode introduced); why a fact has its status (the
+        -- arbiter's reason: disputed by credibility, ended by a stop statement, ...).
+        ALTER TABLE entities ADD COLUMN episode_id text;
+        ALTER TABLE entities ADD COLUMN alias_sources jsonb NOT NULL DEFAULT '{}'::jsonb;
+        ALTER TABLE entities ADD COLUMN summary_source jsonb;
+        ALTER TABLE facts ADD COLUMN status_reason text;
+        ALTER TABLE archived_facts ADD COLUMN status_reason text;
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,189 @@
+"""The shape of a fact pattern, and the regular-expression pieces the pattern tables share.
+
+A :class:`Pattern` is a regular expression over one sentence whose named group ``obj`` is
+the object (an entity mention, a literal, an amount, a date…); an optional group ``subj``
+names the subject inside the match, otherwise the extractor finds it to the left
+(``engram.ingest.subjects``). The tables are ``engram.ingest.patterns_en`` and
+``engram.ingest.patterns_zh``; ``engram.ingest.patterns`` indexes them by trigger word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from engram.ingest.clauses import Lang
+from engram.nlp.amounts import AMOUNT
+
+ObjectKind = Literal["", "entity", "value", "amount", "number", "date", "birthday", "phone", "email"]
+SubjectMode = Literal["left", "topic", "group", "speaker", "addressee"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """One way to say a predicate: ``regex`` over a sentence with a named group ``obj``.
+
+    - ``inverse``: the object is the fact's subject and the found subject its object ("my son
+      Jake" → Jake CHILD_OF me).
+    - ``require_mention``: emit only when ``obj`` holds (or names) an entity.
+    - ``past``: the predicate to use when the clause is in the past tense; ``future``: the one
+      to use when the clause says it is still to come ("planning to run a marathon").
+    - ``trigger``: lower-case literals, one of which a matching sentence contains.
+    - ``kind``: how ``obj`` is read (entity, value, amount, number, date, birthday, phone, email);
+      "" takes the registry's object kind. ``object_type``: the type of an entity made from
+      the object's text ("" takes the registry's).
+    - ``subject``: ``left`` (the nearest subject left of the object, the actor for I/我),
+      ``topic`` (a deal, project, product, document or organisation of the sentence, else the
+      speaker), ``group`` (the regex's ``subj`` group, an entity of ``subject_type``),
+      ``speaker`` (the actor when the clause speaks in the first person) or ``addressee``
+      (the person the message is addressed to: "Thanks for being a great friend, Maria").
+    - ``split``: coordinated objects make one fact each ("reading, writing and hiking").
+    - ``negatable``: a "not" or "no longer" before the cue maps the predicate (``stop`` /
+      ``negated`` here, else the registry's); False for cues that carry their own negation.
+    - ``antecedent``: an object left unsaid ("现在特别讨厌", "我退出") is taken from an earlier
+      fact or mention of the sentence.
+    """
+
+    predicate: str
+    lang: Lang
+    regex: re.Pattern[str]
+    confidence: float = 0.9
+    inverse: bool = False
+    require_mention: bool = False
+    past: str | None = None
+    trigger: tuple[str, ...] = ()
+    future: str | None = None
+    kind: ObjectKind = ""
+    object_type: str = ""
+    subject: SubjectMode = "left"
+    subject_type: str = ""
+    split: bool = False
+    negatable: bool = True
+    stop: str | None = None
+    negated: str | None = None
+    antecedent: bool = False
+
+
+_LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")
+
+
+def _trigger(source: str, given: str) -> tuple[str, ...]:
+    """Return literals one of which a matching sentence must contain (lower-cased), () for any."""
+    if given:
+        return tuple(word.lower() for word in given.split("|"))
+    lead = _LEAD.match(source)
+    if lead is None:
+        return ()
+    return (
+        tuple(alt.lower() for alt in lead.group(1).split("|")) if lead.group(1) else (lead.group(2).lower(),)
+    )
+
+
+def pattern(
+    lang: Lang,
+    predicate: str,
+    source: str,
+    confidence: float = 0.9,
+    *,
+    trigger: str = "",
+    **options: object,
+) -> Pattern:
+    """Return a compiled pattern (English ones case-insensitive); its trigger words come from
+    ``trigger`` or the regex's leading alternation."""
+    regex = re.compile(source, re.I if lang == "en" else 0)
+    return Pattern(predicate, lang, regex, confidence, trigger=_trigger(source, trigger), **options)  # type: ignore[arg-type]
+
+
+# ── shared pieces ────────────────────────────────────────────────────────────────────────
+
+EN_OBJ = r"(?P<obj>[^,.!?;:()\n\"“”]{1,60})"
+EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
+EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
+EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s[A-Z][\w&.'’-]*){0,3})"
+EN_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
+EN_DATE = (
+    r"(?P<obj>[^,;!?()\n]{2,40}?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
+)
+
+ZH_STOP = r"，。！？；,.!?;、\s：:"
+ZH_OBJ = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)"
+ZH_OBJ_LONG = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|吧|呢|啊|$)"
+"""An object that may hold 的 (北京的客户)."""
+ZH_NAME_BARE = r"(?P<obj>[\u4e00-\u9fff]{2,4}?|[A-Z][a-z]+)"
+ZH_NAME = ZH_NAME_BARE + r"(?=[，。！？；,.!?;、\s]|$|也|都|今年|在|是|和|的|跟|做|从)"
+ZH_DATE = (
+    r"(?P<obj>(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|[0-9０-９一二三四五六七八九十两月日号周下本这个星期天年底初末.\-/点半上午下"
+    r"中晚早明后今昨前礼拜分时刻整凌晨傍:：]){2,20})"
+)
+ZH_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
+
+
+def zh_obj_before(suffix: str) -> str:
+    """Return an object group that ends right before ``suffix``."""
+    return rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:{suffix})"
+
+
+_ZH_ROLE_PREFIX = (
+    r"(?:(?:销售|产品|项目|技术|市场|财务|人事|行政|客户|采购|运营|研发|区域|部门|大客户|研发部|销售部|市场部|"
+    r"产品部|技术部|财务部|人事部|运营部|中学|小学|大学|高中|初中|幼儿园|数学|语文|英语|软件|前端|后端|测试|"
+    r"数据|算法|平面|室内|UI|总|副总|高级|资深|首席|初级|中级|主任|主治|执行|助理|区域|大区|全栈|"
+    r"Java|Python|前台|后台|客户成功|售前|售后)+)?"
+)
+ZH_ROLE = (
+    _ZH_ROLE_PREFIX
+    + r"(?:经理|总监|主管|专员|工程师|设计师|顾问|助理|老师|教师|医生|护士|律师|会计|主任|总裁|"
+    r"董事长|CEO|CTO|CFO|COO|创始人|合伙人|程序员|架构师|分析师|研究员|教授|学生|实习生|销售|产品经理|"
+    r"项目经理|主编|编辑|记者|厨师|司机|警察|公务员|翻译|客服|前台|秘书|出纳|HR|工人|店长|老板|柜员|收银员|导游|"
+    r"快递员|外卖员|保安|教练|主播|博主|组长|队长|班长|班主任|校长|院长|行长|总编|药剂师|营养师|心理咨询师|"
+    r"理财顾问|会计师|审计师|建筑师|摄影师|化妆师|面点师|程序猿|运维|测试|产品|运营|设计|律师助理|法务)"
+)
+EN_ROLE = (
+    r"(?:(?:senior|junior|lead|chief|head|principal|staff|sales|product|project|account|marketing|software|"
+    r"data|art|creative|finance|hr|regional|general|operations|engineering|executive|managing|"
+    r"assistant|high school|middle school|elementary school|primary school|math|english|science|"
+    r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
+    r"mechanical|registered|school|family|youth|mental health|social media|real estate)\s)*"
+    r"(?:engineer|developer|manager|teacher|doctor|nurse|designer|artist|writer|student|"
+    r"lawyer|accountant|CEO|CTO|CFO|COO|founder|co-founder|director|consultant|analyst|chef|"
+    r"photographer|musician|counselor|counsellor|therapist|scientist|researcher|professor|salesperson|"
+    r"architect|intern|programmer|editor|journalist|pilot|firefighter|police officer|"
+    r"social worker|vp|president|owner|entrepreneur|coach|athlete|actor|actress|dancer|painter|"
+    r"singer|filmmaker|author|veterinarian|vet|dentist|pharmacist|mechanic|electrician|carpenter|"
+    r"instructor|trainer|tutor|librarian|paramedic|surgeon|psychologist|banker|investor|"
+    r"volunteer|officer|administrator|recruiter|representative|specialist|coordinator|"
+    r"technician|plumber|baker|barista|bartender|waiter|waitress|cashier|clerk|secretary|"
+    r"receptionist|nanny|caregiver|soldier|marine|streamer|youtuber|blogger|podcaster|"
+    r"gamer|composer|producer|dj|poet|novelist|screenwriter|illustrator|animator|model|"
+    r"stylist|hairdresser|florist|farmer|rancher|realtor|broker|auditor|economist|"
+    r"statistician|mathematician|physicist|chemist|biologist|historian|archaeologist|"
+    r"astronaut|player|goalkeeper|quarterback|shooting guard|point guard)"
+)
+EN_EVENT = (
+    r"(?:support group|group|meeting|conference|convention|workshop|seminar|class|course|lesson|session|"
+    r"parade|festival|fest|concert|gig|show|exhibition|exhibit|fair|race|marathon|half marathon|5k|10k|"
+    r"tournament|competition|contest|championship|playoffs?|match|party|wedding|funeral|ceremony|rally|"
+    r"protest|march|retreat|camp|bootcamp|trip|road trip|tour|hike|event|fundraiser|gala|meetup|"
+    r"test|exam|interview|audition|reunion|gathering|service|lecture|talk|screening|premiere|"
+    r"expo|summit|hackathon|recital|performance|musical|open house|book club|reading|signing|"
+    r"program|programme|cruise|vacation|holiday|getaway|picnic|barbecue|bbq|potluck|drive|"
+    r"camping trip|game night|jam session|club|league|team tryouts?|tryouts?|clinic|"
+    r"shelter|charity event|dinner|brunch|pride)s?"
+)
+"""Head nouns of events a person attends (ATTENDED; PLANS_TO when still to come)."""
+EN_CREATION = (
+    r"(?:painting|drawing|sketch|portrait|picture|mural|sculpture|pottery|bowl|vase|pot|mug|cake|"
+    r"cupcakes?|cookies|bread|pie|muffins|brownies|dinner|meal|dish|soup|pasta|pizza|salad|"
+    r"quilt|scarf|sweater|blanket|bracelet|necklace|jewelry|jewellery|card|dress|shirt|song|album|"
+    r"poem|story|stories|book|novel|screenplay|script|video|film|movie|documentary|podcast|website|"
+    r"app|game|blog|comic|birdhouse|table|shelf|garden|playlist|photo album|collage|costume|"
+    r"ornament|candles?|soap|treehouse|model|robot|recipe|track|beat|zine|comic book|short story|"
+    r"article|essay|thesis|dissertation|course|curriculum|logo|design|prototype)s?"
+)
+"""Head nouns of things a person makes, for verbs that do not always create (made, built…)."""
+EN_GROUP = (
+    r"(?:group|club|team|forum|community|band|choir|league|society|association|union|church|gym|"
+    r"organi[sz]ation|committee|board|network|circle|crew|troupe|orchestra|ensemble|guild|"
+    r"collective|co-op|coalition|chapter|squad|meetup)s?"
+)
+"""Head nouns of groups a person is a member of."""

@@ -1,0 +1,169 @@
+"""Find entity mentions in a Chinese sentence, from jieba's words and part-of-speech tags.
+
+jieba (https://github.com/fxsjy/jieba#4-词性标注) tags people (nr), places (ns), organisations
+(nt) and other proper nouns (nz) but misses most company and project names; these are read
+from the words around a head word:
+
+- projects: nouns before 项目 (深圳/仓储/项目 → 深圳仓储项目, CRM/升级/项目);
+- organisations: a name before an industry word (华东/物流, 星河/科技, 明德/教育), a place
+  before 总部/分公司/办事处 (北京总部), departments (市场部, 产品部);
+- products: a model code before a product noun (X3扫描仪), an edition (企业版), a name before
+  云盘/网盘/云 (星河云盘, 坚果云);
+- documents: a kind of contract (服务合同, 采购合同).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+from typing import Any
+
+from engram.ingest.lexicon import SURNAMES
+from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
+from engram.nlp.tokenize import has_cjk, jieba_module
+
+
+@cache
+def _posseg() -> Any:
+    """Return jieba.posseg, with jieba's dictionary loaded once (engram.nlp.tokenize)."""
+    jieba_module()
+    import jieba.posseg
+
+    return jieba.posseg
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+Found = tuple[int, int, str, str]
+"""(start, end, name, entity type)."""
+
+
+@lru_cache(maxsize=64)
+def _cut(sentence: str) -> tuple[tuple[str, str], ...]:
+    """Return jieba's (word, flag) pairs of ``sentence`` (cached: both readers below use them)."""
+    return tuple((w, f) for w, f in _posseg().cut(sentence))
+
+
+_ORG_SUFFIX = _words(
+    "物流 汽车 教育 医疗 科技 集团 公司 银行 软件 网络 电子 传媒 地产 能源 制药 食品 物业 咨询 证券 保险 "
+    "通信 智能 "
+    "实业 贸易 控股 股份 电器 家居 餐饮 文化 体育 出版社 医院 工作室 律所 事务所 基金 航空 生物 环保 建设 "
+    "装饰 "
+    "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资"
+)
+_BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
+_PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
+_NOUNISH = _words("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x")
+_NOT_PREFIX = _words(
+    "这个 那个 这些 那些 我们 你们 他们 公司 项目 我 你 他 她 的 了 和 跟 与 在 是 有 新 老 大 小 该 本 某 "
+    "这 那 "
+    "每个 整个 一个 全部 所有 我的 这次 上次 下次 今年 明年 去年 负责 加入 离开 注册 成立 管理 创办 收购 "
+    "投资 入职 "
+    "就职 任职 进入 选择 联系 服务 合作 拜访 参观 考察 代表 通知 告诉 跳槽 调到 发给 交给 给 去 到 从 找 问 "
+    "帮 "
+    "一家 某家 那家 这家 各 多家 两家 整个 原来 以前 现在 目前"
+)
+_WEAK_PREFIX = _words("新 老 大 小 该 本 某 原")
+_DEPARTMENT = re.compile(
+    r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|"
+    r"公关|测试|"
+    r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产)部(?!长|门经理|经理)"
+)
+_PRODUCT = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|"
+    r"服务器|路由器|"
+    r"显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机)"
+    r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
+)
+_DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
+_NICKNAME = re.compile(
+    r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|"
+    r"宋|唐|许|韩|"
+    r"冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|廖|"
+    r"贾|夏|"
+    r"韦|方|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|钱|严|武|戴|莫|孔)"
+    r"(?![\u4e00-\u9fff]?(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|婆|百姓|头))"
+)
+"""小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家…)."""
+_REGION = re.compile(r"^[华东南西北中]{2}区$")
+_NOT_NAMES = _words("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅")
+
+
+def structural_mentions(sentence: str) -> list[Found]:
+    """Return departments, products, documents, and the projects, organisations and products
+    read from jieba's words, in the order found (longest first where two overlap)."""
+    found: list[Found] = []
+    words = _cut(sentence)
+    offsets: list[int] = []
+    position = 0
+    for word, _ in words:
+        offsets.append(position)
+        position += len(word)
+    for index, (word, _flag) in enumerate(words):
+        start = offsets[index]
+        if word == "项目":
+            first = index
+            while (
+                first > 0
+                and index - first < 3
+                and (_prefix_word(*words[first - 1], verbs=False) or words[first - 1][0] in _WEAK_PREFIX)
+            ):
+                first -= 1
+            while first < index and words[first][0] in _WEAK_PREFIX:
+                first += 1  # 新项目 is no name; 新零售项目 is
+            if first < index and words[first - 1][0] in _WEAK_PREFIX and words[first][1] != "ns":
+                first -= 1
+            if first < index:
+                found.append((offsets[first], start + 2, sentence[offsets[first] : start + 2], "project"))
+        elif len(word) >= 4 and has_cjk(word) and word[-2:] in _ORG_SUFFIX and word[:2] not in _NOT_PREFIX:
+            found.append((start, start + len(word), word, "organisation"))  # one jieba word: 平安保险
+        elif word in _ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
+            if index == 0 or not _prefix_word(*words[index - 1]) or len(words[index - 1][0]) < 2:
+                continue
+            kind = "product" if word in _PRODUCT_SUFFIX else "organisation"
+            lead = offsets[index - 1]
+            if word in _BRANCH and words[index - 1][1] != "ns":
+                continue
+            found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
+    for regex, kind in ((_DEPARTMENT, "organisation"), (_PRODUCT, "product"), (_DOCUMENT, "document"),
+                        (_NICKNAME, "person")):  # fmt: skip
+        found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
+    return found
+
+
+def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:
+    """Return True when a jieba word can begin or continue a name before a head word (a company
+    name may be tagged a verb or an adverb: 远航/v 汽车, 鼎新/d 科技; a project's may not:
+    接手/v 杭州/ns 项目)."""
+    if word in _NOT_PREFIX or not (has_cjk(word) or word.isalnum()):
+        return False
+    return flag in _NOUNISH or (
+        verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr", "d", "vn")
+    )
+
+
+def tagged_mentions(sentence: str) -> list[Found]:
+    """Return the people, places, organisations and proper nouns jieba tags in ``sentence``."""
+    out: list[Found] = []
+    position = 0
+    for word, flag in _cut(sentence):
+        start, position = position, position + len(word)
+        if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES:
+            continue
+        if flag in ("nr", "nrfg", "nrt"):
+            name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
+            prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
+            if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
+                out.append((start, position, word, "person"))
+        elif flag == "ns" and not _REGION.match(word):
+            out.append((start, position, word, "place"))
+        elif flag == "nt":
+            out.append((start, position, word, "organisation"))
+    return out
+
+
+def is_surname(character: str) -> bool:
+    """Return True when ``character`` is a common Chinese surname."""
+    return character in SURNAMES

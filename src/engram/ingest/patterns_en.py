@@ -1,0 +1,395 @@
+"""English fact patterns of the builtin extractor: personal and business memory, conversational text.
+
+Ordered: a more specific pattern comes before a general one, since the first pattern whose
+object span is taken wins (``engram.ingest.builtin``). See ``engram.ingest.frames.Pattern``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from engram.ingest.frames import (
+    EN_AMOUNT,
+    EN_CAPS,
+    EN_CREATION,
+    EN_DATE,
+    EN_EVENT,
+    EN_GROUP,
+    EN_NAME,
+    EN_NAMES,
+    EN_OBJ,
+    EN_ROLE,
+    Pattern,
+    pattern,
+)
+
+en = partial(pattern, "en")
+
+_NAME_WORD = (
+    r"(?-i:(?!(?:Our|My|The|This|That|Your|His|Her|Their|Its|It|What|Which|Who|When|And|But|So|Yeah|Yes|Oh|Wow|"
+    r"Just|Also|Really|Now|Then|Here|There|Thanks|Thank|Haha|Lol|Well|Maybe|Totally|Definitely)\b)[A-Z][a-z]+)"
+)
+_KIN = (
+    r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
+    r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
+)
+_I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
+_ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
+_ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
+_NOT_LIKED = (
+    r"(?!to\b|it\b|that\b|this\b|you\b|your\b|them\b|him\b|her\b|how\b|the way\b|when\b|what\b|seeing\b|hearing\b|"
+    r"being\b|having\b|their\b|his\b|its\b|the idea\b|the fact\b|the sound\b|the thought\b|the look\b|the vibe\b|those\b|these\b|"
+    r"all\b|each\b|every\b|everyone\b|everything\b|one\b|ya\b|u\b|this idea\b|that idea\b|the support\b|"
+    r"the positive\b|the energy\b|the way\b|the feeling\b|the confidence\b|the attitude\b|the enthusiasm\b|"
+    r"helping you\b|that you\b|it when\b|the sound of\b|hanging out with you\b|our\b)"
+)
+_PLACE_OBJ = r"(?P<obj>(?:(?:a|an|the|some|this|that|my|our)\s)?(?:[\w'’-]+\s){0,4}?" + EN_CAPS + r")"
+_HOBBY = (
+    r"(?:running|surfing|painting|swimming|hiking|climbing|rock climbing|cycling|biking|dancing|singing|knitting|"
+    r"cooking|baking|gardening|yoga|skating|skateboarding|skiing|snowboarding|writing|reading|drawing|boxing|"
+    r"fishing|journaling|meditating|meditation|lifting|weightlifting|jogging|sewing|camping|volunteering|"
+    r"photography|pottery|woodworking|crocheting|quilting|birdwatching|kayaking|rowing|sailing|diving|"
+    r"scuba diving|golfing|bowling|archery|fencing|martial arts|karate|judo|taekwondo|pilates|crossfit|"
+    r"playing (?:the )?\w+|learning \w+|a podcast|a blog|a garden|an instrument)"
+)
+_MODIFIERS = (
+    r"(?:(?!(?:since|when|while|that|which|and|but|the|a|an|my|our|to|for|with|at|in|on|of|it|is|was|so|"
+    r"really|very|what|who|this|there)\b)[\w+'’-]+\s){0,4}?"
+)
+"""Words before an event's head noun ("regional video game" tournament), no function words."""
+_NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont)\s(?:really\s)?)?"
+_LIST_OBJ = r"(?P<obj>[^.!?;:()\n\"“”]{1,100})"
+"""An object that may be a list ("reading, watching movies, and exploring nature")."""
+_FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
+
+EN_PATTERNS: tuple[Pattern, ...] = (
+    # ── where people live, come from and work from ──────────────────────────────────────
+    en("WORKS_FROM", rf"\bmoved to (?:the |their |our |a |his |her )?(?P<obj>{EN_CAPS}) office\b", 0.8,
+       kind="entity", object_type="place", trigger="office"),
+    en("WORKS_FROM", r"\b(?:work(?:s|ing)?(?: remotely)?|and) from (?:the |our |their |my |a |his |her )?"
+       r"(?P<obj>home|(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* office|the office|office|a caf[eé]|coffee shops?)",
+       0.8, kind="value", trigger="from home|office|from a caf|coffee shop"),
+    en("WORKS_FROM", rf"\bbased (?:in|at|out of) (?:the |our |their |a )?(?P<obj>{EN_CAPS} office)\b", 0.8,
+       kind="value", trigger="based"),
+    en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
+    en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
+       object_type="place"),
+    en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
+       object_type="place", trigger="moved"),
+    en("LIVES_IN", rf"\b(?:live|lives|(?<!a )living|reside|resides|residing|based|settled|'ve lived|have lived|"
+       rf"has lived)\s(?:now\s|currently\s|right now\s)?(?:in|at|near) {EN_OBJ}", require_mention=True,
+       trigger="live|living|reside|based|settled|lived"),
+    en("COMES_FROM", rf"\b(?:I'm|I am|is|am|are|come|comes|came)\s(?:originally\s)?from {EN_OBJ}", 0.85,
+       require_mention=True, trigger="from"),
+    en("COMES_FROM", rf"\b(?:grew up|was born|were born|raised) (?:in|on) {EN_OBJ}", 0.85,
+       require_mention=True, trigger="grew up|born|raised"),
+    # ── work and study ───────────────────────────────────────────────────────────────────
+    en("LEFT_ORGANISATION", rf"\b(?:(?:left|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
+       rf"(?:at|with)\s|(?:got )?laid off (?:from|by)\s|fired from\s){EN_OBJ}", 0.8, require_mention=True,
+       trigger="left|quit|resigned|lost my job|laid off|fired", negatable=False),
+    en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
+       rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
+       trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
+    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) {EN_OBJ}", 0.8, require_mention=True,
+       trigger="ceo of|cto of|cfo of|coo of|founder of|president of|director of|manager at|engineer at|head of|"
+               "lead at|vp of|owner of|designer at|developer at|analyst at|consultant at|teacher at|nurse at|"
+               "doctor at|professor at|student at|intern at|scientist at|editor at|chef at|coach at"),
+    en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
+       require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
+    en("WORKS_AT", rf"\b(?:employed by|joined the team at|got a job at|started (?:a new job )?at|hired by|"
+       rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
+       trigger="employed by|joined the team|got a job|started|hired|intern"),
+    en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
+       rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
+       trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
+    en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|works as|work as|working as|serves as|became|become|job as|"
+       rf"career as|hired as|promoted to)\s(?:now\s|also\s|currently\s|officially\s)?(?:a|an|the|our|their)?\s?"
+       rf"(?:new\s|full-time\s|part-time\s)?"
+       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))",
+       trigger="i'm|i am| is | am |works as|work as|working as|serves as|became|become|job as|career as|"
+               "hired as|promoted to", object_type="role", kind="entity", stop="LEFT_ROLE"),
+    en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))", 0.8,
+       trigger=", a|, an|, the|, our|as a|as an|as the|as our", object_type="role", kind="entity"),
+    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
+       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
+       kind="entity", object_type="role", trigger=" is | was "),
+    en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
+    en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
+       require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
+    en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred|switched) from (?:the )?(?P<prev>{EN_CAPS}(?: \w+)?) "
+       rf"to (?:the )?{EN_OBJ}", 0.85, kind="entity", object_type="project", require_mention=True,
+       trigger="reassigned|moved from|transferred|switched from"),
+    en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|switched|taken off|removed) from (?:the )?{EN_OBJ}",
+       0.85, kind="entity", object_type="project", require_mention=True,
+       trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
+    en("ASSIGNED_TO", rf"\b(?:assigned|staffed|put) (?:to|on) (?:the )?{EN_OBJ}", 0.85, kind="entity",
+       object_type="project", require_mention=True, trigger="assigned|staffed|put on|put to"),
+    en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
+       r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
+       0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
+    en("UNASSIGNED_FROM", rf"\b(?:I'm|I am|we're|we are) (?:not|no longer) (?:on|working on|part of) (?:the )?"
+       rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
+       object_type="project", negatable=False, trigger="not on|no longer on|not working on|no longer working on|"
+       "not part of|no longer part of"),
+    en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own|i cover|i look after) "
+       rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
+       trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
+    en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
+       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit))\b", 0.8, kind="value",
+       trigger="manage|lead|run|head"),
+    en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
+       r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
+    en("WORKS_ON", rf"\b(?:I'm|I am|I've been|we're|we are) (?:currently |now |still )?working on "
+       rf"(?:a |an |my |our |the )?{EN_OBJ}", 0.75, kind="value", trigger="working on"),
+    en("VOLUNTEERS_AT", rf"\bvolunteer(?:s|ed|ing)? (?:at|with|for|in) (?:a |an |the |our |my )?{EN_OBJ}", 0.85,
+       kind="value", trigger="volunteer"),
+    en("SPONSORED_BY", rf"\b(?:sponsored by|endorsement deal with|sponsorship (?:deal )?with|signed with) "
+       rf"{EN_OBJ}", 0.8, require_mention=True, trigger="sponsored by|endorsement|sponsorship|signed with"),
+    # ── money, dates and deals ───────────────────────────────────────────────────────────
+    en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
+    en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
+       rf"unit|seat|licen[cs]e|month|year))", 0.85, subject="topic", kind="amount",
+       trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
+    en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
+       subject="topic", kind="amount", trigger="price|cost|quoted"),
+    en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b", 0.8, subject="topic", kind="value",
+       trigger="% off|% discount"),
+    en("DISCOUNT", r"\bdiscount of (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",
+       trigger="discount"),
+    en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
+       subject_type="organisation", kind="amount", trigger="payment of"),
+    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?(?:[\w-]+\s){{0,3}}?"
+       rf"(?:of\s)?{EN_AMOUNT}", 0.85,
+       subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
+    en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
+       rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
+       trigger="deadline|due date"),
+    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
+       subject="topic", kind="date", trigger="due"),
+    en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
+       rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
+       trigger="launch|go live|goes live|ship|release"),
+    en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for|slipped to|pushed to|postponed to|delayed "
+       rf"to|moved back to|is now) {EN_DATE}", 0.8, subject="topic",
+       kind="date", trigger="launch"),
+    en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
+       subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
+    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:is |was |"
+       rf"moved |set |scheduled |booked )?(?:at|on|for|to) {EN_DATE}", 0.8, subject="topic", kind="date",
+       trigger="meet|call|sync|catch-up|standup|demo|review"),
+    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
+       subject="group", subject_type="organisation", kind="value", trigger="signed"),
+    en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
+       rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
+       rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
+       subject_type="organisation", require_mention=True, object_type="product",
+       trigger="ordered|placed an order|bought|purchased|signed up"),
+    en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?"
+       rf"(?:order |contract |subscription |deal |renewal |meeting )?{EN_OBJ}", 0.85, subject="topic",
+       kind="value", trigger="cancel|called off|terminated", negatable=False),
+    en("STATUS", r"\b(?:is|are|was|has been|got)\s(?:now\s|officially\s)?(?P<obj>closed|paid|on hold|complete|"
+       r"completed|done|delayed|live|overdue|approved|signed|pending|blocked|at risk|on track|cancelled|"
+       r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",
+       trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
+               "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
+    en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
+       rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
+       subject_type="organisation", kind="entity", object_type="person",
+       trigger="contact|poc|account manager|rep "),
+    en("EMAIL", rf"\b(?:email|e-mail)(?: address)? is {EN_OBJ}", require_mention=True, kind="email",
+       trigger="email|e-mail"),
+    en("EMAIL", r"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>[\w.+-]+@[\w.-]+)",
+       kind="email", trigger="reach|contact|email|find|write to"),
+    en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
+       r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",
+       trigger="phone|number|cell|mobile|call|text me|reach|or on|or at|whatsapp"),
+    # ── tastes and habits ────────────────────────────────────────────────────────────────
+    en("PREFERS", rf"\b(?:my|his|her|our|their|(?-i:[A-Za-z]+)['’]s) (?:all-time |absolute |current |new |very )?(?:fav|fave|favou?rite)"
+       rf"(?:\s[\w-]+){{0,3}}?\s(?:is|are|was|has to be|would be)\s(?:probably\s|definitely\s|still\s)?{EN_OBJ}",
+       0.85, kind="value", trigger="fav"),
+    en("PREFERS", r"(?:^|,\s|\bbut\s)(?P<obj>[\w' -]{3,40}?)\s(?:is|are|'s)\s(?:definitely\s|still\s|"
+       r"probably\s)?(?:one of\s)?my\s(?:all-time\s|absolute\s)?(?:fav|fave|favou?rite|top pick|go-to)s?\b",
+       0.8, kind="value", subject="speaker", trigger="fav|top pick|go-to"),
+    en("PREFERS", rf"\bprefer(?:s|red)?\s(?!to\b){EN_OBJ}", kind="value"),
+    en("INTERESTED_IN", rf"\bmy (?:main |favou?rite |new |current )?hobb(?:y|ies) (?:is|are|include|"
+       rf"includes)\s{EN_OBJ}", 0.85, kind="value", split=True, trigger="hobb"),
+    en("INTERESTED_IN", r"(?:^|,\s)(?P<obj>[\w' -]{3,60}?)\s(?:is|are)\s(?:one of\s)?my\s(?:main\s|"
+       r"favou?rite\s|biggest\s)?(?:hobby|hobbies|passion|passions)\b", 0.85, kind="value", split=True,
+       subject="speaker", trigger="hobb|passion"),
+    en("INTERESTED_IN", rf"\b(?:I've been|I'm|I am|been|started)\s(?:\w+\s)?looking into\s(?!it\b|that\b|this\b){_LIST_OBJ}",
+       0.75, kind="value", split=True, trigger="looking into"),
+    en("LIKES", rf"\bmy love (?:of|for)\s(?!it\b|that\b|this\b|you\b|the project\b){_LIST_OBJ}", 0.8, kind="value",
+       split=True, trigger="my love"),
+    en("LIKES", r"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{3,40}?)\s(?:has been|is|'s been|has always been)"
+       r"\s(?:a\s|such a\s)?(?:big\s|huge\s|major\s|important\s)?part of my life\b", 0.8, kind="value",
+       subject="speaker", trigger="part of my life"),
+    en("INTERESTED_IN", rf"\b(?:passionate about|keen on|interested in|curious about|fascinated by)\s"
+       rf"(?!it\b|that\b|this\b|you\b|your\b|what\b|how\b|hearing\b|learning more\b){_LIST_OBJ}", 0.8,
+       kind="value", split=True, trigger="passionate about|keen on|interested in|curious about|fascinated by"),
+    en("LIKES", r"(?:^|,\s|\band\s|\bbut\s|\bso\s)(?P<obj>[\w' -]{3,40}?)(?:'s|\sis|\shas been)\s(?:a|an|my|"
+       r"such a|really a)\s(?:\w+\s){0,2}?(?:way to (?:relax|unwind|express|de-stress|destress|decompress|"
+       r"chill|escape|recharge|get creative|stay|clear)|therapy|(?:chill|me|happy) (?:time|place)|"
+       r"passion|escape|outlet|stress reliever)\b", 0.75, kind="value", subject="speaker",
+       trigger="way to|therapy|chill time|me time|happy place|passion|escape|outlet|stress reliever"),
+    en("LIKES", r"(?:^|,\s|\band\s)(?P<obj>[\w' -]{3,40}?)\sis\s(?:therapy|my therapy) for me\b", 0.75,
+       kind="value", subject="speaker", trigger="therapy"),
+    en("DISLIKES", rf"\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
+       rf"not a fan of|not really a fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
+       rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
+       trigger="hate|dislike|detest|can't stand|cannot stand|can not stand|not a fan|not really a fan|"
+               "can't bear|loathe"),
+    en("DISLIKES", rf"\b(?:don't|do not|never|doesn't|does not)\s(?:drink|eat|smoke|touch)\s{EN_OBJ}", 0.8,
+       kind="value", negatable=False, trigger="drink|eat|smoke|touch"),
+    en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
+       rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
+       rf"(?!my job\b|my job\b|it\b|that\b|on\b|the job\b|work\b|there\b){EN_OBJ}", 0.85, kind="value",
+       negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
+                                "deleted|cancelled my|canceled my"),
+    en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted) (?:away |over )?from {EN_OBJ}", 0.85,
+       require_mention=True, negatable=False, object_type="product", trigger="switched|moved|migrated|changed|converted"),
+    en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "
+       rf"{EN_OBJ}", 0.85, require_mention=True, trigger="switched|moved|migrated|changed|converted"),
+    en("USES", rf"\b(?:track|manage|plan|write|run|organi[sz]e|handle|keep|do|store|build|edit)\s(?:\w+\s){{0,3}}?"
+       rf"(?:in|on|with)\s(?P<obj>{EN_CAPS})(?:\s(?:now|these days|instead))", 0.8, require_mention=True,
+       kind="entity", object_type="product", trigger="now|these days|instead"),
+    en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
+       require_mention=True, trigger="use|using|rely on|relies on"),
+    en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
+       split=True, trigger="allergic|allergy|allergies|sensitive"),
+    en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
+       trigger="intolerant"),
+    en("DIET", r"\b(?:I'm|I am|we're|we are|I've been|I went|became|become|turned|now|been)\s(?:a\s)?"
+       r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"
+       r"gluten-free|dairy-free|halal|kosher)\b", 0.85, kind="value",
+       trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
+               "halal|kosher"),
+    # ── things done, made, learnt and joined ─────────────────────────────────────────────
+    en("STUDIES", rf"\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
+       rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
+       rf"signed up for (?:a |an |some )?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
+       rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
+       rf"something\b|the hard way\b|my lesson\b|to\b){EN_OBJ}", 0.8, kind="value",
+       trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
+    en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,
+       kind="value", trigger="taking"),
+    en("LIKES", r"\b(?:play|plays|playing)\s(?:the\s)?(?P<obj>piano|guitar|violin|cello|drums|bass|flute|"
+       r"saxophone|sax|trumpet|ukulele|harp|clarinet|trombone|viola|keyboard|organ|banjo|harmonica|"
+       r"tennis|soccer|football|basketball|baseball|volleyball|golf|chess|badminton|hockey|rugby|"
+       r"cricket|table tennis|ping pong|pickleball|poker|board games|video games|the piano)\b", 0.8,
+       kind="value", stop="STOPPED_USING", trigger="play"),
+    en("MEMBER_OF", rf"\b(?:joined|joining|join|member of|signed up for|part of|belong to)\s(?:a|an|the|my|our|"
+       rf"this|another|local)?\s?(?P<obj>(?:[\w'’-]+\s){{0,4}}?{EN_GROUP})\b", 0.8, kind="value",
+       trigger="join|member of|signed up for|part of|belong to"),
+    en("MEMBER_OF", rf"\b(?:member of|joined) {EN_OBJ}", 0.8, require_mention=True,
+       trigger="member of|joined"),
+    en("ATTENDED", rf"\b(?:got back from|came back from|returned from|back from)\s(?:a|an|the|my|our)\s"
+       rf"(?P<obj>(?:[\w+'’-]+\s){{0,4}}?{EN_EVENT})\b", 0.8, kind="value",
+       trigger="back from|returned from"),
+    en("VISITED", rf"\b(?:got back from|came back from|returned from|back from)\s{_PLACE_OBJ}", 0.8,
+       require_mention=True, trigger="back from|returned from"),
+    en("PLANS_TO", rf"\b(?:I've got|I have|we've got|we have|got|have)\s(?:a|an|my|our|another|this)\s"
+       rf"(?P<obj>(?:[\w+'’-]+\s){{0,4}}?{EN_EVENT})\b{_FUTURE}", 0.75, kind="value",
+       trigger="got|have"),
+    en("ATTENDED", rf"\b(?:went|go|going|been|attended|attend|attending|took part in|participated in|competed in|"
+       rf"compete in|ran|run|did|won|lost|failed|passed|finished|completed|hosted|organi[sz]ed|headed)"
+       rf"\s(?:to\s|in\s|at\s|out\s(?:to\s)?)?(?:a|an|the|my|our|this|that|another|some|one of the|a few|"
+       rf"two|three|several)\s(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.8, kind="value", future="PLANS_TO",
+       trigger="went|go|been|attend|took part|participated|compet|ran|run|did|won|lost|failed|passed|"
+               "finished|completed|hosted|organi|headed"),
+    en("ATTENDED", rf"\b(?:had (?:a blast|fun|a great time|a good time|an amazing time|a wonderful time)|was|were|"
+       rf"spent (?:the|my) (?:day|evening|weekend|afternoon|night))\s(?:at|in)\s(?:a|an|the|my|our|this)\s"
+       rf"(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.75, kind="value", trigger="blast|fun|great time|good time|"
+       "amazing time|wonderful time|was|were|spent"),
+    en("ATTENDED", rf"\bused to (?:compete|perform|dance|play|race|run) in (?:a few |some |many |lots of )?"
+       rf"(?P<obj>(?:[\w+'’-]+\s){{0,3}}?{EN_EVENT})\b", 0.75, kind="value", negatable=False,
+       trigger="used to"),
+    en("VISITED", rf"\b(?:visited|went to|been (?:only |just |already |once |twice )?to|traveled to|travelled to|"
+       rf"flew to|was in|were in|toured|went on a trip to|took a trip to|stayed in|spent \w+ days? in)\s"
+       rf"{_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
+       trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent"),
+    en("PLANS_TO_VISIT", rf"\b(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
+       rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to|"
+       rf"move to)? ?{_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
+       trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading"),
+    en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
+       require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
+    en("CREATED", rf"\b(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
+       rf"crocheted|illustrated|published|self-published|filmed|directed|choreographed)\s"
+       rf"(?!it\b|that\b|this\b|them\b|you\b|to\b|a lot\b|about\b|back\b|down\b|up\b|for\b|with\b|on\b|in\b|some\b)"
+       rf"{EN_OBJ}", 0.8, kind="value",
+       trigger="painted|drew|wrote|baked|knit|sew|crafted|composed|sculpted|carved|crochet|illustrated|"
+               "published|filmed|directed|choreographed"),
+    en("CREATED", rf"\b(?:made|built|created|designed|cooked|recorded|put together|finished)\s(?:a|an|the|my|"
+       rf"our|this|these|that|those|some|two|three|a few)?\s?(?P<obj>(?:[\w+'’-]+\s){{0,5}}?{EN_CREATION})\b",
+       0.75, kind="value", trigger="made|built|created|designed|cooked|recorded|put together|finished"),
+    en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
+       kind="value", trigger="own"),
+    en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
+       rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b){EN_OBJ}",
+       0.7, kind="value", trigger="bought|purchased|got myself|just got|own|'ve got|have got"),
+    en("GOAL", rf"\bmy (?:main |big |biggest |ultimate |long-term |current |new |life )?(?:goal|dream|aim|"
+       rf"ambition|resolution|mission)\s(?:is|has always been|was|has been|for \w+ is)\s(?:to\s)?{EN_OBJ}", 0.85,
+       kind="value", trigger="goal|dream|aim|ambition|resolution|mission"),
+    en("GOAL", rf"\b(?:it's|it has|it's always|it has always|it'd)\s(?:been|be)\s(?:a|my)\s(?:\w+\s)?dream "
+       rf"(?:of mine )?to\s{EN_OBJ}", 0.8, kind="value", subject="speaker", trigger="dream"),
+    en("GOAL", rf"\b(?:want|wants|hope|hoping|aim|aiming|working|dream|dreaming) (?:to become|to be a|towards "
+       rf"becoming|of becoming)\s(?:a |an )?{EN_OBJ}", 0.8, kind="value",
+       trigger="to become|to be a|towards becoming|of becoming"),
+    en("GOAL", r"\b(?:I|we)\s(?:really\s|still\s|also\s|eventually\s|one day\s|someday\s)?(?:want|wanna|would like|'d like|"
+       r"hope|aim|am determined|'m determined)\s(?:to\s)?(?P<obj>(?:become|be a|be an|get better at|improve|learn|"
+       r"start|open|write|publish|travel|visit|buy|build|create|run|finish|win|make a difference|help|adopt|"
+       r"have|own|go back to|get (?:stronger|fit|healthier|in shape)|lose weight|save|retire|launch|grow|"
+       r"compete|play|join|teach|mentor|raise|renovate|move)\b[^,.!?;:()\n]{0,60})", 0.7, kind="value",
+       trigger="want|wanna|would like|'d like|hope|aim|determined"),
+    en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|hoping|decided|aiming|"
+       rf"aim|preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
+       rf"(?!it\b|that\b|this\b|you\b|what\b|how\b|about\b|a lot\b|see\b|hear\b|be\b|have\b|get it\b|"
+       rf"check\b|catch up\b|chat\b|talk\b|hang out\b|meet you\b|tell\b|share\b|show\b|think\b|try\b|"
+       rf"learn more\b|find out\b|know\b|read\b|watch it\b){EN_OBJ}", 0.75, kind="value",
+       trigger="plan|intend|hoping|decided|aiming|aim to|preparing|getting ready|looking to|can't wait|"
+               "cannot wait|excited to|psyched to|stoked to"),
+    en("PLANS_TO", r"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{0,50})",
+       0.7, kind="value", trigger="thinking about|thinking of|considering|contemplating"),
+    en("PLANS_TO", rf"\b(?:gonna|going to)\s(?!be\b|have\b|get\b|see\b|do\b|try\b|let\b|make\b|take\b|"
+       rf"need\b|keep\b|check\b|send\b|tell\b|ask\b|give\b|call\b|text\b|talk\b|love\b|miss\b|help\b|"
+       rf"think\b|always\b|never\b|definitely\b|probably\b|just\b|still\b|be\b)"
+       rf"{EN_OBJ}{_FUTURE}", 0.7, kind="value", trigger="gonna|going to"),
+    en("PLANS_TO", rf"^(?:gonna)\s{EN_OBJ}", 0.7, kind="value", subject="speaker", trigger="gonna"),
+    en("PLANS_TO", rf"\b(?:I'm|I am|we're|we are)\s(?:starting|launching|opening|founding|setting up)\s"
+       rf"(?:a|an|my|our)\s{EN_OBJ}", 0.75, kind="value", trigger="starting|launching|opening|founding|setting up"),
+    en("LIKES", rf"\b{_I}\s{_ADV}{_NEG}(?:love|loves|loved|adore|adores|enjoy|enjoys|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}", 0.8,
+       kind="value", split=True, negated="DISLIKES", trigger="love|adore|enjoy"),
+    en("LIKES", rf"\b(?:I|we|they|he|she|{_NAME_WORD}|{_KIN})\s{_ADV}{_NEG}(?:like|likes|dig|digs)\s{_NOT_LIKED}"
+       rf"{_LIST_OBJ}",
+       0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
+    en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally|"
+       rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with)\s"
+       rf"(?!it\b|that\b|this\b|you\b|your\b|them\b|the idea\b){EN_OBJ}", 0.8, kind="value", split=True,
+       trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with"),
+    en("LIKES", r"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
+       r"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
+       trigger="took up|taken up|picked up|got into|getting into"),
+    en("LIKES", rf"\bstarted\s(?P<obj>{_HOBBY})\b", 0.75, kind="value", trigger="started"),
+    # ── people and animals ───────────────────────────────────────────────────────────────
+    en("HAS_PET", rf"\b(?:my|our) (?:new |little |sweet |old )?(?P<kind>dog|cat|puppy|kitten|pup|parrot|hamster|"
+       rf"rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|lizard|gecko|bird|fish|ferret|pet)s?,?\s"
+       rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,
+       trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
+               "lizard|gecko|bird|fish|ferret|pet"),
+    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|two|three)\s(?:new\s)?(?P<kind>dog|cat|puppy|kitten|"
+       rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig)s?\s(?:named|called)\s{EN_NAMES}\b", 0.85,
+       kind="entity", object_type="animal", split=True, trigger="named|called"),
+    en("MARRIED_TO", rf"\b(?:married (?:to )?|engaged to )(?-i:(?!My\b|The\b)){EN_NAME}", 0.9,
+       kind="entity", object_type="person", trigger="married|engaged to"),
+    en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",
+       0.8, subject="addressee", kind="value", trigger="friend|buddy|pal"),
+    en("STATUS", r"\b(?P<obj>passed away|died)\b", 0.8, kind="value", trigger="passed away|died"),
+    en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
+       r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
+    en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,
+       subject="topic", kind="amount", trigger="deal for|contract for|order for|renewal for|subscription for"),
+    en("BIRTHDAY", rf"\bbirthday(?:'s| is)\s(?:on\s)?(?:the\s)?{EN_DATE}", kind="birthday", trigger="birthday"),
+    en("BIRTHDAY", rf"\b(?:I was|was|were) born on {EN_DATE}", kind="birthday", trigger="born on"),
+    en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
+       r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
+)  # fmt: skip

@@ -1,0 +1,265 @@
+"""Chinese fact patterns of the builtin extractor: personal and business memory, chat messages.
+
+Ordered: a more specific pattern comes before a general one, since the first pattern whose
+object span is taken wins (``engram.ingest.builtin``). See ``engram.ingest.frames.Pattern``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from engram.ingest.frames import (
+    ZH_AMOUNT,
+    ZH_DATE,
+    ZH_NAME,
+    ZH_NAME_BARE,
+    ZH_OBJ,
+    ZH_OBJ_LONG,
+    ZH_ROLE,
+    ZH_STOP,
+    Pattern,
+    pattern,
+    zh_obj_before,
+)
+
+zh = partial(pattern, "zh")
+
+_NOT = rf"[^{ZH_STOP}]"
+_PERSON = r"(?P<subj>[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
+_ORG = r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
+_DEPT = r"(?P<obj>[\u4e00-\u9fff]{2,4}部)"
+_ISSUES = (
+    "卡纸|死机|黑屏|断线|掉线|闪退|漏水|发热|发烫|坏了|出问题|出故障|报错|崩溃|卡顿|没反应|打不开|连不上"
+)
+_PET = (
+    r"[\u4e00-\u9fff]{0,2}?(?:猫|狗|猫咪|狗狗|兔子|鹦鹉|仓鼠|乌龟|金鱼|鸟|金毛|泰迪|柯基|哈士奇|柴犬|布偶|英短|"
+    r"拉布拉多|边牧|萨摩耶|比熊|博美|蓝猫|狸花)"
+)
+_DO = r"(?:吃|喝|抽|玩|用|看|弹|练|打|跑|去|做|买|听)"
+
+ZH_PATTERNS: tuple[Pattern, ...] = (
+    # ── where people live and come from ──────────────────────────────────────────────────
+    zh("MOVED_FROM", rf"从{zh_obj_before('搬到|搬去|搬回|搬来|搬走|搬离|调回')}", 0.85, require_mention=True,
+       object_type="place", trigger="搬|调回"),
+    zh("MOVED_FROM", rf"(?:搬离了?|离开了?){ZH_OBJ}", 0.8, require_mention=True, object_type="place",
+       trigger="搬离|离开"),
+    zh("COMES_FROM", rf"(?:来自|老家在|老家是|出生在|出生于|生在|长在|老家){ZH_OBJ}", 0.85, require_mention=True,
+       object_type="place", trigger="来自|老家|出生|生在|长在"),
+    zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
+       trigger="人"),
+    zh("LIVES_IN", rf"(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|住){ZH_OBJ}", require_mention=True,
+       object_type="place", trigger="住|家在|定居|搬"),
+    zh("VISITED", rf"(?:回了?)(?:一趟|一次|趟)?(?:老家)?{ZH_OBJ}", 0.75, require_mention=True, object_type="place",
+       trigger="回"),
+    # ── work and study ───────────────────────────────────────────────────────────────────
+    zh("LEFT_ORGANISATION", rf"从{zh_obj_before('离职|辞职|退休|跳槽|跳到|出来')}", 0.85, require_mention=True,
+       object_type="organisation", trigger="离职|辞职|退休|跳槽|跳到|出来", negatable=False),
+    zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
+       object_type="organisation", trigger="跳槽|跳到|加盟"),
+    zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在(?P<obj>[^{ZH_STOP}上]{{2,10}}?)(?:了|干了|工作了|上班了)", 0.8,
+       require_mention=True,
+       object_type="organisation", trigger="不在", negatable=False),
+    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|定居|安家|买了房)", 0.8, require_mention=True,
+       object_type="place",
+       trigger="住了|生活了|定居|安家|买了房"),
+    zh("LEFT_ORGANISATION", rf"从{_DEPT}(?:调到|调去|转到|换到)", 0.85, kind="entity",
+       object_type="organisation", trigger="调到|调去|转到|换到", negatable=False),
+    zh("MEMBER_OF", rf"(?:调到|调去|转到|换到)了?{_DEPT}", 0.85, kind="entity", object_type="organisation",
+       trigger="调到|调去|转到|换到"),
+    zh("LEFT_ORGANISATION", rf"(?:在|从){_ORG}(?:工作|上班|干)了(?:[一二三四五六七八九十两几\d]+)年", 0.75,
+       require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
+    zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?){ZH_OBJ}", 0.8, require_mention=True,
+       object_type="organisation", trigger="离开|辞掉|辞去|离职", negatable=False),
+    zh("STUDIES_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:读书|上学|读研|读博|念书|读大学|读|学习|"
+       r"念|上课)", trigger="读|上学|念|学习|上课"),
+    zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))",
+       0.85, kind="entity", object_type="organisation", trigger="小学|中学|大学|学院|学校|幼儿园"),
+    zh("STUDIES", r"(?:读|学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+       0.8, kind="value", trigger="读|学|念|主修|攻读"),
+    zh("WORKS_FROM", r"在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
+       r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
+       trigger="办公室|分公司|总部|家|公司|工厂|门店|园区|基地"),
+    zh("WORKS_FROM", r"(?P<obj>远程|居家办公|在家办公|线上办公|远程办公)", 0.8, kind="value",
+       trigger="远程|居家办公|在家办公|线上办公"),
+    zh("WORKS_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|做|当|干)",
+       trigger="工作|上班|任职|实习|就职|做|当|干", require_mention=True, object_type="organisation"),
+    zh("WORKS_AT", rf"(?:去|到)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|报到)",
+       trigger="工作|上班|任职|实习|就职|报到", require_mention=True, object_type="organisation"),
+    zh("WORKS_AT", r"在(?P<obj>银行|医院|学校|政府|律所|事务所|超市|餐厅|酒店|工厂|国企|外企|央企|大厂|报社|电视台|"
+       r"幼儿园|大学|中学|小学|研究所|设计院|警局|派出所|法院)(?:工作|上班|任职|当)", 0.8, kind="value",
+       trigger="工作|上班|任职|当"),
+    zh("WORKS_AT", rf"(?:就职于|任职于|入职了?|加入了?){ZH_OBJ}", require_mention=True, object_type="organisation",
+       trigger="就职于|任职于|入职|加入"),
+    zh("WORKS_AT", rf"是(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:[\u4e00-\u9fff]{{2,3}}区)?的(?:{ZH_ROLE})",
+       0.85, require_mention=True, object_type="organisation", trigger="是"),
+    zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])",
+       0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
+       trigger="的"),
+    zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])", 0.8, subject="group",
+       subject_type="person", kind="entity", object_type="role", trigger="的"),
+    zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
+       0.75, subject="group", subject_type="person", kind="entity", object_type="role",
+       trigger="实习生|新同事|助理|经理|总监"),
+    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的", 0.75, kind="value", trigger="区的"),
+    zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
+       rf"(?P<obj>{ZH_ROLE})", trigger="是|担任|作为|当|升|成为", kind="entity", object_type="role",
+       stop="LEFT_ROLE"),
+    zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
+       kind="entity", object_type="role", trigger="做"),
+    zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
+       object_type="role", trigger="做|当|干", stop="LEFT_ROLE"),
+    zh("LEFT_ROLE", rf"(?:不再担任|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity", object_type="role",
+       trigger="不再担任|卸任|辞去|不当", negatable=False),
+    zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导)是{_PERSON}(?=[，。！？；]|$)",
+       0.8, subject="group", subject_type="person", kind="entity", object_type="role", trigger="是"),
+    zh("REPORTS_TO", r"向(?P<obj>他|她|[\u4e00-\u9fff]{2,4}?|[A-Z][a-z]+)汇报", 0.85, kind="entity",
+       object_type="person", trigger="汇报"),
+    zh("REPORTS_TO", rf"(?:汇报给|汇报对象(?:是|变成了?|换成了?|改成了?)|(?:上级|领导|老板|上司)(?:是|变成了?|换成了?)){ZH_NAME}",
+       0.85, kind="entity", object_type="person", trigger="汇报|上级|领导|老板|上司"),
+    zh("UNASSIGNED_FROM", r"(?P<obj>)(?:退出|撤出|不管了|不做了|不跟了)", 0.75, kind="entity",
+       object_type="project", antecedent=True, trigger="退出|撤出|不管了|不做了|不跟了", negatable=False),
+    zh("ASSIGNED_TO", rf"(?:被?分到了?|被?分配到了?|调到了?|派到了?|接手了?|加入了?|转到了?|"
+       rf"(?:跟|和)我一起做|一起做|参与了?|负责){ZH_OBJ}", 0.85, kind="entity", object_type="project",
+       require_mention=True, trigger="分到|分配到|调到|派到|接手|加入|转到|一起做|参与|负责", stop="UNASSIGNED_FROM"),
+    zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:由|交给|归){_PERSON}(?:来)?(?:牵头|负责|跟进|主导|"
+       r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
+       trigger="牵头|负责|跟进|主导|对接|接手|管"),
+    zh("RESPONSIBLE_FOR", rf"(?:负责|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
+       trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
+    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?)(?:暂时|先|都|全部)?"
+       rf"(?:交给|转给|移交给|交接给){_PERSON}(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",
+       kind="value", trigger="交给|转给|移交给|交接给"),
+    # ── money, dates and deals ───────────────────────────────────────────────────────────
+    zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
+    zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
+    zh("PRICE", rf"(?:价格|报价|售价|单价|价钱|续约价|续费|价|金额|总价|总额|年费|月费|服务费|费用|授权费)"
+       rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|总额|费"),
+    zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
+       0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
+    zh("DISCOUNT", r"打了?(?P<obj>[一二三四五六七八九](?:五)?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
+       trigger="折"),
+    zh("QUANTITY", r"(?P<obj>\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆)", 0.8,
+       subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆"),
+    zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
+       r"(?:到账|付了|收到|付清)",
+       0.85, subject="topic", kind="amount", trigger="到账|付了|收到|付清"),
+    zh("PAID", rf"(?:已经|已)?(?:付了|支付了|收到了?)[^，。！？；]{{0,6}}?{ZH_AMOUNT}", 0.8, subject="topic",
+       kind="amount", trigger="付了|支付了|收到"),
+    zh("DEADLINE", rf"(?:截止(?:日期|时间)?(?:是|为|到|在)?|最晚|最迟|期限是){ZH_DATE}", 0.85, subject="topic",
+       kind="date", trigger="截止|最晚|最迟|期限"),
+    zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:交付|提交|完成|交货|交|开通|上线|拿到|签|"
+       r"发|给|到位|搞定|确认|回复|付款|部署|验收)", 0.85, subject="topic", kind="date",
+       trigger="前"),
+    zh("LAUNCH_DATE", rf"(?:将于|将在|预计|计划|定于|会在|在)?{ZH_DATE}(?:正式)?(?:上线|发布|推出|投产|开业|启动)",
+       0.85, subject="topic", kind="date", trigger="上线|发布|推出|投产|开业|启动"),
+    zh("EXPIRES_ON", rf"{ZH_DATE}(?:到期|截止|结束)", 0.8, subject="topic", kind="date",
+       trigger="到期|截止|结束"),
+    zh("MEETING_AT", rf"(?:会议|开会|见面|会面|碰头|例会)(?:时间)?(?:是|定在|安排在|改到|改在|在){ZH_DATE}", 0.8,
+       subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会"),
+    zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
+       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访)",
+       0.8, subject="topic", kind="date",
+       trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访"),
+    zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,10}}?)做(?P<subj>[\u4e00-\u9fff]{{2,6}}?(?:复盘|评审|培训|汇报|"
+       r"述职|总结会|周会|月会))", 0.8, subject="group", subject_type="event", kind="date",
+       trigger="复盘|评审|培训|汇报|述职|总结会|周会|月会"),
+    zh("ORDERED", r"订单[^。]{0,30}?(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$)",
+       0.85, subject="topic", require_mention=True, object_type="product", trigger="订单"),
+    zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|订了|订购了?|采购了)(?:[^，。！？；]{0,3}?"
+       r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张))?(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权)",
+       0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),
+    zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
+       0.8, require_mention=True, object_type="product", trigger="追加"),
+    zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
+       0.85, kind="value",
+       trigger="取消|撤销|作废|终止", negatable=False),
+    zh("STATUS", r"(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
+       r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
+       trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
+    zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
+    zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
+    zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{_ISSUES})", 0.75, subject="topic", kind="value",
+       trigger=_ISSUES),
+    zh("USES", rf"(?:反映|反馈|投诉|说)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?:经常|总是|老是|又|一直|偶尔|频繁)?"
+       rf"(?:{_ISSUES})", 0.75, require_mention=True, object_type="product",
+       trigger="反映|反馈|投诉|说"),
+    zh("CONTACT", rf"(?:对接人|联系人|负责人)(?:从[^，。]{{1,6}}?)?(?:换成了?|变成了?|改成了?|是|为){ZH_NAME}", 0.85,
+       subject="topic",
+       kind="entity", object_type="person", trigger="对接人|联系人|负责人"),
+    zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"
+       r"(?P<obj>[\w.+-]+@[\w.-]+\w)", kind="email",
+       trigger="邮箱|邮件|email|e-mail"),
+    zh("PHONE", r"(?:手机号?码?|电话号?码?|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
+       r"(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
+    # ── tastes and habits ────────────────────────────────────────────────────────────────
+    zh("PREFERS", rf"最喜欢的[\u4e00-\u9fff]{{1,5}}?是{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢的"),
+    zh("PREFERS", rf"最喜欢(?:吃|喝|玩|看|听)?{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢"),
+    zh("PREFERS", rf"(?:更喜欢|偏好|倾向于|首选|更愿意|比较喜欢){ZH_OBJ}", kind="value",
+       trigger="更喜欢|偏好|倾向于|首选|更愿意|比较喜欢"),
+    zh("PREFERS", r"(?:一般|通常|平时一般|基本上|大多)(?P<obj>(?:自己)?[\u4e00-\u9fff]{2,6}?)(?=[，。；！]|$)", 0.7,
+       kind="value", trigger="一般|通常|基本上|大多"),
+    zh("LIKES", rf"(?:偶像是|最崇拜|崇拜){ZH_OBJ}", 0.8, kind="value", trigger="偶像|崇拜"),
+    zh("LIKES", rf"(?:很|特别|非常|超|挺|真|也|就)?爱(?P<obj>[打玩看听跑游做吃喝逛唱跳画写读弹][^{ZH_STOP}]{{1,8}}?)"
+       rf"(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)", 0.8, kind="value", negated="DISLIKES", trigger="爱"),
+    zh("DISLIKES", rf"(?:讨厌|不喜欢|反感|最烦|烦透了|看不惯|不爱)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
+       rf"(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
+       trigger="讨厌|不喜欢|反感|最烦|烦透|看不惯|不爱"),
+    zh("DISLIKES", rf"(?:受不了|接受不了|忍不了){ZH_OBJ}", 0.8, kind="value", negatable=False,
+       trigger="受不了|接受不了|忍不了"),
+    zh("STOPPED_USING", rf"(?:停用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
+       rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
+       trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
+    zh("STOPPED_USING", rf"把{zh_obj_before('卸载|删|删掉|停用|注销|退订|戒')}", 0.85, kind="value", negatable=False,
+       trigger="卸载|删|停用|注销|退订|戒"),
+    zh("STOPPED_USING", rf"(?:不再|已经不|再也不|不)(?:在|上){_NOT}{{0,2}}?(?P<obj>[^{ZH_STOP}]{{2,8}}?)上"
+       rf"(?:发|看|买|玩|用|刷|写)", 0.8, kind="value", negatable=False, trigger="不"),
+    zh("STOPPED_USING", rf"从{zh_obj_before('换成|换到|改用|迁移到|切换到|转到')}", 0.85, require_mention=True,
+       negatable=False, object_type="product", trigger="换成|换到|改用|迁移到|切换到|转到"),
+    zh("STOPPED_USING", rf"(?:已经|早就|再也)?不{_DO}(?P<obj>[^{ZH_STOP}]{{0,6}}?)了", 0.8, kind="value",
+       antecedent=True, negatable=False, trigger="不"),
+    zh("STOPPED_USING", rf"(?:不再|再也不|没再|很久没|好久没){_DO}(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=了|[{ZH_STOP}]|$)", 0.8,
+       kind="value", negatable=False, trigger="不再|再也不|没再|很久没|好久没"),
+    zh("STOPPED_USING", r"戒(?:掉)?了?(?P<obj>烟|酒|糖|咖啡|奶茶|可乐|游戏|手机|甜食|夜宵|宵夜|零食|辣)", 0.85, kind="value",
+       negatable=False, trigger="戒"),
+    zh("USES", rf"(?:换成了?|改用了?|迁移到了?|切换到了?|转用了?){ZH_OBJ}", 0.85, object_type="product",
+       trigger="换成|改用|迁移到|切换到|转用"),
+    zh("USES", rf"(?:在用|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
+       trigger="在用|使用|用的是|用着|一直用"),
+    zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
+       trigger="用"),
+    zh("ALLERGIC_TO", rf"对{zh_obj_before('过敏')}", 0.9, kind="value", trigger="过敏"),
+    zh("DIET", r"(?:是|吃|改吃)(?P<obj>素食|素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value", trigger="素|清真"),
+    zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
+       rf"对{_NOT}{{1,8}}?(?:很|特别|非常)?感兴趣){ZH_OBJ}", 0.85, kind="value",
+       trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
+    zh("INTERESTED_IN", rf"(?:对){zh_obj_before('(?:很|特别|非常|挺)?感兴趣')}", 0.85, kind="value",
+       trigger="感兴趣"),
+    zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
+    # ── places visited, plans, goals ─────────────────────────────────────────────────────
+    zh("ATTENDED", rf"参加(?:了|过)?{ZH_OBJ}", 0.8, kind="value", trigger="参加"),
+    zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲')}",
+       0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
+    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?:去|到){ZH_OBJ}", 0.85,
+       past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
+    zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)了?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
+       trigger="参观|拜访|考察"),
+    zh("VISITED", rf"(?:去过|去了|到过|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
+       object_type="place", trigger="去过|去了|到过|玩了|逛了"),
+    zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
+       trigger="目标|想成为|梦想|理想|心愿"),
+    zh("PLANS_TO", rf"(?:打算|计划|准备|想要|决定){ZH_OBJ}", 0.7, kind="value",
+       trigger="打算|计划|准备|想要|决定"),
+    # ── people and animals ───────────────────────────────────────────────────────────────
+    zh("HAS_PET", rf"(?:养了?|有)(?:一只|一条|两只|只|条|一匹)?(?P<kind>{_PET})(?:，|,)?(?:叫|名叫|名字叫)"
+       r"(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
+       trigger="养|有"),
+    zh("HAS_PET", r"养了?(?:一只|一条|两只|只|条)?(?P<obj>[\u4e00-\u9fff]{0,2}?(?:猫|狗|猫咪|狗狗|兔子|鹦鹉|仓鼠|乌龟))"
+       r"(?![，,]?(?:叫|名叫|名字叫))", 0.8,
+       kind="value", trigger="养"),
+    zh("HAS_PET", rf"(?:狗|猫|猫咪|狗狗)(?:叫|名叫|的名字是){ZH_NAME}", 0.85, kind="entity", object_type="animal",
+       trigger="叫|名字"),
+    zh("MARRIED_TO", rf"(?:和|跟){ZH_NAME_BARE}结婚", 0.9, kind="entity", object_type="person", trigger="结婚"),
+    zh("BIRTHDAY", rf"生日(?:是|在|为)?{ZH_DATE}", kind="birthday", trigger="生日"),
+    zh("AGE", r"(?:今年|已经|现在)(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁|了)", kind="number",
+       trigger="岁|了"),
+)  # fmt: skip

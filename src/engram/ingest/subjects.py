@@ -1,0 +1,280 @@
+"""Who a statement is about: speakers, relatives, named people and pronouns, in one sentence.
+
+- First person (I, my, we, 我, 我们) is the episode's actor.
+- A relative named by the speaker ("my brother", "the wife", 我哥哥, 我妈) is a person of its
+  own: "<actor>'s brother" / "<actor>的哥哥" (aliases "brother", "my brother" / "哥哥", "我哥哥"),
+  or the name that follows ("my sister Julia", 我老婆叫刘敏, 我弟弟何磊); its relation to the actor
+  is a fact (``KIN``: SIBLING_OF, CHILD_OF, MARRIED_TO, PARTNER_OF, FRIEND_OF, REPORTS_TO) when
+  the relative is named, a spouse or partner, or the subject or object of another fact.
+- he/she/他/她 name the last person named earlier in the message; you, they, it, 你, 他们
+  (outside an organisation's context) block the statement: there is no coreference beyond that.
+- A clause without a subject (Chinese drops it: 是一名中学老师) inherits the subject of the
+  clause before it; a clause that names something (叫豆豆, "named Max") hands that name on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engram.ingest.clauses import Lang
+from engram.ingest.mentions import Mention, is_first_name, is_surname
+
+Kin = tuple[str, str | None, bool]
+"""(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
+
+KIN_EN: dict[str, Kin] = {
+    **dict.fromkeys(("brother", "sister", "sibling", "bro", "sis"), ("", "SIBLING_OF", True)),
+    **dict.fromkeys(("mom", "mother", "mum", "mommy", "mama", "dad", "father", "daddy", "papa"),
+                    ("", "CHILD_OF", False)),
+    **dict.fromkeys(("son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter"),
+                    ("", "CHILD_OF", True)),
+    **dict.fromkeys(("wife", "husband", "spouse", "hubby"), ("", "MARRIED_TO", False)),
+    **dict.fromkeys(("girlfriend", "boyfriend", "partner", "fiance", "fiancé", "fiancee", "fiancée"),
+                    ("", "PARTNER_OF", True)),
+    **dict.fromkeys(("friend", "best friend", "buddy", "bestie", "pal"), ("", "FRIEND_OF", True)),
+    **dict.fromkeys(("boss", "manager", "supervisor"), ("", "REPORTS_TO", False)),
+    **dict.fromkeys(("grandma", "grandmother", "grandpa", "grandfather", "granny", "nana", "aunt", "uncle",
+                     "cousin", "niece", "nephew", "grandson", "granddaughter", "stepmom", "stepdad",
+                     "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "coworker",
+                     "colleague", "roommate", "neighbor", "neighbour", "teammate", "mentor", "coach"),
+                    ("", None, True)),
+}  # fmt: skip
+KIN_ZH: dict[str, Kin] = {
+    **{w: (w, "SIBLING_OF", True) for w in ("哥哥", "姐姐", "弟弟", "妹妹")},
+    "哥": ("哥哥", "SIBLING_OF", True), "姐": ("姐姐", "SIBLING_OF", True),
+    **{w: ("妈妈", "CHILD_OF", False) for w in ("妈妈", "妈", "母亲", "老妈")},
+    **{w: ("爸爸", "CHILD_OF", False) for w in ("爸爸", "爸", "父亲", "老爸")},
+    **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿")},
+    **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
+    **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
+    **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
+    **{w: (w, "REPORTS_TO", False) for w in ("领导", "老板", "上司")},
+    **{w: (w, None, True) for w in ("表妹", "表哥", "表姐", "表弟", "堂哥", "堂姐", "堂弟", "堂妹",
+                                    "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
+                                    "叔叔", "姑姑", "岳父", "岳母",
+                                    "公公", "婆婆", "同事", "室友", "邻居", "孩子")},
+}  # fmt: skip
+_EN_PLURAL_KIN = (
+    r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
+)
+_EN_KIN = re.compile(
+    r"\b(?P<det>my|our|the)\s(?:(?:little|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
+    r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
+    rf"(?P<kin>{'|'.join(sorted((k for k in KIN_EN if ' ' not in k), key=len, reverse=True))}|best friend"
+    rf"|(?P<plural>{_EN_PLURAL_KIN}))\b(?P<poss>['’]s)?(?:(?:,?\s|\s(?:is|was)\s(?:called\s|named\s)?)"
+    rf"(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?))?",
+    re.I,
+)
+_ZH_KIN = re.compile(
+    rf"我(?:的|们的|家的?)?(?P<kin>{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})"
+    r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
+    r"从的上]|$))?"
+)
+_THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
+
+
+def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[Mention]) -> list[Mention]:
+    """Return the relatives a speaker names in ``sentence`` as person mentions.
+
+    A relative's mention has ``attributes["relation"]`` (the canonical kin word) and
+    ``attributes["kin"]`` (the predicate to the actor); a plural ("my kids") has type
+    ``group`` and never becomes an entity. Without an actor, relatives are not named.
+    """
+    out: list[Mention] = []
+    if lang == "en":
+        for match in _EN_KIN.finditer(sentence):
+            kin = match["kin"].lower()
+            if match["det"].lower() == "the" and kin not in _THE_KIN:
+                continue
+            if match["plural"] or kin == "kids":
+                out.append(Mention(match.start(), match.end("kin"), kin, "group"))
+                continue
+            canonical, predicate, _ = KIN_EN[kin]
+            name = _named(match, mentions)
+            out.append(_relative(match, name, kin, predicate, actor, lang))
+    else:
+        for match in _ZH_KIN.finditer(sentence):
+            canonical, predicate, _ = KIN_ZH[match["kin"]]
+            name = _named(match, mentions)
+            out.append(_relative(match, name, canonical, predicate, actor, lang))
+    return out
+
+
+def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
+    """Return the name right after a kin word, when it is a person's name."""
+    if not match["name"]:
+        return None
+    start = match.start("name")
+    for mention in mentions:
+        if mention.start == start and mention.type in ("person", "thing", "animal"):
+            return mention.name
+    name = match["name"]
+    if re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)?", name):
+        return name if is_first_name(name.split()[0]) else None
+    return name if name[0] in "小阿" or cjk_person(name) else None
+
+
+def cjk_person(name: str) -> bool:
+    """Return True when a Chinese word reads as a person's name: a surname and one or two characters,
+    or 小/老/阿 and one character."""
+    if re.search(r"[的了在是们天年月号说跟和]", name):
+        return False
+    return (len(name) in (2, 3) and is_surname(name[0])) or (len(name) == 2 and name[0] in "小老阿")
+
+
+def _relative(
+    match: re.Match[str], name: str | None, kin: str, predicate: str | None, actor: str | None, lang: Lang
+) -> Mention:
+    end = match.end("name") if name else match.end("kin")
+    surface = match.group(0)[: match.end("kin") - match.start()]
+    if actor is None and name is None:
+        return Mention(match.start(), end, surface, "group")
+    attributes: dict[str, str | int | float | bool | None] = {"relation": kin}
+    if predicate:
+        attributes["kin"] = predicate
+    if name:
+        return Mention(match.start(), end, name, "person", attributes, [], relative=True)
+    if lang == "en":
+        full, aliases = f"{actor}'s {kin}", [kin, f"my {kin}"]
+    else:
+        full, aliases = f"{actor}的{kin}", list(dict.fromkeys([kin, surface, f"我{kin}"]))
+    return Mention(match.start(), end, full, "person", attributes, aliases, relative=True)
+
+
+# ── subject candidates ───────────────────────────────────────────────────────────────────
+
+CandidateKind = Literal["actor", "possessive", "mention", "block"]
+
+_EN_I = re.compile(r"(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
+                   r"(?P<we>\b(?:we|we're|we've|"
+                   r"we'll|our|us|ourselves)\b)", re.I)  # fmt: skip
+_EN_BLOCK = re.compile(
+    r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
+    r"it|it's|everyone|everybody|someone|somebody|people|anyone|nobody)\b",
+    re.I,
+)
+"""Subject pronouns only: possessives (their subscription) and objects (told him) are no subject."""
+_ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
+_ZH_BLOCK = re.compile(r"你们|你|您|(?P<plural>他们|她们)|(?P<third>他|她)|它|客户|对方|大家|别人|有人")
+_EN_GOVERNED = re.compile(
+    r"\b(?:at|in|on|from|with|to|for|of|about|by|into|than|like|near|via|my|your|his|her|our|their|a|an|this|"
+    r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|and)\s+$",
+    re.I,
+)
+_ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
+_EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
+_ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
+"""First person as a possessive ("our CTO", 我们公司的): the actor only when nothing else is the subject."""
+_NAMING = re.compile(r"^\s*(?:叫|名叫|名字叫|named|called)", re.I)
+
+
+@dataclass(slots=True)
+class Candidate:
+    """Something left of a cue that can be a statement's subject (or blocks it: ``name`` None)."""
+
+    start: int
+    end: int
+    kind: CandidateKind
+    name: str | None
+    weight: float
+    mention: Mention | None = None
+
+
+@dataclass(slots=True)
+class Speaker:
+    """What the message so far says about who is who: the actor, the last person, the addressee."""
+
+    actor: str | None
+    last_person: str | None = None
+    addressee: str | None = None
+    organisations: list[str] = field(default_factory=list)
+
+
+def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Speaker) -> list[Candidate]:
+    """Return every subject candidate of ``sentence``, in order of position."""
+    out: list[Candidate] = []
+    covered = [(m.start, m.end) for m in mentions if m.relative or m.type == "group"]
+
+    def inside(start: int) -> bool:
+        return any(s <= start < e for s, e in covered)
+
+    first, block = (_EN_I, _EN_BLOCK) if lang == "en" else (_ZH_I, _ZH_BLOCK)
+    for match in first.finditer(sentence):
+        if not inside(match.start()):
+            weight = 0.9 if match.group("we") else 1.0
+            possessive = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
+            kind: CandidateKind = "possessive" if possessive else "actor"
+            out.append(Candidate(match.start(), match.end(), kind, speaker.actor, weight))
+    people = [m for m in mentions if m.type == "person" and not m.vocative and m.name != speaker.actor]
+    for match in block.finditer(sentence):
+        if inside(match.start()):
+            continue
+        name = None
+        earlier = [m.name for m in people if m.end <= match.start()]
+        if match.group("third") and (earlier or speaker.last_person):
+            name = earlier[-1] if earlier else speaker.last_person
+        elif lang == "zh" and match.group("plural") and speaker.organisations:
+            name = speaker.organisations[-1]
+        out.append(Candidate(match.start(), match.end(), "block" if name is None else "mention", name, 0.85))
+    governed = _EN_GOVERNED if lang == "en" else _ZH_GOVERNED
+    for mention in mentions:
+        if mention.vocative or (not mention.relative and governed.search(sentence, 0, mention.start)):
+            continue  # "at Google", "from the office", 在华为, 从产品部: not a subject
+        if mention.type == "group":
+            out.append(Candidate(mention.start, mention.end, "block", None, 1.0, mention))
+        else:
+            out.append(Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention))
+    out.sort(key=lambda c: (c.start, -c.end))
+    return out
+
+
+def clause_subject(
+    sentence: str, clause: tuple[int, int], found: list[Candidate], allowed: frozenset[str]
+) -> Candidate | None:
+    """Return the leading subject of a clause: the name it introduces (叫豆豆), else its first candidate."""
+    start, end = clause
+    inside = [c for c in found if start <= c.start < end and _allowed(c, allowed)]
+    if not inside:
+        return None
+    if _NAMING.match(sentence[start:end]):
+        named = [c for c in inside if c.mention is not None]
+        if named:
+            return named[0]
+    return inside[0]
+
+
+def _allowed(candidate: Candidate, allowed: frozenset[str]) -> bool:
+    if candidate.mention is None or candidate.kind == "block":
+        return True
+    return candidate.mention.type in allowed
+
+
+def nearest_subject(
+    sentence: str,
+    clauses: list[tuple[int, int]],
+    cue: int,
+    found: list[Candidate],
+    allowed: frozenset[str],
+    verb: int | None = None,
+) -> Candidate | None:
+    """Return the subject of a cue at offset ``cue``: the nearest candidate left of it in its
+    clause, else the leading subject of the closest earlier clause that has one. An unknown
+    name (type thing) is a subject only right before the verb at ``verb`` (default ``cue``)."""
+    verb = cue if verb is None else verb
+    index = next((i for i, (s, e) in enumerate(clauses) if s <= cue < e), len(clauses) - 1)
+    start = clauses[index][0]
+    left = [c for c in found if start <= c.start < cue and _allowed(c, allowed)]
+    if any(c.kind != "possessive" for c in left):
+        left = [c for c in left if c.kind != "possessive" or c is left[0]]
+    for candidate in reversed(left):
+        mention = candidate.mention
+        if mention is not None and mention.type == "thing" and sentence[mention.end : verb].strip(" ,"):
+            continue  # an unknown name is a subject only right before its verb
+        return candidate
+    for earlier in range(index - 1, -1, -1):
+        leading = clause_subject(sentence, clauses[earlier], found, allowed)
+        if leading is not None:
+            return leading
+    return None
