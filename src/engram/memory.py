@@ -24,6 +24,7 @@ from engram.ingest.inputs import (
     decode_cursor,
     encode_cursor,
     fingerprint,
+    given_vector,
     merge_patch,
     supplied_extraction,
     validated,
@@ -258,6 +259,9 @@ class Memory(ReviewMethods):
             search_text=segment(content),
             client_id=episode_in.id is not None,
             thread=thread_key(episode),
+            vector=None
+            if episode_in.embedding is None
+            else given_vector(episode_in.embedding, self.embedder),
         )
 
     # -- episodes ------------------------------------------------------------------------------

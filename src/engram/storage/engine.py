@@ -106,13 +106,22 @@ class SQLStorage:
     ) -> list[tuple[Episode, bool]]:
         """Store new episodes and ``operation`` in one transaction; return (episode, duplicate) per item.
 
+        Items with a ``vector`` get it stored in the same transaction (not embedded later).
         Raises Conflict when a client id already names an episode with other content.
         """
-        fulltext = self._backend.fulltext
+        fulltext, vectors = self._backend.fulltext, self._backend.vectors
 
         def insert(db: object) -> list[tuple[Episode, bool]]:
             db.lock(episodes.lock_keys(items))  # type: ignore[attr-defined]
-            return episodes.insert(db, fulltext, items, operation)  # type: ignore[arg-type]
+            results = episodes.insert(db, fulltext, items, operation)  # type: ignore[arg-type]
+            given = [
+                (episode, item.vector)
+                for item, (episode, duplicate) in zip(items, results, strict=True)
+                if not duplicate and item.vector is not None
+            ]
+            if given:
+                vectors.put_episodes(db, given)  # type: ignore[arg-type]
+            return results
 
         results = self._backend.write(insert)
         self._backend.inserted(sum(not duplicate for _, duplicate in results))

@@ -90,8 +90,8 @@ class View:
         for column in _COLUMNS:
             wanted = getattr(filters, column)
             if wanted:
-                codes = [self.vocab[column][v] for v in wanted if v in self.vocab[column]]
-                keep &= np.isin(self.codes[column], np.asarray(codes, dtype=np.int32))
+                known = [self.vocab[column][v] for v in wanted if v in self.vocab[column]]
+                keep &= np.isin(self.codes[column], np.asarray(known, dtype=np.int32))
         for at, test in (
             (filters.timestamp_after, np.greater_equal),
             (filters.timestamp_before, np.less),
@@ -109,7 +109,8 @@ class View:
 
 
 class GroupMatrix:
-    """One group's rows; ``apply`` (under the caller's lock) refreshes, ``view`` is safe in any thread."""
+    """One group's rows; ``write_rows`` and ``drop`` (under the caller's lock) refresh them, ``view`` is
+    safe in any thread."""
 
     def __init__(self, dimensions: int) -> None:
         self.seq = 0
@@ -120,7 +121,11 @@ class GroupMatrix:
         self._metadata: list[dict[str, Any]] = []
         self._metadata_codes: dict[str, tuple[dict[Any, int], npt.NDArray[np.int32]]] = {}
         self._codes_lock = threading.Lock()
-        self._allocate(0)
+        self._docs: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+        self._matrix: Floats = np.zeros((0, dimensions), dtype=np.float32)
+        self._alive: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
+        self._timestamp: npt.NDArray[np.datetime64] = np.zeros(0, dtype="datetime64[us]")
+        self._codes = {column: np.zeros(0, dtype=np.int32) for column in _COLUMNS}
         self._view = self._make_view()
 
     @property
@@ -301,8 +306,8 @@ class EpisodeMatrices:
                 self._seen = {k: v for k, v in self._seen.items() if k[1] != name}
 
 
-def _rows_of_docs(db: Db, docs: Sequence[int]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _rows_of_docs(db: Db, docs: Sequence[int]) -> list[Mapping[str, Any]]:
+    rows: list[Mapping[str, Any]] = []
     for start in range(0, len(docs), 10_000):
         clause, params = db.dialect.in_list("v.doc", "docs", docs[start : start + 10_000])
         rows += db.rows(f"{_ROW} WHERE {clause} ORDER BY v.doc", params)

@@ -148,9 +148,9 @@ class SQLiteFullText(FullText):
 
     # -- episodes ----------------------------------------------------------------------------------
 
-    def add_documents(self, db: Db, items: Sequence[NewEpisode]) -> list[int]:
+    def add_documents(self, db: Db, items: Sequence[NewEpisode]) -> list[tuple[int, NewEpisode]]:
         assert isinstance(db, SQLiteDb)
-        docs: list[int] = []
+        docs: list[tuple[int, NewEpisode]] = []
         for item in items:
             episode = item.episode
             db.run(
@@ -165,15 +165,20 @@ class SQLiteFullText(FullText):
                     "text": item.search_text,
                 },
             )
-            docs.append(db.conn.last_insert_rowid())
+            docs.append((db.conn.last_insert_rowid(), item))
         return docs
 
-    def index_added(self, db: Db, added: list[int]) -> None:
-        for doc in added:  # each new row, and its neighbours, whose context now includes it
-            text = str(db.value("SELECT text FROM episode_docs WHERE doc = :doc", {"doc": doc}))
-            _write_row(db, doc, text)
-            for neighbour, neighbour_text in _neighbours(db, doc):
-                _write_row(db, neighbour, neighbour_text)
+    def index_added(self, db: Db, added: list[tuple[int, NewEpisode]]) -> None:
+        # An episode without a thread has no neighbours: its row is its own text, written in one go.
+        db.run_many(
+            "INSERT INTO episodes_fts (rowid, text, context) VALUES (:doc, :text, '')",
+            [{"doc": doc, "text": item.search_text} for doc, item in added if item.thread is None],
+        )
+        for doc, item in added:  # each threaded row, and its neighbours, whose context now includes it
+            if item.thread is not None:
+                _write_row(db, doc, item.search_text)
+                for neighbour, neighbour_text in _neighbours(db, doc):
+                    _write_row(db, neighbour, neighbour_text)
 
     def refresh(self, db: Db, group_id: str, episode_ids: Sequence[str]) -> None:
         docs = [_doc(db, "episode_docs", group_id, i) for i in dict.fromkeys(episode_ids)]

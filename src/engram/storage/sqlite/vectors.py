@@ -153,6 +153,7 @@ class SQLiteVectors(Vectors):
         self._reader = reader
         self._matrices = _Matrices()
         self._episodes = EpisodeMatrices(budget_bytes)
+        self._pending_after = 0
 
     def forget(self) -> None:
         """Drop every cached matrix (after vectors were deleted in bulk)."""
@@ -180,12 +181,18 @@ class SQLiteVectors(Vectors):
     # -- episodes ----------------------------------------------------------------------------------
 
     def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
-        rows = db.rows(
-            f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
-            "WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT "
-            ":limit",
-            {"limit": limit},
+        """Return pending episodes after the last doc returned (a cursor: a drain costs O(batch), not
+        O(store) per batch); when none are left past it, from the first doc again (stragglers)."""
+        sql = (
+            f"SELECT {E}, d.doc FROM episode_docs d JOIN episodes e ON e.doc = d.doc "
+            "AND e.expired_at IS NULL WHERE d.doc > :after "
+            "AND NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT :limit"
         )
+        after = self._pending_after
+        rows = db.rows(sql, {"after": after, "limit": limit})
+        if not rows and after:
+            rows = db.rows(sql, {"after": 0, "limit": limit})
+        self._pending_after = int(rows[-1]["doc"]) if rows else 0
         return [episode_from(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
