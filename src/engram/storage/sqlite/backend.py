@@ -137,8 +137,8 @@ class SQLiteBackend(Backend):
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-sqlite-writer")
         self._closed = False
         self._since_optimize = 0
-        self.fulltext = SQLiteFullText()
         self.vectors = SQLiteVectors(self.read, budget_bytes=vector_cache_bytes)
+        self.fulltext = SQLiteFullText(self.vectors.current_episodes)
         self._on_writer(lambda conn: self._transaction(conn, self._migrate))
         self._optimize()
 

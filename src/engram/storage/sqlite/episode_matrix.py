@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -30,10 +30,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engram.models.episodes import EpisodeFilters
+from engram.models.episodes import Episode, EpisodeFilters
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
 
+EPISODES_KEPT = 5_000
+"""Current episode versions kept per group (most recently returned), so hits are not read again."""
+_EPISODE_OVERHEAD = 1_000
+"""Bytes an episode object takes besides its content (an estimate, for the memory budget)."""
 LOG_KEPT = 100_000
 """Changes the log keeps (pruned by a trigger every 10,000): a process further behind reloads."""
 RELOAD_SHARE = 0.25
@@ -91,7 +95,10 @@ class View:
             wanted = getattr(filters, column)
             if wanted:
                 known = [self.vocab[column][v] for v in wanted if v in self.vocab[column]]
-                keep &= np.isin(self.codes[column], np.asarray(known, dtype=np.int32))
+                if len(known) == 1:
+                    keep &= self.codes[column] == known[0]
+                else:
+                    keep &= np.isin(self.codes[column], np.asarray(known, dtype=np.int32))
         for at, test in (
             (filters.timestamp_after, np.greater_equal),
             (filters.timestamp_before, np.less),
@@ -121,6 +128,8 @@ class GroupMatrix:
         self._metadata: list[dict[str, Any]] = []
         self._metadata_codes: dict[str, tuple[dict[Any, int], npt.NDArray[np.int32]]] = {}
         self._codes_lock = threading.Lock()
+        self._episodes: OrderedDict[int, Episode] = OrderedDict()
+        self._episode_bytes = 0
         self._docs: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._matrix: Floats = np.zeros((0, dimensions), dtype=np.float32)
         self._alive: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
@@ -131,7 +140,45 @@ class GroupMatrix:
     @property
     def nbytes(self) -> int:
         """Return the bytes the arrays hold (capacity included)."""
-        return int(self._matrix.nbytes + self._docs.nbytes * 4)
+        return int(self._matrix.nbytes + self._docs.nbytes * 4) + self._episode_bytes
+
+    def episodes(
+        self, docs: Sequence[int], fetch: Callable[[Sequence[int]], dict[int, Episode]]
+    ) -> dict[int, Episode]:
+        """Return the current versions of ``docs`` (those that have one): kept ones, the rest ``fetch``ed.
+
+        Kept versions are dropped when the change log names their doc, so they are as fresh as the view.
+        """
+        found: dict[int, Episode] = {}
+        missing: list[int] = []
+        with self._codes_lock:
+            for doc in docs:
+                episode = self._episodes.get(doc)
+                if episode is None:
+                    missing.append(doc)
+                else:
+                    found[doc] = episode
+                    self._episodes.move_to_end(doc)
+        if missing:
+            fetched = fetch(missing)
+            found.update(fetched)
+            with self._codes_lock:
+                for doc, episode in fetched.items():
+                    if doc not in self._episodes:
+                        self._episodes[doc] = episode
+                        self._episode_bytes += _EPISODE_OVERHEAD + len(episode.content)
+                while len(self._episodes) > EPISODES_KEPT:
+                    _, old = self._episodes.popitem(last=False)
+                    self._episode_bytes -= _EPISODE_OVERHEAD + len(old.content)
+        return found
+
+    def forget_episodes(self, docs: Iterable[int]) -> None:
+        """Drop the kept versions of ``docs`` (they changed)."""
+        with self._codes_lock:
+            for doc in docs:
+                old = self._episodes.pop(doc, None)
+                if old is not None:
+                    self._episode_bytes -= _EPISODE_OVERHEAD + len(old.content)
 
     def view(self) -> View:
         """Return the rows published so far."""
@@ -249,6 +296,18 @@ class EpisodeMatrices:
             self._groups.clear()
             self._seen.clear()
 
+    def episodes(
+        self,
+        db: SQLiteDb,
+        group_id: str,
+        docs: Sequence[int],
+        fetch: Callable[[Sequence[int]], dict[int, Episode]],
+    ) -> dict[int, Episode]:
+        """Return the current versions of ``docs`` of the group, by doc (kept ones first, then ``fetch``)."""
+        self.view(db, group_id)  # refreshed: kept versions of changed docs are dropped
+        group = self._groups.get(group_id)
+        return fetch(docs) if group is None else group.episodes(docs, fetch)
+
     def view(self, db: SQLiteDb, group_id: str) -> View | None:
         """Return the group's rows as of now (refreshed when something was committed); None if none."""
         version = db.conn.execute("PRAGMA data_version").fetchone()
@@ -271,7 +330,7 @@ class EpisodeMatrices:
         return group.view() if group.n else None
 
     def _refresh(self, db: Db, group_id: str, group: GroupMatrix | None, last: int) -> GroupMatrix:
-        if group is not None and group.n:
+        if group is not None and group.seq:
             oldest = db.value("SELECT min(seq) AS s FROM episode_changes")
             changed = [
                 int(r["doc"])
@@ -281,13 +340,15 @@ class EpisodeMatrices:
                     {"g": group_id, "after": group.seq, "last": last},
                 )
             ]
+            group.forget_episodes(changed)
             complete = oldest is None or int(oldest) <= group.seq + 1
             if complete and len(changed) <= max(1000, RELOAD_SHARE * group.n):
                 rows = _rows_of_docs(db, changed)
-                group.write_rows(rows)
-                group.drop(set(changed) - {int(r["doc"]) for r in rows})
-                group.seq = last
-                return group
+                if group.n or not rows:  # a group's first vectors set its dimensions: reloaded below
+                    group.write_rows(rows)
+                    group.drop(set(changed) - {int(r["doc"]) for r in rows})
+                    group.seq = last
+                    return group
         rows = db.rows(f"{_ROW} WHERE v.group_id = :g ORDER BY v.doc", {"g": group_id})
         dimensions = len(bytes(rows[0]["vector"])) // 4 if rows else 0
         fresh = GroupMatrix(dimensions)

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -155,6 +156,10 @@ class SQLiteVectors(Vectors):
         self._episodes = EpisodeMatrices(budget_bytes)
         self._pending_after = 0
 
+    def current_episodes(self, db: SQLiteDb, group_id: str, docs: Sequence[int]) -> dict[int, Episode]:
+        """Return the current versions of the group's ``docs`` by doc, from memory where kept."""
+        return self._episodes.episodes(db, group_id, docs, partial(held_by_docs, db))
+
     def forget(self) -> None:
         """Drop every cached matrix (after vectors were deleted in bulk)."""
         self._matrices.clear()
@@ -213,7 +218,12 @@ class SQLiteVectors(Vectors):
         self, db: Db, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
         hits = self._nearest_docs(db, group_id, vector, filters, limit)
-        found = held_by_docs(db, [doc for doc, _ in hits], filters.known_at)
+        docs = [doc for doc, _ in hits]
+        if filters.known_at is None:
+            assert isinstance(db, SQLiteDb)
+            found = self.current_episodes(db, group_id, docs)
+        else:
+            found = held_by_docs(db, docs, filters.known_at)
         return [ScoredEpisode(found[doc], score) for doc, score in hits if doc in found]
 
     def _nearest_docs(
