@@ -8,7 +8,9 @@ test cases that break one are not generated:
 - ``known_at`` is not in the future (transaction time not yet known; 422);
 - a fact's ``invalid_at`` is not before its ``valid_at`` (422);
 - a ``cursor`` is one the server issued (next_cursor; 422 otherwise);
-- a time with a UTC offset stays within years 1-9999 once in UTC (``0001-01-01T00:00+14:00``; 422).
+- a time with a UTC offset stays within years 1-9999 once in UTC (``0001-01-01T00:00+14:00``; 422);
+- an episode's ``embedding`` has as many numbers as the store's embedder has dimensions, and a
+  store without an embedder (the one under test) takes none (422).
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ def _breaks_a_relation(data: Any) -> bool:
         if "known_at" in utc and utc["known_at"] > now:
             return True
         if "valid_at" in utc and "invalid_at" in utc and utc["invalid_at"] < utc["valid_at"]:
+            return True
+        if node.get("embedding") is not None:
             return True
         cursor = node.get("cursor")
         if isinstance(cursor, str):
