@@ -11,6 +11,8 @@ test cases that break one are not generated:
 - a time with a UTC offset stays within years 1-9999 once in UTC (``0001-01-01T00:00+14:00``; 422);
 - a new API key's ``expires_at`` is in the future, only an admin key sees every group
   (``group_ids: null``), and its name is not an actor Engram records itself (``rest``…; 422).
+- an episode's ``embedding`` has as many numbers as the store's embedder has dimensions, and a
+  store without an embedder (the one under test) takes none (422).
 
 The run authenticates with an admin API key (``ENGRAM_CONTRACT_KEY``: its name and id,
 comma-separated); no case revokes it, which would turn every later case into a 401.
@@ -73,6 +75,8 @@ def _breaks_a_relation(data: Any) -> bool:
         if isinstance(node.get("name"), str) and node["name"].lower() in RESERVED_NAMES:
             return True
         if "valid_at" in utc and "invalid_at" in utc and utc["invalid_at"] < utc["valid_at"]:
+            return True
+        if node.get("embedding") is not None:
             return True
         cursor = node.get("cursor")
         if isinstance(cursor, str):

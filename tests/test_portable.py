@@ -194,7 +194,8 @@ def stored_rows(memory: Memory) -> dict[str, list[tuple[Any, ...]]]:
     """Return every row of every table, without the store-internal document numbers, sorted.
 
     Full-text indexes are read through fts5vocab (term, column, offset per document), the
-    document named by its object's id, so index contents compare across stores.
+    document named by its object's id, so index contents compare across stores. Vectors, counts
+    and the change log (``episode_changes``, in the order rows were written) are bookkeeping.
     """
     path = memory.settings.database_path
     conn = apsw.Connection(str(path))
@@ -204,7 +205,7 @@ def stored_rows(memory: Memory) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' "
             "AND name NOT LIKE '%fts%' AND name NOT LIKE 'sqlite_%' "
             "AND name NOT IN ('schema_migrations', 'store_meta', 'episode_vectors', 'fact_vectors', "
-            "'entity_vectors', 'vector_counts')"
+            "'entity_vectors', 'vector_counts', 'episode_changes')"
         ).fetchall()
     ]
     result: dict[str, list[tuple[Any, ...]]] = {}

@@ -163,6 +163,20 @@ class Settings(BaseSettings):
     embedder_dimensions: int = Field(default=768, gt=0, description="For embedder=openai.")
     embedder_api_key: SecretStr | None = Field(default=None, description="For embedder=openai.")
     embed_batch_size: int = Field(default=32, gt=0, description="Episodes embedded per batch.")
+    query_cache_size: int = Field(
+        default=4096, ge=0, description="Query embeddings kept per process (same text, same vector); 0: off."
+    )
+    vector_cache_mb: int = Field(
+        default=4096,
+        gt=0,
+        description="SQLite: MiB of episode vectors each process keeps in memory; the least recently "
+        "searched groups are dropped past it (and reloaded when searched).",
+    )
+    indexed_metadata_keys: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Metadata keys filtered on often (comma-separated): each gets an index of its "
+        "current values per group. Filters on other keys are still exact, tested row by row.",
+    )
 
     console_secret: SecretStr | None = Field(
         default=None,
@@ -180,7 +194,7 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=3, ge=0, description="Retries on 429, 5xx and timeouts.")
     metrics: MetricsSettings = Field(default_factory=MetricsSettings)
 
-    @field_validator("trusted_hosts", "cors_origins", mode="before")
+    @field_validator("trusted_hosts", "cors_origins", "indexed_metadata_keys", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -25,6 +25,7 @@ from engram.ingest.inputs import (
     decode_cursor,
     encode_cursor,
     fingerprint,
+    given_vector,
     merge_patch,
     supplied_extraction,
     validated,
@@ -60,6 +61,7 @@ from engram.models.history import OperationPage, OperationView, PurgeReport
 from engram.models.json_values import MAX_METADATA_DEPTH, nesting_depth
 from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
+from engram.nlp.query_cache import CachedQueries
 from engram.nlp.tokenize import segment
 from engram.observability import metrics
 from engram.search.engine import BM25Channel, Channel, SearchEngine, group_by_thread
@@ -108,9 +110,13 @@ class Memory(ReviewMethods, IntakeMethods):
             GraphChannel(store, clock=self._clock, inactive_weight=weight),
         ]
         self._indexer: Indexer | None = None
+        queries: Embedder | None = embedder
+        if embedder is not None and self.settings.query_cache_size:
+            queries = CachedQueries(embedder, self.settings.query_cache_size)
         if embedder is not None:
             check_embedder(store, embedder, reset=reembed)
-            channels.append(VectorChannel(store, embedder))
+            assert queries is not None
+            channels.append(VectorChannel(store, queries))
             self._indexer = Indexer(store, embedder, batch_size=self.settings.embed_batch_size)
             if background_indexing:
                 self._indexer.start()
@@ -119,7 +125,7 @@ class Memory(ReviewMethods, IntakeMethods):
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
         self.history = HistoryService(store, clock=self._clock)
-        self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=embedder)
+        self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=queries)
         self._extraction = GraphIngest(store, self.graph, self.settings.create_extractor(), clock=self._clock)
         self._review = ReviewService(store, self.graph, clock=self._clock)
         self.keys = Keyring(store, self._clock)
@@ -264,6 +270,9 @@ class Memory(ReviewMethods, IntakeMethods):
             search_text=segment(content),
             client_id=episode_in.id is not None,
             thread=thread_key(episode),
+            vector=None
+            if episode_in.embedding is None
+            else given_vector(episode_in.embedding, self.embedder),
         )
 
     # -- episodes ------------------------------------------------------------------------------

@@ -110,8 +110,8 @@ def rest_traffic(http: httpx.Client, memory: Memory, fake: FakeOpenAI) -> str:
     assert http.post("/v1/episodes/search", json={"query": "blender"}).json()["results"]
     nothing = {"query": "blender", "filters": {"intent": ["cancel_order"]}}
     assert http.post("/v1/episodes/search", json=nothing).json()["results"] == []
-    fake.fail_next = 1
-    assert http.post("/v1/episodes/search", json={"query": "blender"}).status_code == 502
+    fake.fail_next = 1  # a text not embedded before (the same text is answered from the query cache)
+    assert http.post("/v1/episodes/search", json={"query": "broken blender"}).status_code == 502
 
     # history: an update, a stale update, a delete, a refused revert, a revert
     episode = str(first.json()["episode"]["id"])

@@ -16,9 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
-from engram.graph.judgements import distinct_pairs
 from engram.graph.build import fact_index_text
 from engram.graph.entities import edit
+from engram.graph.judgements import distinct_pairs
 from engram.graph.service import GraphService
 from engram.models.episodes import Operation
 from engram.models.graph import AliasChanges, Entity, EntityPatch, EntityView, Fact, MergeCandidateView

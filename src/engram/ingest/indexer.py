@@ -20,6 +20,7 @@ from engram.models.episodes import Episode
 from engram.nlp.embed import Embedder
 from engram.observability import metrics
 from engram.storage.protocol import Storage
+from engram.threads import thread_key
 
 logger = logging.getLogger("engram.ingest.indexer")
 
@@ -89,11 +90,17 @@ class Indexer:
     def _episode_batch(self) -> int:
         pending = self._store.pending_embeddings(self._batch_size)
         if pending:
-            texts = [embedding_text(e, self._store.neighbours(e.group_id, e.id)[0]) for e in pending]
+            texts = [embedding_text(e, self._previous(e)) for e in pending]
             vectors = self._embedder.embed_documents(texts)
             self._store.put_vectors(list(zip(pending, vectors, strict=True)))
             metrics.count_embedded(e.recorded_at for e in pending)
         return len(pending)
+
+    def _previous(self, episode: Episode) -> Episode | None:
+        """Return the previous episode of the episode's thread (none without a thread: no query)."""
+        if thread_key(episode) is None:
+            return None
+        return self._store.neighbours(episode.group_id, episode.id)[0]
 
     def _graph_batch(self) -> int:
         """Embed a batch of facts, else of entity names, once no episode is pending (graph.vectors)."""

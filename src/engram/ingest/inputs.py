@@ -6,16 +6,19 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from pydantic import ValidationError
 
 from engram.errors import InvalidInput
 from engram.models.episodes import EpisodeIn
 from engram.models.graph import Extraction
-from engram.storage.types import PageKey
+from engram.nlp.embed import Embedder
+from engram.storage.types import PageKey, Vector
 from engram.validation import field_path
 
 
@@ -33,6 +36,28 @@ def supplied_extraction(episode_in: EpisodeIn) -> Extraction | None:
     if episode_in.entities is None and episode_in.facts is None:
         return None
     return Extraction(entities=episode_in.entities or [], facts=episode_in.facts or [])
+
+
+def given_vector(embedding: Sequence[float], embedder: Embedder | None) -> Vector:
+    """Return a caller's embedding at unit length.
+
+    Raises InvalidInput(field="embedding") unless it fits ``embedder`` (the store's): one number
+    per dimension, finite, not all zero. Without an embedder the memory stores no vectors.
+    """
+    if embedder is None:
+        raise InvalidInput("this memory has no embedder, so it stores no vectors", field="embedding")
+    if len(embedding) != embedder.dimensions:
+        raise InvalidInput(
+            f"embedding has {len(embedding)} numbers; this store's embedder ({embedder.name}) makes "
+            f"{embedder.dimensions}",
+            field="embedding",
+        )
+    vector = np.asarray(embedding, dtype=np.float32)
+    norm = float(np.linalg.norm(vector))
+    if not math.isfinite(norm) or norm == 0.0:
+        raise InvalidInput("embedding must be finite numbers, not all zero", field="embedding")
+    result: Vector = vector / np.float32(norm)
+    return result
 
 
 def validated(model: type[Any], value: Any, what: str) -> Any:

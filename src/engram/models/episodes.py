@@ -89,6 +89,13 @@ class EpisodeIn(_Input):
         max_length=512,
         description="Facts the caller extracted itself; subjects/objects name entities.",
     )
+    embedding: list[float] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4096,
+        description="The episode's vector, computed by the caller with the store's embedder (as many "
+        "numbers as its dimensions; scaled to unit length): stored at once instead of embedded later.",
+    )
 
     @field_validator("content")
     @classmethod

@@ -8,7 +8,9 @@ the full-text index and vectors (engram.storage.backend). Every method takes a `
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -23,6 +25,7 @@ from engram.storage import archive, episodes, graph, history, keys, portable, pu
 from engram.storage.backend import Backend
 from engram.storage.hit_buffer import Hit, HitBuffer
 from engram.storage.rows import insert_operation
+from engram.storage.sql import Db
 from engram.storage.stats import StoreCounts
 from engram.storage.txn import Txn
 from engram.storage.types import (
@@ -47,16 +50,38 @@ T = TypeVar("T")
 logger = logging.getLogger("engram.store")
 
 
+def index_metadata_keys(db: Db, keys: Sequence[str]) -> None:
+    """Create (if missing) an index per metadata key of its current values, per group.
+
+    The index holds the expression ``Dialect.metadata_equals`` tests, so a filter on a declared
+    key reads its episodes through it (on PostgreSQL: string values) instead of testing every row.
+    """
+    db.lock([("schema",)])
+    for key in dict.fromkeys(keys):
+        digest = hashlib.blake2b(key.encode(), digest_size=4).hexdigest()
+        name = f"episodes_meta_{re.sub(r'[^A-Za-z0-9_]', '_', key)[:40]}_{digest}"
+        db.run(
+            f"CREATE INDEX IF NOT EXISTS {name} ON episodes (group_id, {db.dialect.metadata_index(key)}) "
+            "WHERE expired_at IS NULL"
+        )
+
+
 class SQLStorage:
     """Episodes, the knowledge graph, history, archive and export on one database. Thread-safe.
 
     See engram.storage.protocol.Storage for the contract each method keeps.
     """
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, *, indexed_metadata_keys: Sequence[str] = ()) -> None:
+        """Serve ``backend``; each of ``indexed_metadata_keys`` gets an index of its current values.
+
+        Raises InvalidInput(field="metadata") for a key that is not a metadata filter key.
+        """
         self._backend = backend
         self._hits = HitBuffer(self._write_hits)
         self.name = backend.dialect.name
+        if indexed_metadata_keys:
+            backend.write(lambda db: index_metadata_keys(db, indexed_metadata_keys))
 
     def _read(self, fn: Callable[..., T], *args: Any) -> T:
         with self._backend.read() as db:
@@ -83,13 +108,22 @@ class SQLStorage:
     ) -> list[tuple[Episode, bool]]:
         """Store new episodes and ``operation`` in one transaction; return (episode, duplicate) per item.
 
+        Items with a ``vector`` get it stored in the same transaction (not embedded later).
         Raises Conflict when a client id already names an episode with other content.
         """
-        fulltext = self._backend.fulltext
+        fulltext, vectors = self._backend.fulltext, self._backend.vectors
 
         def insert(db: object) -> list[tuple[Episode, bool]]:
             db.lock(episodes.lock_keys(items))  # type: ignore[attr-defined]
-            return episodes.insert(db, fulltext, items, operation)  # type: ignore[arg-type]
+            results = episodes.insert(db, fulltext, items, operation)  # type: ignore[arg-type]
+            given = [
+                (episode, item.vector)
+                for item, (episode, duplicate) in zip(items, results, strict=True)
+                if not duplicate and item.vector is not None
+            ]
+            if given:
+                vectors.put_episodes(db, given)  # type: ignore[arg-type]
+            return results
 
         results = self._backend.write(insert)
         self._backend.inserted(sum(not duplicate for _, duplicate in results))

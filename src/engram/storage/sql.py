@@ -24,6 +24,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from engram.errors import InvalidInput
+
 Row = Mapping[str, Any]
 Params = Mapping[str, Any]
 
@@ -95,8 +97,14 @@ class Dialect(ABC):
     def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
         """Return SQL true when ``column``'s top-level ``key`` equals ``value`` (None: absent or null).
 
-        Numbers compare as numbers, JSON booleans as 1/0, strings as text.
+        Numbers compare as numbers, JSON booleans as 1/0, strings as text. ``key`` is a metadata
+        filter key (``[A-Za-z0-9_.-]{1,64}``, checked: it may be written into the SQL so that an
+        index of ``metadata_index(key)`` serves the match).
         """
+
+    @abstractmethod
+    def metadata_index(self, key: str) -> str:
+        """Return the expression over ``metadata`` that an index of a declared metadata key holds."""
 
     def stored_order(self, *, descending: bool = False) -> str:
         """Return ORDER BY terms listing ``episode_docs d`` rows as first stored (newest first: "
@@ -106,6 +114,18 @@ class Dialect(ABC):
     def indexed_by(self, index: str) -> str:
         """Return a hint forcing ``index`` (SQLite's INDEXED BY; nothing where the planner decides)."""
         return ""
+
+
+METADATA_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def checked_key(key: str) -> str:
+    """Return a metadata filter key, or raise InvalidInput(field="metadata") for another one."""
+    if not METADATA_KEY.fullmatch(key):
+        raise InvalidInput(
+            f"metadata key {key!r} must be 1-64 characters of A-Z a-z 0-9 _ . -", field="metadata"
+        )
+    return key
 
 
 class Db(ABC):

@@ -34,14 +34,17 @@ class NewEpisode:
     ``search_text`` is what the full-text index receives (content segmented for CJK).
     ``client_id`` tells the store the id came from the caller, so it identifies the
     episode: the same id again is a duplicate, and no fingerprint lookup is made.
-    ``thread`` names the conversation the episode belongs to: episodes of one thread,
-    ordered by timestamp, lend each other context in the full-text index; None stands alone.
+    ``vector`` (optional) is stored with it. ``thread`` names the conversation the episode
+    belongs to: episodes of one thread, ordered by timestamp, lend each other context in the
+    full-text index; None stands alone.
     """
 
     episode: Episode
     search_text: str
     client_id: bool
     thread: str | None
+    vector: Vector | None = None
+    """A precomputed embedding (unit length), stored in the insert's transaction."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from engram.errors import StoreError
 from engram.storage.backend import Backend
 from engram.storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
-from engram.storage.sql import Db, Dialect, Params, psycopg_placeholders
+from engram.storage.sql import Db, Dialect, Params, checked_key, psycopg_placeholders
 
 T = TypeVar("T")
 Connection = psycopg.Connection[Any]
@@ -76,9 +76,11 @@ class PostgresDialect(Dialect):
 
     def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
         """As SQLite's ``json_extract(…) IS ?``: numbers as numbers (JSON true/false as 1/0), strings
-        as text, None as a missing key or a JSON null."""
-        field = f"{column} -> :{param}_key"
-        params: dict[str, Any] = {f"{param}_key": key}
+        as text, None as a missing key or a JSON null. The key is written into the SQL so that an
+        index of ``metadata_index(key)`` serves a string match."""
+        key = checked_key(key)
+        field = f"{column} -> '{key}'"
+        params: dict[str, Any] = {}
         if value is None:
             return f"coalesce({field}, 'null'::jsonb) = 'null'::jsonb", params
         if isinstance(value, bool | int | float):
@@ -88,8 +90,11 @@ class PostgresDialect(Dialect):
                 f"= CAST(:{param} AS numeric)"
             )
             return sql, params | {param: int(value) if isinstance(value, bool) else value}
-        sql = f"(jsonb_typeof({field}) = 'string' AND {column} ->> :{param}_key = :{param})"
+        sql = f"(({column} ->> '{key}') = :{param} AND jsonb_typeof({field}) = 'string')"
         return sql, params | {param: value}
+
+    def metadata_index(self, key: str) -> str:
+        return f"(metadata ->> '{checked_key(key)}')"
 
 
 DIALECT = PostgresDialect()

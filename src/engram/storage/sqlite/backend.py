@@ -23,7 +23,7 @@ import apsw
 
 from engram.errors import StoreError
 from engram.storage.backend import Backend
-from engram.storage.sql import Db, Dialect, Params, sqlite_placeholders
+from engram.storage.sql import Db, Dialect, Params, checked_key, sqlite_placeholders
 from engram.storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
 T = TypeVar("T")
@@ -80,10 +80,13 @@ class SQLiteDialect(Dialect):
         return f"json_extract({column}, '$.{key}')"
 
     def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
-        # Keys are validated to [A-Za-z0-9_.-]; quoting makes dots part of the key, not a path.
-        return f"json_extract({column}, '$.\"{key}\"') IS :{param}", {
+        # Quoting makes dots part of the key, not a path.
+        return f"json_extract({column}, '$.\"{checked_key(key)}\"') IS :{param}", {
             param: int(value) if isinstance(value, bool) else value
         }
+
+    def metadata_index(self, key: str) -> str:
+        return f"json_extract(metadata, '$.\"{checked_key(key)}\"')"
 
     def indexed_by(self, index: str) -> str:
         return f" INDEXED BY {index}"
@@ -122,7 +125,7 @@ class SQLiteBackend(Backend):
     dialect = DIALECT
     errors = (apsw.Error,)
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, vector_cache_bytes: int = 4 << 30) -> None:
         from engram.storage.sqlite.fulltext import SQLiteFullText
         from engram.storage.sqlite.vectors import SQLiteVectors
 
@@ -134,8 +137,8 @@ class SQLiteBackend(Backend):
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-sqlite-writer")
         self._closed = False
         self._since_optimize = 0
-        self.fulltext = SQLiteFullText()
-        self.vectors = SQLiteVectors(self.read)
+        self.vectors = SQLiteVectors(self.read, budget_bytes=vector_cache_bytes)
+        self.fulltext = SQLiteFullText(self.vectors.current_episodes)
         self._on_writer(lambda conn: self._transaction(conn, self._migrate))
         self._optimize()
 

@@ -143,14 +143,21 @@ def held_by_docs(db: Db, docs: Sequence[int], known_at: Any = None) -> dict[int,
     return {int(row["doc"]): episode_from(db, row) for row in rows}
 
 
+Hydrate = Callable[[SQLiteDb, str, Sequence[int]], dict[int, Episode]]
+"""Return the current versions of a group's docs, by doc (SQLiteVectors.current_episodes keeps them)."""
+
+
 class SQLiteFullText(FullText):
-    """FTS5 indexes of episodes and facts."""
+    """FTS5 indexes of episodes and facts; hits held now are read through ``current`` (kept in memory)."""
+
+    def __init__(self, current: Hydrate | None = None) -> None:
+        self._current: Hydrate = current or (lambda db, _group, docs: held_by_docs(db, docs))
 
     # -- episodes ----------------------------------------------------------------------------------
 
-    def add_documents(self, db: Db, items: Sequence[NewEpisode]) -> list[int]:
+    def add_documents(self, db: Db, items: Sequence[NewEpisode]) -> list[tuple[int, NewEpisode]]:
         assert isinstance(db, SQLiteDb)
-        docs: list[int] = []
+        docs: list[tuple[int, NewEpisode]] = []
         for item in items:
             episode = item.episode
             db.run(
@@ -165,15 +172,20 @@ class SQLiteFullText(FullText):
                     "text": item.search_text,
                 },
             )
-            docs.append(db.conn.last_insert_rowid())
+            docs.append((db.conn.last_insert_rowid(), item))
         return docs
 
-    def index_added(self, db: Db, added: list[int]) -> None:
-        for doc in added:  # each new row, and its neighbours, whose context now includes it
-            text = str(db.value("SELECT text FROM episode_docs WHERE doc = :doc", {"doc": doc}))
-            _write_row(db, doc, text)
-            for neighbour, neighbour_text in _neighbours(db, doc):
-                _write_row(db, neighbour, neighbour_text)
+    def index_added(self, db: Db, added: list[tuple[int, NewEpisode]]) -> None:
+        # An episode without a thread has no neighbours: its row is its own text, written in one go.
+        db.run_many(
+            "INSERT INTO episodes_fts (rowid, text, context) VALUES (:doc, :text, '')",
+            [{"doc": doc, "text": item.search_text} for doc, item in added if item.thread is None],
+        )
+        for doc, item in added:  # each threaded row, and its neighbours, whose context now includes it
+            if item.thread is not None:
+                _write_row(db, doc, item.search_text)
+                for neighbour, neighbour_text in _neighbours(db, doc):
+                    _write_row(db, neighbour, neighbour_text)
 
     def refresh(self, db: Db, group_id: str, episode_ids: Sequence[str]) -> None:
         docs = [_doc(db, "episode_docs", group_id, i) for i in dict.fromkeys(episode_ids)]
@@ -198,9 +210,8 @@ class SQLiteFullText(FullText):
                 return found
         return self._ranked(db, fts_query(terms), group_id, filters, limit)
 
-    @staticmethod
     def _ranked(
-        db: Db, expression: str, group_id: str, filters: EpisodeFilters, limit: int
+        self, db: SQLiteDb, expression: str, group_id: str, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
         """Return the best BM25 matches of an FTS5 expression that pass the filters."""
         where, params = filter_sql(db, filters)
@@ -217,17 +228,20 @@ class SQLiteFullText(FullText):
         # At a past transaction time, the versions of each matching doc through (doc, version).
         clause, at = held(filters.known_at)
         index = "episodes_current_doc" if filters.known_at is None else "episodes_doc_versions"
+        now = filters.known_at is None  # current versions: only their docs here, the rows from memory
         rows = db.rows(
-            f"SELECT {E}, {order} FROM episodes_fts f CROSS JOIN episodes e INDEXED BY {index} "
-            f"ON e.doc = f.rowid AND {clause} "
+            f"SELECT {'e.doc' if now else E}, {order} FROM episodes_fts f CROSS JOIN episodes e "
+            f"INDEXED BY {index} ON e.doc = f.rowid AND {clause} "
             f"WHERE episodes_fts MATCH :q{rank} AND e.group_id = :g{where} ORDER BY {sort} LIMIT :limit",
             {"q": expression, "g": group_id, "limit": limit, **at, **params},
         )
-        return [ScoredEpisode(episode_from(db, row), float(row["score"])) for row in rows]
+        if not now:
+            return [ScoredEpisode(episode_from(db, row), float(row["score"])) for row in rows]
+        found = self._current(db, group_id, [int(row["doc"]) for row in rows])
+        return [ScoredEpisode(found[d], float(r["score"])) for r in rows if (d := int(r["doc"])) in found]
 
-    @staticmethod
     def _ranked_among(
-        db: Db, expression: str, group_id: str, filters: EpisodeFilters, limit: int
+        self, db: SQLiteDb, expression: str, group_id: str, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
         """Return the best BM25 matches among the current episodes an indexed filter selects.
 
@@ -245,7 +259,7 @@ class SQLiteFullText(FullText):
             {"q": expression, "g": group_id, "limit": limit, **params},
         )
         scored = [(int(row["rowid"]), float(row["score"])) for row in rows]
-        found = held_by_docs(db, [doc for doc, _ in scored])
+        found = self._current(db, group_id, [doc for doc, _ in scored])
         return [ScoredEpisode(found[doc], score) for doc, score in scored if doc in found]
 
     # -- facts -------------------------------------------------------------------------------------

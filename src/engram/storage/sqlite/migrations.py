@@ -420,4 +420,34 @@ MIGRATIONS.append(
     )
 )
 
+MIGRATIONS.append(
+    (
+        15,
+        """
+        -- Which episode docs changed (a version added, closed or purged; a vector put or dropped), in
+        -- order: processes holding a group's vectors in memory read the changes past the last ``seq``
+        -- they applied (engram.storage.sqlite.episode_matrix). Triggers, so no write path forgets it.
+        CREATE TABLE episode_changes (
+            seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+            group_id TEXT NOT NULL,
+            doc      INTEGER NOT NULL
+        );
+        CREATE INDEX episode_changes_group ON episode_changes (group_id, seq);
+        CREATE TRIGGER episode_changes_insert AFTER INSERT ON episodes
+        BEGIN INSERT INTO episode_changes (group_id, doc) VALUES (NEW.group_id, NEW.doc); END;
+        CREATE TRIGGER episode_changes_close AFTER UPDATE OF expired_at ON episodes
+        BEGIN INSERT INTO episode_changes (group_id, doc) VALUES (NEW.group_id, NEW.doc); END;
+        CREATE TRIGGER episode_changes_delete AFTER DELETE ON episodes
+        BEGIN INSERT INTO episode_changes (group_id, doc) VALUES (OLD.group_id, OLD.doc); END;
+        CREATE TRIGGER episode_changes_vector_put AFTER INSERT ON episode_vectors
+        BEGIN INSERT INTO episode_changes (group_id, doc) VALUES (NEW.group_id, NEW.doc); END;
+        CREATE TRIGGER episode_changes_vector_drop AFTER DELETE ON episode_vectors
+        BEGIN INSERT INTO episode_changes (group_id, doc) VALUES (OLD.group_id, OLD.doc); END;
+        -- Keep the last 100,000 changes (episode_matrix.LOG_KEPT).
+        CREATE TRIGGER episode_changes_prune AFTER INSERT ON episode_changes WHEN NEW.seq % 10000 = 0
+        BEGIN DELETE FROM episode_changes WHERE seq <= NEW.seq - 100000; END;
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -1,7 +1,8 @@
 """Vectors on SQLite: float32 BLOBs, exact search over per-group numpy matrices held in memory.
 
-Each group's vectors of a table (episodes by ``doc``; facts by ``doc``, entity names by
-``entity_id``, both ordered by an AUTOINCREMENT ``seq`` so a replaced row gets a new one) are
+Episode vectors live in engram.storage.sqlite.episode_matrix (with the columns filters test,
+refreshed from a change log). Each group's vectors of the graph tables (facts by ``doc``, entity
+names by ``entity_id``, both ordered by an AUTOINCREMENT ``seq`` so a replaced row gets a new one) are
 loaded on first search and refreshed incrementally when rows are added, by this process or
 another: the group's row count and highest order key are compared on each search, and only
 when ``PRAGMA data_version`` says something was committed since. Exact search is fast enough
@@ -15,6 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -25,21 +27,23 @@ from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.storage.backend import Vectors
-from engram.storage.episodes import CURRENT, filter_sql, held
+from engram.storage.episodes import filter_sql, held
 from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
-from engram.storage.sqlite.fulltext import held_by_docs, selects_few
+from engram.storage.sqlite.episode_matrix import EpisodeMatrices
+from engram.storage.sqlite.fulltext import held_by_docs
 from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
 
 _ONE_BLAS_THREAD = ThreadpoolController()
 """A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (docs/decisions.md §15)."""
 FILTER_CANDIDATES = 500
 """With filters, the best this many rows are checked first; the whole group only if too few pass."""
+DEFAULT_BUDGET = 4 << 30
+"""Bytes of episode matrices kept in memory before the least recently searched groups are dropped."""
 ENTITY_POOL = 50
 """Nearest names looked up per mention before the type and current-version checks."""
 _TABLES = {
-    "episode_vectors": ("doc", "doc"),
     "fact_vectors": ("doc", "seq"),
     "entity_vectors": ("entity_id", "seq"),
 }
@@ -144,13 +148,22 @@ class _Matrices:
 class SQLiteVectors(Vectors):
     """Exact vector search over in-memory matrices; ``reader`` yields a committed-state connection."""
 
-    def __init__(self, reader: Callable[[], AbstractContextManager[Db]]) -> None:
+    def __init__(
+        self, reader: Callable[[], AbstractContextManager[Db]], *, budget_bytes: int = DEFAULT_BUDGET
+    ) -> None:
         self._reader = reader
         self._matrices = _Matrices()
+        self._episodes = EpisodeMatrices(budget_bytes)
+        self._pending_after = 0
+
+    def current_episodes(self, db: SQLiteDb, group_id: str, docs: Sequence[int]) -> dict[int, Episode]:
+        """Return the current versions of the group's ``docs`` by doc, from memory where kept."""
+        return self._episodes.episodes(db, group_id, docs, partial(held_by_docs, db))
 
     def forget(self) -> None:
         """Drop every cached matrix (after vectors were deleted in bulk)."""
         self._matrices.clear()
+        self._episodes.clear()
 
     def prepare(self, db: Db, dimensions: int) -> None:
         for table in ("fact_vectors", "entity_vectors"):
@@ -164,21 +177,27 @@ class SQLiteVectors(Vectors):
 
     def clear(self, db: Db) -> int:
         count = 0
-        for table in _TABLES:
+        for table in ("episode_vectors", *_TABLES):
             count += int(db.value(f"SELECT count(*) AS n FROM {table}"))
             db.run(f"DELETE FROM {table}")
-        self._matrices.clear()
+        self.forget()
         return count
 
     # -- episodes ----------------------------------------------------------------------------------
 
     def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
-        rows = db.rows(
-            f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.doc = d.doc AND e.expired_at IS NULL "
-            "WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT "
-            ":limit",
-            {"limit": limit},
+        """Return pending episodes after the last doc returned (a cursor: a drain costs O(batch), not
+        O(store) per batch); when none are left past it, from the first doc again (stragglers)."""
+        sql = (
+            f"SELECT {E}, d.doc FROM episode_docs d JOIN episodes e ON e.doc = d.doc "
+            "AND e.expired_at IS NULL WHERE d.doc > :after "
+            "AND NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT :limit"
         )
+        after = self._pending_after
+        rows = db.rows(sql, {"after": after, "limit": limit})
+        if not rows and after:
+            rows = db.rows(sql, {"after": 0, "limit": limit})
+        self._pending_after = int(rows[-1]["doc"]) if rows else 0
         return [episode_from(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
@@ -199,7 +218,12 @@ class SQLiteVectors(Vectors):
         self, db: Db, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]:
         hits = self._nearest_docs(db, group_id, vector, filters, limit)
-        found = held_by_docs(db, [doc for doc, _ in hits], filters.known_at)
+        docs = [doc for doc, _ in hits]
+        if filters.known_at is None:
+            assert isinstance(db, SQLiteDb)
+            found = self.current_episodes(db, group_id, docs)
+        else:
+            found = held_by_docs(db, docs, filters.known_at)
         return [ScoredEpisode(found[doc], score) for doc, score in hits if doc in found]
 
     def _nearest_docs(
@@ -207,40 +231,40 @@ class SQLiteVectors(Vectors):
     ) -> list[tuple[int, float]]:
         """Return up to ``limit`` (doc, cosine) of held episodes passing the filters, best first.
 
-        When an indexed filter selects few episodes, their docs are read first and only their rows
-        are multiplied, not the whole matrix.
+        Now (no ``known_at``): the filters are a mask over the group's rows in memory and only the
+        rows it keeps are scored (episode_matrix). At a past ``known_at`` (other versions) the
+        best rows are checked in SQL, then every episode passing the filters if too few did.
         """
-        group = self._matrices.get(db, "episode_vectors", group_id)
-        if group is None:
+        assert isinstance(db, SQLiteDb)
+        view = self._episodes.view(db, group_id)
+        if view is None:
             return []
+        query = np.asarray(vector, dtype=np.float32)
+        if filters.known_at is None:
+            rows = np.flatnonzero(view.mask(filters))
+            if len(rows) == 0:
+                return []
+            # Copying most of the matrix costs more than the product.
+            whole = 3 * len(rows) > view.n
+            with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
+                scores = (view.matrix @ query)[rows] if whole else view.matrix[rows] @ query
+            return [(int(view.docs[rows[i]]), float(scores[i])) for i in _top(scores, limit)]
         where, params = filter_sql(db, filters)
         params["g"] = group_id
-        if selects_few(db, group_id, filters):
-            sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = :g AND {CURRENT}{where}"
-            rows = _rows_of(group, [int(row["doc"]) for row in db.rows(sql, params)])
-            query = np.asarray(vector, dtype=np.float32)
-            with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
-                if 3 * len(rows) > len(group.keys):  # copying most of the matrix costs more than the product
-                    scores = (group.matrix @ query)[rows]
-                else:
-                    scores = group.matrix[rows] @ query
-            return [(int(group.keys[rows[i]]), float(scores[i])) for i in _top(scores, limit)]
-        scores = _scores(group.matrix, vector)
-        if not where and filters.known_at is None:
-            return [(int(group.keys[i]), float(scores[i])) for i in _top(scores, limit)]
+        scores = _scores(view.matrix, query)
         pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
         order = _top(scores, pool)
-        allowed = _passing(db, [int(group.keys[i]) for i in order], where, params, filters)
-        hits = [(int(group.keys[i]), float(scores[i])) for i in order if int(group.keys[i]) in allowed]
+        allowed = _passing(db, [int(view.docs[i]) for i in order], where, params, filters)
+        hits = [(int(view.docs[i]), float(scores[i])) for i in order if int(view.docs[i]) in allowed]
         if len(hits) >= limit or pool == len(scores):
             return hits[:limit]
         # A selective filter: score only the episodes that pass it, found through the store's indexes.
         clause, at = held(filters.known_at)
         sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = :g AND {clause}{where}"
         passing = np.asarray([int(row["doc"]) for row in db.rows(sql, {**params, **at})], dtype=np.int64)
-        rows = np.flatnonzero(np.isin(group.keys, passing))
+        rows = np.flatnonzero(np.isin(view.docs, passing))
         ranked = rows[_top(scores[rows], limit)]
-        return [(int(group.keys[i]), float(scores[i])) for i in ranked]
+        return [(int(view.docs[i]), float(scores[i])) for i in ranked]
 
     # -- facts -------------------------------------------------------------------------------------
 
@@ -381,16 +405,6 @@ class SQLiteVectors(Vectors):
         )
         found = sorted(((entity_from(db, row), scored[str(row["id"])]) for row in rows), key=lambda p: -p[1])
         return found[:limit]
-
-
-def _rows_of(group: _Matrix, docs: Sequence[int]) -> npt.NDArray[np.intp]:
-    """Return the matrix rows of those ``docs`` that have a vector, in matrix order."""
-    wanted = np.unique(np.asarray(docs, dtype=np.int64))
-    at = np.searchsorted(group.keys, wanted)  # keys ascend: loaded and extended in doc order
-    found = at < len(group.keys)
-    at = at[found]
-    rows: npt.NDArray[np.intp] = at[group.keys[at] == wanted[found]]
-    return rows
 
 
 def _passing(

@@ -1,0 +1,248 @@
+"""Vectors served from memory: filters as masks, freshness across processes, precomputed embeddings,
+the query cache and declared metadata indexes, on real stores."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import apsw
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from engram import InvalidInput, Memory, Settings
+from engram.api.app import create_app
+from engram.models.episodes import EpisodeFilters
+from engram.nlp.embed import Vectors, normalise
+
+DIMENSIONS = 8
+START = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+class AxisEmbedder:
+    """Embeds ``axisN …`` texts as unit vector N (8 dimensions); counts the query texts it embeds."""
+
+    name = "axis"
+    dimensions = DIMENSIONS
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def _vector(self, text: str) -> Vectors:
+        vector = np.full(DIMENSIONS, 0.01, dtype=np.float32)
+        for word in text.split():
+            if word.startswith("axis") and word[4:].isdigit():
+                vector[int(word[4:]) % DIMENSIONS] += 1.0
+        return normalise(vector)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return np.stack([self._vector(t) for t in texts])
+
+    def embed_query(self, text: str) -> Vectors:
+        self.queries.append(text)
+        return self._vector(text)
+
+    def close(self) -> None:
+        pass
+
+
+def _axis(n: int) -> list[float]:
+    vector = [0.0] * DIMENSIONS
+    vector[n % DIMENSIONS] = 2.0  # not unit length: the memory scales it
+    return vector
+
+
+METADATA = [{"team": "red", "n": 1}, {"team": "blue", "n": 1.0}, {"flag": True}, {"team": "red", "n": 2}, {}]
+
+
+def _episodes(count: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"e{i}",
+            "content": f"note number {i}",
+            "actor": {"id": f"user{i % 3}"},
+            "intent": ["ask", "tell"][i % 2],
+            "source": ["chat", "mail", None][i % 3],
+            "timestamp": START + timedelta(days=i),
+            "metadata": METADATA[i % len(METADATA)],
+            "embedding": _axis(i),
+        }
+        for i in range(count)
+    ]
+
+
+@pytest.fixture
+def open_memory(backend: dict[str, Any]) -> Iterator[Any]:
+    opened: list[Memory] = []
+
+    def make(**settings: Any) -> Memory:
+        memory = Memory.open(
+            settings=Settings(**backend, embedder="none", extractor="none", **settings),
+            embedder=AxisEmbedder(),
+            background_indexing=False,
+        )
+        opened.append(memory)
+        return memory
+
+    yield make
+    for memory in opened:
+        memory.close()
+
+
+FILTERS: list[dict[str, Any]] = [
+    {},
+    {"actor_id": ["user1"]},
+    {"actor_id": ["user0", "user2"], "intent": ["tell"]},
+    {"source": ["mail"]},
+    {"timestamp_after": START + timedelta(days=5), "timestamp_before": START + timedelta(days=17)},
+    {"metadata": {"team": "red"}},
+    {"metadata": {"n": 1}},
+    {"metadata": {"flag": True}},
+    {"metadata": {"team": None}},
+    {"metadata": {"team": "green"}},
+    {"actor_id": ["nobody"]},
+]
+
+
+@pytest.mark.parametrize("filters", FILTERS, ids=[str(sorted(f)) for f in FILTERS])
+def test_vector_search_keeps_exactly_the_episodes_the_filters_list(
+    open_memory: Any, filters: dict[str, Any]
+) -> None:
+    memory = open_memory()
+    memory.create_episodes(_episodes(24))
+    assert memory.pending_embeddings() == 0, "given embeddings are stored with the episodes"
+    listed = {e.id for e in memory.store.list_episodes("default", EpisodeFilters(**filters), 100)}  # in SQL
+    found = memory.search_episodes(
+        {"query": "axis3", "limit": 100, "filters": filters}, channels=["vector"]
+    ).results
+    assert {hit.episode.id for hit in found} == listed
+    if listed - {"e3"} and "e3" in listed:
+        assert found[0].episode.id in {f"e{i}" for i in range(3, 24, DIMENSIONS)}, "nearest first"
+
+
+def test_another_process_writes_are_seen_by_the_next_search(open_memory: Any) -> None:
+    reader, writer = open_memory(), open_memory()  # two stores on one database: as two processes
+    writer.create_episodes(_episodes(10))
+
+    def found(query: str, **filters: Any) -> list[str]:
+        request = {"query": query, "limit": 100, "filters": filters}
+        return [hit.episode.id for hit in reader.search_episodes(request, channels=["vector"]).results]
+
+    assert "e2" in found("axis2", actor_id=["user2"])  # loads the group
+    writer.create_episode({"id": "late", "content": "late", "actor": {"id": "user2"}, "embedding": _axis(2)})
+    assert "late" in found("axis2", actor_id=["user2"]), "a new episode with its vector"
+    episode = writer.get_episode("e2")
+    writer.update_episode("e2", {"intent": "changed"}, expected_version=episode.version)
+    assert found("axis2", intent=["changed"]) == ["e2"], "an updated filter column"
+    writer.delete_episode("late")
+    assert "late" not in found("axis2"), "a deleted episode"
+    assert reader.get_episode("e2").intent == "changed"
+    hits = reader.search_episodes({"query": "axis2", "limit": 5}, channels=["vector"]).results
+    assert {h.episode.id: h.episode for h in hits}["e2"].intent == "changed", "hits are current versions"
+
+
+def test_a_reader_behind_the_pruned_change_log_reloads(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="none", extractor="none")
+    with (
+        Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as reader,
+        Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as writer,
+    ):
+        writer.create_episodes(_episodes(5))
+        assert reader.search_episodes({"query": "axis1", "limit": 1}, channels=["vector"]).results
+        writer.create_episode({"id": "new", "content": "new", "embedding": _axis(7)})
+        writer.delete_episode("e1")
+        conn = apsw.Connection(str(settings.database_path))
+        conn.execute("DELETE FROM episode_changes WHERE seq < (SELECT max(seq) FROM episode_changes)")
+        conn.close()
+        ids = [h.episode.id for h in reader.search_episodes({"query": "axis7", "limit": 10}).results]
+        assert ids[0] == "new" and "e1" not in ids
+
+
+def test_embedding_of_other_dimensions_is_refused_naming_the_field(open_memory: Any) -> None:
+    memory = open_memory()
+    with pytest.raises(InvalidInput) as caught:
+        memory.create_episodes(
+            [{"content": "fine", "embedding": _axis(1)}, {"content": "x", "embedding": [1.0]}]
+        )
+    assert caught.value.field == "1.embedding" and "8" in caught.value.detail
+    with pytest.raises(InvalidInput) as zero:
+        memory.create_episode({"content": "zero", "embedding": [0.0] * DIMENSIONS})
+    assert zero.value.field == "embedding"
+    assert memory.list_episodes(limit=10).items == [], "nothing half-written"
+
+
+def test_rest_refuses_a_wrong_embedding_as_problem_json(open_memory: Any) -> None:
+    memory = open_memory()
+    with TestClient(create_app(memory), base_url="http://127.0.0.1") as client:
+        response = client.post("/v1/episodes", json={"content": "hello", "embedding": [0.5, 0.5]})
+        assert response.status_code == 422
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert response.json()["field"] == "embedding"
+        created = client.post("/v1/episodes", json={"content": "axis4 hello", "embedding": _axis(4)})
+        assert created.status_code == 201
+    assert memory.pending_embeddings() == 0
+
+
+def test_memory_without_embedder_refuses_an_embedding(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="none")
+    with Memory.open(settings=settings) as memory, pytest.raises(InvalidInput) as caught:
+        memory.create_episode({"content": "x", "embedding": _axis(1)})
+    assert caught.value.field == "embedding"
+
+
+def test_the_same_query_text_is_embedded_once(tmp_path: Path) -> None:
+    embedder = AxisEmbedder()
+    settings = Settings(data_dir=tmp_path, embedder="none", extractor="none")
+    with Memory.open(settings=settings, embedder=embedder, background_indexing=False) as memory:
+        memory.create_episodes(_episodes(4))
+        for _ in range(3):
+            memory.search_episodes({"query": "axis1 note", "limit": 3})
+        memory.search_episodes({"query": "axis2 note", "limit": 3})
+    assert embedder.queries.count("axis1 note") == 1 and embedder.queries.count("axis2 note") == 1
+
+
+def _metadata_indexes(memory: Memory) -> list[str]:
+    store: Any = memory.store
+    with store._backend.read() as db:
+        if memory.store.name == "sqlite":
+            rows = db.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'episodes_meta_%'"
+            )
+        else:
+            rows = db.rows("SELECT indexname AS name FROM pg_indexes WHERE indexname LIKE 'episodes_meta_%'")
+    return [str(row["name"]) for row in rows]
+
+
+def test_declared_metadata_keys_are_indexed_and_filter_exactly(open_memory: Any) -> None:
+    memory = open_memory(indexed_metadata_keys=["team", "ticket.id"])
+    assert len(_metadata_indexes(memory)) == 2
+    memory.create_episodes([*_episodes(12), {"content": "t", "metadata": {"ticket.id": "T-1"}}])
+    red = memory.store.list_episodes("default", EpisodeFilters(metadata={"team": "red"}), 100)
+    assert sorted(e.id for e in red) == ["e0", "e10", "e3", "e5", "e8"]
+    ticket = memory.store.list_episodes("default", EpisodeFilters(metadata={"ticket.id": "T-1"}), 10)
+    assert [e.content for e in ticket] == ["t"]
+    again = open_memory(indexed_metadata_keys=["team"])  # idempotent at every open
+    assert len(_metadata_indexes(again)) == 2
+
+
+def test_sqlite_reads_a_declared_key_through_its_index(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="none", indexed_metadata_keys=["team"])
+    with Memory.open(settings=settings) as memory:
+        store: Any = memory.store
+        with store._backend.read() as db:
+            clause, params = db.dialect.metadata_equals("e.metadata", "team", "p", "red")
+            plan = db.rows(
+                f"EXPLAIN QUERY PLAN SELECT e.id FROM episodes e WHERE e.group_id = 'g' "
+                f"AND e.expired_at IS NULL AND {clause}",
+                params,
+            )
+    assert any("episodes_meta_team" in str(row["detail"]) for row in plan)
+
+
+def test_a_bad_declared_key_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", indexed_metadata_keys=["a'b"]))
+    assert caught.value.field == "metadata"
