@@ -1,0 +1,184 @@
+"""The graph channel of episode search: speakers, facts one hop away, mentions, threads (both backends).
+
+Small conversations stand in for LoCoMo's: two people talk in sessions, a question names
+one of them, and its evidence is what she said in different sessions, or a fact about
+someone linked to her. The extractor is off: the graph holds what the agent supplied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from engram import Memory, Settings
+
+T0 = datetime(2023, 5, 8, 13, tzinfo=UTC)
+
+
+@pytest.fixture
+def memory(backend: dict[str, Any]) -> Iterator[Memory]:
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings) as memory:
+        yield memory
+
+
+def turn(
+    memory: Memory, who: str, text: str, *, session: int, minute: int, name: str | None = None, **extra: Any
+) -> str:
+    """Store one turn of a conversation (a thread per session); return its id."""
+    episode = {
+        "content": text,
+        "actor": {"type": "user", "id": who, "name": name or who},
+        "timestamp": T0 + timedelta(days=7 * session, minutes=minute),
+        "source": "chat",
+        "metadata": {"session": session},
+        **extra,
+    }
+    return memory.create_episode(episode).episode.id
+
+
+def ask(memory: Memory, question: str, *, channels: list[str] | None = None, **more: Any) -> list[str]:
+    response = memory.search_episodes({"query": question, "limit": 10, **more}, channels=channels)
+    return [hit.episode.id for hit in response.results]
+
+
+def graph(memory: Memory, question: str, **more: Any) -> list[str]:
+    return ask(memory, question, channels=["graph"], **more)
+
+
+@pytest.fixture
+def camping(memory: Memory) -> dict[str, str]:
+    """Melanie camped twice, in two sessions; Caroline keeps asking her about camping."""
+    ids = {
+        "beach": turn(memory, "Melanie", "We camped at the beach last weekend, the kids loved it.", session=1, minute=1),
+        "ask1": turn(memory, "Caroline", "Melanie, camping with kids! Melanie, how was camping?", session=1, minute=2),
+        "other": turn(memory, "Melanie", "Work has been busy, I barely slept.", session=5, minute=3),
+        "mountains": turn(memory, "Melanie", "We camped in the mountains this time.", session=2, minute=1),
+        "ask2": turn(memory, "Caroline", "Camping again, Melanie? Melanie loves camping!", session=2, minute=2),
+        "paint": turn(memory, "Caroline", "I painted a sunset after our camping talk.", session=2, minute=3),
+    }  # fmt: skip
+    return ids
+
+
+def test_a_named_speaker_brings_her_own_turns_without_her_name(
+    memory: Memory, camping: dict[str, str]
+) -> None:
+    found = graph(memory, "Where has Melanie camped?")
+    assert set(found[:2]) == {camping["beach"], camping["mountains"]}
+    assert camping["ask1"] not in found and camping["ask2"] not in found, "Caroline's turns are not Melanie's"
+    assert camping["other"] not in found, "her turns must match the question's other words"
+    bm25 = ask(memory, "Where has Melanie camped?", channels=["bm25"], limit=2)
+    assert set(bm25) == {camping["ask1"], camping["ask2"]}, "BM25 alone prefers the turns naming her"
+    both = ask(memory, "Where has Melanie camped?", limit=4)
+    assert {camping["beach"], camping["mountains"]} <= set(both), "fused, both pieces of evidence"
+
+
+def test_filters_and_time_travel_bound_the_speaker_list(memory: Memory, camping: dict[str, str]) -> None:
+    assert graph(memory, "Where has Melanie camped?", filters={"actor_id": ["Caroline"]}) == []
+    later = {"timestamp_after": (T0 + timedelta(days=10)).isoformat()}
+    assert graph(memory, "Where has Melanie camped?", filters=later) == [camping["mountains"]]
+    before = (T0 + timedelta(days=10)).isoformat()
+    assert graph(memory, "Where has Melanie camped?", as_of=before) == [camping["beach"]]
+
+
+def test_questions_naming_no_one_or_nothing_else(memory: Memory, camping: dict[str, str]) -> None:
+    assert graph(memory, "Where did they go camping?") == [], "no seed: the channel has nothing to follow"
+    assert graph(memory, "Melanie") == [], "nothing but the name: no other word to match"
+
+
+def test_threads_are_spread_before_a_second_hit_of_one_session(memory: Memory) -> None:
+    first = [
+        turn(
+            memory, "Jon", f"Dancing tonight {'again ' * n}at the studio: dance, dance!", session=1, minute=n
+        )
+        for n in range(3)
+    ]
+    second = turn(memory, "Jon", "I went dancing once in Paris.", session=2, minute=0)
+    found = graph(memory, "What dance studio does Jon go dancing at?")
+    assert found[0] in first and found[1] == second, "the other session's turn comes second"
+    assert set(found) == {*first, second}
+
+
+def test_an_actor_id_that_is_not_the_name_is_reached_through_its_entity(memory: Memory) -> None:
+    li = {"name": "李强", "type": "person"}
+    stated = turn(
+        memory,
+        "u_42",
+        "我喜欢喝茶，尤其是龙井。",
+        name="李强",
+        session=1,
+        minute=0,
+        entities=[li],
+        facts=[
+            {"subject": "李强", "predicate": "LIKES", "value": "龙井", "fact": "李强喜欢喝茶，尤其是龙井。"}
+        ],
+    )
+    plain = turn(memory, "u_42", "周末我一般去西湖边喝茶。", name="李强", session=2, minute=0)
+    turn(memory, "u_7", "李强，你喝茶吗？李强？", name="王芳", session=2, minute=1)
+    found = graph(memory, "李强 喝茶")
+    assert set(found) == {stated, plain}, "his own turns, the one with no fact included"
+
+
+def test_facts_one_hop_away_lend_their_episodes(memory: Memory) -> None:
+    people = [{"name": "Caroline", "type": "person"}, {"name": "Tom", "type": "person"}]
+    visit = turn(
+        memory,
+        "Caroline",
+        "My brother Tom visited.",
+        session=1,
+        minute=0,
+        entities=people,
+        facts=[
+            {
+                "subject": "Tom",
+                "predicate": "SIBLING_OF",
+                "object": "Caroline",
+                "fact": "Tom is Caroline's brother",
+            }
+        ],
+    )
+    muse = turn(
+        memory,
+        "Melanie",
+        "He has a Muse poster in his car.",
+        session=2,
+        minute=0,
+        entities=[{"name": "Tom", "type": "person"}],
+        facts=[{"subject": "Tom", "predicate": "LIKES", "value": "Muse", "fact": "Tom likes the band Muse"}],
+    )
+    turn(memory, "Melanie", "Caroline likes long walks and the band next door.", session=2, minute=1)
+    found = graph(memory, "Which band does Caroline's brother like?")
+    assert set(found) == {visit, muse}, "both pieces: Caroline → SIBLING_OF → Tom → LIKES Muse"
+
+
+def test_episodes_mentioning_a_linked_entity(memory: Memory) -> None:
+    book = [{"name": "Becoming Nicole", "type": "document"}, {"name": "Caroline", "type": "person"}]
+    turn(
+        memory,
+        "Caroline",
+        "I'm reading Becoming Nicole.",
+        session=1,
+        minute=0,
+        entities=book,
+        facts=[
+            {
+                "subject": "Caroline",
+                "predicate": "READS",
+                "object": "Becoming Nicole",
+                "fact": "Caroline reads Becoming Nicole",
+            }
+        ],
+    )
+    review = turn(
+        memory,
+        "Melanie",
+        "Becoming Nicole made me cry, such an inspiring story.",
+        session=3,
+        minute=0,
+        entities=[book[0]],
+    )
+    turn(memory, "Melanie", "What an inspiring story your trip was!", session=3, minute=1)
+    assert graph(memory, "What inspiring story did Caroline recommend?")[0] == review
