@@ -99,7 +99,12 @@ class Memory(ReviewMethods):
         weight = self.settings.search.inactive_fact_weight
         channels: list[Channel] = [
             BM25Channel(store),
-            GraphChannel(store, clock=self._clock, inactive_weight=weight),
+            GraphChannel(
+                store,
+                clock=self._clock,
+                inactive_weight=weight,
+                spread_threads=self.settings.search.graph_spread_threads,
+            ),
         ]
         self._indexer: Indexer | None = None
         if embedder is not None:

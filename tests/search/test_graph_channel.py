@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from engram import Memory, Settings
+from engram.config import SearchSettings
+from engram.search.graph import MAX_HITS
 
 T0 = datetime(2023, 5, 8, 13, tzinfo=UTC)
 
@@ -89,17 +91,83 @@ def test_questions_naming_no_one_or_nothing_else(memory: Memory, camping: dict[s
     assert graph(memory, "Melanie") == [], "nothing but the name: no other word to match"
 
 
-def test_threads_are_spread_before_a_second_hit_of_one_session(memory: Memory) -> None:
+def jon_dancing(memory: Memory) -> tuple[list[str], str]:
+    """Store three turns of one session about dancing and one of another; return their ids."""
     first = [
         turn(
             memory, "Jon", f"Dancing tonight {'again ' * n}at the studio: dance, dance!", session=1, minute=n
         )
         for n in range(3)
     ]
-    second = turn(memory, "Jon", "I went dancing once in Paris.", session=2, minute=0)
+    return first, turn(memory, "Jon", "I went dancing once in Paris.", session=2, minute=0)
+
+
+def test_threads_are_spread_when_configured(backend: dict[str, Any]) -> None:
+    question = "What dance studio does Jon go dancing at?"
+    spread = Settings(
+        **backend, embedder="none", extractor="none", search=SearchSettings(graph_spread_threads=True)
+    )
+    with Memory.open(settings=spread) as memory:
+        first, second = jon_dancing(memory)
+        found = graph(memory, question)
+        assert found[0] in first and found[1] == second, "the other session's turn comes second"
+        assert set(found) == {*first, second}
+
+
+def test_threads_are_not_spread_by_default(memory: Memory) -> None:
+    first, second = jon_dancing(memory)
     found = graph(memory, "What dance studio does Jon go dancing at?")
-    assert found[0] in first and found[1] == second, "the other session's turn comes second"
-    assert set(found) == {*first, second}
+    assert found[:3] == sorted(found[:3], key=first.index) and set(found[:3]) == set(first)
+    assert found[3] == second, "plain rank order: the session that matches most comes first"
+
+
+def test_the_channel_returns_at_most_its_best_hits(memory: Memory) -> None:
+    for n in range(MAX_HITS + 5):
+        turn(memory, "Jon", f"Rehearsal {n}: we danced the tango until late.", session=n, minute=0)
+    turn(memory, "Gina", "We danced the tango too.", session=1, minute=1)
+    found = graph(memory, "When did Jon dance the tango?", limit=50)
+    assert len(found) == MAX_HITS
+    everything = ask(memory, "When did Jon dance the tango?", channels=["bm25"], limit=50)
+    assert len(everything) == MAX_HITS + 6, "BM25 still returns every match"
+
+
+def test_a_speaker_turn_stating_only_a_superseded_fact_is_left_out(memory: Memory) -> None:
+    places = [{"name": "Melanie", "type": "person"}, {"name": "Boston", "type": "place"}]
+    boston = turn(
+        memory,
+        "Melanie",
+        "I live in Boston, close to the harbour.",
+        session=1,
+        minute=0,
+        entities=places,
+        facts=[
+            {
+                "subject": "Melanie",
+                "predicate": "LIVES_IN",
+                "object": "Boston",
+                "fact": "Melanie lives in Boston",
+            }
+        ],
+    )
+    denver = turn(
+        memory,
+        "Melanie",
+        "We moved: I live in Denver now.",
+        session=2,
+        minute=0,
+        entities=[{"name": "Denver", "type": "place"}],
+        facts=[
+            {
+                "subject": "Melanie",
+                "predicate": "LIVES_IN",
+                "object": "Denver",
+                "fact": "Melanie lives in Denver",
+            }
+        ],
+    )
+    assert graph(memory, "Where does Melanie live?") == [denver], "Boston's turn holds only an outdated fact"
+    then = (T0 + timedelta(days=8)).isoformat()
+    assert graph(memory, "Where does Melanie live?", as_of=then) == [boston], "what held then"
 
 
 def test_an_actor_id_that_is_not_the_name_is_reached_through_its_entity(memory: Memory) -> None:

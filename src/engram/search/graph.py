@@ -16,12 +16,19 @@ the query's **other words** (the seeds' own names removed, since "I" does not sa
 - **mentions** list: episodes that mention a seed or a linked entity and match the other
   words (BM25 over the group, kept when in that neighbourhood).
 
-The three lists are fused by RRF inside the channel; then, with ``spread_threads``, the
-ranking takes the best hit of each thread (a conversation, a session) before the second
-best of any, so evidence told in different sessions reaches the top together. Each list is
-empty when the graph holds nothing for it: with no extractor the speakers still count. The
-facts that lend an episode are recorded as returned by a search (they are then never
-archived).
+The three lists are fused by RRF (Cormack, Clarke and Büttcher, SIGIR 2009) inside the
+channel, and the channel returns its best MAX_HITS: it is a precision signal, and deeper
+ranks of one speaker's turns outvote the single piece of evidence of a simple question
+(bench/locomo_graph.py; docs/decisions.md). With ``spread_threads`` the ranking takes the
+best hit of each thread (a conversation, a session) before the second best of any. Each list
+is empty when the graph holds nothing for it: with no extractor the speakers still count.
+Episodes that state only facts about a seed that no longer hold are left out of the speaker
+and mention lists. The facts that lend an episode are recorded as returned by a search (they
+are then never archived).
+
+Cost per search is bounded by the constants below: at most MAX_SEEDS seed entities, one fact
+read of NEIGHBOURS rows per seed, MAX_LINKED linked entities (a fact search each), two BM25
+searches and one mention lookup of MENTION_POOL rows.
 """
 
 from __future__ import annotations
@@ -37,12 +44,17 @@ from engram.nlp.names import normalise_name
 from engram.search.engine import ChannelHit
 from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery
-from engram.search.vector import QueryEmbeddings
 from engram.storage.protocol import Storage
 from engram.storage.types import FactQuery
 from engram.threads import thread_key
 
 _WORD = re.compile(r"\w+")
+LISTS = ("speaker", "facts", "mentions")
+"""The channel's lists, fused in this order."""
+MAX_HITS = 20
+"""Most episodes the channel returns, whatever the limit asked (see the module docstring)."""
+MAX_SEEDS = 8
+"""Most seed entities followed, longest names first (each costs a fact read and a fact search)."""
 MAX_ACTOR_IDS = 32
 """Most actor ids one query tries (its words, in the case written and lower case)."""
 MAX_ACTOR_ID = 256
@@ -84,48 +96,45 @@ class GraphChannel:
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         inactive_weight: float = 1.0,
-        spread_threads: bool = True,
-        lists: Iterable[str] = ("speaker", "facts", "mentions"),
-        queries: QueryEmbeddings | None = None,
-        speaker_names: bool = False,
+        spread_threads: bool = False,
+        lists: Iterable[str] = LISTS,
     ) -> None:
-        """Read from ``store``; weigh inactive facts ``inactive_weight``; use the named ``lists``.
+        """Read from ``store``; weigh inactive facts ``inactive_weight``; fuse the named ``lists``.
 
-        With ``queries`` (the query embedder) the ``speaker_vectors`` list can rank the
-        speakers' episodes by meaning too.
+        ``spread_threads`` takes each thread's best hit before any thread's second. Raises
+        ValueError for a list name not in LISTS.
         """
+        self._lists = frozenset(lists)
+        unknown = sorted(self._lists - set(LISTS))
+        if unknown:
+            raise ValueError(f"unknown graph list(s) {unknown}; lists are {', '.join(LISTS)}")
         self._store = store
-        self._queries = queries
-        self._speaker_names = speaker_names
         self._clock = clock
         self._inactive_weight = inactive_weight
         self._spread_threads = spread_threads
-        self._lists = frozenset(lists)
 
     def search(
         self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
     ) -> list[ChannelHit]:
-        """Return the episodes around the query's seeds that match its other words, best first.
+        """Return up to ``min(limit, MAX_HITS)`` episodes around the query's seeds, best first.
 
-        The other words must match: "Where does Caroline live?" reaches Caroline's LIVES_IN
-        fact and her turns about living somewhere, not every episode about her. A superseded
-        fact (read at a past ``as_of``) scores ``inactive_weight`` of its BM25.
+        They must match a word of the query other than the seeds' names: "Where does Caroline
+        live?" reaches Caroline's LIVES_IN fact and her turns about living somewhere, not
+        every episode about her. A superseded fact (read at a past ``as_of``) scores
+        ``inactive_weight`` of its BM25. Scores are the RRF scores of the channel's lists.
         """
         seeds = self.seeds(group_id, query)
         other = [t for t in query.terms if t not in seeds.name_words]
         if not other or not (seeds.entities or seeds.actors):
             return []
+        limit = min(limit, MAX_HITS)
         found: dict[str, Episode] = {}
         rankings: dict[str, list[str]] = {}
         linked, outdated = self._around(group_id, seeds.entities, filters)
         around = [*seeds.entities, *linked]
         if "speaker" in self._lists and seeds.actors:
-            terms = query.terms if self._speaker_names else other
-            speaker = self._speaker(group_id, seeds.actors, terms, filters, limit, found)
+            speaker = self._speaker(group_id, seeds.actors, other, filters, limit, found)
             rankings["speaker"] = [key for key in speaker if key not in outdated]
-        if "speaker_vectors" in self._lists and seeds.actors and self._queries is not None:
-            nearest = self._speaker_vectors(group_id, seeds.actors, query, filters, limit, found)
-            rankings["speaker_vectors"] = [key for key in nearest if key not in outdated]
         if "facts" in self._lists and around:
             rankings["facts"] = self._facts(group_id, around, other, filters, limit, found)
         if "mentions" in self._lists and around:
@@ -139,8 +148,14 @@ class GraphChannel:
     # -- seeds ---------------------------------------------------------------------------------------
 
     def seeds(self, group_id: str, query: ParsedQuery) -> Seeds:
-        """Return the entities and actors ``query`` names, and the words naming them."""
-        seeds = Seeds(entities=self._store.entities_with_names(group_id, name_candidates(query.words)))
+        """Return the entities and actors ``query`` names, and the words naming them.
+
+        At most MAX_SEEDS entities, those named by the most words first ("new york" before
+        "york").
+        """
+        named = self._store.entities_with_names(group_id, name_candidates(query.words))
+        named.sort(key=lambda entity: len(normalise_name(entity.name).split()), reverse=True)
+        seeds = Seeds(entities=named[:MAX_SEEDS])
         for entity in seeds.entities:
             for name in (entity.name, *entity.aliases):
                 seeds.name_words.update(normalise_name(name).split())
@@ -174,15 +189,15 @@ class GraphChannel:
         return found
 
     def _actors_of(self, group_id: str, entity: Entity) -> list[Actor]:
-        """Return the actors an entity is: those of episodes mentioning it whose name or id is its name."""
+        """Return the actor an entity is, if any: that of the first of ACTOR_SAMPLE episodes
+        mentioning it whose actor's name or id is one of its names."""
         names = {normalise_name(n) for n in (entity.name, *entity.aliases)}
-        actors: list[Actor] = []
         for episode_id in self._store.episodes_mentioning(group_id, [entity.id], ACTOR_SAMPLE):
             episode = self._store.get_episode(group_id, episode_id)
             actor = episode.actor if episode is not None else None
             if actor is not None and names & {normalise_name(actor.id), normalise_name(actor.name or "")}:
-                actors.append(actor)
-        return actors
+                return [actor]
+        return []
 
     def _around(
         self, group_id: str, seeds: list[Entity], filters: EpisodeFilters
@@ -235,27 +250,6 @@ class GraphChannel:
             return []
         matches = self._store.search_text(
             group_id, terms, filters.model_copy(update={"actor_id": allowed}), limit
-        )
-        for match in matches:
-            found[match.episode.id] = match.episode
-        return [match.episode.id for match in matches]
-
-    def _speaker_vectors(
-        self,
-        group_id: str,
-        actors: list[str],
-        query: ParsedQuery,
-        filters: EpisodeFilters,
-        limit: int,
-        found: dict[str, Episode],
-    ) -> list[str]:
-        """Return the actors' own episodes nearest to the query's meaning."""
-        allowed = [a for a in actors if not filters.actor_id or a in filters.actor_id]
-        if not allowed or self._queries is None:
-            return []
-        vector = self._queries.embed_query(query.text)
-        matches = self._store.search_vectors(
-            group_id, vector, filters.model_copy(update={"actor_id": allowed}), limit
         )
         for match in matches:
             found[match.episode.id] = match.episode

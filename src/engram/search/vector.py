@@ -7,16 +7,12 @@ error that names both and the way out (``engram reembed``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
-
 from engram.errors import StoreError
 from engram.models.episodes import EpisodeFilters
 from engram.nlp.embed import Embedder
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
 from engram.storage.protocol import Storage
-from engram.storage.types import Vector
 
 EMBEDDER_META_KEY = "embedder"
 
@@ -48,23 +44,12 @@ def check_embedder(store: Storage, embedder: Embedder, *, reset: bool = False) -
     store.prepare_vectors(embedder.dimensions)
 
 
-class QueryEmbeddings:
-    """Embed queries with ``embedder``, remembering the last ``size`` texts.
-
-    The vector channel and the graph channel embed the same query text within one search;
-    this makes that one model call. Safe across threads (``functools.lru_cache``).
-    """
-
-    def __init__(self, embedder: Embedder, size: int = 64) -> None:
-        self.embed_query: Callable[[str], Vector] = lru_cache(maxsize=size)(embedder.embed_query)
-
-
 class VectorChannel:
     """Dense retrieval: cosine similarity between the query's and the episodes' embeddings."""
 
     name = "vector"
 
-    def __init__(self, store: Storage, embedder: Embedder | QueryEmbeddings) -> None:
+    def __init__(self, store: Storage, embedder: Embedder) -> None:
         self._store = store
         self._embedder = embedder
 
