@@ -23,7 +23,7 @@ every set-up alike) for each set-up, and what the store holds. The store records
 commit that built it; delete it to rebuild after an extractor change.
 
 Usage: .venv/bin/python bench/locomo_graph.py [--store DIR] [--ablation] [--weights 0.1 0.25]
-       [--lists speaker,facts] [--max-hits 20 50] [--spread on|off|both] [--json]
+       [--lists speaker,facts] [--max-hits 20 50] [--spread on|off|both] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -132,13 +132,14 @@ def main() -> None:
     parser.add_argument("--weights", type=float, nargs="*", default=None, help="graph weights to try")
     parser.add_argument("--max-hits", type=int, nargs="*", default=None, help="graph caps to try")
     parser.add_argument("--spread", choices=["on", "off", "both"], default="off")
+    parser.add_argument("--quick", action="store_true", help="every 10th question")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     samples = load_locomo(LOCOMO_DEV)
     if not (args.store / "built.json").is_file():
         build(args.store, samples)
     built = json.loads((args.store / "built.json").read_text(encoding="utf-8"))
-    questions = load_questions(samples).items
+    questions = load_questions(samples).items[:: 10 if args.quick else 1]
     rows = []
     with tempfile.TemporaryDirectory(prefix="engram-bench-graph-") as tmp:
         copy = Path(tmp) / "data"

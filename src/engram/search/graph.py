@@ -184,15 +184,18 @@ class GraphChannel:
         while tries:
             latest = self._store.list_episodes(group_id, EpisodeFilters(actor_id=tries), 1)
             actor = latest[0].actor if latest else None
-            if actor is None:
+            if actor is None or actor.id not in tries:  # the second: never loop on a store's quirk
                 break
             found.append(actor)
             tries = [t for t in tries if t != actor.id]
         return found
 
     def _actors_of(self, group_id: str, entity: Entity) -> list[Actor]:
-        """Return the actor an entity is, if any: that of the first of ACTOR_SAMPLE episodes
-        mentioning it whose actor's name or id is one of its names."""
+        """Return the actor an entity is, as a list of none or one.
+
+        It is the actor of the first of ACTOR_SAMPLE episodes mentioning the entity whose
+        actor's name or id is one of the entity's names.
+        """
         names = {normalise_name(n) for n in (entity.name, *entity.aliases)}
         for episode_id in self._store.episodes_mentioning(group_id, [entity.id], ACTOR_SAMPLE):
             episode = self._store.get_episode(group_id, episode_id)
