@@ -15,7 +15,9 @@ only in the graph channel, all in one process:
   mention lists (provenance episodes of matching facts about the named entities);
 - ``--ablation``: each list alone, and thread spreading on, at the shipped weight and cap;
 - ``--lists``/``--weights``/``--max-hits``/``--spread``: any other set-ups (a grid);
-- ``shipped``: ``Memory.search_episodes`` with the default settings.
+- ``shipped``: ``Memory.search_episodes`` with the default settings;
+- ``--latency``: only search latency of the baseline (no graph channel at all), the channel
+  before and the shipped one, asking each question of each in turn (wall and CPU ms).
 
 Prints recall@10 per category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop),
 overall recall@5/10, NDCG@10 and search latency p50/p95 (ms, the query's embedding included,
@@ -23,7 +25,7 @@ every set-up alike) for each set-up, and what the store holds. The store records
 commit that built it; delete it to rebuild after an extractor change.
 
 Usage: .venv/bin/python bench/locomo_graph.py [--store DIR] [--ablation] [--weights 0.1 0.25]
-       [--lists speaker,facts] [--max-hits 20 50] [--spread on|off|both] [--quick] [--json]
+       [--lists speaker,facts] [--max-hits 20 50] [--spread on|off|both] [--quick] [--latency] [--json]
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import json
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +47,7 @@ from engram.memory import Memory
 from engram.models.episodes import SearchQuery, SearchResponse
 from engram.nlp.embed import Embedder
 from engram.portable.locomo import load_locomo
-from engram.search.engine import BM25Channel, SearchEngine
+from engram.search.engine import BM25Channel, Channel, SearchEngine
 from engram.search.graph import LISTS, MAX_HITS, GraphChannel
 from engram.search.vector import VectorChannel
 
@@ -76,7 +78,9 @@ class Setup:
             update={"channel_weights": {**settings.channel_weights, "graph": weight}}
         )
         store = memory.store
-        channels = [BM25Channel(store), GraphChannel(store, **graph), VectorChannel(store, embedder)]
+        channels: list[Channel] = [BM25Channel(store), VectorChannel(store, embedder)]
+        if weight > 0:  # at weight 0 the channel would change nothing but the time taken
+            channels.insert(1, GraphChannel(store, **graph))
         self._engine = SearchEngine(
             store, channels, settings, max_query_chars=memory.settings.max_query_chars
         )
@@ -122,6 +126,29 @@ def _setups(args: argparse.Namespace, shipped: float) -> list[tuple[str, dict[st
     return setups
 
 
+def interleaved_latency(searchers: Mapping[str, Any], questions: Sequence[Any]) -> list[dict[str, Any]]:
+    """Return a row of search latency (ms: wall and this thread's CPU) per searcher.
+
+    Each question is asked of every searcher in turn, so that the load of a shared machine
+    falls evenly on them (successive runs of hundreds of questions do not share it evenly).
+    The CPU time is the work a search costs whatever else runs.
+    """
+    wall: dict[str, list[float]] = {name: [] for name in searchers}
+    cpu: dict[str, list[float]] = {name: [] for name in searchers}
+    for question in questions:
+        request = {"query": question.text, "group_id": question.sample_id, "limit": 10}
+        for name, searcher in searchers.items():
+            started, started_cpu = time.perf_counter(), time.thread_time()
+            searcher.search_episodes(request)
+            wall[name].append(time.perf_counter() - started)
+            cpu[name].append(time.thread_time() - started_cpu)
+    rows = []
+    for name in searchers:
+        summary = _common.summarize(wall[name], cpu[name])
+        rows.append({"set-up": name, **{k: summary[k] for k in ("n", "p50", "p95", "cpu p50", "cpu p95")}})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -133,6 +160,7 @@ def main() -> None:
     parser.add_argument("--max-hits", type=int, nargs="*", default=None, help="graph caps to try")
     parser.add_argument("--spread", choices=["on", "off", "both"], default="off")
     parser.add_argument("--quick", action="store_true", help="every 10th question")
+    parser.add_argument("--latency", action="store_true", help="only latency, set-ups interleaved")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     samples = load_locomo(LOCOMO_DEV)
@@ -148,6 +176,17 @@ def main() -> None:
         with Memory.open(settings=settings, background_indexing=False) as memory:
             assert memory.embedder is not None
             shipped = settings.search.channel_weights["graph"]
+            if args.latency:
+                label, graph, weight = _setups(args, shipped)[1]  # the channel before
+                searchers = {
+                    "no graph channel": Setup(memory, memory.embedder, {}, 0.0),
+                    label: Setup(memory, memory.embedder, graph, weight),
+                    "shipped (Memory)": memory,
+                }
+                latency = interleaved_latency(searchers, questions)
+                _common.print_machine(_common.machine())
+                _common.print_table(latency, list(latency[0]), "search latency, ms (interleaved)", digits=1)
+                return
             for label, graph, weight in _setups(args, shipped):
                 setup = Setup(memory, memory.embedder, graph, weight)
                 rows.append(_row(label, evaluate(setup, questions, None)))  # type: ignore[arg-type]
