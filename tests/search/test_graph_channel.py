@@ -54,14 +54,18 @@ def graph(memory: Memory, question: str, **more: Any) -> list[str]:
 @pytest.fixture
 def camping(memory: Memory) -> dict[str, str]:
     """Melanie camped twice, in two sessions; Caroline keeps asking her about camping."""
+    lines = [
+        ("beach", "Melanie", "We camped at the beach last weekend, the kids loved it.", 1, 1),
+        ("ask1", "Caroline", "Melanie, camping with kids! Melanie, how was camping?", 1, 2),
+        ("other", "Melanie", "Work has been busy, I barely slept.", 5, 3),
+        ("mountains", "Melanie", "We camped in the mountains this time.", 2, 1),
+        ("ask2", "Caroline", "Camping again, Melanie? Melanie loves camping!", 2, 2),
+        ("paint", "Caroline", "I painted a sunset after our camping talk.", 2, 3),
+    ]
     ids = {
-        "beach": turn(memory, "Melanie", "We camped at the beach last weekend, the kids loved it.", session=1, minute=1),
-        "ask1": turn(memory, "Caroline", "Melanie, camping with kids! Melanie, how was camping?", session=1, minute=2),
-        "other": turn(memory, "Melanie", "Work has been busy, I barely slept.", session=5, minute=3),
-        "mountains": turn(memory, "Melanie", "We camped in the mountains this time.", session=2, minute=1),
-        "ask2": turn(memory, "Caroline", "Camping again, Melanie? Melanie loves camping!", session=2, minute=2),
-        "paint": turn(memory, "Caroline", "I painted a sunset after our camping talk.", session=2, minute=3),
-    }  # fmt: skip
+        key: turn(memory, who, text, session=session, minute=minute)
+        for key, who, text, session, minute in lines
+    }
     return ids
 
 
