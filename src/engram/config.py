@@ -36,7 +36,7 @@ class SearchSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     channel_weights: dict[str, float] = Field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 0.25, "graph": 0.1},
+        default_factory=lambda: {"bm25": 1.0, "vector": 0.25, "graph": 0.25},
         description="Weighted RRF, per channel.",
     )
     rrf_k: int = Field(default=60, gt=0, description="RRF's k (Cormack et al. 2009).")
@@ -49,6 +49,10 @@ class SearchSettings(BaseModel):
     recency_weight: float = Field(default=0.0, ge=0, description="Boost of recent episodes.")
     recency_half_life_days: float = Field(default=30.0, gt=0)
     mmr_lambda: float = Field(default=0.7, ge=0, le=1, description="MMR: 1 is pure relevance.")
+    graph_spread_threads: bool = Field(
+        default=False,
+        description="Graph channel: take each thread's best hit before any thread's second.",
+    )
     inactive_fact_weight: float = Field(
         default=0.5,
         ge=0,

@@ -107,7 +107,12 @@ class Memory(ReviewMethods, IntakeMethods):
         weight = self.settings.search.inactive_fact_weight
         channels: list[Channel] = [
             BM25Channel(store),
-            GraphChannel(store, clock=self._clock, inactive_weight=weight),
+            GraphChannel(
+                store,
+                clock=self._clock,
+                inactive_weight=weight,
+                spread_threads=self.settings.search.graph_spread_threads,
+            ),
         ]
         self._indexer: Indexer | None = None
         queries: Embedder | None = embedder

@@ -154,7 +154,8 @@ def test_renamed_keys_first_person_and_invalid_items(fake: FakeOpenAI, sleeps: l
             {"source": "I", "relation": "works at", "target": "Acme Corp", "confidence": "high"},
             {"from": "Acme Corp", "type": "locatedIn", "to": {"name": "Hangzhou"}},
             {"subject": "me", "attribute": "age", "value": 34, "valid_from": "2023-05-08"},
-            {"subject": "李强", "predicate": "住在", "object": "杭州"},  # no English predicate: dropped
+            {"subject": "李强", "predicate": "住在", "object": "杭州"},  # a registered synonym
+            {"subject": "李强", "predicate": "觉得", "value": "不错"},  # no predicate it names: dropped
             {"subject": "李强", "predicate": "LIKES"},  # neither object nor value: dropped
         ],
     }
@@ -163,7 +164,7 @@ def test_renamed_keys_first_person_and_invalid_items(fake: FakeOpenAI, sleeps: l
     entities = result.extraction.entities
     assert [(e.name, e.type, e.aliases) for e in entities] == [
         ("Li Qiang", "person", []),
-        ("Acme Corp", "organization", ["Acme"]),
+        ("Acme Corp", "organisation", ["Acme"]),
         ("Hangzhou", "thing", []),
     ]
     facts = [(f.subject, f.predicate, f.object, f.value) for f in result.extraction.facts]
@@ -171,6 +172,7 @@ def test_renamed_keys_first_person_and_invalid_items(fake: FakeOpenAI, sleeps: l
         ("Li Qiang", "WORKS_AT", "Acme Corp", None),
         ("Acme Corp", "PART_OF", "Hangzhou", None),  # LOCATED_IN is a registered synonym of PART_OF
         ("Li Qiang", "AGE", None, 34),
+        ("李强", "LIVES_IN", "杭州", None),
     ]
     assert result.extraction.facts[0].confidence == 0.9
     assert result.extraction.facts[2].valid_at == datetime(2023, 5, 8, tzinfo=UTC)

@@ -13,12 +13,15 @@ Failures: 429, 5xx, timeouts, connection errors and unparseable replies are retr
 exponential backoff (``backoff * 2**n`` seconds, at most ``max_backoff``; a Retry-After header
 wins); other 4xx are not. A 400/422 while sending a ``json_schema`` response format falls
 back to ``json_object``, then to none (older servers), and stays there. After
-``max_retries`` retries ExtractionError (HTTP 502) carries the tokens spent; the caller
+``max_retries`` retries ExtractionError (HTTP 502) carries the tokens spent (at once for a
+refusal: the model declining says nothing a retry would change); the caller
 stores the episode with ``extraction_status: failed`` and ``engram reextract`` retries it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -32,6 +35,7 @@ import httpx
 from engram.errors import ExtractionError, InvalidInput
 from engram.ingest.llm_parse import (
     ParsedExtraction,
+    Refusal,
     Usage,
     message_text,
     parse_extraction,
@@ -40,6 +44,7 @@ from engram.ingest.llm_parse import (
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction
 from engram.observability import metrics
+from engram.models.predicates import REGISTRY
 from engram.timeutil import as_utc
 
 __all__ = [
@@ -49,38 +54,62 @@ __all__ = [
     "LLMExtractor",
     "LLMResult",
     "ParsedExtraction",
+    "Refusal",
     "Usage",
     "parse_extraction",
 ]
 
-PROMPT_VERSION = "extract-v1"
-
 _EXAMPLES = (
     (
         "李强",
-        "我下个月搬到杭州，预算提高到80万。",
+        "其实我住在杭州滨江区，周末在家办公。上个月把微信读书卸载了，不再用了。",
         '{"entities": [{"name": "李强", "type": "person", "aliases": []}, '
-        '{"name": "杭州", "type": "place", "aliases": ["Hangzhou"]}], '
-        '"facts": [{"subject": "李强", "predicate": "MOVES_TO", "object": "杭州", '
-        '"fact": "李强下个月搬到杭州。", "valid_at": null, "confidence": 0.9}, '
-        '{"subject": "李强", "predicate": "BUDGET", "value": 800000, '
-        '"fact": "李强的预算提高到80万。", "confidence": 0.9}]}',
+        '{"name": "滨江区", "type": "place", "aliases": []}, '
+        '{"name": "杭州", "type": "place", "aliases": ["Hangzhou"]}, '
+        '{"name": "微信读书", "type": "product", "aliases": []}], '
+        '"facts": [{"subject": "李强", "predicate": "LIVES_IN", "object": "滨江区", '
+        '"fact": "李强其实住在杭州滨江区。", "confidence": 0.9, "source_kind": "stated"}, '
+        '{"subject": "滨江区", "predicate": "PART_OF", "object": "杭州", "fact": "滨江区在杭州。", '
+        '"confidence": 1.0, "source_kind": "stated"}, '
+        '{"subject": "李强", "predicate": "WORKS_FROM", "value": "家", "fact": "李强周末在家办公。", '
+        '"conditions": {"when": "周末"}, "confidence": 0.9, "source_kind": "stated"}, '
+        '{"subject": "李强", "predicate": "STOPPED_USING", "object": "微信读书", '
+        '"fact": "李强上个月卸载了微信读书，不再用了。", "valid_at": null, "confidence": 0.9, '
+        '"source_kind": "stated"}]}',
     ),
     (
         "Anna Schmidt",
-        "I joined Acme as CTO on May 8, 2023. On weekends I prefer tea.",
+        "I left Globex and joined Acme on May 8, 2023. My brother loves Muse. Maybe I'll try tea.",
         '{"entities": [{"name": "Anna Schmidt", "type": "person", "aliases": []}, '
-        '{"name": "Acme", "type": "organization", "aliases": []}], '
-        '"facts": [{"subject": "Anna Schmidt", "predicate": "WORKS_AT", "object": "Acme", '
-        '"fact": "Anna Schmidt joined Acme as CTO on May 8, 2023.", "valid_at": "2023-05-08", '
-        '"confidence": 1.0}, {"subject": "Anna Schmidt", "predicate": "PREFERS", "value": "tea", '
-        '"fact": "Anna Schmidt prefers tea on weekends.", "conditions": {"when": "weekends"}, '
-        '"confidence": 0.8}]}',
+        '{"name": "Globex", "type": "organisation", "aliases": []}, '
+        '{"name": "Acme", "type": "organisation", "aliases": []}, '
+        '{"name": "Anna Schmidt\'s brother", "type": "person", "aliases": []}], '
+        '"facts": [{"subject": "Anna Schmidt", "predicate": "LEFT_ORGANISATION", "object": "Globex", '
+        '"fact": "Anna Schmidt left Globex.", "confidence": 1.0, "source_kind": "stated"}, '
+        '{"subject": "Anna Schmidt", "predicate": "WORKS_AT", "object": "Acme", '
+        '"fact": "Anna Schmidt joined Acme on May 8, 2023.", "valid_at": "2023-05-08", '
+        '"confidence": 1.0, "source_kind": "stated"}, '
+        '{"subject": "Anna Schmidt\'s brother", "predicate": "SIBLING_OF", "object": "Anna Schmidt", '
+        '"fact": "Anna Schmidt has a brother.", "confidence": 1.0, "source_kind": "stated"}, '
+        '{"subject": "Anna Schmidt\'s brother", "predicate": "LIKES", "value": "Muse", '
+        '"fact": "Anna Schmidt\'s brother loves Muse.", "confidence": 1.0, "source_kind": "stated"}, '
+        '{"subject": "Anna Schmidt", "predicate": "PLANS_TO", "value": "try tea", '
+        '"fact": "Anna Schmidt may try tea.", "confidence": 0.5, "source_kind": "stated"}]}',
     ),
 )
 """(speaker, episode, answer): tests check that each answer parses into a valid Extraction."""
 
-SYSTEM_PROMPT = """\
+
+def _registry_lines() -> str:
+    """Return the prompt's predicate vocabulary, read from the registry so the two never drift."""
+    names = ", ".join(REGISTRY)
+    endings = ", ".join(f"{p.name} ends {p.ends}" for p in REGISTRY.values() if p.ends)
+    lines = (f"- predicate names to prefer: {names}.", f"- ending predicates: {endings}.")
+    return "".join(textwrap.fill(line, 92, subsequent_indent="  ") + "\n" for line in lines)
+
+
+SYSTEM_PROMPT = (
+    """\
 You extract a knowledge graph from one episode of an AI agent's memory (a message, a note,
 a document). Answer with one JSON object and nothing else: no prose, no code fences.
 
@@ -88,31 +117,46 @@ Shape:
 {"entities": [{"name": str, "type": str, "aliases": [str]}],
  "facts": [{"subject": str, "predicate": str, "object": str or null, "value": str or number
    or boolean or null, "fact": str, "valid_at": str or null, "invalid_at": str or null,
-   "conditions": {str: str}, "confidence": number}]}
+   "conditions": {str: str}, "confidence": number, "source_kind": "stated" or "inferred"}]}
 
 Rules:
-- entities: the people, organizations, places, projects, products, events and other named
-  things the episode talks about. type is lower_snake_case: person, organization, place,
-  project, product, event, concept, thing.
-- facts: claims worth remembering about an entity. subject is the name of an entity in
-  "entities". Give exactly one of object (the name of another entity in "entities") or
-  value (a literal: an amount, a quantity, a preference, a status).
-- predicate: an English verb phrase in UPPER_SNAKE_CASE whatever the episode's language:
-  LIVES_IN, WORKS_AT, MANAGES, BUDGET, PREFERS.
-- fact: one sentence stating the claim, in the episode's language, with its time expression
-  kept as written ("下个月", "next Tuesday").
-- The first person ("I", "me", "my", "我") is the speaker named above the episode: use the
-  speaker's name, never "I" or "我". If the speaker is unknown, call them "speaker".
-- valid_at / invalid_at: ISO 8601 (2023-05-08 or 2023-05-08T15:00:00Z) only when the episode
-  states a full date with its year; otherwise null (relative dates are resolved later).
-- conditions scope a fact ({"when": "weekends"}); confidence is 0 to 1, lower for hedged or
-  inferred claims.
-- Greetings and chit-chat: {"entities": [], "facts": []}.
-""" + "".join(
-    f"\nExample {n}. Speaker: {speaker}\nEpisode: {text}\nAnswer: {answer}\n"
-    for n, (speaker, text, answer) in enumerate(_EXAMPLES, 1)
+- entities: the people, organisations, places, projects, products, events and other named
+  things the episode talks about. type: person, organisation, place, project, product,
+  event, animal, document, concept or thing.
+- facts: claims worth remembering. subject names an entity in "entities"; give exactly one
+  of object (another entity's name) or value (an amount, a date, a word).
+- predicate: English UPPER_SNAKE_CASE whatever the episode's language.
+"""
+    + _registry_lines()
+    + """\
+- Who: the first person ("I", "my", "我") is the speaker named above the episode: use the
+  speaker's name (unknown speaker: "speaker"). A relative or colleague without a name is a
+  separate person named after the speaker ("Anna's brother", "李强的哥哥") and linked to the
+  speaker by a fact; what they like or do is theirs, not the speaker's.
+- Endings: what stopped or no longer holds ("no longer", "quit", "不再", "卸载了", "搬走了")
+  is a fact with the ending predicate, whose object is what ended; a plain "don't like" /
+  "不喜欢" is DISLIKES. A stated end date goes in invalid_at of the fact that ended.
+- Corrections and refinements ("actually", "more precisely", "其实", "更正"): give the new or
+  finer fact with the same predicate and keep the cue word in "fact"; a place inside
+  another also gets a PART_OF fact.
+- fact: one sentence in the episode's language, keeping its time words ("下个月", "next
+  Tuesday"). conditions (when or where it holds) are in the episode's language too.
+- valid_at / invalid_at: ISO 8601 only for a date written in full with its year
+  ("2024-06-05", "2024年6月5日", "May 8, 2023"); else null: relative dates are resolved later.
+- confidence 0..1: 1 for plain statements, lower for hedged ones ("maybe", "可能").
+  source_kind: "stated" when the episode says it, "inferred" when you conclude it.
+- Questions, greetings and chit-chat: {"entities": [], "facts": []}.
+"""
+    + "".join(
+        f"\nExample {n}. Speaker: {speaker}\nEpisode: {text}\nAnswer: {answer}\n"
+        for n, (speaker, text, answer) in enumerate(_EXAMPLES, 1)
+    )
 )
-"""The system message. Change PROMPT_VERSION with it: token counts are recorded per prompt."""
+"""The system message; its vocabulary comes from the predicate registry."""
+
+PROMPT_VERSION = "extract-v2-" + hashlib.sha256(SYSTEM_PROMPT.encode()).hexdigest()[:8]
+"""Recorded with each extraction's tokens: the revision, then a digest of the exact prompt sent
+(the registry's predicates are part of it, so a registry change gives a new version)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +345,8 @@ class LLMExtractor:
             payload = response.json()
             usage = reply_usage(payload)
             return _Outcome(parse_extraction(message_text(payload), speaker=speaker), usage)
+        except Refusal as exc:
+            return _Outcome(usage=usage, problem=str(exc), final=True)
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
             return _Outcome(usage=usage, problem=f"bad reply: {exc}")
         except ExtractionError as exc:

@@ -3,8 +3,12 @@
 Replies are parsed tolerantly (``parse_extraction``): ``<think>`` blocks, code fences and
 prose around the JSON are ignored; renamed keys are mapped (``relations``/``edges`` → facts,
 ``nodes`` → entities, ``source``/``from`` → subject, ``relation``/``type`` → predicate,
-``target``/``to`` → object, …); predicates are UPPER_SNAKE'd; "I"/"我" become the speaker;
-invalid items are dropped one by one and counted, the valid ones kept.
+``target``/``to`` → object, …); predicates are UPPER_SNAKE'd, and registered synonyms in
+any language map to their predicate ("住在" → LIVES_IN); "I"/"我" become the speaker and "my
+brother"/"我哥哥" the speaker's brother, a person of their own; a fact flagged ``negated`` takes
+its predicate's negation (USES → STOPPED_USING, LIKES → DISLIKES); invalid items are dropped
+one by one and counted, the valid ones kept. A reply whose message is a refusal raises
+``Refusal``.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from pydantic import ValidationError
 
 from engram.errors import ExtractionError
 from engram.models.graph import PREDICATE_PATTERN, EntityIn, Extraction, FactIn
+from engram.models.predicates import REGISTRY
+from engram.nlp.amounts import AMOUNT, parse_amount
 from engram.timeutil import as_utc
 
 
@@ -86,6 +92,16 @@ _INVALID = ("invalid_at", "valid_to", "valid_until", "end", "end_date", "until")
 _CONFIDENCE_WORDS = {"high": 0.9, "medium": 0.6, "low": 0.3}
 _FIRST_PERSON = frozenset({"i", "me", "my", "myself", "speaker", "the speaker", "user", "the user"})
 _FIRST_PERSON |= {"我", "本人", "自己"}
+_MY = re.compile(r"^(?:my|our)\s+(?P<rest>\S.*)$", re.I)
+_WO = re.compile(
+    r"^(?:我的|我们的|我们|我)(?P<rest>(?:亲)?(?:哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|爸爸|妈妈|爸|妈|父亲|母亲|"
+    r"老婆|老公|妻子|丈夫|儿子|女儿|孩子|朋友|同事|老板|领导|男朋友|女朋友|室友|同学))$"
+)
+_WO_DE = re.compile(r"^(?:我的|我们的)(?P<rest>\S.*)$")
+_SOURCE_KINDS = {"stated": "stated", "explicit": "stated", "direct": "stated", "said": "stated"}
+_SOURCE_KINDS |= {"inferred": "inferred", "implied": "inferred", "implicit": "inferred"}
+_SOURCE_KINDS |= {"inference": "inferred", "derived": "inferred", "system": "system"}
+_NEGATED = ("negated", "negation", "is_negated", "negative")
 
 
 def _json_candidates(text: str) -> Iterator[str]:
@@ -154,6 +170,11 @@ def _is_entity(item: Any) -> bool:
 
 
 def _name(value: Any, speaker: str | None) -> str | None:
+    """Return the name an item gives, with the first person read as the speaker.
+
+    "my brother" / "我哥哥" is someone else: the speaker's brother ("Anna's brother",
+    "李强的哥哥"), so that what they like is not given to the speaker.
+    """
     if isinstance(value, dict):
         value = _first(_lower_keys(value), _NAME)
     if isinstance(value, bool) or not isinstance(value, str | int | float):
@@ -161,6 +182,10 @@ def _name(value: Any, speaker: str | None) -> str | None:
     name = str(value).strip()
     if speaker and name.lower() in _FIRST_PERSON:
         return speaker
+    if speaker and (mine := _MY.match(name)):
+        return f"{speaker}'s {mine['rest']}"
+    if speaker and (mine := _WO.match(name) or _WO_DE.match(name)):
+        return f"{speaker}的{mine['rest']}"
     return name or None
 
 
@@ -169,16 +194,52 @@ def _snake(value: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", value).strip("_")
 
 
+_TYPES = {
+    **dict.fromkeys(("organization", "org", "company", "business", "institution", "team"), "organisation"),
+    **dict.fromkeys(("location", "city", "country", "gpe", "region", "address"), "place"),
+    **dict.fromkeys(("people", "human", "individual", "user"), "person"),
+    **dict.fromkeys(("人", "人物", "用户"), "person"),
+    **dict.fromkeys(("地点", "地方", "城市", "国家", "地区"), "place"),
+    **dict.fromkeys(("公司", "组织", "机构", "团队"), "organisation"),
+    **dict.fromkeys(("产品", "软件", "应用"), "product"),
+    **dict.fromkeys(("项目",), "project"),
+    **dict.fromkeys(("事件", "活动"), "event"),
+    **dict.fromkeys(("动物", "宠物", "pet"), "animal"),
+    **dict.fromkeys(("文件", "文档", "合同"), "document"),
+}
+"""Entity types models also use, mapped to the graph's (different types never merge)."""
+
+
 def _entity_type(value: Any) -> str:
-    snake = _snake(value).lower() if isinstance(value, str) else ""
+    if not isinstance(value, str):
+        return "thing"
+    known = _TYPES.get(value.strip()) or _TYPES.get(value.strip().lower())
+    snake = known or _snake(value).lower()
     return snake[:64] if re.fullmatch(r"[a-z][a-z0-9_]*", snake) else "thing"
 
 
-def _predicate(value: Any) -> str | None:
+def _predicate(value: Any, negated: bool) -> str | None:
+    """Return the predicate's UPPER_SNAKE name: a registered one for any of its synonyms
+    ("住在", "no longer uses"), else the text UPPER_SNAKE'd; None when neither is one.
+
+    ``negated`` turns it into its registered negation (LIKES → DISLIKES, USES →
+    STOPPED_USING); a negated predicate without one is None (nothing says what it means).
+    """
     if not isinstance(value, str):
         return None
-    snake = _snake(value).upper()[:64]
-    return snake if re.fullmatch(PREDICATE_PATTERN, snake) else None
+    known = REGISTRY.canonical(value)
+    name = known.name if known.name in REGISTRY else _snake(value).upper()[:64]
+    if negated:
+        registered = REGISTRY.get(name)
+        name = (registered.negation or registered.stop or "") if registered else ""
+    return name if re.fullmatch(PREDICATE_PATTERN, name) else None
+
+
+def _negated(item: dict[str, Any]) -> bool:
+    flag = _first(item, _NEGATED)
+    if isinstance(flag, str):
+        return flag.strip().lower() in ("true", "yes", "1")
+    return flag is True or str(item.get("polarity", "")).strip().lower() in ("negative", "negated")
 
 
 def _scalars(value: Any, *, allow_none: bool) -> dict[str, Any]:
@@ -219,6 +280,16 @@ def _confidence(value: Any) -> float | None:
     return float(value) if 0 <= value <= 1 else None
 
 
+def _amount(predicate: str | None, value: Any) -> Any:
+    """Return an amount predicate's value written as text ("800000", "80万") as a number."""
+    registered = REGISTRY.get(predicate) if predicate else None
+    if registered is None or registered.object_kind != "amount" or not isinstance(value, str):
+        return value
+    text = value.strip()
+    parsed = parse_amount(text) if re.fullmatch(AMOUNT, text) else None
+    return value if parsed is None else parsed
+
+
 def _entity(raw: Any, speaker: str | None) -> dict[str, Any] | None:
     if isinstance(raw, str):
         raw = {"name": raw}
@@ -250,15 +321,19 @@ def _fact(raw: Any, speaker: str | None) -> dict[str, Any] | None:
         value = None
     elif isinstance(value, dict | list):
         value = json.dumps(value, ensure_ascii=False)
+    predicate = _predicate(_first(item, _PREDICATE), _negated(item))
+    value = _amount(predicate, value)
     valid_at, invalid_at = _date(_first(item, _VALID)), _date(_first(item, _INVALID))
     if valid_at and invalid_at and invalid_at < valid_at:
         invalid_at = None
     conditions = _first(item, ("conditions", "condition", "when"))
     sentence = _first(item, _SENTENCE)
     source_kind = item.get("source_kind")
+    if isinstance(source_kind, str):
+        source_kind = _SOURCE_KINDS.get(source_kind.strip().lower())
     return {
         "subject": _name(_first(item, _SUBJECT), speaker),
-        "predicate": _predicate(_first(item, _PREDICATE)),
+        "predicate": predicate,
         "object": object_name,
         "value": value,
         "fact": sentence[:2000] if isinstance(sentence, str) else None,
@@ -268,7 +343,7 @@ def _fact(raw: Any, speaker: str | None) -> dict[str, Any] | None:
         if isinstance(conditions, str)
         else _scalars(conditions, allow_none=False),
         "confidence": _confidence(item.get("confidence", item.get("score"))),
-        "source_kind": source_kind if source_kind in ("stated", "inferred", "system") else None,
+        "source_kind": source_kind if isinstance(source_kind, str) else None,
     }
 
 
@@ -306,15 +381,24 @@ def parse_extraction(text: str, *, speaker: str | None = None) -> ParsedExtracti
 # -- the reply around it ------------------------------------------------------------------------
 
 
+class Refusal(ValueError):
+    """The model declined to answer (its message's ``refusal``): asking again will not help."""
+
+
 def message_text(payload: Any) -> str:
-    """Return the assistant message's text; raise ValueError for a reply without one."""
+    """Return the assistant message's text.
+
+    Raises Refusal when the message is a refusal, ValueError for a reply without text.
+    """
     message = payload["choices"][0]["message"]
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal.strip():
+        raise Refusal(f"the model refused: {refusal.strip()[:200]}")
     content = message.get("content")
     if isinstance(content, list):  # content parts
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     if not isinstance(content, str) or not content.strip():
-        refusal = message.get("refusal")
-        raise ValueError(f"refused: {refusal}" if refusal else "empty reply")
+        raise ValueError("empty reply")
     return content
 
 
