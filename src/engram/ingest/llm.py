@@ -43,8 +43,8 @@ from engram.ingest.llm_parse import (
 )
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction
-from engram.observability import metrics
 from engram.models.predicates import REGISTRY
+from engram.observability import metrics
 from engram.timeutil import as_utc
 
 __all__ = [
