@@ -11,7 +11,7 @@ store-wide), so the schema distributes on Citus by ``group_id`` unchanged
 
 from __future__ import annotations
 
-from engram.storage import stats
+from engram.storage import references, stats
 
 TEXT_CONFIG = "engram_text"
 """The text search configuration: ``simple`` (no stop words) with Snowball English stemming on
@@ -351,5 +351,8 @@ MIGRATIONS.append(
 
 # Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
 MIGRATIONS.append((9, stats.POSTGRES_MIGRATION))
+
+# Episodes by the references they cite, and the names written for them (engram.storage.references).
+MIGRATIONS.append((10, references.POSTGRES_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -6,7 +6,7 @@ Never edit a released migration: append a new one.
 
 from __future__ import annotations
 
-from engram.storage import stats
+from engram.storage import references, stats
 
 MIGRATIONS: list[tuple[int, str]] = [
     (
@@ -380,5 +380,8 @@ MIGRATIONS.append(
 
 # Per-group counts of current episodes, facts and vectors, kept by triggers (engram.storage.stats).
 MIGRATIONS.append((12, stats.SQLITE_MIGRATION))
+
+# Episodes by the references they cite, and the names written for them (engram.storage.references).
+MIGRATIONS.append((13, references.SQLITE_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]
