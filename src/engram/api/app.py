@@ -17,6 +17,7 @@ from engram.api.rest import problems
 from engram.api.rest.episodes import health_router, router
 from engram.api.rest.graph import router as graph_router
 from engram.api.rest.history import router as history_router
+from engram.api.rest.references import router as references_router
 from engram.memory import Memory
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -73,6 +74,7 @@ def create_app(
     app.include_router(router)
     app.include_router(graph_router)
     app.include_router(history_router)
+    app.include_router(references_router)
     app.include_router(health_router)
     app.router.routes.append(mcp_route)
     app.mount("/admin", create_console(memory, loopback=host in LOOPBACK, key_check=key_check))
