@@ -37,7 +37,7 @@ TOOLS = {
     "search_episodes",
 }
 TOOLS |= {"search_facts", "search_entities", "get_entity", "add_facts", "merge_entities"}
-TOOLS |= {"list_operations", "revert_operation", "delete_episode"}
+TOOLS |= {"list_operations", "revert_operation", "delete_episode", "get_reference"}
 ENGLISH = "Caroline moved the shipping date of order 4471 to Friday"
 CHINESE = "客户投诉订单 4471 发货太慢，要求改到周五前送达"
 

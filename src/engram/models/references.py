@@ -32,7 +32,9 @@ class ReferenceVersion(BaseModel):
 
     reference: str = Field(description="The versioned reference id, e.g. doc-quote-2024-q3-v2.")
     version: str | None = Field(description="The version it names; null: cited without a version.")
-    latest: bool = Field(description="True for the latest version known (first cited last).")
+    latest: bool = Field(
+        description="True for the latest version known (highest number, else first cited last)."
+    )
     episodes: int = Field(description="Episodes citing it or part of it.")
     first_seen: datetime = Field(description="Timestamp of the first of those episodes.")
     last_seen: datetime = Field(description="Timestamp of the last of those episodes.")

@@ -5,8 +5,9 @@ part of); a configured name (``ENGRAM_REFERENCE_NAMES_FILE``); a name the import
 (``metadata.reference_names``); the document id a file name or title gives
 (engram.ingest.reference_ids.document_id). The first that the held episodes know wins.
 
-A document's versions are ordered by when they were first cited (episode timestamp; ties by
-version number), a version-less citation first: the last is the latest. Asking for the document
+A document's versions are ordered by version number (``final`` last) when every version is a
+number, else by when each was first cited (episode timestamp: a page's content hash says nothing
+of order); a version-less citation comes first. The last is the latest. Asking for the document
 without a version lists the episodes of every version; asking for one version lists its
 episodes, and the answer says which version is the latest.
 """
@@ -32,13 +33,26 @@ from engram.storage.protocol import Storage
 from engram.storage.types import CitedReference, PageKey
 
 
-def _version_order(cited: CitedReference) -> tuple[bool, datetime, tuple[int, ...]]:
-    version = split_reference(cited.reference)[1]
-    if version is None:
-        return False, cited.first_seen, ()
+def _number(version: str) -> tuple[int, ...] | None:
+    """Return a version as numbers (``1-3`` → (1, 3), ``final`` after any number), or None (a hash)."""
+    if version == "final":
+        return (10**9,)
     parts = version.split("-")
-    number = tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else ()
-    return True, cited.first_seen, (10**9,) if version == "final" else number
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+def in_version_order(cited: list[CitedReference]) -> list[CitedReference]:
+    """Return a document's cited versions oldest first: a version-less citation first, then by version
+    number when every version is a number, else by first citation (episode timestamp)."""
+    versions = {c.reference: split_reference(c.reference)[1] for c in cited}
+    numbers = {ref: _number(v) for ref, v in versions.items() if v is not None}
+    numeric = all(n is not None for n in numbers.values())
+
+    def key(c: CitedReference) -> tuple[bool, tuple[int, ...], datetime]:
+        number = numbers.get(c.reference) or ()
+        return versions[c.reference] is not None, number if numeric else (), c.first_seen
+
+    return sorted(cited, key=key)
 
 
 class ReferenceLookup:
@@ -71,13 +85,12 @@ class ReferenceLookup:
     ) -> tuple[str, list[CitedReference], list[str]]:
         """Return (document, its cited versions in order, the references asked for among them)."""
         document, version = split_reference(resolved)
-        known = sorted(
-            (
+        known = in_version_order(
+            [
                 cited
                 for cited in self._store.document_references(group_id, document, at)
                 if cited.reference == document or split_reference(cited.reference)[0] == document
-            ),
-            key=_version_order,
+            ]
         )
         if version is None:
             return document, known, [cited.reference for cited in known]
