@@ -15,6 +15,7 @@ from engram.errors import (
     PreconditionRequired,
     StoreError,
 )
+from engram.ingest.intents import IntentClassifier
 from engram.memory import Memory
 from engram.models.episodes import (
     Actor,
@@ -51,8 +52,10 @@ from engram.models.graph import (
 )
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
 from engram.models.intents import Intent
+from engram.models.references import ReferenceCitation, ReferencePage, ReferenceVersion
 from engram.models.review import Dispute, EpisodeSupport, HealthReport, MergeEvidence, RevertPreview
 from engram.models.stats import EpisodeCount, MemoryStats
+from engram.portable.batch import ImportStats
 from engram.portable.group_format import ImportCounts
 
 __version__ = "0.1.0"
@@ -90,7 +93,9 @@ __all__ = [
     "FactsAdded",
     "HealthReport",
     "ImportCounts",
+    "ImportStats",
     "Intent",
+    "IntentClassifier",
     "InvalidInput",
     "Memory",
     "MemoryStats",
@@ -103,6 +108,9 @@ __all__ = [
     "PreconditionFailed",
     "PreconditionRequired",
     "PurgeReport",
+    "ReferenceCitation",
+    "ReferencePage",
+    "ReferenceVersion",
     "RevertPreview",
     "SearchHit",
     "SearchQuery",

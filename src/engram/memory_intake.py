@@ -21,11 +21,11 @@ from engram.models.episodes import BatchResult, CreatedEpisode, EpisodeIn, Episo
 from engram.models.intents import Intent, load_taxonomy
 from engram.nlp.embed import Embedder
 from engram.portable import group_format as portable
+from engram.portable.batch import ImportStats
 from engram.storage.protocol import Storage
 
-if TYPE_CHECKING:  # engram.portable.batch imports engram.memory
+if TYPE_CHECKING:  # engram.memory imports this module
     from engram.memory import Memory
-    from engram.portable.batch import ImportStats
 
 
 class IntakeMethods:
