@@ -57,6 +57,7 @@ from engram.models.graph import (
 from engram.models.history import OperationPage, OperationView, PurgeReport, VersionChange
 from engram.models.intents import Intent
 from engram.models.keys import ApiKey, CreatedKey
+from engram.models.references import ReferenceCitation, ReferencePage, ReferenceVersion
 from engram.models.review import Dispute, EpisodeSupport, HealthReport, MergeEvidence, RevertPreview
 from engram.models.stats import EpisodeCount, MemoryStats
 from engram.portable.base import ImportStats, Problem
@@ -118,6 +119,9 @@ __all__ = [
     "Principal",
     "Problem",
     "PurgeReport",
+    "ReferenceCitation",
+    "ReferencePage",
+    "ReferenceVersion",
     "RevertPreview",
     "SearchHit",
     "SearchQuery",

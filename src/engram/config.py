@@ -157,6 +157,11 @@ class Settings(BaseSettings):
     intents_file: Path | None = Field(
         default=None, description="Intent taxonomy (JSON); default: the packaged sales-and-support taxonomy."
     )
+    reference_names_file: Path | None = Field(
+        default=None,
+        description="Names people write for reference ids (JSON or TOML: {names: {name: id}}); "
+        "consulted before the names learned from imports.",
+    )
     intent_threshold: float = Field(
         default=0.2, ge=0, le=1, description="Below this confidence a classified intent is 'unclassified'."
     )

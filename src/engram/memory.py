@@ -32,6 +32,7 @@ from engram.ingest.inputs import (
 )
 from engram.keys import Keyring
 from engram.memory_intake import IntakeMethods
+from engram.memory_references import ReferenceMethods
 from engram.memory_review import ReviewMethods
 from engram.models.episodes import (
     ID_PATTERN,
@@ -78,7 +79,7 @@ if TYPE_CHECKING:  # engram.portable.batch imports this module
 Clock = Callable[[], datetime]
 
 
-class Memory(ReviewMethods, IntakeMethods):
+class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
     """Long-term memory over a Storage: episodes, the knowledge graph, search, history, export.
 
     Every method takes a ``group_id``; None means the configured default group. Errors are

@@ -25,7 +25,7 @@ from engram.portable import group_format as portable
 from engram.portable.base import ImportStats
 from engram.storage.protocol import Storage
 
-if TYPE_CHECKING:  # engram.portable.batch imports engram.memory
+if TYPE_CHECKING:  # engram.memory imports this module
     from engram.memory import Memory
 
 

@@ -31,7 +31,7 @@ from engram.storage.open import open_sqlite
 TOOLS = {"create_episode", "create_episodes", "update_episode", "get_episode", "list_episodes"}
 TOOLS |= {"search_episodes", "search_facts", "search_entities", "get_entity", "add_facts"}
 TOOLS |= {"merge_entities", "update_entity"}
-TOOLS |= {"list_operations", "revert_operation", "delete_episode"}
+TOOLS |= {"list_operations", "revert_operation", "delete_episode", "get_reference"}
 ENGLISH = "Caroline moved the shipping date of order 4471 to Friday"
 CHINESE = "客户投诉订单 4471 发货太慢，要求改到周五前送达"
 

@@ -31,9 +31,10 @@ from mcp_clients import (
 TOOLS = {"create_episode", "create_episodes", "update_episode", "get_episode", "list_episodes"}
 TOOLS |= {"search_episodes", "search_facts", "search_entities", "get_entity", "add_facts"}
 TOOLS |= {"merge_entities", "update_entity", "list_operations", "revert_operation", "delete_episode"}
+TOOLS |= {"get_reference"}
 LI = {"type": "user", "id": "u_7", "name": "李强"}
-TOOLS_LIST_BUDGET = 24 * 1024
-"""tools/list (15 tools) must stay small: it goes into every agent's context."""
+TOOLS_LIST_BUDGET = 25 * 1024
+"""tools/list (16 tools) must stay small: it goes into every agent's context."""
 
 
 def text(result: dict[str, Any]) -> str:
@@ -131,6 +132,14 @@ async def conformance(client: McpClient, group: str) -> None:
     hits = await client.call_tool("search_episodes", {"query": "shipping date Friday", **g})
     assert ok(hits)["results"][0]["citation"] == f"[source: {work}]" and f"[source: {work}]" in text(hits)
     refused(await client.call_tool("search_episodes", {"query": "x", "limit": 101, **g}), "limit")
+
+    # get_reference: the episodes citing a document, by id or by name
+    cited = {"content": "合同见《主合同》第3条", "references": ["doc-主合同-v2"], "source": "email", **g}
+    contract = ok(await client.call_tool("create_episode", cited))["episode"]["id"]
+    reference = await client.call_tool("get_reference", {"ref": "主合同_v2.pdf", **g})
+    assert [i["citation"] for i in ok(reference)["items"]] == [f"[source: {contract}]"]
+    assert "latest doc-主合同-v2" in text(reference) and f"[source: {contract}]" in text(reference)
+    refused(await client.call_tool("get_reference", {"ref": "doc-none", **g}), "ref", "doc-none")
 
     # search_facts, search_entities, get_entity
     facts = await client.call_tool("search_facts", {"query": "杭州", **g})

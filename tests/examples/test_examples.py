@@ -154,7 +154,7 @@ def test_client_configuration_starts_a_working_server(name: str, tmp_path: Path)
 
     async def scenario() -> None:
         async with Client(stdio_client(params)) as client:
-            assert len((await client.list_tools()).tools) == 15
+            assert len((await client.list_tools()).tools) == 16
 
     anyio.run(scenario)
     assert (tmp_path / "data").is_dir(), "the server used ENGRAM_DATA_DIR"

@@ -19,6 +19,7 @@ from engram.api.rest.episodes import health_router, router
 from engram.api.rest.graph import router as graph_router
 from engram.api.rest.history import router as history_router
 from engram.api.rest.keys import router as keys_router
+from engram.api.rest.references import router as references_router
 from engram.memory import Memory
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -84,6 +85,7 @@ def create_app(
     app.include_router(graph_router)
     app.include_router(history_router)
     app.include_router(keys_router)
+    app.include_router(references_router)
     app.include_router(health_router)
     app.router.routes.append(mcp_route)
     app.mount("/admin", create_console(memory, loopback=loopback, keys=keys))

@@ -24,6 +24,7 @@ from engram.config import Settings
 from engram.ingest.inputs import encode_cursor
 from engram.models.episodes import Episode, EpisodePage, SearchQuery, SearchResponse, ThreadHits
 from engram.models.history import OperationPage
+from engram.models.references import ReferenceCitation, ReferenceHead, ReferencePage
 from engram.search.engine import group_by_thread
 from engram.search.paging import encode_search_cursor, search_offset
 from engram.storage.types import PageKey
@@ -97,6 +98,19 @@ class SearchPage(BaseModel):
     )
 
 
+class ReferenceCitationView(ReferenceCitation):
+    """An episode citing the document (content cut as in lists), which version, and its citation."""
+
+    episode: EpisodeView
+
+
+class ReferencePageView(ReferenceHead):
+    """The document's versions and a page of the episodes citing it, newest first."""
+
+    items: list[ReferenceCitationView]
+    next_cursor: str | None = Field(default=None, description="Cursor of the next page; null on the last.")
+
+
 # -- shaping -------------------------------------------------------------------------------------
 
 
@@ -134,6 +148,19 @@ def episode_page(page: EpisodePage, limits: ResultLimits) -> EpisodeViewPage:
         views, page.next_cursor, limits.budget_bytes, lambda e: PageKey(e.timestamp, e.id)
     )
     return EpisodeViewPage(items=items, next_cursor=cursor)
+
+
+def reference_page(page: ReferencePage, limits: ResultLimits) -> ReferencePageView:
+    """Return ``page`` with contents cut and as many citing episodes as the budget holds."""
+    views = [
+        ReferenceCitationView(**{**dict(item), "episode": episode_view(item.episode, limits.content_chars)})
+        for item in page.items
+    ]
+    items, cursor = _cut_page(
+        views, page.next_cursor, limits.budget_bytes, lambda c: PageKey(c.episode.timestamp, c.episode.id)
+    )
+    head = {name: value for name, value in dict(page).items() if name not in ("items", "next_cursor")}
+    return ReferencePageView(**head, items=items, next_cursor=cursor)
 
 
 def operation_page(page: OperationPage, limits: ResultLimits) -> OperationPage:

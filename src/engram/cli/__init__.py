@@ -8,7 +8,7 @@ input, 3 not found, 4 conflict, 5 store unusable; 130 when interrupted.
 
 from __future__ import annotations
 
-from engram.cli import episodes, history, maintenance, server  # noqa: F401  (each registers its commands)
+from engram.cli import episodes, history, maintenance, references, server  # noqa: F401  (each registers its commands)
 from engram.cli.bench import bench_app, reembed, reextract
 from engram.cli.common import app
 from engram.cli.intents import intents_app

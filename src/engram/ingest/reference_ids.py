@@ -13,7 +13,12 @@ page and a CRM note that cite one document share one id:
 
 A slug is the NFKC-folded, lower-cased name with every run of characters other than letters
 and digits (any script) turned into one ``-``. Versions are read by
-``engram.ingest.references.split_version`` (``_v2``, ``-V1.3``, ``(v2)``, ``第二版``, ``final``).
+``engram.ingest.references.split_version`` (``_v2``, ``-V1.3``, ``(v2)``, ``第二版``, ``final``);
+``split_reference`` reads one back (``doc-quote-2024-q3-v2`` → ``doc-quote-2024-q3``, ``2``).
+
+Importers also say which names they read each id from, in the episode's
+``metadata.reference_names`` (``{"Quote 2024-Q3_v2.pdf": "doc-quote-2024-q3-v2"}``): the store
+indexes them, so a document can be asked for by the name people write (``reference_names``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from engram.ingest.references import split_version
+from engram.models.references import MAX_REFERENCE_CHARS, name_text
 
 MAX_SLUG_CHARS = 100
 DOCUMENT_EXTENSIONS = frozenset(
@@ -54,6 +60,7 @@ DOCUMENT_EXTENSIONS = frozenset(
         "htm",
     ]
 )
+_VERSIONED = re.compile(r"^(?P<document>.+?)-v(?P<version>\d+(?:-\d+)*|final|[0-9a-f]{8})$")
 _NOT_WORD = re.compile(r"[^\w]+|_+")
 _TITLE = re.compile(r"《([^《》\n]{1,80})》")
 _FILE = re.compile(
@@ -89,6 +96,17 @@ def document_id(name: str) -> str:
     stem, version = split_version(stem)
     ref = f"doc-{slug(stem) or 'untitled'}"
     return f"{ref}-v{slug(version)}" if version else ref
+
+
+def split_reference(ref: str) -> tuple[str, str | None]:
+    """Return (document id, version) of a reference id; the version is None when it names none.
+
+    ``doc-quote-2024-q3-v2`` → (``doc-quote-2024-q3``, ``"2"``); ``page-wiki-index-vc7b774cb`` →
+    (``page-wiki-index``, ``"c7b774cb"``); ``doc-合同草案`` → (``doc-合同草案``, None). A version is
+    what the id writers above append: numbers (``1-3`` for 1.3), ``final``, or 8 hex digits.
+    """
+    match = _VERSIONED.match(ref)
+    return (ref, None) if match is None else (match["document"], match["version"])
 
 
 def email_id(message_id: str) -> str:
@@ -168,6 +186,38 @@ def _attachment_for(phrase: str, attachments: Iterable[str]) -> str | None:
     if best is None and len(list(attachments)) == 1 and not words:
         return next(iter(attachments))
     return best
+
+
+def reference_names(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Return name → reference id for ``metadata.reference_names``: names as ``name_text`` writes
+    them (NFKC, trimmed, no 《》), empty or over-long ones dropped, the first id of a name kept."""
+    names: dict[str, str] = {}
+    for name, ref in pairs:
+        folded = name_text(name)
+        if folded and len(folded) <= MAX_REFERENCE_CHARS:
+            names.setdefault(folded, ref)
+    return names
+
+
+def mention_names(mentions: Iterable[Mention]) -> list[tuple[str, str]]:
+    """Return (name, id) for the mentions that name a document: a 《title》's title, a file name
+    (of a link too); an "attached …" phrase is not a name."""
+    pairs: list[tuple[str, str]] = []
+    for mention in mentions:
+        if mention.kind in ("title", "file"):
+            pairs.append((mention.surface, mention.id))
+        elif mention.kind == "url":
+            pairs.append((unquote(urlsplit(mention.surface).path).rsplit("/", 1)[-1], mention.id))
+    return pairs
+
+
+def cited_documents(text: str, attachments: Sequence[str] = ()) -> tuple[list[str], list[tuple[str, str]]]:
+    """Return the ids of ``attachments`` (file names) and of the documents ``text`` cites, and the
+    (name, id) pairs they were read from (for ``reference_names``)."""
+    mentions = find_mentions(text, attachments)
+    ids = [document_id(name) for name in attachments] + [m.id for m in mentions]
+    pairs = [(name, document_id(name)) for name in attachments] + mention_names(mentions)
+    return ids, pairs
 
 
 def unique(ids: Iterable[str]) -> list[str]:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.errors import Conflict, EngramError, InvalidInput
 from engram.ingest.bulk import create_each
-from engram.memory import Memory
 from engram.models.episodes import CreatedEpisode
 from engram.portable.base import ImportStats, Problem, Record
+
+if TYPE_CHECKING:  # engram.memory imports this module's callers: no import back at run time
+    from engram.memory import Memory
 
 _INDEXED_FIELD = re.compile(r"^(\d+)\.(.+)$")
 _ITEM_PREFIX = re.compile(r"^item \d+: ")

@@ -31,7 +31,7 @@ from typing import Any
 import emoji
 
 from engram.errors import InvalidInput
-from engram.ingest.reference_ids import document_id, find_mentions, message_id, unique
+from engram.ingest.reference_ids import cited_documents, message_id, reference_names, unique
 from engram.models.episodes import EpisodeIn
 from engram.portable.base import ImportSource, Parsed, Problem, Record
 
@@ -163,14 +163,16 @@ def slack_episode(
         actor = {"type": "person", "id": user_id, "name": _display(people.get(user_id), user_id)}
     thread_ts = message.get("thread_ts")
     references = [message_id("slack", channel_id, str(thread_ts))] if thread_ts and thread_ts != ts else []
-    references += [document_id(f["name"]) for f in files if f.get("name")]
-    references += [m.id for m in find_mentions(text)]
+    documents, named = cited_documents(text, [str(f["name"]) for f in files if f.get("name")])
+    references += documents
     metadata: dict[str, Any] = {
         "channel": channels.get(channel_id, channel_id),
         "channel_id": channel_id,
         "ts": ts,
         "reference_id": message_id("slack", channel_id, ts),
     }
+    if named:
+        metadata["reference_names"] = reference_names(named)
     if thread_ts:
         metadata["thread_id"] = f"{channel_id}:{thread_ts}"
     if files:
@@ -294,6 +296,7 @@ def _claude_records(conversations: list[Any], file: str) -> Iterator[Parsed]:
                     yield Problem(where, "no text", "text")
                     continue
                 sender = str(message["sender"])
+                documents, named = cited_documents(text, names)
                 episode = EpisodeIn(
                     id=f"claude:{message['uuid']}",
                     timestamp=datetime.fromisoformat(str(message["created_at"]).replace("Z", "+00:00")),
@@ -310,12 +313,9 @@ def _claude_records(conversations: list[Any], file: str) -> Iterator[Parsed]:
                         "title": conversation.get("name") or "",
                         "reference_id": message_id("claude", str(message["uuid"])),
                         **({"attachments": names} if names else {}),
+                        **({"reference_names": reference_names(named)} if named else {}),
                     },
-                    references=unique(
-                        ([previous] if previous else [])
-                        + [document_id(n) for n in names]
-                        + [m.id for m in find_mentions(text, names)]
-                    ),
+                    references=unique(([previous] if previous else []) + documents),
                 )
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 yield _problem(where, exc)

@@ -37,7 +37,7 @@ from typing import Any
 
 from bs4 import BeautifulSoup
 
-from engram.ingest.reference_ids import document_id, email_id, find_mentions, unique
+from engram.ingest.reference_ids import cited_documents, email_id, reference_names, unique
 from engram.models.episodes import EpisodeIn
 from engram.nlp.replies import strip_reply
 from engram.portable.base import ImportSource, Parsed, Problem, Record
@@ -172,8 +172,10 @@ def message_episode(
     content = strip_reply(full) or full or subject or "(no text)"
     names = [str(a["filename"]) for a in attachments]
     references = [email_id(in_reply_to[-1])] if in_reply_to else []
-    references += [document_id(name) for name in names]
-    references += [m.id for m in find_mentions(content, names)]
+    documents, named = cited_documents(content, names)
+    references += documents
+    if raw_id and subject:
+        named.append((subject, email_id(raw_id)))
     metadata: dict[str, Any] = {
         "subject": subject,
         "message_id": raw_id.strip("<>") or None,
@@ -184,6 +186,7 @@ def message_episode(
         "cc": _addresses(message, "Cc"),
         "attachments": attachments,
         "reference_id": email_id(raw_id) if raw_id else None,
+        "reference_names": reference_names(named),
         "file": file,
     }
     return EpisodeIn(
@@ -192,6 +195,6 @@ def message_episode(
         source_type="email",
         actor={"type": "person", "id": address.lower(), "name": str(name) or None},
         content=content,
-        metadata={k: v for k, v in metadata.items() if v not in (None, [], "")},
+        metadata={k: v for k, v in metadata.items() if v not in (None, [], "", {})},
         references=unique(references),
     )

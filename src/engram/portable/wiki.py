@@ -40,7 +40,7 @@ from bs4 import BeautifulSoup, Tag
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from engram.ingest.reference_ids import document_id, find_mentions, page_id, slug, unique
+from engram.ingest.reference_ids import cited_documents, page_id, reference_names, slug, unique
 from engram.models.episodes import EpisodeIn
 from engram.portable.base import ImportSource, Parsed, Problem, Record
 
@@ -123,8 +123,8 @@ def page_records(pages: list[Page]) -> Iterator[Parsed]:
                 for key in section.links
                 if key != page.key
             ]
-            refs += [document_id(name) for name in section.documents]
-            refs += [m.id for m in find_mentions(section.text, section.documents)]
+            documents, named = cited_documents(section.text, section.documents)
+            refs += documents
             parent = by_key.get(page.parent) if page.parent else None
             metadata: dict[str, Any] = {
                 **page.properties,
@@ -134,6 +134,7 @@ def page_records(pages: list[Page]) -> Iterator[Parsed]:
                 "section": number,
                 "version": page.version,
                 "reference_id": page.reference_id,
+                "reference_names": reference_names([(page.title, page.reference_id), *named]),
                 "thread_id": page.reference_id,
             }
             if parent is not None:

@@ -21,7 +21,7 @@ from engram.models.graph import Entity, Fact
 from engram.models.history import PurgeReport
 from engram.models.keys import ApiKey
 from engram.models.portable import Row
-from engram.storage import archive, episodes, graph, history, keys, portable, purge, stats
+from engram.storage import archive, episodes, graph, history, keys, portable, purge, references, stats
 from engram.storage.backend import Backend
 from engram.storage.hit_buffer import Hit, HitBuffer
 from engram.storage.rows import insert_operation
@@ -29,6 +29,7 @@ from engram.storage.sql import Db
 from engram.storage.stats import StoreCounts
 from engram.storage.txn import Txn
 from engram.storage.types import (
+    CitedReference,
     FactQuery,
     LoadCounts,
     MergeCandidate,
@@ -177,6 +178,37 @@ class SQLStorage:
     def episodes_without_intent(self, group_id: str, limit: int) -> list[Episode]:
         """Return up to ``limit`` current episodes with no intent, newest first."""
         return self._read(episodes.without_intent, group_id, limit)
+
+    # -- references --------------------------------------------------------------------------------
+
+    def document_references(
+        self, group_id: str, document: str, known_at: datetime | None = None
+    ) -> list[CitedReference]:
+        """Return ``document`` and its ``document-v…`` ids as held episodes cite them (or are part of)."""
+        return self._read(references.document_references, group_id, document, known_at)
+
+    def episodes_citing(
+        self,
+        group_id: str,
+        refs: Sequence[str],
+        limit: int,
+        after_key: PageKey | None = None,
+        known_at: datetime | None = None,
+    ) -> list[Episode]:
+        """Return held episodes citing (or part of) any of ``refs``, newest first, after ``after_key``."""
+        return self._read(references.episodes_citing, group_id, refs, limit, after_key, known_at)
+
+    def references_named(
+        self, group_id: str, name: str, known_at: datetime | None = None
+    ) -> list[tuple[str, str]]:
+        """Return (reference id, name as written) for every held episode that wrote ``name`` for one."""
+        return self._read(references.references_named, group_id, name, known_at)
+
+    def reference_names(
+        self, group_id: str, refs: Sequence[str], known_at: datetime | None = None
+    ) -> list[tuple[str, str]]:
+        """Return (reference id, name as written) for the names held episodes wrote for ``refs``."""
+        return self._read(references.names_of, group_id, refs, known_at)
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int

@@ -26,6 +26,7 @@ from engram.models.keys import ApiKey
 from engram.models.portable import Row
 from engram.storage.stats import StoreCounts
 from engram.storage.types import (
+    CitedReference,
     FactQuery,
     LoadCounts,
     MergeCandidate,
@@ -131,6 +132,24 @@ class Storage(Protocol):
         self, group_id: str, column: str, after: datetime | None = None, before: datetime | None = None
     ) -> dict[str | None, int]: ...
     def episodes_without_intent(self, group_id: str, limit: int) -> list[Episode]: ...
+    # references
+    def document_references(
+        self, group_id: str, document: str, known_at: datetime | None = None
+    ) -> list[CitedReference]: ...
+    def episodes_citing(
+        self,
+        group_id: str,
+        refs: Sequence[str],
+        limit: int,
+        after_key: PageKey | None = None,
+        known_at: datetime | None = None,
+    ) -> list[Episode]: ...
+    def references_named(
+        self, group_id: str, name: str, known_at: datetime | None = None
+    ) -> list[tuple[str, str]]: ...
+    def reference_names(
+        self, group_id: str, refs: Sequence[str], known_at: datetime | None = None
+    ) -> list[tuple[str, str]]: ...
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int
     ) -> list[ScoredEpisode]: ...

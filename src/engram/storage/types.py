@@ -56,6 +56,16 @@ class PageKey:
 
 
 @dataclass(frozen=True, slots=True)
+class CitedReference:
+    """A reference id the held episodes cite or are part of: how many, and their first and last timestamp."""
+
+    reference: str
+    episodes: int
+    first_seen: datetime
+    last_seen: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class ScoredEpisode:
     """A search candidate: the episode version read and its channel's score (higher is better)."""
 

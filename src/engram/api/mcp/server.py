@@ -41,6 +41,7 @@ from engram.api.mcp.graph import add_graph_tools
 from engram.api.mcp.guides import INSTRUCTIONS
 from engram.api.mcp.history import add_history_tools
 from engram.api.mcp.prompts import add_prompts_and_resources
+from engram.api.mcp.references import add_reference_tools
 from engram.api.mcp.text import render
 from engram.api.results import ResultLimits
 from engram.errors import EngramError, PreconditionFailed
@@ -254,7 +255,7 @@ class EngramMCPServer(MCPServer[Any]):
 
 
 def create_mcp_server(memory: Memory, *, limits: ResultLimits | None = None) -> EngramMCPServer:
-    """Return an MCP server of ``memory``: its 13 tools, the answering prompt and the resources.
+    """Return an MCP server of ``memory``: its 15 tools, the answering prompt and the resources.
 
     ``limits`` bound contents and pages (default: ``memory.settings``'s, as over REST); reading
     one episode (get_episode, a resource) always gives its whole content. Serve it with
@@ -269,6 +270,7 @@ def create_mcp_server(memory: Memory, *, limits: ResultLimits | None = None) -> 
     add_episode_tools(server, memory, limits, reads=reads, writes=writes)
     add_graph_tools(server, memory, reads=reads, writes=writes)
     add_history_tools(server, memory, limits, reads=reads, writes=writes)
+    add_reference_tools(server, memory, limits, reads=reads)
     add_prompts_and_resources(server, memory, limits)
     mcp_tools.install(server)  # tool call and error counts (engram_mcp_tool_*)
     return server

@@ -205,6 +205,32 @@ def _operation_view(data: Data) -> str:
     )
 
 
+def _reference(data: Data) -> str:
+    versions = data["versions"]
+    head = f"{data['document']}: {len(versions)} version(s), latest {data['latest']}"
+    if data["resolved_by"] != "id" or data["resolved"] != data["document"]:
+        head += f" (asked {data['query']!r}, resolved by {data['resolved_by']} to {data['resolved']})"
+    lines = [head + ":"]
+    for version in versions:
+        names = f" · names: {', '.join(version['names'])}" if version.get("names") else ""
+        latest = " · LATEST" if version["latest"] else ""
+        lines.append(
+            f"- {version['reference']} · {version['episodes']} episode(s) "
+            f"{_when(version['first_seen'])} to {_when(version['last_seen'])}{latest}{names}"
+        )
+    if data.get("note"):
+        lines.append(f"Note: {data['note']}.")
+    items = data["items"]
+    lines.append(
+        f"{len(items)} episode(s) citing it, newest first:" if items else "No episodes on this page."
+    )
+    for item in items:
+        cited = ", ".join(item["cites"]) or f"part of {item['part_of']}"
+        note = f"cites {cited}" + ("" if item["latest"] else " (not the latest)")
+        lines += episode_lines(item["episode"], note=note)
+    return "\n".join(lines + _more("get_reference", data.get("next_cursor")))
+
+
 RENDERERS: dict[str, Callable[[Data], str]] = {
     "create_episode": _created,
     "update_episode": _episode,
@@ -220,6 +246,7 @@ RENDERERS: dict[str, Callable[[Data], str]] = {
     "list_operations": _operations,
     "revert_operation": _operation_view,
     "delete_episode": _operation_view,
+    "get_reference": _reference,
 }
 """The text renderer of each tool, by tool name."""
 

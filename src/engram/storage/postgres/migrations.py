@@ -11,7 +11,7 @@ Every table is keyed by ``(group_id, id)`` (``store_meta``, ``api_keys`` and
 
 from __future__ import annotations
 
-from engram.storage import stats
+from engram.storage import references, stats
 
 TEXT_CONFIG = "engram_text"
 """The text search configuration: ``simple`` (no stop words) with Snowball English stemming on
@@ -391,5 +391,8 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Episodes by the references they cite, and the names written for them (engram.storage.references).
+MIGRATIONS.append((12, references.POSTGRES_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -6,7 +6,7 @@ Never edit a released migration: append a new one.
 
 from __future__ import annotations
 
-from engram.storage import stats
+from engram.storage import references, stats
 
 MIGRATIONS: list[tuple[int, str]] = [
     (
@@ -449,5 +449,8 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Episodes by the references they cite, and the names written for them (engram.storage.references).
+MIGRATIONS.append((16, references.SQLITE_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]
