@@ -97,3 +97,16 @@ def answers(memory: Memory, moments: dict[str, str]) -> dict[str, Any]:
             response = memory.search_facts({**search, "group_id": group, "limit": 50})
             out[f"{group} facts {search}"] = response.model_dump(mode="json")
     return out
+
+
+def as_old(new: Any, old: Any) -> Any:
+    """Return ``new`` cut to the shape of ``old``: keys added since the old code are left out.
+
+    Fields later releases add (an entity's provenance, a fact's status reason) are new
+    information, not a changed answer; every key the old answer had must still agree.
+    """
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {key: as_old(new[key], value) if key in new else new.get(key) for key, value in old.items()}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [as_old(n, o) for n, o in zip(new, old, strict=True)]
+    return new
