@@ -56,9 +56,10 @@ class IntakeMethods:
         self, embedder: Embedder | None, *, always: bool = False
     ) -> IntentClassifier | None:
         """Return the intent classifier when classification is on (by default: with an embedder)."""
-        enabled = self.settings.classify_intents or always
-        if embedder is None or enabled is False:
-            if enabled:
+        setting = self.settings.classify_intents
+        enabled = always or setting is True or (setting is None and embedder is not None)
+        if embedder is None or not enabled:
+            if always or setting is True:
                 raise InvalidInput("classifying intents needs an embedder", field="ENGRAM_EMBEDDER")
             return None
         taxonomy = load_taxonomy(self.settings.intents_file)

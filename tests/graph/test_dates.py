@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from engram.memory import Memory
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.dates import DateSpan, apply_dates, date_facts, date_value, resolve_dates
@@ -287,3 +288,23 @@ def test_date_value_reads_birthdays_without_a_year_and_plans_forward() -> None:
 def test_starting_a_weekday_is_the_coming_one() -> None:
     span = resolve_dates("reassigned to the Helios launch, starting Monday", d(2024, 5, 17, 9))
     assert span is not None and (span.kind, span.start) == ("since", d(2024, 5, 20))
+
+
+@pytest.mark.parametrize(
+    ("content", "timestamp"),
+    [
+        ("Meeting with Alice next Tuesday, deadline next month", "9999-12-31T23:00:00Z"),
+        ("下周二和李强开会，截止日期下个月", "9999-12-30T23:00:00Z"),
+        ("Last year Bob worked at Acme; yesterday he left", "0001-01-01T00:00:00Z"),
+    ],
+)
+def test_an_episode_at_the_calendars_edge_is_stored_and_read(
+    memory: Memory, content: str, timestamp: str
+) -> None:
+    """A relative date that would fall past year 9999 or before year 1 reads as no date, not an error."""
+    assert resolve_dates("next month", datetime(9999, 12, 31, tzinfo=UTC)) is None
+    created = memory.create_episode({"content": content, "timestamp": timestamp, "actor": {"id": "bob"}})
+    stored = memory.get_episode(created.episode.id)
+    assert stored.content == content and stored.metadata.get("extraction_status") != "failed"
+    operations = memory.list_operations(episode_id=stored.id).items
+    assert {op.kind for op in operations} >= {"ingest"}

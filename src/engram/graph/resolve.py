@@ -151,7 +151,8 @@ def _disjoint_periods(a: Profile, b: Profile) -> bool:
     if None in (a.first_seen, a.last_seen, b.first_seen, b.last_seen):
         return False
     assert a.first_seen and a.last_seen and b.first_seen and b.last_seen
-    return a.last_seen + PERIOD_GAP < b.first_seen or b.last_seen + PERIOD_GAP < a.first_seen
+    # Differences, not sums: a sum can pass year 9999.
+    return b.first_seen - a.last_seen > PERIOD_GAP or a.first_seen - b.last_seen > PERIOD_GAP
 
 
 def resolve(

@@ -474,10 +474,18 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
     """Return the first date or time ``text`` names, resolved against ``reference``; None if none.
 
     ``reference`` is the episode's timestamp: a naive one is UTC, an aware one sets the zone
-    days and clock times are in. Without a reference nothing is resolved (no guessed dates).
+    days and clock times are in. Without a reference nothing is resolved (no guessed dates),
+    nor when the reading falls before year 1 or after 9999.
     """
     if reference is None or not text:
         return None
+    try:
+        return _resolve_dates(text, reference)
+    except (ValueError, OverflowError):  # at the calendar's edge: no reading rather than a guess
+        return None
+
+
+def _resolve_dates(text: str, reference: datetime) -> DateSpan | None:
     zone = reference.tzinfo or UTC
     items = _scan(text, reference)
     for index, item in enumerate(items):
@@ -598,6 +606,13 @@ def date_value(
     span = resolve_dates(text, reference)
     if span is None or reference is None:
         return None
+    try:
+        return _as_value(span, reference, yearless=yearless, future=future)
+    except (ValueError, OverflowError):  # a week or a year past 9999
+        return None
+
+
+def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bool) -> str | None:
     zone = reference.tzinfo or UTC
     moment = span.start if span.start is not None else span.end - timedelta(days=1) if span.end else None
     if moment is None:

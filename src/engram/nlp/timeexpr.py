@@ -552,7 +552,10 @@ def find_time_range(text: str, reference: datetime) -> TimeRange | None:
         for match in pattern.finditer(text):
             if best is not None and (match.start(), -match.end()) >= (best[0].start(), -best[0].end()):
                 continue
-            period = handler(match, today)
+            try:
+                period = handler(match, today)
+            except (ValueError, OverflowError):  # the reading falls before year 1 or after 9999
+                period = None
             if period is not None:
                 best = (match, period)
     if best is None:
@@ -562,13 +565,16 @@ def find_time_range(text: str, reference: datetime) -> TimeRange | None:
     lead = _LEAD.search(text, 0, first)
     first = lead.start() if lead else first
     after = _SINCE_AFTER.match(text, last)
-    if after or _SINCE.search(text, first, match.start()):
-        last = after.end() if after else last
-        end, granularity = max(end, _at(today + timedelta(days=1))), "span"
-    return TimeRange(
-        start=_to_utc(start, zone),
-        end=_to_utc(end, zone),
-        text=text[first:last],
-        span=(first, last),
-        granularity=granularity,
-    )
+    try:
+        if after or _SINCE.search(text, first, match.start()):
+            last = after.end() if after else last
+            end, granularity = max(end, _at(today + timedelta(days=1))), "span"
+        return TimeRange(
+            start=_to_utc(start, zone),
+            end=_to_utc(end, zone),
+            text=text[first:last],
+            span=(first, last),
+            granularity=granularity,
+        )
+    except (ValueError, OverflowError):  # at the calendar's edge (year 9999 or 1): no reading
+        return None
