@@ -2,7 +2,7 @@
 
 Each figure is printed beside a baseline measured in the same run.
 
-1. build: ``--episodes`` episodes of ``graph_bench.FactWorld`` (5 agent-supplied facts each, about
+1. build: ``--episodes`` episodes of ``_facts.FactWorld`` (5 agent-supplied facts each, about
    ``episodes / 4`` people whose one-valued facts are superseded over four episodes),
    ``extractor="none"``, batches of 500, then ``--updates`` episodes that each give one person a
    new budget, city and employer (superseding the old facts: history to archive); all recorded a
@@ -46,8 +46,9 @@ from pydantic import SecretStr
 
 import _common
 from _common import batched, summarize, time_each
+from _facts import _CITIES, _HOBBIES, _THINGS, FactWorld
 from engram import Memory, Settings
-from graph_bench import _CITIES, _HOBBIES, _THINGS, BENCH_SERVER_SETTINGS, FactWorld
+from graph_bench import BENCH_SERVER_SETTINGS
 
 Sql = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 

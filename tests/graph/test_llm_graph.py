@@ -179,7 +179,7 @@ def test_chinese_explicit_date_conditions_and_refinement(memory: Memory, server:
     assert weekend.fact.fact == "王芳周末在家办公。"
     assert one(hits, "PART_OF", "上海").subject_name == "浦东新区"
     finer = one(hits, "LIVES_IN", "浦东新区")
-    assert "更准确地说" in finer.fact.fact and finer.fact.confidence == 0.95
+    assert "更准确地说" in finer.fact.fact and finer.fact.confidence == pytest.approx(0.95)
     (pudong,) = memory.search_entities("浦东新区", "llm")
     assert (pudong.type, pudong.aliases) == ("place", ["浦东"])
 
