@@ -159,6 +159,10 @@ class FactWorld:
                 "GOAL": _GOALS,
             }[predicate]
             chosen = rng.choice(value)
+            if predicate in ("LIKES", "DISLIKES"):  # one person does not like and dislike one thing
+                opposite = "DISLIKES" if predicate == "LIKES" else "LIKES"
+                taken = {f["value"] for f in facts if f["predicate"] == opposite}
+                chosen = rng.choice([v for v in value if v not in taken])
             verb = {
                 "LIKES": "likes",
                 "DISLIKES": "dislikes",

@@ -270,15 +270,11 @@ class GraphService:
     def _hits(
         self, group_id: str, found: Sequence[tuple[Fact, float]], archived: frozenset[str] = frozenset()
     ) -> list[FactHit]:
-        names: dict[str, str | None] = {}
+        ids = [i for fact, _ in found for i in (fact.subject, fact.object) if i is not None]
+        names = self._store.entity_names(group_id, ids)  # one query for the page, not one per name
 
         def name(entity_id: str | None) -> str | None:
-            if entity_id is None:
-                return None
-            if entity_id not in names:
-                entity = self._store.get_entity(group_id, entity_id)
-                names[entity_id] = None if entity is None else entity.name
-            return names[entity_id]
+            return None if entity_id is None else names.get(entity_id)
 
         return [
             FactHit(

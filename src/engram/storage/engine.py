@@ -251,6 +251,10 @@ class SQLStorage:
         """Return an entity as the memory held it (now, or at ``known_at``)."""
         return self._read(graph.entity, group_id, entity_id, known_at)
 
+    def entity_names(self, group_id: str, entity_ids: Sequence[str]) -> dict[str, str]:
+        """Return the current names of the current entities among ``entity_ids``."""
+        return self._read(graph.entity_names, group_id, entity_ids)
+
     def entity_history(self, group_id: str, entity_id: str) -> list[Entity]:
         """Return every version of an entity, oldest first."""
         return self._read(graph.entity_versions, group_id, entity_id)

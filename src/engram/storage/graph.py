@@ -101,6 +101,18 @@ def entity(db: Db, group_id: str, entity_id: str, known_at: datetime | None = No
     return None if row is None else entity_from(db, row)
 
 
+def entity_names(db: Db, group_id: str, entity_ids: Sequence[str]) -> dict[str, str]:
+    """Return the current name of each of ``entity_ids`` that is current (one query, no models)."""
+    if not entity_ids:
+        return {}
+    clause, params = db.dialect.in_list("id", "ids", list(dict.fromkeys(entity_ids)))
+    rows = db.rows(
+        f"SELECT id, name FROM entities WHERE group_id = :g AND expired_at IS NULL AND {clause}",
+        {"g": group_id, **params},
+    )
+    return {str(row["id"]): str(row["name"]) for row in rows}
+
+
 def entity_versions(db: Db, group_id: str, entity_id: str) -> list[Entity]:
     """Return every version of an entity, oldest first."""
     rows = db.rows(
