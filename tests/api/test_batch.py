@@ -10,6 +10,7 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
+from mcp.types import TextContent
 
 from conftest import LOOPBACK
 from engram.api.app import create_app
@@ -77,6 +78,12 @@ def test_mcp_create_episodes(small: Memory) -> None:
             )
             assert not result.is_error, result.content
             assert isinstance(result.structured_content, dict)
+            [part] = result.content
+            assert isinstance(part, TextContent)
+            lines = part.text.splitlines()
+            assert lines[0] == "1 stored, 0 already stored, 1 failed:", "a compact reading, not JSON"
+            assert lines[1].startswith("#0 created [source: ep_") and lines[-1].startswith("#1 failed: ")
+            assert lines[-1].endswith("(field: content)")
             return result.structured_content
 
     result = anyio.run(scenario)

@@ -113,6 +113,18 @@ def _created(data: Data) -> str:
     return "\n".join([head, *episode_lines(episode)])
 
 
+def _created_each(data: Data) -> str:
+    lines = [f"{data['created']} stored, {data['deduplicated']} already stored, {data['failed']} failed:"]
+    for item in data["results"]:
+        if item["status"] == "failed":
+            problem = item.get("problem") or {}
+            field = f" (field: {problem['field']})" if problem.get("field") else ""
+            lines.append(f"#{item['index']} failed: {problem.get('detail') or problem.get('title')}{field}")
+        else:
+            lines += episode_lines(item["episode"], prefix=f"#{item['index']} {item['status']} ")
+    return "\n".join(lines)
+
+
 def _episode(data: Data) -> str:
     return "\n".join(episode_lines(data["episode"], full=True))
 
@@ -233,6 +245,7 @@ def _reference(data: Data) -> str:
 
 RENDERERS: dict[str, Callable[[Data], str]] = {
     "create_episode": _created,
+    "create_episodes": _created_each,
     "update_episode": _episode,
     "get_episode": _episode,
     "list_episodes": _listed,
