@@ -106,7 +106,7 @@ def as_old(new: Any, old: Any) -> Any:
     information, not a changed answer; every key the old answer had must still agree.
     """
     if isinstance(old, dict) and isinstance(new, dict):
-        return {key: as_old(new[key], value) if key in new else new.get(key) for key, value in old.items()}
+        return {key: as_old(new[key], value) if key in new else None for key, value in old.items()}
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return [as_old(n, o) for n, o in zip(new, old, strict=True)]
     return new
