@@ -90,6 +90,7 @@ def test_not_the_same_is_undone_from_its_audit_page(
     distinct = memory.mark_distinct(seeded.caroline, seeded.carolyn)
     page = text(admin.get(f"/admin/audit/{distinct.id}"))
     assert "judgement between the two entities flips" in page and "Undo this operation" in page
+    assert "distinct true false" in page, "the diff shows the judgement flipping"
     undone = submit(admin, f"/admin/audit/{distinct.id}", f"/admin/audit/{distinct.id}/undo", {})
     assert undone.status_code == 303
     assert "Not the same" in text(admin.get("/admin/review/candidates")), "the pair is back in review"

@@ -52,7 +52,7 @@ def differences(change: PreviewChange) -> list[tuple[str, Any, Any]]:
     """Return (field, now, after the undo) for every field the undo changes (bookkeeping left out);
     an object the undo ends shows only the fields that name it."""
     now, after = change.now or {}, change.after or {}
-    if change.action != "restore":
+    if change.action not in ("restore", "judge"):  # a judgement's undo flips fields, like a restore
         return [(f, now.get(f), None) for f in SUMMARY[change.kind]]
     fields = [f for f in dict.fromkeys([*now, *after]) if f not in BOOKKEEPING]
     rows = [(f, now.get(f), after.get(f)) for f in fields if now.get(f) != after.get(f)]
