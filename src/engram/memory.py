@@ -400,8 +400,22 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
                 field="expected_version",
             )
         group = self.group(group_id)
-        if not changes.model_fields_set:  # an empty merge patch changes nothing: no new version
-            current = self.get_episode(episode_id, group)
+
+        def changed_fields(current: Episode) -> dict[str, Any]:
+            """Return the fields the patch sets to a new value (``{}`` when it changes nothing)."""
+            fields: dict[str, Any] = {}
+            if changes.metadata is not None:
+                fields["metadata"] = merge_patch(current.metadata, changes.metadata)
+            if "intent" in changes.model_fields_set:
+                fields["intent"] = changes.intent
+            if changes.status is not None:
+                fields["status"] = changes.status
+            if changes.references is not None:
+                fields["references"] = changes.references
+            return {name: value for name, value in fields.items() if value != getattr(current, name)}
+
+        current = self.get_episode(episode_id, group)
+        if not changed_fields(current):  # a patch that changes nothing makes no new version
             if current.version != expected_version:
                 raise PreconditionFailed(
                     f"episode {shown(episode_id)} is at version {current.version}, not {expected_version}",
@@ -413,18 +427,12 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         )
 
         def apply(current: Episode) -> Episode:
-            fields: dict[str, Any] = {}
-            if changes.metadata is not None:
-                fields["metadata"] = merge_patch(current.metadata, changes.metadata)
+            fields = changed_fields(current)
+            if "metadata" in fields:
                 self._check_metadata(fields["metadata"])
-            if "intent" in changes.model_fields_set:
-                fields["intent"] = changes.intent
+            if "intent" in fields:
                 actor_id = current.actor.id if current.actor else None
-                fields["fingerprint"] = fingerprint(changes.intent, current.content, actor_id)
-            if changes.status is not None:
-                fields["status"] = changes.status
-            if changes.references is not None:
-                fields["references"] = changes.references
+                fields["fingerprint"] = fingerprint(fields["intent"], current.content, actor_id)
             return current.model_copy(
                 update={
                     **fields,

@@ -64,7 +64,8 @@ def test_patch_an_entity_with_if_match(client: TestClient) -> None:
     missing = client.patch(url, json=patch)
     assert missing.status_code == 428 and missing.json()["field"] == "If-Match"
     stale = client.patch(url, json=patch, headers={"If-Match": '"7"'})
-    assert stale.status_code == 412
+    assert stale.status_code == 412 and stale.json()["field"] == "If-Match"
+    assert stale.json()["current_version"] == acme["version"]
     done = client.patch(url, json=patch, headers={"If-Match": f'"{acme["version"]}"'})
     assert done.status_code == 200 and done.headers["ETag"] == f'"{acme["version"] + 1}"'
     entity = done.json()["entity"]
@@ -96,6 +97,10 @@ def test_patch_an_entity_with_if_match(client: TestClient) -> None:
         url, json={"attributes": {"vip": True}}, headers={"If-Match": removed.headers["ETag"]}
     )
     assert flag.status_code == 200 and flag.json()["entity"]["attributes"]["vip"]["value"] is True
+    starred = client.patch(url, json={"attributes": {"tier": "gold"}}, headers={"If-Match": "*"})
+    assert (
+        starred.status_code == 200 and starred.headers["ETag"] == f'"{flag.json()["entity"]["version"] + 1}"'
+    )
     details = client.get(f"/v1/operations/{operation}").json()["operation"]["details"]
     assert details["changed"] == ["aliases", "attributes", "summary"] and details["aliases_added"] == [
         "Zenith Holdings"

@@ -69,11 +69,21 @@ def test_patch_needs_if_match(client: TestClient) -> None:
     assert ok.json()["episode"]["metadata"] == {"a": 1, "b": 2}
     assert ok.json()["episode"]["intent"] == "support"
     stale = assert_problem(
-        client.patch(url, json={"status": "archived"}, headers={"If-Match": '"1"'}), 412, None
+        client.patch(url, json={"status": "archived"}, headers={"If-Match": '"1"'}), 412, "If-Match"
     )
     assert stale["current_version"] == 2
+    # ETags compare strongly (RFC 9110 §13.1.1): a weak one never matches, even the current version.
+    weak = assert_problem(
+        client.patch(url, json={"status": "archived"}, headers={"If-Match": 'W/"2"'}), 412, "If-Match"
+    )
+    assert weak["current_version"] == 2 and "weak" in weak["detail"]
     assert client.get(url).json()["episode"]["version"] == 2
-    assert_problem(client.patch(url, json={"content": "new"}, headers={"If-Match": '"2"'}), 422, "content")
+    # "*" asks only that the episode exists: the patch applies to whatever version is current.
+    starred = client.patch(url, json={"metadata": {"c": 3}}, headers={"If-Match": "*"})
+    assert starred.status_code == 200, starred.text
+    assert starred.headers["etag"] == '"3"' and starred.json()["episode"]["metadata"]["c"] == 3
+    assert_problem(client.patch("/v1/episodes/nope", json={}, headers={"If-Match": "*"}), 404, "id")
+    assert_problem(client.patch(url, json={"content": "new"}, headers={"If-Match": '"3"'}), 422, "content")
     assert_problem(client.patch("/v1/episodes/nope", json={}, headers={"If-Match": '"1"'}), 404, "id")
 
 

@@ -51,12 +51,23 @@ def test_patch_keeps_metadata_bounded(client: TestClient, memory: Memory) -> Non
     assert memory.get_episode(episode["id"]).version == 1
 
 
-def test_empty_patch_makes_no_new_version(client: TestClient) -> None:
-    episode = client.post("/v1/episodes", json={"content": "x"}).json()["episode"]
+@pytest.mark.parametrize(
+    "patch",
+    [{}, {"metadata": None}, {"metadata": {}}, {"metadata": {"tier": "gold"}}, {"status": "active"}],
+)
+def test_a_patch_that_changes_nothing_makes_no_new_version(
+    client: TestClient, patch: dict[str, object]
+) -> None:
+    body = {"content": "x", "metadata": {"tier": "gold"}}
+    episode = client.post("/v1/episodes", json=body).json()["episode"]
     url = f"/v1/episodes/{episode['id']}"
-    response = client.patch(url, json={}, headers={"If-Match": '"1"'})
+    response = client.patch(url, json=patch, headers={"If-Match": '"1"'})
     assert response.status_code == 200 and response.headers["etag"] == '"1"'
-    assert client.patch(url, json={}, headers={"If-Match": '"7"'}).status_code == 412
+    assert client.patch(url, json=patch, headers={"If-Match": '"7"'}).status_code == 412
+    updates = client.get("/v1/operations", params={"kind": "update", "episode_id": episode["id"]})
+    assert updates.json()["items"] == []
+    changed = client.patch(url, json={"metadata": {"tier": None}}, headers={"If-Match": '"1"'})
+    assert changed.headers["etag"] == '"2"' and changed.json()["episode"]["metadata"] == {}
 
 
 @pytest.mark.parametrize(

@@ -407,5 +407,8 @@ def test_an_unknown_entity_id_is_refused_and_a_new_name_creates_the_entity(agent
     with pytest.raises(InvalidInput) as refused:
         say(agent, "x", 0, f("Ann", "KNOWS", "en_01J00000000000000000000000"))
     assert refused.value.field == "facts.0.object" and agent.list_episodes().items == []
+    with pytest.raises(InvalidInput, match="not an entity id") as malformed:
+        say(agent, "x", 0, f("en_ann", "KNOWS", "Bo"))
+    assert malformed.value.field == "facts.0.subject" and agent.search_entities("en_ann") == []
     say(agent, "Ann knows Bo", 0, f("Ann", "KNOWS", "Bo"))
     assert {e.name for e in agent.search_entities("Bo")} == {"Bo"}

@@ -5,12 +5,15 @@ from __future__ import annotations
 import dataclasses
 import threading
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
-from engram.errors import Conflict, NotFound, PreconditionFailed
+from engram.config import Settings
+from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.ids import new_id
 from engram.ingest.inputs import fingerprint
+from engram.memory import Memory
 from engram.models.episodes import Actor, Episode, EpisodeFilters, Operation
 from engram.nlp.tokenize import segment
 from engram.storage.protocol import Storage
@@ -445,3 +448,27 @@ def test_vector_search_at_known_at_with_a_selective_filter(store: Storage) -> No
     hits = store.search_vectors("g1", query, EpisodeFilters(actor_id=["rare"], known_at=R2), 3)
     assert [h.episode.id for h in hits] == [f"e{i}" for i in expected]
     assert hits[0].episode.id == "e0" and hits[0].episode.version == 1
+
+
+def test_nul_characters_are_invalid_input_on_both_backends(backend: dict[str, Any]) -> None:
+    """PostgreSQL refuses NUL in text; SQLite refuses it too, so a group moves between them whole."""
+    with Memory.open(settings=Settings(**backend, embedder="none")) as memory:
+        with pytest.raises(InvalidInput) as caught:
+            memory.store.insert_episodes([new_episode("e1", "a\x00b")], operation())
+        assert caught.value.field == "content"
+        with pytest.raises(InvalidInput) as caught:
+            memory.store.insert_episodes([new_episode("e1", "ab", metadata={"k": "\x00"})], operation())
+        assert caught.value.field == "metadata"
+        stored = memory.create_episode({"content": "a note"}).episode
+        with pytest.raises(InvalidInput) as caught:
+            memory.add_facts(
+                {
+                    "episode_id": stored.id,
+                    "facts": [{"subject": "A\x00nn", "predicate": "LIKES", "value": "tea"}],
+                }
+            )
+        assert caught.value.field == "entities"
+        assert memory.search_entities("ann") == []
+        with pytest.raises(InvalidInput) as caught:
+            memory.create_episode({"content": "a\x00b"})
+        assert caught.value.field == "content" and memory.list_episodes().items == [stored]

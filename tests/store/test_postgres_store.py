@@ -152,28 +152,6 @@ def test_describe_names_the_server_without_password(postgres_url: str) -> None:
         assert store.integrity_check() is None
 
 
-def test_nul_characters_are_invalid_input(postgres_url: str) -> None:
-    with PostgresStoreContext(postgres_url) as store:
-        with pytest.raises(InvalidInput) as caught:
-            store.insert_episodes([new_episode("e1", "a\x00b")], operation())
-        assert caught.value.field == "content"
-        with pytest.raises(InvalidInput) as caught:
-            store.insert_episodes([new_episode("e1", "ab", metadata={"k": "\x00"})], operation())
-        assert caught.value.field == "metadata"
-    settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
-    with Memory.open(settings=settings) as memory:
-        stored = memory.create_episode({"content": "a note"}).episode
-        with pytest.raises(InvalidInput) as caught:
-            memory.add_facts(
-                {
-                    "episode_id": stored.id,
-                    "facts": [{"subject": "A\x00nn", "predicate": "LIKES", "value": "tea"}],
-                }
-            )
-        assert caught.value.field == "entities"
-        assert memory.search_entities("ann") == []
-
-
 def test_settings_select_the_backend(postgres_url: str) -> None:
     settings = Settings(database_url=SecretStr(postgres_url), embedder="none")
     with Memory.open(settings=settings) as memory:

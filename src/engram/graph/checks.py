@@ -28,6 +28,7 @@ from engram.models.predicates import Predicate, PredicateRegistry
 from engram.nlp.names import normalise_name
 
 ENTITY_ID = re.compile(r"^en_[0-9A-Z]{26}$")
+_LOOKS_LIKE_ENTITY_ID = re.compile(r"^en_\w+$")  # meant as an id, not a name nobody would give
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,14 @@ def check_extraction(
     for index, fact in enumerate(extraction.facts):
         for side in ("subject", "object"):
             name = getattr(fact, side)
-            if name is not None and ENTITY_ID.match(name) and not exists(name):
+            if name is None or not _LOOKS_LIKE_ENTITY_ID.match(name):
+                continue
+            if not ENTITY_ID.match(name):
+                raise InvalidInput(
+                    f"{name!r} is not an entity id (en_ and 26 ULID characters); name the entity instead",
+                    field=f"facts.{index}.{side}",
+                )
+            if not exists(name):
                 raise InvalidInput(f"no entity with id {name!r} in this group", field=f"facts.{index}.{side}")
         claim = _claim(fact, registry)
         claims.append(claim)

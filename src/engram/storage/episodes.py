@@ -88,9 +88,13 @@ def filter_sql(db: Db, filters: EpisodeFilters) -> tuple[str, dict[str, Any]]:
     return "".join(f" AND {clause}" for clause in clauses), params
 
 
-def check_nul(db: Db, field: str, *values: Any) -> None:
-    """Raise InvalidInput when the database refuses NUL characters (PostgreSQL) and a value holds one."""
-    if db.dialect.rejects_nul and any(_has_nul(value) for value in values):
+def check_nul(field: str, *values: Any) -> None:
+    """Raise InvalidInput when a value holds a NUL character.
+
+    PostgreSQL's text and JSON columns refuse NUL; SQLite would store it, so both refuse it
+    and a group moves between them unchanged.
+    """
+    if any(_has_nul(value) for value in values):
         raise InvalidInput(f"{field} must not contain NUL characters", field=field)
 
 
@@ -104,8 +108,8 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
-def check_episode_text(db: Db, episode: Episode) -> None:
-    """Raise InvalidInput when a field of the episode holds a NUL the database refuses."""
+def check_episode_text(episode: Episode) -> None:
+    """Raise InvalidInput when a field of the episode holds a NUL (see check_nul)."""
     actor = episode.actor
     for field, value in (
         ("content", episode.content),
@@ -116,7 +120,7 @@ def check_episode_text(db: Db, episode: Episode) -> None:
         ("source_type", episode.source_type),
         ("actor", None if actor is None else [actor.type, actor.id, actor.name]),
     ):
-        check_nul(db, field, value)
+        check_nul(field, value)
 
 
 def current(db: Db, group_id: str, episode_id: str) -> Episode | None:
@@ -207,7 +211,7 @@ def insert(
     thread of the batch. Raises Conflict when a client id already names another episode.
     """
     for item in items:
-        check_episode_text(db, item.episode)
+        check_episode_text(item.episode)
     stored = {
         group: _Stored(db, group, [item for item in items if item.episode.group_id == group])
         for group in dict.fromkeys(item.episode.group_id for item in items)
@@ -281,7 +285,7 @@ def update(
             current_version=now.version,
         )
     new = apply(now)
-    check_episode_text(db, new)
+    check_episode_text(new)
     close_version(db, "episodes", group_id, episode_id, new.recorded_at, operation.id)
     db.run(insert_episode_sql(db), episode_params(new))
     insert_operation(db, operation, {"episode": episode_id, "version": new.version})

@@ -145,7 +145,7 @@ def related(db: Db, group_id: str, entity_id: str) -> tuple[set[str], set[str]]:
 
 def put_entity(db: Db, entity: Entity, name_keys: Sequence[str]) -> None:
     """Store an entity version (closing the previous one) and index its names."""
-    check_nul(db, "entities", entity.name, entity.aliases, entity.attributes, entity.summary, entity.type)
+    check_nul("entities", entity.name, entity.aliases, entity.attributes, entity.summary, entity.type)
     with db.pipeline():
         close_version(db, "entities", entity.group_id, entity.id, entity.recorded_at, entity.operation_id)
         db.run(ENTITIES.insert, ENTITIES.params(entity))
@@ -221,7 +221,7 @@ def facts_touching(db: Db, group_id: str, entity_id: str) -> list[Fact]:
 
 def put_fact(db: Db, fulltext: FullText, fact: Fact, index_text: str) -> None:
     """Store a fact version (closing the previous one) and index ``index_text``."""
-    check_nul(db, "facts", fact.fact, fact.value, fact.conditions, fact.predicate, fact.episodes)
+    check_nul("facts", fact.fact, fact.value, fact.conditions, fact.predicate, fact.episodes)
     with db.pipeline():
         close_version(db, "facts", fact.group_id, fact.id, fact.recorded_at, fact.operation_id)
         db.run(FACTS.insert, FACTS.params(fact))

@@ -213,7 +213,7 @@ class Loader:
             {"g": row.group_id, "id": row.id},
         )
         if found is None:
-            check_nul(self._db, "episode", row.content, row.metadata, row.references, row.intent, row.source)
+            check_nul("episode", row.content, row.metadata, row.references, row.intent, row.source)
             self._new[key] = row
             self.counts.created[row.record] += 1
             self._episodes.add(key)
@@ -237,13 +237,13 @@ class Loader:
         self._changed.update((r.group_id, r.id) for r in rows if r.expired_at is not None)
 
     def _put_episode(self, row: EpisodeRow) -> None:
-        check_nul(self._db, "episode", row.content, row.metadata, row.references, row.intent, row.source)
+        check_nul("episode", row.content, row.metadata, row.references, row.intent, row.source)
         self._db.run(insert_episode_sql(self._db), episode_params(row, row.expired_by))
 
     def _put(self, row: Row) -> None:
         table = _KINDS[row.record][0]
         params = table.params(row)
-        check_nul(self._db, row.record, *(v.value if isinstance(v, Json) else v for v in params.values()))
+        check_nul(row.record, *(v.value if isinstance(v, Json) else v for v in params.values()))
         self._db.run(table.insert, params)
 
     def _fact(self, row: FactRow | ArchivedFactRow) -> None:

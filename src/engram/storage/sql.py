@@ -53,8 +53,6 @@ class Dialect(ABC):
     """(column list prefix, value prefix) an episode version's INSERT … SELECT adds (SQLite: its doc)."""
     stored_columns: tuple[str, ...]
     """The columns of ``episode_docs d`` that order its rows as they were first stored."""
-    rejects_nul: bool
-    """True when text and JSON columns refuse NUL characters (PostgreSQL)."""
 
     @abstractmethod
     def placeholders(self, sql: str) -> str:

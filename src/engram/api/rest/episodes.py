@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
@@ -12,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
 from engram.api.results import EpisodeViewPage, ResultLimits, SearchPage, episode_page, search_page
-from engram.errors import InvalidInput, PreconditionRequired
+from engram.errors import InvalidInput, PreconditionFailed, PreconditionRequired
 from engram.memory import Memory
 from engram.models.episodes import (
     AS_OF,
@@ -31,7 +32,8 @@ from engram.models.json_values import NOT_BLANK
 from engram.timeutil import UtcDatetime
 
 REST_ACTOR = "rest"
-ETAG_PATTERN = r'^\s*(?:W/)?"?([1-9][0-9]{0,17})"?\s*$'
+ETAG_PATTERN = r'^\s*(?:\*|(W/)?"?([1-9][0-9]{0,17})"?)\s*$'
+"""An ``If-Match`` value: ``*``, or one ETag (``"3"``, bare ``3``, or weak ``W/"3"``, which never matches)."""
 _ETAG = re.compile(ETAG_PATTERN)
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]{1,512}$"
 """What a next_cursor looks like (opaque, URL-safe base64); only ones the server issued are valid."""
@@ -87,17 +89,31 @@ def _episode_response(body: dict[str, Any], etag: str, status_code: int = 200) -
     return JSONResponse(body, status_code=status_code, headers={"ETag": etag})
 
 
-def parse_if_match(value: str | None) -> int:
-    """Return the version an ``If-Match`` header names (``"3"``, ``W/"3"`` or ``3``).
+def expected_version(if_match: str | None, current_version: Callable[[], int]) -> int:
+    """Return the version an ``If-Match`` header requires (RFC 9110 §13.1.1).
 
-    Raises PreconditionRequired when absent, InvalidInput when it names no version.
+    ``"3"`` (or bare ``3``) requires version 3; ``*`` requires only that the resource exists,
+    so it names the current version (``current_version()``, which raises NotFound). ETags are
+    compared strongly: a weak ``W/"3"`` never matches, so it fails as stale. Raises
+    PreconditionRequired when absent, PreconditionFailed for a weak ETag, InvalidInput when
+    the value names no version.
     """
-    if value is None:
+    if if_match is None:
         raise PreconditionRequired("PATCH needs an If-Match header with the ETag you read", field="If-Match")
-    match = _ETAG.match(value)
+    match = _ETAG.match(if_match)
     if match is None:
-        raise InvalidInput(f"If-Match {value!r} is not an ETag of this API", field="If-Match")
-    return int(match.group(1))
+        raise InvalidInput(f"If-Match {if_match!r} is not an ETag of this API", field="If-Match")
+    weak, version = match.groups()
+    if version is None:
+        return current_version()
+    if weak:
+        raise PreconditionFailed(
+            f"If-Match {if_match.strip()} is a weak ETag and updates compare ETags strongly: "
+            f'send "{version}"',
+            current_version=current_version(),
+            field="If-Match",
+        )
+    return int(version)
 
 
 @router.post(
@@ -180,7 +196,13 @@ def update_episode(
 ) -> JSONResponse:
     """Apply a JSON merge patch as a new version; needs ``If-Match`` (stale 412, missing 428)."""
     episode = memory.update_episode(
-        episode_id, patch, expected_version=parse_if_match(if_match), group_id=group_id, actor=REST_ACTOR
+        episode_id,
+        patch,
+        expected_version=expected_version(
+            if_match, lambda: memory.get_episode(episode_id, group_id=group_id).version
+        ),
+        group_id=group_id,
+        actor=REST_ACTOR,
     )
     return _episode_response({"episode": episode.model_dump(mode="json")}, episode.etag)
 

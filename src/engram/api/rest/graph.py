@@ -16,7 +16,7 @@ from engram.api.rest.episodes import (
     IdPath,
     KnownAtQuery,
     MemoryDep,
-    parse_if_match,
+    expected_version,
 )
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
@@ -125,7 +125,9 @@ def update_entity(
     view = memory.update_entity(
         entity_id,
         patch=patch,
-        expected_version=parse_if_match(if_match),
+        expected_version=expected_version(
+            if_match, lambda: memory.get_entity(entity_id, group_id=group_id).entity.version
+        ),
         group_id=group_id,
         actor=REST_ACTOR,
     )

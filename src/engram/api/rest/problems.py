@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
-from engram.errors import EngramError
+from engram.errors import EngramError, PreconditionFailed
 from engram.validation import field_path
 
 PROBLEM_JSON = "application/problem+json"
@@ -140,7 +140,11 @@ def _validation_problem(request: Request, exc: Exception) -> JSONResponse:
 
 def _engram_problem(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, EngramError)
-    return problem(request.scope, exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
+    field, detail = exc.field, exc.detail
+    if isinstance(exc, PreconditionFailed) and field is None:  # expected_version arrives as If-Match
+        field = "If-Match"
+        detail += f'; read it again and retry with If-Match: "{exc.current_version}"'
+    return problem(request.scope, exc.status, exc.title, detail, field=field, **exc.extra)
 
 
 def _allowed_methods(request: Request) -> str | None:

@@ -44,7 +44,6 @@ class PostgresDialect(Dialect):
     cross_join = "JOIN"
     episode_doc = ("", "")
     stored_columns = ("d.created_at", "d.id")
-    rejects_nul = True
     ilike = "ILIKE"
     greatest = "greatest"
 

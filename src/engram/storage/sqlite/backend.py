@@ -47,7 +47,6 @@ class SQLiteDialect(Dialect):
     cross_join = "CROSS JOIN"
     episode_doc = ("doc, ", "d.doc, ")
     stored_columns = ("d.doc",)
-    rejects_nul = False
     ilike = "LIKE"
     greatest = "max"
 
