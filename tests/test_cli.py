@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -285,3 +288,28 @@ def test_reimport_after_intent_patch_is_idempotent(tmp_path: Path) -> None:
     dump = tmp_path / "dump.jsonl"
     ok("export", "-o", dump, "--data-dir", tmp_path)
     assert "0 created, 1 deduplicated" in ok("import", dump, "--data-dir", tmp_path).stdout
+
+
+# -- Output width -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", ["80", None])
+def test_tables_stay_readable_in_a_narrow_terminal_and_in_a_pipe(tmp_path: Path, columns: str | None) -> None:
+    """At 80 columns each hit stacks (ids whole, text wrapped); piped output keeps one row a line."""
+    data = tmp_path / "data"
+    text = "Caroline went to the LGBTQ support group on 7 May 2023 and it was wonderful, said Melanie"
+    with Memory.open(data) as memory:
+        stored = memory.create_episode({"content": text, "actor": {"id": "caroline"}}).episode
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | {"ENGRAM_DATA_DIR": str(data)}
+    if columns is not None:
+        env["COLUMNS"] = columns
+    for command in (["search", "support group"], ["operations"]):
+        shown = subprocess.run(
+            [sys.executable, "-m", "engram", *command], env=env, capture_output=True, text=True, check=True
+        ).stdout
+        assert stored.id in shown or "op_" in shown, shown
+        if columns is not None:
+            assert max(len(line.rstrip()) for line in shown.splitlines()) <= int(columns), shown
+        if command[0] != "operations":
+            assert " ".join(shown.split()).count("said Melanie") == 1, shown
+            assert (len(shown.splitlines()) == 5) is (columns is None), shown  # a table: 4 rules + 1 row

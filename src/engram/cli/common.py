@@ -9,7 +9,9 @@ input, 3 not found, 4 conflict, 5 store unusable; 130 when interrupted.
 from __future__ import annotations
 
 import getpass
-from collections.abc import Iterator, Sequence
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -19,8 +21,10 @@ import apsw
 import typer
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -36,8 +40,10 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     rich_markup_mode="markdown",
 )
+PIPED_WIDTH = 200
+"""Columns of output written to a pipe or file (rich would assume 80 and fold every table)."""
 err = Console(stderr=True)
-out = Console()
+out = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else PIPED_WIDTH)
 
 
 def _cli_actor() -> str:
@@ -50,6 +56,7 @@ def _cli_actor() -> str:
 CLI_ACTOR = _cli_actor()
 """The actor recorded on operations made through the CLI: ``cli:<login name>``."""
 SNIPPET_CHARS = 160
+TEXT_MIN_WIDTH = 24
 
 DataDir = Annotated[
     Path | None,
@@ -165,14 +172,25 @@ def stamp(value: datetime) -> str:
     return value.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def episode_table(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> Table:
-    """Return a table of ``rows``; every column but the last (the content) stays on one line."""
-    table = Table(show_lines=False)
-    for position, header in enumerate(headers):
-        last = position == len(headers) - 1
-        table.add_column(
-            header, no_wrap=not last, overflow="fold" if last else "ellipsis", ratio=1 if last else None
-        )
+def show_rows(rows: Iterable[Sequence[str]], headers: Sequence[str]) -> None:
+    """Print ``rows`` as a table whose last column (the text) wraps and the others stay on one line.
+
+    When the one-line columns leave the text fewer than ``TEXT_MIN_WIDTH`` characters (a
+    narrow terminal), print each row as a header line and the text indented below it instead.
+    """
+    rows = [tuple(row) for row in rows]
+    widths = [
+        max([cell_len(header), *(cell_len(row[i]) for row in rows)]) for i, header in enumerate(headers[:-1])
+    ]
+    if sum(widths) + 3 * len(headers) + 1 + TEXT_MIN_WIDTH <= out.width:
+        table = Table(show_lines=False)
+        for header in headers[:-1]:
+            table.add_column(header, no_wrap=True)
+        table.add_column(headers[-1], overflow="fold", ratio=1)
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))
+        out.print(table)
+        return
     for row in rows:
-        table.add_row(*(Text(cell) for cell in row))
-    return table
+        out.print(Text("  ".join(cell for cell in row[:-1] if cell), style="bold"))
+        out.print(Padding(Text(row[-1]), (0, 0, 0, 4), expand=False))

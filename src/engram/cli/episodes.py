@@ -36,12 +36,12 @@ from engram.cli.common import (
     actor_label,
     app,
     counted,
-    episode_table,
     err,
     fail,
     note,
     open_memory,
     out,
+    show_rows,
     snippet,
     stamp,
     using_memory,
@@ -396,7 +396,7 @@ def search(
         )
         for hit in response.results
     ]
-    out.print(episode_table(rows, ("score", "citation", "timestamp", "actor", "content")))
+    show_rows(rows, ("score", "citation", "timestamp", "actor", "content"))
 
 
 @app.command("list")
@@ -433,7 +433,7 @@ def list_(
         return
     rows = [(stamp(e.timestamp), e.id, actor_label(e), snippet(e.content)) for e in page.items]
     if rows:
-        out.print(episode_table(rows, ("timestamp", "id", "actor", "content")))
+        show_rows(rows, ("timestamp", "id", "actor", "content"))
     else:
         note("no episodes")
     if page.next_cursor:

@@ -6,10 +6,19 @@ import json
 from typing import Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
-from engram.cli.common import CLI_ACTOR, DataDir, GroupOption, JsonOption, app, note, out, stamp, using_memory
+from engram.cli.common import (
+    CLI_ACTOR,
+    DataDir,
+    GroupOption,
+    JsonOption,
+    app,
+    note,
+    out,
+    show_rows,
+    stamp,
+    using_memory,
+)
 from engram.models.history import OperationView
 
 
@@ -43,16 +52,8 @@ def operations(
     if as_json:
         out.print_json(page.model_dump_json())
         return
-    table = Table()
-    for header in ("created_at", "id", "kind", "actor", "summary"):
-        table.add_column(header, no_wrap=header != "summary", overflow="fold")
-    for operation in page.items:
-        table.add_row(
-            *(Text(cell) for cell in (stamp(operation.created_at), operation.id, operation.kind)),
-            Text(operation.actor or ""),
-            Text(operation.summary),
-        )
-    out.print(table)
+    rows = ((stamp(op.created_at), op.id, op.kind, op.actor or "", op.summary) for op in page.items)
+    show_rows(rows, ("created_at", "id", "kind", "actor", "summary"))
     if page.next_cursor is not None:
         note(f"more: --cursor {page.next_cursor}")
 

@@ -6,9 +6,8 @@ import json
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from engram.cli.common import DataDir, JsonOption, fail, load_settings, out, using_memory
+from engram.cli.common import DataDir, JsonOption, fail, load_settings, show_rows, using_memory
 from engram.errors import EngramError
 from engram.models.intents import load_taxonomy
 
@@ -28,18 +27,17 @@ def list_intents(data_dir: DataDir = None, as_json: JsonOption = False) -> None:
     if as_json:
         typer.echo(json.dumps(taxonomy.model_dump(mode="json"), ensure_ascii=False, indent=2))
         return
-    table = Table()
-    for column in ("intent", "en", "zh", "examples", "description"):
-        table.add_column(column, overflow="fold")
-    for intent in taxonomy.intents:
-        table.add_row(
+    rows = (
+        (
             intent.name,
             intent.labels.get("en", ""),
             intent.labels.get("zh", ""),
             str(len(intent.examples)),
             intent.description,
         )
-    out.print(table)
+        for intent in taxonomy.intents
+    )
+    show_rows(rows, ("intent", "en", "zh", "examples", "description"))
 
 
 @intents_app.command("train")

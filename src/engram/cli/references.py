@@ -12,9 +12,9 @@ from engram.cli.common import (
     JsonOption,
     actor_label,
     app,
-    episode_table,
     note,
     out,
+    show_rows,
     snippet,
     stamp,
     using_memory,
@@ -66,6 +66,6 @@ def references(
         )
         for item in page.items
     ]
-    out.print(episode_table(rows, ("timestamp", "episode", "cites", "content")))
+    show_rows(rows, ("timestamp", "episode", "cites", "content"))
     if page.next_cursor:
         note(f"more: --cursor {page.next_cursor}")
