@@ -5,19 +5,15 @@ records a ``revert`` whose details carry the pair and ``distinct: false``; undoi
 records ``distinct: true`` again. A pair's state is therefore the latest judgement about it,
 read from these operations alone (the review queue leaves out the pairs judged distinct).
 
-An undo is refused when a later judgement about the same pair exists (it would be silently
-overridden), unless forced, and refused outright when the operation was already undone.
+Undoing a judgement is history's job (engram.history.revert); this module only reads them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any
 
-from engram.errors import Conflict
 from engram.models.episodes import Operation
-from engram.storage.protocol import Txn
 from engram.storage.types import OperationQuery
 
 JUDGEMENT_KINDS = ("distinct", "revert")
@@ -69,28 +65,3 @@ def later_judgement(read: ReadOperations, target: Operation) -> Operation | None
     assert judged is not None
     latest = next((op for op, pair, _ in judgements(read) if pair == judged[0]), None)
     return None if latest is None or latest.id == target.id else latest
-
-
-def revert_judgement(txn: Txn, group_id: str, target: Operation, *, force: bool) -> dict[str, Any]:
-    """Undo a judgement inside ``txn``; return the revert's details (pair and the state it leaves).
-
-    Raises Conflict naming ``operations`` when a later judgement about the pair exists (already
-    undone: always; another judgement: unless ``force``).
-    """
-    pair, state = judged_pair(target) or (frozenset(), False)
-    later = later_judgement(lambda q, n, k: txn.list_operations(group_id, q, n, k), target)
-    if later is not None and later.details.get("target") == target.id:
-        raise Conflict(
-            f"operation {target.id} was already reverted by {later.id}; revert that to re-apply it",
-            field="id",
-            operations=[later.id],
-        )
-    if later is not None and not force:
-        raise Conflict(
-            f"operation {later.id} judged the same pair after {target.id}; "
-            "revert it first, or pass force to overwrite it",
-            field="id",
-            operations=[later.id],
-        )
-    forced = [] if later is None else [later.id]
-    return {"target": target.id, "pair": sorted(pair), "distinct": not state, "forced_over": forced}

@@ -13,7 +13,7 @@ from typing import Any
 
 from engram.errors import NotFound
 from engram.graph.judgements import judged_pair, later_judgement
-from engram.history.revert import EPISODE_CREATING, IRREVERSIBLE, plan_revert
+from engram.history.revert import EPISODE_CREATING, IRREVERSIBLE, already_reverted, plan_revert
 from engram.history.service import HistoryService
 from engram.history.unarchive import archived_by, reverts_archive
 from engram.models.episodes import Operation
@@ -42,8 +42,9 @@ def preview_revert(
         action = "restore" if archived_by(target) is not None else "close"
         moved = [PreviewChange(kind="fact", id=i, action=action, now=None, after=None) for i in facts]
         return RevertPreview(operation=view, changes=moved, later_operations=[], revertible=True)
-    if judged_pair(target) is not None:
-        return _preview_judgement(store, group_id, view)
+    judged = judged_pair(target)
+    if judged is not None:
+        return _preview_judgement(store, group_id, view, judged)
     objects = {(ref.kind, ref.id) for ref in [*view.created, *view.closed]}
     if not objects and not target.details.get("mentions_removed"):
         return RevertPreview(
@@ -74,16 +75,18 @@ def preview_revert(
             changes.append(PreviewChange(kind=kind, id=object_id, action="restore", now=now, after=after))
     reason = None
     if reverted_by:
-        reason = f"it was already reverted by {reverted_by[0]}; revert that to re-apply it"
+        reason = already_reverted(operation_id, reverted_by[0])
     return RevertPreview(
         operation=view, changes=changes, later_operations=later, revertible=not reverted_by, reason=reason
     )
 
 
-def _preview_judgement(store: Storage, group_id: str, view: OperationView) -> RevertPreview:
+def _preview_judgement(
+    store: Storage, group_id: str, view: OperationView, judged: tuple[frozenset[str], bool]
+) -> RevertPreview:
     """Return the undo of a "not the same" judgement (or of its undo): the pair's state flips."""
     target = view.operation
-    pair, state = judged_pair(target) or (frozenset(), False)
+    pair, state = judged
     first, second = sorted(pair)
     change = PreviewChange(
         kind="entity",
@@ -94,7 +97,7 @@ def _preview_judgement(store: Storage, group_id: str, view: OperationView) -> Re
     )
     later = later_judgement(lambda q, n, k: store.list_operations(group_id, q, n, k), target)
     if later is not None and later.details.get("target") == target.id:
-        reason = f"it was already reverted by {later.id}; revert that to re-apply it"
+        reason = already_reverted(target.id, later.id)
         return RevertPreview(
             operation=view, changes=[change], later_operations=[later], revertible=False, reason=reason
         )

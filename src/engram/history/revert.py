@@ -20,7 +20,7 @@ from typing import Any
 
 from engram.errors import Conflict, NotFound, shown
 from engram.graph.build import fact_index_text, name_keys
-from engram.graph.judgements import judged_pair, revert_judgement
+from engram.graph.judgements import judged_pair, later_judgement
 from engram.history.retract import retract_episode
 from engram.history.unarchive import revert_archive, reverts_archive
 from engram.models.episodes import Operation
@@ -48,8 +48,9 @@ def revert_operation(
         raise Conflict(IRREVERSIBLE[target.kind], field="id")
     if reverts_archive(target):
         return revert_archive(txn, group_id, target, operation, force=force)
-    if judged_pair(target) is not None:
-        return revert_judgement(txn, group_id, target, force=force)
+    judged = judged_pair(target)
+    if judged is not None:
+        return _revert_judgement(txn, group_id, target, judged, force=force)
     # Facts the target changed that were archived since come back first, so their versions count.
     named = _facts_named(target.details)
     unarchived = (
@@ -74,11 +75,7 @@ def revert_operation(
     )
     reverts = [op for op in later if _target_of(txn, group_id, op) == target_id]
     if reverts:  # force or not: undoing it twice would only write the same versions again
-        raise Conflict(
-            f"operation {target_id} was already reverted by {reverts[0]}; revert that to re-apply it",
-            field="id",
-            operations=later,
-        )
+        raise Conflict(already_reverted(target_id, reverts[0]), field="id", operations=later)
     if later and not force:
         raise Conflict(
             f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
@@ -192,3 +189,31 @@ def _restore(
         assert fact is not None
         restored_fact = fact.model_copy(update=update)
         txn.put_fact(restored_fact, fact_index_text(txn, group_id, restored_fact))
+
+
+def already_reverted(target_id: str, revert_id: str) -> str:
+    """Return why an operation cannot be undone twice (the CLI, REST, MCP and console say it alike)."""
+    return f"operation {target_id} was already reverted by {revert_id}; revert that to re-apply it"
+
+
+def _revert_judgement(
+    txn: Txn, group_id: str, target: Operation, judged: tuple[frozenset[str], bool], *, force: bool
+) -> dict[str, Any]:
+    """Undo a "not the same" judgement (or its undo); return the details: the pair and the state it leaves.
+
+    Raises Conflict naming ``operations`` when a later judgement about the pair exists (already
+    undone: always; another judgement: unless ``force``): it would be silently overridden.
+    """
+    pair, state = judged
+    later = later_judgement(lambda q, n, k: txn.list_operations(group_id, q, n, k), target)
+    if later is not None and later.details.get("target") == target.id:
+        raise Conflict(already_reverted(target.id, later.id), field="id", operations=[later.id])
+    if later is not None and not force:
+        raise Conflict(
+            f"operation {later.id} judged the same pair after {target.id}; "
+            "revert it first, or pass force to overwrite it",
+            field="id",
+            operations=[later.id],
+        )
+    forced = [] if later is None else [later.id]
+    return {"target": target.id, "pair": sorted(pair), "distinct": not state, "forced_over": forced}
