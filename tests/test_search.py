@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram import InvalidInput, Memory
+from engram.fusion import reciprocal_rank_fusion
 from engram.nlp.tokenize import segment
-from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import parse_query
 
 T0 = datetime(2024, 3, 1, tzinfo=UTC)

@@ -13,10 +13,10 @@ import pytest
 from engram.ingest.builtin import BuiltinExtractor
 from engram.ingest.clauses import find_conditions
 from engram.ingest.extract import Extractor
-from engram.ingest.references import ReferenceTable, split_version
 from engram.models.episodes import Actor, Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.amounts import cn_to_int, parse_amount
+from engram.nlp.references import ReferenceTable, split_version
 
 LOCOMO_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 NOW = datetime(2025, 5, 1, tzinfo=UTC)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engram.ingest.reference_ids import document_id, email_id, find_mentions, message_id, page_id, slug
+from engram.nlp.reference_ids import document_id, email_id, find_mentions, message_id, page_id, slug
 from engram.nlp.replies import strip_reply
 
 

@@ -3,7 +3,7 @@
 - **Facts** are embedded after the write (engram.ingest.indexer drains the store's queues after
   the episodes): the sentence plus the subject's and object's names it does not already
   contain, as the full-text index holds them. ``fuse_facts`` fuses the BM25 and vector
-  rankings with weighted RRF (engram.search.fusion).
+  rankings with weighted RRF (engram.fusion).
 - **Entity names**: before a graph write, the writer embeds the names of the batch's typed
   mentions (``embed_mentions``: one embedder call per batch, outside the transaction, so
   the single writer never waits for a model); inside, resolution asks the transaction for
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engram.fusion import reciprocal_rank_fusion
 from engram.graph.resolve import UNKNOWN_TYPE, is_generic
 from engram.models.graph import Entity, Extraction, Fact
 from engram.nlp.embed import Embedder
 from engram.nlp.names import normalise_name
-from engram.search.fusion import reciprocal_rank_fusion
 from engram.storage.protocol import Storage
 from engram.storage.types import FactQuery, PendingFact, Vector
 

@@ -37,7 +37,6 @@ from engram.ingest.clauses import (
 from engram.ingest.frames import Pattern
 from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, overlaps
 from engram.ingest.patterns import PATTERNS, index
-from engram.ingest.references import ReferenceTable
 from engram.ingest.subjects import (
     Candidate,
     Speaker,
@@ -53,6 +52,7 @@ from engram.models.graph import EntityIn, Extraction, FactIn, Scalar
 from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import cn_to_int, parse_amount
 from engram.nlp.dates import date_value, fact_dates, resolve_dates
+from engram.nlp.references import ReferenceTable
 from engram.nlp.tokenize import has_cjk
 
 _SENTENCE = re.compile(
@@ -217,7 +217,7 @@ class BuiltinExtractor:
     """Find entities and facts with rules; deterministic, offline, a few hundred µs per turn.
 
     ``gazetteer`` (name → entity type) extends the defaults; ``references`` are rules for
-    :class:`~engram.ingest.references.ReferenceTable` (tried before the defaults); ``patterns``
+    :class:`~engram.nlp.references.ReferenceTable` (tried before the defaults); ``patterns``
     are extra :class:`~engram.ingest.frames.Pattern` objects tried before the built-in ones.
     ``use_defaults=False`` drops the default gazetteer, reference rules and patterns.
     """

@@ -2,7 +2,7 @@
 
 Entities (lower snake types: person, place, organisation, product, project, document, deal,
 email, url, role, animal, event, thing) come from, in priority order: references
-(``engram.ingest.references``, passed in by the caller), projects ("the Denver rollout",
+(``engram.nlp.references``, passed in by the caller), projects ("the Denver rollout",
 深圳仓储项目), Chinese roles (销售经理 → role, never a person), Chinese structures
 (``engram.ingest.mentions_zh``: 华东物流, 市场部, X3扫描仪, 服务合同), the gazetteer (name →
 type), Chinese surname + title (张经理 → person ``{"title": "经理"}``), jieba POS tags, English

@@ -1,7 +1,7 @@
 """What a reference lookup returns: a document's known versions and the episodes citing it.
 
 A reference id names a document, an email, a wiki page or a message the same way in every
-importer (engram.ingest.reference_ids); its version, when it has one, is part of the id
+importer (engram.nlp.reference_ids); its version, when it has one, is part of the id
 (``doc-quote-2024-q3-v2``). Asking for the document without a version lists every version;
 asking for one version lists its episodes, and ``versions`` / ``note`` say when a later one
 exists, so a citation never silently points at an old version.

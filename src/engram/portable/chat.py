@@ -31,8 +31,8 @@ from typing import Any
 import emoji
 
 from engram.errors import InvalidInput
-from engram.ingest.reference_ids import cited_documents, message_id, reference_names, unique
 from engram.models.episodes import EpisodeIn
+from engram.nlp.reference_ids import cited_documents, message_id, reference_names, unique
 from engram.portable.base import ImportSource, Parsed, Problem, Record
 
 SKIPPED_SUBTYPES = frozenset(

@@ -16,7 +16,7 @@ One episode per message:
   ``content_type``, ``size``), ``reference_id`` (what other episodes cite it as) and ``file``;
 - ``references``: the parent message (``email-<In-Reply-To>``), each attachment
   (``doc-<name>[-v<version>]``) and each document the text cites (《…》, file names, links to
-  files, "see attached …"), as named by ``engram.ingest.reference_ids``.
+  files, "see attached …"), as named by ``engram.nlp.reference_ids``.
 
 A message that cannot be read (no or bad ``Date``, no sender) is a Problem naming the file, its
 position and its Message-ID; the others are imported.
@@ -37,8 +37,8 @@ from typing import Any
 
 from bs4 import BeautifulSoup
 
-from engram.ingest.reference_ids import cited_documents, email_id, reference_names, unique
 from engram.models.episodes import EpisodeIn
+from engram.nlp.reference_ids import cited_documents, email_id, reference_names, unique
 from engram.nlp.replies import strip_reply
 from engram.portable.base import ImportSource, Parsed, Problem, Record
 

@@ -40,8 +40,8 @@ from bs4 import BeautifulSoup, Tag
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from engram.ingest.reference_ids import cited_documents, page_id, reference_names, slug, unique
 from engram.models.episodes import EpisodeIn
+from engram.nlp.reference_ids import cited_documents, page_id, reference_names, slug, unique
 from engram.portable.base import ImportSource, Parsed, Problem, Record
 
 NOTION_ID = re.compile(r"^(?P<title>.*?)\s+(?P<id>[0-9a-f]{32})$")

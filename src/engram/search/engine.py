@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from engram.config import SearchSettings
 from engram.errors import InvalidInput
+from engram.fusion import reciprocal_rank_fusion
 from engram.models.episodes import (
     Episode,
     EpisodeContext,
@@ -30,7 +31,6 @@ from engram.models.episodes import (
 )
 from engram.observability import metrics
 from engram.search import rerank
-from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery, parse_query
 from engram.storage.protocol import Storage
 from engram.threads import thread_label

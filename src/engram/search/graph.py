@@ -38,11 +38,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from engram.fusion import reciprocal_rank_fusion
 from engram.models.episodes import Actor, Episode, EpisodeFilters
 from engram.models.graph import Entity
 from engram.nlp.names import normalise_name
 from engram.search.engine import ChannelHit
-from engram.search.fusion import reciprocal_rank_fusion
 from engram.search.query import ParsedQuery
 from engram.storage.protocol import Storage
 from engram.storage.types import FactQuery

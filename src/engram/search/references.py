@@ -3,7 +3,7 @@
 What a person asks for is tried, in order, as: a reference id the group's episodes cite (or are
 part of); a configured name (``ENGRAM_REFERENCE_NAMES_FILE``); a name the importers learned
 (``metadata.reference_names``); the document id a file name or title gives
-(engram.ingest.reference_ids.document_id). The first that the held episodes know wins.
+(engram.nlp.reference_ids.document_id). The first that the held episodes know wins.
 
 A document's versions are ordered by version number (``final`` last) when every version is a
 number, else by when each was first cited (episode timestamp: a page's content hash says nothing
@@ -18,7 +18,6 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime
 
 from engram.errors import InvalidInput, NotFound, shown
-from engram.ingest.reference_ids import document_id, split_reference, unique
 from engram.models.episodes import Episode
 from engram.models.references import (
     MAX_REFERENCE_CHARS,
@@ -29,6 +28,7 @@ from engram.models.references import (
     name_key,
     name_text,
 )
+from engram.nlp.reference_ids import document_id, split_reference, unique
 from engram.storage.protocol import Storage
 from engram.storage.types import CitedReference, PageKey
 

@@ -143,7 +143,7 @@ def document_references(
 ) -> list[CitedReference]:
     """Return ``document`` and every ``document-v…`` id the held episodes cite (or are part of).
 
-    The caller keeps those whose suffix is a version (engram.ingest.reference_ids.split_reference):
+    The caller keeps those whose suffix is a version (engram.nlp.reference_ids.split_reference):
     the range also holds ``document-very-…``.
     """
     clause, params = held(known_at)

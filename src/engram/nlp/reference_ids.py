@@ -13,7 +13,7 @@ page and a CRM note that cite one document share one id:
 
 A slug is the NFKC-folded, lower-cased name with every run of characters other than letters
 and digits (any script) turned into one ``-``. Versions are read by
-``engram.ingest.references.split_version`` (``_v2``, ``-V1.3``, ``(v2)``, ``第二版``, ``final``);
+``engram.nlp.references.split_version`` (``_v2``, ``-V1.3``, ``(v2)``, ``第二版``, ``final``);
 ``split_reference`` reads one back (``doc-quote-2024-q3-v2`` → ``doc-quote-2024-q3``, ``2``).
 
 Importers also say which names they read each id from, in the episode's
@@ -29,8 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from engram.ingest.references import split_version
 from engram.models.references import MAX_REFERENCE_CHARS, name_text
+from engram.nlp.references import split_version
 
 MAX_SLUG_CHARS = 100
 DOCUMENT_EXTENSIONS = frozenset(
