@@ -40,6 +40,12 @@ def ts(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
+
+def _sql_fold(*args: Any) -> Any:
+    """Return ``engram_fold(value)``: NULL for NULL, as PostgreSQL's STRICT function of that name."""
+    return None if args[0] is None else fold.fold(str(args[0]))
+
+
 class SQLiteDialect(Dialect):
     """SQLite's spellings: times as fixed-width ISO text, JSON as text, json_each for lists."""
 
@@ -161,7 +167,7 @@ class SQLiteBackend(Backend):
         conn = apsw.Connection(str(self.path))
         conn.set_busy_timeout(10_000)
         # Reference-name keys (triggers and lookups) fold as PostgreSQL's function of the same name.
-        conn.create_scalar_function(fold.SQL_FUNCTION, fold.fold, 1, deterministic=True)
+        conn.create_scalar_function(fold.SQL_FUNCTION, _sql_fold, 1, deterministic=True)
         conn.execute("PRAGMA journal_mode = WAL")
         # NORMAL in WAL mode survives a process crash (kill -9); only power loss can drop the
         # last transactions.
