@@ -40,7 +40,6 @@ def ts(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-
 def _sql_fold(*args: Any) -> Any:
     """Return ``engram_fold(value)``: NULL for NULL, as PostgreSQL's STRICT function of that name."""
     return None if args[0] is None else fold.fold(str(args[0]))
