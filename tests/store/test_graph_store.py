@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram.models.graph import Entity, Fact
+from engram.nlp.names import normalise_name
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import FactQuery, MergeCandidate
 from store.test_contract import new_episode, operation
@@ -132,6 +133,10 @@ def test_search_facts_ranks_rare_words_and_entities_match_literally(graph: Stora
     assert [e.id for e in graph.search_entities("g1", ["LEE"], ["person"], 10)] == ["en_a"]
     assert [e.id for e in graph.search_entities("g1", ["ann_lee"], [], 10)] == ["en_a"]
     assert graph.search_entities("g1", ["bob"], ["place"], 10) == []
+    graph.write(lambda txn: txn.put_entity(entity("en_e", "Émile Ｚola"), [normalise_name("Émile Ｚola")]))
+    for asked in ("ÉMILE", "émile zola", "ｚｏｌａ", "ZOLA"):
+        assert [e.id for e in graph.search_entities("g1", [asked], [], 10)] == ["en_e"], asked
+    assert [e.id for e in graph.entities_with_names("g1", [normalise_name("ÉMILE ZOLA")])] == ["en_e"]
     [candidate] = graph.merge_candidates("g1")
     assert (candidate.score, candidate.parts, candidate.created_at) == (
         0.5,

@@ -183,6 +183,14 @@ def import_(
         _preview(path, fmt, mapping, group, show)
         return
     started = time.perf_counter()
+    source = None
+    if path != STDIN:  # an input that cannot be read is refused before the store is opened
+        try:
+            _, source = open_path(path, fmt, mapping=mapping)
+        except EngramError as exc:
+            raise fail(exc) from exc
+        except OSError as exc:
+            raise fail(InvalidInput(f"cannot read {path}: {exc}", field="PATH")) from exc
     memory = open_memory(data_dir, overrides={"classify_intents": True} if classify else None)
     stats = ImportStats()
     label = "importing stdin" if path == STDIN else f"importing {path.name}"
@@ -199,7 +207,7 @@ def import_(
                 importer.on_commit = on_commit
                 importer.run(jsonl_records(sys.stdin.buffer))
         else:
-            _, source = open_path(path, fmt, mapping=mapping)
+            assert source is not None
             with _acknowledgements(source.total, label) as on_commit:
 
                 def committed(progress: ImportStats, size: int) -> None:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError
 
 from engram.errors import InvalidInput
 from engram.models.episodes import Episode
+from engram.nlp.fold import fold
 
 MAX_REFERENCE_CHARS = 512
 """Longest reference id (and name) the store indexes and a lookup accepts."""
@@ -95,8 +96,8 @@ def name_text(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Return the key a configured name is looked up by: ``name_text``, lower case."""
-    return name_text(name).lower()
+    """Return the key a name is looked up by: ``name_text`` folded (engram.nlp.fold, as the store does)."""
+    return fold(name_text(name))
 
 
 def load_reference_names(path: Path | None) -> dict[str, str]:

@@ -37,6 +37,7 @@ from typing import Any
 
 from bs4 import BeautifulSoup
 
+from engram.errors import InvalidInput
 from engram.models.episodes import EpisodeIn
 from engram.nlp.reference_ids import cited_documents, email_id, reference_names, unique
 from engram.nlp.replies import strip_reply
@@ -53,7 +54,11 @@ def _parse_bytes(raw: bytes) -> EmailMessage:
 
 def read_email(path: Path) -> ImportSource:
     """Open ``path``: a Maildir (folder with ``cur``/``new``), a folder of ``.eml`` files, an ``.eml``
-    file, or else an mbox file. The total is counted up front."""
+    file, or else an mbox file. The total is counted up front.
+
+    Raises InvalidInput (field ``PATH``) for a file that is not an mbox (it must begin with a
+    ``From `` line) rather than read it as no message at all.
+    """
     if path.is_dir() and (path / "cur").is_dir() and (path / "new").is_dir():
         box = mailbox.Maildir(path, factory=None, create=False)
         keys = sorted(box.keys())  # unique names start with the delivery time
@@ -62,13 +67,37 @@ def read_email(path: Path) -> ImportSource:
         files = sorted(p for p in path.rglob("*.eml") if p.is_file())
         return ImportSource(_eml_records(files, path), total=len(files))
     if path.suffix.lower() == ".eml":
-        return ImportSource(_eml_records([path], path.parent), total=1)
+        return read_eml(path)
+    _check_mbox(path)
     mbox = mailbox.mbox(path, factory=None, create=False)
     try:
         total = len(mbox)
     finally:
         mbox.close()
     return ImportSource(_mbox_records(path), total=total)
+
+
+def read_eml(path: Path) -> ImportSource:
+    """Open ``path`` as mail: a folder (Maildir or ``.eml`` files) as ``read_email`` does, a file as one
+    message whatever its name."""
+    if path.is_dir():
+        return read_email(path)
+    return ImportSource(_eml_records([path], path.parent), total=1)
+
+
+def _check_mbox(path: Path) -> None:
+    """Raise InvalidInput unless ``path`` is empty or begins (after blank lines) with a ``From `` line."""
+    with path.open("rb") as handle:
+        head = handle.read(4096).lstrip(b"\r\n")
+    if head and not head.startswith(b"From "):
+        try:
+            begins = repr(head.split(b"\n", 1)[0][:60].decode("utf-8"))
+        except UnicodeDecodeError:
+            begins = "bytes that are not UTF-8 text"
+        raise InvalidInput(
+            f"{path}: not an mbox file: an mbox begins with a 'From ' line, this one with {begins}",
+            field="PATH",
+        )
 
 
 def _mbox_records(path: Path) -> Iterator[Parsed]:
@@ -102,6 +131,8 @@ def message_record(message: EmailMessage | Message, where: str, file: str) -> Pa
     assert isinstance(message, EmailMessage)
     message_id = str(message.get("Message-ID") or "").strip()
     label = f"{where} {message_id}" if message_id else where
+    if not message.keys():
+        return Problem(label, "not an email message: it has no header lines", "headers")
     try:
         date = message["Date"]
         moment = getattr(date, "datetime", None) if date is not None else None

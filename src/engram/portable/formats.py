@@ -66,7 +66,7 @@ READERS: dict[ImportFormat, Reader] = {
     ImportFormat.jsonl: read_jsonl,
     ImportFormat.locomo: read_locomo,
     ImportFormat.mbox: email.read_email,
-    ImportFormat.eml: email.read_email,
+    ImportFormat.eml: email.read_eml,
     ImportFormat.maildir: email.read_email,
     ImportFormat.markdown: wiki.read_markdown,
     ImportFormat.confluence: wiki.read_confluence,

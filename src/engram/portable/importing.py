@@ -62,6 +62,26 @@ def open_path(
     return chosen, ImportSource(in_group(source.records, group_id), source.total)
 
 
+def _has_content(path: Path) -> bool:
+    """Return whether ``path`` holds anything: a non-empty file, or a folder with a non-empty file."""
+    if path.is_file():
+        return path.stat().st_size > 0
+    return any(p.is_file() and p.stat().st_size > 0 for p in path.rglob("*"))
+
+
+def check_something_read(path: Path, fmt: ImportFormat, records: int, problems: int) -> None:
+    """Raise InvalidInput (field ``PATH``) when a non-empty input gave no record and no problem.
+
+    A file that is not of the format (a text file read as mbox, a folder of other files) reads
+    as nothing at all: that is an error to report, not an import of zero episodes.
+    """
+    if records == 0 and problems == 0 and _has_content(path):
+        raise InvalidInput(
+            f"{path}: nothing to import: no {fmt} record found in it; is it {fmt}? (--format)",
+            field="PATH",
+        )
+
+
 def preview(
     path: Path,
     fmt: ImportFormat | str | None = None,
@@ -85,6 +105,7 @@ def preview(
         count += 1
         if len(shown) < limit:
             shown.append(item)
+    check_something_read(path, chosen, count, len(problems))
     return chosen, shown, problems, count
 
 
@@ -108,7 +129,8 @@ def import_path(
     they were (an ``engram export`` read back unchanged).
     ``on_open(format, total)`` is called once the input is opened (to size a progress bar);
     ``on_commit(stats, batch size)`` after every committed batch. Raises InvalidInput (unknown
-    or undetectable format, unreadable input, a bad record of a strict format) or Conflict.
+    or undetectable format, unreadable input, a non-empty input without any record of the
+    format, a bad record of a strict format) or Conflict.
     """
     chosen, source = open_path(
         path, fmt, mapping=mapping, group_id=memory.group(group_id) if group_id else None
@@ -123,4 +145,6 @@ def import_path(
         keep_going=chosen not in STRICT,
         classify=chosen not in STRICT if classify is None else classify,
     )
-    return importer.run(source.records)
+    stats = importer.run(source.records)
+    check_something_read(path, chosen, stats.committed, len(stats.problems))
+    return stats

@@ -152,6 +152,18 @@ def preset_for(columns: Sequence[str]) -> Mapping_:
     )
 
 
+def _mapping_for(path: Path, kind: str, columns: Sequence[str], mapping: Mapping_ | None) -> Mapping_:
+    """Return ``mapping``, else the preset for ``columns``; InvalidInput naming ``path`` when none fits."""
+    if mapping is not None:
+        return mapping
+    if not columns:
+        raise InvalidInput(f"{path}: nothing to import: no {kind} record found in it", field="PATH")
+    try:
+        return preset_for(columns)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{path}: {exc.detail}", field=exc.field) from exc
+
+
 def _get(row: Mapping[str, Any], name: str) -> Any:
     """Return ``row[name]``, or the dotted path ``a.b`` into nested objects; None when absent."""
     if name in row:
@@ -254,12 +266,16 @@ def read_csv(path: Path, mapping: Mapping_ | None = None) -> ImportSource:
     """Open a CSV file (UTF-8, a byte order mark allowed; quoted multi-line fields read whole)."""
     with path.open(encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
-        columns = list(reader.fieldnames or [])
         try:
+            columns = list(reader.fieldnames or [])
             rows = [(f"{path.name} line {reader.line_num}", row) for row in reader]
         except csv.Error as exc:
             raise InvalidInput(f"{path.name} line {reader.line_num}: {exc}", field="csv") from exc
-    chosen = mapping or preset_for(columns)
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(
+                f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})", field="csv"
+            ) from exc
+    chosen = _mapping_for(path, "csv", columns, mapping)
     missing = [c for c in _columns(chosen) if c not in columns]
     if missing:
         raise InvalidInput(f"{path.name}: no column {missing[0]!r} (the mapping names it)", field="mapping")
@@ -289,7 +305,7 @@ def read_json_records(path: Path, mapping: Mapping_ | None = None) -> ImportSour
         raise InvalidInput(f"{path.name}: expected a JSON array of records", field="json")
     objects = [row for row in data if isinstance(row, dict)]
     columns = list(dict.fromkeys(key for row in objects for key in row))
-    chosen = mapping or preset_for(columns)
+    chosen = _mapping_for(path, "json", columns, mapping)
     rows = iter(
         (
             f"{path.name} record {n}" + (f" ({row['id']})" if isinstance(row, dict) and "id" in row else ""),

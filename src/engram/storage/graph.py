@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.models.graph import Entity, Fact
+from engram.nlp.names import normalise_name
 from engram.storage.backend import FullText
 from engram.storage.episodes import check_nul, close_version
 from engram.storage.rows import (
@@ -175,9 +176,11 @@ def search_entities(
 ) -> list[Entity]:
     """Return current entities whose names contain a key, of ``types`` (all if empty), recent first.
 
-    Keys are normalised names and query words (case-folded as stored names are); ``_`` in a
-    key matches any character, so a query word's ``_`` meets the space normalisation made of it.
+    Keys are normalised here as stored names are (``normalise_name``: NFKC, Unicode case folding,
+    punctuation and ``_`` as spaces), so matching does not rest on SQL's case folding, which is
+    ASCII-only in SQLite and the locale's in PostgreSQL.
     """
+    name_keys = [key for key in dict.fromkeys(normalise_name(k) for k in name_keys) if key]
     if not name_keys:
         return []
     likes = " OR ".join(f"m.name_key {db.dialect.ilike} :k{i}" for i in range(len(name_keys)))

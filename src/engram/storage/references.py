@@ -10,8 +10,8 @@ create, update, revert, import, purge — can forget them, exactly as ``engram.s
 Rows are per episode version and never change: a read joins the version the memory holds now
 (or held at ``known_at``), so a superseded or deleted version cites nothing. Reference ids and
 names longer than ``MAX_REFERENCE_CHARS`` characters are not indexed (a B-tree entry must stay
-under PostgreSQL's ~2.7 kB). Names match after ``lower()`` on both sides, which folds ASCII
-letters in SQLite and every letter PostgreSQL's locale knows.
+under PostgreSQL's ~2.7 kB). Names match by key: ``engram_fold`` (NFKC, then Unicode's simple
+lower case; engram.nlp.fold), the same function on both backends and in Python.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import datetime
 
 from engram.models.episodes import Episode
 from engram.models.references import MAX_REFERENCE_CHARS
+from engram.nlp.fold import SQL_FUNCTION, fold, postgres_function
 from engram.storage.episodes import held
 from engram.storage.rows import E, episode_from
 from engram.storage.sql import Db
@@ -50,7 +51,7 @@ CREATE INDEX reference_names_episode ON reference_names (group_id, episode_id, v
 """
 
 # SQLite: JSON is text; json_each walks an array or object. {row} is NEW in the trigger, e in the backfill.
-_SQLITE_ROWS = """
+_SQLITE_CITES = """
 INSERT OR IGNORE INTO episode_references (group_id, reference, episode_id, version, role)
     SELECT {row}.group_id, r.value, {row}.id, {row}.version, 'cites' FROM {source}json_each({row}.refs) r
     WHERE r.type = 'text' AND length(r.value) BETWEEN 1 AND {max};
@@ -58,21 +59,32 @@ INSERT OR IGNORE INTO episode_references (group_id, reference, episode_id, versi
     SELECT {row}.group_id, json_extract({row}.metadata, '$.reference_id'), {row}.id, {row}.version, 'source'
     {source_from}WHERE json_type({row}.metadata, '$.reference_id') = 'text'
       AND length(json_extract({row}.metadata, '$.reference_id')) BETWEEN 1 AND {max};
+"""
+_SQLITE_NAMES = """
 INSERT OR IGNORE INTO reference_names (group_id, name_key, reference, episode_id, version, name)
-    SELECT {row}.group_id, lower(trim(n.key)), n.value, {row}.id, {row}.version, trim(n.key)
+    SELECT {row}.group_id, {fold}(trim(n.key)), n.value, {row}.id, {row}.version, trim(n.key)
     FROM {source}json_each({row}.metadata, '$.reference_names') n
     WHERE json_type({row}.metadata, '$.reference_names') = 'object' AND n.type = 'text'
       AND length(trim(n.key)) BETWEEN 1 AND {max} AND length(n.value) BETWEEN 1 AND {max};
 """
+_SQLITE_ROWS = _SQLITE_CITES + _SQLITE_NAMES
+
+
+def _sqlite_trigger(fold: str) -> str:
+    rows = _SQLITE_ROWS.format(row="NEW", source="", source_from="", max=MAX_REFERENCE_CHARS, fold=fold)
+    return f"""
+CREATE TRIGGER episode_references_insert AFTER INSERT ON episodes
+BEGIN {rows} END;
+"""
+
 
 SQLITE_MIGRATION = (
     _TABLES.format(collate="")
     + _SQLITE_ROWS.format(
-        row="e", source="episodes e, ", source_from="FROM episodes e ", max=MAX_REFERENCE_CHARS
+        row="e", source="episodes e, ", source_from="FROM episodes e ", max=MAX_REFERENCE_CHARS, fold="lower"
     )
-    + f"""
-CREATE TRIGGER episode_references_insert AFTER INSERT ON episodes
-BEGIN {_SQLITE_ROWS.format(row="NEW", source="", source_from="", max=MAX_REFERENCE_CHARS)} END;
+    + _sqlite_trigger("lower")
+    + """
 CREATE TRIGGER episode_references_delete AFTER DELETE ON episodes
 BEGIN
     DELETE FROM episode_references
@@ -85,7 +97,7 @@ END;
 """The SQLite migration: the two tables, filled from the stored versions, and their triggers."""
 
 # PostgreSQL: jsonb; the "C" collation makes a document's versions one B-tree range (byte order).
-_POSTGRES_ROWS = """
+_POSTGRES_CITES = """
 INSERT INTO episode_references (group_id, reference, episode_id, version, role)
     SELECT {row}.group_id, r.value #>> '{{}}', {row}.id, {row}.version, 'cites'
     FROM {source}jsonb_array_elements(CASE WHEN jsonb_typeof({row}.refs) = 'array' THEN {row}.refs
@@ -97,22 +109,23 @@ INSERT INTO episode_references (group_id, reference, episode_id, version, role)
     {source_from}WHERE jsonb_typeof({row}.metadata -> 'reference_id') = 'string'
       AND length({row}.metadata ->> 'reference_id') BETWEEN 1 AND {max}
     ON CONFLICT DO NOTHING;
+"""
+_POSTGRES_NAMES = """
 INSERT INTO reference_names (group_id, name_key, reference, episode_id, version, name)
-    SELECT {row}.group_id, lower(btrim(n.key)), n.value #>> '{{}}', {row}.id, {row}.version, btrim(n.key)
+    SELECT {row}.group_id, {fold}(btrim(n.key)), n.value #>> '{{}}', {row}.id, {row}.version, btrim(n.key)
     FROM {source}jsonb_each(CASE WHEN jsonb_typeof({row}.metadata -> 'reference_names') = 'object'
                                  THEN {row}.metadata -> 'reference_names' ELSE '{{}}'::jsonb END) n
     WHERE jsonb_typeof(n.value) = 'string' AND length(btrim(n.key)) BETWEEN 1 AND {max}
       AND length(n.value #>> '{{}}') BETWEEN 1 AND {max}
     ON CONFLICT DO NOTHING;
 """
+_POSTGRES_ROWS = _POSTGRES_CITES + _POSTGRES_NAMES
 
-POSTGRES_MIGRATION = (
-    _TABLES.format(collate=' COLLATE "C"')
-    + _POSTGRES_ROWS.format(
-        row="e", source="episodes e, ", source_from="FROM episodes e ", max=MAX_REFERENCE_CHARS
-    )
-    + f"""
-CREATE FUNCTION episode_references_index() RETURNS trigger LANGUAGE plpgsql AS $$
+
+def _postgres_function(fold: str) -> str:
+    rows = _POSTGRES_ROWS.format(row="NEW", source="", source_from="", max=MAX_REFERENCE_CHARS, fold=fold)
+    return f"""
+CREATE OR REPLACE FUNCTION episode_references_index() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' THEN
         DELETE FROM episode_references
@@ -121,14 +134,43 @@ BEGIN
             WHERE group_id = OLD.group_id AND episode_id = OLD.id AND version = OLD.version;
         RETURN NULL;
     END IF;
-    {_POSTGRES_ROWS.format(row="NEW", source="", source_from="", max=MAX_REFERENCE_CHARS)}
+    {rows}
     RETURN NULL;
 END $$;
+"""
+
+
+POSTGRES_MIGRATION = (
+    _TABLES.format(collate=' COLLATE "C"')
+    + _POSTGRES_ROWS.format(
+        row="e", source="episodes e, ", source_from="FROM episodes e ", max=MAX_REFERENCE_CHARS, fold="lower"
+    )
+    + _postgres_function("lower")
+    + """
 CREATE TRIGGER episode_references_index AFTER INSERT OR DELETE ON episodes
     FOR EACH ROW EXECUTE FUNCTION episode_references_index();
 """
 )
 """The PostgreSQL migration: the two tables, filled from the stored versions, and their trigger."""
+
+# Name keys folded the same way on both backends (engram.nlp.fold), every stored key recomputed.
+_REFOLD = "DELETE FROM reference_names;\n"
+
+SQLITE_FOLD_MIGRATION = (
+    "DROP TRIGGER episode_references_insert;\n"
+    + _sqlite_trigger(SQL_FUNCTION)
+    + _REFOLD
+    + _SQLITE_NAMES.format(row="e", source="episodes e, ", max=MAX_REFERENCE_CHARS, fold=SQL_FUNCTION)
+)
+"""The SQLite migration to ``engram_fold`` name keys (the function is registered per connection)."""
+
+POSTGRES_FOLD_MIGRATION = (
+    postgres_function()
+    + _postgres_function(SQL_FUNCTION)
+    + _REFOLD
+    + _POSTGRES_NAMES.format(row="e", source="episodes e, ", max=MAX_REFERENCE_CHARS, fold=SQL_FUNCTION)
+)
+"""The PostgreSQL migration to ``engram_fold`` name keys: the function, the trigger's, the keys."""
 
 
 def _held_join(alias: str) -> str:
@@ -191,12 +233,12 @@ def episodes_citing(
 
 
 def references_named(db: Db, group_id: str, name: str, known_at: datetime | None) -> list[tuple[str, str]]:
-    """Return (reference id, name as written) for each held episode that wrote ``name`` (any case) for one."""
+    """Return (reference id, name as written) for each held episode that wrote ``name`` (folded) for one."""
     clause, params = held(known_at)
     rows = db.rows(
         f"SELECT DISTINCT n.reference, n.name FROM reference_names n {_held_join('n')} "
-        f"WHERE n.group_id = :g AND n.name_key = lower(:name) AND {clause} ORDER BY n.reference, n.name",
-        {"g": group_id, "name": name, **params},
+        f"WHERE n.group_id = :g AND n.name_key = :key AND {clause} ORDER BY n.reference, n.name",
+        {"g": group_id, "key": fold(name.strip()), **params},
     )
     return [(str(row["reference"]), str(row["name"])) for row in rows]
 

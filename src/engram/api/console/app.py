@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from engram.api.console import audit, entities, episodes, health, review, session, suggest
+from engram.api.console import audit, entities, episodes, health, references, review, session, suggest
 from engram.api.console.auth import Access, KeyCheck, SignedIn, principal
 from engram.api.console.context import MOUNT
 from engram.api.console.render import environment, page
@@ -56,7 +56,7 @@ def create_console(memory: Memory, *, loopback: bool, keys: KeyCheck | None = No
     )
     static = Path(str(files("engram.api.console").joinpath("static")))
     console.mount("/static", StaticFiles(directory=static), name="static")
-    for module in (session, episodes, entities, review, audit, health, suggest):
+    for module in (session, episodes, entities, references, review, audit, health, suggest):
         console.include_router(module.router)
     console.middleware("http")(_security_headers)
     console.add_exception_handler(HTTPException, _http_error)

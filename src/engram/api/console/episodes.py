@@ -152,6 +152,7 @@ def _episode_page(
             (ref, _reference_link(memory, group, ref) if i < LINKED_REFERENCES else None)
             for i, ref in enumerate(episode.references)
         ],
+        source_reference=source if isinstance(source := episode.metadata.get("reference_id"), str) else None,
         created=request.query_params.get("created") == "1",
         intents=memory.intents(),
         priorities=PRIORITIES,

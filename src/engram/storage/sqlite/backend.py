@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import apsw
 
 from engram.errors import StoreError
+from engram.nlp import fold
 from engram.storage.backend import Backend
 from engram.storage.sql import Db, Dialect, Params, checked_key, sqlite_placeholders
 from engram.storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
@@ -37,6 +38,11 @@ EXPANDED_LIST = 64
 def ts(value: datetime) -> str:
     """Return a fixed-width UTC ISO-8601 string, so text order is time order."""
     return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _sql_fold(*args: Any) -> Any:
+    """Return ``engram_fold(value)``: NULL for NULL, as PostgreSQL's STRICT function of that name."""
+    return None if args[0] is None else fold.fold(str(args[0]))
 
 
 class SQLiteDialect(Dialect):
@@ -158,6 +164,8 @@ class SQLiteBackend(Backend):
     def _open(self) -> apsw.Connection:
         conn = apsw.Connection(str(self.path))
         conn.set_busy_timeout(10_000)
+        # Reference-name keys (triggers and lookups) fold as PostgreSQL's function of the same name.
+        conn.create_scalar_function(fold.SQL_FUNCTION, _sql_fold, 1, deterministic=True)
         conn.execute("PRAGMA journal_mode = WAL")
         # NORMAL in WAL mode survives a process crash (kill -9); only power loss can drop the
         # last transactions.
