@@ -19,8 +19,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints, ValidationError
 
 from engram.errors import InvalidInput
+from engram.fold import fold
 from engram.models.episodes import Episode
-from engram.nlp.fold import fold
 
 MAX_REFERENCE_CHARS = 512
 """Longest reference id (and name) the store indexes and a lookup accepts."""
@@ -96,7 +96,7 @@ def name_text(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Return the key a name is looked up by: ``name_text`` folded (engram.nlp.fold, as the store does)."""
+    """Return the key a name is looked up by: ``name_text`` folded (engram.fold, as the store does)."""
     return fold(name_text(name))
 
 

@@ -11,7 +11,7 @@ Rows are per episode version and never change: a read joins the version the memo
 (or held at ``known_at``), so a superseded or deleted version cites nothing. Reference ids and
 names longer than ``MAX_REFERENCE_CHARS`` characters are not indexed (a B-tree entry must stay
 under PostgreSQL's ~2.7 kB). Names match by key: ``engram_fold`` (NFKC, then Unicode's simple
-lower case; engram.nlp.fold), the same function on both backends and in Python.
+lower case; engram.fold), the same function on both backends and in Python.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from engram.fold import SQL_FUNCTION, fold, postgres_function
 from engram.models.episodes import Episode
 from engram.models.references import MAX_REFERENCE_CHARS
-from engram.nlp.fold import SQL_FUNCTION, fold, postgres_function
 from engram.storage.episodes import held
 from engram.storage.rows import E, episode_from
 from engram.storage.sql import Db
@@ -153,7 +153,7 @@ CREATE TRIGGER episode_references_index AFTER INSERT OR DELETE ON episodes
 )
 """The PostgreSQL migration: the two tables, filled from the stored versions, and their trigger."""
 
-# Name keys folded the same way on both backends (engram.nlp.fold), every stored key recomputed.
+# Name keys folded the same way on both backends (engram.fold), every stored key recomputed.
 _REFOLD = "DELETE FROM reference_names;\n"
 
 SQLITE_FOLD_MIGRATION = (

@@ -394,7 +394,7 @@ MIGRATIONS.append(
 
 # Episodes by the references they cite, and the names written for them (engram.storage.references).
 MIGRATIONS.append((12, references.POSTGRES_MIGRATION))
-# Reference names keyed by engram_fold, as on SQLite (engram.nlp.fold), not the locale's lower().
+# Reference names keyed by engram_fold, as on SQLite (engram.fold), not the locale's lower().
 MIGRATIONS.append((13, references.POSTGRES_FOLD_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 
 import apsw
 
+from engram import fold
 from engram.errors import StoreError
-from engram.nlp import fold
 from engram.storage.backend import Backend
 from engram.storage.sql import Db, Dialect, Params, checked_key, sqlite_placeholders
 from engram.storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS

@@ -452,7 +452,7 @@ MIGRATIONS.append(
 
 # Episodes by the references they cite, and the names written for them (engram.storage.references).
 MIGRATIONS.append((16, references.SQLITE_MIGRATION))
-# Reference names keyed by engram_fold, as on PostgreSQL (engram.nlp.fold), not ASCII-only lower().
+# Reference names keyed by engram_fold, as on PostgreSQL (engram.fold), not ASCII-only lower().
 MIGRATIONS.append((17, references.SQLITE_FOLD_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]
