@@ -27,6 +27,8 @@ from engram.errors import EngramError, InvalidInput, StoreError
 
 # -- serve, mcp ------------------------------------------------------------------------------------
 
+WORKER_HEALTHCHECK_SECONDS = 60
+
 
 @app.command()
 def serve(
@@ -123,6 +125,9 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
             port=port,
             log_level="warning",
             timeout_graceful_shutdown=5,
+            # uvicorn kills a worker that does not answer its ping in time; a worker importing
+            # Engram and opening the store on a busy machine takes well over the default 5 s.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         )
     finally:
         if own_metrics_dir:
