@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import secrets
 import shutil
 import sys
 import tempfile
@@ -105,7 +106,8 @@ def serve(
 
 
 def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) -> None:
-    """Run ``workers`` uvicorn worker processes on the app factory, with their metrics in one directory."""
+    """Run ``workers`` uvicorn worker processes on the app factory, with their metrics in one directory
+    and one console secret (a random one unless ENGRAM_CONSOLE_SECRET is set)."""
     import uvicorn
 
     from engram.api.workers import HOST_VARIABLE
@@ -113,6 +115,8 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
     if data_dir is not None:
         os.environ["ENGRAM_DATA_DIR"] = str(data_dir.resolve())
     os.environ[HOST_VARIABLE] = host
+    # The console's session cookies must verify in whichever worker the next request reaches.
+    os.environ.setdefault("ENGRAM_CONSOLE_SECRET", secrets.token_urlsafe(32))
     own_metrics_dir = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
     if own_metrics_dir:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="engram-metrics-")
