@@ -7,8 +7,8 @@ One run, same cores, every query text distinct (the query cache never answers):
   (the most the model gives on these cores);
 - ``engram serve`` on a store of ``--episodes`` synthetic episodes (stand-in vectors), closed-loop
   ``--clients`` HTTP connections sending hybrid searches, in the ``--phases`` named: batching
-  off (the default), on (``ENGRAM_QUERY_BATCH_WAIT_MS=2``, one or two batching threads), with
-  one or two workers.
+  off (``ENGRAM_QUERY_BATCH_WAIT_MS=0``) or on (2 ms, one or two batching threads), with one or
+  two workers.
 
 Printed: QPS, latency and CPU milliseconds per query (the process tree's: server and workers,
 not the client) of each, and each HTTP figure beside the embedder alone on two threads: as QPS
@@ -87,11 +87,11 @@ def build_store(data_dir: Path, episodes: int) -> None:
 
 ON = {"ENGRAM_QUERY_BATCH_WAIT_MS": "2"}
 PHASES: dict[str, tuple[str, int, dict[str, str]]] = {
-    "off": ("HTTP hybrid, batching off, 1 worker", 1, {}),
+    "off": ("HTTP hybrid, batching off, 1 worker", 1, {"ENGRAM_QUERY_BATCH_WAIT_MS": "0"}),
     "on": ("HTTP hybrid, batching on (1 thread), 1 worker", 1, {**ON, "ENGRAM_QUERY_BATCH_THREADS": "1"}),
     "on2": ("HTTP hybrid, batching on (2 threads), 1 worker", 1, ON),
     "workers2": ("HTTP hybrid, batching on, 2 workers", 2, ON),
-    "off-workers2": ("HTTP hybrid, batching off, 2 workers", 2, {}),
+    "off-workers2": ("HTTP hybrid, batching off, 2 workers", 2, {"ENGRAM_QUERY_BATCH_WAIT_MS": "0"}),
 }
 
 

@@ -176,12 +176,11 @@ class Settings(BaseSettings):
         default=4096, ge=0, description="Query embeddings kept per process (same text, same vector); 0: off."
     )
     query_batch_wait_ms: float = Field(
-        default=0.0,
+        default=2.0,
         ge=0,
         le=1000,
-        description="When > 0, concurrent searches' query embeddings are made in one call: the first "
-        "waits this long for others (ms; 2 is a good value). 0 (default): each query embedded alone, "
-        "which measured as fast with the packaged model (docs/decisions.md §27).",
+        description="Concurrent searches' query embeddings are made in one call: the first waits this "
+        "long for others (ms); 0: each query embedded alone (docs/decisions.md §27).",
     )
     query_batch_size: int = Field(default=32, gt=0, description="Most query texts embedded in one call.")
     query_batch_threads: int = Field(
