@@ -180,7 +180,7 @@ class Settings(BaseSettings):
         ge=0,
         le=1000,
         description="Concurrent searches' query embeddings are made in one call: the first waits this "
-        "long for others (ms); 0: each query embedded alone (docs/decisions.md §27).",
+        "long for others (ms); 0: each query embedded alone (docs/decisions.md §28).",
     )
     query_batch_size: int = Field(default=32, gt=0, description="Most query texts embedded in one call.")
     query_batch_threads: int = Field(

@@ -66,9 +66,10 @@ class BatchedQueries:
 
     def embed_query(self, text: str) -> Vectors:
         """Return the query's vector, embedded in one batch with the queries that arrive with it."""
-        self._start()
         future: Future[Vectors] = Future()
-        self._queue.put((text, future))
+        with self._start_lock:  # never queued behind a stop with no thread left to answer
+            self._start()
+            self._queue.put((text, future))
         return future.result()
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
@@ -90,13 +91,10 @@ class BatchedQueries:
             self._threads = []
 
     def _start(self) -> None:
-        if self._threads:
-            return
-        with self._start_lock:
-            while len(self._threads) < self._thread_count:
-                thread = threading.Thread(target=self._run, name="engram-query-batch", daemon=True)
-                thread.start()
-                self._threads.append(thread)
+        while len(self._threads) < self._thread_count:
+            thread = threading.Thread(target=self._run, name="engram-query-batch", daemon=True)
+            thread.start()
+            self._threads.append(thread)
 
     def _run(self) -> None:
         while True:
