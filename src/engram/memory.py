@@ -62,6 +62,7 @@ from engram.models.history import OperationPage, OperationView, PurgeReport
 from engram.models.json_values import MAX_METADATA_DEPTH, nesting_depth
 from engram.models.stats import MemoryStats
 from engram.nlp.embed import Embedder
+from engram.nlp.query_batch import BatchedQueries, BatchQueryEmbedder
 from engram.nlp.query_cache import CachedQueries
 from engram.nlp.tokenize import segment
 from engram.observability import metrics
@@ -117,8 +118,16 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         ]
         self._indexer: Indexer | None = None
         queries: Embedder | None = embedder
-        if embedder is not None and self.settings.query_cache_size:
-            queries = CachedQueries(embedder, self.settings.query_cache_size)
+        self._batcher: BatchedQueries | None = None
+        if self.settings.query_batch_wait_ms and isinstance(embedder, BatchQueryEmbedder):
+            queries = self._batcher = BatchedQueries(
+                embedder,
+                max_wait=self.settings.query_batch_wait_ms / 1000,
+                max_batch=self.settings.query_batch_size,
+                threads=self.settings.query_batch_threads,
+            )
+        if queries is not None and self.settings.query_cache_size:
+            queries = CachedQueries(queries, self.settings.query_cache_size)
         if embedder is not None:
             check_embedder(store, embedder, reset=reembed)
             assert queries is not None
@@ -184,6 +193,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         self._recent_errors.detach()
         if self._indexer is not None:
             self._indexer.stop()
+        if self._batcher is not None:
+            self._batcher.stop()
         if self.embedder is not None:
             self.embedder.close()
         self._extraction.close()

@@ -32,8 +32,10 @@ def create_app(
     host: str = "127.0.0.1",
     authenticate: Authenticator | None = None,
     key_check: KeyCheck | None = None,
+    close_memory: bool = False,
 ) -> FastAPI:
-    """Return the app serving ``memory``; the caller owns ``memory`` and closes it.
+    """Return the app serving ``memory``; the caller owns ``memory`` and closes it, unless
+    ``close_memory``: then the app closes it when its lifespan ends (a worker process's app).
 
     ``host`` is the address the server binds: the trusted Host names are the loopback names,
     ``host`` (unless it means all interfaces) and settings ``trusted_hosts``. Every request,
@@ -53,8 +55,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        async with mcp_server.session_manager.run():
-            yield
+        try:
+            async with mcp_server.session_manager.run():
+                yield
+        finally:
+            if close_memory:
+                memory.close()
 
     app = FastAPI(
         title="Engram",

@@ -4,15 +4,21 @@ The page is the process's metrics (``engram.observability.metrics``, with promet
 process and Python runtime collectors) plus the store's counts read at scrape time
 (``engram.observability.collector``). The middleware also records which interface a request
 came through (REST, MCP, console) for the metrics counted deeper down.
+
+Under ``engram serve --workers N`` (``PROMETHEUS_MULTIPROC_DIR`` set before the workers start),
+the page sums every worker's counters and histograms (prometheus-client's multiprocess mode),
+whichever worker answers; the process and Python runtime collectors are then left out (they
+would describe only the answering worker).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
 from fastapi import FastAPI, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
@@ -43,7 +49,10 @@ def install(app: FastAPI, memory: Memory) -> None:
     shared one, so several apps in one process (tests) never clash.
     """
     registry = CollectorRegistry()
-    registry.register(_ProcessMetrics())
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    else:
+        registry.register(_ProcessMetrics())
     registry.register(StoreCollector(memory, memory.settings.metrics))
 
     @app.middleware("http")

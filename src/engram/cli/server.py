@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import platform
+import secrets
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 from typing import Annotated
 
 import apsw
@@ -24,6 +28,8 @@ from engram.errors import EngramError, InvalidInput, StoreError
 
 # -- serve, mcp ------------------------------------------------------------------------------------
 
+WORKER_HEALTHCHECK_SECONDS = 60
+
 
 @app.command()
 def serve(
@@ -38,19 +44,27 @@ def serve(
             "/healthz and /metrics is refused until `engram keys create` makes one).",
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Worker processes sharing the port and the database (one per core is the useful most).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve REST (/v1, /docs), MCP over streamable HTTP (/mcp), the console (/admin) and /metrics.
 
     On loopback (the default) with no API key, the machine's own user is the administrator.
     Any other address needs API keys: `engram serve` refuses to start (exit 2) until one exists,
-    unless --allow-remote.
+    unless --allow-remote. With --workers N, uvicorn runs N processes on one port, each with its
+    own memory over the same database (engram.api.workers).
     """
     import uvicorn
 
     from engram.api.app import LOOPBACK, create_app
     from engram.api.edge import ALL_INTERFACES
 
-    memory = open_memory(data_dir, serving=True)
+    memory = open_memory(data_dir, serving=workers == 1)
     try:
         if host not in LOOPBACK and not allow_remote and not memory.keys.configured():
             raise InvalidInput(
@@ -77,13 +91,51 @@ def serve(
         access = "no API keys yet: every request is refused until `engram keys create` makes one"
     err.print(
         f"Engram serving {memory.store.describe()}\n  REST  {base}/v1\n  docs  {base}/docs\n"
-        f"  MCP   {base}/mcp\n  console {base}/admin\n  access  {access}",
+        f"  MCP   {base}/mcp\n  console {base}/admin\n  access  {access}"
+        + (f"\n  workers {workers} processes" if workers > 1 else ""),
         highlight=False,
     )
+    if workers > 1:
+        memory.close()  # each worker opens its own; this one only checked the store and the keys
+        _serve_workers(data_dir, host, port, workers)
+        return
     try:
         uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
     finally:
         memory.close()
+
+
+def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) -> None:
+    """Run ``workers`` uvicorn worker processes on the app factory, with their metrics in one directory
+    and one console secret (a random one unless ENGRAM_CONSOLE_SECRET is set)."""
+    import uvicorn
+
+    from engram.api.workers import HOST_VARIABLE
+
+    if data_dir is not None:
+        os.environ["ENGRAM_DATA_DIR"] = str(data_dir.resolve())
+    os.environ[HOST_VARIABLE] = host
+    # The console's session cookies must verify in whichever worker the next request reaches.
+    os.environ.setdefault("ENGRAM_CONSOLE_SECRET", secrets.token_urlsafe(32))
+    own_metrics_dir = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
+    if own_metrics_dir:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="engram-metrics-")
+    try:
+        uvicorn.run(
+            "engram.api.workers:app_from_environment",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=5,
+            # uvicorn kills a worker that does not answer its ping in time; a worker importing
+            # Engram and opening the store on a busy machine takes well over the default 5 s.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+        )
+    finally:
+        if own_metrics_dir:
+            shutil.rmtree(os.environ.pop("PROMETHEUS_MULTIPROC_DIR"), ignore_errors=True)
 
 
 @app.command()

