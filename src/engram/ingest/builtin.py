@@ -52,7 +52,7 @@ from engram.models.episodes import Episode
 from engram.models.graph import EntityIn, Extraction, FactIn, Scalar
 from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import cn_to_int, parse_amount
-from engram.nlp.dates import date_value, fact_dates, resolve_dates
+from engram.nlp.dates import date_value, fact_dates, scoped_dates
 from engram.nlp.tokenize import has_cjk
 
 _SENTENCE = re.compile(
@@ -401,8 +401,12 @@ class BuiltinExtractor:
                 or _leading_condition(sentence, clause[0], lang)
             )
             valid_at, invalid_at = (None, None)
-            if kind not in ("date", "birthday") and predicate != "AGE" and not _RECURRING.search(sentence):
-                valid_at, invalid_at = fact_dates(resolve_dates(sentence[clause[0] : clause[1]], message.at))
+            if (
+                kind not in ("date", "birthday")
+                and predicate != "AGE"
+                and not _RECURRING.search(sentence[clause[0] : clause[1]])
+            ):  # the clause's own date, or a leading "Last year, …" (never another clause's)
+                valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, clause=clause))
             reading.claimed.append(span)
             facts.append(
                 FactIn(
@@ -477,8 +481,12 @@ class BuiltinExtractor:
         )
         if found is not None:
             return (found.name, found.weight) if found.name else None
-        inner = [c for c in reading.candidates if cue <= c.start < match.start("obj") and c.kind == "actor"]
-        if inner and speaker.actor:  # "Email me at …", "reach me on …"
+        inner = [
+            c
+            for c in reading.candidates
+            if cue <= c.start < match.start("obj") and c.kind in ("actor", "possessive")
+        ]
+        if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
             return speaker.actor, inner[0].weight
         if speaker.actor and self._speaker_implied(reading):
             return speaker.actor, 0.85

@@ -1,8 +1,9 @@
 """Read one clause of a sentence: its bounds, scope (conditions), object phrase, negation and tense.
 
-Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` (where the
-clauses of a sentence start and end), ``find_conditions`` ("on weekends" → ``{"when":
-"weekends"}``, "周一、周三" → ``{"when": "周一、周三"}``: the text's own words), ``trim_object``
+Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` (from
+``engram.nlp.clauses``: where the clauses of a sentence start and end), ``find_conditions``
+("on weekends" → ``{"when": "weekends"}``, "周一、周三" → ``{"when": "周一、周三"}``: the text's
+own words), ``trim_object``
 (cut an object phrase before trailing clauses and particles), ``split_objects`` ("reading,
 writing and hiking" → three objects), ``negation`` ("no longer / 不再" → stop, "not / 不" →
 not) and ``is_past`` (了/过/昨天, "last week").
@@ -13,34 +14,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-Lang = Literal["en", "zh"]
+from engram.nlp.clauses import Lang as Lang
+from engram.nlp.clauses import clause_bounds as clause_bounds
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
-
-
-# ── clauses ──────────────────────────────────────────────────────────────────────────────
-
-_EN_CLAUSE = re.compile(
-    r"\s*[,;:]\s*|\s+[-–—]\s+|\s+(?:but|because|so|although|though|while|whereas|which|since|'cause)\s+"
-    r"|\s+and\s+(?=(?:I|I'm|I've|we|we're|he|she|they|it|my|our|his|her|their|then|now|also)\b)"
-)
-_ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
-
-
-def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
-    """Return the ``(start, end)`` offsets of the clauses of ``sentence``, in order, none empty."""
-    regex = _EN_CLAUSE if lang == "en" else _ZH_CLAUSE
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for match in regex.finditer(sentence):
-        if match.start() > start:
-            bounds.append((start, match.start()))
-        start = match.end()
-    if start < len(sentence):
-        bounds.append((start, len(sentence)))
-    return bounds or [(0, len(sentence))]
 
 
 # ── conditions ───────────────────────────────────────────────────────────────────────────

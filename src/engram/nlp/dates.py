@@ -39,9 +39,19 @@ from typing import Literal
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.amounts import cn_to_int
+from engram.nlp.clauses import clause_bounds, frame_clause
 from engram.nlp.timeexpr import find_time_range
+from engram.nlp.tokenize import has_cjk
 
-__all__ = ["DateSpan", "apply_dates", "date_facts", "date_value", "fact_dates", "resolve_dates"]
+__all__ = [
+    "DateSpan",
+    "apply_dates",
+    "date_facts",
+    "date_value",
+    "fact_dates",
+    "resolve_dates",
+    "scoped_dates",
+]
 
 SpanKind = Literal["point", "period", "range", "since", "until"]
 
@@ -551,10 +561,45 @@ _DATE_VALUE = re.compile(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2}-\d{2})(?:[ T]\d{2}:\
 ``date_value`` writes them): its sentence's dates name it."""
 
 
+def scoped_dates(
+    sentence: str,
+    reference: datetime | None,
+    *,
+    target: str | None = None,
+    clause: tuple[int, int] | None = None,
+) -> DateSpan | None:
+    """Return the date that applies to one clause of ``sentence``: its own, else a leading
+    time clause's ("Last year, I moved to Berlin"); None when only another clause names one.
+
+    The clause is ``clause`` (offsets), else the first one naming ``target`` (the fact's
+    object or value, case-insensitive); when neither is given or the target is not in the
+    sentence, the sentence's first date is returned (nothing tells which clause is meant).
+    "I lost my job yesterday, so I'm starting a business" dates the job, not the business.
+    """
+    if reference is None or not sentence:
+        return None
+    bounds = clause_bounds(sentence, "zh" if has_cjk(sentence) else "en")
+    if clause is None and target:
+        lowered, wanted = sentence.lower(), target.lower()
+        clause = next((b for b in bounds if wanted in lowered[b[0] : b[1]]), None)
+    if clause is None:
+        return resolve_dates(sentence, reference)
+    own = resolve_dates(sentence[clause[0] : clause[1]], reference)
+    if own is not None or clause[0] == bounds[0][0]:
+        return own
+    first = resolve_dates(sentence[bounds[0][0] : bounds[0][1]], reference)
+    if first is None:
+        return None
+    span = (bounds[0][0] + first.span[0], bounds[0][0] + first.span[1])
+    return first if frame_clause(sentence, bounds, span) else None
+
+
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
     """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
 
-    A fact without a ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
+    Only the clause naming the fact's object or value dates it (``scoped_dates``): "Lost my
+    job yesterday, so I'm gonna start a business" does not date the plan. A fact without a
+    ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
     a date or a time (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name
     that value. Dates a fact already has are kept; a filled date that would put invalid_at
     before valid_at is not applied.
@@ -570,7 +615,8 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
         if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
             facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
             continue
-        valid, invalid = fact_dates(resolve_dates(fact.fact or fallback_text, reference))
+        target = fact.object if fact.object is not None else None if fact.value is None else str(fact.value)
+        valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
         if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid < valid):
             facts.append(fact)

@@ -1,0 +1,53 @@
+"""Split a sentence into clauses, and find the clause a date phrase speaks for.
+
+``clause_bounds`` cuts at commas, semicolons, colons and dashes, before the conjunctions that
+open a new clause (but, because, so, which, 但是, 因为, 所以, 然后…) and before "and" when
+a new subject follows ("…, and I moved"). ``frame_clause`` returns a sentence's leading clause
+when it holds nothing but a time adverbial ("Last year, I …", "去年，我…"): a date said there
+frames the whole sentence, while a date inside any other clause belongs to that clause only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+
+_EN_CLAUSE = re.compile(
+    r"\s*[,;:]\s*|\s+[-–—]\s+|\s+(?:but|because|so|although|though|while|whereas|which|since|'cause)\s+"
+    r"|\s+and\s+(?=(?:I|I'm|I've|we|we're|he|she|they|it|my|our|his|her|their|then|now|also)\b)"
+)
+_ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
+_FRAME_FILLER = re.compile(
+    r"\b(?:back|in|on|at|during|since|from|starting|as of|so|and|then|well|oh|yeah|just|only|around|about|"
+    r"early|late|the|of|this|that|last|next|ago)\b|[起从自在的时候开始以来后前]",
+    re.I,
+)
+
+
+def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
+    """Return the ``(start, end)`` offsets of the clauses of ``sentence``, in order, none empty."""
+    regex = _EN_CLAUSE if lang == "en" else _ZH_CLAUSE
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for match in regex.finditer(sentence):
+        if match.start() > start:
+            bounds.append((start, match.start()))
+        start = match.end()
+    if start < len(sentence):
+        bounds.append((start, len(sentence)))
+    return bounds or [(0, len(sentence))]
+
+
+def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[int, int]) -> bool:
+    """Return True when the date at ``date_span`` (offsets in ``sentence``) makes up the whole of
+    the sentence's first clause, one of several: "Last year, I moved to Berlin" — it dates the
+    clauses after it too."""
+    if len(bounds) < 2:
+        return False
+    start, end = bounds[0]
+    if not (start <= date_span[0] and date_span[1] <= end):
+        return False
+    rest = sentence[start : date_span[0]] + " " + sentence[date_span[1] : end]
+    return not _FRAME_FILLER.sub("", rest).strip(" ,.!?，。")
