@@ -10,7 +10,9 @@ against the episode's time, a phone number…); a "no longer / 不再 / stopped"
 before the cue turns the predicate into its stop or negated form (USES → STOPPED_USING, LIKES
 → DISLIKES), or drops the statement when there is none. Conditions keep the text's words
 (周末, "on Fridays"); a date said in the fact's clause sets ``valid_at`` (and ``invalid_at``
-for a range); ``fact`` is the sentence, ``source_kind`` "stated". Pure: no store, no
+for a range), a leading time clause ("Last year, …") dates every clause, no other clause's
+date does; ``fact`` is the sentence, ``source_kind`` "stated", or "inferred" with half the
+confidence when the clause hedges ("might be", "I think", 可能, 好像, 听说). Pure: no store, no
 network; a few hundred microseconds per conversational turn.
 """
 
@@ -27,6 +29,7 @@ from engram.ingest.clauses import (
     Lang,
     clause_bounds,
     find_conditions,
+    hedged,
     is_future,
     is_past,
     negation,
@@ -49,7 +52,7 @@ from engram.ingest.subjects import (
     cjk_person as _cjk_person,
 )
 from engram.models.episodes import Episode
-from engram.models.graph import EntityIn, Extraction, FactIn, Scalar
+from engram.models.graph import EntityIn, Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import cn_to_int, parse_amount
 from engram.nlp.dates import date_value, fact_dates, scoped_dates
@@ -119,6 +122,8 @@ _RECURRING = re.compile(
     r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
 )
 """A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
+_HEDGE_WEIGHT = 0.5
+"""A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
 _MAX_WORDS = 8
 _MAX_CJK = 12
 
@@ -345,6 +350,10 @@ class BuiltinExtractor:
             cue = match.end("subj")
         if any(m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions):
             return []  # the cue is part of a document's name (报价 in 报价单_v2.pdf)
+        if "prev" in pattern.regex.groupindex and any(
+            match.start("prev") <= m.start < match.end("prev") and m.type == "product" for m in reading.mentions
+        ):
+            return []  # "switched from Jira to Linear": a change of tools, not of projects
         clause = reading.clause_of(cue)
         predicate, confidence = pattern.predicate, pattern.confidence
         registered = REGISTRY.get(predicate)
@@ -365,6 +374,9 @@ class BuiltinExtractor:
                 if mapped is None:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
+        source_kind: SourceKind = "stated"
+        if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
+            source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT
         limit = cue
         leading = next(
             (c for c in reading.candidates if c.start == match.start() and c.end <= obj_start), None
@@ -417,7 +429,7 @@ class BuiltinExtractor:
                     fact=sentence[:2000],
                     conditions=conditions,
                     confidence=round(max(0.1, min(1.0, confidence * weight)), 2),
-                    source_kind="stated",
+                    source_kind=source_kind,
                     valid_at=valid_at,
                     invalid_at=invalid_at,
                 )
@@ -592,6 +604,9 @@ class BuiltinExtractor:
             message.add_entity(address)
             return address.name, None, span
         mention = _pick(inside, wanted, strict=predicate in _STRICT_PLACES)
+        if kind == "entity" and wanted == "role" and mention is not None and mention.type != "role":
+            if (mention.start, mention.end) != span:  # "Scrum master": a capitalised word is no role alone
+                mention = None
         if kind == "entity" or pattern.require_mention:
             if mention is None and kind == "entity" and wanted == "role":
                 mention = Mention(*span, text if text.isupper() else text.lower(), "role")

@@ -68,7 +68,10 @@ def find_conditions(clause: str) -> dict[str, str]:
 # ── object phrases ───────────────────────────────────────────────────────────────────────
 
 _EN_CLAUSE_CUT = re.compile(
-    r"\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
+    r"\s(?:and|then)\s(?:then\s)?(?:[a-z]+ed|got|went|made|took|sold|threw|gave|put|left|sent|told|"
+    r"bought|found|lost|kept|set|ran|began|became)\s(?:it|them|him|her|that|this|these|those|my|our|the|a|an|"
+    r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
+    r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$",
     re.I,
 )
@@ -278,3 +281,16 @@ _ZH_FUTURE = re.compile(r"打算|计划|准备|想要|将要|将会|下周|下�
 def is_future(text: str, lang: Lang) -> bool:
     """Return True when text says something is still to come ("planning to", "next month", 打算)."""
     return bool((_EN_FUTURE if lang == "en" else _ZH_FUTURE).search(text))
+
+
+_EN_HEDGE = re.compile(
+    r"\b(?:might|(?-i:may)|maybe|perhaps|probably|possibly|apparently|supposedly|presumably|i think|i guess|"
+    r"i suppose|i believe|i heard|seems? (?:to|like)|not sure|could be|rumou?red)\b",
+    re.I,
+)
+_ZH_HEDGE = re.compile(r"(?<!不)可能|好像|也许|似乎|或许|说不定|貌似|听说|据说|估计|大概(?![\d一二三四五六七八九十两几百千万])")
+
+
+def hedged(clause: str, lang: Lang) -> bool:
+    """Return True when a clause says its statement is a guess or hearsay ("might be", 可能, 听说)."""
+    return bool((_EN_HEDGE if lang == "en" else _ZH_HEDGE).search(clause))

@@ -144,7 +144,7 @@ EN_ROLE = (
     r"assistant|high school|middle school|elementary school|primary school|math|english|science|"
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
     r"mechanical|registered|school|family|youth|mental health|social media|real estate)\s)*"
-    r"(?:engineer|developer|manager|teacher|doctor|nurse|designer|artist|writer|student|"
+    r"(?:scrum master|product owner|buyer|engineer|developer|manager|teacher|doctor|nurse|designer|artist|writer|student|"
     r"lawyer|accountant|CEO|CTO|CFO|COO|founder|co-founder|director|consultant|analyst|chef|"
     r"photographer|musician|counselor|counsellor|therapist|scientist|researcher|professor|salesperson|"
     r"architect|intern|programmer|editor|journalist|pilot|firefighter|police officer|"

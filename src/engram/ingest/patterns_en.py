@@ -103,12 +103,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
     en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|works as|work as|working as|serves as|became|become|job as|"
-       rf"career as|hired as|promoted to)\s(?:now\s|also\s|currently\s|officially\s)?(?:a|an|the|our|their)?\s?"
+       rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
+       rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"
-       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))",
+       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger="i'm|i am| is | am |works as|work as|working as|serves as|became|become|job as|career as|"
-               "hired as|promoted to", object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))", 0.8,
+               "hired as|promoted to|might be|may be|could be|must be", object_type="role", kind="entity",
+       stop="LEFT_ROLE"),
+    en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=", a|, an|, the|, our|as a|as an|as the|as our", object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
@@ -122,8 +124,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|switched|taken off|removed) from (?:the )?{EN_OBJ}",
        0.85, kind="entity", object_type="project", require_mention=True,
        trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
-    en("ASSIGNED_TO", rf"\b(?:assigned|staffed|put) (?:to|on) (?:the )?{EN_OBJ}", 0.85, kind="entity",
-       object_type="project", require_mention=True, trigger="assigned|staffed|put on|put to"),
+    en("ASSIGNED_TO", rf"\b(?:assigned|reassigned|staffed|put|transferred) (?:to|on) (?:the )?{EN_OBJ}", 0.85,
+       kind="entity", object_type="project", require_mention=True,
+       trigger="assigned|staffed|put on|put to|transferred to|transferred on"),
     en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
        r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
        0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
