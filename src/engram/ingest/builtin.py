@@ -38,7 +38,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.frames import Pattern
-from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, overlaps
+from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, is_first_name, overlaps
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.references import ReferenceTable
 from engram.ingest.subjects import (
@@ -351,7 +351,8 @@ class BuiltinExtractor:
         if any(m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions):
             return []  # the cue is part of a document's name (报价 in 报价单_v2.pdf)
         if "prev" in pattern.regex.groupindex and any(
-            match.start("prev") <= m.start < match.end("prev") and m.type == "product" for m in reading.mentions
+            match.start("prev") <= m.start < match.end("prev") and m.type == "product"
+            for m in reading.mentions
         ):
             return []  # "switched from Jira to Linear": a change of tools, not of projects
         clause = reading.clause_of(cue)
@@ -365,6 +366,8 @@ class BuiltinExtractor:
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
             cue_text = sentence[clause[0] : max(obj_start, cue) if obj_start > cue else cue + 1]
             said = negation(cue_text, sentence[obj_start:], lang)
+            if said is None and obj_start == match.start() and obj_start > clause[0]:  # 不再负责华东区的
+                said = negation(sentence[clause[0] : obj_start], sentence[obj_start:], lang)
             if said:
                 mapped = (pattern.stop if said == "stop" else pattern.negated) or (
                     (registered.stop if said == "stop" else registered.negation) if registered else None
@@ -417,8 +420,8 @@ class BuiltinExtractor:
                 kind not in ("date", "birthday")
                 and predicate != "AGE"
                 and not _RECURRING.search(sentence[clause[0] : clause[1]])
-            ):  # the clause's own date, or a leading "Last year, …" (never another clause's)
-                valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, clause=clause))
+            ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's)
+                valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, position=span[0]))
             reading.claimed.append(span)
             facts.append(
                 FactIn(
@@ -455,10 +458,18 @@ class BuiltinExtractor:
                 return (speaker.actor, 0.9) if speaker.actor else None
             if text.lower() in ("they", "he", "she", "it", "you", "their", "his", "her", "its", "your"):
                 return None
+            if inside and inside[0].end > end:
+                return None  # "Lord of the Rings": the subject is part of a longer name
             if inside:
                 mention = inside[0]
                 if mention.type == "thing" and pattern.subject_type:
                     mention.type = pattern.subject_type
+                elif (
+                    pattern.subject_type == "person"
+                    and mention.type == "place"
+                    and is_first_name(text.split()[0])
+                ):
+                    mention.type = "person"  # "Nina Park's number": a first name, then a surname like a place
             elif text:
                 if pattern.subject_type == "person" and has_cjk(text) and not _cjk_person(text):
                     return None
@@ -603,10 +614,15 @@ class BuiltinExtractor:
             address = emails[0] if emails else Mention(*span, text.lower(), "email")
             message.add_entity(address)
             return address.name, None, span
-        mention = _pick(inside, wanted, strict=predicate in _STRICT_PLACES)
-        if kind == "entity" and wanted == "role" and mention is not None and mention.type != "role":
-            if (mention.start, mention.end) != span:  # "Scrum master": a capitalised word is no role alone
-                mention = None
+        mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
+        if (
+            kind == "entity"
+            and wanted == "role"
+            and mention is not None
+            and mention.type != "role"
+            and (mention.start, mention.end) != span
+        ):  # "Scrum master": a capitalised word is no role alone
+            mention = None
         if kind == "entity" or pattern.require_mention:
             if mention is None and kind == "entity" and wanted == "role":
                 mention = Mention(*span, text if text.isupper() else text.lower(), "role")
@@ -716,7 +732,7 @@ def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
 
 def _pick(inside: list[Mention], wanted: str, *, strict: bool = False) -> Mention | None:
     """Return the mention best fitting the object type: the first of that type, else the first
-    compatible one (``strict``: a place must be a place or an unknown name)."""
+    compatible one (``strict``: the wanted type or an unknown name)."""
     for mention in inside:
         if mention.type == wanted:
             return mention

@@ -158,6 +158,8 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
             r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text
         )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
+        if not verb_phrase:
+            text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])", "", text)  # 喜欢吃榴莲: what is liked is 榴莲
         if re.match(r"(?:你|您|他|她|它|这|那)", text):
             return ""  # 你发的那张照片, 这个: what it is was said elsewhere
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
@@ -288,7 +290,9 @@ _EN_HEDGE = re.compile(
     r"i suppose|i believe|i heard|seems? (?:to|like)|not sure|could be|rumou?red)\b",
     re.I,
 )
-_ZH_HEDGE = re.compile(r"(?<!不)可能|好像|也许|似乎|或许|说不定|貌似|听说|据说|估计|大概(?![\d一二三四五六七八九十两几百千万])")
+_ZH_HEDGE = re.compile(
+    r"(?<!不)可能|好像|也许|似乎|或许|说不定|貌似|听说|据说|估计|大概(?![\d一二三四五六七八九十两几百千万])"
+)
 
 
 def hedged(clause: str, lang: Lang) -> bool:

@@ -33,6 +33,8 @@ _KIN = (
     r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
     r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
 )
+_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+"""A person's name as a pattern's subject: one or two capitalised words."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
@@ -94,6 +96,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="ceo of|cto of|cfo of|coo of|founder of|president of|director of|manager at|engineer at|head of|"
                "lead at|vp of|owner of|designer at|developer at|analyst at|consultant at|teacher at|nurse at|"
                "doctor at|professor at|student at|intern at|scientist at|editor at|chef at|coach at"),
+    en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
+       subject_type="person", kind="value", trigger="from"),
+    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?(?:from|at|of) "
+       rf"(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
+       require_mention=True, strict=True, object_type="organisation", trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|got a job at|started (?:a new job )?at|hired by|"
@@ -138,7 +146,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
     en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
-       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit))\b", 0.8, kind="value",
+       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit|office|branch|plant|lab|store))"
+       r"\b", 0.8, kind="value",
        trigger="manage|lead|run|head"),
     en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
@@ -203,6 +212,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="email|e-mail"),
     en("EMAIL", r"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>[\w.+-]+@[\w.-]+)",
        kind="email", trigger="reach|contact|email|find|write to"),
+    en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work |home |cell |mobile |direct )?(?:phone|number|"
+       rf"cell|mobile)(?: number)?(?: is| was| has changed to| changed to|:)? (?:now )?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)",
+       0.85, subject="group", subject_type="person", kind="phone", trigger="'s|’s"),
+    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work )?(?:email|e-mail)(?: address)?(?: is|:)? (?:now )?"
+       rf"(?P<obj>[\w.+-]+@[\w.-]+\w)", 0.85, subject="group", subject_type="person", kind="email",
+       trigger="'s|’s"),
     en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
        r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",
        trigger="phone|number|cell|mobile|call|text me|reach|or on|or at|whatsapp"),
@@ -255,6 +270,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("USES", rf"\b(?:track|manage|plan|write|run|organi[sz]e|handle|keep|do|store|build|edit)\s(?:\w+\s){{0,3}}?"
        rf"(?:in|on|with)\s(?P<obj>{EN_CAPS})(?:\s(?:now|these days|instead))", 0.8, require_mention=True,
        kind="entity", object_type="product", trigger="now|these days|instead"),
+    en("USES", rf"\b(?:tracks?|tracking|manages?|managing|plans?|planning|writes?|writing|organi[sz]es?|edits?|"
+       rf"editing|stores?|storing|keeps?)\s(?:(?!in\b|on\b|with\b)\w+\s){{1,3}}?(?:in|on|with)\s(?P<obj>{EN_CAPS})"
+       rf"(?=[\s.,;!?]|$)", 0.75, kind="entity", object_type="product", require_mention=True,
+       trigger="track|manag|plan|writ|organi|edit|stor|keep"),
     en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
        require_mention=True, trigger="use|using|rely on|relies on"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",

@@ -2,7 +2,8 @@
 
 ``clause_bounds`` cuts at commas, semicolons, colons and dashes, before the conjunctions that
 open a new clause (but, because, so, which, 但是, 因为, 所以, 然后…) and before "and" when
-a new subject follows ("…, and I moved"). ``frame_clause`` returns a sentence's leading clause
+a new subject follows ("…, and I moved"); ``date_bounds`` also cuts after a speech verb (说,
+says). ``frame_clause`` returns a sentence's leading clause
 when it holds nothing but a time adverbial ("Last year, I …", "去年，我…"): a date said there
 frames the whole sentence, while a date inside any other clause belongs to that clause only.
 """
@@ -38,6 +39,27 @@ def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
     if start < len(sentence):
         bounds.append((start, len(sentence)))
     return bounds or [(0, len(sentence))]
+
+
+_REPORTED = re.compile(
+    r"(?<![小传听])说(?![明错过了服法话好])|表示|提到|透露|告诉我"
+    r"|\b(?:says|said|told (?:me|us)|mentioned)\b(?: that\b)?"
+)
+"""A speech verb: what is reported after it is a clause of its own for dates ("李总说华东区下季度…")."""
+
+
+def date_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
+    """Return the clauses of ``sentence`` that a date phrase can speak for: ``clause_bounds``,
+    each also cut after a speech verb ("Bob from the Denver office says the launch is next week":
+    the date is the launch's, not Bob's)."""
+    out: list[tuple[int, int]] = []
+    for start, end in clause_bounds(sentence, lang):
+        for match in _REPORTED.finditer(sentence, start, end):
+            if start < match.end() < end:
+                out.append((start, match.end()))
+                start = match.end()
+        out.append((start, end))
+    return out
 
 
 def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[int, int]) -> bool:

@@ -39,7 +39,7 @@ from typing import Literal
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.amounts import cn_to_int
-from engram.nlp.clauses import clause_bounds, frame_clause
+from engram.nlp.clauses import date_bounds, frame_clause
 from engram.nlp.timeexpr import find_time_range
 from engram.nlp.tokenize import has_cjk
 
@@ -566,22 +566,24 @@ def scoped_dates(
     reference: datetime | None,
     *,
     target: str | None = None,
-    clause: tuple[int, int] | None = None,
+    position: int | None = None,
 ) -> DateSpan | None:
     """Return the date that applies to one clause of ``sentence``: its own, else a leading
     time clause's ("Last year, I moved to Berlin"); None when only another clause names one.
 
-    The clause is ``clause`` (offsets), else the first one naming ``target`` (the fact's
-    object or value, case-insensitive); when neither is given or the target is not in the
-    sentence, the sentence's first date is returned (nothing tells which clause is meant).
-    "I lost my job yesterday, so I'm starting a business" dates the job, not the business.
+    The clause (``engram.nlp.clauses.date_bounds``) is the one holding offset ``position``,
+    else the first one naming ``target`` (the fact's object or value, case-insensitive); when
+    neither is given or the target is not in the sentence, the sentence's first date is
+    returned (nothing tells which clause is meant). "I lost my job yesterday, so I'm starting
+    a business" dates the job, not the business.
     """
     if reference is None or not sentence:
         return None
-    bounds = clause_bounds(sentence, "zh" if has_cjk(sentence) else "en")
-    if clause is None and target:
-        lowered, wanted = sentence.lower(), target.lower()
-        clause = next((b for b in bounds if wanted in lowered[b[0] : b[1]]), None)
+    bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
+    if position is None and target:
+        found = sentence.lower().find(target.lower())
+        position = found if found >= 0 else None
+    clause = next((b for b in bounds if position is not None and b[0] <= position < b[1]), None)
     if clause is None:
         return resolve_dates(sentence, reference)
     own = resolve_dates(sentence[clause[0] : clause[1]], reference)
