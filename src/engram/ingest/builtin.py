@@ -124,6 +124,10 @@ _RECURRING = re.compile(
 """A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
 _HEDGE_WEIGHT = 0.5
 """A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
+_SIGHTSEEING = re.compile(
+    r"\s*(?:看|玩|旅游|旅行|度假|逛|参观|游览|游玩|拍|吃|$)|\s*(?:to )?(?:visit|see|sightsee|tour|explore|$)",
+    re.I,
+)
 _MAX_WORDS = 8
 _MAX_CJK = 12
 
@@ -583,8 +587,10 @@ class BuiltinExtractor:
             named = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
             if named is not None and named.type not in ("role", "group"):  # "a fan of Lord of the Rings"
                 span, text = (named.start, named.end), named.name
-            if not text or overlaps(*span, reading.claimed):
+            if not text or _taken(span, reading.claimed, verb_phrase=predicate in _VERB_PHRASES):
                 continue
+            if _sightseeing(reading.text, span, reading.claimed):
+                continue  # 去日本看樱花 is the visit already read, 去日本读研 a plan of its own
             item = self._object(pattern, predicate, kind, text, span, reading, message)
             if item is not None:
                 out.append(item)
@@ -749,6 +755,23 @@ def _pick(inside: list[Mention], wanted: str, *, strict: bool = False) -> Mentio
         if mention.type in compatible.get(wanted, ("thing",)) or not wanted:
             return mention
     return None
+
+
+def _taken(span: tuple[int, int], claimed: list[tuple[int, int]], *, verb_phrase: bool) -> bool:
+    """Return True when another fact's object overlaps ``span``; a verb phrase may hold one whole
+    (去日本读研 around the place 日本 is still a plan)."""
+    if not verb_phrase:
+        return overlaps(*span, claimed)
+    return any(
+        s < span[1] and span[0] < e and not (span[0] <= s and e <= span[1] and e - s < span[1] - span[0])
+        for s, e in claimed
+    )
+
+
+def _sightseeing(sentence: str, span: tuple[int, int], claimed: list[tuple[int, int]]) -> bool:
+    """Return True when a verb phrase holding another fact's object only goes there to look around."""
+    inner = [e for s, e in claimed if span[0] <= s and e <= span[1]]
+    return bool(inner) and bool(_SIGHTSEEING.match(sentence, max(inner), span[1]))
 
 
 def _name_like(text: str, wanted: str) -> bool:

@@ -71,6 +71,7 @@ _EN_CLAUSE_CUT = re.compile(
     r"\s(?:and|then)\s(?:then\s)?(?:[a-z]+ed|got|went|made|took|sold|threw|gave|put|left|sent|told|"
     r"bought|found|lost|kept|set|ran|began|became)\s(?:it|them|him|her|that|this|these|those|my|our|the|a|an|"
     r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
+    r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
     r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$",
     re.I,
@@ -155,7 +156,10 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
         text = _ZH_CUT.sub("", text)
         text = re.sub(r"^(?:了|的|一个|一家|一只|一位|一名|一辆|一台|一部|个|位|名)", "", text)
         text = re.sub(
-            r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text
+            r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快|春天|夏天|秋天|冬天|暑假|寒假)+"
+            + ("(?:去(?=[考读学找买做参报上练当]))?" if verb_phrase else "(?:去)?"),
+            "",
+            text,
         )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
         if not verb_phrase:

@@ -286,7 +286,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
                "halal|kosher"),
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
-    en("STUDIES", rf"\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
+    en("STUDIES", rf"(?<!\bto )\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
        rf"signed up for (?:a |an |some )?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
@@ -344,6 +344,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("CREATED", rf"\b(?:made|built|created|designed|cooked|recorded|put together|finished)\s(?:a|an|the|my|"
        rf"our|this|these|that|those|some|two|three|a few)?\s?(?P<obj>(?:[\w+'’-]+\s){{0,5}}?{EN_CREATION})\b",
        0.75, kind="value", trigger="made|built|created|designed|cooked|recorded|put together|finished"),
+    en("RESPONSIBLE_FOR", rf"\b(?:leads?|leading|led|runs?|running|heads?|heading|owns?|owning|drives?|driving|"
+       rf"coordinates?|coordinating|(?:is |am |are |was )?in charge of) (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS}(?: project| launch| rollout| migration| account| deal| initiative| programme| program"
+       rf"| integration| upgrade| redesign)?)(?=[\s.,;!?]|$)", 0.8, kind="entity", object_type="project",
+       require_mention=True, strict=True, stop="UNASSIGNED_FROM",
+       trigger="lead|led|run|head|own|driv|coordinat|in charge of"),
     en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"

@@ -125,7 +125,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("ASSIGNED_TO", rf"(?:被?分到了?|被?分配到了?|调到了?|派到了?|接手了?|加入了?|转到了?|"
        rf"(?:跟|和)我一起做|一起做|参与了?|负责){ZH_OBJ}", 0.85, kind="entity", object_type="project",
        require_mention=True, trigger="分到|分配到|调到|派到|接手|加入|转到|一起做|参与|负责", stop="UNASSIGNED_FROM"),
-    zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:由|交给|归){_PERSON}(?:来)?(?:牵头|负责|跟进|主导|"
+    zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:其实|现在|目前|一直|实际上)?(?:由|交给|归|是)"
+       rf"{_PERSON}(?:在|来)?(?:牵头|负责|跟进|主导|"
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     zh("RESPONSIBLE_FOR", rf"(?:负责|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
