@@ -214,3 +214,29 @@ def test_employers_and_offices_named_beside_a_person(
     assert "Lord of the Rings" not in {
         e.name for e in read(extractor, text, actor).entities if e.type == "person"
     }
+
+
+# ── noun phrases: appositions, a project's own word, counts, durations ────────────────────
+
+PHRASES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+    ("Hank, our CTO, prefers Postgres over MySQL.", "Jon",
+     {("Hank", "HAS_ROLE", "CTO"), ("Hank", "PREFERS", "Postgres")},
+     {("Jon", "HAS_ROLE", "CTO"), ("Jon", "PREFERS", "Postgres")}),
+    ("The Nimbus launch slipped to May 20.", "Jon", {("Nimbus launch", "LAUNCH_DATE", "2024-05-20")}, set()),
+    ("Initech cancelled their order for 200 laptops.", "Jon", set(), {("Initech", "PRICE", 200)}),
+    ("I used to smoke but I quit two years ago.", "Jon", set(), {("Jon", "STOPPED_USING", "two years")}),
+    ("I've lived in Toronto for ten years.", "Jon", {("Jon", "LIVES_IN", "Toronto")}, set()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), PHRASES, ids=[s[0][:30] for s in PHRASES])
+def test_noun_phrases_name_the_right_thing(
+    extractor: BuiltinExtractor,
+    text: str,
+    actor: str,
+    wanted: set[tuple[str, str, object]],
+    unwanted: set[tuple[str, str, object]],
+) -> None:
+    found = triples(read(extractor, text, actor=actor))
+    assert wanted <= found, found
+    assert not unwanted & found, found

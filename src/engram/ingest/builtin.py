@@ -128,6 +128,11 @@ _SIGHTSEEING = re.compile(
     r"\s*(?:看|玩|旅游|旅行|度假|逛|参观|游览|游玩|拍|吃|$)|\s*(?:to )?(?:visit|see|sightsee|tour|explore|$)",
     re.I,
 )
+_MONEY = re.compile(
+    r"[$€£¥]|元|块|万|亿|千|百|k\b|m\b|bn\b|usd|eur|rmb|dollars?|euros?|bucks|million|thousand", re.I
+)
+_COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
+"""A bare number before a noun ("200 laptops", 200台) counts things."""
 _MAX_WORDS = 8
 _MAX_CJK = 12
 
@@ -536,6 +541,9 @@ class BuiltinExtractor:
             deals = [m for m in reading.mentions if m.type == "deal"]
             if deals:
                 return deals[0]
+        holding = [m for m in reading.mentions if m.start <= cue < m.end and m.type in types]
+        if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
+            return holding[0]
         left = [m for m in reading.mentions if m.end <= cue and m.type in types and not m.vocative]
         if left:
             return max(left, key=lambda m: m.start)
@@ -559,6 +567,8 @@ class BuiltinExtractor:
         if kind in ("amount", "number", "date", "birthday", "phone"):
             value = _literal(kind, raw, message.at)
             span = (start, start + len(raw))
+            if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
+                return []  # "their order for 200 laptops": a count of things, not money
             if value is None or overlaps(*span, reading.claimed):
                 return []
             return [(None, value, span)]

@@ -76,6 +76,10 @@ _EN_CLAUSE_CUT = re.compile(
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$",
     re.I,
 )
+_DURATION = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|several|many) (?:years?|months?|"
+    r"weeks?|days?|hours?)"
+)
 _EN_TIME_CUT = re.compile(
     r"\s(?:now|right now|these days|anymore|any more|too|as well|lately|recently|every|each|"
     r"(?:next|last|this|that) (?:week|month|year|weekend|morning|evening|afternoon|night|summer|fall|autumn|"
@@ -83,6 +87,7 @@ _EN_TIME_CUT = re.compile(
     r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
     r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"
+    rf"(?:for|over) {_DURATION}|{_DURATION} ago|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
     r"?weekends?|"
     r"every day|each day|all day|more and more)\b.*$",
@@ -118,6 +123,7 @@ _EN_GENERIC = re.compile(
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
 _ZH_CUT = re.compile(r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|时|了|吧|呢|啊).*$")
 _NON_OBJECT = re.compile(
+    rf"{_DURATION}\b|"
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
     r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"

@@ -38,7 +38,34 @@ def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
         start = match.end()
     if start < len(sentence):
         bounds.append((start, len(sentence)))
-    return bounds or [(0, len(sentence))]
+    return _join_appositions(sentence, bounds) if lang == "en" else bounds or [(0, len(sentence))]
+
+
+_APPOSITION = re.compile(r"(?:our|my|the|a|an|his|her|their)\s(?:[\w'-]+\s){0,3}[\w'-]+", re.I)
+_NAME_END = re.compile(r"(?-i:[A-Z][\w'-]*)$")
+
+
+def _join_appositions(sentence: str, bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return ``bounds`` with "Hank, our CTO, prefers Postgres" kept one clause: a short noun phrase
+    between commas right after a name says who the name is, it opens no clause."""
+    out: list[tuple[int, int]] = []
+    index = 0
+    while index < len(bounds):
+        start, end = bounds[index]
+        if (
+            out
+            and index + 1 < len(bounds)
+            and _APPOSITION.fullmatch(sentence, start, end)
+            and sentence[out[-1][1] : start].strip() == ","
+            and sentence[end : bounds[index + 1][0]].strip() == ","
+            and _NAME_END.search(sentence, out[-1][0], out[-1][1])
+        ):
+            out[-1] = (out[-1][0], bounds[index + 1][1])
+            index += 2
+            continue
+        out.append((start, end))
+        index += 1
+    return out or [(0, len(sentence))]
 
 
 _REPORTED = re.compile(
