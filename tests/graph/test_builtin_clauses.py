@@ -240,3 +240,19 @@ def test_noun_phrases_name_the_right_thing(
     found = triples(read(extractor, text, actor=actor))
     assert wanted <= found, found
     assert not unwanted & found, found
+
+
+def test_a_time_phrase_standing_alone_or_from_then_on_dates_the_other_clauses(
+    extractor: BuiltinExtractor,
+) -> None:
+    moved = read(
+        extractor, "I've been reassigned from the Atlas migration to the Helios launch, starting Monday."
+    )
+    assert fact(moved, "ASSIGNED_TO").valid_at == datetime(2024, 3, 18, tzinfo=UTC)
+    handed = read(extractor, "李强下周一起不再负责华东区，改管华北区。", actor="王芳")
+    assert {f.valid_at for f in handed.facts} == {datetime(2024, 3, 18, tzinfo=UTC)}
+    point = read(
+        extractor, "我昨天搬到了北京，改管华北区。", actor="李强"
+    )  # a point in time: that clause only
+    assert fact(point, "LIVES_IN").valid_at == datetime(2024, 3, 12, tzinfo=UTC)
+    assert fact(point, "RESPONSIBLE_FOR").valid_at is None

@@ -22,7 +22,8 @@ _EN_CLAUSE = re.compile(
 _ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
 _FRAME_FILLER = re.compile(
     r"\b(?:back|in|on|at|during|since|from|starting|as of|so|and|then|well|oh|yeah|just|only|around|about|"
-    r"early|late|the|of|this|that|last|next|ago)\b|[起从自在的时候开始以来后前]",
+    r"early|late|the|of|this|that|last|next|ago|starting|beginning|effective|until|till)\b"
+    r"|[起从自在的时候开始以来后前]",
     re.I,
 )
 
@@ -91,11 +92,11 @@ def date_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
 
 def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[int, int]) -> bool:
     """Return True when the date at ``date_span`` (offsets in ``sentence``) makes up the whole of
-    the sentence's first clause, one of several: "Last year, I moved to Berlin" — it dates the
-    clauses after it too."""
+    a clause, one of several: "Last year, I moved to Berlin", "…, starting Monday" — it dates
+    the other clauses too."""
     if len(bounds) < 2:
         return False
-    start, end = bounds[0]
+    start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
     if not (start <= date_span[0] and date_span[1] <= end):
         return False
     rest = sentence[start : date_span[0]] + " " + sentence[date_span[1] : end]

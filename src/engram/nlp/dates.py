@@ -568,8 +568,10 @@ def scoped_dates(
     target: str | None = None,
     position: int | None = None,
 ) -> DateSpan | None:
-    """Return the date that applies to one clause of ``sentence``: its own, else a leading
-    time clause's ("Last year, I moved to Berlin"); None when only another clause names one.
+    """Return the date that applies to one clause of ``sentence``: its own, else that of a
+    clause that is only a time phrase, first or last ("Last year, I moved to Berlin", "…,
+    starting Monday"), else a "from then on" date of the nearest earlier clause that has a
+    date ("下周一起不再负责华东区，改管华北区"); None when another clause names a date of its own.
 
     The clause (``engram.nlp.clauses.date_bounds``) is the one holding offset ``position``,
     else the first one naming ``target`` (the fact's object or value, case-insensitive); when
@@ -581,19 +583,26 @@ def scoped_dates(
         return None
     bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
     if position is None and target:
-        found = sentence.lower().find(target.lower())
-        position = found if found >= 0 else None
+        offset = sentence.lower().find(target.lower())
+        position = offset if offset >= 0 else None
     clause = next((b for b in bounds if position is not None and b[0] <= position < b[1]), None)
     if clause is None:
         return resolve_dates(sentence, reference)
     own = resolve_dates(sentence[clause[0] : clause[1]], reference)
-    if own is not None or clause[0] == bounds[0][0]:
+    if own is not None:
         return own
-    first = resolve_dates(sentence[bounds[0][0] : bounds[0][1]], reference)
-    if first is None:
-        return None
-    span = (bounds[0][0] + first.span[0], bounds[0][0] + first.span[1])
-    return first if frame_clause(sentence, bounds, span) else None
+    found: DateSpan | None
+    for other in (bounds[0], bounds[-1]):  # "Last year, I …", "…, starting Monday"
+        found = resolve_dates(sentence[other[0] : other[1]], reference) if other != clause else None
+        if found is not None and frame_clause(
+            sentence, bounds, (other[0] + found.span[0], other[0] + found.span[1])
+        ):
+            return found
+    for other in reversed([b for b in bounds if b[1] <= clause[0]]):  # "下周一起不再负责华东区，改管华北区"
+        found = resolve_dates(sentence[other[0] : other[1]], reference)
+        if found is not None:
+            return found if found.kind == "since" else None
+    return None
 
 
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
