@@ -69,6 +69,7 @@ _PERSONAL = frozenset(
         *("SIBLING_OF", "CHILD_OF", "FRIEND_OF", "AGE", "BIRTHDAY", "LIKES", "DISLIKES", "PREFERS"),
         *("INTERESTED_IN", "GOAL", "HAS_PET", "ALLERGIC_TO", "DIET", "COMES_FROM", "LEFT_ROLE"),
         *("ASSIGNED_TO", "UNASSIGNED_FROM", "LEFT_ORGANISATION", "VOLUNTEERS_AT", "ATTENDED", "CREATED"),
+        "RESPONSIBLE_FOR",
     }
 )
 """Predicates whose subject is a person (or a pet), never an organisation."""
@@ -431,7 +432,8 @@ class BuiltinExtractor:
                 and not _RECURRING.search(sentence[clause[0] : clause[1]])
             ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's)
                 valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, position=span[0]))
-            reading.claimed.append(span)
+            if not (predicate == "COMES_FROM" and match.group().startswith("老家")):
+                reading.claimed.append(span)  # 回老家厦门: the hometown is also where the verb goes
             facts.append(
                 FactIn(
                     subject=out_subject,

@@ -288,7 +288,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
     en("STUDIES", rf"(?<!\bto )\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
-       rf"signed up for (?:a |an |some )?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
+       rf"signed up for(?: a| an| some)?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
        rf"something\b|the hard way\b|my lesson\b|to\b){EN_OBJ}", 0.8, kind="value",
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
@@ -337,7 +337,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
     en("CREATED", rf"\b(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
        rf"crocheted|illustrated|published|self-published|filmed|directed|choreographed)\s"
-       rf"(?!it\b|that\b|this\b|them\b|you\b|to\b|a lot\b|about\b|back\b|down\b|up\b|for\b|with\b|on\b|in\b|some\b)"
+       rf"(?!it\b|(?:that|this)\b(?![ ](?!is\b|was\b|for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|last\b|yesterday\b)[a-z])|"
+       rf"them\b|you\b|to\b|a lot\b|about\b|back\b|down\b|up\b|for\b|with\b|on\b|in\b|some\b)"
        rf"{EN_OBJ}", 0.8, kind="value",
        trigger="painted|drew|wrote|baked|knit|sew|crafted|composed|sculpted|carved|crochet|illustrated|"
                "published|filmed|directed|choreographed"),
