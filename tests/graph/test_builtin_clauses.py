@@ -256,3 +256,40 @@ def test_a_time_phrase_standing_alone_or_from_then_on_dates_the_other_clauses(
     )  # a point in time: that clause only
     assert fact(point, "LIVES_IN").valid_at == datetime(2024, 3, 12, tzinfo=UTC)
     assert fact(point, "RESPONSIBLE_FOR").valid_at is None
+
+
+# ── tastes and plans in conversational turns ──────────────────────────────────────────────
+
+TASTES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+    ("I love coconut milk, but I also enjoy chocolate and mixed berry flavors.", "Nate",
+     {("Nate", "LIKES", "coconut milk"), ("Nate", "LIKES", "mixed berry flavors")}, set()),
+    ("I love all dances, but contemporary is my top pick.", "Jon", {("Jon", "PREFERS", "contemporary")},
+     {("Jon", "PREFERS", "but contemporary")}),
+    ("I don't surf, but reading a great fantasy book helps me escape and feel free.", "Tim",
+     {("Tim", "LIKES", "reading a great fantasy book")}, set()),
+    ("I love the connection to nature.", "John", set(), {("John", "LIKES", "connection")}),
+    ("Just got back from a family road trip yesterday, it was fun!", "John",
+     {("John", "ATTENDED", "family road trip")}, set()),
+    ("I just signed up for a pottery class yesterday.", "Mel", {("Mel", "STUDIES", "pottery class")}, set()),
+    ("Yeah, I painted that lake sunrise last year!", "Mel", {("Mel", "CREATED", "lake sunrise")}, set()),
+    ("钱坤的电话是 021-6234 5678，上午比较好找他。", "王芳", set(), {("王芳", "PHONE", "02162345678")}),
+    ("我下个月10号去上海参加同学聚会。", "陈静", {("陈静", "ATTENDED", "同学聚会")},
+     {("陈静", "STUDIES", "聚会")}),
+    ("我每年国庆都回老家厦门。", "陈静", {("陈静", "VISITED", "厦门"), ("陈静", "COMES_FROM", "厦门")},
+     set()),
+    ("我是星河科技华东区的销售总监。", "李强", {("李强", "RESPONSIBLE_FOR", "华东区")},
+     {("星河科技", "RESPONSIBLE_FOR", "华东区")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), TASTES, ids=[s[0][:30] for s in TASTES])
+def test_conversational_tastes_plans_and_visits(
+    extractor: BuiltinExtractor,
+    text: str,
+    actor: str,
+    wanted: set[tuple[str, str, object]],
+    unwanted: set[tuple[str, str, object]],
+) -> None:
+    found = triples(read(extractor, text, actor=actor))
+    assert wanted <= found, found
+    assert not unwanted & found, found

@@ -522,14 +522,17 @@ class BuiltinExtractor:
         ]
         if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
             return speaker.actor, inner[0].weight
-        if speaker.actor and self._speaker_implied(reading):
+        if speaker.actor and self._speaker_implied(reading, cue):
             return speaker.actor, 0.85
         return None
 
     @staticmethod
-    def _speaker_implied(reading: _Sentence) -> bool:
-        """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理)."""
-        if any(c.kind == "block" for c in reading.candidates):
+    def _speaker_implied(reading: _Sentence, cue: int) -> bool:
+        """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
+        a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
+        (钱坤的电话是…，上午比较好找他)."""
+        end = reading.clause_of(cue)[1] if reading.lang == "en" else len(reading.text)
+        if any(c.kind == "block" and c.start < end for c in reading.candidates):
             return False
         if reading.lang == "zh":
             return True

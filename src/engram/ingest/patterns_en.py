@@ -42,7 +42,8 @@ _NOT_LIKED = (
     r"(?!to\b|it\b|that\b|this\b|you\b|your\b|them\b|him\b|her\b|how\b|the way\b|when\b|what\b|seeing\b|hearing\b|"
     r"being\b|having\b|their\b|his\b|its\b|the idea\b|the fact\b|the sound\b|the thought\b|the look\b|the vibe\b|those\b|these\b|"
     r"all\b|each\b|every\b|everyone\b|everything\b|one\b|ya\b|u\b|this idea\b|that idea\b|the support\b|"
-    r"the positive\b|the energy\b|the way\b|the feeling\b|the confidence\b|the attitude\b|the enthusiasm\b|"
+    r"the positive\b|the energy\b|the way\b|the feeling\b|the connection\b|the freedom\b|the rush\b|the challenge\b|"
+    r"the confidence\b|the attitude\b|the enthusiasm\b|"
     r"helping you\b|that you\b|it when\b|the sound of\b|hanging out with you\b|our\b)"
 )
 _PLACE_OBJ = r"(?P<obj>(?:(?:a|an|the|some|this|that|my|our)\s)?(?:[\w'’-]+\s){0,4}?" + EN_CAPS + r")"
@@ -60,7 +61,7 @@ _MODIFIERS = (
 )
 """Words before an event's head noun ("regional video game" tournament), no function words."""
 _NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont)\s(?:really\s)?)?"
-_LIST_OBJ = r"(?P<obj>[^.!?;:()\n\"“”]{1,100})"
+_LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)[^.!?;:()\n\"“”]){1,100})"
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
 _FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
 
@@ -225,7 +226,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PREFERS", rf"\b(?:my|his|her|our|their|(?-i:[A-Za-z]+)['’]s) (?:all-time |absolute |current |new |very )?(?:fav|fave|favou?rite)"
        rf"(?:\s[\w-]+){{0,3}}?\s(?:is|are|was|has to be|would be)\s(?:probably\s|definitely\s|still\s)?{EN_OBJ}",
        0.85, kind="value", trigger="fav"),
-    en("PREFERS", r"(?:^|,\s|\bbut\s)(?P<obj>[\w' -]{3,40}?)\s(?:is|are|'s)\s(?:definitely\s|still\s|"
+    en("PREFERS", r"(?:^|,\s(?:but\s|and\s|so\s)?|\bbut\s)(?P<obj>[\w' -]{3,40}?)\s(?:is|are|'s)\s(?:definitely\s|"
+       r"still\s|"
        r"probably\s)?(?:one of\s)?my\s(?:all-time\s|absolute\s)?(?:fav|fave|favou?rite|top pick|go-to)s?\b",
        0.8, kind="value", subject="speaker", trigger="fav|top pick|go-to"),
     en("PREFERS", rf"\bprefer(?:s|red)?\s(?!to\b){EN_OBJ}", kind="value"),
@@ -251,6 +253,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="way to|therapy|chill time|me time|happy place|passion|escape|outlet|stress reliever"),
     en("LIKES", r"(?:^|,\s|\band\s)(?P<obj>[\w' -]{3,40}?)\sis\s(?:therapy|my therapy) for me\b", 0.75,
        kind="value", subject="speaker", trigger="therapy"),
+    en("LIKES", r"(?:^|,\s(?:but\s|and\s|so\s)?|\bbut\s|\band\s)(?P<obj>[\w' -]{3,40}?)\s(?:really\s|always\s)?"
+       r"(?:helps|lets) me (?:to\s)?(?:relax|unwind|escape|de-stress|destress|decompress|recharge|chill|feel free|"
+       r"clear my head|switch off)\b", 0.7, kind="value", subject="speaker", trigger="helps me|lets me"),
     en("DISLIKES", rf"\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
        rf"not a fan of|not really a fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
        rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
