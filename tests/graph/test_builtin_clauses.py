@@ -293,3 +293,13 @@ def test_conversational_tastes_plans_and_visits(
     found = triples(read(extractor, text, actor=actor))
     assert wanted <= found, found
     assert not unwanted & found, found
+
+
+def test_a_later_clause_of_a_date_and_a_bare_verb_dates_the_event() -> None:
+    said = "李强的团队已经不用飞书了，上周卸载了。"
+    stop = FactIn(subject="李强", predicate="STOPPED_USING", object="飞书", fact=said)
+    (dated,) = date_facts(Extraction(facts=[stop]), AT, fallback_text=said).facts
+    assert dated.valid_at == datetime(2024, 3, 4, tzinfo=UTC)  # 上周 of Wednesday 13 March: that Monday
+    other = FactIn(subject="李强", predicate="LIVES_IN", object="北京", fact="李强住在北京，上周换了新工作。")
+    (undated,) = date_facts(Extraction(facts=[other]), AT, fallback_text=other.fact or "").facts
+    assert undated.valid_at is None  # that clause names its own event

@@ -92,12 +92,17 @@ def date_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
 
 def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[int, int]) -> bool:
     """Return True when the date at ``date_span`` (offsets in ``sentence``) makes up the whole of
-    a clause, one of several: "Last year, I moved to Berlin", "…, starting Monday" — it dates
-    the other clauses too."""
+    a clause, one of several, alone or with a bare verb: "Last year, I moved to Berlin", "…,
+    starting Monday", "不用飞书了，上周卸载了" — it dates the other clauses too."""
     if len(bounds) < 2:
         return False
     start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
     if not (start <= date_span[0] and date_span[1] <= end):
         return False
-    rest = sentence[start : date_span[0]] + " " + sentence[date_span[1] : end]
-    return not _FRAME_FILLER.sub("", rest).strip(" ,.!?，。")
+    rest = _FRAME_FILLER.sub("", sentence[start : date_span[0]] + " " + sentence[date_span[1] : end])
+    return not rest.strip(" ,.!?，。") or _BARE_VERB.fullmatch(rest.strip(" ,.!?，。")) is not None
+
+
+_BARE_VERB = re.compile(r"[\u4e00-\u9fff]{1,3}了?|(?-i:[a-z]+ed)(?: (?:it|them|that))?")
+"""A verb with no object of its own beside the date ("上周卸载了", "uninstalled it last week"): it
+says when the sentence's event happened."""
