@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from functools import lru_cache
 from typing import Literal
 
 from engram.models.episodes import Episode
@@ -561,6 +562,12 @@ _DATE_VALUE = re.compile(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2}-\d{2})(?:[ T]\d{2}:\
 ``date_value`` writes them): its sentence's dates name it."""
 
 
+@lru_cache(maxsize=512)
+def _resolved(text: str, reference: datetime | None) -> DateSpan | None:
+    """Return ``resolve_dates`` of ``text``, remembered: every fact of a sentence asks again."""
+    return resolve_dates(text, reference)
+
+
 def scoped_dates(
     sentence: str,
     reference: datetime | None,
@@ -579,27 +586,30 @@ def scoped_dates(
     returned (nothing tells which clause is meant). "I lost my job yesterday, so I'm starting
     a business" dates the job, not the business.
     """
-    if reference is None or not sentence:
+    anywhere = _resolved(sentence, reference)
+    if anywhere is None:  # most sentences name no date: one scan says so
         return None
     bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
+    if len(bounds) == 1:
+        return anywhere
     if position is None and target:
         offset = sentence.lower().find(target.lower())
         position = offset if offset >= 0 else None
     clause = next((b for b in bounds if position is not None and b[0] <= position < b[1]), None)
     if clause is None:
-        return resolve_dates(sentence, reference)
-    own = resolve_dates(sentence[clause[0] : clause[1]], reference)
+        return anywhere
+    own = _resolved(sentence[clause[0] : clause[1]], reference)
     if own is not None:
         return own
     found: DateSpan | None
     for other in (bounds[0], bounds[-1]):  # "Last year, I …", "…, starting Monday"
-        found = resolve_dates(sentence[other[0] : other[1]], reference) if other != clause else None
+        found = _resolved(sentence[other[0] : other[1]], reference) if other != clause else None
         if found is not None and frame_clause(
             sentence, bounds, (other[0] + found.span[0], other[0] + found.span[1])
         ):
             return found
     for other in reversed([b for b in bounds if b[1] <= clause[0]]):  # "下周一起不再负责华东区，改管华北区"
-        found = resolve_dates(sentence[other[0] : other[1]], reference)
+        found = _resolved(sentence[other[0] : other[1]], reference)
         if found is not None:
             return found if found.kind == "since" else None
     return None
