@@ -10,7 +10,9 @@ against the episode's time, a phone number…); a "no longer / 不再 / stopped"
 before the cue turns the predicate into its stop or negated form (USES → STOPPED_USING, LIKES
 → DISLIKES), or drops the statement when there is none. Conditions keep the text's words
 (周末, "on Fridays"); a date said in the fact's clause sets ``valid_at`` (and ``invalid_at``
-for a range); ``fact`` is the sentence, ``source_kind`` "stated". Pure: no store, no
+for a range), a leading time clause ("Last year, …") dates every clause, no other clause's
+date does; ``fact`` is the sentence, ``source_kind`` "stated", or "inferred" with half the
+confidence when the clause hedges ("might be", "I think", 可能, 好像, 听说). Pure: no store, no
 network; a few hundred microseconds per conversational turn.
 """
 
@@ -27,6 +29,7 @@ from engram.ingest.clauses import (
     Lang,
     clause_bounds,
     find_conditions,
+    hedged,
     is_future,
     is_past,
     negation,
@@ -35,7 +38,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.frames import Pattern
-from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, overlaps
+from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, is_first_name, overlaps
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.subjects import (
     Candidate,
@@ -48,10 +51,10 @@ from engram.ingest.subjects import (
     cjk_person as _cjk_person,
 )
 from engram.models.episodes import Episode
-from engram.models.graph import EntityIn, Extraction, FactIn, Scalar
+from engram.models.graph import EntityIn, Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import cn_to_int, parse_amount
-from engram.nlp.dates import date_value, fact_dates, resolve_dates
+from engram.nlp.dates import date_value, fact_dates, scoped_dates
 from engram.nlp.references import ReferenceTable
 from engram.nlp.tokenize import has_cjk
 
@@ -66,6 +69,7 @@ _PERSONAL = frozenset(
         *("SIBLING_OF", "CHILD_OF", "FRIEND_OF", "AGE", "BIRTHDAY", "LIKES", "DISLIKES", "PREFERS"),
         *("INTERESTED_IN", "GOAL", "HAS_PET", "ALLERGIC_TO", "DIET", "COMES_FROM", "LEFT_ROLE"),
         *("ASSIGNED_TO", "UNASSIGNED_FROM", "LEFT_ORGANISATION", "VOLUNTEERS_AT", "ATTENDED", "CREATED"),
+        "RESPONSIBLE_FOR",
     }
 )
 """Predicates whose subject is a person (or a pet), never an organisation."""
@@ -119,6 +123,17 @@ _RECURRING = re.compile(
     r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
 )
 """A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
+_HEDGE_WEIGHT = 0.5
+"""A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
+_SIGHTSEEING = re.compile(
+    r"\s*(?:看|玩|旅游|旅行|度假|逛|参观|游览|游玩|拍|吃|$)|\s*(?:to )?(?:visit|see|sightsee|tour|explore|$)",
+    re.I,
+)
+_MONEY = re.compile(
+    r"[$€£¥]|元|块|万|亿|千|百|k\b|m\b|bn\b|usd|eur|rmb|dollars?|euros?|bucks|million|thousand", re.I
+)
+_COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
+"""A bare number before a noun ("200 laptops", 200台) counts things."""
 _MAX_WORDS = 8
 _MAX_CJK = 12
 
@@ -345,6 +360,11 @@ class BuiltinExtractor:
             cue = match.end("subj")
         if any(m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions):
             return []  # the cue is part of a document's name (报价 in 报价单_v2.pdf)
+        if "prev" in pattern.regex.groupindex and any(
+            match.start("prev") <= m.start < match.end("prev") and m.type == "product"
+            for m in reading.mentions
+        ):
+            return []  # "switched from Jira to Linear": a change of tools, not of projects
         clause = reading.clause_of(cue)
         predicate, confidence = pattern.predicate, pattern.confidence
         registered = REGISTRY.get(predicate)
@@ -356,6 +376,8 @@ class BuiltinExtractor:
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
             cue_text = sentence[clause[0] : max(obj_start, cue) if obj_start > cue else cue + 1]
             said = negation(cue_text, sentence[obj_start:], lang)
+            if said is None and obj_start == match.start() and obj_start > clause[0]:  # 不再负责华东区的
+                said = negation(sentence[clause[0] : obj_start], sentence[obj_start:], lang)
             if said:
                 mapped = (pattern.stop if said == "stop" else pattern.negated) or (
                     (registered.stop if said == "stop" else registered.negation) if registered else None
@@ -365,6 +387,9 @@ class BuiltinExtractor:
                 if mapped is None:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
+        source_kind: SourceKind = "stated"
+        if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
+            source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT
         limit = cue
         leading = next(
             (c for c in reading.candidates if c.start == match.start() and c.end <= obj_start), None
@@ -401,9 +426,14 @@ class BuiltinExtractor:
                 or _leading_condition(sentence, clause[0], lang)
             )
             valid_at, invalid_at = (None, None)
-            if kind not in ("date", "birthday") and predicate != "AGE" and not _RECURRING.search(sentence):
-                valid_at, invalid_at = fact_dates(resolve_dates(sentence[clause[0] : clause[1]], message.at))
-            reading.claimed.append(span)
+            if (
+                kind not in ("date", "birthday")
+                and predicate != "AGE"
+                and not _RECURRING.search(sentence[clause[0] : clause[1]])
+            ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's)
+                valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, position=span[0]))
+            if not (predicate == "COMES_FROM" and match.group().startswith("老家")):
+                reading.claimed.append(span)  # 回老家厦门: the hometown is also where the verb goes
             facts.append(
                 FactIn(
                     subject=out_subject,
@@ -413,7 +443,7 @@ class BuiltinExtractor:
                     fact=sentence[:2000],
                     conditions=conditions,
                     confidence=round(max(0.1, min(1.0, confidence * weight)), 2),
-                    source_kind="stated",
+                    source_kind=source_kind,
                     valid_at=valid_at,
                     invalid_at=invalid_at,
                 )
@@ -439,10 +469,18 @@ class BuiltinExtractor:
                 return (speaker.actor, 0.9) if speaker.actor else None
             if text.lower() in ("they", "he", "she", "it", "you", "their", "his", "her", "its", "your"):
                 return None
+            if inside and inside[0].end > end:
+                return None  # "Lord of the Rings": the subject is part of a longer name
             if inside:
                 mention = inside[0]
                 if mention.type == "thing" and pattern.subject_type:
                     mention.type = pattern.subject_type
+                elif (
+                    pattern.subject_type == "person"
+                    and mention.type == "place"
+                    and is_first_name(text.split()[0])
+                ):
+                    mention.type = "person"  # "Nina Park's number": a first name, then a surname like a place
             elif text:
                 if pattern.subject_type == "person" and has_cjk(text) and not _cjk_person(text):
                     return None
@@ -477,17 +515,24 @@ class BuiltinExtractor:
         )
         if found is not None:
             return (found.name, found.weight) if found.name else None
-        inner = [c for c in reading.candidates if cue <= c.start < match.start("obj") and c.kind == "actor"]
-        if inner and speaker.actor:  # "Email me at …", "reach me on …"
+        inner = [
+            c
+            for c in reading.candidates
+            if cue <= c.start < match.start("obj") and c.kind in ("actor", "possessive")
+        ]
+        if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
             return speaker.actor, inner[0].weight
-        if speaker.actor and self._speaker_implied(reading):
+        if speaker.actor and self._speaker_implied(reading, cue):
             return speaker.actor, 0.85
         return None
 
     @staticmethod
-    def _speaker_implied(reading: _Sentence) -> bool:
-        """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理)."""
-        if any(c.kind == "block" for c in reading.candidates):
+    def _speaker_implied(reading: _Sentence, cue: int) -> bool:
+        """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
+        a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
+        (钱坤的电话是…，上午比较好找他)."""
+        end = reading.clause_of(cue)[1] if reading.lang == "en" else len(reading.text)
+        if any(c.kind == "block" and c.start < end for c in reading.candidates):
             return False
         if reading.lang == "zh":
             return True
@@ -501,6 +546,9 @@ class BuiltinExtractor:
             deals = [m for m in reading.mentions if m.type == "deal"]
             if deals:
                 return deals[0]
+        holding = [m for m in reading.mentions if m.start <= cue < m.end and m.type in types]
+        if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
+            return holding[0]
         left = [m for m in reading.mentions if m.end <= cue and m.type in types and not m.vocative]
         if left:
             return max(left, key=lambda m: m.start)
@@ -524,6 +572,8 @@ class BuiltinExtractor:
         if kind in ("amount", "number", "date", "birthday", "phone"):
             value = _literal(kind, raw, message.at)
             span = (start, start + len(raw))
+            if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
+                return []  # "their order for 200 laptops": a count of things, not money
             if value is None or overlaps(*span, reading.claimed):
                 return []
             return [(None, value, span)]
@@ -552,8 +602,10 @@ class BuiltinExtractor:
             named = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
             if named is not None and named.type not in ("role", "group"):  # "a fan of Lord of the Rings"
                 span, text = (named.start, named.end), named.name
-            if not text or overlaps(*span, reading.claimed):
+            if not text or _taken(span, reading.claimed, verb_phrase=predicate in _VERB_PHRASES):
                 continue
+            if _sightseeing(reading.text, span, reading.claimed):
+                continue  # 去日本看樱花 is the visit already read, 去日本读研 a plan of its own
             item = self._object(pattern, predicate, kind, text, span, reading, message)
             if item is not None:
                 out.append(item)
@@ -583,7 +635,15 @@ class BuiltinExtractor:
             address = emails[0] if emails else Mention(*span, text.lower(), "email")
             message.add_entity(address)
             return address.name, None, span
-        mention = _pick(inside, wanted, strict=predicate in _STRICT_PLACES)
+        mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
+        if (
+            kind == "entity"
+            and wanted == "role"
+            and mention is not None
+            and mention.type != "role"
+            and (mention.start, mention.end) != span
+        ):  # "Scrum master": a capitalised word is no role alone
+            mention = None
         if kind == "entity" or pattern.require_mention:
             if mention is None and kind == "entity" and wanted == "role":
                 mention = Mention(*span, text if text.isupper() else text.lower(), "role")
@@ -693,7 +753,7 @@ def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
 
 def _pick(inside: list[Mention], wanted: str, *, strict: bool = False) -> Mention | None:
     """Return the mention best fitting the object type: the first of that type, else the first
-    compatible one (``strict``: a place must be a place or an unknown name)."""
+    compatible one (``strict``: the wanted type or an unknown name)."""
     for mention in inside:
         if mention.type == wanted:
             return mention
@@ -710,6 +770,23 @@ def _pick(inside: list[Mention], wanted: str, *, strict: bool = False) -> Mentio
         if mention.type in compatible.get(wanted, ("thing",)) or not wanted:
             return mention
     return None
+
+
+def _taken(span: tuple[int, int], claimed: list[tuple[int, int]], *, verb_phrase: bool) -> bool:
+    """Return True when another fact's object overlaps ``span``; a verb phrase may hold one whole
+    (去日本读研 around the place 日本 is still a plan)."""
+    if not verb_phrase:
+        return overlaps(*span, claimed)
+    return any(
+        s < span[1] and span[0] < e and not (span[0] <= s and e <= span[1] and e - s < span[1] - span[0])
+        for s, e in claimed
+    )
+
+
+def _sightseeing(sentence: str, span: tuple[int, int], claimed: list[tuple[int, int]]) -> bool:
+    """Return True when a verb phrase holding another fact's object only goes there to look around."""
+    inner = [e for s, e in claimed if span[0] <= s and e <= span[1]]
+    return bool(inner) and bool(_SIGHTSEEING.match(sentence, max(inner), span[1]))
 
 
 def _name_like(text: str, wanted: str) -> bool:

@@ -1,8 +1,9 @@
 """Read one clause of a sentence: its bounds, scope (conditions), object phrase, negation and tense.
 
-Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` (where the
-clauses of a sentence start and end), ``find_conditions`` ("on weekends" → ``{"when":
-"weekends"}``, "周一、周三" → ``{"when": "周一、周三"}``: the text's own words), ``trim_object``
+Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` (from
+``engram.nlp.clauses``: where the clauses of a sentence start and end), ``find_conditions``
+("on weekends" → ``{"when": "weekends"}``, "周一、周三" → ``{"when": "周一、周三"}``: the text's
+own words), ``trim_object``
 (cut an object phrase before trailing clauses and particles), ``split_objects`` ("reading,
 writing and hiking" → three objects), ``negation`` ("no longer / 不再" → stop, "not / 不" →
 not) and ``is_past`` (了/过/昨天, "last week").
@@ -13,34 +14,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-Lang = Literal["en", "zh"]
+from engram.nlp.clauses import Lang as Lang
+from engram.nlp.clauses import clause_bounds as clause_bounds
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
-
-
-# ── clauses ──────────────────────────────────────────────────────────────────────────────
-
-_EN_CLAUSE = re.compile(
-    r"\s*[,;:]\s*|\s+[-–—]\s+|\s+(?:but|because|so|although|though|while|whereas|which|since|'cause)\s+"
-    r"|\s+and\s+(?=(?:I|I'm|I've|we|we're|he|she|they|it|my|our|his|her|their|then|now|also)\b)"
-)
-_ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
-
-
-def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
-    """Return the ``(start, end)`` offsets of the clauses of ``sentence``, in order, none empty."""
-    regex = _EN_CLAUSE if lang == "en" else _ZH_CLAUSE
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for match in regex.finditer(sentence):
-        if match.start() > start:
-            bounds.append((start, match.start()))
-        start = match.end()
-    if start < len(sentence):
-        bounds.append((start, len(sentence)))
-    return bounds or [(0, len(sentence))]
 
 
 # ── conditions ───────────────────────────────────────────────────────────────────────────
@@ -89,9 +68,17 @@ def find_conditions(clause: str) -> dict[str, str]:
 # ── object phrases ───────────────────────────────────────────────────────────────────────
 
 _EN_CLAUSE_CUT = re.compile(
-    r"\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
+    r"\s(?:and|then)\s(?:then\s)?(?:[a-z]+ed|got|went|made|took|sold|threw|gave|put|left|sent|told|"
+    r"bought|found|lost|kept|set|ran|began|became)\s(?:it|them|him|her|that|this|these|those|my|our|the|a|an|"
+    r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
+    r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
+    r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$",
     re.I,
+)
+_DURATION = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|several|many) (?:years?|months?|"
+    r"weeks?|days?|hours?)"
 )
 _EN_TIME_CUT = re.compile(
     r"\s(?:now|right now|these days|anymore|any more|too|as well|lately|recently|every|each|"
@@ -100,6 +87,7 @@ _EN_TIME_CUT = re.compile(
     r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
     r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"
+    rf"(?:for|over) {_DURATION}|{_DURATION} ago|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
     r"?weekends?|"
     r"every day|each day|all day|more and more)\b.*$",
@@ -135,6 +123,7 @@ _EN_GENERIC = re.compile(
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
 _ZH_CUT = re.compile(r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|时|了|吧|呢|啊).*$")
 _NON_OBJECT = re.compile(
+    rf"{_DURATION}\b|"
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
     r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
@@ -173,9 +162,14 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
         text = _ZH_CUT.sub("", text)
         text = re.sub(r"^(?:了|的|一个|一家|一只|一位|一名|一辆|一台|一部|个|位|名)", "", text)
         text = re.sub(
-            r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快)(?:去)?", "", text
+            r"^(?:明年|今年|去年|下个月|下周|明天|后天|今天|周末|年底|年初|月底|马上|尽快|春天|夏天|秋天|冬天|暑假|寒假)+"
+            + ("(?:去(?=[考读学找买做参报上练当]))?" if verb_phrase else "(?:去)?"),
+            "",
+            text,
         )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
+        if not verb_phrase:
+            text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])", "", text)  # 喜欢吃榴莲: what is liked is 榴莲
         if re.match(r"(?:你|您|他|她|它|这|那)", text):
             return ""  # 你发的那张照片, 这个: what it is was said elsewhere
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
@@ -299,3 +293,18 @@ _ZH_FUTURE = re.compile(r"打算|计划|准备|想要|将要|将会|下周|下�
 def is_future(text: str, lang: Lang) -> bool:
     """Return True when text says something is still to come ("planning to", "next month", 打算)."""
     return bool((_EN_FUTURE if lang == "en" else _ZH_FUTURE).search(text))
+
+
+_EN_HEDGE = re.compile(
+    r"\b(?:might|(?-i:may)|maybe|perhaps|probably|possibly|apparently|supposedly|presumably|i think|i guess|"
+    r"i suppose|i believe|i heard|seems? (?:to|like)|not sure|could be|rumou?red)\b",
+    re.I,
+)
+_ZH_HEDGE = re.compile(
+    r"(?<!不)可能|好像|也许|似乎|或许|说不定|貌似|听说|据说|估计|大概(?![\d一二三四五六七八九十两几百千万])"
+)
+
+
+def hedged(clause: str, lang: Lang) -> bool:
+    """Return True when a clause says its statement is a guess or hearsay ("might be", 可能, 听说)."""
+    return bool((_EN_HEDGE if lang == "en" else _ZH_HEDGE).search(clause))

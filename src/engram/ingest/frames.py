@@ -26,7 +26,8 @@ class Pattern:
 
     - ``inverse``: the object is the fact's subject and the found subject its object ("my son
       Jake" → Jake CHILD_OF me).
-    - ``require_mention``: emit only when ``obj`` holds (or names) an entity.
+    - ``require_mention``: emit only when ``obj`` holds (or names) an entity; ``strict``: one of
+      ``object_type`` or an unknown name (no place where an organisation is meant).
     - ``past``: the predicate to use when the clause is in the past tense; ``future``: the one
       to use when the clause says it is still to come ("planning to run a marathon").
     - ``trigger``: lower-case literals, one of which a matching sentence contains.
@@ -51,6 +52,7 @@ class Pattern:
     confidence: float = 0.9
     inverse: bool = False
     require_mention: bool = False
+    strict: bool = False
     past: str | None = None
     trigger: tuple[str, ...] = ()
     future: str | None = None
@@ -144,7 +146,8 @@ EN_ROLE = (
     r"assistant|high school|middle school|elementary school|primary school|math|english|science|"
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
     r"mechanical|registered|school|family|youth|mental health|social media|real estate)\s)*"
-    r"(?:engineer|developer|manager|teacher|doctor|nurse|designer|artist|writer|student|"
+    r"(?:scrum master|product owner|buyer|engineer|developer|manager|teacher|doctor|nurse|designer|artist|"
+    r"writer|student|"
     r"lawyer|accountant|CEO|CTO|CFO|COO|founder|co-founder|director|consultant|analyst|chef|"
     r"photographer|musician|counselor|counsellor|therapist|scientist|researcher|professor|salesperson|"
     r"architect|intern|programmer|editor|journalist|pilot|firefighter|police officer|"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engram.ingest.frames import ZH_ROLE
+from engram.ingest.frames import EN_ROLE, ZH_ROLE
 from engram.ingest.lexicon import (
     COUNTRIES,
     DEFAULT_GAZETTEER,
@@ -93,6 +93,12 @@ class Mention:
 def overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
     """Return True when ``start:end`` overlaps one of ``spans``."""
     return any(start < e and s < end for s, e in spans)
+
+
+_PERSON_APPOSITION = re.compile(
+    rf",\s(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE}\b\s?,", re.I
+)
+"""A role between commas right after a name ("Hank, our CTO, prefers …"): the name is a person's."""
 
 
 def is_first_name(word: str) -> bool:
@@ -173,7 +179,12 @@ class MentionFinder:
         actor_words = set(actor.split()) if actor else set()
         for run in _runs(sentence, words):
             if run[0][0] == lead and not first_allowed:
-                known = run[0][2] in actor_words or is_first_name(run[0][2]) or run[0][2] in self._gazetteer
+                known = (
+                    run[0][2] in actor_words
+                    or is_first_name(run[0][2])
+                    or run[0][2] in self._gazetteer
+                    or _PERSON_APPOSITION.match(sentence, run[-1][1]) is not None
+                )
                 possessive = sentence[run[-1][1] : run[-1][1] + 2] in ("'s", "’s")  # "Initech's renewal"
                 if not known and not possessive and not _verb_follows(sentence, run[-1][1]):
                     run = run[1:]
@@ -185,7 +196,12 @@ class MentionFinder:
             if acronym and re.match(r"\+?\s[a-z]", sentence[end:]):
                 continue  # "an LGBTQ support group": the acronym only modifies a noun
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
-            vocative = kind in ("person", "thing") and _vocative(sentence, start, end, len(run))
+            apposition = _PERSON_APPOSITION.match(sentence, end) is not None
+            if kind == "thing" and apposition:
+                kind = "person"  # "Hank, our CTO, …": the apposition says who, nobody is addressed
+            vocative = (
+                kind in ("person", "thing") and not apposition and _vocative(sentence, start, end, len(run))
+            )
             out.append(Mention(start, end, name, kind, vocative=vocative))
         return out
 

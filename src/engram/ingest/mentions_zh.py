@@ -4,7 +4,8 @@ jieba (https://github.com/fxsjy/jieba#4-词性标注) tags people (nr), places (
 (nt) and other proper nouns (nz) but misses most company and project names; these are read
 from the words around a head word:
 
-- projects: nouns before 项目 (深圳/仓储/项目 → 深圳仓储项目, CRM/升级/项目);
+- projects: nouns before 项目, and a verb between nouns and 项目 (深圳/仓储/项目 → 深圳仓储项目,
+  CRM/升级/项目, 官网/改版/项目);
 - organisations: a name before an industry word (华东/物流, 星河/科技, 明德/教育), a place
   before 总部/分公司/办事处 (北京总部), departments (市场部, 产品部);
 - products: a model code before a product noun (X3扫描仪), an edition (企业版), a name before
@@ -84,9 +85,11 @@ _NICKNAME = re.compile(
     r"冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|廖|"
     r"贾|夏|"
     r"韦|方|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|钱|严|武|戴|莫|孔)"
-    r"(?![\u4e00-\u9fff]?(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|婆|百姓|头))"
+    r"(?!(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|百姓|头)"
+    r"|[\u4e00-\u9fff](?:师|板|家|婆|公|爸|妈|人|友|伙|虎|鼠|鹰|乡|百姓|头))"
 )
-"""小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家…)."""
+"""小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家, 小黄鸭…); a time word after
+the name does not hide it (小李今天…)."""
 _REGION = re.compile(r"^[华东南西北中]{2}区$")
 _NOT_NAMES = _words("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅")
 
@@ -108,7 +111,11 @@ def structural_mentions(sentence: str) -> list[Found]:
             while (
                 first > 0
                 and index - first < 3
-                and (_prefix_word(*words[first - 1], verbs=False) or words[first - 1][0] in _WEAK_PREFIX)
+                and (
+                    _prefix_word(*words[first - 1], verbs=False)
+                    or words[first - 1][0] in _WEAK_PREFIX
+                    or _inner_verb(words, first - 1)
+                )
             ):
                 first -= 1
             while first < index and words[first][0] in _WEAK_PREFIX:
@@ -131,6 +138,20 @@ def structural_mentions(sentence: str) -> list[Found]:
                         (_NICKNAME, "person")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return found
+
+
+def _inner_verb(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True when the word at ``index`` is a verb inside a project's name: a two-character
+    verb after a noun (官网/n 改版/v 项目, 系统/n 迁移/v 项目), not one that governs it
+    (接手/v 杭州/ns 项目)."""
+    word, flag = words[index]
+    return (
+        flag in ("v", "vn")
+        and len(word) == 2
+        and word not in _NOT_PREFIX
+        and index > 0
+        and _prefix_word(*words[index - 1], verbs=False)
+    )
 
 
 def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:

@@ -33,6 +33,8 @@ _KIN = (
     r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
     r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
 )
+_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+"""A person's name as a pattern's subject: one or two capitalised words."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
@@ -40,7 +42,8 @@ _NOT_LIKED = (
     r"(?!to\b|it\b|that\b|this\b|you\b|your\b|them\b|him\b|her\b|how\b|the way\b|when\b|what\b|seeing\b|hearing\b|"
     r"being\b|having\b|their\b|his\b|its\b|the idea\b|the fact\b|the sound\b|the thought\b|the look\b|the vibe\b|those\b|these\b|"
     r"all\b|each\b|every\b|everyone\b|everything\b|one\b|ya\b|u\b|this idea\b|that idea\b|the support\b|"
-    r"the positive\b|the energy\b|the way\b|the feeling\b|the confidence\b|the attitude\b|the enthusiasm\b|"
+    r"the positive\b|the energy\b|the way\b|the feeling\b|the connection\b|the freedom\b|the rush\b|the challenge\b|"
+    r"the confidence\b|the attitude\b|the enthusiasm\b|"
     r"helping you\b|that you\b|it when\b|the sound of\b|hanging out with you\b|our\b)"
 )
 _PLACE_OBJ = r"(?P<obj>(?:(?:a|an|the|some|this|that|my|our)\s)?(?:[\w'’-]+\s){0,4}?" + EN_CAPS + r")"
@@ -58,7 +61,7 @@ _MODIFIERS = (
 )
 """Words before an event's head noun ("regional video game" tournament), no function words."""
 _NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont)\s(?:really\s)?)?"
-_LIST_OBJ = r"(?P<obj>[^.!?;:()\n\"“”]{1,100})"
+_LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)[^.!?;:()\n\"“”]){1,100})"
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
 _FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
 
@@ -94,6 +97,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="ceo of|cto of|cfo of|coo of|founder of|president of|director of|manager at|engineer at|head of|"
                "lead at|vp of|owner of|designer at|developer at|analyst at|consultant at|teacher at|nurse at|"
                "doctor at|professor at|student at|intern at|scientist at|editor at|chef at|coach at"),
+    en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
+       subject_type="person", kind="value", trigger="from"),
+    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?(?:from|at|of) "
+       rf"(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
+       require_mention=True, strict=True, object_type="organisation", trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|got a job at|started (?:a new job )?at|hired by|"
@@ -103,12 +112,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
     en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|works as|work as|working as|serves as|became|become|job as|"
-       rf"career as|hired as|promoted to)\s(?:now\s|also\s|currently\s|officially\s)?(?:a|an|the|our|their)?\s?"
+       rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
+       rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"
-       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))",
+       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger="i'm|i am| is | am |works as|work as|working as|serves as|became|become|job as|career as|"
-               "hired as|promoted to", object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))", 0.8,
+               "hired as|promoted to|might be|may be|could be|must be", object_type="role", kind="entity",
+       stop="LEFT_ROLE"),
+    en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=", a|, an|, the|, our|as a|as an|as the|as our", object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
@@ -122,8 +133,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|switched|taken off|removed) from (?:the )?{EN_OBJ}",
        0.85, kind="entity", object_type="project", require_mention=True,
        trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
-    en("ASSIGNED_TO", rf"\b(?:assigned|staffed|put) (?:to|on) (?:the )?{EN_OBJ}", 0.85, kind="entity",
-       object_type="project", require_mention=True, trigger="assigned|staffed|put on|put to"),
+    en("ASSIGNED_TO", rf"\b(?:assigned|reassigned|staffed|put|transferred) (?:to|on) (?:the )?{EN_OBJ}", 0.85,
+       kind="entity", object_type="project", require_mention=True,
+       trigger="assigned|staffed|put on|put to|transferred to|transferred on"),
     en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
        r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
        0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
@@ -135,7 +147,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
     en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
-       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit))\b", 0.8, kind="value",
+       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit|office|branch|plant|lab|store))"
+       r"\b", 0.8, kind="value",
        trigger="manage|lead|run|head"),
     en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
@@ -200,6 +213,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="email|e-mail"),
     en("EMAIL", r"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>[\w.+-]+@[\w.-]+)",
        kind="email", trigger="reach|contact|email|find|write to"),
+    en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work |home |cell |mobile |direct )?(?:phone|number|"
+       rf"cell|mobile)(?: number)?(?: is| was| has changed to| changed to|:)? (?:now )?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)",
+       0.85, subject="group", subject_type="person", kind="phone", trigger="'s|’s"),
+    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work )?(?:email|e-mail)(?: address)?(?: is|:)? (?:now )?"
+       rf"(?P<obj>[\w.+-]+@[\w.-]+\w)", 0.85, subject="group", subject_type="person", kind="email",
+       trigger="'s|’s"),
     en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
        r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",
        trigger="phone|number|cell|mobile|call|text me|reach|or on|or at|whatsapp"),
@@ -207,7 +226,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PREFERS", rf"\b(?:my|his|her|our|their|(?-i:[A-Za-z]+)['’]s) (?:all-time |absolute |current |new |very )?(?:fav|fave|favou?rite)"
        rf"(?:\s[\w-]+){{0,3}}?\s(?:is|are|was|has to be|would be)\s(?:probably\s|definitely\s|still\s)?{EN_OBJ}",
        0.85, kind="value", trigger="fav"),
-    en("PREFERS", r"(?:^|,\s|\bbut\s)(?P<obj>[\w' -]{3,40}?)\s(?:is|are|'s)\s(?:definitely\s|still\s|"
+    en("PREFERS", r"(?:^|,\s(?:but\s|and\s|so\s)?|\bbut\s)(?P<obj>[\w' -]{3,40}?)\s(?:is|are|'s)\s(?:definitely\s|"
+       r"still\s|"
        r"probably\s)?(?:one of\s)?my\s(?:all-time\s|absolute\s)?(?:fav|fave|favou?rite|top pick|go-to)s?\b",
        0.8, kind="value", subject="speaker", trigger="fav|top pick|go-to"),
     en("PREFERS", rf"\bprefer(?:s|red)?\s(?!to\b){EN_OBJ}", kind="value"),
@@ -233,6 +253,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="way to|therapy|chill time|me time|happy place|passion|escape|outlet|stress reliever"),
     en("LIKES", r"(?:^|,\s|\band\s)(?P<obj>[\w' -]{3,40}?)\sis\s(?:therapy|my therapy) for me\b", 0.75,
        kind="value", subject="speaker", trigger="therapy"),
+    en("LIKES", r"(?:^|,\s(?:but\s|and\s|so\s)?|\bbut\s|\band\s)(?P<obj>[\w' -]{3,40}?)\s(?:really\s|always\s)?"
+       r"(?:helps|lets) me (?:to\s)?(?:relax|unwind|escape|de-stress|destress|decompress|recharge|chill|feel free|"
+       r"clear my head|switch off)\b", 0.7, kind="value", subject="speaker", trigger="helps me|lets me"),
     en("DISLIKES", rf"\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
        rf"not a fan of|not really a fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
        rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
@@ -252,6 +275,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("USES", rf"\b(?:track|manage|plan|write|run|organi[sz]e|handle|keep|do|store|build|edit)\s(?:\w+\s){{0,3}}?"
        rf"(?:in|on|with)\s(?P<obj>{EN_CAPS})(?:\s(?:now|these days|instead))", 0.8, require_mention=True,
        kind="entity", object_type="product", trigger="now|these days|instead"),
+    en("USES", rf"\b(?:tracks?|tracking|manages?|managing|plans?|planning|writes?|writing|organi[sz]es?|edits?|"
+       rf"editing|stores?|storing|keeps?)\s(?:(?!in\b|on\b|with\b)\w+\s){{1,3}}?(?:in|on|with)\s(?P<obj>{EN_CAPS})"
+       rf"(?=[\s.,;!?]|$)", 0.75, kind="entity", object_type="product", require_mention=True,
+       trigger="track|manag|plan|writ|organi|edit|stor|keep"),
     en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
        require_mention=True, trigger="use|using|rely on|relies on"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
@@ -264,9 +291,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
                "halal|kosher"),
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
-    en("STUDIES", rf"\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
+    en("STUDIES", rf"(?<!\bto )\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
-       rf"signed up for (?:a |an |some )?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
+       rf"signed up for(?: a| an| some)?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
        rf"something\b|the hard way\b|my lesson\b|to\b){EN_OBJ}", 0.8, kind="value",
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
@@ -315,13 +342,20 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
     en("CREATED", rf"\b(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
        rf"crocheted|illustrated|published|self-published|filmed|directed|choreographed)\s"
-       rf"(?!it\b|that\b|this\b|them\b|you\b|to\b|a lot\b|about\b|back\b|down\b|up\b|for\b|with\b|on\b|in\b|some\b)"
+       rf"(?!it\b|(?:that|this)\b(?![ ](?!is\b|was\b|for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|last\b|yesterday\b)[a-z])|"
+       rf"them\b|you\b|to\b|a lot\b|about\b|back\b|down\b|up\b|for\b|with\b|on\b|in\b|some\b)"
        rf"{EN_OBJ}", 0.8, kind="value",
        trigger="painted|drew|wrote|baked|knit|sew|crafted|composed|sculpted|carved|crochet|illustrated|"
                "published|filmed|directed|choreographed"),
     en("CREATED", rf"\b(?:made|built|created|designed|cooked|recorded|put together|finished)\s(?:a|an|the|my|"
        rf"our|this|these|that|those|some|two|three|a few)?\s?(?P<obj>(?:[\w+'’-]+\s){{0,5}}?{EN_CREATION})\b",
        0.75, kind="value", trigger="made|built|created|designed|cooked|recorded|put together|finished"),
+    en("RESPONSIBLE_FOR", rf"\b(?:leads?|leading|led|runs?|running|heads?|heading|owns?|owning|drives?|driving|"
+       rf"coordinates?|coordinating|(?:is |am |are |was )?in charge of) (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS}(?: project| launch| rollout| migration| account| deal| initiative| programme| program"
+       rf"| integration| upgrade| redesign)?)(?=[\s.,;!?]|$)", 0.8, kind="entity", object_type="project",
+       require_mention=True, strict=True, stop="UNASSIGNED_FROM",
+       trigger="lead|led|run|head|own|driv|coordinat|in charge of"),
     en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"

@@ -74,7 +74,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"念|上课)", trigger="读|上学|念|学习|上课"),
     zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))",
        0.85, kind="entity", object_type="organisation", trigger="小学|中学|大学|学院|学校|幼儿园"),
-    zh("STUDIES", r"(?:读|学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+    zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", trigger="读|学|念|主修|攻读"),
     zh("WORKS_FROM", r"在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
@@ -95,12 +95,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])",
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
        trigger="的"),
+    zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{_PERSON}(?=[说讲表提告，。也都在是])", 0.75,
+       subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
+       trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="的"),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
-    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的", 0.75, kind="value", trigger="区的"),
+    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的", 0.75, kind="value", trigger="区的",
+       stop="UNASSIGNED_FROM"),
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
        rf"(?P<obj>{ZH_ROLE})", trigger="是|担任|作为|当|升|成为", kind="entity", object_type="role",
        stop="LEFT_ROLE"),
@@ -121,7 +125,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("ASSIGNED_TO", rf"(?:被?分到了?|被?分配到了?|调到了?|派到了?|接手了?|加入了?|转到了?|"
        rf"(?:跟|和)我一起做|一起做|参与了?|负责){ZH_OBJ}", 0.85, kind="entity", object_type="project",
        require_mention=True, trigger="分到|分配到|调到|派到|接手|加入|转到|一起做|参与|负责", stop="UNASSIGNED_FROM"),
-    zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:由|交给|归){_PERSON}(?:来)?(?:牵头|负责|跟进|主导|"
+    zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:其实|现在|目前|一直|实际上)?(?:由|交给|归|是)"
+       rf"{_PERSON}(?:在|来)?(?:牵头|负责|跟进|主导|"
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     zh("RESPONSIBLE_FOR", rf"(?:负责|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",

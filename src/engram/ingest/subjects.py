@@ -207,7 +207,9 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
             possessive = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
             kind: CandidateKind = "possessive" if possessive else "actor"
             out.append(Candidate(match.start(), match.end(), kind, speaker.actor, weight))
-    people = [m for m in mentions if m.type == "person" and not m.vocative and m.name != speaker.actor]
+    people = [
+        m for m in mentions if m.type == "person" and not m.vocative
+    ]  # the actor too, named ("Sarah …; she")
     for match in block.finditer(sentence):
         if inside(match.start()):
             continue

@@ -34,14 +34,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from functools import lru_cache
 from typing import Literal
 
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.amounts import cn_to_int
+from engram.nlp.clauses import date_bounds, frame_clause
 from engram.nlp.timeexpr import find_time_range
+from engram.nlp.tokenize import has_cjk
 
-__all__ = ["DateSpan", "apply_dates", "date_facts", "date_value", "fact_dates", "resolve_dates"]
+__all__ = [
+    "DateSpan",
+    "apply_dates",
+    "date_facts",
+    "date_value",
+    "fact_dates",
+    "resolve_dates",
+    "scoped_dates",
+]
 
 SpanKind = Literal["point", "period", "range", "since", "until"]
 
@@ -551,10 +562,65 @@ _DATE_VALUE = re.compile(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2}-\d{2})(?:[ T]\d{2}:\
 ``date_value`` writes them): its sentence's dates name it."""
 
 
+@lru_cache(maxsize=512)
+def _resolved(text: str, reference: datetime | None) -> DateSpan | None:
+    """Return ``resolve_dates`` of ``text``, remembered: every fact of a sentence asks again."""
+    return resolve_dates(text, reference)
+
+
+def scoped_dates(
+    sentence: str,
+    reference: datetime | None,
+    *,
+    target: str | None = None,
+    position: int | None = None,
+) -> DateSpan | None:
+    """Return the date that applies to one clause of ``sentence``: its own, else that of a
+    clause that is only a time phrase, first or last ("Last year, I moved to Berlin", "…,
+    starting Monday"), else a "from then on" date of the nearest earlier clause that has a
+    date ("下周一起不再负责华东区，改管华北区"); None when another clause names a date of its own.
+
+    The clause (``engram.nlp.clauses.date_bounds``) is the one holding offset ``position``,
+    else the first one naming ``target`` (the fact's object or value, case-insensitive); when
+    neither is given or the target is not in the sentence, the sentence's first date is
+    returned (nothing tells which clause is meant). "I lost my job yesterday, so I'm starting
+    a business" dates the job, not the business.
+    """
+    anywhere = _resolved(sentence, reference)
+    if anywhere is None:  # most sentences name no date: one scan says so
+        return None
+    bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
+    if len(bounds) == 1:
+        return anywhere
+    if position is None and target:
+        offset = sentence.lower().find(target.lower())
+        position = offset if offset >= 0 else None
+    clause = next((b for b in bounds if position is not None and b[0] <= position < b[1]), None)
+    if clause is None:
+        return anywhere
+    own = _resolved(sentence[clause[0] : clause[1]], reference)
+    if own is not None:
+        return own
+    found: DateSpan | None
+    for other in (bounds[0], bounds[-1]):  # "Last year, I …", "…, starting Monday"
+        found = _resolved(sentence[other[0] : other[1]], reference) if other != clause else None
+        if found is not None and frame_clause(
+            sentence, bounds, (other[0] + found.span[0], other[0] + found.span[1])
+        ):
+            return found
+    for other in reversed([b for b in bounds if b[1] <= clause[0]]):  # "下周一起不再负责华东区，改管华北区"
+        found = _resolved(sentence[other[0] : other[1]], reference)
+        if found is not None:
+            return found if found.kind == "since" else None
+    return None
+
+
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
     """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
 
-    A fact without a ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
+    Only the clause naming the fact's object or value dates it (``scoped_dates``): "Lost my
+    job yesterday, so I'm gonna start a business" does not date the plan. A fact without a
+    ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
     a date or a time (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name
     that value. Dates a fact already has are kept; a filled date that would put invalid_at
     before valid_at is not applied.
@@ -570,7 +636,8 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
         if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
             facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
             continue
-        valid, invalid = fact_dates(resolve_dates(fact.fact or fallback_text, reference))
+        target = fact.object if fact.object is not None else None if fact.value is None else str(fact.value)
+        valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
         if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid < valid):
             facts.append(fact)

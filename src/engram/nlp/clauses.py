@@ -1,0 +1,108 @@
+"""Split a sentence into clauses, and find the clause a date phrase speaks for.
+
+``clause_bounds`` cuts at commas, semicolons, colons and dashes, before the conjunctions that
+open a new clause (but, because, so, which, 但是, 因为, 所以, 然后…) and before "and" when
+a new subject follows ("…, and I moved"); ``date_bounds`` also cuts after a speech verb (说,
+says). ``frame_clause`` returns a sentence's leading clause
+when it holds nothing but a time adverbial ("Last year, I …", "去年，我…"): a date said there
+frames the whole sentence, while a date inside any other clause belongs to that clause only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+
+_EN_CLAUSE = re.compile(
+    r"\s*[,;:]\s*|\s+[-–—]\s+|\s+(?:but|because|so|although|though|while|whereas|which|since|'cause)\s+"
+    r"|\s+and\s+(?=(?:I|I'm|I've|we|we're|he|she|they|it|my|our|his|her|their|then|now|also)\b)"
+)
+_ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
+_FRAME_FILLER = re.compile(
+    r"\b(?:back|in|on|at|during|since|from|starting|as of|so|and|then|well|oh|yeah|just|only|around|about|"
+    r"early|late|the|of|this|that|last|next|ago|starting|beginning|effective|until|till)\b"
+    r"|[起从自在的时候开始以来后前]",
+    re.I,
+)
+
+
+def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
+    """Return the ``(start, end)`` offsets of the clauses of ``sentence``, in order, none empty."""
+    regex = _EN_CLAUSE if lang == "en" else _ZH_CLAUSE
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for match in regex.finditer(sentence):
+        if match.start() > start:
+            bounds.append((start, match.start()))
+        start = match.end()
+    if start < len(sentence):
+        bounds.append((start, len(sentence)))
+    return _join_appositions(sentence, bounds) if lang == "en" else bounds or [(0, len(sentence))]
+
+
+_APPOSITION = re.compile(r"(?:our|my|the|a|an|his|her|their)\s(?:[\w'-]+\s){0,3}[\w'-]+", re.I)
+_NAME_END = re.compile(r"(?-i:[A-Z][\w'-]*)$")
+
+
+def _join_appositions(sentence: str, bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return ``bounds`` with "Hank, our CTO, prefers Postgres" kept one clause: a short noun phrase
+    between commas right after a name says who the name is, it opens no clause."""
+    out: list[tuple[int, int]] = []
+    index = 0
+    while index < len(bounds):
+        start, end = bounds[index]
+        if (
+            out
+            and index + 1 < len(bounds)
+            and _APPOSITION.fullmatch(sentence, start, end)
+            and sentence[out[-1][1] : start].strip() == ","
+            and sentence[end : bounds[index + 1][0]].strip() == ","
+            and _NAME_END.search(sentence, out[-1][0], out[-1][1])
+        ):
+            out[-1] = (out[-1][0], bounds[index + 1][1])
+            index += 2
+            continue
+        out.append((start, end))
+        index += 1
+    return out or [(0, len(sentence))]
+
+
+_REPORTED = re.compile(
+    r"(?<![小传听])说(?![明错过了服法话好])|表示|提到|透露|告诉我"
+    r"|\b(?:says|said|told (?:me|us)|mentioned)\b(?: that\b)?"
+)
+"""A speech verb: what is reported after it is a clause of its own for dates ("李总说华东区下季度…")."""
+
+
+def date_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
+    """Return the clauses of ``sentence`` that a date phrase can speak for: ``clause_bounds``,
+    each also cut after a speech verb ("Bob from the Denver office says the launch is next week":
+    the date is the launch's, not Bob's)."""
+    out: list[tuple[int, int]] = []
+    for start, end in clause_bounds(sentence, lang):
+        for match in _REPORTED.finditer(sentence, start, end):
+            if start < match.end() < end:
+                out.append((start, match.end()))
+                start = match.end()
+        out.append((start, end))
+    return out
+
+
+def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[int, int]) -> bool:
+    """Return True when the date at ``date_span`` (offsets in ``sentence``) makes up the whole of
+    a clause, one of several, alone or with a bare verb: "Last year, I moved to Berlin", "…,
+    starting Monday", "不用飞书了，上周卸载了" — it dates the other clauses too."""
+    if len(bounds) < 2:
+        return False
+    start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
+    if not (start <= date_span[0] and date_span[1] <= end):
+        return False
+    rest = _FRAME_FILLER.sub("", sentence[start : date_span[0]] + " " + sentence[date_span[1] : end])
+    return not rest.strip(" ,.!?，。") or _BARE_VERB.fullmatch(rest.strip(" ,.!?，。")) is not None
+
+
+_BARE_VERB = re.compile(r"[\u4e00-\u9fff]{1,3}了?|(?-i:[a-z]+ed)(?: (?:it|them|that))?")
+"""A verb with no object of its own beside the date ("上周卸载了", "uninstalled it last week"): it
+says when the sentence's event happened."""
