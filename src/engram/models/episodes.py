@@ -10,7 +10,19 @@ import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+import numpy as np
+import numpy.typing as npt
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic.json_schema import SkipJsonSchema
 
 from engram.ids import new_id
@@ -48,6 +60,46 @@ def _content_schema(schema: dict[str, Any]) -> None:
 
 
 Reference = Annotated[str, Field(min_length=1, max_length=1024, pattern=NOT_BLANK)]
+
+
+MAX_EMBEDDING_DIMENSIONS = 4096
+_FLOATS: TypeAdapter[list[float]] = TypeAdapter(list[float])
+
+
+def _embedding(value: Any) -> npt.NDArray[np.float32]:
+    """Return a caller's embedding as float32: a list (or array) of numbers at numpy's speed (a
+    pydantic ``list[float]`` costs ~0.25 ms per 384 numbers); anything else as ``list[float]``
+    takes it (numeric strings, booleans) or refuses it, naming the item."""
+    array: npt.NDArray[Any] | None = None
+    if isinstance(value, np.ndarray):
+        array = value
+    elif isinstance(value, list | tuple):
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError, OverflowError):  # ragged: refused below, naming the item
+            array = None
+    else:
+        raise ValueError("must be an array of numbers")
+    if array is None or array.ndim != 1 or array.dtype.kind not in "biuf":
+        try:
+            array = np.asarray(_FLOATS.validate_python(value), dtype=np.float64)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise ValueError(f"item {first['loc'][0]}: {first['msg']}") from None
+    if not 1 <= len(array) <= MAX_EMBEDDING_DIMENSIONS:
+        raise ValueError(f"must hold 1 to {MAX_EMBEDDING_DIMENSIONS} numbers, not {len(array)}")
+    return array.astype(np.float32)
+
+
+Embedding = Annotated[
+    npt.NDArray[np.float32],
+    PlainValidator(_embedding),
+    PlainSerializer(lambda array: array.tolist(), return_type=list[float]),
+    WithJsonSchema(
+        {"items": {"type": "number"}, "maxItems": MAX_EMBEDDING_DIMENSIONS, "minItems": 1, "type": "array"}
+    ),
+]
+"""A vector as a list of numbers in JSON, held as a float32 array."""
 
 
 class _Input(BaseModel):
@@ -89,10 +141,8 @@ class EpisodeIn(_Input):
         max_length=512,
         description="Facts the caller extracted itself; subjects/objects name entities.",
     )
-    embedding: list[float] | None = Field(
+    embedding: Embedding | None = Field(
         default=None,
-        min_length=1,
-        max_length=4096,
         description="The episode's vector, computed by the caller with the store's embedder (as many "
         "numbers as its dimensions; scaled to unit length): stored at once instead of embedded later.",
     )
