@@ -15,7 +15,10 @@ floats a client sends; building them is outside the timings. Three paths, each t
   ``max_body_bytes`` raised to fit).
 
 Neither side embeds anything (the embedder only states its dimensions) nor classifies (the
-episodes carry their intent). Peak RSS is the subprocess's maximum resident set after all paths.
+episodes carry their intent). Each path prints episodes per wall second and per CPU second of
+the process (all its threads: on a shared machine the wall figure moves with others' load).
+Peak RSS is the subprocess's maximum resident set after all paths; the store size is summed over
+the paths' database files (with their WAL).
 
 Usage: .venv/bin/python bench/bulk_load.py --before /tmp/bulk-base/src [--size 100000]
        [--small 20000] [--batch 5000] [--rest-batch 1000] [--paths memory,import,rest]
@@ -92,49 +95,63 @@ def _open(work: Path, name: str, **settings: Any) -> Any:
     )
 
 
-def _memory(work: Path, size: int, batch: int) -> float:
-    memory, spent = _open(work, "memory"), 0.0
+class Clock:
+    """Wall and process CPU seconds (every thread: the SQLite writer too) spent inside ``with``."""
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = 0.0
+
+    def __enter__(self) -> None:
+        self._began = (time.perf_counter(), time.process_time())
+
+    def __exit__(self, *_: object) -> None:
+        self.wall += time.perf_counter() - self._began[0]
+        self.cpu += time.process_time() - self._began[1]
+
+    def rates(self, size: int) -> tuple[float, float]:
+        return size / self.wall, size / self.cpu
+
+
+def _memory(work: Path, size: int, batch: int) -> tuple[float, float]:
+    memory, clock = _open(work, "memory"), Clock()
     for items in batches(size, batch):
-        began = time.perf_counter()
-        memory.create_episodes(items)
-        spent += time.perf_counter() - began
+        with clock:
+            memory.create_episodes(items)
     assert memory.stats("g").episodes == size
     memory.close()
-    return size / spent
+    return clock.rates(size)
 
 
-def _import(work: Path, size: int, batch: int) -> float:
+def _import(work: Path, size: int, batch: int) -> tuple[float, float]:
     path = work / "episodes.jsonl"
     with path.open("w") as out:
         for items in batches(size, batch):
             out.writelines(json.dumps(item) + "\n" for item in items)
-    memory = _open(work, "import")
-    began = time.perf_counter()
-    memory.import_file(path, "jsonl", batch_size=batch)
-    spent = time.perf_counter() - began
+    memory, clock = _open(work, "import"), Clock()
+    with clock:
+        memory.import_file(path, "jsonl", batch_size=batch)
     assert memory.stats("g").episodes == size
     memory.close()
-    return size / spent
+    return clock.rates(size)
 
 
-def _rest(work: Path, size: int, batch: int) -> float:
+def _rest(work: Path, size: int, batch: int) -> tuple[float, float]:
     from fastapi.testclient import TestClient
 
     from engram.api.app import create_app
 
-    memory, spent = _open(work, "rest", max_batch_episodes=batch, max_body_bytes=64 << 20), 0.0
+    memory, clock = _open(work, "rest", max_batch_episodes=batch, max_body_bytes=64 << 20), Clock()
     with TestClient(create_app(memory), base_url="http://127.0.0.1") as client:
         for items in batches(size, batch):
             body = json.dumps({"episodes": items})
-            began = time.perf_counter()
-            response = client.post(
-                "/v1/episodes:batch", content=body, headers={"content-type": "application/json"}
-            )
-            spent += time.perf_counter() - began
+            with clock:
+                response = client.post(
+                    "/v1/episodes:batch", content=body, headers={"content-type": "application/json"}
+                )
             assert response.status_code == 200 and response.json()["failed"] == 0, response.text[:300]
     assert memory.stats("g").episodes == size
     memory.close()
-    return size / spent
+    return clock.rates(size)
 
 
 def _side(args: argparse.Namespace) -> dict[str, float]:
@@ -142,11 +159,12 @@ def _side(args: argparse.Namespace) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as work:
         for path in args.paths.split(","):
             if path == "memory":
-                out["memory"] = _memory(Path(work), args.size, args.batch)
+                out["memory"], out["memory_cpu"] = _memory(Path(work), args.size, args.batch)
             elif path == "import":
-                out["import"] = _import(Path(work), args.small, args.batch)
+                out["import"], out["import_cpu"] = _import(Path(work), args.small, args.batch)
             elif path == "rest":
-                out["rest"] = _rest(Path(work), args.small, args.rest_batch)
+                out["rest"], out["rest_cpu"] = _rest(Path(work), args.small, args.rest_batch)
+        out["store_mib"] = sum(f.stat().st_size for f in Path(work).rglob("engram.db*")) / 2**20
     out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
@@ -185,12 +203,17 @@ def main() -> None:
     after = _run(str(SRC), argv)
     print(f"after done, load {os.getloadavg()}")
     sizes = {"memory": args.size, "import": args.small, "rest": args.small}
-    print(f"{'figure':34} {'before':>10} {'after':>10} {'after/before':>12}")
+    print(f"{'figure':44} {'before':>10} {'after':>10} {'after/before':>12}")
     for key, new in after.items():
         old = before.get(key)
-        label = f"{key} episodes/s ({sizes[key]:,})" if key in sizes else key
+        path = key.removesuffix("_cpu")
+        label = key
+        if path in sizes:
+            per = "CPU-second" if key.endswith("_cpu") else "s"
+            label = f"{path} ({sizes[path]:,}) episodes/{per}"
         ratio = "" if old is None else f"{new / old:.2f}x"
-        print(f"{label:34} {'' if old is None else f'{old:,.0f}':>10} {new:>10,.0f} {ratio:>12}")
+        print(f"{label:44} {'' if old is None else f'{old:,.0f}':>10} {new:>10,.0f} {ratio:>12}")
+    print("CPU-seconds: the process's (all threads), so less bent by other work on the machine")
 
 
 if __name__ == "__main__":

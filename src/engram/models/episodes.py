@@ -7,6 +7,7 @@ silently dropped data. All datetimes are timezone-aware UTC; naive input is read
 from __future__ import annotations
 
 import json
+import struct
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -67,28 +68,30 @@ _FLOATS: TypeAdapter[list[float]] = TypeAdapter(list[float])
 
 
 def _embedding(value: Any) -> npt.NDArray[np.float32]:
-    """Return a caller's embedding as float32: a list (or array) of numbers at numpy's speed (a
-    pydantic ``list[float]`` costs ~0.25 ms per 384 numbers); anything else as ``list[float]``
-    takes it (numeric strings, booleans) or refuses it, naming the item."""
-    array: npt.NDArray[Any] | None = None
-    if isinstance(value, np.ndarray):
-        array = value
-    elif isinstance(value, list | tuple):
+    """Return a caller's embedding as float32.
+
+    A list of numbers is packed by ``struct`` (~25 µs for 384, against ~60 µs for numpy and
+    ~40 µs for a pydantic ``list[float]`` then as much again to make it an array); anything else
+    goes through ``list[float]``, which takes what it takes (numeric strings) or refuses it,
+    naming the item.
+    """
+    if isinstance(value, list | tuple) and 1 <= len(value) <= MAX_EMBEDDING_DIMENSIONS:
         try:
-            array = np.asarray(value)
-        except (ValueError, TypeError, OverflowError):  # ragged: refused below, naming the item
-            array = None
-    else:
+            return np.frombuffer(struct.pack(f"{len(value)}f", *value), dtype=np.float32)
+        except (struct.error, OverflowError, TypeError):
+            pass  # not all plain numbers: validated item by item below
+    elif isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "biuf":
+        value = value.tolist()
+    elif not isinstance(value, list | tuple):
         raise ValueError("must be an array of numbers")
-    if array is None or array.ndim != 1 or array.dtype.kind not in "biuf":
-        try:
-            array = np.asarray(_FLOATS.validate_python(value), dtype=np.float64)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise ValueError(f"item {first['loc'][0]}: {first['msg']}") from None
-    if not 1 <= len(array) <= MAX_EMBEDDING_DIMENSIONS:
-        raise ValueError(f"must hold 1 to {MAX_EMBEDDING_DIMENSIONS} numbers, not {len(array)}")
-    return array.astype(np.float32)
+    try:
+        floats = _FLOATS.validate_python(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"item {first['loc'][0]}: {first['msg']}") from None
+    if not 1 <= len(floats) <= MAX_EMBEDDING_DIMENSIONS:
+        raise ValueError(f"must hold 1 to {MAX_EMBEDDING_DIMENSIONS} numbers, not {len(floats)}")
+    return np.asarray(floats, dtype=np.float32)
 
 
 Embedding = Annotated[

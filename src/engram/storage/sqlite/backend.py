@@ -62,6 +62,8 @@ class SQLiteDialect(Dialect):
         return datetime.fromisoformat(raw)
 
     def encode_json(self, value: Any) -> str:
+        if not value and type(value) in (dict, list):  # most episodes' metadata and references
+            return "{}" if type(value) is dict else "[]"
         return json.dumps(value, ensure_ascii=False)
 
     def decode_json(self, raw: Any) -> Any:
