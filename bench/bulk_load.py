@@ -21,7 +21,7 @@ Peak RSS is the subprocess's maximum resident set after all paths; the store siz
 the paths' database files (with their WAL).
 
 Usage: .venv/bin/python bench/bulk_load.py --before /tmp/bulk-base/src [--size 100000]
-       [--small 20000] [--batch 5000] [--rest-batch 1000] [--paths memory,import,rest]
+       [--small 20000] [--batch 5000] [--rest-batch 1000] [--paths memory,import,rest] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -189,12 +189,21 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=5000)
     parser.add_argument("--rest-batch", type=int, default=1000)
     parser.add_argument("--paths", default="memory,import,rest")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes (2,000 and 1,000), seconds")
+    parser.add_argument("--json", action="store_true", help="print both sides as one JSON object")
     parser.add_argument("--side", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side:
         print(json.dumps(_side(args)))
         return
-    argv = [f"--{k.replace('_', '-')}={v}" for k, v in vars(args).items() if k not in ("before", "side")]
+    if args.quick:
+        args.size, args.small, args.batch, args.rest_batch = 2000, 1000, 500, 250
+    skipped = ("before", "side", "quick", "json")
+    argv = [f"--{k.replace('_', '-')}={v}" for k, v in vars(args).items() if k not in skipped]
+    if args.json:
+        before = _run(args.before, argv) if args.before else {}
+        print(json.dumps({"before": before, "after": _run(str(SRC), argv), "load": os.getloadavg()}))
+        return
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, load {os.getloadavg()}", flush=True
     )
