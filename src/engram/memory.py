@@ -19,6 +19,7 @@ from engram.health import CreateCounts, RecentErrors, memory_stats
 from engram.history.archive import archive_facts
 from engram.history.service import HistoryService
 from engram.ids import new_id
+from engram.ingest.bulk import gc_paused
 from engram.ingest.extraction import GraphIngest
 from engram.ingest.indexer import Indexer
 from engram.ingest.inputs import (
@@ -245,6 +246,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
 
     def _check_metadata(self, metadata: Mapping[str, Any]) -> None:
         """Raise InvalidInput(field="metadata") unless it is JSON, shallow and small enough."""
+        if not metadata:
+            return
         try:
             size = len(json.dumps(metadata, ensure_ascii=False).encode("utf-8"))
         except (TypeError, ValueError, RecursionError) as exc:
@@ -256,7 +259,7 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         if nesting_depth(metadata) > MAX_METADATA_DEPTH:
             raise InvalidInput(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels", field="metadata")
 
-    def _prepare(self, episode_in: EpisodeIn, operation_id: str, now: datetime) -> NewEpisode:
+    def _prepare(self, episode_in: EpisodeIn, group_id: str, operation_id: str, now: datetime) -> NewEpisode:
         content = episode_in.content_text()
         size = len(content.encode("utf-8"))
         if size > self.settings.max_content_bytes:
@@ -267,7 +270,7 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         actor_id = episode_in.actor.id if episode_in.actor else None
         episode = Episode(
             id=episode_in.id or new_id("ep"),
-            group_id=self.group(episode_in.group_id),
+            group_id=group_id,
             version=1,
             timestamp=episode_in.timestamp or now,
             recorded_at=now,
@@ -321,6 +324,12 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         operation's ``details.intents_inferred`` names them. Raises InvalidInput with the field
         prefixed by the item's index, e.g. ``3.content``.
         """
+        with gc_paused(len(items)):
+            return self._create_episodes(items, actor, kind, classify)
+
+    def _create_episodes(
+        self, items: Sequence[EpisodeIn | Mapping[str, Any]], actor: str | None, kind: str, classify: bool
+    ) -> list[CreatedEpisode]:
         now = self._clock()
         operations: dict[str, Operation] = {}
         prepared: list[NewEpisode] = []
@@ -337,14 +346,17 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         inferred: set[int] = set()
         if self._classifier is not None and classify:
             inputs, inferred = self._classifier.fill_missing(inputs)
+        groups: dict[str | None, str] = {}  # as given → validated, once per batch
         for index, episode_in in enumerate(inputs):
             try:
-                group_id = self.group(episode_in.group_id)
+                if episode_in.group_id not in groups:
+                    groups[episode_in.group_id] = self.group(episode_in.group_id)
+                group_id = groups[episode_in.group_id]
                 if group_id not in operations:
                     operations[group_id] = Operation.begin(
                         group_id, kind, f"{kind} episodes", at=self._clock(), actor=actor
                     )
-                prepared.append(self._prepare(episode_in, operations[group_id].id, now))
+                prepared.append(self._prepare(episode_in, group_id, operations[group_id].id, now))
                 extraction = supplied_extraction(episode_in)
                 supplied.append(extraction)
                 unknown.append([] if extraction is None else self.graph.check_supplied(group_id, extraction))

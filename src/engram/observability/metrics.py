@@ -13,6 +13,7 @@ This module imports nothing heavier than prometheus-client and Engram's errors, 
 
 from __future__ import annotations
 
+import collections
 import functools
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -114,9 +115,12 @@ def count_created(
 ) -> None:
     """Count each (episode, deduplicated) one create operation of ``kind`` returned, by bounded intent
     and source, and the operation itself when it stored anything."""
-    for episode, deduplicated in results:
-        counter = EPISODES_DEDUPLICATED if deduplicated else EPISODES_CREATED
-        counter.labels(bounded(episode.intent, intents), bounded(episode.source, sources)).inc()
+    counts = collections.Counter(
+        (deduplicated, bounded(episode.intent, intents), bounded(episode.source, sources))
+        for episode, deduplicated in results
+    )  # one increment per label set, not per episode: a batch holds thousands
+    for (deduplicated, intent, source), n in counts.items():
+        (EPISODES_DEDUPLICATED if deduplicated else EPISODES_CREATED).labels(intent, source).inc(n)
     if not all(deduplicated for _, deduplicated in results):
         count_operation(kind)
 

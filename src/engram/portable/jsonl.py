@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import orjson
 from pydantic import ValidationError
 
 from engram.errors import InvalidInput
@@ -29,9 +30,15 @@ def parse_line(text: str, number: int) -> EpisodeIn:
     """Return the episode on line ``number``. Raises InvalidInput naming the line and field."""
     where = f"line {number}"
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"{where}: not valid JSON (column {exc.colno}): {exc.msg}", field="line") from exc
+        # orjson reads a line of 384 floats ~10 times faster; what it refuses (NaN, huge integers,
+        # bad JSON) the standard parser reads or words the error of, as it always did.
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            detail = f"{where}: not valid JSON (column {exc.colno}): {exc.msg}"
+            raise InvalidInput(detail, field="line") from exc
     if not isinstance(value, dict):
         raise InvalidInput(f"{where}: expected a JSON object, got {type(value).__name__}", field="line")
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
 from engram.models.episodes import Episode, EpisodeFilters
@@ -29,6 +29,11 @@ class FullText(ABC):
     def add_documents(self, db: Db, items: Sequence[NewEpisode]) -> Any:
         """Write the ``episode_docs`` rows of new episodes, before their versions; return what
         ``index_added`` needs."""
+
+    def added_docs(self, added: Any) -> list[int] | None:
+        """Return the doc number ``add_documents`` gave each new episode, in order, where the
+        database numbers documents (SQLite); None where it does not."""
+        return None
 
     @abstractmethod
     def index_added(self, db: Db, added: Any) -> None:
@@ -190,6 +195,14 @@ class Backend(ABC):
     @abstractmethod
     def snapshot(self) -> AbstractContextManager[Db]:
         """Yield a connection whose reads all see one snapshot (an export)."""
+
+    def batch_insert(self, db: Db, count: int) -> AbstractContextManager[None]:
+        """Return the context in which a batch writes ``count`` new episodes and their vectors.
+
+        A backend whose per-row triggers cost more than the rows may do their work once per
+        batch instead (SQLite: engram.storage.sqlite.bulk); the default changes nothing.
+        """
+        return nullcontext()
 
     @abstractmethod
     def inserted(self, rows: int) -> None:

@@ -114,16 +114,17 @@ class SQLStorage:
         """
         fulltext, vectors = self._backend.fulltext, self._backend.vectors
 
-        def insert(db: object) -> list[tuple[Episode, bool]]:
-            db.lock(episodes.lock_keys(items))  # type: ignore[attr-defined]
-            results = episodes.insert(db, fulltext, items, operation)  # type: ignore[arg-type]
-            given = [
-                (episode, item.vector)
-                for item, (episode, duplicate) in zip(items, results, strict=True)
-                if not duplicate and item.vector is not None
-            ]
-            if given:
-                vectors.put_episodes(db, given)  # type: ignore[arg-type]
+        def insert(db: Db) -> list[tuple[Episode, bool]]:
+            db.lock(episodes.lock_keys(items))
+            with self._backend.batch_insert(db, len(items)):
+                results = episodes.insert(db, fulltext, items, operation)
+                given = [
+                    (episode, item.vector)
+                    for item, (episode, duplicate) in zip(items, results, strict=True)
+                    if not duplicate and item.vector is not None
+                ]
+                if given:
+                    vectors.put_episodes(db, given)
             return results
 
         results = self._backend.write(insert)

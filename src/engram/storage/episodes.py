@@ -16,7 +16,14 @@ from typing import Any
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.storage.backend import FullText
-from engram.storage.rows import E, episode_from, episode_params, insert_episode_sql, insert_operation
+from engram.storage.rows import (
+    E,
+    episode_from,
+    episode_params,
+    insert_episode_sql,
+    insert_new_episode_sql,
+    insert_operation,
+)
 from engram.storage.sql import Db
 from engram.storage.types import NewEpisode, PageKey
 
@@ -247,7 +254,14 @@ def insert(
         results.append((episode, False))
     if created:
         added = fulltext.add_documents(db, created)
-        db.run_many(insert_episode_sql(db), [episode_params(item.episode) for item in created])
+        docs = fulltext.added_docs(added)
+        if docs is None:
+            db.run_many(insert_episode_sql(db), [episode_params(item.episode) for item in created])
+        else:
+            rows = [
+                episode_params(item.episode) | {"doc": doc} for item, doc in zip(created, docs, strict=True)
+            ]
+            db.run_many(insert_new_episode_sql(db), rows)
         fulltext.index_added(db, added)
         insert_operation(db, operation, {"episodes": [item.episode.id for item in created]})
     return results

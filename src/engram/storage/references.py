@@ -95,6 +95,15 @@ END;
 """
 )
 """The SQLite migration: the two tables, filled from the stored versions, and their triggers."""
+SQLITE_BATCH_ROWS = tuple(
+    f"WITH batch AS (SELECT group_id, id, version, refs, metadata FROM episodes WHERE doc >= :first) {rows}"
+    for rows in _SQLITE_ROWS.format(
+        row="e", source="batch e, ", source_from="FROM batch e ", max=MAX_REFERENCE_CHARS, fold=SQL_FUNCTION
+    ).split(";")
+    if rows.strip()
+)
+"""What ``episode_references_insert`` does, as one statement each over the versions of the episode
+docs numbered from ``:first`` on (a batch insert: engram.storage.sqlite.bulk)."""
 
 # PostgreSQL: jsonb; the "C" collation makes a document's versions one B-tree range (byte order).
 _POSTGRES_CITES = """

@@ -151,13 +151,15 @@ class Db(ABC):
         yield
 
     def _encoded(self, params: Params | None) -> dict[str, Any]:
-        encoded: dict[str, Any] = {}
-        for name, value in (params or {}).items():
+        encoded = dict(params or {})
+        for name, value in encoded.items():  # values replaced in place: the keys stay
+            kind = type(value)
+            if kind is str or kind is int or value is None:  # most values: one test (bulk writes)
+                continue
             if isinstance(value, datetime):
-                value = self.dialect.encode_time(value)
-            elif isinstance(value, Json):
-                value = self.dialect.encode_json(value.value)
-            encoded[name] = value
+                encoded[name] = self.dialect.encode_time(value)
+            elif kind is Json:
+                encoded[name] = self.dialect.encode_json(value.value)
         return encoded
 
     def sql(self, text: str) -> str:

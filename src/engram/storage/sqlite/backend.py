@@ -14,7 +14,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,6 +25,7 @@ from engram import fold
 from engram.errors import StoreError
 from engram.storage.backend import Backend
 from engram.storage.sql import Db, Dialect, Params, checked_key, sqlite_placeholders
+from engram.storage.sqlite.bulk import set_based
 from engram.storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
 T = TypeVar("T")
@@ -66,6 +67,8 @@ class SQLiteDialect(Dialect):
         return datetime.fromisoformat(raw)
 
     def encode_json(self, value: Any) -> str:
+        if not value and type(value) in (dict, list):  # most episodes' metadata and references
+            return "{}" if type(value) is dict else "[]"
         return json.dumps(value, ensure_ascii=False)
 
     def decode_json(self, raw: Any) -> Any:
@@ -230,6 +233,11 @@ class SQLiteBackend(Backend):
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                     (version, ts(datetime.now(UTC))),
                 )
+
+    def batch_insert(self, db: Db, count: int) -> AbstractContextManager[None]:
+        """Return the context of a batch insert: triggers replaced by set-based statements from
+        BULK_MIN episodes on (engram.storage.sqlite.bulk)."""
+        return set_based(db, count)
 
     # -- upkeep ------------------------------------------------------------------------------------
 

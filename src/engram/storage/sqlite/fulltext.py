@@ -21,6 +21,7 @@ from engram.storage.episodes import CURRENT, filter_sql, held
 from engram.storage.rows import E, F, episode_from, fact_from
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
+from engram.storage.sqlite.bulk import next_doc
 from engram.storage.types import CONTEXT_WEIGHT, NewEpisode, ScoredEpisode
 
 # Only current episodes lend context: a retracted one's words must not find its neighbours.
@@ -156,24 +157,30 @@ class SQLiteFullText(FullText):
     # -- episodes ----------------------------------------------------------------------------------
 
     def add_documents(self, db: Db, items: Sequence[NewEpisode]) -> list[tuple[int, NewEpisode]]:
-        assert isinstance(db, SQLiteDb)
-        docs: list[tuple[int, NewEpisode]] = []
-        for item in items:
-            episode = item.episode
-            db.run(
-                "INSERT INTO episode_docs (group_id, id, fingerprint, thread, timestamp, text) "
-                "VALUES (:g, :id, :fingerprint, :thread, :timestamp, :text)",
+        # Numbered here as SQLite would number them (max + 1, …: the writer holds the write lock),
+        # so the rows go in one executemany rather than one statement each for its rowid.
+        first = next_doc(db)
+        docs = [(first + i, item) for i, item in enumerate(items)]
+        db.run_many(
+            "INSERT INTO episode_docs (doc, group_id, id, fingerprint, thread, timestamp, text) "
+            "VALUES (:doc, :g, :id, :fingerprint, :thread, :timestamp, :text)",
+            [
                 {
-                    "g": episode.group_id,
-                    "id": episode.id,
-                    "fingerprint": episode.fingerprint,
+                    "doc": doc,
+                    "g": item.episode.group_id,
+                    "id": item.episode.id,
+                    "fingerprint": item.episode.fingerprint,
                     "thread": item.thread,
-                    "timestamp": episode.timestamp,
+                    "timestamp": item.episode.timestamp,
                     "text": item.search_text,
-                },
-            )
-            docs.append((db.conn.last_insert_rowid(), item))
+                }
+                for doc, item in docs
+            ],
+        )
         return docs
+
+    def added_docs(self, added: list[tuple[int, NewEpisode]]) -> list[int]:
+        return [doc for doc, _ in added]
 
     def index_added(self, db: Db, added: list[tuple[int, NewEpisode]]) -> None:
         # An episode without a thread has no neighbours: its row is its own text, written in one go.

@@ -201,10 +201,26 @@ class SQLiteVectors(Vectors):
         return [episode_from(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
+        # The docs read first, per group, then plain VALUES rows: an INSERT … SELECT per row costs
+        # SQLite twice as much (bench/RESULTS.md, "Bulk load").
+        rows: list[dict[str, Any]] = []
+        for group_id in dict.fromkeys(episode.group_id for episode, _ in items):
+            ids = [episode.id for episode, _ in items if episode.group_id == group_id]
+            clause, params = db.dialect.in_list("id", "ids", ids)
+            docs = {
+                str(row["id"]): int(row["doc"])
+                for row in db.rows(
+                    f"SELECT id, doc FROM episode_docs WHERE group_id = :g AND {clause}",
+                    {"g": group_id, **params},
+                )
+            }
+            rows += [
+                {"doc": docs[episode.id], "g": group_id, "v": to_blob(vector)}
+                for episode, vector in items
+                if episode.group_id == group_id and episode.id in docs
+            ]
         db.run_many(
-            "INSERT OR REPLACE INTO episode_vectors (doc, group_id, vector) "
-            "SELECT doc, group_id, :v FROM episode_docs WHERE group_id = :g AND id = :id",
-            [{"v": to_blob(vector), "g": episode.group_id, "id": episode.id} for episode, vector in items],
+            "INSERT OR REPLACE INTO episode_vectors (doc, group_id, vector) VALUES (:doc, :g, :v)", rows
         )
 
     def drop_episode(self, db: Db, group_id: str, episode_id: str) -> None:
