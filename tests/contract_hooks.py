@@ -11,6 +11,8 @@ test cases that break one are not generated:
 - a time with a UTC offset stays within years 1-9999 once in UTC (``0001-01-01T00:00+14:00``; 422);
 - a new API key's ``expires_at`` is in the future, only an admin key sees every group
   (``group_ids: null``), and its name is not an actor Engram records itself (``rest``…; 422).
+- no text holds a NUL character (PostgreSQL's text refuses it, so Engram refuses it on both
+  backends; 422 naming the field): saying so in the schema would take a pattern on every string;
 - an episode's ``embedding`` has as many numbers as the store's embedder has dimensions, and a
   store without an embedder (the one under test) takes none (422).
 
@@ -58,7 +60,20 @@ def _time(value: Any) -> datetime | None:
     return moment if isinstance(moment, datetime) else None
 
 
+def _holds_nul(value: Any) -> bool:
+    """True when a string in ``value`` (a key or a value, at any depth) holds a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
 def _breaks_a_relation(data: Any) -> bool:
+    if _holds_nul(data):
+        return True
     now = datetime.now(UTC)
     for node in _nodes(data):
         times = {key: moment for key, value in node.items() if (moment := _time(value)) is not None}
