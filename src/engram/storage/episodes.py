@@ -16,7 +16,7 @@ from typing import Any
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.storage.backend import FullText
-from engram.storage.rows import E, episode_from, episode_params, insert_episode_sql, insert_operation
+from engram.storage.rows import EPISODE, E, episode_params, insert_episode_sql, insert_operation
 from engram.storage.sql import Db
 from engram.storage.types import NewEpisode, PageKey
 
@@ -121,11 +121,11 @@ def check_episode_text(db: Db, episode: Episode) -> None:
 
 def current(db: Db, group_id: str, episode_id: str) -> Episode | None:
     """Return an episode's current version."""
-    row = db.one(
+    return EPISODE.one(
+        db,
         f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND e.id = :id AND {CURRENT}",
         {"g": group_id, "id": episode_id},
     )
-    return None if row is None else episode_from(db, row)
 
 
 def get(db: Db, group_id: str, episode_id: str, known_at: datetime | None) -> Episode | None:
@@ -133,11 +133,11 @@ def get(db: Db, group_id: str, episode_id: str, known_at: datetime | None) -> Ep
     if known_at is None:
         return current(db, group_id, episode_id)
     clause, params = held(known_at)
-    row = db.one(
+    return EPISODE.one(
+        db,
         f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND e.id = :id AND {clause}",
         {"g": group_id, "id": episode_id, **params},
     )
-    return None if row is None else episode_from(db, row)
 
 
 def lock(db: Db, group_id: str, episode_id: str) -> bool:
@@ -169,12 +169,14 @@ class _Stored:
         self.by_fingerprint: dict[str, Episode] = {}
         if ids:
             clause, params = d.in_list("d.id", "ids", ids)
-            rows = db.rows(
-                f"SELECT d.fingerprint AS original, {E} FROM episode_docs d {CURRENT_JOIN} "
+            rows = db.tuples(
+                f"SELECT {E}, d.fingerprint FROM episode_docs d {CURRENT_JOIN} "
                 f"WHERE d.group_id = :g AND {clause}",
                 {"g": group_id, **params},
             )
-            self.by_id = {row["id"]: (row["original"], episode_from(db, row)) for row in rows}
+            for row in rows:  # with the fingerprint first stored under the id
+                episode = EPISODE(db, row)
+                self.by_id[episode.id] = (row[EPISODE.width], episode)
             known = db.rows(
                 f"SELECT d.id FROM episode_docs d WHERE d.group_id = :g AND {clause}",
                 {"g": group_id, **params},
@@ -188,13 +190,13 @@ class _Stored:
                 )
         if fingerprints:
             clause, params = d.in_list("d.fingerprint", "fingerprints", fingerprints)
-            rows = db.rows(
-                f"SELECT d.fingerprint AS original, {E} FROM episode_docs d {CURRENT_JOIN} "
+            rows = db.tuples(
+                f"SELECT {E}, d.fingerprint FROM episode_docs d {CURRENT_JOIN} "
                 f"WHERE d.group_id = :g AND {clause} ORDER BY {d.stored_order()}",
                 {"g": group_id, **params},
             )
             for row in rows:  # the first stored of each fingerprint
-                self.by_fingerprint.setdefault(row["original"], episode_from(db, row))
+                self.by_fingerprint.setdefault(row[EPISODE.width], EPISODE(db, row))
 
 
 def insert(
@@ -315,7 +317,7 @@ def list_page(
     order = "ORDER BY e.timestamp DESC, e.id DESC LIMIT :limit"
     if filters.known_at is None:
         sql = f"SELECT {E} FROM episodes e{index} WHERE e.group_id = :g AND {CURRENT}{where} {order}"
-        return [episode_from(db, row) for row in db.rows(sql, params)]
+        return EPISODE.all(db, sql, params)
     # Held at t = current and stored by t (the current indexes, in time order) plus closed after t
     # and stored by t (the changes since t: few, through episodes_closed). The walk in time order
     # passes over the episodes stored after t, so one intent or source takes its own index.
@@ -334,7 +336,7 @@ def list_page(
         f"SELECT * FROM ({now}) a UNION ALL SELECT * FROM ({closed}) b "
         "ORDER BY timestamp DESC, id DESC LIMIT :limit"
     )
-    return [episode_from(db, row) for row in db.rows(sql, params)]
+    return EPISODE.all(db, sql, params)
 
 
 def neighbour_ids(db: Db, group_id: str, episode_id: str) -> tuple[str | None, str | None] | None:
@@ -374,12 +376,12 @@ def counts_by(
 
 def without_intent(db: Db, group_id: str, limit: int) -> list[Episode]:
     """Return up to ``limit`` current episodes with no intent, newest first."""
-    rows = db.rows(
+    return EPISODE.all(
+        db,
         f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND {CURRENT} AND e.intent IS NULL "
         "ORDER BY e.timestamp DESC LIMIT :limit",
         {"g": group_id, "limit": limit},
     )
-    return [episode_from(db, row) for row in rows]
 
 
 def threads_of(db: Db, group_id: str, episode_ids: Sequence[str]) -> dict[str, str]:

@@ -14,12 +14,12 @@ from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity, Fact
 from engram.storage.graph import fact_version
 from engram.storage.rows import (
+    ENTITY,
+    EPISODE,
     OPERATIONS,
     VERSIONED_TABLES,
     E,
     N,
-    entity_from,
-    episode_from,
     operation_from,
     version_ref_from,
 )
@@ -111,20 +111,20 @@ def versions(db: Db, group_id: str, kind: ObjectKind, object_id: str) -> list[Ve
 
 def episode_version(db: Db, group_id: str, episode_id: str, version: int) -> Episode | None:
     """Return one stored version of an episode."""
-    row = db.one(
+    return EPISODE.one(
+        db,
         f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND e.id = :id AND e.version = :v",
         {"g": group_id, "id": episode_id, "v": version},
     )
-    return None if row is None else episode_from(db, row)
 
 
 def entity_version(db: Db, group_id: str, entity_id: str, version: int) -> Entity | None:
     """Return one stored version of an entity."""
-    row = db.one(
+    return ENTITY.one(
+        db,
         f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.id = :id AND n.version = :v",
         {"g": group_id, "id": entity_id, "v": version},
     )
-    return None if row is None else entity_from(db, row)
 
 
 def version(

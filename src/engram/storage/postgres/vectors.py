@@ -21,7 +21,7 @@ from engram.models.graph import Entity, Fact
 from engram.storage.backend import Vectors
 from engram.storage.episodes import filter_sql, held
 from engram.storage.postgres.backend import PostgresDb
-from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
+from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
 from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
 
@@ -108,14 +108,14 @@ class PostgresVectors(Vectors):
     # -- episodes ----------------------------------------------------------------------------------
 
     def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
-        rows = db.rows(
+        return EPISODE.all(
+            db,
             f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.group_id = d.group_id AND e.id = d.id "
             "AND e.expired_at IS NULL WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v "
             "WHERE v.group_id = d.group_id AND v.id = d.id) ORDER BY d.created_at, d.group_id, d.id LIMIT "
             ":limit",
             {"limit": limit},
         )
-        return [episode_from(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
         """Upsert one vector per episode; the first vector ever stored fixes the dimension and builds the "
@@ -160,13 +160,13 @@ class PostgresVectors(Vectors):
         clause, at = held(filters.known_at)
         with db.conn.transaction():
             _search_settings(db, limit)
-            rows = db.rows(
+            rows = db.tuples(
                 f"SELECT {E}, v.embedding <=> :q AS distance FROM episode_vectors v "
                 f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND {clause} "
                 f"WHERE v.group_id = :g{where} ORDER BY distance LIMIT :limit",
                 {"q": _array(vector), "g": group_id, "limit": limit, **params, **at},
             )
-        hits = [ScoredEpisode(episode_from(db, row), 1.0 - float(row["distance"])) for row in rows]
+        hits = [ScoredEpisode(EPISODE(db, row), 1.0 - float(row[-1])) for row in rows]
         return sorted(hits, key=lambda hit: -hit.score)
 
     # -- facts -------------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ class PostgresVectors(Vectors):
         clause, params = where
         with db.conn.transaction():
             _search_settings(db, limit)
-            rows = db.rows(
+            rows = db.tuples(
                 f"SELECT {F}, 1 - (v.embedding <=> :q) AS similarity FROM fact_vectors v "
                 f"JOIN facts f ON f.group_id = v.group_id AND f.id = v.id AND {clause} "
                 "WHERE v.group_id = :g ORDER BY v.embedding <=> :q LIMIT :limit",
@@ -238,9 +238,9 @@ class PostgresVectors(Vectors):
             )
         hits = []
         for row in rows:
-            fact = fact_from(db, row)
+            fact = FACT(db, row)
             weight = 1.0 if fact.status in ("current", "disputed") else inactive_weight
-            hits.append((fact, float(row["similarity"]) * weight))
+            hits.append((fact, float(row[-1]) * weight))
         hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
         return hits[:limit]
 
@@ -276,16 +276,12 @@ class PostgresVectors(Vectors):
         assert isinstance(db, PostgresDb)
         with db.conn.transaction():
             _search_settings(db, limit)
-            rows = db.rows(
+            rows = db.tuples(
                 f"SELECT {N}, 1 - (v.embedding <=> :q) AS similarity FROM entity_vectors v "
                 "JOIN entities n ON n.group_id = v.group_id AND n.id = v.id AND n.expired_at IS NULL "
                 "AND (cardinality(CAST(:types AS text[])) = 0 OR n.type = ANY(:types)) WHERE v.group_id = :g "
                 "ORDER BY v.embedding <=> :q LIMIT :limit",
                 {"q": _array(vector), "types": list(types), "g": group_id, "limit": limit},
             )
-        found = [
-            (entity_from(db, row), float(row["similarity"]))
-            for row in rows
-            if float(row["similarity"]) >= floor
-        ]
+        found = [(ENTITY(db, row), float(row[-1])) for row in rows if float(row[-1]) >= floor]
         return sorted(found, key=lambda pair: -pair[1])

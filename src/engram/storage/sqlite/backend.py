@@ -111,6 +111,9 @@ class SQLiteDb(Db):
             return iter(())
         return (dict(zip(names, row, strict=True)) for row in cursor)
 
+    def _tuples(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, params).fetchall()
+
     def run_many(self, sql: str, rows: Sequence[Params]) -> None:
         if rows:
             self.conn.executemany(self.sql(sql), [self._encoded(row) for row in rows])

@@ -28,7 +28,7 @@ from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.storage.backend import Vectors
 from engram.storage.episodes import filter_sql, held
-from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
+from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
 from engram.storage.sqlite.episode_matrix import EpisodeMatrices
@@ -194,11 +194,11 @@ class SQLiteVectors(Vectors):
             "AND NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT :limit"
         )
         after = self._pending_after
-        rows = db.rows(sql, {"after": after, "limit": limit})
+        rows = db.tuples(sql, {"after": after, "limit": limit})
         if not rows and after:
-            rows = db.rows(sql, {"after": 0, "limit": limit})
-        self._pending_after = int(rows[-1]["doc"]) if rows else 0
-        return [episode_from(db, row) for row in rows]
+            rows = db.tuples(sql, {"after": 0, "limit": limit})
+        self._pending_after = int(rows[-1][EPISODE.width]) if rows else 0
+        return [EPISODE(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
         db.run_many(
@@ -336,14 +336,14 @@ class SQLiteVectors(Vectors):
             f"SELECT {F}, k.doc FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id "
             f"WHERE f.group_id = :g AND {clause}"
         )
-        rows = db.rows(f"{select} AND {docs}", {"g": group_id, **params, **more})
+        rows = db.tuples(f"{select} AND {docs}", {"g": group_id, **params, **more})
         if len(rows) < limit and pool < len(scores):  # a selective filter: score every fact passing it
-            rows = db.rows(select, {"g": group_id, **params})
+            rows = db.tuples(select, {"g": group_id, **params})
         hits = []
         for row in rows:
-            similarity = by_doc.get(int(row["doc"]))
+            similarity = by_doc.get(int(row[FACT.width]))
             if similarity is not None:
-                fact = fact_from(db, row)
+                fact = FACT(db, row)
                 active = fact.status in ("current", "disputed")
                 hits.append((fact, similarity * (1.0 if active else inactive_weight)))
         hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
@@ -398,12 +398,13 @@ class SQLiteVectors(Vectors):
         ids = sorted(scored, key=lambda k: -scored[k])[:ENTITY_POOL]
         clause, params = db.dialect.in_list("n.id", "ids", ids)
         typed, more = db.dialect.in_list("n.type", "types", types) if types else ("1 = 1", {})
-        rows = db.rows(
+        entities = ENTITY.all(
+            db,
             f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND {clause} AND "
             f"{typed}",
             {"g": group_id, **params, **more},
         )
-        found = sorted(((entity_from(db, row), scored[str(row["id"])]) for row in rows), key=lambda p: -p[1])
+        found = sorted(((entity, scored[entity.id]) for entity in entities), key=lambda p: -p[1])
         return found[:limit]
 
 
