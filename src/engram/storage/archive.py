@@ -19,10 +19,11 @@ from engram.storage.rows import FACT, FACTS, F
 from engram.storage.sql import Db, select_list
 
 _COLUMNS = ", ".join(FACTS.columns)
+_LATEST = "f.version = (SELECT max(v.version) FROM {table} v WHERE v.group_id = f.group_id AND v.id = f.id)"
+"""True for the latest version ``f`` of a fact in ``table``."""
 _ARCHIVABLE = f"""
     SELECT {F} FROM facts f
-    WHERE f.group_id = :g
-      AND f.version = (SELECT max(v.version) FROM facts v WHERE v.group_id = f.group_id AND v.id = f.id)
+    WHERE f.group_id = :g AND {_LATEST.format(table="facts")}
       AND (f.status NOT IN ('current', 'disputed') OR f.expired_at IS NOT NULL)
       AND coalesce(f.expired_at, f.recorded_at) < :cutoff
       AND NOT EXISTS (SELECT 1 FROM fact_hits h WHERE h.group_id = f.group_id AND h.fact_id = f.id)
@@ -130,9 +131,7 @@ def unarchive_ids(
     latest = FACT.all(
         db,
         f"SELECT {F} FROM archived_facts f WHERE f.group_id = :g AND {clause}{by} "
-        "AND f.version = (SELECT max(v.version) FROM archived_facts v WHERE v.group_id = f.group_id AND "
-        "v.id = f.id) "
-        "ORDER BY f.id",
+        f"AND {_LATEST.format(table='archived_facts')} ORDER BY f.id",
         {"g": group_id, "by": archived_by, **params},
     )
     ids = [fact.id for fact in latest]
@@ -152,9 +151,7 @@ def archived_superseded_by(db: Db, group_id: str, fact_id: str) -> list[str]:
     """Return the archived facts whose latest version names ``fact_id`` as its successor."""
     rows = db.rows(
         "SELECT f.id FROM archived_facts f WHERE f.group_id = :g AND f.superseded_by = :id "
-        "AND f.version = (SELECT max(v.version) FROM archived_facts v WHERE v.group_id = f.group_id AND "
-        "v.id = f.id) "
-        "ORDER BY f.id",
+        f"AND {_LATEST.format(table='archived_facts')} ORDER BY f.id",
         {"g": group_id, "id": fact_id},
     )
     return [str(row["id"]) for row in rows]

@@ -21,6 +21,11 @@ from engram.storage.types import FactQuery, MergeCandidate
 
 RELATED_LIMIT = 200
 """Most recent mentions of an entity whose threads count as its context."""
+_NAMED = (
+    f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND n.id IN "
+    "(SELECT m.entity_id FROM entity_names m WHERE m.group_id = :g"
+)
+"""Current entities found by their names (the caller adds its match on ``m.name_key`` and ``)``)."""
 
 
 def _current_of(alias: str, known_at: datetime | None) -> tuple[str, dict[str, Any]]:
@@ -63,12 +68,7 @@ def entities_named(db: Db, group_id: str, name_keys: Sequence[str]) -> list[Enti
     if not name_keys:
         return []
     clause, params = db.dialect.in_list("m.name_key", "keys", list(dict.fromkeys(name_keys)))
-    found = ENTITY.all(
-        db,
-        f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND n.id IN "
-        f"(SELECT m.entity_id FROM entity_names m WHERE m.group_id = :g AND {clause})",
-        {"g": group_id, **params},
-    )
+    found = ENTITY.all(db, f"{_NAMED} AND {clause})", {"g": group_id, **params})
     return sorted(found, key=lambda entity: entity.id)  # here: SQLite's ORDER BY made the query 3× slower
 
 
@@ -158,9 +158,7 @@ def close_entity(db: Db, group_id: str, entity_id: str, at: datetime, operation_
     """End an entity's current version (merged away by ``operation_id``); forget its names."""
     with db.pipeline():
         close_version(db, "entities", group_id, entity_id, at, operation_id)
-        db.run(
-            "DELETE FROM entity_names WHERE group_id = :g AND entity_id = :e", {"g": group_id, "e": entity_id}
-        )
+        set_names(db, group_id, entity_id, [])
 
 
 def search_entities(
@@ -181,11 +179,7 @@ def search_entities(
         type_clause, more = db.dialect.in_list("n.type", "types", types)
         type_clause, params = f" AND {type_clause}", params | more
     return ENTITY.all(
-        db,
-        f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND n.id IN "
-        f"(SELECT m.entity_id FROM entity_names m WHERE m.group_id = :g AND ({likes})){type_clause} "
-        "ORDER BY n.last_seen DESC, n.id LIMIT :limit",
-        params,
+        db, f"{_NAMED} AND ({likes})){type_clause} ORDER BY n.last_seen DESC, n.id LIMIT :limit", params
     )
 
 

@@ -16,26 +16,25 @@ from engram.storage.graph import fact_version
 from engram.storage.rows import (
     ENTITY,
     EPISODE,
-    OPERATIONS,
+    OPERATION,
     VERSIONED_TABLES,
     E,
     N,
-    operation_from,
     version_ref_from,
 )
 from engram.storage.sql import Db
 from engram.storage.types import ObjectKind, OperationQuery, VersionRef
 
-OPERATION = OPERATIONS.select("o")
+OPERATION_COLUMNS = OPERATION.select
 
 
 def get_operation(db: Db, group_id: str, operation_id: str) -> Operation | None:
     """Return a recorded operation."""
-    row = db.one(
-        f"SELECT {OPERATION} FROM operations o WHERE o.group_id = :g AND o.id = :id",
+    return OPERATION.one(
+        db,
+        f"SELECT {OPERATION_COLUMNS} FROM operations o WHERE o.group_id = :g AND o.id = :id",
         {"g": group_id, "id": operation_id},
     )
-    return None if row is None else operation_from(db, row)
 
 
 def list_operations(
@@ -76,12 +75,12 @@ def list_operations(
             f"{d.json_array_has('o.details', 'ep', key='episodes')})"
         )
         params["ep"] = query.episode_id
-    rows = db.rows(
-        f"SELECT {OPERATION} FROM operations o WHERE o.group_id = :g{where} "
+    return OPERATION.all(
+        db,
+        f"SELECT {OPERATION_COLUMNS} FROM operations o WHERE o.group_id = :g{where} "
         "ORDER BY o.created_at DESC, o.id DESC LIMIT :limit",
         params,
     )
-    return [operation_from(db, row) for row in rows]
 
 
 def touched_by(db: Db, group_id: str, operation_id: str) -> list[VersionRef]:

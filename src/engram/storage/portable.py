@@ -28,8 +28,9 @@ from engram.models.portable import (
     reconcile,
     row_key,
 )
+from engram.storage.archive import write_hits
 from engram.storage.backend import Backend
-from engram.storage.episodes import around, check_nul
+from engram.storage.episodes import around, check_nul, current
 from engram.storage.graph import entity, fact_version, set_names
 from engram.storage.rows import (
     ARCHIVED_FACTS,
@@ -262,18 +263,14 @@ class Loader:
 
     def _hit(self, row: FactHitRow) -> None:
         """Record when a search last returned a fact: the later of the stored and the given time."""
-        key = {"g": row.group_id, "f": row.fact_id}
         stored = self._db.one(
-            "SELECT last_returned_at FROM fact_hits WHERE group_id = :g AND fact_id = :f", key
+            "SELECT last_returned_at FROM fact_hits WHERE group_id = :g AND fact_id = :f",
+            {"g": row.group_id, "f": row.fact_id},
         )
         if stored is not None and self._db.time(stored["last_returned_at"]) >= row.last_returned_at:
             self.counts.skipped[row.record] += 1
             return
-        self._db.run(
-            "INSERT INTO fact_hits (group_id, fact_id, last_returned_at) VALUES (:g, :f, :at) "
-            "ON CONFLICT (group_id, fact_id) DO UPDATE SET last_returned_at = excluded.last_returned_at",
-            {**key, "at": row.last_returned_at},
-        )
+        write_hits(self._db, [(row.group_id, row.fact_id, row.last_returned_at)])
         self.counts.created[row.record] += 1
 
     # -- derived rows ------------------------------------------------------------------------------
@@ -307,14 +304,7 @@ class Loader:
             stale = set(ids)
             for episode_id in ids:
                 stale.update(around(self._db, group_id, episode_id))
-                if (
-                    self._db.one(
-                        "SELECT 1 AS found FROM episodes WHERE group_id = :g AND id = :id AND expired_at IS "
-                        "NULL",
-                        {"g": group_id, "id": episode_id},
-                    )
-                    is None
-                ):
+                if current(self._db, group_id, episode_id) is None:
                     self._backend.vectors.drop_episode(self._db, group_id, episode_id)
             self._backend.fulltext.refresh(self._db, group_id, sorted(stale))
 

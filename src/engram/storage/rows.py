@@ -201,16 +201,8 @@ HITS = Table("fact_hits", ("group_id", "fact_id", "last_returned_at"), times=_se
 API_KEYS = Table(
     "api_keys",
     (
-        "id",
-        "name",
-        "role",
-        "group_ids",
-        "digest",
-        "prefix",
-        "created_at",
-        "expires_at",
-        "revoked_at",
-        "last_used_at",
+        *("id", "name", "role", "group_ids", "digest", "prefix"),
+        *("created_at", "expires_at", "revoked_at", "last_used_at"),
     ),
     times=_set("created_at", "expires_at", "revoked_at", "last_used_at"),
     json=_set("group_ids"),
@@ -221,6 +213,8 @@ EPISODE = _EpisodeReader(
 )
 ENTITY = Reader(Entity, ENTITIES, "n")
 FACT = Reader(Fact, FACTS, "f")
+OPERATION = Reader(Operation, OPERATIONS, "o")
+API_KEY = Reader(ApiKey, API_KEYS, "k")  # the digest stays in the store
 E, N, F = EPISODE.select, ENTITY.select, FACT.select
 VERSIONED_TABLES: dict[ObjectKind, str] = {"episode": "episodes", "entity": "entities", "fact": "facts"}
 
@@ -257,21 +251,9 @@ def episode_params(episode: Episode, expired_by: str | None = None) -> dict[str,
     }
 
 
-def operation_from(db: Db, row: Row) -> Operation:
-    """Return the Operation of a row holding the operations' columns."""
-    return Operation.model_construct(**OPERATIONS.fields(db, row))
-
-
 def insert_operation(db: Db, operation: Operation, extra: dict[str, object] | None = None) -> None:
     """Store ``operation`` with ``extra`` merged into its details."""
     db.run(OPERATIONS.insert, OPERATIONS.params(operation, details={**operation.details, **(extra or {})}))
-
-
-def api_key_from(db: Db, row: Row) -> ApiKey:
-    """Return the ApiKey of a row holding the api_keys' columns (its digest left in the store)."""
-    fields = API_KEYS.fields(db, row)
-    del fields["digest"]
-    return ApiKey.model_construct(**fields)
 
 
 def candidate_from(db: Db, row: Row) -> MergeCandidate:

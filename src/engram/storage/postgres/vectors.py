@@ -18,22 +18,18 @@ import numpy as np
 from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
-from engram.storage.backend import Vectors
+from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
 from engram.storage.episodes import filter_sql, held
 from engram.storage.postgres.backend import PostgresDb
 from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
-from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
+from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector
 
 EPISODE_DIMENSIONS = "vector_dimensions"
 GRAPH_DIMENSIONS = "graph_vector_dimensions"
 GRAPH_TABLES = ("fact_vectors", "entity_vectors")
 EF_SEARCH = 64
 """HNSW candidate list size (pgvector's default is 40); raised to 2 × limit for larger limits."""
-_NAMES_JOIN = (
-    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
-    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
-)
 _KEY_SQL = "f.fact || chr(31) || f.subject || chr(31) || coalesce(f.object, '')"
 
 
@@ -172,25 +168,13 @@ class PostgresVectors(Vectors):
     # -- facts -------------------------------------------------------------------------------------
 
     def pending_facts(self, db: Db, limit: int) -> list[PendingFact]:
-        rows = db.rows(
-            "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name AS subject_name, o.name AS "
-            "object_name "
-            f"FROM facts f {_NAMES_JOIN} WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM "
-            "fact_vectors v "
+        return pending_facts(
+            db,
+            f"{PENDING_FACTS} WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors v "
             f"WHERE v.group_id = f.group_id AND v.id = f.id AND v.text_key = {_KEY_SQL}) "
             "ORDER BY f.recorded_at, f.group_id, f.id LIMIT :limit",
             {"limit": limit},
         )
-        return [
-            PendingFact(
-                group_id=r["group_id"],
-                id=r["id"],
-                text_key=fact_text_key(r["fact"], r["subject"], r["object"]),
-                sentence=r["fact"],
-                names=tuple(name for name in (r["subject_name"], r["object_name"]) if name is not None),
-            )
-            for r in rows
-        ]
 
     def put_facts(self, db: Db, items: Sequence[tuple[PendingFact, Vector]]) -> None:
         self._check_prepared(db, len(items[0][1]))
@@ -236,13 +220,7 @@ class PostgresVectors(Vectors):
                 "WHERE v.group_id = :g ORDER BY v.embedding <=> :q LIMIT :limit",
                 {"q": _array(vector), "g": group_id, "limit": 4 * limit, **params},
             )
-        hits = []
-        for row in rows:
-            fact = FACT(db, row)
-            weight = 1.0 if fact.status in ("current", "disputed") else inactive_weight
-            hits.append((fact, float(row[-1]) * weight))
-        hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
-        return hits[:limit]
+        return weighted([(FACT(db, row), float(row[-1])) for row in rows], inactive_weight, limit)
 
     # -- entity names ------------------------------------------------------------------------------
 

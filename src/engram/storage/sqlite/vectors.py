@@ -26,14 +26,14 @@ from threadpoolctl import ThreadpoolController
 from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
-from engram.storage.backend import Vectors
+from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
 from engram.storage.episodes import filter_sql, held
 from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
 from engram.storage.sqlite.episode_matrix import EpisodeMatrices
 from engram.storage.sqlite.fulltext import held_by_docs
-from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
+from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector
 
 _ONE_BLAS_THREAD = ThreadpoolController()
 """A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (docs/decisions.md §15)."""
@@ -48,10 +48,6 @@ _TABLES = {
     "entity_vectors": ("entity_id", "seq"),
 }
 """Each table's key column and the column that orders its rows as added."""
-_NAMES_JOIN = (
-    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
-    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
-)
 _KEY_SQL = "f.fact || char(31) || f.subject || char(31) || coalesce(f.object, '')"
 
 
@@ -269,24 +265,13 @@ class SQLiteVectors(Vectors):
     # -- facts -------------------------------------------------------------------------------------
 
     def pending_facts(self, db: Db, limit: int) -> list[PendingFact]:
-        rows = db.rows(
-            "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name AS subject_name, o.name AS "
-            "object_name "
-            f"FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id {_NAMES_JOIN} "
+        return pending_facts(
+            db,
+            f"{PENDING_FACTS} JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id "
             "WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors v "
             f"WHERE v.doc = k.doc AND v.text_key = {_KEY_SQL}) ORDER BY k.doc LIMIT :limit",
             {"limit": limit},
         )
-        return [
-            PendingFact(
-                group_id=r["group_id"],
-                id=r["id"],
-                text_key=fact_text_key(r["fact"], r["subject"], r["object"]),
-                sentence=r["fact"],
-                names=tuple(name for name in (r["subject_name"], r["object_name"]) if name is not None),
-            )
-            for r in rows
-        ]
 
     def put_facts(self, db: Db, items: Sequence[tuple[PendingFact, Vector]]) -> None:
         db.run_many(
@@ -339,15 +324,8 @@ class SQLiteVectors(Vectors):
         rows = db.tuples(f"{select} AND {docs}", {"g": group_id, **params, **more})
         if len(rows) < limit and pool < len(scores):  # a selective filter: score every fact passing it
             rows = db.tuples(select, {"g": group_id, **params})
-        hits = []
-        for row in rows:
-            similarity = by_doc.get(int(row[FACT.width]))
-            if similarity is not None:
-                fact = FACT(db, row)
-                active = fact.status in ("current", "disputed")
-                hits.append((fact, similarity * (1.0 if active else inactive_weight)))
-        hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
-        return hits[:limit]
+        hits = [(FACT(db, row), by_doc[row[FACT.width]]) for row in rows if row[FACT.width] in by_doc]
+        return weighted(hits, inactive_weight, limit)
 
     # -- entity names ------------------------------------------------------------------------------
 
