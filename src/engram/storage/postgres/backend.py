@@ -107,7 +107,7 @@ def lock_key(namespace: str, *parts: str) -> int:
 
 
 class PostgresDb(Db):
-    """The shared SQL on a psycopg connection; rows as dicts; advisory locks in the schema's namespace."""
+    """The shared SQL on a psycopg connection (rows as dicts or tuples), advisory locks in its schema."""
 
     dialect = DIALECT
 

@@ -105,7 +105,7 @@ DIALECT = SQLiteDialect()
 
 
 class SQLiteDb(Db):
-    """The shared SQL on an apsw connection; rows as dicts."""
+    """The shared SQL on an apsw connection; rows as dicts or tuples."""
 
     dialect = DIALECT
 
