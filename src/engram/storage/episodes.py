@@ -16,7 +16,14 @@ from typing import Any
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.storage.backend import FullText
-from engram.storage.rows import EPISODE, E, episode_params, insert_episode_sql, insert_new_episode_sql, insert_operation
+from engram.storage.rows import (
+    EPISODE,
+    E,
+    episode_params,
+    insert_episode_sql,
+    insert_new_episode_sql,
+    insert_operation,
+)
 from engram.storage.sql import Db
 from engram.storage.types import NewEpisode, PageKey
 

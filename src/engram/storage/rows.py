@@ -239,8 +239,8 @@ def insert_new_episode_sql(db: Db) -> str:
     columns, _ = db.dialect.episode_doc
     doc = ":doc, " if columns else ""
     return (
-        f"INSERT INTO episodes ({columns}{', '.join(EPISODE_COLUMNS)}) "
-        f"VALUES ({doc}{', '.join(':' + c for c in EPISODE_COLUMNS)})"
+        f"INSERT INTO episodes ({columns}{', '.join(EPISODES.columns)}) "
+        f"VALUES ({doc}{', '.join(':' + c for c in EPISODES.columns)})"
     )
 
 
