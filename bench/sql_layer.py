@@ -4,13 +4,13 @@ The same SQLite file (``--episodes`` episodes in one group, written through Engr
 four ways:
 
 - ``engram``: ``SQLStorage.get_episode`` / ``list_episodes`` (named parameters through the
-  dialect, rows as dicts, the shared row codec building ``Episode`` models);
+  dialect, rows as tuples, the shared reader building ``Episode`` models);
 - ``apsw positional``: the same SQL with positional parameters and tuple rows decoded by
   position into ``Episode`` models, as the store before the shared layer did (the baseline);
 - ``apsw tuples``: the same, without building models (the floor: the database alone);
 - ``sqlalchemy core``: a Core ``select()`` of the same table on SQLAlchemy's SQLite dialect
-  (stdlib sqlite3 driver: SQLAlchemy has no apsw dialect), mapping rows decoded by the shared
-  codec into ``Episode`` models.
+  (stdlib sqlite3 driver: SQLAlchemy has no apsw dialect), its rows decoded by the shared
+  reader into ``Episode`` models.
 
 ``get`` reads one episode by primary key; ``list`` reads the newest 50 of the group. Usage:
 ``.venv/bin/python bench/sql_layer.py [--episodes 10000] [--repeat 2000]`` (SQLAlchemy is not
@@ -34,7 +34,7 @@ import apsw
 from _common import machine, print_machine
 from engram.models.episodes import Actor, Episode, EpisodeFilters, Operation
 from engram.storage.open import open_sqlite
-from engram.storage.rows import EPISODE_COLUMNS, episode_from
+from engram.storage.rows import EPISODE, EPISODES
 from engram.storage.sqlite.backend import SQLiteDb
 from engram.storage.types import NewEpisode
 
@@ -113,7 +113,7 @@ def main() -> None:
         ids = _build(path, args.episodes)
         rng = random.Random(1)
         store = open_sqlite(path)
-        columns = ", ".join(EPISODE_COLUMNS)
+        columns = ", ".join(EPISODES.columns)
         conn = apsw.Connection(str(path))
         get_sql = f"SELECT {columns} FROM episodes WHERE group_id = ? AND id = ? AND expired_at IS NULL"
         list_sql = (
@@ -143,24 +143,25 @@ def main() -> None:
             print("sqlalchemy not installed: pip install sqlalchemy to compare it")
         else:
             engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(str(path)))
-            table = sa.Table("episodes", sa.MetaData(), *(sa.Column(c) for c in EPISODE_COLUMNS))
+            table = sa.Table("episodes", sa.MetaData(), *(sa.Column(c) for c in EPISODES.columns))
+            read = [table.c[c] for c in EPISODE.at]  # the shared reader's columns, in its order
             codec = SQLiteDb(conn)  # decodes times and JSON as the SQLite backend does
             with engine.connect() as connection:
 
                 def get() -> object:
-                    stmt = sa.select(table).where(
+                    stmt = sa.select(*read).where(
                         table.c.group_id == "g", table.c.id == rng.choice(ids), table.c.expired_at.is_(None)
                     )
-                    return [episode_from(codec, r) for r in connection.execute(stmt).mappings()]
+                    return [EPISODE(codec, r) for r in connection.execute(stmt)]
 
                 def newest() -> object:
                     stmt = (
-                        sa.select(table)
+                        sa.select(*read)
                         .where(table.c.group_id == "g", table.c.expired_at.is_(None))
                         .order_by(table.c.timestamp.desc(), table.c.id.desc())
                         .limit(50)
                     )
-                    return [episode_from(codec, r) for r in connection.execute(stmt).mappings()]
+                    return [EPISODE(codec, r) for r in connection.execute(stmt)]
 
                 results["sqlalchemy core"] = {
                     "get": _time(get, args.repeat),

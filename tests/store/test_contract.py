@@ -213,6 +213,15 @@ def test_list_newest_first_with_filters_and_paging(store: Storage) -> None:
     rest = store.list_episodes("g1", everything, 10, PageKey(page[-1].timestamp, page[-1].id))
     assert [e.id for e in page + rest] == ["e3", "e2", "e1", "e0"]
 
+    def ids(filters: EpisodeFilters, limit: int, after: PageKey | None = None) -> list[str]:
+        return [e.id for e in store.list_episodes("g1", filters, limit, after)]
+
+    # Several actors (each read through its own index, then merged), with paging and filters.
+    two = EpisodeFilters(actor_id=["alice", "bob", "carol"])
+    assert ids(two, 10) == ["e3", "e2", "e1", "e0"]
+    assert ids(two, 2) + ids(two, 10, PageKey(T0 + timedelta(minutes=2), "e2")) == ["e3", "e2", "e1", "e0"]
+    assert ids(EpisodeFilters(actor_id=["bob", "alice"], intent=["ask"]), 10) == ["e2", "e1"]
+
 
 def test_paging_is_stable_when_timestamps_tie(store: Storage) -> None:
     store.insert_episodes([new_episode(f"e{i}", f"text {i}") for i in range(5)], operation())

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engram.models.episodes import EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.nlp.names import normalise_name
 from engram.storage.protocol import Storage, Txn
@@ -143,3 +144,32 @@ def test_search_facts_ranks_rare_words_and_entities_match_literally(graph: Stora
         {"name": 0.1},
         T0 + timedelta(minutes=1),
     )
+
+
+def test_reads_build_the_models_written_field_for_field_in_their_order(graph: Storage) -> None:
+    """Rows are decoded straight from tuples into models: each read equals what was written, dumps
+    the same JSON (field order included), and marks every field set, on every read path."""
+    ann, budget = entity("en_a", "Ann"), fact("fa_1", 500)
+    ann.alias_sources = {"Ann alias": {"episode": "e1", "operation": "op_1"}}
+    budget.object, budget.status_reason = "en_b", "stated twice"
+
+    def write(txn: Txn) -> None:
+        txn.put_entity(ann, ["ann"])
+        txn.put_entity(entity("en_b", "Bob"), ["bob"])
+        txn.put_fact(budget, "ann budget 500")
+
+    graph.write(write)
+    episode = graph.get_episode("g1", "e1")
+    assert episode is not None and episode.actor is not None
+    reads = [
+        (graph.get_entity("g1", "en_a"), ann),
+        (graph.entities_with_names("g1", ["ann"])[0], ann),
+        (graph.find_facts("g1", FactQuery(subject="en_a"), 5)[0], budget),
+        (graph.search_facts("g1", ["budget"], FactQuery(), 5)[0][0], budget),
+        (graph.list_episodes("g1", EpisodeFilters(), 5)[-1], episode),
+        (episode.actor, episode.actor.model_validate(episode.actor.model_dump())),
+    ]
+    for read, written in reads:
+        assert read == written
+        assert read.model_dump_json() == type(written).model_validate(written.model_dump()).model_dump_json()
+        assert read.model_fields_set == set(type(written).model_fields)

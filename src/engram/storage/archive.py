@@ -15,14 +15,15 @@ from datetime import datetime
 from engram.models.graph import Fact
 from engram.storage.backend import Backend
 from engram.storage.graph import fact_version
-from engram.storage.rows import FACT_COLUMNS, F, fact_from
+from engram.storage.rows import FACT, FACTS, F
 from engram.storage.sql import Db, select_list
 
-_COLUMNS = ", ".join(FACT_COLUMNS)
+_COLUMNS = ", ".join(FACTS.columns)
+_LATEST = "f.version = (SELECT max(v.version) FROM {table} v WHERE v.group_id = f.group_id AND v.id = f.id)"
+"""True for the latest version ``f`` of a fact in ``table``."""
 _ARCHIVABLE = f"""
     SELECT {F} FROM facts f
-    WHERE f.group_id = :g
-      AND f.version = (SELECT max(v.version) FROM facts v WHERE v.group_id = f.group_id AND v.id = f.id)
+    WHERE f.group_id = :g AND {_LATEST.format(table="facts")}
       AND (f.status NOT IN ('current', 'disputed') OR f.expired_at IS NOT NULL)
       AND coalesce(f.expired_at, f.recorded_at) < :cutoff
       AND NOT EXISTS (SELECT 1 FROM fact_hits h WHERE h.group_id = f.group_id AND h.fact_id = f.id)
@@ -35,7 +36,7 @@ _RESTORED_EXPIRED_BY = (
     "FROM archived_facts n WHERE n.group_id = f.group_id AND n.id = f.id AND n.version = f.version + 1)) END"
 )
 _RESTORE = (
-    f"INSERT INTO facts ({_COLUMNS}) SELECT {select_list('f', FACT_COLUMNS[:-1])}, {_RESTORED_EXPIRED_BY} "
+    f"INSERT INTO facts ({_COLUMNS}) SELECT {select_list('f', FACTS.columns[:-1])}, {_RESTORED_EXPIRED_BY} "
     "FROM archived_facts f WHERE f.group_id = :g AND "
 )
 
@@ -53,7 +54,7 @@ def write_hits(db: Db, hits: Sequence[tuple[str, str, datetime]]) -> None:
 def archivable(db: Db, group_id: str, cutoff: datetime) -> list[Fact]:
     """Return the latest version of every fact the archive may take: inactive, older than ``cutoff``,
     never returned by a search."""
-    return [fact_from(db, row) for row in db.rows(_ARCHIVABLE, {"g": group_id, "cutoff": cutoff})]
+    return FACT.all(db, _ARCHIVABLE, {"g": group_id, "cutoff": cutoff})
 
 
 def count_versions(db: Db, table: str, group_id: str, fact_ids: Sequence[str]) -> int:
@@ -127,14 +128,12 @@ def unarchive_ids(
         return []
     clause, params = db.dialect.in_list("f.id", "ids", list(dict.fromkeys(fact_ids)))
     by = " AND f.archived_by = :by" if archived_by is not None else ""
-    rows = db.rows(
+    latest = FACT.all(
+        db,
         f"SELECT {F} FROM archived_facts f WHERE f.group_id = :g AND {clause}{by} "
-        "AND f.version = (SELECT max(v.version) FROM archived_facts v WHERE v.group_id = f.group_id AND "
-        "v.id = f.id) "
-        "ORDER BY f.id",
+        f"AND {_LATEST.format(table='archived_facts')} ORDER BY f.id",
         {"g": group_id, "by": archived_by, **params},
     )
-    latest = [fact_from(db, row) for row in rows]
     ids = [fact.id for fact in latest]
     if not ids:
         return []
@@ -152,9 +151,7 @@ def archived_superseded_by(db: Db, group_id: str, fact_id: str) -> list[str]:
     """Return the archived facts whose latest version names ``fact_id`` as its successor."""
     rows = db.rows(
         "SELECT f.id FROM archived_facts f WHERE f.group_id = :g AND f.superseded_by = :id "
-        "AND f.version = (SELECT max(v.version) FROM archived_facts v WHERE v.group_id = f.group_id AND "
-        "v.id = f.id) "
-        "ORDER BY f.id",
+        f"AND {_LATEST.format(table='archived_facts')} ORDER BY f.id",
         {"g": group_id, "id": fact_id},
     )
     return [str(row["id"]) for row in rows]

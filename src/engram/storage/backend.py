@@ -17,7 +17,14 @@ from typing import Any, TypeVar
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.storage.sql import Db, Dialect
-from engram.storage.types import NewEpisode, PendingEntity, PendingFact, ScoredEpisode, Vector
+from engram.storage.types import (
+    NewEpisode,
+    PendingEntity,
+    PendingFact,
+    ScoredEpisode,
+    Vector,
+    fact_text_key,
+)
 
 T = TypeVar("T")
 
@@ -93,6 +100,37 @@ class FullText(ABC):
 
         Inactive versions (neither current nor disputed) score ``inactive_weight`` of their match.
         """
+
+
+PENDING_FACTS = (
+    "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name, o.name FROM facts f "
+    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
+    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
+)
+"""Current facts with their subject's and object's current names: what ``pending_facts`` reads
+(each backend adds its join to vectors, its order and limit)."""
+
+
+def pending_facts(db: Db, sql: str, params: dict[str, Any]) -> list[PendingFact]:
+    """Return the PendingFact of each row of ``sql``, a PENDING_FACTS query."""
+    return [
+        PendingFact(
+            group_id, fact_id, fact_text_key(fact, subject, other), fact, tuple(n for n in names if n)
+        )
+        for group_id, fact_id, fact, subject, other, *names in db.tuples(sql, params)
+    ]
+
+
+def weighted(
+    hits: Sequence[tuple[Fact, float]], inactive_weight: float, limit: int
+) -> list[tuple[Fact, float]]:
+    """Return the best ``limit`` facts by similarity, inactive versions at ``inactive_weight`` of theirs."""
+    found = [
+        (fact, score * (1.0 if fact.status in ("current", "disputed") else inactive_weight))
+        for fact, score in hits
+    ]
+    found.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
+    return found[:limit]
 
 
 class Vectors(ABC):

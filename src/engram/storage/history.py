@@ -14,28 +14,27 @@ from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity, Fact
 from engram.storage.graph import fact_version
 from engram.storage.rows import (
-    OPERATIONS,
+    ENTITY,
+    EPISODE,
+    OPERATION,
     VERSIONED_TABLES,
     E,
     N,
-    entity_from,
-    episode_from,
-    operation_from,
     version_ref_from,
 )
 from engram.storage.sql import Db
 from engram.storage.types import ObjectKind, OperationQuery, VersionRef
 
-OPERATION = OPERATIONS.select("o")
+OPERATION_COLUMNS = OPERATION.select
 
 
 def get_operation(db: Db, group_id: str, operation_id: str) -> Operation | None:
     """Return a recorded operation."""
-    row = db.one(
-        f"SELECT {OPERATION} FROM operations o WHERE o.group_id = :g AND o.id = :id",
+    return OPERATION.one(
+        db,
+        f"SELECT {OPERATION_COLUMNS} FROM operations o WHERE o.group_id = :g AND o.id = :id",
         {"g": group_id, "id": operation_id},
     )
-    return None if row is None else operation_from(db, row)
 
 
 def list_operations(
@@ -76,12 +75,12 @@ def list_operations(
             f"{d.json_array_has('o.details', 'ep', key='episodes')})"
         )
         params["ep"] = query.episode_id
-    rows = db.rows(
-        f"SELECT {OPERATION} FROM operations o WHERE o.group_id = :g{where} "
+    return OPERATION.all(
+        db,
+        f"SELECT {OPERATION_COLUMNS} FROM operations o WHERE o.group_id = :g{where} "
         "ORDER BY o.created_at DESC, o.id DESC LIMIT :limit",
         params,
     )
-    return [operation_from(db, row) for row in rows]
 
 
 def touched_by(db: Db, group_id: str, operation_id: str) -> list[VersionRef]:
@@ -111,20 +110,20 @@ def versions(db: Db, group_id: str, kind: ObjectKind, object_id: str) -> list[Ve
 
 def episode_version(db: Db, group_id: str, episode_id: str, version: int) -> Episode | None:
     """Return one stored version of an episode."""
-    row = db.one(
+    return EPISODE.one(
+        db,
         f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND e.id = :id AND e.version = :v",
         {"g": group_id, "id": episode_id, "v": version},
     )
-    return None if row is None else episode_from(db, row)
 
 
 def entity_version(db: Db, group_id: str, entity_id: str, version: int) -> Entity | None:
     """Return one stored version of an entity."""
-    row = db.one(
+    return ENTITY.one(
+        db,
         f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.id = :id AND n.version = :v",
         {"g": group_id, "id": entity_id, "v": version},
     )
-    return None if row is None else entity_from(db, row)
 
 
 def version(

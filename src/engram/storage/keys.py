@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from engram.models.keys import ApiKey
-from engram.storage.rows import API_KEYS, api_key_from
+from engram.storage.rows import API_KEY, API_KEYS
 from engram.storage.sql import Db
 
-KEY = API_KEYS.select("k")
+KEY = API_KEY.select
 
 
 def insert(db: Db, key: ApiKey, digest: str) -> bool:
@@ -24,20 +24,17 @@ def insert(db: Db, key: ApiKey, digest: str) -> bool:
 
 def by_digest(db: Db, digest: str) -> ApiKey | None:
     """Return the key (revoked or not) whose digest is ``digest``."""
-    row = db.one(f"SELECT {KEY} FROM api_keys k WHERE k.digest = :digest", {"digest": digest})
-    return None if row is None else api_key_from(db, row)
+    return API_KEY.one(db, f"SELECT {KEY} FROM api_keys k WHERE k.digest = :digest", {"digest": digest})
 
 
 def by_id(db: Db, key_id: str) -> ApiKey | None:
     """Return the key with id ``key_id`` (revoked or not)."""
-    row = db.one(f"SELECT {KEY} FROM api_keys k WHERE k.id = :id", {"id": key_id})
-    return None if row is None else api_key_from(db, row)
+    return API_KEY.one(db, f"SELECT {KEY} FROM api_keys k WHERE k.id = :id", {"id": key_id})
 
 
 def list_all(db: Db) -> list[ApiKey]:
     """Return every key, revoked ones included, oldest first."""
-    rows = db.rows(f"SELECT {KEY} FROM api_keys k ORDER BY k.created_at, k.id")
-    return [api_key_from(db, row) for row in rows]
+    return API_KEY.all(db, f"SELECT {KEY} FROM api_keys k ORDER BY k.created_at, k.id")
 
 
 def any_active(db: Db) -> bool:

@@ -9,12 +9,9 @@ when it was archived) and, by the indexer, vectors.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime
-from functools import partial
 from typing import Any
 
 from engram.errors import Conflict
-from engram.models.graph import Entity
 from engram.models.portable import (
     ROW_KINDS,
     ArchivedFactRow,
@@ -31,21 +28,21 @@ from engram.models.portable import (
     reconcile,
     row_key,
 )
+from engram.storage.archive import write_hits
 from engram.storage.backend import Backend
-from engram.storage.episodes import around, check_nul
-from engram.storage.graph import fact_version, set_names
+from engram.storage.episodes import around, check_nul, current
+from engram.storage.graph import entity, fact_version, set_names
 from engram.storage.rows import (
     ARCHIVED_FACTS,
     CANDIDATES,
     ENTITIES,
+    EPISODE,
     FACTS,
     HITS,
     MENTIONS,
     OPERATIONS,
     E,
     Table,
-    entity_from,
-    episode_from,
     episode_params,
     insert_episode_sql,
 )
@@ -54,7 +51,8 @@ from engram.storage.sql import Row as DbRow
 from engram.storage.types import LoadCounts, NewEpisode, Reindex
 
 _EPISODES = (
-    f"SELECT {E}, d.thread FROM episodes e JOIN episode_docs d ON d.group_id = e.group_id AND d.id = e.id"
+    f"SELECT {E}, e.expired_by, d.thread FROM episodes e "
+    "JOIN episode_docs d ON d.group_id = e.group_id AND d.id = e.id"
 )
 _FACT_ORDER = "ORDER BY min(recorded_at) OVER (PARTITION BY id), id, version"
 _KINDS: dict[str, tuple[Table, type[Row], str]] = {
@@ -78,7 +76,7 @@ _OTHER_FACT_TABLE = {"facts": "archived_facts", "archived_facts": "facts"}
 def _decode(db: Db, kind: str, row: DbRow) -> Row:
     """Return the export model of a stored row of ``kind``."""
     if kind == "episode":
-        fields = dict(episode_from(db, row))
+        fields = dict(EPISODE(db, list(row.values())))
         return EpisodeRow.model_construct(**fields, expired_by=row["expired_by"], thread=row["thread"])
     table, model, _ = _KINDS[kind]
     return model.model_construct(**table.fields(db, row))
@@ -265,18 +263,14 @@ class Loader:
 
     def _hit(self, row: FactHitRow) -> None:
         """Record when a search last returned a fact: the later of the stored and the given time."""
-        key = {"g": row.group_id, "f": row.fact_id}
         stored = self._db.one(
-            "SELECT last_returned_at FROM fact_hits WHERE group_id = :g AND fact_id = :f", key
+            "SELECT last_returned_at FROM fact_hits WHERE group_id = :g AND fact_id = :f",
+            {"g": row.group_id, "f": row.fact_id},
         )
         if stored is not None and self._db.time(stored["last_returned_at"]) >= row.last_returned_at:
             self.counts.skipped[row.record] += 1
             return
-        self._db.run(
-            "INSERT INTO fact_hits (group_id, fact_id, last_returned_at) VALUES (:g, :f, :at) "
-            "ON CONFLICT (group_id, fact_id) DO UPDATE SET last_returned_at = excluded.last_returned_at",
-            {**key, "at": row.last_returned_at},
-        )
+        write_hits(self._db, [(row.group_id, row.fact_id, row.last_returned_at)])
         self.counts.created[row.record] += 1
 
     # -- derived rows ------------------------------------------------------------------------------
@@ -295,11 +289,8 @@ class Loader:
                 self._single_current(table, kind, group_id, object_id)
         self._thread_context()
         for group_id, entity_id in sorted(self._entities):
-            found = db.one(
-                "SELECT * FROM entities WHERE group_id = :g AND id = :id AND expired_at IS NULL",
-                {"g": group_id, "id": entity_id},
-            )
-            keys = [] if found is None else self._reindex.name_keys(entity_from(db, found))
+            found = entity(db, group_id, entity_id)
+            keys = [] if found is None else self._reindex.name_keys(found)
             set_names(db, group_id, entity_id, keys)
         for table, facts in self._facts.items():
             for group_id, fact_id in sorted(facts):
@@ -313,14 +304,7 @@ class Loader:
             stale = set(ids)
             for episode_id in ids:
                 stale.update(around(self._db, group_id, episode_id))
-                if (
-                    self._db.one(
-                        "SELECT 1 AS found FROM episodes WHERE group_id = :g AND id = :id AND expired_at IS "
-                        "NULL",
-                        {"g": group_id, "id": episode_id},
-                    )
-                    is None
-                ):
+                if current(self._db, group_id, episode_id) is None:
                     self._backend.vectors.drop_episode(self._db, group_id, episode_id)
             self._backend.fulltext.refresh(self._db, group_id, sorted(stale))
 
@@ -338,17 +322,8 @@ class Loader:
                     {"g": group_id, "id": fact_id},
                 )
             )
-        text = self._reindex.fact_text(fact, partial(self._entity_at, group_id, at))
+        text = self._reindex.fact_text(fact, lambda entity_id: entity(self._db, group_id, entity_id, at))
         self._backend.fulltext.index_fact(self._db, fact, text, archived=archived)
-
-    def _entity_at(self, group_id: str, at: datetime, entity_id: str) -> Entity | None:
-        """Return the version of an entity that was current at ``at``."""
-        found = self._db.one(
-            "SELECT * FROM entities WHERE group_id = :g AND id = :id AND recorded_at <= :at "
-            "AND (expired_at IS NULL OR expired_at > :at) ORDER BY version DESC LIMIT 1",
-            {"g": group_id, "id": entity_id, "at": at},
-        )
-        return None if found is None else entity_from(self._db, found)
 
     def _single_current(self, table: str, kind: str, group_id: str, object_id: str) -> None:
         current = int(

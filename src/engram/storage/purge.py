@@ -15,7 +15,7 @@ from engram.errors import NotFound
 from engram.models.episodes import Operation
 from engram.models.history import PurgeReport
 from engram.storage.backend import Backend
-from engram.storage.episodes import around
+from engram.storage.episodes import around, lock
 from engram.storage.graph import entity, fact_version, remove_mentions, set_names
 from engram.storage.history import entities_unmentioned
 from engram.storage.rows import insert_operation
@@ -36,7 +36,7 @@ def purge_episode(
 ) -> PurgeReport:
     """Delete the episode and what only it supports; record ``operation``. Raises NotFound."""
     key = {"g": group_id, "id": episode_id}
-    if db.one("SELECT 1 AS found FROM episode_docs WHERE group_id = :g AND id = :id", key) is None:
+    if not lock(db, group_id, episode_id):
         raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
     neighbours = around(db, group_id, episode_id)
     versions = int(db.value("SELECT count(*) AS n FROM episodes WHERE group_id = :g AND id = :id", key))

@@ -23,7 +23,7 @@ from engram.fold import SQL_FUNCTION, fold, postgres_function
 from engram.models.episodes import Episode
 from engram.models.references import MAX_REFERENCE_CHARS
 from engram.storage.episodes import held
-from engram.storage.rows import E, episode_from
+from engram.storage.rows import EPISODE, E
 from engram.storage.sql import Db
 from engram.storage.types import CitedReference, PageKey
 
@@ -232,13 +232,13 @@ def episodes_citing(
     if after_key is not None:
         after = " AND (e.timestamp, e.id) < (:key_at, :key_id)"
         params |= {"key_at": after_key.timestamp, "key_id": after_key.id}
-    rows = db.rows(
+    return EPISODE.all(
+        db,
         f"SELECT {E} FROM (SELECT DISTINCT r.group_id, r.episode_id, r.version FROM episode_references r "
         f"WHERE r.group_id = :g AND {listed}) c {_held_join('c')} "
         f"WHERE {clause}{after} ORDER BY e.timestamp DESC, e.id DESC LIMIT :limit",
         params,
     )
-    return [episode_from(db, row) for row in rows]
 
 
 def references_named(db: Db, group_id: str, name: str, known_at: datetime | None) -> list[tuple[str, str]]:

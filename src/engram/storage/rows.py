@@ -2,21 +2,29 @@
 
 Each table's columns are listed here and nowhere else, with which of them hold times and
 JSON. ``Table.params`` turns a model into the parameters of ``table.insert``; ``Table.fields``
-turns a row (a mapping) back into a model's fields, decoding times and JSON through the
-row's Db, so one codec serves both databases. Episodes have their own codec (an actor in
-three columns, ``refs`` for ``references``), the hottest one.
+turns a row (a mapping) back into a model's fields. The hot models (episodes, entities, facts)
+are read through a ``Reader``: its select list holds the model's columns in the model's field
+order, and it decodes rows as tuples straight into models, each column at the position that
+list gives it (no mapping per row, no ``row[7]`` anywhere). Times and JSON are decoded through
+the row's dialect, so one codec serves both databases.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
 
 from engram.models.episodes import Actor, Episode, Operation
 from engram.models.graph import Entity, Fact
 from engram.models.keys import ApiKey
-from engram.storage.sql import Db, Json, Row, insert_sql, select_list
+from engram.storage.sql import Db, Json, Params, Row, insert_sql, select_list
 from engram.storage.types import MergeCandidate, ObjectKind, VersionRef
+
+M = TypeVar("M", bound=BaseModel)
+_setattr = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -55,14 +63,100 @@ class Table:
         return fields
 
 
+def construct(model: type[M], fields: dict[str, Any]) -> M:
+    """Return an unvalidated ``model`` holding ``fields``: every field of it, in its field order.
+
+    What ``model_construct`` leaves behind, without its pass over every field for defaults and
+    aliases (half the CPU of reading a page of episodes; docs/decisions.md §16). Readers check
+    at import that their columns name every field of a model with no private attributes.
+    """
+    instance = model.__new__(model)
+    _setattr(instance, "__dict__", fields)
+    _setattr(instance, "__pydantic_fields_set__", set(fields))
+    _setattr(instance, "__pydantic_extra__", None)
+    _setattr(instance, "__pydantic_private__", None)
+    return instance
+
+
+class Reader(Generic[M]):
+    """How a model is read from a table: its select list and the decoder of its rows as tuples.
+
+    The list holds the column of each field of the model, in the model's field order (a field
+    stored under another name is mapped in ``renamed``), then the ``extra`` columns ``finish``
+    reads; a row may carry more values after them (a score, a doc), which callers read at
+    ``width`` and beyond. ``at`` maps every listed column to its position.
+    """
+
+    def __init__(
+        self,
+        model: type[M],
+        table: Table,
+        alias: str,
+        renamed: dict[str, str] | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        self.model = model
+        self.fields = tuple(model.model_fields)
+        stored = tuple((renamed or {}).get(name, name) for name in self.fields)
+        unknown = set(stored + extra) - set(table.columns)
+        if unknown or model.__private_attributes__:
+            raise TypeError(f"{model.__name__} cannot be read from {table.name}: {sorted(unknown)}")
+        self.at = {column: i for i, column in enumerate(stored + extra)}
+        self.width = len(self.at)
+        self.select = select_list(alias, stored + extra)
+        self._times = tuple(f for f, c in zip(self.fields, stored, strict=True) if c in table.times)
+        self._json = tuple(f for f, c in zip(self.fields, stored, strict=True) if c in table.json)
+
+    def __call__(self, db: Db, row: Sequence[Any]) -> M:
+        """Return the model of a row that starts with this reader's columns."""
+        fields = dict(zip(self.fields, row, strict=False))  # stops at the model's last field
+        decode = db.dialect.decode_time
+        for name in self._times:
+            if fields[name] is not None:
+                fields[name] = decode(fields[name])
+        decode = db.dialect.decode_json
+        for name in self._json:
+            if fields[name] is not None:
+                fields[name] = decode(fields[name])
+        self.finish(fields, row)
+        return construct(self.model, fields)
+
+    def finish(self, fields: dict[str, Any], row: Sequence[Any]) -> None:
+        """Complete ``fields`` from the extra columns of ``row`` (nothing by default)."""
+
+    def all(self, db: Db, sql: str, params: Params | None = None) -> list[M]:
+        """Return the model of every row of a query that selects this reader's columns first."""
+        return [self(db, row) for row in db.tuples(sql, params)]
+
+    def one(self, db: Db, sql: str, params: Params | None = None) -> M | None:
+        """Return the model of a query's first row, or None."""
+        rows = db.tuples(sql, params)
+        return self(db, rows[0]) if rows else None
+
+
+class _EpisodeReader(Reader[Episode]):
+    """Episodes: the actor is three columns (the field reads ``actor_id``; None when it is NULL)."""
+
+    def finish(self, fields: dict[str, Any], row: Sequence[Any]) -> None:
+        if fields["actor"] is not None:
+            at = self.at
+            actor = {"type": row[at["actor_type"]], "id": fields["actor"], "name": row[at["actor_name"]]}
+            fields["actor"] = construct(Actor, actor)
+
+
 def _set(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-EPISODE_COLUMNS = (
-    *("group_id", "id", "version", "timestamp", "recorded_at", "expired_at", "source", "source_type"),
-    *("actor_type", "actor_id", "actor_name", "intent", "content", "metadata", "refs", "fingerprint"),
-    *("status", "operation_id", "expired_by"),
+EPISODES = Table(
+    "episodes",
+    (
+        *("group_id", "id", "version", "timestamp", "recorded_at", "expired_at", "source", "source_type"),
+        *("actor_type", "actor_id", "actor_name", "intent", "content", "metadata", "refs", "fingerprint"),
+        *("status", "operation_id", "expired_by"),
+    ),
+    times=_set("timestamp", "recorded_at", "expired_at"),
+    json=_set("metadata", "refs"),
 )
 ENTITIES = Table(
     "entities",
@@ -107,25 +201,21 @@ HITS = Table("fact_hits", ("group_id", "fact_id", "last_returned_at"), times=_se
 API_KEYS = Table(
     "api_keys",
     (
-        "id",
-        "name",
-        "role",
-        "group_ids",
-        "digest",
-        "prefix",
-        "created_at",
-        "expires_at",
-        "revoked_at",
-        "last_used_at",
+        *("id", "name", "role", "group_ids", "digest", "prefix"),
+        *("created_at", "expires_at", "revoked_at", "last_used_at"),
     ),
     times=_set("created_at", "expires_at", "revoked_at", "last_used_at"),
     json=_set("group_ids"),
 )
 
-FACT_COLUMNS = FACTS.columns
-E = select_list("e", EPISODE_COLUMNS)
-N = ENTITIES.select("n")
-F = FACTS.select("f")
+EPISODE = _EpisodeReader(
+    Episode, EPISODES, "e", {"actor": "actor_id", "references": "refs"}, extra=("actor_type", "actor_name")
+)
+ENTITY = Reader(Entity, ENTITIES, "n")
+FACT = Reader(Fact, FACTS, "f")
+OPERATION = Reader(Operation, OPERATIONS, "o")
+API_KEY = Reader(ApiKey, API_KEYS, "k")  # the digest stays in the store
+E, N, F = EPISODE.select, ENTITY.select, FACT.select
 VERSIONED_TABLES: dict[ObjectKind, str] = {"episode": "episodes", "entity": "entities", "fact": "facts"}
 
 
@@ -136,8 +226,8 @@ def insert_episode_sql(db: Db) -> str:
     """
     columns, values = db.dialect.episode_doc
     return (
-        f"INSERT INTO episodes ({columns}{', '.join(EPISODE_COLUMNS)}) "
-        f"SELECT {values}{', '.join(':' + c for c in EPISODE_COLUMNS)} FROM episode_docs d "
+        f"INSERT INTO episodes ({columns}{', '.join(EPISODES.columns)}) "
+        f"SELECT {values}{', '.join(':' + c for c in EPISODES.columns)} FROM episode_docs d "
         "WHERE d.group_id = :group_id AND d.id = :id"
     )
 
@@ -149,8 +239,8 @@ def insert_new_episode_sql(db: Db) -> str:
     columns, _ = db.dialect.episode_doc
     doc = ":doc, " if columns else ""
     return (
-        f"INSERT INTO episodes ({columns}{', '.join(EPISODE_COLUMNS)}) "
-        f"VALUES ({doc}{', '.join(':' + c for c in EPISODE_COLUMNS)})"
+        f"INSERT INTO episodes ({columns}{', '.join(EPISODES.columns)}) "
+        f"VALUES ({doc}{', '.join(':' + c for c in EPISODES.columns)})"
     )
 
 
@@ -158,7 +248,7 @@ def episode_params(episode: Episode, expired_by: str | None = None) -> dict[str,
     """Return the parameters of one episode version's row."""
     actor = episode.actor
     return {
-        **{c: getattr(episode, c) for c in EPISODE_COLUMNS[:8]},
+        **{c: getattr(episode, c) for c in EPISODES.columns[:8]},
         "actor_type": actor.type if actor else None,
         "actor_id": actor.id if actor else None,
         "actor_name": actor.name if actor else None,
@@ -173,61 +263,9 @@ def episode_params(episode: Episode, expired_by: str | None = None) -> dict[str,
     }
 
 
-def episode_from(db: Db, row: Row) -> Episode:
-    """Return the Episode of a row holding EPISODE_COLUMNS (the hottest codec: no intermediate dict)."""
-    time, data = db.dialect.decode_time, db.dialect.decode_json
-    actor_id, expired_at = row["actor_id"], row["expired_at"]
-    return Episode.model_construct(
-        id=row["id"],
-        group_id=row["group_id"],
-        version=row["version"],
-        timestamp=time(row["timestamp"]),
-        recorded_at=time(row["recorded_at"]),
-        expired_at=None if expired_at is None else time(expired_at),
-        source=row["source"],
-        source_type=row["source_type"],
-        actor=None
-        if actor_id is None
-        else Actor.model_construct(type=row["actor_type"], id=actor_id, name=row["actor_name"]),
-        intent=row["intent"],
-        content=row["content"],
-        metadata=data(row["metadata"]),
-        references=data(row["refs"]),
-        fingerprint=row["fingerprint"],
-        status=row["status"],
-        operation_id=row["operation_id"],
-    )
-
-
-def entity_from(db: Db, row: Row) -> Entity:
-    """Return the Entity of a row holding the entities' columns."""
-    fields = ENTITIES.fields(db, row)
-    del fields["expired_by"]
-    return Entity.model_construct(**fields)
-
-
-def fact_from(db: Db, row: Row) -> Fact:
-    """Return the Fact of a row holding the facts' columns."""
-    fields = FACTS.fields(db, row)
-    del fields["expired_by"]
-    return Fact.model_construct(**fields)
-
-
-def operation_from(db: Db, row: Row) -> Operation:
-    """Return the Operation of a row holding the operations' columns."""
-    return Operation.model_construct(**OPERATIONS.fields(db, row))
-
-
 def insert_operation(db: Db, operation: Operation, extra: dict[str, object] | None = None) -> None:
     """Store ``operation`` with ``extra`` merged into its details."""
     db.run(OPERATIONS.insert, OPERATIONS.params(operation, details={**operation.details, **(extra or {})}))
-
-
-def api_key_from(db: Db, row: Row) -> ApiKey:
-    """Return the ApiKey of a row holding the api_keys' columns (its digest left in the store)."""
-    fields = API_KEYS.fields(db, row)
-    del fields["digest"]
-    return ApiKey.model_construct(**fields)
 
 
 def candidate_from(db: Db, row: Row) -> MergeCandidate:

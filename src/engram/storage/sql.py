@@ -4,8 +4,9 @@ Statements are written once, with named parameters (``:name``) and, where the tw
 spell a thing differently, a fragment from the connection's ``Dialect`` (``d.in_list``,
 ``d.json_array_has``, ``d.for_update``…). ``Db`` runs them on a driver connection (apsw or
 psycopg), converts the placeholders, encodes parameters (datetimes, ``Json`` values) and
-returns rows as mappings read by column name. Decoding a stored value back (a time, a JSON
-column) goes through ``Db.time`` / ``Db.json``, so a row codec is written once too
+returns rows as mappings read by column name, or (``Db.tuples``, the hot reads) as tuples that
+a model's ``Reader`` decodes by the positions of the columns it names. Decoding a stored value
+back (a time, a JSON column) goes through the dialect, so a row codec is written once too
 (engram.storage.rows).
 
 Why not SQLAlchemy Core: apsw, which SQLite needs here (FTS5 ``contentless_delete``; the
@@ -136,6 +137,10 @@ class Db(ABC):
         """Run translated ``sql``; return a cursor whose rows are mappings."""
 
     @abstractmethod
+    def _tuples(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
+        """Run translated ``sql``; return its rows as tuples, in the order of its select list."""
+
+    @abstractmethod
     def run_many(self, sql: str, rows: Sequence[Params]) -> None:
         """Run one statement for each parameter mapping."""
 
@@ -169,6 +174,10 @@ class Db(ABC):
     def rows(self, sql: str, params: Params | None = None) -> list[Row]:
         """Return every row of a query."""
         return list(self._execute(self.sql(sql), self._encoded(params)))
+
+    def tuples(self, sql: str, params: Params | None = None) -> list[tuple[Any, ...]]:
+        """Return every row of a query as a tuple (the hot reads: no mapping per row)."""
+        return self._tuples(self.sql(sql), self._encoded(params))
 
     def iter(self, sql: str, params: Params | None = None) -> Iterator[Row]:
         """Yield the rows of a query as they are read."""

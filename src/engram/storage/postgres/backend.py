@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -106,7 +106,7 @@ def lock_key(namespace: str, *parts: str) -> int:
 
 
 class PostgresDb(Db):
-    """The shared SQL on a psycopg connection; rows as dicts; advisory locks in the schema's namespace."""
+    """The shared SQL on a psycopg connection (rows as dicts or tuples), advisory locks in its schema."""
 
     dialect = DIALECT
 
@@ -119,9 +119,12 @@ class PostgresDb(Db):
         cursor = self.conn.execute(sql, params, prepare=None)
         return iter(cursor.fetchall()) if cursor.description is not None else iter(())
 
-    def rows_unprepared(self, sql: str, params: Params) -> list[dict[str, Any]]:
+    def _tuples(self, sql: str, params: Params, prepare: bool | None = None) -> list[tuple[Any, ...]]:
+        return self.conn.cursor(row_factory=tuple_row).execute(sql, params, prepare=prepare).fetchall()
+
+    def tuples_unprepared(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
         """Return every row of a query the server must plan for these very parameters, not prepare."""
-        return self.conn.execute(self.sql(sql), self._encoded(params), prepare=False).fetchall()
+        return self._tuples(self.sql(sql), self._encoded(params), prepare=False)
 
     def iter(self, sql: str, params: Params | None = None) -> Iterator[dict[str, Any]]:
         """Stream the rows through a server-side cursor (inside the snapshot's transaction)."""

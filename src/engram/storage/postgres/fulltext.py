@@ -40,7 +40,7 @@ from engram.storage.backend import FullText
 from engram.storage.episodes import CURRENT, filter_sql, held
 from engram.storage.postgres.backend import PostgresDb
 from engram.storage.postgres.migrations import TEXT_CONFIG
-from engram.storage.rows import E, F, episode_from, fact_from
+from engram.storage.rows import EPISODE, FACT, E, F
 from engram.storage.sql import Db
 from engram.storage.types import CONTEXT_WEIGHT, NewEpisode, ScoredEpisode
 
@@ -299,8 +299,8 @@ class PostgresFullText(FullText):
             f"WHERE true{where} ORDER BY m.score DESC, e.id LIMIT :limit"
         )
         values = {**params, **more, **at, "avg": stats.average_length, "g": group_id, "limit": limit}
-        rows = db.rows_unprepared(sql, values)  # planned for these very words (rare words: index scans)
-        return [ScoredEpisode(episode_from(db, row), float(row["score"])) for row in rows]
+        rows = db.tuples_unprepared(sql, values)  # planned for these very words (rare words: index scans)
+        return [ScoredEpisode(EPISODE(db, row), float(row[-1])) for row in rows]
 
     # -- facts -------------------------------------------------------------------------------------
 
@@ -423,7 +423,7 @@ def _fact_query(
         "g": group_id,
         "limit": limit,
     }
-    return [(fact_from(db, row), float(row["score"])) for row in db.rows_unprepared(sql, values)]
+    return [(FACT(db, row), float(row[-1])) for row in db.tuples_unprepared(sql, values)]
 
 
 def _contexts(

@@ -18,22 +18,18 @@ import numpy as np
 from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
-from engram.storage.backend import Vectors
+from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
 from engram.storage.episodes import filter_sql, held
 from engram.storage.postgres.backend import PostgresDb
-from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
+from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
-from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
+from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector
 
 EPISODE_DIMENSIONS = "vector_dimensions"
 GRAPH_DIMENSIONS = "graph_vector_dimensions"
 GRAPH_TABLES = ("fact_vectors", "entity_vectors")
 EF_SEARCH = 64
 """HNSW candidate list size (pgvector's default is 40); raised to 2 × limit for larger limits."""
-_NAMES_JOIN = (
-    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
-    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
-)
 _KEY_SQL = "f.fact || chr(31) || f.subject || chr(31) || coalesce(f.object, '')"
 
 
@@ -108,14 +104,14 @@ class PostgresVectors(Vectors):
     # -- episodes ----------------------------------------------------------------------------------
 
     def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
-        rows = db.rows(
+        return EPISODE.all(
+            db,
             f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.group_id = d.group_id AND e.id = d.id "
             "AND e.expired_at IS NULL WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v "
             "WHERE v.group_id = d.group_id AND v.id = d.id) ORDER BY d.created_at, d.group_id, d.id LIMIT "
             ":limit",
             {"limit": limit},
         )
-        return [episode_from(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
         """Upsert one vector per episode; the first vector ever stored fixes the dimension and builds the "
@@ -160,37 +156,25 @@ class PostgresVectors(Vectors):
         clause, at = held(filters.known_at)
         with db.conn.transaction():
             _search_settings(db, limit)
-            rows = db.rows(
+            rows = db.tuples(
                 f"SELECT {E}, v.embedding <=> :q AS distance FROM episode_vectors v "
                 f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND {clause} "
                 f"WHERE v.group_id = :g{where} ORDER BY distance LIMIT :limit",
                 {"q": _array(vector), "g": group_id, "limit": limit, **params, **at},
             )
-        hits = [ScoredEpisode(episode_from(db, row), 1.0 - float(row["distance"])) for row in rows]
+        hits = [ScoredEpisode(EPISODE(db, row), 1.0 - float(row[-1])) for row in rows]
         return sorted(hits, key=lambda hit: -hit.score)
 
     # -- facts -------------------------------------------------------------------------------------
 
     def pending_facts(self, db: Db, limit: int) -> list[PendingFact]:
-        rows = db.rows(
-            "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name AS subject_name, o.name AS "
-            "object_name "
-            f"FROM facts f {_NAMES_JOIN} WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM "
-            "fact_vectors v "
+        return pending_facts(
+            db,
+            f"{PENDING_FACTS} WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors v "
             f"WHERE v.group_id = f.group_id AND v.id = f.id AND v.text_key = {_KEY_SQL}) "
             "ORDER BY f.recorded_at, f.group_id, f.id LIMIT :limit",
             {"limit": limit},
         )
-        return [
-            PendingFact(
-                group_id=r["group_id"],
-                id=r["id"],
-                text_key=fact_text_key(r["fact"], r["subject"], r["object"]),
-                sentence=r["fact"],
-                names=tuple(name for name in (r["subject_name"], r["object_name"]) if name is not None),
-            )
-            for r in rows
-        ]
 
     def put_facts(self, db: Db, items: Sequence[tuple[PendingFact, Vector]]) -> None:
         self._check_prepared(db, len(items[0][1]))
@@ -230,19 +214,13 @@ class PostgresVectors(Vectors):
         clause, params = where
         with db.conn.transaction():
             _search_settings(db, limit)
-            rows = db.rows(
+            rows = db.tuples(
                 f"SELECT {F}, 1 - (v.embedding <=> :q) AS similarity FROM fact_vectors v "
                 f"JOIN facts f ON f.group_id = v.group_id AND f.id = v.id AND {clause} "
                 "WHERE v.group_id = :g ORDER BY v.embedding <=> :q LIMIT :limit",
                 {"q": _array(vector), "g": group_id, "limit": 4 * limit, **params},
             )
-        hits = []
-        for row in rows:
-            fact = fact_from(db, row)
-            weight = 1.0 if fact.status in ("current", "disputed") else inactive_weight
-            hits.append((fact, float(row["similarity"]) * weight))
-        hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
-        return hits[:limit]
+        return weighted([(FACT(db, row), float(row[-1])) for row in rows], inactive_weight, limit)
 
     # -- entity names ------------------------------------------------------------------------------
 
@@ -276,16 +254,12 @@ class PostgresVectors(Vectors):
         assert isinstance(db, PostgresDb)
         with db.conn.transaction():
             _search_settings(db, limit)
-            rows = db.rows(
+            rows = db.tuples(
                 f"SELECT {N}, 1 - (v.embedding <=> :q) AS similarity FROM entity_vectors v "
                 "JOIN entities n ON n.group_id = v.group_id AND n.id = v.id AND n.expired_at IS NULL "
                 "AND (cardinality(CAST(:types AS text[])) = 0 OR n.type = ANY(:types)) WHERE v.group_id = :g "
                 "ORDER BY v.embedding <=> :q LIMIT :limit",
                 {"q": _array(vector), "types": list(types), "g": group_id, "limit": limit},
             )
-        found = [
-            (entity_from(db, row), float(row["similarity"]))
-            for row in rows
-            if float(row["similarity"]) >= floor
-        ]
+        found = [(ENTITY(db, row), float(row[-1])) for row in rows if float(row[-1]) >= floor]
         return sorted(found, key=lambda pair: -pair[1])

@@ -18,7 +18,7 @@ from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Fact
 from engram.storage.backend import FullText
 from engram.storage.episodes import CURRENT, filter_sql, held
-from engram.storage.rows import E, F, episode_from, fact_from
+from engram.storage.rows import EPISODE, FACT, E, F
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
 from engram.storage.sqlite.bulk import next_doc
@@ -138,10 +138,10 @@ def held_by_docs(db: Db, docs: Sequence[int], known_at: Any = None) -> dict[int,
     clause, params = held(known_at)
     index = "" if known_at is None else db.dialect.indexed_by("episodes_doc_versions")
     docs_in, more = db.dialect.in_list("e.doc", "docs", list(docs))
-    rows = db.rows(
+    rows = db.tuples(
         f"SELECT {E}, e.doc FROM episodes e{index} WHERE {docs_in} AND {clause}", {**params, **more}
     )
-    return {int(row["doc"]): episode_from(db, row) for row in rows}
+    return {int(row[EPISODE.width]): EPISODE(db, row) for row in rows}
 
 
 Hydrate = Callable[[SQLiteDb, str, Sequence[int]], dict[int, Episode]]
@@ -243,16 +243,16 @@ class SQLiteFullText(FullText):
         clause, at = held(filters.known_at)
         index = "episodes_current_doc" if filters.known_at is None else "episodes_doc_versions"
         now = filters.known_at is None  # current versions: only their docs here, the rows from memory
-        rows = db.rows(
+        rows = db.tuples(
             f"SELECT {'e.doc' if now else E}, {order} FROM episodes_fts f CROSS JOIN episodes e "
             f"INDEXED BY {index} ON e.doc = f.rowid AND {clause} "
             f"WHERE episodes_fts MATCH :q{rank} AND e.group_id = :g{where} ORDER BY {sort} LIMIT :limit",
             {"q": expression, "g": group_id, "limit": limit, **at, **params},
         )
         if not now:
-            return [ScoredEpisode(episode_from(db, row), float(row["score"])) for row in rows]
-        found = self._current(db, group_id, [int(row["doc"]) for row in rows])
-        return [ScoredEpisode(found[d], float(r["score"])) for r in rows if (d := int(r["doc"])) in found]
+            return [ScoredEpisode(EPISODE(db, row), float(row[-1])) for row in rows]
+        found = self._current(db, group_id, [int(doc) for doc, _ in rows])
+        return [ScoredEpisode(found[doc], float(score)) for doc, score in rows if doc in found]
 
     def _ranked_among(
         self, db: SQLiteDb, expression: str, group_id: str, filters: EpisodeFilters, limit: int
@@ -332,7 +332,7 @@ class SQLiteFullText(FullText):
     ) -> list[tuple[Fact, float]]:
         table = "archived_facts" if archived else "facts"
         clause, params = where
-        rows = db.rows(
+        rows = db.tuples(
             f"SELECT {F}, -bm25({table}_fts) * "
             "(CASE WHEN f.status IN ('current', 'disputed') THEN 1.0 ELSE :weight END) AS score "
             f"FROM {table}_fts x CROSS JOIN fact_docs k ON k.doc = x.rowid "
@@ -340,4 +340,4 @@ class SQLiteFullText(FullText):
             f"WHERE {table}_fts MATCH :q AND k.group_id = :g AND {clause} ORDER BY score DESC LIMIT :limit",
             {"weight": inactive_weight, "q": fts_query(terms), "g": group_id, "limit": limit, **params},
         )
-        return [(fact_from(db, row), float(row["score"])) for row in rows]
+        return [(FACT(db, row), float(row[-1])) for row in rows]

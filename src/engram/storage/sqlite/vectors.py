@@ -26,14 +26,14 @@ from threadpoolctl import ThreadpoolController
 from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
-from engram.storage.backend import Vectors
+from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
 from engram.storage.episodes import filter_sql, held
-from engram.storage.rows import E, F, N, entity_from, episode_from, fact_from
+from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
 from engram.storage.sqlite.episode_matrix import EpisodeMatrices
 from engram.storage.sqlite.fulltext import held_by_docs
-from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector, fact_text_key
+from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector
 
 _ONE_BLAS_THREAD = ThreadpoolController()
 """A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (docs/decisions.md §15)."""
@@ -48,10 +48,6 @@ _TABLES = {
     "entity_vectors": ("entity_id", "seq"),
 }
 """Each table's key column and the column that orders its rows as added."""
-_NAMES_JOIN = (
-    "LEFT JOIN entities s ON s.group_id = f.group_id AND s.id = f.subject AND s.expired_at IS NULL "
-    "LEFT JOIN entities o ON o.group_id = f.group_id AND o.id = f.object AND o.expired_at IS NULL"
-)
 _KEY_SQL = "f.fact || char(31) || f.subject || char(31) || coalesce(f.object, '')"
 
 
@@ -194,11 +190,11 @@ class SQLiteVectors(Vectors):
             "AND NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.doc = d.doc) ORDER BY d.doc LIMIT :limit"
         )
         after = self._pending_after
-        rows = db.rows(sql, {"after": after, "limit": limit})
+        rows = db.tuples(sql, {"after": after, "limit": limit})
         if not rows and after:
-            rows = db.rows(sql, {"after": 0, "limit": limit})
-        self._pending_after = int(rows[-1]["doc"]) if rows else 0
-        return [episode_from(db, row) for row in rows]
+            rows = db.tuples(sql, {"after": 0, "limit": limit})
+        self._pending_after = int(rows[-1][EPISODE.width]) if rows else 0
+        return [EPISODE(db, row) for row in rows]
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
         # The docs read first, per group, then plain VALUES rows: an INSERT … SELECT per row costs
@@ -285,24 +281,13 @@ class SQLiteVectors(Vectors):
     # -- facts -------------------------------------------------------------------------------------
 
     def pending_facts(self, db: Db, limit: int) -> list[PendingFact]:
-        rows = db.rows(
-            "SELECT f.group_id, f.id, f.fact, f.subject, f.object, s.name AS subject_name, o.name AS "
-            "object_name "
-            f"FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id {_NAMES_JOIN} "
+        return pending_facts(
+            db,
+            f"{PENDING_FACTS} JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id "
             "WHERE f.expired_at IS NULL AND NOT EXISTS (SELECT 1 FROM fact_vectors v "
             f"WHERE v.doc = k.doc AND v.text_key = {_KEY_SQL}) ORDER BY k.doc LIMIT :limit",
             {"limit": limit},
         )
-        return [
-            PendingFact(
-                group_id=r["group_id"],
-                id=r["id"],
-                text_key=fact_text_key(r["fact"], r["subject"], r["object"]),
-                sentence=r["fact"],
-                names=tuple(name for name in (r["subject_name"], r["object_name"]) if name is not None),
-            )
-            for r in rows
-        ]
 
     def put_facts(self, db: Db, items: Sequence[tuple[PendingFact, Vector]]) -> None:
         db.run_many(
@@ -352,18 +337,11 @@ class SQLiteVectors(Vectors):
             f"SELECT {F}, k.doc FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id "
             f"WHERE f.group_id = :g AND {clause}"
         )
-        rows = db.rows(f"{select} AND {docs}", {"g": group_id, **params, **more})
+        rows = db.tuples(f"{select} AND {docs}", {"g": group_id, **params, **more})
         if len(rows) < limit and pool < len(scores):  # a selective filter: score every fact passing it
-            rows = db.rows(select, {"g": group_id, **params})
-        hits = []
-        for row in rows:
-            similarity = by_doc.get(int(row["doc"]))
-            if similarity is not None:
-                fact = fact_from(db, row)
-                active = fact.status in ("current", "disputed")
-                hits.append((fact, similarity * (1.0 if active else inactive_weight)))
-        hits.sort(key=lambda hit: (-hit[1], hit[0].id, -hit[0].version))
-        return hits[:limit]
+            rows = db.tuples(select, {"g": group_id, **params})
+        hits = [(FACT(db, row), by_doc[row[FACT.width]]) for row in rows if row[FACT.width] in by_doc]
+        return weighted(hits, inactive_weight, limit)
 
     # -- entity names ------------------------------------------------------------------------------
 
@@ -414,12 +392,13 @@ class SQLiteVectors(Vectors):
         ids = sorted(scored, key=lambda k: -scored[k])[:ENTITY_POOL]
         clause, params = db.dialect.in_list("n.id", "ids", ids)
         typed, more = db.dialect.in_list("n.type", "types", types) if types else ("1 = 1", {})
-        rows = db.rows(
+        entities = ENTITY.all(
+            db,
             f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND {clause} AND "
             f"{typed}",
             {"g": group_id, **params, **more},
         )
-        found = sorted(((entity_from(db, row), scored[str(row["id"])]) for row in rows), key=lambda p: -p[1])
+        found = sorted(((entity, scored[entity.id]) for entity in entities), key=lambda p: -p[1])
         return found[:limit]
 
 
