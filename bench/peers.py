@@ -317,7 +317,8 @@ def probe_rss(system: str, path: str, queries_file: str) -> None:
         from engram.memory import Memory
 
         memory = Memory.open(
-            settings=Settings(data_dir=Path(path), extractor="none"), background_indexing=False
+            settings=Settings(data_dir=Path(path), extractor="none", classify_intents=False),
+            background_indexing=False,
         )
         for i in range(100):
             memory.search_episodes(

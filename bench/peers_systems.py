@@ -84,7 +84,8 @@ class EngramLibrary:
         self.close()
         self.data_dir = self.work / f"engram-{tag}"
         shutil.rmtree(self.data_dir, ignore_errors=True)
-        settings = Settings(data_dir=self.data_dir, extractor=extractor)
+        # The peers store what they are given: no intent classification (bench/intents_bench.py).
+        settings = Settings(data_dir=self.data_dir, extractor=extractor, classify_intents=False)
         self.memory = Memory.open(settings=settings, embedder=embedder, background_indexing=False)
 
     def _insert(
@@ -177,7 +178,13 @@ class EngramServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         engram = Path(sys.executable).with_name("engram")
-        env = {**os.environ, "ENGRAM_EMBEDDER": embedder, "ENGRAM_EXTRACTOR": "none", **(env or {})}
+        env = {
+            **os.environ,
+            "ENGRAM_EMBEDDER": embedder,
+            "ENGRAM_EXTRACTOR": "none",
+            "ENGRAM_CLASSIFY_INTENTS": "false",
+            **(env or {}),
+        }
         command = [str(engram), "serve", "--data-dir", str(data_dir), "--port", str(self.port)]
         self.proc = subprocess.Popen(
             [*command, "--workers", str(workers)],
