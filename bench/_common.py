@@ -277,11 +277,13 @@ def time_each(
 def engram_settings(data_dir: Path | str, embedder: str = "none", extractor: str | None = None) -> Any:
     """Return Settings for ``data_dir`` with ``embedder`` and, when given, ``extractor``.
 
-    Fields this Engram does not have are left out; ``extractor=None`` keeps the default.
+    Fields this Engram does not have are left out; ``extractor=None`` keeps the default. Intent
+    classification is off: the benches store what they are given (bench/intents_bench.py
+    measures the classifier).
     """
     from engram.config import Settings
 
-    wanted = {"embedder": embedder, "extractor": extractor}
+    wanted = {"embedder": embedder, "extractor": extractor, "classify_intents": False}
     extra = {k: v for k, v in wanted.items() if v is not None and k in Settings.model_fields}
     return Settings(data_dir=Path(data_dir), **extra)
 

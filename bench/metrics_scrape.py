@@ -291,7 +291,7 @@ def open_sqlite(n: int, groups: int, *, log: bool) -> tuple[Memory, float | None
         built = build(store, n, groups, seeds=max(1, groups // 20), log=log)
         store.close()
         (directory / "done").write_text("built\n")
-    settings = Settings(data_dir=directory, extractor="none")
+    settings = Settings(data_dir=directory, extractor="none", classify_intents=False)
     store = SQLiteStore(directory / "engram.db")
     return Memory(store, settings, embedder=TinyEmbedder(), background_indexing=False), built
 
@@ -310,7 +310,7 @@ def open_postgres(n: int, groups: int, *, log: bool) -> Iterator[tuple[Memory, f
         built = build(store, n, groups, log=log)
         with store._connection() as conn:
             conn.execute("ANALYZE")
-        settings = Settings(database_url=server.url, extractor="none")
+        settings = Settings(database_url=server.url, extractor="none", classify_intents=False)
         with Memory(store, settings, embedder=TinyEmbedder(), background_indexing=False) as memory:
             yield memory, built
     finally:

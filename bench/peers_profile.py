@@ -71,7 +71,7 @@ def main() -> None:
     from engram.config import Settings
     from engram.memory import Memory
 
-    settings = Settings(data_dir=args.path, extractor="none")
+    settings = Settings(data_dir=args.path, extractor="none", classify_intents=False)
     engram.memory = Memory.open(settings=settings, embedder=data.embedder(), background_indexing=False)
     calls = list(zip(data.query_texts, data.query_vectors, data.query_users, strict=True))
     done = [0]
