@@ -32,6 +32,7 @@ import schemathesis
 from engram.errors import InvalidInput
 from engram.ingest.inputs import decode_cursor
 from engram.keys import RESERVED_NAMES
+from engram.storage.episodes import has_nul
 from engram.timeutil import as_utc, from_unix_seconds
 
 
@@ -60,19 +61,8 @@ def _time(value: Any) -> datetime | None:
     return moment if isinstance(moment, datetime) else None
 
 
-def _holds_nul(value: Any) -> bool:
-    """True when a string in ``value`` (a key or a value, at any depth) holds a NUL character."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(item) for item in value)
-    return False
-
-
 def _breaks_a_relation(data: Any) -> bool:
-    if _holds_nul(data):
+    if has_nul(data):
         return True
     now = datetime.now(UTC)
     for node in _nodes(data):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engram import timeutil
 from engram.access import acting, requires, visible_group
 from engram.config import Settings
-from engram.errors import EngramError, InvalidInput, NotFound, PreconditionFailed, PreconditionRequired, shown
+from engram.errors import EngramError, InvalidInput, NotFound, PreconditionRequired, shown
 from engram.graph.review import ReviewService
 from engram.graph.service import GraphService
 from engram.health import CreateCounts, RecentErrors, memory_stats
@@ -424,8 +424,12 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             )
         group = self.group(group_id)
 
-        def changed_fields(current: Episode) -> dict[str, Any]:
-            """Return the fields the patch sets to a new value (``{}`` when it changes nothing)."""
+        operation = Operation.begin(
+            group, "update", f"update episode {episode_id}", at=self._clock(), actor=actor
+        )
+
+        def apply(current: Episode) -> Episode | None:
+            """Return the next version, or None when the patch changes nothing (no version written)."""
             fields: dict[str, Any] = {}
             if changes.metadata is not None:
                 fields["metadata"] = merge_patch(current.metadata, changes.metadata)
@@ -435,22 +439,9 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
                 fields["status"] = changes.status
             if changes.references is not None:
                 fields["references"] = changes.references
-            return {name: value for name, value in fields.items() if value != getattr(current, name)}
-
-        current = self.get_episode(episode_id, group)
-        if not changed_fields(current):  # a patch that changes nothing makes no new version
-            if current.version != expected_version:
-                raise PreconditionFailed(
-                    f"episode {shown(episode_id)} is at version {current.version}, not {expected_version}",
-                    current_version=current.version,
-                )
-            return current
-        operation = Operation.begin(
-            group, "update", f"update episode {episode_id}", at=self._clock(), actor=actor
-        )
-
-        def apply(current: Episode) -> Episode:
-            fields = changed_fields(current)
+            fields = {name: value for name, value in fields.items() if value != getattr(current, name)}
+            if not fields:
+                return None
             if "metadata" in fields:
                 self._check_metadata(fields["metadata"])
             if "intent" in fields:
@@ -467,7 +458,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             )
 
         updated = self.store.update_episode(group, episode_id, expected_version, apply, operation)
-        metrics.count_operation("update")
+        if updated.operation_id == operation.id:
+            metrics.count_operation("update")
         return updated
 
     def list_episodes(

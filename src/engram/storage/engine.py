@@ -140,10 +140,11 @@ class SQLStorage:
         group_id: str,
         episode_id: str,
         expected_version: int,
-        apply: Callable[[Episode], Episode],
+        apply: Callable[[Episode], Episode | None],
         operation: Operation,
     ) -> Episode:
-        """Append version n+1 made by ``apply(current)`` and close version n, atomically.
+        """Append version n+1 made by ``apply(current)`` and close version n, atomically; when
+        ``apply`` returns None (nothing changes) write nothing and return the current version.
 
         Raises NotFound or PreconditionFailed (not at ``expected_version``).
         """

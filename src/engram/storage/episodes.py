@@ -103,17 +103,18 @@ def check_nul(field: str, *values: Any) -> None:
     PostgreSQL's text and JSON columns refuse NUL; SQLite would store it, so both refuse it
     and a group moves between them unchanged.
     """
-    if any(_has_nul(value) for value in values):
+    if any(has_nul(value) for value in values):
         raise InvalidInput(f"{field} must not contain NUL characters", field=field)
 
 
-def _has_nul(value: Any) -> bool:
+def has_nul(value: Any) -> bool:
+    """True when a string in ``value`` (a key or a value, at any depth) holds a NUL character."""
     if isinstance(value, str):
         return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
     if isinstance(value, list | tuple):
-        return any(_has_nul(v) for v in value)
+        return any(has_nul(v) for v in value)
     return False
 
 
@@ -287,10 +288,11 @@ def update(
     group_id: str,
     episode_id: str,
     expected_version: int,
-    apply: Callable[[Episode], Episode],
+    apply: Callable[[Episode], Episode | None],
     operation: Operation,
 ) -> Episode:
-    """Append version n+1 made by ``apply(current)`` and close version n, under the episode's lock.
+    """Append version n+1 made by ``apply(current)`` and close version n, under the episode's lock;
+    when ``apply`` returns None (nothing changes) write nothing and return the current version.
 
     Raises NotFound (no such episode) or PreconditionFailed (not at ``expected_version``).
     """
@@ -303,6 +305,8 @@ def update(
             current_version=now.version,
         )
     new = apply(now)
+    if new is None:
+        return now
     check_episode_text(new)
     close_version(db, "episodes", group_id, episode_id, new.recorded_at, operation.id)
     db.run(insert_episode_sql(db), episode_params(new))

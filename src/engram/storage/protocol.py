@@ -119,7 +119,7 @@ class Storage(Protocol):
         group_id: str,
         episode_id: str,
         expected_version: int,
-        apply: Callable[[Episode], Episode],
+        apply: Callable[[Episode], Episode | None],
         operation: Operation,
     ) -> Episode: ...
     def list_episodes(
