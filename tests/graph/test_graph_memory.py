@@ -257,3 +257,50 @@ def test_merge_two_entities_moves_names_facts_and_mentions(graph: Memory) -> Non
     [acme] = graph.search_entities("ACME")
     with pytest.raises(Conflict):  # a company into a person
         graph.merge_entities(acme.id, full.id)
+
+
+def test_fact_search_reading_few_candidates_first_returns_what_reading_all_does(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The best-BM25 candidates read first must not change the answer: superseded facts with short
+    sentences outrank the current ones, so a small candidate pool fails the filter and is re-read."""
+    from engram.storage.sqlite import fulltext
+
+    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="none")) as memory:
+        for day, (sentence, value) in enumerate(
+            [("budget {org}", 1), ("the {org} budget was raised again", 2)]
+        ):
+            memory.create_episodes(
+                [
+                    {
+                        "content": f"{org} budget {value}",
+                        "timestamp": T0 + timedelta(days=day),
+                        "facts": [
+                            {
+                                "subject": org,
+                                "predicate": "BUDGET",
+                                "value": value,
+                                "fact": sentence.format(org=org),
+                            }
+                        ],
+                    }
+                    for org in (f"Org{n}" for n in range(12))
+                ]
+            )
+
+        def ranked(**search: object) -> list[tuple[str, int, float]]:
+            hits = memory.search_facts({"query": "budget", "limit": 5} | search).results
+            return [(h.fact.id, h.fact.version, round(h.score, 9)) for h in hits]
+
+        # Filtered out, outranked once weighted, filtered by subject, and answered by the candidates alone.
+        searches: list[dict[str, object]] = [
+            {},
+            {"include_history": True},
+            {"subject": "Org3", "include_history": True},
+            {"query": "raised again", "limit": 2},
+        ]
+        everything = [ranked(**search) for search in searches]
+        monkeypatch.setattr(fulltext, "FACT_CANDIDATES", 3)
+        assert [ranked(**search) for search in searches] == everything
+    assert [len(found) for found in everything] == [5, 5, 2, 2]
+    assert all(score > 0 for found in everything for _, _, score in found)

@@ -16,11 +16,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 
 from rapidfuzz import fuzz
 
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, fact_time, same_target
-from engram.graph.entities import absorb, attribute_values, first_episode, name_keys, new_entity
+from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
 from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
 from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, resolve
@@ -199,7 +200,7 @@ class GraphBuilder:
         # that entity (resolve's same-name rule), so its facts need not be read.
         plain = len(candidates) == 1 and normalise_name(candidates[0][0].name) == normalise_name(mention.name)
         for known, similarity in candidates:
-            _, threads = txn.related(group, known.id)
+            threads = txn.recent_threads(group, known.id)
             known_facts: dict[str, frozenset[str]] = {}
             known_neighbours: frozenset[str] = frozenset()
             if not plain or len(one_valued) >= 2:
@@ -258,18 +259,22 @@ class GraphBuilder:
         names = [n for n in (mention.name, *mention.aliases) if not is_generic(n)]
         forms = frozenset().union(*(form_keys(n) for n in names))
 
-        def is_form(known: Entity) -> bool:
-            known_names = (known.name, *known.aliases)
+        def is_form(known_names: list[str]) -> bool:
             if not forms & frozenset().union(*(form_keys(k) for k in known_names)):
                 return False
             return any(form_similarity(n, k) for n in names for k in known_names)
 
-        fuzzy = [
-            (known, 0.0)
-            for known in txn.entities_of_type(group, mention.type, FUZZY_POOL)
-            if max(fuzz.token_sort_ratio(key, k) / 100 for k in name_keys(known) or [""]) >= FUZZY_FLOOR
-            or is_form(known)
+        def is_near(known_names: list[str]) -> bool:
+            return (
+                max(fuzz.token_sort_ratio(key, k) / 100 for k in keys_of(known_names) or [""]) >= FUZZY_FLOOR
+            )
+
+        matching = [
+            entity_id
+            for entity_id, known_names in txn.names_of_type(group, mention.type, FUZZY_POOL)
+            if is_near(known_names) or is_form(known_names)
         ]
+        fuzzy = [(known, 0.0) for known in map(partial(txn.entity, group), matching) if known is not None]
         vector = self._name_vectors.get(key)
         if fuzzy or vector is None:
             return fuzzy
@@ -347,8 +352,11 @@ class GraphBuilder:
             invalid_at=fact_in.invalid_at,
             negated=negated,
         )
-        current = txn.facts_about(group, subject, predicate.name)
-        ended = self._ended(txn, episode, claim, current)
+        # One read for the facts the claim may update and those it may end (or that end it).
+        closing = (*predicate.closes, *self._registry.ended_by(predicate.name))
+        live = txn.facts_about(group, subject, [predicate.name, *closing])
+        current = [f for f in live if f.predicate == predicate.name]
+        ended = self._ended(txn, episode, claim, [f for f in live if f.predicate in closing])
         if not claim.has_target and not negated:
             claim = _with_target_of(claim, ended)
         target = fact_in.object if fact_in.object is not None else fact_in.value
@@ -394,16 +402,14 @@ class GraphBuilder:
             return self._registry[mapped], False
         return predicate, True
 
-    def _ended(self, txn: Txn, episode: Episode, claim: Claim, current: Sequence[Fact]) -> list[Fact]:
-        """Return the live facts the claim's predicate ends or opposes (or that ended it), same target.
+    def _ended(self, txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact]) -> list[Fact]:
+        """Return those of ``found`` (the subject's live facts of the predicates the claim's ends or
+        opposes, or that end it) that the claim ends: the same target.
 
         A stop claim naming no target ends the subject's most recent live fact of the predicates
         it ends, in the episode's thread when it has one.
         """
-        group, name = episode.group_id, claim.predicate.name
-        ends = claim.predicate.closes
-        ended_by = [p.name for p in self._registry.values() if name in p.closes and p.name not in ends]
-        found = [f for p in (*ends, *ended_by) for f in txn.facts_about(group, claim.subject, p)]
+        group, ends = episode.group_id, claim.predicate.closes
         if claim.has_target:
             return [f for f in found if f.status == "current" and same_target(claim, f)]
         if claim.negated:

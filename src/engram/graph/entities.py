@@ -11,7 +11,7 @@ stays in the timeline).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -25,9 +25,12 @@ from engram.storage.protocol import Txn
 
 def name_keys(entity: Entity | EntityIn) -> list[str]:
     """Return the normalised names an entity is found by: its name and aliases, no generic roles."""
-    return [
-        normalise_name(n) for n in (entity.name, *entity.aliases) if not is_generic(n) and normalise_name(n)
-    ]
+    return keys_of((entity.name, *entity.aliases))
+
+
+def keys_of(names: Iterable[str]) -> list[str]:
+    """Return the normalised forms of ``names`` that find an entity (no generic roles, none empty)."""
+    return [normalise_name(n) for n in names if not is_generic(n) and normalise_name(n)]
 
 
 def attribute_values(attributes: Mapping[str, Any]) -> dict[str, Any]:

@@ -201,6 +201,10 @@ class PredicateRegistry(Mapping[str, Predicate]):
             self._by_key[synonym_key(predicate.name)] = predicate
             for synonym in predicate.synonyms:
                 self._by_key.setdefault(synonym_key(synonym), predicate)
+        self._ended_by: dict[str, tuple[str, ...]] = {}
+        for predicate in self._by_name.values():
+            for closed in predicate.closes:
+                self._ended_by[closed] = (*self._ended_by.get(closed, ()), predicate.name)
 
     def canonical(self, name: str, *, keep_unknown: bool = False) -> Predicate:
         """Return the registered predicate ``name`` means, or an ad-hoc ``many``/``low`` one.
@@ -215,6 +219,10 @@ class PredicateRegistry(Mapping[str, Predicate]):
         if re.fullmatch(r"[A-Z][A-Z0-9_]*", key):
             return Predicate(name=key)
         return Predicate.model_construct(name=name) if keep_unknown else Predicate(name="RELATED_TO")
+
+    def ended_by(self, name: str) -> tuple[str, ...]:
+        """Return the registered predicates whose facts close a fact of ``name`` (its ``closes``)."""
+        return self._ended_by.get(name, ())
 
     def known(self, name: str) -> bool:
         """Return True when ``name`` (or a synonym of it) is registered."""

@@ -73,14 +73,16 @@ def entities_named(db: Db, group_id: str, name_keys: Sequence[str]) -> list[Enti
     return sorted(found, key=lambda entity: entity.id)  # here: SQLite's ORDER BY made the query 3× slower
 
 
-def entities_of_type(db: Db, group_id: str, type_: str, limit: int) -> list[Entity]:
-    """Return up to ``limit`` current entities of a type, most recently seen first."""
-    return ENTITY.all(
-        db,
-        f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.type = :type AND n.expired_at IS NULL "
-        "ORDER BY n.last_seen DESC, n.id LIMIT :limit",
+def names_of_type(db: Db, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]:
+    """Return (id, [name, *aliases]) of up to ``limit`` current entities of a type, most recently seen
+    first (names only: resolution compares them all and reads the few that match)."""
+    rows = db.tuples(
+        "SELECT n.id, n.name, n.aliases FROM entities n WHERE n.group_id = :g AND n.type = :type "
+        "AND n.expired_at IS NULL ORDER BY n.last_seen DESC, n.id LIMIT :limit",
         {"g": group_id, "type": type_, "limit": limit},
     )
+    decode = db.dialect.decode_json
+    return [(str(id_), [str(name), *decode(aliases)]) for id_, name, aliases in rows]
 
 
 def entity(db: Db, group_id: str, entity_id: str, known_at: datetime | None = None) -> Entity | None:
@@ -116,17 +118,9 @@ def entity_versions(db: Db, group_id: str, entity_id: str) -> list[Entity]:
     )
 
 
-def related(db: Db, group_id: str, entity_id: str) -> tuple[set[str], set[str]]:
-    """Return (entities linked to it by current facts, threads of its most recent mentions)."""
-    # Two indexed lookups (as subject, as object) rather than one OR the planner scans; the
-    # threads of the most recent RELATED_LIMIT mentions are enough evidence.
+def recent_threads(db: Db, group_id: str, entity_id: str) -> set[str]:
+    """Return the threads of the entity's most recent RELATED_LIMIT mentions (enough evidence)."""
     params = {"g": group_id, "e": entity_id, "n": RELATED_LIMIT}
-    linked = db.rows(
-        "SELECT object AS other FROM facts WHERE group_id = :g AND subject = :e AND expired_at IS NULL "
-        "AND object IS NOT NULL UNION "
-        "SELECT subject AS other FROM facts WHERE group_id = :g AND object = :e AND expired_at IS NULL",
-        params,
-    )
     threads = db.rows(
         "SELECT DISTINCT thread FROM (SELECT d.thread FROM mentions m "
         f"{db.dialect.cross_join} episode_docs d ON d.group_id = m.group_id AND d.id = m.episode_id "
@@ -134,7 +128,7 @@ def related(db: Db, group_id: str, entity_id: str) -> tuple[set[str], set[str]]:
         f"ORDER BY {db.dialect.stored_order(descending=True)} LIMIT :n) t",
         params,
     )
-    return {str(r["other"]) for r in linked if r["other"]}, {str(r["thread"]) for r in threads}
+    return {str(r["thread"]) for r in threads}
 
 
 def put_entity(db: Db, entity: Entity, name_keys: Sequence[str]) -> None:
@@ -189,13 +183,14 @@ def search_entities(
 # -- facts ----------------------------------------------------------------------------------------
 
 
-def facts_about(db: Db, group_id: str, subject: str, predicate: str) -> list[Fact]:
-    """Return the current and disputed facts with this subject and predicate."""
+def facts_about(db: Db, group_id: str, subject: str, predicates: Sequence[str]) -> list[Fact]:
+    """Return the current and disputed facts with this subject and one of ``predicates``."""
+    clause, params = db.dialect.in_list("f.predicate", "p", predicates)
     return FACT.all(
         db,
-        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.subject = :s AND f.predicate = :p "
+        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.subject = :s AND {clause} "
         "AND f.expired_at IS NULL AND f.status IN ('current', 'disputed') ORDER BY f.id",
-        {"g": group_id, "s": subject, "p": predicate},
+        {"g": group_id, "s": subject, **params},
     )
 
 

@@ -44,9 +44,10 @@ class Txn:
         """Return current entities whose normalised name or alias is one of ``name_keys``."""
         return graph.entities_named(self._group(group_id), group_id, name_keys)
 
-    def entities_of_type(self, group_id: str, type_: str, limit: int) -> list[Entity]:
-        """Return up to ``limit`` current entities of a type, most recently seen first."""
-        return graph.entities_of_type(self._group(group_id), group_id, type_, limit)
+    def names_of_type(self, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]:
+        """Return (id, [name, *aliases]) of up to ``limit`` current entities of a type, most recently
+        seen first."""
+        return graph.names_of_type(self._group(group_id), group_id, type_, limit)
 
     def entity(self, group_id: str, entity_id: str) -> Entity | None:
         """Return an entity's current version."""
@@ -56,9 +57,9 @@ class Txn:
         found = self._entities[key]
         return None if found is None else found.model_copy(deep=True)
 
-    def related(self, group_id: str, entity_id: str) -> tuple[set[str], set[str]]:
-        """Return (entities linked to it by current facts, threads of episodes mentioning it)."""
-        return graph.related(self._group(group_id), group_id, entity_id)
+    def recent_threads(self, group_id: str, entity_id: str) -> set[str]:
+        """Return the threads of the episodes that mention the entity most recently."""
+        return graph.recent_threads(self._group(group_id), group_id, entity_id)
 
     def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
         """Store an entity version (closing the previous one) and index its names."""
@@ -87,9 +88,9 @@ class Txn:
 
     # -- facts -------------------------------------------------------------------------------------
 
-    def facts_about(self, group_id: str, subject: str, predicate: str) -> list[Fact]:
-        """Return the current and disputed facts with this subject and predicate."""
-        return graph.facts_about(self._group(group_id), group_id, subject, predicate)
+    def facts_about(self, group_id: str, subject: str, predicates: Sequence[str]) -> list[Fact]:
+        """Return the current and disputed facts with this subject and one of ``predicates``."""
+        return graph.facts_about(self._group(group_id), group_id, subject, predicates)
 
     def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
         """Return every current fact whose subject or object is the entity (any status)."""

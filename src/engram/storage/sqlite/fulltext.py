@@ -33,10 +33,30 @@ _NEIGHBOUR = """
     WHERE d.doc = :doc ORDER BY n.timestamp {order}, n.id {order} LIMIT 1
 """
 _AROUND = (_NEIGHBOUR.format(cmp="<", order="DESC"), _NEIGHBOUR.format(cmp=">", order="ASC"))
+# The current episodes of one thread from the first to the last of a batch (docs :lo and :hi), and
+# the one before and the one after them: every neighbour the batch's rows have, in one read.
+_LIVE = (
+    "SELECT n.doc, n.text, n.timestamp, n.id FROM episode_docs n WHERE n.group_id = :g AND "
+    "n.thread = :t AND (n.timestamp, n.id) {range} AND EXISTS (SELECT 1 FROM episodes c "
+    "WHERE c.doc = n.doc AND c.expired_at IS NULL)"
+)
+_LO, _HI = (
+    "(SELECT timestamp, id FROM episode_docs WHERE doc = :lo)",
+    "(SELECT timestamp, id FROM episode_docs WHERE doc = :hi)",
+)
+_SPAN = (
+    "SELECT doc, text FROM ("
+    f"SELECT * FROM ({_LIVE.format(range='< ' + _LO)} ORDER BY n.timestamp DESC, n.id DESC LIMIT 1) "
+    f"UNION ALL {_LIVE.format(range=f'BETWEEN {_LO} AND {_HI}')} "
+    f"UNION ALL SELECT * FROM ({_LIVE.format(range='> ' + _HI)} ORDER BY n.timestamp, n.id LIMIT 1)"
+    ") ORDER BY timestamp, id"
+)
 
 PRUNE_DOCS = 2000
 """A query word found in more episodes than this is too common to make an episode a candidate
 on its own (it still counts in the score). PostgreSQL's store prunes the same way."""
+FACT_CANDIDATES = 200
+"""A fact search reads the rows of this many best BM25 matches first (see search_facts)."""
 SELECT_FIRST_MAX = 25_000
 """Filters selecting at most this many episodes are searched among them (see selects_few)."""
 
@@ -192,12 +212,21 @@ class SQLiteFullText(FullText):
         # it is written; the older rows beside new ones (whose context now includes them) are
         # rewritten once each, after (not once per new neighbour: bench/RESULTS.md, "Storage
         # written once").
-        threaded = [(doc, item) for doc, item in added if item.thread is not None]
-        fresh, older = {doc for doc, _ in threaded}, dict[int, str]()
-        for doc, item in threaded:
-            around = _neighbours(db, doc)
-            _write_row(db, doc, item.search_text, around)
-            older.update((neighbour, text) for neighbour, text in around if neighbour not in fresh)
+        threads: dict[tuple[str, str], list[tuple[int, NewEpisode]]] = {}
+        for doc, item in added:
+            if item.thread is not None:
+                threads.setdefault((item.episode.group_id, item.thread), []).append((doc, item))
+        fresh = {doc for batch in threads.values() for doc, _ in batch}
+        older: dict[int, str] = {}
+        for (group_id, thread), batch in threads.items():
+            batch.sort(key=lambda added: (added[1].episode.timestamp, added[1].episode.id))
+            bounds = {"g": group_id, "t": thread, "lo": batch[0][0], "hi": batch[-1][0]}
+            span = [(int(row[0]), str(row[1])) for row in db.tuples(_SPAN, bounds)]
+            at = {doc: index for index, (doc, _) in enumerate(span)}
+            for doc, item in batch:
+                around = [span[i] for i in (at[doc] - 1, at[doc] + 1) if 0 <= i < len(span)]
+                _write_row(db, doc, item.search_text, around)
+                older.update((neighbour, text) for neighbour, text in around if neighbour not in fresh)
         for doc, text in older.items():
             _write_row(db, doc, text)
 
@@ -332,12 +361,29 @@ class SQLiteFullText(FullText):
     ) -> list[tuple[Fact, float]]:
         table = "archived_facts" if archived else "facts"
         clause, params = where
+        values = {"weight": inactive_weight, "q": fts_query(terms), "g": group_id, "limit": limit, **params}
+        weight = "(CASE WHEN f.status IN ('current', 'disputed') THEN 1.0 ELSE :weight END)"
+        join = (
+            f"CROSS JOIN fact_docs k ON k.doc = x.rowid "
+            f"CROSS JOIN {table} f ON f.group_id = k.group_id AND f.id = k.id"
+        )
+        passing = f"k.group_id = :g AND {clause} ORDER BY score DESC LIMIT :limit"
+        # Reading a fact row per match dominates a common word's search (3,700 matches: 17 ms), so
+        # the rows of the best FACT_CANDIDATES matches by BM25 alone are read first. That answer is
+        # exact when the candidates were every match, or when its limit-th score is no lower than
+        # the last candidate's BM25 (a weight only lowers a score); else every match is read.
         rows = db.tuples(
-            f"SELECT {F}, -bm25({table}_fts) * "
-            "(CASE WHEN f.status IN ('current', 'disputed') THEN 1.0 ELSE :weight END) AS score "
-            f"FROM {table}_fts x CROSS JOIN fact_docs k ON k.doc = x.rowid "
-            f"CROSS JOIN {table} f ON f.group_id = k.group_id AND f.id = k.id "
-            f"WHERE {table}_fts MATCH :q AND k.group_id = :g AND {clause} ORDER BY score DESC LIMIT :limit",
-            {"weight": inactive_weight, "q": fts_query(terms), "g": group_id, "limit": limit, **params},
+            f"WITH x AS (SELECT rowid, -bm25({table}_fts) AS raw FROM {table}_fts "
+            f"WHERE {table}_fts MATCH :q ORDER BY raw DESC LIMIT :pool) "
+            f"SELECT {F}, x.raw * {weight} AS score, (SELECT count(*) FROM x), (SELECT min(raw) FROM x) "
+            f"FROM x {join} WHERE {passing}",
+            {**values, "pool": FACT_CANDIDATES},
+        )
+        if rows and (rows[0][-2] < FACT_CANDIDATES or (len(rows) == limit and rows[-1][-3] >= rows[0][-1])):
+            return [(FACT(db, row), float(row[-3])) for row in rows]
+        rows = db.tuples(
+            f"SELECT {F}, -bm25({table}_fts) * {weight} AS score FROM {table}_fts x {join} "
+            f"WHERE {table}_fts MATCH :q AND {passing}",
+            values,
         )
         return [(FACT(db, row), float(row[-1])) for row in rows]
