@@ -58,8 +58,9 @@ from engram.nlp.dates import date_value, fact_dates, scoped_dates
 from engram.nlp.references import ReferenceTable
 from engram.nlp.tokenize import has_cjk
 
+# The lookahead first: the abbreviation lookbehinds then run at punctuation only (3x faster).
 _SENTENCE = re.compile(
-    r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bvs)[.!?]+['\")]*(?=\s)|[。！？；]+|\n+"
+    r"(?=[.!?])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bvs)[.!?]+['\")]*(?=\s)|[。！？；]+|\n+"
 )
 _LEFT_TYPES = frozenset({"person", "organisation", "animal", "thing"})
 _PERSON_TYPES = frozenset({"person", "animal", "thing"})
