@@ -2,13 +2,13 @@
 
 Per sentence: entity mentions (``engram.ingest.mentions``), the relatives the speaker names
 (``engram.ingest.subjects``), then the patterns (``engram.ingest.patterns``) whose trigger
-words the message contains. Each match gives one fact per object (coordinated objects give
+words the sentence contains. Each match gives one fact per object (coordinated objects give
 one each): its subject is found by ``engram.ingest.subjects`` (first person → the actor;
 "my brother" → a person of its own; he/she → the last person named; you/they → no fact);
-its object is read as the pattern says (an entity, a value, an amount, a date resolved
-against the episode's time, a phone number…); a "no longer / 不再 / stopped" or "not / 不"
-before the cue turns the predicate into its stop or negated form (USES → STOPPED_USING, LIKES
-→ DISLIKES), or drops the statement when there is none. Conditions keep the text's words
+its object is read as the pattern says (``engram.ingest.objects``: an entity, a value, an
+amount, a date resolved against the episode's time, a phone number…); a "no longer / 不再 /
+stopped" or "not / 不" before the cue turns the predicate into its stop or negated form (USES →
+STOPPED_USING, LIKES → DISLIKES), or drops the statement when there is none. Conditions keep the text's words
 (周末, "on Fridays"); a date said in the fact's clause sets ``valid_at`` (and ``invalid_at``
 for a range), a leading time clause ("Last year, …") dates every clause, no other clause's
 date does; ``fact`` is the sentence, ``source_kind`` "stated", or "inferred" with half the
@@ -21,9 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from engram.ingest.clauses import (
     Lang,
@@ -33,17 +31,15 @@ from engram.ingest.clauses import (
     is_future,
     is_past,
     negation,
-    shared_head,
-    split_objects,
     trim_object,
 )
 from engram.ingest.frames import Pattern
 from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, is_first_name, overlaps
+from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
+from engram.ingest.reading import Message, Sentence, sentences
 from engram.ingest.subjects import (
-    Candidate,
     Speaker,
-    candidates,
     find_relatives,
     nearest_subject,
 )
@@ -51,17 +47,12 @@ from engram.ingest.subjects import (
     cjk_person as _cjk_person,
 )
 from engram.models.episodes import Episode
-from engram.models.graph import EntityIn, Extraction, FactIn, Scalar, SourceKind
+from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
-from engram.nlp.amounts import cn_to_int, parse_amount
-from engram.nlp.dates import date_value, fact_dates, scoped_dates
+from engram.nlp.dates import fact_dates, scoped_dates
 from engram.nlp.references import ReferenceTable
 from engram.nlp.tokenize import has_cjk
 
-# The lookahead first: the abbreviation lookbehinds then run at punctuation only (3x faster).
-_SENTENCE = re.compile(
-    r"(?=[.!?])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bvs)[.!?]+['\")]*(?=\s)|[。！？；]+|\n+"
-)
 _LEFT_TYPES = frozenset({"person", "organisation", "animal", "thing"})
 _PERSON_TYPES = frozenset({"person", "animal", "thing"})
 _PERSONAL = frozenset(
@@ -107,12 +98,6 @@ _NAMES_OF_TEXTS = frozenset(
 )
 """A cue word inside one of these names is no cue (报价 in 报价单_v2.pdf, 学 in 中学老师); inside a project's
 or a deal's name it still is ("the Nimbus launch slipped to …")."""
-_NAMED_TYPES = frozenset({"place", "organisation", "product"})
-_PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
-_STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
-_TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
-_VERB_PHRASES = frozenset({"PLANS_TO", "GOAL", "WORKS_ON"})
-_ANTECEDENT = frozenset({"LIKES", "USES", "PREFERS", "INTERESTED_IN", "LIVES_IN", "WORKS_AT"})
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
     r"recently|lately|finally|totally|really)[,!]?\s+)*(?:gonna|been|just|went|got|love|loved|started|"
@@ -126,107 +111,6 @@ _RECURRING = re.compile(
 """A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
 _HEDGE_WEIGHT = 0.5
 """A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
-_SIGHTSEEING = re.compile(
-    r"\s*(?:看|玩|旅游|旅行|度假|逛|参观|游览|游玩|拍|吃|$)|\s*(?:to )?(?:visit|see|sightsee|tour|explore|$)",
-    re.I,
-)
-_MONEY = re.compile(
-    r"[$€£¥]|元|块|万|亿|千|百|k\b|m\b|bn\b|usd|eur|rmb|dollars?|euros?|bucks|million|thousand", re.I
-)
-_COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
-"""A bare number before a noun ("200 laptops", 200台) counts things."""
-_MAX_WORDS = 8
-_MAX_CJK = 12
-
-
-def _sentences(text: str) -> list[tuple[int, str]]:
-    """Return ``(offset, sentence)`` pairs, stripped, empty ones dropped."""
-    out: list[tuple[int, str]] = []
-    position = 0
-    for match in [*_SENTENCE.finditer(text), None]:
-        end = match.end() if match else len(text)
-        chunk = text[position:end]
-        stripped = chunk.strip()
-        if stripped:
-            out.append((position + chunk.index(stripped), stripped))
-        position = end
-    return out
-
-
-@dataclass(slots=True)
-class _Sentence:
-    """One sentence being read: its text, language, mentions, clauses and subject candidates
-    (clauses and candidates are worked out when a pattern first matches: most sentences have none)."""
-
-    text: str
-    lang: Lang
-    mentions: list[Mention]
-    speaker: Speaker
-    claimed: list[tuple[int, int]] = field(default_factory=list)
-    antecedents: list[tuple[int, str]] = field(default_factory=list)
-    _clauses: list[tuple[int, int]] | None = None
-    _candidates: list[Candidate] | None = None
-
-    @property
-    def clauses(self) -> list[tuple[int, int]]:
-        if self._clauses is None:
-            self._clauses = clause_bounds(self.text, self.lang)
-        return self._clauses
-
-    @property
-    def candidates(self) -> list[Candidate]:
-        if self._candidates is None:
-            self._candidates = candidates(self.text, self.lang, self.mentions, self.speaker)
-        return self._candidates
-
-    def add_mention(self, mention: Mention) -> None:
-        """Add a mention a pattern made (豆豆 in 叫豆豆): later clauses may take it as their subject."""
-        self.mentions.append(mention)
-        if self._candidates is not None:
-            self._candidates.append(
-                Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention)
-            )
-            self._candidates.sort(key=lambda c: (c.start, -c.end))
-
-    def clause_of(self, position: int) -> tuple[int, int]:
-        for start, end in self.clauses:
-            if start <= position < end:
-                return start, end
-        return self.clauses[-1]
-
-
-@dataclass(slots=True)
-class _Message:
-    """What one message has given so far: entities, facts, relatives and who is who."""
-
-    speaker: Speaker
-    at: datetime | None
-    entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
-    facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
-    used: set[str] = field(default_factory=set)
-    relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
-    """Each relative the speaker named, with the sentence that named them."""
-
-    def add_entity(self, mention: Mention) -> None:
-        key = (mention.name, mention.type)
-        existing = self.entities.get(key)
-        if existing is None:
-            self.entities[key] = EntityIn(
-                name=mention.name,
-                type=mention.type,
-                aliases=list(mention.aliases),
-                attributes={k: v for k, v in mention.attributes.items() if k != "kin"},
-            )
-            return
-        existing.attributes.update(
-            {k: v for k, v in mention.attributes.items() if k not in existing.attributes and k != "kin"}
-        )
-        existing.aliases.extend(a for a in mention.aliases if a not in existing.aliases)
-
-    def add_fact(self, fact: FactIn) -> None:
-        key = (fact.subject, fact.predicate, fact.object, fact.value, tuple(fact.conditions.items()))
-        self.facts.setdefault(key, fact)
-        self.used.update(n for n in (fact.subject, fact.object) if n)
 
 
 class BuiltinExtractor:
@@ -277,11 +161,11 @@ class BuiltinExtractor:
     ) -> Extraction:
         """Return what ``text`` says, with ``actor`` as the subject of first-person statements
         and relative dates resolved against ``at`` (left as said without it)."""
-        message = _Message(Speaker(actor), at)
+        message = Message(Speaker(actor), at)
         refs = self._references.find(text)
         for ref in self._references.resolve(references):
             message.add_entity(Mention(0, 0, ref.name, ref.type, dict(ref.attributes), [ref.id]))
-        for offset, sentence in _sentences(text):
+        for offset, sentence in sentences(text):
             local = [
                 Mention(r.start - offset, r.end - offset, r.name, r.type, {**r.attributes, "ref_id": r.id},
                          [r.id] if r.id != r.name else [])
@@ -311,7 +195,7 @@ class BuiltinExtractor:
             entities=list(message.entities.values())[:256], facts=list(message.facts.values())[:512]
         )
 
-    def _read_sentence(self, sentence: str, local: list[Mention], message: _Message) -> _Sentence:
+    def _read_sentence(self, sentence: str, local: list[Mention], message: Message) -> Sentence:
         lang: Lang = "zh" if has_cjk(sentence) else "en"
         actor = message.speaker.actor
         mentions = self._mentions.find(sentence, local, actor)
@@ -327,9 +211,9 @@ class BuiltinExtractor:
                 message.speaker.addressee = mention.name
             if mention.relative:
                 message.relatives.setdefault(mention.name, (mention, sentence))
-        return _Sentence(sentence, lang, mentions, message.speaker)
+        return Sentence(sentence, lang, mentions, message.speaker)
 
-    def _observe(self, reading: _Sentence, message: _Message) -> None:
+    def _observe(self, reading: Sentence, message: Message) -> None:
         """Add the sentence's named entities, and remember its last person and organisation."""
         for mention in reading.mentions:
             if mention.vocative or mention.type == "group":
@@ -345,7 +229,7 @@ class BuiltinExtractor:
     # ── one match → facts ────────────────────────────────────────────────────────────────
 
     def _facts(
-        self, pattern: Pattern, match: re.Match[str], reading: _Sentence, message: _Message
+        self, pattern: Pattern, match: re.Match[str], reading: Sentence, message: Message
     ) -> list[FactIn]:
         if "obj" not in pattern.regex.groupindex or match.start("obj") < 0:
             return []
@@ -378,7 +262,7 @@ class BuiltinExtractor:
                 mapped = (pattern.stop if said == "stop" else pattern.negated) or (
                     (registered.stop if said == "stop" else registered.negation) if registered else None
                 )
-                if predicate in _ANTECEDENT and (said_object := trim_object(match.group("obj"), lang)):
+                if predicate in ANTECEDENT and (said_object := trim_object(match.group("obj"), lang)):
                     reading.antecedents.append((obj_start, said_object))
                 if mapped is None:
                     return []
@@ -402,7 +286,7 @@ class BuiltinExtractor:
                 return []
             items = [(message.speaker.actor, None, match.span("obj"))]
         else:
-            items = self._objects(pattern, predicate, kind, match, reading, message)
+            items = read_objects(pattern, predicate, kind, match, reading, message)
         facts = []
         for item in items:
             target, value, span = item
@@ -452,8 +336,8 @@ class BuiltinExtractor:
         predicate: str,
         match: re.Match[str],
         cue: int,
-        reading: _Sentence,
-        message: _Message,
+        reading: Sentence,
+        message: Message,
     ) -> tuple[str, float] | None:
         """Return ``(subject name, confidence weight)``, registering the subject's entity; None if unsaid."""
         speaker = message.speaker
@@ -523,7 +407,7 @@ class BuiltinExtractor:
         return None
 
     @staticmethod
-    def _speaker_implied(reading: _Sentence, cue: int) -> bool:
+    def _speaker_implied(reading: Sentence, cue: int) -> bool:
         """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
         a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
         (钱坤的电话是…，上午比较好找他)."""
@@ -535,7 +419,7 @@ class BuiltinExtractor:
         return bool(_EN_BARE_START.match(reading.text))
 
     @staticmethod
-    def _topic(predicate: str, cue: int, reading: _Sentence) -> Mention | None:
+    def _topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
         """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
         types = _TOPIC_TYPES.get(predicate, _TOPIC_TYPES["DEADLINE"])
         if "deal" in types:
@@ -552,156 +436,7 @@ class BuiltinExtractor:
         right = [m for m in reading.mentions if cue <= m.start < end and m.type in types and not m.vocative]
         return right[0] if right else None
 
-    def _objects(
-        self,
-        pattern: Pattern,
-        predicate: str,
-        kind: str,
-        match: re.Match[str],
-        reading: _Sentence,
-        message: _Message,
-    ) -> list[tuple[str | None, Scalar | None, tuple[int, int]]]:
-        """Return ``(object entity name, value, span)`` for each object the match names."""
-        lang = reading.lang
-        raw = match.group("obj")
-        start = match.start("obj")
-        if kind in ("amount", "number", "date", "birthday", "phone"):
-            value = _literal(kind, raw, message.at)
-            span = (start, start + len(raw))
-            if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
-                return []  # "their order for 200 laptops": a count of things, not money
-            if value is None or overlaps(*span, reading.claimed):
-                return []
-            return [(None, value, span)]
-        if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
-            return []  # "this trilogy is one of my faves": what it is was said elsewhere
-        if raw.strip().lower() in _PERSON_PRONOUNS and pattern.object_type == "person":  # 我向他汇报
-            earlier = [
-                m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative
-            ]
-            name = earlier[-1].name if earlier else message.speaker.last_person
-            return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
-        phrase = True if predicate in _VERB_PHRASES else None
-        trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""
-        if not trimmed:
-            return self._antecedent(pattern, kind, match, reading, message)
-        offset = start + max(raw.find(trimmed), 0)
-        spans = split_objects(trimmed, lang) if pattern.split else [(0, len(trimmed))]
-        texts = [trimmed[s:e].strip() for s, e in spans]
-        if pattern.split and len(spans) > 1:
-            texts = [trim_object(t, lang, verb_phrase=phrase) for t in texts]
-            if lang == "en":
-                texts = shared_head(texts)
-        out: list[tuple[str | None, Scalar | None, tuple[int, int]]] = []
-        for (s, e), text in zip(spans, texts, strict=True):
-            span = (offset + s, offset + e)
-            named = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
-            if named is not None and named.type not in ("role", "group"):  # "a fan of Lord of the Rings"
-                span, text = (named.start, named.end), named.name
-            if not text or _taken(span, reading.claimed, verb_phrase=predicate in _VERB_PHRASES):
-                continue
-            if _sightseeing(reading.text, span, reading.claimed):
-                continue  # 去日本看樱花 is the visit already read, 去日本读研 a plan of its own
-            item = self._object(pattern, predicate, kind, text, span, reading, message)
-            if item is not None:
-                out.append(item)
-        if predicate in _ANTECEDENT and out and out[0][1] is not None:
-            reading.antecedents.append((start, str(out[0][1])))
-        return out
-
-    def _object(
-        self,
-        pattern: Pattern,
-        predicate: str,
-        kind: str,
-        text: str,
-        span: tuple[int, int],
-        reading: _Sentence,
-        message: _Message,
-    ) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
-        registered = REGISTRY.get(predicate)
-        wanted = pattern.object_type or (registered.object_type if registered else "")
-        inside = [
-            m
-            for m in reading.mentions
-            if span[0] <= m.start < span[1] and not m.vocative and m.type != "group"
-        ]
-        if kind == "email":
-            emails = [m for m in inside if m.type == "email"]
-            address = emails[0] if emails else Mention(*span, text.lower(), "email")
-            message.add_entity(address)
-            return address.name, None, span
-        mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
-        if (
-            kind == "entity"
-            and wanted == "role"
-            and mention is not None
-            and mention.type != "role"
-            and (mention.start, mention.end) != span
-        ):  # "Scrum master": a capitalised word is no role alone
-            mention = None
-        if kind == "entity" or pattern.require_mention:
-            if mention is None and kind == "entity" and wanted == "role":
-                mention = Mention(*span, text if text.isupper() else text.lower(), "role")
-                reading.add_mention(mention)
-            elif mention is None and inside and wanted in ("product", "organisation", "place"):
-                return None  # "换成了小吴": a person where a product should be
-            elif (
-                mention is None
-                and kind == "entity"
-                and not pattern.require_mention
-                and _name_like(text, wanted)
-            ):
-                mention = Mention(*span, text, wanted or "thing")
-                reading.add_mention(mention)
-            if mention is not None:
-                if mention.type == "thing" and wanted not in ("", "thing"):
-                    mention.type = wanted
-                if pattern.object_type == "animal":
-                    mention.type = "animal"
-                message.add_entity(mention)
-                if mention.relative:
-                    message.used.add(mention.name)
-                return mention.name, None, (max(span[0], mention.start), min(span[1], mention.end))
-            if pattern.require_mention or (kind == "entity" and wanted in _NAMED_TYPES):
-                return None
-        if _too_long(text, reading.lang) or (
-            predicate in _VERB_PHRASES and reading.lang == "en" and " " not in text
-        ):
-            return None  # too long to be a value, or a verb alone ("countries I want to visit")
-        if (
-            mention is not None
-            and mention.type not in ("role", "thing")
-            and mention.start == span[0]
-            and (mention.end == span[1])
-        ):
-            message.add_entity(mention)
-            return mention.name, None, span
-        return None, text, span
-
-    def _antecedent(
-        self,
-        pattern: Pattern,
-        kind: str,
-        match: re.Match[str],
-        reading: _Sentence,
-        message: _Message,
-    ) -> list[tuple[str | None, Scalar | None, tuple[int, int]]]:
-        """Return the object an elliptical statement refers back to (现在特别讨厌 → the earlier liking)."""
-        if not pattern.antecedent:
-            return []
-        span = match.span()
-        if kind == "entity":
-            named = [m for m in reading.mentions if m.end <= match.start() and m.type == pattern.object_type]
-            if not named:
-                return []
-            mention = named[-1]
-            message.add_entity(mention)
-            return [(mention.name, None, span)]
-        earlier = [text for position, text in reading.antecedents if position < match.start()]
-        return [(None, earlier[-1], span)] if earlier else []
-
-    def _kin_facts(self, message: _Message) -> None:
+    def _kin_facts(self, message: Message) -> None:
         """Add each relative's relation to the actor when the relative matters (see subjects)."""
         actor = message.speaker.actor
         if not actor:
@@ -730,70 +465,6 @@ class BuiltinExtractor:
 
 
 _CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})
-
-
-def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
-    """Return the value of an amount, number, date, birthday or phone object; None when unreadable."""
-    text = raw.strip()
-    if kind == "amount":
-        return parse_amount(text)
-    if kind == "number":
-        return int(text) if text.isdigit() else cn_to_int(text)
-    if kind in ("date", "birthday"):
-        if at is None:
-            return text or None
-        return date_value(text, at, yearless=kind == "birthday", future=kind == "date")
-    digits = re.sub(r"\D", "", text)
-    return digits if 7 <= len(digits) <= 15 else None
-
-
-def _pick(inside: list[Mention], wanted: str, *, strict: bool = False) -> Mention | None:
-    """Return the mention best fitting the object type: the first of that type, else the first
-    compatible one (``strict``: the wanted type or an unknown name)."""
-    for mention in inside:
-        if mention.type == wanted:
-            return mention
-    if strict:
-        return next((m for m in inside if m.type == "thing"), None)
-    compatible = {
-        "place": ("organisation", "thing"),
-        "organisation": ("thing", "place"),
-        "product": ("thing",),
-        "animal": ("person", "thing"),
-        "person": ("thing",),
-    }
-    for mention in inside:
-        if mention.type in compatible.get(wanted, ("thing",)) or not wanted:
-            return mention
-    return None
-
-
-def _taken(span: tuple[int, int], claimed: list[tuple[int, int]], *, verb_phrase: bool) -> bool:
-    """Return True when another fact's object overlaps ``span``; a verb phrase may hold one whole
-    (去日本读研 around the place 日本 is still a plan)."""
-    if not verb_phrase:
-        return overlaps(*span, claimed)
-    return any(
-        s < span[1] and span[0] < e and not (span[0] <= s and e <= span[1] and e - s < span[1] - span[0])
-        for s, e in claimed
-    )
-
-
-def _sightseeing(sentence: str, span: tuple[int, int], claimed: list[tuple[int, int]]) -> bool:
-    """Return True when a verb phrase holding another fact's object only goes there to look around."""
-    inner = [e for s, e in claimed if span[0] <= s and e <= span[1]]
-    return bool(inner) and bool(_SIGHTSEEING.match(sentence, max(inner), span[1]))
-
-
-def _name_like(text: str, wanted: str) -> bool:
-    if has_cjk(text):
-        return len(text) <= 8
-    words = text.split()
-    return bool(words) and len(words) <= 4 and all(w[0].isupper() or not w.isalpha() for w in words)
-
-
-def _too_long(text: str, lang: Lang) -> bool:
-    return len(text) > _MAX_CJK if lang == "zh" else len(text.split()) > _MAX_WORDS
 
 
 def _leading_condition(sentence: str, clause_start: int, lang: Lang) -> dict[str, str]:

@@ -1,0 +1,244 @@
+"""What a pattern's object span becomes: an entity (typed by the pattern or the registry), a value
+(an amount, a number, a date resolved against the message's time, a phone number), a phrase,
+or nothing (a pronoun with no antecedent, a count of things, a span another fact took).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from engram.ingest.clauses import Lang, shared_head, split_objects, trim_object
+from engram.ingest.frames import Pattern
+from engram.ingest.mentions import Mention, overlaps
+from engram.ingest.reading import Message, Sentence
+from engram.models.graph import Scalar
+from engram.models.predicates import REGISTRY
+from engram.nlp.amounts import cn_to_int, parse_amount
+from engram.nlp.dates import date_value
+from engram.nlp.tokenize import has_cjk
+
+_NAMED_TYPES = frozenset({"place", "organisation", "product"})
+_PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
+_STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
+_TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
+_VERB_PHRASES = frozenset({"PLANS_TO", "GOAL", "WORKS_ON"})
+ANTECEDENT = frozenset({"LIKES", "USES", "PREFERS", "INTERESTED_IN", "LIVES_IN", "WORKS_AT"})
+"""Predicates whose object a later elliptical statement refers back to (现在特别讨厌: the earlier liking)."""
+_SIGHTSEEING = re.compile(
+    r"\s*(?:看|玩|旅游|旅行|度假|逛|参观|游览|游玩|拍|吃|$)|\s*(?:to )?(?:visit|see|sightsee|tour|explore|$)",
+    re.I,
+)
+_MONEY = re.compile(
+    r"[$€£¥]|元|块|万|亿|千|百|k\b|m\b|bn\b|usd|eur|rmb|dollars?|euros?|bucks|million|thousand", re.I
+)
+_COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
+"""A bare number before a noun ("200 laptops", 200台) counts things."""
+_MAX_WORDS = 8
+_MAX_CJK = 12
+
+
+def read_objects(
+    pattern: Pattern,
+    predicate: str,
+    kind: str,
+    match: re.Match[str],
+    reading: Sentence,
+    message: Message,
+) -> list[tuple[str | None, Scalar | None, tuple[int, int]]]:
+    """Return ``(object entity name, value, span)`` for each object the match names."""
+    lang = reading.lang
+    raw = match.group("obj")
+    start = match.start("obj")
+    if kind in ("amount", "number", "date", "birthday", "phone"):
+        value = _literal(kind, raw, message.at)
+        span = (start, start + len(raw))
+        if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
+            return []  # "their order for 200 laptops": a count of things, not money
+        if value is None or overlaps(*span, reading.claimed):
+            return []
+        return [(None, value, span)]
+    if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
+        return []  # "this trilogy is one of my faves": what it is was said elsewhere
+    if raw.strip().lower() in _PERSON_PRONOUNS and pattern.object_type == "person":  # 我向他汇报
+        earlier = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
+        name = earlier[-1].name if earlier else message.speaker.last_person
+        return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
+    phrase = True if predicate in _VERB_PHRASES else None
+    trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""
+    if not trimmed:
+        return _antecedent(pattern, kind, match, reading, message)
+    offset = start + max(raw.find(trimmed), 0)
+    spans = split_objects(trimmed, lang) if pattern.split else [(0, len(trimmed))]
+    texts = [trimmed[s:e].strip() for s, e in spans]
+    if pattern.split and len(spans) > 1:
+        texts = [trim_object(t, lang, verb_phrase=phrase) for t in texts]
+        if lang == "en":
+            texts = shared_head(texts)
+    out: list[tuple[str | None, Scalar | None, tuple[int, int]]] = []
+    for (s, e), text in zip(spans, texts, strict=True):
+        span = (offset + s, offset + e)
+        named = next((m for m in reading.mentions if m.start == span[0] and m.end > span[1]), None)
+        if named is not None and named.type not in ("role", "group"):  # "a fan of Lord of the Rings"
+            span, text = (named.start, named.end), named.name
+        if not text or _taken(span, reading.claimed, verb_phrase=predicate in _VERB_PHRASES):
+            continue
+        if _sightseeing(reading.text, span, reading.claimed):
+            continue  # 去日本看樱花 is the visit already read, 去日本读研 a plan of its own
+        item = _object(pattern, predicate, kind, text, span, reading, message)
+        if item is not None:
+            out.append(item)
+    if predicate in ANTECEDENT and out and out[0][1] is not None:
+        reading.antecedents.append((start, str(out[0][1])))
+    return out
+
+
+def _object(
+    pattern: Pattern,
+    predicate: str,
+    kind: str,
+    text: str,
+    span: tuple[int, int],
+    reading: Sentence,
+    message: Message,
+) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
+    registered = REGISTRY.get(predicate)
+    wanted = pattern.object_type or (registered.object_type if registered else "")
+    inside = [
+        m for m in reading.mentions if span[0] <= m.start < span[1] and not m.vocative and m.type != "group"
+    ]
+    if kind == "email":
+        emails = [m for m in inside if m.type == "email"]
+        address = emails[0] if emails else Mention(*span, text.lower(), "email")
+        message.add_entity(address)
+        return address.name, None, span
+    mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
+    if (
+        kind == "entity"
+        and wanted == "role"
+        and mention is not None
+        and mention.type != "role"
+        and (mention.start, mention.end) != span
+    ):  # "Scrum master": a capitalised word is no role alone
+        mention = None
+    if kind == "entity" or pattern.require_mention:
+        if mention is None and kind == "entity" and wanted == "role":
+            mention = Mention(*span, text if text.isupper() else text.lower(), "role")
+            reading.add_mention(mention)
+        elif mention is None and inside and wanted in ("product", "organisation", "place"):
+            return None  # "换成了小吴": a person where a product should be
+        elif (
+            mention is None and kind == "entity" and not pattern.require_mention and _name_like(text, wanted)
+        ):
+            mention = Mention(*span, text, wanted or "thing")
+            reading.add_mention(mention)
+        if mention is not None:
+            if mention.type == "thing" and wanted not in ("", "thing"):
+                mention.type = wanted
+            if pattern.object_type == "animal":
+                mention.type = "animal"
+            message.add_entity(mention)
+            if mention.relative:
+                message.used.add(mention.name)
+            return mention.name, None, (max(span[0], mention.start), min(span[1], mention.end))
+        if pattern.require_mention or (kind == "entity" and wanted in _NAMED_TYPES):
+            return None
+    if _too_long(text, reading.lang) or (
+        predicate in _VERB_PHRASES and reading.lang == "en" and " " not in text
+    ):
+        return None  # too long to be a value, or a verb alone ("countries I want to visit")
+    if (
+        mention is not None
+        and mention.type not in ("role", "thing")
+        and mention.start == span[0]
+        and (mention.end == span[1])
+    ):
+        message.add_entity(mention)
+        return mention.name, None, span
+    return None, text, span
+
+
+def _antecedent(
+    pattern: Pattern,
+    kind: str,
+    match: re.Match[str],
+    reading: Sentence,
+    message: Message,
+) -> list[tuple[str | None, Scalar | None, tuple[int, int]]]:
+    """Return the object an elliptical statement refers back to (现在特别讨厌 → the earlier liking)."""
+    if not pattern.antecedent:
+        return []
+    span = match.span()
+    if kind == "entity":
+        named = [m for m in reading.mentions if m.end <= match.start() and m.type == pattern.object_type]
+        if not named:
+            return []
+        mention = named[-1]
+        message.add_entity(mention)
+        return [(mention.name, None, span)]
+    earlier = [text for position, text in reading.antecedents if position < match.start()]
+    return [(None, earlier[-1], span)] if earlier else []
+
+
+def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
+    """Return the value of an amount, number, date, birthday or phone object; None when unreadable."""
+    text = raw.strip()
+    if kind == "amount":
+        return parse_amount(text)
+    if kind == "number":
+        return int(text) if text.isdigit() else cn_to_int(text)
+    if kind in ("date", "birthday"):
+        if at is None:
+            return text or None
+        return date_value(text, at, yearless=kind == "birthday", future=kind == "date")
+    digits = re.sub(r"\D", "", text)
+    return digits if 7 <= len(digits) <= 15 else None
+
+
+def _pick(inside: list[Mention], wanted: str, *, strict: bool = False) -> Mention | None:
+    """Return the mention best fitting the object type: the first of that type, else the first
+    compatible one (``strict``: the wanted type or an unknown name)."""
+    for mention in inside:
+        if mention.type == wanted:
+            return mention
+    if strict:
+        return next((m for m in inside if m.type == "thing"), None)
+    compatible = {
+        "place": ("organisation", "thing"),
+        "organisation": ("thing", "place"),
+        "product": ("thing",),
+        "animal": ("person", "thing"),
+        "person": ("thing",),
+    }
+    for mention in inside:
+        if mention.type in compatible.get(wanted, ("thing",)) or not wanted:
+            return mention
+    return None
+
+
+def _taken(span: tuple[int, int], claimed: list[tuple[int, int]], *, verb_phrase: bool) -> bool:
+    """Return True when another fact's object overlaps ``span``; a verb phrase may hold one whole
+    (去日本读研 around the place 日本 is still a plan)."""
+    if not verb_phrase:
+        return overlaps(*span, claimed)
+    return any(
+        s < span[1] and span[0] < e and not (span[0] <= s and e <= span[1] and e - s < span[1] - span[0])
+        for s, e in claimed
+    )
+
+
+def _sightseeing(sentence: str, span: tuple[int, int], claimed: list[tuple[int, int]]) -> bool:
+    """Return True when a verb phrase holding another fact's object only goes there to look around."""
+    inner = [e for s, e in claimed if span[0] <= s and e <= span[1]]
+    return bool(inner) and bool(_SIGHTSEEING.match(sentence, max(inner), span[1]))
+
+
+def _name_like(text: str, wanted: str) -> bool:
+    if has_cjk(text):
+        return len(text) <= 8
+    words = text.split()
+    return bool(words) and len(words) <= 4 and all(w[0].isupper() or not w.isalpha() for w in words)
+
+
+def _too_long(text: str, lang: Lang) -> bool:
+    return len(text) > _MAX_CJK if lang == "zh" else len(text.split()) > _MAX_WORDS

@@ -1,0 +1,113 @@
+"""What the builtin extractor knows while it reads a message: its sentences, the sentence being
+read (mentions, clauses, subject candidates) and what the message has given so far.
+
+Used by ``engram.ingest.builtin`` (the reading order) and ``engram.ingest.objects`` (what a
+pattern's object becomes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engram.ingest.clauses import Lang, clause_bounds
+from engram.ingest.mentions import Mention
+from engram.ingest.subjects import Candidate, Speaker, candidates
+from engram.models.graph import EntityIn, FactIn
+
+# The lookahead first: the abbreviation lookbehinds then run at punctuation only (3x faster).
+_SENTENCE = re.compile(
+    r"(?=[.!?])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bvs)[.!?]+['\")]*(?=\s)|[。！？；]+|\n+"
+)
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """Return ``(offset, sentence)`` pairs, stripped, empty ones dropped."""
+    out: list[tuple[int, str]] = []
+    position = 0
+    for match in [*_SENTENCE.finditer(text), None]:
+        end = match.end() if match else len(text)
+        chunk = text[position:end]
+        stripped = chunk.strip()
+        if stripped:
+            out.append((position + chunk.index(stripped), stripped))
+        position = end
+    return out
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One sentence being read: its text, language, mentions, clauses and subject candidates
+    (clauses and candidates are worked out when a pattern first matches: most sentences have none)."""
+
+    text: str
+    lang: Lang
+    mentions: list[Mention]
+    speaker: Speaker
+    claimed: list[tuple[int, int]] = field(default_factory=list)
+    antecedents: list[tuple[int, str]] = field(default_factory=list)
+    _clauses: list[tuple[int, int]] | None = None
+    _candidates: list[Candidate] | None = None
+
+    @property
+    def clauses(self) -> list[tuple[int, int]]:
+        if self._clauses is None:
+            self._clauses = clause_bounds(self.text, self.lang)
+        return self._clauses
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        if self._candidates is None:
+            self._candidates = candidates(self.text, self.lang, self.mentions, self.speaker)
+        return self._candidates
+
+    def add_mention(self, mention: Mention) -> None:
+        """Add a mention a pattern made (豆豆 in 叫豆豆): later clauses may take it as their subject."""
+        self.mentions.append(mention)
+        if self._candidates is not None:
+            self._candidates.append(
+                Candidate(mention.start, mention.end, "mention", mention.name, 0.95, mention)
+            )
+            self._candidates.sort(key=lambda c: (c.start, -c.end))
+
+    def clause_of(self, position: int) -> tuple[int, int]:
+        for start, end in self.clauses:
+            if start <= position < end:
+                return start, end
+        return self.clauses[-1]
+
+
+@dataclass(slots=True)
+class Message:
+    """What one message has given so far: entities, facts, relatives and who is who."""
+
+    speaker: Speaker
+    at: datetime | None
+    entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
+    facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
+    relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
+    """Each relative the speaker named, with the sentence that named them."""
+
+    def add_entity(self, mention: Mention) -> None:
+        key = (mention.name, mention.type)
+        existing = self.entities.get(key)
+        if existing is None:
+            self.entities[key] = EntityIn(
+                name=mention.name,
+                type=mention.type,
+                aliases=list(mention.aliases),
+                attributes={k: v for k, v in mention.attributes.items() if k != "kin"},
+            )
+            return
+        existing.attributes.update(
+            {k: v for k, v in mention.attributes.items() if k not in existing.attributes and k != "kin"}
+        )
+        existing.aliases.extend(a for a in mention.aliases if a not in existing.aliases)
+
+    def add_fact(self, fact: FactIn) -> None:
+        key = (fact.subject, fact.predicate, fact.object, fact.value, tuple(fact.conditions.items()))
+        self.facts.setdefault(key, fact)
+        self.used.update(n for n in (fact.subject, fact.object) if n)
