@@ -39,8 +39,8 @@ from typing import Literal
 
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
-from engram.nlp.amounts import cn_to_int
 from engram.nlp.clauses import date_bounds, frame_clause
+from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
 from engram.nlp.timeexpr import find_time_range
 from engram.nlp.tokenize import has_cjk
 
@@ -76,16 +76,6 @@ class DateSpan:
 
 
 @dataclass(frozen=True, slots=True)
-class _Clock:
-    start: int
-    end: int
-    hour: int
-    minute: int
-    part: str | None  # am · early · morning · noon · pm · night; None when not said
-    strong: bool
-
-
-@dataclass(frozen=True, slots=True)
 class _Item:
     """A resolved expression in local naive time: a point (``last`` None) or [first, last)."""
 
@@ -94,123 +84,8 @@ class _Item:
     first: datetime
     last: datetime | None
     granularity: str
-    clock: _Clock | None = None
+    clock: Clock | None = None
     weak: bool = False
-
-
-# -- numbers ------------------------------------------------------------------------------------
-
-_EN_WORDS: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight")
-_EN_WORDS += ("nine", "ten", "eleven", "twelve")
-_EN_NUMBERS = {word: n for n, word in enumerate(_EN_WORDS)} | {"a": 1, "an": 1, "a couple of": 2}
-_EN_NUM = r"\d{1,3}|an?|a\s+couple\s+of|" + "|".join(_EN_WORDS[1:])
-_CN_NUM = r"\d{1,3}|[零〇一二两三四五六七八九十]{1,3}"
-_CN_UNDER_100 = re.compile(r"[零〇一二两三四五六七八九]|[一二两三四五六七八九]?十[零〇一二两三四五六七八九]?")
-
-
-def _number(word: str) -> int | None:
-    """Return the value of 12, "twelve", "a couple of", 三, 十二, 二十五; None otherwise."""
-    word = " ".join(word.lower().split())
-    if word.isdigit():
-        return int(word)
-    if word in _EN_NUMBERS:
-        return _EN_NUMBERS[word]
-    return cn_to_int(word) if _CN_UNDER_100.fullmatch(word) else None
-
-
-# -- clock times --------------------------------------------------------------------------------
-
-_EN_PART_AFTER = re.compile(r"\s+(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night))\b", re.I)
-_CLOCK_START = r"(?:\bat\s+)?(?<![\d:.a-zA-Z])(?P<h>\d{1,2})"
-"""Not ``\b``: "会议15:00" and "3pm开会" have no word boundary around the digits."""
-_EN_CLOCKS: list[tuple[re.Pattern[str], bool]] = [
-    (re.compile(rf"{_CLOCK_START}(?:[:.](?P<m>[0-5]\d))?\s*(?P<ampm>[ap])\.?m(?![a-z])\.?", re.I), True),
-    (re.compile(rf"{_CLOCK_START}:(?P<m>[0-5]\d)(?!\d|[.,]\d)", re.I), True),
-    (re.compile(rf"\b(?:at\s+)?(?P<h>\d{{1,2}}|{'|'.join(_EN_WORDS[1:])})\s+o['’]?clock\b", re.I), True),
-    (re.compile(r"\b(?:at\s+)?(?P<word>noon|midday|midnight)\b", re.I), True),
-    (re.compile(r"\bat\s+(?P<h>\d{1,2})\b(?![:.,]?\d|\s*%)", re.I), False),
-]
-_CN_PARTS = {"凌晨": "early", "半夜": "early", "清晨": "morning", "早上": "morning", "早晨": "morning"}
-_CN_PARTS |= {"上午": "morning", "中午": "noon", "午后": "pm", "下午": "pm", "傍晚": "pm"}
-_CN_PARTS |= {"晚上": "night", "晚间": "night", "夜里": "night", "夜间": "night"}
-_CN_CLOCK = re.compile(
-    rf"(?P<part>{'|'.join(_CN_PARTS)})?(?<![\d零一二两三四五六七八九十第差])"
-    r"(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點|时)(?!钟头|半天)"
-    r"(?:(?P<half>半)|(?P<q>[一三])刻|(?P<m>\d{1,2}|[零一二三四五六七八九十]{1,3})(?P<fen>分)?|(?P<zhong>钟|"
-    r"整))?"
-)
-_CN_NOT_CLOCK = frozenset("也都点儿不没的吧了些")
-"""After a bare 一点 / 三点: "一点也不", "好一点了" are not times."""
-
-
-def _en_clock(m: re.Match[str], strong: bool, text: str) -> _Clock | None:
-    groups = m.groupdict()
-    end, part = m.end(), None
-    if groups.get("word"):
-        return _Clock(m.start(), end, 0 if groups["word"].lower() == "midnight" else 12, 0, None, True)
-    hour = _number(m["h"])
-    minute = int(groups["m"]) if groups.get("m") else 0
-    if groups.get("ampm"):
-        part = "am" if groups["ampm"].lower() == "a" else "pm"
-        if hour is None or not 1 <= hour <= 12:
-            return None
-    after = _EN_PART_AFTER.match(text, end)
-    if after and part is None:
-        part, end = ("night" if after[2] else "pm" if after[1] != "morning" else "morning"), after.end()
-    if hour is None or hour > 24 or (part is None and "m" not in groups and hour > 12):
-        return None
-    return _Clock(m.start(), end, hour, minute, part, strong or after is not None)
-
-
-def _cn_clock(m: re.Match[str], text: str) -> _Clock | None:
-    hour = _number(m["h"])
-    minute = 30 if m["half"] else 15 if m["q"] == "一" else 45 if m["q"] == "三" else 0
-    if m["m"]:
-        minute = _number(m["m"]) or 0
-    if hour is None or hour > 24 or minute > 59:
-        return None
-    strong = bool(m["part"] or m["half"] or m["q"] or m["fen"] or m["zhong"] or (m["m"] and len(m["m"]) == 2))
-    if not strong and m.end() < len(text) and text[m.end()] in _CN_NOT_CLOCK:
-        return None
-    return _Clock(m.start(), m.end(), hour, minute, _CN_PARTS.get(m["part"] or ""), strong)
-
-
-def _find_clocks(text: str) -> list[_Clock]:
-    found: list[_Clock] = []
-    for pattern, strong in _EN_CLOCKS:
-        found += [c for m in pattern.finditer(text) if (c := _en_clock(m, strong, text))]
-    found += [c for m in _CN_CLOCK.finditer(text) if (c := _cn_clock(m, text))]
-    found.sort(key=lambda c: (c.start, -c.end, not c.strong))
-    kept: list[_Clock] = []
-    for clock in found:
-        if not kept or clock.start >= kept[-1].end:
-            kept.append(clock)
-    return kept
-
-
-def _part_of(first: datetime, granularity: str) -> str | None:
-    """Return the part of the day a part_of_day period starts in (timeexpr: 5, 11, 12, 17, 18)."""
-    if granularity != "part_of_day":
-        return None
-    return {0: "morning", 5: "morning", 11: "noon", 12: "pm", 17: "pm"}.get(first.hour, "night")
-
-
-def _at_clock(day: date, clock: _Clock, part: str | None) -> datetime:
-    """Return the moment ``clock`` names on ``day``; the part of the day picks a.m. or p.m."""
-    hour, later = clock.hour, 0
-    part = clock.part or part
-    if part in ("am", "early") and hour == 12:
-        hour = 0
-    elif (part == "pm" and hour < 12) or (part == "noon" and hour <= 5):
-        hour += 12
-    elif part == "night":
-        if hour <= 5 or hour == 12:
-            hour, later = hour % 12, 1
-        elif hour < 12:
-            hour += 12
-    if hour == 24:
-        hour, later = 0, 1
-    return datetime.combine(day, time(hour, clock.minute)) + timedelta(days=later)
 
 
 # -- dates timeexpr reads differently, and the future -------------------------------------------
@@ -234,28 +109,28 @@ _UNITS |= {"星期": "week", "礼拜": "week", "月": "month", "年": "year", "f
 _OFFSETS: list[tuple[re.Pattern[str], int]] = [
     (
         re.compile(
-            rf"\bin\s+(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour|day|week|fortnight|month|year)s?\b", re.I
+            rf"\bin\s+(?P<n>{EN_NUM})\s+(?P<unit>minute|hour|day|week|fortnight|month|year)s?\b", re.I
         ),
         1,
     ),
     (
         re.compile(
-            rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour|day|week|fortnight|month|year)s?\s+from\s+now\b",
+            rf"\b(?P<n>{EN_NUM})\s+(?P<unit>minute|hour|day|week|fortnight|month|year)s?\s+from\s+now\b",
             re.I,
         ),
         1,
     ),
-    (re.compile(rf"\b(?P<n>{_EN_NUM})\s+(?P<unit>minute|hour)s?\s+ago\b", re.I), -1),
+    (re.compile(rf"\b(?P<n>{EN_NUM})\s+(?P<unit>minute|hour)s?\s+ago\b", re.I), -1),
     (
         re.compile(
-            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?"
+            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{CN_NUM}|半)个?"
             r"(?P<unit>分钟|小时|钟头|天|日|周|星期|礼拜|月|年)(?:以后|之后|后)"
         ),
         1,
     ),
     (
         re.compile(
-            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{_CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)"
+            rf"(?<![\d零〇一二两三四五六七八九十几每第])(?P<n>{CN_NUM}|半)个?(?P<unit>分钟|小时|钟头)"
             rf"(?:以前|之前|前)"
         ),
         -1,
@@ -281,7 +156,7 @@ def _offset(m: re.Match[str], sign: int, now: datetime) -> _Item | None:
     if m["n"] == "半":
         count, unit = {"hour": (30, "minute"), "month": (15, "day"), "year": (6, "month")}.get(unit, (0, ""))
     else:
-        count = _number(m["n"]) or 0
+        count = number(m["n"]) or 0
     if count <= 0:
         return None
     if unit in ("minute", "hour"):
@@ -295,8 +170,8 @@ def _offset(m: re.Match[str], sign: int, now: datetime) -> _Item | None:
 
 
 def _yearless(m: re.Match[str], today: date) -> _Item | None:
-    name, day = m["month"], _number(m["day"])
-    month = _MONTH_NUMBERS[name] if name in _MONTH_NUMBERS else _number(name)
+    name, day = m["month"], number(m["day"])
+    month = _MONTH_NUMBERS[name] if name in _MONTH_NUMBERS else number(name)
     if month is None or day is None or not 1 <= month <= 12:
         return None
     candidates = []
@@ -350,14 +225,14 @@ def _edge(m: re.Match[str], today: date) -> _Item | None:
     edge = groups.get("edge")
     if "month" in groups or groups.get("day"):
         if groups.get("month"):
-            month = _number(groups["month"])
+            month = number(groups["month"])
             if month is None or not 1 <= month <= 12:
                 return None
             first = date(today.year, month, 1)
         else:
             first = _add_months(today.replace(day=1), _CN_RELATIVE.get(groups.get("rel") or "", 0))
         if groups.get("day"):
-            day = _number(groups["day"])
+            day = number(groups["day"])
             if day is None or not 1 <= day <= _month_end(first.year, first.month).day:
                 return None
             return _day_item(m.start(), m.end(), first.replace(day=day))
@@ -420,7 +295,7 @@ def _scan(text: str, reference: datetime) -> list[_Item]:
     while (item := _next_date(text, pos, now, reference, zone)) is not None:
         dates.append(item)
         pos = item.end
-    clocks = _find_clocks(text)
+    clocks = find_clocks(text)
     used: set[int] = set()
     items: list[_Item] = []
     for item in dates:
@@ -437,13 +312,13 @@ def _scan(text: str, reference: datetime) -> list[_Item]:
         if joined is None:
             items.append(item)
             continue
-        moment = _at_clock(item.first.date(), joined, _part_of(item.first, item.granularity))
+        moment = at_clock(item.first.date(), joined, part_of(item.first, item.granularity))
         start, end = min(item.start, joined.start), max(item.end, joined.end)
         items.append(_Item(start, end, moment, None, "minute", joined))
     for i, c in enumerate(clocks):
         if i in used or any(d.start < c.end and c.start < d.end for d in dates):
             continue
-        items.append(_Item(c.start, c.end, _at_clock(now.date(), c, None), None, "minute", c, not c.strong))
+        items.append(_Item(c.start, c.end, at_clock(now.date(), c, None), None, "minute", c, not c.strong))
     return sorted(items, key=lambda i: i.start)
 
 
@@ -508,7 +383,7 @@ def _resolve_dates(text: str, reference: datetime) -> DateSpan | None:
         if following and gap and ("and" not in gap[0].lower() or _BETWEEN.search(text, 0, start)):
             last = following
             if following.weak and following.clock and item.clock:  # 下午3点到5点
-                moment = _at_clock(item.first.date(), following.clock, item.clock.part)
+                moment = at_clock(item.first.date(), following.clock, item.clock.part)
                 last = _Item(following.start, following.end, moment, None, "minute")
             upper = last.last or last.first
             if upper > item.first:
