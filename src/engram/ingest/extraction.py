@@ -37,6 +37,8 @@ class GraphIngest:
         self._store = store
         self._graph = graph
         self._extractor = extractor
+        # Checked once: an isinstance against a Protocol inspects its members on every call.
+        self._metered = extractor if isinstance(extractor, MeteredExtractor) else None
         self._clock = clock
 
     def close(self) -> None:
@@ -97,8 +99,8 @@ class GraphIngest:
         if self._extractor is None:
             return None
         try:
-            if isinstance(self._extractor, MeteredExtractor):
-                extraction, tokens[episode.id] = self._extractor.extract_with_usage(episode)
+            if self._metered is not None:
+                extraction, tokens[episode.id] = self._metered.extract_with_usage(episode)
             else:
                 extraction = self._extractor.extract(episode)
         except EngramError as exc:
