@@ -224,7 +224,10 @@ class SQLiteFullText(FullText):
             span = [(int(row[0]), str(row[1])) for row in db.tuples(_SPAN, bounds)]
             at = {doc: index for index, (doc, _) in enumerate(span)}
             for doc, item in batch:
-                around = [span[i] for i in (at[doc] - 1, at[doc] + 1) if 0 <= i < len(span)]
+                if doc in at:
+                    around = [span[i] for i in (at[doc] - 1, at[doc] + 1) if 0 <= i < len(span)]
+                else:  # not current (a group's history imported row by row): found on its own
+                    around = _neighbours(db, doc)
                 _write_row(db, doc, item.search_text, around)
                 older.update((neighbour, text) for neighbour, text in around if neighbour not in fresh)
         for doc, text in older.items():
