@@ -2,8 +2,8 @@
 
 ``PATTERNS`` are the English (``engram.ingest.patterns_en``) and Chinese
 (``engram.ingest.patterns_zh``) tables; a :class:`PatternIndex` finds the patterns whose
-trigger words a sentence contains in one pass, so a sentence runs only
-the few patterns that can match it (most conversational turns run none or one or two).
+trigger words a sentence contains in one pass, so a sentence runs only the few patterns that
+can match it (most conversational turns run none or one or two).
 What a predicate means, and what negation turns it into, is in the registry
 (``engram.models.predicates``).
 """

@@ -20,7 +20,7 @@ from engram.storage.rows import ENTITIES, ENTITY, FACT, FACTS, MENTIONS, F, N, c
 from engram.storage.sql import Db, Json
 from engram.storage.types import FactQuery, MergeCandidate
 
-RELATED_LIMIT = 200
+RECENT_MENTIONS = 200
 """Most recent mentions of an entity whose threads count as its context."""
 _NAMED = (
     f"SELECT {N} FROM entities n WHERE n.group_id = :g AND n.expired_at IS NULL AND n.id IN "
@@ -119,8 +119,8 @@ def entity_versions(db: Db, group_id: str, entity_id: str) -> list[Entity]:
 
 
 def recent_threads(db: Db, group_id: str, entity_id: str) -> set[str]:
-    """Return the threads of the entity's most recent RELATED_LIMIT mentions (enough evidence)."""
-    params = {"g": group_id, "e": entity_id, "n": RELATED_LIMIT}
+    """Return the threads of the entity's most recent RECENT_MENTIONS mentions (enough evidence)."""
+    params = {"g": group_id, "e": entity_id, "n": RECENT_MENTIONS}
     threads = db.rows(
         "SELECT DISTINCT thread FROM (SELECT d.thread FROM mentions m "
         f"{db.dialect.cross_join} episode_docs d ON d.group_id = m.group_id AND d.id = m.episode_id "
