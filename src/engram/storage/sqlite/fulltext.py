@@ -367,7 +367,7 @@ class SQLiteFullText(FullText):
         values = {"weight": inactive_weight, "q": fts_query(terms), "g": group_id, "limit": limit, **params}
         weight = "(CASE WHEN f.status IN ('current', 'disputed') THEN 1.0 ELSE :weight END)"
         join = (
-            f"CROSS JOIN fact_docs k ON k.doc = x.rowid "
+            "CROSS JOIN fact_docs k ON k.doc = x.rowid "
             f"CROSS JOIN {table} f ON f.group_id = k.group_id AND f.id = k.id"
         )
         passing = f"k.group_id = :g AND {clause} ORDER BY score DESC LIMIT :limit"
