@@ -405,6 +405,13 @@ def test_dates_are_values_resolved_against_the_episode_time(extractor: BuiltinEx
             ("远航汽车", "ORDERED", "X3扫描仪")} <= facts(order)  # fmt: skip
     meeting = extractor.extract(episode("下周三下午三点和华东物流开会。", timestamp=at))
     assert ("Li", "MEETING_AT", "2024-03-13 15:00") in facts(meeting)
+    kickoff = extractor.extract(episode("The Initech kickoff meeting is next Monday at 10am.", timestamp=at))
+    assert ("Initech kickoff", "MEETING_AT", "2024-03-11 10:00") in facts(kickoff)  # the day, not today
+    moved = extractor.extract(
+        episode("The Initech kickoff meeting moved to Tuesday, March 12 at 2pm.", timestamp=at)
+    )
+    assert ("Initech kickoff", "MEETING_AT", "2024-03-12 14:00") in facts(moved)
+    assert not facts(extractor.extract(episode("The call was with Bob yesterday.", timestamp=at)))
     launch = extractor.extract(episode("CRM升级项目将于2024-06-05上线，预算八十万。", timestamp=at))
     assert {("CRM升级项目", "LAUNCH_DATE", "2024-06-05"), ("CRM升级项目", "BUDGET", 800_000)} <= facts(launch)
     english = extractor.extract(episode("The Atlas migration deadline moved to June 28, 2024.", timestamp=at))

@@ -46,6 +46,8 @@ TABLE: list[tuple[str, str, datetime | None, datetime | None]] = [
     ("3pm tomorrow works", "point", d(2024, 1, 4, 15), None),
     ("dinner tonight at 8", "point", d(2024, 1, 3, 20), None),
     ("next Tuesday at 10:30am", "point", d(2024, 1, 9, 10, 30), None),
+    ("on Tuesday, January 9 at 2pm", "point", d(2024, 1, 9, 14), None),  # the weekday restates the date
+    ("周二，1月9日下午2点", "point", d(2024, 1, 9, 14), None),
     ("tomorrow morning at 9", "point", d(2024, 1, 4, 9), None),
     ("lunch at noon", "point", d(2024, 1, 3, 12), None),
     ("at 7 in the evening", "point", d(2024, 1, 3, 19), None),

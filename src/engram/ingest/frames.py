@@ -105,8 +105,15 @@ EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-
 EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s[A-Z][\w&.'’-]*){0,3})"
 EN_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
 EN_DATE = (
-    r"(?P<obj>[^,;!?()\n]{2,40}?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
+    r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"
+    r"[^,;!?()\n]{1,30}?)?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
 )
+"""A date phrase, through a comma that a date goes on after ("Tuesday, April 16 at 2pm")."""
+EN_DAY_WORD = (
+    r"(?i:next|this|tomorrow|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|"
+    r"jul|aug|sep|oct|nov|dec|\d)"
+)
+"""How a date said without a preposition starts ("the meeting is next Monday at 10am")."""
 
 ZH_STOP = r"，。！？；,.!?;、\s：:"
 ZH_OBJ = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)"

@@ -49,7 +49,7 @@ _EN_TITLE = re.compile(
 _EN_PROJECT = re.compile(
     r"\b(?:the\s|our\s|their\s)?(?P<name>(?:[A-Z][\w-]*\s){1,3}(?:rollout|migration|launch|project|upgrade|"
     r"initiative|campaign|program|programme|pilot|redesign|integration|release|implementation|deployment|"
-    r"refresh|rebrand|overhaul|roadmap|expansion|renovation|rewrite|onboarding))\b"
+    r"refresh|rebrand|overhaul|roadmap|expansion|renovation|rewrite|onboarding|kickoff))\b"
 )
 _CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")

@@ -13,6 +13,7 @@ from engram.ingest.frames import (
     EN_CAPS,
     EN_CREATION,
     EN_DATE,
+    EN_DAY_WORD,
     EN_EVENT,
     EN_GROUP,
     EN_NAME,
@@ -187,8 +188,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="date", trigger="launch"),
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
-    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:is |was |"
-       rf"moved |set |scheduled |booked )?(?:at|on|for|to) {EN_DATE}", 0.8, subject="topic", kind="date",
+    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:(?:is|was) "
+       rf"(?={EN_DAY_WORD})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) ){EN_DATE}", 0.8,
+       subject="topic", kind="date",
        trigger="meet|call|sync|catch-up|standup|demo|review"),
     en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),

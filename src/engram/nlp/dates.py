@@ -32,7 +32,7 @@ duration) reads as two days after the reference; "三天后" in a story is relat
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from typing import Literal
@@ -279,6 +279,28 @@ def _next_date(text: str, pos: int, now: datetime, reference: datetime, zone: tz
 
 
 _JOIN_GAP = re.compile(r"[\s,，]*(?:(?:at|on|the)\s*)?(?:的)?")
+_WEEKDAY = re.compile(
+    r"(?:(?:next|this|last|on)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:下|这|上)?(?:周|星期|礼拜)[一二三四五六日天]",
+    re.I,
+)
+
+
+def _fold_weekdays(text: str, dates: list[_Item]) -> list[_Item]:
+    """Return ``dates`` with a weekday right before a date ("Tuesday, April 16") folded into it:
+    the weekday only restates the day the date names."""
+    out: list[_Item] = []
+    for item in dates:
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and previous.granularity == item.granularity == "day"
+            and _WEEKDAY.fullmatch(text, previous.start, previous.end)
+            and _JOIN_GAP.fullmatch(text, previous.end, item.start)
+        ):
+            out[-1] = replace(item, start=previous.start)
+        else:
+            out.append(item)
+    return out
 
 
 def _local_now(reference: datetime) -> datetime:
@@ -295,6 +317,7 @@ def _scan(text: str, reference: datetime) -> list[_Item]:
     while (item := _next_date(text, pos, now, reference, zone)) is not None:
         dates.append(item)
         pos = item.end
+    dates = _fold_weekdays(text, dates)
     clocks = find_clocks(text)
     used: set[int] = set()
     items: list[_Item] = []
