@@ -123,6 +123,26 @@ def test_vector_search_keeps_exactly_the_episodes_the_filters_list(
         assert found[0].episode.id in {f"e{i}" for i in range(3, 24, DIMENSIONS)}, "nearest first"
 
 
+def test_a_group_loaded_page_by_page_filters_as_one_loaded_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram.storage.sqlite import episode_matrix
+
+    monkeypatch.setattr(episode_matrix, "LOAD_PAGE", 5)  # 24 rows: five pages, the last one short
+    settings = Settings(data_dir=tmp_path, embedder="none", extractor="none")
+    with Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as memory:
+        memory.create_episodes(_episodes(24))
+    with Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as memory:
+        for filters in FILTERS:
+            listed = {e.id for e in memory.store.list_episodes("default", EpisodeFilters(**filters), 100)}
+            request = {"query": "axis3", "limit": 100, "filters": filters}
+            found = memory.search_episodes(request, channels=["vector"]).results
+            assert {hit.episode.id for hit in found} == listed, filters
+        assert (
+            len(memory.search_episodes({"query": "axis3", "limit": 100}, channels=["vector"]).results) == 24
+        )
+
+
 def test_another_process_writes_are_seen_by_the_next_search(open_memory: Any) -> None:
     reader, writer = open_memory(), open_memory()  # two stores on one database: as two processes
     writer.create_episodes(_episodes(10))
