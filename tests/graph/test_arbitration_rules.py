@@ -102,6 +102,14 @@ def test_a_stop_naming_no_object_closes_the_latest_fact_in_the_thread(
     assert (person, stop, role) in live(agent), "the stop fact names what it ended"
 
 
+def test_a_stop_naming_no_object_ends_what_its_predicate_names_first(agent: Memory) -> None:
+    """LEFT_ORGANISATION ends WORKS_AT before MEMBER_OF: two facts of one episode tie on time."""
+    say(agent, "Tom is in the chess club and works at Acme.", 0, f("Tom", "MEMBER_OF", "Chess Club"),
+        f("Tom", "WORKS_AT", "Acme"))  # fmt: skip
+    say(agent, "Tom left.", 10, {"subject": "Tom", "predicate": "LEFT_ORGANISATION"})
+    assert live(agent) == {("Tom", "MEMBER_OF", "Chess Club"), ("Tom", "LEFT_ORGANISATION", "Acme")}
+
+
 @pytest.mark.parametrize(
     ("like", "hate", "thing"),
     [("陈静喜欢榴莲", "陈静讨厌榴莲", "榴莲"), ("Alice loves sushi", "Alice hates sushi", "sushi")],

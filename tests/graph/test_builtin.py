@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -412,6 +412,9 @@ def test_dates_are_values_resolved_against_the_episode_time(extractor: BuiltinEx
     )
     assert ("Initech kickoff", "MEETING_AT", "2024-03-12 14:00") in facts(moved)
     assert not facts(extractor.extract(episode("The call was with Bob yesterday.", timestamp=at)))
+    past = extractor.extract(episode("The review was Monday, March 4.", timestamp=at + timedelta(days=1)))
+    assert ("Li", "MEETING_AT", "2024-03-04") in facts(past), "a restated date stays where it is"
+
     launch = extractor.extract(episode("CRM升级项目将于2024-06-05上线，预算八十万。", timestamp=at))
     assert {("CRM升级项目", "LAUNCH_DATE", "2024-06-05"), ("CRM升级项目", "BUDGET", 800_000)} <= facts(launch)
     english = extractor.extract(episode("The Atlas migration deadline moved to June 28, 2024.", timestamp=at))
@@ -472,3 +475,16 @@ def test_support_groups_are_events_not_places(extractor: BuiltinExtractor) -> No
     result = extractor.extract(episode("I went to a LGBTQ support group yesterday and it was so powerful."))
     assert facts(result) == {("Li", "ATTENDED", "LGBTQ support group")}
     assert entity_types(result) == {"Li": "person"}
+
+
+def test_patterns_are_chosen_by_the_whole_message(extractor: BuiltinExtractor) -> None:
+    """A pattern triggered anywhere in a message reads every sentence ("a photographer at" has
+    no trigger word of its own: "manager at" in the first sentence chooses the pattern)."""
+    both = extractor.extract(episode("Anna is a manager at Google. Mike is a photographer at Vogue."))
+    assert {("Anna", "WORKS_AT", "Google"), ("Mike", "WORKS_AT", "Vogue")} <= facts(both)
+
+
+def test_an_index_without_trigger_words_finds_only_its_untriggered_patterns() -> None:
+    from engram.ingest.patterns import PatternIndex
+
+    assert PatternIndex([]).candidates("我喜欢咖啡") == []

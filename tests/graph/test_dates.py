@@ -47,6 +47,8 @@ TABLE: list[tuple[str, str, datetime | None, datetime | None]] = [
     ("dinner tonight at 8", "point", d(2024, 1, 3, 20), None),
     ("next Tuesday at 10:30am", "point", d(2024, 1, 9, 10, 30), None),
     ("on Tuesday, January 9 at 2pm", "point", d(2024, 1, 9, 14), None),  # the weekday restates the date
+    ("Monday, Wednesday and Friday", "period", *day(2024, 1, 1)),  # a list of days is no restated date
+    ("周一，周三", "period", *day(2024, 1, 1)),
     ("周二，1月9日下午2点", "point", d(2024, 1, 9, 14), None),
     ("tomorrow morning at 9", "point", d(2024, 1, 4, 9), None),
     ("lunch at noon", "point", d(2024, 1, 3, 12), None),
@@ -310,3 +312,11 @@ def test_an_episode_at_the_calendars_edge_is_stored_and_read(
     assert stored.content == content and stored.metadata.get("extraction_status") != "failed"
     operations = memory.list_operations(episode_id=stored.id).items
     assert {op.kind for op in operations} >= {"ingest"}
+
+
+def test_a_weekday_restating_a_past_date_keeps_the_date() -> None:
+    """Only a bare weekday in the past means the next one ("Tuesday" said on Wednesday)."""
+    assert date_value("Tuesday, January 2, 2024", REF, future=True) == "2024-01-02"
+    assert date_value("Tuesday, January 2", REF, future=True) == "2024-01-02"
+    assert date_value("周二，1月2日", REF, future=True) == "2024-01-02"
+    assert date_value("Tuesday at 3pm", REF, future=True) == "2024-01-09 15:00"

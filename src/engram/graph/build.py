@@ -353,10 +353,14 @@ class GraphBuilder:
             negated=negated,
         )
         # One read for the facts the claim may update and those it may end (or that end it).
-        closing = (*predicate.closes, *self._registry.ended_by(predicate.name))
-        live = txn.facts_about(group, subject, [predicate.name, *closing])
+        # The ended facts keep the order of ``closing``: a stop naming no target ends the latest,
+        # and facts of one episode tie on time (WORKS_AT before MEMBER_OF for LEFT_ORGANISATION).
+        closing = dict.fromkeys((*predicate.closes, *self._registry.ended_by(predicate.name)))
+        rank = {name: i for i, name in enumerate(closing)}
+        live = txn.facts_about(group, subject, [predicate.name, *rank])
         current = [f for f in live if f.predicate == predicate.name]
-        ended = self._ended(txn, episode, claim, [f for f in live if f.predicate in closing])
+        ending = sorted((f for f in live if f.predicate in rank), key=lambda f: rank[f.predicate])
+        ended = self._ended(txn, episode, claim, ending)
         if not claim.has_target and not negated:
             claim = _with_target_of(claim, ended)
         target = fact_in.object if fact_in.object is not None else fact_in.value

@@ -165,6 +165,13 @@ class BuiltinExtractor:
         refs = self._references.find(text)
         for ref in self._references.resolve(references):
             message.add_entity(Mention(0, 0, ref.name, ref.type, dict(ref.attributes), [ref.id]))
+        # Patterns are chosen by the trigger words of the whole message, then run on each sentence:
+        # some trigger lists do not cover every phrasing their pattern reads ("a photographer at").
+        lowered = text.lower()
+        triggered = {
+            lang: self._index[lang].candidates(lowered)
+            for lang in (("zh", "en") if has_cjk(text) else ("en",))
+        }
         for offset, sentence in sentences(text):
             local = [
                 Mention(r.start - offset, r.end - offset, r.name, r.type, {**r.attributes, "ref_id": r.id},
@@ -174,7 +181,7 @@ class BuiltinExtractor:
             ]  # fmt: skip
             reading = self._read_sentence(sentence, local, message)
             elliptical: list[tuple[Pattern, re.Match[str]]] = []
-            for pattern in self._index[reading.lang].candidates(sentence.lower()):
+            for pattern in triggered.get(reading.lang, ()):
                 for match in pattern.regex.finditer(sentence):
                     if pattern.antecedent and not match.group("obj").strip():
                         elliptical.append((pattern, match))  # read once the earlier objects are known

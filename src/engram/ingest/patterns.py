@@ -46,8 +46,9 @@ class PatternIndex:
     def candidates(self, lowered: str) -> list[Pattern]:
         """Return the patterns a lower-cased text may match (it holds a trigger word), in table order."""
         chosen = set(self._always)
-        for _, positions in self._words.iter(lowered):
-            chosen.update(positions)
+        if len(self._words):  # an automaton without words cannot be searched
+            for _, positions in self._words.iter(lowered):
+                chosen.update(positions)
         return [self._patterns[i] for i in sorted(chosen)]
 
 

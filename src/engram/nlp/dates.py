@@ -285,6 +285,13 @@ _WEEKDAY = re.compile(
 )
 
 
+_CALENDAR_DATE = re.compile(
+    rf"\b(?:{_MONTH})\b|\d{{1,2}}\s*月|[一二三四五六七八九十]{{1,3}}月|\d{{4}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}",
+    re.I,
+)
+"""A date on the calendar (a month, an ISO or slashed date), not a weekday or an offset."""
+
+
 def _fold_weekdays(text: str, dates: list[_Item]) -> list[_Item]:
     """Return ``dates`` with a weekday right before a date ("Tuesday, April 16") folded into it:
     the weekday only restates the day the date names."""
@@ -296,6 +303,7 @@ def _fold_weekdays(text: str, dates: list[_Item]) -> list[_Item]:
             and previous.granularity == item.granularity == "day"
             and _WEEKDAY.fullmatch(text, previous.start, previous.end)
             and _JOIN_GAP.fullmatch(text, previous.end, item.start)
+            and _CALENDAR_DATE.search(text, item.start, item.end)  # not "Monday, Wednesday"
         ):
             out[-1] = replace(item, start=previous.start)
         else:
@@ -584,7 +592,9 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         return None
     local = moment.astimezone(zone)
     today = reference.astimezone(zone).date()
-    if future and _BARE_WEEKDAY.search(span.text) and local.date() < today:
+    if _BARE_WEEKDAY.search(span.text) and _CALENDAR_DATE.search(span.text):
+        pass  # "Tuesday, May 7": the date names the day, the weekday only restates it
+    elif future and _BARE_WEEKDAY.search(span.text) and local.date() < today:
         local += timedelta(weeks=1)
     elif (
         future
