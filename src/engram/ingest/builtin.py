@@ -2,7 +2,7 @@
 
 Per sentence: entity mentions (``engram.ingest.mentions``), the relatives the speaker names
 (``engram.ingest.subjects``), then the patterns (``engram.ingest.patterns``) whose trigger
-words the sentence contains. Each match gives one fact per object (coordinated objects give
+words the message contains. Each match gives one fact per object (coordinated objects give
 one each): its subject is found by ``engram.ingest.subjects`` (first person → the actor;
 "my brother" → a person of its own; he/she → the last person named; you/they → no fact);
 its object is read as the pattern says (``engram.ingest.objects``: an entity, a value, an
