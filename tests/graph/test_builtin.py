@@ -478,10 +478,11 @@ def test_support_groups_are_events_not_places(extractor: BuiltinExtractor) -> No
 
 
 def test_patterns_are_chosen_by_the_whole_message(extractor: BuiltinExtractor) -> None:
-    """A pattern triggered anywhere in a message reads every sentence ("a photographer at" has
-    no trigger word of its own: "manager at" in the first sentence chooses the pattern)."""
+    """A pattern triggered anywhere in a message reads every sentence of it."""
     both = extractor.extract(episode("Anna is a manager at Google. Mike is a photographer at Vogue."))
     assert {("Anna", "WORKS_AT", "Google"), ("Mike", "WORKS_AT", "Vogue")} <= facts(both)
+    alone = extractor.extract(episode("Mike is a photographer at Vogue."))
+    assert ("Mike", "WORKS_AT", "Vogue") in facts(alone), "any role at an organisation, not a listed few"
 
 
 def test_an_index_without_trigger_words_finds_only_its_untriggered_patterns() -> None:

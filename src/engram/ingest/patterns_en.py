@@ -95,9 +95,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
     en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) {EN_OBJ}", 0.8, require_mention=True,
-       trigger="ceo of|cto of|cfo of|coo of|founder of|president of|director of|manager at|engineer at|head of|"
-               "lead at|vp of|owner of|designer at|developer at|analyst at|consultant at|teacher at|nurse at|"
-               "doctor at|professor at|student at|intern at|scientist at|editor at|chef at|coach at"),
+       trigger=" at | of "),  # any role: the role list is longer than a trigger list would stay
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", kind="value", trigger="from"),
