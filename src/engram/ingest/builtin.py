@@ -7,13 +7,14 @@ one each): its subject is found by ``engram.ingest.subjects`` (first person → 
 "my brother" → a person of its own; he/she → the last person named; you/they → no fact);
 its object is read as the pattern says (``engram.ingest.objects``: an entity, a value, an
 amount, a date resolved against the episode's time, a phone number…); a "no longer / 不再 /
-stopped" or "not / 不" before the cue turns the predicate into its stop or negated form (USES →
-STOPPED_USING, LIKES → DISLIKES), or drops the statement when there is none. Conditions keep the text's words
-(周末, "on Fridays"); a date said in the fact's clause sets ``valid_at`` (and ``invalid_at``
-for a range), a leading time clause ("Last year, …") dates every clause, no other clause's
-date does; ``fact`` is the sentence, ``source_kind`` "stated", or "inferred" with half the
-confidence when the clause hedges ("might be", "I think", 可能, 好像, 听说). Pure: no store, no
-network; a few hundred microseconds per conversational turn.
+stopped" or "not / 不" before the cue turns the predicate into its stop or negated form
+(USES → STOPPED_USING, LIKES → DISLIKES), or drops the statement when there is none.
+Conditions keep the text's words (周末, "on Fridays"); a date said in the fact's clause sets
+``valid_at`` (and ``invalid_at`` for a range), a leading time clause ("Last year, …") dates
+every clause, no other clause's date does; ``fact`` is the sentence, ``source_kind``
+"stated", or "inferred" with half the confidence when the clause hedges ("might be", "I
+think", 可能, 好像, 听说). Pure: no store, no network; a few hundred microseconds per
+conversational turn.
 """
 
 from __future__ import annotations
