@@ -52,6 +52,18 @@ def wait_until_up(process: subprocess.Popen[bytes], base: str, seconds: float = 
     raise RuntimeError(f"engram serve at {base} did not come up")
 
 
+def stop(process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    """Terminate an ``engram serve`` and wait for it (killed past ``seconds``); close its stderr."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if process.stderr:
+        process.stderr.close()
+
+
 @pytest.fixture(scope="module")
 def servers(postgres_server: str) -> Iterator[list[str]]:
     """Yield the base URLs of two ``engram serve`` processes sharing one fresh database schema.
@@ -67,16 +79,10 @@ def servers(postgres_server: str) -> Iterator[list[str]]:
             wait_until_up(process, base)
         yield [base for _, base in started]
     finally:
-        for process, _ in started:
+        for process, _ in started:  # all asked to stop first: they shut down side by side
             process.terminate()
         for process, _ in started:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            if process.stderr:
-                process.stderr.close()
+            stop(process, 15)
         with psycopg.connect(postgres_server, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
 

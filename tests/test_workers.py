@@ -24,7 +24,7 @@ from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import free_port
-from test_multiprocess import wait_until_up
+from test_multiprocess import stop, wait_until_up
 
 pytestmark = pytest.mark.slow
 
@@ -45,14 +45,7 @@ def engram_serve(env: dict[str, str], *args: str) -> Iterator[str]:
         wait_until_up(process, base, seconds=240)
         yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr:
-            process.stderr.close()
+        stop(process)
 
 
 def requests_per_worker(metrics_dir: Path, route: str) -> dict[str, float]:

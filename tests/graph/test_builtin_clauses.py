@@ -25,8 +25,22 @@ def read(extractor: BuiltinExtractor, text: str, actor: str = "Ann") -> Extracti
     return date_facts(extractor.extract_text(text, actor=actor, at=AT), AT, fallback_text=text)
 
 
-def triples(result: Extraction) -> set[tuple[str, str, object]]:
+Triple = tuple[str, str, object]
+Case = tuple[str, str, set[Triple], set[Triple]]
+"""(sentence, speaker, facts that must be found, facts that must not be)."""
+
+
+def triples(result: Extraction) -> set[Triple]:
     return {(f.subject, f.predicate, f.object if f.object is not None else f.value) for f in result.facts}
+
+
+def reads(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    """Assert that ``text``, said by ``actor``, gives every ``wanted`` fact and no ``unwanted`` one."""
+    found = triples(read(extractor, text, actor=actor))
+    assert wanted <= found, found
+    assert not unwanted & found, found
 
 
 def fact(result: Extraction, predicate: str) -> FactIn:
@@ -98,8 +112,7 @@ def test_a_plain_statement_stays_stated(extractor: BuiltinExtractor) -> None:
 
 # ── second statements: stops, switches, corrections ───────────────────────────────────────
 
-# (sentence, speaker, facts that must be found, facts that must not be)
-SECOND: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+SECOND: list[Case] = [
     ("Sarah Kim is no longer Scrum master; she is product owner now.", "Sarah Kim",
      {("Sarah Kim", "LEFT_ROLE", "scrum master"), ("Sarah Kim", "HAS_ROLE", "product owner")},
      {("Sarah Kim", "HAS_ROLE", "scrum master")}),
@@ -131,20 +144,14 @@ SECOND: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, o
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), SECOND, ids=[s[0][:30] for s in SECOND])
 def test_second_statements_read_the_right_subject_and_predicate(
-    extractor: BuiltinExtractor,
-    text: str,
-    actor: str,
-    wanted: set[tuple[str, str, object]],
-    unwanted: set[tuple[str, str, object]],
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
-    found = triples(read(extractor, text, actor=actor))
-    assert wanted <= found, found
-    assert not unwanted & found, found
+    reads(extractor, text, actor, wanted, unwanted)
 
 
 # ── free-text objects keep their phrase ───────────────────────────────────────────────────
 
-SPANS: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+SPANS: list[Case] = [
     ("I love painting sunsets with my kids on weekends.", "Ann", {("Ann", "LIKES", "painting sunsets")},
      {("Ann", "LIKES", "painting")}),
     ("I'm planning to study abroad in Japan next year.", "Ann",
@@ -161,15 +168,9 @@ SPANS: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, ob
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), SPANS, ids=[s[0][:30] for s in SPANS])
 def test_free_text_objects_are_the_whole_phrase(
-    extractor: BuiltinExtractor,
-    text: str,
-    actor: str,
-    wanted: set[tuple[str, str, object]],
-    unwanted: set[tuple[str, str, object]],
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
-    found = triples(read(extractor, text, actor=actor))
-    assert wanted <= found, found
-    assert not unwanted & found, found
+    reads(extractor, text, actor, wanted, unwanted)
 
 
 # ── people: nicknames, employers, offices ─────────────────────────────────────────────────
@@ -185,7 +186,7 @@ def test_nicknames_are_people(extractor: BuiltinExtractor) -> None:
     assert {e.name: e.type for e in bob.entities}["Bob"] == "person"
 
 
-PEOPLE: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+PEOPLE: list[Case] = [
     ("星河科技的李总说华东区下季度目标要翻倍。", "王芳", {("李总", "WORKS_AT", "星河科技")}, set()),
     ("John Smith from Acme Corp is our new buyer.", "Sarah",
      {("John Smith", "WORKS_AT", "Acme Corp"), ("John Smith", "HAS_ROLE", "buyer")}, set()),
@@ -202,15 +203,9 @@ PEOPLE: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, o
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), PEOPLE, ids=[s[0][:30] for s in PEOPLE])
 def test_employers_and_offices_named_beside_a_person(
-    extractor: BuiltinExtractor,
-    text: str,
-    actor: str,
-    wanted: set[tuple[str, str, object]],
-    unwanted: set[tuple[str, str, object]],
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
-    found = triples(read(extractor, text, actor=actor))
-    assert wanted <= found, found
-    assert not unwanted & found, found
+    reads(extractor, text, actor, wanted, unwanted)
     assert "Lord of the Rings" not in {
         e.name for e in read(extractor, text, actor).entities if e.type == "person"
     }
@@ -218,7 +213,7 @@ def test_employers_and_offices_named_beside_a_person(
 
 # ── noun phrases: appositions, a project's own word, counts, durations ────────────────────
 
-PHRASES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+PHRASES: list[Case] = [
     ("Hank, our CTO, prefers Postgres over MySQL.", "Jon",
      {("Hank", "HAS_ROLE", "CTO"), ("Hank", "PREFERS", "Postgres")},
      {("Jon", "HAS_ROLE", "CTO"), ("Jon", "PREFERS", "Postgres")}),
@@ -231,15 +226,9 @@ PHRASES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, 
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), PHRASES, ids=[s[0][:30] for s in PHRASES])
 def test_noun_phrases_name_the_right_thing(
-    extractor: BuiltinExtractor,
-    text: str,
-    actor: str,
-    wanted: set[tuple[str, str, object]],
-    unwanted: set[tuple[str, str, object]],
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
-    found = triples(read(extractor, text, actor=actor))
-    assert wanted <= found, found
-    assert not unwanted & found, found
+    reads(extractor, text, actor, wanted, unwanted)
 
 
 def test_a_time_phrase_standing_alone_or_from_then_on_dates_the_other_clauses(
@@ -260,7 +249,7 @@ def test_a_time_phrase_standing_alone_or_from_then_on_dates_the_other_clauses(
 
 # ── tastes and plans in conversational turns ──────────────────────────────────────────────
 
-TASTES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, object]]]] = [
+TASTES: list[Case] = [
     ("I love coconut milk, but I also enjoy chocolate and mixed berry flavors.", "Nate",
      {("Nate", "LIKES", "coconut milk"), ("Nate", "LIKES", "mixed berry flavors")}, set()),
     ("I love all dances, but contemporary is my top pick.", "Jon", {("Jon", "PREFERS", "contemporary")},
@@ -284,15 +273,9 @@ TASTES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, o
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), TASTES, ids=[s[0][:30] for s in TASTES])
 def test_conversational_tastes_plans_and_visits(
-    extractor: BuiltinExtractor,
-    text: str,
-    actor: str,
-    wanted: set[tuple[str, str, object]],
-    unwanted: set[tuple[str, str, object]],
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
-    found = triples(read(extractor, text, actor=actor))
-    assert wanted <= found, found
-    assert not unwanted & found, found
+    reads(extractor, text, actor, wanted, unwanted)
 
 
 def test_a_later_clause_of_a_date_and_a_bare_verb_dates_the_event() -> None:

@@ -15,25 +15,7 @@ from fastapi.testclient import TestClient
 from engram import InvalidInput, Memory, Settings
 from engram.api.app import create_app
 from engram.models.episodes import EpisodeIn
-from engram.nlp.embed import Vectors, normalise
-
-DIMENSIONS = 4
-
-
-class FixedEmbedder:
-    """A 4-dimension embedder; the episodes here bring their own vectors."""
-
-    name = "fixed"
-    dimensions = DIMENSIONS
-
-    def embed_documents(self, texts: Any) -> Vectors:
-        return np.stack([self.embed_query(text) for text in texts])
-
-    def embed_query(self, text: str) -> Vectors:
-        return normalise(np.ones(DIMENSIONS, dtype=np.float32))
-
-    def close(self) -> None:
-        pass
+from fixed_embedder import FixedEmbedder
 
 
 @pytest.fixture

@@ -10,32 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import apsw
-import numpy as np
 import pytest
 
 from engram import Conflict, Memory, Settings
-from engram.nlp.embed import Vectors, normalise
 from engram.storage.sqlite.bulk import BULK_MIN, SUSPENDED
+from fixed_embedder import FixedEmbedder
 
-DIMENSIONS = 4
 START = datetime(2024, 1, 1, tzinfo=UTC)
 SIZE = BULK_MIN + 50
-
-
-class FixedEmbedder:
-    """A 4-dimension embedder for stores that receive their vectors with the episodes."""
-
-    name = "fixed"
-    dimensions = DIMENSIONS
-
-    def embed_documents(self, texts: Any) -> Vectors:
-        return np.stack([self.embed_query(text) for text in texts])
-
-    def embed_query(self, text: str) -> Vectors:
-        return normalise(np.arange(1, DIMENSIONS + 1, dtype=np.float32))
-
-    def close(self) -> None:
-        pass
 
 
 def _episodes(count: int, group: str = "g") -> list[dict[str, Any]]:
