@@ -279,10 +279,11 @@ def _next_date(text: str, pos: int, now: datetime, reference: datetime, zone: tz
 
 
 _JOIN_GAP = re.compile(r"[\s,，]*(?:(?:at|on|the)\s*)?(?:的)?")
-_WEEKDAY = re.compile(
-    r"(?:(?:next|this|last|on)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:下|这|上)?(?:周|星期|礼拜)[一二三四五六日天]",
-    re.I,
-)
+_EN_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_ZH_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
+_WEEKDAY = re.compile(rf"(?:(?:next|this|last|on)\s+)?{_EN_DAY}|(?:下|这|上)?{_ZH_DAY}", re.I)
+"""A weekday, alone or as the next, this or last one."""
+_BARE_WEEKDAY = re.compile(rf"(?:on\s+)?{_EN_DAY}|{_ZH_DAY}", re.I)
 
 
 _CALENDAR_DATE = re.compile(
@@ -364,9 +365,6 @@ _UNTIL_BEFORE = re.compile(
 _UNTIL_AFTER = re.compile(r"\s*为止")
 _SINCE_BEFORE = re.compile(
     r"(?:\b(?:since|from|as\s+of|starting(?:\s+(?:from|on|in))?|beginning)\s+(?:the\s+)?|自从|自|从)$", re.I
-)
-_BARE_WEEKDAY = re.compile(
-    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:周|星期|礼拜)[一二三四五六日天]", re.I
 )
 _SINCE_TEXT = re.compile(r"^(?:since|from)\b|(?:以来|至今)$", re.I)
 """timeexpr keeps these cue words in its match."""
