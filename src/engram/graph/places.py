@@ -130,3 +130,8 @@ def contains(coarse: str, fine: str) -> bool:
         return False
     inner_places = _regions().get(fine.lower(), ()) or _cities().get(fine.lower(), ())
     return any(_world_inside(i, o) for i in inner_places for o in outer_places)
+
+
+def is_chinese_place(name: str) -> bool:
+    """Return True when ``name`` is a Chinese administrative division (长沙, 江宁区, 杭州西湖区)."""
+    return bool(_china_codes(name.strip()))

@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from engram.graph.places import is_chinese_place
 from engram.ingest.clauses import (
     Lang,
     clause_bounds,
@@ -280,9 +281,17 @@ class BuiltinExtractor:
             source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT
         limit = cue
         leading = next(
-            (c for c in reading.candidates if c.start == match.start() and c.end <= obj_start), None
+            (
+                c
+                for c in reading.candidates
+                if c.start == match.start()
+                and c.end <= obj_start
+                and (c.mention is None or c.mention.type != "thing")
+            ),
+            None,
         )
         if leading is not None:  # "I'm vegetarian", "my favourite band is…": the subject opens the match
+            # (an unknown capitalised phrase opening it, "Director of Engineering at …", is no subject)
             limit = leading.end
         subject = self._subject(pattern, predicate, match, limit, reading, message)
         if subject is None:
@@ -301,6 +310,9 @@ class BuiltinExtractor:
             if target == subject_name:
                 continue
             out_subject, out_object = subject_name, target
+            item_predicate, trust = predicate, source_kind
+            if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):
+                item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
             region_end = clause[1]
@@ -325,13 +337,13 @@ class BuiltinExtractor:
             facts.append(
                 FactIn(
                     subject=out_subject,
-                    predicate=predicate,
+                    predicate=item_predicate,
                     object=out_object,
                     value=value if out_object is None else None,
                     fact=sentence[:2000],
                     conditions=conditions,
                     confidence=round(max(0.1, min(1.0, confidence * weight)), 2),
-                    source_kind=source_kind,
+                    source_kind=trust,
                     valid_at=valid_at,
                     invalid_at=invalid_at,
                 )
@@ -418,12 +430,20 @@ class BuiltinExtractor:
     def _speaker_implied(reading: Sentence, cue: int) -> bool:
         """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
         a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
-        (钱坤的电话是…，上午比较好找他)."""
+        (钱坤的电话是…，上午比较好找他), and so does a Chinese name before the cue that is no subject
+        the predicate allows: in the cue's clause, or a person or organisation in an earlier one
+        (远航汽车的负责人叫高峰，以前在比亚迪…; but 北京太冷了，明年搬去深圳 is the speaker's)."""
         end = reading.clause_of(cue)[1] if reading.lang == "en" else len(reading.text)
         if any(c.kind == "block" and c.start < end for c in reading.candidates):
             return False
-        if reading.lang == "zh":
-            return True
+        if reading.lang == "zh":  # 钱坤已经不在华东物流了, 明德教育的决策人是…: a name opens the topic
+            start = reading.clause_of(cue)[0]
+            return not any(
+                c.kind == "mention"
+                and c.start < cue
+                and (c.start >= start or (c.mention is not None and c.mention.type in _TOPIC_HOLDERS))
+                for c in reading.candidates
+            )
         return bool(_EN_BARE_START.match(reading.text))
 
     @staticmethod
@@ -470,6 +490,23 @@ class BuiltinExtractor:
                     source_kind="stated",
                 )
             )
+
+
+_TOPIC_HOLDERS = frozenset({"person", "organisation"})
+"""Names whose topic a later Chinese clause without a subject continues."""
+_EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM"}
+"""Work said of a place rather than an employer is where the person lives (the labelling rules)."""
+
+
+def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, message: Message) -> bool:
+    """Return True when an employer's slot holds a known place alone: 伦敦, "London", not "Boston
+    Consulting Group" cut to Boston, nor 苏宁 (a company jieba tags as a place)."""
+    if name is None or (name, "place") not in message.entities:
+        return False
+    if has_cjk(name):
+        return is_chinese_place(name) or DEFAULT_GAZETTEER.get(name) == "place"
+    before, after = reading.text[: span[0]], reading.text[span[1] :]
+    return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)
 
 
 _CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})

@@ -73,7 +73,10 @@ _EN_CLAUSE_CUT = re.compile(
     r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
     r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
     r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
-    r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$",
+    r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$"
+    r"|,\s(?:the|my|our|his|her|their|its|this|that|these|those)\s(?:[\w'-]+\s){0,2}?(?:is|are|was|were|"
+    r"looks?|seems?|feels?)\b.*$"  # "sci-fi movies, the effects are so cool": a clause of its own
+    r"|\s(?:and|or)\s[a-z]{3,}ing\s(?:it|them|him|me|us|you)\b(?!').*$",  # "and making it…"
     re.I,
 )
 _DURATION = (
@@ -103,6 +106,7 @@ _EN_PREP_CUT = re.compile(
     r"of)\b.*$",
     re.I,
 )
+_EN_GERUND_PRONOUN = re.compile(r"[a-z]{3,}ing\s(?:it|them|him|me|us|you)\b(?!')", re.I)
 _EN_LEAD = re.compile(
     r"^(?:(?:just|really|also|still|totally|actually|always|even|simply|mostly|usually|sometimes|often|"
     r"the|my|our|a|an|some|any|his|her|their|that|this|these|those)\s+)+",
@@ -123,7 +127,7 @@ _EN_GENERIC = re.compile(
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
 _ZH_CUT = re.compile(r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|时|了|吧|呢|啊).*$")
 _NON_OBJECT = re.compile(
-    rf"{_DURATION}\b|"
+    rf"{_DURATION}\b|(?:[\d一二两三四五六七八九十几半]+多?个?(?:年|月|天|周|星期|礼拜|小时)多?)$|"
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
     r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
@@ -146,6 +150,8 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
     said elsewhere ("it", "holding them", "get it") is "".
     """
     text = text.strip(" \t'\"“”‘’")
+    if lang == "en" and _EN_GERUND_PRONOUN.match(text):
+        return ""  # "making it a better place": what is made was said elsewhere
     if lang == "en":
         text = _EN_TIME_CUT.sub("", _EN_CLAUSE_CUT.sub("", text))
         if _EN_DANGLING.search(" " + text.rstrip(" !?.,")) and len(text.split()) <= 3:

@@ -147,6 +147,13 @@ ZH_ROLE = (
     r"快递员|外卖员|保安|教练|主播|博主|组长|队长|班长|班主任|校长|院长|行长|总编|药剂师|营养师|心理咨询师|"
     r"理财顾问|会计师|审计师|建筑师|摄影师|化妆师|面点师|程序猿|运维|测试|产品|运营|设计|律师助理|法务)"
 )
+EN_DEPARTMENT = (
+    r"(?:sales|marketing|engineering|product|operations|finance|customer success|customer support|support|"
+    r"design|hr|human resources|people|growth|partnerships|research|it|security|legal|procurement|"
+    r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
+    r"customer experience)\b"
+)
+"""What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
 EN_ROLE = (
     r"(?:(?:senior|junior|lead|chief|head|principal|staff|sales|product|project|account|marketing|software|"
     r"data|art|creative|finance|hr|regional|general|operations|engineering|executive|managing|"
@@ -167,8 +174,11 @@ EN_ROLE = (
     r"gamer|composer|producer|dj|poet|novelist|screenwriter|illustrator|animator|model|"
     r"stylist|hairdresser|florist|farmer|rancher|realtor|broker|auditor|economist|"
     r"statistician|mathematician|physicist|chemist|biologist|historian|archaeologist|"
-    r"astronaut|player|goalkeeper|quarterback|shooting guard|point guard)"
+    r"astronaut|player|goalkeeper|quarterback|shooting guard|point guard|"
+    rf"head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
+    rf"(?:\s(?:of|for)\s{EN_DEPARTMENT})?"
 )
+"""A role, with the department a head, VP or director leads ("VP of Sales", "head of customer success")."""
 EN_EVENT = (
     r"(?:support group|group|meeting|conference|convention|workshop|seminar|class|course|lesson|session|"
     r"parade|festival|fest|concert|gig|show|exhibition|exhibit|fair|race|marathon|half marathon|5k|10k|"

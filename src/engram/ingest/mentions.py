@@ -186,8 +186,9 @@ class MentionFinder:
                     or _PERSON_APPOSITION.match(sentence, run[-1][1]) is not None
                 )
                 possessive = sentence[run[-1][1] : run[-1][1] + 2] in ("'s", "’s")  # "Initech's renewal"
-                if not known and not possessive and not _verb_follows(sentence, run[-1][1]):
-                    run = run[1:]
+                gerund = len(run) == 1 and re.fullmatch(r"[A-Z][a-z]{2,}ing", run[0][2]) is not None
+                if not known and not possessive and (gerund or not _verb_follows(sentence, run[-1][1])):
+                    run = run[1:]  # "Having loved ones…": a sentence's first word, no name
             if not run or (len(run) == 1 and len(run[0][2]) == 1):
                 continue
             start, end = run[0][0], run[-1][1]

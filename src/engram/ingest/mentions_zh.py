@@ -19,6 +19,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
+from engram.graph.places import is_chinese_place
 from engram.ingest.lexicon import SURNAMES
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
@@ -179,10 +180,21 @@ def tagged_mentions(sentence: str) -> list[Found]:
             if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
                 out.append((start, position, word, "person"))
         elif flag == "ns" and not _REGION.match(word):
-            out.append((start, position, word, "place"))
+            out.append((start, position, word, "person" if _unknown_name(word) else "place"))
         elif flag == "nt":
             out.append((start, position, word, "organisation"))
     return out
+
+
+def _unknown_name(word: str) -> bool:
+    """Return True when a word jieba guessed is a place reads as a person: a surname and one or two
+    characters that neither jieba's dictionary nor the division gazetteer knows (钱坤, not 罗马 or 昆山)."""
+    return len(word) <= 3 and word[0] in SURNAMES and is_unknown_word(word) and not is_chinese_place(word)
+
+
+def is_unknown_word(word: str) -> bool:
+    """Return True when jieba's dictionary does not know ``word`` as a common word (names mostly)."""
+    return not jieba_module().get_FREQ(word)
 
 
 def is_surname(character: str) -> bool:

@@ -9,12 +9,12 @@ import re
 from datetime import datetime
 
 from engram.ingest.clauses import Lang, shared_head, split_objects, trim_object
-from engram.ingest.frames import Pattern
+from engram.ingest.frames import EN_ROLE, Pattern
 from engram.ingest.mentions import Mention, overlaps
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
 from engram.models.predicates import REGISTRY
-from engram.nlp.amounts import cn_to_int, parse_amount
+from engram.nlp.amounts import AMOUNT, cn_to_int, parse_amount
 from engram.nlp.dates import date_value
 from engram.nlp.tokenize import has_cjk
 
@@ -34,6 +34,21 @@ _MONEY = re.compile(
 )
 _COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
 """A bare number before a noun ("200 laptops", 200台) counts things."""
+_EN_ROLE = re.compile(EN_ROLE, re.I)
+_ZH_CHANGED_TO = re.compile(
+    rf"\s*(?:降|涨|提|改|调|减|增|砍|升|上调|下调|提高|降低|增加|减少|缩减|追加)了?(?:到|至|为|成)了?\s*(?P<obj>{AMOUNT})"
+)
+_EN_CHANGED_TO = re.compile(rf"\s*(?:to|→|->)\s*(?P<obj>{AMOUNT})", re.I)
+
+
+def _changed_to(text: str, span: tuple[int, int]) -> re.Match[str] | None:
+    """Return the amount the one at ``span`` changed to: 从两百万降到一百五十万, "from $90k to $60k"
+    (a range "$50k to $80k" or "paid $500 to 3 suppliers" is no change)."""
+    if re.search(r"\bfrom\s*$", text[: span[0]], re.I):
+        return _EN_CHANGED_TO.match(text, span[1])
+    return _ZH_CHANGED_TO.match(text, span[1])
+
+
 _MAX_WORDS = 8
 _MAX_CJK = 12
 
@@ -51,8 +66,11 @@ def read_objects(
     raw = match.group("obj")
     start = match.start("obj")
     if kind in ("amount", "number", "date", "birthday", "phone"):
-        value = _literal(kind, raw, message.at)
         span = (start, start + len(raw))
+        if kind == "amount" and (changed := _changed_to(reading.text, span)):
+            start, raw = changed.start("obj"), changed.group("obj")  # 从两百万降到一百五十万: the new figure
+            span = (start, start + len(raw))
+        value = _literal(kind, raw, message.at)
         if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
             return []  # "their order for 200 laptops": a count of things, not money
         if value is None or overlaps(*span, reading.claimed):
@@ -65,7 +83,10 @@ def read_objects(
         name = earlier[-1].name if earlier else message.speaker.last_person
         return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
     phrase = True if predicate in _VERB_PHRASES else None
-    trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""
+    if pattern.object_type == "role" and _EN_ROLE.fullmatch(raw.strip()):
+        trimmed = raw.strip()  # "VP of Sales": the pattern read a whole role, "of" included
+    else:
+        trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""
     if not trimmed:
         return _antecedent(pattern, kind, match, reading, message)
     offset = start + max(raw.find(trimmed), 0)
@@ -114,16 +135,12 @@ def _object(
         return address.name, None, span
     mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
     if (
-        kind == "entity"
-        and wanted == "role"
-        and mention is not None
-        and mention.type != "role"
-        and (mention.start, mention.end) != span
-    ):  # "Scrum master": a capitalised word is no role alone
+        kind == "entity" and wanted == "role" and mention is not None and (mention.start, mention.end) != span
+    ):  # "Scrum master": a capitalised word is no role alone; "VP of Sales": the whole role, not "VP"
         mention = None
     if kind == "entity" or pattern.require_mention:
         if mention is None and kind == "entity" and wanted == "role":
-            mention = Mention(*span, text if text.isupper() else text.lower(), "role")
+            mention = Mention(*span, text if any(w.isupper() for w in text.split()) else text.lower(), "role")
             reading.add_mention(mention)
         elif mention is None and inside and wanted in ("product", "organisation", "place"):
             return None  # "换成了小吴": a person where a product should be

@@ -14,6 +14,7 @@ from engram.ingest.frames import (
     EN_CREATION,
     EN_DATE,
     EN_DAY_WORD,
+    EN_DEPARTMENT,
     EN_EVENT,
     EN_GROUP,
     EN_NAME,
@@ -39,6 +40,12 @@ _PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
+_NOT_PLANNED = (
+    r"(?!it\b|that\b|this\b|you\b|what\b|how\b|about\b|a lot\b|see\b|hear\b|be\b|have\b|get it\b|"
+    r"check\b|catch up\b|chat\b|talk\b|hang out\b|meet you\b|tell\b|share\b|show\b|think\b|try\b|"
+    r"learn more\b|find out\b|know\b|read\b|watch it\b)"
+)
+"""What a plan or goal is not: chatting, seeing you, pronouns."""
 _NOT_LIKED = (
     r"(?!to\b|it\b|that\b|this\b|you\b|your\b|them\b|him\b|her\b|how\b|the way\b|when\b|what\b|seeing\b|hearing\b|"
     r"being\b|having\b|their\b|his\b|its\b|the idea\b|the fact\b|the sound\b|the thought\b|the look\b|the vibe\b|those\b|these\b|"
@@ -94,7 +101,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) {EN_OBJ}", 0.8, require_mention=True,
+    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) (?!{EN_DEPARTMENT}){EN_OBJ}", 0.8, require_mention=True,
        trigger=" at | of "),  # any role: the role list is longer than a trigger list would stay
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
@@ -107,6 +114,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|got a job at|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|got a job|started|hired|intern"),
+    en("WORKS_AT", rf"\bjoined {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
+       rf"{EN_ROLE}\b)", 0.85,
+       require_mention=True, object_type="organisation", trigger="joined"),  # joined Acme as head of…
     en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
@@ -118,8 +128,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="i'm|i am| is | am |works as|work as|working as|serves as|became|become|job as|career as|"
                "hired as|promoted to|might be|may be|could be|must be", object_type="role", kind="entity",
        stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s|\bas\s)(?:a|an|the|our)\s(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
-       trigger=", a|, an|, the|, our|as a|as an|as the|as our", object_type="role", kind="entity"),
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:head|vp|svp|evp|director|chief|"
+       rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
+       trigger=", a|, an|, the|, our|as ", object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
        kind="entity", object_type="role", trigger=" is | was "),
@@ -340,14 +351,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading"),
     en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
-    en("CREATED", rf"\b(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
+    en("CREATED", rf"(?<![\w-])(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
        rf"crocheted|illustrated|published|self-published|filmed|directed|choreographed)\s"
        rf"(?!it\b|(?:that|this)\b(?![ ](?!is\b|was\b|for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|last\b|yesterday\b)[a-z])|"
        rf"them\b|you\b|to\b|a lot\b|about\b|back\b|down\b|up\b|for\b|with\b|on\b|in\b|some\b)"
        rf"{EN_OBJ}", 0.8, kind="value",
        trigger="painted|drew|wrote|baked|knit|sew|crafted|composed|sculpted|carved|crochet|illustrated|"
                "published|filmed|directed|choreographed"),
-    en("CREATED", rf"\b(?:made|built|created|designed|cooked|recorded|put together|finished)\s(?:a|an|the|my|"
+    en("CREATED", rf"(?<![\w-])(?:made|built|created|designed|cooked|recorded|put together|finished)\s(?:a|an|the|my|"
        rf"our|this|these|that|those|some|two|three|a few)?\s?(?P<obj>(?:[\w+'’-]+\s){{0,5}}?{EN_CREATION})\b",
        0.75, kind="value", trigger="made|built|created|designed|cooked|recorded|put together|finished"),
     en("RESPONSIBLE_FOR", rf"\b(?:leads?|leading|led|runs?|running|heads?|heading|owns?|owning|drives?|driving|"
@@ -375,12 +386,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"have|own|go back to|get (?:stronger|fit|healthier|in shape)|lose weight|save|retire|launch|grow|"
        r"compete|play|join|teach|mentor|raise|renovate|move)\b[^,.!?;:()\n]{0,60})", 0.7, kind="value",
        trigger="want|wanna|would like|'d like|hope|aim|determined"),
-    en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|hoping|decided|aiming|"
-       rf"aim|preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
-       rf"(?!it\b|that\b|this\b|you\b|what\b|how\b|about\b|a lot\b|see\b|hear\b|be\b|have\b|get it\b|"
-       rf"check\b|catch up\b|chat\b|talk\b|hang out\b|meet you\b|tell\b|share\b|show\b|think\b|try\b|"
-       rf"learn more\b|find out\b|know\b|read\b|watch it\b){EN_OBJ}", 0.75, kind="value",
-       trigger="plan|intend|hoping|decided|aiming|aim to|preparing|getting ready|looking to|can't wait|"
+    en("GOAL", rf"\b(?:hoping|aiming|aim|aims)\sto\s{_NOT_PLANNED}{EN_OBJ}", 0.75, kind="value",
+       trigger="hoping|aiming|aim to|aims to"),  # an aspiration ("hoping to get into local politics")
+    en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|decided|"
+       rf"preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
+       rf"{_NOT_PLANNED}{EN_OBJ}", 0.75, kind="value",
+       trigger="plan|intend|decided|preparing|getting ready|looking to|can't wait|"
                "cannot wait|excited to|psyched to|stoked to"),
     en("PLANS_TO", r"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{0,50})",
        0.7, kind="value", trigger="thinking about|thinking of|considering|contemplating"),

@@ -129,7 +129,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"{_PERSON}(?:在|来)?(?:牵头|负责|跟进|主导|"
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
-    zh("RESPONSIBLE_FOR", rf"(?:负责|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
+    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?)(?:暂时|先|都|全部)?"
        rf"(?:交给|转给|移交给|交接给){_PERSON}(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",

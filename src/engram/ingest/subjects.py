@@ -20,6 +20,7 @@ from typing import Literal
 
 from engram.ingest.clauses import Lang
 from engram.ingest.mentions import Mention, is_first_name, is_surname
+from engram.ingest.mentions_zh import is_unknown_word
 
 Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
@@ -97,7 +98,14 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
     else:
         for match in _ZH_KIN.finditer(sentence):
             canonical, predicate, _ = KIN_ZH[match["kin"]]
-            name = _named(match, mentions)
+            name = _named(match, mentions) or next(  # 我老婆刘敏不喜欢猫: a name jieba found next,
+                (  # not a word it knows (我老婆张罗了一桌菜)
+                    m.name
+                    for m in mentions
+                    if m.start == match.end() and m.type == "person" and is_unknown_word(m.name)
+                ),
+                None,
+            )
             out.append(_relative(match, name, canonical, predicate, actor, lang))
     return out
 
@@ -152,10 +160,13 @@ _EN_I = re.compile(r"(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive
                    r"we'll|our|us|ourselves)\b)", re.I)  # fmt: skip
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
-    r"it|it's|everyone|everybody|someone|somebody|people|anyone|nobody)\b",
+    r"it|it's|everyone|everybody|someone|somebody|people|anyone|nobody|"
+    r"(?:(?<=^)|(?<=[,.;!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))an? (?:friend|colleague|coworker|"
+    r"co-worker|neighbou?r|relative|stranger|guy|girl|woman|man|lady|buddy))\b",
     re.I,
 )
-"""Subject pronouns only: possessives (their subscription) and objects (told him) are no subject."""
+"""Subject pronouns only (possessives such as "their subscription" and objects such as "told him"
+are no subject), and people named by no name opening a clause ("A friend made it")."""
 _ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
 _ZH_BLOCK = re.compile(r"你们|你|您|(?P<plural>他们|她们)|(?P<third>他|她)|它|客户|对方|大家|别人|有人")
 _EN_GOVERNED = re.compile(
@@ -202,6 +213,8 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
 
     first, block = (_EN_I, _EN_BLOCK) if lang == "en" else (_ZH_I, _ZH_BLOCK)
     for match in first.finditer(sentence):
+        if lang == "en" and sentence[max(0, match.start() - 3) : match.start()].lower() == "of ":
+            continue  # "a friend of mine": part of the friend, no subject
         if not inside(match.start()):
             weight = 0.9 if match.group("we") else 1.0
             possessive = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())

@@ -1,0 +1,96 @@
+"""The builtin extractor does not give a statement to the wrong subject or the wrong object
+(sentences written for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.ingest.builtin import BuiltinExtractor
+
+AT = datetime(2024, 3, 13, 9, 30, tzinfo=UTC)
+Triple = tuple[str, str, object]
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    return BuiltinExtractor()
+
+
+def triples(extractor: BuiltinExtractor, text: str, actor: str) -> set[Triple]:
+    result = extractor.extract_text(text, actor=actor, at=AT)
+    return {(f.subject, f.predicate, f.object if f.object is not None else f.value) for f in result.facts}
+
+
+CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # A Chinese name jieba guesses is a place (a surname, unknown to both dictionaries) is a person.
+    ("郑坤已经不在星河科技了。", "王芳", {("郑坤", "LEFT_ORGANISATION", "星河科技")},
+     {("王芳", "LEFT_ORGANISATION", "星河科技")}),
+    # A name opening a Chinese sentence is its topic: what follows is not the speaker's.
+    ("明远科技的负责人是技术部的经理。", "王芳", set(), {("王芳", "HAS_ROLE", "经理")}),
+    ("远帆物流的新总监叫孙磊，以前在京东做仓储。", "王芳", set(),
+     {("王芳", "LEFT_ORGANISATION", "京东"), ("王芳", "RESPONSIBLE_FOR", "人叫孙磊")}),
+    # A role with its department, and the employer joined as that role.
+    ("Tom Reed is now Director of Engineering at Initech.", "Ann",
+     {("Tom Reed", "HAS_ROLE", "Director of Engineering"), ("Tom Reed", "WORKS_AT", "Initech")},
+     {("Director of Engineering", "WORKS_AT", "Initech"), ("Tom Reed", "HAS_ROLE", "director")}),
+    ("I joined Hooli as head of marketing last month.", "Ann",
+     {("Ann", "WORKS_AT", "Hooli"), ("Ann", "HAS_ROLE", "head of marketing")},
+     {("Ann", "MEMBER_OF", "Hooli")}),
+    # Work in a city names no employer: where the person lives.
+    ("我姐姐在上海工作。", "王芳", {("王芳的姐姐", "LIVES_IN", "上海")},
+     {("王芳的姐姐", "WORKS_AT", "上海")}),
+    # A duration is no object; a changed amount is the new one.
+    ("我戒酒半年了。", "王芳", {("王芳", "STOPPED_USING", "酒")}, {("王芳", "STOPPED_USING", "半年")}),
+    ("宏达物流的预算从八十万提高到一百万。", "王芳", {("宏达物流", "BUDGET", 1000000)},
+     {("宏达物流", "BUDGET", 800000)}),
+    ("Our budget was cut from $90k to $60k.", "Ann", {("Ann", "BUDGET", 60000)}, {("Ann", "BUDGET", 90000)}),
+    # A spouse named after the kin word, whatever word follows the name.
+    ("我老婆周琳很喜欢猫。", "王芳", {("王芳", "MARRIED_TO", "周琳"), ("周琳", "LIKES", "猫")},
+     {("王芳", "MARRIED_TO", "王芳的老婆")}),
+    # English: a gerund opening a sentence is no name, "loved ones" no liking.
+    ("Having good neighbours is a blessing.", "Ann", set(), {("Having", "LIKES", "neighbours")}),
+    ("Having loved ones nearby matters.", "Ann", set(), {("Having", "LIKES", "ones")}),
+    # A list ends where a clause of its own begins; a verb whose object is a pronoun names nothing.
+    ("I love jazz and rock music, the drummers are amazing!", "Ann",
+     {("Ann", "LIKES", "jazz music"), ("Ann", "LIKES", "rock music")}, {("Ann", "LIKES", "drummers")}),
+    ("I love cooking for friends and making them laugh.", "Ann", {("Ann", "LIKES", "cooking for friends")},
+     {("Ann", "LIKES", "making")}),
+    # Somebody unnamed is no speaker; "hand-knitted" is no knitting by the speaker.
+    ("A friend of mine works at Initech.", "Ann", set(), {("Ann", "WORKS_AT", "Initech")}),
+    ("My hand-knitted scarf is my favourite.", "Ann", set(), {("Ann", "CREATED", "scarf")}),
+    # Hoping and aiming are goals, not plans.
+    ("I'm aiming to open a bakery one day.", "Ann", {("Ann", "GOAL", "open a bakery one day")},
+     {("Ann", "PLANS_TO", "open a bakery one day")}),
+    # …and none of these rules reaches further than it says.
+    ("I love reading this series of books.", "Ann", {("Ann", "LIKES", "reading this series of books")},
+     set()),
+    ("我负责人事和行政。", "王芳", {("王芳", "RESPONSIBLE_FOR", "人事和行政")}, set()),
+    ("Went to Rome with a colleague.", "Ann", {("Ann", "VISITED", "Rome")}, set()),
+    ("The budget is $50k to $80k.", "Ann", set(), {("Ann", "BUDGET", 80000)}),
+    ("Globex paid $12,000 to 3 of our suppliers.", "Ann", {("Globex", "PAID", 12000)}, set()),
+    ("预算从两百万降到了一百五十万。", "王芳", set(), {("王芳", "BUDGET", 2000000)}),
+    ("我在苏宁上班。", "王芳", set(), {("王芳", "LIVES_IN", "苏宁")}),
+    ("I work at Boston Consulting Group.", "Ann", set(), {("Ann", "LIVES_IN", "Boston")}),
+    ("北京太冷了，明年搬去深圳。", "王芳", {("王芳", "LIVES_IN", "深圳")}, set()),
+    ("我老婆张罗了一桌菜。", "王芳", set(), {("王芳", "MARRIED_TO", "张罗")}),
+    ("I joined the Red Cross as a volunteer.", "Ann", set(), {("Ann", "WORKS_AT", "Red Cross")}),
+    ("I'm the VP of Marketing.", "Ann", {("Ann", "HAS_ROLE", "VP of Marketing")},
+     {("Ann", "WORKS_AT", "Marketing")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_statements_go_to_the_right_subject_and_object(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    found = triples(extractor, text, actor)
+    assert wanted <= found, found
+    assert not unwanted & found, found
+
+
+def test_work_in_a_city_is_an_inferred_residence(extractor: BuiltinExtractor) -> None:
+    facts = extractor.extract_text("我姐姐在上海工作。", actor="王芳", at=AT).facts
+    (lives,) = [f for f in facts if f.predicate == "LIVES_IN"]
+    assert (lives.object, lives.source_kind) == ("上海", "inferred")
