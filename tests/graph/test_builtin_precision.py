@@ -3,24 +3,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from test_builtin_clauses import AT, Triple, reads
 
 from engram.ingest.builtin import BuiltinExtractor
-
-AT = datetime(2024, 3, 13, 9, 30, tzinfo=UTC)
-Triple = tuple[str, str, object]
 
 
 @pytest.fixture(scope="module")
 def extractor() -> BuiltinExtractor:
     return BuiltinExtractor()
-
-
-def triples(extractor: BuiltinExtractor, text: str, actor: str) -> set[Triple]:
-    result = extractor.extract_text(text, actor=actor, at=AT)
-    return {(f.subject, f.predicate, f.object if f.object is not None else f.value) for f in result.facts}
 
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
@@ -85,9 +76,7 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
 def test_statements_go_to_the_right_subject_and_object(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
-    found = triples(extractor, text, actor)
-    assert wanted <= found, found
-    assert not unwanted & found, found
+    reads(extractor, text, actor, wanted, unwanted)
 
 
 def test_work_in_a_city_is_an_inferred_residence(extractor: BuiltinExtractor) -> None:
