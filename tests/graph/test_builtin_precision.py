@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from test_builtin_clauses import AT, Triple, reads
 
@@ -83,3 +85,24 @@ def test_work_in_a_city_is_an_inferred_residence(extractor: BuiltinExtractor) ->
     facts = extractor.extract_text("我姐姐在上海工作。", actor="王芳", at=AT).facts
     (lives,) = [f for f in facts if f.predicate == "LIVES_IN"]
     assert (lives.object, lives.source_kind) == ("上海", "inferred")
+
+
+def test_an_account_is_its_customer_and_a_last_day_ends_the_fact(extractor: BuiltinExtractor) -> None:
+    reads(
+        extractor,
+        "Nina Lopez covers the Hooli account.",
+        "Ann",
+        {("Nina Lopez", "RESPONSIBLE_FOR", "Hooli")},
+        set(),
+    )
+    (ended,) = extractor.extract_text(
+        "Nina Lopez's last day on the Hooli account was May 3.", actor="Ann", at=AT
+    ).facts
+    assert (ended.subject, ended.predicate, ended.object) == ("Nina Lopez", "RESPONSIBLE_FOR", "Hooli")
+    assert (ended.valid_at, ended.invalid_at) == (None, datetime(2024, 5, 4, tzinfo=UTC))  # after that day
+    (left,) = extractor.extract_text("Tom Reed's last day at Initech was Friday.", actor="Ann", at=AT).facts
+    assert (left.predicate, left.object, left.invalid_at) == (
+        "WORKS_AT",
+        "Initech",
+        datetime(2024, 3, 9, tzinfo=UTC),
+    )

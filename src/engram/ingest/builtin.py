@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engram.graph.places import is_chinese_place
 from engram.ingest.clauses import (
@@ -332,6 +332,9 @@ class BuiltinExtractor:
                 and not _RECURRING.search(sentence[clause[0] : clause[1]])
             ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's)
                 valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, position=span[0]))
+                if pattern.ends:  # "her last day on the account was March 31": it ends after that day
+                    last = invalid_at or valid_at
+                    valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
             if not (predicate == "COMES_FROM" and match.group().startswith("老家")):
                 reading.claimed.append(span)  # 回老家厦门: the hometown is also where the verb goes
             facts.append(

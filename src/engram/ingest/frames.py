@@ -44,6 +44,8 @@ class Pattern:
       ``negated`` here, else the registry's); False for cues that carry their own negation.
     - ``antecedent``: an object left unsaid ("现在特别讨厌", "我退出") is taken from an earlier
       fact or mention of the sentence.
+    - ``ends``: the date of the clause is when the fact ended (``invalid_at``), not when it
+      began ("her last day on the Globex account was March 31").
     """
 
     predicate: str
@@ -65,6 +67,7 @@ class Pattern:
     stop: str | None = None
     negated: str | None = None
     antecedent: bool = False
+    ends: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")

@@ -55,8 +55,10 @@ _CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")
 _CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
 _EN_DEAL = re.compile(
-    r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|account|renewal|order|opportunity))\b"
+    r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|renewal|order|opportunity))\b"
 )
+_EN_ACCOUNT = re.compile(r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b")
+"""A sales account is its customer: "the Globex account" names the organisation Globex."""
 _EN_DOCUMENT = re.compile(
     r"\b(?i:the|our|their|this|that|my|his|her)\s(?P<name>(?:(?:service|master|sales|purchase|rental|employment|"
     r"framework|support|maintenance|license|licence|partnership|supply|consulting)\s)?(?:contract|agreement|"
@@ -140,6 +142,8 @@ class MentionFinder:
                 add(Mention(start, match.end("name"), name, "project"))
         for match in _EN_DEAL.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
+        for match in _EN_ACCOUNT.finditer(sentence):
+            add(Mention(match.start("name"), match.end("name"), match["name"], "organisation"))
         for match in _EN_DOCUMENT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "document"))
         if cjk:

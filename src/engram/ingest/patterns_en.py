@@ -153,6 +153,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
        object_type="project", negatable=False, trigger="not on|no longer on|not working on|no longer working on|"
        "not part of|no longer part of"),
+    en("RESPONSIBLE_FOR", rf"\b(?:handles?|handling|handled|covers?|covering|looks? after|looking after|manages?|"
+       rf"managing|owns?|owning|runs?|running) (?:the |our )?(?P<obj>{EN_CAPS}) account\b", 0.8, kind="entity",
+       object_type="organisation", require_mention=True, stop="UNASSIGNED_FROM",
+       trigger="handl|cover|look|manag|own|run"),  # "Priya handles the Globex account"
+    en("RESPONSIBLE_FOR", rf"\blast day (?:on|with) (?:the |our )?(?P<obj>{EN_CAPS}) account\b", 0.8, kind="entity",
+       object_type="organisation", require_mention=True, negatable=False, ends=True, trigger="last day"),
+    en("WORKS_AT", rf"\blast day (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, ends=True,
+       trigger="last day"),  # "her last day at Initech is Friday": the job ends then
     en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own|i cover|i look after) "
        rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
