@@ -249,15 +249,20 @@ def load_vectors(store: Storage, vectors: np.ndarray, slots: dict[str, int]) -> 
     return time.perf_counter() - start
 
 
+SERVER_LOG = Path(tempfile.gettempdir()) / "engram-bench-serve.log"
+"""Where the servers write (appended), so a failed client run can show why."""
+
+
 def serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "engram", "serve", "--port", str(port)],
-        env={**os.environ, "ENGRAM_EMBEDDER": "none", "ENGRAM_EXTRACTOR": "none", **env},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with SERVER_LOG.open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "engram", "serve", "--port", str(port)],
+            env={**os.environ, "ENGRAM_EMBEDDER": "none", "ENGRAM_EXTRACTOR": "none", **env},
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -325,6 +330,10 @@ def concurrency_phase(
                 ),
             )
         )
+    except httpx.HTTPError:
+        sys.stderr.write(f"a client failed; the servers' log ({SERVER_LOG}) ends with:\n")
+        sys.stderr.write(SERVER_LOG.read_text(errors="replace")[-4000:])
+        raise
     finally:
         for process, _ in started:
             process.terminate()

@@ -57,7 +57,9 @@ _CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
 _EN_DEAL = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|renewal|order|opportunity))\b"
 )
-_EN_ACCOUNT = re.compile(r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b")
+_EN_ACCOUNT = re.compile(
+    r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b"
+)
 """A sales account is its customer: "the Globex account" names the organisation Globex."""
 _EN_DOCUMENT = re.compile(
     r"\b(?i:the|our|their|this|that|my|his|her)\s(?P<name>(?:(?:service|master|sales|purchase|rental|employment|"
