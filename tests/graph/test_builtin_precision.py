@@ -56,6 +56,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # Hoping and aiming are goals, not plans.
     ("I'm aiming to open a bakery one day.", "Ann", {("Ann", "GOAL", "open a bakery one day")},
      {("Ann", "PLANS_TO", "open a bakery one day")}),
+    # Readings added with them: a titled person of an organisation, a moved deadline, a transfer
+    # to a branch (a department stays MEMBER_OF), "I'm all about".
+    ("星海医疗的周总更喜欢电话沟通。", "王芳", {("周总", "WORKS_AT", "星海医疗")}, set()),
+    ("ERP迁移项目的截止日期推迟到11月15日。", "王芳", {("ERP迁移项目", "DEADLINE", "2024-11-15")}, set()),
+    ("我下周调到杭州分公司。", "王芳", {("王芳", "WORKS_AT", "杭州分公司")}, set()),
+    ("我从财务部调到了市场部。", "王芳", {("王芳", "MEMBER_OF", "市场部")}, {("王芳", "WORKS_AT", "市场部")}),
+    ("I'm all about thrillers and podcasts.", "Ann",
+     {("Ann", "LIKES", "thrillers"), ("Ann", "LIKES", "podcasts")}, set()),
     # …and none of these rules reaches further than it says.
     ("I love reading this series of books.", "Ann", {("Ann", "LIKES", "reading this series of books")},
      set()),

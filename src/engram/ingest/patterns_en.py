@@ -416,9 +416,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"{_LIST_OBJ}",
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
     en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally|"
-       rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with)\s"
+       rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
+       rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|them\b|the idea\b){EN_OBJ}", 0.8, kind="value", split=True,
-       trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with"),
+       trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|all about|so about|"
+               "sucker for"),
     en("LIKES", r"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
        r"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
        trigger="took up|taken up|picked up|got into|getting into"),

@@ -21,6 +21,7 @@ from engram.ingest.frames import (
     pattern,
     zh_obj_before,
 )
+from engram.ingest.lexicon import ZH_TITLED
 
 zh = partial(pattern, "zh")
 
@@ -56,6 +57,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", trigger="离职|辞职|退休|跳槽|跳到|出来", negatable=False),
     zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
        object_type="organisation", trigger="跳槽|跳到|加盟"),
+    zh("WORKS_AT", rf"(?:调到了?|调去了?|调往|借调到了?)(?=[^{ZH_STOP}]{{0,8}}(?:分公司|公司|办事处|总部|分部|集团|门店|分行|"
+       rf"支行|工厂)){ZH_OBJ}", 0.85, require_mention=True, object_type="organisation",
+       trigger="调到|调去|调往"),  # 调到深圳分公司 (a department, 调到了运营部, is MEMBER_OF)
     zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在(?P<obj>[^{ZH_STOP}上]{{2,10}}?)(?:了|干了|工作了|上班了)", 0.8,
        require_mention=True,
        object_type="organisation", trigger="不在", negatable=False),
@@ -95,6 +99,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])",
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
        trigger="的"),
+    zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:新|老)?(?P<subj>{ZH_TITLED.pattern})", 0.8,
+       subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
+       trigger="的"),  # 蓝海医疗的何总更喜欢…: a title names the person whatever follows
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{_PERSON}(?=[说讲表提告，。也都在是])", 0.75,
        subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        trigger="的"),
@@ -150,8 +157,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.85, subject="topic", kind="amount", trigger="到账|付了|收到|付清"),
     zh("PAID", rf"(?:已经|已)?(?:付了|支付了|收到了?)[^，。！？；]{{0,6}}?{ZH_AMOUNT}", 0.8, subject="topic",
        kind="amount", trigger="付了|支付了|收到"),
-    zh("DEADLINE", rf"(?:截止(?:日期|时间)?(?:是|为|到|在)?|最晚|最迟|期限是){ZH_DATE}", 0.85, subject="topic",
+    zh("DEADLINE", rf"(?:截止(?:日期|时间)?(?:(?:提前|推迟|延后|延期|改|调整)?(?:是|为|到|在|至))?|最晚|最迟|期限是)"
+       rf"{ZH_DATE}", 0.85, subject="topic",
        kind="date", trigger="截止|最晚|最迟|期限"),
+    zh("DEADLINE", rf"(?<=项目|一期|二期|三期|工程|系统|订单|合同)(?:预计|计划|要在|将在|会在){ZH_DATE}(?:前)?"
+       r"(?:交付|交货|完工|完成|验收)", 0.8, subject="topic", kind="date",
+       trigger="交付|交货|完工|完成|验收"),  # 深圳仓储项目二期预计6月底交付: a project's date
     zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:交付|提交|完成|交货|交|开通|上线|拿到|签|"
        r"发|给|到位|搞定|确认|回复|付款|部署|验收)", 0.85, subject="topic", kind="date",
        trigger="前"),
