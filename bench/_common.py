@@ -351,7 +351,7 @@ def print_table(
     numeric = [
         all(isinstance(row.get(col), int | float) or row.get(col) is None for row in rows) for col in columns
     ]
-    widths = [max(len(col), *(len(r[i]) for r in cells)) for i, col in enumerate(columns)]
+    widths = [max([len(col), *(len(r[i]) for r in cells)]) for i, col in enumerate(columns)]
     print("| " + " | ".join(col.ljust(w) for col, w in zip(columns, widths, strict=True)) + " |")
     print(
         "|"
