@@ -67,6 +67,8 @@ def find_conditions(clause: str) -> dict[str, str]:
 
 # ── object phrases ───────────────────────────────────────────────────────────────────────
 
+_GERUND_PRONOUN = r"[a-z]{3,}ing\s(?:it|them|him|me|us|you)\b(?!')"
+"""A verb whose object is a pronoun ("making it a better place"): what it acts on was said elsewhere."""
 _EN_CLAUSE_CUT = re.compile(
     r"\s(?:and|then)\s(?:then\s)?(?:[a-z]+ed|got|went|made|took|sold|threw|gave|put|left|sent|told|"
     r"bought|found|lost|kept|set|ran|began|became)\s(?:it|them|him|her|that|this|these|those|my|our|the|a|an|"
@@ -76,7 +78,7 @@ _EN_CLAUSE_CUT = re.compile(
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$"
     r"|,\s(?:the|my|our|his|her|their|its|this|that|these|those)\s(?:[\w'-]+\s){0,2}?(?:is|are|was|were|"
     r"looks?|seems?|feels?)\b.*$"  # "sci-fi movies, the effects are so cool": a clause of its own
-    r"|\s(?:and|or)\s[a-z]{3,}ing\s(?:it|them|him|me|us|you)\b(?!').*$",  # "and making it…"
+    rf"|\s(?:and|or)\s{_GERUND_PRONOUN}.*$",  # "and making it…"
     re.I,
 )
 _DURATION = (
@@ -106,7 +108,7 @@ _EN_PREP_CUT = re.compile(
     r"of)\b.*$",
     re.I,
 )
-_EN_GERUND_PRONOUN = re.compile(r"[a-z]{3,}ing\s(?:it|them|him|me|us|you)\b(?!')", re.I)
+_EN_GERUND_PRONOUN = re.compile(_GERUND_PRONOUN, re.I)
 _EN_LEAD = re.compile(
     r"^(?:(?:just|really|also|still|totally|actually|always|even|simply|mostly|usually|sometimes|often|"
     r"the|my|our|a|an|some|any|his|her|their|that|this|these|those)\s+)+",

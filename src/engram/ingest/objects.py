@@ -39,12 +39,13 @@ _ZH_CHANGED_TO = re.compile(
     rf"\s*(?:降|涨|提|改|调|减|增|砍|升|上调|下调|提高|降低|增加|减少|缩减|追加)了?(?:到|至|为|成)了?\s*(?P<obj>{AMOUNT})"
 )
 _EN_CHANGED_TO = re.compile(rf"\s*(?:to|→|->)\s*(?P<obj>{AMOUNT})", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
 
 
 def _changed_to(text: str, span: tuple[int, int]) -> re.Match[str] | None:
     """Return the amount the one at ``span`` changed to: 从两百万降到一百五十万, "from $90k to $60k"
     (a range "$50k to $80k" or "paid $500 to 3 suppliers" is no change)."""
-    if re.search(r"\bfrom\s*$", text[: span[0]], re.I):
+    if _FROM_BEFORE.search(text, 0, span[0]):
         return _EN_CHANGED_TO.match(text, span[1])
     return _ZH_CHANGED_TO.match(text, span[1])
 

@@ -155,9 +155,10 @@ def _relative(
 
 CandidateKind = Literal["actor", "possessive", "mention", "block"]
 
-_EN_I = re.compile(r"(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
+_EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
                    r"(?P<we>\b(?:we|we're|we've|"
-                   r"we'll|our|us|ourselves)\b)", re.I)  # fmt: skip
+                   r"we'll|our|us|ourselves)\b))", re.I)  # fmt: skip
+"""First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject."""
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
     r"it|it's|everyone|everybody|someone|somebody|people|anyone|nobody|"
@@ -213,8 +214,6 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
 
     first, block = (_EN_I, _EN_BLOCK) if lang == "en" else (_ZH_I, _ZH_BLOCK)
     for match in first.finditer(sentence):
-        if lang == "en" and sentence[max(0, match.start() - 3) : match.start()].lower() == "of ":
-            continue  # "a friend of mine": part of the friend, no subject
         if not inside(match.start()):
             weight = 0.9 if match.group("we") else 1.0
             possessive = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
