@@ -24,7 +24,7 @@ from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitra
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
 from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
-from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, is_generic, resolve
+from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, comparable, is_generic, resolve
 from engram.graph.sentences import fact_sentence
 from engram.graph.vectors import NameCandidates
 from engram.ids import new_id
@@ -82,11 +82,7 @@ class BuildSummary:
 
 def fact_index_text(txn: Txn, group: str, fact: Fact) -> str:
     """Return what the full-text index holds for a fact: its sentence, predicate, names and value."""
-    names = []
-    for entity_id in (fact.subject, fact.object):
-        entity = txn.entity(group, entity_id) if entity_id else None
-        if entity is not None:
-            names += [entity.name, *entity.aliases]
+    names = [name for entity in (fact.subject, fact.object) if entity for name in txn.names(group, entity)]
     words = fact.predicate.lower().replace("_", " ")
     return segment(" ".join([fact.fact, words, *names, "" if fact.value is None else str(fact.value)]))
 
@@ -197,29 +193,28 @@ class GraphBuilder:
         candidates = self._candidates(txn, group, mention)
         one_valued = [p for p in facts if self._registry.canonical(p).cardinality == "one"]
         # One known entity of the very name, and too few facts to tell two people apart: it is
-        # that entity (resolve's same-name rule), so its facts need not be read.
-        plain = len(candidates) == 1 and normalise_name(candidates[0][0].name) == normalise_name(mention.name)
+        # that entity (resolve's same-name rule), so its facts need not be read, nor its threads
+        # when the mention's attributes are comparable (the rule then ignores the context).
+        plain = (
+            len(candidates) == 1
+            and normalise_name(candidates[0][0].name) == normalise_name(mention.name)
+            and len(one_valued) < 2
+        )
         for known, similarity in candidates:
-            threads = txn.recent_threads(group, known.id)
-            known_facts: dict[str, frozenset[str]] = {}
-            known_neighbours: frozenset[str] = frozenset()
-            if not plain or len(one_valued) >= 2:
-                known_facts, known_neighbours = _known_facts(txn, group, known)
-            result = resolve(
-                profile,
-                Profile(
-                    name=known.name,
-                    type=known.type,
-                    aliases=frozenset(known.aliases),
-                    attributes=attribute_values(known.attributes),
-                    first_seen=known.first_seen,
-                    last_seen=known.last_seen,
-                    neighbours=known_neighbours,
-                    threads=frozenset(threads),
-                    facts=known_facts,
-                ),
-                name_similarity=similarity,
+            known_profile = Profile(
+                name=known.name,
+                type=known.type,
+                aliases=frozenset(known.aliases),
+                attributes=attribute_values(known.attributes),
+                first_seen=known.first_seen,
+                last_seen=known.last_seen,
             )
+            if not plain:
+                known_facts, known_neighbours = _known_facts(txn, group, known)
+                known_profile = replace(known_profile, facts=known_facts, neighbours=known_neighbours)
+            if not plain or not comparable(profile, known_profile):
+                known_profile = replace(known_profile, threads=frozenset(txn.recent_threads(group, known.id)))
+            result = resolve(profile, known_profile, name_similarity=similarity)
             if result.verdict is not Verdict.DISTINCT and (best is None or result.score > best[0]):
                 best = (result.score, known, result.verdict, dict(result.parts), result.reason)
         if best is not None and best[2] is Verdict.MERGE:

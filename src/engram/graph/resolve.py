@@ -155,6 +155,12 @@ def _disjoint_periods(a: Profile, b: Profile) -> bool:
     return b.first_seen - a.last_seen > PERIOD_GAP or a.first_seen - b.last_seen > PERIOD_GAP
 
 
+def comparable(mention: Profile, known: Profile) -> bool:
+    """Return True when the mention states no attribute, or one the known entity has too: an equal
+    name then merges whatever the context (resolve's same-name rule)."""
+    return not mention.attributes or bool(set(mention.attributes) & set(known.attributes))
+
+
 def resolve(
     mention: Profile,
     known: Profile,
@@ -194,8 +200,7 @@ def resolve(
             parts,
             f"same name, but {' and '.join(disagreeing)} differ and nothing agrees: another one of that name",
         )
-    comparable = not mention.attributes or bool(set(mention.attributes) & set(known.attributes))
-    if parts["name"] == 1.0 and comparable:
+    if parts["name"] == 1.0 and comparable(mention, known):
         # The same name and nothing that sets them apart (identifying attributes agree, checked
         # above; another value of a descriptive one is a change): the usual repeated mention.
         score = max(score, merge_threshold)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 
+@lru_cache(maxsize=65536)  # resolution compares the same names over and over
 def normalise_name(name: str) -> str:
     """Return a comparison key: NFKC, case-folded, spaces and punctuation collapsed."""
     text = unicodedata.normalize("NFKC", name).casefold()

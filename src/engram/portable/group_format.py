@@ -308,8 +308,9 @@ class _Names:
     def __init__(self, entity: Callable[[str], Entity | None]) -> None:
         self._entity = entity
 
-    def entity(self, group_id: str, entity_id: str) -> Entity | None:
-        return self._entity(entity_id)
+    def names(self, group_id: str, entity_id: str) -> list[str]:
+        entity = self._entity(entity_id)
+        return [] if entity is None else [entity.name, *entity.aliases]
 
 
 class GraphReindex:

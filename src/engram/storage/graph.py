@@ -119,13 +119,17 @@ def entity_versions(db: Db, group_id: str, entity_id: str) -> list[Entity]:
 
 
 def recent_threads(db: Db, group_id: str, entity_id: str) -> set[str]:
-    """Return the threads of the entity's most recent RECENT_MENTIONS mentions (enough evidence)."""
+    """Return the threads of the entity's most recent RECENT_MENTIONS mentions (enough evidence).
+
+    Recent by episode id (ids sort by creation, engram.ids): the mentions' key walked backwards
+    stops after a few rows, where ordering by the episodes' rows read every mention first.
+    """
     params = {"g": group_id, "e": entity_id, "n": RECENT_MENTIONS}
     threads = db.rows(
         "SELECT DISTINCT thread FROM (SELECT d.thread FROM mentions m "
         f"{db.dialect.cross_join} episode_docs d ON d.group_id = m.group_id AND d.id = m.episode_id "
         "WHERE m.group_id = :g AND m.entity_id = :e AND d.thread IS NOT NULL "
-        f"ORDER BY {db.dialect.stored_order(descending=True)} LIMIT :n) t",
+        "ORDER BY m.episode_id DESC LIMIT :n) t",
         params,
     )
     return {str(r["thread"]) for r in threads}
@@ -135,7 +139,8 @@ def put_entity(db: Db, entity: Entity, name_keys: Sequence[str]) -> None:
     """Store an entity version (closing the previous one) and index its names."""
     check_nul("entities", entity.name, entity.aliases, entity.attributes, entity.summary, entity.type)
     with db.pipeline():
-        close_version(db, "entities", entity.group_id, entity.id, entity.recorded_at, entity.operation_id)
+        if entity.version > 1:  # a first version has none to close
+            close_version(db, "entities", entity.group_id, entity.id, entity.recorded_at, entity.operation_id)
         db.run(ENTITIES.insert, ENTITIES.params(entity))
         set_names(db, entity.group_id, entity.id, name_keys)
 
@@ -196,19 +201,16 @@ def facts_about(db: Db, group_id: str, subject: str, predicates: Sequence[str]) 
 
 def facts_touching(db: Db, group_id: str, entity_id: str) -> list[Fact]:
     """Return every current fact whose subject or object is the entity (any status)."""
-    return FACT.all(
-        db,
-        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.expired_at IS NULL "
-        "AND (f.subject = :e OR f.object = :e) ORDER BY f.id",
-        {"g": group_id, "e": entity_id},
-    )
+    union, params = _either_side(db, "facts", FactQuery(include_history=True, subject=entity_id))
+    return FACT.all(db, f"{union} ORDER BY id", {"g": group_id, **params})
 
 
 def put_fact(db: Db, fulltext: FullText, fact: Fact, index_text: str) -> None:
     """Store a fact version (closing the previous one) and index ``index_text``."""
     check_nul("facts", fact.fact, fact.value, fact.conditions, fact.predicate, fact.episodes)
     with db.pipeline():
-        close_version(db, "facts", fact.group_id, fact.id, fact.recorded_at, fact.operation_id)
+        if fact.version > 1:  # a first version has none to close
+            close_version(db, "facts", fact.group_id, fact.id, fact.recorded_at, fact.operation_id)
         db.run(FACTS.insert, FACTS.params(fact))
     fulltext.index_fact(db, fact, index_text)
 
@@ -231,20 +233,25 @@ def find_facts(db: Db, table: str, group_id: str, query: FactQuery, limit: int) 
         clause, params = fact_filter(query)
         sql = f"SELECT {F} FROM {table} f WHERE f.group_id = :g AND {clause} {order}"
         return FACT.all(db, sql, {"g": group_id, "limit": limit, **params})
-    # About one entity: two index lookups (as subject, as object). SQLite answered the OR of
-    # both, or the object side alone (most facts have no object, which skews its statistics),
-    # by walking every fact of the group (docs/decisions.md §15).
+    union, params = _either_side(db, table, query)
+    return FACT.all(db, f"{union} {order}", {"g": group_id, "limit": limit, **params})
+
+
+def _either_side(db: Db, table: str, query: FactQuery) -> tuple[str, dict[str, Any]]:
+    """Return the facts of ``table`` matching ``query`` whose subject or object is ``query.subject``
+    (``SELECT * FROM (…) u``, to order), and its parameters.
+
+    Two index lookups (as subject, as object): SQLite answered the OR of both, or the object
+    side alone (most facts have no object, which skews its statistics), by walking every fact
+    of the group (docs/decisions.md §15).
+    """
     clause, params = fact_filter(replace(query, subject=None))
     sides = [
         f"SELECT {F} FROM {table} f{_side_index(db, table, side, query)} WHERE f.group_id = :g "
         f"AND f.{side} = :about AND {clause}"
         for side in ("subject", "object")
     ]
-    return FACT.all(
-        db,
-        f"SELECT * FROM ({sides[0]} UNION {sides[1]}) u {order}",
-        {"g": group_id, "about": query.subject, "limit": limit, **params},
-    )
+    return f"SELECT * FROM ({sides[0]} UNION {sides[1]}) u", {"about": query.subject, **params}
 
 
 def _side_index(db: Db, table: str, side: str, query: FactQuery) -> str:

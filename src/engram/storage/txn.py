@@ -51,11 +51,19 @@ class Txn:
 
     def entity(self, group_id: str, entity_id: str) -> Entity | None:
         """Return an entity's current version."""
+        found = self._cached_entity(group_id, entity_id)
+        return None if found is None else found.model_copy(deep=True)  # the caller may change it
+
+    def _cached_entity(self, group_id: str, entity_id: str) -> Entity | None:
         key = (group_id, entity_id)
         if key not in self._entities:
             self._entities[key] = graph.entity(self._group(group_id), group_id, entity_id)
-        found = self._entities[key]
-        return None if found is None else found.model_copy(deep=True)
+        return self._entities[key]
+
+    def names(self, group_id: str, entity_id: str) -> list[str]:
+        """Return an entity's current name and aliases ([] when it has no current version)."""
+        found = self._cached_entity(group_id, entity_id)
+        return [] if found is None else [found.name, *found.aliases]
 
     def recent_threads(self, group_id: str, entity_id: str) -> set[str]:
         """Return the threads of the episodes that mention the entity most recently."""

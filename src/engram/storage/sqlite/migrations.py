@@ -455,4 +455,20 @@ MIGRATIONS.append((16, references.SQLITE_MIGRATION))
 # Reference names keyed by engram_fold, as on PostgreSQL (engram.fold), not ASCII-only lower().
 MIGRATIONS.append((17, references.SQLITE_FOLD_MIGRATION))
 
+# Two indexes PostgreSQL has had since its first graph migration, which the graph build slowed
+# without as a group grew: the entities of a type most recently seen first (fuzzy resolution's
+# pool) read through the index rather than sorted from all of them, and an entity's names
+# found by the entity (replaced on every new version) rather than by walking the group's names.
+MIGRATIONS.append(
+    (
+        18,
+        """
+        DROP INDEX entities_current_type;
+        CREATE INDEX entities_current_type
+            ON entities (group_id, type, last_seen DESC) WHERE expired_at IS NULL;
+        CREATE INDEX entity_names_entity ON entity_names (group_id, entity_id);
+        """,
+    )
+)
+
 LATEST_VERSION = MIGRATIONS[-1][0]
