@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, fact_time, same_target
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
@@ -259,15 +259,18 @@ class GraphBuilder:
                 return False
             return any(form_similarity(n, k) for n in names for k in known_names)
 
-        def is_near(known_names: list[str]) -> bool:
-            return (
-                max(fuzz.token_sort_ratio(key, k) / 100 for k in keys_of(known_names) or [""]) >= FUZZY_FLOOR
-            )
-
+        pool = txn.names_of_type(group, mention.type, FUZZY_POOL)
+        keys = [(entity_id, k) for entity_id, known_names in pool for k in keys_of(known_names)]
+        spelled = process.extract(  # one pass over every name in C, not a ratio call per name
+            key,
+            [k for _, k in keys],
+            scorer=fuzz.token_sort_ratio,
+            score_cutoff=100 * FUZZY_FLOOR,
+            limit=None,
+        )
+        similar = {keys[index][0] for _, _, index in spelled}
         matching = [
-            entity_id
-            for entity_id, known_names in txn.names_of_type(group, mention.type, FUZZY_POOL)
-            if is_near(known_names) or is_form(known_names)
+            entity_id for entity_id, known_names in pool if entity_id in similar or is_form(known_names)
         ]
         fuzzy = [(known, 0.0) for known in map(partial(txn.entity, group), matching) if known is not None]
         vector = self._name_vectors.get(key)

@@ -311,16 +311,21 @@ class SQLiteFullText(FullText):
     # -- facts -------------------------------------------------------------------------------------
 
     @staticmethod
-    def _fact_doc(db: Db, group_id: str, fact_id: str) -> int:
-        """Return the fact's document number, giving it one first if it has none."""
+    def _fact_doc(db: Db, group_id: str, fact_id: str) -> tuple[int, bool]:
+        """Return the fact's document number and whether it was given one here (it had none)."""
         key = {"g": group_id, "id": fact_id}
-        db.run("INSERT INTO fact_docs (group_id, id) VALUES (:g, :id) ON CONFLICT DO NOTHING", key)
-        return int(db.value("SELECT doc FROM fact_docs WHERE group_id = :g AND id = :id", key))
+        given = db.value(
+            "INSERT INTO fact_docs (group_id, id) VALUES (:g, :id) ON CONFLICT DO NOTHING RETURNING doc", key
+        )
+        if given is not None:
+            return int(given), True
+        return int(db.value("SELECT doc FROM fact_docs WHERE group_id = :g AND id = :id", key)), False
 
     def index_fact(self, db: Db, fact: Fact, text: str, *, archived: bool = False) -> None:
-        doc = self._fact_doc(db, fact.group_id, fact.id)
+        doc, new = self._fact_doc(db, fact.group_id, fact.id)
         index = "archived_facts_fts" if archived else "facts_fts"
-        db.run(f"DELETE FROM {index} WHERE rowid = :doc", {"doc": doc})
+        if not new:  # a new document has no indexed text to replace
+            db.run(f"DELETE FROM {index} WHERE rowid = :doc", {"doc": doc})
         db.run(f"INSERT INTO {index} (rowid, text) VALUES (:doc, :text)", {"doc": doc, "text": text})
 
     def move_facts(
@@ -336,7 +341,7 @@ class SQLiteFullText(FullText):
             ("facts_fts", "archived_facts_fts") if archive else ("archived_facts_fts", "facts_fts")
         )
         for fact in latest:
-            doc = self._fact_doc(db, group_id, fact.id)
+            doc, _ = self._fact_doc(db, group_id, fact.id)
             db.run(f"DELETE FROM {source} WHERE rowid = :doc", {"doc": doc})
             db.run(
                 f"INSERT INTO {target} (rowid, text) VALUES (:doc, :text)",
