@@ -136,7 +136,7 @@ class GraphBuilder:
         extraction = apply_dates(extraction, episode)
         mentions = self._mentions(extraction)
         resolved: dict[str, str] = {}
-        for mention in sorted(mentions.values(), key=lambda m: not self._has_exact(txn, episode, m)):
+        for mention in self._exact_first(txn, episode.group_id, mentions):
             evidence = _mention_facts(extraction, mention, resolved)
             entity_id = self._resolve(txn, episode, mention, resolved, evidence, operation, summary)
             for key in [normalise_name(mention.name), *(normalise_name(a) for a in mention.aliases)]:
@@ -161,8 +161,12 @@ class GraphBuilder:
         return {key: entity for key, entity in found.items() if key}
 
     @staticmethod
-    def _has_exact(txn: Txn, episode: Episode, mention: EntityIn) -> bool:
-        return bool(txn.entities_named(episode.group_id, name_keys(mention)))
+    def _exact_first(txn: Txn, group: str, mentions: Mapping[str, EntityIn]) -> list[EntityIn]:
+        """Return the mentions, those naming a known entity first (one read for all of them)."""
+        keys = {name: name_keys(mention) for name, mention in mentions.items()}
+        named = txn.entities_named(group, [key for some in keys.values() for key in some])
+        known = {key for entity in named for key in name_keys(entity)}
+        return [mentions[name] for name in sorted(mentions, key=lambda name: known.isdisjoint(keys[name]))]
 
     def _resolve(
         self,

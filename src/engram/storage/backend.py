@@ -62,7 +62,10 @@ class FullText(ABC):
 
     @abstractmethod
     def index_fact(self, db: Db, fact: Fact, text: str, *, archived: bool = False) -> None:
-        """Write (or rewrite) a fact's full-text row, in the live index or the archive's."""
+        """Write (or rewrite) a fact's full-text row, in the live index or the archive's.
+
+        Runs inside the caller's ``Db.pipeline``: it reads nothing where the driver pipelines.
+        """
 
     @abstractmethod
     def move_facts(
