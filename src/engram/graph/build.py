@@ -205,14 +205,7 @@ class GraphBuilder:
             and len(one_valued) < 2
         )
         for known, similarity in candidates:
-            known_profile = Profile(
-                name=known.name,
-                type=known.type,
-                aliases=frozenset(known.aliases),
-                attributes=attribute_values(known.attributes),
-                first_seen=known.first_seen,
-                last_seen=known.last_seen,
-            )
+            known_profile = _profile_of(known)
             if not plain:
                 known_facts, known_neighbours = _known_facts(txn, group, known)
                 known_profile = replace(known_profile, facts=known_facts, neighbours=known_neighbours)
@@ -529,6 +522,18 @@ def _mention_facts(
         else:
             neighbours.add(f"v:{key}")
     return {p: frozenset(t) for p, t in facts.items()}, frozenset(neighbours)
+
+
+def _profile_of(entity: Entity) -> Profile:
+    """Return what a known entity's own version says of it (no facts, neighbours or threads yet)."""
+    return Profile(
+        name=entity.name,
+        type=entity.type,
+        aliases=frozenset(entity.aliases),
+        attributes=attribute_values(entity.attributes),
+        first_seen=entity.first_seen,
+        last_seen=entity.last_seen,
+    )
 
 
 def _known_facts(txn: Txn, group: str, entity: Entity) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
