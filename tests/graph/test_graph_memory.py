@@ -304,3 +304,21 @@ def test_fact_search_reading_few_candidates_first_returns_what_reading_all_does(
         assert [ranked(**search) for search in searches] == everything
     assert [len(found) for found in everything] == [5, 5, 2, 2]
     assert all(score > 0 for found in everything for _, _, score in found)
+
+
+def test_a_fact_said_twice_in_one_episode_is_one_fact(graph: Memory) -> None:
+    """An episode's claims are arbitrated in order against one read of the graph, kept current as
+    they are written: the second statement of a fact finds the first and adds nothing."""
+    say(
+        graph,
+        "Mia likes jazz. Mia likes jazz, really.",
+        days=0,
+        entities=[{"name": "Mia", "type": "person"}],
+        facts=[
+            {"subject": "Mia", "predicate": "LIKES", "value": "jazz"},
+            {"subject": "Mia", "predicate": "LIKES", "value": "jazz"},
+        ],
+    )
+    assert facts(graph) == [("Mia", "LIKES", "jazz", "current")]
+    history = graph.search_facts({"subject": "Mia", "include_history": True, "limit": 50}).results
+    assert len(history) == 1, [h.fact for h in history]

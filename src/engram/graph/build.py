@@ -141,8 +141,9 @@ class GraphBuilder:
             entity_id = self._resolve(txn, episode, mention, resolved, evidence, operation, summary)
             for key in [normalise_name(mention.name), *(normalise_name(a) for a in mention.aliases)]:
                 resolved.setdefault(key, entity_id)
+        live = self._live_facts(txn, episode.group_id, extraction.facts, resolved, summary)
         for index, fact_in in enumerate(extraction.facts):
-            self._add_fact(txn, episode, index, fact_in, resolved, operation, summary)
+            self._add_fact(txn, episode, index, fact_in, resolved, live, operation, summary)
         txn.add_mentions(episode.group_id, episode.id, list(dict.fromkeys(resolved.values())), operation.id)
         return summary
 
@@ -314,6 +315,42 @@ class GraphBuilder:
 
     # -- facts -------------------------------------------------------------------------------------
 
+    def _live_facts(
+        self,
+        txn: Txn,
+        group: str,
+        facts: Sequence[FactIn],
+        resolved: dict[str, str],
+        summary: BuildSummary,
+    ) -> _LiveFacts:
+        """Return the live facts every claim of the episode is arbitrated against, in one read."""
+        wanted: dict[str, set[str]] = {}
+        for fact_in in facts:
+            refs = self._refs(txn, group, fact_in, resolved)
+            if refs is not None:
+                predicate, _ = self._predicate(fact_in, summary)
+                wanted.setdefault(refs[0], set()).update([predicate.name, *self._closing(predicate)])
+        return _LiveFacts.read(txn, group, wanted)
+
+    def _refs(
+        self, txn: Txn, group: str, fact_in: FactIn, resolved: dict[str, str]
+    ) -> tuple[str, str | None] | None:
+        """Return the entity ids of a fact's subject and object, or None when one is unknown."""
+        subject = self._entity_ref(txn, group, fact_in.subject, resolved)
+        obj = None if fact_in.object is None else self._entity_ref(txn, group, fact_in.object, resolved)
+        if subject is None or (fact_in.object is not None and obj is None):
+            return None
+        return subject, obj
+
+    def _closing(self, predicate: Predicate) -> dict[str, int]:
+        """Return the predicates a claim of ``predicate`` may end (or that end it), ranked.
+
+        The rank orders the ended facts: a stop naming no target ends the latest, and facts of
+        one episode tie on time (WORKS_AT before MEMBER_OF for LEFT_ORGANISATION).
+        """
+        closing = dict.fromkeys((*predicate.closes, *self._registry.ended_by(predicate.name)))
+        return {name: i for i, name in enumerate(closing)}
+
     def _add_fact(
         self,
         txn: Txn,
@@ -321,16 +358,17 @@ class GraphBuilder:
         index: int,
         fact_in: FactIn,
         resolved: dict[str, str],
+        live: _LiveFacts,
         operation: Operation,
         summary: BuildSummary,
     ) -> None:
         group = episode.group_id
-        subject = self._entity_ref(txn, group, fact_in.subject, resolved)
-        obj = None if fact_in.object is None else self._entity_ref(txn, group, fact_in.object, resolved)
-        if subject is None or (fact_in.object is not None and obj is None):
+        refs = self._refs(txn, group, fact_in, resolved)
+        if refs is None:
             summary.facts["dropped"] += 1
             summary.decisions.append({"index": index, "decision": "dropped", "reason": "unknown entity id"})
             return
+        subject, obj = refs
         predicate, negated = self._predicate(fact_in, summary)
         claim = Claim(
             subject=subject,
@@ -347,14 +385,11 @@ class GraphBuilder:
             invalid_at=fact_in.invalid_at,
             negated=negated,
         )
-        # One read for the facts the claim may update and those it may end (or that end it).
-        # The ended facts keep the order of ``closing``: a stop naming no target ends the latest,
-        # and facts of one episode tie on time (WORKS_AT before MEMBER_OF for LEFT_ORGANISATION).
-        closing = dict.fromkeys((*predicate.closes, *self._registry.ended_by(predicate.name)))
-        rank = {name: i for i, name in enumerate(closing)}
-        live = txn.facts_about(group, subject, [predicate.name, *rank])
-        current = [f for f in live if f.predicate == predicate.name]
-        ending = sorted((f for f in live if f.predicate in rank), key=lambda f: rank[f.predicate])
+        # The facts the claim may update, and those it may end (or that end it) in rank order.
+        rank = self._closing(predicate)
+        about = live.about(subject, [predicate.name, *rank])
+        current = [f for f in about if f.predicate == predicate.name]
+        ending = sorted((f for f in about if f.predicate in rank), key=lambda f: rank[f.predicate])
         ended = self._ended(txn, episode, claim, ending)
         if not claim.has_target and not negated:
             claim = _with_target_of(claim, ended)
@@ -370,7 +405,7 @@ class GraphBuilder:
         decision = arbitrate(
             claim, current, ended=ended, settings=self._arbitration, refines=refiner(txn, group)
         )
-        new_id_ = self._apply(txn, group, claim, decision, [*current, *ended], operation)
+        new_id_ = self._apply(txn, group, claim, decision, [*current, *ended], operation, live)
         if new_id_ is not None:
             summary.fact_ids.append(new_id_)
         summary.facts[decision.outcome.value] += 1
@@ -429,6 +464,7 @@ class GraphBuilder:
         decision: Decision,
         known: Sequence[Fact],
         operation: Operation,
+        live: _LiveFacts,
     ) -> str | None:
         """Write the decision's versions: the changed facts, then the new one; return its id."""
         new_id_ = new_id("fa") if decision.new_status is not None else None
@@ -450,7 +486,7 @@ class GraphBuilder:
                 updates["episodes"] = [*old.episodes, change.add_episode]
             if change.confidence is not None:
                 updates["confidence"] = change.confidence
-            txn.put_fact(old.model_copy(update=updates), fact_index_text(txn, group, old))
+            live.put(txn, old.model_copy(update=updates), fact_index_text(txn, group, old))
         if new_id_ is None or decision.new_status is None:
             return None
         # a late arrival closes at the newer fact, or earlier when the claim says so
@@ -476,7 +512,7 @@ class GraphBuilder:
             operation_id=operation.id,
             status_reason=None if decision.new_status == "current" else decision.reason,
         )
-        txn.put_fact(fact, fact_index_text(txn, group, fact))
+        live.put(txn, fact, fact_index_text(txn, group, fact))
         return new_id_
 
     @staticmethod
@@ -485,6 +521,41 @@ class GraphBuilder:
         if _ENTITY_ID.match(name):
             return name if txn.entity(group, name) is not None else None
         return resolved.get(normalise_name(name))
+
+
+@dataclass(slots=True)
+class _LiveFacts:
+    """The current and disputed facts of an episode's subjects, for the predicates its claims may
+    touch: read once (Txn.facts_about, a round trip per call on PostgreSQL) and kept as the
+    build writes, so each claim sees what the claims before it wrote."""
+
+    subjects: frozenset[str]
+    predicates: frozenset[str]
+    facts: dict[str, Fact]
+
+    @classmethod
+    def read(cls, txn: Txn, group: str, wanted: Mapping[str, set[str]]) -> _LiveFacts:
+        """Read the live facts of each subject of ``wanted`` (subject id → predicate names)."""
+        predicates = frozenset(name for names in wanted.values() for name in names)
+        found = txn.facts_about(group, list(wanted), sorted(predicates)) if wanted else []
+        return cls(frozenset(wanted), predicates, {fact.id: fact for fact in found})
+
+    def about(self, subject: str, predicates: Sequence[str]) -> list[Fact]:
+        """Return what Txn.facts_about would: the subject's live facts of ``predicates``, by id."""
+        found = [f for f in self.facts.values() if f.subject == subject and f.predicate in predicates]
+        return sorted(found, key=lambda fact: fact.id)
+
+    def put(self, txn: Txn, fact: Fact, index_text: str) -> None:
+        """Store a fact version (Txn.put_fact) and keep it here while it is live and asked about."""
+        txn.put_fact(fact, index_text)
+        self.facts.pop(fact.id, None)
+        if (
+            fact.subject in self.subjects
+            and fact.predicate in self.predicates
+            and fact.expired_at is None
+            and fact.status in ("current", "disputed")
+        ):
+            self.facts[fact.id] = fact
 
 
 def _with_target_of(claim: Claim, ended: Sequence[Fact]) -> Claim:

@@ -33,7 +33,7 @@ def refiner(txn: Txn, group_id: str) -> Callable[[Claim, Fact], bool]:
 
     def refines(claim: Claim, fact: Fact) -> bool:
         if claim.object is not None and fact.object is not None:
-            parents = {f.object for f in txn.facts_about(group_id, claim.object, ["PART_OF"])}
+            parents = {f.object for f in txn.facts_about(group_id, [claim.object], ["PART_OF"])}
             if fact.object in parents:
                 return True
             new, old = txn.entity(group_id, claim.object), txn.entity(group_id, fact.object)

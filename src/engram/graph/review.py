@@ -199,7 +199,7 @@ class ReviewService:
         )
 
         def settle(txn: Txn) -> None:
-            live = txn.facts_about(group_id, subject, [predicate])
+            live = txn.facts_about(group_id, [subject], [predicate])
             if not any(f.status == "disputed" for f in live):
                 raise Conflict(
                     f"no fact of {subject} {predicate} is disputed now; it was settled", field="keep"

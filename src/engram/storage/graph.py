@@ -188,14 +188,15 @@ def search_entities(
 # -- facts ----------------------------------------------------------------------------------------
 
 
-def facts_about(db: Db, group_id: str, subject: str, predicates: Sequence[str]) -> list[Fact]:
-    """Return the current and disputed facts with this subject and one of ``predicates``."""
-    clause, params = db.dialect.in_list("f.predicate", "p", predicates)
+def facts_about(db: Db, group_id: str, subjects: Sequence[str], predicates: Sequence[str]) -> list[Fact]:
+    """Return the current and disputed facts with one of ``subjects`` and one of ``predicates``."""
+    about, params = db.dialect.in_list("f.subject", "s", list(dict.fromkeys(subjects)))
+    clause, more = db.dialect.in_list("f.predicate", "p", list(dict.fromkeys(predicates)))
     return FACT.all(
         db,
-        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.subject = :s AND {clause} "
+        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND {about} AND {clause} "
         "AND f.expired_at IS NULL AND f.status IN ('current', 'disputed') ORDER BY f.id",
-        {"g": group_id, "s": subject, **params},
+        {"g": group_id, **params, **more},
     )
 
 

@@ -96,9 +96,9 @@ class Txn:
 
     # -- facts -------------------------------------------------------------------------------------
 
-    def facts_about(self, group_id: str, subject: str, predicates: Sequence[str]) -> list[Fact]:
-        """Return the current and disputed facts with this subject and one of ``predicates``."""
-        return graph.facts_about(self._group(group_id), group_id, subject, predicates)
+    def facts_about(self, group_id: str, subjects: Sequence[str], predicates: Sequence[str]) -> list[Fact]:
+        """Return the current and disputed facts with one of ``subjects`` and one of ``predicates``."""
+        return graph.facts_about(self._group(group_id), group_id, subjects, predicates)
 
     def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
         """Return every current fact whose subject or object is the entity (any status)."""
