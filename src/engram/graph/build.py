@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, process
 
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, fact_time, same_target
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
+from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
 from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, comparable, is_generic, resolve
@@ -322,7 +323,7 @@ class GraphBuilder:
         facts: Sequence[FactIn],
         resolved: dict[str, str],
         summary: BuildSummary,
-    ) -> _LiveFacts:
+    ) -> LiveFacts:
         """Return the live facts every claim of the episode is arbitrated against, in one read."""
         wanted: dict[str, set[str]] = {}
         for fact_in in facts:
@@ -330,7 +331,7 @@ class GraphBuilder:
             if refs is not None:
                 predicate, _ = self._predicate(fact_in, summary)
                 wanted.setdefault(refs[0], set()).update([predicate.name, *self._closing(predicate)])
-        return _LiveFacts.read(txn, group, wanted)
+        return LiveFacts.read(txn, group, wanted)
 
     def _refs(
         self, txn: Txn, group: str, fact_in: FactIn, resolved: dict[str, str]
@@ -358,7 +359,7 @@ class GraphBuilder:
         index: int,
         fact_in: FactIn,
         resolved: dict[str, str],
-        live: _LiveFacts,
+        live: LiveFacts,
         operation: Operation,
         summary: BuildSummary,
     ) -> None:
@@ -464,7 +465,7 @@ class GraphBuilder:
         decision: Decision,
         known: Sequence[Fact],
         operation: Operation,
-        live: _LiveFacts,
+        live: LiveFacts,
     ) -> str | None:
         """Write the decision's versions: the changed facts, then the new one; return its id."""
         new_id_ = new_id("fa") if decision.new_status is not None else None
@@ -521,41 +522,6 @@ class GraphBuilder:
         if _ENTITY_ID.match(name):
             return name if txn.entity(group, name) is not None else None
         return resolved.get(normalise_name(name))
-
-
-@dataclass(slots=True)
-class _LiveFacts:
-    """The current and disputed facts of an episode's subjects, for the predicates its claims may
-    touch: read once (Txn.facts_about, a round trip per call on PostgreSQL) and kept as the
-    build writes, so each claim sees what the claims before it wrote."""
-
-    subjects: frozenset[str]
-    predicates: frozenset[str]
-    facts: dict[str, Fact]
-
-    @classmethod
-    def read(cls, txn: Txn, group: str, wanted: Mapping[str, set[str]]) -> _LiveFacts:
-        """Read the live facts of each subject of ``wanted`` (subject id → predicate names)."""
-        predicates = frozenset(name for names in wanted.values() for name in names)
-        found = txn.facts_about(group, list(wanted), sorted(predicates)) if wanted else []
-        return cls(frozenset(wanted), predicates, {fact.id: fact for fact in found})
-
-    def about(self, subject: str, predicates: Sequence[str]) -> list[Fact]:
-        """Return what Txn.facts_about would: the subject's live facts of ``predicates``, by id."""
-        found = [f for f in self.facts.values() if f.subject == subject and f.predicate in predicates]
-        return sorted(found, key=lambda fact: fact.id)
-
-    def put(self, txn: Txn, fact: Fact, index_text: str) -> None:
-        """Store a fact version (Txn.put_fact) and keep it here while it is live and asked about."""
-        txn.put_fact(fact, index_text)
-        self.facts.pop(fact.id, None)
-        if (
-            fact.subject in self.subjects
-            and fact.predicate in self.predicates
-            and fact.expired_at is None
-            and fact.status in ("current", "disputed")
-        ):
-            self.facts[fact.id] = fact
 
 
 def _with_target_of(claim: Claim, ended: Sequence[Fact]) -> Claim:
