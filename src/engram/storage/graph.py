@@ -121,15 +121,15 @@ def entity_versions(db: Db, group_id: str, entity_id: str) -> list[Entity]:
 def recent_threads(db: Db, group_id: str, entity_id: str) -> set[str]:
     """Return the threads of the entity's most recent RECENT_MENTIONS mentions (enough evidence).
 
-    Recent by episode id (ids sort by creation, engram.ids): the mentions' key walked backwards
-    stops after a few rows, where ordering by the episodes' rows read every mention first.
+    Reads every mention of the entity (recent by the episodes' stored order: a client may choose
+    episode ids that do not sort by time), so resolution asks only when the context can decide.
     """
     params = {"g": group_id, "e": entity_id, "n": RECENT_MENTIONS}
     threads = db.rows(
         "SELECT DISTINCT thread FROM (SELECT d.thread FROM mentions m "
         f"{db.dialect.cross_join} episode_docs d ON d.group_id = m.group_id AND d.id = m.episode_id "
         "WHERE m.group_id = :g AND m.entity_id = :e AND d.thread IS NOT NULL "
-        "ORDER BY m.episode_id DESC LIMIT :n) t",
+        f"ORDER BY {db.dialect.stored_order(descending=True)} LIMIT :n) t",
         params,
     )
     return {str(r["thread"]) for r in threads}

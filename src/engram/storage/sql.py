@@ -105,9 +105,10 @@ class Dialect(ABC):
     def metadata_index(self, key: str) -> str:
         """Return the expression over ``metadata`` that an index of a declared metadata key holds."""
 
-    def stored_order(self) -> str:
-        """Return ORDER BY terms listing ``episode_docs d`` rows as first stored."""
-        return ", ".join(self.stored_columns)
+    def stored_order(self, *, descending: bool = False) -> str:
+        """Return ORDER BY terms listing ``episode_docs d`` rows as first stored (newest first:
+        ``descending``)."""
+        return ", ".join(f"{c} DESC" if descending else c for c in self.stored_columns)
 
     def indexed_by(self, index: str) -> str:
         """Return a hint forcing ``index`` (SQLite's INDEXED BY; nothing where the planner decides)."""

@@ -256,7 +256,8 @@ class PostgresBackend(Backend):
 
         Statements whose rows are not read go out with the next read (or the commit) rather
         than one round trip each: a graph build writes far more than it reads. An error in one
-        of them is raised at that read, and rolls the transaction back all the same.
+        of them is raised at that read or at the commit; should ``fn`` raise first, its own
+        error is the one reported. The transaction is rolled back either way.
         """
         with self._connection() as conn, conn.transaction(), conn.pipeline():
             return fn(PostgresDb(conn, self._schema))
