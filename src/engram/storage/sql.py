@@ -136,10 +136,6 @@ class Db(ABC):
     def _execute(self, sql: str, params: Params) -> Any:
         """Run translated ``sql``; return a cursor whose rows are mappings."""
 
-    def _run(self, sql: str, params: Params) -> None:
-        """Run translated ``sql`` whose rows are not read (a driver may send it without waiting)."""
-        self._execute(sql, params)
-
     @abstractmethod
     def _tuples(self, sql: str, params: Params) -> list[tuple[Any, ...]]:
         """Run translated ``sql``; return its rows as tuples, in the order of its select list."""
@@ -200,7 +196,7 @@ class Db(ABC):
 
     def run(self, sql: str, params: Params | None = None) -> None:
         """Run a statement that returns no rows."""
-        self._run(self.sql(sql), self._encoded(params))
+        self._execute(self.sql(sql), self._encoded(params))
 
     def time(self, raw: Any) -> datetime:
         """Return a stored time as a UTC datetime."""

@@ -17,7 +17,6 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import psycopg
-from psycopg import pq
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
@@ -118,15 +117,7 @@ class PostgresDb(Db):
 
     def _execute(self, sql: str, params: Params) -> Iterator[dict[str, Any]]:
         cursor = self.conn.execute(sql, params, prepare=None)
-        if cursor.description is None and not self._pipelined():  # in a pipeline: known once fetched
-            return iter(())
-        return iter(cursor.fetchall())
-
-    def _run(self, sql: str, params: Params) -> None:
-        self.conn.execute(sql, params, prepare=None)  # in a pipeline: sent with the next read or sync
-
-    def _pipelined(self) -> bool:
-        return self.conn.pgconn.pipeline_status != pq.PipelineStatus.OFF
+        return iter(cursor.fetchall()) if cursor.description is not None else iter(())
 
     def _tuples(self, sql: str, params: Params, prepare: bool | None = None) -> list[tuple[Any, ...]]:
         return self.conn.cursor(row_factory=tuple_row).execute(sql, params, prepare=prepare).fetchall()
@@ -157,9 +148,6 @@ class PostgresDb(Db):
 
     @contextmanager
     def pipeline(self) -> Iterator[None]:
-        if self._pipelined():  # a write transaction pipelines all of it: no sync here
-            yield
-            return
         with self.conn.pipeline():
             yield
 
@@ -252,14 +240,8 @@ class PostgresBackend(Backend):
             yield PostgresDb(conn, self._schema)
 
     def write(self, fn: Callable[[Db], T]) -> T:
-        """Run ``fn(db)`` in one transaction on a pooled connection, in pipeline mode.
-
-        Statements whose rows are not read go out with the next read (or the commit) rather
-        than one round trip each: a graph build writes far more than it reads. An error in one
-        of them is raised at that read or at the commit; should ``fn`` raise first, its own
-        error is the one reported. The transaction is rolled back either way.
-        """
-        with self._connection() as conn, conn.transaction(), conn.pipeline():
+        """Run ``fn(db)`` in one transaction on a pooled connection."""
+        with self._connection() as conn, conn.transaction():
             return fn(PostgresDb(conn, self._schema))
 
     @contextmanager
