@@ -142,9 +142,14 @@ class GraphBuilder:
             entity_id = self._resolve(txn, episode, mention, resolved, evidence, operation, summary)
             for key in [normalise_name(mention.name), *(normalise_name(a) for a in mention.aliases)]:
                 resolved.setdefault(key, entity_id)
-        live = self._live_facts(txn, episode.group_id, extraction.facts, resolved, summary)
-        for index, fact_in in enumerate(extraction.facts):
-            self._add_fact(txn, episode, index, fact_in, resolved, live, operation, summary)
+        named = [self._named(txn, episode.group_id, fact, resolved, summary) for fact in extraction.facts]
+        wanted: dict[str, set[str]] = {}
+        for read in named:
+            if read is not None:
+                wanted.setdefault(read.subject, set()).update(read.predicates)
+        live = LiveFacts.read(txn, episode.group_id, wanted)  # one read for every claim of the episode
+        for index, (fact_in, read) in enumerate(zip(extraction.facts, named, strict=True)):
+            self._add_fact(txn, episode, index, fact_in, read, live, operation, summary)
         txn.add_mentions(episode.group_id, episode.id, list(dict.fromkeys(resolved.values())), operation.id)
         return summary
 
@@ -316,41 +321,17 @@ class GraphBuilder:
 
     # -- facts -------------------------------------------------------------------------------------
 
-    def _live_facts(
-        self,
-        txn: Txn,
-        group: str,
-        facts: Sequence[FactIn],
-        resolved: dict[str, str],
-        summary: BuildSummary,
-    ) -> LiveFacts:
-        """Return the live facts every claim of the episode is arbitrated against, in one read."""
-        wanted: dict[str, set[str]] = {}
-        for fact_in in facts:
-            refs = self._refs(txn, group, fact_in, resolved)
-            if refs is not None:
-                predicate, _ = self._predicate(fact_in, summary)
-                wanted.setdefault(refs[0], set()).update([predicate.name, *self._closing(predicate)])
-        return LiveFacts.read(txn, group, wanted)
-
-    def _refs(
-        self, txn: Txn, group: str, fact_in: FactIn, resolved: dict[str, str]
-    ) -> tuple[str, str | None] | None:
-        """Return the entity ids of a fact's subject and object, or None when one is unknown."""
+    def _named(
+        self, txn: Txn, group: str, fact_in: FactIn, resolved: dict[str, str], summary: BuildSummary
+    ) -> _Named | None:
+        """Return what a fact names, or None when its subject or object is an unknown entity id."""
         subject = self._entity_ref(txn, group, fact_in.subject, resolved)
         obj = None if fact_in.object is None else self._entity_ref(txn, group, fact_in.object, resolved)
         if subject is None or (fact_in.object is not None and obj is None):
             return None
-        return subject, obj
-
-    def _closing(self, predicate: Predicate) -> dict[str, int]:
-        """Return the predicates a claim of ``predicate`` may end (or that end it), ranked.
-
-        The rank orders the ended facts: a stop naming no target ends the latest, and facts of
-        one episode tie on time (WORKS_AT before MEMBER_OF for LEFT_ORGANISATION).
-        """
+        predicate, negated = self._predicate(fact_in, summary)
         closing = dict.fromkeys((*predicate.closes, *self._registry.ended_by(predicate.name)))
-        return {name: i for i, name in enumerate(closing)}
+        return _Named(subject, obj, predicate, negated, {name: i for i, name in enumerate(closing)})
 
     def _add_fact(
         self,
@@ -358,23 +339,21 @@ class GraphBuilder:
         episode: Episode,
         index: int,
         fact_in: FactIn,
-        resolved: dict[str, str],
+        named: _Named | None,
         live: LiveFacts,
         operation: Operation,
         summary: BuildSummary,
     ) -> None:
         group = episode.group_id
-        refs = self._refs(txn, group, fact_in, resolved)
-        if refs is None:
+        if named is None:
             summary.facts["dropped"] += 1
             summary.decisions.append({"index": index, "decision": "dropped", "reason": "unknown entity id"})
             return
-        subject, obj = refs
-        predicate, negated = self._predicate(fact_in, summary)
+        predicate, rank = named.predicate, named.rank
         claim = Claim(
-            subject=subject,
+            subject=named.subject,
             predicate=predicate,
-            object=obj,
+            object=named.object,
             value=fact_in.value,
             conditions=fact_in.conditions,
             valid_at=fact_in.valid_at,
@@ -384,20 +363,19 @@ class GraphBuilder:
             stated_at=episode.timestamp,
             sentence="",
             invalid_at=fact_in.invalid_at,
-            negated=negated,
+            negated=named.negated,
         )
         # The facts the claim may update, and those it may end (or that end it) in rank order.
-        rank = self._closing(predicate)
-        about = live.about(subject, [predicate.name, *rank])
+        about = live.about(named.subject, named.predicates)
         current = [f for f in about if f.predicate == predicate.name]
         ending = sorted((f for f in about if f.predicate in rank), key=lambda f: rank[f.predicate])
         ended = self._ended(txn, episode, claim, ending)
-        if not claim.has_target and not negated:
+        if not claim.has_target and not named.negated:
             claim = _with_target_of(claim, ended)
         target = fact_in.object if fact_in.object is not None else fact_in.value
         if target is None and claim.object is not None:
-            named = txn.entity(group, claim.object)
-            target = None if named is None else named.name
+            known = txn.entity(group, claim.object)
+            target = None if known is None else known.name
         sentence = fact_in.fact or fact_sentence(
             episode.content, fact_in.subject, predicate, target if target is not None else claim.value,
             dict(fact_in.conditions),
@@ -522,6 +500,25 @@ class GraphBuilder:
         if _ENTITY_ID.match(name):
             return name if txn.entity(group, name) is not None else None
         return resolved.get(normalise_name(name))
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """What a fact names, resolved once before the episode's claims are arbitrated."""
+
+    subject: str
+    object: str | None
+    predicate: Predicate
+    negated: bool
+    rank: dict[str, int]
+    """The predicates the claim may end (or that end it), ranked: a stop naming no target ends
+    the latest, and facts of one episode tie on time (WORKS_AT before MEMBER_OF for
+    LEFT_ORGANISATION)."""
+
+    @property
+    def predicates(self) -> list[str]:
+        """Return the predicate and those it may end: the live facts the claim is weighed against."""
+        return [self.predicate.name, *self.rank]
 
 
 def _with_target_of(claim: Claim, ended: Sequence[Fact]) -> Claim:
