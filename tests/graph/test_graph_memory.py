@@ -306,6 +306,59 @@ def test_fact_search_reading_few_candidates_first_returns_what_reading_all_does(
     assert all(score > 0 for found in everything for _, _, score in found)
 
 
+def test_names_learned_earlier_in_a_batch_find_their_entity(graph: Memory) -> None:
+    """One transaction builds a batch's graph and remembers which entities the names it looked up
+    find: a name first unknown, then given to a new entity or added as an alias, must find that
+    entity later in the same batch (not a second one, not nothing)."""
+
+    def episode(day: int, content: str, **extra: object) -> dict[str, object]:
+        return {
+            "content": content,
+            "actor": {"id": "li", "name": "Li"},
+            "timestamp": T0 + timedelta(days=day),
+            **extra,
+        }
+
+    graph.create_episodes(
+        [
+            episode(
+                0, "Zed joined Acme.", facts=[{"subject": "Zed", "predicate": "WORKS_AT", "object": "Acme"}]
+            ),
+            episode(
+                1,
+                "Anna Lee moved to Paris.",
+                entities=[{"name": "Anna Lee", "type": "person"}],
+                facts=[{"subject": "Anna Lee", "predicate": "LIVES_IN", "object": "Paris"}],
+            ),
+            episode(
+                2,
+                "Anna Lee, Annie to friends, likes jazz.",
+                entities=[{"name": "Anna Lee", "type": "person", "aliases": ["Annie"]}],
+                facts=[{"subject": "Anna Lee", "predicate": "LIKES", "value": "jazz"}],
+            ),
+            episode(
+                3,
+                "Annie uses Figma; Zed uses Slack.",
+                facts=[
+                    {"subject": "Annie", "predicate": "USES", "object": "Figma"},
+                    {"subject": "Zed", "predicate": "USES", "object": "Slack"},
+                ],
+            ),
+        ]
+    )
+    assert [e.name for e in graph.search_entities("Zed")] == ["Zed"]
+    assert [(e.name, e.aliases) for e in graph.search_entities("Annie")] == [("Anna Lee", ["Annie"])]
+    assert facts(graph, subject="Anna Lee") == [
+        ("Anna Lee", "LIKES", "jazz", "current"),
+        ("Anna Lee", "LIVES_IN", "Paris", "current"),
+        ("Anna Lee", "USES", "Figma", "current"),
+    ]
+    assert facts(graph, subject="Zed") == [
+        ("Zed", "USES", "Slack", "current"),
+        ("Zed", "WORKS_AT", "Acme", "current"),
+    ]
+
+
 def test_a_fact_said_twice_in_one_episode_is_one_fact(graph: Memory) -> None:
     """An episode's claims are arbitrated in order against one read of the graph, kept current as
     they are written: the second statement of a fact finds the first and adds nothing."""

@@ -85,6 +85,26 @@ def test_writes_are_one_transaction_and_read_their_own_writes(graph: Storage) ->
     assert graph.mentioned_entities("g1", "e1") == ["en_a"]
 
 
+def test_reads_inside_a_pipeline_see_the_writes_sent_before_them(graph: Storage) -> None:
+    """In a pipeline (PostgreSQL sends the block's statements without waiting) a read still
+    returns rows, and sees what the block wrote before it; nested blocks are one block."""
+
+    def write(txn: Txn) -> tuple[list[int], list[str], list[Fact]]:
+        with txn.pipeline():
+            txn.put_entity(entity("en_a", "Ann"), ["ann"])
+            txn.put_fact(fact("fa_1", 500), "ann budget 500")
+            with txn.pipeline():
+                txn.put_fact(fact("fa_1", 800, 2, minutes=10, op="op_2"), "ann budget 800")
+            versions = [ref.version for ref in txn.versions("g1", "fact", "fa_1")]
+            named = [e.id for e in txn.entities_named("g1", ["ann"])]
+            return versions, named, txn.facts_about("g1", ["en_a"], ["BUDGET"])
+
+    versions, named, live = graph.write(write)
+    assert versions == [1, 2] and named == ["en_a"]
+    assert [(f.id, f.version, f.value) for f in live] == [("fa_1", 2, 800)]
+    assert [(f.version, f.value) for f in graph.find_facts("g1", FactQuery(), 10)] == [(2, 800)]
+
+
 def test_versions_close_with_the_operation_and_time_travel(graph: Storage) -> None:
     graph.write(lambda txn: txn.put_entity(entity("en_a", "Ann"), ["ann"]))
     graph.write(lambda txn: txn.put_fact(fact("fa_1", 500), "ann budget 500"))

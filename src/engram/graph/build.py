@@ -148,9 +148,11 @@ class GraphBuilder:
             if read is not None:
                 wanted.setdefault(read.subject, set()).update(read.predicates)
         live = LiveFacts.read(txn, episode.group_id, wanted)  # one read for every claim of the episode
-        for index, (fact_in, read) in enumerate(zip(extraction.facts, named, strict=True)):
-            self._add_fact(txn, episode, index, fact_in, read, live, operation, summary)
-        txn.add_mentions(episode.group_id, episode.id, list(dict.fromkeys(resolved.values())), operation.id)
+        with txn.pipeline():  # the claims are arbitrated against `live`: their writes need not wait
+            for index, (fact_in, read) in enumerate(zip(extraction.facts, named, strict=True)):
+                self._add_fact(txn, episode, index, fact_in, read, live, operation, summary)
+            mentioned = list(dict.fromkeys(resolved.values()))
+            txn.add_mentions(episode.group_id, episode.id, mentioned, operation.id)
         return summary
 
     # -- entities ----------------------------------------------------------------------------------

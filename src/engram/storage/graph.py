@@ -65,12 +65,24 @@ def fact_filter(query: FactQuery) -> tuple[str, dict[str, Any]]:
 
 
 def entities_named(db: Db, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
-    """Return current entities whose normalised name or alias is one of ``name_keys``."""
+    """Return current entities whose normalised name or alias is one of ``name_keys``, by id."""
+    found = {entity.id: entity for _, entity in entities_by_name(db, group_id, name_keys)}
+    return sorted(found.values(), key=lambda entity: entity.id)  # here: SQLite's ORDER BY made it 3× slower
+
+
+def entities_by_name(db: Db, group_id: str, name_keys: Sequence[str]) -> list[tuple[str, Entity]]:
+    """Return (name key, current entity) for every entity found by one of ``name_keys``: one
+    pair per key that finds it."""
     if not name_keys:
         return []
     clause, params = db.dialect.in_list("m.name_key", "keys", list(dict.fromkeys(name_keys)))
-    found = ENTITY.all(db, f"{_NAMED} AND {clause})", {"g": group_id, **params})
-    return sorted(found, key=lambda entity: entity.id)  # here: SQLite's ORDER BY made the query 3× slower
+    rows = db.tuples(
+        # CROSS JOIN: SQLite then reads the names first (by key), not the group's entities.
+        f"SELECT {N}, m.name_key FROM entity_names m CROSS JOIN entities n WHERE m.group_id = :g "
+        f"AND {clause} AND n.group_id = :g AND n.id = m.entity_id AND n.expired_at IS NULL",
+        {"g": group_id, **params},
+    )
+    return [(str(row[-1]), ENTITY(db, row)) for row in rows]
 
 
 def names_of_type(db: Db, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]:

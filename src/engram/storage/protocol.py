@@ -16,6 +16,7 @@ before it (valid time).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol, TypeVar
 
@@ -50,6 +51,7 @@ T = TypeVar("T")
 class Txn(Protocol):
     """Reads (seeing this transaction's own writes) and writes inside ``Storage.write``."""
 
+    def pipeline(self) -> AbstractContextManager[None]: ...
     def entities_named(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]: ...
     def names_of_type(self, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]: ...
     def entity(self, group_id: str, entity_id: str) -> Entity | None: ...

@@ -152,7 +152,8 @@ class Db(ABC):
 
     @contextmanager
     def pipeline(self) -> Iterator[None]:
-        """Send the statements of the block together where the driver can (their results unread)."""
+        """Send the statements of the block together where the driver can: a write does not wait
+        for its result, a read waits for everything sent before it. Blocks nest (one round trip)."""
         yield
 
     def _encoded(self, params: Params | None) -> dict[str, Any]:
@@ -196,7 +197,11 @@ class Db(ABC):
 
     def run(self, sql: str, params: Params | None = None) -> None:
         """Run a statement that returns no rows."""
-        self._execute(self.sql(sql), self._encoded(params))
+        self._run(self.sql(sql), self._encoded(params))
+
+    def _run(self, sql: str, params: Params) -> None:
+        """Run translated ``sql``, its rows unread (in a pipeline, without waiting for it)."""
+        self._execute(sql, params)
 
     def time(self, raw: Any) -> datetime:
         """Return a stored time as a UTC datetime."""

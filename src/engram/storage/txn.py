@@ -4,13 +4,15 @@ Resolution, arbitration, merges, reverts and deletes run inside ``Storage.write(
 receives a Txn and everything it does commits (or rolls back) as one unit with its operation.
 Before its first statement about a group the transaction takes that group's graph lock
 (PostgreSQL: graph writers of one group serialise; SQLite's single writer needs none).
-Current entities it reads are remembered until it writes them (no other writer can: the group
-is locked), which saves repeated lookups while one extraction stores many facts.
+Current entities it reads, and which entities each name it looked up finds, are remembered and
+kept current as it writes entities (no other writer can: the group is locked), which saves
+repeated lookups while one batch of extractions stores many facts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 
 from engram.models.episodes import Episode, Operation
@@ -30,6 +32,11 @@ class Txn:
         self._backend = backend
         self._locked: set[str] = set()
         self._entities: dict[tuple[str, str], Entity | None] = {}
+        # (group, name key) → ids of the current entities found by it, for the keys read in this
+        # transaction; and (group, entity id) → those of its keys. Exact while the transaction
+        # lasts: it holds the group's graph lock, and every entity write passes through here.
+        self._named: dict[tuple[str, str], set[str]] = {}
+        self._keys_of: dict[tuple[str, str], set[str]] = {}
         self.written = 0
 
     def _group(self, group_id: str) -> Db:
@@ -38,11 +45,38 @@ class Txn:
             self._locked.add(group_id)
         return self._db
 
+    @contextmanager
+    def pipeline(self) -> Iterator[None]:
+        """Send the writes of the block without waiting for each (see Db.pipeline)."""
+        with self._db.pipeline():
+            yield
+
     # -- entities ----------------------------------------------------------------------------------
 
     def entities_named(self, group_id: str, name_keys: Sequence[str]) -> list[Entity]:
-        """Return current entities whose normalised name or alias is one of ``name_keys``."""
-        return graph.entities_named(self._group(group_id), group_id, name_keys)
+        """Return current entities whose normalised name or alias is one of ``name_keys``, by id
+        (keys read before in this transaction are not read again)."""
+        wanted = list(dict.fromkeys(name_keys))
+        unread = [key for key in wanted if (group_id, key) not in self._named]
+        if unread:
+            for key in unread:
+                self._named[group_id, key] = set()
+            for key, found in graph.entities_by_name(self._group(group_id), group_id, unread):
+                self._named[group_id, key].add(found.id)
+                self._keys_of.setdefault((group_id, found.id), set()).add(key)
+                self._entities[group_id, found.id] = found
+        ids = sorted({entity_id for key in wanted for entity_id in self._named[group_id, key]})
+        return [entity for entity in (self.entity(group_id, entity_id) for entity_id in ids) if entity]
+
+    def _renamed(self, group_id: str, entity_id: str, name_keys: Sequence[str]) -> None:
+        """Keep the name cache exact after an entity's names became ``name_keys``."""
+        for key in self._keys_of.pop((group_id, entity_id), set()):
+            self._named[group_id, key].discard(entity_id)
+        cached = [key for key in name_keys if (group_id, key) in self._named]
+        for key in cached:
+            self._named[group_id, key].add(entity_id)
+        if cached:
+            self._keys_of[group_id, entity_id] = set(cached)
 
     def names_of_type(self, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]:
         """Return (id, [name, *aliases]) of up to ``limit`` current entities of a type, most recently
@@ -71,14 +105,16 @@ class Txn:
 
     def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
         """Store an entity version (closing the previous one) and index its names."""
-        self._entities.pop((entity.group_id, entity.id), None)
         graph.put_entity(self._group(entity.group_id), entity, name_keys)
+        self._entities[entity.group_id, entity.id] = entity.model_copy(deep=True)  # as a read returns it
+        self._renamed(entity.group_id, entity.id, name_keys)
         self.written += 1
 
     def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None:
         """End an entity's current version (merged away by ``operation_id``); forget its names."""
         self._entities.pop((group_id, entity_id), None)
         graph.close_entity(self._group(group_id), group_id, entity_id, at, operation_id)
+        self._renamed(group_id, entity_id, [])
 
     def nearest_entities(
         self, group_id: str, vector: Vector, types: Sequence[str], limit: int, floor: float

@@ -114,10 +114,15 @@ class PostgresDb(Db):
         self.conn = conn
         self._schema = schema
         self._held: set[int] = set()
+        self._piped = False
 
     def _execute(self, sql: str, params: Params) -> Iterator[dict[str, Any]]:
         cursor = self.conn.execute(sql, params, prepare=None)
-        return iter(cursor.fetchall()) if cursor.description is not None else iter(())
+        # In a pipeline the result is not in yet (no description): fetching it sends what is queued.
+        return iter(cursor.fetchall()) if self._piped or cursor.description is not None else iter(())
+
+    def _run(self, sql: str, params: Params) -> None:
+        self.conn.execute(sql, params, prepare=None)
 
     def _tuples(self, sql: str, params: Params, prepare: bool | None = None) -> list[tuple[Any, ...]]:
         return self.conn.cursor(row_factory=tuple_row).execute(sql, params, prepare=prepare).fetchall()
@@ -148,8 +153,15 @@ class PostgresDb(Db):
 
     @contextmanager
     def pipeline(self) -> Iterator[None]:
-        with self.conn.pipeline():
+        if self._piped:  # psycopg syncs at the end of a nested block: one block is one round trip
             yield
+            return
+        self._piped = True
+        try:
+            with self.conn.pipeline():
+                yield
+        finally:
+            self._piped = False
 
 
 def describe_conninfo(conninfo: str) -> str:
