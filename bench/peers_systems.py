@@ -31,6 +31,9 @@ from typing import Any
 import httpx
 import numpy as np
 import numpy.typing as npt
+from pydantic import SecretStr
+
+from _common import new_schema
 
 Matrix = npt.NDArray[np.float32]
 BASE_TIME = datetime(2024, 1, 1, tzinfo=UTC)
@@ -62,15 +65,23 @@ class _OutOfTime(Exception):
 
 
 class EngramLibrary:
-    """Engram as a library: one Memory on a SQLite file in this process."""
+    """Engram as a library: one Memory in this process, on a SQLite file, or on PostgreSQL at
+    ``database_url`` (a fresh schema per store)."""
 
     name = "engram"
     modes = ("hybrid", "bm25", "vector", "list")
 
-    def __init__(self, work: Path) -> None:
+    def __init__(self, work: Path, database_url: str | None = None) -> None:
         self.work = work
         self.memory: Any = None
         self.data_dir: Path | None = None
+        self.database_url = database_url
+        self.store_url: str | None = None
+        self.schemas: list[str] = []
+
+    def server_env(self) -> dict[str, str]:
+        """Return the environment that points ``engram serve`` at this store's database."""
+        return {"ENGRAM_DATABASE_URL": self.store_url} if self.store_url else {}
 
     def version(self) -> str:
         from engram import __version__
@@ -84,8 +95,16 @@ class EngramLibrary:
         self.close()
         self.data_dir = self.work / f"engram-{tag}"
         shutil.rmtree(self.data_dir, ignore_errors=True)
+        if self.database_url:
+            schema, self.store_url = new_schema(self.database_url, f"peers_{tag.replace('-', '_')}")
+            self.schemas.append(schema)
         # The peers store what they are given: no intent classification (bench/intents_bench.py).
-        settings = Settings(data_dir=self.data_dir, extractor=extractor, classify_intents=False)
+        settings = Settings(
+            data_dir=self.data_dir,
+            extractor=extractor,
+            classify_intents=False,
+            database_url=SecretStr(self.store_url) if self.store_url else None,
+        )
         self.memory = Memory.open(settings=settings, embedder=embedder, background_indexing=False)
 
     def _insert(
@@ -147,6 +166,17 @@ class EngramLibrary:
         self.memory.close()
         self.memory = Memory.open(settings=settings, embedder=embedder, background_indexing=False)
         self.memory.index_pending()
+
+    def drop_schemas(self) -> None:
+        """Drop the PostgreSQL schemas of the stores built (none on SQLite)."""
+        import psycopg
+
+        self.close()
+        if self.database_url and self.schemas:
+            with psycopg.connect(self.database_url, autocommit=True) as conn:
+                for schema in self.schemas:
+                    conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        self.schemas.clear()
 
     def search(self, mode: str, ns: str, text: str, vector: Matrix, user: str | None, k: int) -> list[str]:
         if mode == "list":

@@ -53,6 +53,7 @@ import numpy as np
 import psycopg
 from pydantic import SecretStr
 
+from _common import BENCH_SERVER_SETTINGS
 from engram.config import Settings
 from engram.memory import Memory
 from engram.models.episodes import EpisodeFilters
@@ -71,7 +72,6 @@ ZH = [
     "王芳周末去公园跑步{n}公里",
     "张伟投诉快递延误{n}天",
 ]
-BENCH_SERVER_SETTINGS = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "off"}
 
 
 # -- data ------------------------------------------------------------------------------------------

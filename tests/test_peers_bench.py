@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from test_bench_cli import small_locomo
@@ -58,3 +59,33 @@ def test_peers_bench_reports_every_figure_on_the_same_vectors(tmp_path: Path) ->
         assert http[key]["completed"] > 0 and http[key]["errors"] == 0, key
     assert size["rss"]["engram"]["rss_mib"] > 0
     assert not list(tmp_path.glob("engram-peers-*")), "the stores are removed without --keep"
+
+
+@pytest.mark.postgres
+def test_peers_bench_runs_engram_on_postgresql(tmp_path: Path, postgres_server: str) -> None:
+    """``--database-url``: the library and the server store on PostgreSQL, a schema per store,
+    dropped at the end; the figures are those of the SQLite run."""
+    command = [
+        sys.executable,
+        str(BENCH),
+        "--sizes=300",
+        "--systems=engram,engram-http",
+        "--no-locomo",
+        f"--work-dir={tmp_path}",
+        "--qps-seconds=0.5",
+        "--queries=5",
+        "--clients=4",
+        f"--database-url={postgres_server}",
+        "--json",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    size = json.loads(done.stdout)["sizes"]["300"]
+    load = size["load"]["engram"]
+    assert (load["stored"], load["with_vectors"], load["finished"]) == (300, 300, True)
+    assert load["store"].startswith("PostgreSQL ") and "(schema peers_s300_" in load["store"], load["store"]
+    assert size["latency"]["engram hybrid"]["returned"] == 10
+    assert size["http"]["bm25"]["completed"] > 0 and size["http"]["bm25"]["errors"] == 0
+    with psycopg.connect(postgres_server) as conn:
+        left = conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'peers_%'").fetchone()
+    assert left == (0,), "the bench drops the schemas it made"

@@ -294,6 +294,24 @@ def test_thread_neighbours_lend_context_to_search(store: Storage) -> None:
     assert hits[0] == "mid" and set(hits) == {"mid", "a", "late"}
 
 
+def test_pending_embeddings_go_on_from_the_last_batch_and_come_back_for_stragglers(store: Storage) -> None:
+    """A drain reads pending episodes batch after batch from where the last one ended (not from
+    the first episode again, past every vector stored); one left behind is found once the rest
+    are done."""
+    store.insert_episodes([new_episode(f"e{i}", f"note {i}", minutes=i) for i in range(7)], operation())
+    vector = [1.0, 0.0, 0.0, 0.0]
+    first = store.pending_embeddings(3)
+    assert [e.id for e in first] == ["e0", "e1", "e2"]
+    store.put_vectors([(first[0], vector), (first[2], vector)])  # e1 is left behind
+    second = store.pending_embeddings(3)
+    assert [e.id for e in second] == ["e3", "e4", "e5"]
+    store.put_vectors([(e, vector) for e in second])
+    third = store.pending_embeddings(3)
+    assert [e.id for e in third] == ["e6"]
+    store.put_vectors([(third[0], vector)])
+    assert [e.id for e in store.pending_embeddings(3)] == ["e1"]
+
+
 def test_vector_search_with_a_selective_filter_scores_only_passing_episodes(store: Storage) -> None:
     import numpy as np
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 from datetime import datetime
 
 from engram.errors import EmbedderError, StoreError
@@ -75,7 +76,9 @@ class Indexer:
         done = 0
         batches = 0
         # One drainer at a time (the background thread or a caller); a failure is counted, then raised.
-        with self._lock, metrics.EMBEDDING_FAILURES.count_exceptions((EmbedderError, StoreError)):
+        # A whole drain is one load (Storage.loading_vectors: PostgreSQL then builds its index once).
+        load = self._store.loading_vectors() if max_batches is None else nullcontext()
+        with self._lock, metrics.EMBEDDING_FAILURES.count_exceptions((EmbedderError, StoreError)), load:
             while max_batches is None or batches < max_batches:
                 batches += 1
                 count = self._episode_batch()

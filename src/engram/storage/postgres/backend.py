@@ -222,6 +222,7 @@ class PostgresBackend(Backend):
         except PoolTimeout as exc:
             self._pool.close()
             raise StoreError(f"cannot open {self._where}: {exc}", field="database") from exc
+        self.write(self.vectors.restore_index)  # a vector load cut short left no index: build it
 
     # -- connections -------------------------------------------------------------------------------
 

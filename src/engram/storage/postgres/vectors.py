@@ -3,9 +3,13 @@
 The ``embedding`` columns start without a dimension. Episode vectors get theirs, and their
 index, with the first vector stored; fact and entity-name vectors when a memory records its
 embedder (``prepare``), under the schema lock. ``clear`` drops the indexes and dimensions
-again. Searches use pgvector's iterative index scans (``hnsw.iterative_scan = relaxed_order``,
-pgvector ≥ 0.8): the scan goes on past ``ef_search`` until ``limit`` rows pass the group and
-filter conditions, and the few rows it returns slightly out of order are sorted again here.
+again. A search whose filter passes fewer than ``EXACT_ROWS`` episodes scores them all; others
+use pgvector's iterative index scans (``hnsw.iterative_scan = relaxed_order``, pgvector ≥ 0.8):
+the scan goes on past ``ef_search`` until ``limit`` rows pass the group and filter conditions,
+and the few rows it returns slightly out of order are sorted again here.
+A load of many episode vectors (``Storage.loading_vectors``, around a whole
+``Memory.index_pending``) builds the episode index once after them, as pgvector advises, instead
+of inserting into it row by row; opening the store builds an index a load cut short left out.
 """
 
 from __future__ import annotations
@@ -30,6 +34,17 @@ GRAPH_DIMENSIONS = "graph_vector_dimensions"
 GRAPH_TABLES = ("fact_vectors", "entity_vectors")
 EF_SEARCH = 64
 """HNSW candidate list size (pgvector's default is 40); raised to 2 × limit for larger limits."""
+EXACT_ROWS = 20_000
+"""A filtered search whose filter passes fewer episodes than this scores them all, exactly."""
+BULK_ROWS = 10_000
+"""A load of at least this many episode vectors, and of more than are stored, builds the HNSW
+index after them: seven times faster than keeping it up row by row (bench/RESULTS.md)."""
+BUILD_MEMORY = "512MB"
+"""``maintenance_work_mem`` of the index build (a 100k × 384 graph fits; a larger one spills)."""
+_EPISODE_INDEX = (
+    "CREATE INDEX IF NOT EXISTS episode_vectors_hnsw ON episode_vectors "
+    "USING hnsw (embedding vector_cosine_ops)"
+)
 _KEY_SQL = "f.fact || chr(31) || f.subject || chr(31) || coalesce(f.object, '')"
 
 
@@ -53,6 +68,32 @@ def _search_settings(db: Db, limit: int) -> None:
 
 class PostgresVectors(Vectors):
     """pgvector storage and HNSW search of episode, fact and entity-name vectors."""
+
+    def __init__(self) -> None:
+        self._suspended = False  # this process is loading: the first vectors do not build the index
+        self._pending_after: tuple[Any, str, str] | None = None  # (created_at, group, id) last returned
+
+    def suspend_index(self, db: Db) -> bool:
+        waiting, stored = db.tuples(
+            "SELECT (SELECT count(*) FROM episode_docs) - (SELECT count(*) FROM episode_vectors), "
+            "(SELECT count(*) FROM episode_vectors)"
+        )[0]
+        if waiting < BULK_ROWS or waiting <= stored:
+            return False
+        db.lock([("schema",)])
+        db.run("DROP INDEX IF EXISTS episode_vectors_hnsw")
+        self._suspended = True
+        return True
+
+    def restore_index(self, db: Db) -> None:
+        self._suspended = False
+        if _dimensions(db, EPISODE_DIMENSIONS) is None or db.value(
+            "SELECT to_regclass('episode_vectors_hnsw') IS NOT NULL AS found"
+        ):
+            return
+        db.lock([("schema",)])
+        db.run("SELECT set_config('maintenance_work_mem', :m, true)", {"m": BUILD_MEMORY})
+        db.run(_EPISODE_INDEX)
 
     def prepare(self, db: Db, dimensions: int) -> None:
         current = _dimensions(db, GRAPH_DIMENSIONS)
@@ -104,14 +145,23 @@ class PostgresVectors(Vectors):
     # -- episodes ----------------------------------------------------------------------------------
 
     def pending_episodes(self, db: Db, limit: int) -> list[Episode]:
-        return EPISODE.all(
-            db,
-            f"SELECT {E} FROM episode_docs d JOIN episodes e ON e.group_id = d.group_id AND e.id = d.id "
-            "AND e.expired_at IS NULL WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v "
-            "WHERE v.group_id = d.group_id AND v.id = d.id) ORDER BY d.created_at, d.group_id, d.id LIMIT "
-            ":limit",
-            {"limit": limit},
+        """Return pending episodes after the last doc returned (a cursor: a drain costs O(batch),
+        not O(store) per batch); when none are left past it, from the first doc again (stragglers)."""
+        after = self._pending_after
+        past = "(d.created_at, d.group_id, d.id) > (:at, :g, :id) AND " if after else ""
+        rows = db.tuples(
+            f"SELECT {E}, d.created_at FROM episode_docs d JOIN episodes e ON e.group_id = d.group_id "
+            f"AND e.id = d.id AND e.expired_at IS NULL WHERE {past}NOT EXISTS "
+            "(SELECT 1 FROM episode_vectors v WHERE v.group_id = d.group_id AND v.id = d.id) "
+            "ORDER BY d.created_at, d.group_id, d.id LIMIT :limit",
+            {"limit": limit, **dict(zip(("at", "g", "id"), after or (), strict=False))},
         )
+        if not rows and after:
+            self._pending_after = None
+            return self.pending_episodes(db, limit)
+        episodes = [EPISODE(db, row) for row in rows]
+        self._pending_after = (rows[-1][-1], episodes[-1].group_id, episodes[-1].id) if rows else None
+        return episodes
 
     def put_episodes(self, db: Db, items: Sequence[tuple[Episode, Vector]]) -> None:
         """Upsert one vector per episode; the first vector ever stored fixes the dimension and builds the "
@@ -128,10 +178,8 @@ class PostgresVectors(Vectors):
                 )
             if current is None:
                 db.run(f"ALTER TABLE episode_vectors ALTER COLUMN embedding TYPE vector({int(wanted)})")
-                db.run(
-                    "CREATE INDEX IF NOT EXISTS episode_vectors_hnsw ON episode_vectors "
-                    "USING hnsw (embedding vector_cosine_ops)"
-                )
+                if not self._suspended:
+                    db.run(_EPISODE_INDEX)
                 db.run(
                     "INSERT INTO store_meta (key, value) VALUES (:k, :v)",
                     {"k": EPISODE_DIMENSIONS, "v": str(wanted)},
@@ -154,13 +202,26 @@ class PostgresVectors(Vectors):
         assert isinstance(db, PostgresDb)
         where, params = filter_sql(db, filters)
         clause, at = held(filters.known_at)
+        values = {"q": _array(vector), "g": group_id, "limit": limit, **params, **at}
+        passing = (
+            db.value(
+                f"SELECT count(*) AS n FROM (SELECT 1 FROM episodes e WHERE e.group_id = :g AND {clause}"
+                f"{where} LIMIT :cap) s",
+                {**values, "cap": EXACT_ROWS},
+            )
+            if where
+            else EXACT_ROWS
+        )
+        # Few rows pass the filter: score them all, exactly (a filtered HNSW scan returns the first
+        # rows that pass, not the nearest: docs/decisions.md §29); "+ 0" keeps the planner off the index.
+        order = "(v.embedding <=> :q) + 0" if passing < EXACT_ROWS else "distance"
         with db.conn.transaction():
             _search_settings(db, limit)
             rows = db.tuples(
                 f"SELECT {E}, v.embedding <=> :q AS distance FROM episode_vectors v "
                 f"JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND {clause} "
-                f"WHERE v.group_id = :g{where} ORDER BY distance LIMIT :limit",
-                {"q": _array(vector), "g": group_id, "limit": limit, **params, **at},
+                f"WHERE v.group_id = :g{where} ORDER BY {order} LIMIT :limit",
+                values,
             )
         hits = [ScoredEpisode(EPISODE(db, row), 1.0 - float(row[-1])) for row in rows]
         return sorted(hits, key=lambda hit: -hit.score)
