@@ -69,6 +69,26 @@ class _Failing(FixedEmbedder):
         raise EmbedderError("the embedder is down")
 
 
+def test_a_process_opening_the_store_during_a_load_leaves_the_index_to_the_load(
+    memory: Memory, postgres_url: str
+) -> None:
+    """Opening builds a missing index only when no load holds the load lock: a second process
+    (or a read-only replica) opening mid-load neither builds it nor fails."""
+    _store(memory, 0, 12)
+    seen: list[bool] = []
+
+    def open_another(_: int) -> None:
+        with _open(postgres_url) as other:
+            seen.append(_index_exists(postgres_url))
+            assert other.stats().episodes == 12
+        read_only = postgres_url + "%20-cdefault_transaction_read_only%3Don"
+        with _open(read_only) as replica:
+            assert replica.stats().episodes == 12
+
+    assert memory.index_pending(on_batch=open_another) == 12
+    assert seen == [False] and _index_exists(postgres_url)
+
+
 def test_the_index_is_back_after_a_failed_load_and_after_a_load_cut_short(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -142,14 +142,6 @@ class Vectors(ABC):
     def forget(self) -> None:  # noqa: B027 (optional: only a backend with caches overrides it)
         """Drop whatever is cached in memory (after rows were deleted in bulk)."""
 
-    def suspend_index(self, db: Db) -> bool:
-        """Before many episode vectors are stored at once: drop an index that is cheaper built
-        again after them than kept up row by row; return whether one was dropped (default: none)."""
-        return False
-
-    def restore_index(self, db: Db) -> None:  # noqa: B027 (optional, as suspend_index)
-        """Build the episode vector index if it is missing (after a load, or a load cut short)."""
-
     @abstractmethod
     def prepare(self, db: Db, dimensions: int) -> None:
         """Get ready for vectors of ``dimensions``; raise StoreError if others are stored."""
@@ -250,6 +242,14 @@ class Backend(ABC):
 
         A backend whose per-row triggers cost more than the rows may do their work once per
         batch instead (SQLite: engram.storage.sqlite.bulk); the default changes nothing.
+        """
+        return nullcontext()
+
+    def loading_vectors(self) -> AbstractContextManager[None]:
+        """Return the context in which many episode vectors are stored as one load.
+
+        A backend whose vector index is cheaper built once after the rows than kept up row by
+        row may drop it first and build it at the end (PostgreSQL); the default changes nothing.
         """
         return nullcontext()
 

@@ -12,7 +12,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -240,18 +240,12 @@ class SQLStorage:
             self._backend.write(lambda db: self._backend.vectors.put_episodes(db, items))
             self._backend.inserted(len(items))
 
-    @contextmanager
-    def loading_vectors(self) -> Iterator[None]:
-        """Store the episode vectors put inside the block as one load: where the backend's vector
-        index is cheaper built once after them than kept up per row (PostgreSQL's HNSW, when
-        more vectors wait than are stored), it is dropped first and built at the end, also when
-        the block fails. Searches in between scan exactly."""
-        suspended = self._backend.write(self._backend.vectors.suspend_index)
-        try:
-            yield
-        finally:
-            if suspended:
-                self._backend.write(self._backend.vectors.restore_index)
+    def loading_vectors(self) -> AbstractContextManager[None]:
+        """Return the context storing the episode vectors put inside it as one load: where the
+        backend's vector index is cheaper built once after them than kept up per row
+        (PostgreSQL's HNSW, when more vectors wait than are stored), it is dropped first and
+        built at the end, also when the block fails. Searches in between scan exactly."""
+        return self._backend.loading_vectors()
 
     def prepare_vectors(self, dimensions: int) -> None:
         """Get ready for vectors of ``dimensions``; raise StoreError when others are stored."""

@@ -99,6 +99,10 @@ class PostgresDialect(Dialect):
 DIALECT = PostgresDialect()
 
 
+LOAD_LOCK = "vector-load"
+"""The advisory lock a vector load holds (engram.storage.postgres.vectors.suspend_index)."""
+
+
 def lock_key(namespace: str, *parts: str) -> int:
     """Return a signed 64-bit advisory lock key for ``parts`` (e.g. schema, group, "id", id)."""
     digest = hashlib.blake2b("\x1f".join((namespace, *parts)).encode(), digest_size=8).digest()
@@ -190,6 +194,7 @@ class PostgresBackend(Backend):
         from engram.storage.postgres.vectors import PostgresVectors
 
         self.fulltext: PostgresFullText
+        self.vectors: PostgresVectors
         self._where = describe_conninfo(conninfo)
         self._closed = False
         self._since_analyze = 0
@@ -222,7 +227,7 @@ class PostgresBackend(Backend):
         except PoolTimeout as exc:
             self._pool.close()
             raise StoreError(f"cannot open {self._where}: {exc}", field="database") from exc
-        self.write(self.vectors.restore_index)  # a vector load cut short left no index: build it
+        self._restore_vector_index()
 
     # -- connections -------------------------------------------------------------------------------
 
@@ -245,6 +250,43 @@ class PostgresBackend(Backend):
             raise StoreError(f"{self._where} is read-only (a replica?): {exc}", field="database") from exc
         except (psycopg.OperationalError, PoolTimeout) as exc:
             raise StoreError(f"{self._where} is unavailable: {exc}", field="database") from exc
+
+    @contextmanager
+    def loading_vectors(self) -> Iterator[None]:
+        """Hold the load lock (a session lock: a killed process lets it go) while the vectors
+        are stored, the episode index dropped first and built after when worth it. While another
+        process loads, store into its load: its end builds the index."""
+        with self._connection() as conn:
+            key = lock_key(self._schema, LOAD_LOCK)
+            got = conn.execute("SELECT pg_try_advisory_lock(%s) AS got", (key,)).fetchone()
+            if not (got and got["got"]):
+                yield
+                return
+            try:
+                suspended = self.write(self.vectors.suspend_index)
+                try:
+                    yield
+                finally:
+                    if suspended:
+                        self.write(self.vectors.restore_index)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+    def _restore_vector_index(self) -> None:
+        """Build the episode index a vector load cut short left out, unless a load is running
+        or this session cannot write (a replica)."""
+
+        def restore(db: Db) -> None:
+            assert isinstance(db, PostgresDb)
+            can = db.value(
+                "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' "
+                "AND pg_try_advisory_xact_lock(:k) AS can",
+                {"k": lock_key(self._schema, LOAD_LOCK)},
+            )
+            if can:
+                self.vectors.restore_index(db)
+
+        self.write(restore)
 
     @contextmanager
     def read(self) -> Iterator[Db]:

@@ -74,24 +74,27 @@ class PostgresVectors(Vectors):
         self._pending_after: tuple[Any, str, str] | None = None  # (created_at, group, id) last returned
 
     def suspend_index(self, db: Db) -> bool:
+        """Drop the episode index when a load of at least BULK_ROWS vectors, more than are
+        stored, is starting; return whether it was dropped (the caller holds LOAD_LOCK)."""
+        db.lock([("schema",)])  # before the counts: their table locks would order against it
         waiting, stored = db.tuples(
             "SELECT (SELECT count(*) FROM episode_docs) - (SELECT count(*) FROM episode_vectors), "
             "(SELECT count(*) FROM episode_vectors)"
         )[0]
         if waiting < BULK_ROWS or waiting <= stored:
             return False
-        db.lock([("schema",)])
         db.run("DROP INDEX IF EXISTS episode_vectors_hnsw")
         self._suspended = True
         return True
 
     def restore_index(self, db: Db) -> None:
+        """Build the episode index if vectors have a dimension and it is missing."""
         self._suspended = False
+        db.lock([("schema",)])
         if _dimensions(db, EPISODE_DIMENSIONS) is None or db.value(
             "SELECT to_regclass('episode_vectors_hnsw') IS NOT NULL AS found"
         ):
             return
-        db.lock([("schema",)])
         db.run("SELECT set_config('maintenance_work_mem', :m, true)", {"m": BUILD_MEMORY})
         db.run(_EPISODE_INDEX)
 
