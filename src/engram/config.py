@@ -189,8 +189,9 @@ class Settings(BaseSettings):
     vector_cache_mb: int = Field(
         default=4096,
         gt=0,
-        description="SQLite: MiB of episode vectors each process keeps in memory; the least recently "
-        "searched groups are dropped past it (and reloaded when searched).",
+        description="MiB of episode vectors each process keeps in memory (on PostgreSQL, of the groups "
+        "searched with filters); the least recently searched groups are dropped past it (and "
+        "reloaded when searched).",
     )
     indexed_metadata_keys: Annotated[list[str], NoDecode] = Field(
         default_factory=list,

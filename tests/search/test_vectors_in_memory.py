@@ -3,12 +3,12 @@ the query cache and declared metadata indexes, on real stores."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import apsw
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -124,23 +124,19 @@ def test_vector_search_keeps_exactly_the_episodes_the_filters_list(
 
 
 def test_a_group_loaded_page_by_page_filters_as_one_loaded_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    open_memory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engram.storage.sqlite import episode_matrix
+    from engram.storage import episode_matrix
 
     monkeypatch.setattr(episode_matrix, "LOAD_PAGE", 5)  # 24 rows: five pages, the last one short
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="none")
-    with Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as memory:
-        memory.create_episodes(_episodes(24))
-    with Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as memory:
-        for filters in FILTERS:
-            listed = {e.id for e in memory.store.list_episodes("default", EpisodeFilters(**filters), 100)}
-            request = {"query": "axis3", "limit": 100, "filters": filters}
-            found = memory.search_episodes(request, channels=["vector"]).results
-            assert {hit.episode.id for hit in found} == listed, filters
-        assert (
-            len(memory.search_episodes({"query": "axis3", "limit": 100}, channels=["vector"]).results) == 24
-        )
+    open_memory().create_episodes(_episodes(24))
+    memory = open_memory()  # another process: loads the group when first searched
+    for filters in FILTERS:
+        listed = {e.id for e in memory.store.list_episodes("default", EpisodeFilters(**filters), 100)}
+        request = {"query": "axis3", "limit": 100, "filters": filters}
+        found = memory.search_episodes(request, channels=["vector"]).results
+        assert {hit.episode.id for hit in found} == listed, filters
+    assert len(memory.search_episodes({"query": "axis3", "limit": 100}, channels=["vector"]).results) == 24
 
 
 def test_another_process_writes_are_seen_by_the_next_search(open_memory: Any) -> None:
@@ -164,21 +160,49 @@ def test_another_process_writes_are_seen_by_the_next_search(open_memory: Any) ->
     assert {h.episode.id: h.episode for h in hits}["e2"].intent == "changed", "hits are current versions"
 
 
-def test_a_reader_behind_the_pruned_change_log_reloads(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="none")
-    with (
-        Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as reader,
-        Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False) as writer,
-    ):
-        writer.create_episodes(_episodes(5))
-        assert reader.search_episodes({"query": "axis1", "limit": 1}, channels=["vector"]).results
-        writer.create_episode({"id": "new", "content": "new", "embedding": _axis(7)})
-        writer.delete_episode("e1")
-        conn = apsw.Connection(str(settings.database_path))
-        conn.execute("DELETE FROM episode_changes WHERE seq < (SELECT max(seq) FROM episode_changes)")
-        conn.close()
-        ids = [h.episode.id for h in reader.search_episodes({"query": "axis7", "limit": 10}).results]
-        assert ids[0] == "new" and "e1" not in ids
+def test_a_reader_behind_the_pruned_change_log_reloads(open_memory: Any) -> None:
+    reader, writer = open_memory(), open_memory()
+    writer.create_episodes(_episodes(5))
+    filters = {"timestamp_after": START - timedelta(days=1)}  # filtered: from memory on both backends
+    first = {"query": "axis1", "limit": 1, "filters": filters}
+    assert reader.search_episodes(first, channels=["vector"]).results
+    writer.create_episode({"id": "new", "content": "new", "embedding": _axis(7)})
+    writer.delete_episode("e1")
+    writer.store._backend.write(
+        lambda db: db.run("DELETE FROM episode_changes WHERE seq < (SELECT max(seq) FROM episode_changes)")
+    )
+    request = {"query": "axis7", "limit": 10, "filters": filters}
+    ids = [hit.episode.id for hit in reader.search_episodes(request, channels=["vector"]).results]
+    assert ids[0] == "new" and "e1" not in ids
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_a_change_committed_after_a_later_one_was_read_is_seen(open_memory: Any) -> None:
+    """PostgreSQL writers run concurrently: a change logged first may commit last."""
+    reader, writer = open_memory(), open_memory()
+    writer.create_episodes(_episodes(10))
+
+    def found(**filters: Any) -> set[str]:
+        request = {"query": "axis2", "limit": 100, "filters": filters}
+        return {hit.episode.id for hit in reader.search_episodes(request, channels=["vector"]).results}
+
+    assert found(intent=["late"]) == set()  # loads the group
+    logged, release = threading.Event(), threading.Event()
+
+    def slow_update(db: Any) -> None:  # logged now, committed after the next writer's commit is read
+        db.run("UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL")
+        logged.set()
+        assert release.wait(10)
+
+    slow = threading.Thread(target=writer.store._backend.write, args=(slow_update,))
+    slow.start()
+    assert logged.wait(10)
+    # Another intent: the slow update holds the summary count row of 'late' until it commits.
+    writer.create_episode({"id": "after", "content": "after", "intent": "soon", "embedding": _axis(2)})
+    assert found(intent=["late", "soon"]) == {"after"}
+    release.set()
+    slow.join()
+    assert found(intent=["late", "soon"]) == {"after", "e2"}
 
 
 def test_embedding_of_other_dimensions_is_refused_naming_the_field(open_memory: Any) -> None:

@@ -142,6 +142,16 @@ def current(db: Db, group_id: str, episode_id: str) -> Episode | None:
     )
 
 
+def current_many(db: Db, group_id: str, episode_ids: Sequence[str]) -> dict[str, Episode]:
+    """Return the current versions of ``episode_ids`` (those that have one), by id."""
+    if not episode_ids:
+        return {}
+    clause, params = db.dialect.in_list("e.id", "ids", episode_ids)
+    sql = f"SELECT {E} FROM episodes e WHERE e.group_id = :g AND {clause} AND {CURRENT}"
+    rows = db.tuples(sql, {"g": group_id, **params})
+    return {episode.id: episode for episode in (EPISODE(db, row) for row in rows)}
+
+
 def get(db: Db, group_id: str, episode_id: str, known_at: datetime | None) -> Episode | None:
     """Return the version held now (or at ``known_at``), through the primary key."""
     if known_at is None:

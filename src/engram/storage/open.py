@@ -31,16 +31,24 @@ def open_sqlite(
 
 
 def open_postgres(
-    conninfo: str, *, pool_size: int = 10, timeout: float = 10.0, indexed_metadata_keys: Sequence[str] = ()
+    conninfo: str,
+    *,
+    pool_size: int = 10,
+    timeout: float = 10.0,
+    vector_cache_mb: int = 4096,
+    indexed_metadata_keys: Sequence[str] = (),
 ) -> SQLStorage:
     """Return the store on a PostgreSQL database (a ``postgresql://`` URL or libpq key=value string).
 
-    Each of ``indexed_metadata_keys`` gets an index of its values. Raises StoreError when the
+    At most ``vector_cache_mb`` MiB of episode vectors stay in memory (for filtered searches);
+    each of ``indexed_metadata_keys`` gets an index of its values. Raises StoreError when the
     database cannot be reached, lacks pgvector, or has a newer schema.
     """
     from engram.storage.postgres.backend import PostgresBackend
 
-    backend = PostgresBackend(conninfo, pool_size=pool_size, timeout=timeout)
+    backend = PostgresBackend(
+        conninfo, pool_size=pool_size, timeout=timeout, vector_cache_bytes=vector_cache_mb << 20
+    )
     return SQLStorage(backend, indexed_metadata_keys=indexed_metadata_keys)
 
 
@@ -63,4 +71,9 @@ def open_store(settings: Settings) -> SQLStorage:
             "the database URL must start with postgresql:// (unset it for the embedded SQLite store)",
             field="ENGRAM_DATABASE_URL",
         )
-    return open_postgres(url, pool_size=settings.database_pool_size, indexed_metadata_keys=keys)
+    return open_postgres(
+        url,
+        pool_size=settings.database_pool_size,
+        vector_cache_mb=settings.vector_cache_mb,
+        indexed_metadata_keys=keys,
+    )

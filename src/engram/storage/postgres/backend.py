@@ -189,7 +189,9 @@ class PostgresBackend(Backend):
     dialect = DIALECT
     errors = (psycopg.Error,)
 
-    def __init__(self, conninfo: str, *, pool_size: int = 10, timeout: float = 10.0) -> None:
+    def __init__(
+        self, conninfo: str, *, pool_size: int = 10, timeout: float = 10.0, vector_cache_bytes: int = 4 << 30
+    ) -> None:
         from engram.storage.postgres.fulltext import PostgresFullText
         from engram.storage.postgres.vectors import PostgresVectors
 
@@ -201,7 +203,7 @@ class PostgresBackend(Backend):
         self._rows_at_analyze = 0
         self._pool_size = pool_size
         self.fulltext = PostgresFullText()
-        self.vectors = PostgresVectors()
+        self.vectors = PostgresVectors(budget_bytes=vector_cache_bytes)
         try:
             with psycopg.connect(conninfo, autocommit=True, connect_timeout=max(1, int(timeout))) as conn:
                 schema = conn.execute("SELECT current_schema()").fetchone()

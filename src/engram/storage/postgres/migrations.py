@@ -12,6 +12,7 @@ Every table is keyed by ``(group_id, id)`` (``store_meta``, ``api_keys`` and
 from __future__ import annotations
 
 from engram.storage import references, stats
+from engram.storage.postgres import change_log
 
 TEXT_CONFIG = "engram_text"
 """The text search configuration: ``simple`` (no stop words) with Snowball English stemming on
@@ -396,5 +397,7 @@ MIGRATIONS.append(
 MIGRATIONS.append((12, references.POSTGRES_MIGRATION))
 # Reference names keyed by engram_fold, as on SQLite (engram.fold), not the locale's lower().
 MIGRATIONS.append((13, references.POSTGRES_FOLD_MIGRATION))
+# Which episodes changed, for the vectors each process holds in memory (engram.storage.postgres.change_log).
+MIGRATIONS.append((14, change_log.POSTGRES_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -3,10 +3,14 @@
 The ``embedding`` columns start without a dimension. Episode vectors get theirs, and their
 index, with the first vector stored; fact and entity-name vectors when a memory records its
 embedder (``prepare``), under the schema lock. ``clear`` drops the indexes and dimensions
-again. A search whose filter passes fewer than ``EXACT_ROWS`` episodes scores them all; others
-use pgvector's iterative index scans (``hnsw.iterative_scan = relaxed_order``, pgvector ≥ 0.8):
-the scan goes on past ``ef_search`` until ``limit`` rows pass the group and filter conditions,
-and the few rows it returns slightly out of order are sorted again here.
+again. A filtered search of the current episodes is exact, over the group's vectors and filter
+columns held in this process's memory (engram.storage.episode_matrix, kept current from the
+change log, engram.storage.postgres.change_log), as on SQLite; an unfiltered one uses the HNSW
+index. At a past ``known_at``, a search whose filter passes fewer than ``EXACT_ROWS`` episodes
+scores them all in SQL; others use pgvector's iterative index scans
+(``hnsw.iterative_scan = relaxed_order``, pgvector ≥ 0.8): the scan goes on past ``ef_search``
+until ``limit`` rows pass the group and filter conditions, and the few rows it returns slightly
+out of order are sorted again here.
 A load of many episode vectors (``Storage.loading_vectors``, around a whole
 ``Memory.index_pending``) builds the episode index once after them, as pgvector advises, instead
 of inserting into it row by row; opening the store builds an index a load cut short left out.
@@ -15,6 +19,7 @@ of inserting into it row by row; opening the store builds an index a load cut sh
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -23,8 +28,10 @@ from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
-from engram.storage.episodes import filter_sql, held
+from engram.storage.episode_matrix import EpisodeMatrices
+from engram.storage.episodes import current_many, filter_sql, held
 from engram.storage.postgres.backend import PostgresDb
+from engram.storage.postgres.change_log import PostgresChangeLog
 from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
 from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector
@@ -69,7 +76,8 @@ def _search_settings(db: Db, limit: int) -> None:
 class PostgresVectors(Vectors):
     """pgvector storage and HNSW search of episode, fact and entity-name vectors."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, budget_bytes: int) -> None:
+        self._episodes = EpisodeMatrices(PostgresChangeLog(), budget_bytes)
         self._suspended = False  # this process is loading: the first vectors do not build the index
         self._pending_after: tuple[Any, str, str] | None = None  # (created_at, group, id) last returned
 
@@ -204,6 +212,8 @@ class PostgresVectors(Vectors):
     ) -> list[ScoredEpisode]:
         assert isinstance(db, PostgresDb)
         where, params = filter_sql(db, filters)
+        if where and filters.known_at is None:
+            return self._search_in_memory(db, group_id, vector, filters, limit)
         clause, at = held(filters.known_at)
         values = {"q": _array(vector), "g": group_id, "limit": limit, **params, **at}
         passing = (
@@ -228,6 +238,17 @@ class PostgresVectors(Vectors):
             )
         hits = [ScoredEpisode(EPISODE(db, row), 1.0 - float(row[-1])) for row in rows]
         return sorted(hits, key=lambda hit: -hit.score)
+
+    def _search_in_memory(
+        self, db: Db, group_id: str, vector: Vector, filters: EpisodeFilters, limit: int
+    ) -> list[ScoredEpisode]:
+        view = self._episodes.view(db, group_id)
+        if view is None:
+            return []
+        hits = view.nearest(_array(vector), filters, limit)
+        keys = [key for key, _ in hits]
+        found = self._episodes.episodes(db, group_id, keys, partial(current_many, db, group_id))
+        return [ScoredEpisode(found[key], score) for key, score in hits if key in found]
 
     # -- facts -------------------------------------------------------------------------------------
 

@@ -1,11 +1,12 @@
 """Vectors on SQLite: float32 BLOBs, exact search over per-group numpy matrices held in memory.
 
-Episode vectors live in engram.storage.sqlite.episode_matrix (with the columns filters test,
-refreshed from a change log). Each group's vectors of the graph tables (facts by ``doc``, entity
-names by ``entity_id``, both ordered by an AUTOINCREMENT ``seq`` so a replaced row gets a new one) are
-loaded on first search and refreshed incrementally when rows are added, by this process or
-another: the group's row count and highest order key are compared on each search, and only
-when ``PRAGMA data_version`` says something was committed since. Exact search is fast enough
+Episode vectors live in engram.storage.episode_matrix (with the columns filters test,
+refreshed from the change log, engram.storage.sqlite.change_log). Each group's vectors of the
+graph tables (facts by ``doc``, entity names by ``entity_id``, both ordered by an AUTOINCREMENT
+``seq`` so a replaced row gets a new one) are loaded on first search and refreshed
+incrementally when rows are added, by this process or another: the group's row count and
+highest order key are compared on each search, and only when ``PRAGMA data_version`` says
+something was committed since. Exact search is fast enough
 at the sizes measured (docs/decisions.md §15). Matrices hold committed rows (read through
 reader connections); a write transaction also sees the name vectors it added itself.
 """
@@ -21,22 +22,20 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import ThreadpoolController
 
 from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
+from engram.storage.episode_matrix import ONE_BLAS_THREAD, EpisodeMatrices, top
 from engram.storage.episodes import filter_sql, held
 from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
 from engram.storage.sqlite.backend import SQLiteDb
-from engram.storage.sqlite.episode_matrix import EpisodeMatrices
+from engram.storage.sqlite.change_log import SQLiteChangeLog
 from engram.storage.sqlite.fulltext import held_by_docs
 from engram.storage.types import PendingEntity, PendingFact, ScoredEpisode, Vector
 
-_ONE_BLAS_THREAD = ThreadpoolController()
-"""A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (docs/decisions.md §15)."""
 FILTER_CANDIDATES = 500
 """With filters, the best this many rows are checked first; the whole group only if too few pass."""
 DEFAULT_BUDGET = 4 << 30
@@ -72,16 +71,8 @@ def _stack(base: Vector | None, blobs: Sequence[bytes]) -> Vector:
     return added if base is None else np.vstack([base, added])
 
 
-def _top(scores: Vector, k: int) -> npt.NDArray[np.intp]:
-    """Return the indexes of the ``k`` highest scores, best first."""
-    if k >= len(scores):
-        return np.argsort(-scores, kind="stable")
-    part = np.argpartition(-scores, k)[:k]
-    return part[np.argsort(-scores[part], kind="stable")]
-
-
 def _scores(matrix: Vector, vector: Vector) -> Vector:
-    with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
+    with ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
         result: Vector = matrix @ np.asarray(vector, dtype=np.float32)
     return result
 
@@ -149,7 +140,7 @@ class SQLiteVectors(Vectors):
     ) -> None:
         self._reader = reader
         self._matrices = _Matrices()
-        self._episodes = EpisodeMatrices(budget_bytes)
+        self._episodes = EpisodeMatrices(SQLiteChangeLog(), budget_bytes)
         self._pending_after = 0
 
     def current_episodes(self, db: SQLiteDb, group_id: str, docs: Sequence[int]) -> dict[int, Episode]:
@@ -253,30 +244,23 @@ class SQLiteVectors(Vectors):
             return []
         query = np.asarray(vector, dtype=np.float32)
         if filters.known_at is None:
-            rows = np.flatnonzero(view.mask(filters))
-            if len(rows) == 0:
-                return []
-            # Copying most of the matrix costs more than the product.
-            whole = 3 * len(rows) > view.n
-            with _ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
-                scores = (view.matrix @ query)[rows] if whole else view.matrix[rows] @ query
-            return [(int(view.docs[rows[i]]), float(scores[i])) for i in _top(scores, limit)]
+            return view.nearest(query, filters, limit)
         where, params = filter_sql(db, filters)
         params["g"] = group_id
         scores = _scores(view.matrix, query)
         pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
-        order = _top(scores, pool)
-        allowed = _passing(db, [int(view.docs[i]) for i in order], where, params, filters)
-        hits = [(int(view.docs[i]), float(scores[i])) for i in order if int(view.docs[i]) in allowed]
+        order = top(scores, pool)
+        allowed = _passing(db, [int(view.keys[i]) for i in order], where, params, filters)
+        hits = [(int(view.keys[i]), float(scores[i])) for i in order if int(view.keys[i]) in allowed]
         if len(hits) >= limit or pool == len(scores):
             return hits[:limit]
         # A selective filter: score only the episodes that pass it, found through the store's indexes.
         clause, at = held(filters.known_at)
         sql = f"SELECT e.doc FROM episodes e WHERE e.group_id = :g AND {clause}{where}"
         passing = np.asarray([int(row["doc"]) for row in db.rows(sql, {**params, **at})], dtype=np.int64)
-        rows = np.flatnonzero(np.isin(view.docs, passing))
-        ranked = rows[_top(scores[rows], limit)]
-        return [(int(view.docs[i]), float(scores[i])) for i in ranked]
+        rows = np.flatnonzero(np.isin(view.keys, passing))
+        ranked = rows[top(scores[rows], limit)]
+        return [(int(view.keys[i]), float(scores[i])) for i in ranked]
 
     # -- facts -------------------------------------------------------------------------------------
 
@@ -332,7 +316,7 @@ class SQLiteVectors(Vectors):
         by_doc = {int(doc): float(scores[i]) for i, doc in enumerate(cached.keys)}
         clause, params = where
         pool = min(len(scores), max(FILTER_CANDIDATES, 10 * limit))
-        docs, more = db.dialect.in_list("k.doc", "docs", [int(cached.keys[i]) for i in _top(scores, pool)])
+        docs, more = db.dialect.in_list("k.doc", "docs", [int(cached.keys[i]) for i in top(scores, pool)])
         select = (
             f"SELECT {F}, k.doc FROM facts f JOIN fact_docs k ON k.group_id = f.group_id AND k.id = f.id "
             f"WHERE f.group_id = :g AND {clause}"
@@ -374,7 +358,7 @@ class SQLiteVectors(Vectors):
         scored: dict[str, float] = {}
         if cached is not None:
             scores = _scores(cached.matrix, vector)
-            for i in _top(scores, ENTITY_POOL):
+            for i in top(scores, ENTITY_POOL):
                 if scores[i] >= floor:
                     scored[str(cached.keys[i])] = float(scores[i])
         # Vectors ``db`` sees beyond the committed matrix: those its own transaction added.

@@ -1,0 +1,126 @@
+"""PostgreSQL's change log of episodes (migration 14), as engram.storage.episode_matrix reads it.
+
+Statement triggers log every change of an episode (a version added, closed or purged; a vector
+put or dropped) in ``episode_changes``, with the writing transaction's id (``xid``). Writers run
+concurrently, so ``seq`` does not follow commit order: a change logged early may commit after
+later ones were read. A mark therefore holds the oldest transaction still running when it was
+taken (the snapshot's ``xmin``): every change it may have missed has an ``xid`` at or past it,
+and a refresh re-reads those (re-reading a row is harmless). Whether anything was logged since
+is one index range read: the count and sum of ``seq`` of the group's changes past ``xmin``.
+
+The log keeps its last LOG_KEPT changes (pruned LOG_PRUNED at a time by one transaction, the
+others skipping). A reader whose changes were pruned reloads the group; one case goes unseen:
+a transaction that stays open while more than LOG_KEPT other changes are logged, then commits
+and is pruned before the reader looks again (its own changes then wait for the next reload).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engram.storage.episode_matrix import COLUMNS_READ, LOG_KEPT, Key, Mark
+from engram.storage.sql import Db
+
+LOG_PRUNED = 10_000
+"""Changes past LOG_KEPT that accumulate before the oldest are deleted (in one statement)."""
+
+_TRIGGERS = (
+    ("episodes", "INSERT", "NEW"),
+    ("episodes", "UPDATE", "NEW"),
+    ("episodes", "DELETE", "OLD"),
+    ("episode_vectors", "INSERT", "NEW"),
+    ("episode_vectors", "UPDATE", "NEW"),
+    ("episode_vectors", "DELETE", "OLD"),
+)
+
+POSTGRES_MIGRATION = f"""
+-- Which episodes changed, by which transaction (engram.storage.postgres.change_log).
+CREATE TABLE episode_changes (
+    seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    group_id text NOT NULL,
+    id       text NOT NULL,
+    xid      xid8 NOT NULL DEFAULT pg_current_xact_id()
+);
+CREATE INDEX episode_changes_group ON episode_changes (group_id, xid);
+CREATE FUNCTION episode_changes_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO episode_changes (group_id, id) SELECT DISTINCT group_id, id FROM changed;
+    -- One pruner at a time: the others would wait on its deleted rows until it commits.
+    IF pg_try_advisory_xact_lock(hashtext(current_schema() || '.episode_changes'))
+       AND (SELECT min(seq) FROM episode_changes)
+           <= (SELECT max(seq) FROM episode_changes) - {LOG_KEPT + LOG_PRUNED} THEN
+        DELETE FROM episode_changes WHERE seq <= (SELECT max(seq) FROM episode_changes) - {LOG_KEPT};
+    END IF;
+    RETURN NULL;
+END $$;
+""" + "".join(
+    f"CREATE TRIGGER {table}_{event.lower()}_log AFTER {event} ON {table} "
+    f"REFERENCING {side} TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION episode_changes_log();\n"
+    for table, event, side in _TRIGGERS
+)
+"""The migration adding the change log and the statement triggers that keep it."""
+
+_SNAPSHOT = "WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) "
+_BOUNDS = (
+    "(SELECT min(seq) FROM episode_changes) AS oldest, "
+    "(SELECT coalesce(max(seq), 0) + 1 FROM episode_changes) AS next"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresMark:
+    """The snapshot's oldest running transaction, the count and sum of ``seq`` of the group's
+    changes from it on, and the lowest ``seq`` a refresh from it needs kept."""
+
+    xmin: str
+    count: int
+    total: int
+    floor: int
+
+
+class PostgresChangeLog:
+    """``episode_changes`` by transaction id; marks are PostgresMark."""
+
+    key = "v.id"
+    key_dtype = "object"
+    rows = (
+        f"SELECT v.id AS key, v.embedding AS vector, {COLUMNS_READ} FROM episode_vectors v "
+        "LEFT JOIN episodes e ON e.group_id = v.group_id AND e.id = v.id AND e.expired_at IS NULL"
+    )
+
+    def unchanged(self, db: Db, group_id: str, mark: Mark) -> bool:
+        assert isinstance(mark, PostgresMark)
+        row = db.one(
+            "SELECT count(*) AS n, coalesce(sum(seq), 0) AS total FROM episode_changes "
+            "WHERE group_id = :g AND xid >= CAST(:xmin AS xid8)",
+            {"g": group_id, "xmin": mark.xmin},
+        )
+        assert row is not None
+        return (int(row["n"]), int(row["total"])) == (mark.count, mark.total)
+
+    def start(self, db: Db, group_id: str) -> Mark:
+        return self._read(db, group_id, None)[1]
+
+    def since(self, db: Db, group_id: str, mark: Mark) -> tuple[list[Key] | None, Mark]:
+        assert isinstance(mark, PostgresMark)
+        return self._read(db, group_id, mark)
+
+    @staticmethod
+    def _read(db: Db, group_id: str, mark: PostgresMark | None) -> tuple[list[Key] | None, PostgresMark]:
+        """Read, in one snapshot, the group's changes from ``mark`` on (from the snapshot's xmin
+        when None) and the new mark: the changes from the snapshot's xmin on."""
+        start = "s.xmin" if mark is None else "CAST(:xmin AS xid8)"
+        rows = db.rows(
+            f"{_SNAPSHOT}SELECT s.xmin::text AS xmin, c.id AS id, c.seq AS seq, c.xid >= s.xmin AS open, "
+            f"{_BOUNDS} FROM s LEFT JOIN episode_changes c ON c.group_id = :g AND c.xid >= {start}",
+            {"g": group_id, "xmin": mark.xmin if mark else None},
+        )
+        first = rows[0]
+        kept = [int(row["seq"]) for row in rows if row["open"]]
+        new = PostgresMark(str(first["xmin"]), len(kept), sum(kept), min(kept, default=int(first["next"])))
+        if mark is None:
+            return [], new
+        oldest = first["oldest"]
+        if oldest is not None and int(oldest) > mark.floor:
+            return None, new
+        return list({row["id"] for row in rows if row["id"] is not None}), new
