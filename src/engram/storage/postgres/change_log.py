@@ -1,17 +1,20 @@
 """PostgreSQL's change log of episodes (migration 14), as engram.storage.episode_matrix reads it.
 
-Statement triggers log every change of an episode (a version added, closed or purged; a vector
-put or dropped) in ``episode_changes``, with the writing transaction's id (``xid``). Writers run
+Triggers log every change of an episode (a version added, closed or purged; a vector put or
+dropped) in ``episode_changes``, with the writing transaction's id (``xid``). Writers run
 concurrently, so ``seq`` does not follow commit order: a change logged early may commit after
 later ones were read. A mark therefore holds the oldest transaction still running when it was
 taken (the snapshot's ``xmin``): every change it may have missed has an ``xid`` at or past it,
 and a refresh re-reads those (re-reading a row is harmless). Whether anything was logged since
 is one index range read: the count and sum of ``seq`` of the group's changes past ``xmin``.
 
-The log keeps its last LOG_KEPT changes (pruned LOG_PRUNED at a time by one transaction, the
-others skipping). A reader whose changes were pruned reloads the group; one case goes unseen:
-a transaction that stays open while more than LOG_KEPT other changes are logged, then commits
-and is pruned before the reader looks again (its own changes then wait for the next reload).
+Row triggers, not statement ones: Engram writes a row per statement, and statement triggers
+(a transition table each, the pruning checks each time) slowed a 100k vector load by 30 %
+(bench/RESULTS.md). The log keeps its last LOG_KEPT changes, pruned when a ``seq`` is a
+multiple of PRUNE_EVERY, by one transaction at a time. A reader whose changes were pruned
+reloads the group; one case goes unseen: a transaction that stays open while more than
+LOG_KEPT other changes are logged, then commits and is pruned before the reader looks again
+(its own changes then wait for the next reload).
 """
 
 from __future__ import annotations
@@ -21,17 +24,8 @@ from dataclasses import dataclass
 from engram.storage.episode_matrix import COLUMNS_READ, LOG_KEPT, Key, Mark
 from engram.storage.sql import Db
 
-LOG_PRUNED = 10_000
-"""Changes past LOG_KEPT that accumulate before the oldest are deleted (in one statement)."""
-
-_TRIGGERS = (
-    ("episodes", "INSERT", "NEW"),
-    ("episodes", "UPDATE", "NEW"),
-    ("episodes", "DELETE", "OLD"),
-    ("episode_vectors", "INSERT", "NEW"),
-    ("episode_vectors", "UPDATE", "NEW"),
-    ("episode_vectors", "DELETE", "OLD"),
-)
+PRUNE_EVERY = 10_000
+"""The log is pruned back to LOG_KEPT changes when a change's ``seq`` is a multiple of this."""
 
 POSTGRES_MIGRATION = f"""
 -- Which episodes changed, by which transaction (engram.storage.postgres.change_log).
@@ -44,21 +38,29 @@ CREATE TABLE episode_changes (
 CREATE INDEX episode_changes_group ON episode_changes (group_id, xid);
 CREATE FUNCTION episode_changes_log() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO episode_changes (group_id, id) SELECT DISTINCT group_id, id FROM changed;
-    -- One pruner at a time: the others would wait on its deleted rows until it commits.
-    IF pg_try_advisory_xact_lock(hashtext(current_schema() || '.episode_changes'))
-       AND (SELECT min(seq) FROM episode_changes)
-           <= (SELECT max(seq) FROM episode_changes) - {LOG_KEPT + LOG_PRUNED} THEN
-        DELETE FROM episode_changes WHERE seq <= (SELECT max(seq) FROM episode_changes) - {LOG_KEPT};
+    IF TG_OP = 'DELETE' THEN
+        INSERT INTO episode_changes (group_id, id) VALUES (OLD.group_id, OLD.id);
+    ELSE
+        INSERT INTO episode_changes (group_id, id) VALUES (NEW.group_id, NEW.id);
     END IF;
     RETURN NULL;
 END $$;
-""" + "".join(
-    f"CREATE TRIGGER {table}_{event.lower()}_log AFTER {event} ON {table} "
-    f"REFERENCING {side} TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION episode_changes_log();\n"
-    for table, event, side in _TRIGGERS
-)
-"""The migration adding the change log and the statement triggers that keep it."""
+CREATE TRIGGER episodes_log AFTER INSERT OR UPDATE OR DELETE ON episodes
+    FOR EACH ROW EXECUTE FUNCTION episode_changes_log();
+CREATE TRIGGER episode_vectors_log AFTER INSERT OR UPDATE OR DELETE ON episode_vectors
+    FOR EACH ROW EXECUTE FUNCTION episode_changes_log();
+-- One pruner at a time: another would wait on its deleted rows until it commits.
+CREATE FUNCTION episode_changes_prune() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF pg_try_advisory_xact_lock(hashtext(current_schema() || '.episode_changes')) THEN
+        DELETE FROM episode_changes WHERE seq <= NEW.seq - {LOG_KEPT};
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER episode_changes_prune AFTER INSERT ON episode_changes
+    FOR EACH ROW WHEN (NEW.seq % {PRUNE_EVERY} = 0) EXECUTE FUNCTION episode_changes_prune();
+"""
+"""The migration adding the change log and the triggers that keep it."""
 
 _SNAPSHOT = "WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) "
 _BOUNDS = (

@@ -247,7 +247,7 @@ class PostgresVectors(Vectors):
             return []
         hits = view.nearest(_array(vector), filters, limit)
         keys = [key for key, _ in hits]
-        found = self._episodes.episodes(db, group_id, keys, partial(current_many, db, group_id))
+        found = view.owner.episodes(keys, partial(current_many, db, group_id))  # as fresh as the view
         return [ScoredEpisode(found[key], score) for key, score in hits if key in found]
 
     # -- facts -------------------------------------------------------------------------------------
