@@ -92,13 +92,15 @@ class PostgresChangeLog:
 
     def unchanged(self, db: Db, group_id: str, mark: Mark) -> bool:
         assert isinstance(mark, PostgresMark)
+        # The log's oldest row too: pruning every row of a quiet group's would restore its count.
         row = db.one(
-            "SELECT count(*) AS n, coalesce(sum(seq), 0) AS total FROM episode_changes "
-            "WHERE group_id = :g AND xid >= CAST(:xmin AS xid8)",
+            "SELECT count(*) AS n, coalesce(sum(seq), 0) AS total, (SELECT min(seq) FROM episode_changes) "
+            "AS oldest FROM episode_changes WHERE group_id = :g AND xid >= CAST(:xmin AS xid8)",
             {"g": group_id, "xmin": mark.xmin},
         )
         assert row is not None
-        return (int(row["n"]), int(row["total"])) == (mark.count, mark.total)
+        pruned = row["oldest"] is not None and int(row["oldest"]) > mark.floor
+        return not pruned and (int(row["n"]), int(row["total"])) == (mark.count, mark.total)
 
     def start(self, db: Db, group_id: str) -> Mark:
         return self._read(db, group_id, None)[1]
