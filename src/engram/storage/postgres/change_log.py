@@ -80,6 +80,11 @@ class PostgresMark:
     floor: int
 
 
+def _pruned(oldest: int | None, mark: PostgresMark) -> bool:
+    """Return whether the log's oldest row (None: empty) is past what a refresh from ``mark`` needs."""
+    return oldest is not None and int(oldest) > mark.floor
+
+
 class PostgresChangeLog:
     """``episode_changes`` by transaction id; marks are PostgresMark."""
 
@@ -99,8 +104,8 @@ class PostgresChangeLog:
             {"g": group_id, "xmin": mark.xmin},
         )
         assert row is not None
-        pruned = row["oldest"] is not None and int(row["oldest"]) > mark.floor
-        return not pruned and (int(row["n"]), int(row["total"])) == (mark.count, mark.total)
+        counted = (int(row["n"]), int(row["total"]))
+        return not _pruned(row["oldest"], mark) and counted == (mark.count, mark.total)
 
     def start(self, db: Db, group_id: str) -> Mark:
         return self._read(db, group_id, None)[1]
@@ -124,7 +129,6 @@ class PostgresChangeLog:
         new = PostgresMark(str(first["xmin"]), len(kept), sum(kept), min(kept, default=int(first["next"])))
         if mark is None:
             return [], new
-        oldest = first["oldest"]
-        if oldest is not None and int(oldest) > mark.floor:
+        if _pruned(first["oldest"], mark):
             return None, new
         return list({row["id"] for row in rows if row["id"] is not None}), new
