@@ -160,7 +160,21 @@ def test_another_process_writes_are_seen_by_the_next_search(open_memory: Any) ->
     assert {h.episode.id: h.episode for h in hits}["e2"].intent == "changed", "hits are current versions"
 
 
+def _prune_the_log(writer: Memory, past: int = 0) -> None:
+    """Let the log's own trigger prune: jump ``seq`` to just before a pruning (past ``past``), then
+    write two changes in another group (the pruning keeps the last 100,000 changes)."""
+    seq = 219_998 + past
+    jump = (
+        f"SELECT setval(pg_get_serial_sequence('episode_changes', 'seq'), {seq})"
+        if type(writer.store._backend).__name__.startswith("Postgres")
+        else f"INSERT INTO episode_changes (seq, group_id, doc) VALUES ({seq}, 'elsewhere', 0)"
+    )
+    writer.store._backend.write(lambda db: db.run(jump))
+    writer.create_episode({"content": f"elsewhere {past}", "group_id": "elsewhere", "embedding": _axis(0)})
+
+
 def test_a_reader_behind_the_pruned_change_log_reloads(open_memory: Any) -> None:
+    """The group's changes since the reader's mark were pruned, every one: its count is as before."""
     reader, writer = open_memory(), open_memory()
     writer.create_episodes(_episodes(5))
     filters = {"timestamp_after": START - timedelta(days=1)}  # filtered: from memory on both backends
@@ -168,12 +182,38 @@ def test_a_reader_behind_the_pruned_change_log_reloads(open_memory: Any) -> None
     assert reader.search_episodes(first, channels=["vector"]).results
     writer.create_episode({"id": "new", "content": "new", "embedding": _axis(7)})
     writer.delete_episode("e1")
-    writer.store._backend.write(
-        lambda db: db.run("DELETE FROM episode_changes WHERE seq < (SELECT max(seq) FROM episode_changes)")
-    )
+    _prune_the_log(writer)
+    with writer.store._backend.read() as db:
+        assert db.value("SELECT count(*) AS n FROM episode_changes WHERE group_id = 'default'") == 0
     request = {"query": "axis7", "limit": 10, "filters": filters}
     ids = [hit.episode.id for hit in reader.search_episodes(request, channels=["vector"]).results]
     assert ids[0] == "new" and "e1" not in ids
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_a_change_held_open_across_a_pruning_then_pruned_is_seen(open_memory: Any) -> None:
+    """A transaction open while the log is pruned commits, and its change is pruned by the next pruning."""
+    reader, writer = open_memory(), open_memory()
+    writer.create_episodes(_episodes(10))
+    filters = {"intent": ["late"]}
+    assert reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results == []
+    logged, release = threading.Event(), threading.Event()
+
+    def slow_update(db: Any) -> None:
+        db.run("UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL")
+        logged.set()
+        assert release.wait(10)
+
+    slow = threading.Thread(target=writer.store._backend.write, args=(slow_update,))
+    slow.start()
+    assert logged.wait(10)
+    _prune_the_log(writer)  # cannot see the open change: kept
+    assert reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results == []
+    release.set()
+    slow.join()
+    _prune_the_log(writer, past=10_000)  # now it can
+    hits = reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results
+    assert [hit.episode.id for hit in hits] == ["e2"]
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -203,6 +243,63 @@ def test_a_change_committed_after_a_later_one_was_read_is_seen(open_memory: Any)
     release.set()
     slow.join()
     assert found(intent=["late", "soon"]) == {"after", "e2"}
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_a_long_open_transaction_does_not_make_refreshes_read_changes_again(open_memory: Any) -> None:
+    """An open transaction holds every mark's xmin back; changes already applied are not re-read."""
+    from engram.storage.postgres.change_log import PostgresChangeLog
+
+    writer = open_memory()
+    writer.create_episodes(_episodes(6))
+    log, backend = PostgresChangeLog(), writer.store._backend
+    opened, release = threading.Event(), threading.Event()
+
+    def held_open(db: Any) -> None:
+        db.run("UPDATE episodes SET intent = 'held' WHERE id = 'e0' AND expired_at IS NULL")
+        opened.set()
+        assert release.wait(10)
+
+    holder = threading.Thread(target=backend.write, args=(held_open,))
+    holder.start()
+    assert opened.wait(10)
+    try:
+        with backend.read() as db:
+            mark = log.start(db, "default")
+        changed = []
+        for i in (3, 4):
+            episode = writer.get_episode(f"e{i}")
+            writer.update_episode(f"e{i}", {"intent": "new"}, expected_version=episode.version)
+            with backend.read() as db:
+                keys, mark = log.since(db, "default", mark)
+            changed.append(keys)
+        assert changed == [["e3"], ["e4"]]
+    finally:
+        release.set()
+        holder.join()
+    with backend.read() as db:
+        assert log.since(db, "default", mark)[0] == ["e0"], "the held change once committed"
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_changes_restored_from_a_cluster_ahead_are_dropped_at_open(open_memory: Any) -> None:
+    """A pg_dump restored into a younger cluster carries transaction ids ahead of the new cluster's."""
+    writer = open_memory()
+    writer.create_episodes(_episodes(4))
+    ahead = "CAST(CAST(CAST(xid AS text) AS bigint) + 5000000 AS text)::xid8"
+    writer.store._backend.write(lambda db: db.run(f"UPDATE episode_changes SET xid = {ahead}"))
+    reader = open_memory()  # opening repairs
+    with reader.store._backend.read() as db:
+        left = db.value(
+            "SELECT count(*) AS n FROM episode_changes WHERE xid >= pg_snapshot_xmax(pg_current_snapshot())"
+        )
+    assert left == 0
+    filters = {"intent": ["late"]}
+    assert reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results == []
+    episode = writer.get_episode("e2")
+    writer.update_episode("e2", {"intent": "late"}, expected_version=episode.version)
+    hits = reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results
+    assert [hit.episode.id for hit in hits] == ["e2"]
 
 
 def test_embedding_of_other_dimensions_is_refused_naming_the_field(open_memory: Any) -> None:
@@ -270,6 +367,49 @@ def test_declared_metadata_keys_are_indexed_and_filter_exactly(open_memory: Any)
     assert [e.content for e in ticket] == ["t"]
     again = open_memory(indexed_metadata_keys=["team"])  # idempotent at every open
     assert len(_metadata_indexes(again)) == 2
+
+
+ODD_VALUES: list[Any] = [
+    {"a": 1},
+    [1, 2],
+    '{"a":1}',
+    "[1,2]",
+    1.2345678901234567,
+    9007199254740993,
+    1e18,
+    0.3,
+    None,
+]
+"""Stored under ``m``: objects, arrays, strings spelling them, floats past 15 digits, big integers."""
+ODD_FILTERS: list[tuple[Any, set[int]]] = [
+    ('{"a":1}', {2}),  # the string, not the object whose JSON it spells
+    ("[1,2]", {3}),
+    (1.2345678901234567, {4}),
+    (1.23456789012346, set()),  # equal to 15 digits only
+    (9007199254740993, {5}),
+    (9007199254740992, set()),
+    (10**18, {6}),
+    (0.30000000000000004, set()),
+    (None, {8, 9}),  # null, and the episode without the key
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), ODD_FILTERS, ids=[repr(v) for v, _ in ODD_FILTERS])
+def test_metadata_values_match_alike_in_memory_and_in_sql(
+    open_memory: Any, value: Any, expected: set[int]
+) -> None:
+    memory = open_memory()
+    episodes = [
+        {"content": f"odd {i}", "metadata": {"m": v}, "embedding": _axis(i)} for i, v in enumerate(ODD_VALUES)
+    ]
+    memory.create_episodes([*episodes, {"content": "no key", "embedding": _axis(9)}])
+    ids = {e.content: e.id for e in memory.store.list_episodes("default", EpisodeFilters(), 100)}
+    want = {ids[f"odd {i}"] if i < len(ODD_VALUES) else ids["no key"] for i in expected}
+    filters = {"metadata": {"m": value}}
+    listed = {e.id for e in memory.store.list_episodes("default", EpisodeFilters(**filters), 100)}
+    found = memory.search_episodes({"query": "axis0", "limit": 100, "filters": filters}, channels=["vector"])
+    assert listed == want
+    assert {hit.episode.id for hit in found.results} == want
 
 
 def test_sqlite_reads_a_declared_key_through_its_index(tmp_path: Path) -> None:

@@ -130,6 +130,20 @@ def test_groups_never_mix_under_concurrent_writers(stores: list[SQLStorage]) -> 
         assert all(e.group_id == group and e.id.startswith(group) for e in found)
 
 
+def test_concurrent_batches_of_mixed_intents_never_deadlock(stores: list[SQLStorage]) -> None:
+    """Each episode adds to its (intent, source) summary row; batches met those rows in opposite orders."""
+    intents = ["ask", "tell", "plan", "done"]
+
+    def write(n: int) -> None:
+        order = intents if n % 2 else intents[::-1]
+        for b in range(25):
+            batch = [new_episode(f"e{n}-{b}-{k}", f"note {n} {b} {k}", intent=order[k]) for k in range(4)]
+            stores[n % 3].insert_episodes(batch, operation())
+
+    race(6, write)
+    assert stores[0].episode_counts("g1", "intent") == dict.fromkeys(intents, 6 * 25)
+
+
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:
     open_postgres(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as conn:

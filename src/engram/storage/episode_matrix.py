@@ -122,15 +122,16 @@ def _time_of(at: datetime) -> np.datetime64:
 
 
 def metadata_key(value: Any) -> Any:
-    """Return ``value`` as SQLite's ``json_extract(metadata, '$.key') IS ?`` compares it.
+    """Return ``value`` as the dialects' ``metadata_equals`` compares it with a filter value.
 
     Booleans are 1/0, numbers compare as numbers (1 == 1.0, as Python's dict keys do), strings as
-    text, an absent key or JSON null as None, an object or array as its compact JSON text.
+    text, an absent key or JSON null as None; an object or array equals no filter value (filters
+    are scalars), so it is a key of its own kind.
     """
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return ("json", json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False))
     return value
 
 
@@ -199,8 +200,12 @@ class GroupMatrix:
         self._vocab: dict[str, dict[Any, int]] = {column: {} for column in _COLUMNS}
         self._metadata: list[Mapping[str, Any]] = []
         self._metadata_codes: dict[str, tuple[dict[Any, int], npt.NDArray[np.int32]]] = {}
-        self._codes_lock = threading.Lock()
+        # Guards rows being written, metadata codes and kept episodes: write_rows holds it
+        # throughout, so codes are never built from half-written rows (re-entrant: _allocate).
+        self._rows_lock = threading.RLock()
         self._episodes: OrderedDict[Key, Episode] = OrderedDict()
+        self._forgotten = 0
+        """How many times kept versions were dropped: a fetch that saw it move keeps nothing."""
         self._episode_bytes = 0
         self._keys: npt.NDArray[Any] = np.zeros(0, dtype=key_dtype)
         self._matrix: Floats = np.zeros((0, dimensions), dtype=np.float32)
@@ -220,10 +225,12 @@ class GroupMatrix:
         """Return the current versions of ``keys`` (those that have one): kept ones, the rest ``fetch``ed.
 
         Kept versions are dropped when the change log names their key, so they are as fresh as the view.
+        A fetch overlapping such a drop may have read the version dropped: it is returned, not kept.
         """
         found: dict[Key, Episode] = {}
         missing: list[Key] = []
-        with self._codes_lock:
+        with self._rows_lock:
+            forgotten = self._forgotten
             for key in keys:
                 episode = self._episodes.get(key)
                 if episode is None:
@@ -234,8 +241,8 @@ class GroupMatrix:
         if missing:
             fetched = fetch(missing)
             found.update(fetched)
-            with self._codes_lock:
-                for key, episode in fetched.items():
+            with self._rows_lock:
+                for key, episode in fetched.items() if forgotten == self._forgotten else ():
                     if key not in self._episodes:
                         self._episodes[key] = episode
                         self._episode_bytes += _EPISODE_OVERHEAD + len(episode.content)
@@ -246,7 +253,8 @@ class GroupMatrix:
 
     def forget_episodes(self, keys: Iterable[Key]) -> None:
         """Drop the kept versions of ``keys`` (they changed)."""
-        with self._codes_lock:
+        with self._rows_lock:
+            self._forgotten += 1
             for key in keys:
                 old = self._episodes.pop(key, None)
                 if old is not None:
@@ -275,7 +283,7 @@ class GroupMatrix:
             timestamp,
             codes,
         )
-        with self._codes_lock:  # rebuilt for the new capacity when next asked for
+        with self._rows_lock:  # rebuilt for the new capacity when next asked for
             self._metadata_codes.clear()
 
     def _make_view(self) -> View:
@@ -299,32 +307,34 @@ class GroupMatrix:
 
     def write_rows(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """Write (append or overwrite) each key's row from a ChangeLog ``rows`` result, then publish."""
-        for row in rows:
-            key = row["key"]
-            at = self._row_of.get(key)
-            if at is None:
-                if self.n == len(self._keys):
-                    self._allocate(max(1024, 2 * len(self._keys)))
-                at = self.n
-                self._row_of[key] = at
-                self.n += 1
-                self._keys[at] = key
-                self._metadata.append({})
-            vector = row["vector"]
-            current = vector is not None and row["timestamp"] is not None
-            self._alive[at] = current
-            if vector is not None:
-                self._matrix[at] = _vector(vector)
-            if current:
-                self._timestamp[at] = _time(row["timestamp"])
-                for column in _COLUMNS:
-                    self._codes[column][at] = self._code(column, row[column])
-                self._metadata[at] = _metadata(row["metadata"])
-                if self._metadata_codes:
-                    with self._codes_lock:
-                        for key, (vocab, codes) in self._metadata_codes.items():
-                            codes[at] = _metadata_code(vocab, self._metadata[at], key)
-        self._view = self._make_view()
+        with self._rows_lock:
+            for row in rows:
+                self._write_row(row)
+            self._view = self._make_view()
+
+    def _write_row(self, row: Mapping[str, Any]) -> None:
+        key = row["key"]
+        at = self._row_of.get(key)
+        if at is None:
+            if self.n == len(self._keys):
+                self._allocate(max(1024, 2 * len(self._keys)))
+            at = self.n
+            self._row_of[key] = at
+            self.n += 1
+            self._keys[at] = key
+            self._metadata.append({})
+        vector = row["vector"]
+        current = vector is not None and row["timestamp"] is not None
+        self._alive[at] = current
+        if vector is not None:
+            self._matrix[at] = _vector(vector)
+        if current:
+            self._timestamp[at] = _time(row["timestamp"])
+            for column in _COLUMNS:
+                self._codes[column][at] = self._code(column, row[column])
+            self._metadata[at] = _metadata(row["metadata"])
+            for name, (vocab, codes) in self._metadata_codes.items():
+                codes[at] = _metadata_code(vocab, self._metadata[at], name)
 
     def fits(self, rows: Iterable[Mapping[str, Any]]) -> bool:
         """Return whether every vector of ``rows`` has this group's dimensions."""
@@ -339,7 +349,7 @@ class GroupMatrix:
 
     def metadata_codes(self, key: str) -> tuple[Mapping[Any, int], npt.NDArray[np.int32]]:
         """Return the value codes of metadata ``key`` per row (built when first asked, then kept)."""
-        with self._codes_lock:
+        with self._rows_lock:
             found = self._metadata_codes.get(key)
             if found is None:
                 vocab: dict[Any, int] = {}

@@ -283,14 +283,25 @@ def insert(
 
 
 def lock_keys(items: Sequence[NewEpisode]) -> list[tuple[str, ...]]:
-    """Return the lock keys a batch insert takes: every (group, id), (group, fingerprint), (group, thread)."""
+    """Return the lock keys a batch insert takes: every (group, id), (group, fingerprint), (group,
+    thread), and the summary count rows it will add to (count_lock_key)."""
     keys: list[tuple[str, ...]] = []
     for item in items:
         group = item.episode.group_id
         keys += [(group, "id", item.episode.id), (group, "fingerprint", item.episode.fingerprint)]
+        keys.append(count_lock_key(item.episode))
         if item.thread is not None:
             keys.append((group, "thread", item.thread))
     return keys
+
+
+def count_lock_key(episode: Episode) -> tuple[str, ...]:
+    """Return the lock key of the ``episode_counts`` row the episode counts in (engram.storage.stats).
+
+    Taken with the others in their global order before writing: two batches of mixed intents
+    otherwise update those rows in their own orders and deadlock each other on PostgreSQL.
+    """
+    return (episode.group_id, "counts", episode.intent or "", episode.source or "")
 
 
 def update(
@@ -318,6 +329,7 @@ def update(
     if new is None:
         return now
     check_episode_text(new)
+    db.lock([count_lock_key(now), count_lock_key(new)])
     close_version(db, "episodes", group_id, episode_id, new.recorded_at, operation.id)
     db.run(insert_episode_sql(db), episode_params(new))
     insert_operation(db, operation, {"episode": episode_id, "version": new.version})

@@ -96,9 +96,9 @@ class Dialect(ABC):
     def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
         """Return SQL true when ``column``'s top-level ``key`` equals ``value`` (None: absent or null).
 
-        Numbers compare as numbers, JSON booleans as 1/0, strings as text. ``key`` is a metadata
-        filter key (``[A-Za-z0-9_.-]{1,64}``, checked: it may be written into the SQL so that an
-        index of ``metadata_index(key)`` serves the match).
+        Numbers compare as numbers, JSON booleans as 1/0, strings as text; an object or array
+        equals no value. ``key`` is a metadata filter key (``[A-Za-z0-9_.-]{1,64}``, checked: it
+        may be written into the SQL so that an index of ``metadata_index(key)`` serves the match).
         """
 
     @abstractmethod

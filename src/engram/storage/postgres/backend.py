@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engram.errors import StoreError
 from engram.storage.backend import Backend
+from engram.storage.postgres import change_log
 from engram.storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
 from engram.storage.sql import Db, Dialect, Params, checked_key, psycopg_placeholders
 
@@ -86,9 +87,10 @@ class PostgresDialect(Dialect):
             sql = (
                 f"(CASE jsonb_typeof({field}) WHEN 'number' THEN ({field})::numeric "
                 f"WHEN 'boolean' THEN CASE WHEN ({field})::boolean THEN 1 ELSE 0 END END) "
-                f"= CAST(:{param} AS numeric)"
+                f"= CAST(CAST(:{param} AS text) AS numeric)"
             )
-            return sql, params | {param: int(value) if isinstance(value, bool) else value}
+            # As text: a float parameter would reach numeric through float8's 15 digits.
+            return sql, params | {param: repr(int(value) if isinstance(value, bool) else value)}
         sql = f"(({column} ->> '{key}') = :{param} AND jsonb_typeof({field}) = 'string')"
         return sql, params | {param: value}
 
@@ -229,7 +231,7 @@ class PostgresBackend(Backend):
         except PoolTimeout as exc:
             self._pool.close()
             raise StoreError(f"cannot open {self._where}: {exc}", field="database") from exc
-        self._restore_vector_index()
+        self._repair_at_open()
 
     # -- connections -------------------------------------------------------------------------------
 
@@ -274,18 +276,20 @@ class PostgresBackend(Backend):
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
-    def _restore_vector_index(self) -> None:
-        """Build the episode index a vector load cut short left out, unless a load is running
-        or this session cannot write (a replica)."""
+    def _repair_at_open(self) -> None:
+        """Build the episode index a vector load cut short left out, unless a load is running,
+        and drop changes logged by another cluster (change_log.forget_restored_changes); unless
+        this session cannot write (a replica)."""
 
         def restore(db: Db) -> None:
             assert isinstance(db, PostgresDb)
-            can = db.value(
-                "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' "
-                "AND pg_try_advisory_xact_lock(:k) AS can",
-                {"k": lock_key(self._schema, LOAD_LOCK)},
-            )
-            if can:
+            writable = "NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'"
+            if not db.value(f"SELECT {writable} AS can"):
+                return
+            change_log.forget_restored_changes(db)
+            if db.value(
+                "SELECT pg_try_advisory_xact_lock(:k) AS can", {"k": lock_key(self._schema, LOAD_LOCK)}
+            ):
                 self.vectors.restore_index(db)
 
         self.write(restore)

@@ -5,16 +5,17 @@ dropped) in ``episode_changes``, with the writing transaction's id (``xid``). Wr
 concurrently, so ``seq`` does not follow commit order: a change logged early may commit after
 later ones were read. A mark therefore holds the oldest transaction still running when it was
 taken (the snapshot's ``xmin``): every change it may have missed has an ``xid`` at or past it,
-and a refresh re-reads those (re-reading a row is harmless). Whether anything was logged since
-is one index range read: the count and sum of ``seq`` of the group's changes past ``xmin``.
+and a refresh reads those, then re-reads the episodes of the ones it had not seen (a long-open
+transaction holds ``xmin`` back, and with it every change since). Whether anything was logged
+since is one index range read: the count and sum of ``seq`` of the group's changes past ``xmin``.
 
 Row triggers, not statement ones: Engram writes a row per statement, and statement triggers
 (a transition table each, the pruning checks each time) slowed a 100k vector load by 30 %
 (bench/RESULTS.md). The log keeps its last LOG_KEPT changes, pruned when a ``seq`` is a
-multiple of PRUNE_EVERY, by one transaction at a time. A reader whose changes were pruned
-reloads the group; one case goes unseen: a transaction that stays open while more than
-LOG_KEPT other changes are logged, then commits and is pruned before the reader looks again
-(its own changes then wait for the next reload).
+multiple of PRUNE_EVERY, by one transaction at a time, which raises ``episode_changes_pruned``
+to the newest ``xid`` it deleted (migration 15). A reader whose mark is not past that may have
+lost changes it needs, and reloads the group: exact even for a transaction that stayed open while
+more than LOG_KEPT other changes were logged, or a quiet group whose rows were all pruned.
 """
 
 from __future__ import annotations
@@ -62,27 +63,57 @@ CREATE TRIGGER episode_changes_prune AFTER INSERT ON episode_changes
 """
 """The migration adding the change log and the triggers that keep it."""
 
+POSTGRES_PRUNED_MIGRATION = f"""
+-- The newest transaction whose changes the pruning deleted: a mark not past it reloads.
+CREATE TABLE episode_changes_pruned (
+    only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    xid      xid8 NOT NULL
+);
+-- Changes pruned before this migration came from transactions before it.
+INSERT INTO episode_changes_pruned (xid) VALUES (pg_current_xact_id());
+CREATE OR REPLACE FUNCTION episode_changes_prune() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    newest xid8;
+BEGIN
+    IF pg_try_advisory_xact_lock(hashtext(current_schema() || '.episode_changes')) THEN
+        WITH gone AS (DELETE FROM episode_changes WHERE seq <= NEW.seq - {LOG_KEPT} RETURNING xid)
+        SELECT max(xid) INTO newest FROM gone;
+        IF newest IS NOT NULL THEN
+            UPDATE episode_changes_pruned SET xid = greatest(xid, newest);
+        END IF;
+    END IF;
+    RETURN NULL;
+END $$;
+"""
+"""The migration recording how far pruning reached (``episode_changes_pruned``)."""
+
 _SNAPSHOT = "WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) "
-_BOUNDS = (
-    "(SELECT min(seq) FROM episode_changes) AS oldest, "
-    "(SELECT coalesce(max(seq), 0) + 1 FROM episode_changes) AS next"
-)
+_PRUNED = "(SELECT xid FROM episode_changes_pruned) >= CAST(:xmin AS xid8) AS pruned"
+
+
+def forget_restored_changes(db: Db) -> None:
+    """Drop changes logged with transaction ids ahead of this cluster's, as a ``pg_dump`` restored
+    into a younger cluster leaves them (every mark would count them as new, and each refresh
+    re-read them, until the cluster's ids caught up); the pruning horizon moves to now, so every
+    reader reloads once. Nothing is done when no id is ahead (one scan of the log)."""
+    ahead = "xid >= pg_snapshot_xmax(pg_current_snapshot())"
+    if db.value(
+        f"SELECT EXISTS (SELECT 1 FROM episode_changes WHERE {ahead}) "
+        f"OR EXISTS (SELECT 1 FROM episode_changes_pruned WHERE {ahead}) AS ahead"
+    ):
+        db.run(f"DELETE FROM episode_changes WHERE {ahead}")
+        db.run("UPDATE episode_changes_pruned SET xid = pg_current_xact_id()")
 
 
 @dataclass(frozen=True, slots=True)
 class PostgresMark:
-    """The snapshot's oldest running transaction, the count and sum of ``seq`` of the group's
-    changes from it on, and the lowest ``seq`` a refresh from it needs kept."""
+    """The snapshot's oldest running transaction, and the group's changes from it on: their
+    ``seq`` (``seen``), count and sum."""
 
     xmin: str
     count: int
     total: int
-    floor: int
-
-
-def _pruned(oldest: int | None, mark: PostgresMark) -> bool:
-    """Return whether the log's oldest row (None: empty) is past what a refresh from ``mark`` needs."""
-    return oldest is not None and int(oldest) > mark.floor
+    seen: frozenset[int]
 
 
 class PostgresChangeLog:
@@ -97,15 +128,14 @@ class PostgresChangeLog:
 
     def unchanged(self, db: Db, group_id: str, mark: Mark) -> bool:
         assert isinstance(mark, PostgresMark)
-        # The log's oldest row too: pruning every row of a quiet group's would restore its count.
+        # The pruning horizon too: pruning a quiet group's rows could leave its count and sum as they were.
         row = db.one(
-            "SELECT count(*) AS n, coalesce(sum(seq), 0) AS total, (SELECT min(seq) FROM episode_changes) "
-            "AS oldest FROM episode_changes WHERE group_id = :g AND xid >= CAST(:xmin AS xid8)",
+            f"SELECT count(*) AS n, coalesce(sum(seq), 0) AS total, {_PRUNED} "
+            "FROM episode_changes WHERE group_id = :g AND xid >= CAST(:xmin AS xid8)",
             {"g": group_id, "xmin": mark.xmin},
         )
         assert row is not None
-        counted = (int(row["n"]), int(row["total"]))
-        return not _pruned(row["oldest"], mark) and counted == (mark.count, mark.total)
+        return not row["pruned"] and (int(row["n"]), int(row["total"])) == (mark.count, mark.total)
 
     def start(self, db: Db, group_id: str) -> Mark:
         return self._read(db, group_id, None)[1]
@@ -117,18 +147,17 @@ class PostgresChangeLog:
     @staticmethod
     def _read(db: Db, group_id: str, mark: PostgresMark | None) -> tuple[list[Key] | None, PostgresMark]:
         """Read, in one snapshot, the group's changes from ``mark`` on (from the snapshot's xmin
-        when None) and the new mark: the changes from the snapshot's xmin on."""
+        when None): the episodes of those ``mark`` had not seen, and the new mark."""
         start = "s.xmin" if mark is None else "CAST(:xmin AS xid8)"
         rows = db.rows(
             f"{_SNAPSHOT}SELECT s.xmin::text AS xmin, c.id AS id, c.seq AS seq, c.xid >= s.xmin AS open, "
-            f"{_BOUNDS} FROM s LEFT JOIN episode_changes c ON c.group_id = :g AND c.xid >= {start}",
-            {"g": group_id, "xmin": mark.xmin if mark else None},
+            f"{_PRUNED} FROM s LEFT JOIN episode_changes c ON c.group_id = :g AND c.xid >= {start}",
+            {"g": group_id, "xmin": mark.xmin if mark else "0"},
         )
-        first = rows[0]
         kept = [int(row["seq"]) for row in rows if row["open"]]
-        new = PostgresMark(str(first["xmin"]), len(kept), sum(kept), min(kept, default=int(first["next"])))
+        new = PostgresMark(str(rows[0]["xmin"]), len(kept), sum(kept), frozenset(kept))
         if mark is None:
             return [], new
-        if _pruned(first["oldest"], mark):
+        if rows[0]["pruned"]:
             return None, new
-        return list({row["id"] for row in rows if row["id"] is not None}), new
+        return list({row["id"] for row in rows if row["id"] is not None and row["seq"] not in mark.seen}), new

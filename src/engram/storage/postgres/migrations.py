@@ -399,5 +399,7 @@ MIGRATIONS.append((12, references.POSTGRES_MIGRATION))
 MIGRATIONS.append((13, references.POSTGRES_FOLD_MIGRATION))
 # Which episodes changed, for the vectors each process holds in memory (engram.storage.postgres.change_log).
 MIGRATIONS.append((14, change_log.POSTGRES_MIGRATION))
+# How far the change log's pruning reached, so a reader behind it always reloads.
+MIGRATIONS.append((15, change_log.POSTGRES_PRUNED_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -97,10 +97,13 @@ class SQLiteDialect(Dialect):
         return f"json_extract({column}, '$.{key}')"
 
     def metadata_equals(self, column: str, key: str, param: str, value: Any) -> tuple[str, dict[str, Any]]:
-        # Quoting makes dots part of the key, not a path.
-        return f"json_extract({column}, '$.\"{checked_key(key)}\"') IS :{param}", {
-            param: int(value) if isinstance(value, bool) else value
-        }
+        # Quoting makes dots part of the key, not a path. A string matches a string only:
+        # json_extract returns an object or array as its JSON text.
+        path = f"'$.\"{checked_key(key)}\"'"
+        sql = f"json_extract({column}, {path}) IS :{param}"
+        if isinstance(value, str):
+            sql += f" AND json_type({column}, {path}) = 'text'"
+        return sql, {param: int(value) if isinstance(value, bool) else value}
 
     def metadata_index(self, key: str) -> str:
         return f"json_extract(metadata, '$.\"{checked_key(key)}\"')"
