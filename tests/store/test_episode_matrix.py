@@ -60,3 +60,20 @@ def test_metadata_codes_wait_for_rows_being_written() -> None:
     mask = group.view().mask(EpisodeFilters(metadata={"team": "blue"}))
     assert mask.tolist() == [True, True]
     assert "red" not in built[0]
+
+
+def test_kept_versions_stay_within_their_byte_budget_most_recent_first() -> None:
+    group = GroupMatrix(2, "object", episode_bytes=3 * 3_010)  # three 10-character episodes
+    keys = [f"e{i}" for i in range(5)]
+    group.write_rows([_row(key, "red") for key in keys])
+    fetched: list[str] = []
+
+    def fetch(wanted: Sequence[str]) -> dict[str, Episode]:
+        fetched.extend(wanted)
+        return {key: _episode(key, f"{key:<10}") for key in wanted}
+
+    for key in keys:
+        group.episodes([key], fetch)
+    fetched.clear()
+    group.episodes(keys, fetch)
+    assert fetched == ["e0", "e1"], "the three most recently returned were kept, the older two read again"

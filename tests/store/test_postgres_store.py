@@ -144,6 +144,42 @@ def test_concurrent_batches_of_mixed_intents_never_deadlock(stores: list[SQLStor
     assert stores[0].episode_counts("g1", "intent") == dict.fromkeys(intents, 6 * 25)
 
 
+def test_an_import_racing_batches_of_mixed_intents_never_deadlocks(postgres_url: str, tmp_path: Path) -> None:
+    """An import (portable rows) adds to the same summary rows as create_episodes, in its own order."""
+    intents = ["ask", "tell", "plan", "done"]
+    exports = []
+    rounds = 50  # 2 of 3 runs deadlocked at 30 before the import took the count locks
+    with Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", extractor="none")) as source:
+        for r in range(rounds):
+            items = [
+                {"group_id": f"s{r}", "content": f"imported {r} {k}", "intent": intents[::-1][k % 4]}
+                for k in range(8)
+            ]
+            source.create_episodes(items)
+            renamed = [
+                {**x, "group_id": "g"} if x.get("group_id") == f"s{r}" else x
+                for x in source.export_group(f"s{r}")
+            ]
+            exports.append(renamed)
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none", extractor="none")
+    with Memory.open(settings=settings) as importer, Memory.open(settings=settings) as writer:
+
+        def work(n: int) -> None:
+            for r in range(rounds):
+                if n:
+                    importer.import_records(exports[r])
+                else:
+                    writer.create_episodes(
+                        [
+                            {"group_id": "g", "content": f"batch {r} {k}", "intent": intents[k % 4]}
+                            for k in range(8)
+                        ]
+                    )
+
+        race(2, work)
+        assert writer.store.episode_counts("g", "intent") == dict.fromkeys(intents, 2 * rounds * 2)
+
+
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:
     open_postgres(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as conn:

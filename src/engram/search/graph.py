@@ -44,6 +44,7 @@ from engram.models.graph import Entity
 from engram.nlp.names import normalise_name
 from engram.search.engine import ChannelHit
 from engram.search.query import ParsedQuery
+from engram.storage.episode_matrix import metadata_key
 from engram.storage.protocol import Storage
 from engram.storage.types import FactQuery
 from engram.threads import thread_key
@@ -352,5 +353,5 @@ def _passes(episode: Episode, filters: EpisodeFilters) -> bool:
         and (filters.timestamp_after is None or episode.timestamp >= filters.timestamp_after)
         and (filters.timestamp_before is None or episode.timestamp < filters.timestamp_before)
         and (filters.as_of is None or episode.timestamp <= filters.as_of)
-        and all(episode.metadata.get(k) == v for k, v in filters.metadata.items())
+        and all(metadata_key(episode.metadata.get(k)) == metadata_key(v) for k, v in filters.metadata.items())
     )

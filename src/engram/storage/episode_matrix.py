@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any, Protocol
 
 import numpy as np
@@ -35,10 +36,13 @@ from threadpoolctl import ThreadpoolController
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.storage.sql import Db
 
-EPISODES_KEPT = 5_000
-"""Current episode versions kept per group (most recently returned), so hits are not read again."""
-_EPISODE_OVERHEAD = 1_000
-"""Bytes an episode object takes besides its content (an estimate, for the memory budget)."""
+EPISODES_SHARE = 16
+"""A group keeps the current versions of the episodes it returned (most recent first, so hits are
+not read again) in up to 1/EPISODES_SHARE of the memory budget: 256 MiB of the default 4 GiB,
+some 80,000 short episodes. A fixed 5,000 halved the QPS of 50 threads at 10k (bench/RESULTS.md)."""
+_EPISODE_OVERHEAD = 3_000
+"""Bytes an episode object takes besides its content (for the memory budget: 3.3 KB measured with
+tracemalloc for a 72-character message with an actor and one metadata key)."""
 LOG_KEPT = 100_000
 """Changes the log keeps (pruned by a trigger every 10,000): a process further behind reloads."""
 LOAD_PAGE = 10_000
@@ -124,12 +128,17 @@ def _time_of(at: datetime) -> np.datetime64:
 def metadata_key(value: Any) -> Any:
     """Return ``value`` as the dialects' ``metadata_equals`` compares it with a filter value.
 
-    Booleans are 1/0, numbers compare as numbers (1 == 1.0, as Python's dict keys do), strings as
-    text, an absent key or JSON null as None; an object or array equals no filter value (filters
-    are scalars), so it is a key of its own kind.
+    Numbers compare as the decimals they are written as (PostgreSQL's numeric: jsonb keeps
+    ``1.2345678901234568e+18`` as the integer 1234567890123456800, which is that float's text, not
+    its binary value), so a float is its shortest text as a Decimal; ints and Decimals compare and
+    hash alike (1 == 1.0). Booleans are 1/0, strings text, an absent key or JSON null None; an object
+    or array equals no filter value (filters are scalars), so it is a key of its own kind. (SQLite
+    compares a float with an integer past 2**53 by binary value: the one case that differs.)
     """
     if isinstance(value, bool):
         return int(value)
+    if isinstance(value, float):
+        return Decimal(repr(value))
     if isinstance(value, dict | list):
         return ("json", json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False))
     return value
@@ -191,7 +200,11 @@ class GroupMatrix:
     """One group's rows; ``write_rows`` and ``drop`` (under the caller's lock) refresh them, ``view`` is
     safe in any thread."""
 
-    def __init__(self, dimensions: int, key_dtype: str, capacity: int = 0) -> None:
+    def __init__(
+        self, dimensions: int, key_dtype: str, capacity: int = 0, episode_bytes: int = 1 << 28
+    ) -> None:
+        """Hold rows of ``dimensions``-d vectors keyed by ``key_dtype``, room for ``capacity`` rows,
+        and kept episode versions up to ``episode_bytes`` (estimated)."""
         self.mark: Mark | None = None
         self.n = 0
         self._dimensions = dimensions
@@ -207,6 +220,7 @@ class GroupMatrix:
         self._forgotten = 0
         """How many times kept versions were dropped: a fetch that saw it move keeps nothing."""
         self._episode_bytes = 0
+        self._episode_budget = episode_bytes
         self._keys: npt.NDArray[Any] = np.zeros(0, dtype=key_dtype)
         self._matrix: Floats = np.zeros((0, dimensions), dtype=np.float32)
         self._alive: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
@@ -246,7 +260,7 @@ class GroupMatrix:
                     if key not in self._episodes:
                         self._episodes[key] = episode
                         self._episode_bytes += _EPISODE_OVERHEAD + len(episode.content)
-                while len(self._episodes) > EPISODES_KEPT:
+                while self._episode_bytes > self._episode_budget:
                     _, old = self._episodes.popitem(last=False)
                     self._episode_bytes -= _EPISODE_OVERHEAD + len(old.content)
         return found
@@ -441,7 +455,8 @@ class EpisodeMatrices:
             {"g": group_id, "after": after, "page": LOAD_PAGE},
         ):
             if group is None:
-                group = GroupMatrix(len(_vector(rows[0]["vector"])), log.key_dtype, capacity=count)
+                dimensions, kept = len(_vector(rows[0]["vector"])), self._budget // EPISODES_SHARE
+                group = GroupMatrix(dimensions, log.key_dtype, capacity=count, episode_bytes=kept)
             group.write_rows(rows)
             after = rows[-1]["key"]
         return group or GroupMatrix(0, log.key_dtype)

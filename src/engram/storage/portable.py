@@ -30,7 +30,7 @@ from engram.models.portable import (
 )
 from engram.storage.archive import write_hits
 from engram.storage.backend import Backend
-from engram.storage.episodes import around, check_nul, current
+from engram.storage.episodes import around, check_nul, count_lock_key, current
 from engram.storage.graph import entity, fact_version, set_names
 from engram.storage.rows import (
     ARCHIVED_FACTS,
@@ -103,12 +103,14 @@ def _conflict(row: Row, fields: Sequence[str]) -> Conflict:
 
 
 def lock_keys(rows: Sequence[Row]) -> list[tuple[str, ...]]:
-    """Return the locks a load takes: each group's graph, each episode's id, fingerprint and thread."""
+    """Return the locks a load takes: each group's graph, each episode's id, fingerprint, thread
+    and summary count row (as a batch insert takes them: engram.storage.episodes.lock_keys)."""
     keys: list[tuple[str, ...]] = []
     for row in rows:
         keys.append((row.group_id, "graph"))
         if isinstance(row, EpisodeRow):
             keys += [(row.group_id, "id", row.id), (row.group_id, "fingerprint", row.fingerprint)]
+            keys.append(count_lock_key(row))
             if row.thread is not None:
                 keys.append((row.group_id, "thread", row.thread))
     return keys

@@ -12,10 +12,13 @@ since is one index range read: the count and sum of ``seq`` of the group's chang
 Row triggers, not statement ones: Engram writes a row per statement, and statement triggers
 (a transition table each, the pruning checks each time) slowed a 100k vector load by 30 %
 (bench/RESULTS.md). The log keeps its last LOG_KEPT changes, pruned when a ``seq`` is a
-multiple of PRUNE_EVERY, by one transaction at a time, which raises ``episode_changes_pruned``
-to the newest ``xid`` it deleted (migration 15). A reader whose mark is not past that may have
-lost changes it needs, and reloads the group: exact even for a transaction that stayed open while
-more than LOG_KEPT other changes were logged, or a quiet group whose rows were all pruned.
+multiple of PRUNE_EVERY, by one transaction at a time. It deletes only changes of transactions
+older than every running one (a transaction left open keeps the log from shrinking past it) and
+raises ``episode_changes_pruned`` to the newest ``xid`` it deleted (migration 15). A reader whose
+mark is not past that may have lost changes it needs, and reloads the group: exact even for a
+transaction that stayed open while more than LOG_KEPT other changes were logged, or a quiet group
+whose rows were all pruned. Since a mark's xmin is never past a running transaction, marks taken
+after a pruning are past everything it deleted: one reload, not one per search.
 """
 
 from __future__ import annotations
@@ -76,7 +79,11 @@ DECLARE
     newest xid8;
 BEGIN
     IF pg_try_advisory_xact_lock(hashtext(current_schema() || '.episode_changes')) THEN
-        WITH gone AS (DELETE FROM episode_changes WHERE seq <= NEW.seq - {LOG_KEPT} RETURNING xid)
+        WITH gone AS (
+            DELETE FROM episode_changes
+            WHERE seq <= NEW.seq - {LOG_KEPT} AND xid < pg_snapshot_xmin(pg_current_snapshot())
+            RETURNING xid
+        )
         SELECT max(xid) INTO newest FROM gone;
         IF newest IS NOT NULL THEN
             UPDATE episode_changes_pruned SET xid = greatest(xid, newest);
