@@ -180,6 +180,39 @@ def test_an_import_racing_batches_of_mixed_intents_never_deadlocks(postgres_url:
         assert writer.store.episode_counts("g", "intent") == dict.fromkeys(intents, 2 * rounds * 2)
 
 
+def test_an_update_racing_a_batch_into_its_thread_never_deadlocks(postgres_url: str) -> None:
+    """The batch holds the count row locks, then rewrites the updated episode's thread context."""
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none", extractor="none")
+    now = datetime.now(UTC).replace(microsecond=0)
+    thread = {"group_id": "g", "intent": "ask", "source": "chat", "metadata": {"thread_id": "t1"}}
+    with Memory.open(settings=settings) as updater, Memory.open(settings=settings) as writer:
+        version = updater.create_episode(
+            {**thread, "id": "x", "content": "the last one", "timestamp": now}
+        ).episode.version
+
+        def work(n: int) -> None:
+            nonlocal version
+            for i in range(100):
+                if n:
+                    version = updater.update_episode(
+                        "x", {"metadata": {"n": i}}, expected_version=version, group_id="g"
+                    ).version
+                else:
+                    writer.create_episodes(
+                        [
+                            {
+                                **thread,
+                                "content": f"before {i}",
+                                "timestamp": now - timedelta(hours=1, seconds=-i),
+                            }
+                        ]
+                    )
+
+        race(2, work)
+        assert updater.get_episode("x", group_id="g").version == 101
+        assert updater.store.episode_counts("g", "intent") == {"ask": 101}
+
+
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:
     open_postgres(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as conn:

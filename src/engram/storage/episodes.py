@@ -317,6 +317,10 @@ def update(
 
     Raises NotFound (no such episode) or PreconditionFailed (not at ``expected_version``).
     """
+    peek = current(db, group_id, episode_id)
+    if peek is not None:  # the count rows before the row lock, as inserts take them (no lock cycle)
+        ahead = apply(peek) if peek.version == expected_version else None
+        db.lock([count_lock_key(peek), *([count_lock_key(ahead)] if ahead is not None else [])])
     now = current(db, group_id, episode_id) if lock(db, group_id, episode_id) else None
     if now is None:
         raise NotFound(f"no episode with id {episode_id!r} in group {group_id!r}", field="id")
@@ -329,7 +333,7 @@ def update(
     if new is None:
         return now
     check_episode_text(new)
-    db.lock([count_lock_key(now), count_lock_key(new)])
+    db.lock([count_lock_key(now), count_lock_key(new)])  # held already unless it changed meanwhile
     close_version(db, "episodes", group_id, episode_id, new.recorded_at, operation.id)
     db.run(insert_episode_sql(db), episode_params(new))
     insert_operation(db, operation, {"episode": episode_id, "version": new.version})
