@@ -41,8 +41,10 @@ EPISODES_SHARE = 16
 not read again) in up to 1/EPISODES_SHARE of the memory budget: 256 MiB of the default 4 GiB,
 some 80,000 short episodes. A fixed 5,000 halved the QPS of 50 threads at 10k (bench/RESULTS.md)."""
 _EPISODE_OVERHEAD = 3_000
-"""Bytes an episode object takes besides its content (for the memory budget: 3.3 KB measured with
-tracemalloc for a 72-character message with an actor and one metadata key)."""
+"""Bytes an episode object takes besides its content and metadata (for the memory budget: 3.3 KB
+measured with tracemalloc for a 72-character message with an actor and one metadata key)."""
+_JSON_FACTOR = 8
+"""Bytes decoded metadata takes per byte of its JSON text (7.2 measured for 4,000 integer keys)."""
 LOG_KEPT = 100_000
 """Changes the log keeps (pruned by a trigger every 10,000): a process further behind reloads."""
 LOAD_PAGE = 10_000
@@ -119,6 +121,19 @@ def _metadata(value: str | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(value, str):
         return _NO_METADATA if value == "{}" else json.loads(value)
     return value or _NO_METADATA
+
+
+def _episode_size(episode: Episode) -> int:
+    """Return the estimated bytes a kept episode version takes."""
+    metadata = json.dumps(episode.metadata) if episode.metadata else ""
+    return _EPISODE_OVERHEAD + len(episode.content.encode()) + _JSON_FACTOR * len(metadata)
+
+
+def _metadata_size(raw: str | Mapping[str, Any] | None) -> int:
+    """Return the estimated bytes of a row's decoded metadata (JSON text, or a decoded object)."""
+    if not raw or raw == "{}":
+        return 0
+    return _JSON_FACTOR * len(raw if isinstance(raw, str) else json.dumps(raw))
 
 
 def _time_of(at: datetime) -> np.datetime64:
@@ -212,6 +227,7 @@ class GroupMatrix:
         self._row_of: dict[Key, int] = {}
         self._vocab: dict[str, dict[Any, int]] = {column: {} for column in _COLUMNS}
         self._metadata: list[Mapping[str, Any]] = []
+        self._metadata_sizes: list[int] = []
         self._metadata_codes: dict[str, tuple[dict[Any, int], npt.NDArray[np.int32]]] = {}
         # Guards rows being written, metadata codes and kept episodes: write_rows holds it
         # throughout, so codes are never built from half-written rows (re-entrant: _allocate).
@@ -221,6 +237,7 @@ class GroupMatrix:
         """How many times kept versions were dropped: a fetch that saw it move keeps nothing."""
         self._episode_bytes = 0
         self._episode_budget = episode_bytes
+        self._metadata_bytes = 0
         self._keys: npt.NDArray[Any] = np.zeros(0, dtype=key_dtype)
         self._matrix: Floats = np.zeros((0, dimensions), dtype=np.float32)
         self._alive: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
@@ -233,7 +250,7 @@ class GroupMatrix:
     @property
     def nbytes(self) -> int:
         """Return the bytes the arrays hold (capacity included)."""
-        return int(self._matrix.nbytes + self._keys.nbytes * 4) + self._episode_bytes
+        return int(self._matrix.nbytes + self._keys.nbytes * 4) + self._episode_bytes + self._metadata_bytes
 
     def episodes(self, keys: Sequence[Key], fetch: Fetch) -> dict[Key, Episode]:
         """Return the current versions of ``keys`` (those that have one): kept ones, the rest ``fetch``ed.
@@ -259,10 +276,10 @@ class GroupMatrix:
                 for key, episode in fetched.items() if forgotten == self._forgotten else ():
                     if key not in self._episodes:
                         self._episodes[key] = episode
-                        self._episode_bytes += _EPISODE_OVERHEAD + len(episode.content)
+                        self._episode_bytes += _episode_size(episode)
                 while self._episode_bytes > self._episode_budget:
                     _, old = self._episodes.popitem(last=False)
-                    self._episode_bytes -= _EPISODE_OVERHEAD + len(old.content)
+                    self._episode_bytes -= _episode_size(old)
         return found
 
     def forget_episodes(self, keys: Iterable[Key]) -> None:
@@ -272,7 +289,7 @@ class GroupMatrix:
             for key in keys:
                 old = self._episodes.pop(key, None)
                 if old is not None:
-                    self._episode_bytes -= _EPISODE_OVERHEAD + len(old.content)
+                    self._episode_bytes -= _episode_size(old)
 
     def view(self) -> View:
         """Return the rows published so far."""
@@ -337,6 +354,7 @@ class GroupMatrix:
             self.n += 1
             self._keys[at] = key
             self._metadata.append({})
+            self._metadata_sizes.append(0)
         vector = row["vector"]
         current = vector is not None and row["timestamp"] is not None
         self._alive[at] = current
@@ -346,6 +364,9 @@ class GroupMatrix:
             self._timestamp[at] = _time(row["timestamp"])
             for column in _COLUMNS:
                 self._codes[column][at] = self._code(column, row[column])
+            size = _metadata_size(row["metadata"])
+            self._metadata_bytes += size - self._metadata_sizes[at]
+            self._metadata_sizes[at] = size
             self._metadata[at] = _metadata(row["metadata"])
             for name, (vocab, codes) in self._metadata_codes.items():
                 codes[at] = _metadata_code(vocab, self._metadata[at], name)
@@ -399,7 +420,12 @@ class EpisodeMatrices:
         """Return the current versions of ``keys`` of the group, by key (kept ones first, then ``fetch``)."""
         self.view(db, group_id)  # refreshed: kept versions of changed keys are dropped
         group = self._groups.get(group_id)
-        return fetch(keys) if group is None else group.episodes(keys, fetch)
+        if group is None:
+            return fetch(keys)
+        found = group.episodes(keys, fetch)
+        with self._lock:  # kept versions grew: other groups may have to go
+            self._evict(keep=group_id)
+        return found
 
     def view(self, db: Db, group_id: str) -> View | None:
         """Return the group's rows as of now (refreshed when something was logged); None if none."""

@@ -3,11 +3,11 @@
 Triggers log every change of an episode (a version added, closed or purged; a vector put or
 dropped) in ``episode_changes``, with the writing transaction's id (``xid``). Writers run
 concurrently, so ``seq`` does not follow commit order: a change logged early may commit after
-later ones were read. A mark therefore holds the oldest transaction still running when it was
-taken (the snapshot's ``xmin``): every change it may have missed has an ``xid`` at or past it,
-and a refresh reads those, then re-reads the episodes of the ones it had not seen (a long-open
-transaction holds ``xmin`` back, and with it every change since). Whether anything was logged
-since is one index range read: the count and sum of ``seq`` of the group's changes past ``xmin``.
+later ones were read. A mark is therefore the snapshot it was read in: every change it did not
+see is a transaction's that was running then (its ``xip`` list) or began after (``xid`` at or
+past its ``xmax``). "Anything new?" counts those (index reads: the range past ``xmax`` and a
+point per running transaction), and a refresh reads only those, so a transaction left open
+costs nothing but its own entry in the list.
 
 Row triggers, not statement ones: Engram writes a row per statement, and statement triggers
 (a transition table each, the pruning checks each time) slowed a 100k vector load by 30 %
@@ -23,7 +23,9 @@ after a pruning are past everything it deleted: one reload, not one per search.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engram.storage.episode_matrix import COLUMNS_READ, LOG_KEPT, Key, Mark
 from engram.storage.sql import Db
@@ -94,7 +96,17 @@ END $$;
 """
 """The migration recording how far pruning reached (``episode_changes_pruned``)."""
 
-_SNAPSHOT = "WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) "
+_MARK = (
+    "pg_snapshot_xmin(s.snap)::text AS xmin, pg_snapshot_xmax(s.snap)::text AS xmax, "
+    "ARRAY(SELECT pg_snapshot_xip(s.snap))::text[] AS running"
+)
+_SNAPSHOT = "WITH s AS (SELECT pg_current_snapshot() AS snap) "
+_UNSEEN = (
+    "(SELECT id FROM episode_changes WHERE group_id = :g AND xid >= CAST(:xmax AS xid8) "
+    "UNION ALL SELECT id FROM episode_changes WHERE group_id = :g AND xid = ANY(CAST(:running AS xid8[])))"
+)
+"""The group's changes a mark's snapshot did not see: two index reads (an OR of both was planned,
+once prepared, as a scan of the group's every change)."""
 _PRUNED = "(SELECT xid FROM episode_changes_pruned) >= CAST(:xmin AS xid8) AS pruned"
 
 
@@ -114,13 +126,15 @@ def forget_restored_changes(db: Db) -> None:
 
 @dataclass(frozen=True, slots=True)
 class PostgresMark:
-    """The snapshot's oldest running transaction, and the group's changes from it on: their
-    ``seq`` (``seen``), count and sum."""
+    """The snapshot a group's rows were read in: its oldest running transaction, the first one
+    not yet begun, and the ones running (``pg_snapshot_xmin``, ``_xmax``, ``_xip``)."""
 
     xmin: str
-    count: int
-    total: int
-    seen: frozenset[int]
+    xmax: str
+    running: tuple[str, ...]
+
+    def params(self, group_id: str) -> dict[str, Any]:
+        return {"g": group_id, "xmin": self.xmin, "xmax": self.xmax, "running": list(self.running)}
 
 
 class PostgresChangeLog:
@@ -135,36 +149,27 @@ class PostgresChangeLog:
 
     def unchanged(self, db: Db, group_id: str, mark: Mark) -> bool:
         assert isinstance(mark, PostgresMark)
-        # The pruning horizon too: pruning a quiet group's rows could leave its count and sum as they were.
-        row = db.one(
-            f"SELECT count(*) AS n, coalesce(sum(seq), 0) AS total, {_PRUNED} "
-            "FROM episode_changes WHERE group_id = :g AND xid >= CAST(:xmin AS xid8)",
-            {"g": group_id, "xmin": mark.xmin},
-        )
+        # The pruning horizon too: it may have deleted changes the mark did not see.
+        row = db.one(f"SELECT count(*) AS n, {_PRUNED} FROM {_UNSEEN} c", mark.params(group_id))
         assert row is not None
-        return not row["pruned"] and (int(row["n"]), int(row["total"])) == (mark.count, mark.total)
+        return not row["pruned"] and int(row["n"]) == 0
 
     def start(self, db: Db, group_id: str) -> Mark:
-        return self._read(db, group_id, None)[1]
+        row = db.one(f"{_SNAPSHOT}SELECT {_MARK} FROM s")
+        assert row is not None
+        return _mark(row)
 
     def since(self, db: Db, group_id: str, mark: Mark) -> tuple[list[Key] | None, Mark]:
+        """Read, in one snapshot, the episodes of the changes ``mark`` did not see, and the new mark."""
         assert isinstance(mark, PostgresMark)
-        return self._read(db, group_id, mark)
-
-    @staticmethod
-    def _read(db: Db, group_id: str, mark: PostgresMark | None) -> tuple[list[Key] | None, PostgresMark]:
-        """Read, in one snapshot, the group's changes from ``mark`` on (from the snapshot's xmin
-        when None): the episodes of those ``mark`` had not seen, and the new mark."""
-        start = "s.xmin" if mark is None else "CAST(:xmin AS xid8)"
         rows = db.rows(
-            f"{_SNAPSHOT}SELECT s.xmin::text AS xmin, c.id AS id, c.seq AS seq, c.xid >= s.xmin AS open, "
-            f"{_PRUNED} FROM s LEFT JOIN episode_changes c ON c.group_id = :g AND c.xid >= {start}",
-            {"g": group_id, "xmin": mark.xmin if mark else "0"},
+            f"{_SNAPSHOT}SELECT {_MARK}, c.id AS id, {_PRUNED} FROM s LEFT JOIN {_UNSEEN} c ON true",
+            mark.params(group_id),
         )
-        kept = [int(row["seq"]) for row in rows if row["open"]]
-        new = PostgresMark(str(rows[0]["xmin"]), len(kept), sum(kept), frozenset(kept))
-        if mark is None:
-            return [], new
         if rows[0]["pruned"]:
-            return None, new
-        return list({row["id"] for row in rows if row["id"] is not None and row["seq"] not in mark.seen}), new
+            return None, _mark(rows[0])
+        return list({row["id"] for row in rows if row["id"] is not None}), _mark(rows[0])
+
+
+def _mark(row: Mapping[str, Any]) -> PostgresMark:
+    return PostgresMark(str(row["xmin"]), str(row["xmax"]), tuple(str(x) for x in row["running"]))
