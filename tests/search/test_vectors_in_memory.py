@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,26 @@ def _prune_the_log(writer: Memory, past: int = 0) -> None:
     writer.create_episode({"content": f"elsewhere {past}", "group_id": "elsewhere", "embedding": _axis(0)})
 
 
+@contextmanager
+def _held_open(writer: Memory, sql: str) -> Iterator[None]:
+    """Run ``sql`` in a write transaction held open for the block, committed after it."""
+    logged, release = threading.Event(), threading.Event()
+
+    def write(db: Any) -> None:
+        db.run(sql)
+        logged.set()
+        assert release.wait(10)
+
+    holder = threading.Thread(target=writer.store._backend.write, args=(write,))
+    holder.start()
+    assert logged.wait(10)
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
 def test_a_reader_behind_the_pruned_change_log_reloads(open_memory: Any) -> None:
     """The group's changes since the reader's mark were pruned, every one: its count is as before."""
     reader, writer = open_memory(), open_memory()
@@ -197,20 +218,11 @@ def test_a_change_held_open_across_a_pruning_then_pruned_is_seen(open_memory: An
     writer.create_episodes(_episodes(10))
     filters = {"intent": ["late"]}
     assert reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results == []
-    logged, release = threading.Event(), threading.Event()
-
-    def slow_update(db: Any) -> None:
-        db.run("UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL")
-        logged.set()
-        assert release.wait(10)
-
-    slow = threading.Thread(target=writer.store._backend.write, args=(slow_update,))
-    slow.start()
-    assert logged.wait(10)
-    _prune_the_log(writer)  # cannot see the open change: kept
-    assert reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results == []
-    release.set()
-    slow.join()
+    with _held_open(writer, "UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL"):
+        _prune_the_log(writer)  # cannot see the open change: kept
+        assert (
+            reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results == []
+        )
     _prune_the_log(writer, past=10_000)  # now it can
     hits = reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results
     assert [hit.episode.id for hit in hits] == ["e2"]
@@ -227,21 +239,11 @@ def test_a_change_committed_after_a_later_one_was_read_is_seen(open_memory: Any)
         return {hit.episode.id for hit in reader.search_episodes(request, channels=["vector"]).results}
 
     assert found(intent=["late"]) == set()  # loads the group
-    logged, release = threading.Event(), threading.Event()
-
-    def slow_update(db: Any) -> None:  # logged now, committed after the next writer's commit is read
-        db.run("UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL")
-        logged.set()
-        assert release.wait(10)
-
-    slow = threading.Thread(target=writer.store._backend.write, args=(slow_update,))
-    slow.start()
-    assert logged.wait(10)
-    # Another intent: the slow update holds the summary count row of 'late' until it commits.
-    writer.create_episode({"id": "after", "content": "after", "intent": "soon", "embedding": _axis(2)})
-    assert found(intent=["late", "soon"]) == {"after"}
-    release.set()
-    slow.join()
+    # Logged now, committed after the next writer's commit is read.
+    with _held_open(writer, "UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL"):
+        # Another intent: the held update holds the summary count row of 'late' until it commits.
+        writer.create_episode({"id": "after", "content": "after", "intent": "soon", "embedding": _axis(2)})
+        assert found(intent=["late", "soon"]) == {"after"}
     assert found(intent=["late", "soon"]) == {"after", "e2"}
 
 
@@ -259,17 +261,7 @@ def test_a_pruning_under_an_open_transaction_costs_no_reload_per_search(
     writer.create_episodes(_episodes(6))
     request = {"query": "axis2", "filters": {"intent": ["tell"]}}
     assert reader.search_episodes(request, channels=["vector"]).results
-    opened, release = threading.Event(), threading.Event()
-
-    def held_open(db: Any) -> None:
-        db.run("UPDATE episodes SET source = 'held' WHERE id = 'e0' AND expired_at IS NULL")
-        opened.set()
-        assert release.wait(10)
-
-    holder = threading.Thread(target=writer.store._backend.write, args=(held_open,))
-    holder.start()
-    assert opened.wait(10)
-    try:
+    with _held_open(writer, "UPDATE episodes SET source = 'held' WHERE id = 'e0' AND expired_at IS NULL"):
         writer.create_episode({"id": "late", "content": "late", "intent": "tell", "embedding": _axis(2)})
         _prune_the_log(writer)
         loads.clear()
@@ -277,30 +269,17 @@ def test_a_pruning_under_an_open_transaction_costs_no_reload_per_search(
             hits = reader.search_episodes(request, channels=["vector"]).results
             assert "late" in {hit.episode.id for hit in hits}
         assert len(loads) <= 1
-    finally:
-        release.set()
-        holder.join()
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 def test_a_long_open_transaction_does_not_make_refreshes_read_changes_again(open_memory: Any) -> None:
-    """An open transaction holds every mark's xmin back; changes already applied are not re-read."""
+    """A transaction held open: a refresh reads only the changes its mark did not see."""
     from engram.storage.postgres.change_log import PostgresChangeLog
 
     writer = open_memory()
     writer.create_episodes(_episodes(6))
     log, backend = PostgresChangeLog(), writer.store._backend
-    opened, release = threading.Event(), threading.Event()
-
-    def held_open(db: Any) -> None:
-        db.run("UPDATE episodes SET intent = 'held' WHERE id = 'e0' AND expired_at IS NULL")
-        opened.set()
-        assert release.wait(10)
-
-    holder = threading.Thread(target=backend.write, args=(held_open,))
-    holder.start()
-    assert opened.wait(10)
-    try:
+    with _held_open(writer, "UPDATE episodes SET intent = 'held' WHERE id = 'e0' AND expired_at IS NULL"):
         with backend.read() as db:
             mark = log.start(db, "default")
         changed = []
@@ -311,9 +290,6 @@ def test_a_long_open_transaction_does_not_make_refreshes_read_changes_again(open
                 keys, mark = log.since(db, "default", mark)
             changed.append(keys)
         assert changed == [["e3"], ["e4"]]
-    finally:
-        release.set()
-        holder.join()
     with backend.read() as db:
         assert log.since(db, "default", mark)[0] == ["e0"], "the held change once committed"
 
