@@ -279,10 +279,12 @@ class PostgresBackend(Backend):
     def _repair_at_open(self) -> None:
         """Build the episode index a vector load cut short left out, unless a load is running,
         and drop changes logged by another cluster (change_log.forget_restored_changes); unless
-        this session cannot write (a replica)."""
+        this session cannot write (a replica). A hot standby searches vectors in SQL
+        (PostgresVectors.from_memory)."""
 
         def restore(db: Db) -> None:
             assert isinstance(db, PostgresDb)
+            self.vectors.from_memory = not db.value("SELECT pg_is_in_recovery() AS standby")
             writable = "NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'"
             if not db.value(f"SELECT {writable} AS can"):
                 return

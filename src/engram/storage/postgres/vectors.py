@@ -69,7 +69,7 @@ def _search_settings(db: Db, limit: int) -> None:
     db.run(
         "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', :ef, "
         "true)",
-        {"ef": str(max(EF_SEARCH, 2 * limit))},
+        {"ef": str(min(1000, max(EF_SEARCH, 2 * limit)))},  # pgvector's largest ef_search
     )
 
 
@@ -79,6 +79,9 @@ class PostgresVectors(Vectors):
     def __init__(self, *, budget_bytes: int) -> None:
         self._episodes = EpisodeMatrices(PostgresChangeLog(), budget_bytes)
         self._suspended = False  # this process is loading: the first vectors do not build the index
+        # A hot standby's snapshots list no running transactions (its pg_snapshot_xip is empty):
+        # the change log's marks would miss a change committed after a search. It searches in SQL.
+        self.from_memory = True
         self._pending_after: tuple[Any, str, str] | None = None  # (created_at, group, id) last returned
 
     def suspend_index(self, db: Db) -> bool:
@@ -212,7 +215,7 @@ class PostgresVectors(Vectors):
     ) -> list[ScoredEpisode]:
         assert isinstance(db, PostgresDb)
         where, params = filter_sql(db, filters)
-        if where and filters.known_at is None:
+        if where and filters.known_at is None and self.from_memory:
             return self._search_in_memory(db, group_id, vector, filters, limit)
         clause, at = held(filters.known_at)
         values = {"q": _array(vector), "g": group_id, "limit": limit, **params, **at}
