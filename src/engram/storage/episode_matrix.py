@@ -232,7 +232,8 @@ class GroupMatrix:
         # Guards rows being written, metadata codes and kept episodes: write_rows holds it
         # throughout, so codes are never built from half-written rows (re-entrant: _allocate).
         self._rows_lock = threading.RLock()
-        self._episodes: OrderedDict[Key, Episode] = OrderedDict()
+        self._episodes: OrderedDict[Key, tuple[Episode, int]] = OrderedDict()
+        """Kept versions with their estimated bytes (estimated once: the metadata's JSON)."""
         self._forgotten = 0
         """How many times kept versions were dropped: a fetch that saw it move keeps nothing."""
         self._episode_bytes = 0
@@ -263,11 +264,11 @@ class GroupMatrix:
         with self._rows_lock:
             forgotten = self._forgotten
             for key in keys:
-                episode = self._episodes.get(key)
-                if episode is None:
+                kept = self._episodes.get(key)
+                if kept is None:
                     missing.append(key)
                 else:
-                    found[key] = episode
+                    found[key] = kept[0]
                     self._episodes.move_to_end(key)
         if missing:
             fetched = fetch(missing)
@@ -275,11 +276,12 @@ class GroupMatrix:
             with self._rows_lock:
                 for key, episode in fetched.items() if forgotten == self._forgotten else ():
                     if key not in self._episodes:
-                        self._episodes[key] = episode
-                        self._episode_bytes += _episode_size(episode)
+                        size = _episode_size(episode)
+                        self._episodes[key] = (episode, size)
+                        self._episode_bytes += size
                 while self._episode_bytes > self._episode_budget:
-                    _, old = self._episodes.popitem(last=False)
-                    self._episode_bytes -= _episode_size(old)
+                    _, (_, size) = self._episodes.popitem(last=False)
+                    self._episode_bytes -= size
         return found
 
     def forget_episodes(self, keys: Iterable[Key]) -> None:
@@ -289,7 +291,7 @@ class GroupMatrix:
             for key in keys:
                 old = self._episodes.pop(key, None)
                 if old is not None:
-                    self._episode_bytes -= _episode_size(old)
+                    self._episode_bytes -= old[1]
 
     def view(self) -> View:
         """Return the rows published so far."""
@@ -422,9 +424,11 @@ class EpisodeMatrices:
         group = self._groups.get(group_id)
         if group is None:
             return fetch(keys)
+        before = group.nbytes
         found = group.episodes(keys, fetch)
-        with self._lock:  # kept versions grew: other groups may have to go
-            self._evict(keep=group_id)
+        if group.nbytes > before:  # kept versions grew: other groups may have to go
+            with self._lock:
+                self._evict(keep=group_id)
         return found
 
     def view(self, db: Db, group_id: str) -> View | None:

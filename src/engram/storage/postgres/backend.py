@@ -284,9 +284,13 @@ class PostgresBackend(Backend):
 
         def restore(db: Db) -> None:
             assert isinstance(db, PostgresDb)
-            self.vectors.from_memory = not db.value("SELECT pg_is_in_recovery() AS standby")
-            writable = "NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'"
-            if not db.value(f"SELECT {writable} AS can"):
+            state = db.one(
+                "SELECT pg_is_in_recovery() AS standby, "
+                "current_setting('transaction_read_only') = 'on' AS read_only"
+            )
+            assert state is not None
+            self.vectors.from_memory = not state["standby"]
+            if state["standby"] or state["read_only"]:
                 return
             change_log.forget_restored_changes(db)
             if db.value(
