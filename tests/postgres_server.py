@@ -37,6 +37,7 @@ SERVER_SETTINGS = {
     "max_connections": "200",
     "shared_buffers": "128MB",
     "maintenance_work_mem": "256MB",
+    "deadlock_timeout": "100ms",  # tests that race writers into deadlocks wait 1 s each otherwise
 }
 
 

@@ -23,8 +23,10 @@ from engram.memory import Memory
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.storage.engine import SQLStorage
 from engram.storage.open import open_postgres, open_store
+from engram.storage.postgres import backend as backend_module
 from engram.storage.postgres.migrations import LATEST_VERSION
 from engram.storage.protocol import Txn
+from engram.storage.sql import Db
 from store.test_contract import new_episode, operation
 
 T = TypeVar("T")
@@ -211,6 +213,81 @@ def test_an_update_racing_a_batch_into_its_thread_never_deadlocks(postgres_url: 
         race(2, work)
         assert updater.get_episode("x", group_id="g").version == 101
         assert updater.store.episode_counts("g", "intent") == {"ask": 101}
+
+
+def test_updates_racing_deletes_and_reverts_of_thread_neighbours_all_land(postgres_url: str) -> None:
+    """A delete or revert rewrites its neighbours' thread context while an update rewrites its own
+    row and count rows: opposite orders, so PostgreSQL aborts one; it runs again (failed 24 times
+    in 30 s before writes were retried)."""
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none", extractor="none")
+    now = datetime.now(UTC).replace(microsecond=0)
+    intents = ["ask", "tell"]
+    with Memory.open(settings=settings) as updater, Memory.open(settings=settings) as deleter:
+        for i in range(8):
+            updater.create_episode(
+                {
+                    "group_id": "g",
+                    "id": f"e{i}",
+                    "content": f"note {i}",
+                    "intent": intents[i % 2],
+                    "metadata": {"thread_id": "t1"},
+                    "timestamp": now + timedelta(seconds=i),
+                }
+            )
+
+        def work(n: int) -> int:
+            for i in range(150 if n else 40):
+                if n:
+                    current = updater.get_episode(f"e{i % 4 * 2}", group_id="g")
+                    updater.update_episode(
+                        current.id,
+                        {"intent": intents[i % 3 % 2], "metadata": {"n": i}},
+                        expected_version=current.version,
+                        group_id="g",
+                    )
+                else:
+                    deleted = deleter.delete_episode(f"e{i % 4 * 2 + 1}", "g")
+                    deleter.revert_operation(deleted.operation.id, "g")
+            return i + 1
+
+        assert race(2, work) == [40, 150]
+        held = updater.list_episodes(group_id="g", limit=20).items
+        assert len(held) == 8
+        assert updater.store.episode_counts("g", "intent") == {
+            intent: sum(e.intent == intent for e in held) for intent in intents
+        }
+
+
+@pytest.mark.parametrize("attempts", [1, backend_module.WRITE_ATTEMPTS])
+def test_a_write_chosen_as_deadlock_victim_runs_again(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, attempts: int
+) -> None:
+    """Two transactions take two locks in opposite orders; PostgreSQL aborts one. With one attempt
+    the caller sees a StoreError saying so; with retries both writes land."""
+    monkeypatch.setattr(backend_module, "WRITE_ATTEMPTS", attempts)
+    backend = backend_module.PostgresBackend(postgres_url, pool_size=2)
+    both_hold_one = threading.Barrier(2)
+    runs = [0, 0]
+
+    def work(n: int) -> str:
+        def take_both(db: Db) -> int:
+            runs[n] += 1
+            db.lock([("deadlock", str(n))])
+            if runs[n] == 1:
+                both_hold_one.wait()
+            db.lock([("deadlock", str(1 - n))])
+            return runs[n]
+
+        try:
+            return f"ran {backend.write(take_both)}"
+        except StoreError as exc:
+            return "deadlock" if "deadlock detected" in str(exc) else str(exc)
+
+    try:
+        outcomes = sorted(race(2, work))
+    finally:
+        backend.close()
+    assert outcomes == (["deadlock", "ran 1"] if attempts == 1 else ["ran 1", "ran 2"])
 
 
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:

@@ -5,12 +5,17 @@ concurrency control lives in the database: a write transaction takes transaction
 advisory locks (``Db.lock``) in one global order — on every (group, id), (group, fingerprint)
 and (group, thread) an insert touches, on a group's graph before a graph write — and
 updates, reverts and deletes lock the episode's row (``SELECT … FOR NO KEY UPDATE``), so
-concurrent writers serialise and none is lost.
+concurrent writers serialise and none is lost. Writers that still lock rows in opposite orders
+(two changes to one thread's neighbours) can deadlock; PostgreSQL aborts one of them and
+``PostgresBackend.write`` runs it again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -35,6 +40,11 @@ ANALYZE_AFTER = 1000
 """Rows inserted after which a process refreshes statistics (or after a fifth of the table)."""
 DUMP_ROWS = 2000
 """Rows a server-side cursor fetches at a time while an export streams a group."""
+WRITE_ATTEMPTS = 5
+"""Times a write transaction runs before a deadlock or serialization failure reaches the caller."""
+RETRIED = (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure)
+
+logger = logging.getLogger(__name__)
 
 
 class PostgresDialect(Dialect):
@@ -307,9 +317,24 @@ class PostgresBackend(Backend):
             yield PostgresDb(conn, self._schema)
 
     def write(self, fn: Callable[[Db], T]) -> T:
-        """Run ``fn(db)`` in one transaction on a pooled connection."""
-        with self._connection() as conn, conn.transaction():
-            return fn(PostgresDb(conn, self._schema))
+        """Run ``fn(db)`` in one transaction on a pooled connection.
+
+        A transaction PostgreSQL aborts to break a deadlock, or as a serialization failure, is
+        rolled back and run again (up to WRITE_ATTEMPTS times, after a short random pause), as
+        the PostgreSQL manual advises (13.6, "Serialization Failure Handling"): ``fn`` must
+        change nothing outside the database. Raises StoreError when the last attempt fails.
+        """
+        attempt = 1
+        while True:
+            try:
+                with self._connection() as conn, conn.transaction():
+                    return fn(PostgresDb(conn, self._schema))
+            except StoreError as exc:
+                if attempt == WRITE_ATTEMPTS or not isinstance(exc.__cause__, RETRIED):
+                    raise
+                logger.info("write aborted by PostgreSQL (%s), run again", type(exc.__cause__).__name__)
+            time.sleep(random.uniform(0, 0.005 * 2**attempt))  # apart, so they do not collide again
+            attempt += 1
 
     @contextmanager
     def snapshot(self) -> Iterator[Db]:
