@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.memory import Memory
 from engram.observability.collector import StoreCollector
@@ -42,6 +43,42 @@ def interface_of(path: str) -> str:
     return "console" if path == "/admin" or path.startswith("/admin/") else "rest"
 
 
+class RequestMetrics:
+    """ASGI middleware: counts and times each HTTP request by method, route template and status,
+    and sets the interface it came through for the metrics counted deeper down.
+
+    Plain ASGI, not Starlette's BaseHTTPMiddleware: that runs the app in a task of its own and
+    streams the response through a queue, several times this middleware's cost per request.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        path = scope["path"]
+        token = INTERFACE.set(interface_of(path))
+        status = 500  # an exception escaping the app is answered 500 by the server's outer layer
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            INTERFACE.reset(token)
+            route = scope.get("route")
+            template = getattr(route, "path", None) or ("/mcp" if path.startswith("/mcp") else "unmatched")
+            HTTP_REQUESTS.labels(scope["method"], template, str(status)).inc()
+            HTTP_DURATION.labels(scope["method"], template).observe(time.perf_counter() - started)
+
+
 def install(app: FastAPI, memory: Memory) -> None:
     """Add the request metrics middleware and the ``/metrics`` route (with ``memory``'s counts) to ``app``.
 
@@ -55,23 +92,7 @@ def install(app: FastAPI, memory: Memory) -> None:
         registry.register(_ProcessMetrics())
     registry.register(StoreCollector(memory, memory.settings.metrics))
 
-    @app.middleware("http")
-    async def observe(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        started = time.perf_counter()
-        token = INTERFACE.set(interface_of(request.url.path))
-        status = 500  # an exception escaping the app is answered 500 by the server's outer layer
-        try:
-            response = await call_next(request)
-            status = response.status_code
-            return response
-        finally:
-            INTERFACE.reset(token)
-            route = request.scope.get("route")
-            path = getattr(route, "path", None) or (
-                "/mcp" if request.url.path.startswith("/mcp") else "unmatched"
-            )
-            HTTP_REQUESTS.labels(request.method, path, str(status)).inc()
-            HTTP_DURATION.labels(request.method, path).observe(time.perf_counter() - started)
+    app.add_middleware(RequestMetrics)
 
     @app.get("/metrics", include_in_schema=False)
     def metrics() -> Response:

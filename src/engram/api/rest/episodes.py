@@ -53,7 +53,11 @@ class EpisodeResult(BaseModel):
     episode: Episode
 
 
-def get_memory(request: Request) -> Memory:
+# The dependencies are coroutines though they await nothing: FastAPI runs a plain function's
+# dependency in its thread pool, a thread hop per request for reading an attribute.
+
+
+async def get_memory(request: Request) -> Memory:
     """Return the app's Memory (set by create_app)."""
     memory: Memory = request.app.state.memory
     return memory
@@ -62,9 +66,9 @@ def get_memory(request: Request) -> Memory:
 MemoryDep = Annotated[Memory, Depends(get_memory)]
 
 
-def get_limits(request: Request) -> ResultLimits:
+async def get_limits(request: Request) -> ResultLimits:
     """Return the result limits of the app's Memory (the same as over MCP)."""
-    return ResultLimits.from_settings(get_memory(request).settings)
+    return ResultLimits.from_settings((await get_memory(request)).settings)
 
 
 LimitsDep = Annotated[ResultLimits, Depends(get_limits)]
