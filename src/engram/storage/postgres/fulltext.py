@@ -290,13 +290,17 @@ class PostgresFullText(FullText):
         # transaction time the join drops episodes stored later, so it counts as a filter.
         filtered = bool(where) or clause != CURRENT
         inner_limit = "" if filtered else " ORDER BY score DESC, d.id LIMIT :limit"
+        # The best ``limit`` passing the filter are chosen on ids alone (the filter indexes carry
+        # the id: an index-only scan meets the candidates in a hash join), then their rows read.
         sql = (
-            f"SELECT {E}, m.score FROM (SELECT d.group_id, d.id, ({match}) * {K1 + 1} / "
-            f"(1 + {K1} * ({1 - B} + {B} * {EPISODE_LENGTH.format(d='d.')} / CAST(:avg AS float8))) AS score "
-            f"FROM (SELECT {queries}) q, episode_docs d WHERE d.group_id = :g "
-            f"AND (d.text_doc @@ ({candidates}) OR d.context_doc @@ ({candidates})){inner_limit}"
+            f"SELECT {E}, top.score FROM (SELECT m.id, m.score FROM (SELECT d.group_id, d.id, "
+            f"({match}) * {K1 + 1} / (1 + {K1} * ({1 - B} + {B} * {EPISODE_LENGTH.format(d='d.')} / "
+            f"CAST(:avg AS float8))) AS score FROM (SELECT {queries}) q, episode_docs d "
+            f"WHERE d.group_id = :g AND (d.text_doc @@ ({candidates}) OR d.context_doc @@ ({candidates}))"
+            f"{inner_limit}"
             f") m JOIN episodes e ON e.group_id = m.group_id AND e.id = m.id AND {clause} "
-            f"WHERE true{where} ORDER BY m.score DESC, e.id LIMIT :limit"
+            f"WHERE true{where} ORDER BY m.score DESC, m.id LIMIT :limit) top "
+            f"JOIN episodes e ON e.group_id = :g AND e.id = top.id AND {clause} ORDER BY top.score DESC, e.id"
         )
         values = {**params, **more, **at, "avg": stats.average_length, "g": group_id, "limit": limit}
         rows = db.tuples_unprepared(sql, values)  # planned for these very words (rare words: index scans)

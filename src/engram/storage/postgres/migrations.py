@@ -401,5 +401,23 @@ MIGRATIONS.append((13, references.POSTGRES_FOLD_MIGRATION))
 MIGRATIONS.append((14, change_log.POSTGRES_MIGRATION))
 # How far the change log's pruning reached, so a reader behind it always reloads.
 MIGRATIONS.append((15, change_log.POSTGRES_PRUNED_MIGRATION))
+# The filter indexes carry the episode id, so a filtered BM25 search intersects its candidates
+# with the filter from the index alone (engram.storage.postgres.fulltext, index-only scans).
+MIGRATIONS.append(
+    (
+        16,
+        """
+        DROP INDEX episodes_current_intent;
+        CREATE INDEX episodes_current_intent
+            ON episodes (group_id, intent, timestamp DESC) INCLUDE (id) WHERE expired_at IS NULL;
+        DROP INDEX episodes_current_source;
+        CREATE INDEX episodes_current_source
+            ON episodes (group_id, source, timestamp DESC) INCLUDE (id) WHERE expired_at IS NULL;
+        DROP INDEX episodes_current_actor;
+        CREATE INDEX episodes_current_actor
+            ON episodes (group_id, actor_id, timestamp DESC) INCLUDE (id) WHERE expired_at IS NULL;
+        """,
+    )
+)
 
 LATEST_VERSION = MIGRATIONS[-1][0]
