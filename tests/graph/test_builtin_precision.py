@@ -114,3 +114,17 @@ def test_an_account_is_its_customer_and_a_last_day_ends_the_fact(extractor: Buil
         "Initech",
         datetime(2024, 3, 9, tzinfo=UTC),
     )
+
+
+def test_every_role_is_read_though_role_patterns_run_only_on_role_words() -> None:
+    """The role patterns are tried only on messages holding a role word (EN_ROLE_TRIGGER): each
+    role the pattern knows must be one, or its sentences lose their role and employer."""
+    from engram.ingest.frames import EN_ROLE_NOUNS
+
+    extractor = BuiltinExtractor()
+    for noun in EN_ROLE_NOUNS.split("|"):
+        article = "an" if noun[0].lower() in "aeiou" else "a"
+        works = extractor.extract_text(f"I'm {article} {noun} at Globex.", actor="Dana")
+        assert ("WORKS_AT", "Globex") in {(f.predicate, f.object) for f in works.facts}, noun
+        role = extractor.extract_text(f"Dana is {article} {noun}.", actor="Sam")
+        assert any(f.predicate == "HAS_ROLE" for f in role.facts), noun

@@ -21,6 +21,7 @@ from engram.ingest.frames import (
     EN_NAMES,
     EN_OBJ,
     EN_ROLE,
+    EN_ROLE_TRIGGER,
     Pattern,
     pattern,
 )
@@ -102,7 +103,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
     en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) (?!{EN_DEPARTMENT}){EN_OBJ}", 0.8, require_mention=True,
-       trigger=" at | of "),  # any role: the role list is longer than a trigger list would stay
+       trigger=EN_ROLE_TRIGGER),
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", kind="value", trigger="from"),
@@ -125,15 +126,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
-       trigger="i'm|i am| is | am |works as|work as|working as|serves as|became|become|job as|career as|"
-               "hired as|promoted to|might be|may be|could be|must be", object_type="role", kind="entity",
-       stop="LEFT_ROLE"),
+       trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
     en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
-       trigger=", a|, an|, the|, our|as ", object_type="role", kind="entity"),
+       trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
-       kind="entity", object_type="role", trigger=" is | was "),
+       kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
