@@ -14,7 +14,7 @@ once. Then, on the same store:
 
 The difference is what the HTTP stack costs per request (uvicorn, FastAPI routing, validation,
 the edge checks, metrics, serialisation, the thread hop). The server's event loop and HTTP
-parser (uvloop and httptools when installed, else asyncio and h11) are printed with the figures.
+parser (uvloop when installed, else asyncio; h11, as `engram serve` sets it) are printed with the figures.
 
 Usage: .venv/bin/python bench/http_overhead.py [--episodes N] [--clients C] [--seconds S]
        [--calls N] [--quick] [--json]
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import episode_stream, load_locomo
+from engram.cli.server import SERVER_OPTIONS
 from engram.config import Settings
 from engram.memory import Memory
 from peers_load import http_qps
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server.stop()
     stack = {
         "event loop": "uvloop" if importlib.util.find_spec("uvloop") else "asyncio",
-        "HTTP parser": "httptools" if importlib.util.find_spec("httptools") else "h11",
+        "HTTP parser": SERVER_OPTIONS["http"],
     }
     rows = []
     for kind, measured in over_http.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from engram.api.app import create_app
 from engram.api.edge import Principal, open_access
 from engram.cli import app
 from engram.config import Settings
+from mcp_clients import engram_serve
 
 PROBLEM = "application/problem+json"
 INITIALIZE = {
@@ -278,3 +280,24 @@ def test_serve_refuses_a_malformed_trusted_host(tmp_path: Path, monkeypatch: pyt
     result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path / "data"), "--port", "8799"])
     assert result.exit_code == 2, result.output
     assert "ENGRAM_TRUSTED_HOSTS" in result.stderr and "bad host!" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n",  # the edge reads the first
+        "GET http://evil.example/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # the target names the host
+    ],
+)
+def test_engram_serve_refuses_a_request_naming_two_hosts(tmp_path: Path, head: str) -> None:
+    """RFC 9112 §3.2: a request with two Host lines is a 400; one whose absolute target names
+    another host must not reach a route as if it named this one (HTTP is parsed by h11)."""
+    with engram_serve(tmp_path / "data", tmp_path / "serve.log") as base:
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(f"{head}Connection: close\r\n\r\n".encode())
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    status = int(answer.split(b" ", 2)[1])
+    assert status in (400, 404, 421), answer[:300]

@@ -281,7 +281,11 @@ def test_a_write_chosen_as_deadlock_victim_runs_again(
         try:
             return f"ran {backend.write(take_both)}"
         except StoreError as exc:
-            return "deadlock" if "deadlock detected" in str(exc) else str(exc)
+            return (
+                "deadlock"
+                if "(a deadlock with concurrent writes); nothing of it was stored" in str(exc)
+                else str(exc)
+            )
 
     try:
         outcomes = sorted(race(2, work))
@@ -501,3 +505,21 @@ def test_a_filtered_bm25_search_meets_the_filter_in_its_index(postgres_url: str)
                 db.conn.execute("RESET enable_seqscan")
                 db.conn.execute("RESET enable_bitmapscan")
         assert "Index Only Scan using episodes_current_actor" in plan, plan
+
+
+def test_writes_run_read_committed_whatever_the_server_default(postgres_url: str) -> None:
+    """The writers' locks are designed for READ COMMITTED: under a SERIALIZABLE server default,
+    concurrent writes would fail with serialization errors past any retry."""
+    options = psycopg.conninfo.conninfo_to_dict(postgres_url).get("options") or ""  # the test's schema
+    conninfo = psycopg.conninfo.make_conninfo(
+        postgres_url, options=f"{options} -c default_transaction_isolation=serializable"
+    )
+    with psycopg.connect(conninfo) as conn:
+        assert conn.execute("SHOW transaction_isolation").fetchone() == ("serializable",)
+    backend = backend_module.PostgresBackend(conninfo, pool_size=1)
+    try:
+        assert backend.write(lambda db: db.value("SELECT current_setting('transaction_isolation')")) == (
+            "read committed"
+        )
+    finally:
+        backend.close()

@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import apsw
 import typer
@@ -29,6 +29,10 @@ from engram.errors import EngramError, InvalidInput, StoreError
 # -- serve, mcp ------------------------------------------------------------------------------------
 
 WORKER_HEALTHCHECK_SECONDS = 60
+SERVER_OPTIONS: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 5, "http": "h11"}
+"""uvicorn's options for every serve. HTTP is parsed by h11, which refuses what RFC 9112 says a
+server must (two Host headers, an absolute-form target naming another host); httptools, faster
+and picked when installed, accepts them, and the edge's Host check reads only the first."""
 
 
 @app.command()
@@ -100,7 +104,7 @@ def serve(
         _serve_workers(data_dir, host, port, workers)
         return
     try:
-        uvicorn.run(application, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+        uvicorn.run(application, host=host, port=port, **SERVER_OPTIONS)
     finally:
         memory.close()
 
@@ -127,8 +131,7 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
             workers=workers,
             host=host,
             port=port,
-            log_level="warning",
-            timeout_graceful_shutdown=5,
+            **SERVER_OPTIONS,
             # uvicorn kills a worker that does not answer its ping in time; a worker importing
             # Engram and opening the store on a busy machine takes well over the default 5 s.
             timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,

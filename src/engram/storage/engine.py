@@ -92,7 +92,11 @@ class SQLStorage:
     # -- transactions ------------------------------------------------------------------------------
 
     def write(self, fn: Callable[[Txn], T]) -> T:
-        """Run ``fn(txn)`` in one write transaction and return its result; roll back on error."""
+        """Run ``fn(txn)`` in one write transaction and return its result; roll back on error.
+
+        ``fn`` may run more than once (PostgreSQL runs a transaction aborted by a deadlock
+        again): it must change nothing outside the transaction.
+        """
 
         def run(db: object) -> tuple[T, int]:
             txn = Txn(db, self._backend)  # type: ignore[arg-type]
@@ -146,6 +150,7 @@ class SQLStorage:
     ) -> Episode:
         """Append version n+1 made by ``apply(current)`` and close version n, atomically; when
         ``apply`` returns None (nothing changes) write nothing and return the current version.
+        ``apply`` may be called more than once (see write).
 
         Raises NotFound or PreconditionFailed (not at ``expected_version``).
         """

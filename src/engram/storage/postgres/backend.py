@@ -250,6 +250,9 @@ class PostgresBackend(Backend):
         from pgvector.psycopg import register_vector
 
         conn.execute("SET TIME ZONE 'UTC'")
+        # The locks writers take are designed for READ COMMITTED; a server-wide SERIALIZABLE
+        # default would fail many of them with serialization errors.
+        conn.execute("SET default_transaction_isolation = 'read committed'")
         register_vector(conn)
 
     @contextmanager
@@ -321,8 +324,9 @@ class PostgresBackend(Backend):
 
         A transaction PostgreSQL aborts to break a deadlock, or as a serialization failure, is
         rolled back and run again (up to WRITE_ATTEMPTS times, after a short random pause), as
-        the PostgreSQL manual advises (13.6, "Serialization Failure Handling"): ``fn`` must
-        change nothing outside the database. Raises StoreError when the last attempt fails.
+        the PostgreSQL manual advises (13.6, "Serialization Failure Handling"): ``fn`` may run
+        more than once and must change nothing outside the database. Raises StoreError when
+        the last attempt fails too.
         """
         attempt = 1
         while True:
@@ -330,9 +334,16 @@ class PostgresBackend(Backend):
                 with self._connection() as conn, conn.transaction():
                     return fn(PostgresDb(conn, self._schema))
             except StoreError as exc:
-                if attempt == WRITE_ATTEMPTS or not isinstance(exc.__cause__, RETRIED):
+                if not isinstance(exc.__cause__, RETRIED):
                     raise
-                logger.info("write aborted by PostgreSQL (%s), run again", type(exc.__cause__).__name__)
+                reason = "a deadlock" if isinstance(exc.__cause__, RETRIED[0]) else "a serialization failure"
+                if attempt == WRITE_ATTEMPTS:
+                    raise StoreError(
+                        f"{self._where} aborted this write {attempt} time(s) in a row ({reason} with "
+                        "concurrent writes); nothing of it was stored: try again",
+                        field="database",
+                    ) from exc
+                logger.warning("%s aborted a write (%s); running it again", self._where, reason)
             time.sleep(random.uniform(0, 0.005 * 2**attempt))  # apart, so they do not collide again
             attempt += 1
 

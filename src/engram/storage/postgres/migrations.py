@@ -407,13 +407,13 @@ MIGRATIONS.append(
     (
         16,
         """
-        DROP INDEX episodes_current_intent;
+        DROP INDEX IF EXISTS episodes_current_intent;
         CREATE INDEX episodes_current_intent
             ON episodes (group_id, intent, timestamp DESC) INCLUDE (id) WHERE expired_at IS NULL;
-        DROP INDEX episodes_current_source;
+        DROP INDEX IF EXISTS episodes_current_source;
         CREATE INDEX episodes_current_source
             ON episodes (group_id, source, timestamp DESC) INCLUDE (id) WHERE expired_at IS NULL;
-        DROP INDEX episodes_current_actor;
+        DROP INDEX IF EXISTS episodes_current_actor;
         CREATE INDEX episodes_current_actor
             ON episodes (group_id, actor_id, timestamp DESC) INCLUDE (id) WHERE expired_at IS NULL;
         """,

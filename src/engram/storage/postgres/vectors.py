@@ -87,6 +87,7 @@ class PostgresVectors(Vectors):
     def suspend_index(self, db: Db) -> bool:
         """Drop the episode index when a load of at least BULK_ROWS vectors, more than are
         stored, is starting; return whether it was dropped (the caller holds LOAD_LOCK)."""
+        self._suspended = False  # an earlier attempt of this transaction may have set it
         db.lock([("schema",)])  # before the counts: their table locks would order against it
         waiting, stored = db.tuples(
             "SELECT (SELECT count(*) FROM episode_docs) - (SELECT count(*) FROM episode_vectors), "
