@@ -140,6 +140,30 @@ def test_batch_is_all_or_nothing_and_names_the_item(memory: Memory) -> None:
     assert results[1].episode.group_id == "other"
 
 
+def test_a_batch_over_two_groups_is_all_or_nothing(backend: dict[str, object]) -> None:
+    """Each group gets its own operation, but the batch is one transaction: a conflict in the
+    second group leaves nothing of the first."""
+    with Memory.open(settings=Settings(**backend, embedder="none", extractor="none")) as memory:  # type: ignore[arg-type]
+        memory.create_episode({"id": "x1", "group_id": "b", "content": "first"})
+        with pytest.raises(Conflict):
+            memory.create_episodes(
+                [
+                    {"id": "a1", "group_id": "a", "content": "in a"},
+                    {"id": "x1", "group_id": "b", "content": "other words"},
+                ]
+            )
+        with pytest.raises(NotFound):
+            memory.get_episode("a1", group_id="a")
+        assert memory.list_operations(group_id="a").items == []
+        created = memory.create_episodes(
+            [
+                {"id": "a1", "group_id": "a", "content": "in a"},
+                {"id": "b2", "group_id": "b", "content": "in b"},
+            ]
+        )
+        assert [(c.episode.group_id, c.deduplicated) for c in created] == [("a", False), ("b", False)]
+
+
 def test_update_is_a_merge_patch_producing_a_new_version(memory: Memory) -> None:
     episode = memory.create_episode(
         {"content": "budget", "intent": "plan", "metadata": {"a": 1, "nested": {"x": 1, "y": 2}}}

@@ -369,9 +369,17 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
                     episode_in.intent
                 )
         stored: dict[int, CreatedEpisode] = {}
-        for group_id, operation in operations.items():
-            indexes = [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
-            pairs = self.store.insert_episodes([prepared[i] for i in indexes], operation)
+        positions = {
+            group_id: [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
+            for group_id in operations
+        }
+        batches = [
+            ([prepared[i] for i in positions[group_id]], operation)
+            for group_id, operation in operations.items()
+        ]
+        for indexes, pairs in zip(
+            positions.values(), self.store.insert_episode_batches(batches), strict=True
+        ):
             metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
                 stored[i] = CreatedEpisode(

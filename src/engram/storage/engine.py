@@ -117,23 +117,34 @@ class SQLStorage:
         Items with a ``vector`` get it stored in the same transaction (not embedded later).
         Raises Conflict when a client id already names an episode with other content.
         """
+        return self.insert_episode_batches([(items, operation)])[0]
+
+    def insert_episode_batches(
+        self, batches: Sequence[tuple[Sequence[NewEpisode], Operation]]
+    ) -> list[list[tuple[Episode, bool]]]:
+        """Store each batch of new episodes with its operation (one per group), all in one
+        transaction: every batch is stored or, on any error, none. Returns the results of each
+        batch as insert_episodes does."""
         fulltext, vectors = self._backend.fulltext, self._backend.vectors
 
-        def insert(db: Db) -> list[tuple[Episode, bool]]:
-            db.lock(episodes.lock_keys(items))
-            with self._backend.batch_insert(db, len(items)):
-                results = episodes.insert(db, fulltext, items, operation)
-                given = [
-                    (episode, item.vector)
-                    for item, (episode, duplicate) in zip(items, results, strict=True)
-                    if not duplicate and item.vector is not None
-                ]
-                if given:
-                    vectors.put_episodes(db, given)
-            return results
+        def insert(db: Db) -> list[list[tuple[Episode, bool]]]:
+            db.lock(episodes.lock_keys([item for items, _ in batches for item in items]))
+            out = []
+            for items, operation in batches:
+                with self._backend.batch_insert(db, len(items)):
+                    results = episodes.insert(db, fulltext, items, operation)
+                    given = [
+                        (episode, item.vector)
+                        for item, (episode, duplicate) in zip(items, results, strict=True)
+                        if not duplicate and item.vector is not None
+                    ]
+                    if given:
+                        vectors.put_episodes(db, given)
+                out.append(results)
+            return out
 
         results = self._backend.write(insert)
-        self._backend.inserted(sum(not duplicate for _, duplicate in results))
+        self._backend.inserted(sum(not duplicate for batch in results for _, duplicate in batch))
         return results
 
     def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:

@@ -116,6 +116,9 @@ class Storage(Protocol):
     def insert_episodes(
         self, items: Sequence[NewEpisode], operation: Operation
     ) -> list[tuple[Episode, bool]]: ...
+    def insert_episode_batches(
+        self, batches: Sequence[tuple[Sequence[NewEpisode], Operation]]
+    ) -> list[list[tuple[Episode, bool]]]: ...
     def get_episode(
         self, group_id: str, episode_id: str, known_at: datetime | None = None
     ) -> Episode | None: ...
