@@ -336,7 +336,8 @@ class PostgresBackend(Backend):
             except StoreError as exc:
                 if not isinstance(exc.__cause__, RETRIED):
                     raise
-                reason = "a deadlock" if isinstance(exc.__cause__, RETRIED[0]) else "a serialization failure"
+                deadlock = isinstance(exc.__cause__, psycopg.errors.DeadlockDetected)
+                reason = "a deadlock" if deadlock else "a serialization failure"
                 if attempt == WRITE_ATTEMPTS:
                     raise StoreError(
                         f"{self._where} aborted this write {attempt} time(s) in a row ({reason} with "
