@@ -369,10 +369,9 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
                     episode_in.intent
                 )
         stored: dict[int, CreatedEpisode] = {}
-        positions = {
-            group_id: [i for i, p in enumerate(prepared) if p.episode.group_id == group_id]
-            for group_id in operations
-        }
+        positions: dict[str, list[int]] = {group_id: [] for group_id in operations}
+        for i, new in enumerate(prepared):
+            positions[new.episode.group_id].append(i)
         batches = [
             ([prepared[i] for i in positions[group_id]], operation)
             for group_id, operation in operations.items()

@@ -461,7 +461,9 @@ def test_entity_name_search_can_use_the_trigram_index(postgres_url: str) -> None
         store.close()
 
 
-def test_a_filtered_bm25_search_meets_the_filter_in_its_index(postgres_url: str) -> None:
+def test_a_filtered_bm25_search_meets_the_filter_in_its_index(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The candidates can be intersected with the filter on ids read from the filter's index
     alone (an index-only scan: the index carries the id since migration 16), not by reading every
     episode that passes the filter. A store this small is read whole by the planner's choice,
@@ -486,14 +488,11 @@ def test_a_filtered_bm25_search_meets_the_filter_in_its_index(postgres_url: str)
             sent.append((sql, params))
             return real(db, sql, params)
 
-        backend_module.PostgresDb.tuples_unprepared = record  # type: ignore[method-assign]
-        try:
-            found = memory.search_episodes(
-                {"query": "bravo", "group_id": "g", "limit": 5, "filters": {"actor_id": ["u1"]}},
-                channels=["bm25"],
-            )
-        finally:
-            backend_module.PostgresDb.tuples_unprepared = real  # type: ignore[method-assign]
+        monkeypatch.setattr(backend_module.PostgresDb, "tuples_unprepared", record)
+        found = memory.search_episodes(
+            {"query": "bravo", "group_id": "g", "limit": 5, "filters": {"actor_id": ["u1"]}},
+            channels=["bm25"],
+        )
         assert [hit.episode.actor.id for hit in found.results] == ["u1"] * 5
         with memory.store._backend.read() as db:  # type: ignore[attr-defined]
             sql, params = sent[-1]
