@@ -8,7 +8,9 @@ origins (403); the body's declared size against the limit (413), and the body as
 401 when it refuses) for every path but the open ones (``OPEN_PATHS``: liveness, metrics, the
 API's documents) and the console (which signs people in itself); then the app, with the caller
 set for Memory's checks (engram.access). An exception that escapes the app becomes a 500
-problem carrying the request id, which is logged with the traceback.
+problem carrying the request id, which is logged with the traceback; a client that hangs up
+before its body arrived is no server error: it is logged at INFO and counted as status 499
+(nginx's "client closed request"), with no answer sent.
 
 Why not Starlette's TrustedHostMiddleware and FastAPI's ``max_body_size``: both answer in plain
 text without the request id (FastAPI's even replaces any response to an over-long request with
@@ -26,6 +28,7 @@ from urllib.parse import urlsplit
 import anyio
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -44,6 +47,8 @@ OPEN_PATHS = frozenset({"/healthz", "/metrics", "/openapi.json", "/docs", "/docs
 CONSOLE_PATH = "/admin"
 """The console signs its visitors in itself (engram.api.console.auth)."""
 BEARER_CHALLENGE = 'Bearer realm="engram"'
+CLIENT_CLOSED = 499
+"""The status counted for a request whose client hung up before its body arrived (nginx's code)."""
 """The WWW-Authenticate header of a 401 (RFC 6750)."""
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 _HOST_PATTERN = re.compile(r"^(\*|(\*\.)?[a-z0-9_.:-]+)$")
@@ -200,6 +205,11 @@ class Edge:
             if status:
                 raise
             await too_large(scope)(scope, receive, send_with_id)
+            return
+        except ClientDisconnect:  # the caller hung up mid-body: nothing was done, nobody to answer
+            logger.info("request %s: the client closed the connection before its body arrived", rid)
+            if not status:
+                await Response(status_code=CLIENT_CLOSED)(scope, receive, send_with_id)
             return
         except Exception:  # the one place an unexpected error becomes a 500 problem
             logger.exception("request %s failed: %s %s", rid, scope["method"], scope["path"])
