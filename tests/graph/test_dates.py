@@ -6,13 +6,17 @@ Reference: Wednesday 2024-01-03 12:00 UTC unless a row says otherwise, so "last 
 
 from __future__ import annotations
 
+import json
+import re
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
 from engram.memory import Memory
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
+from engram.nlp import dates
 from engram.nlp.dates import DateSpan, apply_dates, date_facts, date_value, resolve_dates
 
 REF = datetime(2024, 1, 3, 12, 0, tzinfo=UTC)  # a Wednesday
@@ -320,3 +324,32 @@ def test_a_weekday_restating_a_past_date_keeps_the_date() -> None:
     assert date_value("Tuesday, January 2", REF, future=True) == "2024-01-02"
     assert date_value("周二，1月2日", REF, future=True) == "2024-01-02"
     assert date_value("Tuesday at 3pm", REF, future=True) == "2024-01-09 15:00"
+
+
+BENCH_DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+
+
+def _sentences() -> list[str]:
+    """Every text of the extraction and scenario sets and of TABLE, whole and cut at punctuation."""
+    texts = [row[0] for row in TABLE]
+    for line in (BENCH_DATA / "extraction_set.jsonl").read_text().splitlines():
+        texts.append(json.loads(line)["text"])
+    for line in (BENCH_DATA / "scenarios.jsonl").read_text().splitlines():
+        texts += [episode["content"] for episode in json.loads(line)["episodes"]]
+    return list(dict.fromkeys(texts + [part for t in texts for part in re.split(r"[.!?,;。！？，；]", t)]))
+
+
+def test_texts_without_a_time_word_skip_the_scan_and_lose_no_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-search shortcut (``_DATEISH``) may only skip texts the full scan finds nothing in."""
+    texts = _sentences()
+    skipped = [t for t in texts if not dates._DATEISH.search(t)]
+    assert len(texts) > 1000 and len(skipped) > len(texts) / 4
+    assert [t for t in skipped if dates._scan(t, REF)] == []
+    for text in ("at noon", "半小时后", "in a fortnight", "3点半", "midnight", "two hours ago", "晚上八点"):
+        assert resolve_dates(text, REF) is not None, text
+
+    def scanned(text: str, reference: datetime) -> list[object]:
+        raise AssertionError(f"scanned {text!r}")
+
+    monkeypatch.setattr(dates, "_scan", scanned)
+    assert resolve_dates("Amelia Costa lives in Vancouver", REF) is None

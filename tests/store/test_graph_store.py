@@ -85,6 +85,26 @@ def test_writes_are_one_transaction_and_read_their_own_writes(graph: Storage) ->
     assert graph.mentioned_entities("g1", "e1") == ["en_a"]
 
 
+def test_an_entity_read_or_written_in_a_transaction_is_the_callers_to_change(graph: Storage) -> None:
+    """The transaction remembers entities it read or wrote; what a caller does to the copy it
+    got (or to the model it wrote) does not change what the next read returns."""
+
+    def write(txn: Txn) -> Entity | None:
+        written = entity("en_a", "Ann")
+        txn.put_entity(written, ["ann"])
+        written.attributes["city"]["value"] = "上海"
+        written.aliases.append("Annie")
+        read = txn.entity("g1", "en_a")
+        assert read is not None
+        read.attributes["city"]["value"] = "北京"
+        read.aliases.clear()
+        return txn.entity("g1", "en_a")
+
+    again = graph.write(write)
+    assert again is not None and again.aliases == ["Ann alias"]
+    assert again.attributes == {"city": {"value": "杭州", "episode": "e1"}}
+
+
 def test_reads_inside_a_pipeline_see_the_writes_sent_before_them(graph: Storage) -> None:
     """In a pipeline (PostgreSQL sends the block's statements without waiting) a read still
     returns rows, and sees what the block wrote before it; nested blocks are one block."""

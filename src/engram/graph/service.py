@@ -158,12 +158,13 @@ class GraphService:
 
         def write(txn: Txn) -> BuildSummary:
             total = BuildSummary()
-            for episode, extraction in batch:
-                part = self._builder.build(txn, episode, extraction, operation, name_vectors)
-                if len(batch) > 1:
-                    for decision in part.decisions:
-                        decision["episode"] = episode.id
-                total.add(part)
+            with txn.pipeline():  # the batch's writes go out with its next read, not one sync each
+                for episode, extraction in batch:
+                    part = self._builder.build(txn, episode, extraction, operation, name_vectors)
+                    if len(batch) > 1:
+                        for decision in part.decisions:
+                            decision["episode"] = episode.id
+                    total.add(part)
             extra = {"tokens": tokens} if tokens else {}
             txn.record_operation(
                 operation, {"episodes": [e.id for e, _ in batch], **total.details(), **extra}

@@ -41,7 +41,7 @@ from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.clauses import date_bounds, frame_clause
 from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
-from engram.nlp.timeexpr import find_time_range
+from engram.nlp.timeexpr import TIMEISH, find_time_range
 from engram.nlp.tokenize import has_cjk
 
 __all__ = [
@@ -400,7 +400,16 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
         return None
 
 
+_DATEISH = re.compile(
+    rf"{TIMEISH.pattern}|minute|hour|fortnight|noon|midday|midnight|clock|[点點时钟]", re.I
+)
+"""Every date, offset and clock expression ``_scan`` reads holds one of these (timeexpr's words,
+the units and clock words it lacks): most fact sentences hold none, and one search says so."""
+
+
 def _resolve_dates(text: str, reference: datetime) -> DateSpan | None:
+    if not _DATEISH.search(text):
+        return None
     zone = reference.tzinfo or UTC
     items = _scan(text, reference)
     for index, item in enumerate(items):

@@ -422,7 +422,7 @@ def _cn_rolling(m: re.Match[str], today: date) -> _Period | None:
 
 # -- the rule table -----------------------------------------------------------------------------
 
-_TIMEISH = re.compile(
+TIMEISH = re.compile(
     r"\d|day|week|month|year|quarter|morning|afternoon|evening|night|ago|tomorrow"
     r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[天日周期月年季晚早晨夜拜]",
     re.I,
@@ -543,7 +543,7 @@ def find_time_range(text: str, reference: datetime) -> TimeRange | None:
     one fixes the time zone that days start in. Cost: ~1 µs without time-ish words,
     20-60 µs with them (see the module docstring for the readings chosen).
     """
-    if not _TIMEISH.search(text):
+    if not TIMEISH.search(text):
         return None
     zone = reference.tzinfo or UTC
     today = (reference if reference.tzinfo else reference.replace(tzinfo=UTC)).astimezone(zone).date()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from copy import deepcopy
 from datetime import datetime
 
 from engram.models.episodes import Episode, Operation
@@ -22,6 +23,13 @@ from engram.storage.backend import Backend
 from engram.storage.rows import episode_params, insert_episode_sql, insert_operation
 from engram.storage.sql import Db
 from engram.storage.types import MergeCandidate, ObjectKind, OperationQuery, PendingEntity, Vector, VersionRef
+
+
+def _copied(entity: Entity) -> Entity:
+    """Return a copy of ``entity`` that shares nothing mutable with it: its lists and dicts are
+    copied deeply, its strings and times shared (half of ``model_copy(deep=True)``'s cost)."""
+    fields = vars(entity).items()
+    return entity.model_copy(update={name: deepcopy(v) for name, v in fields if isinstance(v, list | dict)})
 
 
 class Txn:
@@ -86,7 +94,7 @@ class Txn:
     def entity(self, group_id: str, entity_id: str) -> Entity | None:
         """Return an entity's current version."""
         found = self._cached_entity(group_id, entity_id)
-        return None if found is None else found.model_copy(deep=True)  # the caller may change it
+        return None if found is None else _copied(found)  # the caller may change it
 
     def _cached_entity(self, group_id: str, entity_id: str) -> Entity | None:
         key = (group_id, entity_id)
@@ -106,7 +114,7 @@ class Txn:
     def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
         """Store an entity version (closing the previous one) and index its names."""
         graph.put_entity(self._group(entity.group_id), entity, name_keys)
-        self._entities[entity.group_id, entity.id] = entity.model_copy(deep=True)  # as a read returns it
+        self._entities[entity.group_id, entity.id] = _copied(entity)  # as a read returns it
         self._renamed(entity.group_id, entity.id, name_keys)
         self.written += 1
 
