@@ -400,9 +400,7 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
         return None
 
 
-_DATEISH = re.compile(
-    rf"{TIMEISH.pattern}|minute|hour|fortnight|noon|midday|midnight|clock|[点點时钟]", re.I
-)
+_DATEISH = re.compile(rf"{TIMEISH.pattern}|minute|hour|fortnight|noon|midday|midnight|clock|[点點时钟]", re.I)
 """Every date, offset and clock expression ``_scan`` reads holds one of these (timeexpr's words,
 the units and clock words it lacks): most fact sentences hold none, and one search says so."""
 
