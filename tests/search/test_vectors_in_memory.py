@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from engram import InvalidInput, Memory, Settings
+from engram import InvalidInput, Memory, Settings, StoreError
 from engram.api.app import create_app
 from engram.models.episodes import EpisodeFilters
 from engram.nlp.embed import Vectors, normalise
@@ -438,3 +438,64 @@ def test_a_bad_declared_key_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput) as caught:
         Memory.open(settings=Settings(data_dir=tmp_path, embedder="none", indexed_metadata_keys=["a'b"]))
     assert caught.value.field == "metadata"
+
+
+@pytest.fixture(scope="module")
+def hot_standby() -> Iterator[tuple[str, Any]]:
+    """Yield a primary's URL and a streaming hot standby of it (tests/postgres_server.py)."""
+    from postgres_server import EmbeddedPostgres, Standby
+
+    primary = EmbeddedPostgres()
+    try:
+        standby = Standby(primary)
+        try:
+            yield primary.url, standby
+        finally:
+            standby.stop()
+    finally:
+        primary.stop()
+
+
+@pytest.mark.postgres
+def test_a_hot_standby_serves_filtered_searches_that_see_every_replayed_change(
+    hot_standby: tuple[str, Any],
+) -> None:
+    """A process on a streaming replica: its snapshots list no running transactions, so a change
+    the primary logged first and committed last must still reach its filtered vector searches
+    (served in SQL there); deletes reach it too, and a write is refused as read-only."""
+    primary_url, standby = hot_standby
+
+    def open_on(url: str) -> Memory:
+        settings = Settings(database_url=url, embedder="none", extractor="none")  # type: ignore[arg-type]
+        return Memory.open(settings=settings, embedder=AxisEmbedder(), background_indexing=False)
+
+    with open_on(primary_url) as writer:
+        writer.create_episodes(_episodes(10))
+        standby.caught_up()
+        with open_on(standby.url) as reader:
+
+            def found(**filters: Any) -> set[str]:
+                request = {"query": "axis2", "limit": 100, "filters": filters}
+                return {
+                    hit.episode.id for hit in reader.search_episodes(request, channels=["vector"]).results
+                }
+
+            assert found(actor_id=["user1"]) == {"e1", "e4", "e7"}
+            assert found(intent=["late"]) == set()
+            with _held_open(
+                writer, "UPDATE episodes SET intent = 'late' WHERE id = 'e2' AND expired_at IS NULL"
+            ):
+                writer.create_episode(
+                    {"id": "after", "content": "after", "intent": "soon", "embedding": _axis(2)}
+                )
+                standby.caught_up()
+                assert found(intent=["late", "soon"]) == {"after"}
+            standby.caught_up()
+            assert found(intent=["late", "soon"]) == {"after", "e2"}
+            writer.delete_episode("e1")
+            standby.caught_up()
+            assert found(actor_id=["user1"]) == {"e4", "e7"}
+            words = reader.search_episodes({"query": "after", "limit": 5}, channels=["bm25"]).results
+            assert [hit.episode.id for hit in words] == ["after"]
+            with pytest.raises(StoreError, match="read-only"):
+                reader.create_episode({"content": "written on the replica", "embedding": _axis(1)})
