@@ -47,9 +47,9 @@ OPEN_PATHS = frozenset({"/healthz", "/metrics", "/openapi.json", "/docs", "/docs
 CONSOLE_PATH = "/admin"
 """The console signs its visitors in itself (engram.api.console.auth)."""
 BEARER_CHALLENGE = 'Bearer realm="engram"'
+"""The WWW-Authenticate header of a 401 (RFC 6750)."""
 CLIENT_CLOSED = 499
 """The status counted for a request whose client hung up before its body arrived (nginx's code)."""
-"""The WWW-Authenticate header of a 401 (RFC 6750)."""
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 _HOST_PATTERN = re.compile(r"^(\*|(\*\.)?[a-z0-9_.:-]+)$")
 
