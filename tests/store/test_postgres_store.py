@@ -6,6 +6,7 @@ The graph's behaviour on both backends is tested through Memory in tests/graph a
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -27,6 +28,7 @@ from engram.storage.postgres import backend as backend_module
 from engram.storage.postgres.migrations import LATEST_VERSION
 from engram.storage.protocol import Txn
 from engram.storage.sql import Db
+from engram.storage.types import FactQuery
 from store.test_contract import new_episode, operation
 
 T = TypeVar("T")
@@ -522,3 +524,53 @@ def test_writes_run_read_committed_whatever_the_server_default(postgres_url: str
         )
     finally:
         backend.close()
+
+
+def test_a_graph_build_that_waited_for_its_group_is_stamped_when_it_gets_it(postgres_url: str) -> None:
+    """Graph writers of one group take turns (an advisory lock). A build stamped before its turn
+    came would close what the writer before it recorded at a time before it was recorded; it is
+    stamped once the group is its own, so transaction times follow the order of the writes."""
+    now = [datetime(2024, 1, 1, tzinfo=UTC)]
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none", extractor="none")
+
+    def says(city: str) -> dict[str, object]:
+        entities = [{"name": "Ann", "type": "person"}, {"name": city, "type": "place"}]
+        return {
+            "content": f"Ann lives in {city}",
+            "entities": entities,
+            "facts": [{"subject": "Ann", "predicate": "LIVES_IN", "object": city}],
+        }
+
+    with Memory.open(settings=settings, clock=lambda: now[0], background_indexing=False) as memory:
+        memory.create_episode(says("Paris"))
+        held, release = threading.Event(), threading.Event()
+
+        def hold(txn: Txn) -> None:
+            txn.hold("default")
+            held.set()
+            assert release.wait(20)
+
+        holder = threading.Thread(target=memory.store.write, args=(hold,))
+        holder.start()
+        assert held.wait(10)
+        now[0] += timedelta(minutes=1)  # the mover asks while the group is held…
+        mover = threading.Thread(target=memory.create_episode, args=(says("Berlin"),))
+        mover.start()
+        with psycopg.connect(postgres_url) as conn:
+            for _ in range(200):
+                if conn.execute(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                ).fetchone() == (1,):
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail("the mover never waited for the group")
+        now[0] += timedelta(minutes=1)  # …and gets it a minute later
+        release.set()
+        holder.join()
+        mover.join()
+        builds = memory.list_operations(kind=["extract"]).items
+        versions = memory.store.find_facts("default", FactQuery(include_history=True), 50)
+    assert max(op.created_at for op in builds) == now[0]
+    assert max(v.recorded_at for v in versions) == now[0]
+    assert all(v.expired_at is None or v.expired_at >= v.recorded_at for v in versions)

@@ -152,11 +152,14 @@ class GraphService:
         """Resolve and arbitrate the extractions of stored episodes of one group, as one ``kind``
         operation (``tokens``: what each extraction cost, recorded in its details)."""
         name_vectors = self._mention_vectors(batch)
-        operation = Operation.begin(
-            group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", at=self._clock(), actor=actor
-        )
 
         def write(txn: Txn) -> BuildSummary:
+            # Stamped once the group is ours: a build that waited for another must not close
+            # the versions that one wrote at a time before they were recorded.
+            txn.hold(group_id)
+            operation = Operation.begin(
+                group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", at=self._clock(), actor=actor
+            )
             total = BuildSummary()
             with txn.pipeline():  # the batch's writes go out with its next read, not one sync each
                 for episode, extraction in batch:

@@ -47,6 +47,11 @@ class Txn:
         self._keys_of: dict[tuple[str, str], set[str]] = {}
         self.written = 0
 
+    def hold(self, group_id: str) -> None:
+        """Take the group's graph lock now (else taken at the first statement about the group):
+        another writer of the group's graph waits until this transaction ends."""
+        self._group(group_id)
+
     def _group(self, group_id: str) -> Db:
         if group_id not in self._locked:
             self._db.lock([(group_id, "graph")])
