@@ -93,7 +93,23 @@ def _serve(server_module: Any, pgdata: Path) -> Any:
         return server_module.get_server(pgdata, cleanup_mode="delete")
 
 
-class EmbeddedPostgres:
+class _Cluster:
+    """A server started from a data directory under ``root``; ``stop()`` stops it and deletes ``root``."""
+
+    root: Path
+    _server: Any
+
+    def stop(self) -> None:
+        """Stop the server and delete its directory."""
+        try:
+            if self._server is not None:
+                self._server.cleanup()
+                self._server = None
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+class EmbeddedPostgres(_Cluster):
     """A running throwaway server; ``url`` names its database (with pgvector installed).
 
     ``settings`` override SERVER_SETTINGS (benchmarks turn durability back on).
@@ -147,17 +163,8 @@ class EmbeddedPostgres:
         if result.returncode != 0:
             raise RuntimeError(f"initdb failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
 
-    def stop(self) -> None:
-        """Stop the server and delete its directory."""
-        try:
-            if self._server is not None:
-                self._server.cleanup()
-                self._server = None
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
 
-
-class Standby:
+class Standby(_Cluster):
     """A hot standby of ``primary``: ``pg_basebackup -R`` (WAL streamed during the copy, a fast
     checkpoint), started on its own socket; it replays what the primary commits and refuses
     writes. ``url`` names the same database; ``caught_up()`` waits until it has replayed all
@@ -203,12 +210,3 @@ class Standby:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the standby did not replay up to {target} in {timeout} s")
                 time.sleep(0.05)
-
-    def stop(self) -> None:
-        """Stop the standby and delete its directory."""
-        try:
-            if self._server is not None:
-                self._server.cleanup()
-                self._server = None
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
