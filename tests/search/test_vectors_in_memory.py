@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from engram import InvalidInput, Memory, Settings, StoreError
 from engram.api.app import create_app
@@ -81,7 +82,7 @@ def open_memory(backend: dict[str, Any]) -> Iterator[Any]:
 
     def make(**settings: Any) -> Memory:
         memory = Memory.open(
-            settings=Settings(**backend, embedder="none", extractor="none", **settings),
+            settings=Settings(**{**backend, "embedder": "none", "extractor": "none", **settings}),
             embedder=AxisEmbedder(),
             background_indexing=False,
         )
@@ -268,7 +269,7 @@ def test_a_pruning_under_an_open_transaction_costs_no_reload_per_search(
         for _ in range(5):
             hits = reader.search_episodes(request, channels=["vector"]).results
             assert "late" in {hit.episode.id for hit in hits}
-        assert len(loads) <= 1
+        assert len(loads) <= 1, loads
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -313,6 +314,35 @@ def test_changes_restored_from_a_cluster_ahead_are_dropped_at_open(open_memory: 
     writer.update_episode("e2", {"intent": "late"}, expected_version=episode.version)
     hits = reader.search_episodes({"query": "axis2", "filters": filters}, channels=["vector"]).results
     assert [hit.episode.id for hit in hits] == ["e2"]
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_a_read_only_session_on_changes_restored_ahead_does_not_reload_per_search(
+    open_memory: Any, backend: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only session cannot drop changes restored from a cluster ahead (a writable process
+    does at open): it serves filtered vector searches in SQL, exact, with no reload per search."""
+    from engram.storage.episode_matrix import EpisodeMatrices
+
+    writer = open_memory()
+    writer.create_episodes(_episodes(6))
+    ahead = "CAST(CAST(CAST(xid AS text) AS bigint) + 5000000 AS text)::xid8"
+    writer.store._backend.write(lambda db: db.run(f"UPDATE episode_changes SET xid = {ahead}"))
+    writer.store._backend.write(lambda db: db.run(f"UPDATE episode_changes_pruned SET xid = {ahead}"))
+    loads: list[str] = []
+    load = EpisodeMatrices._load
+    monkeypatch.setattr(EpisodeMatrices, "_load", lambda self, db, g: loads.append(g) or load(self, db, g))
+    url = backend["database_url"].get_secret_value()
+    read_only = url.replace("search_path", "default_transaction_read_only%3Don%20-csearch_path")
+    reader = open_memory(database_url=SecretStr(read_only))
+    request = {"query": "axis2", "filters": {"intent": ["late"]}}
+    for _ in range(3):
+        assert reader.search_episodes(request, channels=["vector"]).results == []
+    episode = writer.get_episode("e2")
+    writer.update_episode("e2", {"intent": "late"}, expected_version=episode.version)
+    hits = reader.search_episodes(request, channels=["vector"]).results
+    assert [hit.episode.id for hit in hits] == ["e2"]
+    assert len(loads) <= 1, loads
 
 
 def test_embedding_of_other_dimensions_is_refused_naming_the_field(open_memory: Any) -> None:

@@ -292,8 +292,8 @@ class PostgresBackend(Backend):
     def _repair_at_open(self) -> None:
         """Build the episode index a vector load cut short left out, unless a load is running,
         and drop changes logged by another cluster (change_log.forget_restored_changes); unless
-        this session cannot write (a replica). A hot standby searches vectors in SQL
-        (PostgresVectors.from_memory)."""
+        this session cannot write (a replica). A hot standby, and a read-only session on changes
+        restored ahead, search vectors in SQL (PostgresVectors.from_memory)."""
 
         def restore(db: Db) -> None:
             assert isinstance(db, PostgresDb)
@@ -302,9 +302,12 @@ class PostgresBackend(Backend):
                 "current_setting('transaction_read_only') = 'on' AS read_only"
             )
             assert state is not None
-            self.vectors.from_memory = not state["standby"]
             if state["standby"] or state["read_only"]:
+                # A session that cannot write cannot drop changes restored ahead either: its
+                # marks would miss every refresh (a reload per search), so it reads in SQL too.
+                self.vectors.from_memory = not state["standby"] and not change_log.restored_ahead(db)
                 return
+            self.vectors.from_memory = True
             change_log.forget_restored_changes(db)
             if db.value(
                 "SELECT pg_try_advisory_xact_lock(:k) AS can", {"k": lock_key(self._schema, LOAD_LOCK)}

@@ -110,17 +110,26 @@ once prepared, as a scan of the group's every change)."""
 _PRUNED = "(SELECT xid FROM episode_changes_pruned) >= CAST(:xmin AS xid8) AS pruned"
 
 
+_AHEAD = "xid >= pg_snapshot_xmax(pg_current_snapshot())"
+
+
+def restored_ahead(db: Db) -> bool:
+    """Return whether the log holds changes (or a pruning horizon) with transaction ids ahead of
+    this cluster's, as a ``pg_dump`` restored into a younger cluster leaves them: every mark
+    would count them as new, and each refresh re-read them, until the cluster's ids caught up."""
+    return bool(
+        db.value(
+            f"SELECT EXISTS (SELECT 1 FROM episode_changes WHERE {_AHEAD}) "
+            f"OR EXISTS (SELECT 1 FROM episode_changes_pruned WHERE {_AHEAD}) AS ahead"
+        )
+    )
+
+
 def forget_restored_changes(db: Db) -> None:
-    """Drop changes logged with transaction ids ahead of this cluster's, as a ``pg_dump`` restored
-    into a younger cluster leaves them (every mark would count them as new, and each refresh
-    re-read them, until the cluster's ids caught up); the pruning horizon moves to now, so every
+    """Drop the changes ``restored_ahead`` finds; the pruning horizon moves to now, so every
     reader reloads once. Nothing is done when no id is ahead (one scan of the log)."""
-    ahead = "xid >= pg_snapshot_xmax(pg_current_snapshot())"
-    if db.value(
-        f"SELECT EXISTS (SELECT 1 FROM episode_changes WHERE {ahead}) "
-        f"OR EXISTS (SELECT 1 FROM episode_changes_pruned WHERE {ahead}) AS ahead"
-    ):
-        db.run(f"DELETE FROM episode_changes WHERE {ahead}")
+    if restored_ahead(db):
+        db.run(f"DELETE FROM episode_changes WHERE {_AHEAD}")
         db.run("UPDATE episode_changes_pruned SET xid = pg_current_xact_id()")
 
 
