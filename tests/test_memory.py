@@ -100,6 +100,23 @@ def test_bad_input_names_the_field_and_writes_nothing(
     assert memory.store.counts()["episodes"] == 0
 
 
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        (float("nan"), "metadata.n: Input should be a finite number"),
+        (10**30, "metadata.n: Input should be less than or equal to 9000000000000000000"),
+        (1j, "metadata.n: must be a string, true or false, a number, a list or an object"),
+    ],
+)
+def test_a_metadata_value_no_json_type_takes_says_what_is_wrong_with_it(
+    memory: Memory, value: object, says: str
+) -> None:
+    """Not "should be a valid string" (the first type a metadata value may have) for a number."""
+    with pytest.raises(InvalidInput) as caught:
+        memory.create_episode({"content": "x", "metadata": {"n": value}})
+    assert caught.value.field == "metadata.n" and caught.value.detail == says
+
+
 def test_content_limit_is_configurable(tmp_path: Path) -> None:
     with Memory.open(settings=Settings(data_dir=tmp_path, max_content_bytes=10)) as small:
         small.create_episode({"content": "0123456789"})

@@ -38,6 +38,17 @@ def test_records_carry_line_numbers_and_skip_blank_lines() -> None:
         ('{"content": "x", "actor": {"name": "n"}}', "actor.id", "actor.id"),
         ('{"content": "x", "timestamp": "yesterday"}', "timestamp", "timestamp"),
         ('{"content": "x", "id": "has space"}', "id", "id: String should match"),
+        (
+            '{"content": "x", "metadata": {"n": NaN}}',
+            "metadata.n",
+            "metadata.n: Input should be a finite number",
+        ),
+        ('{"content": "x", "metadata": {"n": 1e30}}', "metadata.n", "metadata.n: Input should be less than"),
+        (
+            '{"content": "x", "metadata": {"n": 123456789012345678901234567890}}',
+            "metadata.n",
+            "less than or equal",
+        ),
         ('{"content": "x",', "line", "not valid JSON"),
         ("[1, 2]", "line", "expected a JSON object"),
     ],

@@ -19,7 +19,7 @@ from engram.models.episodes import EpisodeIn
 from engram.models.graph import Extraction
 from engram.nlp.embed import Embedder
 from engram.storage.types import PageKey, Vector
-from engram.validation import field_path
+from engram.validation import explain
 
 
 def fingerprint(intent: str | None, content: str, actor_id: str | None) -> str:
@@ -67,9 +67,8 @@ def validated(model: type[Any], value: Any, what: str) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = field_path(first["loc"], what)
-        raise InvalidInput(f"{field}: {first['msg'].removeprefix('Value error, ')}", field=field) from exc
+        field, message = explain(exc.errors(), what)[0]
+        raise InvalidInput(f"{field}: {message}", field=field) from exc
 
 
 def merge_patch(target: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:

@@ -44,7 +44,7 @@ from engram.nlp.tokenize import segment
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import LoadCounts
 from engram.timeutil import UtcDatetime
-from engram.validation import field_path
+from engram.validation import explain
 
 FORMAT = "engram-export"
 FORMAT_VERSION = 1
@@ -127,7 +127,7 @@ def parse_item(value: Any, where: str) -> Item:
     try:
         item: Item = model.model_validate(value)
     except ValidationError as exc:
-        problems = [(field_path(e["loc"], "record"), e["msg"]) for e in exc.errors()]
+        problems = explain(exc.errors(), "record")
         listed = "; ".join(f"{name}: {message}" for name, message in problems[:3])
         more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
         raise InvalidInput(f"{where}: {kind} {listed}{more}", field=problems[0][0]) from exc

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from engram.errors import InvalidInput
 from engram.models.episodes import EpisodeIn
 from engram.portable.base import ImportSource, Record
-from engram.validation import field_path
+from engram.validation import explain
 
 STDIN = Path("-")
 """The path that means "read standard input"."""
@@ -44,7 +44,7 @@ def parse_line(text: str, number: int) -> EpisodeIn:
     try:
         return EpisodeIn.model_validate(value)
     except ValidationError as exc:
-        problems = [(field_path(e["loc"], "episode"), e["msg"]) for e in exc.errors()]
+        problems = explain(exc.errors(), "episode")
         listed = "; ".join(f"{field}: {message}" for field, message in problems[:3])
         more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
         raise InvalidInput(f"{where}: {listed}{more}", field=problems[0][0]) from exc

@@ -37,7 +37,7 @@ from pydantic import ValidationError
 from engram.errors import InvalidInput
 from engram.models.episodes import Actor, EpisodeIn
 from engram.portable.base import ImportSource, Record
-from engram.validation import field_path
+from engram.validation import explain
 
 SOURCE = "locomo"
 
@@ -132,9 +132,8 @@ def _turn_episode(
             metadata=metadata,
         )
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = field_path(first["loc"], "turn")
-        raise InvalidInput(f"{where}: {field}: {first['msg']}", field=field) from exc
+        field, message = explain(exc.errors(), "turn")[0]
+        raise InvalidInput(f"{where}: {field}: {message}", field=field) from exc
 
 
 def locomo_records(samples: Iterable[Any]) -> Iterator[Record]:
