@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -292,3 +293,40 @@ def test_purge_rewords_a_fact_it_stated_first_that_another_episode_restates(back
     if "data_dir" in backend:
         raw = b"".join(p.read_bytes() for p in backend["data_dir"].glob("engram.db*")).lower()
         assert b"hushhush" not in raw
+
+
+def test_a_delete_that_waited_for_its_group_is_stamped_when_it_gets_it(backend: dict[str, Any]) -> None:
+    """Writers of one group's graph take turns. A delete stamped before its turn came could close
+    a version the writer before it recorded later than that stamp; it is stamped once the group
+    is its own, so its time is never before the versions it closes."""
+    now = [datetime(2024, 1, 1, tzinfo=UTC)]
+    clocked = threading.Event()
+
+    def clock() -> datetime:
+        if threading.current_thread().name == "deleter":
+            clocked.set()
+        return now[0]
+
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings, clock=clock, background_indexing=False) as memory:
+        episode_id = say(memory, "ACME's budget is 500k", days=0, facts=budget(500))
+        held, release = threading.Event(), threading.Event()
+
+        def hold(txn: Any) -> None:
+            txn.hold("default")
+            held.set()
+            assert release.wait(20)
+
+        holder = threading.Thread(target=memory.store.write, args=(hold,))
+        holder.start()
+        assert held.wait(10)
+        now[0] += timedelta(minutes=1)  # asked while the group is held…
+        deleter = threading.Thread(target=memory.delete_episode, args=(episode_id,), name="deleter")
+        deleter.start()
+        clocked.wait(1)  # a delete stamped on asking reads the clock now; one stamped on its turn waits
+        now[0] += timedelta(minutes=1)  # …and its turn comes a minute later
+        release.set()
+        holder.join()
+        deleter.join()
+        deletes = memory.list_operations(kind=["delete"]).items
+    assert [op.created_at for op in deletes] == [now[0]]

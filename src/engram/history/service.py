@@ -62,21 +62,25 @@ class HistoryService:
 
         Raises NotFound, Conflict (a purge, nothing left to revert, later changes; 409).
         """
-        operation = Operation.begin(
-            group_id, "revert", f"revert {operation_id}", at=self._clock(), actor=actor
+        done = self._run(
+            group_id,
+            "revert",
+            f"revert {operation_id}",
+            actor,
+            lambda txn, operation: revert_operation(txn, group_id, operation_id, operation, force=force),
         )
-        self._run(
-            operation, lambda txn: revert_operation(txn, group_id, operation_id, operation, force=force)
-        )
-        return self.get_operation(group_id, operation.id)
+        return self.get_operation(group_id, done)
 
     def delete_episode(self, group_id: str, episode_id: str, actor: str | None) -> OperationView:
         """Retract an episode (revertible) as a ``delete`` operation; return it. Raises NotFound."""
-        operation = Operation.begin(
-            group_id, "delete", f"delete episode {episode_id}", at=self._clock(), actor=actor
+        done = self._run(
+            group_id,
+            "delete",
+            f"delete episode {episode_id}",
+            actor,
+            lambda txn, operation: retract_episode(txn, group_id, episode_id, operation),
         )
-        self._run(operation, lambda txn: retract_episode(txn, group_id, episode_id, operation))
-        return self.get_operation(group_id, operation.id)
+        return self.get_operation(group_id, done)
 
     def purge_episode(
         self, group_id: str, episode_id: str, actor: str | None
@@ -91,10 +95,27 @@ class HistoryService:
         assert stored is not None
         return stored, report
 
-    def _run(self, operation: Operation, change: Callable[[Txn], dict[str, Any]]) -> None:
-        def write(txn: Txn) -> None:
-            details = change(txn)
-            txn.record_operation(operation.model_copy(update={"details": details}))
+    def _run(
+        self,
+        group_id: str,
+        kind: str,
+        summary: str,
+        actor: str | None,
+        change: Callable[[Txn, Operation], dict[str, Any]],
+    ) -> str:
+        """Make ``change`` as a new ``kind`` operation in one transaction; return its id.
 
-        self._store.write(write)
-        metrics.count_operation(operation.kind)
+        The operation is stamped once the group's graph is this transaction's (as a graph build
+        is), so it never closes a version another writer recorded after that time.
+        """
+
+        def write(txn: Txn) -> str:
+            txn.hold(group_id)
+            operation = Operation.begin(group_id, kind, summary, at=self._clock(), actor=actor)
+            details = change(txn, operation)
+            txn.record_operation(operation.model_copy(update={"details": details}))
+            return operation.id
+
+        done = self._store.write(write)
+        metrics.count_operation(kind)
+        return done
