@@ -59,12 +59,10 @@ class ReviewService:
         PreconditionFailed (``expected_version`` is stale), InvalidInput (an alias equal to the
         name, field ``aliases.add``; attribute bounds are the model's: ``EntityPatch``).
         """
-        operation = Operation.begin(
-            group_id, "entity_update", f"update entity {entity_id}", at=self._clock(), actor=actor
-        )
         aliases = patch.aliases or AliasChanges()
 
         def update(txn: Txn) -> None:
+            operation = txn.begin(group_id, "entity_update", f"update entity {entity_id}", self._clock, actor)
             current = txn.entity(group_id, entity_id)
             if current is None:
                 raise NotFound(f"no entity with id {entity_id!r} in group {group_id!r}", field="id")
@@ -111,18 +109,16 @@ class ReviewService:
         """
         if entity_id == other_id:
             raise InvalidInput("an entity is always the same as itself", field="candidate")
-        operation = Operation.begin(
-            group_id, "distinct", f"{entity_id} is not {other_id}", at=self._clock(), actor=actor
-        )
 
-        def record(txn: Txn) -> None:
+        def record(txn: Txn) -> Operation:
+            operation = txn.begin(group_id, "distinct", f"{entity_id} is not {other_id}", self._clock, actor)
             for field, object_id in (("id", entity_id), ("candidate", other_id)):
                 if txn.entity(group_id, object_id) is None:
                     raise NotFound(f"no entity with id {object_id!r} in group {group_id!r}", field=field)
             txn.record_operation(operation, {"entity": entity_id, "candidate": other_id})
+            return operation
 
-        self._store.write(record)
-        return operation
+        return self._store.write(record)
 
     def distinct_pairs(self, group_id: str) -> set[frozenset[str]]:
         """Return the pairs of entities people judged not the same (and did not undo)."""
@@ -194,11 +190,11 @@ class ReviewService:
         """
         if not keep:
             raise InvalidInput("choose the fact(s) to keep", field="keep")
-        operation = Operation.begin(
-            group_id, "arbitrate", f"settle {predicate} of {subject}", at=self._clock(), actor=actor
-        )
 
-        def settle(txn: Txn) -> None:
+        def settle(txn: Txn) -> Operation:
+            operation = txn.begin(
+                group_id, "arbitrate", f"settle {predicate} of {subject}", self._clock, actor
+            )
             live = txn.facts_about(group_id, [subject], [predicate])
             if not any(f.status == "disputed" for f in live):
                 raise Conflict(
@@ -235,9 +231,9 @@ class ReviewService:
                 operation,
                 {"subject": subject, "predicate": predicate, "kept": kept, "superseded": superseded},
             )
+            return operation
 
-        self._store.write(settle)
-        return operation
+        return self._store.write(settle)
 
     # -- episodes ------------------------------------------------------------------------------
 

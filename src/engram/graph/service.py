@@ -15,7 +15,7 @@ from engram.graph.build import BuildSummary, GraphBuilder, name_keys
 from engram.graph.checks import check_extraction
 from engram.graph.resolve import UNKNOWN_TYPE
 from engram.graph.vectors import NAME_SEARCH, FactFusion, NameCandidates, embed_mentions, hybrid_search
-from engram.models.episodes import Episode, Operation
+from engram.models.episodes import Episode
 from engram.models.graph import (
     AddFacts,
     Entity,
@@ -97,11 +97,9 @@ class GraphService:
         current version is closed. Raises NotFound for either absent, then Conflict for an
         entity merged into itself or into one of a different type.
         """
-        operation = Operation.begin(
-            group_id, "merge", f"merge {source_id} into {into_id}", at=self._clock(), actor=actor
-        )
 
         def merge(txn: Txn) -> None:
+            operation = txn.begin(group_id, "merge", f"merge {source_id} into {into_id}", self._clock, actor)
             source, into = txn.entity(group_id, source_id), txn.entity(group_id, into_id)
             if source is None:
                 raise NotFound(f"no entity with id {shown(source_id)} in group {shown(group_id)}", field="id")
@@ -154,11 +152,8 @@ class GraphService:
         name_vectors = self._mention_vectors(batch)
 
         def write(txn: Txn) -> BuildSummary:
-            # Stamped once the group is ours: a build that waited for another must not close
-            # the versions that one wrote at a time before they were recorded.
-            txn.hold(group_id)
-            operation = Operation.begin(
-                group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", at=self._clock(), actor=actor
+            operation = txn.begin(
+                group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", self._clock, actor
             )
             total = BuildSummary()
             with txn.pipeline():  # the batch's writes go out with its next read, not one sync each

@@ -103,15 +103,10 @@ class HistoryService:
         actor: str | None,
         change: Callable[[Txn, Operation], dict[str, Any]],
     ) -> str:
-        """Make ``change`` as a new ``kind`` operation in one transaction; return its id.
-
-        The operation is stamped once the group's graph is this transaction's (as a graph build
-        is), so it never closes a version another writer recorded after that time.
-        """
+        """Make ``change`` as a new ``kind`` operation in one transaction (``Txn.begin``); return its id."""
 
         def write(txn: Txn) -> str:
-            txn.hold(group_id)
-            operation = Operation.begin(group_id, kind, summary, at=self._clock(), actor=actor)
+            operation = txn.begin(group_id, kind, summary, self._clock, actor)
             details = change(txn, operation)
             txn.record_operation(operation.model_copy(update={"details": details}))
             return operation.id

@@ -52,6 +52,18 @@ class Txn:
         another writer of the group's graph waits until this transaction ends."""
         self._group(group_id)
 
+    def begin(
+        self, group_id: str, kind: str, summary: str, clock: Callable[[], datetime], actor: str | None
+    ) -> Operation:
+        """Take the group's graph lock, then return a new operation stamped by ``clock``.
+
+        Stamped once the group is this transaction's, not when it was asked for: a writer that
+        waited for another must not close what that one recorded at a time before it was
+        recorded (the versions' transaction times follow the order writers committed in).
+        """
+        self.hold(group_id)
+        return Operation.begin(group_id, kind, summary, at=clock(), actor=actor)
+
     def _group(self, group_id: str) -> Db:
         if group_id not in self._locked:
             self._db.lock([(group_id, "graph")])
