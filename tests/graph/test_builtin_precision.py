@@ -79,6 +79,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("I joined the Red Cross as a volunteer.", "Ann", set(), {("Ann", "WORKS_AT", "Red Cross")}),
     ("I'm the VP of Marketing.", "Ann", {("Ann", "HAS_ROLE", "VP of Marketing")},
      {("Ann", "WORKS_AT", "Marketing")}),
+    # A liking said in the perfect tense; a gerund opening a clause of its own ends the list.
+    ("I've always liked Patagonia, partnering with them would be a dream.", "Ann",
+     {("Ann", "LIKES", "Patagonia")}, {("Ann", "LIKES", "partnering")}),
+    ("We have always enjoyed sailing.", "Ann", {("Ann", "LIKES", "sailing")}, set()),
+    ("I love kayaking, rowing is fine too.", "Ann", {("Ann", "LIKES", "kayaking")},
+     {("Ann", "LIKES", "rowing")}),
 ]  # fmt: skip
 
 
