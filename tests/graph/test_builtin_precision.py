@@ -79,6 +79,11 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("I joined the Red Cross as a volunteer.", "Ann", set(), {("Ann", "WORKS_AT", "Red Cross")}),
     ("I'm the VP of Marketing.", "Ann", {("Ann", "HAS_ROLE", "VP of Marketing")},
      {("Ann", "WORKS_AT", "Marketing")}),
+    # The one after 由 is responsible for what precedes it, not the speaker.
+    ("华北区的客户都由陈静对接。", "王芳", {("陈静", "RESPONSIBLE_FOR", "华北区的客户")},
+     {("王芳", "RESPONSIBLE_FOR", "华北区")}),
+    ("华东区的项目现在由王磊负责。", "王芳", {("王磊", "ASSIGNED_TO", "华东区的项目")},
+     {("王芳", "RESPONSIBLE_FOR", "华东区")}),
     # A liking said in the perfect tense; a gerund opening a clause of its own ends the list.
     ("I've always liked Patagonia, partnering with them would be a dream.", "Ann",
      {("Ann", "LIKES", "Patagonia")}, {("Ann", "LIKES", "partnering")}),

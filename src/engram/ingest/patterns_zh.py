@@ -110,7 +110,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
-    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的", 0.75, kind="value", trigger="区的",
+    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
        rf"(?P<obj>{ZH_ROLE})", trigger="是|担任|作为|当|升|成为", kind="entity", object_type="role",
@@ -136,6 +136,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"{_PERSON}(?:在|来)?(?:牵头|负责|跟进|主导|"
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
+    # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
+    zh("RESPONSIBLE_FOR", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:现在|目前|其实|一直|实际上|暂时|都|全部)?"
+       rf"(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管)", 0.8, subject="group", subject_type="person",
+       kind="value", trigger="由"),
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?)(?:暂时|先|都|全部)?"
