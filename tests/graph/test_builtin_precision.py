@@ -84,6 +84,11 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("王芳", "RESPONSIBLE_FOR", "华北区")}),
     ("华东区的项目现在由王磊负责。", "王芳", {("王磊", "ASSIGNED_TO", "华东区的项目")},
      {("王芳", "RESPONSIBLE_FOR", "华东区")}),
+    # A budget a named third party states is not the speaker's (nor a date of a meeting they move).
+    ("客户张总说预算从50万提到80万。", "王芳", set(), {("王芳", "BUDGET", 800000)}),
+    ("赵总临时要去北京，原定周五的客户拜访得往后推了。", "王芳", set(),
+     {("王芳", "MEETING_AT", "2024-03-15")}),
+    ("我们的预算是30万。", "王芳", {("王芳", "BUDGET", 300000)}, set()),
     # A liking said in the perfect tense; a gerund opening a clause of its own ends the list.
     ("I've always liked Patagonia, partnering with them would be a dream.", "Ann",
      {("Ann", "LIKES", "Patagonia")}, {("Ann", "LIKES", "partnering")}),

@@ -405,7 +405,11 @@ class BuiltinExtractor:
                 return topic.name, 0.95
             if predicate in _SPEAKER_FALLBACK:
                 first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
-                return (speaker.actor, 0.75 if first else 0.65) if speaker.actor else None
+                if not speaker.actor or (
+                    reading.lang == "zh" and not first and not self._speaker_implied(reading, cue)
+                ):
+                    return None  # "客户张总说预算…": someone else's budget, not the speaker's
+                return speaker.actor, 0.75 if first else 0.65
             if predicate not in _LEFT_TOPICS:
                 return None
             left = nearest_subject(
