@@ -229,6 +229,8 @@ def test_reference_table_rules_and_versions() -> None:
     versions = ReferenceTable().find("《采购合同（第二版）》 Proposal(v3).docx notes.txt 方案_final.pptx")
     assert [r.id for r in versions] == ["doc:采购合同@v2", "doc:Proposal@v3", "doc:notes", "doc:方案@vfinal"]
     assert split_version("报价单_v2") == ("报价单", "2") and split_version("v2") == ("v2", None)
+    emails = ReferenceTable().find("王总的邮箱是wang@lanhai.com，抄送li.na+crm@lanhai.com。")
+    assert [r.id for r in emails] == ["email:wang@lanhai.com", "email:li.na+crm@lanhai.com"]
     refs = BuiltinExtractor().extract(episode("ok", references=["DEAL-7890"]))
     assert entity_types(refs) == {"DEAL-7890": "deal"}
 

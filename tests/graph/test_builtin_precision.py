@@ -89,6 +89,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("赵总临时要去北京，原定周五的客户拜访得往后推了。", "王芳", set(),
      {("王芳", "MEETING_AT", "2024-03-15")}),
     ("我们的预算是30万。", "王芳", {("王芳", "BUDGET", 300000)}, set()),
+    # An address right after Chinese text is only the address, and the possessor's.
+    ("王总的邮箱是wang@lanhai.com。", "王芳", {("王总", "EMAIL", "wang@lanhai.com")},
+     {("王芳", "EMAIL", "wang@lanhai.com")}),
     # A liking said in the perfect tense; a gerund opening a clause of its own ends the list.
     ("I've always liked Patagonia, partnering with them would be a dream.", "Ann",
      {("Ann", "LIKES", "Patagonia")}, {("Ann", "LIKES", "partnering")}),

@@ -41,7 +41,9 @@ DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
 )
 
 _TITLE = re.compile(r"《([^《》\n]{1,80})》")
-_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL = re.compile(r"(?<![A-Za-z0-9_.+-])[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+r"""An address with an ASCII local part: Python's ``\w`` would take the Chinese words before it
+("王总的邮箱是wang@…")."""
 _URL = re.compile(r"\bhttps?://[^\s<>\"'，。！？、）)]+|\bwww\.[^\s<>\"'，。！？、）)]+", re.I)
 _FILE = re.compile(
     r"(?<![\w./@\\-])([\w\u4e00-\u9fff][\w\u4e00-\u9fff.()（）-]{0,80}?)"
