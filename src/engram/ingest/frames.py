@@ -188,6 +188,8 @@ EN_ROLE_TRIGGER = f"{EN_ROLE_NOUNS.lower()}|head"
 """The trigger words of a pattern that needs a role (every match holds one of them): far fewer
 sentences hold one than hold its other words (" is ", " at "), and the role alternation is
 the costly part of such a regex to try."""
+EMAIL_ADDRESS = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]*[A-Za-z0-9]"
+r"""An e-mail address, ASCII (a ``\w`` would run into the Chinese text around it)."""
 EN_EVENT = (
     r"(?:support group|group|meeting|conference|convention|workshop|seminar|class|course|lesson|session|"
     r"parade|festival|fest|concert|gig|show|exhibition|exhibit|fair|race|marathon|half marathon|5k|10k|"

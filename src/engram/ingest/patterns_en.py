@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from engram.ingest.frames import (
+    EMAIL_ADDRESS,
     EN_AMOUNT,
     EN_CAPS,
     EN_CREATION,
@@ -229,13 +230,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="contact|poc|account manager|rep "),
     en("EMAIL", rf"\b(?:email|e-mail)(?: address)? is {EN_OBJ}", require_mention=True, kind="email",
        trigger="email|e-mail"),
-    en("EMAIL", r"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>[\w.+-]+@[\w.-]+)",
+    en("EMAIL", rf"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>{EMAIL_ADDRESS})",
        kind="email", trigger="reach|contact|email|find|write to"),
     en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work |home |cell |mobile |direct )?(?:phone|number|"
        rf"cell|mobile)(?: number)?(?: is| was| has changed to| changed to|:)? (?:now )?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)",
        0.85, subject="group", subject_type="person", kind="phone", trigger="'s|’s"),
     en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work )?(?:email|e-mail)(?: address)?(?: is|:)? (?:now )?"
-       rf"(?P<obj>[\w.+-]+@[\w.-]+\w)", 0.85, subject="group", subject_type="person", kind="email",
+       rf"(?P<obj>{EMAIL_ADDRESS})", 0.85, subject="group", subject_type="person", kind="email",
        trigger="'s|’s"),
     en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
        r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",

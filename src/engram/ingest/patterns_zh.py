@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from engram.ingest.frames import (
+    EMAIL_ADDRESS,
     ZH_AMOUNT,
     ZH_DATE,
     ZH_NAME,
@@ -207,7 +208,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        subject="topic",
        kind="entity", object_type="person", trigger="对接人|联系人|负责人"),
     zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"
-       r"(?P<obj>[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+[A-Za-z0-9])", kind="email",
+       rf"(?P<obj>{EMAIL_ADDRESS})", kind="email",
        trigger="邮箱|邮件|email|e-mail"),
     zh("PHONE", r"(?:手机号?码?|电话号?码?|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
        r"(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
