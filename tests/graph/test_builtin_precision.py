@@ -92,6 +92,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # An address right after Chinese text is only the address, and the possessor's.
     ("王总的邮箱是wang@lanhai.com。", "王芳", {("王总", "EMAIL", "wang@lanhai.com")},
      {("王芳", "EMAIL", "wang@lanhai.com")}),
+    # A name does not start with a particle: "经理的微信" is nobody.
+    ("张经理的微信是zhang_jl。", "王芳", set(),
+     {("微信", "HAS_ROLE", "经理"), ("的微信", "HAS_ROLE", "经理")}),
     # A liking said in the perfect tense; a gerund opening a clause of its own ends the list.
     ("I've always liked Patagonia, partnering with them would be a dream.", "Ann",
      {("Ann", "LIKES", "Patagonia")}, {("Ann", "LIKES", "partnering")}),

@@ -27,7 +27,8 @@ from engram.ingest.lexicon import ZH_TITLED
 zh = partial(pattern, "zh")
 
 _NOT = rf"[^{ZH_STOP}]"
-_PERSON = r"(?P<subj>[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
+_PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
+"""A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
 _ORG = r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
 _DEPT = r"(?P<obj>[\u4e00-\u9fff]{2,4}部)"
 _ISSUES = (
