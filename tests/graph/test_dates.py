@@ -353,3 +353,16 @@ def test_texts_without_a_time_word_skip_the_scan_and_lose_no_date(monkeypatch: p
 
     monkeypatch.setattr(dates, "_scan", scanned)
     assert resolve_dates("Amelia Costa lives in Vancouver", REF) is None
+
+
+@pytest.mark.parametrize(
+    ("odd", "plain"), [("yeſterday", "yesterday"), ("tonıght", "tonight"), ("auguſt 3", "august 3")]
+)
+def test_letters_read_as_ascii_by_case_insensitive_patterns_read_as_those_letters(
+    memory: Memory, odd: str, plain: str
+) -> None:
+    """Long s, dotless i and the Kelvin sign match s, i and k under re.I but are in no table:
+    read as those letters, not a KeyError (a 500 for a search naming one)."""
+    assert resolve_dates(odd, REF) == resolve_dates(plain, REF) is not None
+    memory.create_episode({"content": f"Ann moved to Oslo {odd}", "timestamp": REF.isoformat()})
+    assert memory.search_episodes({"query": f"Oslo {odd}"}).results

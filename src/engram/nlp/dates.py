@@ -41,7 +41,7 @@ from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.clauses import date_bounds, frame_clause
 from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
-from engram.nlp.timeexpr import TIMEISH, find_time_range
+from engram.nlp.timeexpr import TIMEISH, find_time_range, fold_lookalikes
 from engram.nlp.tokenize import has_cjk
 
 __all__ = [
@@ -395,7 +395,7 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
     if reference is None or not text:
         return None
     try:
-        return _resolve_dates(text, reference)
+        return _resolve_dates(fold_lookalikes(text), reference)
     except (ValueError, OverflowError):  # at the calendar's edge: no reading rather than a guess
         return None
 

@@ -536,6 +536,16 @@ def _to_utc(local: datetime, zone: tzinfo) -> datetime:
     return local.replace(tzinfo=zone).astimezone(UTC)
 
 
+_LOOKALIKES = str.maketrans({"\u017f": "s", "\u0131": "i", "\u212a": "k"})
+"""Letters a case-insensitive pattern matches as s, i and k (long s, dotless i, the Kelvin sign)
+though no table has them: read as those letters. One character each, so offsets stay."""
+
+
+def fold_lookalikes(text: str) -> str:
+    """Return ``text`` with the letters ``re.I`` reads as ASCII ones replaced by them ("yeſterday")."""
+    return text.translate(_LOOKALIKES)
+
+
 def find_time_range(text: str, reference: datetime) -> TimeRange | None:
     """Return the [start, end) UTC range the first time expression in ``text`` names, or None.
 
@@ -545,6 +555,7 @@ def find_time_range(text: str, reference: datetime) -> TimeRange | None:
     """
     if not TIMEISH.search(text):
         return None
+    text = fold_lookalikes(text)
     zone = reference.tzinfo or UTC
     today = (reference if reference.tzinfo else reference.replace(tzinfo=UTC)).astimezone(zone).date()
     best: tuple[re.Match[str], _Period] | None = None
