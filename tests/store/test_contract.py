@@ -494,8 +494,17 @@ def test_nul_characters_are_invalid_input_on_both_backends(backend: dict[str, An
                     "facts": [{"subject": "A\x00nn", "predicate": "LIKES", "value": "tea"}],
                 }
             )
-        assert caught.value.field == "entities"
+        assert caught.value.field == "facts.0" and "subject must not contain NUL" in caught.value.detail
         assert memory.search_entities("ann") == []
         with pytest.raises(InvalidInput) as caught:
             memory.create_episode({"content": "a\x00b"})
         assert caught.value.field == "content" and memory.list_episodes().items == [stored]
+        # Refused before the episode is stored: a corrected retry is not taken for a duplicate.
+        fact = {"subject": "Ann", "predicate": "LIVES_IN", "value": "Oslo", "fact": "Ann lives in Os\x00lo"}
+        with pytest.raises(InvalidInput) as caught:
+            memory.create_episode({"content": "Ann lives in Oslo", "facts": [fact]})
+        assert caught.value.field == "facts.0" and memory.list_episodes().items == [stored]
+        retried = memory.create_episode(
+            {"content": "Ann lives in Oslo", "facts": [{**fact, "fact": "Ann lives in Oslo"}]}
+        )
+        assert not retried.deduplicated and memory.search_facts({"query": "Ann Oslo"}).results

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64, nul_path
 from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
 
@@ -42,7 +42,17 @@ class _Input(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
-class EntityIn(_Input):
+class _NoNul(_Input):
+    @model_validator(mode="after")
+    def _no_nul(self) -> Any:
+        """Refuse a NUL character when the input arrives, not when the graph is written: by then
+        the episode that carries these entities and facts is stored (the store refuses NUL)."""
+        if (where := nul_path(dict(vars(self)))) is not None:
+            raise ValueError(f"{where} must not contain NUL characters")
+        return self
+
+
+class EntityIn(_NoNul):
     """An entity mention: ``{"name": "李强", "type": "person", "aliases": ["小李"]}``."""
 
     name: Name = Field(description="Fullest name.")
@@ -58,7 +68,7 @@ class EntityIn(_Input):
     )
 
 
-class FactIn(_Input):
+class FactIn(_NoNul):
     """One claim about a subject: an edge to another entity (``object``) or a literal ``value``.
 
     ``predicate`` is UPPER_SNAKE (``LIVES_IN``, ``BUDGET``); ``conditions`` scope it

@@ -41,6 +41,26 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
+def nul_path(value: Any) -> str | None:
+    """Return the dotted path of the first string (a key or a value, at any depth) holding a NUL
+    character, "" for ``value`` itself, or None. PostgreSQL's text and JSON refuse NUL."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return path
+        elif isinstance(item, Mapping):
+            for key, child in item.items():
+                where = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and "\x00" in key:
+                    return where
+                stack.append((child, where))
+        elif isinstance(item, list | tuple):
+            stack.extend((child, f"{path}.{i}" if path else str(i)) for i, child in enumerate(item))
+    return None
+
+
 def _shallow(value: Any) -> Any:
     """Refuse a value nested deeper than MAX_METADATA_DEPTH before validating it level by level."""
     if nesting_depth(value) > MAX_METADATA_DEPTH:
