@@ -147,6 +147,17 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, "Content too large")
 
 
+class _QuietDisconnects(logging.Filter):
+    """Drop the MCP SDK's error record (with its traceback) for a client that hung up mid-body:
+    the SDK catches the disconnect and answers 500 to nobody; the edge counts 499 and notes it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], ClientDisconnect))
+
+
+_QUIET_DISCONNECTS = _QuietDisconnects()
+
+
 class Edge:
     """ASGI middleware in front of the whole app; see the module docstring for what it checks."""
 
@@ -162,6 +173,9 @@ class Edge:
         self.policy = policy
         self.max_body_bytes = max_body_bytes
         self.authenticate = authenticate
+        sdk = logging.getLogger("mcp.server.streamable_http")
+        if _QUIET_DISCONNECTS not in sdk.filters:
+            sdk.addFilter(_QUIET_DISCONNECTS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan: nothing to check
@@ -174,10 +188,15 @@ class Edge:
         scope[BODY_LIMIT_SCOPE_KEY] = self.max_body_bytes
         status = 0
         received = 0
+        body_done = hung_up = False
 
         async def receive_within_limit() -> Message:
-            nonlocal received
+            nonlocal received, body_done, hung_up
             message = await receive()
+            if message["type"] == "http.disconnect":
+                hung_up = hung_up or not body_done
+            else:
+                body_done = not message.get("more_body", False)
             received += len(message.get("body", b""))
             if received > self.max_body_bytes:
                 raise BodyTooLarge
@@ -186,6 +205,8 @@ class Edge:
         async def send_with_id(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
+                if hung_up and message["status"] >= 500:  # an app that caught the disconnect (the MCP SDK)
+                    message = {**message, "status": CLIENT_CLOSED}
                 status = message["status"]
                 MutableHeaders(scope=message)["X-Request-ID"] = rid
             await send(message)
@@ -207,10 +228,9 @@ class Edge:
             await too_large(scope)(scope, receive, send_with_id)
             return
         except ClientDisconnect:  # the caller hung up mid-body: nothing was done, nobody to answer
-            logger.info("request %s: the client closed the connection before its body arrived", rid)
+            hung_up = True
             if not status:
                 await Response(status_code=CLIENT_CLOSED)(scope, receive, send_with_id)
-            return
         except Exception:  # the one place an unexpected error becomes a 500 problem
             logger.exception("request %s failed: %s %s", rid, scope["method"], scope["path"])
             if status:
@@ -218,7 +238,9 @@ class Edge:
             detail = f"the server failed to handle this request; its log has the details under {rid}"
             await problem(scope, 500, "Internal error", detail)(scope, receive, send_with_id)
             return
-        if status >= 500:
+        if hung_up:
+            logger.info("request %s: the client closed the connection before its body arrived", rid)
+        elif status >= 500:
             logger.error("request %s answered %d: %s %s", rid, status, scope["method"], scope["path"])
 
     def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
