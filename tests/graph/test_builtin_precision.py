@@ -98,7 +98,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A liking said in the perfect tense; a gerund opening a clause of its own ends the list.
     ("I've always liked Patagonia, partnering with them would be a dream.", "Ann",
      {("Ann", "LIKES", "Patagonia")}, {("Ann", "LIKES", "partnering")}),
-    ("We have always enjoyed sailing.", "Ann", {("Ann", "LIKES", "sailing")}, set()),
+    ("I have always enjoyed sailing.", "Ann", {("Ann", "LIKES", "sailing")}, set()),
+    ("If I had liked the food, I would have stayed.", "Ann", set(), {("Ann", "LIKES", "food")}),
+    ("We have enjoyed strong sales this quarter.", "Ann", set(),
+     {("Ann", "LIKES", "strong sales"), ("Ann", "LIKES", "strong sales this quarter")}),
+    ("I like running, swimming and anything that will get me outside.", "Ann",
+     {("Ann", "LIKES", "running"), ("Ann", "LIKES", "swimming")}, set()),
     ("I love kayaking, rowing is fine too.", "Ann", {("Ann", "LIKES", "kayaking")},
      {("Ann", "LIKES", "rowing")}),
 ]  # fmt: skip

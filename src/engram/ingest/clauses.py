@@ -78,7 +78,8 @@ _EN_CLAUSE_CUT = re.compile(
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$"
     r"|,\s(?:the|my|our|his|her|their|its|this|that|these|those)\s(?:[\w'-]+\s){0,2}?(?:is|are|was|were|"
     r"looks?|seems?|feels?)\b.*$"  # "sci-fi movies, the effects are so cool": a clause of its own
-    r"|,\s[a-z]+ing\s(?:[\w'-]+\s){0,3}?(?:is|are|was|were|would|will|could|can|might|must)\b.*$"
+    r"|,\s(?-i:[a-z]+ing)\s(?:(?!and\b|or\b|that\b|which\b|when\b|if\b)[\w'-]+\s){0,3}?"
+    r"(?:is|are|was|were|would|will|could|can|might|must)\b.*$"
     # "Under Armour, working with them would be cool": a gerund opening a clause of its own
     rf"|\s(?:and|or)\s{_GERUND_PRONOUN}.*$",  # "and making it…"
     re.I,

@@ -415,9 +415,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", rf"\b(?:I|we|they|he|she|{_NAME_WORD}|{_KIN})\s{_ADV}{_NEG}(?:like|likes|dig|digs)\s{_NOT_LIKED}"
        rf"{_LIST_OBJ}",
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
-    en("LIKES", rf"\b(?:(?:I|we|they|he|she)\s(?:have|has|had)|I've|we've|they've)\s{_ADV}"
-       rf"(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
-       0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),
+    en("LIKES", rf"\b(?:I have|I've)\s{_ADV}(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
+       0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),  # not "had": "if I had liked…"
     en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally|"
        rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
        rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"
