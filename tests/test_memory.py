@@ -101,20 +101,23 @@ def test_bad_input_names_the_field_and_writes_nothing(
 
 
 @pytest.mark.parametrize(
-    ("value", "says"),
+    ("metadata", "field", "says"),
     [
-        (float("nan"), "metadata.n: Input should be a finite number"),
-        (10**30, "metadata.n: Input should be less than or equal to 9000000000000000000"),
-        (1j, "metadata.n: must be a string, true or false, a number, a list or an object"),
+        ({"n": float("nan")}, "metadata.n", "Input should be a finite number"),
+        ({"n": 10**30}, "metadata.n", "Input should be less than or equal to 9000000000000000000"),
+        ({"n": 1j}, "metadata.n", "must be a string, true or false, a number, a list or an object"),
+        ({"stats": {"score": float("nan")}}, "metadata.stats.score", "Input should be a finite number"),
+        ({"tags": ["a", float("inf")]}, "metadata.tags.1", "Input should be a finite number"),
     ],
 )
 def test_a_metadata_value_no_json_type_takes_says_what_is_wrong_with_it(
-    memory: Memory, value: object, says: str
+    memory: Memory, metadata: dict[str, object], field: str, says: str
 ) -> None:
-    """Not "should be a valid string" (the first type a metadata value may have) for a number."""
+    """Not "should be a valid string" (the first type a metadata value may have) for a number,
+    and the field of the value itself, however deep it sits."""
     with pytest.raises(InvalidInput) as caught:
-        memory.create_episode({"content": "x", "metadata": {"n": value}})
-    assert caught.value.field == "metadata.n" and caught.value.detail == says
+        memory.create_episode({"content": "x", "metadata": metadata})
+    assert caught.value.field == field and caught.value.detail == f"{field}: {says}"
 
 
 def test_content_limit_is_configurable(tmp_path: Path) -> None:

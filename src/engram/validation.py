@@ -37,30 +37,38 @@ _EXPECTED = {
 
 
 def explain(errors: Iterable[Mapping[str, Any]], default: str = "body") -> list[tuple[str, str]]:
-    """Return one (field, message) per field of pydantic ``errors``, in their order.
+    """Return one (field, message) per value pydantic ``errors`` refuse, in their order.
 
     A value that fails every branch of a union (a metadata value is a string, a boolean, a
     number, a list, an object or null) gets one error a branch, the first of which would say
-    "Input should be a valid string" of a number out of range. The message is the branch that
-    objects to the value itself (not finite, out of range, too long), else the types wanted.
+    "Input should be a valid string" of a number out of range. The errors of one union (one
+    location before its branch labels) make one entry: the branch that objects to the value
+    itself (not finite, out of range, too long), at that value's own field, however deep
+    ("metadata.stats.score"); else the types the branches wanted.
     """
-    by_field: dict[str, list[Mapping[str, Any]]] = {}
+    unions: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
     for error in errors:
-        by_field.setdefault(field_path(error["loc"], default), []).append(error)
+        unions.setdefault(_anchor(error["loc"]), []).append(error)
     out = []
-    for field, found in by_field.items():
-        wanted = [_EXPECTED.get(str(e["type"])) for e in found]
-        objections = [
-            e for e, want in zip(found, wanted, strict=True) if want is None and "parsing" not in e["type"]
-        ]
-        if len(found) == 1 or objections:
-            message = str((objections or found)[0]["msg"])
+    for anchor, found in unions.items():
+        objections = [e for e in found if str(e["type"]) not in _EXPECTED and "parsing" not in str(e["type"])]
+        wanted = [w for w in dict.fromkeys(_EXPECTED.get(str(e["type"])) for e in found) if w is not None]
+        if len(found) == 1 or objections or not wanted:
+            chosen = (objections or found)[0]
+            field, message = field_path(chosen["loc"], default), str(chosen["msg"])
         else:
-            names = [w for w in dict.fromkeys(wanted) if w is not None]
-            if "a number" in names and "an integer" in names:
-                names.remove("an integer")
+            if "a number" in wanted and "an integer" in wanted:
+                wanted.remove("an integer")
+            field = field_path(anchor, default)
             message = "must be " + (
-                ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+                ", ".join(wanted[:-1]) + " or " + wanted[-1] if len(wanted) > 1 else wanted[0]
             )
         out.append((field, message.removeprefix("Value error, ")))
     return out
+
+
+def _anchor(loc: Sequence[int | str]) -> tuple[str, ...]:
+    """Return ``loc`` up to its first union-branch label: where the union's value is."""
+    parts = [str(part) for part in loc]
+    cut = next((i for i, part in enumerate(parts) if _INTERNAL.match(part)), len(parts))
+    return tuple(parts[:cut])
