@@ -183,3 +183,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         uses = set(getattr(item, "fixturenames", ()))
         if "postgres" in params.values() or uses & {"postgres_server", "postgres_url"}:
             item.add_marker(pytest.mark.postgres)
+
+
+@contextmanager
+def group_held(memory: Memory, group_id: str = "default") -> Iterator[None]:
+    """Hold the group's graph (a write transaction that took its lock, in another thread) for the
+    block: the group's other graph writers wait until it ends."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold(txn: Any) -> None:
+        txn.hold(group_id)
+        held.set()
+        assert release.wait(20)
+
+    holder = threading.Thread(target=memory.store.write, args=(hold,))
+    holder.start()
+    try:
+        assert held.wait(10)
+        yield
+    finally:
+        release.set()
+        holder.join()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import group_held
 from engram import Memory, Settings
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from history_support import ACME, budget, say
@@ -310,23 +311,12 @@ def test_a_delete_that_waited_for_its_group_is_stamped_when_it_gets_it(backend: 
     settings = Settings(**backend, embedder="none", extractor="none")
     with Memory.open(settings=settings, clock=clock, background_indexing=False) as memory:
         episode_id = say(memory, "ACME's budget is 500k", days=0, facts=budget(500))
-        held, release = threading.Event(), threading.Event()
-
-        def hold(txn: Any) -> None:
-            txn.hold("default")
-            held.set()
-            assert release.wait(20)
-
-        holder = threading.Thread(target=memory.store.write, args=(hold,))
-        holder.start()
-        assert held.wait(10)
-        now[0] += timedelta(minutes=1)  # asked while the group is held…
-        deleter = threading.Thread(target=memory.delete_episode, args=(episode_id,), name="deleter")
-        deleter.start()
-        clocked.wait(1)  # a delete stamped on asking reads the clock now; one stamped on its turn waits
-        now[0] += timedelta(minutes=1)  # …and its turn comes a minute later
-        release.set()
-        holder.join()
+        with group_held(memory):
+            now[0] += timedelta(minutes=1)  # asked while the group is held…
+            deleter = threading.Thread(target=memory.delete_episode, args=(episode_id,), name="deleter")
+            deleter.start()
+            clocked.wait(1)  # a delete stamped on asking reads the clock now; one stamped on its turn waits
+            now[0] += timedelta(minutes=1)  # …and its turn comes a minute later
         deleter.join()
         deletes = memory.list_operations(kind=["delete"]).items
     assert [op.created_at for op in deletes] == [now[0]]

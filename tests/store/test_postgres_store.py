@@ -17,7 +17,7 @@ import psycopg
 import pytest
 from pydantic import SecretStr
 
-from conftest import with_search_path
+from conftest import group_held, with_search_path
 from engram.config import Settings
 from engram.errors import InvalidInput, PreconditionFailed, StoreError
 from engram.memory import Memory
@@ -543,31 +543,19 @@ def test_a_graph_build_that_waited_for_its_group_is_stamped_when_it_gets_it(post
 
     with Memory.open(settings=settings, clock=lambda: now[0], background_indexing=False) as memory:
         memory.create_episode(says("Paris"))
-        held, release = threading.Event(), threading.Event()
-
-        def hold(txn: Txn) -> None:
-            txn.hold("default")
-            held.set()
-            assert release.wait(20)
-
-        holder = threading.Thread(target=memory.store.write, args=(hold,))
-        holder.start()
-        assert held.wait(10)
-        now[0] += timedelta(minutes=1)  # the mover asks while the group is held…
-        mover = threading.Thread(target=memory.create_episode, args=(says("Berlin"),))
-        mover.start()
-        with psycopg.connect(postgres_url) as conn:
-            for _ in range(200):
-                if conn.execute(
-                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-                ).fetchone() == (1,):
-                    break
-                time.sleep(0.05)
-            else:
-                pytest.fail("the mover never waited for the group")
-        now[0] += timedelta(minutes=1)  # …and gets it a minute later
-        release.set()
-        holder.join()
+        with group_held(memory):
+            now[0] += timedelta(minutes=1)  # the mover asks while the group is held…
+            mover = threading.Thread(target=memory.create_episode, args=(says("Berlin"),))
+            mover.start()
+            with psycopg.connect(postgres_url) as conn:
+                for _ in range(200):
+                    waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    if conn.execute(waiting).fetchone() == (1,):
+                        break
+                    time.sleep(0.05)
+                else:
+                    pytest.fail("the mover never waited for the group")
+            now[0] += timedelta(minutes=1)  # …and gets it a minute later
         mover.join()
         builds = memory.list_operations(kind=["extract"]).items
         versions = memory.store.find_facts("default", FactQuery(include_history=True), 50)
