@@ -84,11 +84,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("王芳", "RESPONSIBLE_FOR", "华北区")}),
     ("华东区的项目现在由王磊负责。", "王芳", {("王磊", "ASSIGNED_TO", "华东区的项目")},
      {("王芳", "RESPONSIBLE_FOR", "华东区")}),
-    # A budget a named third party states is not the speaker's (nor a date of a meeting they move).
+    # A budget a named third party states is not the speaker's; a meeting the speaker has still is.
     ("客户张总说预算从50万提到80万。", "王芳", set(), {("王芳", "BUDGET", 800000)}),
-    ("赵总临时要去北京，原定周五的客户拜访得往后推了。", "王芳", set(),
-     {("王芳", "MEETING_AT", "2024-03-15")}),
     ("我们的预算是30万。", "王芳", {("王芳", "BUDGET", 300000)}, set()),
+    ("李总和我约了下周二开会。", "王芳", {("王芳", "MEETING_AT", "2024-03-19")}, set()),
+    # Someone's e-mail or phone ("总监的邮箱") is not the speaker's; the speaker's own (我的) is.
+    ("总监的邮箱是boss@corp.cn。", "王芳", set(), {("王芳", "EMAIL", "boss@corp.cn")}),
+    ("我的邮箱是me@corp.cn。", "王芳", {("王芳", "EMAIL", "me@corp.cn")}, set()),
+    ("华东区的项目由我来负责。", "王芳", {("王芳", "RESPONSIBLE_FOR", "华东区")}, set()),
     # An address right after Chinese text is only the address, and the possessor's.
     ("王总的邮箱是wang@lanhai.com。", "王芳", {("王总", "EMAIL", "wang@lanhai.com")},
      {("王芳", "EMAIL", "wang@lanhai.com")}),

@@ -85,6 +85,9 @@ _TOPIC_TYPES: Mapping[str, frozenset[str]] = {
 }
 """The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
+_ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
+"""Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
+_ZH_FIRST_PERSON = ("我", "我们", "咱们", "自己")
 _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
     "CANCELLED": frozenset({"organisation", "person", "thing"}),
     "ORDERED": frozenset({"organisation", "person", "thing"}),
@@ -405,9 +408,8 @@ class BuiltinExtractor:
                 return topic.name, 0.95
             if predicate in _SPEAKER_FALLBACK:
                 first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
-                if not speaker.actor or (
-                    reading.lang == "zh" and not first and not self._speaker_implied(reading, cue)
-                ):
+                third_party = reading.lang == "zh" and predicate == "BUDGET" and not first
+                if not speaker.actor or (third_party and not self._speaker_implied(reading, cue)):
                     return None  # "客户张总说预算…": someone else's budget, not the speaker's
                 return speaker.actor, 0.75 if first else 0.65
             if predicate not in _LEFT_TOPICS:
@@ -445,6 +447,9 @@ class BuiltinExtractor:
             return False
         if reading.lang == "zh":  # 钱坤已经不在华东物流了, 明德教育的决策人是…: a name opens the topic
             start = reading.clause_of(cue)[0]
+            owner = _ZH_OWNER.search(reading.text, start, cue)
+            if owner and not owner.group(1).endswith(_ZH_FIRST_PERSON):  # 总监的邮箱是…: not mine
+                return False
             return not any(
                 c.kind == "mention"
                 and c.start < cue
