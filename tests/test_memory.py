@@ -108,6 +108,7 @@ def test_bad_input_names_the_field_and_writes_nothing(
         ({"n": 1j}, "metadata.n", "must be a string, true or false, a number, a list or an object"),
         ({"stats": {"score": float("nan")}}, "metadata.stats.score", "Input should be a finite number"),
         ({"tags": ["a", float("inf")]}, "metadata.tags.1", "Input should be a finite number"),
+        ({"s": {"t": 1j}}, "metadata.s.t", "must be a string, true or false, a number, a list or an object"),
     ],
 )
 def test_a_metadata_value_no_json_type_takes_says_what_is_wrong_with_it(

@@ -42,15 +42,18 @@ def explain(errors: Iterable[Mapping[str, Any]], default: str = "body") -> list[
     A value that fails every branch of a union (a metadata value is a string, a boolean, a
     number, a list, an object or null) gets one error a branch, the first of which would say
     "Input should be a valid string" of a number out of range. The errors of one union (one
-    location before its branch labels) make one entry: the branch that objects to the value
-    itself (not finite, out of range, too long), at that value's own field, however deep
-    ("metadata.stats.score"); else the types the branches wanted.
+    location before its branch label) make one entry: the branch that objects to the value
+    itself (not finite, out of range, too long), else the types the branches wanted. A union
+    whose list or object branch took the value and failed inside it says nothing itself: the
+    value inside does, at its own field ("metadata.stats.score: … finite number").
     """
     unions: dict[tuple[str, ...], list[Mapping[str, Any]]] = {}
     for error in errors:
         unions.setdefault(_anchor(error["loc"]), []).append(error)
     out = []
     for anchor, found in unions.items():
+        if any(other[: len(anchor)] == anchor and len(other) > len(anchor) for other in unions):
+            continue  # a container branch took the value: what failed inside it speaks
         objections = [e for e in found if str(e["type"]) not in _EXPECTED and "parsing" not in str(e["type"])]
         wanted = [w for w in dict.fromkeys(_EXPECTED.get(str(e["type"])) for e in found) if w is not None]
         if len(found) == 1 or objections or not wanted:
@@ -68,7 +71,7 @@ def explain(errors: Iterable[Mapping[str, Any]], default: str = "body") -> list[
 
 
 def _anchor(loc: Sequence[int | str]) -> tuple[str, ...]:
-    """Return ``loc`` up to its first union-branch label: where the union's value is."""
+    """Return ``loc`` up to its last union-branch label: where the refused value is."""
     parts = [str(part) for part in loc]
-    cut = next((i for i, part in enumerate(parts) if _INTERNAL.match(part)), len(parts))
-    return tuple(parts[:cut])
+    labels = [i for i, part in enumerate(parts) if _INTERNAL.match(part)]
+    return tuple(parts[: labels[-1]]) if labels else tuple(parts)

@@ -48,7 +48,8 @@ class _NoNul(_Input):
         """Refuse a NUL character when the input arrives, not when the graph is written: by then
         the episode that carries these entities and facts is stored (the store refuses NUL)."""
         if (where := nul_path(dict(vars(self)))) is not None:
-            raise ValueError(f"{where} must not contain NUL characters")
+            shown = where.replace("\x00", "\\x00")  # a key holding one: not echoed raw
+            raise ValueError(f"{shown} must not contain NUL characters")
         return self
 
 
