@@ -92,6 +92,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("总监的邮箱是boss@corp.cn。", "王芳", set(), {("王芳", "EMAIL", "boss@corp.cn")}),
     ("我的邮箱是me@corp.cn。", "王芳", {("王芳", "EMAIL", "me@corp.cn")}, set()),
     ("华东区的项目由我来负责。", "王芳", {("王芳", "RESPONSIBLE_FOR", "华东区")}, set()),
+    ("整个方案由张伟来主导，华北区的部分由我负责。", "王芳",
+     {("王芳", "RESPONSIBLE_FOR", "华北区"), ("张伟", "RESPONSIBLE_FOR", "整个方案")},
+     {("张伟", "RESPONSIBLE_FOR", "华北区")}),
     # An address right after Chinese text is only the address, and the possessor's.
     ("王总的邮箱是wang@lanhai.com。", "王芳", {("王总", "EMAIL", "wang@lanhai.com")},
      {("王芳", "EMAIL", "wang@lanhai.com")}),
