@@ -15,6 +15,7 @@ from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.models.episodes import Episode, EpisodeFilters, Operation
+from engram.models.json_values import nul_path
 from engram.storage.backend import FullText
 from engram.storage.rows import (
     EPISODE,
@@ -109,13 +110,7 @@ def check_nul(field: str, *values: Any) -> None:
 
 def has_nul(value: Any) -> bool:
     """True when a string in ``value`` (a key or a value, at any depth) holds a NUL character."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(has_nul(v) for v in value)
-    return False
+    return nul_path(value) is not None
 
 
 def check_episode_text(episode: Episode) -> None:
