@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64, nul_path
+from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64, has_nul, nul_path
 from engram.models.json_values import Scalar as Scalar
 from engram.timeutil import UtcDatetime
 
@@ -47,8 +47,9 @@ class _NoNul(_Input):
     def _no_nul(self) -> Any:
         """Refuse a NUL character when the input arrives, not when the graph is written: by then
         the episode that carries these entities and facts is stored (the store refuses NUL)."""
-        if (where := nul_path(dict(vars(self)))) is not None:
-            shown = where.replace("\x00", "\\x00")  # a key holding one: not echoed raw
+        fields = dict(vars(self))
+        if has_nul(fields):
+            shown = str(nul_path(fields)).replace("\x00", "\\x00")  # a key holding one: not echoed raw
             raise ValueError(f"{shown} must not contain NUL characters")
         return self
 

@@ -41,9 +41,21 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
+def has_nul(value: Any) -> bool:
+    """True when a string in ``value`` (a key or a value, at any depth) holds a NUL character:
+    PostgreSQL's text and JSON refuse NUL. The check every write makes; ``nul_path`` says where."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(has_nul(v) for v in value)
+    return False
+
+
 def nul_path(value: Any) -> str | None:
     """Return the dotted path of the first string (a key or a value, at any depth) holding a NUL
-    character, "" for ``value`` itself, or None. PostgreSQL's text and JSON refuse NUL."""
+    character, "" for ``value`` itself, or None (slower than ``has_nul``: for the message)."""
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         item, path = stack.pop()

@@ -15,7 +15,7 @@ from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.models.episodes import Episode, EpisodeFilters, Operation
-from engram.models.json_values import nul_path
+from engram.models.json_values import has_nul
 from engram.storage.backend import FullText
 from engram.storage.rows import (
     EPISODE,
@@ -106,11 +106,6 @@ def check_nul(field: str, *values: Any) -> None:
     """
     if any(has_nul(value) for value in values):
         raise InvalidInput(f"{field} must not contain NUL characters", field=field)
-
-
-def has_nul(value: Any) -> bool:
-    """True when a string in ``value`` (a key or a value, at any depth) holds a NUL character."""
-    return nul_path(value) is not None
 
 
 def check_episode_text(episode: Episode) -> None:
