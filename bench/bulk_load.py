@@ -2,12 +2,14 @@
 
 Each side runs in its own subprocess with ``PYTHONPATH`` pointing at a source tree (``--before``,
 e.g. ``git archive <commit> src | tar -x -C /tmp/bulk-base``; the after side is this checkout's
-``src``), on a fresh SQLite store. Episodes are synthetic (10 users, 5 intents, 12 words each from
+``src``), on a fresh SQLite store (with ``--database-url``, a fresh schema of that PostgreSQL
+database per path). Episodes are synthetic (10 users, 5 intents, 12 words each from
 a 5,000-word vocabulary, a client id) with a seeded random 384-d vector each, sent as the list of
 floats a client sends; building them is outside the timings. Three paths, each timed alone:
 
 - ``memory``: ``Memory.create_episodes`` with ``embedding`` on each episode, ``--batch`` per call
-  (``--size`` episodes);
+  (``--size`` episodes), inside one ``Memory.bulk_load()`` whose end is timed too (a tree
+  without it: the calls alone);
 - ``import``: ``Memory.import_file`` (what ``engram import`` runs) of a JSON Lines file of the
   same episodes, one transaction per ``--batch`` (``--small`` episodes; the file is written first);
 - ``rest``: ``POST /v1/episodes:batch`` through the ASGI stack (httpx, FastAPI, JSON both ways),
@@ -18,10 +20,11 @@ Neither side embeds anything (the embedder only states its dimensions) nor class
 episodes carry their intent). Each path prints episodes per wall second and per CPU second of
 the process (all its threads: on a shared machine the wall figure moves with others' load).
 Peak RSS is the subprocess's maximum resident set after all paths; the store size is summed over
-the paths' database files (with their WAL).
+the paths' SQLite database files (with their WAL).
 
 Usage: .venv/bin/python bench/bulk_load.py --before /tmp/bulk-base/src [--size 100000]
        [--small 20000] [--batch 5000] [--rest-batch 1000] [--paths memory,import,rest] [--quick] [--json]
+       [--database-url postgresql://…]
 """
 
 from __future__ import annotations
@@ -36,11 +39,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack, nullcontext
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+import _common
 
 DIMENSIONS = 384
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -85,11 +91,24 @@ def batches(size: int, batch: int, seed: int = 7) -> Iterator[list[dict[str, Any
         ]
 
 
+DATABASE_URL: str | None = None
+"""PostgreSQL server for the store (``--database-url``): a fresh schema per path; SQLite without."""
+
+
 def _open(work: Path, name: str, **settings: Any) -> Any:
+    from pydantic import SecretStr
+
     from engram.config import Settings
     from engram.memory import Memory
 
-    fields = {"data_dir": work / name, "extractor": "none", "embedder": "none", "classify_intents": False}
+    fields: dict[str, Any] = {
+        "data_dir": work / name,
+        "extractor": "none",
+        "embedder": "none",
+        "classify_intents": False,
+    }
+    if DATABASE_URL:
+        fields["database_url"] = SecretStr(_common.new_schema(DATABASE_URL, f"bulk_{name}")[1])
     return Memory.open(
         settings=Settings(**fields, **settings), embedder=GivenVectors(), background_indexing=False
     )
@@ -114,9 +133,14 @@ class Clock:
 
 def _memory(work: Path, size: int, batch: int) -> tuple[float, float]:
     memory, clock = _open(work, "memory"), Clock()
-    for items in batches(size, batch):
+    with ExitStack() as load:
+        with clock:  # one load (a tree without Memory.bulk_load: none); its end counts too
+            load.enter_context(getattr(memory, "bulk_load", nullcontext)())
+        for items in batches(size, batch):
+            with clock:
+                memory.create_episodes(items)
         with clock:
-            memory.create_episodes(items)
+            load.close()  # PostgreSQL builds its vector index here
     assert memory.stats("g").episodes == size
     memory.close()
     return clock.rates(size)
@@ -164,7 +188,8 @@ def _side(args: argparse.Namespace) -> dict[str, float]:
                 out["import"], out["import_cpu"] = _import(Path(work), args.small, args.batch)
             elif path == "rest":
                 out["rest"], out["rest_cpu"] = _rest(Path(work), args.small, args.rest_batch)
-        out["store_mib"] = sum(f.stat().st_size for f in Path(work).rglob("engram.db*")) / 2**20
+        if not DATABASE_URL:
+            out["store_mib"] = sum(f.stat().st_size for f in Path(work).rglob("engram.db*")) / 2**20
     out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
@@ -191,15 +216,19 @@ def main() -> None:
     parser.add_argument("--paths", default="memory,import,rest")
     parser.add_argument("--quick", action="store_true", help="tiny sizes (2,000 and 1,000), seconds")
     parser.add_argument("--json", action="store_true", help="print both sides as one JSON object")
+    parser.add_argument("--database-url", help="PostgreSQL (a fresh schema per path) instead of SQLite")
     parser.add_argument("--side", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side:
+        global DATABASE_URL
+        DATABASE_URL = args.database_url
         print(json.dumps(_side(args)))
         return
     if args.quick:
         args.size, args.small, args.batch, args.rest_batch = 2000, 1000, 500, 250
     skipped = ("before", "side", "quick", "json")
-    argv = [f"--{k.replace('_', '-')}={v}" for k, v in vars(args).items() if k not in skipped]
+    given = {k: v for k, v in vars(args).items() if k not in skipped and v is not None}
+    argv = [f"--{k.replace('_', '-')}={v}" for k, v in given.items()]
     if args.json:
         before = _run(args.before, argv) if args.before else {}
         print(json.dumps({"before": before, "after": _run(str(SRC), argv), "load": os.getloadavg()}))
@@ -220,7 +249,7 @@ def main() -> None:
         if path in sizes:
             per = "CPU-second" if key.endswith("_cpu") else "s"
             label = f"{path} ({sizes[path]:,}) episodes/{per}"
-        ratio = "" if old is None else f"{new / old:.2f}x"
+        ratio = "" if not old else f"{new / old:.2f}x"
         print(f"{label:44} {'' if old is None else f'{old:,.0f}':>10} {new:>10,.0f} {ratio:>12}")
     print("CPU-seconds: the process's (all threads), so less bent by other work on the machine")
 

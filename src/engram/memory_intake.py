@@ -8,6 +8,7 @@ the portable export and import of a group, the intent taxonomy and its classifie
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -96,6 +97,19 @@ class IntakeMethods:
         return model.examples - len(labelled), len(labelled)
 
     # -- batches, imports and exports ------------------------------------------------------------
+
+    @requires("write")
+    def bulk_load(self) -> AbstractContextManager[None]:
+        """Return the context for loading many episodes with their vectors (``embedding``), e.g.
+        ``with memory.bulk_load(): for batch in batches: memory.create_episodes(batch)``.
+
+        On PostgreSQL the HNSW index of episode vectors is dropped once the vectors brought
+        inside the block are at least a quarter of those stored, and built once at its end (also
+        when the block fails): keeping it up costs ~2.6 ms a row, building it ~0.6
+        (docs/decisions.md §29). Vector searches without a filter scan exactly until the block
+        ends. ``import_file`` runs in one. On SQLite, which keeps no index, nothing changes.
+        """
+        return self.store.loading_vectors()
 
     def create_episodes_each(
         self, items: Sequence[EpisodeIn | Mapping[str, Any]], *, actor: str | None = None

@@ -1,11 +1,14 @@
-"""PostgreSQL: a drain of many waiting episode vectors (``Memory.index_pending``) is one load,
-which builds the HNSW index once after the vectors instead of keeping it up row by row; the
-index is back when the load ends, also when it fails, and when a process reopens the store after
-a load cut short. Smaller drains leave the index alone."""
+"""PostgreSQL: a drain of many waiting episode vectors (``Memory.index_pending``), a block of
+``Memory.bulk_load`` and a file import are loads, which build the HNSW index once after the
+vectors instead of keeping it up row by row; the index is back when the load ends, also when it
+fails, and when a process reopens the store after a load cut short. Smaller loads leave the
+index alone."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -30,8 +33,11 @@ def _open(url: str, embedder: Any = None) -> Memory:
     return Memory.open(settings=settings, embedder=embedder or FixedEmbedder(), background_indexing=False)
 
 
-def _store(memory: Memory, first: int, count: int) -> None:
-    memory.create_episodes([{"content": f"note {i} on the pump order"} for i in range(first, first + count)])
+def _store(memory: Memory, first: int, count: int, *, vectors: bool = False) -> None:
+    given = {"embedding": [1.0, 0.0, 0.0, 0.0]} if vectors else {}
+    memory.create_episodes(
+        [{"content": f"note {i} on the pump order", **given} for i in range(first, first + count)]
+    )
 
 
 def _vector_hits(memory: Memory) -> int:
@@ -40,7 +46,7 @@ def _vector_hits(memory: Memory) -> int:
 
 @pytest.fixture
 def memory(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory]:
-    monkeypatch.setattr(vectors, "BULK_ROWS", 5)
+    monkeypatch.setattr(vectors, "LOAD_ROWS", 5)
     with _open(postgres_url) as opened:
         yield opened
 
@@ -55,13 +61,50 @@ def test_a_large_drain_builds_the_index_after_the_vectors(memory: Memory, postgr
         len(memory.search_episodes({"query": "pump order", "limit": 20}, channels=["vector"]).results) == 12
     )
 
-    _store(memory, 12, 6)  # 6 waiting, 12 stored: kept up row by row
+    _store(memory, 12, 4)  # 4 waiting (fewer than LOAD_ROWS), 12 stored: kept up row by row
     during.clear()
-    assert memory.index_pending(on_batch=lambda _: during.append(_index_exists(postgres_url))) == 6
+    assert memory.index_pending(on_batch=lambda _: during.append(_index_exists(postgres_url))) == 4
     assert during and all(during)
-    assert (
-        len(memory.search_episodes({"query": "pump order", "limit": 20}, channels=["vector"]).results) == 18
+    assert _vector_hits(memory) == 16
+
+
+def test_a_bulk_load_drops_the_index_once_its_vectors_are_worth_it(memory: Memory, postgres_url: str) -> None:
+    _store(memory, 0, 24, vectors=True)  # not in a load: the first vectors build the index
+    assert _index_exists(postgres_url)
+    seen = []
+    with memory.bulk_load():
+        _store(memory, 24, 3, vectors=True)  # 3 brought: fewer than LOAD_ROWS (5)
+        seen.append(_index_exists(postgres_url))
+        _store(memory, 27, 3, vectors=True)  # 6 brought, 4 × 6 ≥ 24 stored: rebuilt at the end
+        seen.append(_index_exists(postgres_url))
+        assert _vector_hits(memory) == 20, "searches scan exactly meanwhile"
+    assert seen == [True, False] and _index_exists(postgres_url)
+    assert memory.stats().embedding_backlog == 0 and _vector_hits(memory) == 20
+
+    with pytest.raises(RuntimeError), memory.bulk_load():
+        _store(memory, 30, 8, vectors=True)
+        assert not _index_exists(postgres_url)
+        raise RuntimeError("the caller fails mid-load")
+    assert _index_exists(postgres_url), "a failed load builds the index again"
+
+    with memory.bulk_load():  # 3 brought, 38 stored: the index is kept up
+        _store(memory, 38, 3, vectors=True)
+        assert _index_exists(postgres_url)
+
+
+def test_a_file_import_into_an_empty_store_builds_the_index_after_it(
+    memory: Memory, postgres_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "episodes.jsonl"
+    episodes = [{"content": f"note {i} on the pump order", "embedding": [0.0, 1.0, 0.0, i]} for i in range(9)]
+    path.write_text("".join(json.dumps(episode) + "\n" for episode in episodes))
+    during: list[bool] = []
+    stats = memory.import_file(
+        path, "jsonl", batch_size=4, on_commit=lambda *_: during.append(_index_exists(postgres_url))
     )
+    assert stats.committed == 9 and during == [False, False, False]
+    assert _index_exists(postgres_url)
+    assert _vector_hits(memory) == 9
 
 
 class _Failing(FixedEmbedder):
@@ -92,7 +135,7 @@ def test_a_process_opening_the_store_during_a_load_leaves_the_index_to_the_load(
 def test_the_index_is_back_after_a_failed_load_and_after_a_load_cut_short(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(vectors, "BULK_ROWS", 5)
+    monkeypatch.setattr(vectors, "LOAD_ROWS", 5)
     with _open(postgres_url) as memory:
         _store(memory, 0, 3)
         memory.index_pending()  # the first vectors fix the dimension and build the index

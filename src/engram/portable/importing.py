@@ -145,6 +145,7 @@ def import_path(
         keep_going=chosen not in STRICT,
         classify=chosen not in STRICT if classify is None else classify,
     )
-    stats = importer.run(source.records)
+    with memory.bulk_load():  # PostgreSQL may build its vector index once after the vectors
+        stats = importer.run(source.records)
     check_something_read(path, chosen, stats.committed, len(stats.problems))
     return stats

@@ -253,6 +253,10 @@ class Backend(ABC):
         """
         return nullcontext()
 
+    def given_vectors(self, count: int) -> None:  # noqa: B027 (most backends keep no load)
+        """Note that ``count`` episode vectors came with their episodes (committed): a load
+        (``loading_vectors``) may now find its index cheaper built after it; by default nothing."""
+
     @abstractmethod
     def inserted(self, rows: int) -> None:
         """Note that ``rows`` rows were added (planner statistics are refreshed as tables grow)."""

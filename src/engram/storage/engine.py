@@ -145,6 +145,13 @@ class SQLStorage:
 
         results = self._backend.write(insert)
         self._backend.inserted(sum(not duplicate for batch in results for _, duplicate in batch))
+        self._backend.given_vectors(
+            sum(
+                item.vector is not None and not duplicate
+                for (items, _), batch in zip(batches, results, strict=True)
+                for item, (_, duplicate) in zip(items, batch, strict=True)
+            )
+        )
         return results
 
     def get_episode(self, group_id: str, episode_id: str, known_at: datetime | None = None) -> Episode | None:
@@ -259,8 +266,9 @@ class SQLStorage:
     def loading_vectors(self) -> AbstractContextManager[None]:
         """Return the context storing the episode vectors put inside it as one load: where the
         backend's vector index is cheaper built once after them than kept up per row
-        (PostgreSQL's HNSW, when more vectors wait than are stored), it is dropped first and
-        built at the end, also when the block fails. Searches in between scan exactly."""
+        (PostgreSQL's HNSW, once the vectors waiting or brought by episodes are at least a
+        quarter of those stored), it is dropped then and built at the end, also when the block
+        fails. Searches in between scan exactly."""
         return self._backend.loading_vectors()
 
     def prepare_vectors(self, dimensions: int) -> None:

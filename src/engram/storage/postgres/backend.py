@@ -18,7 +18,9 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar
 
 import psycopg
@@ -121,6 +123,15 @@ def lock_key(namespace: str, *parts: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+@dataclass
+class _Load:
+    """A vector load this process holds: the vectors its episodes brought, the store's at start."""
+
+    suspended: bool = False
+    stored: int = 0
+    given: int = 0
+
+
 class PostgresDb(Db):
     """The shared SQL on a psycopg connection (rows as dicts or tuples), advisory locks in its schema."""
 
@@ -214,6 +225,7 @@ class PostgresBackend(Backend):
         self._since_analyze = 0
         self._rows_at_analyze = 0
         self._pool_size = pool_size
+        self._load: _Load | None = None  # the vector load this process holds (loading_vectors)
         self.fulltext = PostgresFullText()
         self.vectors = PostgresVectors(budget_bytes=vector_cache_bytes)
         try:
@@ -279,15 +291,30 @@ class PostgresBackend(Backend):
             if not (got and got["got"]):
                 yield
                 return
+            load = _Load()
             try:
-                suspended = self.write(self.vectors.suspend_index)
+                load.suspended, load.stored = self.write(self.vectors.suspend_index)
+                self._load = load
                 try:
                     yield
                 finally:
-                    if suspended:
+                    self._load = None
+                    if load.suspended:
                         self.write(self.vectors.restore_index)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+    def given_vectors(self, count: int) -> None:
+        """Count vectors that came with their episodes into this process's load: once they are
+        worth it, drop the index (built at the load's end) for the rest of the load."""
+        from engram.storage.postgres.vectors import worth_rebuilding
+
+        load = self._load
+        if load is None or load.suspended or not count:
+            return
+        load.given += count
+        if worth_rebuilding(load.given, load.stored):
+            load.suspended, _ = self.write(partial(self.vectors.suspend_index, given=load.given))
 
     def _repair_at_open(self) -> None:
         """Build the episode index a vector load cut short left out, unless a load is running,

@@ -43,9 +43,12 @@ EF_SEARCH = 64
 """HNSW candidate list size (pgvector's default is 40); raised to 2 × limit for larger limits."""
 EXACT_ROWS = 20_000
 """A filtered search whose filter passes fewer episodes than this scores them all, exactly."""
-BULK_ROWS = 10_000
-"""A load of at least this many episode vectors, and of more than are stored, builds the HNSW
-index after them: seven times faster than keeping it up row by row (bench/RESULTS.md)."""
+LOAD_ROWS = 1_000
+"""A load expecting at least this many episode vectors may build the HNSW index after them."""
+REBUILD_RATIO = 4
+"""Building the index costs about a quarter of keeping it up per row (0.6 against 2.6 ms a row at
+20k-50k vectors here, bench/RESULTS.md): a load of at least a quarter as many vectors as are
+stored rebuilds it (``worth_rebuilding``)."""
 BUILD_MEMORY = "512MB"
 """``maintenance_work_mem`` of the index build (a 100k × 384 graph fits; a larger one spills)."""
 _EPISODE_INDEX = (
@@ -73,6 +76,13 @@ def _search_settings(db: Db, limit: int) -> None:
     )
 
 
+def worth_rebuilding(expected: int, stored: int) -> bool:
+    """Whether a load of ``expected`` episode vectors into a store of ``stored`` is cheaper with the
+    index dropped and built once after it: an empty store (the first vectors would build the index
+    only to keep it up), or at least LOAD_ROWS vectors and a quarter of those stored."""
+    return stored == 0 or (expected >= LOAD_ROWS and REBUILD_RATIO * expected >= stored)
+
+
 class PostgresVectors(Vectors):
     """pgvector storage and HNSW search of episode, fact and entity-name vectors."""
 
@@ -84,20 +94,21 @@ class PostgresVectors(Vectors):
         self.from_memory = True
         self._pending_after: tuple[Any, str, str] | None = None  # (created_at, group, id) last returned
 
-    def suspend_index(self, db: Db) -> bool:
-        """Drop the episode index when a load of at least BULK_ROWS vectors, more than are
-        stored, is starting; return whether it was dropped (the caller holds LOAD_LOCK)."""
+    def suspend_index(self, db: Db, given: int = 0) -> tuple[bool, int]:
+        """Drop the episode index when a load expecting the waiting episodes' vectors and ``given``
+        more is worth rebuilding it for; return whether it was dropped and how many vectors the
+        store held (the caller holds LOAD_LOCK)."""
         self._suspended = False  # an earlier attempt of this transaction may have set it
         db.lock([("schema",)])  # before the counts: their table locks would order against it
         waiting, stored = db.tuples(
             "SELECT (SELECT count(*) FROM episode_docs) - (SELECT count(*) FROM episode_vectors), "
             "(SELECT count(*) FROM episode_vectors)"
         )[0]
-        if waiting < BULK_ROWS or waiting <= stored:
-            return False
+        if not worth_rebuilding(waiting + given, stored - given):
+            return False, stored - given
         db.run("DROP INDEX IF EXISTS episode_vectors_hnsw")
         self._suspended = True
-        return True
+        return True, stored - given
 
     def restore_index(self, db: Db) -> None:
         """Build the episode index if vectors have a dimension and it is missing."""
