@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engram import Memory
+from engram.errors import InvalidInput
 from engram.ingest.indexer import MAX_EMBEDDING_CHARS, embedding_text
 
 
@@ -39,6 +40,22 @@ def test_refused_before_anything_is_written(
     response = client.post("/v1/episodes", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["field"] == field
+    assert memory.store.counts()["episodes"] == 0
+
+
+def test_a_value_every_branch_refuses_is_one_error_at_its_own_field(
+    client: TestClient, memory: Memory
+) -> None:
+    """A metadata value is a string, flag, number, list, object or null: a number out of range
+    deep inside lists is one error where it is, worded as the library words it."""
+    body = {"content": "x", "metadata": {"a": {"b": [1, {"c": "ok"}, [1e300]]}}}
+    response = client.post("/v1/episodes", json=body)
+    problem = response.json()
+    assert response.status_code == 422, response.text
+    assert problem["field"] == "metadata.a.b.2.0" and len(problem["errors"]) == 1
+    with pytest.raises(InvalidInput) as refused:
+        memory.create_episode(body)
+    assert (refused.value.field, refused.value.detail) == (problem["field"], problem["detail"])
     assert memory.store.counts()["episodes"] == 0
 
 

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
 from engram.errors import EngramError, PreconditionFailed
-from engram.validation import field_path
+from engram.validation import explain
 
 PROBLEM_JSON = "application/problem+json"
 REQUEST_ID_SCOPE_KEY = "engram.request_id"
@@ -110,7 +110,7 @@ def too_large(scope: Scope, size: int | None = None) -> JSONResponse:
 
 def _validation_problem(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errors = []
+    said = []
     for error in exc.errors():
         loc = tuple(error["loc"])
         if error["type"] == "missing" and loc == ("header", "if-match"):
@@ -122,17 +122,16 @@ def _validation_problem(request: Request, exc: Exception) -> JSONResponse:
                 "PATCH needs an If-Match header with the ETag you read",
                 field="If-Match",
             )
-        field = field_path(loc)
         if loc[:1] == ("header",):
-            field = str(loc[-1]).title()
+            error = {**error, "loc": (str(loc[-1]).title(),)}
         if error["type"] == "json_invalid":
-            field = "body"
-            message = f"invalid JSON: {error.get('ctx', {}).get('error', 'cannot parse the body')}"
+            reason = error.get("ctx", {}).get("error", "cannot parse the body")
+            error = {**error, "loc": ("body",), "msg": f"invalid JSON: {reason}"}
         elif error["type"] == "extra_forbidden":
-            message = "unknown field"
-        else:
-            message = error["msg"].removeprefix("Value error, ")
-        errors.append({"field": field, "message": message})
+            error = {**error, "msg": "unknown field"}
+        said.append(error)
+    # One entry per refused value: a value every branch of a union refused is one error, not six.
+    errors = [{"field": field, "message": message} for field, message in explain(said)]
     first = errors[0] if errors else {"field": "body", "message": "invalid request"}
     detail = f"{first['field']}: {first['message']}"
     return problem(request.scope, 422, "Invalid input", detail, field=first["field"], errors=errors)
