@@ -562,3 +562,18 @@ def test_a_graph_build_that_waited_for_its_group_is_stamped_when_it_gets_it(post
     assert max(op.created_at for op in builds) == now[0]
     assert max(v.recorded_at for v in versions) == now[0]
     assert all(v.expired_at is None or v.expired_at >= v.recorded_at for v in versions)
+
+
+def test_json_the_fast_decoder_refuses_is_read_whole(postgres_url: str) -> None:
+    """jsonb is decoded by orjson; an integer past 64 bits (a row another program wrote) is
+    read by json instead of failing the read."""
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none", extractor="none")
+    with Memory.open(settings=settings) as memory:
+        episode = memory.create_episode({"content": "order 7", "metadata": {"lines": [1, 2.5, "x"]}}).episode
+        assert memory.get_episode(episode.id).metadata == {"lines": [1, 2.5, "x"]}
+        huge = 2**70
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE episodes SET metadata = %s::jsonb WHERE id = %s", (f'{{"n": {huge}}}', episode.id)
+            )
+        assert memory.get_episode(episode.id).metadata == {"n": huge}
