@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from test_builtin_clauses import AT, Triple, reads
 
+from engram import Memory, Settings
 from engram.ingest.builtin import BuiltinExtractor
 
 
@@ -112,6 +114,18 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Ann", "LIKES", "running"), ("Ann", "LIKES", "swimming")}, set()),
     ("I love kayaking, rowing is fine too.", "Ann", {("Ann", "LIKES", "kayaking")},
      {("Ann", "LIKES", "rowing")}),
+    # Leaving said without the employer: a stop with no object (the latest employer ends); not
+    # when it is only wanted, denied or still to come, nor beside a stop that names the employer.
+    ("采购经理赵强上周离职了。", "王芳", {("赵强", "LEFT_ORGANISATION", None)},
+     {("王芳", "LEFT_ORGANISATION", None)}),
+    ("我已经辞职了。", "王芳", {("王芳", "LEFT_ORGANISATION", None)}, set()),
+    ("我没离职，也不想辞职了。", "王芳", set(), {("王芳", "LEFT_ORGANISATION", None)}),
+    ("赵强上个月从蓝海医疗离职了。", "王芳", {("赵强", "LEFT_ORGANISATION", "蓝海医疗")},
+     {("赵强", "LEFT_ORGANISATION", None)}),
+    ("Tom Reed quit last week.", "Ann", {("Tom Reed", "LEFT_ORGANISATION", None)}, set()),
+    ("I quit my job to pursue art.", "Ann", {("Ann", "LEFT_ORGANISATION", None)}, set()),
+    ("I'm going to quit. I didn't resign.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", None)}),
+    ("I quit smoking.", "Ann", {("Ann", "STOPPED_USING", "smoking")}, {("Ann", "LEFT_ORGANISATION", None)}),
 ]  # fmt: skip
 
 
@@ -161,3 +175,19 @@ def test_every_role_is_read_though_role_patterns_run_only_on_role_words() -> Non
         assert ("WORKS_AT", "Globex") in {(f.predicate, f.object) for f in works.facts}, noun
         role = extractor.extract_text(f"Dana is {article} {noun}.", actor="Sam")
         assert any(f.predicate == "HAS_ROLE" for f in role.facts), noun
+
+
+def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> None:
+    """Through Memory: "赵强上周离职了" ends 赵强's WORKS_AT at last week, and the stop names it."""
+    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
+    with Memory.open(settings=settings) as memory:
+        for text, at in (
+            ("赵强在蓝海医疗工作。", "2024-03-01T10:00:00+08:00"),
+            ("采购经理赵强上周离职了。", "2024-06-12T10:00:00+08:00"),
+        ):
+            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "wf", "name": "王芳"}})
+        hits = {hit.fact.predicate: hit for hit in memory.search_facts({"include_history": True}).results}
+    works, left = hits["WORKS_AT"], hits["LEFT_ORGANISATION"]
+    assert (works.subject_name, works.object_name, works.fact.status) == ("赵强", "蓝海医疗", "superseded")
+    assert works.fact.invalid_at == datetime(2024, 6, 3, tzinfo=UTC)  # "上周": the Monday of last week
+    assert (left.subject_name, left.object_name, left.fact.status) == ("赵强", "蓝海医疗", "current")

@@ -312,6 +312,13 @@ class BuiltinExtractor:
             target, value, span = item
             if target == subject_name:
                 continue
+            known = message.facts.values()
+            if (
+                target is None
+                and value is None
+                and any(f.subject == subject_name and f.predicate == predicate for f in known)
+            ):
+                continue  # objectless: "从蓝海医疗离职了" already said what was left
             out_subject, out_object = subject_name, target
             item_predicate, trust = predicate, source_kind
             if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):

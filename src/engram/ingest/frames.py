@@ -46,6 +46,9 @@ class Pattern:
       fact or mention of the sentence.
     - ``ends``: the date of the clause is when the fact ended (``invalid_at``), not when it
       began ("her last day on the Globex account was March 31").
+    - ``objectless``: a stop said without what it stops ("赵强上周离职了", "I quit my job") is a
+      fact with neither object nor value, which ends the subject's latest fact of the predicate
+      it stops (engram.graph.arbitrate); not made when the message already says what was left.
     """
 
     predicate: str
@@ -68,6 +71,7 @@ class Pattern:
     negated: str | None = None
     antecedent: bool = False
     ends: bool = False
+    objectless: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")

@@ -89,6 +89,8 @@ def read_objects(
     else:
         trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""
     if not trimmed:
+        if pattern.objectless:
+            return [(None, None, match.span())]
         return _antecedent(pattern, kind, match, reading, message)
     offset = start + max(raw.find(trimmed), 0)
     spans = split_objects(trimmed, lang) if pattern.split else [(0, len(trimmed))]

@@ -100,6 +100,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ORGANISATION", rf"\b(?:(?:left|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
        rf"(?:at|with)\s|(?:got )?laid off (?:from|by)\s|fired from\s){EN_OBJ}", 0.8, require_mention=True,
        trigger="left|quit|resigned|lost my job|laid off|fired", negatable=False),
+    # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends).
+    en("LEFT_ORGANISATION", r"(?P<obj>)(?<!\bto\s)(?<!\bwill\s)(?<!\bwould\s)(?<!'ll\s)(?<!\bmight\s)"
+       r"(?<!\bcould\s)(?<!\bshould\s)\b(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:job|company|firm)\b|"
+       r"(?:quit|resigned|retired)\b(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|on)\b))",
+       0.75, require_mention=True, trigger="quit|left|resigned|retired", objectless=True),
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),

@@ -76,6 +76,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
     zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?){ZH_OBJ}", 0.8, require_mention=True,
        object_type="organisation", trigger="离开|辞掉|辞去|离职", negatable=False),
+    # 赵强上周离职了, 我已经辞职: left, the employer unsaid (the latest one ends)
+    zh("LEFT_ORGANISATION", rf"(?P<obj>)(?:已经?(?:离职|辞职|退休)了?|(?<![没不未别想要])(?:离职|辞职|退休)了)"
+       rf"(?=[{ZH_STOP}]|$)", 0.75, require_mention=True, trigger="离职|辞职|退休", negatable=False, objectless=True),
     zh("STUDIES_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:读书|上学|读研|读博|念书|读大学|读|学习|"
        r"念|上课)", trigger="读|上学|念|学习|上课"),
     zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))",
