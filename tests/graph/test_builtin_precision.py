@@ -126,6 +126,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("I quit my job to pursue art.", "Ann", {("Ann", "LEFT_ORGANISATION", None)}, set()),
     ("I'm going to quit. I didn't resign.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", None)}),
     ("I quit smoking.", "Ann", {("Ann", "STOPPED_USING", "smoking")}, {("Ann", "LEFT_ORGANISATION", None)}),
+    # A role before a name opening its clause is that person's; a time after a role is nobody.
+    ("采购经理赵强说预算要等下周。", "王芳", {("赵强", "HAS_ROLE", "采购经理")}, set()),
+    ("我们的销售总监王磊明天来。", "王芳", {("王磊", "HAS_ROLE", "销售总监")}, set()),
+    ("远航汽车反映X3扫描仪经常卡纸，工程师周五上门维修。", "王芳", set(), {("周五", "HAS_ROLE", "工程师")}),
+    ("Their CFO Maria Chen approved it.", "Ann", {("Maria Chen", "HAS_ROLE", "CFO")}, set()),
+    ("The CFO Monday meeting moved.", "Ann", set(), {("Monday", "HAS_ROLE", "CFO")}),
 ]  # fmt: skip
 
 

@@ -121,6 +121,11 @@ EN_DAY_WORD = (
     r"jul|aug|sep|oct|nov|dec|\d)"
 )
 """How a date said without a preposition starts ("the meeting is next Monday at 10am")."""
+EN_CALENDAR_WORD = (
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)"
+)
+"""A weekday or month name: capitalised, but nobody's name ("the CFO Monday meeting")."""
 
 ZH_STOP = r"，。！？；,.!?;、\s：:"
 ZH_OBJ = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)"

@@ -11,6 +11,7 @@ from functools import partial
 from engram.ingest.frames import (
     EMAIL_ADDRESS,
     EN_AMOUNT,
+    EN_CALENDAR_WORD,
     EN_CAPS,
     EN_CREATION,
     EN_DATE,
@@ -139,6 +140,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
        kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
+    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE}),?\s"
+       rf"(?!{EN_CALENDAR_WORD}\b)(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b(?!\s(?:is|was)\b)", 0.75,
+       subject="group",
+       subject_type="person", kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),

@@ -29,6 +29,8 @@ zh = partial(pattern, "zh")
 _NOT = rf"[^{ZH_STOP}]"
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
+_NOT_A_TIME = r"(?!周[一二三四五六日天末]|星期|礼拜|[今明昨后前]天|[上下本这]周|[上下本这]个?月|月[初底中]|年[初底]|[上下]午|晚上|早上|中午)"
+"""What follows a role is no name when it is a time (工程师周五上门)."""
 _ORG = r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
 _DEPT = r"(?P<obj>[\u4e00-\u9fff]{2,4}部)"
 _ISSUES = (
@@ -112,6 +114,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="的"),
+    # 采购经理赵强说…, 我们的销售总监王磊明天来: a role before a name opening its clause
+    zh("HAS_ROLE", rf"(?:^|(?<=[，。！？；：、\s]))(?:我们|他们|你们|对方|客户|公司)?的?(?P<obj>{ZH_ROLE}){_NOT_A_TIME}{_PERSON}"
+       rf"(?=[说讲表提告，。也都在是上下昨今明刚已会要来去])", 0.75, subject="group", subject_type="person",
+       kind="entity", object_type="role"),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
