@@ -105,10 +105,10 @@ def test_bad_input_names_the_field_and_writes_nothing(
     [
         ({"n": float("nan")}, "metadata.n", "Input should be a finite number"),
         ({"n": 10**30}, "metadata.n", "Input should be less than or equal to 9000000000000000000"),
-        ({"n": 1j}, "metadata.n", "must be a string, true or false, a number, a list or an object"),
+        ({"n": 1j}, "metadata.n", "must be a string, a boolean, a number, a list or an object"),
         ({"stats": {"score": float("nan")}}, "metadata.stats.score", "Input should be a finite number"),
         ({"tags": ["a", float("inf")]}, "metadata.tags.1", "Input should be a finite number"),
-        ({"s": {"t": 1j}}, "metadata.s.t", "must be a string, true or false, a number, a list or an object"),
+        ({"s": {"t": 1j}}, "metadata.s.t", "must be a string, a boolean, a number, a list or an object"),
     ],
 )
 def test_a_metadata_value_no_json_type_takes_says_what_is_wrong_with_it(

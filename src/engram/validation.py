@@ -26,7 +26,7 @@ def field_path(loc: Sequence[int | str], default: str = "body") -> str:
 
 _EXPECTED = {
     "string_type": "a string",
-    "bool_type": "true or false",
+    "bool_type": "a boolean",
     "int_type": "an integer",
     "float_type": "a number",
     "list_type": "a list",

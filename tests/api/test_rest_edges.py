@@ -59,6 +59,19 @@ def test_a_value_every_branch_refuses_is_one_error_at_its_own_field(
     assert memory.store.counts()["episodes"] == 0
 
 
+def test_a_malformed_etag_or_body_says_what_is_wanted(client: TestClient) -> None:
+    episode = client.post("/v1/episodes", json={"content": "x"}).json()["episode"]
+    response = client.patch(
+        f"/v1/episodes/{episode['id']}", json={"content": "y"}, headers={"If-Match": "abc"}
+    )
+    assert response.status_code == 422
+    assert response.json()["detail"] == 'If-Match: must be the ETag you read, e.g. "3"'
+    for body, kind in (("hello", "text/plain"), ("[1, 2]", "application/json")):
+        response = client.post("/v1/episodes", content=body, headers={"content-type": kind})
+        assert response.status_code == 422
+        assert response.json()["detail"] == "body: must be a JSON object, sent as application/json"
+
+
 def test_patch_keeps_metadata_bounded(client: TestClient, memory: Memory) -> None:
     episode = client.post("/v1/episodes", json={"content": "x"}).json()["episode"]
     response = client.patch(

@@ -7,6 +7,7 @@ index alone."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,50 @@ def test_the_index_is_back_after_a_failed_load_and_after_a_load_cut_short(
     with _open(postgres_url) as memory:
         assert _index_exists(postgres_url), "opening the store builds a missing index"
         assert memory.index_pending() == 10
+
+
+def test_a_load_works_with_a_pool_of_one_connection(postgres_url: str, tmp_path: Path) -> None:
+    """The load lock's session is not a pooled connection, or the load's writes would wait for it."""
+    settings = Settings(
+        database_url=postgres_url,  # type: ignore[arg-type]
+        database_pool_size=1,
+        embedder="none",
+        extractor="none",
+        classify_intents=False,
+    )
+    with Memory.open(settings=settings, embedder=FixedEmbedder(), background_indexing=False) as memory:
+        with memory.bulk_load():
+            _store(memory, 0, 3, vectors=True)
+        path = tmp_path / "episodes.jsonl"
+        path.write_text(json.dumps({"content": "note 9 on the pump", "embedding": [0.0, 1.0, 0.0, 0.0]}))
+        assert memory.import_file(path, "jsonl").committed == 1
+        assert _vector_hits(memory) == 4 and _index_exists(postgres_url)
+
+
+def test_a_write_racing_the_end_of_a_load_never_leaves_the_index_dropped(
+    memory: Memory, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another thread's vectors counted into a load as it ends: the drop they call for happens
+    before the load's end builds the index again, never after it."""
+    _store(memory, 0, 20, vectors=True)
+    deciding, ended = threading.Event(), threading.Event()
+    decide = vectors.worth_rebuilding
+
+    def slow_decision(expected: int, stored: int) -> bool:
+        deciding.set()
+        ended.wait(0.5)  # the load's block ends meanwhile
+        return decide(expected, stored)
+
+    def writer() -> None:
+        monkeypatch.setattr(vectors, "worth_rebuilding", slow_decision)
+        _store(memory, 100, 10, vectors=True)  # not in the load, but counted into it
+
+    with memory.bulk_load():
+        _store(memory, 20, 1, vectors=True)
+        thread = threading.Thread(target=writer)
+        thread.start()
+        assert deciding.wait(5)
+    ended.set()
+    thread.join(10)
+    assert _index_exists(postgres_url)
+    assert memory.stats().embedding_backlog == 0

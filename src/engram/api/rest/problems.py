@@ -124,6 +124,10 @@ def _validation_problem(request: Request, exc: Exception) -> JSONResponse:
             )
         if loc[:1] == ("header",):
             error = {**error, "loc": (str(loc[-1]).title(),)}
+            if loc[-1] == "if-match" and error["type"] == "string_pattern_mismatch":
+                error["msg"] = 'must be the ETag you read, e.g. "3"'
+        if loc == ("body",) and error["type"] in ("model_attributes_type", "dict_type"):
+            error = {**error, "msg": "must be a JSON object, sent as application/json"}
         if error["type"] == "json_invalid":
             reason = error.get("ctx", {}).get("error", "cannot parse the body")
             error = {**error, "loc": ("body",), "msg": f"invalid JSON: {reason}"}

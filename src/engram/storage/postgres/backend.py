@@ -16,6 +16,8 @@ import hashlib
 import json
 import logging
 import random
+import re
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -125,14 +127,18 @@ def lock_key(namespace: str, *parts: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+_LONG_NUMBER = re.compile(rb"\d{19}")
+"""19 digits in a row: a number orjson may read as a float though it is an integer (past 64 bits)."""
+
+
 def load_json(data: str | bytes) -> Any:
     """Decode a json/jsonb value as the server sends it. orjson reads the small values stored here
     several times faster than json.loads (its checks, its encoding detection: ~5 % of a graph
-    build's client CPU); the rare value it refuses (an integer past 64 bits) goes through json."""
-    try:
+    build's client CPU), but reads an integer past 64 bits as a float: a value with 19 digits in a
+    row (written by another program: Engram stores at most ±9e18) goes through json, exactly."""
+    if isinstance(data, bytes) and not _LONG_NUMBER.search(data):
         return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(data)
+    return json.loads(data)
 
 
 @dataclass
@@ -238,6 +244,8 @@ class PostgresBackend(Backend):
         self._rows_at_analyze = 0
         self._pool_size = pool_size
         self._load: _Load | None = None  # the vector load this process holds (loading_vectors)
+        self._load_lock = threading.Lock()
+        self._conninfo, self._connect_timeout = conninfo, max(1, int(timeout))
         self.fulltext = PostgresFullText()
         self.vectors = PostgresVectors(budget_bytes=vector_cache_bytes)
         try:
@@ -298,10 +306,12 @@ class PostgresBackend(Backend):
         """Hold the load lock (a session lock: a killed process lets it go) while the vectors
         are stored, the episode index dropped first and built after when worth it. While another
         process loads, store into its load: its end builds the index."""
-        with self._connection() as conn:
+        # The lock's session is a connection of its own: the load's writes take pooled ones,
+        # which a pool of one would otherwise wait for while this one holds the lock.
+        with self._own_connection() as conn:
             key = lock_key(self._schema, LOAD_LOCK)
             got = conn.execute("SELECT pg_try_advisory_lock(%s) AS got", (key,)).fetchone()
-            if not (got and got["got"]):
+            if not (got and got[0]):
                 yield
                 return
             load = _Load()
@@ -311,23 +321,37 @@ class PostgresBackend(Backend):
                 try:
                     yield
                 finally:
-                    self._load = None
+                    with self._load_lock:  # no thread drops the index for this load after this
+                        self._load = None
                     if load.suspended:
                         self.write(self.vectors.restore_index)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def given_vectors(self, count: int) -> None:
-        """Count vectors that came with their episodes into this process's load: once they are
-        worth it, drop the index (built at the load's end) for the rest of the load."""
+        """Count vectors that came with their episodes (in any thread) into this process's load:
+        once they are worth it, drop the index (built at the load's end) for the rest of the load."""
         from engram.storage.postgres.vectors import worth_rebuilding
 
-        load = self._load
-        if load is None or load.suspended or not count:
+        if self._load is None or not count:
             return
-        load.given += count
-        if worth_rebuilding(load.given, load.stored):
-            load.suspended, _ = self.write(partial(self.vectors.suspend_index, given=load.given))
+        with self._load_lock:
+            load = self._load
+            if load is None or load.suspended:
+                return
+            load.given += count
+            if worth_rebuilding(load.given, load.stored):
+                load.suspended, _ = self.write(partial(self.vectors.suspend_index, given=load.given))
+
+    @contextmanager
+    def _own_connection(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
+        """Yield a connection outside the pool (autocommit); unreachable becomes StoreError."""
+        try:
+            conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=self._connect_timeout)
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"{self._where} is unavailable: {exc}", field="database") from exc
+        with conn:
+            yield conn
 
     def _repair_at_open(self) -> None:
         """Build the episode index a vector load cut short left out, unless a load is running,
