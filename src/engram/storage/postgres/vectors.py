@@ -12,8 +12,9 @@ scores them all in SQL; others use pgvector's iterative index scans
 until ``limit`` rows pass the group and filter conditions, and the few rows it returns slightly
 out of order are sorted again here.
 A load of many episode vectors (``Storage.loading_vectors``, around a whole
-``Memory.index_pending``) builds the episode index once after them, as pgvector advises, instead
-of inserting into it row by row; opening the store builds an index a load cut short left out.
+``Memory.index_pending``, a ``Memory.bulk_load`` block or a file import) builds the episode index
+once after them, as pgvector advises, instead of inserting into it row by row, once the vectors
+are worth it (``worth_rebuilding``); opening the store builds an index a load cut short left out.
 """
 
 from __future__ import annotations
