@@ -110,6 +110,22 @@ def test_a_stop_naming_no_object_ends_what_its_predicate_names_first(agent: Memo
     assert live(agent) == {("Tom", "MEMBER_OF", "Chess Club"), ("Tom", "LEFT_ORGANISATION", "Acme")}
 
 
+def test_a_stop_naming_no_object_ends_the_job_not_a_newer_membership_nor_a_later_job(agent: Memory) -> None:
+    """ "Tom quit last week": his job ends, not the club he joined since, nor a job that began
+    after the week he quit (told earlier, out of order)."""
+    say(agent, "Tom works at Acme.", 0, f("Tom", "WORKS_AT", "Acme"))
+    say(agent, "Tom joined the chess club.", 5, f("Tom", "MEMBER_OF", "Chess Club"))
+    say(agent, "Tom quit.", 10, {"subject": "Tom", "predicate": "LEFT_ORGANISATION"})
+    assert live(agent) == {("Tom", "MEMBER_OF", "Chess Club"), ("Tom", "LEFT_ORGANISATION", "Acme")}
+
+    later = {"valid_at": (T0 + timedelta(days=40)).isoformat()}
+    say(agent, "Ann works at Initech from next month.", 20, f("Ann", "WORKS_AT", "Initech", **later))
+    say(agent, "Ann quit.", 25, {"subject": "Ann", "predicate": "LEFT_ORGANISATION"})
+    assert ("Ann", "WORKS_AT", "Initech") in live(agent), (
+        "a job that begins after the leaving is not what was left"
+    )
+
+
 @pytest.mark.parametrize(
     ("like", "hate", "thing"),
     [("陈静喜欢榴莲", "陈静讨厌榴莲", "榴莲"), ("Alice loves sushi", "Alice hates sushi", "sushi")],

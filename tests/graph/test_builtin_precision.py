@@ -129,6 +129,8 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A role before a name opening its clause is that person's; a time after a role is nobody.
     ("采购经理赵强说预算要等下周。", "王芳", {("赵强", "HAS_ROLE", "采购经理")}, set()),
     ("我们的销售总监王磊明天来。", "王芳", {("王磊", "HAS_ROLE", "销售总监")}, set()),
+    ("销售经理王小明明天来。", "王芳", {("王小明", "HAS_ROLE", "销售经理")},
+     {("王小", "HAS_ROLE", "销售经理")}),
     ("远航汽车反映X3扫描仪经常卡纸，工程师周五上门维修。", "王芳", set(), {("周五", "HAS_ROLE", "工程师")}),
     ("Their CFO Maria Chen approved it.", "Ann", {("Maria Chen", "HAS_ROLE", "CFO")}, set()),
     ("The CFO Monday meeting moved.", "Ann", set(), {("Monday", "HAS_ROLE", "CFO")}),
@@ -197,3 +199,34 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
     assert (works.subject_name, works.object_name, works.fact.status) == ("赵强", "蓝海医疗", "superseded")
     assert works.fact.invalid_at == datetime(2024, 6, 3, tzinfo=UTC)  # "上周": the Monday of last week
     assert (left.subject_name, left.object_name, left.fact.status) == ("赵强", "蓝海医疗", "current")
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate"),
+    [
+        # asked, planned, supposed or hedged leavings did not happen
+        ("赵强辞职了？", "LEFT_ORGANISATION"),
+        ("我打算辞职了。", "LEFT_ORGANISATION"),
+        ("我下个月就离职了。", "LEFT_ORGANISATION"),
+        ("如果老板再这样，我就辞职了。", "LEFT_ORGANISATION"),
+        ("Did Tom quit last week?", "LEFT_ORGANISATION"),
+        ("I'd quit.", "LEFT_ORGANISATION"),
+        ("Maybe I should just quit.", "LEFT_ORGANISATION"),
+        # someone else's leaving, or no job left
+        ("赵强的助理离职了。", "LEFT_ORGANISATION"),
+        ("老版本的系统已经退休了。", "LEFT_ORGANISATION"),
+        ("Maria's manager resigned last month.", "LEFT_ORGANISATION"),
+        ("Tom left the company car at the airport.", "LEFT_ORGANISATION"),
+        # what follows a role is a document, a word, a product or a place, not a person
+        ("产品经理周报已发。", "HAS_ROLE"),
+        ("经理马上来。", "HAS_ROLE"),
+        ("Our product manager Slack channel is busy.", "HAS_ROLE"),
+        ("The CFO Paris trip was fun.", "HAS_ROLE"),
+    ],
+)
+def test_no_leaving_or_role_is_read_where_none_was_said(
+    extractor: BuiltinExtractor, text: str, predicate: str
+) -> None:
+    actor = "王芳" if any("\u4e00" <= c <= "\u9fff" for c in text) else "Ann"
+    facts = extractor.extract_text(text, actor=actor, at=AT).facts
+    assert not [f for f in facts if f.predicate == predicate], facts

@@ -421,15 +421,23 @@ class GraphBuilder:
         """Return those of ``found`` (the subject's live facts of the predicates the claim's ends or
         opposes, or that end it) that the claim ends: the same target.
 
-        A stop claim naming no target ends the subject's most recent live fact of the predicates
-        it ends, in the episode's thread when it has one.
+        A stop claim naming no target ends the subject's most recent live fact that began by the
+        claim's time, of the first predicate it ends that the subject holds (a job before a club
+        membership: "Tom quit"), in the episode's thread when it has one.
         """
         group, ends = episode.group_id, claim.predicate.closes
         if claim.has_target:
             return [f for f in found if f.status == "current" and same_target(claim, f)]
         if claim.negated:
             return []
-        live = [f for f in found if f.predicate in ends and f.status == "current"]
+        live = [
+            f
+            for f in found
+            if f.predicate in ends and f.status == "current" and fact_time(f) <= claim.effective_time
+        ]
+        if live:
+            first = next(p for p in ends if any(f.predicate == p for f in live))
+            live = [f for f in live if f.predicate == first]
         thread = thread_key(episode)
         if thread is not None and live:
             threads = txn.episode_threads(group, [e for f in live for e in f.episodes])

@@ -35,7 +35,7 @@ from engram.ingest.clauses import (
     negation,
     trim_object,
 )
-from engram.ingest.frames import Pattern
+from engram.ingest.frames import UNSETTLED, Pattern
 from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, is_first_name, overlaps
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
@@ -316,9 +316,12 @@ class BuiltinExtractor:
             if (
                 target is None
                 and value is None
-                and any(f.subject == subject_name and f.predicate == predicate for f in known)
+                and (
+                    UNSETTLED[lang].search(sentence)  # "赵强辞职了？", "如果…我就辞职了", "I'd quit"
+                    or any(f.subject == subject_name and f.predicate == predicate for f in known)
+                )
             ):
-                continue  # objectless: "从蓝海医疗离职了" already said what was left
+                continue  # objectless: unsettled, or "从蓝海医疗离职了" already said what was left
             out_subject, out_object = subject_name, target
             item_predicate, trust = predicate, source_kind
             if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):
@@ -380,6 +383,16 @@ class BuiltinExtractor:
             inside = [m for m in reading.mentions if start <= m.start < end and not m.vocative]
             if text.lower() in ("we", "i", "our", "my"):  # "We signed …": the speaker's team
                 return (speaker.actor, 0.9) if speaker.actor else None
+            if pattern.named_subject:  # the person the finder knows where the group ends, whole
+                # (赵强 of 经理赵强上周…, where a regex name begins too early; 王小明 of 王小明明天来);
+                # between commas after a role it is no vocative ("their CFO, Nina Park")
+                named = next((m for m in reading.mentions if start <= m.start < end <= m.end), None)
+                if named is not None and named.type == "place" and is_first_name(named.name.split()[0]):
+                    named.type = "person"  # "Nina Park": a first name, then a surname like a place
+                if named is None or named.type != "person":
+                    return None
+                message.add_entity(named)
+                return named.name, 0.95
             if text.lower() in ("they", "he", "she", "it", "you", "their", "his", "her", "its", "your"):
                 return None
             if inside and inside[0].end > end:

@@ -48,7 +48,10 @@ class Pattern:
       began ("her last day on the Globex account was March 31").
     - ``objectless``: a stop said without what it stops ("赵强上周离职了", "I quit my job") is a
       fact with neither object nor value, which ends the subject's latest fact of the predicate
-      it stops (engram.graph.arbitrate); not made when the message already says what was left.
+      it stops (engram.graph.arbitrate); not made when the message already says what was left,
+      nor in a sentence that asks, supposes or hedges (``UNSETTLED``).
+    - ``named_subject``: the ``subj`` group must open a person the mention finder knows (a
+      tagged or listed name), not any word shaped like one ("产品经理周报", "our CTO Slack channel").
     """
 
     predicate: str
@@ -72,6 +75,7 @@ class Pattern:
     antecedent: bool = False
     ends: bool = False
     objectless: bool = False
+    named_subject: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")
@@ -121,12 +125,18 @@ EN_DAY_WORD = (
     r"jul|aug|sep|oct|nov|dec|\d)"
 )
 """How a date said without a preposition starts ("the meeting is next Monday at 10am")."""
-EN_CALENDAR_WORD = (
-    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|"
-    r"october|november|december)"
-)
-"""A weekday or month name: capitalised, but nobody's name ("the CFO Monday meeting")."""
 
+UNSETTLED = {
+    "en": re.compile(
+        r"\?|'d\b|\b(?:if|unless|whether|maybe|perhaps|might|should|would|could|almost|nearly|going to|"
+        r"want to|plan(?:ning)? to|thinking)\b",
+        re.I,
+    ),
+    "zh": re.compile(
+        r"[？?]|吗|如果|要是|万一|假如|一旦|只要|打算|准备|考虑|计划|可能|也许|或许|差点|不会|是不是"
+    ),
+}
+"""A sentence that asks, supposes, plans or hedges: an objectless stop in it did not happen."""
 ZH_STOP = r"，。！？；,.!?;、\s：:"
 ZH_OBJ = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)"
 ZH_OBJ_LONG = rf"(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|了|吧|呢|啊|$)"

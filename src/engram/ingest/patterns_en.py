@@ -11,7 +11,6 @@ from functools import partial
 from engram.ingest.frames import (
     EMAIL_ADDRESS,
     EN_AMOUNT,
-    EN_CALENDAR_WORD,
     EN_CAPS,
     EN_CREATION,
     EN_DATE,
@@ -101,11 +100,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ORGANISATION", rf"\b(?:(?:left|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
        rf"(?:at|with)\s|(?:got )?laid off (?:from|by)\s|fired from\s){EN_OBJ}", 0.8, require_mention=True,
        trigger="left|quit|resigned|lost my job|laid off|fired", negatable=False),
-    # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends).
-    en("LEFT_ORGANISATION", r"(?P<obj>)(?<!\bto\s)(?<!\bwill\s)(?<!\bwould\s)(?<!'ll\s)(?<!\bmight\s)"
-       r"(?<!\bcould\s)(?<!\bshould\s)\b(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:job|company|firm)\b|"
-       r"(?:quit|resigned|retired)\b(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|on)\b))",
-       0.75, require_mention=True, trigger="quit|left|resigned|retired", objectless=True),
+    # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends). The
+    # subject is right before the verb, so "Maria's manager resigned" is not Maria's leaving.
+    en("LEFT_ORGANISATION", r"(?P<subj>\bI|(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))(?:\s(?:just|finally|already|"
+       r"recently|also|has|have|had))*\s(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:job|company|firm)|"
+       r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
+       r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,
+       trigger="quit|left|resigned|retired", negatable=False, objectless=True),
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
@@ -142,9 +143,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE}),?\s"
-       rf"(?!{EN_CALENDAR_WORD}\b)(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b(?!\s(?:is|was)\b)", 0.75,
-       subject="group",
-       subject_type="person", kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.75, subject="group", subject_type="person",
+       named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),

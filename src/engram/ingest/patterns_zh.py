@@ -29,6 +29,10 @@ zh = partial(pattern, "zh")
 _NOT = rf"[^{ZH_STOP}]"
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
+_PAST_WORDS = (
+    r"(?:上周|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|最近|年初|月初|前段时间|前阵子|之前|也|都)*"
+)
+"""What may stand between a subject and a verb of leaving that happened (not 打算, 就, 下个月)."""
 _NOT_A_TIME = r"(?!周[一二三四五六日天末]|星期|礼拜|[今明昨后前]天|[上下本这]周|[上下本这]个?月|月[初底中]|年[初底]|[上下]午|晚上|早上|中午)"
 """What follows a role is no name when it is a time (工程师周五上门)."""
 _ORG = r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
@@ -78,9 +82,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
     zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?){ZH_OBJ}", 0.8, require_mention=True,
        object_type="organisation", trigger="离开|辞掉|辞去|离职", negatable=False),
-    # 赵强上周离职了, 我已经辞职: left, the employer unsaid (the latest one ends)
-    zh("LEFT_ORGANISATION", rf"(?P<obj>)(?:已经?(?:离职|辞职|退休)了?|(?<![没不未别想要])(?:离职|辞职|退休)了)"
-       rf"(?=[{ZH_STOP}]|$)", 0.75, require_mention=True, trigger="离职|辞职|退休", negatable=False, objectless=True),
+    # 赵强上周离职了, 我已经辞职了: left, the employer unsaid (the latest one ends). The subject is
+    # right before the verb (past-time words between), so 赵强的助理离职了 is not 赵强's leaving.
+    zh("LEFT_ORGANISATION", rf"我{_PAST_WORDS}(?:离职|辞职|退休)了?(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
+       subject="speaker", trigger="离职|辞职|退休", negatable=False, objectless=True),
+    zh("LEFT_ORGANISATION", rf"{_PERSON}{_PAST_WORDS}(?:离职|辞职|退休)了?(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
+       subject="group", subject_type="person", named_subject=True, trigger="离职|辞职|退休", negatable=False,
+       objectless=True),
     zh("STUDIES_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:读书|上学|读研|读博|念书|读大学|读|学习|"
        r"念|上课)", trigger="读|上学|念|学习|上课"),
     zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))",
@@ -117,7 +125,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 采购经理赵强说…, 我们的销售总监王磊明天来: a role before a name opening its clause
     zh("HAS_ROLE", rf"(?:^|(?<=[，。！？；：、\s]))(?:我们|他们|你们|对方|客户|公司)?的?(?P<obj>{ZH_ROLE}){_NOT_A_TIME}{_PERSON}"
        rf"(?=[说讲表提告，。也都在是上下昨今明刚已会要来去])", 0.75, subject="group", subject_type="person",
-       kind="entity", object_type="role"),
+       named_subject=True, kind="entity", object_type="role"),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
