@@ -104,7 +104,7 @@ def test_bad_input_names_the_field_and_writes_nothing(
     ("metadata", "field", "says"),
     [
         ({"n": float("nan")}, "metadata.n", "Input should be a finite number"),
-        ({"n": 10**30}, "metadata.n", "Input should be less than or equal to 9000000000000000000"),
+        ({"n": 10**30}, "metadata.n", "1e+30 is beyond ±9e18, the largest number stored"),
         ({"n": 1j}, "metadata.n", "must be a string, a boolean, a number, a list or an object"),
         ({"stats": {"score": float("nan")}}, "metadata.stats.score", "Input should be a finite number"),
         ({"tags": ["a", float("inf")]}, "metadata.tags.1", "Input should be a finite number"),

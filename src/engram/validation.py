@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engram.models.json_values import BEYOND_LIMIT, NUMBER_LIMIT
+
 _INTERNAL = re.compile(r"^(str|int|float|bool|none|constrained-\w+|function-\w+|[a-z][a-z-]*\[.*\]|\[key\])$")
 _WHERE = {"body", "query", "path", "header"}
 
@@ -58,7 +60,7 @@ def explain(errors: Iterable[Mapping[str, Any]], default: str = "body") -> list[
         wanted = [w for w in dict.fromkeys(_EXPECTED.get(str(e["type"])) for e in found) if w is not None]
         if len(found) == 1 or objections or not wanted:
             chosen = (objections or found)[0]
-            field, message = field_path(chosen["loc"], default), str(chosen["msg"])
+            field, message = field_path(chosen["loc"], default), _said(chosen)
         else:
             if "a number" in wanted and "an integer" in wanted:
                 wanted.remove("an integer")
@@ -68,6 +70,14 @@ def explain(errors: Iterable[Mapping[str, Any]], default: str = "body") -> list[
             )
         out.append((field, message.removeprefix("Value error, ")))
     return out
+
+
+def _said(error: Mapping[str, Any]) -> str:
+    """Return the error's message; a number past the stored range is said as the JSON reader says it."""
+    limit = error.get("ctx", {}).get("le", error.get("ctx", {}).get("ge"))
+    if error["type"] in ("less_than_equal", "greater_than_equal") and limit in (NUMBER_LIMIT, -NUMBER_LIMIT):
+        return f"{error['input']:g} {BEYOND_LIMIT}"
+    return str(error["msg"])
 
 
 def _anchor(loc: Sequence[int | str]) -> tuple[str, ...]:

@@ -53,6 +53,7 @@ def test_a_value_every_branch_refuses_is_one_error_at_its_own_field(
     problem = response.json()
     assert response.status_code == 422, response.text
     assert problem["field"] == "metadata.a.b.2.0" and len(problem["errors"]) == 1
+    assert problem["detail"] == "metadata.a.b.2.0: 1e+300 is beyond ±9e18, the largest number stored"
     with pytest.raises(InvalidInput) as refused:
         memory.create_episode(body)
     assert (refused.value.field, refused.value.detail) == (problem["field"], problem["detail"])

@@ -82,6 +82,8 @@ def _shallow(value: Any) -> Any:
 
 NUMBER_LIMIT = 9 * 10**18
 """Largest magnitude of a number stored: below 2**63, and a float exactly."""
+BEYOND_LIMIT = "is beyond ±9e18, the largest number stored"
+"""What is said of a number past NUMBER_LIMIT, an integer or a float, wherever it is refused."""
 
 
 def _not_text_or_flag(value: Any) -> Any:

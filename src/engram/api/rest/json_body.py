@@ -23,7 +23,7 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
 from engram.errors import InvalidInput
-from engram.models.json_values import NUMBER_LIMIT
+from engram.models.json_values import BEYOND_LIMIT, NUMBER_LIMIT
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
@@ -41,7 +41,7 @@ def _constant(name: str) -> _Refused:
 
 def _integer(text: str) -> int | _Refused:
     if len(text) > 20 or not -NUMBER_LIMIT <= (value := int(text)) <= NUMBER_LIMIT:
-        return _Refused(f"{_cut(text)} is beyond ±9e18, the largest number stored")
+        return _Refused(f"{_cut(text)} {BEYOND_LIMIT}")
     return value
 
 
