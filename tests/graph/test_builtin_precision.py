@@ -220,6 +220,7 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         # what follows a role is a document, a word, a product or a place, not a person
         ("产品经理周报已发。", "HAS_ROLE"),
         ("经理马上来。", "HAS_ROLE"),
+        ("前台小姐说你找我。", "HAS_ROLE"),
         ("Our product manager Slack channel is busy.", "HAS_ROLE"),
         ("The CFO Paris trip was fun.", "HAS_ROLE"),
     ],
