@@ -50,8 +50,9 @@ class Pattern:
       fact with neither object nor value, which ends the subject's latest fact of the predicate
       it stops (engram.graph.arbitrate); not made when the message already says what was left,
       nor in a sentence that asks, supposes or hedges (``UNSETTLED``).
-    - ``named_subject``: the ``subj`` group must open a person the mention finder knows (a
-      tagged or listed name), not any word shaped like one ("产品经理周报", "our CTO Slack channel").
+    - ``named_subject``: the ``subj`` group must end inside a person the mention finder knows (a
+      tagged or listed name), who is the subject whole; not any word shaped like a name
+      ("产品经理周报", "our CTO Slack channel").
     """
 
     predicate: str

@@ -92,7 +92,10 @@ _NICKNAME = re.compile(
 """小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家, 小黄鸭…); a time word after
 the name does not hide it (小李今天…)."""
 _REGION = re.compile(r"^[华东南西北中]{2}区$")
-_NOT_NAMES = _words("谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅 小姐 小孩 小伙 小哥 老师 老板 老公 老婆 老家 阿姨")
+_NOT_NAMES = _words(
+    "谢谢 高兴 文明 明白 时间 平安 安心 常常 万一 成功 华为 向往 方便 和平 于是 经常 师傅 "
+    "小姐 小孩 小伙 小哥 老师 老板 老公 老婆 老家 阿姨"
+)
 
 
 def structural_mentions(sentence: str) -> list[Found]:
