@@ -129,6 +129,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A role before a name opening its clause is that person's; a time after a role is nobody.
     ("采购经理赵强说预算要等下周。", "王芳", {("赵强", "HAS_ROLE", "采购经理")}, set()),
     ("我们的销售总监王磊明天来。", "王芳", {("王磊", "HAS_ROLE", "销售总监")}, set()),
+    # A question before or after a statement leaves the statement.
+    ("你知道吗？我在华为上班。", "王芳", {("王芳", "WORKS_AT", "华为")}, set()),
+    ("I work at Acme, did you know?", "Ann", {("Ann", "WORKS_AT", "Acme")}, set()),
     ("销售经理王小明明天来。", "王芳", {("王小明", "HAS_ROLE", "销售经理")},
      {("王小", "HAS_ROLE", "销售经理")}),
     ("远航汽车反映X3扫描仪经常卡纸，工程师周五上门维修。", "王芳", set(), {("周五", "HAS_ROLE", "工程师")}),
@@ -223,9 +226,15 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         ("前台小姐说你找我。", "HAS_ROLE"),
         ("Our product manager Slack channel is busy.", "HAS_ROLE"),
         ("The CFO Paris trip was fun.", "HAS_ROLE"),
+        # a yes/no question states nothing
+        ("赵强在蓝海医疗工作吗？", "WORKS_AT"),
+        ("Does Tom work at Acme?", "WORKS_AT"),
+        ("Is Tom living in Paris now?", "LIVES_IN"),
+        ("Can we bump tomorrow's demo to next Tuesday?", "MEETING_AT"),
+        ("买的现场培训包能取消吗？我们改成线上就行。", "CANCELLED"),
     ],
 )
-def test_no_leaving_or_role_is_read_where_none_was_said(
+def test_nothing_is_read_where_it_was_not_said(
     extractor: BuiltinExtractor, text: str, predicate: str
 ) -> None:
     actor = "王芳" if any("\u4e00" <= c <= "\u9fff" for c in text) else "Ann"

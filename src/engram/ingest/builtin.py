@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from engram.graph.places import is_chinese_place
 from engram.ingest.clauses import (
     Lang,
+    asks,
     clause_bounds,
     find_conditions,
     hedged,
@@ -186,7 +187,8 @@ class BuiltinExtractor:
             ]  # fmt: skip
             reading = self._read_sentence(sentence, local, message)
             elliptical: list[tuple[Pattern, re.Match[str]]] = []
-            for pattern in triggered.get(reading.lang, ()):
+            questioned = asks(sentence, reading.lang)  # a yes/no question states no fact
+            for pattern in () if questioned else triggered.get(reading.lang, ()):
                 for match in pattern.regex.finditer(sentence):
                     if pattern.antecedent and not match.group("obj").strip():
                         elliptical.append((pattern, match))  # read once the earlier objects are known

@@ -319,3 +319,17 @@ _ZH_HEDGE = re.compile(
 def hedged(clause: str, lang: Lang) -> bool:
     """Return True when a clause says its statement is a guess or hearsay ("might be", 可能, 听说)."""
     return bool((_EN_HEDGE if lang == "en" else _ZH_HEDGE).search(clause))
+
+
+_EN_YES_NO = re.compile(
+    r"^\s*(?!(?:did|do|does) you (?:know|hear|see)\b)(?:do|does|did|is|are|was|were|can|could|will|would|has|"
+    r"have|had|should|shall|may|might|must|am)(?:n't)?\b[^?]*\?\s*$",
+    re.I,
+)
+_ZH_YES_NO = re.compile(r"^(?!你(?:知道|听说|猜))[^？?]*(?:吗|么|是不是[^？?]*|有没有[^？?]*)[？?]\s*$")
+
+
+def asks(sentence: str, lang: Lang) -> bool:
+    """Return True when a sentence is a yes/no question ("Does Tom work at Acme?", 赵强在华为工作吗？):
+    it asks whether its statement holds and states nothing. "Did you know I…?" and 你知道…吗 tell."""
+    return bool((_EN_YES_NO if lang == "en" else _ZH_YES_NO).match(sentence))
