@@ -132,6 +132,7 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A question before or after a statement leaves the statement.
     ("你知道吗？我在华为上班。", "王芳", {("王芳", "WORKS_AT", "华为")}, set()),
     ("I work at Acme, did you know?", "Ann", {("Ann", "WORKS_AT", "Acme")}, set()),
+    ("我在华为上班，对吗？", "王芳", {("王芳", "WORKS_AT", "华为")}, set()),
     ("销售经理王小明明天来。", "王芳", {("王小明", "HAS_ROLE", "销售经理")},
      {("王小", "HAS_ROLE", "销售经理")}),
     ("远航汽车反映X3扫描仪经常卡纸，工程师周五上门维修。", "王芳", set(), {("周五", "HAS_ROLE", "工程师")}),

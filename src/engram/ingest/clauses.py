@@ -326,7 +326,10 @@ _EN_YES_NO = re.compile(
     r"have|had|should|shall|may|might|must|am)(?:n't)?\b[^?]*\?\s*$",
     re.I,
 )
-_ZH_YES_NO = re.compile(r"^(?!你(?:知道|听说|猜))[^？?]*(?:吗|么|是不是[^？?]*|有没有[^？?]*)[？?]\s*$")
+_ZH_YES_NO = re.compile(
+    r"^(?!你(?:知道|听说|猜))[^，,；;？?]*(?:吗|是不是[^，,？?]*|有没有[^，,？?]*)[？?]\s*$"
+)
+"""One clause asking 吗/是不是/有没有: "我在华为上班，对吗？" states before it asks."""
 
 
 def asks(sentence: str, lang: Lang) -> bool:
