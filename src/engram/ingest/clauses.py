@@ -322,14 +322,20 @@ def hedged(clause: str, lang: Lang) -> bool:
 
 
 _EN_YES_NO = re.compile(
-    r"^\s*(?!(?:did|do|does) you (?:know|hear|see)\b)(?:do|does|did|is|are|was|were|can|could|will|would|has|"
-    r"have|had|should|shall|may|might|must|am)(?:n't)?\b[^?]*\?\s*$",
+    r"^\s*(?:do|does|did|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might|must|am)"
+    r"(?:n't)?\b"
+    # "Did you know / Can you believe / Do you remember I…?", "Is it weird that I…?", "Did I tell you…?"
+    # wrap a statement in a question: it still tells.
+    r"(?!\s+you\b(?:\s+\w+)?\s+(?:know|hear|heard|remember|believe|see|reali[sz]e|imagine|guess)\b)"
+    r"(?!\s+it\s+\w+\s+that\b)(?!\s+I\s+(?:tell|mention|say)\b)[^?]*\?\s*$",
     re.I,
 )
 _ZH_YES_NO = re.compile(
-    r"^(?!你(?:知道|听说|猜))[^，,；;？?]*(?:吗|是不是[^，,？?]*|有没有[^，,？?]*)[？?]\s*$"
+    r"^(?![^，,？?]*你[^，,？?]{0,2}(?:知道|听说|猜|记得|相信|信|想到|敢信))(?![^，,？?]*我[^，,？?]{0,3}(?:说过|提过|讲过))"
+    r"[^，,；;？?]*(?:吗|是不是[^，,？?]*|有没有[^，,？?]*)[？?]\s*$"
 )
-"""One clause asking 吗/是不是/有没有: "我在华为上班，对吗？" states before it asks."""
+"""One clause asking 吗/是不是/有没有: "我在华为上班，对吗？" states before it asks; 你还记得我在华为上班吗？
+tells."""
 
 
 def asks(sentence: str, lang: Lang) -> bool:
