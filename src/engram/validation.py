@@ -72,9 +72,16 @@ def explain(errors: Iterable[Mapping[str, Any]], default: str = "body") -> list[
     return out
 
 
+def listing(problems: Sequence[tuple[str, str]], shown: int = 3) -> str:
+    """Return ``explain``'s first ``shown`` problems as "field: message; …; and N more"."""
+    listed = "; ".join(f"{field}: {message}" for field, message in problems[:shown])
+    return listed + (f"; and {len(problems) - shown} more" if len(problems) > shown else "")
+
+
 def _said(error: Mapping[str, Any]) -> str:
     """Return the error's message; a number past the stored range is said as the JSON reader says it."""
-    limit = error.get("ctx", {}).get("le", error.get("ctx", {}).get("ge"))
+    ctx = error.get("ctx", {})
+    limit = ctx.get("le", ctx.get("ge"))
     if error["type"] in ("less_than_equal", "greater_than_equal") and limit in (NUMBER_LIMIT, -NUMBER_LIMIT):
         return f"{error['input']:g} {BEYOND_LIMIT}"
     return str(error["msg"])

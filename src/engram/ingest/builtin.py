@@ -119,6 +119,13 @@ _HEDGE_WEIGHT = 0.5
 """A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
 
 
+def _person_if_first_named(mention: Mention, text: str) -> None:
+    """Make a place a person when ``text`` opens with a first name ("Nina Park's number": a first
+    name, then a surname like a place)."""
+    if mention.type == "place" and is_first_name(text.split()[0]):
+        mention.type = "person"
+
+
 class BuiltinExtractor:
     """Find entities and facts with rules; deterministic, offline, a few hundred µs per turn.
 
@@ -314,13 +321,12 @@ class BuiltinExtractor:
             target, value, span = item
             if target == subject_name:
                 continue
-            known = message.facts.values()
             if (
                 target is None
                 and value is None
                 and (
                     UNSETTLED[lang].search(sentence)  # "赵强辞职了？", "如果…我就辞职了", "I'd quit"
-                    or any(f.subject == subject_name and f.predicate == predicate for f in known)
+                    or message.states(subject_name, predicate)
                 )
             ):
                 continue  # objectless: unsettled, or "从蓝海医疗离职了" already said what was left
@@ -389,8 +395,8 @@ class BuiltinExtractor:
                 # (赵强 of 经理赵强上周…, where a regex name begins too early; 王小明 of 王小明明天来);
                 # between commas after a role it is no vocative ("their CFO, Nina Park")
                 named = next((m for m in reading.mentions if start <= m.start < end <= m.end), None)
-                if named is not None and named.type == "place" and is_first_name(named.name.split()[0]):
-                    named.type = "person"  # "Nina Park": a first name, then a surname like a place
+                if named is not None:
+                    _person_if_first_named(named, named.name)
                 if named is None or named.type != "person":
                     return None
                 message.add_entity(named)
@@ -403,12 +409,8 @@ class BuiltinExtractor:
                 mention = inside[0]
                 if mention.type == "thing" and pattern.subject_type:
                     mention.type = pattern.subject_type
-                elif (
-                    pattern.subject_type == "person"
-                    and mention.type == "place"
-                    and is_first_name(text.split()[0])
-                ):
-                    mention.type = "person"  # "Nina Park's number": a first name, then a surname like a place
+                elif pattern.subject_type == "person":
+                    _person_if_first_named(mention, text)
             elif text:
                 if pattern.subject_type == "person" and has_cjk(text) and not _cjk_person(text):
                     return None

@@ -107,6 +107,10 @@ class Message:
         )
         existing.aliases.extend(a for a in mention.aliases if a not in existing.aliases)
 
+    def states(self, subject: str, predicate: str) -> bool:
+        """Return True when a fact of ``predicate`` about ``subject`` was read already."""
+        return any(f.subject == subject and f.predicate == predicate for f in self.facts.values())
+
     def add_fact(self, fact: FactIn) -> None:
         key = (fact.subject, fact.predicate, fact.object, fact.value, tuple(fact.conditions.items()))
         self.facts.setdefault(key, fact)

@@ -44,7 +44,7 @@ from engram.nlp.tokenize import segment
 from engram.storage.protocol import Storage, Txn
 from engram.storage.types import LoadCounts
 from engram.timeutil import UtcDatetime
-from engram.validation import explain
+from engram.validation import explain, listing
 
 FORMAT = "engram-export"
 FORMAT_VERSION = 1
@@ -128,9 +128,7 @@ def parse_item(value: Any, where: str) -> Item:
         item: Item = model.model_validate(value)
     except ValidationError as exc:
         problems = explain(exc.errors(), "record")
-        listed = "; ".join(f"{name}: {message}" for name, message in problems[:3])
-        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-        raise InvalidInput(f"{where}: {kind} {listed}{more}", field=problems[0][0]) from exc
+        raise InvalidInput(f"{where}: {kind} {listing(problems)}", field=problems[0][0]) from exc
     if isinstance(item, Header) and item.format_version != FORMAT_VERSION:
         raise InvalidInput(
             f"{where}: format version {item.format_version} is not the one this Engram reads "

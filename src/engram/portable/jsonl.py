@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from engram.errors import InvalidInput
 from engram.models.episodes import EpisodeIn
 from engram.portable.base import ImportSource, Record
-from engram.validation import explain
+from engram.validation import explain, listing
 
 STDIN = Path("-")
 """The path that means "read standard input"."""
@@ -45,9 +45,7 @@ def parse_line(text: str, number: int) -> EpisodeIn:
         return EpisodeIn.model_validate(value)
     except ValidationError as exc:
         problems = explain(exc.errors(), "episode")
-        listed = "; ".join(f"{field}: {message}" for field, message in problems[:3])
-        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-        raise InvalidInput(f"{where}: {listed}{more}", field=problems[0][0]) from exc
+        raise InvalidInput(f"{where}: {listing(problems)}", field=problems[0][0]) from exc
 
 
 def jsonl_records(lines: Iterable[bytes]) -> Iterator[Record]:

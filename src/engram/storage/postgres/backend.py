@@ -310,8 +310,8 @@ class PostgresBackend(Backend):
         # which a pool of one would otherwise wait for while this one holds the lock.
         with self._own_connection() as conn:
             key = lock_key(self._schema, LOAD_LOCK)
-            got = conn.execute("SELECT pg_try_advisory_lock(%s) AS got", (key,)).fetchone()
-            if not (got and got[0]):
+            got = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+            if not (got and got[0]):  # a connection of its own: rows are tuples
                 yield
                 return
             load = _Load()
