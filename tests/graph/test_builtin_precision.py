@@ -126,6 +126,15 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("I quit my job to pursue art.", "Ann", {("Ann", "LEFT_ORGANISATION", None)}, set()),
     ("I'm going to quit. I didn't resign.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", None)}),
     ("I quit smoking.", "Ann", {("Ann", "STOPPED_USING", "smoking")}, {("Ann", "LEFT_ORGANISATION", None)}),
+    ("我是上个月离职的。", "王芳", {("王芳", "LEFT_ORGANISATION", None)}, set()),
+    ("我已经辞职三个月了。", "王芳", {("王芳", "LEFT_ORGANISATION", None)}, set()),
+    ("我是离职的员工。", "王芳", set(), {("王芳", "LEFT_ORGANISATION", None)}),
+    ("My dad retired last year.", "Ann", {("Ann's dad", "LEFT_ORGANISATION", None)},
+     {("Ann", "LEFT_ORGANISATION", None)}),
+    # A stop after a supposition or a plan did not happen; after a "but", or in a concession, it did.
+    ("我想起来了，我已经不用Trello了。", "王芳", {("王芳", "STOPPED_USING", "Trello")}, set()),
+    ("I'd love to help, but I stopped using Slack.", "Ann", {("Ann", "STOPPED_USING", "Slack")}, set()),
+    ("It was fun, even if I'm not into games.", "Ann", {("Ann", "DISLIKES", "games")}, set()),
     # A role before a name opening its clause is that person's; a time after a role is nobody.
     ("采购经理赵强说预算要等下周。", "王芳", {("赵强", "HAS_ROLE", "采购经理")}, set()),
     ("我们的销售总监王磊明天来。", "王芳", {("王磊", "HAS_ROLE", "销售总监")}, set()),
@@ -219,6 +228,12 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         ("Did Tom quit last week?", "LEFT_ORGANISATION"),
         ("I'd quit.", "LEFT_ORGANISATION"),
         ("Maybe I should just quit.", "LEFT_ORGANISATION"),
+        ("如果价格再涨，我们就不用飞书了。", "STOPPED_USING"),
+        ("我打算不用Jira了。", "STOPPED_USING"),
+        ("我考虑搬离北京。", "MOVED_FROM"),
+        ("要是预算批不下来，我们就退出这个项目。", "UNASSIGNED_FROM"),
+        ("I almost quit the book club last year.", "LEFT_ORGANISATION"),
+        ("I should stop drinking coffee.", "STOPPED_USING"),
         # someone else's leaving, or no job left
         ("赵强的助理离职了。", "LEFT_ORGANISATION"),
         ("老版本的系统已经退休了。", "LEFT_ORGANISATION"),

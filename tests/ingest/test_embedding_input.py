@@ -30,24 +30,26 @@ def _batch(count: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("embedding", "words"),
+    ("embedding", "field", "words"),
     [
-        ([1.0, "two", 0.0, 1.0], "item 1"),  # not a number: the item of the vector is named
-        ([1.0, None, 0.0, 1.0], "item 1"),
-        ([[1.0], [2.0], [3.0], [4.0]], "item 0"),
-        ([1.0, 2.0], "2 numbers"),  # the store's embedder makes 4
-        ([0.0, 0.0, 0.0, 0.0], "not all zero"),
-        ([1.0, 1e39, 0.0, 1.0], "finite"),  # beyond float32
-        ("1, 2, 3, 4", "array of numbers"),
-        ([], "1 to 4096"),
+        ([1.0, "two", 0.0, 1.0], "3.embedding.1", "valid number"),  # not a number: the item is named
+        ([1.0, None, 0.0, 1.0], "3.embedding.1", "valid number"),
+        ([[1.0], [2.0], [3.0], [4.0]], "3.embedding.0", "valid number"),
+        ([1.0, 2.0], "3.embedding", "2 numbers"),  # the store's embedder makes 4
+        ([0.0, 0.0, 0.0, 0.0], "3.embedding", "not all zero"),
+        ([1.0, 1e39, 0.0, 1.0], "3.embedding", "finite"),  # beyond float32
+        ("1, 2, 3, 4", "3.embedding", "array of numbers"),
+        ([], "3.embedding", "1 to 4096"),
     ],
 )
-def test_a_bad_embedding_in_a_large_batch_names_its_item(memory: Memory, embedding: Any, words: str) -> None:
+def test_a_bad_embedding_in_a_large_batch_names_its_item(
+    memory: Memory, embedding: Any, field: str, words: str
+) -> None:
     items = _batch(150)
     items[3]["embedding"] = embedding
     with pytest.raises(InvalidInput) as caught:
         memory.create_episodes(items)
-    assert caught.value.field == "3.embedding"
+    assert caught.value.field == field
     assert words in caught.value.detail
     assert memory.stats().episodes == 0, "nothing half-written"
 

@@ -36,7 +36,7 @@ from engram.ingest.clauses import (
     negation,
     trim_object,
 )
-from engram.ingest.frames import UNSETTLED, Pattern
+from engram.ingest.frames import UNSETTLED, Pattern, supposed
 from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, is_first_name, overlaps
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
@@ -288,6 +288,9 @@ class BuiltinExtractor:
                 if mapped is None:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
+        stop = REGISTRY.get(predicate)
+        if stop is not None and stop.ends and supposed(sentence, cue, lang):
+            return []  # 如果…就不用飞书了, 我打算不用Jira了, "I'd quit Slack": a stop that did not happen
         source_kind: SourceKind = "stated"
         if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
             source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT

@@ -127,15 +127,29 @@ EN_DAY_WORD = (
 )
 """How a date said without a preposition starts ("the meeting is next Monday at 10am")."""
 
-UNSETTLED = {
+SUPPOSED = {
     "en": re.compile(
-        r"\?|'d\b|\b(?:if|unless|whether|maybe|perhaps|might|should|would|could|almost|nearly|going to|"
-        r"want to|plan(?:ning)? to|thinking)\b",
+        r"'d\b|(?<!even )\bif\b|\b(?:unless|whether|should|would|could|almost|nearly|going to|want to|"
+        r"plan(?:ning)? to|thinking|considering)\b",
         re.I,
     ),
-    "zh": re.compile(
-        r"[？?]|吗|如果|要是|万一|假如|一旦|只要|打算|准备|考虑|计划|可能|也许|或许|差点|不会|是不是"
-    ),
+    "zh": re.compile(r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑|计划|想要?(?![起到念法象过])|差点"),
+}
+"""Words that suppose, plan or nearly did: a stop said after them did not happen (如果…就不用飞书了,
+我打算不用Jira了, "I'd quit")."""
+_CONTRAST = {"en": re.compile(r"\bbut\b|\bhowever\b", re.I), "zh": re.compile(r"但是?|不过|可是|然而")}
+
+
+def supposed(sentence: str, cue: int, lang: Lang) -> bool:
+    """Return True when the words before ``cue`` suppose or plan (``SUPPOSED``), counting from the
+    last "but" or 但是 ("I'd love to help, but I stopped using Slack" stopped)."""
+    start = max((m.end() for m in _CONTRAST[lang].finditer(sentence, 0, cue)), default=0)
+    return SUPPOSED[lang].search(sentence, start, cue) is not None
+
+
+UNSETTLED = {
+    "en": re.compile(rf"\?|\b(?:maybe|perhaps|might)\b|{SUPPOSED['en'].pattern}", re.I),
+    "zh": re.compile(rf"[？?]|吗|可能|也许|或许|不会|是不是|{SUPPOSED['zh'].pattern}"),
 }
 """A sentence that asks, supposes, plans or hedges: an objectless stop in it did not happen."""
 ZH_STOP = r"，。！？；,.!?;、\s：:"

@@ -33,6 +33,8 @@ _PAST_WORDS = (
     r"(?:上周|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|最近|年初|月初|前段时间|前阵子|之前|也|都)*"
 )
 """What may stand between a subject and a verb of leaving that happened (not 打算, 就, 下个月)."""
+_LEFT_SAID = rf"是?{_PAST_WORDS}(?:离职|辞职|退休)(?:了|的)?(?:[一二三四五六七八九十两几半\d]+个?(?:月|年|周|星期|天)多?了?)?"
+"""A leaving that happened, the employer unsaid: 离职了, 是上个月离职的, 辞职三个月了."""
 _NOT_A_TIME = r"(?!周[一二三四五六日天末]|星期|礼拜|[今明昨后前]天|[上下本这]周|[上下本这]个?月|月[初底中]|年[初底]|[上下]午|晚上|早上|中午)"
 """What follows a role is no name when it is a time (工程师周五上门)."""
 _ORG = r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
@@ -84,9 +86,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", trigger="离开|辞掉|辞去|离职", negatable=False),
     # 赵强上周离职了, 我已经辞职了: left, the employer unsaid (the latest one ends). The subject is
     # right before the verb (past-time words between), so 赵强的助理离职了 is not 赵强's leaving.
-    zh("LEFT_ORGANISATION", rf"我{_PAST_WORDS}(?:离职|辞职|退休)了?(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
+    zh("LEFT_ORGANISATION", rf"我{_LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
        subject="speaker", trigger="离职|辞职|退休", negatable=False, objectless=True),
-    zh("LEFT_ORGANISATION", rf"{_PERSON}{_PAST_WORDS}(?:离职|辞职|退休)了?(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
+    zh("LEFT_ORGANISATION", rf"{_PERSON}{_LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
        subject="group", subject_type="person", named_subject=True, trigger="离职|辞职|退休", negatable=False,
        objectless=True),
     zh("STUDIES_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:读书|上学|读研|读博|念书|读大学|读|学习|"
