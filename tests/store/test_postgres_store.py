@@ -578,3 +578,19 @@ def test_integers_past_64_bits_are_read_exactly(postgres_url: str) -> None:
             )
         assert memory.get_episode(episode.id).metadata == {"n": huge}
         assert all(type(n) is int for n in memory.get_episode(episode.id).metadata["n"])
+
+
+def test_floats_written_with_an_exponent_come_back_as_floats(postgres_url: str) -> None:
+    """jsonb keeps numbers as numeric: 1e16 written as "1e+16" came back as an integer. Floats are
+    written in full, so each value reads back as it was given (numeric has no -0: -0.0 is 0.0)."""
+    settings = Settings(database_url=SecretStr(postgres_url), embedder="none", extractor="none")
+    given = {"big": 1e16, "huge": 8.5e18, "tiny": 1.5e-7, "whole": 10**16, "zero": -0.0, "list": [2e17, 3]}
+    with Memory.open(settings=settings) as memory:
+        episode = memory.create_episode({"content": "order 8", "metadata": given}).episode
+        read = memory.get_episode(episode.id).metadata
+        found = memory.store.list_episodes("default", EpisodeFilters(metadata={"big": 1e16}), 10)
+    assert read == given
+    kinds = [type(read[key]) for key in ("big", "huge", "tiny", "whole", "zero")]
+    assert kinds == [float, float, float, int, float]
+    assert [type(n) for n in read["list"]] == [float, int]
+    assert [e.id for e in found] == [episode.id], "a filter on the number still finds it"

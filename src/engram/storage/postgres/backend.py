@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from decimal import Decimal
 from functools import partial
 from typing import Any, TypeVar
 
@@ -75,7 +76,7 @@ class PostgresDialect(Dialect):
         return value
 
     def encode_json(self, value: Any) -> Jsonb:
-        return Jsonb(value)
+        return Jsonb(value, dumps=dump_json)
 
     def decode_json(self, raw: Any) -> Any:
         return raw
@@ -129,6 +130,32 @@ def lock_key(namespace: str, *parts: str) -> int:
 
 _LONG_NUMBER = re.compile(rb"\d{19}")
 """19 digits in a row: a number orjson may read as a float though it is an integer (past 64 bits)."""
+
+
+def dump_json(value: Any) -> bytes:
+    """Encode a value for a json/jsonb column, a float written in full where Python writes an
+    exponent (1e16 as 10000000000000000.0, 1.5e-07 as 0.00000015): jsonb holds numbers as
+    ``numeric``, which keeps the digits it is given, so "1e+16" came back as the integer
+    10000000000000000. (``numeric`` has no -0: -0.0 comes back as 0.0.)"""
+    try:
+        return orjson.dumps(_in_full(value), option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # an integer past 64 bits, which Engram does not store: json writes it
+        return json.dumps(value, ensure_ascii=False).encode()
+
+
+def _in_full(value: Any) -> Any:
+    kind = type(value)
+    if kind is float:
+        text = repr(value)
+        if "e" not in text:  # (nor has inf or nan, which Engram refuses)
+            return value
+        digits = format(Decimal(text), "f")
+        return orjson.Fragment(digits if "." in digits else f"{digits}.0")
+    if kind is dict:
+        return {key: _in_full(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_in_full(item) for item in value]
+    return value
 
 
 def load_json(data: str | bytes) -> Any:
