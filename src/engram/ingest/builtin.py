@@ -497,6 +497,7 @@ class BuiltinExtractor:
         if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
             return holding[0]
         left = [m for m in reading.mentions if m.end <= cue and m.type in types and not m.vocative]
+        left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
         if left:
             return max(left, key=lambda m: m.start)
         end = reading.clause_of(cue)[1]

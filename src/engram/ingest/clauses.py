@@ -90,8 +90,8 @@ _DURATION = (
 )
 _EN_TIME_CUT = re.compile(
     r"\s(?:now|right now|these days|anymore|any more|too|as well|lately|recently|every|each|"
-    r"(?:next|last|this|that) (?:week|month|year|weekend|morning|evening|afternoon|night|summer|fall|autumn|"
-    r"winter|spring|time|season|semester|friday|saturday|sunday|monday|tuesday|wednesday|thursday)|"
+    r"(?:next|last|this|that) (?:week|month|year|quarter|weekend|morning|evening|afternoon|night|summer|fall|"
+    r"autumn|winter|spring|time|season|semester|friday|saturday|sunday|monday|tuesday|wednesday|thursday)|"
     r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
     r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"

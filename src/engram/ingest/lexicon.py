@@ -58,7 +58,7 @@ _PRODUCTS = _words(
     "Photoshop Kindle PlayStation Xbox Linux Airtable ClickUp Monday.com Basecamp Dropbox Salesforce Zendesk "
     "Discord Telegram Signal Snapchat Pinterest LinkedIn Reddit Duolingo Strava Peloton Fitbit Canva Miro "
     "Loom Webex Skype Teams Evernote OneNote Todoist Obsidian Netflix Hulu Twitch 微信 企业微信 钉钉 飞书 "
-    "支付宝 淘宝 抖音 微博 "
+    "支付宝 淘宝 抖音 微博 安卓 鸿蒙 iOS macOS "
     "小红书 QQ WPS "
     "腾讯会议 石墨文档 小米手机"
 ) | {"Microsoft Teams", "Google Docs", "Nintendo Switch"}

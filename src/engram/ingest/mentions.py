@@ -122,7 +122,8 @@ class MentionFinder:
         latin = [n for n in self._gazetteer if not has_cjk(n)]
         cjk = [n for n in self._gazetteer if has_cjk(n)]
         never = "(?!x)x"
-        self._latin = re.compile(rf"(?<![\w-])(?:{_alternation(latin) or never})(?![\w-])")
+        # ASCII bounds: a Chinese character is a \w, and "用iPhone" names iPhone
+        self._latin = re.compile(rf"(?<![A-Za-z0-9_-])(?:{_alternation(latin) or never})(?![A-Za-z0-9_-])")
         self._cjk = re.compile(_alternation(cjk) or never)
 
     def find(self, sentence: str, found: list[Mention], actor: str | None) -> list[Mention]:

@@ -115,10 +115,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger=EN_ROLE_TRIGGER),
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
-       subject_type="person", kind="value", trigger="from"),
+       subject_type="person", named_subject=True, kind="value", trigger="from"),
     en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?(?:from|at|of) "
        rf"(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
-       require_mention=True, strict=True, object_type="organisation", trigger="from|at|of"),
+       require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|got a job at|started (?:a new job )?at|hired by|"
@@ -296,13 +296,19 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="value", negatable=False, trigger="drink|eat|smoke|touch"),
     en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
-       rf"(?!my job\b|my job\b|it\b|that\b|on\b|the job\b|work\b|there\b){EN_OBJ}", 0.85, kind="value",
+       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
                                 "deleted|cancelled my|canceled my"),
     en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted) (?:away |over )?from {EN_OBJ}", 0.85,
        require_mention=True, negatable=False, object_type="product", trigger="switched|moved|migrated|changed|converted"),
     en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "
        rf"{EN_OBJ}", 0.85, require_mention=True, trigger="switched|moved|migrated|changed|converted"),
+    # "We replaced Slack with Teams", "I ditched my Android for an iPhone": one tool for another
+    en("STOPPED_USING", r"\breplaced (?:our |my |the |all )?(?P<obj>[^,.;!?]{1,40}?) with ", 0.85, require_mention=True,
+       negatable=False, object_type="product", trigger="replaced"),
+    en("USES", rf"\b(?:replaced [^,.;!?]{{1,40}}? with|(?:ditched|dropped|swapped|traded|gave up) (?:my |our |the )?"
+       rf"[^,.;!?]{{1,30}}? for) (?:a |an |the )?{EN_OBJ}", 0.8, require_mention=True,
+       trigger="replaced|ditched|dropped|swapped|traded|gave up"),
     en("USES", rf"\b(?:track|manage|plan|write|run|organi[sz]e|handle|keep|do|store|build|edit)\s(?:\w+\s){{0,3}}?"
        rf"(?:in|on|with)\s(?P<obj>{EN_CAPS})(?:\s(?:now|these days|instead))", 0.8, require_mention=True,
        kind="entity", object_type="product", trigger="now|these days|instead"),

@@ -258,6 +258,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:发|看|买|玩|用|刷|写)", 0.8, kind="value", negatable=False, trigger="不"),
     zh("STOPPED_USING", rf"从{zh_obj_before('换成|换到|改用|迁移到|切换到|转到')}", 0.85, require_mention=True,
        negatable=False, object_type="product", trigger="换成|换到|改用|迁移到|切换到|转到"),
+    # a tool given up for another or stopped: 把企业微信换成了飞书, 把Trello停了, Jira我们不用了,
+    # 以前用安卓，上个月换成了iPhone (the one switched to is USES, below)
+    zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|改成|替换成|替换为|迁移到|迁到|切换到|换到|停(?=了|掉)')}", 0.85,
+       require_mention=True, negatable=False, object_type="product", trigger="把"),
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][\w.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)(?:我们|我|大家|团队|公司)?"
+       r"(?:已经|早就|现在)?(?:不再|不)用了", 0.8, require_mention=True, negatable=False, object_type="product",
+       trigger="用了"),
+    zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"
+       r"(?:换成|改用|换用|转用|切换到|迁移到)", 0.8, require_mention=True, negatable=False, object_type="product",
+       trigger="以前|之前|原来|过去"),
     zh("STOPPED_USING", rf"(?:已经|早就|再也)?不{_DO}(?P<obj>[^{ZH_STOP}]{{0,6}}?)了", 0.8, kind="value",
        antecedent=True, negatable=False, trigger="不"),
     zh("STOPPED_USING", rf"(?:不再|再也不|没再|很久没|好久没){_DO}(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=了|[{ZH_STOP}]|$)", 0.8,
@@ -266,6 +276,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        negatable=False, trigger="戒"),
     zh("USES", rf"(?:换成了?|改用了?|迁移到了?|切换到了?|转用了?){ZH_OBJ}", 0.85, object_type="product",
        trigger="换成|改用|迁移到|切换到|转用"),
+    zh("USES", rf"(?:搬到|迁到|转到|放到|挪到|记在|放在)了?{zh_obj_before('里|上')}", 0.75, require_mention=True,
+       object_type="product", trigger="搬到|迁到|转到|放到|挪到|记在|放在"),
     zh("USES", rf"(?:在用|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
        trigger="在用|使用|用的是|用着|一直用"),
     zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",

@@ -286,6 +286,8 @@ def nearest_subject(
         mention = candidate.mention
         if mention is not None and mention.type == "thing" and sentence[mention.end : verb].strip(" ,"):
             continue  # an unknown name is a subject only right before its verb
+        if sentence[candidate.start - 1 : candidate.start] == "在" and candidate is not left[0]:
+            continue  # 安卓App在鸿蒙系统上闪退: what follows 在 is where, not who
         return candidate
     for earlier in range(index - 1, -1, -1):
         leading = clause_subject(sentence, clauses[earlier], found, allowed)
