@@ -150,6 +150,29 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Sales from the Denver office called.", "Ann", set(), {("Sales", "WORKS_FROM", "Denver office")}),
     ("Bob from the Denver office called.", "Ann", {("Bob", "WORKS_FROM", "Denver office")}, set()),
     ("安卓App在iOS上也闪退。", "王芳", {("安卓App", "HAS_ISSUE", "闪退")}, {("iOS", "HAS_ISSUE", "闪退")}),
+    # A titled person right after an organisation works there; a project holds its owner's name.
+    ("鼎泰建材周经理刚来电话。", "王芳", {("周经理", "WORKS_AT", "鼎泰建材")}, set()),
+    ("明早十点跟绿源农业刘总视频会。", "王芳", {("刘总", "WORKS_AT", "绿源农业")}, set()),
+    ("金川食品新品包装项目的预算批了，12.5万。", "王芳", {("金川食品新品包装项目", "BUDGET", 125000)},
+     {("金川食品", "BUDGET", 125000)}),
+    ("新锐传媒直播代运营项目，我报的是每月6.8万。", "王芳", {("新锐传媒直播代运营项目", "PRICE", 68000)},
+     {("运营项目", "PRICE", 68000)}),
+    # A named relative opens the topic of the clauses after it; 我弟 is a brother, 乐乐 a name.
+    ("我老公郭涛很忙，现在在华为上班。", "王芳",
+     {("郭涛", "WORKS_AT", "华为")}, {("王芳", "WORKS_AT", "华为")}),
+    ("我儿子乐乐最喜欢乐高。", "王芳", {("乐乐", "PREFERS", "乐高"), ("乐乐", "CHILD_OF", "王芳")}, set()),
+    ("我弟在成都读研。", "王芳", {("王芳的弟弟", "LIVES_IN", "成都")}, {("王芳", "STUDIES_AT", "成都")}),
+    ("我老家是湖南长沙的，大学在武汉读的。", "王芳", set(),
+     {("王芳", "LIVES_IN", "武汉"), ("王芳", "STUDIES_AT", "武汉")}),
+    # An object does not begin inside a name; a lone adjective is no object.
+    ("宏远电气和锐达机械这两个客户交接给小冯。", "王芳", set(),
+     {("小冯", "RESPONSIBLE_FOR", "械这两个客户")}),
+    ("我们在用新的包装设备。", "王芳", set(), {("王芳", "USES", "新")}),
+    # Roles and reporting lines: a role before the name one reports to, a team's role whole.
+    ("我直接向总经理张伟汇报。", "王芳",
+     {("王芳", "REPORTS_TO", "张伟"), ("张伟", "HAS_ROLE", "总经理")}, set()),
+    ("我向销售总监汇报。", "王芳", set(), {("王芳", "REPORTS_TO", "总监"), ("总监", "HAS_ROLE", "销售")}),
+    ("我现在是架构组组长。", "王芳", {("王芳", "HAS_ROLE", "架构组组长")}, set()),
     # A stop after a supposition or a plan did not happen; after a "but", or in a concession, it did.
     ("我想起来了，我已经不用Trello了。", "王芳", {("王芳", "STOPPED_USING", "Trello")}, set()),
     ("I'd love to help, but I stopped using Slack.", "Ann", {("Ann", "STOPPED_USING", "Slack")}, set()),

@@ -336,6 +336,8 @@ class BuiltinExtractor:
             out_subject, out_object = subject_name, target
             item_predicate, trust = predicate, source_kind
             if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):
+                if predicate == "STUDIES_AT" and _STUDIED.search(sentence, clause[0], clause[1]):
+                    continue  # 大学在武汉读的: where one studied once is no home now
                 item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
@@ -534,8 +536,14 @@ class BuiltinExtractor:
 
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
-_EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM"}
-"""Work said of a place rather than an employer is where the person lives (the labelling rules)."""
+_EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
+"""Work or study said of a place rather than an employer or a school is where the person lives
+(the labelling rules: 在伦敦工作, 在成都读研)."""
+
+
+_STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|went to|graduated)\b", re.I)
+"""Study that is over (大学在武汉读的, "I studied in Boston")."""
+_ZH_INSTITUTION = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:小学|中学|大学|学院|学校|幼儿园|医院|分公司|公司)")
 
 
 def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, message: Message) -> bool:
@@ -544,6 +552,8 @@ def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, me
     if name is None or (name, "place") not in message.entities:
         return False
     if has_cjk(name):
+        if _ZH_INSTITUTION.match(reading.text, span[1]):
+            return False  # 海淀实验小学, 省人民医院: the place begins an institution's name
         return is_chinese_place(name) or DEFAULT_GAZETTEER.get(name) == "place"
     before, after = reading.text[: span[0]], reading.text[span[1] :]
     return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)

@@ -137,7 +137,7 @@ _NON_OBJECT = re.compile(
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
     r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
     r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot|into|onto|"
-    r"over|through|from|off|away|back|around)\b",
+    r"over|through|from|off|away|back|around)\b|[新旧老大小好坏多少]$",  # 在用新的…: no object said
     re.I,
 )
 _PRONOUNS = {"it", "that", "this", "them", "these", "those", "you", "him", "her", "me", "us", "one",

@@ -53,7 +53,9 @@ _ORG_SUFFIX = _words(
     "通信 智能 "
     "实业 贸易 控股 股份 电器 家居 餐饮 文化 体育 出版社 医院 工作室 律所 事务所 基金 航空 生物 环保 建设 "
     "装饰 "
-    "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资"
+    "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资 "
+    "建材 农业 五金 机械 电气 纺织 快运 快递 化工 钢铁 医药 器械 安防 家电 汽配 船舶 重工 矿业 酒店 "
+    "新能源 律师事务所"
 )
 _BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
 _PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
@@ -114,11 +116,12 @@ def structural_mentions(sentence: str) -> list[Found]:
             first = index
             while (
                 first > 0
-                and index - first < 3
+                and index - first < 5
                 and (
                     _prefix_word(*words[first - 1], verbs=False)
                     or words[first - 1][0] in _WEAK_PREFIX
                     or _inner_verb(words, first - 1)
+                    or _inner_character(words, first - 1)
                 )
             ):
                 first -= 1
@@ -141,7 +144,18 @@ def structural_mentions(sentence: str) -> list[Found]:
     for regex, kind in ((_DEPARTMENT, "organisation"), (_PRODUCT, "product"), (_DOCUMENT, "document"),
                         (_NICKNAME, "person")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
-    return found
+    return [_with_owner(mention, found, sentence) for mention in found]
+
+
+def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
+    """Return a project that begins inside an organisation's name from that name's start
+    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目)."""
+    start, end, _, kind = mention
+    if kind == "project":
+        owner = next((f for f in found if f[3] == "organisation" and f[0] < start < f[1]), None)
+        if owner is not None:
+            return owner[0], end, sentence[owner[0] : end], kind
+    return mention
 
 
 def _inner_verb(words: tuple[tuple[str, str], ...], index: int) -> bool:
@@ -152,6 +166,20 @@ def _inner_verb(words: tuple[tuple[str, str], ...], index: int) -> bool:
     return (
         flag in ("v", "vn")
         and len(word) == 2
+        and word not in _NOT_PREFIX
+        and index > 0
+        and _prefix_word(*words[index - 1], verbs=False)
+    )
+
+
+def _inner_character(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True when the word at ``index`` is one character inside a project's name, after a
+    noun (风/n 控/v 平台 of 风控平台项目, 直播/vn 代/q 运营 of 直播代运营项目)."""
+    word, flag = words[index]
+    return (
+        len(word) == 1
+        and has_cjk(word)
+        and flag in ("v", "vn", "q", "n", "a", "ng", "vg")
         and word not in _NOT_PREFIX
         and index > 0
         and _prefix_word(*words[index - 1], verbs=False)

@@ -126,6 +126,8 @@ def _object(
     reading: Sentence,
     message: Message,
 ) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
+    if any(m.start < span[0] < m.end for m in reading.mentions):
+        return None  # 锐达机械这两个客户 read from 械: an object begins where a name does
     registered = REGISTRY.get(predicate)
     wanted = pattern.object_type or (registered.object_type if registered else "")
     inside = [

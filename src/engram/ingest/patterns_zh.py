@@ -23,6 +23,7 @@ from engram.ingest.frames import (
     zh_obj_before,
 )
 from engram.ingest.lexicon import ZH_TITLED
+from engram.nlp.names import CHINESE_TITLES
 
 zh = partial(pattern, "zh")
 
@@ -33,6 +34,11 @@ _PAST_WORDS = (
     r"(?:上周|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|最近|年初|月初|前段时间|前阵子|之前|也|都)*"
 )
 """What may stand between a subject and a verb of leaving that happened (not 打算, 就, 下个月)."""
+_NAME_START = r"(?:^|(?<=[^\u4e00-\u9fffA-Za-z])|(?<=[跟和与同给找让向对在从约了是说]))(?![跟和与同给找让向对在从约了是说])"
+"""Where a name may begin: not inside a word, but after a preposition (跟绿源农业刘总: 绿源农业)."""
+_TITLES = "|".join(CHINESE_TITLES)
+_NOT_A_ROLE = rf"(?!(?:{ZH_ROLE})汇报)"
+"""Not a role alone before 汇报 (向销售总监汇报 names nobody)."""
 _LEFT_SAID = rf"是?{_PAST_WORDS}(?:离职|辞职|退休)(?:了|的)?(?:[一二三四五六七八九十两几半\d]+个?(?:月|年|周|星期|天)多?了?)?"
 """A leaving that happened, the employer unsaid: 离职了, 是上个月离职的, 辞职三个月了."""
 _NOT_A_TIME = r"(?!周[一二三四五六日天末]|星期|礼拜|[今明昨后前]天|[上下本这]周|[上下本这]个?月|月[初底中]|年[初底]|[上下]午|晚上|早上|中午)"
@@ -116,9 +122,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])",
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
        trigger="的"),
-    zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:新|老)?(?P<subj>{ZH_TITLED.pattern})", 0.8,
-       subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
-       trigger="的"),  # 蓝海医疗的何总更喜欢…: a title names the person whatever follows
+    zh("WORKS_AT", rf"{_NAME_START}(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
+       0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
+       trigger=_TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{_PERSON}(?=[说讲表提告，。也都在是])", 0.75,
        subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        trigger="的"),
@@ -136,8 +142,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
-       rf"(?P<obj>{ZH_ROLE})", trigger="是|担任|作为|当|升|成为", kind="entity", object_type="role",
-       stop="LEFT_ROLE"),
+       rf"(?P<obj>(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心))?{ZH_ROLE})", trigger="是|担任|作为|当|升|成为",
+       kind="entity", object_type="role", stop="LEFT_ROLE"),  # 架构组组长: the team's role, whole
     zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
@@ -146,8 +152,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="不再担任|卸任|辞去|不当", negatable=False),
     zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导)是{_PERSON}(?=[，。！？；]|$)",
        0.8, subject="group", subject_type="person", kind="entity", object_type="role", trigger="是"),
-    zh("REPORTS_TO", r"向(?P<obj>他|她|[\u4e00-\u9fff]{2,4}?|[A-Z][a-z]+)汇报", 0.85, kind="entity",
-       object_type="person", trigger="汇报"),
+    zh("REPORTS_TO", rf"向(?:{ZH_ROLE})?{_NOT_A_ROLE}(?P<obj>他|她|[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+)汇报", 0.85,
+       kind="entity", object_type="person", trigger="汇报"),
+    zh("HAS_ROLE", rf"向(?P<obj>{ZH_ROLE}){_NOT_A_ROLE}{_PERSON}汇报", 0.8, subject="group", subject_type="person",
+       named_subject=True, kind="entity", object_type="role", trigger="汇报"),  # 向CTO王磊汇报
     zh("REPORTS_TO", rf"(?:汇报给|汇报对象(?:是|变成了?|换成了?|改成了?)|(?:上级|领导|老板|上司)(?:是|变成了?|换成了?)){ZH_NAME}",
        0.85, kind="entity", object_type="person", trigger="汇报|上级|领导|老板|上司"),
     zh("UNASSIGNED_FROM", r"(?P<obj>)(?:退出|撤出|不管了|不做了|不跟了)", 0.75, kind="entity",

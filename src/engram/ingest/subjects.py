@@ -45,6 +45,7 @@ KIN_EN: dict[str, Kin] = {
 KIN_ZH: dict[str, Kin] = {
     **{w: (w, "SIBLING_OF", True) for w in ("哥哥", "姐姐", "弟弟", "妹妹")},
     "哥": ("哥哥", "SIBLING_OF", True), "姐": ("姐姐", "SIBLING_OF", True),
+    "弟": ("弟弟", "SIBLING_OF", True), "妹": ("妹妹", "SIBLING_OF", True),
     **{w: ("妈妈", "CHILD_OF", False) for w in ("妈妈", "妈", "母亲", "老妈")},
     **{w: ("爸爸", "CHILD_OF", False) for w in ("爸爸", "爸", "父亲", "老爸")},
     **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿")},
@@ -98,15 +99,19 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
     else:
         for match in _ZH_KIN.finditer(sentence):
             canonical, predicate, _ = KIN_ZH[match["kin"]]
-            name = _named(match, mentions) or next(  # 我老婆刘敏不喜欢猫: a name jieba found next,
-                (  # not a word it knows (我老婆张罗了一桌菜)
-                    m.name
+            following = next(  # 我老婆刘敏不喜欢猫: a name jieba found next, not a word it knows
+                (  # (我老婆张罗了一桌菜)
+                    m
                     for m in mentions
                     if m.start == match.end() and m.type == "person" and is_unknown_word(m.name)
                 ),
                 None,
             )
-            out.append(_relative(match, name, canonical, predicate, actor, lang))
+            name = _named(match, mentions)
+            end = None
+            if name is None and following is not None:
+                name, end = following.name, following.end
+            out.append(_relative(match, name, canonical, predicate, actor, lang, end=end))
     return out
 
 
@@ -121,7 +126,8 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
     name = match["name"]
     if re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)?", name):
         return name if is_first_name(name.split()[0]) else None
-    return name if name[0] in "小阿" or cjk_person(name) else None
+    doubled = len(name) == 2 and name[0] == name[1]  # 乐乐, 豆豆: a child's or a pet's name
+    return name if name[0] in "小阿" or doubled or cjk_person(name) else None
 
 
 def cjk_person(name: str) -> bool:
@@ -133,9 +139,17 @@ def cjk_person(name: str) -> bool:
 
 
 def _relative(
-    match: re.Match[str], name: str | None, kin: str, predicate: str | None, actor: str | None, lang: Lang
+    match: re.Match[str],
+    name: str | None,
+    kin: str,
+    predicate: str | None,
+    actor: str | None,
+    lang: Lang,
+    *,
+    end: int | None = None,
 ) -> Mention:
-    end = match.end("name") if name else match.end("kin")
+    """Return the relative ``match`` names (``end``: where a name found after the match ends)."""
+    end = end if end is not None else match.end("name") if name else match.end("kin")
     surface = match.group(0)[: match.end("kin") - match.start()]
     if actor is None and name is None:
         return Mention(match.start(), end, surface, "group")
