@@ -106,11 +106,15 @@ _NAMES_OF_TEXTS = frozenset(
 or a deal's name it still is ("the Nimbus launch slipped to …")."""
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
-    r"recently|lately|finally|totally|really)[,!]?\s+)*(?:gonna|been|just|went|got|love|loved|started|"
-    r"finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|working|planning|thinking|"
-    r"hoping|going|heading|can't wait|never|always|used to)\b",
+    r"recently|lately|finally|totally|really|officially|already)[,!]?\s+)*(?:gonna|been|just|went|got|love|"
+    r"started|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|working|planning|"
+    r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
+    r"kept|(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"
+    r"[a-z]{2,}ed)\b",
     re.I,
 )
+"""How a chat sentence whose subject is the speaker, unsaid, begins: "Gave up caffeine last month",
+"Moved out of Brooklyn", "Officially quit Instagram" (a past-tense verb first, some irregular)."""
 _RECURRING = re.compile(
     r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
 )

@@ -199,7 +199,7 @@ EN_ROLE_NOUNS = (
     "police officer|social worker|vp|president|owner|entrepreneur|coach|athlete|actor|actress|dancer|"
     "painter|singer|filmmaker|author|veterinarian|vet|dentist|pharmacist|mechanic|electrician|"
     "carpenter|instructor|trainer|tutor|librarian|paramedic|surgeon|psychologist|banker|investor|"
-    "volunteer|officer|administrator|recruiter|representative|specialist|coordinator|technician|"
+    "volunteer|officer|executive|administrator|recruiter|representative|specialist|coordinator|technician|"
     "plumber|baker|barista|bartender|waiter|waitress|cashier|clerk|secretary|receptionist|nanny|"
     "caregiver|soldier|marine|streamer|youtuber|blogger|podcaster|gamer|composer|producer|dj|poet|"
     "novelist|screenwriter|illustrator|animator|model|stylist|hairdresser|florist|farmer|rancher|"

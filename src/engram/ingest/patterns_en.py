@@ -108,6 +108,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
        r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,
        trigger="quit|left|resigned|retired", negatable=False, objectless=True),
+    en("HAS_ROLE", rf"\b(?:got |was |been |just |finally )*promoted to (?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.85,
+       kind="entity", object_type="role", trigger="promoted"),
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
@@ -116,8 +118,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?(?:from|at|of) "
-       rf"(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
+    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+       rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
@@ -201,7 +203,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="discount"),
     en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
        subject_type="organisation", kind="amount", trigger="payment of"),
-    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?(?:[\w-]+\s){{0,3}}?"
+    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?"
+       rf"(?:(?!(?:milestone|phase|invoice|installment|instalment|tranche|part|number|no)\b)[\w-]+\s){{0,3}}?"
        rf"(?:of\s)?{EN_AMOUNT}", 0.85,
        subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
     en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
@@ -294,11 +297,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
                "can't bear|loathe"),
     en("DISLIKES", rf"\b(?:don't|do not|never|doesn't|does not)\s(?:drink|eat|smoke|touch)\s{EN_OBJ}", 0.8,
        kind="value", negatable=False, trigger="drink|eat|smoke|touch"),
-    en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
+    en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|"
+       rf"uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d){EN_OBJ}", 0.85, kind="value",
-       negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|ditched|cut out|uninstalled|"
-                                "deleted|cancelled my|canceled my"),
+       negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
+                                "cut out|uninstalled|deleted|cancelled my|canceled my"),
+    en("STOPPED_USING", rf"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "
+       rf"(?!this\b|that\b|the\b|my\b|our\b|it\b|work\b|you\b){EN_OBJ}", 0.75, kind="value", negatable=False,
+       trigger="done with"),
     en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted) (?:away |over )?from {EN_OBJ}", 0.85,
        require_mention=True, negatable=False, object_type="product", trigger="switched|moved|migrated|changed|converted"),
     en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "

@@ -189,6 +189,9 @@ _EN_GOVERNED = re.compile(
     r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|and)\s+$",
     re.I,
 )
+_EN_APPOSITIVE = re.compile(r",\s(?:the|a|an|our|their|his|her)\s", re.I)
+"""A person described right after the name ("coffee with Carla Jensen, the new VP of Operations at
+Ferris & Cole"): the subject of the description, though a preposition governs the name."""
 _ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
@@ -248,7 +251,10 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         out.append(Candidate(match.start(), match.end(), "block" if name is None else "mention", name, 0.85))
     governed = _EN_GOVERNED if lang == "en" else _ZH_GOVERNED
     for mention in mentions:
-        if mention.vocative or (not mention.relative and governed.search(sentence, 0, mention.start)):
+        described = lang == "en" and mention.type == "person" and _EN_APPOSITIVE.match(sentence, mention.end)
+        if mention.vocative or (
+            not mention.relative and not described and governed.search(sentence, 0, mention.start)
+        ):
             continue  # "at Google", "from the office", 在华为, 从产品部: not a subject
         if mention.type == "group":
             out.append(Candidate(mention.start, mention.end, "block", None, 1.0, mention))
@@ -291,7 +297,8 @@ def nearest_subject(
     clause, else the leading subject of the closest earlier clause that has one. An unknown
     name (type thing) is a subject only right before the verb at ``verb`` (default ``cue``)."""
     verb = cue if verb is None else verb
-    index = next((i for i, (s, e) in enumerate(clauses) if s <= cue < e), len(clauses) - 1)
+    # a cue between two clauses (the comma of "Maria, the head of sales") belongs to the one before
+    index = max((i for i, (s, _) in enumerate(clauses) if s <= cue), default=0)
     start = clauses[index][0]
     left = [c for c in found if start <= c.start < cue and _allowed(c, allowed)]
     if any(c.kind != "possessive" for c in left):
@@ -303,6 +310,18 @@ def nearest_subject(
         if sentence[candidate.start - 1 : candidate.start] == "在" and candidate is not left[0]:
             continue  # 安卓App在鸿蒙系统上闪退: what follows 在 is where, not who
         return candidate
+    described = [  # "…with Tom, the new CTO at Acme": the clause describes the person before it
+        c
+        for c in found
+        if c.end <= start
+        and not sentence[c.end : start].strip(" ,")
+        and c.mention is not None
+        and c.mention.type == "person"
+        and _EN_APPOSITIVE.match(sentence, c.end)
+        and _allowed(c, allowed)
+    ]
+    if described:
+        return described[-1]
     for earlier in range(index - 1, -1, -1):
         leading = clause_subject(sentence, clauses[earlier], found, allowed)
         if leading is not None:
