@@ -173,6 +173,16 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("王芳", "REPORTS_TO", "张伟"), ("张伟", "HAS_ROLE", "总经理")}, set()),
     ("我向销售总监汇报。", "王芳", set(), {("王芳", "REPORTS_TO", "总监"), ("总监", "HAS_ROLE", "销售")}),
     ("我现在是架构组组长。", "王芳", {("王芳", "HAS_ROLE", "架构组组长")}, set()),
+    # A role right before a name the finder knows is that person's, wherever the two stand.
+    ("通知：财务总监林海12月底退休，由现任财务经理白露接任。", "王芳",
+     {("林海", "HAS_ROLE", "财务总监"), ("白露", "HAS_ROLE", "财务经理")}, set()),
+    ("约他时间找秘书小钱，座机021-64538812。", "王芳", {("小钱", "HAS_ROLE", "秘书")}, set()),
+    # What was given up, said first; what one changed to.
+    ("韩剧我已经不追了，最近改看纪录片。", "王芳",
+     {("王芳", "STOPPED_USING", "韩剧"), ("王芳", "USES", "纪录片")}, set()),
+    ("我不喝奶茶了，现在每天改喝无糖豆浆。", "王芳", {("王芳", "USES", "无糖豆浆")}, set()),
+    ("我们切到飞书了。", "王芳", {("王芳", "USES", "飞书")}, set()),
+    ("App切到后台再回来就白屏。", "王芳", set(), {("App", "USES", "后台再回来就白屏")}),
     # A chat sentence opening with a past-tense verb is the speaker's.
     ("Gave up caffeine last month.", "Ann", {("Ann", "STOPPED_USING", "caffeine")}, set()),
     ("Moved out of Brooklyn last month.", "Ann", {("Ann", "MOVED_FROM", "Brooklyn")}, set()),

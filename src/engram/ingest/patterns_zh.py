@@ -130,10 +130,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="的"),
-    # 采购经理赵强说…, 我们的销售总监王磊明天来: a role before a name opening its clause
-    zh("HAS_ROLE", rf"(?:^|(?<=[，。！？；：、\s]))(?:我们|他们|你们|对方|客户|公司)?的?(?P<obj>{ZH_ROLE}){_NOT_A_TIME}{_PERSON}"
-       rf"(?=[说讲表提告，。也都在是上下昨今明刚已会要来去])", 0.75, subject="group", subject_type="person",
-       named_subject=True, kind="entity", object_type="role"),
+    # 采购经理赵强说…, 我们的销售总监王磊明天来, 找秘书小钱, 由现任财务经理白露接任: a role before a
+    # name the mention finder knows as a person's
+    zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|前任|新任|新来的)?(?P<obj>{ZH_ROLE}){_NOT_A_TIME}{_PERSON}"
+       rf"(?=[说讲表提告，。；也都在是上下昨今明刚已会要来去接退离跳负跟和从\d]|$)", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role"),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
@@ -264,15 +265,17 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="卸载|删|停用|注销|退订|戒"),
     zh("STOPPED_USING", rf"(?:不再|已经不|再也不|不)(?:在|上){_NOT}{{0,2}}?(?P<obj>[^{ZH_STOP}]{{2,8}}?)上"
        rf"(?:发|看|买|玩|用|刷|写)", 0.8, kind="value", negatable=False, trigger="不"),
-    zh("STOPPED_USING", rf"从{zh_obj_before('换成|换到|改用|迁移到|切换到|转到')}", 0.85, require_mention=True,
-       negatable=False, object_type="product", trigger="换成|换到|改用|迁移到|切换到|转到"),
+    zh("STOPPED_USING", rf"从{zh_obj_before('换成|换到|改用|迁移到|切换到|切到|转到')}", 0.85, require_mention=True,
+       negatable=False, object_type="product", trigger="换成|换到|改用|迁移到|切换到|切到|转到"),
     # a tool given up for another or stopped: 把企业微信换成了飞书, 把Trello停了, Jira我们不用了,
     # 以前用安卓，上个月换成了iPhone (the one switched to is USES, below)
     zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|改成|替换成|替换为|迁移到|迁到|切换到|换到|停(?=了|掉)')}", 0.85,
        require_mention=True, negatable=False, object_type="product", trigger="把"),
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][\w.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)(?:我们|我|大家|团队|公司)?"
-       r"(?:已经|早就|现在)?(?:不再|不)用了", 0.8, require_mention=True, negatable=False, object_type="product",
-       trigger="用了"),
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][\w.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
+       r"(?:我们组|我们部门|我们团队|我们|我|大家|团队|公司)?(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了", 0.8,
+       require_mention=True, negatable=False, object_type="product", trigger="用了"),
+    zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了",
+       0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"
        r"(?:换成|改用|换用|转用|切换到|迁移到)", 0.8, require_mention=True, negatable=False, object_type="product",
        trigger="以前|之前|原来|过去"),
@@ -284,6 +287,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        negatable=False, trigger="戒"),
     zh("USES", rf"(?:换成了?|改用了?|迁移到了?|切换到了?|转用了?){ZH_OBJ}", 0.85, object_type="product",
        trigger="换成|改用|迁移到|切换到|转用"),
+    zh("USES", rf"切到了?{ZH_OBJ}", 0.8, require_mention=True, object_type="product", trigger="切到"),  # not 切到后台
+    zh("USES", rf"(?:改喝|改吃|改看|改听|改玩)(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=[{ZH_STOP}]|了|$)", 0.75, kind="value",
+       trigger="改喝|改吃|改看|改听|改玩"),  # 不喝奶茶了，现在改喝无糖豆浆
     zh("USES", rf"(?:搬到|迁到|转到|放到|挪到|记在|放在)了?{zh_obj_before('里|上')}", 0.75, require_mention=True,
        object_type="product", trigger="搬到|迁到|转到|放到|挪到|记在|放在"),
     zh("USES", rf"(?:在用|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
