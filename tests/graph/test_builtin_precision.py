@@ -194,6 +194,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Ann", "HAS_ROLE", "Senior Account Executive")}, set()),
     ("Pinecrest Bank paid milestone 1 on PB-2207.", "Ann", set(),
      {("Bank", "PAID", 1), ("Pinecrest Bank", "PAID", 1)}),
+    ("I report to Ryan Gallagher.", "Ann", {("Ann", "REPORTS_TO", "Ryan Gallagher")}, set()),
+    ("My girlfriend Sofia landed a job at Spotify in Stockholm.", "Ann", {("Sofia", "WORKS_AT", "Spotify")},
+     {("Ann", "WORKS_AT", "Spotify")}),
+    ("I don't really do horror movies anymore.", "Ann", {("Ann", "STOPPED_USING", "horror movies")}, set()),
+    ("Apollo's our main tool now.", "Ann", {("Ann", "USES", "Apollo")}, set()),
+    ("Monday's our main day.", "Ann", set(), {("Ann", "USES", "Monday")}),
     # A person described after the name is the description's subject, though a verb governs the name.
     ("Had coffee with Carla Jensen, the new VP of Operations at Ferris & Cole.", "Ann",
      {("Carla Jensen", "WORKS_AT", "Ferris & Cole")},
@@ -333,3 +339,13 @@ def test_nothing_is_read_where_it_was_not_said(
     actor = "王芳" if any("\u4e00" <= c <= "\u9fff" for c in text) else "Ann"
     facts = extractor.extract_text(text, actor=actor, at=AT).facts
     assert not [f for f in facts if f.predicate == predicate], facts
+
+
+def test_a_pattern_is_tried_on_the_words_that_start_it() -> None:
+    """A pattern runs only on sentences holding its trigger, read from the regex's first literal:
+    "reports?" must trigger on "report" ("I report to …"), not only on "reports"."""
+    from engram.ingest.frames import pattern
+
+    assert pattern("en", "REPORTS_TO", r"\breports? to (?P<obj>\w+)").trigger == ("report",)
+    assert pattern("en", "LIKES", r"\blikes? (?P<obj>\w+)").trigger == ("like",)
+    assert pattern("en", "LIKES", r"\badores (?P<obj>\w+)").trigger == ("adores ",)

@@ -89,9 +89,12 @@ def _trigger(source: str, given: str) -> tuple[str, ...]:
     lead = _LEAD.match(source)
     if lead is None:
         return ()
-    return (
-        tuple(alt.lower() for alt in lead.group(1).split("|")) if lead.group(1) else (lead.group(2).lower(),)
-    )
+    if lead.group(1):
+        return tuple(alt.lower() for alt in lead.group(1).split("|"))
+    literal = lead.group(2)
+    if source[lead.end() : lead.end() + 1] in ("?", "*", "{"):  # "reports?": "report" is enough
+        literal = literal[:-1]
+    return (literal.lower(),)
 
 
 def pattern(
