@@ -182,6 +182,7 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("王芳", "STOPPED_USING", "韩剧"), ("王芳", "USES", "纪录片")}, set()),
     ("我不喝奶茶了，现在每天改喝无糖豆浆。", "王芳", {("王芳", "USES", "无糖豆浆")}, set()),
     ("我们切到飞书了。", "王芳", {("王芳", "USES", "飞书")}, set()),
+    ("预算三百万下周到账。", "王芳", {("王芳", "BUDGET", 3000000)}, set()),
     ("App切到后台再回来就白屏。", "王芳", set(), {("App", "USES", "后台再回来就白屏")}),
     # A chat sentence opening with a past-tense verb is the speaker's.
     ("Gave up caffeine last month.", "Ann", {("Ann", "STOPPED_USING", "caffeine")}, set()),
@@ -311,6 +312,12 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         ("I almost quit the book club last year.", "LEFT_ORGANISATION"),
         ("I should stop drinking coffee.", "STOPPED_USING"),
         ("我把车停在楼下了。", "STOPPED_USING"),
+        # a count of times, an id's number, 学校, a failure on a browser, a pilot: no fact of these kinds
+        ("我把上次的报价单再过一遍。", "PRICE"),
+        ("合同KD-2406的预算作废了。", "BUDGET"),
+        ("我们搬到顺义，离孩子学校近多了。", "STUDIES"),
+        ("Their QA lead says SSO logins keep failing on Safari.", "USES"),
+        ("Brightline will pilot FleetSense on 40 trucks.", "PLANS_TO_VISIT"),
         ("Usage dropped 60% this quarter.", "STOPPED_USING"),
         # someone else's leaving, or no job left
         ("赵强的助理离职了。", "LEFT_ORGANISATION"),

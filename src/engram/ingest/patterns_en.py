@@ -323,7 +323,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:in|on|with)\s(?P<obj>{EN_CAPS})(?:\s(?:now|these days|instead))", 0.8, require_mention=True,
        kind="entity", object_type="product", trigger="now|these days|instead"),
     en("USES", rf"\b(?:tracks?|tracking|manages?|managing|plans?|planning|writes?|writing|organi[sz]es?|edits?|"
-       rf"editing|stores?|storing|keeps?)\s(?:(?!in\b|on\b|with\b)\w+\s){{1,3}}?(?:in|on|with)\s(?P<obj>{EN_CAPS})"
+       rf"editing|stores?|storing|keeps?(?!\s\w+ing\b))\s(?:(?!in\b|on\b|with\b)\w+\s){{1,3}}?(?:in|on|with)\s(?P<obj>{EN_CAPS})"
        rf"(?=[\s.,;!?]|$)", 0.75, kind="entity", object_type="product", require_mention=True,
        trigger="track|manag|plan|writ|organi|edit|stor|keep"),
     en("USES", rf"\b(?P<obj>{EN_CAPS})(?:['’]s| is) (?:now )?(?:our|my) (?:(?:main|primary|go-to|new|only|daily) )?"
@@ -384,9 +384,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"flew to|was in|were in|toured|went on a trip to|took a trip to|stayed in|spent \w+ days? in)\s"
        rf"{_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
        trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent"),
-    en("PLANS_TO_VISIT", rf"\b(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
+    en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to|"
-       rf"move to)? ?{_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
+       rf"move to) ?|(?:going|headed|heading) to ){_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading"),
     en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
