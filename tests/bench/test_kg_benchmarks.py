@@ -1,7 +1,7 @@
 """The knowledge-graph benchmarks: their data files are well-formed, and both harnesses report.
 
-The data tests read bench/data/extraction_set.jsonl and bench/data/scenarios.jsonl line by
-line. The slow tests run bench/extraction_bench.py and bench/scenarios_bench.py on three
+The data tests read bench/data/extraction_set.jsonl (and the holdout and second development
+set beside it) and bench/data/scenarios.jsonl line by line. The slow tests run bench/extraction_bench.py and bench/scenarios_bench.py on three
 items or stories each (each starts its own ``engram serve``) and check the shape of the JSON
 report, never a score: the scores measure work still to come.
 """
@@ -22,6 +22,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 BENCH = REPO / "bench"
 EXTRACTION = BENCH / "data" / "extraction_set.jsonl"
+DEV2 = BENCH / "data" / "extraction_dev2.jsonl"
 SCENARIOS = BENCH / "data" / "scenarios.jsonl"
 PREDICATE = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
 ENTITY_TYPE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -67,9 +68,14 @@ def _names(entities: list[dict[str, Any]]) -> set[str]:
 # -- the extraction set -------------------------------------------------------------------------
 
 
-def test_extraction_set_lines_are_well_formed() -> None:
-    items = _lines(EXTRACTION)
-    assert len(items) >= 300
+@pytest.mark.parametrize(
+    ("path", "minimum"),
+    [(EXTRACTION, 300), (EXTRACTION.with_name("extraction_holdout.jsonl"), 60), (DEV2, 90)],
+    ids=["set", "holdout", "dev2"],
+)
+def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
+    items = _lines(path)
+    assert len(items) >= minimum
     assert len({i["id"] for i in items}) == len(items), "ids are unique"
     for item in items:
         where = item.get("id", "?")
@@ -88,6 +94,14 @@ def test_extraction_set_lines_are_well_formed() -> None:
             assert "object" not in fact or fact["object"] in names, f"{where}: object {fact['object']!r}"
         if item["kind"] == "chitchat":
             assert not item["expected"]["facts"] and not item["expected"]["entities"], where
+
+
+def test_the_extraction_files_share_no_item() -> None:
+    ids = [
+        {i["id"] for i in _lines(p)}
+        for p in (EXTRACTION, EXTRACTION.with_name("extraction_holdout.jsonl"), DEV2)
+    ]
+    assert not (ids[0] & ids[1] or ids[0] & ids[2] or ids[1] & ids[2])
 
 
 def test_extraction_set_balance() -> None:
