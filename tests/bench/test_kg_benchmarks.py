@@ -1,9 +1,10 @@
 """The knowledge-graph benchmarks: their data files are well-formed, and both harnesses report.
 
 The data tests read bench/data/extraction_set.jsonl (and the holdout and second development
-set beside it) and bench/data/scenarios.jsonl line by line. The slow tests run bench/extraction_bench.py and bench/scenarios_bench.py on three
-items or stories each (each starts its own ``engram serve``) and check the shape of the JSON
-report, never a score: the scores measure work still to come.
+set beside it) and bench/data/scenarios.jsonl line by line. The slow tests run
+bench/extraction_bench.py and bench/scenarios_bench.py on three items or stories each (each
+starts its own ``engram serve``) and check the shape of the JSON report, never a score: the
+scores measure work still to come.
 """
 
 from __future__ import annotations

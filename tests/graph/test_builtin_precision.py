@@ -184,6 +184,13 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("我们切到飞书了。", "王芳", {("王芳", "USES", "飞书")}, set()),
     ("预算三百万下周到账。", "王芳", {("王芳", "BUDGET", 3000000)}, set()),
     ("App切到后台再回来就白屏。", "王芳", set(), {("App", "USES", "后台再回来就白屏")}),
+    # Who takes something on, said after it: 由…维护, …来跟, 归我管, a list handed over.
+    ("周报模板以后由小袁维护。", "王芳", {("小袁", "RESPONSIBLE_FOR", "周报模板")}, set()),
+    ("这周起我去支援智慧园区项目，小程序改版那摊事以后叶琳来跟。", "王芳",
+     {("叶琳", "RESPONSIBLE_FOR", "小程序改版")}, {("王芳", "RESPONSIBLE_FOR", "小程序改版")}),
+    ("华北大区归我管。", "王芳", {("王芳", "RESPONSIBLE_FOR", "华北大区")}, set()),
+    ("宏远电气、锐达机械交接给小冯了。", "王芳",
+     {("小冯", "RESPONSIBLE_FOR", "宏远电气"), ("小冯", "RESPONSIBLE_FOR", "锐达机械")}, set()),
     # A chat sentence opening with a past-tense verb is the speaker's.
     ("Gave up caffeine last month.", "Ann", {("Ann", "STOPPED_USING", "caffeine")}, set()),
     ("Moved out of Brooklyn last month.", "Ann", {("Ann", "MOVED_FROM", "Brooklyn")}, set()),

@@ -169,14 +169,21 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
-    zh("RESPONSIBLE_FOR", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:现在|目前|其实|一直|实际上|暂时|都|全部)?"
-       rf"(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管)", 0.8, subject="group", subject_type="person",
-       kind="value", trigger="由"),
+    zh("RESPONSIBLE_FOR", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:现在|目前|其实|一直|实际上|暂时|都|全部|以后|之后|"
+       rf"后面|今后)?(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管|维护|处理)", 0.8, subject="group",
+       subject_type="person", kind="value", trigger="由"),
+    # 小程序改版那摊事以后叶琳来跟, 华北大区归我管: who takes something on, said after it
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那摊事|这摊事|这块|那块)?(?:以后|之后|后面|今后|"
+       rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)", 0.75, subject="group", subject_type="person",
+       named_subject=True, kind="value", trigger="来跟|来管|来负责|来对接|来维护"),
+    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:都|现在|以后)?归我管", 0.75, subject="speaker",
+       kind="value", trigger="归我管"),
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
-    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?)(?:暂时|先|都|全部)?"
-       rf"(?:交给|转给|移交给|交接给){_PERSON}(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",
-       kind="value", trigger="交给|转给|移交给|交接给"),
+    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
+       rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?)?"
+       rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){_PERSON}(?=[，。！；了]|$)", 0.8, subject="group",
+       subject_type="person", kind="value", split=True, trigger="交给|转给|移交给|交接给"),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
