@@ -183,6 +183,11 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("我不喝奶茶了，现在每天改喝无糖豆浆。", "王芳", {("王芳", "USES", "无糖豆浆")}, set()),
     ("我们切到飞书了。", "王芳", {("王芳", "USES", "飞书")}, set()),
     ("预算三百万下周到账。", "王芳", {("王芳", "BUDGET", 3000000)}, set()),
+    # An id said to be an order or a contract is a deal, the topic of its price and quantity.
+    ("订单DT-0311定了：防火板300张，单价压到185。", "王芳",
+     {("DT-0311", "PRICE", 185), ("DT-0311", "QUANTITY", 300)}, set()),
+    ("合同号HY-0918，合同额216万。", "王芳", {("HY-0918", "PRICE", 2160000)}, set()),
+    ("申请抵扣当月服务费10%。", "王芳", set(), {("王芳", "PRICE", 10)}),
     ("App切到后台再回来就白屏。", "王芳", set(), {("App", "USES", "后台再回来就白屏")}),
     # Who takes something on, said after it: 由…维护, …来跟, 归我管, a list handed over.
     ("周报模板以后由小袁维护。", "王芳", {("小袁", "RESPONSIBLE_FOR", "周报模板")}, set()),

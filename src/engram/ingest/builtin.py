@@ -37,7 +37,14 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.frames import UNSETTLED, Pattern, supposed
-from engram.ingest.mentions import DEFAULT_GAZETTEER, Mention, MentionFinder, is_first_name, overlaps
+from engram.ingest.mentions import (
+    DEFAULT_GAZETTEER,
+    Mention,
+    MentionFinder,
+    is_first_name,
+    located,
+    overlaps,
+)
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, sentences
@@ -191,11 +198,10 @@ class BuiltinExtractor:
         }
         for offset, sentence in sentences(text):
             local = [
-                Mention(r.start - offset, r.end - offset, r.name, r.type, {**r.attributes, "ref_id": r.id},
-                         [r.id] if r.id != r.name else [])
+                located(r, offset, sentence)
                 for r in refs
                 if offset <= r.start and r.end <= offset + len(sentence)
-            ]  # fmt: skip
+            ]
             reading = self._read_sentence(sentence, local, message)
             elliptical: list[tuple[Pattern, re.Match[str]]] = []
             questioned = asks(sentence, reading.lang)  # a yes/no question states no fact

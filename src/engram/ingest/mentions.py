@@ -38,6 +38,7 @@ from engram.ingest.lexicon import (
 from engram.ingest.mentions_zh import is_surname, structural_mentions, tagged_mentions
 from engram.models.graph import Scalar
 from engram.nlp.names import first_names
+from engram.nlp.references import Reference
 from engram.nlp.tokenize import has_cjk
 
 __all__ = ["DEFAULT_GAZETTEER", "Mention", "MentionFinder", "is_first_name", "is_surname", "overlaps"]
@@ -57,6 +58,16 @@ _CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
 _EN_DEAL = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|renewal|order|opportunity))\b"
 )
+_DEAL_BEFORE = re.compile(r"(?:订单号?|合同号?|单号|采购单|(?i:order|contract|agreement|deal))\s?[:：#]?\s?$")
+_DEAL_AFTER = re.compile(r"(?:这|那)(?:单|笔)")
+
+
+def names_a_deal(sentence: str, start: int, end: int) -> bool:
+    """Return True when an id at ``start:end`` is said to be an order or a contract (订单DT-0311,
+    合同号HY-0918, HL-0587这单, "order SO-7731", "agreement HF-2023-09")."""
+    return bool(_DEAL_BEFORE.search(sentence, max(0, start - 12), start) or _DEAL_AFTER.match(sentence, end))
+
+
 _EN_ACCOUNT = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b"
 )
@@ -112,6 +123,15 @@ def is_first_name(word: str) -> bool:
 
 def _alternation(names: Iterable[str]) -> str:
     return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+
+
+def located(ref: Reference, offset: int, sentence: str) -> Mention:
+    """Return a reference found in a message as a mention of its sentence at ``offset`` (an id
+    said to be an order or a contract is a deal: 订单DT-0311, HL-0587这单)."""
+    start, end = ref.start - offset, ref.end - offset
+    kind = "deal" if ref.type == "reference" and names_a_deal(sentence, start, end) else ref.type
+    aliases = [ref.id] if ref.id != ref.name else []
+    return Mention(start, end, ref.name, kind, {**ref.attributes, "ref_id": ref.id}, aliases)
 
 
 class MentionFinder:

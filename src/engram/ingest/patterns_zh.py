@@ -187,8 +187,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
-    zh("PRICE", rf"(?:价格|报价|售价|单价|价钱|续约价|续费|价|金额|总价|总额|年费|月费|服务费|费用|授权费)"
-       rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|总额|费"),
+    zh("PRICE", rf"(?:价格|报价|售价|单价|价钱|续约价|续费|价|金额|合同额|总价|总额|年费|月费|服务费|费用|授权费)"
+       rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|合同额|总额|费"),
     zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
     zh("DISCOUNT", r"打了?(?P<obj>[一二三四五六七八九](?:五)?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
