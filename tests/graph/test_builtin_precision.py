@@ -213,6 +213,22 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("I don't really do horror movies anymore.", "Ann", {("Ann", "STOPPED_USING", "horror movies")}, set()),
     ("Apollo's our main tool now.", "Ann", {("Ann", "USES", "Apollo")}, set()),
     ("Monday's our main day.", "Ann", set(), {("Ann", "USES", "Monday")}),
+    # The speaker opens the sentence only when nothing after says whose it is.
+    ("Learned that Tom left Acme.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", "Acme")}),
+    ("Dated a guy who worked at Google.", "Ann", set(), {("Ann", "WORKS_AT", "Google")}),
+    ("Reed works at Apple.", "Ann", set(), {("Ann", "WORKS_AT", "Apple")}),
+    # A supposition counts in its own clause, or as a condition before it; 'd of "had" is no supposition.
+    ("We'd stopped using Jira before you joined.", "Ann", {("Ann", "STOPPED_USING", "Jira")}, set()),
+    ("Although I could have stayed, I left Google in May.", "Ann",
+     {("Ann", "LEFT_ORGANISATION", "Google")}, set()),
+    ("我考虑到成本，已经不用阿里云了。", "王芳", {("王芳", "STOPPED_USING", "阿里云")}, set()),
+    ("一旦用惯了飞书就回不去了，我们已经不用钉钉了。", "王芳", {("王芳", "STOPPED_USING", "钉钉")}, set()),
+    ("我妹夫在银行上班。", "王芳", set(), {("王芳", "WORKS_AT", "银行"), ("王芳的妹妹", "WORKS_AT", "银行")}),
+    ("我是去年三月离职的。", "王芳", {("王芳", "LEFT_ORGANISATION", None)}, set()),
+    ("我妈前年就退休了。", "王芳", {("王芳的妈妈", "LEFT_ORGANISATION", None)}, set()),
+    ("等项目结束我就辞职了。", "王芳", set(), {("王芳", "LEFT_ORGANISATION", None)}),
+    ("张伟是三年前退休的。", "王芳", {("张伟", "LEFT_ORGANISATION", None)}, set()),
+    ("我找秘书小钱订了机票。", "王芳", {("小钱", "HAS_ROLE", "秘书")}, set()),
     # A person described after the name is the description's subject, though a verb governs the name.
     ("Had coffee with Carla Jensen, the new VP of Operations at Ferris & Cole.", "Ann",
      {("Carla Jensen", "WORKS_AT", "Ferris & Cole")},
@@ -324,6 +340,18 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         ("I almost quit the book club last year.", "LEFT_ORGANISATION"),
         ("I should stop drinking coffee.", "STOPPED_USING"),
         ("我把车停在楼下了。", "STOPPED_USING"),
+        ("Dropped my phone in the lake.", "STOPPED_USING"),
+        ("把微信的消息提醒停了。", "STOPPED_USING"),  # a setting of the tool, not the tool
+        ("我把Excel改成了只读。", "STOPPED_USING"),
+        ("把钉钉切换到英文界面。", "USES"),
+        ("把PPT换成了PDF格式再发过去。", "USES"),
+        ("咖啡我不喝了，谢谢。", "STOPPED_USING"),  # a cup declined
+        ("I'm done with lunch, back at my desk.", "STOPPED_USING"),
+        ("Acme is our main client.", "USES"),
+        ("报销以后小王来跟我说一声。", "RESPONSIBLE_FOR"),  # 来跟我说: comes to tell
+        ("财务归我管？开什么玩笑。", "RESPONSIBLE_FOR"),
+        ("我下周在北京上课，三天就回来。", "LIVES_IN"),
+        ("We accepted an offer from the Hendersons on our house.", "WORKS_AT"),
         # a count of times, an id's number, 学校, a failure on a browser, a pilot: no fact of these kinds
         ("我把上次的报价单再过一遍。", "PRICE"),
         ("合同KD-2406的预算作废了。", "BUDGET"),

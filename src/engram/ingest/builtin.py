@@ -117,11 +117,14 @@ _EN_BARE_START = re.compile(
     r"started|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|working|planning|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"
-    r"[a-z]{2,}ed)\b",
+    r"[a-z]{2,}ed(?=\s(?:up|out|off|in|on|to|into|my|our|the|a|an|some|from|with|over|back|away|down|it|them|"
+    r"\d)\b))\b",
     re.I,
 )
 """How a chat sentence whose subject is the speaker, unsaid, begins: "Gave up caffeine last month",
-"Moved out of Brooklyn", "Officially quit Instagram" (a past-tense verb first, some irregular)."""
+"Moved out of Brooklyn", "Officially quit Instagram" (a past-tense verb first, some irregular; a
+word in -ed only before a particle or a determiner: "Reed works at Apple" names Reed)."""
+_EN_SUBORDINATE = re.compile(r"\b(?:that|who|which|whom|whose|when|where|because|if)\b", re.I)
 _RECURRING = re.compile(
     r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
 )
@@ -299,7 +302,7 @@ class BuiltinExtractor:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
         stop = REGISTRY.get(predicate)
-        if stop is not None and stop.ends and supposed(sentence, cue, lang):
+        if stop is not None and stop.ends and supposed(sentence, reading.clauses, cue, lang):
             return []  # 如果…就不用飞书了, 我打算不用Jira了, "I'd quit Slack": a stop that did not happen
         source_kind: SourceKind = "stated"
         if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
@@ -346,8 +349,11 @@ class BuiltinExtractor:
             out_subject, out_object = subject_name, target
             item_predicate, trust = predicate, source_kind
             if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):
-                if predicate == "STUDIES_AT" and _STUDIED.search(sentence, clause[0], clause[1]):
-                    continue  # 大学在武汉读的: where one studied once is no home now
+                if predicate == "STUDIES_AT" and (
+                    _STUDIED.search(sentence, clause[0], clause[1])
+                    or not _STUDYING.search(sentence, clause[0], clause[1])
+                ):
+                    continue  # 大学在武汉读的, 在北京上课三天: where one studied once or briefly is no home
                 item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
@@ -495,7 +501,11 @@ class BuiltinExtractor:
                 and (c.start >= start or (c.mention is not None and c.mention.type in _TOPIC_HOLDERS))
                 for c in reading.candidates
             )
-        return bool(_EN_BARE_START.match(reading.text))
+        bare = _EN_BARE_START.match(reading.text)
+        if bare is None or is_first_name(bare.group().split()[-1]):
+            return False  # "Reed works at Apple": a name, not a verb
+        # "Learned that Tom left Acme", "Dated a guy who worked at Google": the clause is someone else's
+        return not _EN_SUBORDINATE.search(reading.text, 0, cue)
 
     @staticmethod
     def _topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
@@ -553,6 +563,8 @@ _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "S
 
 _STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|went to|graduated)\b", re.I)
 """Study that is over (大学在武汉读的, "I studied in Boston")."""
+_STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)
+"""Study that takes years: where it happens is where one lives (在成都读研)."""
 _ZH_INSTITUTION = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:小学|中学|大学|学院|学校|幼儿园|医院|分公司|公司)")
 
 

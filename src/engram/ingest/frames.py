@@ -27,7 +27,8 @@ class Pattern:
     - ``inverse``: the object is the fact's subject and the found subject its object ("my son
       Jake" → Jake CHILD_OF me).
     - ``require_mention``: emit only when ``obj`` holds (or names) an entity; ``strict``: one of
-      ``object_type`` or an unknown name (no place where an organisation is meant).
+      ``object_type`` or an unknown name (no place where an organisation is meant); ``whole``:
+      the entity is the whole object (把微信的消息提醒停了 stops no 微信).
     - ``past``: the predicate to use when the clause is in the past tense; ``future``: the one
       to use when the clause says it is still to come ("planning to run a marathon").
     - ``trigger``: lower-case literals, one of which a matching sentence contains.
@@ -77,6 +78,7 @@ class Pattern:
     ends: bool = False
     objectless: bool = False
     named_subject: bool = False
+    whole: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")
@@ -132,22 +134,39 @@ EN_DAY_WORD = (
 
 SUPPOSED = {
     "en": re.compile(
-        r"'d\b|(?<!even )\bif\b|\b(?:unless|whether|should|would|could|almost|nearly|going to|want to|"
-        r"plan(?:ning)? to|thinking|considering)\b",
+        # 'd of "I'd quit", not of "I'd already left" (had) nor "I'd say"; "should", not "should mention"
+        r"'d\b(?!\s+(?:already\s+|just\s+|never\s+|long\s+)?(?:[a-z]+ed|left|quit|been|gone|had|done|made|"
+        r"got|gotten|taken|given|known|seen|told|said|met|bought|sold|lost|found|spent|say|guess)\b)|"
+        r"(?<!even )\bif\b|\b(?:unless|should(?!\s+(?:mention|say|tell|add|note)\b)|would|could|almost|"
+        r"nearly|going to|want to|plan(?:ning)? to|thinking about|considering)\b",
         re.I,
     ),
-    "zh": re.compile(r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑|计划|想要?(?![起到念法象过])|差点"),
+    "zh": re.compile(
+        r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点"
+    ),
 }
 """Words that suppose, plan or nearly did: a stop said after them did not happen (如果…就不用飞书了,
 我打算不用Jira了, "I'd quit")."""
 _CONTRAST = {"en": re.compile(r"\bbut\b|\bhowever\b", re.I), "zh": re.compile(r"但是?|不过|可是|然而")}
+_CONDITION = {
+    "en": re.compile(r"\s*(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)", re.I),
+    "zh": re.compile(r"\s*(?:如果|要是|万一|假如|只要)(?!没记错)"),
+}
+_THEN = re.compile(r"就|那|便")
 
 
-def supposed(sentence: str, cue: int, lang: Lang) -> bool:
-    """Return True when the words before ``cue`` suppose or plan (``SUPPOSED``), counting from the
-    last "but" or 但是 ("I'd love to help, but I stopped using Slack" stopped)."""
-    start = max((m.end() for m in _CONTRAST[lang].finditer(sentence, 0, cue)), default=0)
-    return SUPPOSED[lang].search(sentence, start, cue) is not None
+def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:
+    """Return True when the clause of ``cue`` supposes or plans before it (``SUPPOSED``, counted
+    from its last "but" or 但是), or follows a clause that sets a condition ("If they raise the
+    price, we'll stop using Zoom"; in Chinese with 就 or 那: 如果价格再涨，我们就不用飞书了)."""
+    index = max((i for i, (start, _) in enumerate(clauses) if start <= cue), default=0)
+    start = clauses[index][0] if clauses else 0
+    start = max((m.end() for m in _CONTRAST[lang].finditer(sentence, start, cue)), default=start)
+    if SUPPOSED[lang].search(sentence, start, cue):
+        return True
+    if index == 0 or not _CONDITION[lang].match(sentence, clauses[index - 1][0]):
+        return False
+    return lang == "en" or bool(_THEN.search(sentence, clauses[index][0], cue))
 
 
 UNSETTLED = {

@@ -141,6 +141,8 @@ def _object(
     mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
     if mention is None and predicate == "WORKS_AT":  # an employer named as its product: "a job at Spotify"
         mention = next((m for m in inside if m.type == "product"), None)
+    if pattern.whole and (mention is None or (mention.start, mention.end) != span):
+        return None
     if (
         kind == "entity" and wanted == "role" and mention is not None and (mention.start, mention.end) != span
     ):  # "Scrum master": a capitalised word is no role alone; "VP of Sales": the whole role, not "VP"

@@ -124,9 +124,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted) (?:a|the|her|his|my) "
-       rf"(?:new )?(?:job|role|position) (?:at|with)|accepted an offer from|started (?:a new job )?at|hired by|"
+       rf"(?:new )?(?:job|role|position) (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
-       trigger="employed by|joined the team|job|role|position|offer from|started|hired|intern"),
+       trigger="employed by|joined the team|job|role|position|started|hired|intern"),
     en("WORKS_AT", rf"\bjoined {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
        rf"{EN_ROLE}\b)", 0.85,
        require_mention=True, object_type="organisation", trigger="joined"),  # joined Acme as head of…
@@ -301,14 +301,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|"
        rf"uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
-       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d){EN_OBJ}", 0.85, kind="value",
+       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
+       rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
                                 "cut out|uninstalled|deleted|cancelled my|canceled my"),
     en("STOPPED_USING", rf"\b(?:don't|do not|doesn't|does not)\s(?:really\s)?(?:do|watch|play|eat|drink|use)\s"
        rf"{EN_OBJ}\s(?:anymore|any more)\b", 0.8, kind="value", negatable=False, trigger="anymore|any more"),
-    en("STOPPED_USING", rf"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "
-       rf"(?!this\b|that\b|the\b|my\b|our\b|it\b|work\b|you\b){EN_OBJ}", 0.75, kind="value", negatable=False,
-       trigger="done with"),
+    en("STOPPED_USING", r"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "
+       r"(?P<obj>dairy|sugar|caffeine|coffee|alcohol|booze|meat|gluten|carbs|soda|smoking|vaping|social media)\b",
+       0.75, kind="value", negatable=False, trigger="done with"),  # not "done with lunch", "… with Chapter 3"
     en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted) (?:away |over )?from {EN_OBJ}", 0.85,
        require_mention=True, negatable=False, object_type="product", trigger="switched|moved|migrated|changed|converted"),
     en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "
@@ -327,8 +328,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?=[\s.,;!?]|$)", 0.75, kind="entity", object_type="product", require_mention=True,
        trigger="track|manag|plan|writ|organi|edit|stor|keep"),
     en("USES", rf"\b(?P<obj>{EN_CAPS})(?:['’]s| is) (?:now )?(?:our|my) (?:(?:main|primary|go-to|new|only|daily) )?"
-       rf"(?:tool|app|platform|CRM|system|editor|client)\b", 0.8, kind="entity", subject="speaker",
-       object_type="product", trigger="tool|app|platform|crm|system|editor|client"),  # "Apollo's our main tool now"
+       rf"(?:tool|app|platform|CRM|editor)(?=\s*(?:now|these days|for|[,.;!?]|$))", 0.8, kind="entity", subject="speaker",
+       object_type="product", trigger="tool|app|platform|crm|editor"),  # "Apollo's our main tool now"
     en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
        require_mention=True, trigger="use|using|rely on|relies on"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",

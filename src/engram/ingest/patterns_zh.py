@@ -31,9 +31,11 @@ _NOT = rf"[^{ZH_STOP}]"
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
 _PAST_WORDS = (
-    r"(?:上周|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|最近|年初|月初|前段时间|前阵子|之前|也|都)*"
+    r"(?:上周|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|前年|最近|年初|月初|前段时间|前阵子|之前|也|都|(?<=年|前)就|"
+    r"[一二三四五六七八九十两几\d]+(?:年|个月|周|天)前|[一二三四五六七八九十\d]{1,2}月份?)*"
 )
-"""What may stand between a subject and a verb of leaving that happened (not 打算, 就, 下个月)."""
+"""What may stand between a subject and a verb of leaving that happened (not 打算, 下个月; 就 only
+after a past time: 前年就退休了, but 等项目结束我就辞职了 is still to come)."""
 _NAME_START = r"(?:^|(?<=[^\u4e00-\u9fffA-Za-z])|(?<=[跟和与同给找让向对在从约了是说]))(?![跟和与同给找让向对在从约了是说])"
 """Where a name may begin: not inside a word, but after a preposition (跟绿源农业刘总: 绿源农业)."""
 _TITLES = "|".join(CHINESE_TITLES)
@@ -133,7 +135,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 采购经理赵强说…, 我们的销售总监王磊明天来, 找秘书小钱, 由现任财务经理白露接任: a role before a
     # name the mention finder knows as a person's
     zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|前任|新任|新来的)?(?P<obj>{ZH_ROLE}){_NOT_A_TIME}{_PERSON}"
-       rf"(?=[说讲表提告，。；也都在是上下昨今明刚已会要来去接退离跳负跟和从\d]|$)", 0.75, subject="group",
+       r"(?![的报])", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role"),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){_PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
@@ -174,9 +176,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        subject_type="person", kind="value", trigger="由"),
     # 小程序改版那摊事以后叶琳来跟, 华北大区归我管: who takes something on, said after it
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那摊事|这摊事|这块|那块)?(?:以后|之后|后面|今后|"
-       rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)", 0.75, subject="group", subject_type="person",
+       rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)(?=[，。！？；了进]|$)", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="value", trigger="来跟|来管|来负责|来对接|来维护"),
-    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:都|现在|以后)?归我管", 0.75, subject="speaker",
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:都|现在|以后)?归我管"
+       r"(?!了?[？?吗])", 0.75, subject="speaker",
        kind="value", trigger="归我管"),
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
@@ -276,12 +279,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        negatable=False, object_type="product", trigger="换成|换到|改用|迁移到|切换到|切到|转到"),
     # a tool given up for another or stopped: 把企业微信换成了飞书, 把Trello停了, Jira我们不用了,
     # 以前用安卓，上个月换成了iPhone (the one switched to is USES, below)
-    zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|改成|替换成|替换为|迁移到|迁到|切换到|换到|停(?=了|掉)')}", 0.85,
-       require_mention=True, negatable=False, object_type="product", trigger="把"),
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][\w.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
-       r"(?:我们组|我们部门|我们团队|我们|我|大家|团队|公司)?(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了", 0.8,
-       require_mention=True, negatable=False, object_type="product", trigger="用了"),
-    zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了",
+    zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|替换成|替换为|迁移到|迁到|停(?=了|掉)')}(?![^，。！？；]*(?:格式|界面|模式|版本))",
+       0.85, require_mention=True, whole=True, negatable=False, object_type="product", trigger="把"),
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
+       r"(?:我们组|我们部门|我们团队|我们|我)(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了", 0.8,
+       require_mention=True, whole=True, negatable=False, object_type="product", subject="speaker", trigger="用了"),
+    zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢)",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"
        r"(?:换成|改用|换用|转用|切换到|迁移到)", 0.8, require_mention=True, negatable=False, object_type="product",
@@ -292,7 +295,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", negatable=False, trigger="不再|再也不|没再|很久没|好久没"),
     zh("STOPPED_USING", r"戒(?:掉)?了?(?P<obj>烟|酒|糖|咖啡|奶茶|可乐|游戏|手机|甜食|夜宵|宵夜|零食|辣)", 0.85, kind="value",
        negatable=False, trigger="戒"),
-    zh("USES", rf"(?:换成了?|改用了?|迁移到了?|切换到了?|转用了?){ZH_OBJ}", 0.85, object_type="product",
+    zh("USES", rf"(?:换成了?|改用了?|迁移到了?|切换到了?|转用了?)(?![^{ZH_STOP}]{{0,10}}?(?:格式|界面|模式|版本)){ZH_OBJ}", 0.85,
+       object_type="product",
        trigger="换成|改用|迁移到|切换到|转用"),
     zh("USES", rf"切到了?{ZH_OBJ}", 0.8, require_mention=True, object_type="product", trigger="切到"),  # not 切到后台
     zh("USES", rf"(?:改喝|改吃|改看|改听|改玩)(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=[{ZH_STOP}]|了|$)", 0.75, kind="value",

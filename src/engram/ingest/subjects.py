@@ -56,7 +56,8 @@ KIN_ZH: dict[str, Kin] = {
     **{w: (w, None, True) for w in ("表妹", "表哥", "表姐", "表弟", "堂哥", "堂姐", "堂弟", "堂妹",
                                     "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
                                     "叔叔", "姑姑", "岳父", "岳母",
-                                    "公公", "婆婆", "同事", "室友", "邻居", "孩子")},
+                                    "公公", "婆婆", "同事", "室友", "邻居", "孩子",
+                                    "姐夫", "妹夫", "嫂子", "弟媳", "女婿", "儿媳")},
 }  # fmt: skip
 _EN_PLURAL_KIN = (
     r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
@@ -70,7 +71,7 @@ _EN_KIN = re.compile(
     re.I,
 )
 _ZH_KIN = re.compile(
-    rf"我(?:的|们的|家的?)?(?P<kin>{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})"
+    rf"我(?:的|们的|家的?)?(?P<kin>{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})(?![夫媳婿])"
     r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$))?"
 )
