@@ -219,6 +219,7 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Reed works at Apple.", "Ann", set(), {("Ann", "WORKS_AT", "Apple")}),
     # A supposition counts in its own clause, or as a condition before it; 'd of "had" is no supposition.
     ("We'd stopped using Jira before you joined.", "Ann", {("Ann", "STOPPED_USING", "Jira")}, set()),
+    ("I'd already left Google by then.", "Ann", {("Ann", "LEFT_ORGANISATION", "Google")}, set()),
     ("Although I could have stayed, I left Google in May.", "Ann",
      {("Ann", "LEFT_ORGANISATION", "Google")}, set()),
     ("我考虑到成本，已经不用阿里云了。", "王芳", {("王芳", "STOPPED_USING", "阿里云")}, set()),
@@ -346,6 +347,8 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         ("把钉钉切换到英文界面。", "USES"),
         ("把PPT换成了PDF格式再发过去。", "USES"),
         ("咖啡我不喝了，谢谢。", "STOPPED_USING"),  # a cup declined
+        ("微信我们不用了？那用什么沟通？", "STOPPED_USING"),
+        ("钉钉我不用了解，会用就行。", "STOPPED_USING"),
         ("I'm done with lunch, back at my desk.", "STOPPED_USING"),
         ("Acme is our main client.", "USES"),
         ("报销以后小王来跟我说一声。", "RESPONSIBLE_FOR"),  # 来跟我说: comes to tell

@@ -135,7 +135,7 @@ EN_DAY_WORD = (
 SUPPOSED = {
     "en": re.compile(
         # 'd of "I'd quit", not of "I'd already left" (had) nor "I'd say"; "should", not "should mention"
-        r"'d\b(?!\s+(?:already\s+|just\s+|never\s+|long\s+)?(?:[a-z]+ed|left|quit|been|gone|had|done|made|"
+        r"'d\b(?!\s+(?:already\s+|just\s+|never\s+|long\s+)?(?:[a-z]+ed|left|been|gone|had|done|made|"
         r"got|gotten|taken|given|known|seen|told|said|met|bought|sold|lost|found|spent|say|guess)\b)|"
         r"(?<!even )\bif\b|\b(?:unless|should(?!\s+(?:mention|say|tell|add|note)\b)|would|could|almost|"
         r"nearly|going to|want to|plan(?:ning)? to|thinking about|considering)\b",
@@ -162,7 +162,8 @@ def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang
     index = max((i for i, (start, _) in enumerate(clauses) if start <= cue), default=0)
     start = clauses[index][0] if clauses else 0
     start = max((m.end() for m in _CONTRAST[lang].finditer(sentence, start, cue)), default=start)
-    if SUPPOSED[lang].search(sentence, start, cue):
+    found = SUPPOSED[lang].search(sentence, start)  # the whole sentence: lookaheads see past the cue
+    if found is not None and found.start() < cue:
         return True
     if index == 0 or not _CONDITION[lang].match(sentence, clauses[index - 1][0]):
         return False

@@ -282,9 +282,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|替换成|替换为|迁移到|迁到|停(?=了|掉)')}(?![^，。！？；]*(?:格式|界面|模式|版本))",
        0.85, require_mention=True, whole=True, negatable=False, object_type="product", trigger="把"),
     zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
-       r"(?:我们组|我们部门|我们团队|我们|我)(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了", 0.8,
+       r"(?:我们组|我们部门|我们团队|我们|我)(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了(?![？?吗解])", 0.8,
        require_mention=True, whole=True, negatable=False, object_type="product", subject="speaker", trigger="用了"),
-    zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢)",
+    zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"
        r"(?:换成|改用|换用|转用|切换到|迁移到)", 0.8, require_mention=True, negatable=False, object_type="product",
