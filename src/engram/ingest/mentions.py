@@ -41,7 +41,16 @@ from engram.nlp.names import first_names
 from engram.nlp.references import Reference
 from engram.nlp.tokenize import has_cjk
 
-__all__ = ["DEFAULT_GAZETTEER", "Mention", "MentionFinder", "is_first_name", "is_surname", "overlaps"]
+__all__ = [
+    "DEFAULT_GAZETTEER",
+    "Mention",
+    "MentionFinder",
+    "is_first_name",
+    "is_surname",
+    "located",
+    "names_a_deal",
+    "overlaps",
+]
 
 _ZH_ROLE_RX = re.compile(ZH_ROLE)
 _EN_TITLE = re.compile(
