@@ -35,7 +35,7 @@ from engram.ingest.lexicon import (
     REGIONS,
     ZH_TITLED,
 )
-from engram.ingest.mentions_zh import is_surname, structural_mentions, tagged_mentions
+from engram.ingest.mentions_zh import PRODUCT, is_surname, structural_mentions, tagged_mentions
 from engram.models.graph import Scalar
 from engram.nlp.names import first_names
 from engram.nlp.references import Reference
@@ -138,6 +138,9 @@ def located(ref: Reference, offset: int, sentence: str) -> Mention:
     """Return a reference found in a message as a mention of its sentence at ``offset`` (an id
     said to be an order or a contract is a deal: 订单DT-0311, HL-0587这单)."""
     start, end = ref.start - offset, ref.end - offset
+    product = PRODUCT.match(sentence, start)
+    if ref.type == "reference" and product is not None and product.end() > end:  # RF-200染色机: the machine
+        return Mention(start, product.end(), product.group(), "product")
     kind = "deal" if ref.type == "reference" and names_a_deal(sentence, start, end) else ref.type
     aliases = [ref.id] if ref.id != ref.name else []
     return Mention(start, end, ref.name, kind, {**ref.attributes, "ref_id": ref.id}, aliases)

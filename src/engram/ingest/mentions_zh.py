@@ -75,10 +75,10 @@ _DEPARTMENT = re.compile(
     r"公关|测试|"
     r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产)部(?!长|门经理|经理)"
 )
-_PRODUCT = re.compile(
+PRODUCT = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|"
     r"服务器|路由器|"
-    r"显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机)"
+    r"显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机|终端|定位终端|传感器|摄像头|染色机|机床|设备)"
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
@@ -141,7 +141,7 @@ def structural_mentions(sentence: str) -> list[Found]:
             if word in _BRANCH and words[index - 1][1] != "ns":
                 continue
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
-    for regex, kind in ((_DEPARTMENT, "organisation"), (_PRODUCT, "product"), (_DOCUMENT, "document"),
+    for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
                         (_NICKNAME, "person")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return [_with_owner(mention, found, sentence) for mention in found]
