@@ -1,7 +1,8 @@
 """Read one clause of a sentence: its bounds, scope (conditions), object phrase, negation and tense.
 
-Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` (from
-``engram.nlp.clauses``: where the clauses of a sentence start and end), ``find_conditions``
+Helpers for the builtin extractor (``engram.ingest.builtin``): ``clause_bounds`` and
+``clause_at`` (from ``engram.nlp.clauses``: where the clauses of a sentence start and end, and
+which one a position is in), ``find_conditions``
 ("on weekends" → ``{"when": "weekends"}``, "周一、周三" → ``{"when": "周一、周三"}``: the text's
 own words), ``trim_object``
 (cut an object phrase before trailing clauses and particles), ``split_objects`` ("reading,
@@ -15,6 +16,7 @@ import re
 from typing import Literal
 
 from engram.nlp.clauses import Lang as Lang
+from engram.nlp.clauses import clause_at as clause_at
 from engram.nlp.clauses import clause_bounds as clause_bounds
 
 

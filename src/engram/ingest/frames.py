@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engram.ingest.clauses import Lang
+from engram.ingest.clauses import Lang, clause_at
 from engram.nlp.amounts import AMOUNT
 
 ObjectKind = Literal["", "entity", "value", "amount", "number", "date", "birthday", "phone", "email"]
@@ -159,7 +159,7 @@ def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang
     """Return True when the clause of ``cue`` supposes or plans before it (``SUPPOSED``, counted
     from its last "but" or 但是), or follows a clause that sets a condition ("If they raise the
     price, we'll stop using Zoom"; in Chinese with 就 or 那: 如果价格再涨，我们就不用飞书了)."""
-    index = max((i for i, (start, _) in enumerate(clauses) if start <= cue), default=0)
+    index = clause_at(clauses, cue)
     start = clauses[index][0] if clauses else 0
     start = max((m.end() for m in _CONTRAST[lang].finditer(sentence, start, cue)), default=start)
     found = SUPPOSED[lang].search(sentence, start)  # the whole sentence: lookaheads see past the cue

@@ -36,7 +36,8 @@ _PAST_WORDS = (
 )
 """What may stand between a subject and a verb of leaving that happened (not 打算, 下个月; 就 only
 after a past time: 前年就退休了, but 等项目结束我就辞职了 is still to come)."""
-_NAME_START = r"(?:^|(?<=[^\u4e00-\u9fffA-Za-z])|(?<=[跟和与同给找让向对在从约了是说]))(?![跟和与同给找让向对在从约了是说])"
+_BEFORE_A_NAME = "[跟和与同给找让向对在从约了是说]"
+_NAME_START = rf"(?:^|(?<=[^\u4e00-\u9fffA-Za-z])|(?<={_BEFORE_A_NAME}))(?!{_BEFORE_A_NAME})"
 """Where a name may begin: not inside a word, but after a preposition (跟绿源农业刘总: 绿源农业)."""
 _TITLES = "|".join(CHINESE_TITLES)
 _NOT_A_ROLE = rf"(?!(?:{ZH_ROLE})汇报)"

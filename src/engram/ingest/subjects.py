@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engram.ingest.clauses import Lang
+from engram.ingest.clauses import Lang, clause_at
 from engram.ingest.mentions import Mention, is_first_name, is_surname
 from engram.ingest.mentions_zh import is_unknown_word
 
@@ -298,8 +298,7 @@ def nearest_subject(
     clause, else the leading subject of the closest earlier clause that has one. An unknown
     name (type thing) is a subject only right before the verb at ``verb`` (default ``cue``)."""
     verb = cue if verb is None else verb
-    # a cue between two clauses (the comma of "Maria, the head of sales") belongs to the one before
-    index = max((i for i, (s, _) in enumerate(clauses) if s <= cue), default=0)
+    index = clause_at(clauses, cue)
     start = clauses[index][0]
     left = [c for c in found if start <= c.start < cue and _allowed(c, allowed)]
     if any(c.kind != "possessive" for c in left):
@@ -308,8 +307,6 @@ def nearest_subject(
         mention = candidate.mention
         if mention is not None and mention.type == "thing" and sentence[mention.end : verb].strip(" ,"):
             continue  # an unknown name is a subject only right before its verb
-        if sentence[candidate.start - 1 : candidate.start] == "在" and candidate is not left[0]:
-            continue  # 安卓App在鸿蒙系统上闪退: what follows 在 is where, not who
         return candidate
     described = [  # "…with Tom, the new CTO at Acme": the clause describes the person before it
         c

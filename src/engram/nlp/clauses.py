@@ -28,6 +28,13 @@ _FRAME_FILLER = re.compile(
 )
 
 
+def clause_at(clauses: list[tuple[int, int]], position: int) -> int:
+    """Return the index in ``clauses`` (``clause_bounds``) of the clause ``position`` is in; a
+    position on the cut between two clauses (the comma of "Maria, the head of sales") belongs to
+    the one before."""
+    return max((i for i, (start, _) in enumerate(clauses) if start <= position), default=0)
+
+
 def clause_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
     """Return the ``(start, end)`` offsets of the clauses of ``sentence``, in order, none empty."""
     regex = _EN_CLAUSE if lang == "en" else _ZH_CLAUSE
