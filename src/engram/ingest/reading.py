@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engram.ingest.clauses import Lang, clause_bounds
+from engram.ingest.clauses import Lang, clause_at, clause_bounds
 from engram.ingest.mentions import Mention
 from engram.ingest.subjects import Candidate, Speaker, candidates
 from engram.models.graph import EntityIn, FactIn
@@ -73,10 +73,7 @@ class Sentence:
             self._candidates.sort(key=lambda c: (c.start, -c.end))
 
     def clause_of(self, position: int) -> tuple[int, int]:
-        for start, end in self.clauses:
-            if start <= position < end:
-                return start, end
-        return self.clauses[-1]
+        return self.clauses[clause_at(self.clauses, position)]
 
 
 @dataclass(slots=True)
