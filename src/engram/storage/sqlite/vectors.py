@@ -27,7 +27,7 @@ from engram.errors import StoreError
 from engram.models.episodes import Episode, EpisodeFilters
 from engram.models.graph import Entity, Fact
 from engram.storage.backend import PENDING_FACTS, Vectors, pending_facts, weighted
-from engram.storage.episode_matrix import ONE_BLAS_THREAD, EpisodeMatrices, top
+from engram.storage.episode_matrix import EpisodeMatrices, products, top
 from engram.storage.episodes import filter_sql, held
 from engram.storage.rows import ENTITY, EPISODE, FACT, E, F, N
 from engram.storage.sql import Db
@@ -69,12 +69,6 @@ def _stack(base: Vector | None, blobs: Sequence[bytes]) -> Vector:
         return base
     added = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1).astype(np.float32)
     return added if base is None else np.vstack([base, added])
-
-
-def _scores(matrix: Vector, vector: Vector) -> Vector:
-    with ONE_BLAS_THREAD.limit(limits=1, user_api="blas"):
-        result: Vector = matrix @ np.asarray(vector, dtype=np.float32)
-    return result
 
 
 class _Matrices:
@@ -247,7 +241,7 @@ class SQLiteVectors(Vectors):
             return view.nearest(query, filters, limit)
         where, params = filter_sql(db, filters)
         params["g"] = group_id
-        scores = _scores(view.matrix, query)
+        scores = products(view.matrix, query)
         pool = min(len(scores), max(FILTER_CANDIDATES, limit * 10))
         order = top(scores, pool)
         allowed = _passing(db, [int(view.keys[i]) for i in order], where, params, filters)
@@ -312,7 +306,7 @@ class SQLiteVectors(Vectors):
         cached = self._matrices.get(db, "fact_vectors", group_id)
         if cached is None:
             return []
-        scores = _scores(cached.matrix, vector)
+        scores = products(cached.matrix, vector)
         by_doc = {int(doc): float(scores[i]) for i, doc in enumerate(cached.keys)}
         clause, params = where
         pool = min(len(scores), max(FILTER_CANDIDATES, 10 * limit))
@@ -357,7 +351,7 @@ class SQLiteVectors(Vectors):
             cached = self._matrices.get(reader, "entity_vectors", group_id)
         scored: dict[str, float] = {}
         if cached is not None:
-            scores = _scores(cached.matrix, vector)
+            scores = products(cached.matrix, vector)
             for i in top(scores, ENTITY_POOL):
                 if scores[i] >= floor:
                     scored[str(cached.keys[i])] = float(scores[i])
