@@ -89,6 +89,13 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A budget a named third party states is not the speaker's; a meeting the speaker has still is.
     ("客户张总说预算从50万提到80万。", "王芳", set(), {("王芳", "BUDGET", 800000)}),
     ("我们的预算是30万。", "王芳", {("王芳", "BUDGET", 300000)}, set()),
+    ("Dana says the budget is 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
+    ("Dana said their budget is 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
+    ("Our budget is 50k.", "Ann", {("Ann", "BUDGET", 50000)}, set()),
+    # Someone named by what they are is the subject (乐乐的老师, 隔壁邻居), not the speaker.
+    ("乐乐的老师很喜欢画画。", "王芳", set(), {("王芳", "LIKES", "画画")}),
+    ("隔壁邻居很喜欢钓鱼。", "王芳", set(), {("王芳", "LIKES", "钓鱼")}),
+    ("老板说我很喜欢加班。", "王芳", {("王芳", "LIKES", "加班")}, set()),
     ("李总和我约了下周二开会。", "王芳", {("王芳", "MEETING_AT", "2024-03-19")}, set()),
     # Someone's e-mail or phone ("总监的邮箱") is not the speaker's; the speaker's own (我的) is.
     ("总监的邮箱是boss@corp.cn。", "王芳", set(), {("王芳", "EMAIL", "boss@corp.cn")}),

@@ -453,9 +453,9 @@ class BuiltinExtractor:
                 return topic.name, 0.95
             if predicate in _SPEAKER_FALLBACK:
                 first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
-                third_party = reading.lang == "zh" and predicate == "BUDGET" and not first
-                if not speaker.actor or (third_party and not self._speaker_implied(reading, cue)):
-                    return None  # "客户张总说预算…": someone else's budget, not the speaker's
+                someone_else = predicate == "BUDGET" and not first and self._someone_else(reading, cue)
+                if not speaker.actor or someone_else:
+                    return None  # "客户张总说预算…", "Dana says the budget…": someone else's budget
                 return speaker.actor, 0.75 if first else 0.65
             if predicate not in _LEFT_TOPICS:
                 return None
@@ -479,6 +479,14 @@ class BuiltinExtractor:
         if speaker.actor and self._speaker_implied(reading, cue):
             return speaker.actor, 0.85
         return None
+
+    @classmethod
+    def _someone_else(cls, reading: Sentence, cue: int) -> bool:
+        """Return True when a sentence without a first person speaks of someone else before ``cue``
+        ("Dana says …", "their …", 客户张总说…); a bare "The budget is 500k" is the speaker's guess."""
+        if reading.lang == "zh":
+            return not cls._speaker_implied(reading, cue)
+        return any(c.kind in ("mention", "block") and c.start < cue for c in reading.candidates)
 
     @staticmethod
     def _speaker_implied(reading: Sentence, cue: int) -> bool:

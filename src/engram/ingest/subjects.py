@@ -168,7 +168,9 @@ def _relative(
 
 # ── subject candidates ───────────────────────────────────────────────────────────────────
 
-CandidateKind = Literal["actor", "possessive", "mention", "block"]
+CandidateKind = Literal["actor", "possessive", "mention", "block", "other"]
+"""``other``: a person named by no name (老师, 邻居): the subject of its clause, so not the speaker,
+but no name to give a fact; unlike ``block`` it says nothing about the rest of the sentence."""
 
 _EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
                    r"(?P<we>\b(?:we|we're|we've|"
@@ -194,6 +196,12 @@ _EN_APPOSITIVE = re.compile(r",\s(?:the|a|an|our|their|his|her)\s", re.I)
 """A person described right after the name ("coffee with Carla Jensen, the new VP of Operations at
 Ferris & Cole"): the subject of the description, though a preposition governs the name."""
 _ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
+_ZH_PEOPLE = re.compile(
+    r"老师|同事|邻居|朋友|同学|领导|老板|室友|舍友|小孩|学生|网友|医生|教练|师傅|阿姨|保姆|房东|闺蜜|哥们"
+)
+"""People named by what they are: 乐乐的老师很喜欢画画 is the teacher's liking, not the speaker's."""
+_ZH_WITH = re.compile(r"[和同]$")
+"""和朋友, 同同事: company, not a subject (和 also joins two subjects, so only for these nouns)."""
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive ("our CTO", 我们公司的): the actor only when nothing else is the subject."""
@@ -250,6 +258,14 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         elif lang == "zh" and match.group("plural") and speaker.organisations:
             name = speaker.organisations[-1]
         out.append(Candidate(match.start(), match.end(), "block" if name is None else "mention", name, 0.85))
+    if lang == "zh":
+        named = [(m.start, m.end) for m in mentions]
+        for match in _ZH_PEOPLE.finditer(sentence):
+            before = sentence[: match.start()]
+            if inside(match.start()) or any(s <= match.start() < e for s, e in named):
+                continue
+            if not (_ZH_GOVERNED.search(before) or _ZH_WITH.search(before)):
+                out.append(Candidate(match.start(), match.end(), "other", None, 0.85))
     governed = _EN_GOVERNED if lang == "en" else _ZH_GOVERNED
     for mention in mentions:
         described = lang == "en" and mention.type == "person" and _EN_APPOSITIVE.match(sentence, mention.end)
