@@ -92,6 +92,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Dana says the budget is 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
     ("Dana said their budget is 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
     ("Our budget is 50k.", "Ann", {("Ann", "BUDGET", 50000)}, set()),
+    # A price is the tool's the sentence switched to, though the switch is read by another pattern.
+    ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
+     {("Canva", "PRICE", 899)}),
     # Someone named by what they are is the subject (乐乐的老师, 隔壁邻居), not the speaker.
     ("乐乐的老师很喜欢画画。", "王芳", set(), {("王芳", "LIKES", "画画")}),
     ("隔壁邻居很喜欢钓鱼。", "王芳", set(), {("王芳", "LIKES", "钓鱼")}),

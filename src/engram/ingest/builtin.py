@@ -207,15 +207,18 @@ class BuiltinExtractor:
             ]
             reading = self._read_sentence(sentence, local, message)
             elliptical: list[tuple[Pattern, re.Match[str]]] = []
+            about: list[tuple[Pattern, re.Match[str]]] = []
             questioned = asks(sentence, reading.lang)  # a yes/no question states no fact
             for pattern in () if questioned else triggered.get(reading.lang, ()):
                 for match in pattern.regex.finditer(sentence):
                     if pattern.antecedent and not match.group("obj").strip():
                         elliptical.append((pattern, match))  # read once the earlier objects are known
-                        continue
-                    for fact in self._facts(pattern, match, reading, message):
-                        message.add_fact(fact)
-            for pattern, match in elliptical:
+                    elif pattern.subject == "topic" and _object_kind(pattern) in _LITERALS:
+                        about.append((pattern, match))  # "…换成稿定设计了，一年899": once every name is found
+                    else:
+                        for fact in self._facts(pattern, match, reading, message):
+                            message.add_fact(fact)
+            for pattern, match in about + elliptical:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
             self._observe(reading, message)
@@ -282,7 +285,7 @@ class BuiltinExtractor:
         clause = reading.clause_of(cue)
         predicate, confidence = pattern.predicate, pattern.confidence
         registered = REGISTRY.get(predicate)
-        kind = pattern.kind or (registered.object_kind if registered else "value")
+        kind = _object_kind(pattern)
         if pattern.past and is_past(sentence[clause[0] : clause[1]], lang):
             predicate = pattern.past
         if pattern.future and is_future(sentence[clause[0] : max(cue, obj_start)], lang):
@@ -560,6 +563,17 @@ class BuiltinExtractor:
                     source_kind="stated",
                 )
             )
+
+
+_LITERALS = frozenset({"amount", "number", "date"})
+"""Object kinds of topic predicates read after the sentence's other patterns: their topic may be a
+name another pattern finds (一年899 after 换成稿定设计), and no other pattern reads their object."""
+
+
+def _object_kind(pattern: Pattern) -> str:
+    """Return what kind of object ``pattern`` reads: its own kind, else its predicate's."""
+    registered = REGISTRY.get(pattern.predicate)
+    return pattern.kind or (registered.object_kind if registered else "value")
 
 
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
