@@ -41,9 +41,10 @@ lexicons can be developed against DEV and the TEST half stays unseen. 178 items 
 error analysis; ``--split holdout`` reads bench/data/extraction_holdout.jsonl instead (60 items
 labelled without running the extractor, 60 English and 70 Chinese facts), the unseen measure.
 ``--split dev2`` reads bench/data/extraction_dev2.jsonl: 90 newer items written the same way
-(106 English and 172 Chinese facts), read for error analysis like DEV.
+(106 English and 172 Chinese facts), read for error analysis like DEV; ``--split dev3``
+bench/extraction_dev3.jsonl: 100 more (171 English and 167 Chinese facts, 9 items stating none).
 
-Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2] [--limit N]
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3] [--limit N]
        [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
@@ -68,6 +69,8 @@ from _common import read_jsonl
 SET = _kg.DATA / "extraction_set.jsonl"
 HOLDOUT = _kg.DATA / "extraction_holdout.jsonl"
 DEV2 = _kg.DATA / "extraction_dev2.jsonl"
+DEV3 = _kg.DATA / "extraction_dev3.jsonl"
+FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3}
 
 # -- the data -----------------------------------------------------------------------------------
 
@@ -516,9 +519,9 @@ def main() -> None:
     parser.add_argument("--kind", choices=["locomo", "business", "personal", "chitchat"])
     parser.add_argument(
         "--split",
-        choices=["dev", "test", "all", "holdout", "dev2"],
+        choices=["dev", "test", "all", *FILES],
         default="all",
-        help="DEV or TEST half (see split_of), or the holdout or dev2 file",
+        help="DEV or TEST half (see split_of), or the holdout, dev2 or dev3 file",
     )
     parser.add_argument("--extractor", default="builtin", help="the server's ENGRAM_EXTRACTOR")
     parser.add_argument("--oracle", action="store_true", help="also send the labels as agent-supplied facts")
@@ -527,8 +530,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     info = _kg.header()
-    if args.split in ("holdout", "dev2"):
-        items = load(HOLDOUT if args.split == "holdout" else DEV2, args.limit, args.lang, args.kind)
+    if args.split in FILES:
+        items = load(FILES[args.split], args.limit, args.lang, args.kind)
     else:
         items = load(args.data, args.limit, args.lang, args.kind, args.split)
     report = {

@@ -71,8 +71,13 @@ def _names(entities: list[dict[str, Any]]) -> set[str]:
 
 @pytest.mark.parametrize(
     ("path", "minimum"),
-    [(EXTRACTION, 300), (EXTRACTION.with_name("extraction_holdout.jsonl"), 60), (DEV2, 90)],
-    ids=["set", "holdout", "dev2"],
+    [
+        (EXTRACTION, 300),
+        (EXTRACTION.with_name("extraction_holdout.jsonl"), 60),
+        (DEV2, 90),
+        (EXTRACTION.with_name("extraction_dev3.jsonl"), 100),
+    ],
+    ids=["set", "holdout", "dev2", "dev3"],
 )
 def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
     items = _lines(path)

@@ -92,6 +92,17 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Dana says the budget is 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
     ("Dana said their budget is 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
     ("Our budget is 50k.", "Ann", {("Ann", "BUDGET", 50000)}, set()),
+    # A sentence naming no topic of its own is about the last one named before (a deal, a project,
+    # then a customer); a first person keeps a budget the speaker's. A date is no amount.
+    ("会议纪要：星拓电子ERP升级项目，今天过了二期范围；预算暂按150万走。", "王芳",
+     {("星拓电子ERP升级项目", "BUDGET", 1500000)}, {("王芳", "BUDGET", 1500000)}),
+    ("Kicked off Project Lighthouse today with the Verity Insurance team. Budget is $420k.", "Ann",
+     {("Project Lighthouse", "BUDGET", 420000)},
+     {("Ann", "BUDGET", 420000), ("Verity Insurance", "BUDGET", 420000)}),
+    ("Project Falcon kicked off today. Our budget is $50k.", "Ann", {("Ann", "BUDGET", 50000)},
+     {("Project Falcon", "BUDGET", 50000)}),
+    ("标准版授权单价1200元；报价有效期至12月31日。", "王芳", {("标准版", "PRICE", 1200)},
+     {("标准版", "PRICE", 12)}),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

@@ -56,6 +56,7 @@ from engram.ingest.subjects import (
 from engram.ingest.subjects import (
     cjk_person as _cjk_person,
 )
+from engram.ingest.topics import TOPIC_HOLDERS_LATER, earlier_topic, sentence_topic
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
@@ -75,23 +76,6 @@ _PERSONAL = frozenset(
     }
 )
 """Predicates whose subject is a person (or a pet), never an organisation."""
-_TOPIC_TYPES: Mapping[str, frozenset[str]] = {
-    "BUDGET": frozenset({"project", "deal", "organisation", "event"}),
-    "PRICE": frozenset({"deal", "product", "organisation", "project", "thing"}),
-    "DISCOUNT": frozenset({"deal", "product", "organisation"}),
-    "DEADLINE": frozenset({"deal", "project", "organisation", "product", "document", "event", "thing"}),
-    "LAUNCH_DATE": frozenset({"project", "product", "thing"}),
-    "EXPIRES_ON": frozenset({"document", "deal", "product", "thing"}),
-    "MEETING_AT": frozenset({"project", "deal", "event"}),
-    "STATUS": frozenset({"document", "deal", "project", "organisation", "invoice", "purchase_order"}),
-    "QUANTITY": frozenset({"deal"}),
-    "HAS_ISSUE": frozenset({"product"}),
-    "CANCELLED": frozenset({"organisation", "person"}),
-    "PAID": frozenset({"organisation"}),
-    "ORDERED": frozenset({"organisation"}),
-    "CONTACT": frozenset({"organisation"}),
-}
-"""The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
 _ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
 """Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
@@ -262,6 +246,8 @@ class BuiltinExtractor:
             message.add_entity(mention)
             if mention.type == "organisation":
                 message.speaker.organisations.append(mention.name)
+            if mention.type in TOPIC_HOLDERS_LATER:
+                message.topics.append(mention)
 
     # ── one match → facts ────────────────────────────────────────────────────────────────
 
@@ -450,12 +436,14 @@ class BuiltinExtractor:
             first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
             return (speaker.actor, 0.9) if first and speaker.actor else None
         if pattern.subject == "topic":
-            topic = self._topic(predicate, cue, reading)
+            first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
+            topic = sentence_topic(predicate, cue, reading)
+            if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
+                topic = earlier_topic(predicate, message)
             if topic is not None:
                 message.add_entity(topic)
-                return topic.name, 0.95
+                return topic.name, 0.95 if topic in reading.mentions else 0.8
             if predicate in _SPEAKER_FALLBACK:
-                first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
                 someone_else = predicate == "BUDGET" and not first and self._someone_else(reading, cue)
                 if not speaker.actor or someone_else:
                     return None  # "客户张总说预算…", "Dana says the budget…": someone else's budget
@@ -517,25 +505,6 @@ class BuiltinExtractor:
             return False  # "Reed works at Apple": a name, not a verb
         # "Learned that Tom left Acme", "Dated a guy who worked at Google": the clause is someone else's
         return not _EN_SUBORDINATE.search(reading.text, 0, cue)
-
-    @staticmethod
-    def _topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
-        """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
-        types = _TOPIC_TYPES.get(predicate, _TOPIC_TYPES["DEADLINE"])
-        if "deal" in types:
-            deals = [m for m in reading.mentions if m.type == "deal"]
-            if deals:
-                return deals[0]
-        holding = [m for m in reading.mentions if m.start <= cue < m.end and m.type in types]
-        if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
-            return holding[0]
-        left = [m for m in reading.mentions if m.end <= cue and m.type in types and not m.vocative]
-        left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
-        if left:
-            return max(left, key=lambda m: m.start)
-        end = reading.clause_of(cue)[1]
-        right = [m for m in reading.mentions if cue <= m.start < end and m.type in types and not m.vocative]
-        return right[0] if right else None
 
     def _kin_facts(self, message: Message) -> None:
         """Add each relative's relation to the actor when the relative matters (see subjects)."""

@@ -107,7 +107,9 @@ ORG_WORDS = _words(
     "Association Center Centre Club Church Hospital Team Studio Studios Labs Agency Society Museum Library "
     "Health Systems Solutions Partners Logistics Media Capital Holdings Industries Technologies Software "
     "Motors Airlines Foods Pharma Pharmaceuticals Energy Insurance Consulting Ventures Networks Records "
-    "Publishing Press Games Entertainment Bakery Cafe Restaurant Hotel Clinic Gym Shelter"
+    "Publishing Press Games Entertainment Bakery Cafe Restaurant Hotel Clinic Gym Shelter Hotels Clinics "
+    "Hospitals Pharmacy Union Manufacturing Outfitters Freight Medicine Dental Robotics "
+    "Therapeutics Biotech Realty Properties Construction Telecom Airways Brewing Cloud"
 )
 PLACE_WORDS = _words(
     "City Street St Avenue Ave Road Park Lake River Mountain Mountains Beach Island Islands Valley County "

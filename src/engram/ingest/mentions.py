@@ -57,9 +57,10 @@ _EN_TITLE = re.compile(
     r"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 )
 _EN_PROJECT = re.compile(
-    r"\b(?:the\s|our\s|their\s)?(?P<name>(?:[A-Z][\w-]*\s){1,3}(?:rollout|migration|launch|project|upgrade|"
-    r"initiative|campaign|program|programme|pilot|redesign|integration|release|implementation|deployment|"
-    r"refresh|rebrand|overhaul|roadmap|expansion|renovation|rewrite|onboarding|kickoff))\b"
+    r"\b(?:the\s|our\s|their\s)?(?P<name>(?-i:Project\s[A-Z][\w-]*)|"
+    r"(?:[A-Z][\w-]*\s){1,3}(?:rollout|migration|launch|project|upgrade|initiative|campaign|program|"
+    r"programme|pilot|redesign|integration|release|implementation|deployment|refresh|rebrand|overhaul|"
+    r"roadmap|expansion|renovation|rewrite|onboarding|kickoff))\b"
 )
 _CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")

@@ -87,6 +87,9 @@ class Message:
     used: set[str] = field(default_factory=set)
     relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
     """Each relative the speaker named, with the sentence that named them."""
+    topics: list[Mention] = field(default_factory=list)
+    """The projects, deals, organisations, events, products and documents earlier sentences named:
+    what a later sentence without its own is about (会议纪要：X项目，…；预算暂按150万走)."""
 
     def add_entity(self, mention: Mention) -> None:
         key = (mention.name, mention.type)

@@ -1,0 +1,65 @@
+"""What a topic predicate's fact is about (a budget, a price, a deadline…): a name of its sentence,
+else one an earlier sentence of the message named.
+
+A topic predicate states something of a deal, project, product or organisation rather than of a
+person ("预算150万", "go-live March 3"): the deal the sentence names wins, then the name holding
+the cue or the nearest fitting one before it, then the first after it in the clause. A sentence
+naming none is about the message's latest fitting name ("会议纪要：X项目，…；预算暂按150万走").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engram.ingest.mentions import Mention
+from engram.ingest.reading import Message, Sentence
+
+TOPIC_TYPES: Mapping[str, frozenset[str]] = {
+    "BUDGET": frozenset({"project", "deal", "organisation", "event"}),
+    "PRICE": frozenset({"deal", "product", "organisation", "project", "thing"}),
+    "DISCOUNT": frozenset({"deal", "product", "organisation"}),
+    "DEADLINE": frozenset({"deal", "project", "organisation", "product", "document", "event", "thing"}),
+    "LAUNCH_DATE": frozenset({"project", "product", "thing"}),
+    "EXPIRES_ON": frozenset({"document", "deal", "product", "thing"}),
+    "MEETING_AT": frozenset({"project", "deal", "event"}),
+    "STATUS": frozenset({"document", "deal", "project", "organisation", "invoice", "purchase_order"}),
+    "QUANTITY": frozenset({"deal"}),
+    "HAS_ISSUE": frozenset({"product"}),
+    "CANCELLED": frozenset({"organisation", "person"}),
+    "PAID": frozenset({"organisation"}),
+    "ORDERED": frozenset({"organisation"}),
+    "CONTACT": frozenset({"organisation"}),
+}
+"""The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
+
+TOPIC_HOLDERS_LATER = ("deal", "project", "event", "product", "document", "organisation")
+"""Names a later sentence of the message may be about when it names none of its own, by preference."""
+
+
+def earlier_topic(predicate: str, message: Message) -> Mention | None:
+    """Return the latest name of an earlier sentence a topic predicate fits, of the first type of
+    TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer."""
+    types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
+    for kind in TOPIC_HOLDERS_LATER:
+        if kind in types and (named := [m for m in message.topics if m.type == kind]):
+            return named[-1]
+    return None
+
+
+def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
+    """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
+    types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
+    if "deal" in types:
+        deals = [m for m in reading.mentions if m.type == "deal"]
+        if deals:
+            return deals[0]
+    holding = [m for m in reading.mentions if m.start <= cue < m.end and m.type in types]
+    if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
+        return holding[0]
+    left = [m for m in reading.mentions if m.end <= cue and m.type in types and not m.vocative]
+    left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
+    if left:
+        return max(left, key=lambda m: m.start)
+    end = reading.clause_of(cue)[1]
+    right = [m for m in reading.mentions if cue <= m.start < end and m.type in types and not m.vocative]
+    return right[0] if right else None
