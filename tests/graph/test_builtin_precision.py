@@ -103,6 +103,17 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Project Falcon", "BUDGET", 50000)}),
     ("标准版授权单价1200元；报价有效期至12月31日。", "王芳", {("标准版", "PRICE", 1200)},
      {("标准版", "PRICE", 12)}),
+    # "their <role>" works at the organisation named before; a department is one's team, not employer.
+    ("Call notes – Harbor & Pine Clinics: spoke w/ Dr. Anita Rao, their CMO.", "Ann",
+     {("Anita Rao", "HAS_ROLE", "CMO"), ("Anita Rao", "WORKS_AT", "Harbor & Pine Clinics")}, set()),
+    ("Received $48,000 from Pioneer Corp today. Their controller Mike Dunn confirmed by email.", "Ann",
+     {("Mike Dunn", "HAS_ROLE", "controller"), ("Mike Dunn", "WORKS_AT", "Pioneer Corp")}, set()),
+    ("Our clinical lead, Dr. Maya Ortiz, will be on site Mondays.", "Ann",
+     {("Maya Ortiz", "HAS_ROLE", "clinical lead")}, set()),
+    ("华信证券对接人换成运营部的宁薇了。", "王芳", {("宁薇", "MEMBER_OF", "运营部")},
+     {("宁薇", "WORKS_AT", "运营部")}),
+    ("通知：从下周起财务部方经理兼任采购部负责人。", "王芳", {("方经理", "MEMBER_OF", "财务部")},
+     {("方经理", "WORKS_AT", "财务部")}),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

@@ -344,6 +344,8 @@ class BuiltinExtractor:
                 ):
                     continue  # 大学在武汉读的, 在北京上课三天: where one studied once or briefly is no home
                 item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
+            elif predicate == "WORKS_AT" and target is not None and _DEPARTMENT.search(target):
+                item_predicate = "MEMBER_OF"  # 运营部的宁薇, 财务部方经理: a department, not the employer
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
             region_end = clause[1]
@@ -404,7 +406,7 @@ class BuiltinExtractor:
             if pattern.named_subject:  # the person the finder knows where the group ends, whole
                 # (赵强 of 经理赵强上周…, where a regex name begins too early; 王小明 of 王小明明天来);
                 # between commas after a role it is no vocative ("their CFO, Nina Park")
-                named = next((m for m in reading.mentions if start <= m.start < end <= m.end), None)
+                named = next((m for m in reading.mentions if m.start < end <= m.end), None)
                 if named is not None:
                     _person_if_first_named(named, named.name)
                 if named is None or named.type != "person":
@@ -547,6 +549,8 @@ def _object_kind(pattern: Pattern) -> str:
 
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
+_DEPARTMENT = re.compile(r"(?<![俱乐总分本])部$|(?<!办事)处$|[科组]$|\s(?:team|department|dept\.?)$", re.I)
+"""The name of a department or team: one works at the organisation and is a member of these."""
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""

@@ -229,7 +229,8 @@ EN_ROLE_NOUNS = (
     "caregiver|soldier|marine|streamer|youtuber|blogger|podcaster|gamer|composer|producer|dj|poet|"
     "novelist|screenwriter|illustrator|animator|model|stylist|hairdresser|florist|farmer|rancher|"
     "realtor|broker|auditor|economist|statistician|mathematician|physicist|chemist|biologist|"
-    "historian|archaeologist|astronaut|player|goalkeeper|quarterback|shooting guard|point guard"
+    "historian|archaeologist|astronaut|player|goalkeeper|quarterback|shooting guard|point guard|"
+    "controller|comptroller|CMO|CIO|CISO|CRO|CPO|GM|lead"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""
@@ -238,7 +239,9 @@ EN_ROLE = (
     r"data|art|creative|finance|hr|regional|general|operations|engineering|executive|managing|"
     r"assistant|high school|middle school|elementary school|primary school|math|english|science|"
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
-    r"mechanical|registered|school|family|youth|mental health|social media|real estate)\s)*"
+    r"mechanical|registered|school|family|youth|mental health|social media|real estate|clinical|tech|"
+    r"team|it|support|security|legal|procurement|purchasing|medical|nursing|customer success|growth|"
+    r"partnerships)\s)*"
     rf"(?:{EN_ROLE_NOUNS}|head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
     rf"(?:\s(?:of|for)\s{EN_DEPARTMENT})?"
 )

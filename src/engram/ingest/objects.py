@@ -19,6 +19,8 @@ from engram.nlp.dates import date_value
 from engram.nlp.tokenize import has_cjk
 
 _NAMED_TYPES = frozenset({"place", "organisation", "product"})
+_THEIR = frozenset({"their", "他们", "她们"})
+"""An organisation named before, as an object: the customer whose CMO, whose 采购."""
 _PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
 _STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
 _TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
@@ -83,6 +85,10 @@ def read_objects(
         earlier = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
         name = earlier[-1].name if earlier else message.speaker.last_person
         return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
+    if raw.strip().lower() in _THEIR and pattern.object_type == "organisation":  # "Anita Rao, their CMO"
+        earlier = [m for m in reading.mentions if m.type == "organisation" and m.end <= start]
+        name = earlier[-1].name if earlier else (message.speaker.organisations or [None])[-1]
+        return [(name, None, match.span("obj"))] if name else []
     phrase = True if predicate in _VERB_PHRASES else None
     if pattern.object_type == "role" and _EN_ROLE.fullmatch(raw.strip()):
         trimmed = raw.strip()  # "VP of Sales": the pattern read a whole role, "of" included

@@ -139,7 +139,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:head|vp|svp|evp|director|chief|"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
@@ -149,6 +149,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE}),?\s"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    # "Dr. Anita Rao, their CMO", "Their controller Mike Dunn": a role of the organisation named before
+    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}\b", 0.7,
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
+       trigger="their"),
+    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{_PERSON_NAME})\b", 0.7,
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
+       trigger="their"),
     en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
