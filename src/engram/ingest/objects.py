@@ -87,7 +87,8 @@ def read_objects(
         return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
     if raw.strip().lower() in _THEIR and pattern.object_type == "organisation":  # "Anita Rao, their CMO"
         earlier = [m for m in reading.mentions if m.type == "organisation" and m.end <= start]
-        name = earlier[-1].name if earlier else (message.speaker.organisations or [None])[-1]
+        organisations = [m.name for m in earlier] or message.speaker.organisations
+        name = organisations[-1] if organisations else None
         return [(name, None, match.span("obj"))] if name else []
     phrase = True if predicate in _VERB_PHRASES else None
     if pattern.object_type == "role" and _EN_ROLE.fullmatch(raw.strip()):
