@@ -384,7 +384,29 @@ class BuiltinExtractor:
                     invalid_at=invalid_at,
                 )
             )
+        giver = self._giver(match, reading, message) if pattern.handover and facts else None
+        if giver is not None and giver != subject_name:
+            facts += [f.model_copy(update={"subject": giver, "predicate": "UNASSIGNED_FROM"}) for f in facts]
         return facts
+
+    @staticmethod
+    def _giver(match: re.Match[str], reading: Sentence, message: Message) -> str | None:
+        """Return who held what a handover hands on: "from me"/"from <name>" right after it, or in
+        Chinese the person the clause continues (我下周休产假，…康泰医疗给小贺)."""
+        if reading.lang == "en":
+            said = _FROM_HOLDER.match(reading.text, match.end("obj"))
+            if said is None:
+                return None
+            if said.group(1).lower() in ("me", "us"):
+                return message.speaker.actor
+            people = [m for m in reading.mentions if m.start == said.start(1) and m.type == "person"]
+            return people[0].name if people else None
+        cue = match.start("obj")
+        named = [c for c in reading.candidates if c.name]  # 手上的客户 blocks no one here
+        found = nearest_subject(reading.text, reading.clauses, cue, named, _PERSON_TYPES)
+        if found is None:  # 手上的客户先这么分：康泰医疗给小贺: the speaker's, as nothing names another
+            return message.speaker.actor if BuiltinExtractor._speaker_implied(reading, cue) else None
+        return found.name if found.mention is None or found.mention.type == "person" else None
 
     def _subject(
         self,
@@ -434,8 +456,8 @@ class BuiltinExtractor:
             return mention.name, 0.95
         if pattern.subject == "addressee":
             return (speaker.addressee, 0.9) if speaker.addressee else None
-        if pattern.subject == "speaker":
-            first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
+        if pattern.subject == "speaker":  # a first person in the sentence, or the match's own (交给我)
+            first = "我" in match.group() or any(c.kind in _FIRST_PERSON for c in reading.candidates)
             return (speaker.actor, 0.9) if first and speaker.actor else None
         if pattern.subject == "topic":
             first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
@@ -549,6 +571,8 @@ def _object_kind(pattern: Pattern) -> str:
 
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
+_FIRST_PERSON = ("actor", "possessive")
+_FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
 _DEPARTMENT = re.compile(r"(?<![俱乐总分本])部$|(?<!办事)处$|[科组]$|\s(?:team|department|dept\.?)$", re.I)
 """The name of a department or team: one works at the organisation and is a member of these."""
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}

@@ -54,6 +54,9 @@ class Pattern:
     - ``named_subject``: the ``subj`` group must end inside a person the mention finder knows (a
       tagged or listed name), who is the subject whole; not any word shaped like a name
       ("产品经理周报", "our CTO Slack channel").
+    - ``handover``: the one who held the object before is unassigned from it (UNASSIGNED_FROM):
+      "from me"/"from <name>" after it, or in Chinese the subject the clause continues
+      (我下周休产假，…康泰医疗给小贺; 他手上的项目交给我).
     """
 
     predicate: str
@@ -79,6 +82,7 @@ class Pattern:
     objectless: bool = False
     named_subject: bool = False
     whole: bool = False
+    handover: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")

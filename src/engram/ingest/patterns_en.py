@@ -37,6 +37,10 @@ _KIN = (
     r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
     r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
 )
+_HANDED = (
+    r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
+)
+"""What a named thing handed over is (EMEA partnerships, the Globex account)."""
 _PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 """A person's name as a pattern's subject: one or two capitalised words."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
@@ -171,6 +175,23 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
        r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
        0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
+    # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
+    en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
+       handover=True, trigger="take over|takes over|took over|taking over|taken over"),
+    en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", require_mention=True,
+       negatable=False, handover=True, trigger="pick up|picks up|picked up|picking up"),
+    # "Duncan will be your point of contact for the Mercer Dental and Oakridge Vet accounts"
+    en("RESPONSIBLE_FOR", rf"\b(?:point of contact|main contact|go-to person|POC) for (?:the |our |your )?"
+       rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})*)(?: accounts?)?\b", 0.75, kind="value", split=True,
+       negatable=False, trigger="point of contact|main contact|go-to person|poc"),
+    # "Priya rolls off the Halden Bank migration and onto Project Orion"
+    en("UNASSIGNED_FROM", rf"\b(?:rolls?|rolled|rolling) off (?:the )?{EN_OBJ}", 0.8, kind="entity",
+       object_type="project", require_mention=True, negatable=False, trigger="roll off|rolls off|rolled off|"
+                                                                              "rolling off"),
+    en("ASSIGNED_TO", rf"\b(?:rolls?|rolled|rolling) off\b[^.;!?]*?\band onto (?:the )?{EN_OBJ}", 0.8, kind="entity",
+       object_type="project", require_mention=True, trigger="onto"),
     en("UNASSIGNED_FROM", rf"\b(?:I'm|I am|we're|we are) (?:not|no longer) (?:on|working on|part of) (?:the )?"
        rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
        object_type="project", negatable=False, trigger="not on|no longer on|not working on|no longer working on|"

@@ -28,6 +28,10 @@ from engram.nlp.names import CHINESE_TITLES
 zh = partial(pattern, "zh")
 
 _NOT = rf"[^{ZH_STOP}]"
+_HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"
+"""What one held, said before it is handed over (现在管的测试组, 原来跟的小程序)."""
+_TAKES_ON = r"(?:来)?(?:带|管|跟|负责|接)?(?=[，。！；了]|$)"
+"""How the one handed something takes it on, if said (交给小严带)."""
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
 _PAST_WORDS = (
@@ -185,10 +189,18 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="归我管"),
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
-    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
+    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{_HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
        rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?)?"
-       rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){_PERSON}(?=[，。！；了]|$)", 0.8, subject="group",
-       subject_type="person", kind="value", split=True, trigger="交给|转给|移交给|交接给"),
+       rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){_PERSON}{_TAKES_ON}", 0.8, subject="group",
+       subject_type="person", kind="value", split=True, handover=True, trigger="交给|转给|移交给|交接给"),
+    # …项目先交给我, 产线排班以后归我: the speaker takes it on
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?:他|她)?(?:手上的?|手头的?|{_HELD})?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)"
+       rf"(?:这|那)?(?:个|些)?(?:项目|客户)?(?:以后|之后|暂时|先|都|全部)?(?:交给|转给|归)我{_TAKES_ON}", 0.75,
+       subject="speaker", kind="value", negatable=False, handover=True, trigger="交给我|转给我|归我"),
+    # 客户先这么分：康泰医疗给小贺，华信证券给老周 — a customer handed to a colleague, one per clause
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?)(?:先|都|暂时)?给{_PERSON}"
+       rf"(?=[，。！；]|$)", 0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
+       object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给"),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),

@@ -203,8 +203,11 @@ _ZH_PEOPLE = re.compile(
 _ZH_WITH = re.compile(r"[和同]$")
 """和朋友, 同同事: company, not a subject (和 also joins two subjects, so only for these nouns)."""
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
+_EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
+"""A preposition before "me"/"us": an object ("takes over … from me"), like a possessive."""
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
-"""First person as a possessive ("our CTO", 我们公司的): the actor only when nothing else is the subject."""
+"""First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
+nothing else is the subject."""
 _NAMING = re.compile(r"^\s*(?:叫|名叫|名字叫|named|called)", re.I)
 
 
@@ -242,7 +245,9 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
     for match in first.finditer(sentence):
         if not inside(match.start()):
             weight = 0.9 if match.group("we") else 1.0
-            possessive = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
+            owner = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
+            object_me = lang == "en" and _EN_GOVERNED_ME.search(sentence, 0, match.start()) is not None
+            possessive = owner is not None or object_me
             kind: CandidateKind = "possessive" if possessive else "actor"
             out.append(Candidate(match.start(), match.end(), kind, speaker.actor, weight))
     people = [
