@@ -129,6 +129,21 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Duncan will be your point of contact for the Mercer Dental and Oakridge Vet accounts.", "Ann",
      {("Duncan", "RESPONSIBLE_FOR", "Mercer Dental"), ("Duncan", "RESPONSIBLE_FOR", "Oakridge Vet")}, set()),
     ("I picked up Chinese last year.", "Ann", set(), {("Ann", "RESPONSIBLE_FOR", "Chinese")}),
+    # Order lines: the customer ordered the product; count, unit price and delivery date are the deal's.
+    ("嘉禾医药那边确认了，订单JH-0108：血糖仪G5一共500台，单价268，4月5号之前必须全部到货。", "王芳",
+     {("嘉禾医药", "ORDERED", "G5"), ("JH-0108", "QUANTITY", 500), ("JH-0108", "PRICE", 268),
+      ("JH-0108", "DEADLINE", "2024-04-05")}, set()),
+    ("DEAL-5527 华晟酒店集团：客房平板Pad Lite 1200台，报价1450一台，最后按九七折签的，交期5月20号。", "王芳",
+     {("DEAL-5527", "QUANTITY", 1200), ("DEAL-5527", "DISCOUNT", "九七折"),
+      ("DEAL-5527", "DEADLINE", "2024-05-20")},
+     {("DEAL-5527", "QUANTITY", 1)}),
+    ("冷库专用扫码枪报价：单价4,350元，交期三周。", "王芳", set(), {("王芳", "DEADLINE", "三周")}),
+    ("PO received from Cascade Outfitters — PO#CO-88412: 600 units of the TrailLite 2 tent at $89 wholesale, "
+     "delivered no later than July 26.", "Ann",
+     {("Cascade Outfitters", "ORDERED", "TrailLite"), ("CO-88412", "QUANTITY", 600),
+      ("CO-88412", "PRICE", 89), ("CO-88412", "DEADLINE", "2024-07-26")}, set()),
+    ("Quote for Alder & Finch (Q-24-0917): 40 seats of Ledgerly Pro at $59/seat/mo.", "Ann", set(),
+     {("Alder & Finch", "ORDERED", "Ledgerly Pro")}),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

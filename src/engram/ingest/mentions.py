@@ -68,14 +68,22 @@ _CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
 _EN_DEAL = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|renewal|order|opportunity))\b"
 )
-_DEAL_BEFORE = re.compile(r"(?:订单号?|合同号?|单号|采购单|(?i:order|contract|agreement|deal))\s?[:：#]?\s?$")
+_DEAL_BEFORE = re.compile(
+    r"(?:订单号?|合同号?|单号|采购单|补单|下单|报价单|(?i:order|contract|agreement|deal|PO|quote|signed))\s?[:：#]?\s?$"
+)
 _DEAL_AFTER = re.compile(r"(?:这|那)(?:单|笔)")
+_DEAL_IN_PARENS = re.compile(r"\b(?i:quote|order|po|deal|contract|renewal)\b[^()\n.]{0,40}\(\s?$")
+"""An id in parentheses after what it numbers: "Quote for Alder & Finch (Q-24-0917)"."""
 
 
 def names_a_deal(sentence: str, start: int, end: int) -> bool:
     """Return True when an id at ``start:end`` is said to be an order or a contract (订单DT-0311,
-    合同号HY-0918, HL-0587这单, "order SO-7731", "agreement HF-2023-09")."""
-    return bool(_DEAL_BEFORE.search(sentence, max(0, start - 12), start) or _DEAL_AFTER.match(sentence, end))
+    合同号HY-0918, HL-0587这单, 补单LC-0815, "order SO-7731", "PO#CO-88412", "signed LSD-0123")."""
+    return bool(
+        _DEAL_BEFORE.search(sentence, max(0, start - 12), start)
+        or _DEAL_AFTER.match(sentence, end)
+        or _DEAL_IN_PARENS.search(sentence, max(0, start - 60), start)
+    )
 
 
 _EN_ACCOUNT = re.compile(
@@ -249,7 +257,7 @@ class MentionFinder:
     def _type_of(self, name: str, words: list[str], actor_words: set[str]) -> str:
         if name in self._gazetteer:
             return self._gazetteer[name]
-        if any(w in ORG_WORDS for w in words[1:]):
+        if any(w in ORG_WORDS for w in words[1:]) or " & " in name:  # Alder & Finch: a firm
             return "organisation"
         if words[-1] in PLACE_WORDS and len(words) > 1:
             return "place"

@@ -224,6 +224,19 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
        rf"unit|seat|licen[cs]e|month|year))", 0.85, subject="topic", kind="amount",
        trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
+    # "$22/device/yr", "$59/seat/mo", "$89 wholesale": a unit price
+    en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
+       rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
+    # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
+    en("QUANTITY", r"(?<![\w$.,])(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
+       r"\s(?:of|on|for)\s", 0.8, subject="topic", kind="number",
+       trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
+    en("ORDERED", rf"\b(?:order|ordered|PO|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
+       rf"\b\d[\d,]*\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)\s(?:of|on|for)\s"
+       rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+)?)(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75, subject="topic",
+       kind="entity", object_type="product", trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs"),
+    en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
+       0.8, subject="topic", kind="date", trigger="no later than|by"),
     en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
        subject="topic", kind="amount", trigger="price|cost|quoted"),
     en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b", 0.8, subject="topic", kind="value",

@@ -28,6 +28,8 @@ from engram.nlp.names import CHINESE_TITLES
 zh = partial(pattern, "zh")
 
 _NOT = rf"[^{ZH_STOP}]"
+_COUNT = r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆)"
+"""A count of things ordered (500台, 八十个)."""
 _HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"
 """What one held, said before it is handed over (现在管的测试组, 原来跟的小程序)."""
 _TAKES_ON = r"(?:来)?(?:带|管|跟|负责|接)?(?=[，。！；了]|$)"
@@ -208,9 +210,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|合同额|总额|费"),
     zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
-    zh("DISCOUNT", r"打了?(?P<obj>[一二三四五六七八九](?:五)?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
+    zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
-    zh("QUANTITY", r"(?P<obj>\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆)", 0.8,
+    zh("QUANTITY", r"(?<![\d元块钱])(?P<obj>\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆)", 0.8,
        subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆"),
     zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
        r"(?:到账|付了|收到|付清)",
@@ -223,9 +225,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("DEADLINE", rf"(?<=项目|一期|二期|三期|工程|系统|订单|合同)(?:预计|计划|要在|将在|会在){ZH_DATE}(?:前)?"
        r"(?:交付|交货|完工|完成|验收)", 0.8, subject="topic", kind="date",
        trigger="交付|交货|完工|完成|验收"),  # 深圳仓储项目二期预计6月底交付: a project's date
-    zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:交付|提交|完成|交货|交|开通|上线|拿到|签|"
-       r"发|给|到位|搞定|确认|回复|付款|部署|验收)", 0.85, subject="topic", kind="date",
+    zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:全部|全|都)?(?:交付|提交|完成|交货|交|开通|上线|"
+       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到)", 0.85, subject="topic", kind="date",
        trigger="前"),
+    zh("DEADLINE", rf"(?:交期|交货期|到货时间|发货时间)(?:是|为|定在|在)?(?=[^，。；]*?[月号日底初])(?!\d+[天周])"
+       rf"{ZH_DATE}", 0.85, subject="topic", kind="date",
+       trigger="交期|交货期|到货时间|发货时间"),
     zh("LAUNCH_DATE", rf"(?:将于|将在|预计|计划|定于|会在|在)?{ZH_DATE}(?:正式)?(?:上线|发布|推出|投产|开业|启动)",
        0.85, subject="topic", kind="date", trigger="上线|发布|推出|投产|开业|启动"),
     zh("EXPIRES_ON", rf"{ZH_DATE}(?:到期|截止|结束)", 0.8, subject="topic", kind="date",
@@ -241,6 +246,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="复盘|评审|培训|汇报|述职|总结会|周会|月会"),
     zh("ORDERED", r"订单[^。]{0,30}?(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$)",
        0.85, subject="topic", require_mention=True, object_type="product", trigger="订单"),
+    # An order line, "订单JH-0108：血糖仪G5一共500台": the customer the sentence names ordered the product
+    zh("ORDERED", rf"(?:订单|补单|单号|[A-Z]{{2,6}}-\d{{3,}})[^。！？]{{0,12}}?[：:]\s*(?P<obj>[A-Za-z\u4e00-\u9fff]"
+       rf"[A-Za-z0-9\u4e00-\u9fff ]{{1,14}}?)(?:一共|共|要|订|各)?{_COUNT}", 0.8, subject="topic", kind="entity",
+       object_type="product", trigger="：|:"),
     zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|订了|订购了?|采购了)(?:[^，。！？；]{0,3}?"
        r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张))?(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权)",
        0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),
