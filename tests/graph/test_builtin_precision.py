@@ -144,6 +144,25 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
       ("CO-88412", "PRICE", 89), ("CO-88412", "DEADLINE", "2024-07-26")}, set()),
     ("Quote for Alder & Finch (Q-24-0917): 40 seats of Ledgerly Pro at $59/seat/mo.", "Ann", set(),
      {("Alder & Finch", "ORDERED", "Ledgerly Pro")}),
+    # Job changes: starting at, leaving, "I'll be … at", "he's a pilot for", 入职, 去…当CTO, a role
+    # between an organisation and a name; a name jieba cut short (汪子|涵) is whole.
+    ("ok so update: I GOT THE JOB!! starting at Figma on Feb 5 as a product designer. leaving Wayfair "
+     "after 6 yrs feels so weird tho", "Ann",
+     {("Ann", "WORKS_AT", "Figma"), ("Ann", "HAS_ROLE", "product designer"),
+      ("Ann", "LEFT_ORGANISATION", "Wayfair")}, set()),
+    ("Starting June 3 I'll be Head of RevOps at Plume Health.", "Ann",
+     {("Ann", "WORKS_AT", "Plume Health"), ("Ann", "HAS_ROLE", "Head of RevOps")}, set()),
+    ("Ran into Marcus from college at the airport — he's a pilot for Delta now.", "Ann",
+     {("Marcus", "WORKS_AT", "Delta"), ("Marcus", "HAS_ROLE", "pilot")}, set()),
+    ("欢迎新同事！汪子涵今天正式入职麦田数科，之前在字节做了四年增长，来我们这边任用户增长负责人，"
+     "向何总汇报。", "王芳",
+     {("汪子涵", "WORKS_AT", "麦田数科"), ("汪子涵", "REPORTS_TO", "何总")},
+     {("王芳", "REPORTS_TO", "何总")}),
+    ("拜访记录｜远洋冷链IT总监孙浩：他们现在用的是用友U8。", "王芳",
+     {("孙浩", "WORKS_AT", "远洋冷链")}, set()),
+    ("听说老孟从华创软件离职了，下个月去一家做储能的创业公司当CTO。", "王芳",
+     {("老孟", "LEFT_ORGANISATION", "华创软件"), ("老孟", "WORKS_AT", "创业公司"),
+      ("老孟", "HAS_ROLE", "CTO")}, set()),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

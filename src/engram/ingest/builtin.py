@@ -97,8 +97,9 @@ _NAMES_OF_TEXTS = frozenset(
 or a deal's name it still is ("the Nimbus launch slipped to …")."""
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
-    r"recently|lately|finally|totally|really|officially|already)[,!]?\s+)*(?:gonna|been|just|went|got|love|"
-    r"started|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|working|planning|"
+    r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|"
+    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|"
+    r"working|planning|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"
     r"[a-z]{2,}ed(?=\s(?:up|out|off|in|on|to|into|my|our|the|a|an|some|from|with|over|back|away|down|it|them|"
@@ -573,7 +574,9 @@ _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
 _FIRST_PERSON = ("actor", "possessive")
 _FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
-_DEPARTMENT = re.compile(r"(?<![俱乐总分本])部$|(?<!办事)处$|[科组]$|\s(?:team|department|dept\.?)$", re.I)
+_DEPARTMENT = re.compile(
+    r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
+)
 """The name of a department or team: one works at the organisation and is a member of these."""
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives

@@ -217,7 +217,7 @@ EN_DEPARTMENT = (
     r"(?:sales|marketing|engineering|product|operations|finance|customer success|customer support|support|"
     r"design|hr|human resources|people|growth|partnerships|research|it|security|legal|procurement|"
     r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
-    r"customer experience)\b"
+    r"customer experience|revops|revenue operations|ops|devops)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
 EN_ROLE_NOUNS = (

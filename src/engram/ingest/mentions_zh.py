@@ -55,7 +55,7 @@ _ORG_SUFFIX = _words(
     "装饰 "
     "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资 "
     "建材 农业 五金 机械 电气 纺织 快运 快递 化工 钢铁 医药 器械 安防 家电 汽配 船舶 重工 矿业 酒店 "
-    "新能源 律师事务所"
+    "新能源 律师事务所 数科 冷链 水务 光伏 乳业 电力 科创 数码 云 信息 技术"
 )
 _BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
 _PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
@@ -201,20 +201,41 @@ def tagged_mentions(sentence: str) -> list[Found]:
     """Return the people, places, organisations and proper nouns jieba tags in ``sentence``."""
     out: list[Found] = []
     position = 0
-    for word, flag in _cut(sentence):
+    words = _cut(sentence)
+    for index, (word, flag) in enumerate(words):
         start, position = position, position + len(word)
-        if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES:
+        if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES or start < (out[-1][1] if out else 0):
             continue
         if flag in ("nr", "nrfg", "nrt"):
             name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
             prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
             if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
+                if name_like and len(word) == 2 and _given_character(words, index):
+                    word, position = word + words[index + 1][0], position + 1  # 汪子|涵: 汪子涵
                 out.append((start, position, word, "person"))
         elif flag == "ns" and not _REGION.match(word):
             out.append((start, position, word, "person" if _unknown_name(word) else "place"))
         elif flag == "nt":
             out.append((start, position, word, "organisation"))
     return out
+
+
+def _given_character(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True when the word after a two-character name is the name's third character, which
+    jieba cut off (汪子|涵|今天): one rare character (a common one is a word: 王强|说) forming no word."""
+    if index + 1 >= len(words):
+        return False
+    following = words[index + 1][0]
+    return (
+        len(following) == 1
+        and has_cjk(following)
+        and jieba_module().get_FREQ(following, 0) < _RARE_CHARACTER
+        and is_unknown_word(words[index][0] + following)
+    )
+
+
+_RARE_CHARACTER = 3000
+"""jieba's count below which a single character is rather part of a name than a word (涵 325, 说 219,817)."""
 
 
 def _unknown_name(word: str) -> bool:

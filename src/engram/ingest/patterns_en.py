@@ -101,9 +101,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("COMES_FROM", rf"\b(?:grew up|was born|were born|raised) (?:in|on) {EN_OBJ}", 0.85,
        require_mention=True, trigger="grew up|born|raised"),
     # ── work and study ───────────────────────────────────────────────────────────────────
-    en("LEFT_ORGANISATION", rf"\b(?:(?:left|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
+    en("LEFT_ORGANISATION", rf"\b(?:(?:left|leaving|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
        rf"(?:at|with)\s|(?:got )?laid off (?:from|by)\s|fired from\s){EN_OBJ}", 0.8, require_mention=True,
-       trigger="left|quit|resigned|lost my job|laid off|fired", negatable=False),
+       trigger="left|leaving|quit|resigned|lost my job|laid off|fired", negatable=False),
     # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends). The
     # subject is right before the verb, so "Maria's manager resigned" is not Maria's leaving.
     en("LEFT_ORGANISATION", rf"(?P<subj>\bI|\bmy\s(?:(?:older|younger|little|big)\s)?{_KIN}|"
@@ -117,7 +117,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at) (?!{EN_DEPARTMENT}){EN_OBJ}", 0.8, require_mention=True,
+    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT}){EN_OBJ}", 0.8, require_mention=True,
        trigger=EN_ROLE_TRIGGER),
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
@@ -125,6 +125,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
+    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z])){EN_OBJ}", 0.75,
+       require_mention=True, strict=True, object_type="organisation", negatable=False,
+       trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
+    en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
+       trigger="hired by|got a job|gig"),
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted) (?:a|the|her|his|my) "
@@ -137,7 +142,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
-    en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|works as|work as|working as|serves as|became|become|job as|"
+    en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|(?<=\bhe)'s|(?<=\bshe)'s|I'll be|will be|works as|work as|working as|"
+       rf"serves as|became|become|job as|"
        rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
        rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"

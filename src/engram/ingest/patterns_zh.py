@@ -120,8 +120,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="远程|居家办公|在家办公|线上办公"),
     zh("WORKS_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|做|当|干)",
        trigger="工作|上班|任职|实习|就职|做|当|干", require_mention=True, object_type="organisation"),
-    zh("WORKS_AT", rf"(?:去|到)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|报到)",
-       trigger="工作|上班|任职|实习|就职|报到", require_mention=True, object_type="organisation"),
+    zh("WORKS_AT", rf"(?:去|到)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|报到|当(?={ZH_ROLE}))",
+       trigger="工作|上班|任职|实习|就职|报到|当", require_mention=True, object_type="organisation"),
     zh("WORKS_AT", r"在(?P<obj>银行|医院|学校|政府|律所|事务所|超市|餐厅|酒店|工厂|国企|外企|央企|大厂|报社|电视台|"
        r"幼儿园|大学|中学|小学|研究所|设计院|警局|派出所|法院)(?:工作|上班|任职|当)", 0.8, kind="value",
        trigger="工作|上班|任职|当"),
@@ -132,6 +132,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])",
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
        trigger="的"),
+    # 远洋冷链IT总监孙浩: an organisation, a role, then the person's name
+    zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
+       rf"[\u4e00-\u9fff]{{2,3}})", 0.75, subject="group", subject_type="person", named_subject=True,
+       require_mention=True, strict=True, object_type="organisation", trigger="经理|总监|主管|总|负责人|工程师|主任"),
     zh("WORKS_AT", rf"{_NAME_START}(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
        0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        trigger=_TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows

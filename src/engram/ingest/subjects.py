@@ -341,8 +341,10 @@ def nearest_subject(
     ]
     if described:
         return described[-1]
+    possessed = None  # 来我们这边任…: "our side" is no subject while an earlier clause names one
     for earlier in range(index - 1, -1, -1):
         leading = clause_subject(sentence, clauses[earlier], found, allowed)
-        if leading is not None:
+        if leading is not None and leading.kind != "possessive":
             return leading
-    return None
+        possessed = possessed or leading
+    return possessed
