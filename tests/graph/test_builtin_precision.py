@@ -161,8 +161,16 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("拜访记录｜远洋冷链IT总监孙浩：他们现在用的是用友U8。", "王芳",
      {("孙浩", "WORKS_AT", "远洋冷链")}, set()),
     ("听说老孟从华创软件离职了，下个月去一家做储能的创业公司当CTO。", "王芳",
-     {("老孟", "LEFT_ORGANISATION", "华创软件"), ("老孟", "WORKS_AT", "创业公司"),
+     {("老孟", "LEFT_ORGANISATION", "华创软件"), ("老孟", "WORKS_AT", "做储能的创业公司"),
       ("老孟", "HAS_ROLE", "CTO")}, set()),
+    # Personal news: a relative's job change, things given up said first, pets named when they came.
+    ("我老公上个月从平安离职了，现在在一家做跨境电商的小公司当财务经理。", "王芳",
+     {("王芳的老公", "LEFT_ORGANISATION", "平安"), ("王芳的老公", "WORKS_AT", "做跨境电商的小公司")}, set()),
+    ("我爸上个月查出糖尿病，酒和甜食都已经戒了。", "王芳",
+     {("王芳的爸爸", "STOPPED_USING", "酒"), ("王芳的爸爸", "STOPPED_USING", "甜食")}, set()),
+    ("小红书我卸了，一刷就停不下来。", "王芳", {("王芳", "STOPPED_USING", "小红书")}, set()),
+    ("今天从救助站领养了一只三花，取名芝麻。家里那只老布偶年糕有点吃醋哈哈", "王芳",
+     {("王芳", "HAS_PET", "芝麻"), ("王芳", "HAS_PET", "年糕")}, set()),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

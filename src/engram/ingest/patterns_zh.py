@@ -60,7 +60,7 @@ _ISSUES = (
 )
 _PET = (
     r"[\u4e00-\u9fff]{0,2}?(?:猫|狗|猫咪|狗狗|兔子|鹦鹉|仓鼠|乌龟|金鱼|鸟|金毛|泰迪|柯基|哈士奇|柴犬|布偶|英短|"
-    r"拉布拉多|边牧|萨摩耶|比熊|博美|蓝猫|狸花)"
+    r"拉布拉多|边牧|萨摩耶|比熊|博美|蓝猫|狸花|三花|橘猫|奶牛猫|田园犬|土狗)"
 )
 _DO = r"(?:吃|喝|抽|玩|用|看|弹|练|打|跑|去|做|买|听)"
 
@@ -81,6 +81,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # ── work and study ───────────────────────────────────────────────────────────────────
     zh("LEFT_ORGANISATION", rf"从{zh_obj_before('离职|辞职|退休|跳槽|跳到|出来')}", 0.85, require_mention=True,
        object_type="organisation", trigger="离职|辞职|退休|跳槽|跳到|出来", negatable=False),
+    zh("LEFT_ORGANISATION", r"从(?P<obj>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:离职|辞职)", 0.75, kind="entity",
+       object_type="organisation", trigger="离职|辞职", negatable=False),  # 从平安离职: what one leaves employs
+
     zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
        object_type="organisation", trigger="跳槽|跳到|加盟"),
     zh("WORKS_AT", rf"(?:调到了?|调去了?|调往|借调到了?)(?=[^{ZH_STOP}]{{0,8}}(?:分公司|公司|办事处|总部|分部|集团|门店|分行|"
@@ -120,6 +123,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="远程|居家办公|在家办公|线上办公"),
     zh("WORKS_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|做|当|干)",
        trigger="工作|上班|任职|实习|就职|做|当|干", require_mention=True, object_type="organisation"),
+    # 在一家做跨境电商的小公司当财务经理: an employer described, not named
+    zh("WORKS_AT", rf"(?:在|去|到)(?P<obj>一家[^{ZH_STOP}]{{2,15}}?(?:公司|企业|工厂|单位|机构|门店|医院|学校))"
+       r"(?:当|做|任|上班|工作|实习)", 0.75, kind="value", trigger="一家"),
     zh("WORKS_AT", rf"(?:去|到)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|报到|当(?={ZH_ROLE}))",
        trigger="工作|上班|任职|实习|就职|报到|当", require_mention=True, object_type="organisation"),
     zh("WORKS_AT", r"在(?P<obj>银行|医院|学校|政府|律所|事务所|超市|餐厅|酒店|工厂|国企|外企|央企|大厂|报社|电视台|"
@@ -311,6 +317,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
        r"(?:我们组|我们部门|我们团队|我们|我)(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了(?![？?吗解])", 0.8,
        require_mention=True, whole=True, negatable=False, object_type="product", subject="speaker", trigger="用了"),
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)我(?:已经|早就)?"
+       r"(?:卸了|卸载了|删了|注销了|退了)", 0.8, require_mention=True, whole=True, negatable=False,
+       object_type="product", subject="speaker", trigger="卸了|卸载了|删了|注销了|退了"),  # 小红书我卸了
+    # 酒和甜食都已经戒了: what is given up said first
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[\u4e00-\u9fff]{1,4}(?:[和、跟][\u4e00-\u9fff]{1,4})*)(?:都|也)?"
+       r"(?:已经|早就)?(?:戒了|戒掉了)", 0.8, kind="value", split=True, negatable=False, trigger="戒了|戒掉了"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"
@@ -357,6 +369,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("PLANS_TO", rf"(?:打算|计划|准备|想要|决定){ZH_OBJ}", 0.7, kind="value",
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
+    # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came
+    zh("HAS_PET", rf"(?:领养了?|收养了?|捡了?|买了?|接回了?|抱回了?)(?:一只|一条|两只|只|条)?(?P<kind>{_PET})[，,]?"
+       r"(?:取名|起名|名字)叫?(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity",
+       object_type="animal", trigger="取名|起名|名字"),
+    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)(?:老)?(?P<kind>{_PET})(?P<obj>[\u4e00-\u9fff]{{2}})(?=[有很也都在]|[，。！]|$)",
+       0.75, kind="entity", object_type="animal", trigger="家"),  # 家里那只老布偶年糕有点吃醋
     zh("HAS_PET", rf"(?:养了?|有)(?:一只|一条|两只|只|条|一匹)?(?P<kind>{_PET})(?:，|,)?(?:叫|名叫|名字叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="养|有"),
