@@ -48,6 +48,7 @@ from engram.ingest.mentions import (
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, sentences
+from engram.ingest.speaker import PERSON_TYPES, handed_over_by, someone_else, speaker_implied
 from engram.ingest.subjects import (
     Speaker,
     find_relatives,
@@ -65,7 +66,6 @@ from engram.nlp.references import ReferenceTable
 from engram.nlp.tokenize import has_cjk
 
 _LEFT_TYPES = frozenset({"person", "organisation", "animal", "thing"})
-_PERSON_TYPES = frozenset({"person", "animal", "thing"})
 _PERSONAL = frozenset(
     {
         *("HAS_ROLE", "WORKS_AT", "REPORTS_TO", "STUDIES_AT", "STUDIES", "MARRIED_TO", "PARTNER_OF"),
@@ -77,9 +77,7 @@ _PERSONAL = frozenset(
 )
 """Predicates whose subject is a person (or a pet), never an organisation."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
-_ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
-"""Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
-_ZH_FIRST_PERSON = ("我", "我们", "咱们", "自己")
+"""Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
     "CANCELLED": frozenset({"organisation", "person", "thing"}),
     "ORDERED": frozenset({"organisation", "person", "thing"}),
@@ -88,28 +86,12 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
     "STATUS": frozenset({"person", "organisation"}),
 }
 """Topic predicates whose subject may also be the organisation or person that acts."""
-"""Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _NAMES_OF_TEXTS = frozenset(
     {"document", "url", "email", "reference", "contract", "invoice", "purchase_order"}
     | {"role", "organisation", "place"}
 )
 """A cue word inside one of these names is no cue (报价 in 报价单_v2.pdf, 学 in 中学老师); inside a project's
 or a deal's name it still is ("the Nimbus launch slipped to …")."""
-_EN_BARE_START = re.compile(
-    r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
-    r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|"
-    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|"
-    r"working|planning|"
-    r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
-    r"kept|(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"
-    r"[a-z]{2,}ed(?=\s(?:up|out|off|in|on|to|into|my|our|the|a|an|some|from|with|over|back|away|down|it|them|"
-    r"\d)\b))\b",
-    re.I,
-)
-"""How a chat sentence whose subject is the speaker, unsaid, begins: "Gave up caffeine last month",
-"Moved out of Brooklyn", "Officially quit Instagram" (a past-tense verb first, some irregular; a
-word in -ed only before a particle or a determiner: "Reed works at Apple" names Reed)."""
-_EN_SUBORDINATE = re.compile(r"\b(?:that|who|which|whom|whose|when|where|because|if)\b", re.I)
 _RECURRING = re.compile(
     r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
 )
@@ -385,29 +367,10 @@ class BuiltinExtractor:
                     invalid_at=invalid_at,
                 )
             )
-        giver = self._giver(match, reading, message) if pattern.handover and facts else None
+        giver = handed_over_by(match, reading, message) if pattern.handover and facts else None
         if giver is not None and giver != subject_name:
             facts += [f.model_copy(update={"subject": giver, "predicate": "UNASSIGNED_FROM"}) for f in facts]
         return facts
-
-    @staticmethod
-    def _giver(match: re.Match[str], reading: Sentence, message: Message) -> str | None:
-        """Return who held what a handover hands on: "from me"/"from <name>" right after it, or in
-        Chinese the person the clause continues (我下周休产假，…康泰医疗给小贺)."""
-        if reading.lang == "en":
-            said = _FROM_HOLDER.match(reading.text, match.end("obj"))
-            if said is None:
-                return None
-            if said.group(1).lower() in ("me", "us"):
-                return message.speaker.actor
-            people = [m for m in reading.mentions if m.start == said.start(1) and m.type == "person"]
-            return people[0].name if people else None
-        cue = match.start("obj")
-        named = [c for c in reading.candidates if c.name]  # 手上的客户 blocks no one here
-        found = nearest_subject(reading.text, reading.clauses, cue, named, _PERSON_TYPES)
-        if found is None:  # 手上的客户先这么分：康泰医疗给小贺: the speaker's, as nothing names another
-            return message.speaker.actor if BuiltinExtractor._speaker_implied(reading, cue) else None
-        return found.name if found.mention is None or found.mention.type == "person" else None
 
     def _subject(
         self,
@@ -469,8 +432,8 @@ class BuiltinExtractor:
                 message.add_entity(topic)
                 return topic.name, 0.95 if topic in reading.mentions else 0.8
             if predicate in _SPEAKER_FALLBACK:
-                someone_else = predicate == "BUDGET" and not first and self._someone_else(reading, cue)
-                if not speaker.actor or someone_else:
+                theirs = predicate == "BUDGET" and not first and someone_else(reading, cue)
+                if not speaker.actor or theirs:
                     return None  # "客户张总说预算…", "Dana says the budget…": someone else's budget
                 return speaker.actor, 0.75 if first else 0.65
             if predicate not in _LEFT_TOPICS:
@@ -479,7 +442,7 @@ class BuiltinExtractor:
                 reading.text, reading.clauses, cue, reading.candidates, _LEFT_TOPICS[predicate], match.start()
             )
             return (left.name, left.weight) if left is not None and left.name else None
-        allowed = _PERSON_TYPES if predicate in _PERSONAL else _LEFT_TYPES
+        allowed = PERSON_TYPES if predicate in _PERSONAL else _LEFT_TYPES
         found = nearest_subject(
             reading.text, reading.clauses, cue, reading.candidates, allowed, match.start()
         )
@@ -492,44 +455,9 @@ class BuiltinExtractor:
         ]
         if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
             return speaker.actor, inner[0].weight
-        if speaker.actor and self._speaker_implied(reading, cue):
+        if speaker.actor and speaker_implied(reading, cue):
             return speaker.actor, 0.85
         return None
-
-    @classmethod
-    def _someone_else(cls, reading: Sentence, cue: int) -> bool:
-        """Return True when a sentence without a first person speaks of someone else before ``cue``
-        ("Dana says …", "their …", 客户张总说…); a bare "The budget is 500k" is the speaker's guess."""
-        if reading.lang == "zh":
-            return not cls._speaker_implied(reading, cue)
-        return any(c.kind in ("mention", "block") and c.start < cue for c in reading.candidates)
-
-    @staticmethod
-    def _speaker_implied(reading: Sentence, cue: int) -> bool:
-        """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
-        a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
-        (钱坤的电话是…，上午比较好找他), and so does a Chinese name before the cue that is no subject
-        the predicate allows: in the cue's clause, or a person or organisation in an earlier one
-        (远航汽车的负责人叫高峰，以前在比亚迪…; but 北京太冷了，明年搬去深圳 is the speaker's)."""
-        end = reading.clause_of(cue)[1] if reading.lang == "en" else len(reading.text)
-        if any(c.kind == "block" and c.start < end for c in reading.candidates):
-            return False
-        if reading.lang == "zh":  # 钱坤已经不在华东物流了, 明德教育的决策人是…: a name opens the topic
-            start = reading.clause_of(cue)[0]
-            owner = _ZH_OWNER.search(reading.text, start, cue)
-            if owner and not owner.group(1).endswith(_ZH_FIRST_PERSON):  # 总监的邮箱是…: not mine
-                return False
-            return not any(
-                c.kind == "mention"
-                and c.start < cue
-                and (c.start >= start or (c.mention is not None and c.mention.type in _TOPIC_HOLDERS))
-                for c in reading.candidates
-            )
-        bare = _EN_BARE_START.match(reading.text)
-        if bare is None or is_first_name(bare.group().split()[-1]):
-            return False  # "Reed works at Apple": a name, not a verb
-        # "Learned that Tom left Acme", "Dated a guy who worked at Google": the clause is someone else's
-        return not _EN_SUBORDINATE.search(reading.text, 0, cue)
 
     def _kin_facts(self, message: Message) -> None:
         """Add each relative's relation to the actor when the relative matters (see subjects)."""
@@ -570,10 +498,7 @@ def _object_kind(pattern: Pattern) -> str:
     return pattern.kind or (registered.object_kind if registered else "value")
 
 
-_TOPIC_HOLDERS = frozenset({"person", "organisation"})
-"""Names whose topic a later Chinese clause without a subject continues."""
 _FIRST_PERSON = ("actor", "possessive")
-_FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
 _DEPARTMENT = re.compile(
     r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
 )

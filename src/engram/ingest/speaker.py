@@ -1,0 +1,91 @@
+"""Whether a statement with no subject of its own is the speaker's, and who held what a handover
+hands on: the readings of the builtin extractor (engram.ingest.builtin) about the speaker.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.mentions import is_first_name
+from engram.ingest.reading import Message, Sentence
+from engram.ingest.subjects import nearest_subject
+
+PERSON_TYPES = frozenset({"person", "animal", "thing"})
+"""What may be the subject of a predicate about a person (a pet; an unknown name)."""
+
+_ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
+"""Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
+_ZH_FIRST_PERSON = ("我", "我们", "咱们", "自己")
+_EN_BARE_START = re.compile(
+    r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
+    r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|"
+    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|"
+    r"working|planning|"
+    r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
+    r"kept|(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"
+    r"[a-z]{2,}ed(?=\s(?:up|out|off|in|on|to|into|my|our|the|a|an|some|from|with|over|back|away|down|it|them|"
+    r"\d)\b))\b",
+    re.I,
+)
+"""How a chat sentence whose subject is the speaker, unsaid, begins: "Gave up caffeine last month",
+"Moved out of Brooklyn", "Officially quit Instagram" (a past-tense verb first, some irregular; a
+word in -ed only before a particle or a determiner: "Reed works at Apple" names Reed)."""
+_EN_SUBORDINATE = re.compile(r"\b(?:that|who|which|whom|whose|when|where|because|if)\b", re.I)
+_TOPIC_HOLDERS = frozenset({"person", "organisation"})
+"""Names whose topic a later Chinese clause without a subject continues."""
+_FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
+"""Who held what is taken over, said after it: "takes over EMEA partnerships from me"."""
+
+
+def someone_else(reading: Sentence, cue: int) -> bool:
+    """Return True when a sentence without a first person speaks of someone else before ``cue``
+    ("Dana says …", "their …", 客户张总说…); a bare "The budget is 500k" is the speaker's guess."""
+    if reading.lang == "zh":
+        return not speaker_implied(reading, cue)
+    return any(c.kind in ("mention", "block") and c.start < cue for c in reading.candidates)
+
+
+def speaker_implied(reading: Sentence, cue: int) -> bool:
+    """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
+    a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
+    (钱坤的电话是…，上午比较好找他), and so does a Chinese name before the cue that is no subject
+    the predicate allows: in the cue's clause, or a person or organisation in an earlier one
+    (远航汽车的负责人叫高峰，以前在比亚迪…; but 北京太冷了，明年搬去深圳 is the speaker's)."""
+    end = reading.clause_of(cue)[1] if reading.lang == "en" else len(reading.text)
+    if any(c.kind == "block" and c.start < end for c in reading.candidates):
+        return False
+    if reading.lang == "zh":  # 钱坤已经不在华东物流了, 明德教育的决策人是…: a name opens the topic
+        start = reading.clause_of(cue)[0]
+        owner = _ZH_OWNER.search(reading.text, start, cue)
+        if owner and not owner.group(1).endswith(_ZH_FIRST_PERSON):  # 总监的邮箱是…: not mine
+            return False
+        return not any(
+            c.kind == "mention"
+            and c.start < cue
+            and (c.start >= start or (c.mention is not None and c.mention.type in _TOPIC_HOLDERS))
+            for c in reading.candidates
+        )
+    bare = _EN_BARE_START.match(reading.text)
+    if bare is None or is_first_name(bare.group().split()[-1]):
+        return False  # "Reed works at Apple": a name, not a verb
+    # "Learned that Tom left Acme", "Dated a guy who worked at Google": the clause is someone else's
+    return not _EN_SUBORDINATE.search(reading.text, 0, cue)
+
+
+def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) -> str | None:
+    """Return who held what a handover hands on: "from me"/"from <name>" right after it, or in
+    Chinese the person the clause continues (我下周休产假，…康泰医疗给小贺)."""
+    if reading.lang == "en":
+        said = _FROM_HOLDER.match(reading.text, match.end("obj"))
+        if said is None:
+            return None
+        if said.group(1).lower() in ("me", "us"):
+            return message.speaker.actor
+        people = [m for m in reading.mentions if m.start == said.start(1) and m.type == "person"]
+        return people[0].name if people else None
+    cue = match.start("obj")
+    named = [c for c in reading.candidates if c.name]  # 手上的客户 blocks no one here
+    found = nearest_subject(reading.text, reading.clauses, cue, named, PERSON_TYPES)
+    if found is None:  # 手上的客户先这么分：康泰医疗给小贺: the speaker's, as nothing names another
+        return message.speaker.actor if speaker_implied(reading, cue) else None
+    return found.name if found.mention is None or found.mention.type == "person" else None
