@@ -171,6 +171,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("小红书我卸了，一刷就停不下来。", "王芳", {("王芳", "STOPPED_USING", "小红书")}, set()),
     ("今天从救助站领养了一只三花，取名芝麻。家里那只老布偶年糕有点吃醋哈哈", "王芳",
      {("王芳", "HAS_PET", "芝麻"), ("王芳", "HAS_PET", "年糕")}, set()),
+    # Contacts of the person named before; a child starting at a school is no employee.
+    ("Duncan will be your point of contact. He's cc'd; his direct line is 312-555-0187.", "Ann",
+     {("Duncan", "PHONE", "3125550187")}, {("Ann", "PHONE", "3125550187")}),
+    ("New AP contact at Kessler Manufacturing is Rob Yates (rob.yates@kesslermfg.com, 414-555-0139).",
+     "Ann", {("Rob Yates", "EMAIL", "rob.yates@kesslermfg.com"), ("Rob Yates", "PHONE", "4145550139")},
+     set()),
+    ("My son Noah finished kindergarten. he starts at Brookside Elementary in the fall.", "Ann", set(),
+     {("Noah", "WORKS_AT", "Brookside Elementary")}),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

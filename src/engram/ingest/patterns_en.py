@@ -37,6 +37,8 @@ _KIN = (
     r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
     r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
 )
+_SCHOOL = r"(?:[\w.'’-]+\s){0,3}(?:Elementary|School|Kindergarten|Preschool|High|Middle|Academy|University|College)\b"
+"""A school's name: one starts there as a pupil ("he starts at Brookside Elementary")."""
 _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
 )
@@ -125,7 +127,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
-    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z])){EN_OBJ}", 0.75,
+    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
     en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
@@ -301,6 +303,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work )?(?:email|e-mail)(?: address)?(?: is|:)? (?:now )?"
        rf"(?P<obj>{EMAIL_ADDRESS})", 0.85, subject="group", subject_type="person", kind="email",
        trigger="'s|’s"),
+    # "his direct line is 312-555-0187": the person the sentence or the one before named
+    en("PHONE", r"\b(?:his|her) (?:direct |work |cell |mobile |new )?(?:line|phone|number|cell|mobile)(?: number)?"
+       r"(?: is|:)? (?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.8, kind="phone",
+       trigger="line|phone|number|cell|mobile"),
+    # "Rob Yates (rob.yates@kesslermfg.com, 414-555-0139 ext 4412)": a name and its contacts
+    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})\s?\((?P<obj>{EMAIL_ADDRESS})", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="email", trigger="@"),
+    en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})\s?\((?:{EMAIL_ADDRESS},?\s)?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)", 0.8,
+       subject="group", subject_type="person", named_subject=True, kind="phone", trigger="("),
     en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
        r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",
        trigger="phone|number|cell|mobile|call|text me|reach|or on|or at|whatsapp"),
