@@ -179,6 +179,13 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      set()),
     ("My son Noah finished kindergarten. he starts at Brookside Elementary in the fall.", "Ann", set(),
      {("Noah", "WORKS_AT", "Brookside Elementary")}),
+    # A move said ahead is where one will live, unless supposed; an office one moves to is no home.
+    ("Jen's moving back to Chicago next month.", "Ann", {("Jen", "LIVES_IN", "Chicago")}, set()),
+    ("if I ever win the lottery I'm buying a boat and moving to Lisbon", "Ann", set(),
+     {("Ann", "LIVES_IN", "Lisbon")}),
+    ("Next month I'm relocating to the Austin office.", "Ann", set(), {("Ann", "LIVES_IN", "Austin")}),
+    ("honestly I stopped going to CrossFit back in January.", "Ann", {("Ann", "STOPPED_USING", "CrossFit")},
+     set()),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

@@ -274,7 +274,9 @@ class BuiltinExtractor:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
         stop = REGISTRY.get(predicate)
-        if stop is not None and stop.ends and supposed(sentence, reading.clauses, cue, lang):
+        if (pattern.supposable or (stop is not None and stop.ends)) and supposed(
+            sentence, reading.clauses, cue, lang
+        ):
             return []  # 如果…就不用飞书了, 我打算不用Jira了, "I'd quit Slack": a stop that did not happen
         source_kind: SourceKind = "stated"
         if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess

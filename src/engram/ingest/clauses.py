@@ -100,7 +100,7 @@ _EN_TIME_CUT = re.compile(
     rf"(?:for|over) {_DURATION}|{_DURATION} ago|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
     r"?weekends?|"
-    r"every day|each day|all day|more and more)\b.*$",
+    r"every day|each day|all day|more and more|back (?:in|on|at|when|then))\b.*$",
     re.I,
 )
 _EN_VERB_CUT = re.compile(

@@ -54,6 +54,8 @@ class Pattern:
     - ``named_subject``: the ``subj`` group must end inside a person the mention finder knows (a
       tagged or listed name), who is the subject whole; not any word shaped like a name
       ("产品经理周报", "our CTO Slack channel").
+    - ``supposable``: like a stop, the statement is not read under a supposition or condition
+      ("if I ever win the lottery I'm … moving to Lisbon").
     - ``handover``: the one who held the object before is unassigned from it (UNASSIGNED_FROM):
       "from me"/"from <name>" after it, or in Chinese the subject the clause continues
       (我下周休产假，…康泰医疗给小贺; 他手上的项目交给我).
@@ -83,6 +85,7 @@ class Pattern:
     named_subject: bool = False
     whole: bool = False
     handover: bool = False
+    supposable: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")
@@ -226,7 +229,7 @@ EN_ROLE_NOUNS = (
     "analyst|chef|photographer|musician|counselor|counsellor|therapist|scientist|researcher|"
     "professor|salesperson|architect|intern|programmer|editor|journalist|pilot|firefighter|"
     "police officer|social worker|vp|president|owner|entrepreneur|coach|athlete|actor|actress|dancer|"
-    "painter|singer|filmmaker|author|veterinarian|vet|dentist|pharmacist|mechanic|electrician|"
+    "painter|singer|filmmaker|author|veterinarian|vet tech|vet|dentist|pharmacist|mechanic|electrician|"
     "carpenter|instructor|trainer|tutor|librarian|paramedic|surgeon|psychologist|banker|investor|"
     "volunteer|officer|executive|administrator|recruiter|representative|specialist|coordinator|technician|"
     "plumber|baker|barista|bartender|waiter|waitress|cashier|clerk|secretary|receptionist|nanny|"

@@ -93,6 +93,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
+    en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
+       rf"(?:back |over |here |down |up )?to (?!(?:the )?{EN_CAPS} (?:office|branch|site|campus|HQ|team)){EN_OBJ}",
+       0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place", trigger="moved"),
     en("LIVES_IN", rf"\b(?:live|lives|(?<!a )living|reside|resides|residing|based|settled|'ve lived|have lived|"
