@@ -186,6 +186,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Next month I'm relocating to the Austin office.", "Ann", set(), {("Ann", "LIVES_IN", "Austin")}),
     ("honestly I stopped going to CrossFit back in January.", "Ann", {("Ann", "STOPPED_USING", "CrossFit")},
      set()),
+    # Tools: 他们 is the organisation named before; "moving off", "not renewing", "go live on".
+    ("拜访记录｜远洋冷链IT总监孙浩：他们现在用的是用友U8，明年想上云。", "王芳", {("远洋冷链", "USES", "U8")},
+     set()),
+    ("We are moving off Zendesk next month; we go live on Intercom May 1.", "Ann",
+     {("Ann", "STOPPED_USING", "Zendesk"), ("Ann", "USES", "Intercom")},
+     {("Zendesk", "LAUNCH_DATE", "2024-05-01")}),
+    ("Finance says we're not renewing the Tableau add-on.", "Ann", {("Ann", "STOPPED_USING", "Tableau")},
+     set()),
     # A price is the tool's the sentence switched to, though the switch is read by another pattern.
     ("市场部之前用Canva，上个月换成稿定设计了，一个账号一年899。", "王芳", {("稿定设计", "PRICE", 899)},
      {("Canva", "PRICE", 899)}),

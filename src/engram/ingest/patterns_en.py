@@ -366,6 +366,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
                                 "cut out|uninstalled|deleted|cancelled my|canceled my"),
+    # "support is moving off Zendesk", "we're not renewing the Tableau add-on": a tool given up
+    en("STOPPED_USING", rf"\b(?:moving|moved|migrating|migrated) off (?:of )?(?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.8,
+       require_mention=True, negatable=False, object_type="product", supposable=True,
+       trigger="moving off|moved off|migrating off|migrated off"),
+    en("STOPPED_USING", rf"\b(?:not renewing|won't renew|will not renew|didn't renew|did not renew|not renew) "
+       rf"(?:the |our |my )?(?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
+       supposable=True, trigger="renew"),
+    en("USES", rf"\b(?:go|goes|going|went|are|is) live on (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75, require_mention=True,
+       object_type="product", trigger="live on"),
     en("STOPPED_USING", rf"\b(?:don't|do not|doesn't|does not)\s(?:really\s)?(?:do|watch|play|eat|drink|use)\s"
        rf"{EN_OBJ}\s(?:anymore|any more)\b", 0.8, kind="value", negatable=False, trigger="anymore|any more"),
     en("STOPPED_USING", r"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "

@@ -344,6 +344,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="product", trigger="搬到|迁到|转到|放到|挪到|记在|放在"),
     zh("USES", rf"(?:在用|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
        trigger="在用|使用|用的是|用着|一直用"),
+    zh("USES", rf"用的(?:是|还是|一直是)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|$)", 0.75, require_mention=True,
+       object_type="product", trigger="用的"),  # 他们现在用的是用友U8
     zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
        trigger="用"),
     zh("ALLERGIC_TO", rf"对{zh_obj_before('过敏')}", 0.9, kind="value", trigger="过敏"),

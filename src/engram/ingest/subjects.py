@@ -260,8 +260,10 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         earlier = [m.name for m in people if m.end <= match.start()]
         if match.group("third") and (earlier or speaker.last_person):
             name = earlier[-1] if earlier else speaker.last_person
-        elif lang == "zh" and match.group("plural") and speaker.organisations:
-            name = speaker.organisations[-1]
+        elif lang == "zh" and match.group("plural"):  # 远洋冷链…：他们…: the organisation named last
+            organisations = [m.name for m in mentions if m.type == "organisation" and m.end <= match.start()]
+            organisations = organisations or speaker.organisations
+            name = organisations[-1] if organisations else None
         out.append(Candidate(match.start(), match.end(), "block" if name is None else "mention", name, 0.85))
     if lang == "zh":
         named = [(m.start, m.end) for m in mentions]
