@@ -48,7 +48,13 @@ from engram.ingest.mentions import (
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, sentences
-from engram.ingest.speaker import PERSON_TYPES, handed_over_by, someone_else, speaker_implied
+from engram.ingest.speaker import (
+    PERSON_TYPES,
+    handed_over_by,
+    owned_by_another,
+    someone_else,
+    speaker_implied,
+)
 from engram.ingest.subjects import (
     Speaker,
     find_relatives,
@@ -244,8 +250,10 @@ class BuiltinExtractor:
         cue = match.end("obj") if obj_start == match.start() and obj_end < match.end() else match.start()
         if "subj" in pattern.regex.groupindex and match.start("subj") == match.start():
             cue = match.end("subj")
-        if any(m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions):
-            return []  # the cue is part of a document's name (报价 in 报价单_v2.pdf)
+        if pattern.subject != "group" and any(
+            m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions
+        ):  # the cue is part of a document's name (报价 in 报价单_v2.pdf); a named subject says its own
+            return []
         if "prev" in pattern.regex.groupindex and any(
             match.start("prev") <= m.start < match.end("prev") and m.type == "product"
             for m in reading.mentions
@@ -401,7 +409,11 @@ class BuiltinExtractor:
                     return None
                 message.add_entity(named)
                 return named.name, 0.95
-            if text.lower() in ("they", "he", "she", "it", "you", "their", "his", "her", "its", "your"):
+            if text.lower() in ("he", "she", "his", "her"):  # "…Maria Lopez; her direct line is …"
+                earlier = [m.name for m in reading.mentions if m.type == "person" and m.end <= start]
+                name = earlier[-1] if earlier else speaker.last_person
+                return (name, 0.85) if name else None
+            if text.lower() in ("they", "it", "you", "their", "its", "your"):
                 return None
             if inside and inside[0].end > end:
                 return None  # "Lord of the Rings": the subject is part of a longer name
@@ -434,7 +446,9 @@ class BuiltinExtractor:
                 message.add_entity(topic)
                 return topic.name, 0.95 if topic in reading.mentions else 0.8
             if predicate in _SPEAKER_FALLBACK:
-                theirs = predicate == "BUDGET" and not first and someone_else(reading, cue)
+                theirs = predicate == "BUDGET" and (
+                    owned_by_another(reading, cue) or (not first and someone_else(reading, cue))
+                )
                 if not speaker.actor or theirs:
                     return None  # "客户张总说预算…", "Dana says the budget…": someone else's budget
                 return speaker.actor, 0.75 if first else 0.65

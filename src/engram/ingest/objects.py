@@ -219,7 +219,8 @@ def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
     if kind == "amount":
         return parse_amount(text)
     if kind == "number":
-        return int(text) if text.isdigit() else cn_to_int(text)
+        digits = text.replace(",", "")  # 1,200 units
+        return int(digits) if digits.isdigit() else cn_to_int(text)
     if kind in ("date", "birthday"):
         if at is None:
             return text or None

@@ -37,7 +37,10 @@ _KIN = (
     r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
     r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
 )
-_SCHOOL = r"(?:[\w.'’-]+\s){0,3}(?:Elementary|School|Kindergarten|Preschool|High|Middle|Academy|University|College)\b"
+_SCHOOL = (
+    r"(?:[\w.'’-]+\s){0,3}(?:Elementary|Primary|School|Kindergarten|Preschool|Nursery|Daycare|Montessori|High|"
+    r"Middle|Academy|University|College)\b"
+)
 """A school's name: one starts there as a pupil ("he starts at Brookside Elementary")."""
 _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
@@ -185,7 +188,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="assigned|staffed|put on|put to|transferred to|transferred on"),
     en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
        r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
-       0.8, kind="value", trigger="took over|taken over|taking over|inherited|picked up"),
+       0.8, kind="value", handover=True, trigger="took over|taken over|taking over|inherited|picked up"),
     # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
     en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
@@ -198,7 +201,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})*)(?: accounts?)?\b", 0.75, kind="value", split=True,
        negatable=False, trigger="point of contact|main contact|go-to person|poc"),
     # "Priya rolls off the Halden Bank migration and onto Project Orion"
-    en("UNASSIGNED_FROM", rf"\b(?:rolls?|rolled|rolling) off (?:the )?{EN_OBJ}", 0.8, kind="entity",
+    en("UNASSIGNED_FROM", r"\b(?:rolls?|rolled|rolling) off (?:the )?(?P<obj>[^,.;!?]{1,60}?)(?=\s+and\s+onto\b|[,.;!?]|$)",
+       0.8, kind="entity",
        object_type="project", require_mention=True, negatable=False, trigger="roll off|rolls off|rolled off|"
                                                                               "rolling off"),
     en("ASSIGNED_TO", rf"\b(?:rolls?|rolled|rolling) off\b[^.;!?]*?\band onto (?:the )?{EN_OBJ}", 0.8, kind="entity",
@@ -307,8 +311,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>{EMAIL_ADDRESS})", 0.85, subject="group", subject_type="person", kind="email",
        trigger="'s|’s"),
     # "his direct line is 312-555-0187": the person the sentence or the one before named
-    en("PHONE", r"\b(?:his|her) (?:direct |work |cell |mobile |new )?(?:line|phone|number|cell|mobile)(?: number)?"
-       r"(?: is|:)? (?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.8, kind="phone",
+    en("PHONE", r"\b(?P<subj>his|her) (?:direct |work |cell |mobile |new )?(?:line|phone|number|cell|mobile)"
+       r"(?: number)?(?: is|:)? (?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.8, kind="phone", subject="group",
        trigger="line|phone|number|cell|mobile"),
     # "Rob Yates (rob.yates@kesslermfg.com, 414-555-0139 ext 4412)": a name and its contacts
     en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})\s?\((?P<obj>{EMAIL_ADDRESS})", 0.8, subject="group",

@@ -28,7 +28,9 @@ from engram.nlp.names import CHINESE_TITLES
 zh = partial(pattern, "zh")
 
 _NOT = rf"[^{ZH_STOP}]"
-_COUNT = r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆)"
+_COUNT = (
+    r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|本)"
+)
 """A count of things ordered (500台, 八十个)."""
 _HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"
 """What one held, said before it is handed over (现在管的测试组, 原来跟的小程序)."""
@@ -140,8 +142,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="的"),
     # 远洋冷链IT总监孙浩: an organisation, a role, then the person's name
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
-       rf"[\u4e00-\u9fff]{{2,3}})", 0.75, subject="group", subject_type="person", named_subject=True,
-       require_mention=True, strict=True, object_type="organisation", trigger="经理|总监|主管|总|负责人|工程师|主任"),
+       rf"[\u4e00-\u9fff]{{2,3}}?)", 0.75, subject="group", subject_type="person", named_subject=True,
+       require_mention=True, strict=True, object_type="organisation", trigger="经理|总监|主管|总|负责人|工程师|主任|ceo|cto|cfo|coo|vp|总裁"),
     zh("WORKS_AT", rf"{_NAME_START}(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
        0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        trigger=_TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
@@ -222,8 +224,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
-    zh("QUANTITY", r"(?<![\d元块钱])(?P<obj>\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆)", 0.8,
-       subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆"),
+    zh("QUANTITY", r"(?<![\d元块钱])(?P<obj>\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双)", 0.8,
+       subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双"),
     zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
        r"(?:到账|付了|收到|付清)",
        0.85, subject="topic", kind="amount", trigger="到账|付了|收到|付清"),
@@ -284,8 +286,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"
        rf"(?P<obj>{EMAIL_ADDRESS})", kind="email",
        trigger="邮箱|邮件|email|e-mail"),
-    zh("PHONE", r"(?:手机号?码?|电话号?码?|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
-       r"(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
+    zh("PHONE", r"(?<!客服)(?<!热线)(?<!服务)(?:手机号?码?|电话号?码?|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
+       r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
     # ── tastes and habits ────────────────────────────────────────────────────────────────
     zh("PREFERS", rf"最喜欢的[\u4e00-\u9fff]{{1,5}}?是{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢的"),
     zh("PREFERS", rf"最喜欢(?:吃|喝|玩|看|听)?{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢"),
@@ -321,8 +323,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:卸了|卸载了|删了|注销了|退了)", 0.8, require_mention=True, whole=True, negatable=False,
        object_type="product", subject="speaker", trigger="卸了|卸载了|删了|注销了|退了"),  # 小红书我卸了
     # 酒和甜食都已经戒了: what is given up said first
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[\u4e00-\u9fff]{1,4}(?:[和、跟][\u4e00-\u9fff]{1,4})*)(?:都|也)?"
-       r"(?:已经|早就)?(?:戒了|戒掉了)", 0.8, kind="value", split=True, negatable=False, trigger="戒了|戒掉了"),
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[\u4e00-\u9fff]{1,4}?(?:[和、跟][\u4e00-\u9fff]{1,4}?)*)"
+       r"(?:我们|我|他|她)?(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, kind="value", split=True, negatable=False, trigger="戒了|戒掉了"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"

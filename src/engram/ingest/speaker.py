@@ -33,16 +33,33 @@ word in -ed only before a particle or a determiner: "Reed works at Apple" names 
 _EN_SUBORDINATE = re.compile(r"\b(?:that|who|which|whom|whose|when|where|because|if)\b", re.I)
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
+_EN_OWNER = re.compile(
+    r"\b(?:their|his|her|its|(?:the\s)?(?:client|customer|prospect)['’]s|(?-i:[A-Z][\w&]*)['’]s)"
+    r"\s+(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+_ZH_OTHERS_OWN = re.compile(r"(?:客户|对方|他们|她们|他|她|甲方|人家)的$")
+_EN_THIRD_OWNER = re.compile(r"\b(?:their|his|her)\b", re.I)
 _FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
 """Who held what is taken over, said after it: "takes over EMEA partnerships from me"."""
 
 
+def owned_by_another(reading: Sentence, cue: int) -> bool:
+    """Return True when the word at ``cue`` is said to be someone else's, whatever else the sentence
+    says ("Their budget is $200k, ours is smaller", "the client's budget", 客户的预算是80万)."""
+    owner = _EN_OWNER if reading.lang == "en" else _ZH_OTHERS_OWN
+    return owner.search(reading.text, max(0, cue - 40), cue) is not None
+
+
 def someone_else(reading: Sentence, cue: int) -> bool:
     """Return True when a sentence without a first person speaks of someone else before ``cue``
-    ("Dana says …", "their …", 客户张总说…); a bare "The budget is 500k" is the speaker's guess."""
+    ("Dana says …", "according to their CFO, …", 客户张总说…); a bare "The budget is 500k" is the
+    speaker's guess."""
     if reading.lang == "zh":
         return not speaker_implied(reading, cue)
-    return any(c.kind in ("mention", "block") and c.start < cue for c in reading.candidates)
+    return _EN_THIRD_OWNER.search(reading.text, 0, cue) is not None or any(
+        c.kind in ("mention", "block") and c.start < cue for c in reading.candidates
+    )
 
 
 def speaker_implied(reading: Sentence, cue: int) -> bool:

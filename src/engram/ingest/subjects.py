@@ -197,7 +197,8 @@ _EN_APPOSITIVE = re.compile(r",\s(?:the|a|an|our|their|his|her)\s", re.I)
 Ferris & Cole"): the subject of the description, though a preposition governs the name."""
 _ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
 _ZH_PEOPLE = re.compile(
-    r"老师|同事|邻居|朋友|同学|领导|老板|室友|舍友|小孩|学生|网友|医生|教练|师傅|阿姨|保姆|房东|闺蜜|哥们"
+    r"老师|同事|邻居|朋友|同学|领导|老板|室友|舍友|小孩|学生|网友|医生|教练|师傅|阿姨|保姆|房东|闺蜜|哥们|大爷|大妈|"
+    r"小姑娘|小伙子|大姐|大哥|前台"
 )
 """People named by what they are: 乐乐的老师很喜欢画画 is the teacher's liking, not the speaker's."""
 _ZH_WITH = re.compile(r"[和同]$")
