@@ -438,7 +438,9 @@ class BuiltinExtractor:
             first = "我" in match.group() or any(c.kind in _FIRST_PERSON for c in reading.candidates)
             return (speaker.actor, 0.9) if first and speaker.actor else None
         if pattern.subject == "topic":
-            first = any(c.kind in ("actor", "possessive") for c in reading.candidates)
+            first = any(
+                c.kind in _FIRST_PERSON and c.start < max(cue, match.end()) for c in reading.candidates
+            )
             topic = sentence_topic(predicate, cue, reading)
             if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
                 topic = earlier_topic(predicate, message)

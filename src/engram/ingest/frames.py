@@ -237,7 +237,7 @@ EN_ROLE_NOUNS = (
     "novelist|screenwriter|illustrator|animator|model|stylist|hairdresser|florist|farmer|rancher|"
     "realtor|broker|auditor|economist|statistician|mathematician|physicist|chemist|biologist|"
     "historian|archaeologist|astronaut|player|goalkeeper|quarterback|shooting guard|point guard|"
-    "controller|comptroller|CMO|CIO|CISO|CRO|CPO|GM|lead"
+    "controller|comptroller|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""

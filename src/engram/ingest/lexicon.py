@@ -48,7 +48,7 @@ _CITIES = _words(
 _ORGS = _words(
     "Google Microsoft Apple Amazon Meta Facebook Netflix Tesla IBM Intel Nvidia OpenAI Salesforce Oracle "
     "Uber Airbnb Twitter Starbucks Walmart Costco Harvard Stanford MIT Yale Princeton Oxford UNICEF NASA "
-    "阿里巴巴 阿里 腾讯 百度 华为 字节跳动 京东 美团 网易 滴滴 拼多多 联想 比亚迪 中国银行 "
+    "阿里巴巴 阿里 腾讯 百度 华为 字节跳动 字节 京东 美团 网易 滴滴 拼多多 联想 比亚迪 中国银行 "
     "工商银行 清华大学 北京大学 "
     "浙江大学 复旦大学"
 )

@@ -150,7 +150,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
-    en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|(?<=\bhe)'s|(?<=\bshe)'s|I'll be|will be|works as|work as|working as|"
+    en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|(?<=\bhe)'s|(?<=\bshe)'s|(?<=[a-z])'s(?=\s(?:a|an)\s)|I'll be|will be|works as|work as|working as|"
        rf"serves as|became|become|job as|"
        rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
        rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
@@ -196,6 +196,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", require_mention=True,
        negatable=False, handover=True, trigger="pick up|picks up|picked up|picking up"),
+    # "I'm handing the Initech renewal over to Sofia", "Carla handed the Umbrella account to Dev"
+    en("RESPONSIBLE_FOR", rf"\b(?:hand|hands|handed|handing|pass|passes|passed|passing) (?:the |our |my )?"
+       rf"(?P<obj>{EN_CAPS}(?:\s(?:{_HANDED}|renewal|contract|project))?) (?:over )?to (?P<subj>{_PERSON_NAME})\b", 0.75,
+       subject="group", subject_type="person", named_subject=True, kind="value", negatable=False, handover=True,
+       trigger="hand|passe|passing|pass "),
     # "Duncan will be your point of contact for the Mercer Dental and Oakridge Vet accounts"
     en("RESPONSIBLE_FOR", rf"\b(?:point of contact|main contact|go-to person|POC) for (?:the |our |your )?"
        rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})*)(?: accounts?)?\b", 0.75, kind="value", split=True,
@@ -244,8 +249,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
     # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
     en("QUANTITY", r"(?<![\w$.,])(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
-       r"\s(?:of|on|for)\s", 0.8, subject="topic", kind="number",
+       r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
        trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
+    # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
+    en("QUANTITY", r"(?<![\w$.,])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
+       subject="topic", kind="number", trigger=" at |@"),
+    en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
+       kind="number", trigger="for"),
     en("ORDERED", rf"\b(?:order|ordered|PO|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
        rf"\b\d[\d,]*\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)\s(?:of|on|for)\s"
        rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+)?)(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75, subject="topic",

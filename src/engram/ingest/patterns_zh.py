@@ -191,9 +191,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
-    zh("RESPONSIBLE_FOR", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:现在|目前|其实|一直|实际上|暂时|都|全部|以后|之后|"
-       rf"后面|今后)?(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管|维护|处理)", 0.8, subject="group",
-       subject_type="person", kind="value", trigger="由"),
+    zh("RESPONSIBLE_FOR", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?)?(?:现在|目前|其实|"
+       rf"一直|实际上|暂时|都|全部|以后|之后|后面|今后)?(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管|维护|处理|"
+       rf"接手|带)", 0.8, subject="group", subject_type="person", kind="value", trigger="由"),
     # 小程序改版那摊事以后叶琳来跟, 华北大区归我管: who takes something on, said after it
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那摊事|这摊事|这块|那块)?(?:以后|之后|后面|今后|"
        rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)(?=[，。！？；了进]|$)", 0.75, subject="group", subject_type="person",
@@ -201,20 +201,21 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:都|现在|以后)?归我管"
        r"(?!了?[？?吗])", 0.75, subject="speaker",
        kind="value", trigger="归我管"),
-    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进){ZH_OBJ_LONG}", 0.8, kind="value",
+    # …项目先交给我, 产线排班以后归我: the speaker takes it on
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?:[^，。！？；]{{0,6}}?(?:手上的?|手头的?|{_HELD}))?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)"
+       rf"(?:这|那)?(?:个|些)?(?:项目|客户)?(?:以后|之后|暂时|先|都|全部)?(?:交给|转给|归)我{_TAKES_ON}", 0.75,
+       subject="speaker", kind="value", negatable=False, handover=True, trigger="交给我|转给我|归我"),
+    # 客户先这么分：康泰医疗给小贺，华信证券给老周 — a customer handed to a colleague, one per clause
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?)(?:先|都|暂时)?(?:给|归){_PERSON}"
+       rf"(?=[，。！；]|$)", 0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
+       object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给|归"),
+    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进)(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
+       r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{_HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
        rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?)?"
        rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){_PERSON}{_TAKES_ON}", 0.8, subject="group",
        subject_type="person", kind="value", split=True, handover=True, trigger="交给|转给|移交给|交接给"),
-    # …项目先交给我, 产线排班以后归我: the speaker takes it on
-    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?:他|她)?(?:手上的?|手头的?|{_HELD})?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)"
-       rf"(?:这|那)?(?:个|些)?(?:项目|客户)?(?:以后|之后|暂时|先|都|全部)?(?:交给|转给|归)我{_TAKES_ON}", 0.75,
-       subject="speaker", kind="value", negatable=False, handover=True, trigger="交给我|转给我|归我"),
-    # 客户先这么分：康泰医疗给小贺，华信证券给老周 — a customer handed to a colleague, one per clause
-    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?)(?:先|都|暂时)?给{_PERSON}"
-       rf"(?=[，。！；]|$)", 0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
-       object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给"),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
@@ -263,7 +264,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"[A-Za-z0-9\u4e00-\u9fff ]{{1,14}}?)(?:一共|共|要|订|各)?{_COUNT}", 0.8, subject="topic", kind="entity",
        object_type="product", trigger="：|:"),
     zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|订了|订购了?|采购了)(?:[^，。！？；]{0,3}?"
-       r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张))?(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权)",
+       r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|把|袋|吨|瓶|盒|包|桶|双))?"
+       r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权)",
        0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),
     zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
@@ -319,7 +321,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
        r"(?:我们组|我们部门|我们团队|我们|我)(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了(?![？?吗解])", 0.8,
        require_mention=True, whole=True, negatable=False, object_type="product", subject="speaker", trigger="用了"),
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)我(?:已经|早就)?"
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)(?:我们|我)?(?:已经|早就)?"
        r"(?:卸了|卸载了|删了|注销了|退了)", 0.8, require_mention=True, whole=True, negatable=False,
        object_type="product", subject="speaker", trigger="卸了|卸载了|删了|注销了|退了"),  # 小红书我卸了
     # 酒和甜食都已经戒了: what is given up said first
@@ -374,10 +376,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came
-    zh("HAS_PET", rf"(?:领养了?|收养了?|捡了?|买了?|接回了?|抱回了?)(?:一只|一条|两只|只|条)?(?P<kind>{_PET})[，,]?"
+    zh("HAS_PET", rf"(?:领养了?|收养了?|捡了?|买了?|接回了?|抱回了?|新来了|来了|添了|多了)(?:一只|一条|两只|只|条)?(?P<kind>{_PET})[，,]?"
        r"(?:取名|起名|名字)叫?(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity",
        object_type="animal", trigger="取名|起名|名字"),
-    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)(?:老)?(?P<kind>{_PET})(?P<obj>[\u4e00-\u9fff]{{2}})(?=[有很也都在]|[，。！]|$)",
+    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)(?:老)?(?P<kind>{_PET})(?P<obj>[\u4e00-\u9fff]{{2}})(?=[有很也都在最又今昨刚总还特]|[，。！]|$)",
        0.75, kind="entity", object_type="animal", trigger="家"),  # 家里那只老布偶年糕有点吃醋
     zh("HAS_PET", rf"(?:养了?|有)(?:一只|一条|两只|只|条|一匹)?(?P<kind>{_PET})(?:，|,)?(?:叫|名叫|名字叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",

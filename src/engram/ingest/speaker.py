@@ -90,17 +90,17 @@ def speaker_implied(reading: Sentence, cue: int) -> bool:
 
 
 def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) -> str | None:
-    """Return who held what a handover hands on: "from me"/"from <name>" right after it, or in
-    Chinese the person the clause continues (我下周休产假，…康泰医疗给小贺)."""
-    if reading.lang == "en":
-        said = _FROM_HOLDER.match(reading.text, match.end("obj"))
-        if said is None:
-            return None
+    """Return who held what a handover hands on: "from me"/"from <name>" right after it, else the
+    subject before the verb ("Carla handed the Umbrella account to Dev"; the one taking over is no
+    holder: the caller drops them), or in Chinese the person the clause continues
+    (我下周休产假，…康泰医疗给小贺)."""
+    said = _FROM_HOLDER.match(reading.text, match.end("obj")) if reading.lang == "en" else None
+    if said is not None:
         if said.group(1).lower() in ("me", "us"):
             return message.speaker.actor
         people = [m for m in reading.mentions if m.start == said.start(1) and m.type == "person"]
         return people[0].name if people else None
-    cue = match.start("obj")
+    cue = match.start("obj") if reading.lang == "zh" else match.start()
     named = [c for c in reading.candidates if c.name]  # 手上的客户 blocks no one here
     found = nearest_subject(reading.text, reading.clauses, cue, named, PERSON_TYPES)
     if found is None:  # 手上的客户先这么分：康泰医疗给小贺: the speaker's, as nothing names another
