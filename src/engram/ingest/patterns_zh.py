@@ -202,8 +202,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?!了?[？?吗])", 0.75, subject="speaker",
        kind="value", trigger="归我管"),
     # …项目先交给我, 产线排班以后归我: the speaker takes it on
-    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?:[^，。！？；]{{0,6}}?(?:手上的?|手头的?|{_HELD}))?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)"
-       rf"(?:这|那)?(?:个|些)?(?:项目|客户)?(?:以后|之后|暂时|先|都|全部)?(?:交给|转给|归)我{_TAKES_ON}", 0.75,
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?!谁)(?:[^，。！？；]{{0,6}}?(?:手上的?|手头的?|{_HELD}))?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)"
+       rf"(?:这|那)?(?:个|些)?(?:项目|客户)?(?:以后|之后|暂时|先|都|全部)?(?:交给|转给|归)我{_TAKES_ON}(?!了?[？?吗])", 0.75,
        subject="speaker", kind="value", negatable=False, handover=True, trigger="交给我|转给我|归我"),
     # 客户先这么分：康泰医疗给小贺，华信证券给老周 — a customer handed to a colleague, one per clause
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?)(?:先|都|暂时)?(?:给|归){_PERSON}"

@@ -93,7 +93,7 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
     """Return who held what a handover hands on: "from me"/"from <name>" right after it, else the
     subject before the verb ("Carla handed the Umbrella account to Dev"; the one taking over is no
     holder: the caller drops them), or in Chinese the person the clause continues
-    (我下周休产假，…康泰医疗给小贺)."""
+    (我下周休产假，…康泰医疗给小贺); None when the sentence names nobody who held it."""
     said = _FROM_HOLDER.match(reading.text, match.end("obj")) if reading.lang == "en" else None
     if said is not None:
         if said.group(1).lower() in ("me", "us"):
@@ -103,6 +103,7 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
     cue = match.start("obj") if reading.lang == "zh" else match.start()
     named = [c for c in reading.candidates if c.name]  # 手上的客户 blocks no one here
     found = nearest_subject(reading.text, reading.clauses, cue, named, PERSON_TYPES)
-    if found is None:  # 手上的客户先这么分：康泰医疗给小贺: the speaker's, as nothing names another
-        return message.speaker.actor if speaker_implied(reading, cue) else None
+    if found is None:  # …交给小陈了，我转去做…: the speaker said so after; 钥匙交接给小冯了: nobody did
+        mine = any(c.kind == "actor" for c in reading.candidates)
+        return message.speaker.actor if mine else None
     return found.name if found.mention is None or found.mention.type == "person" else None
