@@ -264,8 +264,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, subject="topic", kind="date", trigger="no later than|by"),
     en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
        subject="topic", kind="amount", trigger="price|cost|quoted"),
-    en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b", 0.8, subject="topic", kind="value",
-       trigger="% off|% discount"),
+    en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,
+       subject="topic", kind="value", supposable=True, trigger="% off|% discount"),  # not "10% off if they pay…"
     en("DISCOUNT", r"\bdiscount of (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",
        trigger="discount"),
     en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
