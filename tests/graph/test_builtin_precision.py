@@ -217,7 +217,7 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("华东电力采购总监赵刚约了周四见面", "王芳", {("赵刚", "WORKS_AT", "华东电力")}, set()),
     ("My son starts at Oakwood Primary in September.", "Ann", set(),
      {("Ann's son", "WORKS_AT", "Oakwood Primary")}),
-    ("Northwind Dental confirmed SO-7731: 25 units at $3,400 apiece, with 10% off if they pay within 30 days.",
+    ("Northwind Dental confirmed SO-7731: 25 units at $3,400 apiece, with 10% off if they pay in 30 days.",
      "Ann", set(), {("Northwind Dental", "DISCOUNT", "10%"), ("SO-7731", "DISCOUNT", "10%")}),
     ("谁说销售归我管了？", "王芳", set(), {("王芳", "RESPONSIBLE_FOR", "谁说销售")}),
     ("钥匙和门禁卡交接给小冯了。", "王芳", set(), {("王芳", "UNASSIGNED_FROM", "钥匙")}),
