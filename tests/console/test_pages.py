@@ -94,6 +94,15 @@ def test_both_catalogues_have_the_same_messages_and_placeholders() -> None:
         assert set(re.findall(r"{(\w+)}", message)) == set(re.findall(r"{(\w+)}", chinese[key])), key
 
 
+def test_every_arbitration_outcome_has_a_label_in_both_catalogues() -> None:
+    from engram.graph.arbitrate import Outcome
+
+    for language in ("en", "zh"):
+        messages = catalogue(language).messages
+        missing = [o.value for o in Outcome if f"decision.{o.value}" not in messages]
+        assert not missing, (language, missing)  # the episode page shows what the extractor made of it
+
+
 def test_every_message_a_template_names_exists(admin: TestClient) -> None:
     from importlib.resources import files
 
