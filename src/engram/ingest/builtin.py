@@ -410,8 +410,7 @@ class BuiltinExtractor:
                 message.add_entity(named)
                 return named.name, 0.95
             if text.lower() in ("he", "she", "his", "her"):  # "…Maria Lopez; her direct line is …"
-                earlier = [m.name for m in reading.mentions if m.type == "person" and m.end <= start]
-                name = earlier[-1] if earlier else speaker.last_person
+                name = speaker.person_before(reading.mentions, start)
                 return (name, 0.85) if name else None
             if text.lower() in ("they", "it", "you", "their", "its", "your"):
                 return None

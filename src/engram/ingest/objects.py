@@ -82,13 +82,10 @@ def read_objects(
     if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
         return []  # "this trilogy is one of my faves": what it is was said elsewhere
     if raw.strip().lower() in _PERSON_PRONOUNS and pattern.object_type == "person":  # 我向他汇报
-        earlier = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
-        name = earlier[-1].name if earlier else message.speaker.last_person
+        name = message.speaker.person_before(reading.mentions, start)
         return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
     if raw.strip().lower() in _THEIR and pattern.object_type == "organisation":  # "Anita Rao, their CMO"
-        earlier = [m for m in reading.mentions if m.type == "organisation" and m.end <= start]
-        organisations = [m.name for m in earlier] or message.speaker.organisations
-        name = organisations[-1] if organisations else None
+        name = message.speaker.organisation_before(reading.mentions, start)
         return [(name, None, match.span("obj"))] if name else []
     phrase = True if predicate in _VERB_PHRASES else None
     if pattern.object_type == "role" and _EN_ROLE.fullmatch(raw.strip()):

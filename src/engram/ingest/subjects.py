@@ -233,6 +233,19 @@ class Speaker:
     addressee: str | None = None
     organisations: list[str] = field(default_factory=list)
 
+    def person_before(self, mentions: list[Mention], position: int) -> str | None:
+        """Return who "he", "her", 他 before ``position`` is: the last person named before it (the
+        actor too: "Sarah …; she"; nobody addressed), else the message's last person."""
+        people = [m.name for m in mentions if m.type == "person" and not m.vocative and m.end <= position]
+        return people[-1] if people else self.last_person
+
+    def organisation_before(self, mentions: list[Mention], position: int) -> str | None:
+        """Return which organisation "their", 他们 before ``position`` is: the last one named before
+        it in the sentence (远洋冷链…：他们…), else the message's last one."""
+        named = [m.name for m in mentions if m.type == "organisation" and m.end <= position]
+        named = named or self.organisations
+        return named[-1] if named else None
+
 
 def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Speaker) -> list[Candidate]:
     """Return every subject candidate of ``sentence``, in order of position."""
@@ -251,20 +264,14 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
             possessive = owner is not None or object_me
             kind: CandidateKind = "possessive" if possessive else "actor"
             out.append(Candidate(match.start(), match.end(), kind, speaker.actor, weight))
-    people = [
-        m for m in mentions if m.type == "person" and not m.vocative
-    ]  # the actor too, named ("Sarah …; she")
     for match in block.finditer(sentence):
         if inside(match.start()):
             continue
         name = None
-        earlier = [m.name for m in people if m.end <= match.start()]
-        if match.group("third") and (earlier or speaker.last_person):
-            name = earlier[-1] if earlier else speaker.last_person
-        elif lang == "zh" and match.group("plural"):  # 远洋冷链…：他们…: the organisation named last
-            organisations = [m.name for m in mentions if m.type == "organisation" and m.end <= match.start()]
-            organisations = organisations or speaker.organisations
-            name = organisations[-1] if organisations else None
+        if match.group("third"):
+            name = speaker.person_before(mentions, match.start())
+        elif lang == "zh" and match.group("plural"):
+            name = speaker.organisation_before(mentions, match.start())
         out.append(Candidate(match.start(), match.end(), "block" if name is None else "mention", name, 0.85))
     if lang == "zh":
         named = [(m.start, m.end) for m in mentions]

@@ -65,8 +65,6 @@ Key = Any
 """An episode's key in the change log: its ``doc`` number (int) on SQLite, its id (str) on PostgreSQL."""
 Mark = Hashable
 """How far a group's rows have read the change log (a ChangeLog's own token)."""
-
-
 Fetch = Callable[[Sequence[Key]], dict[Key, Episode]]
 """Read the current versions of episodes by key."""
 
