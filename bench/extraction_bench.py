@@ -42,9 +42,11 @@ error analysis; ``--split holdout`` reads bench/data/extraction_holdout.jsonl in
 labelled without running the extractor, 60 English and 70 Chinese facts), the unseen measure.
 ``--split dev2`` reads bench/data/extraction_dev2.jsonl: 90 newer items written the same way
 (106 English and 172 Chinese facts), read for error analysis like DEV; ``--split dev3``
-bench/extraction_dev3.jsonl: 100 more (171 English and 167 Chinese facts, 9 items stating none).
+bench/extraction_dev3.jsonl: 100 more (171 English and 167 Chinese facts, 9 items stating none);
+``--split dev4`` bench/extraction_dev4.jsonl: 100 Chinese-heavy chat lines (79 English and 243
+Chinese facts, 10 items stating none).
 
-Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3] [--limit N]
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3|dev4] [--limit N]
        [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
@@ -70,7 +72,8 @@ SET = _kg.DATA / "extraction_set.jsonl"
 HOLDOUT = _kg.DATA / "extraction_holdout.jsonl"
 DEV2 = _kg.DATA / "extraction_dev2.jsonl"
 DEV3 = _kg.DATA / "extraction_dev3.jsonl"
-FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3}
+DEV4 = _kg.DATA / "extraction_dev4.jsonl"
+FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4}
 
 # -- the data -----------------------------------------------------------------------------------
 
@@ -521,7 +524,7 @@ def main() -> None:
         "--split",
         choices=["dev", "test", "all", *FILES],
         default="all",
-        help="DEV or TEST half (see split_of), or the holdout, dev2 or dev3 file",
+        help="DEV or TEST half (see split_of), or the holdout, dev2, dev3 or dev4 file",
     )
     parser.add_argument("--extractor", default="builtin", help="the server's ENGRAM_EXTRACTOR")
     parser.add_argument("--oracle", action="store_true", help="also send the labels as agent-supplied facts")

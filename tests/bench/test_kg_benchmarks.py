@@ -76,8 +76,9 @@ def _names(entities: list[dict[str, Any]]) -> set[str]:
         (EXTRACTION.with_name("extraction_holdout.jsonl"), 60),
         (DEV2, 90),
         (EXTRACTION.with_name("extraction_dev3.jsonl"), 100),
+        (EXTRACTION.with_name("extraction_dev4.jsonl"), 100),
     ],
-    ids=["set", "holdout", "dev2", "dev3"],
+    ids=["set", "holdout", "dev2", "dev3", "dev4"],
 )
 def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
     items = _lines(path)
@@ -103,11 +104,12 @@ def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
 
 
 def test_the_extraction_files_share_no_item() -> None:
-    ids = [
-        {i["id"] for i in _lines(p)}
-        for p in (EXTRACTION, EXTRACTION.with_name("extraction_holdout.jsonl"), DEV2)
-    ]
-    assert not (ids[0] & ids[1] or ids[0] & ids[2] or ids[1] & ids[2])
+    files = ["extraction_set", "extraction_holdout", "extraction_dev2", "extraction_dev3", "extraction_dev4"]
+    seen: set[str] = set()
+    for name in files:
+        ids = {i["id"] for i in _lines(EXTRACTION.with_name(f"{name}.jsonl"))}
+        assert not ids & seen, f"{name} repeats ids {sorted(ids & seen)[:5]}"
+        seen |= ids
 
 
 def test_extraction_set_balance() -> None:

@@ -193,7 +193,8 @@ def test_confidence_is_highest_for_explicit_first_person_statements(extractor: B
     ("text", "amount"),
     [("500k", 500_000), ("80万", 800_000), ("八十万", 800_000), ("$1.2M", 1_200_000), ("50万元", 500_000),
      ("1.5亿", 150_000_000), ("一万五", 15_000), ("3,500 dollars", 3_500), ("三千五百块", 3_500),
-     ("2 billion", 2 * 10**9)],
+     ("2 billion", 2 * 10**9), ("8w", 80_000), ("60W左右", 600_000), ("三十来万", 300_000),
+     ("二十多万", 200_000)],
 )  # fmt: skip
 def test_amounts_parse_to_integers(text: str, amount: int) -> None:
     assert parse_amount(text) == amount
@@ -463,6 +464,46 @@ def test_relatives_are_people_of_their_own_with_aliases(extractor: BuiltinExtrac
     )
     unused = extractor.extract(episode("My kids are so excited about summer break!", actor="Melanie"))
     assert unused.empty  # a relative who does nothing here is no fact and no entity
+
+
+def test_a_relatives_relative_is_neither_the_relative_nor_the_speakers_kin(
+    extractor: BuiltinExtractor,
+) -> None:
+    en = extractor.extract(episode("My sister's husband works at Boeing.", actor="Mark"))
+    zh = extractor.extract(episode("我姐的老公在华为上班。", actor="王芳"))
+    assert facts(en) == {
+        ("Mark's sister's husband", "WORKS_AT", "Boeing"),
+        ("Mark's sister", "MARRIED_TO", "Mark's sister's husband"),
+        ("Mark's sister", "SIBLING_OF", "Mark"),
+    }
+    assert facts(zh) == {
+        ("王芳的姐姐的老公", "WORKS_AT", "华为"),
+        ("王芳的姐姐", "MARRIED_TO", "王芳的姐姐的老公"),
+        ("王芳的姐姐", "SIBLING_OF", "王芳"),
+    }
+    sister = next(e for e in en.entities if e.name == "Mark's sister")
+    assert {"sister", "my sister"} <= set(sister.aliases)
+    husband = next(e for e in en.entities if e.name == "Mark's sister's husband")
+    assert "my sister's husband" in husband.aliases and "老公" not in {e.name for e in zh.entities}
+    own = extractor.extract(episode("My brother's favourite band is Coldplay.", actor="Mark"))
+    assert ("Mark's brother", "PREFERS", "Coldplay") in facts(own)  # a thing of the relative's stays his
+    grandma = extractor.extract(episode("奶奶对青霉素过敏，上次输液差点出事。", actor="苏晴"))
+    assert facts(grandma) == {
+        ("苏晴的奶奶", "ALLERGIC_TO", "青霉素")
+    }  # 奶奶 opening a sentence: 我 is dropped
+    parents = extractor.extract(episode("我爸妈住在杭州。", actor="王芳"))
+    assert not any(f.subject == "王芳的爸爸" for f in parents.facts), "爸妈 is both parents, not the father"
+
+
+def test_particles_pronouns_and_durations_are_no_objects(extractor: BuiltinExtractor) -> None:
+    handover = extractor.extract(episode("海悦酒店这个客户以后由小吴负责哈。", actor="王芳"))
+    assert facts(handover) == {("小吴", "RESPONSIBLE_FOR", "海悦酒店")}
+    quit_ = extractor.extract(episode("烟我已经戒了快三个月了。", actor="王芳"))
+    assert facts(quit_) == {("王芳", "STOPPED_USING", "烟")}  # the topic, not 快三个月
+    ours = extractor.extract(episode("他们IT的小罗说明年想换成我们的系统试试。", actor="王芳"))
+    assert not any(f.object == "我们" or f.value == "我们" for f in ours.facts)
+    company = extractor.extract(episode("如有问题请联系我司物流专员董芳。", actor="王芳"))
+    assert "我司物流" not in {e.name for e in company.entities}
 
 
 def test_speakers_are_people_and_names_only_addressed_are_not_entities(extractor: BuiltinExtractor) -> None:

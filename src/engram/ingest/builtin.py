@@ -399,6 +399,11 @@ class BuiltinExtractor:
             inside = [m for m in reading.mentions if start <= m.start < end and not m.vocative]
             if text.lower() in ("we", "i", "our", "my"):  # "We signed …": the speaker's team
                 return (speaker.actor, 0.9) if speaker.actor else None
+            kin = next(
+                (m for m in reading.mentions if m.relative and m.start <= start and end <= m.end), None
+            )
+            if kin is not None:  # 老公 of 我姐的老公: the relative the whole phrase names
+                return kin.name, 0.9
             if pattern.named_subject:  # the person the finder knows where the group ends, whole
                 # (赵强 of 经理赵强上周…, where a regex name begins too early; 王小明 of 王小明明天来);
                 # between commas after a role it is no vocative ("their CFO, Nina Park")
@@ -481,7 +486,18 @@ class BuiltinExtractor:
         actor = message.speaker.actor
         if not actor:
             return
-        for name, (mention, sentence) in message.relatives.items():
+        relatives = list(message.relatives.items())
+        for name, (mention, sentence) in relatives:
+            owner = mention.attributes.get("of")  # my sister's husband: related to the sister
+            if isinstance(owner, str) and name in message.used and owner not in message.relatives:
+                kin = str(mention.attributes["of_relation"])
+                aliases = [kin, f"my {kin}" if owner.startswith(f"{actor}'s ") else f"我{kin}"]
+                attributes = {"relation": kin, "kin": mention.attributes["of_kin"]}
+                relative = Mention(0, 0, owner, "person", attributes, aliases, relative=True)
+                relatives.append((owner, (relative, sentence)))
+                message.used.add(owner)
+                message.add_entity(relative)
+        for name, (mention, sentence) in relatives:
             predicate = mention.attributes.get("kin")
             if not isinstance(predicate, str):
                 continue
@@ -491,7 +507,9 @@ class BuiltinExtractor:
             relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
                 predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN
             )
-            subject, obj = (name, actor) if relative_first else (actor, name)
+            owner = mention.attributes.get("of")
+            other = owner if isinstance(owner, str) else actor
+            subject, obj = (name, other) if relative_first else (other, name)
             message.add_fact(
                 FactIn(
                     subject=subject,

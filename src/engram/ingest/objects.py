@@ -132,6 +132,8 @@ def _object(
 ) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
     if any(m.start < span[0] < m.end for m in reading.mentions):
         return None  # 锐达机械这两个客户 read from 械: an object begins where a name does
+    if reading.lang == "zh" and _ZH_NO_VALUE.fullmatch(text):
+        return None
     registered = REGISTRY.get(predicate)
     wanted = pattern.object_type or (registered.object_type if registered else "")
     inside = [
@@ -273,3 +275,10 @@ def _name_like(text: str, wanted: str) -> bool:
 
 def _too_long(text: str, lang: Lang) -> bool:
     return len(text) > _MAX_CJK if lang == "zh" else len(text.split()) > _MAX_WORDS
+
+
+_ZH_NO_VALUE = re.compile(
+    r"[哈啊啦呀嘛吧呢哦喔哟]+|我们|你们|他们|她们|咱们|新来的?|这个|那个|"
+    r"快?半?[\d一二两三四五六七八九十几]*个?多?(?:月|年|天|周|星期|礼拜|小时)(?:了|多)?"
+)
+"""Not a thing a fact can be about: a particle (由小吴负责哈), a pronoun, a duration (戒了快三个月)."""

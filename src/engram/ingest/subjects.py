@@ -6,6 +6,9 @@
   or the name that follows ("my sister Julia", 我老婆叫刘敏, 我弟弟何磊); its relation to the actor
   is a fact (``KIN``: SIBLING_OF, CHILD_OF, MARRIED_TO, PARTNER_OF, FRIEND_OF, REPORTS_TO) when
   the relative is named, a spouse or partner, or the subject or object of another fact.
+  A relative's relative ("my sister's husband", 我姐的老公) is a person of their own related to
+  that relative; 我爸妈 / 父母 name no one person; a kin word opening a clause (奶奶对…过敏) is the
+  speaker's relative with 我 dropped.
 - he/she/他/她 name the last person named earlier in the message; you, they, it, 你, 他们
   (outside an organisation's context) block the statement: there is no coreference beyond that.
 - A clause without a subject (Chinese drops it: 是一名中学老师) inherits the subject of the
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engram.ingest.clauses import Lang, clause_at
-from engram.ingest.mentions import Mention, is_first_name, is_surname
+from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
 from engram.ingest.mentions_zh import is_unknown_word
 
 Kin = tuple[str, str | None, bool]
@@ -57,7 +60,8 @@ KIN_ZH: dict[str, Kin] = {
                                     "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
                                     "叔叔", "姑姑", "岳父", "岳母",
                                     "公公", "婆婆", "同事", "室友", "邻居", "孩子",
-                                    "姐夫", "妹夫", "嫂子", "弟媳", "女婿", "儿媳")},
+                                    "姐夫", "妹夫", "嫂子", "弟媳", "女婿", "儿媳", "小姨", "大姨", "姑妈",
+                                    "舅妈")},
 }  # fmt: skip
 _EN_PLURAL_KIN = (
     r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
@@ -70,12 +74,22 @@ _EN_KIN = re.compile(
     rf"(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?))?",
     re.I,
 )
+_ZH_BARE_KIN = (
+    "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
+    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸"
+)  # fmt: skip
+"""Kin words that name the speaker's relative without 我 when they open a sentence or clause (奶奶对青霉素
+过敏); 妈, 哥 and 姐 alone are left out: they also address people."""
+_ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
 _ZH_KIN = re.compile(
-    rf"我(?:的|们的|家的?)?(?P<kin>{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})(?![夫媳婿])"
+    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[，。！？；,!?]))(?=(?:{_ZH_BARE_KIN})))(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
     r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$))?"
 )
 _THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
+_EN_KIN_OF_KIN = re.compile(rf"\s(?P<kin>{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
+_ZH_PLURAL_KIN = re.compile(r"我(?:的|们的|家的?)?(?P<kin>爸妈|父母|家人|家里人|孩子们|两个孩子)")
+_ZH_KIN_OF_KIN = re.compile(rf"的(?P<kin>{_ZH_KIN_WORD})")
 
 
 def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[Mention]) -> list[Mention]:
@@ -94,12 +108,24 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             if match["plural"] or kin == "kids":
                 out.append(Mention(match.start(), match.end("kin"), kin, "group"))
                 continue
+            chained = _EN_KIN_OF_KIN.match(sentence, match.end()) if match["poss"] else None
+            if chained:  # my sister's husband: the husband, who is not the speaker's relative
+                out.append(_kin_of_kin(match, chained, actor, lang))
+                continue
             canonical, predicate, _ = KIN_EN[kin]
             name = _named(match, mentions)
             out.append(_relative(match, name, kin, predicate, actor, lang))
     else:
+        groups = [(m.start(), m.end()) for m in _ZH_PLURAL_KIN.finditer(sentence)]
+        out += [Mention(start, end, sentence[start:end], "group") for start, end in groups]
         for match in _ZH_KIN.finditer(sentence):
+            if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
+                continue
             canonical, predicate, _ = KIN_ZH[match["kin"]]
+            chained = _ZH_KIN_OF_KIN.match(sentence, match.end("kin"))
+            if chained:  # 我姐的老公: the husband, who is not the speaker's relative
+                out.append(_kin_of_kin(match, chained, actor, lang))
+                continue
             following = next(  # 我老婆刘敏不喜欢猫: a name jieba found next, not a word it knows
                 (  # (我老婆张罗了一桌菜)
                     m
@@ -114,6 +140,31 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
                 name, end = following.name, following.end
             out.append(_relative(match, name, canonical, predicate, actor, lang, end=end))
     return out
+
+
+def _kin_of_kin(first: re.Match[str], second: re.Match[str], actor: str | None, lang: Lang) -> Mention:
+    """Return the relative of a relative ("my sister's husband", 我姐的老公): a person of their own
+    whose kin predicate (``kin``) is to the relative named ``of``, itself related to the speaker by
+    ``of_kin``."""
+    if lang == "en":
+        kin, outer = first["kin"].lower(), second["kin"].lower()
+        (_, inner_kin, _), (_, outer_kin, _) = KIN_EN[kin], KIN_EN[outer]
+        owner, name, aliases = (
+            f"{actor}'s {kin}",
+            f"{actor}'s {kin}'s {outer}",
+            [f"my {kin}'s {outer}", f"{kin}'s {outer}"],
+        )
+    else:
+        (kin, inner_kin, _), (outer, outer_kin, _) = KIN_ZH[first["kin"]], KIN_ZH[second["kin"]]
+        owner, name, aliases = (
+            f"{actor}的{kin}",
+            f"{actor}的{kin}的{outer}",
+            [f"我{kin}的{outer}", f"{kin}的{outer}"],
+        )
+    if actor is None:
+        return Mention(first.start(), second.end(), name, "group")
+    attributes = {"relation": outer, "kin": outer_kin, "of": owner, "of_relation": kin, "of_kin": inner_kin}
+    return Mention(first.start(), second.end(), name, "person", attributes, aliases, relative=True)
 
 
 def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:

@@ -19,13 +19,17 @@ _MULTIPLIER = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "m
 
 AMOUNT = (
     r"(?:[$€£¥￥]\s?)?(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+)"
-    r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[百千万亿]+)?"
+    r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[来多余]?[百千万亿]+|(?<=\d)[wW](?![A-Za-z]))?"
     r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
 )
 _NUMBER = re.compile(
     r"(\d[\d,]*(?:\.\d+)?)\s*(?:(k|mn|m|bn|b|million|billion|thousand|grand)\b|([百千万亿]+))?", re.I
 )
 _CN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+")
+_ROUGHLY = re.compile(r"(?<=[\d十百千])[来多余](?=[百千万亿])")
+"""三十来万, 二十多万: "some", read as the round number."""
+_WAN = re.compile(r"(?<=\d)[wW](?![A-Za-z])")
+"""8w, 60W: chat shorthand for 万."""
 
 
 def cn_to_int(text: str) -> int | None:
@@ -56,10 +60,12 @@ def cn_to_int(text: str) -> int | None:
 
 
 def parse_amount(text: str) -> int | None:
-    """Return the amount a phrase names as an int ("500k", "$1.2M", "80万", "八十万", "50万元").
+    """Return the amount a phrase names as an int ("500k", "$1.2M", "80万", "八十万", "50万元", "8w",
+    "三十来万" → 300000: an approximate amount is its round number).
 
     Currency is not converted (the unit stays in the fact's sentence); None when no number.
     """
+    text = _ROUGHLY.sub("", _WAN.sub("万", text))
     match = _NUMBER.search(text)
     if match:
         try:
