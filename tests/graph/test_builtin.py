@@ -194,10 +194,16 @@ def test_confidence_is_highest_for_explicit_first_person_statements(extractor: B
     [("500k", 500_000), ("80万", 800_000), ("八十万", 800_000), ("$1.2M", 1_200_000), ("50万元", 500_000),
      ("1.5亿", 150_000_000), ("一万五", 15_000), ("3,500 dollars", 3_500), ("三千五百块", 3_500),
      ("2 billion", 2 * 10**9), ("8w", 80_000), ("60W左右", 600_000), ("三十来万", 300_000),
-     ("二十多万", 200_000)],
+     ("二十多万", 200_000), ("3w5", 35_000)],
 )  # fmt: skip
 def test_amounts_parse_to_integers(text: str, amount: int) -> None:
     assert parse_amount(text) == amount
+
+
+def test_w_means_wan_only_in_chinese_text(extractor: BuiltinExtractor) -> None:
+    assert {f.value for f in extractor.extract(episode("预算8w。", actor="王芳")).facts} == {80_000}
+    english = extractor.extract(episode("The budget is 60W.", actor="Mark"))
+    assert 600_000 not in {f.value for f in english.facts}
 
 
 def test_chinese_numerals() -> None:
@@ -491,6 +497,17 @@ def test_a_relatives_relative_is_neither_the_relative_nor_the_speakers_kin(
     assert facts(grandma) == {
         ("苏晴的奶奶", "ALLERGIC_TO", "青霉素")
     }  # 奶奶 opening a sentence: 我 is dropped
+    for text in ("老婆饼很好吃。", "老公司的人都走了。", "张伟结婚了，老婆在腾讯上班。", "老爸老妈都退休了。",
+                 "我姐的老公司在深圳。", "我姐的孩子们都在北京上学。"):  # fmt: skip
+        result = extractor.extract(episode(text, actor="王芳"))
+        assert not any(f.subject.startswith("王芳") for f in result.facts), (text, facts(result))
+    longer = extractor.extract(episode("My sister's husband's brother works at Boeing.", actor="Mark"))
+    assert not longer.facts, "a chain of three is no one we can name"
+    named = extractor.extract(episode("My sister's husband Tom works at Boeing.", actor="Mark"))
+    assert {("Tom", "WORKS_AT", "Boeing"), ("Mark's sister", "MARRIED_TO", "Tom")} <= facts(named)
+    spouse = extractor.extract(episode("My wife's boss is Linda.", actor="Mark"))
+    assert ("Mark", "MARRIED_TO", "Mark's wife") in facts(spouse)
+    assert {e.name: e.type for e in spouse.entities}["Mark's wife"] == "person"
     parents = extractor.extract(episode("我爸妈住在杭州。", actor="王芳"))
     assert not any(f.subject == "王芳的爸爸" for f in parents.facts), "爸妈 is both parents, not the father"
 
@@ -504,6 +521,14 @@ def test_particles_pronouns_and_durations_are_no_objects(extractor: BuiltinExtra
     assert not any(f.object == "我们" or f.value == "我们" for f in ours.facts)
     company = extractor.extract(episode("如有问题请联系我司物流专员董芳。", actor="王芳"))
     assert "我司物流" not in {e.name for e in company.entities}
+
+
+def test_a_phone_number_after_a_name_is_that_persons(extractor: BuiltinExtractor) -> None:
+    named = extractor.extract(episode("如有问题请联系我司物流专员董芳，电话021-58827731。", actor="王芳"))
+    assert ("董芳", "PHONE", "02158827731") in facts(named)
+    assert not any(f.subject == "王芳" and f.predicate == "PHONE" for f in named.facts)
+    mine = extractor.extract(episode("有事打我电话13816620937。", actor="王芳"))
+    assert facts(mine) == {("王芳", "PHONE", "13816620937")}
 
 
 def test_speakers_are_people_and_names_only_addressed_are_not_entities(extractor: BuiltinExtractor) -> None:

@@ -489,7 +489,12 @@ class BuiltinExtractor:
         relatives = list(message.relatives.items())
         for name, (mention, sentence) in relatives:
             owner = mention.attributes.get("of")  # my sister's husband: related to the sister
-            if isinstance(owner, str) and name in message.used and owner not in message.relatives:
+            related = name in message.used or mention.attributes.get("kin") in ("MARRIED_TO", "PARTNER_OF")
+            if (
+                isinstance(owner, str)
+                and owner not in message.relatives
+                and (related or mention.attributes.get("of_kin") in ("MARRIED_TO", "PARTNER_OF"))
+            ):  # the owner is named when a fact will name them (their own spouse fact included)
                 kin = str(mention.attributes["of_relation"])
                 aliases = [kin, f"my {kin}" if owner.startswith(f"{actor}'s ") else f"我{kin}"]
                 attributes = {"relation": kin, "kin": mention.attributes["of_kin"]}

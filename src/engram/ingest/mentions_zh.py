@@ -244,6 +244,16 @@ def _unknown_name(word: str) -> bool:
     return len(word) <= 3 and word[0] in SURNAMES and is_unknown_word(word) and not is_chinese_place(word)
 
 
+def is_whole_word(sentence: str, start: int, end: int) -> bool:
+    """Return True when ``sentence[start:end]`` is one or more whole jieba words (老婆 of 老婆生日, not
+    老公 of 老公司 or 老公公)."""
+    bounds, offset = {0}, 0
+    for word, _ in _cut(sentence):
+        offset += len(word)
+        bounds.add(offset)
+    return start in bounds and end in bounds
+
+
 def is_unknown_word(word: str) -> bool:
     """Return True when jieba's dictionary does not know ``word`` as a common word (names mostly)."""
     return not jieba_module().get_FREQ(word)

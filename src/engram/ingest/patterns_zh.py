@@ -288,6 +288,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"
        rf"(?P<obj>{EMAIL_ADDRESS})", kind="email",
        trigger="邮箱|邮件|email|e-mail"),
+    # 联系我司物流专员董芳，电话021-58827731: the number of the person just named
+    zh("PHONE", rf"{_PERSON}[，,]?(?:的)?(?:手机号?码?|电话号?码?|微信号?)(?:是|：|:)?\s?"
+       r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, subject="group", subject_type="person",
+       named_subject=True, kind="phone", trigger="手机|电话|微信"),
     zh("PHONE", r"(?<!客服)(?<!热线)(?<!服务)(?:手机号?码?|电话号?码?|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
        r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
     # ── tastes and habits ────────────────────────────────────────────────────────────────

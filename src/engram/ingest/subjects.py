@@ -7,7 +7,7 @@
   is a fact (``KIN``: SIBLING_OF, CHILD_OF, MARRIED_TO, PARTNER_OF, FRIEND_OF, REPORTS_TO) when
   the relative is named, a spouse or partner, or the subject or object of another fact.
   A relative's relative ("my sister's husband", 我姐的老公) is a person of their own related to
-  that relative; 我爸妈 / 父母 name no one person; a kin word opening a clause (奶奶对…过敏) is the
+  that relative; 我爸妈 / 父母 name no one person; a kin word opening a sentence (奶奶对…过敏) is the
   speaker's relative with 我 dropped.
 - he/she/他/她 name the last person named earlier in the message; you, they, it, 你, 他们
   (outside an organisation's context) block the statement: there is no coreference beyond that.
@@ -23,7 +23,7 @@ from typing import Literal
 
 from engram.ingest.clauses import Lang, clause_at
 from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
-from engram.ingest.mentions_zh import is_unknown_word
+from engram.ingest.mentions_zh import is_unknown_word, is_whole_word
 
 Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
@@ -78,11 +78,12 @@ _ZH_BARE_KIN = (
     "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
     "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸"
 )  # fmt: skip
-"""Kin words that name the speaker's relative without 我 when they open a sentence or clause (奶奶对青霉素
-过敏); 妈, 哥 and 姐 alone are left out: they also address people."""
+"""Kin words that name the speaker's relative without 我 when they open a sentence (奶奶对青霉素过敏);
+妈, 哥 and 姐 alone are left out: they also address people. After a comma another person may be the
+topic (张伟结婚了，老婆在腾讯上班)."""
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
 _ZH_KIN = re.compile(
-    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[，。！？；,!?]))(?=(?:{_ZH_BARE_KIN})))(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
+    rf"(?:我(?:的|们的|家的?)?|^(?=(?:{_ZH_BARE_KIN})(?!饼)))(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
     r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$))?"
 )
@@ -90,6 +91,9 @@ _THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
 _EN_KIN_OF_KIN = re.compile(rf"\s(?P<kin>{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
 _ZH_PLURAL_KIN = re.compile(r"我(?:的|们的|家的?)?(?P<kin>爸妈|父母|家人|家里人|孩子们|两个孩子)")
 _ZH_KIN_OF_KIN = re.compile(rf"的(?P<kin>{_ZH_KIN_WORD})")
+_ZH_KIN_OF_KIN_PLURAL = re.compile(rf"的(?:{_ZH_KIN_WORD})们")
+_EN_LONGER_CHAIN = re.compile(rf"['’]s\s(?:{'|'.join(KIN_EN)})\b", re.I)
+_EN_CHAIN_NAME = re.compile(r",?\s(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?)")
 
 
 def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[Mention]) -> list[Mention]:
@@ -109,8 +113,14 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
                 out.append(Mention(match.start(), match.end("kin"), kin, "group"))
                 continue
             chained = _EN_KIN_OF_KIN.match(sentence, match.end()) if match["poss"] else None
+            if chained and _EN_LONGER_CHAIN.match(sentence, chained.end()):
+                out.append(Mention(match.start(), chained.end(), chained.group(), "group"))
+                continue  # my sister's husband's brother: too far to name or relate
             if chained:  # my sister's husband: the husband, who is not the speaker's relative
-                out.append(_kin_of_kin(match, chained, actor, lang))
+                named = _EN_CHAIN_NAME.match(sentence, chained.end())
+                if named and not is_first_name(named["name"].split()[0]):
+                    named = None
+                out.append(_kin_of_kin(match, chained, actor, lang, named=named))
                 continue
             canonical, predicate, _ = KIN_EN[kin]
             name = _named(match, mentions)
@@ -121,8 +131,18 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
         for match in _ZH_KIN.finditer(sentence):
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
+            if not is_whole_word(sentence, match.start("kin"), match.end("kin")):
+                continue  # 老公司 (an old company), 老婆婆: no relative
             canonical, predicate, _ = KIN_ZH[match["kin"]]
+            plural = _ZH_KIN_OF_KIN_PLURAL.match(sentence, match.end("kin"))
+            if plural:  # 我姐的孩子们: several people, none of them the sister
+                out.append(
+                    Mention(match.start(), plural.end(), sentence[match.start() : plural.end()], "group")
+                )
+                continue
             chained = _ZH_KIN_OF_KIN.match(sentence, match.end("kin"))
+            if chained and not is_whole_word(sentence, chained.start("kin"), chained.end("kin")):
+                chained = None  # 我姐的老公司: her old company
             if chained:  # 我姐的老公: the husband, who is not the speaker's relative
                 out.append(_kin_of_kin(match, chained, actor, lang))
                 continue
@@ -142,29 +162,38 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
     return out
 
 
-def _kin_of_kin(first: re.Match[str], second: re.Match[str], actor: str | None, lang: Lang) -> Mention:
+def _kin_of_kin(
+    first: re.Match[str],
+    second: re.Match[str],
+    actor: str | None,
+    lang: Lang,
+    *,
+    named: re.Match[str] | None = None,
+) -> Mention:
     """Return the relative of a relative ("my sister's husband", 我姐的老公): a person of their own
     whose kin predicate (``kin``) is to the relative named ``of``, itself related to the speaker by
-    ``of_kin``."""
+    ``of_kin``; ``named``: the name that follows ("my sister's husband Tom")."""
     if lang == "en":
         kin, outer = first["kin"].lower(), second["kin"].lower()
         (_, inner_kin, _), (_, outer_kin, _) = KIN_EN[kin], KIN_EN[outer]
-        owner, name, aliases = (
+        owner, full, aliases = (
             f"{actor}'s {kin}",
             f"{actor}'s {kin}'s {outer}",
             [f"my {kin}'s {outer}", f"{kin}'s {outer}"],
         )
     else:
         (kin, inner_kin, _), (outer, outer_kin, _) = KIN_ZH[first["kin"]], KIN_ZH[second["kin"]]
-        owner, name, aliases = (
+        owner, full, aliases = (
             f"{actor}的{kin}",
             f"{actor}的{kin}的{outer}",
             [f"我{kin}的{outer}", f"{kin}的{outer}"],
         )
     if actor is None:
-        return Mention(first.start(), second.end(), name, "group")
+        return Mention(first.start(), second.end(), full, "group")
     attributes = {"relation": outer, "kin": outer_kin, "of": owner, "of_relation": kin, "of_kin": inner_kin}
-    return Mention(first.start(), second.end(), name, "person", attributes, aliases, relative=True)
+    if named:
+        return Mention(first.start(), named.end(), named["name"], "person", attributes, [], relative=True)
+    return Mention(first.start(), second.end(), full, "person", attributes, aliases, relative=True)
 
 
 def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
@@ -178,6 +207,8 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
     name = match["name"]
     if re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)?", name):
         return name if is_first_name(name.split()[0]) else None
+    if name in KIN_ZH:  # 老爸老妈: two relatives, not a father named 老妈
+        return None
     doubled = len(name) == 2 and name[0] == name[1]  # 乐乐, 豆豆: a child's or a pet's name
     return name if name[0] in "小阿" or doubled or cjk_person(name) else None
 

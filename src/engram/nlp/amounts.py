@@ -19,7 +19,7 @@ _MULTIPLIER = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "m
 
 AMOUNT = (
     r"(?:[$€£¥￥]\s?)?(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+)"
-    r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[来多余]?[百千万亿]+|(?<=\d)[wW](?![A-Za-z]))?"
+    r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[来多余]?[百千万亿]+|(?<=\d)[wW](?:\d(?!\d))?(?=[\u4e00-\u9fff，。！？；、]|$))?"
     r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
 )
 _NUMBER = re.compile(
@@ -28,8 +28,8 @@ _NUMBER = re.compile(
 _CN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+")
 _ROUGHLY = re.compile(r"(?<=[\d十百千])[来多余](?=[百千万亿])")
 """三十来万, 二十多万: "some", read as the round number."""
-_WAN = re.compile(r"(?<=\d)[wW](?![A-Za-z])")
-"""8w, 60W: chat shorthand for 万."""
+_WAN = re.compile(r"(?<=\d)[wW](?:(?P<thousands>\d)(?!\d))?(?![A-Za-z])")
+"""8w, 60W, 3w5 (3.5万): chat shorthand for 万; the AMOUNT phrase takes it only before Chinese."""
 
 
 def cn_to_int(text: str) -> int | None:
@@ -65,7 +65,7 @@ def parse_amount(text: str) -> int | None:
 
     Currency is not converted (the unit stays in the fact's sentence); None when no number.
     """
-    text = _ROUGHLY.sub("", _WAN.sub("万", text))
+    text = _ROUGHLY.sub("", _WAN.sub(lambda m: f".{m['thousands']}万" if m["thousands"] else "万", text))
     match = _NUMBER.search(text)
     if match:
         try:
