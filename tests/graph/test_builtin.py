@@ -491,6 +491,10 @@ def test_a_relatives_relative_is_neither_the_relative_nor_the_speakers_kin(
     assert {"sister", "my sister"} <= set(sister.aliases)
     husband = next(e for e in en.entities if e.name == "Mark's sister's husband")
     assert "my sister's husband" in husband.aliases and "老公" not in {e.name for e in zh.entities}
+    assert husband.attributes == {"relation": "husband"}, (
+        "how the relatives were read stays out of the entity"
+    )
+    assert "我姐" in next(e for e in zh.entities if e.name == "王芳的姐姐").aliases
     own = extractor.extract(episode("My brother's favourite band is Coldplay.", actor="Mark"))
     assert ("Mark's brother", "PREFERS", "Coldplay") in facts(own)  # a thing of the relative's stays his
     grandma = extractor.extract(episode("奶奶对青霉素过敏，上次输液差点出事。", actor="苏晴"))

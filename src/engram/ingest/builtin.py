@@ -488,32 +488,25 @@ class BuiltinExtractor:
             return
         relatives = list(message.relatives.items())
         for name, (mention, sentence) in relatives:
-            owner = mention.attributes.get("of")  # my sister's husband: related to the sister
-            related = name in message.used or mention.attributes.get("kin") in ("MARRIED_TO", "PARTNER_OF")
-            if (
-                isinstance(owner, str)
-                and owner not in message.relatives
-                and (related or mention.attributes.get("of_kin") in ("MARRIED_TO", "PARTNER_OF"))
-            ):  # the owner is named when a fact will name them (their own spouse fact included)
-                kin = str(mention.attributes["of_relation"])
-                aliases = [kin, f"my {kin}" if owner.startswith(f"{actor}'s ") else f"我{kin}"]
-                attributes = {"relation": kin, "kin": mention.attributes["of_kin"]}
-                relative = Mention(0, 0, owner, "person", attributes, aliases, relative=True)
-                relatives.append((owner, (relative, sentence)))
-                message.used.add(owner)
-                message.add_entity(relative)
+            owner = mention.owner  # my sister's husband: related to the sister
+            if owner is None or owner.name in message.relatives:
+                continue
+            kins = {mention.attributes.get("kin"), owner.attributes.get("kin")}
+            if name in message.used or _SPOUSES & kins:
+                relatives.append((owner.name, (owner, sentence)))  # named when a fact names them
+                message.used.add(owner.name)
+                message.add_entity(owner)
         for name, (mention, sentence) in relatives:
             predicate = mention.attributes.get("kin")
             if not isinstance(predicate, str):
                 continue
             named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
-            if not (named or name in message.used or predicate in ("MARRIED_TO", "PARTNER_OF")):
+            if not (named or name in message.used or predicate in _SPOUSES):
                 continue
             relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
                 predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN
             )
-            owner = mention.attributes.get("of")
-            other = owner if isinstance(owner, str) else actor
+            other = mention.owner.name if mention.owner else actor
             subject, obj = (name, other) if relative_first else (other, name)
             message.add_fact(
                 FactIn(
@@ -569,6 +562,8 @@ def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, me
 
 
 _CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})
+_SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+"""Kin predicates stated whether or not the relative does anything else in the message."""
 
 
 def _leading_condition(sentence: str, clause_start: int, lang: Lang) -> dict[str, str]:

@@ -111,7 +111,8 @@ _ADDRESSING = re.compile(
 
 @dataclass(slots=True)
 class Mention:
-    """A span of a sentence naming an entity (``relative``: a relative the speaker names)."""
+    """A span of a sentence naming an entity (``relative``: a relative the speaker names; ``owner``:
+    the relative whose relative this one is, "my sister" of "my sister's husband")."""
 
     start: int
     end: int
@@ -121,6 +122,7 @@ class Mention:
     aliases: list[str] = field(default_factory=list)
     vocative: bool = False
     relative: bool = False
+    owner: Mention | None = None
 
 
 def overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:

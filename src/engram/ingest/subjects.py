@@ -171,29 +171,24 @@ def _kin_of_kin(
     named: re.Match[str] | None = None,
 ) -> Mention:
     """Return the relative of a relative ("my sister's husband", 我姐的老公): a person of their own
-    whose kin predicate (``kin``) is to the relative named ``of``, itself related to the speaker by
-    ``of_kin``; ``named``: the name that follows ("my sister's husband Tom")."""
+    whose kin predicate is to their ``owner`` (the first relative, itself related to the speaker);
+    ``named``: the name that follows ("my sister's husband Tom")."""
+    table = KIN_EN if lang == "en" else KIN_ZH
+    (kin, inner_kin, _), (outer, outer_kin, _) = table[first["kin"].lower()], table[second["kin"].lower()]
+    kin, outer = kin or first["kin"].lower(), outer or second["kin"].lower()
+    owner = _relative(first, None, kin, inner_kin, actor, lang)
     if lang == "en":
-        kin, outer = first["kin"].lower(), second["kin"].lower()
-        (_, inner_kin, _), (_, outer_kin, _) = KIN_EN[kin], KIN_EN[outer]
-        owner, full, aliases = (
-            f"{actor}'s {kin}",
-            f"{actor}'s {kin}'s {outer}",
-            [f"my {kin}'s {outer}", f"{kin}'s {outer}"],
-        )
+        full, aliases = f"{owner.name}'s {outer}", [f"my {kin}'s {outer}", f"{kin}'s {outer}"]
     else:
-        (kin, inner_kin, _), (outer, outer_kin, _) = KIN_ZH[first["kin"]], KIN_ZH[second["kin"]]
-        owner, full, aliases = (
-            f"{actor}的{kin}",
-            f"{actor}的{kin}的{outer}",
-            [f"我{kin}的{outer}", f"{kin}的{outer}"],
-        )
+        full, aliases = f"{owner.name}的{outer}", [f"我{kin}的{outer}", f"{kin}的{outer}"]
     if actor is None:
         return Mention(first.start(), second.end(), full, "group")
-    attributes = {"relation": outer, "kin": outer_kin, "of": owner, "of_relation": kin, "of_kin": inner_kin}
+    attributes: dict[str, str | int | float | bool | None] = {"relation": outer, "kin": outer_kin}
     if named:
-        return Mention(first.start(), named.end(), named["name"], "person", attributes, [], relative=True)
-    return Mention(first.start(), second.end(), full, "person", attributes, aliases, relative=True)
+        full, aliases, end = named["name"], [], named.end()
+    else:
+        end = second.end()
+    return Mention(first.start(), end, full, "person", attributes, aliases, relative=True, owner=owner)
 
 
 def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
