@@ -37,6 +37,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.frames import UNSETTLED, Pattern, supposed
+from engram.ingest.implied import add_implied_facts
 from engram.ingest.mentions import (
     DEFAULT_GAZETTEER,
     Mention,
@@ -63,7 +64,7 @@ from engram.ingest.subjects import (
 from engram.ingest.subjects import (
     cjk_person as _cjk_person,
 )
-from engram.ingest.topics import TOPIC_HOLDERS_LATER, earlier_topic, sentence_topic
+from engram.ingest.topics import DEPARTMENT, TOPIC_HOLDERS_LATER, earlier_topic, sentence_topic
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
@@ -195,7 +196,7 @@ class BuiltinExtractor:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
             self._observe(reading, message)
-        self._kin_facts(message)
+        add_implied_facts(message)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:
                 message.add_entity(mention)
@@ -337,7 +338,7 @@ class BuiltinExtractor:
                 ):
                     continue  # 大学在武汉读的, 在北京上课三天: where one studied once or briefly is no home
                 item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
-            elif predicate == "WORKS_AT" and target is not None and _DEPARTMENT.search(target):
+            elif predicate == "WORKS_AT" and target is not None and DEPARTMENT.search(target):
                 item_predicate = "MEMBER_OF"  # 运营部的宁薇, 财务部方经理: a department, not the employer
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
@@ -481,44 +482,6 @@ class BuiltinExtractor:
             return speaker.actor, 0.85
         return None
 
-    def _kin_facts(self, message: Message) -> None:
-        """Add each relative's relation to the actor when the relative matters (see subjects)."""
-        actor = message.speaker.actor
-        if not actor:
-            return
-        relatives = list(message.relatives.items())
-        for name, (mention, sentence) in relatives:
-            owner = mention.owner  # my sister's husband: related to the sister
-            if owner is None or owner.name in message.relatives:
-                continue
-            kins = {mention.attributes.get("kin"), owner.attributes.get("kin")}
-            if name in message.used or _SPOUSES & kins:
-                relatives.append((owner.name, (owner, sentence)))  # named when a fact names them
-                message.used.add(owner.name)
-                message.add_entity(owner)
-        for name, (mention, sentence) in relatives:
-            predicate = mention.attributes.get("kin")
-            if not isinstance(predicate, str):
-                continue
-            named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
-            if not (named or name in message.used or predicate in _SPOUSES):
-                continue
-            relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
-                predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN
-            )
-            other = mention.owner.name if mention.owner else actor
-            subject, obj = (name, other) if relative_first else (other, name)
-            message.add_fact(
-                FactIn(
-                    subject=subject,
-                    predicate=predicate,
-                    object=obj,
-                    fact=sentence[:2000],
-                    confidence=0.85,
-                    source_kind="stated",
-                )
-            )
-
 
 _LITERALS = frozenset({"amount", "number", "date"})
 """Object kinds of topic predicates read after the sentence's other patterns: their topic may be a
@@ -532,10 +495,6 @@ def _object_kind(pattern: Pattern) -> str:
 
 
 _FIRST_PERSON = ("actor", "possessive")
-_DEPARTMENT = re.compile(
-    r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
-)
-"""The name of a department or team: one works at the organisation and is a member of these."""
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""
@@ -561,8 +520,6 @@ def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, me
     return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)
 
 
-_CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})
-_SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 
 

@@ -258,7 +258,12 @@ _EN_NOT = re.compile(
     r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$",
     re.I,
 )
-_ZH_STOP_RX = re.compile(r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$|以前|原来|过去|曾经|之前|原先|早先")
+# 之前负责的老陈调去…: a past word and a verb before 的 describe a former holder, not the clause's
+# verb after the holder (原来负责的华南渠道, 原来的项目经理, 以前用的是钉钉: they do stop)
+_ZH_STOP_RX = re.compile(
+    r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$"
+    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?![\u4e00-\u9fff]{1,2}的(?!是)[^，。；])"
+)
 _ZH_NOT = re.compile(
     r"(?:不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
     r"[^，。；不]{0,3}$"

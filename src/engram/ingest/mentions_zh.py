@@ -55,8 +55,13 @@ _ORG_SUFFIX = _words(
     "装饰 "
     "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资 "
     "建材 农业 五金 机械 电气 纺织 快运 快递 化工 钢铁 医药 器械 安防 家电 汽配 船舶 重工 矿业 酒店 "
-    "新能源 律师事务所 数科 冷链 水务 光伏 乳业 电力 科创 数码 云 信息 技术 超市 商场 百货 药房 便利店"
+    "新能源 律师事务所 数科 冷链 水务 光伏 乳业 电力 科创 数码 云 信息 技术 超市 商场 百货 药房 便利店 "
+    "铝业 纸业 铜业 印务 印刷 包装 新材 旅行 商业 物资"
 )
+_ORG_MIDDLE = _words("会计 律师 设计 建筑 工程 医疗 信息 科技 技术 咨询 商务")
+"""A word between a name and its suffix: 诚信 会计 事务所 is 诚信会计事务所, not 会计事务所."""
+_JOINED = ("入职", "就职", "任职", "供职")
+"""Verbs jieba may cut through (入 职乐途 科技): their second character begins no name."""
 _BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
 _PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
 _NOUNISH = _words("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x")
@@ -140,6 +145,15 @@ def structural_mentions(sentence: str) -> list[Found]:
             lead = offsets[index - 1]
             if word in _BRANCH and words[index - 1][1] != "ns":
                 continue
+            if (
+                words[index - 1][0] in _ORG_MIDDLE
+                and index > 1
+                and len(words[index - 2][0]) > 1
+                and _prefix_word(*words[index - 2], verbs=False)
+            ):
+                lead = offsets[index - 2]
+            if sentence[lead - 1 : lead + 1] in _JOINED:
+                lead += 1
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
                         (_NICKNAME, "person")):  # fmt: skip

@@ -36,6 +36,10 @@ _HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"
 """What one held, said before it is handed over (现在管的测试组, 原来跟的小程序)."""
 _TAKES_ON = r"(?:来)?(?:带|管|跟|负责|接)?(?=[，。！；了]|$)"
 """How the one handed something takes it on, if said (交给小严带)."""
+_CONTACT_NAME = (
+    rf"(?:新来的)?(?:{ZH_ROLE})?(?P<obj>[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?=[，。！？；,.!?;、\s(（]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊)"
+)
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
 _PAST_WORDS = (
@@ -133,7 +137,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", r"在(?P<obj>银行|医院|学校|政府|律所|事务所|超市|餐厅|酒店|工厂|国企|外企|央企|大厂|报社|电视台|"
        r"幼儿园|大学|中学|小学|研究所|设计院|警局|派出所|法院)(?:工作|上班|任职|当)", 0.8, kind="value",
        trigger="工作|上班|任职|当"),
-    zh("WORKS_AT", rf"(?:就职于|任职于|入职了?|加入了?){ZH_OBJ}", require_mention=True, object_type="organisation",
+    zh("WORKS_AT", rf"(?:就职于|任职于|入职了?|加入了?)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=满|[{ZH_STOP}]|了|的|吧|呢|啊|$)", require_mention=True, object_type="organisation",
        trigger="就职于|任职于|入职|加入"),
     zh("WORKS_AT", rf"是(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:[\u4e00-\u9fff]{{2,3}}区)?的(?:{ZH_ROLE})",
        0.85, require_mention=True, object_type="organisation", trigger="是"),
@@ -144,7 +148,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
        rf"[\u4e00-\u9fff]{{2,3}}?)", 0.75, subject="group", subject_type="person", named_subject=True,
        require_mention=True, strict=True, object_type="organisation", trigger="经理|总监|主管|总|负责人|工程师|主任|ceo|cto|cfo|coo|vp|总裁"),
-    zh("WORKS_AT", rf"{_NAME_START}(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
+    zh("WORKS_AT", rf"{_NAME_START}(?!他们|我们|你们|对方)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
        0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        trigger=_TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{_PERSON}(?=[说讲表提告，。也都在是])", 0.75,
@@ -165,12 +169,14 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
-       rf"(?P<obj>(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心))?{ZH_ROLE})", trigger="是|担任|作为|当|升|成为",
+       rf"(?P<obj>(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心|区))?{ZH_ROLE})", trigger="是|担任|作为|当|升|成为",
        kind="entity", object_type="role", stop="LEFT_ROLE"),  # 架构组组长: the team's role, whole
     zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
        object_type="role", trigger="做|当|干", stop="LEFT_ROLE"),
+    zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:出任|改任|转任|任)(?P<obj>(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心|区))?{ZH_ROLE})",
+       0.8, kind="entity", object_type="role", trigger="任", stop="LEFT_ROLE"),  # …调到产品部，任高级产品经理
     zh("LEFT_ROLE", rf"(?:不再担任|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity", object_type="role",
        trigger="不再担任|卸任|辞去|不当", negatable=False),
     zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导)是{_PERSON}(?=[，。！？；]|$)",
@@ -179,7 +185,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", trigger="汇报"),
     zh("HAS_ROLE", rf"向(?P<obj>{ZH_ROLE}){_NOT_A_ROLE}{_PERSON}汇报", 0.8, subject="group", subject_type="person",
        named_subject=True, kind="entity", object_type="role", trigger="汇报"),  # 向CTO王磊汇报
-    zh("REPORTS_TO", rf"(?:汇报给|汇报对象(?:是|变成了?|换成了?|改成了?)|(?:上级|领导|老板|上司)(?:是|变成了?|换成了?)){ZH_NAME}",
+    zh("REPORTS_TO", rf"(?:汇报给|汇报对象(?:是|变成了?|换成了?|改成了?)|(?:上级|领导|老板|上司)(?:是|变成了?|换成了?)|"
+       rf"(?:直属领导|直属上级|顶头上司|直属老板)(?:是)?){ZH_NAME}",
        0.85, kind="entity", object_type="person", trigger="汇报|上级|领导|老板|上司"),
     zh("UNASSIGNED_FROM", r"(?P<obj>)(?:退出|撤出|不管了|不做了|不跟了)", 0.75, kind="entity",
        object_type="project", antecedent=True, trigger="退出|撤出|不管了|不做了|不跟了", negatable=False),
@@ -198,7 +205,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那摊事|这摊事|这块|那块)?(?:以后|之后|后面|今后|"
        rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)(?=[，。！？；了进]|$)", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="value", trigger="来跟|来管|来负责|来对接|来维护"),
-    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:都|现在|以后)?归我管"
+    # 华东区大客户从7月1号起由我来跟: the speaker takes it on (from whoever held it, speaker.handed_over_by)
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁|另外|还有|然后|同时|此外|而且|以后)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:这个|那个|这些|那些)?(?:(?<!大)客户|项目)?"
+       r"(?:从[^，。！？；]{1,10}?(?:起|开始)|以后|之后|今后|现在|目前|暂时)?(?:都|全部)?(?:改)?由我(?:来)?"
+       r"(?:负责|牵头|跟进?|对接|管|接手|带|维护)", 0.75, subject="speaker", kind="value", handover=True, trigger="由我"),
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?!谁)(?:[^，。！？；]{{0,6}}?{_HELD})?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:都|现在|以后)?归我管"
        r"(?!了?[？?吗])", 0.75, subject="speaker",
        kind="value", trigger="归我管"),
     # …项目先交给我, 产线排班以后归我: the speaker takes it on
@@ -282,9 +293,19 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("USES", rf"(?:反映|反馈|投诉|说)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?:经常|总是|老是|又|一直|偶尔|频繁)?"
        rf"(?:{_ISSUES})", 0.75, require_mention=True, object_type="product",
        trigger="反映|反馈|投诉|说"),
-    zh("CONTACT", rf"(?:对接人|联系人|负责人)(?:从[^，。]{{1,6}}?)?(?:换成了?|变成了?|改成了?|是|为){ZH_NAME}", 0.85,
-       subject="topic",
-       kind="entity", object_type="person", trigger="对接人|联系人|负责人"),
+    zh("CONTACT", rf"(?:对接人|联系人|负责人)(?:从[^，。]{{1,6}}?)?(?:换成了?|变成了?|改成了?|是|为){_CONTACT_NAME}", 0.85,
+       subject="topic", kind="entity", object_type="person", trigger="对接人|联系人|负责人"),
+    # 对接人不是刘经理了，换成新来的采购总监Emily Zhou; 他们业务员换成了小蒋; 对接的还是陈会计
+    zh("CONTACT", rf"(?:对接人|联系人)[^。；]{{0,12}}?[，,](?:现在)?(?:换成了?|变成了?|改成了?){_CONTACT_NAME}", 0.85,
+       subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接人|联系人"),
+    zh("CONTACT", rf"(?:业务员|客户经理|销售代表)(?:换成了?|变成了?|改成了?){_CONTACT_NAME}", 0.8, subject="topic",
+       kind="entity", object_type="person", require_mention=True, trigger="业务员|客户经理|销售代表"),
+    zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
+       subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接的"),
+    # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
+    zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{_CONTACT_NAME}",
+       0.75, subject="topic", inverse=True, kind="entity", object_type="person", require_mention=True, strict=True,
+       trigger="他们|对方"),
     zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"
        rf"(?P<obj>{EMAIL_ADDRESS})", kind="email",
        trigger="邮箱|邮件|email|e-mail"),
@@ -365,7 +386,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="感兴趣"),
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
     # ── places visited, plans, goals ─────────────────────────────────────────────────────
-    zh("ATTENDED", rf"参加(?:了|过)?{ZH_OBJ}", 0.8, kind="value", trigger="参加"),
+    zh("ATTENDED", rf"参加(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ}", 0.8, kind="value", trigger="参加"),  # 参加下: 一下
     zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲')}",
        0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
     zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?:去|到){ZH_OBJ}", 0.85,

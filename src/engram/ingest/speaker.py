@@ -16,6 +16,7 @@ PERSON_TYPES = frozenset({"person", "animal", "thing"})
 _ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
 """Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
 _ZH_FIRST_PERSON = ("我", "我们", "咱们", "自己")
+_ZH_FORMER_HOLDER = re.compile(r"(?:之前|原来|以前|原先)(?:负责|跟|对接|管|带)的(?:那个|那位)?")
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|"
@@ -94,6 +95,11 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
     subject before the verb ("Carla handed the Umbrella account to Dev"; the one taking over is no
     holder: the caller drops them), or in Chinese the person the clause continues
     (我下周休产假，…康泰医疗给小贺); None when the sentence names nobody who held it."""
+    former = _ZH_FORMER_HOLDER.search(reading.text, match.end()) if reading.lang == "zh" else None
+    if former is not None:  # 华东区大客户由我来跟，之前负责的老陈调去北京分公司了
+        people = [m for m in reading.mentions if m.start == former.end() and m.type == "person"]
+        if people:
+            return people[0].name
     said = _FROM_HOLDER.match(reading.text, match.end("obj")) if reading.lang == "en" else None
     if said is not None:
         if said.group(1).lower() in ("me", "us"):

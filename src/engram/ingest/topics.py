@@ -9,6 +9,7 @@ naming none is about the message's latest fitting name ("会议纪要：X项目�
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from engram.ingest.mentions import Mention
@@ -29,8 +30,14 @@ TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "PAID": frozenset({"organisation"}),
     "ORDERED": frozenset({"organisation"}),
     "CONTACT": frozenset({"organisation"}),
+    "WORKS_AT": frozenset({"organisation"}),  # 他们IT的小罗: someone of the organisation talked about
 }
 """The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
+
+DEPARTMENT = re.compile(
+    r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
+)
+"""The name of a department or team: one works at the organisation and is a member of these."""
 
 TOPIC_HOLDERS_LATER = ("deal", "project", "event", "product", "document", "organisation")
 """Names a later sentence of the message may be about when it names none of its own, by preference."""
@@ -53,13 +60,16 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
         deals = [m for m in reading.mentions if m.type == "deal"]
         if deals:
             return deals[0]
-    holding = [m for m in reading.mentions if m.start <= cue < m.end and m.type in types]
+    mentions = reading.mentions
+    if predicate == "WORKS_AT":  # 他们IT部的吕经理: someone of the organisation, not of its department
+        mentions = [m for m in mentions if not DEPARTMENT.search(m.name)]
+    holding = [m for m in mentions if m.start <= cue < m.end and m.type in types]
     if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
         return holding[0]
-    left = [m for m in reading.mentions if m.end <= cue and m.type in types and not m.vocative]
+    left = [m for m in mentions if m.end <= cue and m.type in types and not m.vocative]
     left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
     if left:
         return max(left, key=lambda m: m.start)
     end = reading.clause_of(cue)[1]
-    right = [m for m in reading.mentions if cue <= m.start < end and m.type in types and not m.vocative]
+    right = [m for m in mentions if cue <= m.start < end and m.type in types and not m.vocative]
     return right[0] if right else None

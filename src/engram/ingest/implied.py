@@ -1,0 +1,107 @@
+"""Facts a message implies once all its sentences are read: how each relative the speaker named is
+related to them, where a customer's contact works, and whom a leaving said without its employer
+leaves.
+
+Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
+patterns of every sentence have run (``engram.ingest.builtin``).
+"""
+
+from __future__ import annotations
+
+from engram.ingest.reading import Message
+from engram.models.graph import FactIn
+
+_CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})
+SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+_EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
+_CONTACT_WEIGHT = 0.9
+
+
+def add_implied_facts(message: Message) -> None:
+    """Add (and in one case rewrite) the facts ``message`` implies; see the module's docstring."""
+    _leaving_employer(message)
+    _contact_employers(message)
+    _kin_facts(message)
+
+
+def _leaving_employer(message: Message) -> None:
+    """安居物业的IT经理钱伟离职了，听说跳槽到鼎新物业: the leaving ends the employer named with the
+    person before it (安居物业), not the one they go to after; one fact says both."""
+    for key, left in list(message.facts.items()):
+        if left.predicate != "LEFT_ORGANISATION" or left.object is not None or left.value is not None:
+            continue
+        sentence = left.fact or ""
+        named_at = sentence.find(left.subject)
+        for other_key, works in list(message.facts.items()):
+            if (
+                works.predicate == "WORKS_AT"
+                and works.subject == left.subject
+                and works.fact == sentence
+                and works.object is not None
+                and 0 <= sentence.find(works.object) < named_at
+            ):
+                del message.facts[key], message.facts[other_key]
+                message.add_fact(left.model_copy(update={"object": works.object}))
+                break
+
+
+def _contact_employers(message: Message) -> None:
+    """恒泰物流的对接人换成孙丽, "our contact at Acme is Dana": a customer's contact works there
+    (inferred, so a stated employer of the person outweighs it)."""
+    for fact in list(message.facts.values()):
+        if (
+            fact.predicate == "CONTACT"
+            and fact.object is not None
+            and (fact.subject, "organisation") in message.entities
+            and not any(message.states(fact.object, p) for p in _EMPLOYMENT)
+        ):
+            message.add_fact(
+                fact.model_copy(
+                    update={
+                        "subject": fact.object,
+                        "predicate": "WORKS_AT",
+                        "object": fact.subject,
+                        "confidence": round((fact.confidence or 0.8) * _CONTACT_WEIGHT, 2),
+                        "source_kind": "inferred",
+                    }
+                )
+            )
+
+
+def _kin_facts(message: Message) -> None:
+    """Add each relative's relation to the actor when the relative matters (see subjects)."""
+    actor = message.speaker.actor
+    if not actor:
+        return
+    relatives = list(message.relatives.items())
+    for name, (mention, sentence) in relatives:
+        owner = mention.owner  # my sister's husband: related to the sister
+        if owner is None or owner.name in message.relatives:
+            continue
+        kins = {mention.attributes.get("kin"), owner.attributes.get("kin")}
+        if name in message.used or SPOUSES & kins:
+            relatives.append((owner.name, (owner, sentence)))  # named when a fact names them
+            message.used.add(owner.name)
+            message.add_entity(owner)
+    for name, (mention, sentence) in relatives:
+        predicate = mention.attributes.get("kin")
+        if not isinstance(predicate, str):
+            continue
+        named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
+        if not (named or name in message.used or predicate in SPOUSES):
+            continue
+        relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
+            predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN
+        )
+        other = mention.owner.name if mention.owner else actor
+        subject, obj = (name, other) if relative_first else (other, name)
+        message.add_fact(
+            FactIn(
+                subject=subject,
+                predicate=predicate,
+                object=obj,
+                fact=sentence[:2000],
+                confidence=0.85,
+                source_kind="stated",
+            )
+        )
