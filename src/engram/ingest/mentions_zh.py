@@ -220,7 +220,9 @@ def tagged_mentions(sentence: str) -> list[Found]:
         start, position = position, position + len(word)
         if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES or start < (out[-1][1] if out else 0):
             continue
-        if flag in ("nr", "nrfg", "nrt"):
+        if flag in ("nr", "nz") and _where_one_lives(words, index):
+            out.append((start, position, word, "place"))
+        elif flag in ("nr", "nrfg", "nrt"):
             name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
             prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
             if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
@@ -232,6 +234,14 @@ def tagged_mentions(sentence: str) -> list[Found]:
         elif flag == "nt":
             out.append((start, position, word, "organisation"))
     return out
+
+
+def _where_one_lives(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True for a word after 住在 that names a place jieba took for a name (住在闵行/nr) or
+    a proper noun (住在回龙观/nz); 在腾讯 alone is no home."""
+    word, flag = words[index]
+    before = "".join(w for w, _ in words[max(0, index - 2) : index])
+    return before.endswith("住在") and (flag == "nz" or is_chinese_place(word))
 
 
 def _given_character(words: tuple[tuple[str, str], ...], index: int) -> bool:

@@ -80,8 +80,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="来自|老家|出生|生在|长在"),
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
-    zh("LIVES_IN", rf"(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|住){ZH_OBJ}", require_mention=True,
+    zh("LIVES_IN", rf"(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住){ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),
+    # 她和姐夫都在厦门: a place alone after 在 closing the clause (在北京出差 says no home)
+    zh("LIVES_IN", r"(?:都|也|一直|现在|目前|还)在(?P<obj>[\u4e00-\u9fff]{2,6}?)(?=[，。！？；]|$)", 0.7,
+       require_mention=True, whole=True, object_type="place", trigger="在"),
+    # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
+    zh("LIVES_IN", rf"(?:总部|总公司)(?:设|搬)?(?:在|是|搬到了?|迁到了?){ZH_OBJ}", 0.8, object_type="place",
+       trigger="总部|总公司"),
+    zh("LIVES_IN", rf"(?:新地址|地址|办公地点|新办公室)(?:在|是|改成了?|换成了?|搬到了?){ZH_OBJ}", 0.8, kind="value",
+       trigger="地址|办公地点|办公室"),  # an address is said whole
     zh("VISITED", rf"(?:回了?)(?:一趟|一次|趟)?(?:老家)?{ZH_OBJ}", 0.75, require_mention=True, object_type="place",
        trigger="回"),
     # ── work and study ───────────────────────────────────────────────────────────────────

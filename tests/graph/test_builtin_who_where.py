@@ -1,6 +1,7 @@
-"""Who works where in business messages: a customer's contact, someone of the organisation the
-message is about, a handover and a leaving said with the employer first (sentences written for
-these tests; each case names the facts that must and must not be read)."""
+"""Who works where and where people live: a customer's contact, someone of the organisation the
+message is about, a handover, a leaving said with the employer first, and the homes and offices
+said in chat and CRM notes (sentences written for these tests; each case names the facts that must
+and must not be read)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,31 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
 def test_who_works_where_in_business_messages(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+PLACES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # A district jieba takes for a name (闵行/nr) or a proper noun (回龙观/nz) after 住在 is a place.
+    ("奶奶对青霉素过敏。她现在跟我们一起住在闵行。", "王芳", {("王芳的奶奶", "LIVES_IN", "闵行")}, set()),
+    ("不是望京哈，我其实住在回龙观，上次说错了。", "王芳", {("王芳", "LIVES_IN", "回龙观")}, set()),
+    ("我在腾讯工作。", "王芳", {("王芳", "WORKS_AT", "腾讯")}, {("王芳", "LIVES_IN", "腾讯")}),
+    # 搬来 is moving in; a place alone after 都在 closing the clause is where one lives; 在…出差 is not.
+    ("我妈上个月从老家衡阳搬来杭州了。", "王芳",
+     {("王芳的妈妈", "LIVES_IN", "杭州"), ("王芳的妈妈", "MOVED_FROM", "衡阳")}, set()),
+    ("我姐生了个男孩。她和姐夫都在厦门。", "王芳", {("王芳的姐姐", "LIVES_IN", "厦门")}, set()),
+    ("我现在在北京出差。", "王芳", set(), {("王芳", "LIVES_IN", "北京")}),
+    # Where an organisation is: its head office, its address said whole.
+    ("客户资料更新：嘉禾新材总部在宁波，苏州那个是他们的分厂。", "王芳", {("嘉禾新材", "LIVES_IN", "宁波")},
+     {("嘉禾新材", "LIVES_IN", "苏州")}),
+    ("诚信会计事务所下个月搬家，新地址在滨江区江南大道1888号。", "王芳",
+     {("诚信会计事务所", "LIVES_IN", "滨江区江南大道1888号")}, {("诚信会计事务所", "LIVES_IN", "滨江区")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), PLACES, ids=[c[0][:30] for c in PLACES])
+def test_where_people_and_organisations_are(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
