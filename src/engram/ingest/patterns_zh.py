@@ -244,8 +244,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
-    zh("QUANTITY", r"(?<![\d元块钱])(?P<obj>\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双)", 0.8,
-       subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双"),
+    zh("QUANTITY", r"(?<![\d元块钱])(?<!到了)(?P<obj>\d+|[一二三四五六七八九十百千万两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
+       subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片"),
     zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
        r"(?:到账|付了|收到|付清)",
        0.85, subject="topic", kind="amount", trigger="到账|付了|收到|付清"),
@@ -258,8 +258,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:交付|交货|完工|完成|验收)", 0.8, subject="topic", kind="date",
        trigger="交付|交货|完工|完成|验收"),  # 深圳仓储项目二期预计6月底交付: a project's date
     zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:全部|全|都)?(?:交付|提交|完成|交货|交|开通|上线|"
-       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到)", 0.85, subject="topic", kind="date",
-       trigger="前"),
+       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到|补齐|寄出|送达)", 0.85, subject="topic",
+       kind="date", trigger="前"),
+    # 上线从9月20号推到10月25号: a launch moved (before the deadlines below, which would take its date)
+    zh("LAUNCH_DATE", rf"(?:上线|发布|投产)(?:时间|日期)?[^。；！]{{0,16}}?(?:延到|延期到|推迟到|推到|顺延到|改到)了?{ZH_DATE}",
+       0.8, subject="topic", kind="date", trigger="上线|发布|投产"),
+    # 预计本周六送达, 得延到下周三才能发, POC延期到6月28号: a delivery or a piece of work's new date
+    zh("DEADLINE", rf"(?:预计|将于|将在|计划|会在|要在)(?:于|在)?{ZH_DATE}(?:送达|到货|补齐|寄出|发出|交货|交付|发货)", 0.8,
+       subject="topic", kind="date", trigger="送达|到货|补齐|寄出|发出|交货|交付|发货"),
+    zh("DEADLINE", rf"(?<!上线)(?<!发布)(?<!时间)(?<!往后)(?<!会议)(?:延到|延期到|推迟到|推到|顺延到)了?{ZH_DATE}(?:[，。；！]|$|才|再)(?![^，。；]{{0,6}}(?:开|会|见))",
+       0.75, subject="topic", kind="date", trigger="延到|延期到|推迟到|推到|顺延到"),
     zh("DEADLINE", rf"(?:交期|交货期|到货时间|发货时间)(?:是|为|定在|在)?(?=[^，。；]*?[月号日底初])(?!\d+[天周])"
        rf"{ZH_DATE}", 0.85, subject="topic", kind="date",
        trigger="交期|交货期|到货时间|发货时间"),

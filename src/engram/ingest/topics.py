@@ -15,16 +15,18 @@ from collections.abc import Mapping
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 
+_DEAL = frozenset({"deal", "purchase_order"})
+"""An agreed sale: a deal, or an order said by its purchase-order number (PO-2311)."""
 TOPIC_TYPES: Mapping[str, frozenset[str]] = {
-    "BUDGET": frozenset({"project", "deal", "organisation", "event"}),
-    "PRICE": frozenset({"deal", "product", "organisation", "project", "thing"}),
-    "DISCOUNT": frozenset({"deal", "product", "organisation"}),
-    "DEADLINE": frozenset({"deal", "project", "organisation", "product", "document", "event", "thing"}),
+    "BUDGET": _DEAL | frozenset({"project", "organisation", "event"}),
+    "PRICE": _DEAL | frozenset({"product", "organisation", "project", "thing"}),
+    "DISCOUNT": _DEAL | frozenset({"product", "organisation"}),
+    "DEADLINE": _DEAL | frozenset({"project", "organisation", "product", "document", "event", "thing"}),
     "LAUNCH_DATE": frozenset({"project", "product", "thing"}),
-    "EXPIRES_ON": frozenset({"document", "deal", "product", "thing"}),
-    "MEETING_AT": frozenset({"project", "deal", "event"}),
-    "STATUS": frozenset({"document", "deal", "project", "organisation", "invoice", "purchase_order"}),
-    "QUANTITY": frozenset({"deal"}),
+    "EXPIRES_ON": _DEAL | frozenset({"document", "product", "thing"}),
+    "MEETING_AT": _DEAL | frozenset({"project", "event"}),
+    "STATUS": _DEAL | frozenset({"document", "project", "organisation", "invoice"}),
+    "QUANTITY": _DEAL,
     "HAS_ISSUE": frozenset({"product"}),
     "CANCELLED": frozenset({"organisation", "person"}),
     "PAID": frozenset({"organisation"}),
@@ -39,7 +41,7 @@ DEPARTMENT = re.compile(
 )
 """The name of a department or team: one works at the organisation and is a member of these."""
 
-TOPIC_HOLDERS_LATER = ("deal", "project", "event", "product", "document", "organisation")
+TOPIC_HOLDERS_LATER = ("deal", "purchase_order", "project", "event", "product", "document", "organisation")
 """Names a later sentence of the message may be about when it names none of its own, by preference."""
 
 
@@ -57,7 +59,7 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     if "deal" in types:
-        deals = [m for m in reading.mentions if m.type == "deal"]
+        deals = [m for m in reading.mentions if m.type in _DEAL]
         if deals:
             return deals[0]
     mentions = reading.mentions

@@ -1,0 +1,53 @@
+"""Orders said by their numbers, and the dates deliveries and launches move to (sentences written
+for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Triple, read, reads, triples
+
+from engram.ingest.builtin import BuiltinExtractor
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    return BuiltinExtractor()
+
+
+CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # A purchase-order number of several parts is one order; what arrived so far is not its quantity.
+    ("嘉诚包装那单PO-2401-07（纸箱一万个）今天先到了5000个，剩下的他们说下周五前补齐。", "王芳",
+     {("PO-2401-07", "QUANTITY", 10000), ("PO-2401-07", "DEADLINE", "2024-03-22")},
+     {("PO-2401", "QUANTITY", 10000), ("PO-2401-07", "QUANTITY", 5000)}),
+    # A delivery moved, and its quantity in 片.
+    ("PO-2311那批主控板得延到下周三才能发。数量还是1500片不变。", "王芳",
+     {("PO-2311", "DEADLINE", "2024-03-20"), ("PO-2311", "QUANTITY", 1500)}, set()),
+    # A contract number of three parts; a delivery expected on a day.
+    ("贵司订购的300把人体工学椅（合同号HY-2024-056）已于今日发货，预计本周六送达。", "王芳",
+     {("HY-2024-056", "QUANTITY", 300), ("HY-2024-056", "DEADLINE", "2024-03-16")}, set()),
+    # A launch moved is a launch date, not a deadline, even said a clause after 上线.
+    ("智慧园区项目又延期了，上线从9月20号推到10月25号。", "王芳",
+     {("智慧园区项目", "LAUNCH_DATE", "2024-10-25")}, {("智慧园区项目", "DEADLINE", "2024-10-25")}),
+    ("凌云App的上线时间又改了，原定7月20号，现在推到8月8号。", "王芳",
+     {("凌云App", "LAUNCH_DATE", "2024-08-08")}, {("凌云App", "DEADLINE", "2024-08-08")}),
+    # 城建设计院 is an organisation: the budget is the customer's, not the writer's.
+    ("【日报】1. 拜访城建设计院，确认二期预算45万。", "王芳", {("城建设计院", "BUDGET", 450000)},
+     {("王芳", "BUDGET", 450000)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_orders_and_the_dates_they_move_to(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    "text", ["现场拜访改成线上会议，时间往后推到月底。", "上线推到五月，新的时间表我们没意见。"]
+)
+def test_a_meeting_or_launch_moved_with_nothing_named_is_no_deadline(
+    extractor: BuiltinExtractor, text: str
+) -> None:
+    found = triples(read(extractor, text, actor="王芳"))
+    assert not [t for t in found if t[1] == "DEADLINE"], found
