@@ -237,7 +237,7 @@ EN_ROLE_NOUNS = (
     "novelist|screenwriter|illustrator|animator|model|stylist|hairdresser|florist|farmer|rancher|"
     "realtor|broker|auditor|economist|statistician|mathematician|physicist|chemist|biologist|"
     "historian|archaeologist|astronaut|player|goalkeeper|quarterback|shooting guard|point guard|"
-    "controller|comptroller|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant"
+    "controller|comptroller|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""
@@ -248,11 +248,12 @@ EN_ROLE = (
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
     r"mechanical|registered|school|family|youth|mental health|social media|real estate|clinical|tech|"
     r"team|it|support|security|legal|procurement|purchasing|medical|nursing|customer success|growth|"
-    r"partnerships)\s)*"
+    r"partnerships|office|ops)\s)*"
     rf"(?:{EN_ROLE_NOUNS}|head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
-    rf"(?:\s(?:of|for)\s{EN_DEPARTMENT})?"
+    rf"(?:\s(?:of|for)\s{EN_DEPARTMENT}|(?:(?<=vp)|(?<=svp)|(?<=evp))\s(?=(?-i:[A-Z])){EN_DEPARTMENT})?"
 )
-"""A role, with the department a head, VP or director leads ("VP of Sales", "head of customer success")."""
+"""A role, with the department a head, VP or director leads ("VP of Sales", "head of customer success",
+"VP Sales")."""
 EN_ROLE_TRIGGER = f"{EN_ROLE_NOUNS.lower()}|head"
 """The trigger words of a pattern that needs a role (every match holds one of them): far fewer
 sentences hold one than hold its other words (" is ", " at "), and the role alternation is

@@ -94,6 +94,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\bbased (?:in|at|out of) (?:the |our |their |a )?(?P<obj>{EN_CAPS} office)\b", 0.8,
        kind="value", trigger="based"),
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
+    # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
+    en("MOVED_FROM", rf"\bmoved (?:their|its|our) (?:HQ|headquarters|head office|main office) from {EN_OBJ}(?= to )",
+       0.85, require_mention=True, object_type="place", trigger="moved"),
+    en("LIVES_IN", rf"\bmoved (?:their|its|our) (?:HQ|headquarters|head office|main office) (?:from [^,.;]+? )?to "
+       rf"{EN_OBJ}", 0.85, require_mention=True, object_type="place", trigger="moved"),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
@@ -126,7 +131,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
     en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT}){EN_OBJ}", 0.8, require_mention=True,
+       object_type="organisation", trigger=EN_ROLE_TRIGGER),
+    # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
+    en("HAS_ROLE", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z])", 0.8,
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger=EN_ROLE_TRIGGER),
+    # "just started as VP Sales at Crestline Software", "to join Maersk as regional ops director"
+    en("WORKS_AT", rf"\b(?:started|starting|starts|start) as (?:a |an |the )?{EN_ROLE}\s(?:at|with) {EN_OBJ}", 0.85,
+       require_mention=True, object_type="organisation", trigger="started as|starting as|starts as|start as"),
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
@@ -144,9 +156,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new )?(?:job|role|position) (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern"),
-    en("WORKS_AT", rf"\bjoined {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
+    en("WORKS_AT", rf"\b(?:joined|join|joins|joining) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
        rf"{EN_ROLE}\b)", 0.85,
-       require_mention=True, object_type="organisation", trigger="joined"),  # joined Acme as head of…
+       require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
     en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
@@ -157,7 +169,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:head|vp|svp|evp|director|chief|"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
@@ -306,6 +318,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",
        trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
                "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
+    # "Paula Grier stays our day-to-day contact", "New AP contact: Greg Fowler": the contact of the
+    # organisation talked about
+    en("CONTACT", rf"(?P<obj>{_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
+       r"new |primary )?(?:contact|point of contact)\b", 0.8, subject="topic", kind="entity", object_type="person",
+       require_mention=True, trigger="contact"),
+    en("CONTACT", rf"\bnew (?:[A-Z]{{2,4}} |billing |main )?contact(?: is|:)\s{EN_NAME}", 0.8, subject="topic",
+       kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
        rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
        subject_type="organisation", kind="entity", object_type="person",
@@ -565,4 +584,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("BIRTHDAY", rf"\b(?:I was|was|were) born on {EN_DATE}", kind="birthday", trigger="born on"),
     en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
        r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
+    # "He's turning 40", "My dad's 72 and still plays tennis": an age said with no "years old"
+    en("AGE", r"\b(?:(?:he|she|I)(?:'s|'m| is| am) turning|(?:dad|mom|father|mother|grandma|grandpa|son|daughter|"
+       r"husband|wife|brother|sister)'s)\s(?P<obj>\d{1,3})(?=\s*(?:[,.!;]|$|and\b|now\b|next\b|this\b|today\b))",
+       0.8, kind="number", trigger="turning|'s"),
 )  # fmt: skip

@@ -255,13 +255,14 @@ _EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|my
 """First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject."""
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
-    r"it|it's|everyone|everybody|someone|somebody|people|anyone|nobody|"
+    r"(?-i:it|It|it's|It's)|everyone|everybody|someone|somebody|people|anyone|nobody|"
     r"(?:(?<=^)|(?<=[,.;!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))an? (?:friend|colleague|coworker|"
     r"co-worker|neighbou?r|relative|stranger|guy|girl|woman|man|lady|buddy))\b",
     re.I,
 )
 """Subject pronouns only (possessives such as "their subscription" and objects such as "told him"
-are no subject), and people named by no name opening a clause ("A friend made it")."""
+are no subject), and people named by no name opening a clause ("A friend made it"); IT is a
+department ("IT director at Pinecrest"), not a pronoun."""
 _ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
 _ZH_BLOCK = re.compile(r"你们|你|您|(?P<plural>他们|她们)|(?P<third>他|她)|它|客户|对方|大家|别人|有人")
 _EN_GOVERNED = re.compile(
@@ -269,9 +270,12 @@ _EN_GOVERNED = re.compile(
     r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|and)\s+$",
     re.I,
 )
-_EN_APPOSITIVE = re.compile(r",\s(?:the|a|an|our|their|his|her)\s", re.I)
+_EN_APPOSITIVE = re.compile(
+    r",\s(?:(?:the|a|an|our|their|his|her)\s|(?=[\w-]+(?:\s[\w-]+){0,3}\s(?:at|of|for)\s(?-i:[A-Z])))", re.I
+)
 """A person described right after the name ("coffee with Carla Jensen, the new VP of Operations at
-Ferris & Cole"): the subject of the description, though a preposition governs the name."""
+Ferris & Cole", "spoke with Marcus Hale, IT director at Pinecrest"): the subject of the description,
+though a preposition governs the name."""
 _ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
 _ZH_PEOPLE = re.compile(
     r"老师|同事|邻居|朋友|同学|领导|老板|室友|舍友|小孩|学生|网友|医生|教练|师傅|阿姨|保姆|房东|闺蜜|哥们|大爷|大妈|"

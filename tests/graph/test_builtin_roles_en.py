@@ -1,0 +1,50 @@
+"""English business notes: roles in apposition, new jobs, a customer's contact said as a person's
+standing, an office moved, ages said without "years old" (sentences written for these tests; each
+case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    return BuiltinExtractor()
+
+
+CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # A role in apposition without an article, after a name a preposition governs; IT is no pronoun.
+    ("Spoke with Marcus Hale, IT director at Pinecrest Schools.", "Ann",
+     {("Marcus Hale", "HAS_ROLE", "IT director"), ("Marcus Hale", "WORKS_AT", "Pinecrest Schools")}, set()),
+    # A new job said with "started as" and "to join … as"; "VP Sales" is one role.
+    ("Tessa Morgan just started as VP Sales at Crestline Software (she left Zoho in March).", "Ann",
+     {("Tessa Morgan", "WORKS_AT", "Crestline Software"), ("Tessa Morgan", "HAS_ROLE", "VP Sales"),
+      ("Tessa Morgan", "LEFT_ORGANISATION", "Zoho")}, {("Tessa Morgan", "HAS_ROLE", "VP")}),
+    ("Keisha Grant is leaving at the end of this month to join Maersk as regional ops director.", "Ann",
+     {("Keisha Grant", "WORKS_AT", "Maersk"), ("Keisha Grant", "HAS_ROLE", "regional ops director")}, set()),
+    # Their + a role + a name: of the organisation talked about (counsel and office manager are roles).
+    ("Solstice Energy's MSA ends Nov 30. Their new general counsel, Amir Haddad, wants redlines.", "Ann",
+     {("Amir Haddad", "WORKS_AT", "Solstice Energy"), ("Amir Haddad", "HAS_ROLE", "general counsel")}, set()),
+    ("Alder & Finch Legal renewed. Their office manager Paula Grier stays our day-to-day contact.", "Ann",
+     {("Alder & Finch Legal", "CONTACT", "Paula Grier"), ("Paula Grier", "WORKS_AT", "Alder & Finch Legal"),
+      ("Paula Grier", "HAS_ROLE", "office manager")}, set()),
+    # An organisation's head office moved; a new contact after a colon.
+    ("CRM: Brightwater Hotels moved their HQ from Chicago to Nashville. New AP contact: Greg Fowler.", "Ann",
+     {("Brightwater Hotels", "LIVES_IN", "Nashville"), ("Brightwater Hotels", "MOVED_FROM", "Chicago"),
+      ("Brightwater Hotels", "CONTACT", "Greg Fowler"), ("Greg Fowler", "WORKS_AT", "Brightwater Hotels")},
+     {("Brightwater Hotels", "LIVES_IN", "Chicago")}),
+    # An age after a relative's 's or "turning"; a number of something else is no age.
+    ("My dad's 72 and still plays tennis every Saturday.", "Ann", {("Ann's dad", "AGE", 72)}, set()),
+    ("My husband's birthday is July 9. He's turning 40.", "Ann", {("Ann's husband", "AGE", 40)}, set()),
+    ("My son's 3 goals won the game.", "Ann", set(), {("Ann's son", "AGE", 3)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_english_business_notes(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
