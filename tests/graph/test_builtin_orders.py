@@ -30,6 +30,17 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("智慧园区项目", "LAUNCH_DATE", "2024-10-25")}, {("智慧园区项目", "DEADLINE", "2024-10-25")}),
     ("凌云App的上线时间又改了，原定7月20号，现在推到8月8号。", "王芳",
      {("凌云App", "LAUNCH_DATE", "2024-08-08")}, {("凌云App", "DEADLINE", "2024-08-08")}),
+    # An id with four digits in a row numbers an order or a contract; a model's number is no quantity.
+    ("Northwind Dental confirmed SO-7731: 25 IntraScan 4 units at $3,400 apiece.", "Ann",
+     {("SO-7731", "QUANTITY", 25), ("SO-7731", "PRICE", 3400)}, {("SO-7731", "QUANTITY", 4)}),
+    ("Received $48,000 from Pioneer Ag for the first half of PA-3301. The remaining $48k is due Jan 15.",
+     "Ann", {("PA-3301", "DEADLINE", "2025-01-15")}, {("Ann", "DEADLINE", "2025-01-15")}),
+    ("Halcyon confirmed 300 RouteIQ seats under agreement HF-2023-09; signed paperwork due back Friday.",
+     "Ann", {("HF-2023-09", "DEADLINE", "2024-03-15")}, set()),
+    ("It's like if I couldn't read due to an injury.", "Ann", set(), {("Ann", "DEADLINE", "to an injury")}),
+    # 把X撤了 cancels it; 报的 is a price; 一个月 is a month, not one of something.
+    ("坏消息，光明乳业把DJ-0612撤了。这单之前报的38万，白忙活一个月。", "王芳",
+     {("光明乳业", "CANCELLED", "DJ-0612"), ("DJ-0612", "PRICE", 380000)}, {("DJ-0612", "QUANTITY", 1)}),
     # 城建设计院 is an organisation: the budget is the customer's, not the writer's.
     ("【日报】1. 拜访城建设计院，确认二期预算45万。", "王芳", {("城建设计院", "BUDGET", 450000)},
      {("王芳", "BUDGET", 450000)}),

@@ -36,6 +36,20 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Brightwater Hotels", "LIVES_IN", "Nashville"), ("Brightwater Hotels", "MOVED_FROM", "Chicago"),
       ("Brightwater Hotels", "CONTACT", "Greg Fowler"), ("Greg Fowler", "WORKS_AT", "Brightwater Hotels")},
      {("Brightwater Hotels", "LIVES_IN", "Chicago")}),
+    ("Pinecrest Bank paid milestone 1. AP contact is still Walter Kim, walter.kim@pinecrestbank.com.", "Ann",
+     {("Pinecrest Bank", "CONTACT", "Walter Kim"), ("Walter Kim", "WORKS_AT", "Pinecrest Bank"),
+      ("Walter Kim", "EMAIL", "walter.kim@pinecrestbank.com")}, {("Bank", "CONTACT", "Walter Kim")}),
+    ("Please contact Walter Kim at Pinecrest Bank tomorrow.", "Ann", set(),
+     {("Pinecrest Bank", "CONTACT", "Walter Kim")}),
+    # An organisation named by a word firms end with (Marine, Outdoor) is what "their" points to.
+    ("Tidewater Marine cancelled the Q2 contract. Their new CFO, Irene Vasquez, is the one to talk to now.",
+     "Ann", {("Irene Vasquez", "WORKS_AT", "Tidewater Marine"), ("Irene Vasquez", "HAS_ROLE", "CFO")}, set()),
+    # "the new VP of …" in apposition; the employer one came over from.
+    ("Had coffee with Carla Jensen, the new VP of Operations at Ferris & Cole. She came over from Deloitte.",
+     "Ann",
+     {("Carla Jensen", "HAS_ROLE", "VP of Operations"), ("Carla Jensen", "LEFT_ORGANISATION", "Deloitte")},
+     set()),
+    ("He came over from Seattle last week.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", "Seattle")}),
     # An age after a relative's 's or "turning"; a number of something else is no age.
     ("My dad's 72 and still plays tennis every Saturday.", "Ann", {("Ann's dad", "AGE", 72)}, set()),
     ("My husband's birthday is July 9. He's turning 40.", "Ann", {("Ann's husband", "AGE", 40)}, set()),

@@ -109,7 +109,11 @@ ORG_WORDS = _words(
     "Motors Airlines Foods Pharma Pharmaceuticals Energy Insurance Consulting Ventures Networks Records "
     "Publishing Press Games Entertainment Bakery Cafe Restaurant Hotel Clinic Gym Shelter Hotels Clinics "
     "Hospitals Pharmacy Union Manufacturing Outfitters Freight Medicine Dental Robotics "
-    "Therapeutics Biotech Realty Properties Construction Telecom Airways Brewing Cloud"
+    "Therapeutics Biotech Realty Properties Construction Telecom Airways Brewing Cloud "
+    "Marine Outdoor Outdoors Schools Analytics Legal Aerospace Electronics Apparel Retail Supply Security "
+    "Financial Mining Chemicals Dynamics Automotive Shipping Transport Resorts Brands Markets Stores "
+    "Trading Textiles Packaging Printing Services Technology Electric Power Utilities Farms Sports Fitness "
+    "Education Learning Credit Finance Investments Advisors Associates Law Bancorp Lines Wireless Devices"
 )
 PLACE_WORDS = _words(
     "City Street St Avenue Ave Road Park Lake River Mountain Mountains Beach Island Islands Valley County "

@@ -234,6 +234,7 @@ class MentionFinder:
                     or is_first_name(run[0][2])
                     or run[0][2] in self._gazetteer
                     or _PERSON_APPOSITION.match(sentence, run[-1][1]) is not None
+                    or (len(run) > 1 and run[-1][2] in ORG_WORDS)  # "Pinecrest Bank paid…": a firm's name
                 )
                 possessive = sentence[run[-1][1] : run[-1][1] + 2] in ("'s", "’s")  # "Initech's renewal"
                 gerund = len(run) == 1 and re.fullmatch(r"[A-Z][a-z]{2,}ing", run[0][2]) is not None

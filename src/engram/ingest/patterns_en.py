@@ -46,6 +46,8 @@ _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
 )
 """What a named thing handed over is (EMEA partnerships, the Globex account)."""
+_NOT_A_MODEL = "".join(rf"(?<!(?-i:[A-Z])[A-Za-z]{{{n}}}\s)" for n in range(1, 12))
+"""Not the number of a model's name: "25 IntraScan 4 units", "50 Windows 11 licenses"."""
 _PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 """A person's name as a pattern's subject: one or two capitalised words."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
@@ -125,6 +127,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
        r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,
        trigger="quit|left|resigned|retired", negatable=False, objectless=True),
+    # "She came over from Deloitte in August": the employer before this one
+    en("LEFT_ORGANISATION", rf"\b(?:came|comes|coming) over from (?=(?-i:[A-Z])){EN_OBJ}", 0.8, require_mention=True,
+       strict=True, object_type="organisation", negatable=False, trigger="over from"),
     en("HAS_ROLE", rf"\b(?:got |was |been |just |finally )*promoted to (?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.85,
        kind="entity", object_type="role", trigger="promoted"),
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
@@ -169,7 +174,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s|\bas\s(?:(?:a|an|the|our)\s|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|\bas\s(?:(?:a|an|the|our)\s|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
@@ -260,7 +265,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
        rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
     # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
-    en("QUANTITY", r"(?<![\w$.,])(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
+    en("QUANTITY", rf"(?<![\w$.,]){_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
        r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
        trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
@@ -289,7 +294,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
        rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
        trigger="deadline|due date"),
-    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
+    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:back )?(?:by |on |before |(?=(?-i:[A-Z0-9])))"
+       rf"{EN_DATE}", 0.85,
        subject="topic", kind="date", trigger="due"),
     en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
        rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
@@ -323,7 +329,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("CONTACT", rf"(?P<obj>{_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
        r"new |primary )?(?:contact|point of contact)\b", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),
-    en("CONTACT", rf"\bnew (?:[A-Z]{{2,4}} |billing |main )?contact(?: is|:)\s{EN_NAME}", 0.8, subject="topic",
+    en("CONTACT", rf"\b(?:new|our|the|(?-i:[A-Z]{{2,4}})) (?:(?-i:[A-Z]{{2,4}}) |billing |main )?contact"
+       rf"(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s{EN_NAME}", 0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
        rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
@@ -344,7 +351,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?: number)?(?: is|:)? (?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.8, kind="phone", subject="group",
        trigger="line|phone|number|cell|mobile"),
     # "Rob Yates (rob.yates@kesslermfg.com, 414-555-0139 ext 4412)": a name and its contacts
-    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})\s?\((?P<obj>{EMAIL_ADDRESS})", 0.8, subject="group",
+    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})(?:\s?\(|,\s)(?P<obj>{EMAIL_ADDRESS})", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="email", trigger="@"),
     en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})\s?\((?:{EMAIL_ADDRESS},?\s)?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)", 0.8,
        subject="group", subject_type="person", named_subject=True, kind="phone", trigger="("),

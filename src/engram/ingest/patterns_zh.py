@@ -238,13 +238,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
-    zh("PRICE", rf"(?:价格|报价|售价|单价|价钱|续约价|续费|价|金额|合同额|总价|总额|年费|月费|服务费|费用|授权费)"
-       rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|合同额|总额|费"),
+    zh("PRICE", rf"(?:价格|报价|报的|售价|单价|价钱|续约价|续费|价|金额|合同额|总价|总额|年费|月费|服务费|费用|授权费)"
+       rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|合同额|总额|费|报的"),
     zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
-    zh("QUANTITY", r"(?<![\d元块钱])(?<!到了)(?P<obj>\d+|[一二三四五六七八九十百千万两]+)(?:台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
+    zh("QUANTITY", r"(?<![\d元块钱])(?<!到了)(?P<obj>\d+|[一二三四五六七八九十百千万两]+)(?:台|套|个(?![月钟多小星])|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
        subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片"),
     zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
        r"(?:到账|付了|收到|付清)",
@@ -299,6 +299,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
        0.85, kind="value",
        trigger="取消|撤销|作废|终止", negatable=False),
+    zh("CANCELLED", r"把(?P<obj>[A-Za-z0-9\u4e00-\u9fff-]{2,15}?)(?:这单|那单|订单)?(?:给)?(?:撤了|撤掉了?|撤回了?|砍掉了?|砍了)",
+       0.8, kind="value", trigger="撤|砍", negatable=False),  # 光明乳业把DJ-0612撤了
     zh("STATUS", r"(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),

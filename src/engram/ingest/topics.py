@@ -17,6 +17,9 @@ from engram.ingest.reading import Message, Sentence
 
 _DEAL = frozenset({"deal", "purchase_order"})
 """An agreed sale: a deal, or an order said by its purchase-order number (PO-2311)."""
+_ORDER_NUMBER = re.compile(r"\d{4}")
+"""An id with four digits in a row numbers an order or a contract (PA-3301, SO-7731); a model code has
+fewer (HX-40, GW-300)."""
 TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "BUDGET": _DEAL | frozenset({"project", "organisation", "event"}),
     "PRICE": _DEAL | frozenset({"product", "organisation", "project", "thing"}),
@@ -41,8 +44,24 @@ DEPARTMENT = re.compile(
 )
 """The name of a department or team: one works at the organisation and is a member of these."""
 
-TOPIC_HOLDERS_LATER = ("deal", "purchase_order", "project", "event", "product", "document", "organisation")
+TOPIC_HOLDERS_LATER = (
+    "deal",
+    "purchase_order",
+    "reference",
+    "project",
+    "event",
+    "product",
+    "document",
+    "organisation",
+)
 """Names a later sentence of the message may be about when it names none of its own, by preference."""
+
+
+def _a_deal(mention: Mention) -> bool:
+    """Return True for a deal, a purchase order, or an id numbering an order or a contract."""
+    return mention.type in _DEAL or (
+        mention.type == "reference" and _ORDER_NUMBER.search(mention.name) is not None
+    )
 
 
 def earlier_topic(predicate: str, message: Message) -> Mention | None:
@@ -50,7 +69,9 @@ def earlier_topic(predicate: str, message: Message) -> Mention | None:
     TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     for kind in TOPIC_HOLDERS_LATER:
-        if kind in types and (named := [m for m in message.topics if m.type == kind]):
+        if kind in types and (
+            named := [m for m in message.topics if (_a_deal(m) if kind == "deal" else m.type == kind)]
+        ):
             return named[-1]
     return None
 
@@ -59,7 +80,7 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     if "deal" in types:
-        deals = [m for m in reading.mentions if m.type in _DEAL]
+        deals = [m for m in reading.mentions if _a_deal(m)]
         if deals:
             return deals[0]
     mentions = reading.mentions
