@@ -209,7 +209,15 @@ class BuiltinExtractor:
     def _read_sentence(self, sentence: str, local: list[Mention], message: Message) -> Sentence:
         lang: Lang = "zh" if has_cjk(sentence) else "en"
         actor = message.speaker.actor
-        mentions = self._mentions.find(sentence, local, actor)
+        mentions = [  # "CRM：恒远律所…", "Subject: …": a header before a colon names no entity
+            m
+            for m in self._mentions.find(sentence, local, actor)
+            if not (
+                m.type == "thing"
+                and not sentence[: m.start].strip()
+                and sentence[m.end : m.end + 1] in _COLONS
+            )
+        ]
         relatives = find_relatives(sentence, lang, actor, mentions)
         if relatives:
             spans = [(r.start, r.end) for r in relatives]
@@ -424,6 +432,8 @@ class BuiltinExtractor:
                 return None  # "Lord of the Rings": the subject is part of a longer name
             if inside:
                 mention = inside[0]
+                if pattern.subject_type == "person" and mention.type in _NOT_PEOPLE:
+                    return None  # 恒远律所目前用的金蝶云: a product is nobody's employee
                 if mention.type == "thing" and pattern.subject_type:
                     mention.type = pattern.subject_type
                 elif pattern.subject_type == "person":
@@ -495,6 +505,8 @@ def _object_kind(pattern: Pattern) -> str:
 
 
 _FIRST_PERSON = ("actor", "possessive")
+_COLONS = ("：", ":")
+_NOT_PEOPLE = frozenset({"product", "organisation", "document", "deal", "project"})
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""

@@ -87,6 +87,8 @@ PRODUCT = re.compile(
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
+_LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
+"""恒远律所: a firm whose suffix jieba cuts apart (律/nr 所/u), said first in its clause."""
 _NICKNAME = re.compile(
     r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|"
     r"宋|唐|许|韩|"
@@ -156,7 +158,7 @@ def structural_mentions(sentence: str) -> list[Found]:
                 lead += 1
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
-                        (_NICKNAME, "person")):  # fmt: skip
+                        (_NICKNAME, "person"), (_LAW_FIRM, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return [_with_owner(mention, found, sentence) for mention in found]
 

@@ -69,6 +69,10 @@ _PET = (
     r"拉布拉多|边牧|萨摩耶|比熊|博美|蓝猫|狸花|三花|橘猫|奶牛猫|田园犬|土狗)"
 )
 _DO = r"(?:吃|喝|抽|玩|用|看|弹|练|打|跑|去|做|买|听)"
+_ACTIVITY = (
+    r"跑步|散步|钓鱼|游泳|爬山|骑行|健身|瑜伽|打(?:羽毛|篮|乒乓|网|排|高尔夫)球|踢(?:足)?球|练字|书法|画画|徒步|"
+    r"滑雪|露营|摄影|跳舞|广场舞|太极|撸铁|冥想|遛狗|下棋|唱歌|弹(?:钢琴|吉他|尤克里里)"
+)
 
 ZH_PATTERNS: tuple[Pattern, ...] = (
     # ── where people live and come from ──────────────────────────────────────────────────
@@ -113,7 +117,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", trigger="调到|调去|转到|换到", negatable=False),
     zh("MEMBER_OF", rf"(?:调到|调去|转到|换到)了?{_DEPT}", 0.85, kind="entity", object_type="organisation",
        trigger="调到|调去|转到|换到"),
-    zh("LEFT_ORGANISATION", rf"(?:在|从){_ORG}(?:工作|上班|干)了(?:[一二三四五六七八九十两几\d]+)年", 0.75,
+    zh("LEFT_ORGANISATION", rf"(?:在|从){_ORG}(?:工作|上班|干)了(?:[一二三四五六七八九十两几\d]+)多?年", 0.75,
        require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
     zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?){ZH_OBJ}", 0.8, require_mention=True,
        object_type="organisation", trigger="离开|辞掉|辞去|离职", negatable=False),
@@ -368,8 +372,23 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:卸了|卸载了|删了|注销了|退了)", 0.8, require_mention=True, whole=True, negatable=False,
        object_type="product", subject="speaker", trigger="卸了|卸载了|删了|注销了|退了"),  # 小红书我卸了
     # 酒和甜食都已经戒了: what is given up said first
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>(?:(?!我)[\u4e00-\u9fff]){1,4}?(?:[和、跟](?:(?!我)[\u4e00-\u9fff]){1,4}?)*)"
+       r"(?:他|她)?(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, kind="value", split=True,
+       negatable=False, trigger="戒了|戒掉了"),
     zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[\u4e00-\u9fff]{1,4}?(?:[和、跟][\u4e00-\u9fff]{1,4}?)*)"
-       r"(?:我们|我|他|她)?(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, kind="value", split=True, negatable=False, trigger="戒了|戒掉了"),
+       r"(?:我们|我)(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, subject="speaker", kind="value", split=True,
+       negatable=False, trigger="戒了|戒掉了"),  # 跟大家汇报下，烟我已经戒了: mine, whoever the first clause names
+    # 健身卡到期没续, 到期就不续了: a subscription let lapse
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{0,8}?)(?:到期)?(?:就|也)?(?:没续|没有续|不续了|不再续)",
+       0.75, kind="value", antecedent=True, negatable=False, trigger="续"),
+    # 现在改成每天早上跑步, 天天去钓鱼: a habit is a liking
+    zh("LIKES", rf"(?:每天|天天|每周|每个?周末|周末|经常|平时|一般|每晚|改成|迷上了?)[^，。！？；]{{0,12}}?(?:去|在)?"
+       rf"(?P<obj>{_ACTIVITY})(?![\u4e00-\u9fff]*(?:课|班|比赛))", 0.75, kind="value", negated="DISLIKES",
+       trigger="每天|天天|每周|周末|经常|平时|一般|每晚|改成|迷上"),
+    # 就是不吃香菜和葱: food one does not eat (不吃…了, a stop, is below)
+    zh("DISLIKES", r"(?:^|(?<=[，,；;])|从来|一般|就是)不(?:吃|喝)(?P<obj>(?:(?!了)[\u4e00-\u9fff]){1,4}?"
+       r"(?:[和、跟](?:(?!了)[\u4e00-\u9fff]){1,4}?)*)(?=[，。！？；]|$)", 0.75, kind="value", split=True,
+       negatable=False, trigger="不吃|不喝"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"

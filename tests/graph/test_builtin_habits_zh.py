@@ -1,0 +1,46 @@
+"""Habits, foods one does not eat, things given up or let lapse, and headers that name nothing,
+in Chinese chat and CRM notes (sentences written for these tests; each case names the facts that
+must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    return BuiltinExtractor()
+
+
+CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # A habit is a liking; a class of it is study, not liking.
+    ("现在改成每天早上跑步，一般跑5公里。", "王芳", {("王芳", "LIKES", "跑步")}, set()),
+    ("我爸上个月退休了，现在天天去钓鱼。", "王芳", {("王芳的爸爸", "LIKES", "钓鱼")},
+     {("王芳", "LIKES", "钓鱼")}),
+    ("我每周去上游泳课。", "王芳", set(), {("王芳", "LIKES", "游泳")}),
+    # Given up, with the topic first and someone else named in the first clause.
+    ("跟大家汇报下，烟我已经戒了快三个月了。", "王芳", {("王芳", "STOPPED_USING", "烟")},
+     {("王芳", "STOPPED_USING", "烟我")}),
+    # A subscription let lapse; a habit that replaced it.
+    ("健身卡到期没续，改成周末在小区楼下打羽毛球了。", "王芳",
+     {("王芳", "STOPPED_USING", "健身卡"), ("王芳", "LIKES", "打羽毛球")}, set()),
+    # Foods one does not eat are disliked; 不喝…了 is a stop; a vegetarian's 不吃鱼 is the diet.
+    ("小雨特别能吃辣，就是不吃香菜和葱。", "王芳",
+     {("小雨", "DISLIKES", "香菜"), ("小雨", "DISLIKES", "葱")}, set()),
+    ("从上周开始我就不喝奶茶了。", "王芳", {("王芳", "STOPPED_USING", "奶茶")},
+     {("王芳", "DISLIKES", "奶茶")}),
+    ("我是素食者，不吃肉也不吃鱼。", "王芳", {("王芳", "DIET", "素食")}, {("王芳", "DISLIKES", "鱼")}),
+    # A header before a colon names no entity; a law firm jieba cuts apart; a product employs no one.
+    ("CRM：恒远律所目前用的金蝶云。", "王芳", {("恒远律所", "USES", "金蝶云")},
+     {("CRM", "USES", "金蝶云"), ("金蝶云", "WORKS_AT", "恒远律所")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_habits_and_things_given_up(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
