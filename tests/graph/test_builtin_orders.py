@@ -41,6 +41,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # 把X撤了 cancels it; 报的 is a price; 一个月 is a month, not one of something.
     ("坏消息，光明乳业把DJ-0612撤了。这单之前报的38万，白忙活一个月。", "王芳",
      {("光明乳业", "CANCELLED", "DJ-0612"), ("DJ-0612", "PRICE", 380000)}, {("DJ-0612", "QUANTITY", 1)}),
+    # An id said first and then voided; a customer named by a name and its industry (凯德/nrt 医疗器械).
+    ("凯德医疗器械这单黄了，合同KD-2406直接作废。", "王芳", {("凯德医疗器械", "CANCELLED", "KD-2406")},
+     {("医疗器械", "CANCELLED", "KD-2406")}),
     # 城建设计院 is an organisation: the budget is the customer's, not the writer's.
     ("【日报】1. 拜访城建设计院，确认二期预算45万。", "王芳", {("城建设计院", "BUDGET", 450000)},
      {("王芳", "BUDGET", 450000)}),

@@ -57,6 +57,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("王芳", "RESPONSIBLE_FOR", "华东区大客户"), ("老陈", "UNASSIGNED_FROM", "华东区大客户")},
      {("老陈", "LEFT_ORGANISATION", "北京分公司"), ("王芳", "RESPONSIBLE_FOR", "华东区大")}),
     ("物业费调整为每平米6.5元，另外以后由我负责对接。", "王芳", set(), {("王芳", "RESPONSIBLE_FOR", "另外")}),
+    # Two customers handed over, joined by 和 (which jieba glues to the second name); a time word is
+    # no customer.
+    ("我这个月底就离职了，宏远电气和锐达机械这两个客户交接给小冯。", "王芳",
+     {("小冯", "RESPONSIBLE_FOR", "宏远电气"), ("小冯", "RESPONSIBLE_FOR", "锐达机械"),
+      ("王芳", "UNASSIGNED_FROM", "锐达机械")}, {("小冯", "RESPONSIBLE_FOR", "和锐达机械")}),
+    ("周报模板也挪过去了，以后由小袁维护。", "王芳", set(), {("小袁", "RESPONSIBLE_FOR", "以后")}),
     # A leaving said after the employer and the person ends that employer, not the one they go to.
     ("安居物业的IT经理钱伟离职了，听说跳槽到鼎新物业。", "王芳",
      {("钱伟", "LEFT_ORGANISATION", "安居物业")},

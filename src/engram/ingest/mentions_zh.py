@@ -62,6 +62,7 @@ _ORG_MIDDLE = _words("会计 律师 设计 建筑 工程 医疗 信息 科技 �
 """A word between a name and its suffix: 诚信 会计 事务所 is 诚信会计事务所, not 会计事务所."""
 _JOINED = ("入职", "就职", "任职", "供职")
 """Verbs jieba may cut through (入 职乐途 科技): their second character begins no name."""
+_CONJUNCTIONS = "和与及跟"
 _BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
 _PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
 _NOUNISH = _words("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x")
@@ -139,7 +140,10 @@ def structural_mentions(sentence: str) -> list[Found]:
             if first < index:
                 found.append((offsets[first], start + 2, sentence[offsets[first] : start + 2], "project"))
         elif len(word) >= 4 and has_cjk(word) and word[-2:] in _ORG_SUFFIX and word[:2] not in _NOT_PREFIX:
-            found.append((start, start + len(word), word, "organisation"))  # one jieba word: 平安保险
+            lead = start  # one jieba word: 平安保险; after a name, an industry: 凯德/nrt 医疗器械
+            if index > 0 and words[index - 1][1] in ("nr", "nrt", "nz") and len(words[index - 1][0]) >= 2:
+                lead = offsets[index - 1]
+            found.append((lead, start + len(word), sentence[lead : start + len(word)], "organisation"))
         elif word in _ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
             if index == 0 or not _prefix_word(*words[index - 1]) or len(words[index - 1][0]) < 2:
                 continue
@@ -154,7 +158,9 @@ def structural_mentions(sentence: str) -> list[Found]:
                 and _prefix_word(*words[index - 2], verbs=False)
             ):
                 lead = offsets[index - 2]
-            if sentence[lead - 1 : lead + 1] in _JOINED:
+            if sentence[lead - 1 : lead + 1] in _JOINED or (
+                sentence[lead] in _CONJUNCTIONS and start - lead >= 3
+            ):  # 入|职乐途 科技, 宏远电气和锐达 机械: the verb's or the conjunction's character is no name's
                 lead += 1
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),

@@ -210,7 +210,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
-    zh("RESPONSIBLE_FOR", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?)?(?:现在|目前|其实|"
+    zh("RESPONSIBLE_FOR", rf"(?!以后|之后|后面|今后|现在|目前)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?)?(?:现在|目前|其实|"
        rf"一直|实际上|暂时|都|全部|以后|之后|后面|今后)?(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管|维护|处理|"
        rf"接手|带)", 0.8, subject="group", subject_type="person", kind="value", trigger="由"),
     # 小程序改版那摊事以后叶琳来跟, 华北大区归我管: who takes something on, said after it
@@ -305,6 +305,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="取消|撤销|作废|终止", negatable=False),
     zh("CANCELLED", r"把(?P<obj>[A-Za-z0-9\u4e00-\u9fff-]{2,15}?)(?:这单|那单|订单)?(?:给)?(?:撤了|撤掉了?|撤回了?|砍掉了?|砍了)",
        0.8, kind="value", trigger="撤|砍", negatable=False),  # 光明乳业把DJ-0612撤了
+    zh("CANCELLED", r"(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*)(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
+       kind="value", trigger="作废|取消|撤销", negatable=False),  # 合同KD-2406直接作废
     zh("STATUS", r"(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
