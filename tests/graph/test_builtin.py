@@ -501,10 +501,13 @@ def test_a_relatives_relative_is_neither_the_relative_nor_the_speakers_kin(
     assert facts(grandma) == {
         ("苏晴的奶奶", "ALLERGIC_TO", "青霉素")
     }  # 奶奶 opening a sentence: 我 is dropped
-    for text in ("老婆饼很好吃。", "老公司的人都走了。", "张伟结婚了，老婆在腾讯上班。", "老爸老妈都退休了。",
+    for text in ("老婆饼很好吃。", "老公司的人都走了。", "张伟结婚了，老婆在腾讯上班。",
                  "我姐的老公司在深圳。", "我姐的孩子们都在北京上学。"):  # fmt: skip
         result = extractor.extract(episode(text, actor="王芳"))
         assert not any(f.subject.startswith("王芳") for f in result.facts), (text, facts(result))
+    parents = extractor.extract(episode("老爸老妈都退休了。", actor="王芳"))  # two relatives, 老妈 no name
+    named = {n for f in parents.facts for n in (f.subject, f.object) if n}
+    assert named <= {"王芳", "王芳的爸爸", "王芳的妈妈"}, facts(parents)
     longer = extractor.extract(episode("My sister's husband's brother works at Boeing.", actor="Mark"))
     assert not longer.facts, "a chain of three is no one we can name"
     named = extractor.extract(episode("My sister's husband Tom works at Boeing.", actor="Mark"))

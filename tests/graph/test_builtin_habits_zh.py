@@ -33,6 +33,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("从上周开始我就不喝奶茶了。", "王芳", {("王芳", "STOPPED_USING", "奶茶")},
      {("王芳", "DISLIKES", "奶茶")}),
     ("我是素食者，不吃肉也不吃鱼。", "王芳", {("王芳", "DIET", "素食")}, {("王芳", "DISLIKES", "鱼")}),
+    # Retiring is a status besides the employer left (a bureau is one); not a pension, a wish or a denial.
+    ("我爸上个月正式退休了，在电力局干了三十多年。", "王芳",
+     {("王芳的爸爸", "STATUS", "退休"), ("王芳的爸爸", "LEFT_ORGANISATION", "电力局")}, set()),
+    ("我还没退休，退休金也不多。", "王芳", set(), {("王芳", "STATUS", "退休")}),
+    ("如果我退休了就去旅游。", "王芳", set(), {("王芳", "STATUS", "退休")}),
+    ("My dad finally retired after 32 years at the post office!", "Ann", {("Ann's dad", "STATUS", "retired")},
+     set()),
+    ("My neighbour Tom is a retired teacher.", "Ann", set(), {("Tom", "STATUS", "retired")}),
     # A header before a colon names no entity; a law firm jieba cuts apart; a product employs no one.
     ("CRM：恒远律所目前用的金蝶云。", "王芳", {("恒远律所", "USES", "金蝶云")},
      {("CRM", "USES", "金蝶云"), ("金蝶云", "WORKS_AT", "恒远律所")}),

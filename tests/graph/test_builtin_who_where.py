@@ -66,7 +66,8 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A leaving said after the employer and the person ends that employer, not the one they go to.
     ("安居物业的IT经理钱伟离职了，听说跳槽到鼎新物业。", "王芳",
      {("钱伟", "LEFT_ORGANISATION", "安居物业")},
-     {("钱伟", "WORKS_AT", "安居物业"), ("钱伟", "LEFT_ORGANISATION", "鼎新物业")}),
+     {("钱伟", "WORKS_AT", "安居物业"), ("钱伟", "LEFT_ORGANISATION", "鼎新物业"),
+      ("钱伟", "HAS_ROLE", "经理")}),
     # 参加下 is 参加一下: nothing attended.
     ("周四凯泓商业的陆总过来，销售和技术都参加下。", "王芳", {("陆总", "WORKS_AT", "凯泓商业")},
      {("陆总", "ATTENDED", "下"), ("凯泓商业", "ATTENDED", "下")}),

@@ -370,8 +370,11 @@ class BuiltinExtractor:
                 if pattern.ends:  # "her last day on the account was March 31": it ends after that day
                     last = invalid_at or valid_at
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
-            if not (predicate == "COMES_FROM" and match.group().startswith("老家")):
-                reading.claimed.append(span)  # 回老家厦门: the hometown is also where the verb goes
+            # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words
+            # ("Dad finally retired": retired is also his status)
+            hometown = predicate == "COMES_FROM" and match.group().startswith("老家")
+            if not hometown and (target or value is not None):
+                reading.claimed.append(span)
             facts.append(
                 FactIn(
                     subject=out_subject,

@@ -26,7 +26,8 @@ def add_implied_facts(message: Message) -> None:
 
 def _leaving_employer(message: Message) -> None:
     """安居物业的IT经理钱伟离职了，听说跳槽到鼎新物业: the leaving ends the employer named with the
-    person before it (安居物业), not the one they go to after; one fact says both."""
+    person before it (安居物业), not the one they go to after; one fact says both, and the role held
+    there is no longer held."""
     for key, left in list(message.facts.items()):
         if left.predicate != "LEFT_ORGANISATION" or left.object is not None or left.value is not None:
             continue
@@ -42,6 +43,13 @@ def _leaving_employer(message: Message) -> None:
             ):
                 del message.facts[key], message.facts[other_key]
                 message.add_fact(left.model_copy(update={"object": works.object}))
+                for role_key, role in list(message.facts.items()):
+                    if (
+                        role.predicate == "HAS_ROLE"
+                        and role.subject == left.subject
+                        and role.fact == sentence
+                    ):
+                        del message.facts[role_key]
                 break
 
 

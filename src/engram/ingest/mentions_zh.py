@@ -90,6 +90,11 @@ PRODUCT = re.compile(
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
 """恒远律所: a firm whose suffix jieba cuts apart (律/nr 所/u), said first in its clause."""
+_BUREAU = re.compile(
+    r"(?:电力|税务|公安|教育|财政|统计|环保|交通|气象|邮政|铁路|商务|民政|人社|住建|规划|水利|林业|农业|市场监管|国土|文旅|卫健)"
+    r"(?:局|厅)"
+)
+"""A government bureau one works at (电力局, 税务局); 结局 and 格局 are none."""
 _NICKNAME = re.compile(
     r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|"
     r"宋|唐|许|韩|"
@@ -164,7 +169,8 @@ def structural_mentions(sentence: str) -> list[Found]:
                 lead += 1
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
-                        (_NICKNAME, "person"), (_LAW_FIRM, "organisation")):  # fmt: skip
+                        (_NICKNAME, "person"), (_LAW_FIRM, "organisation"),
+                        (_BUREAU, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return [_with_owner(mention, found, sentence) for mention in found]
 

@@ -583,6 +583,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",
        0.8, subject="addressee", kind="value", trigger="friend|buddy|pal"),
     en("STATUS", r"\b(?P<obj>passed away|died)\b", 0.8, kind="value", trigger="passed away|died"),
+    en("STATUS", r"\b(?<!not )(?P<obj>retired)(?=\s(?:last|this|in|after|from|at|on|yesterday|today|recently|early)\b|"
+       r"\s*[.!,;)]|$)", 0.8, kind="value", trigger="retired", supposable=True),  # not "a retired teacher"
     en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
        r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
     en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,

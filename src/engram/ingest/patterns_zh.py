@@ -311,6 +311,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
     zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
+    zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
     zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{_ISSUES})", 0.75, subject="topic", kind="value",
        trigger=_ISSUES),
