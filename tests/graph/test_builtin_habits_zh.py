@@ -21,6 +21,30 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("我爸上个月退休了，现在天天去钓鱼。", "王芳", {("王芳的爸爸", "LIKES", "钓鱼")},
      {("王芳", "LIKES", "钓鱼")}),
     ("我每周去上游泳课。", "王芳", set(), {("王芳", "LIKES", "游泳")}),
+    # A wish, a resolution, someone making one, someone else's habit or a complaint is no liking;
+    # 天天 is no name.
+    ("我爸天天去钓鱼。", "王芳", {("王芳的爸爸", "LIKES", "钓鱼")}, {("天天", "LIKES", "钓鱼")}),
+    ("我想每天跑步，但是坚持不下来。", "王芳", set(), {("王芳", "LIKES", "跑步")}),
+    ("以后每天早上跑步！", "王芳", set(), {("王芳", "LIKES", "跑步")}),
+    ("我老婆每天逼我去健身。", "王芳", set(), {("王芳的老婆", "LIKES", "健身"), ("王芳", "LIKES", "健身")}),
+    ("我们小区经常下棋的老王搬走了。", "王芳", set(), {("王芳", "LIKES", "下棋")}),
+    ("每天遛狗真的好累。", "王芳", set(), {("王芳", "LIKES", "遛狗")}),
+    ("从来不吃亏。", "王芳", set(), {("王芳", "DISLIKES", "亏")}),
+    ("房租还没续，下周去办。", "王芳", set(),
+     {("王芳", "STOPPED_USING", "房租还"), ("王芳", "STOPPED_USING", "房租")}),
+    # Cancelled only when said so: not denied, asked, almost, or a message recalled.
+    ("千万别把PO-2401-07撤了。", "王芳", set(), {("王芳", "CANCELLED", "PO-2401-07")}),
+    ("要不要把恒泰物流的订单撤了？", "王芳", set(), {("王芳", "CANCELLED", "恒泰物流的订单")}),
+    ("恒泰物流差点把订单撤了。", "王芳", set(), {("恒泰物流", "CANCELLED", "订单")}),
+    ("刚才发错群了，赶紧把消息撤回了。", "王芳", set(), {("王芳", "CANCELLED", "消息")}),
+    # 由我来跟 under a supposition, in a plan, or of a detail: nothing taken on.
+    ("如果华东区大客户由我来跟，之前负责的老陈怎么办？", "王芳", set(),
+     {("老陈", "UNASSIGNED_FROM", "华东区大客户")}),
+    ("华东区大客户本来打算由我来跟，后来给了小李。", "王芳", set(),
+     {("王芳", "RESPONSIBLE_FOR", "华东区大客户本来打算")}),
+    # Our own side's person is no customer's contact.
+    ("恒泰物流的单子，我们这边对接的是小林。", "王芳", set(),
+     {("恒泰物流", "CONTACT", "小林"), ("单子", "WORKS_AT", "恒泰物流")}),
     # Given up, with the topic first and someone else named in the first clause.
     ("跟大家汇报下，烟我已经戒了快三个月了。", "王芳", {("王芳", "STOPPED_USING", "烟")},
      {("王芳", "STOPPED_USING", "烟我")}),

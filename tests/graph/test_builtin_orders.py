@@ -35,8 +35,16 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("SO-7731", "QUANTITY", 25), ("SO-7731", "PRICE", 3400)}, {("SO-7731", "QUANTITY", 4)}),
     ("Received $48,000 from Pioneer Ag for the first half of PA-3301. The remaining $48k is due Jan 15.",
      "Ann", {("PA-3301", "DEADLINE", "2025-01-15")}, {("Ann", "DEADLINE", "2025-01-15")}),
-    ("Halcyon confirmed 300 RouteIQ seats under agreement HF-2023-09; signed paperwork due back Friday.",
-     "Ann", {("HF-2023-09", "DEADLINE", "2024-03-15")}, set()),
+    # An id that is a flight, a room, a staff number or an extension is no order.
+    ("航班MU-5137延误了，恒泰物流的PO-2401-07预计本周六送达。", "王芳",
+     {("PO-2401-07", "DEADLINE", "2024-03-16")},
+     {("MU-5137", "DEADLINE", "2024-03-16")}),
+    ("In room CR-2201 we agreed PA-3301 is 500 units at $40 each.", "Ann",
+     {("PA-3301", "QUANTITY", 500), ("PA-3301", "PRICE", 40)},
+     {("CR-2201", "PRICE", 40), ("PA-3301", "QUANTITY", 3301)}),
+    # Something not delivered, denied, or nobody's: no deadline.
+    ("恒泰物流的PO-2401-07下周五前补齐不了。", "王芳", set(), {("PO-2401-07", "DEADLINE", "2024-03-22")}),
+    ("跟恒泰物流的体检推迟到下周三。", "王芳", set(), {("恒泰物流", "DEADLINE", "2024-03-20")}),
     ("It's like if I couldn't read due to an injury.", "Ann", set(), {("Ann", "DEADLINE", "to an injury")}),
     # 把X撤了 cancels it; 报的 is a price; 一个月 is a month, not one of something.
     ("坏消息，光明乳业把DJ-0612撤了。这单之前报的38万，白忙活一个月。", "王芳",
@@ -57,10 +65,19 @@ def test_orders_and_the_dates_they_move_to(
     reads(extractor, text, actor, wanted, unwanted)
 
 
-@pytest.mark.parametrize(
-    "text", ["现场拜访改成线上会议，时间往后推到月底。", "上线推到五月，新的时间表我们没意见。"]
-)
-def test_a_meeting_or_launch_moved_with_nothing_named_is_no_deadline(
+NOTHING_DUE = [
+    "现场拜访改成线上会议，时间往后推到月底。",
+    "上线推到五月，新的时间表我们没意见。",
+    "我妈的快递预计本周六送达。",
+    "My sister's baby is due March 3.",
+    "I'm due Friday for a dental checkup.",
+    "Library books due back Friday, remind me.",
+    "The Pinecrest Schools report isn't due Friday anymore.",
+]
+
+
+@pytest.mark.parametrize("text", NOTHING_DUE)
+def test_nothing_moved_or_due_of_something_named_is_no_deadline(
     extractor: BuiltinExtractor, text: str
 ) -> None:
     found = triples(read(extractor, text, actor="王芳"))

@@ -50,10 +50,36 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Carla Jensen", "HAS_ROLE", "VP of Operations"), ("Carla Jensen", "LEFT_ORGANISATION", "Deloitte")},
      set()),
     ("He came over from Seattle last week.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", "Seattle")}),
+    # A role not held now, or someone else's: no employer (IT is a pronoun unless a role follows).
+    ("Talked to Marcus Hale, former IT director at Pinecrest Schools.", "Ann", set(),
+     {("Marcus Hale", "WORKS_AT", "Pinecrest Schools"), ("Ann", "WORKS_AT", "Pinecrest Schools")}),
+    ("Interviewed Sam Ortiz, candidate for IT director at Pinecrest Schools.", "Ann", set(),
+     {("Sam Ortiz", "WORKS_AT", "Pinecrest Schools")}),
+    ("Met Tyler Ross, father of the CFO at Acme Logistics.", "Ann", set(),
+     {("Tyler Ross", "WORKS_AT", "Acme Logistics")}),
+    ("Marcus Hale, IT director at Pinecrest Schools until 2019, now runs a bakery.", "Ann", set(),
+     {("Marcus Hale", "WORKS_AT", "Pinecrest Schools")}),
+    ("Marcus Hale, IT director at Pinecrest Schools, says IT is moving to Nashville.", "Ann",
+     {("Marcus Hale", "WORKS_AT", "Pinecrest Schools")}, {("Marcus Hale", "LIVES_IN", "Nashville")}),
+    # A former contact, one to be named, and someone's assistant or boss are no contact.
+    ("Pinecrest Schools renewal. Former AP contact: Greg Fowler (left in May).", "Ann", set(),
+     {("Pinecrest Schools", "CONTACT", "Greg Fowler")}),
+    ("Pinecrest Schools: new AP contact: TBD.", "Ann", set(), {("Pinecrest Schools", "CONTACT", "TBD")}),
+    ("Pinecrest Schools: our contact is John's assistant, Mary.", "Ann", set(),
+     {("Pinecrest Schools", "CONTACT", "John")}),
+    ("Pinecrest Schools: Greg Fowler is our contact's boss.", "Ann", set(),
+     {("Pinecrest Schools", "CONTACT", "Greg Fowler")}),
+    # Only a named organisation moves its head office; a denied or almost move is none.
+    ("We almost moved our HQ from Chicago to Nashville.", "Ann", set(), {("Ann", "LIVES_IN", "Nashville")}),
+    ("Brightwater Hotels never moved their HQ from Chicago to Nashville.", "Ann", set(),
+     {("Brightwater Hotels", "LIVES_IN", "Nashville")}),
     # An age after a relative's 's or "turning"; a number of something else is no age.
     ("My dad's 72 and still plays tennis every Saturday.", "Ann", {("Ann's dad", "AGE", 72)}, set()),
     ("My husband's birthday is July 9. He's turning 40.", "Ann", {("Ann's husband", "AGE", 40)}, set()),
     ("My son's 3 goals won the game.", "Ann", set(), {("Ann's son", "AGE", 3)}),
+    ("My son's 10 and 12 year old friends slept over.", "Ann", set(), {("Ann's son", "AGE", 10)}),
+    ("My daughter's 95. Best in her class!", "Ann", set(), {("Ann's daughter", "AGE", 95)}),
+    ("My brother Tom is turning 40.", "Ann", {("Tom", "AGE", 40)}, set()),
 ]  # fmt: skip
 
 

@@ -86,16 +86,24 @@ PLACES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("奶奶对青霉素过敏。她现在跟我们一起住在闵行。", "王芳", {("王芳的奶奶", "LIVES_IN", "闵行")}, set()),
     ("不是望京哈，我其实住在回龙观，上次说错了。", "王芳", {("王芳", "LIVES_IN", "回龙观")}, set()),
     ("我在腾讯工作。", "王芳", {("王芳", "WORKS_AT", "腾讯")}, {("王芳", "LIVES_IN", "腾讯")}),
-    # 搬来 is moving in; a place alone after 都在 closing the clause is where one lives; 在…出差 is not.
+    # 搬来 is moving in; being somewhere (都在, 也在, 现在在) says no home.
     ("我妈上个月从老家衡阳搬来杭州了。", "王芳",
      {("王芳的妈妈", "LIVES_IN", "杭州"), ("王芳的妈妈", "MOVED_FROM", "衡阳")}, set()),
-    ("我姐生了个男孩。她和姐夫都在厦门。", "王芳", {("王芳的姐姐", "LIVES_IN", "厦门")}, set()),
     ("我现在在北京出差。", "王芳", set(), {("王芳", "LIVES_IN", "北京")}),
+    ("货都在宁波。", "王芳", set(), {("王芳", "LIVES_IN", "宁波")}),
+    ("我现在在北京，明天回上海。", "王芳", set(), {("王芳", "LIVES_IN", "北京")}),
+    ("王总今天也在深圳。", "王芳", set(), {("王总", "LIVES_IN", "深圳")}),
+    ("我想住在回龙观，离公司近。", "王芳", set(), set()),
     # Where an organisation is: its head office, its address said whole.
     ("客户资料更新：嘉禾新材总部在宁波，苏州那个是他们的分厂。", "王芳", {("嘉禾新材", "LIVES_IN", "宁波")},
      {("嘉禾新材", "LIVES_IN", "苏州")}),
     ("诚信会计事务所下个月搬家，新地址在滨江区江南大道1888号。", "王芳",
      {("诚信会计事务所", "LIVES_IN", "滨江区江南大道1888号")}, {("诚信会计事务所", "LIVES_IN", "滨江区")}),
+    # 总部 and 地址 followed by no place; 公司总部 names no 司总.
+    ("总部在考虑要不要砍预算。", "王芳", set(), {("王芳", "LIVES_IN", "考虑要不要砍预算")}),
+    ("我们公司总部在宁波。", "王芳", set(), {("司总", "LIVES_IN", "宁波")}),
+    ("我的收货地址是公司前台。", "王芳", set(), {("王芳", "LIVES_IN", "公司前台")}),
+    ("恒泰物流的新地址在哪？", "王芳", set(), {("恒泰物流", "LIVES_IN", "哪")}),
 ]  # fmt: skip
 
 

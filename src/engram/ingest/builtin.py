@@ -465,7 +465,7 @@ class BuiltinExtractor:
             if topic is not None:
                 message.add_entity(topic)
                 return topic.name, 0.95 if topic in reading.mentions else 0.8
-            if predicate in _SPEAKER_FALLBACK:
+            if predicate in _SPEAKER_FALLBACK and not pattern.named_topic:
                 theirs = predicate == "BUDGET" and (
                     owned_by_another(reading, cue) or (not first and someone_else(reading, cue))
                 )

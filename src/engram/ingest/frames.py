@@ -56,6 +56,8 @@ class Pattern:
       ("产品经理周报", "our CTO Slack channel").
     - ``supposable``: like a stop, the statement is not read under a supposition or condition
       ("if I ever win the lottery I'm … moving to Lisbon").
+    - ``named_topic``: a topic predicate's subject must be named (a deal, an order, a customer…),
+      never the speaker ("我妈的快递预计本周六送达" is no deadline of the speaker's).
     - ``handover``: the one who held the object before is unassigned from it (UNASSIGNED_FROM):
       "from me"/"from <name>" after it, or in Chinese the subject the clause continues
       (我下周休产假，…康泰医疗给小贺; 他手上的项目交给我).
@@ -86,6 +88,7 @@ class Pattern:
     whole: bool = False
     handover: bool = False
     supposable: bool = False
+    named_topic: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")

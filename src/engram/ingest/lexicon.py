@@ -131,4 +131,6 @@ SURNAMES = frozenset(
     "全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
 SURNAME_ALT = "|".join([*sorted(CHINESE_COMPOUND_SURNAMES), f"[{''.join(sorted(SURNAMES))}]"])
-ZH_TITLED = re.compile(rf"({SURNAME_ALT})({'|'.join(CHINESE_TITLES)})(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))")
+ZH_TITLED = re.compile(
+    rf"(?<![公上])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)})(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))"
+)

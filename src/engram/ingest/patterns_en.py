@@ -48,6 +48,18 @@ _HANDED = (
 """What a named thing handed over is (EMEA partnerships, the Globex account)."""
 _NOT_A_MODEL = "".join(rf"(?<!(?-i:[A-Z])[A-Za-z]{{{n}}}\s)" for n in range(1, 12))
 """Not the number of a model's name: "25 IntraScan 4 units", "50 Windows 11 licenses"."""
+_HQ_MOVED = (
+    rf"\b(?P<subj>{EN_CAPS}) (?:has |have |just |recently |finally |officially )?moved (?:their|its) "
+    r"(?:HQ|headquarters|head office|main office) "
+)
+"""An organisation, named, that moved its head office (not "we almost moved our HQ")."""
+_NOT_HELD = "".join(
+    rf"(?<!{before}{word})"
+    for before in ("former ", "ex-", "previous ", "formerly ", "previously ", "for ", "for a ", "for an ")
+    for word in ("", *(rf"[A-Za-z]{{{n}}} " for n in range(2, 9)))
+)
+"""Before a role, with or without one word of it: a role not held now ("former IT director at …",
+"candidate for CFO at …")."""
 _PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 """A person's name as a pattern's subject: one or two capitalised words."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
@@ -97,10 +109,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="based"),
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
-    en("MOVED_FROM", rf"\bmoved (?:their|its|our) (?:HQ|headquarters|head office|main office) from {EN_OBJ}(?= to )",
-       0.85, require_mention=True, object_type="place", trigger="moved"),
-    en("LIVES_IN", rf"\bmoved (?:their|its|our) (?:HQ|headquarters|head office|main office) (?:from [^,.;]+? )?to "
-       rf"{EN_OBJ}", 0.85, require_mention=True, object_type="place", trigger="moved"),
+    en("MOVED_FROM", rf"{_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
+       require_mention=True, object_type="place", trigger="moved"),
+    en("LIVES_IN", rf"{_HQ_MOVED}(?:from [^,.;]+? )?to {EN_OBJ}", 0.85, subject="group", subject_type="organisation",
+       require_mention=True, object_type="place", trigger="moved"),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
@@ -135,10 +147,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"\b{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT}){EN_OBJ}", 0.8, require_mention=True,
+    en("WORKS_AT", rf"{_NOT_HELD}\b{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?![^,.;]*\b(?:until|till)\b){EN_OBJ}", 0.8,
+       require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
-    en("HAS_ROLE", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z])", 0.8,
+    en("HAS_ROLE", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z])"
+       r"(?![^,.;]*\b(?:until|till)\b)", 0.8,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger=EN_ROLE_TRIGGER),
     # "just started as VP Sales at Crestline Software", "to join Maersk as regional ops director"
@@ -269,7 +283,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
        trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
-    en("QUANTITY", r"(?<![\w$.,])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
+    en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
        subject="topic", kind="number", trigger=" at |@"),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),
@@ -294,8 +308,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
        rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
        trigger="deadline|due date"),
-    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:back )?(?:by |on |before |(?=(?-i:[A-Z0-9])))"
-       rf"{EN_DATE}", 0.85,
+    # "The remaining $48k is due Jan 15": a date right after "due", of something named (a baby due March 3,
+    # "I'm due Friday for a checkup" and library books due back name none)
+    en("DEADLINE", rf"(?<!n't )(?<!not )\bdue (?=(?-i:[A-Z0-9])){EN_DATE}", 0.8, subject="topic", kind="date",
+       named_topic=True, trigger="due"),
+    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
        subject="topic", kind="date", trigger="due"),
     en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
        rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
@@ -327,10 +344,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "Paula Grier stays our day-to-day contact", "New AP contact: Greg Fowler": the contact of the
     # organisation talked about
     en("CONTACT", rf"(?P<obj>{_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
-       r"new |primary )?(?:contact|point of contact)\b", 0.8, subject="topic", kind="entity", object_type="person",
+       r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),
-    en("CONTACT", rf"\b(?:new|our|the|(?-i:[A-Z]{{2,4}})) (?:(?-i:[A-Z]{{2,4}}) |billing |main )?contact"
-       rf"(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s{EN_NAME}", 0.8, subject="topic",
+    en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:[A-Z]{{2,4}})) (?:(?-i:[A-Z]{{2,4}}) |billing |"
+       rf"main )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{_PERSON_NAME})(?![\w'’])",
+       0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
        rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
@@ -594,7 +612,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
        r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
     # "He's turning 40", "My dad's 72 and still plays tennis": an age said with no "years old"
-    en("AGE", r"\b(?:(?:he|she|I)(?:'s|'m| is| am) turning|(?:dad|mom|father|mother|grandma|grandpa|son|daughter|"
-       r"husband|wife|brother|sister)'s)\s(?P<obj>\d{1,3})(?=\s*(?:[,.!;]|$|and\b|now\b|next\b|this\b|today\b))",
-       0.8, kind="number", trigger="turning|'s"),
+    en("AGE", rf"\b(?:he|she|I|{_PERSON_NAME})(?:'s|'m| is| am) turning\s(?P<obj>\d{{1,3}})\b(?!\s*(?:%|percent))",
+       0.8, kind="number", trigger="turning"),
+    en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"
+       r"(?=\s+and\s+(?:still|has|is|lives|loves|plays|goes)\b|\s+now\b)", 0.8, kind="number", trigger="'s"),
 )  # fmt: skip

@@ -86,14 +86,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="人"),
     zh("LIVES_IN", rf"(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住){ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),
-    # 她和姐夫都在厦门: a place alone after 在 closing the clause (在北京出差 says no home)
-    zh("LIVES_IN", r"(?:都|也|一直|现在|目前|还)在(?P<obj>[\u4e00-\u9fff]{2,6}?)(?=[，。！？；]|$)", 0.7,
-       require_mention=True, whole=True, object_type="place", trigger="在"),
     # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
-    zh("LIVES_IN", rf"(?:总部|总公司)(?:设|搬)?(?:在|是|搬到了?|迁到了?){ZH_OBJ}", 0.8, object_type="place",
-       trigger="总部|总公司"),
-    zh("LIVES_IN", rf"(?:新地址|地址|办公地点|新办公室)(?:在|是|改成了?|换成了?|搬到了?){ZH_OBJ}", 0.8, kind="value",
-       trigger="地址|办公地点|办公室"),  # an address is said whole
+    zh("LIVES_IN", rf"(?<!公司)(?:总部|总公司)(?:设|搬)?(?:在|搬到了?|迁到了?){ZH_OBJ}", 0.8, require_mention=True,
+       strict=True, object_type="place", trigger="总部|总公司"),
+    zh("LIVES_IN", r"(?:新地址|新办公室)(?:在|是|改成了?|换成了?|搬到了?)(?P<obj>[^，。！？；]{2,30}?"
+       r"(?:路|街|道|巷|弄|号|大厦|园区|广场|中心|楼)(?:\d+号?)?(?:[A-Za-z]?座)?(?:\d+(?:楼|层|室))?)(?=[，。！；]|$)", 0.8,
+       kind="value", trigger="地址|办公室"),  # a new address said whole (not 收货地址是公司前台, not 在哪)
     zh("VISITED", rf"(?:回了?)(?:一趟|一次|趟)?(?:老家)?{ZH_OBJ}", 0.75, require_mention=True, object_type="place",
        trigger="回"),
     # ── work and study ───────────────────────────────────────────────────────────────────
@@ -218,9 +216,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)(?=[，。！？；了进]|$)", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="value", trigger="来跟|来管|来负责|来对接|来维护"),
     # 华东区大客户从7月1号起由我来跟: the speaker takes it on (from whoever held it, speaker.handed_over_by)
-    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁|另外|还有|然后|同时|此外|而且|以后)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:这个|那个|这些|那些)?(?:(?<!大)客户|项目)?"
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁|另外|还有|然后|同时|此外|而且|以后|如果|要是|假如|具体)"
+       r"(?P<obj>(?:(?!打算|本来|原本)[\u4e00-\u9fffA-Za-z0-9]){2,12}?)(?:这个|那个|这些|那些)?(?:(?<!大)客户|项目)?"
        r"(?:从[^，。！？；]{1,10}?(?:起|开始)|以后|之后|今后|现在|目前|暂时)?(?:都|全部)?(?:改)?由我(?:来)?"
-       r"(?:负责|牵头|跟进?|对接|管|接手|带|维护)", 0.75, subject="speaker", kind="value", handover=True, trigger="由我"),
+       r"(?:负责|牵头|跟进?|对接|管|接手|带|维护)(?=[，。！；了]|$)", 0.75, subject="speaker", kind="value", handover=True,
+       supposable=True, trigger="由我"),
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?!谁)(?:[^，。！？；]{{0,6}}?{_HELD})?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:都|现在|以后)?归我管"
        r"(?!了?[？?吗])", 0.75, subject="speaker",
        kind="value", trigger="归我管"),
@@ -262,16 +262,18 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:交付|交货|完工|完成|验收)", 0.8, subject="topic", kind="date",
        trigger="交付|交货|完工|完成|验收"),  # 深圳仓储项目二期预计6月底交付: a project's date
     zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:全部|全|都)?(?:交付|提交|完成|交货|交|开通|上线|"
-       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到|补齐|寄出|送达)", 0.85, subject="topic",
+       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到|补齐|寄出|送达)(?!不)", 0.85, subject="topic",
        kind="date", trigger="前"),
     # 上线从9月20号推到10月25号: a launch moved (before the deadlines below, which would take its date)
     zh("LAUNCH_DATE", rf"(?:上线|发布|投产)(?:时间|日期)?[^。；！]{{0,16}}?(?:延到|延期到|推迟到|推到|顺延到|改到)了?{ZH_DATE}",
        0.8, subject="topic", kind="date", trigger="上线|发布|投产"),
     # 预计本周六送达, 得延到下周三才能发, POC延期到6月28号: a delivery or a piece of work's new date
-    zh("DEADLINE", rf"(?:预计|将于|将在|计划|会在|要在)(?:于|在)?{ZH_DATE}(?:送达|到货|补齐|寄出|发出|交货|交付|发货)", 0.8,
-       subject="topic", kind="date", trigger="送达|到货|补齐|寄出|发出|交货|交付|发货"),
-    zh("DEADLINE", rf"(?<!上线)(?<!发布)(?<!时间)(?<!往后)(?<!会议)(?:延到|延期到|推迟到|推到|顺延到)了?{ZH_DATE}(?:[，。；！]|$|才|再)(?![^，。；]{{0,6}}(?:开|会|见))",
-       0.75, subject="topic", kind="date", trigger="延到|延期到|推迟到|推到|顺延到"),
+    zh("DEADLINE", rf"(?:预计|将于|将在|计划|会在|要在)(?:于|在)?{ZH_DATE}(?:送达|到货|补齐|寄出|发出|交货|交付|发货)(?!不)",
+       0.8, subject="topic", kind="date", named_topic=True, supposable=True,
+       trigger="送达|到货|补齐|寄出|发出|交货|交付|发货"),
+    zh("DEADLINE", rf"(?:货|那批|这批|订单|交付|交货|到货|发货|POC|工期|交期)[^，。；！]{{0,12}}?(?:延到|延期到|推迟到|推到|顺延到)了?"
+       rf"{ZH_DATE}(?:[，。；！]|$|才|再)", 0.75, subject="topic", kind="date", named_topic=True, supposable=True,
+       trigger="延到|延期到|推迟到|推到|顺延到"),
     zh("DEADLINE", rf"(?:交期|交货期|到货时间|发货时间)(?:是|为|定在|在)?(?=[^，。；]*?[月号日底初])(?!\d+[天周])"
        rf"{ZH_DATE}", 0.85, subject="topic", kind="date",
        trigger="交期|交货期|到货时间|发货时间"),
@@ -303,8 +305,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
        0.85, kind="value",
        trigger="取消|撤销|作废|终止", negatable=False),
-    zh("CANCELLED", r"把(?P<obj>[A-Za-z0-9\u4e00-\u9fff-]{2,15}?)(?:这单|那单|订单)?(?:给)?(?:撤了|撤掉了?|撤回了?|砍掉了?|砍了)",
-       0.8, kind="value", trigger="撤|砍", negatable=False),  # 光明乳业把DJ-0612撤了
+    zh("CANCELLED", r"(?<!差点)(?<!险些)(?<!要不要)(?<!别)把(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*|[\u4e00-\u9fff]{0,8}?(?:订单|单子|合同))"
+       r"(?:这单|那单)?(?:给)?(?:撤了|撤掉了|砍掉了|砍了)(?![？?吗])", 0.8, kind="value", trigger="撤|砍", supposable=True),
+    # 光明乳业把DJ-0612撤了 (an order or an id: 把消息撤回了 cancels nothing)
     zh("CANCELLED", r"(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*)(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
        kind="value", trigger="作废|取消|撤销", negatable=False),  # 合同KD-2406直接作废
     zh("STATUS", r"(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
@@ -325,7 +328,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接人|联系人"),
     zh("CONTACT", rf"(?:业务员|客户经理|销售代表)(?:换成了?|变成了?|改成了?){_CONTACT_NAME}", 0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="业务员|客户经理|销售代表"),
-    zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
+    zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)(?<!这边)(?<!我们)(?<!我方)(?<!我)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接的"),
     # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
     zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{_CONTACT_NAME}",
@@ -382,14 +385,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:我们|我)(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, subject="speaker", kind="value", split=True,
        negatable=False, trigger="戒了|戒掉了"),  # 跟大家汇报下，烟我已经戒了: mine, whoever the first clause names
     # 健身卡到期没续, 到期就不续了: a subscription let lapse
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{0,8}?)(?:到期)?(?:就|也)?(?:没续|没有续|不续了|不再续)",
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)(?<!还没)"
+       r"(?:没续|没有续|不续了|不再续)",
        0.75, kind="value", antecedent=True, negatable=False, trigger="续"),
     # 现在改成每天早上跑步, 天天去钓鱼: a habit is a liking
-    zh("LIKES", rf"(?:每天|天天|每周|每个?周末|周末|经常|平时|一般|每晚|改成|迷上了?)[^，。！？；]{{0,12}}?(?:去|在)?"
-       rf"(?P<obj>{_ACTIVITY})(?![\u4e00-\u9fff]*(?:课|班|比赛))", 0.75, kind="value", negated="DISLIKES",
-       trigger="每天|天天|每周|周末|经常|平时|一般|每晚|改成|迷上"),
+    zh("LIKES", rf"(?<!想)(?<!要)(?<!以后)(?:每天|天天|每周|每个?周末|周末|经常|平时|一般|每晚|改成|迷上了?)"
+       rf"(?:(?!逼|让|叫|想|希望|要|得)[^，。！？；]){{0,12}}?(?:去|在)?(?P<obj>{_ACTIVITY})"
+       rf"(?![\u4e00-\u9fff]*(?:课|班|比赛))(?!的)(?![^，。！？]*(?:累|烦|辛苦|痛苦))", 0.75, kind="value",
+       negated="DISLIKES", supposable=True, trigger="每天|天天|每周|周末|经常|平时|一般|每晚|改成|迷上"),
     # 就是不吃香菜和葱: food one does not eat (不吃…了, a stop, is below)
-    zh("DISLIKES", r"(?:^|(?<=[，,；;])|从来|一般|就是)不(?:吃|喝)(?P<obj>(?:(?!了)[\u4e00-\u9fff]){1,4}?"
+    zh("DISLIKES", r"(?:^|(?<=[，,；;])|从来|一般|就是)不(?:吃|喝)(?![亏苦醋软])(?P<obj>(?:(?!了)[\u4e00-\u9fff]){1,4}?"
        r"(?:[和、跟](?:(?!了)[\u4e00-\u9fff]){1,4}?)*)(?=[，。！？；]|$)", 0.75, kind="value", split=True,
        negatable=False, trigger="不吃|不喝"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",

@@ -204,14 +204,21 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
         return name if is_first_name(name.split()[0]) else None
     if name in KIN_ZH:  # 老爸老妈: two relatives, not a father named 老妈
         return None
+    if name in _TIME_DOUBLES:  # 我爸天天去钓鱼: every day, not a father named 天天
+        return None
     doubled = len(name) == 2 and name[0] == name[1]  # 乐乐, 豆豆: a child's or a pet's name
     return name if name[0] in "小阿" or doubled or cjk_person(name) else None
+
+
+_NOT_A_NAME = frozenset({"单子", "单位", "方案", "方面", "方式", "高端", "高层", "江湖", "金额"})
+"""Words that begin with a surname's character but name no one (恒泰物流的单子，…)."""
+_TIME_DOUBLES = frozenset({"天天", "常常", "时时", "年年", "月月", "刚刚", "渐渐", "偏偏", "往往", "明明"})
 
 
 def cjk_person(name: str) -> bool:
     """Return True when a Chinese word reads as a person's name: a surname and one or two characters,
     or 小/老/阿 and one character."""
-    if re.search(r"[的了在是们天年月号说跟和]", name):
+    if re.search(r"[的了在是们天年月号说跟和]", name) or name in _NOT_A_NAME:
         return False
     return (len(name) in (2, 3) and is_surname(name[0])) or (len(name) == 2 and name[0] in "小老阿")
 
@@ -255,7 +262,7 @@ _EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|my
 """First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject."""
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
-    r"(?-i:it|It|it's|It's)|everyone|everybody|someone|somebody|people|anyone|nobody|"
+    r"(?-i:it|It|it's|It's|IT(?!\s(?:director|manager|lead|head|team|department|dept|support|admin|ops)\b))|everyone|everybody|someone|somebody|people|anyone|nobody|"
     r"(?:(?<=^)|(?<=[,.;!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))an? (?:friend|colleague|coworker|"
     r"co-worker|neighbou?r|relative|stranger|guy|girl|woman|man|lady|buddy))\b",
     re.I,
@@ -271,7 +278,10 @@ _EN_GOVERNED = re.compile(
     re.I,
 )
 _EN_APPOSITIVE = re.compile(
-    r",\s(?:(?:the|a|an|our|their|his|her)\s|(?=[\w-]+(?:\s[\w-]+){0,3}\s(?:at|of|for)\s(?-i:[A-Z])))", re.I
+    r",\s(?:(?:the|a|an|our|their|his|her)\s(?!former|ex-|previous|old\s)|"
+    r"(?!(?:former|ex-|previously|formerly|candidate|father|mother|husband|wife|son|daughter|brother|sister|friend|"
+    r"partner)\b)(?=[\w-]+(?:\s[\w-]+){0,3}\s(?:at|of|for)\s(?-i:[A-Z]))(?![^,.;]*\b(?:until|till)\b))",
+    re.I,
 )
 """A person described right after the name ("coffee with Carla Jensen, the new VP of Operations at
 Ferris & Cole", "spoke with Marcus Hale, IT director at Pinecrest"): the subject of the description,

@@ -18,6 +18,10 @@ from engram.ingest.reading import Message, Sentence
 _DEAL = frozenset({"deal", "purchase_order"})
 """An agreed sale: a deal, or an order said by its purchase-order number (PO-2311)."""
 _ORDER_NUMBER = re.compile(r"\d{4}")
+_NOT_AN_ORDER = re.compile(r"(?:ISO|EXT|RM|CR|HR|Q[1-4]|[A-Z]\d)-", re.I)
+_NOT_AN_ORDER_BEFORE = re.compile(
+    r"(?:航班|工号|门牌号?|会议室|房间|flight|room|ext\.?|extension|badge)\s?[:：#]?\s?$", re.I
+)
 """An id with four digits in a row numbers an order or a contract (PA-3301, SO-7731); a model code has
 fewer (HX-40, GW-300)."""
 TOPIC_TYPES: Mapping[str, frozenset[str]] = {
@@ -57,10 +61,16 @@ TOPIC_HOLDERS_LATER = (
 """Names a later sentence of the message may be about when it names none of its own, by preference."""
 
 
-def _a_deal(mention: Mention) -> bool:
-    """Return True for a deal, a purchase order, or an id numbering an order or a contract."""
-    return mention.type in _DEAL or (
-        mention.type == "reference" and _ORDER_NUMBER.search(mention.name) is not None
+def _a_deal(mention: Mention, sentence: str = "") -> bool:
+    """Return True for a deal, a purchase order, or an id numbering an order or a contract (not a
+    flight, a room, a staff number or a standard: MU-5137, RM-1205, HR-2024-001, ISO-9001)."""
+    if mention.type in _DEAL:
+        return True
+    return (
+        mention.type == "reference"
+        and _ORDER_NUMBER.search(mention.name) is not None
+        and not _NOT_AN_ORDER.match(mention.name)
+        and not _NOT_AN_ORDER_BEFORE.search(sentence, 0, mention.start)
     )
 
 
@@ -80,7 +90,9 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     if "deal" in types:
-        deals = [m for m in reading.mentions if _a_deal(m)]
+        deals = [m for m in reading.mentions if m.type in _DEAL] or sorted(
+            (m for m in reading.mentions if _a_deal(m, reading.text)), key=lambda m: abs(m.start - cue)
+        )  # a deal said so, else the id nearest the cue
         if deals:
             return deals[0]
     mentions = reading.mentions
