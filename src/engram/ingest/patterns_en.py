@@ -147,7 +147,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"{_NOT_HELD}\b{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?![^,.;]*\b(?:until|till)\b){EN_OBJ}", 0.8,
+    en("WORKS_AT", rf"\b{_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?![^,.;]*\b(?:until|till)\b){EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
@@ -279,7 +279,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
        rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
     # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
-    en("QUANTITY", rf"(?<![\w$.,]){_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
+    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
        r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
        trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
