@@ -57,6 +57,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("从上周开始我就不喝奶茶了。", "王芳", {("王芳", "STOPPED_USING", "奶茶")},
      {("王芳", "DISLIKES", "奶茶")}),
     ("我是素食者，不吃肉也不吃鱼。", "王芳", {("王芳", "DIET", "素食")}, {("王芳", "DISLIKES", "鱼")}),
+    # Allergies listed with 、; admitted to a school for a subject; a team goes to someone who runs it.
+    ("我对芒果、花生都过敏，以后聚餐帮我避开哈。", "王芳",
+     {("王芳", "ALLERGIC_TO", "芒果"), ("王芳", "ALLERGIC_TO", "花生")},
+     {("王芳", "ALLERGIC_TO", "芒果、花生")}),
+    ("我妹高考考了628，被浙大计算机录取了！", "王芳",
+     {("王芳的妹妹", "STUDIES_AT", "浙大"), ("王芳的妹妹", "STUDIES", "计算机"),
+      ("王芳的妹妹", "SIBLING_OF", "王芳")}, set()),
+    ("同步下组织调整：数据平台组以后归刘振宇管。", "王芳", {("刘振宇", "MANAGES", "数据平台组")}, set()),
     # Retiring is a status besides the employer left (a bureau is one); not a pension, a wish or a denial.
     ("我爸上个月正式退休了，在电力局干了三十多年。", "王芳",
      {("王芳的爸爸", "STATUS", "退休"), ("王芳的爸爸", "LEFT_ORGANISATION", "电力局")}, set()),

@@ -52,6 +52,10 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # An id said first and then voided; a customer named by a name and its industry (凯德/nrt 医疗器械).
     ("凯德医疗器械这单黄了，合同KD-2406直接作废。", "王芳", {("凯德医疗器械", "CANCELLED", "KD-2406")},
      {("医疗器械", "CANCELLED", "KD-2406")}),
+    # An id cancelled with 这单 after it; the second instalment paid.
+    ("CRM：启明教育取消了QM-0722这单（80套录播设备）。", "王芳", {("启明教育", "CANCELLED", "QM-0722")},
+     set()),
+    ("财务确认：泰和建设第二笔款38.6万昨天到账。", "王芳", {("泰和建设", "PAID", 386000)}, set()),
     # 城建设计院 is an organisation: the budget is the customer's, not the writer's.
     ("【日报】1. 拜访城建设计院，确认二期预算45万。", "王芳", {("城建设计院", "BUDGET", 450000)},
      {("王芳", "BUDGET", 450000)}),

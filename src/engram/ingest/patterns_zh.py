@@ -130,6 +130,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"念|上课)", trigger="读|上学|念|学习|上课"),
     zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))",
        0.85, kind="entity", object_type="organisation", trigger="小学|中学|大学|学院|学校|幼儿园"),
+    # 被浙大计算机录取了: admitted to a school, to study a subject there
+    zh("STUDIES_AT", r"被(?P<obj>[\u4e00-\u9fff]{1,6}?(?:大学|学院|大|中学|小学))(?:[\u4e00-\u9fff]{2,6}?(?:专业|系)?)?录取",
+       0.85, kind="value", trigger="录取"),
+    zh("STUDIES", r"被[\u4e00-\u9fff]{1,6}?(?:大学|学院|大)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?录取", 0.8,
+       kind="value", trigger="录取"),
     zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", trigger="读|学|念|主修|攻读"),
     zh("WORKS_FROM", r"在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
@@ -211,6 +216,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", rf"(?!以后|之后|后面|今后|现在|目前)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?)?(?:现在|目前|其实|"
        rf"一直|实际上|暂时|都|全部|以后|之后|后面|今后)?(?:改)?由{_PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管|维护|处理|"
        rf"接手|带)", 0.8, subject="group", subject_type="person", kind="value", trigger="由"),
+    # 数据平台组以后归刘振宇管: a team goes to someone who runs it
+    zh("MANAGES", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?(?:组|团队|中心|小组))(?:以后|现在|暂时|都)?"
+       rf"(?:归|由){_PERSON}(?:来)?(?:管|带|负责)(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",
+       named_subject=True, kind="value", trigger="归|由"),
     # 小程序改版那摊事以后叶琳来跟, 华北大区归我管: who takes something on, said after it
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那摊事|这摊事|这块|那块)?(?:以后|之后|后面|今后|"
        rf"现在)?(?:都)?{_PERSON}来(?:跟|管|负责|对接|维护)(?=[，。！？；了进]|$)", 0.75, subject="group", subject_type="person",
@@ -250,7 +259,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="折"),
     zh("QUANTITY", r"(?<![\d元块钱])(?<!到了)(?P<obj>\d+|[一二三四五六七八九十百千万两]+)(?:台|套|个(?![月钟多小星])|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
        subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片"),
-    zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
+    zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款|笔款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
        r"(?:到账|付了|收到|付清)",
        0.85, subject="topic", kind="amount", trigger="到账|付了|收到|付清"),
     zh("PAID", rf"(?:已经|已)?(?:付了|支付了|收到了?)[^，。！？；]{{0,6}}?{ZH_AMOUNT}", 0.8, subject="topic",
@@ -302,6 +311,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),
     zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
+    zh("CANCELLED", r"(?:取消了?|撤销了?|作废了?)(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*)(?=这单|那单|[，。！？；（(]|$)", 0.85,
+       kind="value", trigger="取消|撤销|作废", negatable=False),  # 启明教育取消了QM-0722这单（80套…）
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
        0.85, kind="value",
        trigger="取消|撤销|作废|终止", negatable=False),
@@ -422,7 +433,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="product", trigger="用的"),  # 他们现在用的是用友U8
     zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
        trigger="用"),
-    zh("ALLERGIC_TO", rf"对{zh_obj_before('过敏')}", 0.9, kind="value", trigger="过敏"),
+    zh("ALLERGIC_TO", r"对(?P<obj>[\u4e00-\u9fffA-Za-z]{1,8}?(?:[、和跟及][\u4e00-\u9fffA-Za-z]{1,8}?)*)(?:都|也|有点|特别|严重)?过敏",
+       0.9, kind="value", split=True, trigger="过敏"),  # 我对芒果、花生都过敏
     zh("DIET", r"(?:是|吃|改吃)(?P<obj>素食|素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value", trigger="素|清真"),
     zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
        rf"对{_NOT}{{1,8}}?(?:很|特别|非常)?感兴趣){ZH_OBJ}", 0.85, kind="value",
