@@ -63,6 +63,16 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("小冯", "RESPONSIBLE_FOR", "宏远电气"), ("小冯", "RESPONSIBLE_FOR", "锐达机械"),
       ("王芳", "UNASSIGNED_FROM", "锐达机械")}, {("小冯", "RESPONSIBLE_FOR", "和锐达机械")}),
     ("周报模板也挪过去了，以后由小袁维护。", "王芳", set(), {("小袁", "RESPONSIBLE_FOR", "以后")}),
+    # A new hire's role said alone and the department they are put in; what one moves on to (a
+    # project is an assignment); 贺强调去 is no speaker's move (jieba reads 贺 强调).
+    ("HR同步：周浩下周一入职，高级测试工程师，放在质量部。", "王芳",
+     {("周浩", "HAS_ROLE", "高级测试工程师"), ("周浩", "MEMBER_OF", "质量部")}, set()),
+    ("海悦酒店这个客户以后由小吴负责哈，我下周起转去做渠道了。", "王芳",
+     {("王芳", "RESPONSIBLE_FOR", "渠道"), ("小吴", "RESPONSIBLE_FOR", "海悦酒店")}, set()),
+    ("深圳仓储项目交给小陈了，我转去做CRM升级项目。", "王芳", {("王芳", "ASSIGNED_TO", "CRM升级项目")},
+     {("王芳", "RESPONSIBLE_FOR", "CRM升级项目")}),
+    ("从今天起华南区销售经理由我接任，贺强调去做渠道拓展了。", "王芳", set(),
+     {("王芳", "RESPONSIBLE_FOR", "渠道拓展")}),
     # A leaving said after the employer and the person ends that employer, not the one they go to.
     ("安居物业的IT经理钱伟离职了，听说跳槽到鼎新物业。", "王芳",
      {("钱伟", "LEFT_ORGANISATION", "安居物业")},

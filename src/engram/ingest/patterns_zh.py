@@ -113,8 +113,15 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="住了|生活了|定居|安家|买了房"),
     zh("LEFT_ORGANISATION", rf"从{_DEPT}(?:调到|调去|转到|换到)", 0.85, kind="entity",
        object_type="organisation", trigger="调到|调去|转到|换到", negatable=False),
-    zh("MEMBER_OF", rf"(?:调到|调去|转到|换到)了?{_DEPT}", 0.85, kind="entity", object_type="organisation",
-       trigger="调到|调去|转到|换到"),
+    zh("MEMBER_OF", rf"(?:调到|调去|转到|换到|放在|分在|分到|安排在|安排到)了?{_DEPT}", 0.85, kind="entity",
+       object_type="organisation", trigger="调到|调去|转到|换到|放在|分在|分到|安排在|安排到"),
+    # 周浩下周一入职，高级测试工程师，放在质量部: the role said alone after joining
+    zh("HAS_ROLE", rf"入职[，,](?P<obj>{ZH_ROLE})(?=[，。；！]|$)", 0.8, kind="entity", object_type="role", trigger="入职"),
+    # 我下周起转去做渠道了: what one moves on to (not 调去: jieba reads 贺强调去 as 贺 强调, the name lost)
+    zh("ASSIGNED_TO", rf"(?:转去|改去|转岗去?|转而)做(?P<obj>[^{ZH_STOP}]{{2,12}}?项目)(?=了|[{ZH_STOP}]|$)", 0.75,
+       kind="entity", object_type="project", trigger="转去|改去|转岗|转而"),
+    zh("RESPONSIBLE_FOR", rf"(?:转去|改去|转岗去?|转而)做(?P<obj>[^{ZH_STOP}]{{2,8}}?)(?<!项目)(?=了|[{ZH_STOP}]|$)", 0.75,
+       kind="value", trigger="转去|改去|转岗|转而"),
     zh("LEFT_ORGANISATION", rf"(?:在|从){_ORG}(?:工作|上班|干)了(?:[一二三四五六七八九十两几\d]+)多?年", 0.75,
        require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
     zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?){ZH_OBJ}", 0.8, require_mention=True,
