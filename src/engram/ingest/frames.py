@@ -261,6 +261,20 @@ EN_ROLE_TRIGGER = f"{EN_ROLE_NOUNS.lower()}|head"
 """The trigger words of a pattern that needs a role (every match holds one of them): far fewer
 sentences hold one than hold its other words (" is ", " at "), and the role alternation is
 the costly part of such a regex to try."""
+EN_NOT_A_MODEL = "".join(rf"(?<!(?-i:[A-Z])[A-Za-z]{{{n}}}\s)" for n in range(1, 12))
+"""Not the number of a model's name: "25 IntraScan 4 units", "50 Windows 11 licenses"."""
+EN_HQ_MOVED = (
+    rf"\b(?P<subj>{EN_CAPS}) (?:has |have |just |recently |finally |officially )?moved (?:their|its) "
+    r"(?:HQ|headquarters|head office|main office) "
+)
+"""An organisation, named, that moved its head office (not "we almost moved our HQ")."""
+EN_NOT_HELD = "".join(
+    rf"(?<!{before}{word})"
+    for before in ("former ", "ex-", "previous ", "formerly ", "previously ", "for ", "for a ", "for an ")
+    for word in ("", *(rf"[A-Za-z]{{{n}}} " for n in range(2, 9)))
+)
+"""Before a role, with or without one word of it: a role not held now ("former IT director at …",
+"candidate for CFO at …")."""
 EMAIL_ADDRESS = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]*[A-Za-z0-9]"
 r"""An e-mail address, ASCII (a ``\w`` would run into the Chinese text around it)."""
 EN_EVENT = (

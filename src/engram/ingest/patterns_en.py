@@ -18,8 +18,11 @@ from engram.ingest.frames import (
     EN_DEPARTMENT,
     EN_EVENT,
     EN_GROUP,
+    EN_HQ_MOVED,
     EN_NAME,
     EN_NAMES,
+    EN_NOT_A_MODEL,
+    EN_NOT_HELD,
     EN_OBJ,
     EN_ROLE,
     EN_ROLE_TRIGGER,
@@ -46,20 +49,6 @@ _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
 )
 """What a named thing handed over is (EMEA partnerships, the Globex account)."""
-_NOT_A_MODEL = "".join(rf"(?<!(?-i:[A-Z])[A-Za-z]{{{n}}}\s)" for n in range(1, 12))
-"""Not the number of a model's name: "25 IntraScan 4 units", "50 Windows 11 licenses"."""
-_HQ_MOVED = (
-    rf"\b(?P<subj>{EN_CAPS}) (?:has |have |just |recently |finally |officially )?moved (?:their|its) "
-    r"(?:HQ|headquarters|head office|main office) "
-)
-"""An organisation, named, that moved its head office (not "we almost moved our HQ")."""
-_NOT_HELD = "".join(
-    rf"(?<!{before}{word})"
-    for before in ("former ", "ex-", "previous ", "formerly ", "previously ", "for ", "for a ", "for an ")
-    for word in ("", *(rf"[A-Za-z]{{{n}}} " for n in range(2, 9)))
-)
-"""Before a role, with or without one word of it: a role not held now ("former IT director at …",
-"candidate for CFO at …")."""
 _PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 """A person's name as a pattern's subject: one or two capitalised words."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
@@ -109,9 +98,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="based"),
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
-    en("MOVED_FROM", rf"{_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
+    en("MOVED_FROM", rf"{EN_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
-    en("LIVES_IN", rf"{_HQ_MOVED}(?:from [^,.;]+? )?to {EN_OBJ}", 0.85, subject="group", subject_type="organisation",
+    en("LIVES_IN", rf"{EN_HQ_MOVED}(?:from [^,.;]+? )?to {EN_OBJ}", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
@@ -147,7 +136,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"\b{_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?![^,.;]*\b(?:until|till)\b){EN_OBJ}", 0.8,
+    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?![^,.;]*\b(?:until|till)\b){EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
@@ -279,7 +268,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
        rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
     # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
-    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
+    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){EN_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
        r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
        trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
