@@ -32,6 +32,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("从来不吃亏。", "王芳", set(), {("王芳", "DISLIKES", "亏")}),
     ("房租还没续，下周去办。", "王芳", set(),
      {("王芳", "STOPPED_USING", "房租还"), ("王芳", "STOPPED_USING", "房租")}),
+    # A former pet stays former; a question (能不能) states nothing; 报的不是 is no price; a child's
+    # taste is not the speaker's; a contract's owner is no object; 没续上 is a failed payment.
+    ("我以前养的猫叫咪咪。", "王芳", set(), {("王芳", "HAS_PET", "咪咪")}),
+    ("恒泰物流的货能不能下周五前补齐？", "王芳", set(), {("恒泰物流", "DEADLINE", "2024-03-22")}),
+    ("恒泰物流报的不是38万，是28万。", "王芳", set(), {("恒泰物流", "PRICE", 380000)}),
+    ("孩子就是不吃青菜。", "王芳", set(), {("王芳", "DISLIKES", "青菜")}),
+    ("恒泰物流的合同到期就不续了。", "王芳", set(), {("恒泰物流", "STOPPED_USING", "恒泰物流的合同")}),
+    ("会员没续上，卡扣款失败了。", "王芳", set(), {("王芳", "STOPPED_USING", "会员")}),
     # Cancelled only when said so: not denied, asked, almost, or a message recalled.
     ("千万别把PO-2401-07撤了。", "王芳", set(), {("王芳", "CANCELLED", "PO-2401-07")}),
     ("要不要把恒泰物流的订单撤了？", "王芳", set(), {("王芳", "CANCELLED", "恒泰物流的订单")}),

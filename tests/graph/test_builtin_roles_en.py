@@ -61,7 +61,16 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Marcus Hale", "WORKS_AT", "Pinecrest Schools")}),
     ("Marcus Hale, IT director at Pinecrest Schools, says IT is moving to Nashville.", "Ann",
      {("Marcus Hale", "WORKS_AT", "Pinecrest Schools")}, {("Marcus Hale", "LIVES_IN", "Nashville")}),
-    # A former contact, one to be named, and someone's assistant or boss are no contact.
+    ("Met Dave Lin, our former head of IT at Orbit Analytics.", "Ann", set(),
+     {("Dave Lin", "WORKS_AT", "Orbit Analytics"), ("Ann", "WORKS_AT", "Orbit Analytics")}),
+    # A job only hoped for or turned down is none; one left for is.
+    ("Kim is hoping to join Delta Marine as operations manager next year.", "Ann", set(),
+     {("Kim", "WORKS_AT", "Delta Marine")}),
+    ("Luis left Oracle to join Maersk Shipping as regional ops director.", "Ann",
+     {("Luis", "WORKS_AT", "Maersk Shipping"), ("Luis", "LEFT_ORGANISATION", "Oracle")}, set()),
+    # A former contact, one to be named, our own HR person, and someone's assistant or boss are no contact.
+    ("Pinecrest Schools meeting. Our HR contact is Dana Lee.", "Ann", set(),
+     {("Pinecrest Schools", "CONTACT", "Dana Lee")}),
     ("Pinecrest Schools renewal. Former AP contact: Greg Fowler (left in May).", "Ann", set(),
      {("Pinecrest Schools", "CONTACT", "Greg Fowler")}),
     ("Pinecrest Schools: new AP contact: TBD.", "Ann", set(), {("Pinecrest Schools", "CONTACT", "TBD")}),

@@ -103,7 +103,7 @@ PLACES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("货都在宁波。", "王芳", set(), {("王芳", "LIVES_IN", "宁波")}),
     ("我现在在北京，明天回上海。", "王芳", set(), {("王芳", "LIVES_IN", "北京")}),
     ("王总今天也在深圳。", "王芳", set(), {("王总", "LIVES_IN", "深圳")}),
-    ("我想住在回龙观，离公司近。", "王芳", set(), set()),
+    ("我想住在回龙观，离公司近。", "王芳", set(), {("王芳", "LIVES_IN", "回龙观")}),
     # Where an organisation is: its head office, its address said whole.
     ("客户资料更新：嘉禾新材总部在宁波，苏州那个是他们的分厂。", "王芳", {("嘉禾新材", "LIVES_IN", "宁波")},
      {("嘉禾新材", "LIVES_IN", "苏州")}),

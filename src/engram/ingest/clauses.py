@@ -258,11 +258,11 @@ _EN_NOT = re.compile(
     r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$",
     re.I,
 )
-# 之前负责的老陈调去…: a past word and a verb before 的 describe a former holder, not the clause's
-# verb after the holder (原来负责的华南渠道, 原来的项目经理, 以前用的是钉钉: they do stop)
+# 之前负责的老陈调去…: a past word before 负责的/对接的 describes a former holder, not the clause's
+# verb after the holder (原来负责的华南渠道, 原来的项目经理, 以前用的是钉钉, 以前养的猫: they do stop)
 _ZH_STOP_RX = re.compile(
     r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$"
-    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?![\u4e00-\u9fff]{1,2}的(?!是)[^，。；])"
+    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?!(?:负责|对接|跟|管|带)的(?!是)[^，。；])"
 )
 _ZH_NOT = re.compile(
     r"(?:不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
@@ -339,7 +339,7 @@ _EN_YES_NO = re.compile(
 )
 _ZH_YES_NO = re.compile(
     r"^(?![^，,？?]*你[^，,？?]{0,2}(?:知道|听说|猜|记得|相信|信|想到|敢信))(?![^，,？?]*我[^，,？?]{0,3}(?:说过|提过|讲过))"
-    r"[^，,；;？?]*(?:吗|是不是[^，,？?]*|有没有[^，,？?]*)[？?]\s*$"
+    r"[^，,；;？?]*(?:吗|(?:是不是|有没有|能不能|会不会|要不要|可不可以)[^，,？?]*)[？?]\s*$"
 )
 """One clause asking 吗/是不是/有没有: "我在华为上班，对吗？" states before it asks; 你还记得我在华为上班吗？
 tells."""

@@ -150,7 +150,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
@@ -164,7 +164,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new )?(?:job|role|position) (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern"),
-    en("WORKS_AT", rf"\b(?:joined|join|joins|joining) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
+    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
        rf"{EN_ROLE}\b)", 0.85,
        require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
     en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
@@ -335,7 +335,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("CONTACT", rf"(?P<obj>{_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
        r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),
-    en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:[A-Z]{{2,4}})) (?:(?-i:[A-Z]{{2,4}}) |billing |"
+    en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) (?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |"
        rf"main )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{_PERSON_NAME})(?![\w'’])",
        0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),

@@ -84,8 +84,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="来自|老家|出生|生在|长在"),
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
-    zh("LIVES_IN", rf"(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住){ZH_OBJ}", require_mention=True,
-       object_type="place", trigger="住|家在|定居|搬"),
+    zh("LIVES_IN", rf"(?<!想)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住){ZH_OBJ}", require_mention=True,
+       object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
     # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
     zh("LIVES_IN", rf"(?<!公司)(?:总部|总公司)(?:设|搬)?(?:在|搬到了?|迁到了?){ZH_OBJ}", 0.8, require_mention=True,
        strict=True, object_type="place", trigger="总部|总公司"),
@@ -258,7 +258,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
     zh("BUDGET", rf"{ZH_AMOUNT}的预算", subject="topic", kind="amount", trigger="预算"),
-    zh("PRICE", rf"(?:价格|报价|报的|售价|单价|价钱|续约价|续费|价|金额|合同额|总价|总额|年费|月费|服务费|费用|授权费)"
+    zh("PRICE", rf"(?:价格|报价|报的(?!不是)|售价|单价|价钱|续约价|续费|价|金额|合同额|总价|总额|年费|月费|服务费|费用|授权费)"
        rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|合同额|总额|费|报的"),
     zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
@@ -403,8 +403,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:我们|我)(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, subject="speaker", kind="value", split=True,
        negatable=False, trigger="戒了|戒掉了"),  # 跟大家汇报下，烟我已经戒了: mine, whoever the first clause names
     # 健身卡到期没续, 到期就不续了: a subscription let lapse
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)(?<!还没)"
-       r"(?:没续|没有续|不续了|不再续)",
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>(?:(?!的)[\u4e00-\u9fffA-Za-z0-9]){0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)"
+       r"(?<!还没)(?:没续|没有续|不续了|不再续)(?!上)",
        0.75, kind="value", antecedent=True, negatable=False, trigger="续"),
     # 现在改成每天早上跑步, 天天去钓鱼: a habit is a liking
     zh("LIKES", rf"(?<!想)(?<!要)(?<!以后)(?:每天|天天|每周|每个?周末|周末|经常|平时|一般|每晚|改成|迷上了?)"
@@ -412,7 +412,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?![\u4e00-\u9fff]*(?:课|班|比赛))(?!的)(?![^，。！？]*(?:累|烦|辛苦|痛苦))", 0.75, kind="value",
        negated="DISLIKES", supposable=True, trigger="每天|天天|每周|周末|经常|平时|一般|每晚|改成|迷上"),
     # 就是不吃香菜和葱: food one does not eat (不吃…了, a stop, is below)
-    zh("DISLIKES", r"(?:^|(?<=[，,；;])|从来|一般|就是)不(?:吃|喝)(?![亏苦醋软])(?P<obj>(?:(?!了)[\u4e00-\u9fff]){1,4}?"
+    zh("DISLIKES", r"(?<!孩子)(?<!孩子就是)(?<!宝宝)(?<!宝宝就是)(?:^|(?<=[，,；;])|从来|一般|就是)不(?:吃|喝)(?![亏苦醋软])(?P<obj>(?:(?!了)[\u4e00-\u9fff]){1,4}?"
        r"(?:[和、跟](?:(?!了)[\u4e00-\u9fff]){1,4}?)*)(?=[，。！？；]|$)", 0.75, kind="value", split=True,
        negatable=False, trigger="不吃|不喝"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
