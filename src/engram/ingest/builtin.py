@@ -9,7 +9,9 @@ its object is read as the pattern says (``engram.ingest.objects``: an entity, a 
 amount, a date resolved against the episode's time, a phone number…); a "no longer / 不再 /
 stopped" or "not / 不" before the cue turns the predicate into its stop or negated form
 (USES → STOPPED_USING, LIKES → DISLIKES), or drops the statement when there is none.
-Conditions keep the text's words (周末, "on Fridays"); a date said in the fact's clause sets
+Once every sentence is read, ``engram.ingest.implied`` adds what the message implies (a
+relative's kinship, a customer's contact's employer, the employer a leaving ends). Conditions
+keep the text's words (周末, "on Fridays"); a date said in the fact's clause sets
 ``valid_at`` (and ``invalid_at`` for a range), a leading time clause ("Last year, …") dates
 every clause, no other clause's date does; ``fact`` is the sentence, ``source_kind``
 "stated", or "inferred" with half the confidence when the clause hedges ("might be", "I
@@ -533,9 +535,6 @@ def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, me
         return is_chinese_place(name) or DEFAULT_GAZETTEER.get(name) == "place"
     before, after = reading.text[: span[0]], reading.text[span[1] :]
     return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)
-
-
-"""Kin predicates stated whether or not the relative does anything else in the message."""
 
 
 def _leading_condition(sentence: str, clause_start: int, lang: Lang) -> dict[str, str]:

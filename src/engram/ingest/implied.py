@@ -12,7 +12,8 @@ from engram.ingest.reading import Message
 from engram.models.graph import FactIn
 
 _CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})
-SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+_SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+"""Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _CONTACT_WEIGHT = 0.9
 
@@ -87,7 +88,7 @@ def _kin_facts(message: Message) -> None:
         if owner is None or owner.name in message.relatives:
             continue
         kins = {mention.attributes.get("kin"), owner.attributes.get("kin")}
-        if name in message.used or SPOUSES & kins:
+        if name in message.used or _SPOUSES & kins:
             relatives.append((owner.name, (owner, sentence)))  # named when a fact names them
             message.used.add(owner.name)
             message.add_entity(owner)
@@ -96,7 +97,7 @@ def _kin_facts(message: Message) -> None:
         if not isinstance(predicate, str):
             continue
         named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
-        if not (named or name in message.used or predicate in SPOUSES):
+        if not (named or name in message.used or predicate in _SPOUSES):
             continue
         relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
             predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN

@@ -112,8 +112,8 @@ ORG_WORDS = _words(
     "Therapeutics Biotech Realty Properties Construction Telecom Airways Brewing Cloud "
     "Marine Outdoor Outdoors Schools Analytics Legal Aerospace Electronics Apparel Retail Supply Security "
     "Financial Mining Chemicals Dynamics Automotive Shipping Transport Resorts Brands Markets Stores "
-    "Trading Textiles Packaging Printing Services Technology Electric Power Utilities Farms Sports Fitness "
-    "Education Learning Credit Finance Investments Advisors Associates Law Bancorp Lines Wireless Devices"
+    "Trading Textiles Packaging Printing Services Technology Electric Utilities Farms Sports Fitness "
+    "Education Learning Credit Finance Investments Advisors Associates Bancorp Lines Wireless Devices"
 )
 PLACE_WORDS = _words(
     "City Street St Avenue Ave Road Park Lake River Mountain Mountains Beach Island Islands Valley County "

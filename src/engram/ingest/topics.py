@@ -18,12 +18,14 @@ from engram.ingest.reading import Message, Sentence
 _DEAL = frozenset({"deal", "purchase_order"})
 """An agreed sale: a deal, or an order said by its purchase-order number (PO-2311)."""
 _ORDER_NUMBER = re.compile(r"\d{4}")
+"""An id with four digits in a row numbers an order or a contract (PA-3301, SO-7731); a model code has
+fewer (HX-40, GW-300)."""
 _NOT_AN_ORDER = re.compile(r"(?:ISO|EXT|RM|CR|HR|Q[1-4]|[A-Z]\d)-", re.I)
 _NOT_AN_ORDER_BEFORE = re.compile(
     r"(?:航班|工号|门牌号?|会议室|房间|flight|room|ext\.?|extension|badge)\s?[:：#]?\s?$", re.I
 )
-"""An id with four digits in a row numbers an order or a contract (PA-3301, SO-7731); a model code has
-fewer (HX-40, GW-300)."""
+"""Ids that number no order: a standard, an extension, a room, a staff number, a quarter (ISO-9001,
+EXT-4412, RM-1205, HR-2024-001, Q3-2024), or an id said after 航班/工号/"flight"/"room"."""
 TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "BUDGET": _DEAL | frozenset({"project", "organisation", "event"}),
     "PRICE": _DEAL | frozenset({"product", "organisation", "project", "thing"}),
