@@ -56,6 +56,10 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("CRM：启明教育取消了QM-0722这单（80套录播设备）。", "王芳", {("启明教育", "CANCELLED", "QM-0722")},
      set()),
     ("财务确认：泰和建设第二笔款38.6万昨天到账。", "王芳", {("泰和建设", "PAID", 386000)}, set()),
+    # A contract is named after the organisation whose it is, which stays named for what follows.
+    ("提醒下，华信证券的运维服务合同11月30号到期，得找他们IT部的吕经理聊。", "王芳",
+     {("华信证券运维服务合同", "EXPIRES_ON", "2024-11-30"), ("吕经理", "WORKS_AT", "华信证券")},
+     {("服务合同", "EXPIRES_ON", "2024-11-30")}),
     # 城建设计院 is an organisation: the budget is the customer's, not the writer's.
     ("【日报】1. 拜访城建设计院，确认二期预算45万。", "王芳", {("城建设计院", "BUDGET", 450000)},
      {("王芳", "BUDGET", 450000)}),

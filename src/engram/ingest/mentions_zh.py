@@ -95,6 +95,11 @@ _BUREAU = re.compile(
     r"(?:局|厅)"
 )
 """A government bureau one works at (电力局, 税务局); 结局 and 格局 are none."""
+_CONTRACT_OWNER = re.compile(
+    r"(?P<owner>[\u4e00-\u9fffA-Za-z0-9]{2,10})的(?P<what>[\u4e00-\u9fffA-Za-z0-9]{0,4})$"
+)
+"""Whose a contract is, said before it: 华信证券的运维|服务合同 (the owner kept as its own mention)."""
+_BEFORE_AN_OWNER = re.compile(r"^(?:跟|和|与|在|给|找|向|对|把|从)")
 _NICKNAME = re.compile(
     r"(?<![\u4e00-\u9fff])?[小老阿](?:陈|王|李|张|刘|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|"
     r"宋|唐|许|韩|"
@@ -177,12 +182,17 @@ def structural_mentions(sentence: str) -> list[Found]:
 
 def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
     """Return a project that begins inside an organisation's name from that name's start
-    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目)."""
-    start, end, _, kind = mention
+    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目), and a contract named after
+    the organisation whose it is (华信证券的运维服务合同: 华信证券运维服务合同, not 服务合同)."""
+    start, end, text, kind = mention
     if kind == "project":
         owner = next((f for f in found if f[3] == "organisation" and f[0] < start < f[1]), None)
         if owner is not None:
             return owner[0], end, sentence[owner[0] : end], kind
+    if kind == "document" and (whose := _CONTRACT_OWNER.search(sentence, 0, start)) is not None:
+        name = _BEFORE_AN_OWNER.sub("", whose["owner"], count=1)
+        if len(name) >= 4 and name[-2:] in _ORG_SUFFIX:  # its span stays the contract's
+            return start - len(whose["what"]), end, name + whose["what"] + text, kind
     return mention
 
 

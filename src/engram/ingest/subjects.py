@@ -210,8 +210,12 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
     return name if name[0] in "小阿" or doubled or cjk_person(name) else None
 
 
-_NOT_A_NAME = frozenset({"单子", "单位", "方案", "方面", "方式", "高端", "高层", "江湖", "金额"})
-"""Words that begin with a surname's character but name no one (恒泰物流的单子，…)."""
+_NOT_A_NAME = frozenset(
+    {"单子", "单位", "方案", "方面", "方式", "高端", "高层", "江湖", "金额",
+     "北大", "浙大", "南大", "苏大", "川大", "武大", "厦大", "吉大", "山大", "人大", "交大", "华师"}
+)  # fmt: skip
+"""Words that begin with a surname's character but name no one (恒泰物流的单子，…; 苏大 is a
+university)."""
 _TIME_DOUBLES = frozenset({"天天", "常常", "时时", "年年", "月月", "刚刚", "渐渐", "偏偏", "往往", "明明"})
 
 
