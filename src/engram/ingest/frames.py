@@ -275,6 +275,8 @@ EN_NOT_HELD = "".join(
 )
 """Before a role, with or without one word of it: a role not held now ("former IT director at …",
 "candidate for CFO at …")."""
+EN_NOT_UNTIL = r"(?![^,.;]*\b(?:until|till)\b)"
+"""Not a role held until some time ("IT director at Pinecrest Schools until 2019")."""
 EMAIL_ADDRESS = r"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]*[A-Za-z0-9]"
 r"""An e-mail address, ASCII (a ``\w`` would run into the Chinese text around it)."""
 EN_EVENT = (

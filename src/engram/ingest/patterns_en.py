@@ -23,6 +23,7 @@ from engram.ingest.frames import (
     EN_NAMES,
     EN_NOT_A_MODEL,
     EN_NOT_HELD,
+    EN_NOT_UNTIL,
     EN_OBJ,
     EN_ROLE,
     EN_ROLE_TRIGGER,
@@ -136,15 +137,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
        rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
-    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?![^,.;]*\b(?:until|till)\b){EN_OBJ}", 0.8,
+    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT}){EN_NOT_UNTIL}{EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
-    en("HAS_ROLE", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z])"
-       r"(?![^,.;]*\b(?:until|till)\b)", 0.8,
+    en("HAS_ROLE", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger=EN_ROLE_TRIGGER),
-    # "just started as VP Sales at Crestline Software", "to join Maersk as regional ops director"
+    # "just started as VP Sales at Crestline Software"
     en("WORKS_AT", rf"\b(?:started|starting|starts|start) as (?:a |an |the )?{EN_ROLE}\s(?:at|with) {EN_OBJ}", 0.85,
        require_mention=True, object_type="organisation", trigger="started as|starting as|starts as|start as"),
     en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"

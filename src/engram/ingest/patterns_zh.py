@@ -69,6 +69,14 @@ _PET = (
     r"拉布拉多|边牧|萨摩耶|比熊|博美|蓝猫|狸花|三花|橘猫|奶牛猫|田园犬|土狗)"
 )
 _DO = r"(?:吃|喝|抽|玩|用|看|弹|练|打|跑|去|做|买|听)"
+_ORDER_ID = r"[A-Z]{2,6}-\d{3,}(?:-\d+)*"
+"""An order's or a contract's id said in Chinese text (DJ-0612, PO-2401-07)."""
+_MOVES_ON = "(?:转去|改去|转岗去?|转而)做"
+"""Moving on to other work (转去做渠道)."""
+_MOVED_TO = "延到|延期到|推迟到|推到|顺延到"
+"""A date moved to another (延到下周三, 上线…推到10月25号)."""
+_TEAM_ROLE = rf"(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心|区))?{ZH_ROLE}"
+"""A role, with the team or region it is of (架构组组长, 华南区销售总监)."""
 _ACTIVITY = (
     r"跑步|散步|钓鱼|游泳|爬山|骑行|健身|瑜伽|打(?:羽毛|篮|乒乓|网|排|高尔夫)球|踢(?:足)?球|练字|书法|画画|徒步|"
     r"滑雪|露营|摄影|跳舞|广场舞|太极|撸铁|冥想|遛狗|下棋|唱歌|弹(?:钢琴|吉他|尤克里里)"
@@ -118,9 +126,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 周浩下周一入职，高级测试工程师，放在质量部: the role said alone after joining
     zh("HAS_ROLE", rf"入职[，,](?P<obj>{ZH_ROLE})(?=[，。；！]|$)", 0.8, kind="entity", object_type="role", trigger="入职"),
     # 我下周起转去做渠道了: what one moves on to (not 调去: jieba reads 贺强调去 as 贺 强调, the name lost)
-    zh("ASSIGNED_TO", rf"(?:转去|改去|转岗去?|转而)做(?P<obj>[^{ZH_STOP}]{{2,12}}?项目)(?=了|[{ZH_STOP}]|$)", 0.75,
+    zh("ASSIGNED_TO", rf"{_MOVES_ON}(?P<obj>[^{ZH_STOP}]{{2,12}}?项目)(?=了|[{ZH_STOP}]|$)", 0.75,
        kind="entity", object_type="project", trigger="转去|改去|转岗|转而"),
-    zh("RESPONSIBLE_FOR", rf"(?:转去|改去|转岗去?|转而)做(?P<obj>[^{ZH_STOP}]{{2,8}}?)(?<!项目)(?=了|[{ZH_STOP}]|$)", 0.75,
+    zh("RESPONSIBLE_FOR", rf"{_MOVES_ON}(?P<obj>[^{ZH_STOP}]{{2,8}}?)(?<!项目)(?=了|[{ZH_STOP}]|$)", 0.75,
        kind="value", trigger="转去|改去|转岗|转而"),
     zh("LEFT_ORGANISATION", rf"(?:在|从){_ORG}(?:工作|上班|干)了(?:[一二三四五六七八九十两几\d]+)多?年", 0.75,
        require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
@@ -191,13 +199,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
-       rf"(?P<obj>(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心|区))?{ZH_ROLE})", trigger="是|担任|作为|当|升|成为",
+       rf"(?P<obj>{_TEAM_ROLE})", trigger="是|担任|作为|当|升|成为",
        kind="entity", object_type="role", stop="LEFT_ROLE"),  # 架构组组长: the team's role, whole
     zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
        object_type="role", trigger="做|当|干", stop="LEFT_ROLE"),
-    zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:出任|改任|转任|任)(?P<obj>(?:[\u4e00-\u9fff]{{1,4}}?(?:组|部|团队|中心|区))?{ZH_ROLE})",
+    zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:出任|改任|转任|任)(?P<obj>{_TEAM_ROLE})",
        0.8, kind="entity", object_type="role", trigger="任", stop="LEFT_ROLE"),  # …调到产品部，任高级产品经理
     zh("LEFT_ROLE", rf"(?:不再担任|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity", object_type="role",
        trigger="不再担任|卸任|辞去|不当", negatable=False),
@@ -281,15 +289,15 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到|补齐|寄出|送达)(?!不)", 0.85, subject="topic",
        kind="date", trigger="前"),
     # 上线从9月20号推到10月25号: a launch moved (before the deadlines below, which would take its date)
-    zh("LAUNCH_DATE", rf"(?:上线|发布|投产)(?:时间|日期)?[^。；！]{{0,16}}?(?:延到|延期到|推迟到|推到|顺延到|改到)了?{ZH_DATE}",
+    zh("LAUNCH_DATE", rf"(?:上线|发布|投产)(?:时间|日期)?[^。；！]{{0,16}}?(?:{_MOVED_TO}|改到)了?{ZH_DATE}",
        0.8, subject="topic", kind="date", trigger="上线|发布|投产"),
     # 预计本周六送达, 得延到下周三才能发, POC延期到6月28号: a delivery or a piece of work's new date
     zh("DEADLINE", rf"(?:预计|将于|将在|计划|会在|要在)(?:于|在)?{ZH_DATE}(?:送达|到货|补齐|寄出|发出|交货|交付|发货)(?!不)",
        0.8, subject="topic", kind="date", named_topic=True, supposable=True,
        trigger="送达|到货|补齐|寄出|发出|交货|交付|发货"),
-    zh("DEADLINE", rf"(?:货|那批|这批|订单|交付|交货|到货|发货|POC|工期|交期)[^，。；！]{{0,12}}?(?:延到|延期到|推迟到|推到|顺延到)了?"
+    zh("DEADLINE", rf"(?:货|那批|这批|订单|交付|交货|到货|发货|POC|工期|交期)[^，。；！]{{0,12}}?(?:{_MOVED_TO})了?"
        rf"{ZH_DATE}(?:[，。；！]|$|才|再)", 0.75, subject="topic", kind="date", named_topic=True, supposable=True,
-       trigger="延到|延期到|推迟到|推到|顺延到"),
+       trigger=_MOVED_TO),
     zh("DEADLINE", rf"(?:交期|交货期|到货时间|发货时间)(?:是|为|定在|在)?(?=[^，。；]*?[月号日底初])(?!\d+[天周])"
        rf"{ZH_DATE}", 0.85, subject="topic", kind="date",
        trigger="交期|交货期|到货时间|发货时间"),
@@ -318,15 +326,15 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),
     zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
-    zh("CANCELLED", r"(?:取消了?|撤销了?|作废了?)(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*)(?=这单|那单|[，。！？；（(]|$)", 0.85,
+    zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?)(?P<obj>{_ORDER_ID})(?=这单|那单|[，。！？；（(]|$)", 0.85,
        kind="value", trigger="取消|撤销|作废", negatable=False),  # 启明教育取消了QM-0722这单（80套…）
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
        0.85, kind="value",
        trigger="取消|撤销|作废|终止", negatable=False),
-    zh("CANCELLED", r"(?<!差点)(?<!险些)(?<!要不要)(?<!别)把(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*|[\u4e00-\u9fff]{0,8}?(?:订单|单子|合同))"
+    zh("CANCELLED", rf"(?<!差点)(?<!险些)(?<!要不要)(?<!别)把(?P<obj>{_ORDER_ID}|[\u4e00-\u9fff]{{0,8}}?(?:订单|单子|合同))"
        r"(?:这单|那单)?(?:给)?(?:撤了|撤掉了|砍掉了|砍了)(?![？?吗])", 0.8, kind="value", trigger="撤|砍", supposable=True),
     # 光明乳业把DJ-0612撤了 (an order or an id: 把消息撤回了 cancels nothing)
-    zh("CANCELLED", r"(?P<obj>[A-Z]{2,6}-\d{3,}(?:-\d+)*)(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
+    zh("CANCELLED", rf"(?P<obj>{_ORDER_ID})(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
        kind="value", trigger="作废|取消|撤销", negatable=False),  # 合同KD-2406直接作废
     zh("STATUS", r"(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
