@@ -22,6 +22,7 @@ from pydantic import SecretStr
 
 from engram.api.app import create_app
 from engram.config import Settings
+from engram.ingest.builtin import BuiltinExtractor
 from engram.memory import Memory
 from engram.storage.open import open_postgres, open_sqlite
 from engram.storage.protocol import Storage
@@ -204,3 +205,9 @@ def group_held(memory: Memory, group_id: str = "default") -> Iterator[None]:
     finally:
         release.set()
         holder.join()
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    """The builtin extractor with its defaults (a test module may define its own)."""
+    return BuiltinExtractor()

@@ -15,11 +15,6 @@ from engram.nlp.dates import date_facts, scoped_dates
 AT = datetime(2024, 3, 13, 9, 30, tzinfo=UTC)  # a Wednesday
 
 
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 def read(extractor: BuiltinExtractor, text: str, actor: str = "Ann") -> Extraction:
     """Return what the extractor finds in ``text``, dated as the server dates it."""
     return date_facts(extractor.extract_text(text, actor=actor, at=AT), AT, fallback_text=text)

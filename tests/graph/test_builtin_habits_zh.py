@@ -9,12 +9,6 @@ from test_builtin_clauses import Triple, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
-
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A habit is a liking; a class of it is study, not liking.
     ("现在改成每天早上跑步，一般跑5公里。", "王芳", {("王芳", "LIKES", "跑步")}, set()),

@@ -8,12 +8,6 @@ from test_builtin_clauses import Triple, read, reads, triples
 
 from engram.ingest.builtin import BuiltinExtractor
 
-
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A purchase-order number of several parts is one order; what arrived so far is not its quantity.
     ("嘉诚包装那单PO-2401-07（纸箱一万个）今天先到了5000个，剩下的他们说下周五前补齐。", "王芳",

@@ -12,12 +12,6 @@ from test_builtin_clauses import AT, Triple, reads
 from engram import Memory, Settings
 from engram.ingest.builtin import BuiltinExtractor
 
-
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A Chinese name jieba guesses is a place (a surname, unknown to both dictionaries) is a person.
     ("郑坤已经不在星河科技了。", "王芳", {("郑坤", "LEFT_ORGANISATION", "星河科技")},

@@ -9,12 +9,6 @@ from test_builtin_clauses import Triple, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
-
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A role in apposition without an article, after a name a preposition governs; IT is no pronoun.
     ("Spoke with Marcus Hale, IT director at Pinecrest Schools.", "Ann",

@@ -10,12 +10,6 @@ from test_builtin_clauses import Triple, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
-
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A customer's contact works there (a role before the name is no part of it).
     ("CRM：恒泰物流的对接人换成采购经理孙丽了。", "王芳",
