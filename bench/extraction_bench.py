@@ -44,10 +44,11 @@ labelled without running the extractor, 60 English and 70 Chinese facts), the un
 (106 English and 172 Chinese facts), read for error analysis like DEV; ``--split dev3``
 bench/extraction_dev3.jsonl: 100 more (171 English and 167 Chinese facts, 9 items stating none);
 ``--split dev4`` bench/extraction_dev4.jsonl: 100 Chinese-heavy chat lines (79 English and 243
-Chinese facts, 10 items stating none).
+Chinese facts, 10 items stating none); ``--split dev5`` bench/extraction_dev5.jsonl: 100 more, half
+English (216 English and 226 Chinese facts, 12 items stating none).
 
-Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3|dev4] [--limit N]
-       [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3|dev4|dev5]
+       [--limit N] [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ HOLDOUT = _kg.DATA / "extraction_holdout.jsonl"
 DEV2 = _kg.DATA / "extraction_dev2.jsonl"
 DEV3 = _kg.DATA / "extraction_dev3.jsonl"
 DEV4 = _kg.DATA / "extraction_dev4.jsonl"
-FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4}
+DEV5 = _kg.DATA / "extraction_dev5.jsonl"
+FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5}
 
 # -- the data -----------------------------------------------------------------------------------
 
@@ -524,7 +526,7 @@ def main() -> None:
         "--split",
         choices=["dev", "test", "all", *FILES],
         default="all",
-        help="DEV or TEST half (see split_of), or the holdout, dev2, dev3 or dev4 file",
+        help="DEV or TEST half (see split_of), or the holdout or a later development file",
     )
     parser.add_argument("--extractor", default="builtin", help="the server's ENGRAM_EXTRACTOR")
     parser.add_argument("--oracle", action="store_true", help="also send the labels as agent-supplied facts")

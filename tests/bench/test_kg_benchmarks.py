@@ -77,8 +77,9 @@ def _names(entities: list[dict[str, Any]]) -> set[str]:
         (DEV2, 90),
         (EXTRACTION.with_name("extraction_dev3.jsonl"), 100),
         (EXTRACTION.with_name("extraction_dev4.jsonl"), 100),
+        (EXTRACTION.with_name("extraction_dev5.jsonl"), 100),
     ],
-    ids=["set", "holdout", "dev2", "dev3", "dev4"],
+    ids=["set", "holdout", "dev2", "dev3", "dev4", "dev5"],
 )
 def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
     items = _lines(path)
@@ -104,7 +105,14 @@ def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
 
 
 def test_the_extraction_files_share_no_item() -> None:
-    files = ["extraction_set", "extraction_holdout", "extraction_dev2", "extraction_dev3", "extraction_dev4"]
+    files = [
+        "extraction_set",
+        "extraction_holdout",
+        "extraction_dev2",
+        "extraction_dev3",
+        "extraction_dev4",
+        "extraction_dev5",
+    ]
     seen: set[str] = set()
     for name in files:
         ids = {i["id"] for i in _lines(EXTRACTION.with_name(f"{name}.jsonl"))}

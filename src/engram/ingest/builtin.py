@@ -60,6 +60,7 @@ from engram.ingest.speaker import (
 )
 from engram.ingest.subjects import (
     Speaker,
+    coordinated,
     find_relatives,
     nearest_subject,
 )
@@ -85,6 +86,12 @@ _PERSONAL = frozenset(
     }
 )
 """Predicates whose subject is a person (or a pet), never an organisation."""
+_SHARED = _PERSONAL - {"MARRIED_TO", "PARTNER_OF", "SIBLING_OF", "CHILD_OF", "FRIEND_OF", "AGE", "BIRTHDAY",
+                       "CREATED", "ATTENDED"} | {
+    "LIVES_IN", "MOVED_FROM", "WORKS_FROM", "MEMBER_OF", "USES", "STOPPED_USING", "PLANS_TO_VISIT", "VISITED",
+    "PLANS_TO",
+}  # fmt: skip
+"""Predicates two people joined by "and" share ("Tom and I live in Denver", 赵倩、邓凯都向他汇报)."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
@@ -348,8 +355,12 @@ class BuiltinExtractor:
                 ):
                     continue  # 大学在武汉读的, 在北京上课三天: where one studied once or briefly is no home
                 item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
+                if predicate == "WORKS_AT" and _COMMUTE.match(match.group()):
+                    item_predicate, trust = "WORKS_FROM", "stated"  # 得去北京上班: where the work is
             elif predicate == "WORKS_AT" and target is not None and DEPARTMENT.search(target):
                 item_predicate = "MEMBER_OF"  # 运营部的宁薇, 财务部方经理: a department, not the employer
+            elif predicate == "WORKS_FROM" and (subject_name, "organisation") in message.entities:
+                item_predicate = "LIVES_IN"  # 入职乐途科技…公司在望京: where the company is
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
             region_end = clause[1]
@@ -391,6 +402,11 @@ class BuiltinExtractor:
                     invalid_at=invalid_at,
                 )
             )
+        if facts and predicate in _SHARED and not pattern.inverse and pattern.subject in ("left", "group"):
+            partners = coordinated(
+                sentence, lang, reading.candidates, reading.mentions, subject_name, max(cue, obj_start)
+            )
+            facts += [f.model_copy(update={"subject": p}) for p in partners for f in facts if f.object != p]
         giver = handed_over_by(match, reading, message) if pattern.handover and facts else None
         if giver is not None and giver != subject_name:
             facts += [f.model_copy(update={"subject": giver, "predicate": "UNASSIGNED_FROM"}) for f in facts]
@@ -486,6 +502,8 @@ class BuiltinExtractor:
         )
         if found is not None:
             return (found.name, found.weight) if found.name else None
+        if pattern.named_subject:
+            return None  # 货都在宁波: nobody said to be there
         inner = [
             c
             for c in reading.candidates
@@ -517,6 +535,8 @@ _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "S
 (the labelling rules: 在伦敦工作, 在成都读研)."""
 
 
+_COMMUTE = re.compile(r"去|到")
+"""Going to a place to work (去北京上班) says where one works, not where one lives."""
 _STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|went to|graduated)\b", re.I)
 """Study that is over (大学在武汉读的, "I studied in Boston")."""
 _STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)

@@ -148,6 +148,10 @@ _PRONOUNS = {"it", "that", "this", "them", "these", "those", "you", "him", "her"
              "她们", "这", "那", "什么", "东西"}  # fmt: skip
 
 
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
+"""Emoji and pictographs: no part of what is said ("受不了😂")."""
+
+
 def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> str:
     """Return an object phrase cut before trailing clauses and particles; "" when nothing is left.
 
@@ -156,7 +160,7 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
     ``verb_phrase`` None decides by the first word (-ing). A phrase that only points at something
     said elsewhere ("it", "holding them", "get it") is "".
     """
-    text = text.strip(" \t'\"“”‘’")
+    text = _EMOJI.sub("", text).strip(" \t'\"“”‘’")
     if lang == "en" and _EN_GERUND_PRONOUN.match(text):
         return ""  # "making it a better place": what is made was said elsewhere
     if lang == "en":
@@ -265,7 +269,7 @@ _ZH_STOP_RX = re.compile(
     r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?!(?:负责|对接|跟|管|带)的(?!是)[^，。；])"
 )
 _ZH_NOT = re.compile(
-    r"(?:不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
+    r"(?:(?<!雷打)不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
     r"[^，。；不]{0,3}$"
 )
 _ZH_STOP_AFTER = re.compile(r"^[^，。；！？]{0,12}?了")

@@ -53,7 +53,8 @@ class Pattern:
       nor in a sentence that asks, supposes or hedges (``UNSETTLED``).
     - ``named_subject``: the ``subj`` group must end inside a person the mention finder knows (a
       tagged or listed name), who is the subject whole; not any word shaped like a name
-      ("产品经理周报", "our CTO Slack channel").
+      ("产品经理周报", "our CTO Slack channel"). Without a ``subj`` group: the subject is found in the
+      sentence, never implied to be the speaker (货都在宁波 places no one).
     - ``supposable``: like a stop, the statement is not read under a supposition or condition
       ("if I ever win the lottery I'm … moving to Lisbon").
     - ``named_topic``: a topic predicate's subject must be named (a deal, an order, a customer…),
@@ -209,7 +210,8 @@ _ZH_ROLE_PREFIX = (
     r"(?:(?:销售|产品|项目|技术|市场|财务|人事|行政|客户|采购|运营|研发|区域|部门|大客户|研发部|销售部|市场部|"
     r"产品部|技术部|财务部|人事部|运营部|中学|小学|大学|高中|初中|幼儿园|数学|语文|英语|软件|前端|后端|测试|"
     r"数据|算法|平面|室内|UI|总|副总|高级|资深|首席|初级|中级|主任|主治|执行|助理|区域|大区|全栈|"
-    r"Java|Python|前台|后台|客户成功|售前|售后)+)?"
+    r"Java|Python|前台|后台|客户成功|售前|售后|美术|品牌|公关|法务|物流|仓储|品质|质量|生产|商务|渠道|电商|IT|"
+    r"培训|招聘|视觉|交互|新媒体|投资|风控)+)?"
 )
 ZH_ROLE = (
     _ZH_ROLE_PREFIX
@@ -217,7 +219,8 @@ ZH_ROLE = (
     r"董事长|CEO|CTO|CFO|COO|CIO|CMO|VP|创始人|合伙人|程序员|架构师|分析师|研究员|教授|学生|实习生|销售|产品经理|"
     r"项目经理|主编|编辑|记者|厨师|司机|警察|公务员|翻译|客服|前台|秘书|出纳|HR|工人|店长|老板|柜员|收银员|导游|"
     r"快递员|外卖员|保安|教练|主播|博主|组长|队长|班长|班主任|校长|院长|行长|总编|药剂师|营养师|心理咨询师|"
-    r"理财顾问|会计师|审计师|建筑师|摄影师|化妆师|面点师|程序猿|运维|测试|产品|运营|设计|律师助理|法务)"
+    r"理财顾问|会计师|审计师|建筑师|摄影师|化妆师|面点师|程序猿|运维|测试|产品|运营|设计|律师助理|法务|"
+    r"(?:前端|后端|全栈|软件|游戏|嵌入式)开发)"
 )
 EN_DEPARTMENT = (
     r"(?:sales|marketing|engineering|product|operations|finance|customer success|customer support|support|"
@@ -226,6 +229,8 @@ EN_DEPARTMENT = (
     r"customer experience|revops|revenue operations|ops|devops)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
+EN_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+"""A person's name as a pattern's subject: one or two capitalised words."""
 EN_ROLE_NOUNS = (
     "scrum master|product owner|buyer|engineer|developer|manager|teacher|doctor|nurse|designer|"
     "artist|writer|student|lawyer|accountant|CEO|CTO|CFO|COO|founder|co-founder|director|consultant|"
@@ -251,7 +256,8 @@ EN_ROLE = (
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
     r"mechanical|registered|school|family|youth|mental health|social media|real estate|clinical|tech|"
     r"team|it|support|security|legal|procurement|purchasing|medical|nursing|customer success|growth|"
-    r"partnerships|office|ops)\s)*"
+    r"partnerships|office|ops|store|library|country|board|network|plant|site|shift|branch|district|area|"
+    r"territory|clinic|lab|warehouse|fleet|facilities|program|programme|brand|category|channel|practice)\s)*"
     rf"(?:{EN_ROLE_NOUNS}|head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
     rf"(?:\s(?:of|for)\s{EN_DEPARTMENT}|(?:(?<=vp)|(?<=svp)|(?<=evp))\s(?=(?-i:[A-Z])){EN_DEPARTMENT})?"
 )

@@ -11,7 +11,9 @@ from __future__ import annotations
 from engram.ingest.reading import Message
 from engram.models.graph import FactIn
 
-_CHILDREN = frozenset({"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿"})
+_CHILDREN = frozenset(
+    {"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿", "孩子"}
+)
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")

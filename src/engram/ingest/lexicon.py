@@ -113,8 +113,15 @@ ORG_WORDS = _words(
     "Marine Outdoor Outdoors Schools Analytics Legal Aerospace Electronics Apparel Retail Supply Security "
     "Financial Mining Chemicals Dynamics Automotive Shipping Transport Resorts Brands Markets Stores "
     "Trading Textiles Packaging Printing Services Technology Electric Utilities Farms Sports Fitness "
-    "Education Learning Credit Finance Investments Advisors Associates Bancorp Lines Wireless Devices"
+    "Education Learning Credit Finance Investments Advisors Associates Bancorp Lines Wireless Devices "
+    "Winery Brewery Distillery Glassworks Works Mills Bio Sciences Publishers Law Dairy Bakeries"
 )
+OPENING_VERBS = _words(
+    "Met Called Emailed Visited Pinged Texted Saw Closed Signed Lost Won Booked Joined Left Quoted Sent Told "
+    "Asked Thanked Invited Hired Onboarded Followed Heard Spoke Chatted Talked Demoed Welcome Congrats "
+    "Congratulations"
+)
+"""Verbs a note opens with, the subject dropped ("Met Okafor & Sons today"): no part of the name after."""
 PLACE_WORDS = _words(
     "City Street St Avenue Ave Road Park Lake River Mountain Mountains Beach Island Islands Valley County "
     "Bay Canyon Falls Hills Square Town Village Coast National"

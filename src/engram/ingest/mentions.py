@@ -23,13 +23,14 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engram.ingest.frames import EN_ROLE, ZH_ROLE
+from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE
 from engram.ingest.lexicon import (
     COUNTRIES,
     DEFAULT_GAZETTEER,
     EXCLUDE,
     FIRST_NAMES,
     GREETING,
+    OPENING_VERBS,
     ORG_WORDS,
     PLACE_WORDS,
     REGIONS,
@@ -228,6 +229,13 @@ class MentionFinder:
         lead = len(sentence) - len(sentence.lstrip("\"'“‘(-*"))
         actor_words = set(actor.split()) if actor else set()
         for run in _runs(sentence, words):
+            titled = _after_role(sentence, run)
+            if titled is not None:  # "GM Rhys Calder", "Owner Chidi Okafor": a role, then a person
+                start, end = titled[0][0], titled[-1][1]
+                out.append(Mention(start, end, sentence[start:end], "person"))
+                continue
+            if run[0][0] == lead and len(run) > 1 and run[0][2] in OPENING_VERBS:
+                run = run[1:]  # "Met Okafor & Sons today", "Closed Ravensworth Foods": a verb, then a name
             if run[0][0] == lead and not first_allowed:
                 known = (
                     run[0][2] in actor_words
@@ -249,8 +257,10 @@ class MentionFinder:
                 continue  # "an LGBTQ support group": the acronym only modifies a noun
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
             apposition = _PERSON_APPOSITION.match(sentence, end) is not None
-            if kind == "thing" and apposition:
-                kind = "person"  # "Hank, our CTO, …": the apposition says who, nobody is addressed
+            if kind == "thing" and (
+                apposition or (1 < len(run) <= 3 and _ROLE_BEFORE.search(sentence, 0, start))
+            ):
+                kind = "person"  # "Hank, our CTO, …", "marketing lead Farah Aziz": a role says who
             vocative = (
                 kind in ("person", "thing") and not apposition and _vocative(sentence, start, end, len(run))
             )
@@ -267,6 +277,38 @@ class MentionFinder:
         if len(words) <= 3 and (words[0] in actor_words or is_first_name(words[0])):
             return "person"
         return "thing"
+
+
+_TITLE = re.compile(
+    r"(?:CEO|CTO|CFO|COO|CMO|CIO|CISO|CRO|CPO|GM|VP|SVP|EVP|Owner|Founder|Co-founder|Director|Manager|"
+    r"President|Chair|Chairman|Chairwoman|Treasurer|Superintendent|Principal|Controller|Counsel)"
+)
+"""A role that, capitalised before a name, titles the person ("GM Rhys Calder", "Owner Chidi Okafor")."""
+_ROLE_BEFORE = re.compile(rf"\b(?:{EN_ROLE_NOUNS})\s$")
+"""A role in lower case (or an acronym) right before a name ("facilities manager Omar Bayoumi"; not
+"Lead Generation Summit")."""
+_LEADS_A_DEPARTMENT = re.compile(r"(?:vp|svp|evp|head|director)", re.I)
+_DEPARTMENT_WORD = re.compile(EN_DEPARTMENT, re.I)
+_DEPARTMENT_LEAD_BEFORE = re.compile(r"\b(?:VP|SVP|EVP)\s$")
+
+
+def _after_role(sentence: str, run: list[tuple[int, int, str]]) -> list[tuple[int, int, str]] | None:
+    """Return the name a capitalised role opening ``run`` titles ("GM Rhys Calder" → Rhys Calder; "VP
+    Ops Carla Nunez" → Carla Nunez): two or three plain capitalised words; else None."""
+    if _TITLE.fullmatch(run[0][2]):
+        rest = run[1:]
+        if _LEADS_A_DEPARTMENT.fullmatch(run[0][2]) and rest and _DEPARTMENT_WORD.fullmatch(rest[0][2]):
+            rest = rest[1:]
+    elif _DEPARTMENT_LEAD_BEFORE.search(sentence, 0, run[0][0]) and _DEPARTMENT_WORD.fullmatch(run[0][2]):
+        rest = run[1:]  # "VP" itself is no capitalised word of a name (EXCLUDE)
+    else:
+        return None
+    if not 2 <= len(rest) <= 3 or any(
+        not re.fullmatch(r"[A-Z][a-z'’-]+", word) or word in ORG_WORDS or word in PLACE_WORDS
+        for _, _, word in rest
+    ):
+        return None
+    return rest
 
 
 def _runs(sentence: str, words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:

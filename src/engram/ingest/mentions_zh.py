@@ -154,6 +154,15 @@ def structural_mentions(sentence: str) -> list[Found]:
             if index > 0 and words[index - 1][1] in ("nr", "nrt", "nz") and len(words[index - 1][0]) >= 2:
                 lead = offsets[index - 1]
             found.append((lead, start + len(word), sentence[lead : start + len(word)], "organisation"))
+        elif word in _ORG_SUFFIX and _two_characters(words, index):  # 鼎/ng 信/n 物流: a name jieba cut apart
+            found.append(
+                (
+                    offsets[index - 2],
+                    start + len(word),
+                    sentence[offsets[index - 2] : start + len(word)],
+                    "organisation",
+                )
+            )
         elif word in _ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
             if index == 0 or not _prefix_word(*words[index - 1]) or len(words[index - 1][0]) < 2:
                 continue
@@ -224,6 +233,14 @@ def _inner_character(words: tuple[tuple[str, str], ...], index: int) -> bool:
     )
 
 
+def _two_characters(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True when the two words before ``index`` are single characters jieba tags as nouns,
+    the two characters of a name (鼎/ng 信/n before 物流), at the start or after a punctuation mark."""
+    if index < 2 or any(len(w) != 1 or f not in ("n", "ng", "nr", "nz") for w, f in words[index - 2 : index]):
+        return False
+    return index == 2 or not has_cjk(words[index - 3][0])
+
+
 def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:
     """Return True when a jieba word can begin or continue a name before a head word (a company
     name may be tagged a verb or an adverb: 远航/v 汽车, 鼎新/d 科技; a project's may not:
@@ -243,6 +260,10 @@ def tagged_mentions(sentence: str) -> list[Found]:
     for index, (word, flag) in enumerate(words):
         start, position = position, position + len(word)
         if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES or start < (out[-1][1] if out else 0):
+            continue
+        if _name_cut_apart(words, index):  # 叶家/n 豪/n 下周…: a clause opening with a name jieba cut
+            out.append((start, position + 1, word + words[index + 1][0], "person"))
+            position += 1
             continue
         if flag in ("nr", "nz") and _where_one_lives(words, index):
             out.append((start, position, word, "place"))
@@ -266,6 +287,25 @@ def _where_one_lives(words: tuple[tuple[str, str], ...], index: int) -> bool:
     word, flag = words[index]
     before = "".join(w for w, _ in words[max(0, index - 2) : index])
     return before.endswith("住在") and (flag == "nz" or is_chinese_place(word))
+
+
+def _name_cut_apart(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True when a clause opens with a surname's two-character word and one more character
+    that form no known word, the character a rare one, before a time, an adverb, a verb or a
+    preposition (叶家|豪|下周|转岗)."""
+    word, flag = words[index]
+    if len(word) != 2 or word[0] not in SURNAMES or flag in ("nr", "nrfg", "nrt") or index + 2 >= len(words):
+        return False
+    if index > 0 and has_cjk(words[index - 1][0]):
+        return False
+    third, after = words[index + 1], words[index + 2]
+    return (
+        len(third[0]) == 1
+        and has_cjk(third[0])
+        and jieba_module().get_FREQ(third[0], 0) < _RARE_CHARACTER  # not 任务|都, 韩剧|我
+        and is_unknown_word(word + third[0])
+        and after[1][:1] in ("t", "d", "v", "p")
+    )
 
 
 def _given_character(words: tuple[tuple[str, str], ...], index: int) -> bool:

@@ -56,6 +56,22 @@ _MAX_WORDS = 8
 _MAX_CJK = 12
 
 
+_GOVERNING = re.compile(r"(?:都|也|一直|还)?(?:向|给|跟|对|和)|,\s(?:who|that)\s.*", re.S)
+_AND_ZH = re.compile(r"[、和与]")
+
+
+def _before_own_subject(reading: Sentence, pronoun: int) -> int:
+    """Return where the people a pronoun object may name end: before the subject of its own clause
+    (赵倩、邓凯都向他汇报, "Dev Patel, who reports to her": not them, but whoever was named before)."""
+    people = [m for m in reading.mentions if m.type == "person" and m.end <= pronoun]
+    if not people or not _GOVERNING.fullmatch(reading.text, people[-1].end, pronoun):
+        return pronoun
+    subject = people.pop()
+    while people and _AND_ZH.fullmatch(reading.text, people[-1].end, subject.start):
+        subject = people.pop()
+    return subject.start
+
+
 def read_objects(
     pattern: Pattern,
     predicate: str,
@@ -82,7 +98,7 @@ def read_objects(
     if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
         return []  # "this trilogy is one of my faves": what it is was said elsewhere
     if raw.strip().lower() in _PERSON_PRONOUNS and pattern.object_type == "person":  # 我向他汇报
-        name = message.speaker.person_before(reading.mentions, start)
+        name = message.speaker.person_before(reading.mentions, _before_own_subject(reading, start))
         return [(name, None, match.span("obj"))] if name and name != message.speaker.actor else []
     if raw.strip().lower() in _THEIR and pattern.object_type == "organisation":  # "Anita Rao, their CMO"
         name = message.speaker.organisation_before(reading.mentions, start)
@@ -201,6 +217,9 @@ def _antecedent(
     if not pattern.antecedent:
         return []
     span = match.span()
+    if kind == "entity" and pattern.object_type == "organisation":  # "Owner Chidi Okafor": of the firm named
+        name = message.speaker.organisation_before(reading.mentions, match.start())
+        return [(name, None, span)] if name else []
     if kind == "entity":
         named = [m for m in reading.mentions if m.end <= match.start() and m.type == pattern.object_type]
         if not named:

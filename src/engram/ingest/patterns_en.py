@@ -9,27 +9,26 @@ from __future__ import annotations
 from functools import partial
 
 from engram.ingest.frames import (
-    EMAIL_ADDRESS,
     EN_AMOUNT,
     EN_CAPS,
     EN_CREATION,
     EN_DATE,
-    EN_DAY_WORD,
     EN_DEPARTMENT,
     EN_EVENT,
     EN_GROUP,
     EN_HQ_MOVED,
     EN_NAME,
     EN_NAMES,
-    EN_NOT_A_MODEL,
     EN_NOT_HELD,
     EN_NOT_UNTIL,
     EN_OBJ,
+    EN_PERSON_NAME,
     EN_ROLE,
     EN_ROLE_TRIGGER,
     Pattern,
     pattern,
 )
+from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
 
 en = partial(pattern, "en")
 
@@ -50,8 +49,8 @@ _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
 )
 """What a named thing handed over is (EMEA partnerships, the Globex account)."""
-_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
-"""A person's name as a pattern's subject: one or two capitalised words."""
+_CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
+"""Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
@@ -141,16 +140,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
-    en("HAS_ROLE", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger=EN_ROLE_TRIGGER),
     # "just started as VP Sales at Crestline Software"
     en("WORKS_AT", rf"\b(?:started|starting|starts|start) as (?:a |an |the )?{EN_ROLE}\s(?:at|with) {EN_OBJ}", 0.85,
        require_mention=True, object_type="organisation", trigger="started as|starting as|starts as|start as"),
-    en("WORKS_FROM", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
+    en("WORKS_FROM", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
@@ -187,14 +186,23 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE}),?\s"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    # "Store manager Keith Danvers says…", "Owner Chidi Okafor makes the call": a role titling a name
+    # that opens a clause is the role of a person of the organisation named before
+    en("HAS_ROLE", rf"{_CLAUSE_START}(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    en("WORKS_AT", rf"{_CLAUSE_START}{EN_ROLE}\s(?P<subj>{EN_PERSON_NAME})\b(?P<obj>)", 0.65, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="organisation", antecedent=True,
+       trigger=EN_ROLE_TRIGGER),
     # "Dr. Anita Rao, their CMO", "Their controller Mike Dunn": a role of the organisation named before
-    en("WORKS_AT", rf"\b(?P<subj>{_PERSON_NAME}),\s(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}\b", 0.7,
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
-    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{_PERSON_NAME})\b", 0.7,
+    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{EN_PERSON_NAME})\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
     en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
+    en("REPORTS_TO", r"\b(?:reports?|reporting) (?:directly )?to (?P<obj>him|her)\b", 0.8, kind="entity",
+       object_type="person", trigger="report"),  # "Dev Patel, who reports to her"
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
     en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred|switched) from (?:the )?(?P<prev>{EN_CAPS}(?: \w+)?) "
@@ -218,7 +226,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        negatable=False, handover=True, trigger="pick up|picks up|picked up|picking up"),
     # "I'm handing the Initech renewal over to Sofia", "Carla handed the Umbrella account to Dev"
     en("RESPONSIBLE_FOR", rf"\b(?:hand|hands|handed|handing|pass|passes|passed|passing) (?:the |our |my )?"
-       rf"(?P<obj>{EN_CAPS}(?:\s(?:{_HANDED}|renewal|contract|project))?) (?:over )?to (?P<subj>{_PERSON_NAME})\b", 0.75,
+       rf"(?P<obj>{EN_CAPS}(?:\s(?:{_HANDED}|renewal|contract|project))?) (?:over )?to (?P<subj>{EN_PERSON_NAME})\b", 0.75,
        subject="group", subject_type="person", named_subject=True, kind="value", negatable=False, handover=True,
        trigger="hand|passe|passing|pass "),
     # "Duncan will be your point of contact for the Mercer Dental and Oakridge Vet accounts"
@@ -259,112 +267,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="volunteer"),
     en("SPONSORED_BY", rf"\b(?:sponsored by|endorsement deal with|sponsorship (?:deal )?with|signed with) "
        rf"{EN_OBJ}", 0.8, require_mention=True, trigger="sponsored by|endorsement|sponsorship|signed with"),
-    # ── money, dates and deals ───────────────────────────────────────────────────────────
-    en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
-    en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
-       rf"unit|seat|licen[cs]e|month|year))", 0.85, subject="topic", kind="amount",
-       trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
-    # "$22/device/yr", "$59/seat/mo", "$89 wholesale": a unit price
-    en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
-       rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
-    # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
-    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){EN_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
-       r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
-       trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
-    # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
-    en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
-       subject="topic", kind="number", trigger=" at |@"),
-    en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
-       kind="number", trigger="for"),
-    en("ORDERED", rf"\b(?:order|ordered|PO|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
-       rf"\b\d[\d,]*\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)\s(?:of|on|for)\s"
-       rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+)?)(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75, subject="topic",
-       kind="entity", object_type="product", trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs"),
-    en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
-       0.8, subject="topic", kind="date", trigger="no later than|by"),
-    en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
-       subject="topic", kind="amount", trigger="price|cost|quoted"),
-    en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,
-       subject="topic", kind="value", supposable=True, trigger="% off|% discount"),  # not "10% off if they pay…"
-    en("DISCOUNT", r"\bdiscount of (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",
-       trigger="discount"),
-    en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
-       subject_type="organisation", kind="amount", trigger="payment of"),
-    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?"
-       rf"(?:(?!(?:milestone|phase|invoice|installment|instalment|tranche|part|number|no)\b)[\w-]+\s){{0,3}}?"
-       rf"(?:of\s)?{EN_AMOUNT}", 0.85,
-       subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
-    en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
-       rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
-       trigger="deadline|due date"),
-    # "The remaining $48k is due Jan 15": a date right after "due", of something named (a baby due March 3,
-    # "I'm due Friday for a checkup" and library books due back name none)
-    en("DEADLINE", rf"(?<!n't )(?<!not )\bdue (?=(?-i:[A-Z0-9])){EN_DATE}", 0.8, subject="topic", kind="date",
-       named_topic=True, trigger="due"),
-    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
-       subject="topic", kind="date", trigger="due"),
-    en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
-       rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
-       trigger="launch|go live|goes live|ship|release"),
-    en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for|slipped to|pushed to|postponed to|delayed "
-       rf"to|moved back to|is now) {EN_DATE}", 0.8, subject="topic",
-       kind="date", trigger="launch"),
-    en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
-       subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
-    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:(?:is|was) "
-       rf"(?={EN_DAY_WORD})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) ){EN_DATE}", 0.8,
-       subject="topic", kind="date",
-       trigger="meet|call|sync|catch-up|standup|demo|review"),
-    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
-       subject="group", subject_type="organisation", kind="value", trigger="signed"),
-    en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
-       rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
-       rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
-       subject_type="organisation", require_mention=True, object_type="product",
-       trigger="ordered|placed an order|bought|purchased|signed up"),
-    en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?"
-       rf"(?:order |contract |subscription |deal |renewal |meeting )?{EN_OBJ}", 0.85, subject="topic",
-       kind="value", trigger="cancel|called off|terminated", negatable=False),
-    en("STATUS", r"\b(?:is|are|was|has been|got)\s(?:now\s|officially\s)?(?P<obj>closed|paid|on hold|complete|"
-       r"completed|done|delayed|live|overdue|approved|signed|pending|blocked|at risk|on track|cancelled|"
-       r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",
-       trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
-               "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
-    # "Paula Grier stays our day-to-day contact", "New AP contact: Greg Fowler": the contact of the
-    # organisation talked about
-    en("CONTACT", rf"(?P<obj>{_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
-       r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
-       require_mention=True, trigger="contact"),
-    en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) (?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |"
-       rf"main )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{_PERSON_NAME})(?![\w'’])",
-       0.8, subject="topic",
-       kind="entity", object_type="person", require_mention=True, trigger="contact"),
-    en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
-       rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
-       subject_type="organisation", kind="entity", object_type="person",
-       trigger="contact|poc|account manager|rep "),
-    en("EMAIL", rf"\b(?:email|e-mail)(?: address)? is {EN_OBJ}", require_mention=True, kind="email",
-       trigger="email|e-mail"),
-    en("EMAIL", rf"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>{EMAIL_ADDRESS})",
-       kind="email", trigger="reach|contact|email|find|write to"),
-    en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work |home |cell |mobile |direct )?(?:phone|number|"
-       rf"cell|mobile)(?: number)?(?: is| was| has changed to| changed to|:)? (?:now )?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)",
-       0.85, subject="group", subject_type="person", kind="phone", trigger="'s|’s"),
-    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})['’]s (?:new |work )?(?:email|e-mail)(?: address)?(?: is|:)? (?:now )?"
-       rf"(?P<obj>{EMAIL_ADDRESS})", 0.85, subject="group", subject_type="person", kind="email",
-       trigger="'s|’s"),
-    # "his direct line is 312-555-0187": the person the sentence or the one before named
-    en("PHONE", r"\b(?P<subj>his|her) (?:direct |work |cell |mobile |new )?(?:line|phone|number|cell|mobile)"
-       r"(?: number)?(?: is|:)? (?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.8, kind="phone", subject="group",
-       trigger="line|phone|number|cell|mobile"),
-    # "Rob Yates (rob.yates@kesslermfg.com, 414-555-0139 ext 4412)": a name and its contacts
-    en("EMAIL", rf"\b(?P<subj>{_PERSON_NAME})(?:\s?\(|,\s)(?P<obj>{EMAIL_ADDRESS})", 0.8, subject="group",
-       subject_type="person", named_subject=True, kind="email", trigger="@"),
-    en("PHONE", rf"\b(?P<subj>{_PERSON_NAME})\s?\((?:{EMAIL_ADDRESS},?\s)?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)", 0.8,
-       subject="group", subject_type="person", named_subject=True, kind="phone", trigger="("),
-    en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
-       r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",
-       trigger="phone|number|cell|mobile|call|text me|reach|or on|or at|whatsapp"),
+    *EN_DEAL_PATTERNS,
     # ── tastes and habits ────────────────────────────────────────────────────────────────
     en("PREFERS", rf"\b(?:my|his|her|our|their|(?-i:[A-Za-z]+)['’]s) (?:all-time |absolute |current |new |very )?(?:fav|fave|favou?rite)"
        rf"(?:\s[\w-]+){{0,3}}?\s(?:is|are|was|has to be|would be)\s(?:probably\s|definitely\s|still\s)?{EN_OBJ}",
@@ -601,7 +504,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
        r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
     # "He's turning 40", "My dad's 72 and still plays tennis": an age said with no "years old"
-    en("AGE", rf"\b(?:he|she|I|{_PERSON_NAME})(?:'s|'m| is| am) turning\s(?P<obj>\d{{1,3}})\b(?!\s*(?:%|percent))",
+    en("AGE", rf"\b(?:he|she|I|{EN_PERSON_NAME})(?:'s|'m| is| am) turning\s(?P<obj>\d{{1,3}})\b(?!\s*(?:%|percent))",
        0.8, kind="number", trigger="turning"),
     en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"
        r"(?=\s+and\s+(?:still|has|is|lives|loves|plays|goes)\b|\s+now\b)", 0.8, kind="number", trigger="'s"),

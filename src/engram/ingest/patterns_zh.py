@@ -59,7 +59,7 @@ _LEFT_SAID = rf"是?{_PAST_WORDS}(?:离职|辞职|退休)(?:了|的)?(?:[一二�
 _NOT_A_TIME = r"(?!周[一二三四五六日天末]|星期|礼拜|[今明昨后前]天|[上下本这]周|[上下本这]个?月|月[初底中]|年[初底]|[上下]午|晚上|早上|中午)"
 """What follows a role is no name when it is a time (工程师周五上门)."""
 _ORG = r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
-_DEPT = r"(?P<obj>[\u4e00-\u9fff]{2,4}部)"
+_DEPT = r"(?P<obj>[\u4e00-\u9fff]{2,5}?部)"
 _ISSUES = (
     "卡纸|死机|黑屏|断线|掉线|闪退|漏水|发热|发烫|坏了|出问题|出故障|报错|崩溃|卡顿|没反应|打不开|连不上|失灵|"
     "延迟太高"
@@ -69,6 +69,13 @@ _PET = (
     r"拉布拉多|边牧|萨摩耶|比熊|博美|蓝猫|狸花|三花|橘猫|奶牛猫|田园犬|土狗)"
 )
 _DO = r"(?:吃|喝|抽|玩|用|看|弹|练|打|跑|去|做|买|听)"
+_ALLERGENS = (
+    "芒果|花生|海鲜|虾|螃蟹|青霉素|头孢|花粉|尘螨|猫毛|狗毛|牛奶|鸡蛋|坚果|小麦|麸质|酒精|芝麻|大豆|桃子|菠萝|"
+    "猕猴桃|磺胺|阿司匹林|鸡肉|牛肉|羊肉|鱼|乳糖"
+)
+_HABIT = r"平时|平常|每天|天天|一般|都是|都|就|经常|通常|基本"
+"""Words that make a ride a habit (平时骑车, 下雨天就打车)."""
+_RIDES = r"电动车|电瓶车|自行车|单车|共享单车|摩托车?|地铁|公交车?|班车|轻轨|轮渡"
 _ORDER_ID = r"[A-Z]{2,6}-\d{3,}(?:-\d+)*"
 """An order's or a contract's id said in Chinese text (DJ-0612, PO-2401-07)."""
 _MOVES_ON = "(?:转去|改去|转岗去?|转而)做"
@@ -90,6 +97,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="搬离|离开"),
     zh("COMES_FROM", rf"(?:来自|老家在|老家是|出生在|出生于|生在|长在|老家){ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="来自|老家|出生|生在|长在"),
+    zh("COMES_FROM", r"回(?P<obj>[\u4e00-\u9fff]{2,4}?)老家", 0.8, require_mention=True, object_type="place",
+       trigger="老家"),  # 搬回扬州老家
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
     zh("LIVES_IN", rf"(?<!想)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住){ZH_OBJ}", require_mention=True,
@@ -116,13 +125,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在(?P<obj>[^{ZH_STOP}上]{{2,10}}?)(?:了|干了|工作了|上班了)", 0.8,
        require_mention=True,
        object_type="organisation", trigger="不在", negatable=False),
-    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|定居|安家|买了房)", 0.8, require_mention=True,
+    # 她和姐夫都在厦门, 我爸妈一直在老家: being somewhere as a state (a bare 我在上海 may be a trip)
+    zh("LIVES_IN", r"(?:都|一直|也都)在(?P<obj>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，。！？；,.!?;]|$)", 0.75,
+       require_mention=True, strict=True, object_type="place", named_subject=True, trigger="都在|一直在"),
+    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|待了|呆了|定居|安家|买了房)", 0.8, require_mention=True,
        object_type="place",
-       trigger="住了|生活了|定居|安家|买了房"),
+       trigger="住了|生活了|待了|呆了|定居|安家|买了房"),
     zh("LEFT_ORGANISATION", rf"从{_DEPT}(?:调到|调去|转到|换到)", 0.85, kind="entity",
        object_type="organisation", trigger="调到|调去|转到|换到", negatable=False),
-    zh("MEMBER_OF", rf"(?:调到|调去|转到|换到|放在|分在|分到|安排在|安排到)了?{_DEPT}", 0.85, kind="entity",
-       object_type="organisation", trigger="调到|调去|转到|换到|放在|分在|分到|安排在|安排到"),
+    zh("MEMBER_OF", rf"(?:调到|调去|调|转到|换到|放在|分在|分到|安排在|安排到|转岗(?:去|到)?)了?{_DEPT}", 0.85, kind="entity",
+       object_type="organisation", trigger="调|转到|换到|放在|分在|分到|安排在|安排到|转岗"),
     # 周浩下周一入职，高级测试工程师，放在质量部: the role said alone after joining
     zh("HAS_ROLE", rf"入职[，,](?P<obj>{ZH_ROLE})(?=[，。；！]|$)", 0.8, kind="entity", object_type="role", trigger="入职"),
     # 我下周起转去做渠道了: what one moves on to (not 调去: jieba reads 贺强调去 as 贺 强调, the name lost)
@@ -152,7 +164,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="录取"),
     zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", trigger="读|学|念|主修|攻读"),
-    zh("WORKS_FROM", r"在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
+    zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
        trigger="办公室|分公司|总部|家|公司|工厂|门店|园区|基地"),
     zh("WORKS_FROM", r"(?P<obj>远程|居家办公|在家办公|线上办公|远程办公)", 0.8, kind="value",
@@ -186,6 +198,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="的"),
+    zh("LEFT_ROLE", rf"(?:原|前任)(?P<obj>[\u4e00-\u9fff]{{0,4}}?{ZH_ROLE}){_NOT_A_TIME}{_PERSON}(?![的报])", 0.75,
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       negatable=False, trigger="原|前任"),  # 原广州组长韦强改任…: the role is the one he held
     # 采购经理赵强说…, 我们的销售总监王磊明天来, 找秘书小钱, 由现任财务经理白露接任: a role before a
     # name the mention finder knows as a person's
     zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|前任|新任|新来的)?(?P<obj>{ZH_ROLE}){_NOT_A_TIME}{_PERSON}"
@@ -196,6 +211,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="实习生|新同事|助理|经理|总监"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后)?"
+       r"(?:由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
@@ -205,10 +222,18 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
        object_type="role", trigger="做|当|干", stop="LEFT_ROLE"),
+    zh("HAS_ROLE", rf"{_PERSON}(?:出任|改任|转任|升任|任)(?P<obj>{_TEAM_ROLE})", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="任"),  # 单丽娜任总经理
     zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:出任|改任|转任|任)(?P<obj>{_TEAM_ROLE})",
        0.8, kind="entity", object_type="role", trigger="任", stop="LEFT_ROLE"),  # …调到产品部，任高级产品经理
-    zh("LEFT_ROLE", rf"(?:不再担任|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity", object_type="role",
-       trigger="不再担任|卸任|辞去|不当", negatable=False),
+    zh("LEFT_ROLE", rf"(?:不再(?:担任|兼任)|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity",
+       object_type="role", trigger="不再担任|不再兼任|卸任|辞去|不当", negatable=False),
+    zh("HAS_ROLE", rf"(?:原|前)?(?P<obj>{_TEAM_ROLE})一职由{_PERSON}(?:来)?(?:接任|接替|担任)", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="一职"),
+    # 不再兼任质量经理了，由郝亮接任: the one taking over holds the role the sentence named
+    zh("HAS_ROLE", rf"由{_PERSON}(?:来)?(?:接任|接替)(?P<obj>)(?=[，。！？；]|$)", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", antecedent=True,
+       negatable=False, trigger="接任|接替"),
     zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导)是{_PERSON}(?=[，。！？；]|$)",
        0.8, subject="group", subject_type="person", kind="entity", object_type="role", trigger="是"),
     zh("REPORTS_TO", rf"向(?:{ZH_ROLE})?{_NOT_A_ROLE}(?P<obj>他|她|[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+)汇报", 0.85,
@@ -340,6 +365,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
     zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
+    zh("STATUS", r"(?P<obj>转正|升职)了", 0.8, kind="value", trigger="转正|升职"),  # 小宋转正了
     zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
     zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{_ISSUES})", 0.75, subject="topic", kind="value",
@@ -371,7 +397,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
     # ── tastes and habits ────────────────────────────────────────────────────────────────
     zh("PREFERS", rf"最喜欢的[\u4e00-\u9fff]{{1,5}}?是{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢的"),
-    zh("PREFERS", rf"最喜欢(?:吃|喝|玩|看|听)?{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢"),
+    zh("PREFERS", rf"(?:最喜欢|最爱)(?:吃|喝|玩|看|听)?{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢|最爱"),
     zh("PREFERS", rf"(?:更喜欢|偏好|倾向于|首选|更愿意|比较喜欢){ZH_OBJ}", kind="value",
        trigger="更喜欢|偏好|倾向于|首选|更愿意|比较喜欢"),
     zh("PREFERS", r"(?:一般|通常|平时一般|基本上|大多)(?P<obj>(?:自己)?[\u4e00-\u9fff]{2,6}?)(?=[，。；！]|$)", 0.7,
@@ -382,11 +408,14 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("DISLIKES", rf"(?:讨厌|不喜欢|反感|最烦|烦透了|看不惯|不爱)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|的|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="讨厌|不喜欢|反感|最烦|烦透|看不惯|不爱"),
-    zh("DISLIKES", rf"(?:受不了|接受不了|忍不了){ZH_OBJ}", 0.8, kind="value", negatable=False,
-       trigger="受不了|接受不了|忍不了"),
+    zh("DISLIKES", rf"(?:受不了|接受不了|忍不了){ZH_OBJ}", 0.8, kind="value", negatable=False, antecedent=True,
+       trigger="受不了|接受不了|忍不了"),  # 她最爱榴莲，我是闻都受不了😂: the durian
     zh("STOPPED_USING", rf"(?:停用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
+    # 钢琴学了两年还是放弃了: what one gave up, said first
+    zh("STOPPED_USING", r"(?:^|(?<=[，。；]))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:学了|练了|弹了|玩了|坚持了|跑了)[^，。！？；]{0,6}?"
+       r"(?:还是|最后|终于|就)?放弃了", 0.8, kind="value", negatable=False, trigger="放弃了"),
     zh("STOPPED_USING", rf"把{zh_obj_before('卸载|删|删掉|停用|注销|退订|戒')}", 0.85, kind="value", negatable=False,
        trigger="卸载|删|停用|注销|退订|戒"),
     zh("STOPPED_USING", rf"(?:不再|已经不|再也不|不)(?:在|上){_NOT}{{0,2}}?(?P<obj>[^{ZH_STOP}]{{2,8}}?)上"
@@ -438,6 +467,15 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="product",
        trigger="换成|改用|迁移到|切换到|转用"),
     zh("USES", rf"切到了?{ZH_OBJ}", 0.8, require_mention=True, object_type="product", trigger="切到"),  # not 切到后台
+    # how one gets to work: 骑电动车上班, 平时坐地铁, 下雨天就打车 (a trip, 今天坐地铁去的, is no habit)
+    zh("USES", rf"(?:{_HABIT})(?:骑|坐|搭|乘)(?P<obj>{_RIDES})", 0.8, kind="value", trigger="骑|坐|搭|乘"),
+    zh("USES", rf"(?:骑|坐|搭|乘)(?P<obj>{_RIDES})(?=(?:去|来)?(?:上班|上学|通勤))", 0.8, kind="value",
+       trigger="骑|坐|搭|乘"),
+    zh("USES", rf"(?:(?:{_HABIT})(?=打)|(?=打[车的](?:去|来)?(?:上班|上学|通勤)))(?P<obj>打车|打的)", 0.8,
+       kind="value", trigger="打车|打的"),
+    # 公司在科技园那边: where one works, said of the company (a named company's seat is LIVES_IN)
+    zh("WORKS_FROM", r"(?<![\u4e00-\u9fffA-Za-z])(?:我们|我的)?公司(?:就)?在(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:那边|那儿|附近|这边)?"
+       r"(?=[，。！？；,.!?;]|$)", 0.75, kind="value", trigger="公司"),
     zh("USES", rf"(?:改喝|改吃|改看|改听|改玩)(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=[{ZH_STOP}]|了|$)", 0.75, kind="value",
        trigger="改喝|改吃|改看|改听|改玩"),  # 不喝奶茶了，现在改喝无糖豆浆
     zh("USES", rf"(?:搬到|迁到|转到|放到|挪到|记在|放在)了?{zh_obj_before('里|上')}", 0.75, require_mention=True,
@@ -448,6 +486,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="product", trigger="用的"),  # 他们现在用的是用友U8
     zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
        trigger="用"),
+    # 我老婆芒果过敏: a common allergen said without 对 (皮肤过敏 names none)
+    zh("ALLERGIC_TO", rf"(?<!对)(?P<obj>{_ALLERGENS})(?:都|也|有点|特别|严重)?过敏", 0.8, kind="value", trigger="过敏"),
     zh("ALLERGIC_TO", r"对(?P<obj>[\u4e00-\u9fffA-Za-z]{1,8}?(?:[、和跟及][\u4e00-\u9fffA-Za-z]{1,8}?)*)(?:都|也|有点|特别|严重)?过敏",
        0.9, kind="value", split=True, trigger="过敏"),  # 我对芒果、花生都过敏
     zh("DIET", r"(?:是|吃|改吃)(?P<obj>素食|素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value", trigger="素|清真"),

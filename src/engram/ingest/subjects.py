@@ -51,7 +51,8 @@ KIN_ZH: dict[str, Kin] = {
     "弟": ("弟弟", "SIBLING_OF", True), "妹": ("妹妹", "SIBLING_OF", True),
     **{w: ("妈妈", "CHILD_OF", False) for w in ("妈妈", "妈", "母亲", "老妈")},
     **{w: ("爸爸", "CHILD_OF", False) for w in ("爸爸", "爸", "父亲", "老爸")},
-    **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿")},
+    **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿", "孩子")},
+    "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
@@ -59,7 +60,7 @@ KIN_ZH: dict[str, Kin] = {
     **{w: (w, None, True) for w in ("表妹", "表哥", "表姐", "表弟", "堂哥", "堂姐", "堂弟", "堂妹",
                                     "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
                                     "叔叔", "姑姑", "岳父", "岳母",
-                                    "公公", "婆婆", "同事", "室友", "邻居", "孩子",
+                                    "公公", "婆婆", "同事", "室友", "邻居",
                                     "姐夫", "妹夫", "嫂子", "弟媳", "女婿", "儿媳", "小姨", "大姨", "姑妈",
                                     "舅妈")},
 }  # fmt: skip
@@ -76,16 +77,29 @@ _EN_KIN = re.compile(
 )
 _ZH_BARE_KIN = (
     "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
-    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸"
+    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃"
 )  # fmt: skip
 """Kin words that name the speaker's relative without 我 when they open a sentence (奶奶对青霉素过敏);
 妈, 哥 and 姐 alone are left out: they also address people. After a comma another person may be the
 topic (张伟结婚了，老婆在腾讯上班)."""
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
+_ZH_IN_LAWS = "姐夫|妹夫|嫂子|弟媳"
+_ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=[她他][和跟与])(?={_ZH_IN_LAWS})"
+"""A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
+in-law after 她和 / 他和 (姐夫 is the speaker's, whoever "she" is)."""
 _ZH_KIN = re.compile(
-    rf"(?:我(?:的|们的|家的?)?|^(?=(?:{_ZH_BARE_KIN})(?!饼)))(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
+    rf"(?:我(?:的|们的|家的?)?|^(?=(?:{_ZH_BARE_KIN})(?!饼))|{_ZH_WITH_KIN})"
+    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
     r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$))?"
+)
+_EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana)\b(?![,!?]|\s*$)")
+"""Mom, Dad… capitalised without "my" are the speaker's parents ("Dad finally retired"); not when
+addressed ("Thanks Mom!", "Mom, can you…") nor someone else's ("his Dad", "Jake's Mom")."""
+_EN_NOT_BARE = re.compile(
+    r"(?:\b(?:your|his|her|their|my|our|the|a|thanks|thank you|hi|hey|bye|love you|dear|ok|okay)\s*,?\s*"
+    r"|['’]s\s)$",
+    re.I,
 )
 _THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
 _EN_KIN_OF_KIN = re.compile(rf"\s(?P<kin>{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
@@ -125,6 +139,13 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             canonical, predicate, _ = KIN_EN[kin]
             name = _named(match, mentions)
             out.append(_relative(match, name, kin, predicate, actor, lang))
+        for match in _EN_BARE_KIN.finditer(sentence):
+            if _EN_NOT_BARE.search(sentence, 0, match.start()) or overlaps(
+                match.start(), match.end(), [(m.start, m.end) for m in out]
+            ):
+                continue
+            kin = match["kin"].lower()
+            out.append(_relative(match, None, kin, KIN_EN[kin][1], actor, lang))
     else:
         groups = [(m.start(), m.end()) for m in _ZH_PLURAL_KIN.finditer(sentence)]
         out += [Mention(start, end, sentence[start:end], "group") for start, end in groups]
@@ -304,6 +325,7 @@ _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""
+_EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
 _NAMING = re.compile(r"^\s*(?:叫|名叫|名字叫|named|called)", re.I)
 
 
@@ -376,6 +398,11 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
                 continue
             if not (_ZH_GOVERNED.search(before) or _ZH_WITH.search(before)):
                 out.append(Candidate(match.start(), match.end(), "other", None, 0.85))
+    if lang == "en":  # "…replaced Alan Cross, who retired in August": who is the name before it
+        for match in _EN_WHO.finditer(sentence):
+            who = next((m for m in mentions if m.end == match.start() and m.type == "person"), None)
+            if who is not None:
+                out.append(Candidate(match.start("who"), match.end(), "mention", who.name, 0.9, who))
     governed = _EN_GOVERNED if lang == "en" else _ZH_GOVERNED
     for mention in mentions:
         described = lang == "en" and mention.type == "person" and _EN_APPOSITIVE.match(sentence, mention.end)
@@ -453,3 +480,58 @@ def nearest_subject(
             return leading
         possessed = possessed or leading
     return possessed
+
+
+_ZH_AND = re.compile(r"^\s*(?:和|与|、)\s*$")
+_ZH_WITH_AND = re.compile(r"^\s*(?:跟|同)\s*$")
+"""跟 and 同 join two subjects only when what follows says both (我跟老公都…, 我跟他一起…): else "with"."""
+_ZH_BOTH = re.compile(r"都|一起|俩|两个")
+_EN_AND = re.compile(r"^,?\s*(?:and|&)\s+$", re.I)
+
+
+def coordinated(
+    sentence: str, lang: Lang, found: list[Candidate], mentions: list[Mention], subject: str, cue: int
+) -> list[str]:
+    """Return the people joined to ``subject`` by "and" left of ``cue`` ("Tom and I live…",
+    赵倩、邓凯都向他汇报, 她和姐夫都在厦门), nearest first; [] when the subject stands alone.
+    People are the subject candidates and the people named (a name after "and" is no candidate)."""
+    known = {(c.start, c.end) for c in found}
+    named = [
+        Candidate(m.start, m.end, "mention", m.name, 1.0, m)
+        for m in mentions
+        if not m.vocative and (m.start, m.end) not in known
+    ]
+    people = sorted(
+        (
+            c
+            for c in [*found, *named]
+            if c.name and c.end <= cue and c.kind in ("actor", "mention") and _person(c)
+        ),
+        key=lambda c: c.start,
+    )
+    at = next((i for i in range(len(people) - 1, -1, -1) if people[i].name == subject), None)
+    if at is None:
+        return []
+
+    def joined(left: Candidate, right: Candidate) -> bool:
+        gap = sentence[left.end : right.start]
+        if lang == "en":
+            return _EN_AND.match(gap) is not None
+        return _ZH_AND.match(gap) is not None or (
+            _ZH_WITH_AND.match(gap) is not None and _ZH_BOTH.search(sentence, right.end, cue) is not None
+        )
+
+    out: list[str] = []
+    index = at
+    while index > 0 and joined(people[index - 1], people[index]):
+        index -= 1
+        out.append(str(people[index].name))
+    index = at
+    while index + 1 < len(people) and joined(people[index], people[index + 1]):
+        index += 1
+        out.append(str(people[index].name))
+    return [name for name in dict.fromkeys(out) if name != subject]
+
+
+def _person(candidate: Candidate) -> bool:
+    return candidate.mention is None or candidate.mention.type == "person"

@@ -1,0 +1,134 @@
+"""English fact patterns of money, dates and deals: budgets, prices, deadlines, meetings, orders,
+contracts and their ids (a part of the English table, ``engram.ingest.patterns_en``, in its place).
+
+Ordered as that table is; see ``engram.ingest.frames.Pattern``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from engram.ingest.frames import (
+    EMAIL_ADDRESS,
+    EN_AMOUNT,
+    EN_CAPS,
+    EN_DATE,
+    EN_DAY_WORD,
+    EN_NAME,
+    EN_NOT_A_MODEL,
+    EN_OBJ,
+    EN_PERSON_NAME,
+    Pattern,
+    pattern,
+)
+
+en = partial(pattern, "en")
+
+EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
+    # ── money, dates and deals ───────────────────────────────────────────────────────────
+    en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
+    en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
+       rf"unit|seat|licen[cs]e|month|year))", 0.85, subject="topic", kind="amount",
+       trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
+    # "$22/device/yr", "$59/seat/mo", "$89 wholesale": a unit price
+    en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
+       rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
+    # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
+    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){EN_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
+       r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
+       trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
+    # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
+    en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
+       subject="topic", kind="number", trigger=" at |@"),
+    en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
+       kind="number", trigger="for"),
+    en("ORDERED", rf"\b(?:order|ordered|PO|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
+       rf"\b\d[\d,]*\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)\s(?:of|on|for)\s"
+       rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+)?)(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75, subject="topic",
+       kind="entity", object_type="product", trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs"),
+    en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
+       0.8, subject="topic", kind="date", trigger="no later than|by"),
+    en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
+       subject="topic", kind="amount", trigger="price|cost|quoted"),
+    en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,
+       subject="topic", kind="value", supposable=True, trigger="% off|% discount"),  # not "10% off if they pay…"
+    en("DISCOUNT", r"\bdiscount of (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",
+       trigger="discount"),
+    en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
+       subject_type="organisation", kind="amount", trigger="payment of"),
+    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?"
+       rf"(?:(?!(?:milestone|phase|invoice|installment|instalment|tranche|part|number|no)\b)[\w-]+\s){{0,3}}?"
+       rf"(?:of\s)?{EN_AMOUNT}", 0.85,
+       subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
+    en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
+       rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
+       trigger="deadline|due date"),
+    # "The remaining $48k is due Jan 15": a date right after "due", of something named (a baby due March 3,
+    # "I'm due Friday for a checkup" and library books due back name none)
+    en("DEADLINE", rf"(?<!n't )(?<!not )\bdue (?=(?-i:[A-Z0-9])){EN_DATE}", 0.8, subject="topic", kind="date",
+       named_topic=True, trigger="due"),
+    en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
+       subject="topic", kind="date", trigger="due"),
+    en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
+       rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
+       trigger="launch|go live|goes live|ship|release"),
+    en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for|slipped to|pushed to|postponed to|delayed "
+       rf"to|moved back to|is now) {EN_DATE}", 0.8, subject="topic",
+       kind="date", trigger="launch"),
+    en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
+       subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
+    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:(?:is|was) "
+       rf"(?={EN_DAY_WORD})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) ){EN_DATE}", 0.8,
+       subject="topic", kind="date",
+       trigger="meet|call|sync|catch-up|standup|demo|review"),
+    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
+       subject="group", subject_type="organisation", kind="value", trigger="signed"),
+    en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
+       rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
+       rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
+       subject_type="organisation", require_mention=True, object_type="product",
+       trigger="ordered|placed an order|bought|purchased|signed up"),
+    en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?"
+       rf"(?:order |contract |subscription |deal |renewal |meeting )?{EN_OBJ}", 0.85, subject="topic",
+       kind="value", trigger="cancel|called off|terminated", negatable=False),
+    en("STATUS", r"\b(?:is|are|was|has been|got)\s(?:now\s|officially\s)?(?P<obj>closed|paid|on hold|complete|"
+       r"completed|done|delayed|live|overdue|approved|signed|pending|blocked|at risk|on track|cancelled|"
+       r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",
+       trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
+               "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
+    # "Paula Grier stays our day-to-day contact", "New AP contact: Greg Fowler": the contact of the
+    # organisation talked about
+    en("CONTACT", rf"(?P<obj>{EN_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
+       r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
+       require_mention=True, trigger="contact"),
+    en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) (?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |"
+       rf"main )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
+       0.8, subject="topic",
+       kind="entity", object_type="person", require_mention=True, trigger="contact"),
+    en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
+       rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
+       subject_type="organisation", kind="entity", object_type="person",
+       trigger="contact|poc|account manager|rep "),
+    en("EMAIL", rf"\b(?:email|e-mail)(?: address)? is {EN_OBJ}", require_mention=True, kind="email",
+       trigger="email|e-mail"),
+    en("EMAIL", rf"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>{EMAIL_ADDRESS})",
+       kind="email", trigger="reach|contact|email|find|write to"),
+    en("PHONE", rf"\b(?P<subj>{EN_PERSON_NAME})['’]s (?:new |work |home |cell |mobile |direct )?(?:phone|number|"
+       rf"cell|mobile)(?: number)?(?: is| was| has changed to| changed to|:)? (?:now )?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)",
+       0.85, subject="group", subject_type="person", kind="phone", trigger="'s|’s"),
+    en("EMAIL", rf"\b(?P<subj>{EN_PERSON_NAME})['’]s (?:new |work )?(?:email|e-mail)(?: address)?(?: is|:)? (?:now )?"
+       rf"(?P<obj>{EMAIL_ADDRESS})", 0.85, subject="group", subject_type="person", kind="email",
+       trigger="'s|’s"),
+    # "his direct line is 312-555-0187": the person the sentence or the one before named
+    en("PHONE", r"\b(?P<subj>his|her) (?:direct |work |cell |mobile |new )?(?:line|phone|number|cell|mobile)"
+       r"(?: number)?(?: is|:)? (?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.8, kind="phone", subject="group",
+       trigger="line|phone|number|cell|mobile"),
+    # "Rob Yates (rob.yates@kesslermfg.com, 414-555-0139 ext 4412)": a name and its contacts
+    en("EMAIL", rf"\b(?P<subj>{EN_PERSON_NAME})(?:\s?\(|,\s)(?P<obj>{EMAIL_ADDRESS})", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="email", trigger="@"),
+    en("PHONE", rf"\b(?P<subj>{EN_PERSON_NAME})\s?\((?:{EMAIL_ADDRESS},?\s)?(?P<obj>\+?\d[\d\s().-]{{6,18}}\d)", 0.8,
+       subject="group", subject_type="person", named_subject=True, kind="phone", trigger="("),
+    en("PHONE", r"\b(?:phone|number|cell|mobile|call me|text me|reach me|or on|or at|call us|whatsapp)\b"
+       r"[^\d\n]{0,25}?(?P<obj>\+?\d[\d\s().-]{6,18}\d)", 0.85, subject="speaker", kind="phone",
+       trigger="phone|number|cell|mobile|call|text me|reach|or on|or at|whatsapp"),
+)  # fmt: skip

@@ -1,0 +1,103 @@
+"""People said together ("Tom and I", 赵倩、邓凯都…), relatives named without 我 or "my", roles that
+title a name, handovers of a role, and habits of getting to work (sentences written for these tests;
+each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # Two people joined by "and" share what is said of them; "with" (跟 without 都) joins no one,
+    # nor does a name only addressed or a kinship.
+    ("我和小王都喜欢猫。", "王芳", {("王芳", "LIKES", "猫"), ("小王", "LIKES", "猫")}, set()),
+    ("Tom and I live in Denver.", "Ann", {("Ann", "LIVES_IN", "Denver"), ("Tom", "LIVES_IN", "Denver")}, set()),
+    ("Tom and Lisa both work at Google.", "Ann",
+     {("Tom", "WORKS_AT", "Google"), ("Lisa", "WORKS_AT", "Google")}, set()),
+    ("我跟张总说了喜欢猫。", "王芳", set(), {("张总", "LIKES", "猫")}),
+    ("Woah Joanna, I love hiking.", "Ann", {("Ann", "LIKES", "hiking")}, {("Joanna", "LIKES", "hiking")}),
+    ("My mom and I made dinner together last night!", "Ann", set(), {("Ann's mom", "CREATED", "dinner")}),
+    # A pronoun object is not the subject of its own clause: whom 赵倩 and 邓凯 report to was named before.
+    ("同步下组织调整：数据平台组以后归刘振宇管，赵倩、邓凯都向他汇报。", "王芳",
+     {("赵倩", "REPORTS_TO", "刘振宇"), ("邓凯", "REPORTS_TO", "刘振宇")}, set()),
+    ("From their side: VP Ops Carla Nunez and Dev Patel, who reports to her.", "Ann",
+     {("Dev Patel", "REPORTS_TO", "Carla Nunez"), ("Carla Nunez", "HAS_ROLE", "VP Ops")}, set()),
+    # Being somewhere as a state (都在, 一直在) needs someone said to be there.
+    ("我姐上周生了。她和姐夫都在厦门。", "王芳",
+     {("王芳的姐姐", "LIVES_IN", "厦门"), ("王芳的姐夫", "LIVES_IN", "厦门")}, set()),
+    ("货都在宁波。", "王芳", set(), {("王芳", "LIVES_IN", "宁波")}),
+    ("这周我住在张伟家。", "王芳", set(), {("王芳", "WORKS_FROM", "张伟家")}),
+    # Relatives named without 我: after 我和, an opening 跟, a child word opening a sentence; her husband
+    # after 她和 is not the speaker's.
+    ("跟女朋友在一起三年了，她在上海做律师。", "王芳",
+     {("王芳的女朋友", "PARTNER_OF", "王芳"), ("王芳的女朋友", "HAS_ROLE", "律师")}, set()),
+    ("她和老公住在杭州。", "王芳", set(), {("王芳的老公", "LIVES_IN", "杭州")}),
+    ("娃明天正式上一年级了，在育才小学。", "王芳",
+     {("王芳的孩子", "STUDIES_AT", "育才小学"), ("王芳的孩子", "CHILD_OF", "王芳")},
+     {("王芳", "CHILD_OF", "王芳的孩子"), ("王芳", "STUDIES_AT", "育才小学")}),
+    ("Dad finally retired! He and Mom are moving down to Tampa in November.", "Ann",
+     {("Ann's dad", "STATUS", "retired"), ("Ann's dad", "LIVES_IN", "Tampa"), ("Ann's mom", "LIVES_IN", "Tampa")},
+     set()),
+    ("Thanks Mom! Jake's Mom lives in Ohio.", "Ann", set(), {("Ann's mom", "LIVES_IN", "Ohio")}),
+    # How one gets to work, and where: a ride made a habit; a named company's seat is where it is.
+    ("平时骑电动车上班，下雨天就打车，公司在科技园那边。", "王芳",
+     {("王芳", "USES", "电动车"), ("王芳", "USES", "打车"), ("王芳", "WORKS_FROM", "科技园")}, set()),
+    ("今天坐地铁去的。", "王芳", set(), {("王芳", "USES", "地铁")}),
+    ("入职乐途科技满一周啦～公司在望京。", "王芳", {("乐途科技", "LIVES_IN", "望京")}, {("王芳", "WORKS_FROM", "望京")}),
+    ("我老公得去北京上班了。", "王芳", {("王芳的老公", "WORKS_FROM", "北京")}, {("王芳的老公", "LIVES_IN", "北京")}),
+    # A role handed over: left by one, taken by the one named (by 由…接任 or 一职由…接任).
+    ("我从这周起不再兼任质量经理了，由郝亮接任，生产计划这块还是我负责。", "王芳",
+     {("王芳", "LEFT_ROLE", "质量经理"), ("郝亮", "HAS_ROLE", "质量经理"), ("王芳", "RESPONSIBLE_FOR", "生产计划")},
+     set()),
+    ("原华北区大客户经理一职由郑琳接任。", "王芳", {("郑琳", "HAS_ROLE", "华北区大客户经理")},
+     {("郑琳", "HAS_ROLE", "原华北区大客户经理")}),
+    ("成立华南大客户部，单丽娜任总经理；原广州组长韦强改任大客户总监。", "王芳",
+     {("单丽娜", "HAS_ROLE", "总经理"), ("韦强", "LEFT_ROLE", "广州组长"), ("韦强", "HAS_ROLE", "大客户总监")},
+     {("韦强", "HAS_ROLE", "组长")}),
+    ("小宋转正了。", "王芳", {("小宋", "STATUS", "转正")}, set()),
+    ("我老公在字节做后端开发。", "王芳", {("王芳的老公", "HAS_ROLE", "后端开发")}, set()),
+    # A department moved to (调 alone, 转岗去), a clause opening with a name jieba cut apart; not 任务 or 韩剧.
+    ("叶家豪下周一起转岗去海外事业部。", "王芳", {("叶家豪", "MEMBER_OF", "海外事业部")}, set()),
+    ("我已经把Trello停了，任务都搬到了Notion里。", "王芳", {("王芳", "USES", "Notion")}, {("任务都", "USES", "Notion")}),
+    ("韩剧我已经不追了，最近改看纪录片。", "王芳", set(), {("韩剧我", "USES", "纪录片")}),
+    # Given up with the thing said first; an idiom's 不 negates nothing; an allergen without 对.
+    ("钢琴学了两年还是放弃了，最近迷上尤克里里。", "王芳",
+     {("王芳", "STOPPED_USING", "钢琴"), ("王芳", "LIKES", "尤克里里")}, set()),
+    ("周末雷打不动去爬山。", "王芳", {("王芳", "LIKES", "爬山")}, {("王芳", "DISLIKES", "爬山")}),
+    ("我老婆芒果过敏，吃一口就起疹子。", "王芳", {("王芳的老婆", "ALLERGIC_TO", "芒果")}, set()),
+    ("我皮肤过敏。", "王芳", set(), {("王芳", "ALLERGIC_TO", "我皮肤"), ("王芳", "ALLERGIC_TO", "皮肤")}),
+    # What one cannot stand is what was just said, not an emoji.
+    ("我老婆芒果过敏。她最爱榴莲，我是闻都受不了😂", "王芳", {("王芳", "DISLIKES", "榴莲")}, {("王芳", "DISLIKES", "😂")}),
+    ("我舅舅在乌鲁木齐待了二十多年，下个月退休就搬回扬州老家了。", "王芳",
+     {("王芳的舅舅", "LIVES_IN", "乌鲁木齐"), ("王芳的舅舅", "COMES_FROM", "扬州")}, set()),
+    # A capitalised role titling a name, at a clause's start or after "their": the person's role, and the
+    # organisation named before employs them; a verb opening a note is no part of a name.
+    ("Met Okafor & Sons Construction today. Owner Chidi Okafor makes the call.", "Ann",
+     {("Chidi Okafor", "WORKS_AT", "Okafor & Sons Construction"), ("Chidi Okafor", "HAS_ROLE", "owner")}, set()),
+    ("Sable Creek Winery cancelled SC-2210. Their GM Rhys Calder says they're buying elsewhere.", "Ann",
+     {("Rhys Calder", "HAS_ROLE", "GM"), ("Rhys Calder", "WORKS_AT", "Sable Creek Winery")}, set()),
+    ("The printers at Westbrook Pharmacy keep jamming. Store manager Keith Danvers says they'll switch.", "Ann",
+     {("Keith Danvers", "HAS_ROLE", "store manager"), ("Keith Danvers", "WORKS_AT", "Westbrook Pharmacy")}, set()),
+    ("Lead Generation Summit was fun.", "Ann", set(), {("Generation Summit", "HAS_ROLE", "lead")}),
+    # "who" is the person right before it.
+    ("Their new CISO Monique Ferris will join — she replaced Alan Cross, who retired in August.", "Ann",
+     {("Alan Cross", "STATUS", "retired"), ("Monique Ferris", "HAS_ROLE", "CISO")},
+     {("Monique Ferris", "STATUS", "retired")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_people_together_roles_and_rides(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_an_organisation_jieba_cut_into_characters_is_named_whole(extractor: BuiltinExtractor) -> None:
+    """鼎/信/物流: two single characters before an industry word open an organisation's name."""
+    result = extractor.extract_text("客诉｜鼎信物流：上个月换的那批手持终端老死机。", actor="王芳")
+    assert ("鼎信物流", "organisation") in {(e.name, e.type) for e in result.entities}
+    quiet = extractor.extract_text("我们的物流很好。", actor="王芳")
+    assert not [e for e in quiet.entities if e.type == "organisation"]
