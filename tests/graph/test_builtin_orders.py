@@ -29,6 +29,19 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("SO-7731", "QUANTITY", 25), ("SO-7731", "PRICE", 3400)}, {("SO-7731", "QUANTITY", 4)}),
     ("Received $48,000 from Pioneer Ag for the first half of PA-3301. The remaining $48k is due Jan 15.",
      "Ann", {("PA-3301", "DEADLINE", "2025-01-15")}, {("Ann", "DEADLINE", "2025-01-15")}),
+    # An order placed by its number, counted in pairs, priced to the cent without "at", needed by a day
+    # (the place it is needed at is not what is due); the price of other words' thing is not the order's.
+    ("Harlow Construction just placed PO-7734 — 1,200 pairs of FlexGrip safety gloves, $3.85 a pair. "
+     "They need them on site in Tacoma before Mar 29.", "Ann",
+     {("Harlow Construction", "ORDERED", "FlexGrip"), ("PO-7734", "QUANTITY", 1200),
+      ("PO-7734", "PRICE", 3.85), ("PO-7734", "DEADLINE", "2024-03-29")},
+     {("PO-7734", "PRICE", 3), ("Tacoma", "DEADLINE", "2024-03-29")}),
+    ("Quote summary: 40 SentryCam C7 units at €275, mounting kits €18 each.", "Ann", set(),
+     {("SentryCam C7", "PRICE", 18)}),
+    ("Pricing recap: Business $29/user. For 60 users on Business that's $20,880 a year.", "Ann", set(),
+     {("Business", "PRICE", 20880)}),
+    # A suggestion is no status.
+    ("嘉禾连锁回款逾期，财务建议暂停发货。", "王芳", set(), {("嘉禾连锁", "STATUS", "暂停发货")}),
     # An id that is a flight, a room, a staff number or an extension is no order.
     ("航班MU-5137延误了，恒泰物流的PO-2401-07预计本周六送达。", "王芳",
      {("PO-2401-07", "DEADLINE", "2024-03-16")},

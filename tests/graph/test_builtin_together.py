@@ -91,6 +91,15 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Keith Danvers", "HAS_ROLE", "store manager"), ("Keith Danvers", "WORKS_AT", "Westbrook Pharmacy")},
      set()),
     ("Lead Generation Summit was fun.", "Ann", set(), {("Generation Summit", "HAS_ROLE", "lead")}),
+    # A CRM record's fields: the customer, its decision maker and the system it runs; a self-introduction.
+    ("【CRM转发】客户：同舟医药连锁｜决策人：运营副总裁霍建平｜现用：金蝶云星空。", "王芳",
+     {("霍建平", "HAS_ROLE", "运营副总裁"), ("霍建平", "WORKS_AT", "同舟医药连锁"),
+      ("同舟医药连锁", "USES", "金蝶云星空")},
+     set()),
+    ("您好，我是知行教育的采购邰敏，以后这块我负责。", "邰敏",
+     {("邰敏", "WORKS_AT", "知行教育"), ("邰敏", "HAS_ROLE", "采购")}, {("邰敏", "RESPONSIBLE_FOR", "以后")}),
+    ("拜访启明光电，IT负责人葛伟确认预算80万。", "王芳",
+     {("葛伟", "HAS_ROLE", "IT负责人"), ("启明光电", "BUDGET", 800000)}, set()),
     # "who" is the person right before it.
     ("Their new CISO Monique Ferris will join — she replaced Alan Cross, who retired in August.", "Ann",
      {("Alan Cross", "STATUS", "retired"), ("Monique Ferris", "HAS_ROLE", "CISO")},

@@ -56,7 +56,7 @@ _ORG_SUFFIX = _words(
     "服饰 药业 置业 传媒 影业 互娱 游戏 资本 投资 "
     "建材 农业 五金 机械 电气 纺织 快运 快递 化工 钢铁 医药 器械 安防 家电 汽配 船舶 重工 矿业 酒店 "
     "新能源 律师事务所 数科 冷链 水务 光伏 乳业 电力 科创 数码 云 信息 技术 超市 商场 百货 药房 便利店 "
-    "铝业 纸业 铜业 印务 印刷 包装 新材 旅行 商业 物资 设计院 研究院"
+    "铝业 纸业 铜业 印务 印刷 包装 新材 旅行 商业 物资 设计院 研究院 光电 仪器 涂料 幼教 连锁 半导体 精密"
 )
 _ORG_MIDDLE = _words("会计 律师 设计 建筑 工程 医疗 信息 科技 技术 咨询 商务")
 """A word between a name and its suffix: 诚信 会计 事务所 is 诚信会计事务所, not 会计事务所."""
@@ -90,6 +90,9 @@ PRODUCT = re.compile(
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
 """恒远律所: a firm whose suffix jieba cuts apart (律/nr 所/u), said first in its clause."""
+_CUSTOMER_FIELD = re.compile(r"(?:(?<=^客户[:：])|(?<=[｜|】\s]客户[:：]))[\u4e00-\u9fffA-Za-z]{2,12}(?=[｜|\s]|$)")
+"""【CRM转发】客户：同舟医药连锁｜…: the customer field of a CRM record, between its separators, names an
+organisation (not 两个客户：美的集团归小何，…, a sentence)."""
 _BUREAU = re.compile(
     r"(?:电力|税务|公安|教育|财政|统计|环保|交通|气象|邮政|铁路|商务|民政|人社|住建|规划|水利|林业|农业|市场监管|国土|文旅|卫健)"
     r"(?:局|厅)"
@@ -183,7 +186,7 @@ def structural_mentions(sentence: str) -> list[Found]:
                 lead += 1
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
-                        (_NICKNAME, "person"), (_LAW_FIRM, "organisation"),
+                        (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return [_with_owner(mention, found, sentence) for mention in found]

@@ -24,30 +24,42 @@ from engram.ingest.frames import (
 
 en = partial(pattern, "en")
 
+_COUNTED = (
+    "units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases|pairs|kits|pallets|reams|bottles|rolls|"
+    "packs|cartons|sets|crates|bags"
+)
+"""What an order counts (1,200 pairs of gloves, 40 cases of bottles)."""
+
 EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
     en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
        rf"unit|seat|licen[cs]e|month|year))", 0.85, subject="topic", kind="amount",
        trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
+    # "gloves, $3.85 a pair": a unit price without "at" (not "$20,880 a year", a total, nor "mounting kits
+    # €18 each", the price of what the words before it name)
+    en("PRICE", rf"(?<![a-z] ){EN_AMOUNT}\s(?:each|apiece|per (?:unit|pair|piece)|a (?:piece|unit|pair|ream|case|kit|box))\b",
+       0.8, subject="topic", kind="amount", trigger="each|apiece|per|a piece|a unit|a pair|a ream|a case|a kit|a box"),
     # "$22/device/yr", "$59/seat/mo", "$89 wholesale": a unit price
     en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
        rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
     # "600 units of the TrailLite 2 tent", "40 seats of Ledgerly Pro", "350 devices on ClassGuard MDM"
-    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){EN_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)"
-       r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number",
-       trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases"),
+    en("QUANTITY", rf"(?=\d)(?<![\w$.,]){EN_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:{_COUNTED})"
+       r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number", trigger=_COUNTED),
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
     en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
        subject="topic", kind="number", trigger=" at |@"),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),
-    en("ORDERED", rf"\b(?:order|ordered|PO|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
-       rf"\b\d[\d,]*\s(?:units|seats|licen[cs]es|devices|users|boxes|pieces|pcs|cases)\s(?:of|on|for)\s"
-       rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+)?)(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75, subject="topic",
-       kind="entity", object_type="product", trigger="units|seats|licenses|licences|devices|users|boxes|pieces|pcs"),
+    en("ORDERED", rf"\b(?:order|ordered|placed|PO(?=\s)|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
+       rf"\b\d[\d,]*\s(?:{_COUNTED})\s(?:of|on|for)\s"
+       rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+){{0,2}})(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75,
+       subject="topic", kind="entity", object_type="product", trigger=_COUNTED),
     en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
        0.8, subject="topic", kind="date", trigger="no later than|by"),
+    # "They need them on site in Tacoma before Feb 9": when what was ordered must arrive
+    en("DEADLINE", rf"\bneeds? (?:them|it|the (?:order|units|goods|kits|parts))\b[^.;!?]{{0,40}}?\b(?:no later than|by|before)\s"
+       rf"{EN_DATE}", 0.75, subject="topic", kind="date", trigger="need"),
     en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
        subject="topic", kind="amount", trigger="price|cost|quoted"),
     en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,

@@ -211,7 +211,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="实习生|新同事|助理|经理|总监"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
-    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后)?"
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后)?"
        r"(?:由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
@@ -361,7 +361,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 光明乳业把DJ-0612撤了 (an order or an id: 把消息撤回了 cancels nothing)
     zh("CANCELLED", rf"(?P<obj>{_ORDER_ID})(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
        kind="value", trigger="作废|取消|撤销", negatable=False),  # 合同KD-2406直接作废
-    zh("STATUS", r"(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
+    zh("STATUS", r"(?<!建议)(?<!考虑)(?<!打算)(?<!是否)(?<!要不要)(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
     zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
@@ -382,6 +382,14 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", require_mention=True, trigger="业务员|客户经理|销售代表"),
     zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)(?<!这边)(?<!我们)(?<!我方)(?<!我)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接的"),
+    # a CRM record's fields: 客户：同舟医药连锁｜决策人：运营副总裁霍建平｜现用：金蝶云星空
+    zh("HAS_ROLE", rf"(?:决策人|负责人|联系人|对接人)[:：](?P<obj>{ZH_ROLE}){_PERSON}(?=[｜|，。；\s]|$)", 0.8,
+       subject="group", subject_type="person", kind="entity", object_type="role", trigger="人"),
+    zh("WORKS_AT", rf"(?:决策人|负责人|联系人|对接人)[:：](?:{ZH_ROLE})?{_PERSON}(?P<obj>)(?=[｜|，。；\s]|$)", 0.75,
+       subject="group", subject_type="person", kind="entity", object_type="organisation", antecedent=True,
+       trigger="人"),
+    zh("USES", r"(?:现用|在用|目前使用|现有系统)[:：](?P<obj>[^｜|，。；\s]{2,15})", 0.8, subject="topic", kind="value",
+       trigger="现用|在用|目前使用|现有系统"),
     # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
     zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{_CONTACT_NAME}",
        0.75, subject="topic", inverse=True, kind="entity", object_type="person", require_mention=True, strict=True,

@@ -88,6 +88,9 @@ def earlier_topic(predicate: str, message: Message) -> Mention | None:
     return None
 
 
+_WHERE = re.compile(r"\b(?:in|at)\s$")
+
+
 def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
     """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
@@ -108,5 +111,9 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     if left:
         return max(left, key=lambda m: m.start)
     end = reading.clause_of(cue)[1]
-    right = [m for m in mentions if cue <= m.start < end and m.type in types and not m.vocative]
+    right = [
+        m
+        for m in mentions
+        if cue <= m.start < end and m.type in types and not m.vocative and not _WHERE.search(reading.text, 0, m.start)
+    ]  # "need them on site in Tacoma before Feb 9": a place, not what is due
     return right[0] if right else None

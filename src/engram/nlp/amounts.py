@@ -59,9 +59,10 @@ def cn_to_int(text: str) -> int | None:
     return total + section + number
 
 
-def parse_amount(text: str) -> int | None:
-    """Return the amount a phrase names as an int ("500k", "$1.2M", "80万", "八十万", "50万元", "8w",
-    "三十来万" → 300000: an approximate amount is its round number).
+def parse_amount(text: str) -> int | float | None:
+    """Return the amount a phrase names: an int ("500k", "$1.2M", "80万", "八十万", "50万元", "8w",
+    "三十来万" → 300000: an approximate amount is its round number), a float to the cent when it has
+    cents ("$3.85" → 3.85).
 
     Currency is not converted (the unit stays in the fact's sentence); None when no number.
     """
@@ -76,6 +77,7 @@ def parse_amount(text: str) -> int | None:
             number *= _MULTIPLIER[match.group(2).lower()]
         for unit in match.group(3) or "":
             number *= _MULTIPLIER[unit]
-        return int(number)
+        whole = int(number)
+        return whole if number == whole else float(round(number, 2))
     numeral = _CN_NUMBER.search(text)
     return cn_to_int(numeral.group()) if numeral else None
