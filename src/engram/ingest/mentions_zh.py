@@ -90,7 +90,9 @@ PRODUCT = re.compile(
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
 """恒远律所: a firm whose suffix jieba cuts apart (律/nr 所/u), said first in its clause."""
-_CUSTOMER_FIELD = re.compile(r"(?:(?<=^客户[:：])|(?<=[｜|】\s]客户[:：]))[\u4e00-\u9fffA-Za-z]{2,12}(?=[｜|\s]|$)")
+_CUSTOMER_FIELD = re.compile(
+    r"(?:(?<=^客户[:：])|(?<=[｜|】\s]客户[:：]))[\u4e00-\u9fffA-Za-z]{2,12}(?=[｜|\s]|$)"
+)
 """【CRM转发】客户：同舟医药连锁｜…: the customer field of a CRM record, between its separators, names an
 organisation (not 两个客户：美的集团归小何，…, a sentence)."""
 _BUREAU = re.compile(

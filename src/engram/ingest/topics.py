@@ -114,6 +114,9 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     right = [
         m
         for m in mentions
-        if cue <= m.start < end and m.type in types and not m.vocative and not _WHERE.search(reading.text, 0, m.start)
+        if cue <= m.start < end
+        and m.type in types
+        and not m.vocative
+        and not _WHERE.search(reading.text, 0, m.start)
     ]  # "need them on site in Tacoma before Feb 9": a place, not what is due
     return right[0] if right else None
