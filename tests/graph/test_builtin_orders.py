@@ -40,6 +40,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("SentryCam C7", "PRICE", 18)}),
     ("Pricing recap: Business $29/user. For 60 users on Business that's $20,880 a year.", "Ann", set(),
      {("Business", "PRICE", 20880)}),
+    # A count before a price; a price per bag; "need them to" asks, it sets no deadline of the speaker's.
+    ("Delmont Clinic placed PO-8812: 40 first-aid kits, $1,140 each.", "Ann",
+     {("PO-8812", "QUANTITY", 40), ("PO-8812", "PRICE", 1140)}, set()),
+    ("PO-8812: 40 bags of FlexMix, $18.40 a bag.", "Ann", {("PO-8812", "PRICE", 18.4)}, set()),
+    ("Novak Dairy placed PO-6610. I need them to confirm the address before Friday.", "Ann", set(),
+     {("Ann", "DEADLINE", "2024-03-15")}),
     # A suggestion is no status.
     ("嘉禾连锁回款逾期，财务建议暂停发货。", "王芳", set(), {("嘉禾连锁", "STATUS", "暂停发货")}),
     # An id that is a flight, a room, a staff number or an extension is no order.

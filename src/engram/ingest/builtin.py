@@ -497,6 +497,8 @@ class BuiltinExtractor:
             )
             return (left.name, left.weight) if left is not None and left.name else None
         allowed = PERSON_TYPES if predicate in _PERSONAL else _LEFT_TYPES
+        if predicate in ("PHONE", "EMAIL") and (person := _person_before_clause(reading, cue)) is not None:
+            return person, 0.85  # 由行政部的邵斌跟我们对接，电话139…: his number, not the department's
         found = nearest_subject(
             reading.text, reading.clauses, cue, reading.candidates, allowed, match.start()
         )
@@ -519,6 +521,15 @@ class BuiltinExtractor:
 _LITERALS = frozenset({"amount", "number", "date"})
 """Object kinds of topic predicates read after the sentence's other patterns: their topic may be a
 name another pattern finds (一年899 after 换成稿定设计), and no other pattern reads their object."""
+
+
+def _person_before_clause(reading: Sentence, cue: int) -> str | None:
+    """Return the last person named before a clause that names no subject of its own before ``cue``."""
+    start = reading.clause_of(cue)[0]
+    if any(start <= c.start < cue for c in reading.candidates):
+        return None
+    people = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
+    return people[-1].name if people else None
 
 
 def _object_kind(pattern: Pattern) -> str:

@@ -183,7 +183,7 @@ def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang
 
 UNSETTLED = {
     "en": re.compile(rf"\?|\b(?:maybe|perhaps|might)\b|{SUPPOSED['en'].pattern}", re.I),
-    "zh": re.compile(rf"[？?]|吗|可能|也许|或许|不会|是不是|{SUPPOSED['zh'].pattern}"),
+    "zh": re.compile(rf"[？?]|吗|可能|也许|或许|不会|是不是|不同意|反对|不让|不准|{SUPPOSED['zh'].pattern}"),
 }
 """A sentence that asks, supposes, plans or hedges: an objectless stop in it did not happen."""
 ZH_STOP = r"，。！？；,.!?;、\s：:"
@@ -257,7 +257,8 @@ EN_ROLE = (
     r"mechanical|registered|school|family|youth|mental health|social media|real estate|clinical|tech|"
     r"team|it|support|security|legal|procurement|purchasing|medical|nursing|customer success|growth|"
     r"partnerships|office|ops|store|library|country|board|network|plant|site|shift|branch|district|area|"
-    r"territory|clinic|lab|warehouse|fleet|facilities|program|programme|brand|category|channel|practice)\s)*"
+    r"territory|clinic|lab|warehouse|fleet|facilities|program|programme|brand|category|channel|practice|qa|"
+    r"devops|platform|infrastructure|mobile|analytics)\s)*"
     rf"(?:{EN_ROLE_NOUNS}|head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
     rf"(?:\s(?:of|for)\s{EN_DEPARTMENT}|(?:(?<=vp)|(?<=svp)|(?<=evp))\s(?=(?-i:[A-Z])){EN_DEPARTMENT})?"
 )

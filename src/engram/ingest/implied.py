@@ -1,6 +1,6 @@
 """Facts a message implies once all its sentences are read: how each relative the speaker named is
-related to them, where a customer's contact works, and whom a leaving said without its employer
-leaves.
+related to them, where a customer's contact works, whom a leaving said without its employer leaves,
+and that such a leaving is also the person's status.
 
 Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
 patterns of every sentence have run (``engram.ingest.builtin``).
@@ -8,8 +8,11 @@ patterns of every sentence have run (``engram.ingest.builtin``).
 
 from __future__ import annotations
 
+import re
+
 from engram.ingest.reading import Message
 from engram.models.graph import FactIn
+from engram.nlp.tokenize import has_cjk
 
 _CHILDREN = frozenset(
     {"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿", "孩子"}
@@ -18,11 +21,14 @@ _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _CONTACT_WEIGHT = 0.9
+_RETIRED = re.compile(r"退休|\bretir", re.I)
+"""A retirement is its own status (退休, retired), read by its own patterns."""
 
 
 def add_implied_facts(message: Message) -> None:
     """Add (and in one case rewrite) the facts ``message`` implies; see the module's docstring."""
     _leaving_employer(message)
+    _left_status(message)
     _contact_employers(message)
     _kin_facts(message)
 
@@ -54,6 +60,21 @@ def _leaving_employer(message: Message) -> None:
                     ):
                         del message.facts[role_key]
                 break
+
+
+def _left_status(message: Message) -> None:
+    """闫老师上个月离职了, "Jeff quit": a leaving said without its employer is also the person's status
+    (离职 / left), which stays true whatever employer it ends (engram.graph.arbitrate)."""
+    for fact in list(message.facts.values()):
+        if (
+            fact.predicate == "LEFT_ORGANISATION"
+            and fact.object is None
+            and fact.value is None
+            and not message.states(fact.subject, "STATUS")
+            and not _RETIRED.search(fact.fact or "")
+        ):
+            status = "离职" if has_cjk(fact.fact or "") else "left"
+            message.add_fact(fact.model_copy(update={"predicate": "STATUS", "value": status}))
 
 
 def _contact_employers(message: Message) -> None:

@@ -287,6 +287,11 @@ _TITLE = re.compile(
 _ROLE_BEFORE = re.compile(rf"\b(?:{EN_ROLE_NOUNS})\s$")
 """A role in lower case (or an acronym) right before a name ("facilities manager Omar Bayoumi"; not
 "Lead Generation Summit")."""
+_ACTS = re.compile(
+    r"\s*(?:[,;:.!?)—–]|$)|\s+(?:says|said|will|would|is|was|has|had|wants|owns|makes|made|runs|leads|signed|approved|"
+    r"agreed|asked|called|joins|joined|decides|decided|and)\b"
+)
+"""What follows a person named after a role: a verb of theirs or the clause's end."""
 _LEADS_A_DEPARTMENT = re.compile(r"(?:vp|svp|evp|head|director)", re.I)
 _DEPARTMENT_WORD = re.compile(EN_DEPARTMENT, re.I)
 _DEPARTMENT_LEAD_BEFORE = re.compile(r"\b(?:VP|SVP|EVP)\s$")
@@ -308,6 +313,8 @@ def _after_role(sentence: str, run: list[tuple[int, int, str]]) -> list[tuple[in
         for _, _, word in rest
     ):
         return None
+    if not (is_first_name(rest[0][2]) or _ACTS.match(sentence, rest[-1][1])):
+        return None  # "Manager Approval Required for…": no one named
     return rest
 
 

@@ -272,6 +272,8 @@ def tagged_mentions(sentence: str) -> list[Found]:
             continue
         if flag in ("nr", "nz") and _where_one_lives(words, index):
             out.append((start, position, word, "place"))
+        elif flag in ("nr", "nrfg", "nrt") and len(word) == 3 and word[-1] in _NO_NAME_ENDS:
+            continue  # 张家港/nr, 黄金周/nr, 高新区/nr: a place or a time jieba took for a name
         elif flag in ("nr", "nrfg", "nrt"):
             name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
             prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
@@ -308,6 +310,7 @@ def _name_cut_apart(words: tuple[tuple[str, str], ...], index: int) -> bool:
         len(third[0]) == 1
         and has_cjk(third[0])
         and jieba_module().get_FREQ(third[0], 0) < _RARE_CHARACTER  # not 任务|都, 韩剧|我
+        and third[0] not in _PLACE_OR_TIME_ENDS  # not 张家|港, 黄金|周, 高新|区
         and is_unknown_word(word + third[0])
         and after[1][:1] in ("t", "d", "v", "p")
     )
@@ -327,6 +330,9 @@ def _given_character(words: tuple[tuple[str, str], ...], index: int) -> bool:
     )
 
 
+_NO_NAME_ENDS = frozenset("港区周湾岛省市县镇村路街")
+"""Last characters of places and times, not of given names (张小红, 王江 are names)."""
+_PLACE_OR_TIME_ENDS = _NO_NAME_ENDS | frozenset("红山河湖江州园城")
 _RARE_CHARACTER = 3000
 """jieba's count below which a single character is rather part of a name than a word (涵 325, 说 219,817)."""
 

@@ -109,6 +109,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place", trigger="moved"),
+    # "Moved out of Brooklyn last month, we're in Jersey City now": settled, not a trip
+    en("LIVES_IN", rf"\b(?:we're|we are|I'm|I am) (?:now |finally |officially )?in {EN_OBJ}(?=,?\s(?:now|for good)\b)", 0.75,
+       require_mention=True, object_type="place", trigger="we're|we are|i'm|i am"),
     en("LIVES_IN", rf"\b(?:live|lives|(?<!a )living|reside|resides|residing|based|settled|'ve lived|have lived|"
        rf"has lived)\s(?:now\s|currently\s|right now\s)?(?:in|at|near) {EN_OBJ}", require_mention=True,
        trigger="live|living|reside|based|settled|lived"),

@@ -38,8 +38,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
     # "gloves, $3.85 a pair": a unit price without "at" (not "$20,880 a year", a total, nor "mounting kits
     # €18 each", the price of what the words before it name)
-    en("PRICE", rf"(?<![a-z] ){EN_AMOUNT}\s(?:each|apiece|per (?:unit|pair|piece)|a (?:piece|unit|pair|ream|case|kit|box))\b",
-       0.8, subject="topic", kind="amount", trigger="each|apiece|per|a piece|a unit|a pair|a ream|a case|a kit|a box"),
+    en("PRICE", rf"(?<![a-z] ){EN_AMOUNT}\s(?:each|apiece|per (?:unit|pair|piece)|a (?:piece|unit|pair|ream|case|kit|box|"
+       r"bag|roll|carton|bottle|pack|crate|set|pallet))\b", 0.8, subject="topic", kind="amount",
+       trigger="each|apiece|per|a piece|a unit|a pair|a ream|a case|a kit|a box|a bag|a roll|a carton|a bottle|"
+               "a pack|a crate|a set|a pallet"),
     # "$22/device/yr", "$59/seat/mo", "$89 wholesale": a unit price
     en("PRICE", rf"\bat {EN_AMOUNT}(?:\s?/\s?(?:unit|seat|device|user|licen[cs]e|each|mo|month|yr|year)\b|\s(?:wholesale|"
        rf"retail|list)\b)", 0.85, subject="topic", kind="amount", trigger="/|wholesale|retail|list"),
@@ -49,6 +51,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
     en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
        subject="topic", kind="number", trigger=" at |@"),
+    # "PO-8812: 40 first-aid kits, $1,140 each": a count of what is priced next
+    en("QUANTITY", rf"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){{0,2}}?(?:{_COUNTED}),\s(?=[$€£]\d)", 0.75, subject="topic",
+       kind="number", trigger=_COUNTED),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),
     en("ORDERED", rf"\b(?:order|ordered|placed|PO(?=\s)|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
@@ -58,8 +63,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
        0.8, subject="topic", kind="date", trigger="no later than|by"),
     # "They need them on site in Tacoma before Feb 9": when what was ordered must arrive
-    en("DEADLINE", rf"\bneeds? (?:them|it|the (?:order|units|goods|kits|parts))\b[^.;!?]{{0,40}}?\b(?:no later than|by|before)\s"
-       rf"{EN_DATE}", 0.75, subject="topic", kind="date", trigger="need"),
+    en("DEADLINE", rf"\bneeds? (?:them|it|the (?:order|units|goods|kits|parts))\s(?:on site|delivered|shipped|here|there|"
+       rf"installed|in|at)\b[^.;!?]{{0,40}}?\b(?:no later than|by|before)\s{EN_DATE}", 0.75, subject="topic",
+       named_topic=True, kind="date", trigger="need"),
     en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
        subject="topic", kind="amount", trigger="price|cost|quoted"),
     en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,

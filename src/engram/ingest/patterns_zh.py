@@ -75,7 +75,7 @@ _ALLERGENS = (
 )
 _HABIT = r"平时|平常|每天|天天|一般|都是|都|就|经常|通常|基本"
 """Words that make a ride a habit (平时骑车, 下雨天就打车)."""
-_RIDES = r"电动车|电瓶车|自行车|单车|共享单车|摩托车?|地铁|公交车?|班车|轻轨|轮渡"
+_RIDES = r"电动车|电瓶车|自行车|单车|共享单车|摩托车?|地铁|公交车?|班车|校车|轻轨|轮渡"
 _ORDER_ID = r"[A-Z]{2,6}-\d{3,}(?:-\d+)*"
 """An order's or a contract's id said in Chinese text (DJ-0612, PO-2401-07)."""
 _MOVES_ON = "(?:转去|改去|转岗去?|转而)做"
@@ -127,13 +127,15 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", trigger="不在", negatable=False),
     # 她和姐夫都在厦门, 我爸妈一直在老家: being somewhere as a state (a bare 我在上海 may be a trip)
     zh("LIVES_IN", r"(?:都|一直|也都)在(?P<obj>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，。！？；,.!?;]|$)", 0.75,
-       require_mention=True, strict=True, object_type="place", named_subject=True, trigger="都在|一直在"),
-    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|待了|呆了|定居|安家|买了房)", 0.8, require_mention=True,
+       require_mention=True, strict=True, whole=True, object_type="place", named_subject=True,
+       trigger="都在|一直在"),
+    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|(?:待了|呆了)(?=[一二三四五六七八九十两几\d]+多?年)|定居|安家|买了房)", 0.8, require_mention=True,
        object_type="place",
        trigger="住了|生活了|待了|呆了|定居|安家|买了房"),
     zh("LEFT_ORGANISATION", rf"从{_DEPT}(?:调到|调去|转到|换到)", 0.85, kind="entity",
        object_type="organisation", trigger="调到|调去|转到|换到", negatable=False),
-    zh("MEMBER_OF", rf"(?:调到|调去|调|转到|换到|放在|分在|分到|安排在|安排到|转岗(?:去|到)?)了?{_DEPT}", 0.85, kind="entity",
+    zh("MEMBER_OF", rf"(?<![想要愿])(?:调到|调去|调(?=[\u4e00-\u9fff]{{2,5}}?部(?:去|了|[，。；]|$))|转到|换到|放在|分在|分到|"
+       rf"安排在|安排到|转岗(?:去|到)?)了?{_DEPT}", 0.85, kind="entity", named_subject=True,
        object_type="organisation", trigger="调|转到|换到|放在|分在|分到|安排在|安排到|转岗"),
     # 周浩下周一入职，高级测试工程师，放在质量部: the role said alone after joining
     zh("HAS_ROLE", rf"入职[，,](?P<obj>{ZH_ROLE})(?=[，。；！]|$)", 0.8, kind="entity", object_type="role", trigger="入职"),
@@ -198,7 +200,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){_PERSON}(?=[说讲表提，。也都在是])", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="的"),
-    zh("LEFT_ROLE", rf"(?:原|前任)(?P<obj>[\u4e00-\u9fff]{{0,4}}?{ZH_ROLE}){_NOT_A_TIME}{_PERSON}(?![的报])", 0.75,
+    zh("LEFT_ROLE", rf"(?:原(?!来|计划|本|定|先|因|价)|前任)(?P<obj>[\u4e00-\u9fff]{{0,4}}?{ZH_ROLE}){_NOT_A_TIME}{_PERSON}(?![的报])", 0.75,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        negatable=False, trigger="原|前任"),  # 原广州组长韦强改任…: the role is the one he held
     # 采购经理赵强说…, 我们的销售总监王磊明天来, 找秘书小钱, 由现任财务经理白露接任: a role before a
@@ -211,8 +213,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="实习生|新同事|助理|经理|总监"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
-    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后)?"
-       r"(?:由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后|一直)?"
+       r"(?:是|由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
     zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
@@ -365,7 +367,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
     zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
-    zh("STATUS", r"(?P<obj>转正|升职)了", 0.8, kind="value", trigger="转正|升职"),  # 小宋转正了
+    zh("STATUS", r"(?P<obj>转正|升职)了", 0.8, kind="value", named_subject=True, trigger="转正|升职"),  # 小宋转正了
     zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
     zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{_ISSUES})", 0.75, subject="topic", kind="value",
@@ -382,10 +384,20 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", require_mention=True, trigger="业务员|客户经理|销售代表"),
     zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)(?<!这边)(?<!我们)(?<!我方)(?<!我)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接的"),
+    # 现在由行政部的邵斌跟我们对接: the organisation's contact, of a department
+    zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{_CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
+       subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),
+    # 我叫卢凯，安顺快运的运营总监: a speaker introducing themselves
+    zh("WORKS_AT", rf"我(?:叫|是)[\u4e00-\u9fff]{{2,3}}[，,](?P<obj>[\u4e00-\u9fffA-Za-z]{{2,10}}?)的(?:{ZH_ROLE})", 0.85,
+       subject="speaker", require_mention=True, object_type="organisation", trigger="我叫|我是"),
+    zh("HAS_ROLE", rf"我(?:叫|是)[\u4e00-\u9fff]{{2,3}}[，,][\u4e00-\u9fffA-Za-z]{{2,10}}?的(?P<obj>{ZH_ROLE})", 0.85,
+       subject="speaker", kind="entity", object_type="role", trigger="我叫|我是"),
+    zh("HAS_ROLE", rf"(?:^|(?<=[，。：；！起]))(?P<obj>{_TEAM_ROLE})(?:一职)?由我(?:来)?(?:接任|接替|担任)", 0.85, subject="speaker", kind="entity",
+       object_type="role", trigger="由我"),
     # a CRM record's fields: 客户：同舟医药连锁｜决策人：运营副总裁霍建平｜现用：金蝶云星空
-    zh("HAS_ROLE", rf"(?:决策人|负责人|联系人|对接人)[:：](?P<obj>{ZH_ROLE}){_PERSON}(?=[｜|，。；\s]|$)", 0.8,
+    zh("HAS_ROLE", rf"(?:决策人|负责人|联系人|对接人)[:：](?P<obj>{ZH_ROLE})\s?{_PERSON}(?=[｜|，。；\s]|$)", 0.8,
        subject="group", subject_type="person", kind="entity", object_type="role", trigger="人"),
-    zh("WORKS_AT", rf"(?:决策人|负责人|联系人|对接人)[:：](?:{ZH_ROLE})?{_PERSON}(?P<obj>)(?=[｜|，。；\s]|$)", 0.75,
+    zh("WORKS_AT", rf"(?:决策人|负责人|联系人|对接人)[:：](?:{ZH_ROLE}\s?)?{_PERSON}(?P<obj>)(?=[｜|，。；\s]|$)", 0.75,
        subject="group", subject_type="person", kind="entity", object_type="organisation", antecedent=True,
        trigger="人"),
     zh("USES", r"(?:现用|在用|目前使用|现有系统)[:：](?P<obj>[^｜|，。；\s]{2,15})", 0.8, subject="topic", kind="value",
@@ -398,17 +410,18 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>{EMAIL_ADDRESS})", kind="email",
        trigger="邮箱|邮件|email|e-mail"),
     # 联系我司物流专员董芳，电话021-58827731: the number of the person just named
-    zh("PHONE", rf"{_PERSON}[，,]?(?:的)?(?:手机号?码?|电话号?码?|微信号?)(?:是|：|:)?\s?"
+    zh("PHONE", rf"{_PERSON}[，,]?(?:的)?(?:手机号?码?|电话号?码?|座机|微信号?)(?:是|：|:)?\s?"
        r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, subject="group", subject_type="person",
-       named_subject=True, kind="phone", trigger="手机|电话|微信"),
-    zh("PHONE", r"(?<!客服)(?<!热线)(?<!服务)(?:手机号?码?|电话号?码?|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
-       r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone", trigger="手机|电话|号码|新号|联系方式|微信"),
+       named_subject=True, kind="phone", trigger="手机|电话|座机|微信"),
+    zh("PHONE", r"(?<!客服)(?<!热线)(?<!服务)(?:手机号?码?|电话号?码?|座机|号码|新号|联系方式|微信号?)(?:是|：|:|换成了?|改成了?)?\s?"
+       r"(?!400|800|95\d)(?P<obj>\+?\d[\d\s-]{6,16}\d)", 0.85, kind="phone",
+       trigger="手机|电话|座机|号码|新号|联系方式|微信"),
     # ── tastes and habits ────────────────────────────────────────────────────────────────
     zh("PREFERS", rf"最喜欢的[\u4e00-\u9fff]{{1,5}}?是{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢的"),
     zh("PREFERS", rf"(?:最喜欢|最爱)(?:吃|喝|玩|看|听)?{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢|最爱"),
     zh("PREFERS", rf"(?:更喜欢|偏好|倾向于|首选|更愿意|比较喜欢){ZH_OBJ}", kind="value",
        trigger="更喜欢|偏好|倾向于|首选|更愿意|比较喜欢"),
-    zh("PREFERS", r"(?:一般|通常|平时一般|基本上|大多)(?P<obj>(?:自己)?[\u4e00-\u9fff]{2,6}?)(?=[，。；！]|$)", 0.7,
+    zh("PREFERS", r"(?:一般|通常|平时一般|基本上|大多)(?!就?(?:打车|打的|坐|骑|搭|乘|开车))(?P<obj>(?:自己)?[\u4e00-\u9fff]{2,6}?)(?=[，。；！]|$)", 0.7,
        kind="value", trigger="一般|通常|基本上|大多"),
     zh("LIKES", rf"(?:偶像是|最崇拜|崇拜){ZH_OBJ}", 0.8, kind="value", trigger="偶像|崇拜"),
     zh("LIKES", rf"(?:很|特别|非常|超|挺|真|也|就)?爱(?P<obj>[打玩看听跑游做吃喝逛唱跳画写读弹][^{ZH_STOP}]{{1,8}}?)"
@@ -418,6 +431,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="讨厌|不喜欢|反感|最烦|烦透|看不惯|不爱"),
     zh("DISLIKES", rf"(?:受不了|接受不了|忍不了){ZH_OBJ}", 0.8, kind="value", negatable=False, antecedent=True,
        trigger="受不了|接受不了|忍不了"),  # 她最爱榴莲，我是闻都受不了😂: the durian
+    zh("DISLIKES", r"(?<!胃)(?<!身体)(?<!肚子)(?:受不了|接受不了|忍不了)(?P<obj>)(?=[，。！？；~～…]|$)", 0.8, kind="value",
+       negatable=False,
+       antecedent=True, trigger="受不了|接受不了|忍不了"),
     zh("STOPPED_USING", rf"(?:停用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
@@ -475,6 +491,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="product",
        trigger="换成|改用|迁移到|切换到|转用"),
     zh("USES", rf"切到了?{ZH_OBJ}", 0.8, require_mention=True, object_type="product", trigger="切到"),  # not 切到后台
+    # 从纷享销客切到销售易: a tool left for another, both named (not 从周三改到周五)
+    zh("STOPPED_USING", r"从(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:整个)?(?:切到|切换到|迁移到)了?"
+       r"(?=[\u4e00-\u9fffA-Za-z0-9]{2,8}(?:了|[，。；！]|$))", 0.8, kind="value", negatable=False,
+       trigger="切到|切换到|迁移到"),
+    zh("USES", r"从[\u4e00-\u9fffA-Za-z0-9]{2,8}?(?:整个)?(?:切到|切换到|迁移到)了?"
+       r"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=了|[，。；！]|$)", 0.8, kind="value",
+       trigger="切到|切换到|迁移到"),
     # how one gets to work: 骑电动车上班, 平时坐地铁, 下雨天就打车 (a trip, 今天坐地铁去的, is no habit)
     zh("USES", rf"(?:{_HABIT})(?:骑|坐|搭|乘)(?P<obj>{_RIDES})", 0.8, kind="value", trigger="骑|坐|搭|乘"),
     zh("USES", rf"(?:骑|坐|搭|乘)(?P<obj>{_RIDES})(?=(?:去|来)?(?:上班|上学|通勤))", 0.8, kind="value",
@@ -482,8 +505,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("USES", rf"(?:(?:{_HABIT})(?=打)|(?=打[车的](?:去|来)?(?:上班|上学|通勤)))(?P<obj>打车|打的)", 0.8,
        kind="value", trigger="打车|打的"),
     # 公司在科技园那边: where one works, said of the company (a named company's seat is LIVES_IN)
-    zh("WORKS_FROM", r"(?<![\u4e00-\u9fffA-Za-z])(?:我们|我的)?公司(?:就)?在(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:那边|那儿|附近|这边)?"
-       r"(?=[，。！？；,.!?;]|$)", 0.75, kind="value", trigger="公司"),
+    zh("WORKS_FROM", r"(?<![\u4e00-\u9fffA-Za-z])(?:我们|我的)?公司(?:就)?在(?P<obj>[\u4e00-\u9fff]{2,8}?"
+       r"(?:(?<=[园区路街村镇城港湾岛楼门桥口厦场])|(?=那边|那儿|附近|这边)))(?:那边|那儿|附近|这边)?(?=[，。！？；,.!?;]|$)",
+       0.75, kind="value", trigger="公司"),
+    zh("WORKS_FROM", r"(?<![\u4e00-\u9fffA-Za-z])(?:我们|我的)?公司(?:就)?在(?P<obj>[\u4e00-\u9fff]{2,8}?)(?=[，。！？；,.!?;]|$)",
+       0.75, require_mention=True, strict=True, object_type="place", trigger="公司"),  # 公司在望京: a place named
     zh("USES", rf"(?:改喝|改吃|改看|改听|改玩)(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=[{ZH_STOP}]|了|$)", 0.75, kind="value",
        trigger="改喝|改吃|改看|改听|改玩"),  # 不喝奶茶了，现在改喝无糖豆浆
     zh("USES", rf"(?:搬到|迁到|转到|放到|挪到|记在|放在)了?{zh_obj_before('里|上')}", 0.75, require_mention=True,
@@ -499,9 +525,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("ALLERGIC_TO", r"对(?P<obj>[\u4e00-\u9fffA-Za-z]{1,8}?(?:[、和跟及][\u4e00-\u9fffA-Za-z]{1,8}?)*)(?:都|也|有点|特别|严重)?过敏",
        0.9, kind="value", split=True, trigger="过敏"),  # 我对芒果、花生都过敏
     zh("DIET", r"(?:是|吃|改吃)(?P<obj>素食|素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value", trigger="素|清真"),
-    zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
+    zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
        rf"对{_NOT}{{1,8}}?(?:很|特别|非常)?感兴趣){ZH_OBJ}", 0.85, kind="value",
-       trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
+       trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
     zh("INTERESTED_IN", rf"(?:对){zh_obj_before('(?:很|特别|非常|挺)?感兴趣')}", 0.85, kind="value",
        trigger="感兴趣"),
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),

@@ -84,9 +84,9 @@ _ZH_BARE_KIN = (
 topic (张伟结婚了，老婆在腾讯上班)."""
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
 _ZH_IN_LAWS = "姐夫|妹夫|嫂子|弟媳"
-_ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=[她他][和跟与])(?={_ZH_IN_LAWS})"
+_ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?={_ZH_IN_LAWS})"
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
-in-law after 她和 / 他和 (姐夫 is the speaker's, whoever "she" is)."""
+in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
     rf"(?:我(?:的|们的|家的?)?|^(?=(?:{_ZH_BARE_KIN})(?!饼))|{_ZH_WITH_KIN})"
     rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
@@ -325,6 +325,7 @@ _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""
+_EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
 _EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
 _NAMING = re.compile(r"^\s*(?:叫|名叫|名字叫|named|called)", re.I)
 
@@ -406,6 +407,9 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
     governed = _EN_GOVERNED if lang == "en" else _ZH_GOVERNED
     for mention in mentions:
         described = lang == "en" and mention.type == "person" and _EN_APPOSITIVE.match(sentence, mention.end)
+        if lang == "en" and _EN_OWNED_KIN.match(sentence, mention.end):
+            out.append(Candidate(mention.start, mention.end, "block", None, 1.0, mention))
+            continue  # "Jake's Mom works at Target": his mother's job, not Jake's (she is no one named)
         if mention.vocative or (
             not mention.relative and not described and governed.search(sentence, 0, mention.start)
         ):

@@ -88,6 +88,8 @@ def earlier_topic(predicate: str, message: Message) -> Mention | None:
     return None
 
 
+_BRANCH = re.compile(r"(?:分公司|分部|办事处|分厂|分行|支行)$")
+"""A branch of the organisation talked about (原来的孙姐调去他们苏州分公司): not the customer itself."""
 _WHERE = re.compile(r"\b(?:in|at)\s$")
 
 
@@ -101,8 +103,8 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
         if deals:
             return deals[0]
     mentions = reading.mentions
-    if predicate == "WORKS_AT":  # 他们IT部的吕经理: someone of the organisation, not of its department
-        mentions = [m for m in mentions if not DEPARTMENT.search(m.name)]
+    if predicate in ("WORKS_AT", "CONTACT"):  # 他们IT部的吕经理: of the organisation, not of a department
+        mentions = [m for m in mentions if not DEPARTMENT.search(m.name) and not _BRANCH.search(m.name)]
     holding = [m for m in mentions if m.start <= cue < m.end and m.type in types]
     if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
         return holding[0]
