@@ -18,6 +18,12 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("Tom and Lisa both work at Google.", "Ann",
      {("Tom", "WORKS_AT", "Google"), ("Lisa", "WORKS_AT", "Google")}, set()),
     ("我跟张总说了喜欢猫。", "王芳", set(), {("张总", "LIKES", "猫")}),
+    ("I met Tom and Lisa works at Globex now.", "Ann", {("Lisa", "WORKS_AT", "Globex")},
+     {("Ann", "WORKS_AT", "Globex"), ("Tom", "WORKS_AT", "Globex")}),
+    ("Sam, Kim and I all live in Seattle.", "Ann",
+     {("Ann", "LIVES_IN", "Seattle"), ("Kim", "LIVES_IN", "Seattle")}, set()),
+    ("Lisa Wong heads marketing at Orbis. Tom Price reports to her.", "Ann",
+     {("Tom Price", "REPORTS_TO", "Lisa Wong")}, set()),
     ("Woah Joanna, I love hiking.", "Ann", {("Ann", "LIKES", "hiking")}, {("Joanna", "LIKES", "hiking")}),
     ("My mom and I made dinner together last night!", "Ann", set(), {("Ann's mom", "CREATED", "dinner")}),
     # A pronoun object is not the subject of its own clause: whom 赵倩 and 邓凯 report to was named before.

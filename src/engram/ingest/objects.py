@@ -56,13 +56,17 @@ _MAX_WORDS = 8
 _MAX_CJK = 12
 
 
-_GOVERNING = re.compile(r"(?:都|也|一直|还)?(?:向|给|跟|对|和)|,\s(?:who|that)\s.*", re.S)
+_GOVERNING = re.compile(
+    r"(?:都|也|一直|还)?(?:向|给|跟|对|和)|,\s(?:who|that)\s.*|\s(?:[a-z]+\s){1,3}(?:to|with|for|under)\s",
+    re.S,
+)
 _AND_ZH = re.compile(r"[、和与]")
 
 
 def _before_own_subject(reading: Sentence, pronoun: int) -> int:
     """Return where the people a pronoun object may name end: before the subject of its own clause
-    (赵倩、邓凯都向他汇报, "Dev Patel, who reports to her": not them, but whoever was named before)."""
+    (赵倩、邓凯都向他汇报, "Dev Patel, who reports to her", "Tom Price reports to her": not them, but
+    whoever was named before)."""
     people = [m for m in reading.mentions if m.type == "person" and m.end <= pronoun]
     if not people or not _GOVERNING.fullmatch(reading.text, people[-1].end, pronoun):
         return pronoun

@@ -326,6 +326,10 @@ _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""
 _EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
+_EN_AND_ACTS = re.compile(r"\band\s+$")
+_EN_VERB_NEXT = re.compile(
+    r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
+)
 _EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
 _NAMING = re.compile(r"^\s*(?:叫|名叫|名字叫|named|called)", re.I)
 
@@ -410,8 +414,16 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         if lang == "en" and _EN_OWNED_KIN.match(sentence, mention.end):
             out.append(Candidate(mention.start, mention.end, "block", None, 1.0, mention))
             continue  # "Jake's Mom works at Target": his mother's job, not Jake's (she is no one named)
+        acting = (
+            lang == "en"
+            and _EN_AND_ACTS.search(sentence, 0, mention.start)
+            and _EN_VERB_NEXT.match(sentence, mention.end)
+        )  # "I met Tom and Lisa works at Globex now": Lisa is the subject of "works"
         if mention.vocative or (
-            not mention.relative and not described and governed.search(sentence, 0, mention.start)
+            not mention.relative
+            and not described
+            and not acting
+            and governed.search(sentence, 0, mention.start)
         ):
             continue  # "at Google", "from the office", 在华为, 从产品部: not a subject
         if mention.type == "group":
@@ -491,6 +503,7 @@ _ZH_WITH_AND = re.compile(r"^\s*(?:跟|同)\s*$")
 """跟 and 同 join two subjects only when what follows says both (我跟老公都…, 我跟他一起…): else "with"."""
 _ZH_BOTH = re.compile(r"都|一起|俩|两个")
 _EN_AND = re.compile(r"^,?\s*(?:and|&)\s+$", re.I)
+_EN_LIST_COMMA = re.compile(r"^,\s+$")
 
 
 def coordinated(
@@ -517,24 +530,35 @@ def coordinated(
     if at is None:
         return []
 
-    def joined(left: Candidate, right: Candidate) -> bool:
+    def joined(left: Candidate, right: Candidate) -> str | None:
+        """Return "and", "comma" (a list's comma, English) or None for what joins two people."""
         gap = sentence[left.end : right.start]
         if lang == "en":
-            return _EN_AND.match(gap) is not None
-        return _ZH_AND.match(gap) is not None or (
+            return "and" if _EN_AND.match(gap) else "comma" if _EN_LIST_COMMA.match(gap) else None
+        chinese = _ZH_AND.match(gap) is not None or (
             _ZH_WITH_AND.match(gap) is not None and _ZH_BOTH.search(sentence, right.end, cue) is not None
         )
+        return "and" if chinese else None
 
-    out: list[str] = []
-    index = at
-    while index > 0 and joined(people[index - 1], people[index]):
-        index -= 1
-        out.append(str(people[index].name))
-    index = at
-    while index + 1 < len(people) and joined(people[index], people[index + 1]):
-        index += 1
-        out.append(str(people[index].name))
-    return [name for name in dict.fromkeys(out) if name != subject]
+    first = last = at
+    while (
+        first > 0
+        and joined(people[first - 1], people[first])
+        and not _object_of_verb(sentence, lang, people[first - 1])
+    ):
+        first -= 1  # not "I met Tom and Lisa works…": Tom is met
+    while last + 1 < len(people) and joined(people[last], people[last + 1]):
+        last += 1
+    joins = [joined(people[i], people[i + 1]) for i in range(first, last)]
+    if "and" not in joins:
+        return []  # "Sam, Kim live…" is no list; "Sam, Kim and I" is
+    return [name for name in dict.fromkeys(str(c.name) for c in people[first : last + 1]) if name != subject]
+
+
+def _object_of_verb(sentence: str, lang: Lang, candidate: Candidate) -> bool:
+    """Return True when an English name is the object of the verb or preposition before it."""
+    governed = _EN_GOVERNED.search(sentence, 0, candidate.start) if lang == "en" else None
+    return governed is not None and not governed.group().lower().startswith("and")
 
 
 def _person(candidate: Candidate) -> bool:
