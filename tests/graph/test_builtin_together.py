@@ -156,6 +156,13 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Approval Required", "HAS_ROLE", "manager")}),
     ("Jake's Mom works at Target.", "Ann", set(),
      {("Jake", "WORKS_AT", "Target"), ("Ann's mom", "WORKS_AT", "Target")}),
+    # A pet of "his"; tools one is moved between; a hubby is a husband; going vegan is a diet.
+    ("My brother Danny is moving to Tokyo, and he's taking his cat Miso with him.", "Ann",
+     {("Danny", "HAS_PET", "Miso")}, {("Ann", "HAS_PET", "Miso")}),
+    ("Heads up team: finance is moving us from QuickBooks to NetSuite on March 1.", "Ann",
+     {("Ann", "STOPPED_USING", "QuickBooks"), ("Ann", "USES", "NetSuite")}, set()),
+    ("Hubby got a job at Accenture.", "Ann", {("Ann", "MARRIED_TO", "Ann's husband")}, set()),
+    ("My wife Carmen went vegan back in October.", "Ann", {("Carmen", "DIET", "vegan")}, set()),
     # "who" is the person right before it.
     ("Their new CISO Monique Ferris will join — she replaced Alan Cross, who retired in August.", "Ann",
      {("Alan Cross", "STATUS", "retired"), ("Monique Ferris", "HAS_ROLE", "CISO")},

@@ -333,10 +333,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", r"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "
        r"(?P<obj>dairy|sugar|caffeine|coffee|alcohol|booze|meat|gluten|carbs|soda|smoking|vaping|social media)\b",
        0.75, kind="value", negatable=False, trigger="done with"),  # not "done with lunch", "… with Chapter 3"
-    en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted) (?:away |over )?from {EN_OBJ}", 0.85,
-       require_mention=True, negatable=False, object_type="product", trigger="switched|moved|migrated|changed|converted"),
-    en("USES", rf"\b(?:switched|moved|migrated|changed|converted) (?:over |all )?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to "
-       rf"{EN_OBJ}", 0.85, require_mention=True, trigger="switched|moved|migrated|changed|converted"),
+    en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted|moving|switching|migrating) (?:us |away |over )?"
+       rf"from {EN_OBJ}", 0.85, require_mention=True, negatable=False, object_type="product",
+       trigger="switched|moved|migrated|changed|converted|moving|switching|migrating"),
+    en("USES", rf"\b(?:switched|moved|migrated|changed|converted|moving|switching|migrating) (?:us |over |all )?"
+       rf"(?:from (?:[\w.'’-]+\s){{1,3}}?)?to {EN_OBJ}", 0.85, require_mention=True,
+       trigger="switched|moved|migrated|changed|converted|moving|switching|migrating"),
     # "We replaced Slack with Teams", "I ditched my Android for an iPhone": one tool for another
     en("STOPPED_USING", r"\breplaced (?:our |my |the |all )?(?P<obj>[^,.;!?]{1,40}?) with ", 0.85, require_mention=True,
        negatable=False, object_type="product", trigger="replaced"),
@@ -359,7 +361,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
        trigger="intolerant"),
-    en("DIET", r"\b(?:I'm|I am|we're|we are|I've been|I went|became|become|turned|now|been)\s(?:a\s)?"
+    en("DIET", r"\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been)\s(?:a\s)?"
        r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"
        r"gluten-free|dairy-free|halal|kosher)\b", 0.85, kind="value",
        trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
@@ -483,7 +485,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="took up|taken up|picked up|got into|getting into"),
     en("LIKES", rf"\bstarted\s(?P<obj>{_HOBBY})\b", 0.75, kind="value", trigger="started"),
     # ── people and animals ───────────────────────────────────────────────────────────────
-    en("HAS_PET", rf"\b(?:my|our) (?:new |little |sweet |old )?(?P<kind>dog|cat|puppy|kitten|pup|parrot|hamster|"
+    en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>dog|cat|puppy|kitten|pup|parrot|hamster|"
        rf"rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|lizard|gecko|bird|fish|ferret|pet)s?,?\s"
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"

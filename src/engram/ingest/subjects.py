@@ -93,7 +93,7 @@ _ZH_KIN = re.compile(
     r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$))?"
 )
-_EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana)\b(?![,!?]|\s*$)")
+_EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana|Hubby)\b(?![,!?]|\s*$)")
 """Mom, Dad… capitalised without "my" are the speaker's parents ("Dad finally retired"); not when
 addressed ("Thanks Mom!", "Mom, can you…") nor someone else's ("his Dad", "Jake's Mom")."""
 _EN_NOT_BARE = re.compile(
@@ -145,7 +145,8 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             ):
                 continue
             kin = match["kin"].lower()
-            out.append(_relative(match, None, kin, KIN_EN[kin][1], actor, lang))
+            word = "husband" if kin == "hubby" else kin
+            out.append(_relative(match, None, word, KIN_EN[kin][1], actor, lang))
     else:
         groups = [(m.start(), m.end()) for m in _ZH_PLURAL_KIN.finditer(sentence)]
         out += [Mention(start, end, sentence[start:end], "group") for start, end in groups]
