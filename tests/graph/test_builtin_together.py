@@ -163,6 +163,13 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
      {("Ann", "STOPPED_USING", "QuickBooks"), ("Ann", "USES", "NetSuite")}, set()),
     ("Hubby got a job at Accenture.", "Ann", {("Ann", "MARRIED_TO", "Ann's husband")}, set()),
     ("My wife Carmen went vegan back in October.", "Ann", {("Carmen", "DIET", "vegan")}, set()),
+    # Transferred from one city to another; staying behind; an in-law opening a sentence; a pet that
+    # arrived, named next.
+    ("我表哥三月份要从武汉调去西安了。表嫂工作走不开，先留在武汉。", "王芳",
+     {("王芳的表哥", "LIVES_IN", "西安"), ("王芳的表嫂", "LIVES_IN", "武汉")},
+     {("王芳", "LIVES_IN", "武汉")}),
+    ("他从销售部调到市场部了。", "王芳", set(), {("王芳", "LIVES_IN", "市场部")}),
+    ("我家新来了只金毛，叫栗子。", "王芳", {("王芳", "HAS_PET", "栗子")}, set()),
     # "who" is the person right before it.
     ("Their new CISO Monique Ferris will join — she replaced Alan Cross, who retired in August.", "Ann",
      {("Alan Cross", "STATUS", "retired"), ("Monique Ferris", "HAS_ROLE", "CISO")},

@@ -129,6 +129,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LIVES_IN", r"(?:都|一直|也都)在(?P<obj>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，。！？；,.!?;]|$)", 0.75,
        require_mention=True, strict=True, whole=True, object_type="place", named_subject=True,
        trigger="都在|一直在"),
+    # 我表哥三月份要从武汉调去西安了: transferred from one city to another (planned or done)
+    zh("LIVES_IN", r"从[\u4e00-\u9fff]{2,4}?调(?:去|到|往)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=了|[，。！？；]|$)", 0.75,
+       require_mention=True, strict=True, whole=True, object_type="place", trigger="调去|调到|调往"),
+    zh("LIVES_IN", r"(?:先|还|继续)?留在(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=了|[，。！？；]|$)", 0.7, require_mention=True,
+       strict=True, whole=True, object_type="place", named_subject=True, trigger="留在"),  # 表嫂…先留在武汉
     zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|(?:待了|呆了)(?=[一二三四五六七八九十两几\d]+多?年)|定居|安家|买了房)", 0.8, require_mention=True,
        object_type="place",
        trigger="住了|生活了|待了|呆了|定居|安家|买了房"),
@@ -550,6 +555,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_PET", rf"(?:领养了?|收养了?|捡了?|买了?|接回了?|抱回了?|新来了|来了|添了|多了)(?:一只|一条|两只|只|条)?(?P<kind>{_PET})[，,]?"
        r"(?:取名|起名|名字)叫?(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity",
        object_type="animal", trigger="取名|起名|名字"),
+    # 家里新来了只金毛，叫栗子: a pet arrived, named in the next clause
+    zh("HAS_PET", rf"(?:新来了|新添了|来了|添了|多了)(?:一只|一条|两只|只|条)(?P<kind>{_PET})[，,](?:叫|名叫)"
+       r"(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
+       trigger="叫"),
     zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)(?:老)?(?P<kind>{_PET})(?P<obj>[\u4e00-\u9fff]{{2}})(?=[有很也都在最又今昨刚总还特]|[，。！]|$)",
        0.75, kind="entity", object_type="animal", trigger="家"),  # 家里那只老布偶年糕有点吃醋
     zh("HAS_PET", rf"(?:养了?|有)(?:一只|一条|两只|只|条|一匹)?(?P<kind>{_PET})(?:，|,)?(?:叫|名叫|名字叫)"

@@ -61,8 +61,8 @@ KIN_ZH: dict[str, Kin] = {
                                     "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
                                     "叔叔", "姑姑", "岳父", "岳母",
                                     "公公", "婆婆", "同事", "室友", "邻居",
-                                    "姐夫", "妹夫", "嫂子", "弟媳", "女婿", "儿媳", "小姨", "大姨", "姑妈",
-                                    "舅妈")},
+                                    "姐夫", "妹夫", "嫂子", "表嫂", "弟媳", "女婿", "儿媳", "小姨", "大姨",
+                                    "姑妈", "舅妈")},
 }  # fmt: skip
 _EN_PLURAL_KIN = (
     r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
@@ -77,7 +77,7 @@ _EN_KIN = re.compile(
 )
 _ZH_BARE_KIN = (
     "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
-    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃"
+    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳"
 )  # fmt: skip
 """Kin words that name the speaker's relative without 我 when they open a sentence (奶奶对青霉素过敏);
 妈, 哥 and 姐 alone are left out: they also address people. After a comma another person may be the
