@@ -198,6 +198,14 @@ def test_confidence_is_highest_for_explicit_first_person_statements(extractor: B
 )  # fmt: skip
 def test_amounts_parse_to_integers(text: str, amount: int) -> None:
     assert parse_amount(text) == amount
+    assert isinstance(parse_amount(text), int)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"), [("$3.85", 3.85), ("14.50", 14.5), ("$0.85", 0.85), ("1.855", 1.86)]
+)
+def test_amounts_with_cents_keep_them(text: str, amount: float) -> None:
+    assert parse_amount(text) == amount
 
 
 def test_w_means_wan_only_in_chinese_text(extractor: BuiltinExtractor) -> None:
