@@ -115,6 +115,9 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("约他时间找秘书小钱，座机021-64538812。", "王芳", {("小钱", "PHONE", "02164538812")}, set()),
     ("自我介绍一下，我叫卢凯，安顺快运的运营总监。", "卢凯",
      {("卢凯", "WORKS_AT", "安顺快运"), ("卢凯", "HAS_ROLE", "运营总监")}, set()),
+    ("I'm no longer the scrum master for the mobile team; Raj took over.", "Ann",
+     {("Ann", "LEFT_ROLE", "scrum master"), ("Raj", "HAS_ROLE", "scrum master")}, set()),
+    ("Raj took over.", "Ann", set(), {("Raj", "HAS_ROLE", "took over")}),
     ("从今天起华南区销售经理由我接任。", "王芳", {("王芳", "HAS_ROLE", "华南区销售经理")},
      {("王芳", "HAS_ROLE", "天起华南区销售经理")}),
     # A tool left for another, both named; a move between cities is no tool; a start date is no tool.

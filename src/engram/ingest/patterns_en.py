@@ -220,6 +220,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
        r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
        0.8, kind="value", handover=True, trigger="took over|taken over|taking over|inherited|picked up"),
+    # "I'm no longer the Scrum master for the mobile team; Raj took over.": the role said before
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:took|takes|has taken|will take|is taking) over(?P<obj>)(?=\s*[.;!]|$)",
+       0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       antecedent=True, negatable=False, trigger="over"),
     # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
     en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
