@@ -118,6 +118,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("I'm no longer the scrum master for the mobile team; Raj took over.", "Ann",
      {("Ann", "LEFT_ROLE", "scrum master"), ("Raj", "HAS_ROLE", "scrum master")}, set()),
     ("Raj took over.", "Ann", set(), {("Raj", "HAS_ROLE", "took over")}),
+    # A pastime taken up; a shop of one's own (not a favourite one); volunteering is not keeping fit.
+    ("Been busy volunteering at the homeless shelter and keeping fit. Just started doing aerial yoga.", "Ann",
+     {("Ann", "VOLUNTEERS_AT", "homeless shelter"), ("Ann", "LIKES", "aerial yoga")},
+     {("Ann", "VOLUNTEERS_AT", "homeless shelter and keeping fit")}),
+    ("I took up pottery last year.", "Ann", {("Ann", "LIKES", "pottery")}, set()),
+    ("I just launched an ad campaign for my clothing store.", "Ann",
+     {("Ann", "OWNS", "clothing store")}, set()),
+    ("I went to my favorite store.", "Ann", set(), {("Ann", "OWNS", "store")}),
     ("从今天起华南区销售经理由我接任。", "王芳", {("王芳", "HAS_ROLE", "华南区销售经理")},
      {("王芳", "HAS_ROLE", "天起华南区销售经理")}),
     # A tool left for another, both named; a move between cities is no tool; a start date is no tool.

@@ -76,6 +76,7 @@ _EN_CLAUSE_CUT = re.compile(
     r"bought|found|lost|kept|set|ran|began|became)\s(?:it|them|him|her|that|this|these|those|my|our|the|a|an|"
     r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
     r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
+    r"|\sand\s(?:keeping|staying|getting)\s(?:fit|busy|active|healthy|in shape)\b.*$"  # "and keeping fit"
     r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$"
     r"|,\s(?:the|my|our|his|her|their|its|this|that|these|those)\s(?:[\w'-]+\s){0,2}?(?:is|are|was|were|"

@@ -436,6 +436,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"| integration| upgrade| redesign)?)(?=[\s.,;!?]|$)", 0.8, kind="entity", object_type="project",
        require_mention=True, strict=True, stop="UNASSIGNED_FROM",
        trigger="lead|led|run|head|own|driv|coordinat|in charge of"),
+    # "took up pottery", "just started doing aerial yoga": a new pastime
+    en("LIKES", r"\b(?:took up|taken up|taking up|started doing|started taking)\s(?:some\s)?"
+       r"(?P<obj>[a-z][a-z-]*(?:\s[a-z][a-z-]*){0,2}?)(?=\s*(?:[,.;!?]|$|\sand\b|\slast\b|\sthis\b|\srecently\b))",
+       0.75, kind="value", trigger="took up|taken up|taking up|started doing|started taking"),
+    # "working hard on my online store", "an ad campaign for my clothing store": a shop of one's own
+    en("OWNS", r"\bmy (?:own\s)?(?P<obj>(?:online|clothing|coffee|flower|book|pet|bike|dance|yoga|art|tattoo|little|small)\s"
+       r"(?:store|shop|bakery|boutique|brand|startup|cafe|café|restaurant|studio))\b", 0.75, kind="value",
+       trigger="store|shop|bakery|boutique|brand|startup|cafe|café|restaurant|studio"),
     en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
