@@ -102,11 +102,13 @@ _EN_NOT_BARE = re.compile(
     re.I,
 )
 _THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
-_EN_KIN_OF_KIN = re.compile(rf"\s(?P<kin>{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
+_EN_KIN_WORD = "|".join(sorted(KIN_EN, key=len, reverse=True))
+_EN_KIN_OF_KIN = re.compile(rf"\s(?P<kin>{_EN_KIN_WORD})\b", re.I)
 _ZH_PLURAL_KIN = re.compile(r"我(?:的|们的|家的?)?(?P<kin>爸妈|父母|家人|家里人|孩子们|两个孩子)")
 _ZH_KIN_OF_KIN = re.compile(rf"的(?P<kin>{_ZH_KIN_WORD})")
 _ZH_KIN_OF_KIN_PLURAL = re.compile(rf"的(?:{_ZH_KIN_WORD})们")
-_EN_LONGER_CHAIN = re.compile(rf"['’]s\s(?:{'|'.join(KIN_EN)})\b", re.I)
+_EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{_EN_KIN_WORD})\b", re.I)
+"""A relative of the one named before ("Jake's Mom", "my sister's husband's brother")."""
 _EN_CHAIN_NAME = re.compile(r",?\s(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?)")
 
 
@@ -127,7 +129,7 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
                 out.append(Mention(match.start(), match.end("kin"), kin, "group"))
                 continue
             chained = _EN_KIN_OF_KIN.match(sentence, match.end()) if match["poss"] else None
-            if chained and _EN_LONGER_CHAIN.match(sentence, chained.end()):
+            if chained and _EN_OWNED_KIN.match(sentence, chained.end()):
                 out.append(Mention(match.start(), chained.end(), chained.group(), "group"))
                 continue  # my sister's husband's brother: too far to name or relate
             if chained:  # my sister's husband: the husband, who is not the speaker's relative
@@ -326,7 +328,6 @@ _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""
-_EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{'|'.join(sorted(KIN_EN, key=len, reverse=True))})\b", re.I)
 _EN_AND_ACTS = re.compile(r"\band\s+$")
 _EN_VERB_NEXT = re.compile(
     r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
@@ -511,7 +512,7 @@ def coordinated(
     sentence: str, lang: Lang, found: list[Candidate], mentions: list[Mention], subject: str, cue: int
 ) -> list[str]:
     """Return the people joined to ``subject`` by "and" left of ``cue`` ("Tom and I live…",
-    赵倩、邓凯都向他汇报, 她和姐夫都在厦门), nearest first; [] when the subject stands alone.
+    赵倩、邓凯都向他汇报, 她和姐夫都在厦门), in the sentence's order; [] when the subject stands alone.
     People are the subject candidates and the people named (a name after "and" is no candidate)."""
     known = {(c.start, c.end) for c in found}
     named = [
