@@ -248,6 +248,8 @@ class BuiltinExtractor:
                 continue
             if mention.type == "person" and mention.name != message.speaker.actor:
                 message.speaker.last_person = mention.name
+                employers = [o for o in message.speaker.organisations if not DEPARTMENT.search(o)]
+                message.employer_before.setdefault(mention.name, employers[-1] if employers else None)
             if mention.relative:
                 continue
             message.add_entity(mention)

@@ -21,6 +21,10 @@ _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _CONTACT_WEIGHT = 0.9
+_OURS = re.compile(r"我们|我司|咱们?|本公司|\b(?:our|my)\b", re.I)
+"""Before a role: the speaker's own organisation, whatever the message was about."""
+_MOVING = re.compile(r"跳槽|离职|转岗|调去|调到|调往|加入|入职|\b(?:join|leav|left|quit|mov)", re.I)
+"""A job change in the sentence: where the person worked before it is said elsewhere, if at all."""
 _RETIRED = re.compile(r"退休|\bretir", re.I)
 """A retirement is its own status (退休, retired), read by its own patterns."""
 
@@ -30,6 +34,7 @@ def add_implied_facts(message: Message) -> None:
     _leaving_employer(message)
     _left_status(message)
     _contact_employers(message)
+    _role_employers(message)
     _kin_facts(message)
 
 
@@ -98,6 +103,41 @@ def _contact_employers(message: Message) -> None:
                     }
                 )
             )
+
+
+def _role_employers(message: Message) -> None:
+    """拜访启明光电，IT负责人葛伟确认…, 对接的是他们工程部的庄经理: someone given a role or a department
+    after an organisation was named works there (inferred: a stated employer outweighs it), unless
+    the role is said to be ours (我们的技术总监王磊)."""
+    for fact in list(message.facts.values()):
+        person, employer = fact.subject, message.employer_before.get(fact.subject)
+        if (
+            employer is None
+            or fact.predicate not in ("HAS_ROLE", "MEMBER_OF")
+            or person in message.relatives
+            or person == message.speaker.actor
+            or any(message.states(person, p) for p in _EMPLOYMENT)
+            or _OURS.search(_before(fact.fact or "", person))
+            or _MOVING.search(fact.fact or "")
+        ):
+            continue
+        message.add_fact(
+            fact.model_copy(
+                update={
+                    "predicate": "WORKS_AT",
+                    "object": employer,
+                    "value": None,
+                    "confidence": round((fact.confidence or 0.8) * _CONTACT_WEIGHT, 2),
+                    "source_kind": "inferred",
+                }
+            )
+        )
+
+
+def _before(sentence: str, name: str) -> str:
+    """Return the few words before ``name`` in ``sentence`` (12 characters of Chinese, 30 of English)."""
+    start = max(sentence.find(name), 0)
+    return sentence[max(start - (12 if has_cjk(sentence) else 30), 0) : start]
 
 
 def _kin_facts(message: Message) -> None:

@@ -148,6 +148,8 @@ def structural_mentions(sentence: str) -> list[Found]:
                 )
             ):
                 first -= 1
+            if _two_characters(words, first):  # 安/v 和/c 酒店客房网络项目: a name jieba cut apart
+                first -= 2
             while first < index and words[first][0] in _WEAK_PREFIX:
                 first += 1  # 新项目 is no name; 新零售项目 is
             if first < index and words[first - 1][0] in _WEAK_PREFIX and words[first][1] != "ns":
@@ -238,10 +240,17 @@ def _inner_character(words: tuple[tuple[str, str], ...], index: int) -> bool:
     )
 
 
+_NOT_IN_A_NAME = frozenset("uprmxwyeoft")
+"""The first letters of jieba's tags of words no name is made of (particles, pronouns, prepositions…)."""
+
+
 def _two_characters(words: tuple[tuple[str, str], ...], index: int) -> bool:
-    """Return True when the two words before ``index`` are single characters jieba tags as nouns,
-    the two characters of a name (鼎/ng 信/n before 物流), at the start or after a punctuation mark."""
-    if index < 2 or any(len(w) != 1 or f not in ("n", "ng", "nr", "nz") for w, f in words[index - 2 : index]):
+    """Return True when the two words before ``index`` are single characters, the two characters of a
+    name (鼎/ng 信/n before 物流, 天/q 合/v before 光伏, 安/v 和/c before 酒店), at the start or after a
+    punctuation mark: neither a particle, a pronoun, a preposition, a number nor a time word, and
+    no conjunction first."""
+    pair = words[index - 2 : index] if index >= 2 else ()
+    if len(pair) != 2 or any(len(w) != 1 or f[0] in _NOT_IN_A_NAME for w, f in pair) or pair[0][1] == "c":
         return False
     return index == 2 or not has_cjk(words[index - 3][0])
 

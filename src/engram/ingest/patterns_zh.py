@@ -37,6 +37,7 @@ _HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"
 _TAKES_ON = r"(?:来)?(?:带|管|跟|负责|接)?(?=[，。！；了]|$)"
 """How the one handed something takes it on, if said (交给小严带)."""
 _CONTACT_NAME = (
+    r"(?:(?:他们|对方)(?:公司|那边)?的?)?(?:[\u4e00-\u9fff]{1,6}?(?:部|科|处|组|办公室|办)的)?"
     rf"(?:新来的)?(?:{ZH_ROLE})?(?P<obj>[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
     r"(?=[，。！？；,.!?;、\s(（]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊)"
 )
@@ -380,8 +381,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("USES", rf"(?:反映|反馈|投诉|说)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?:经常|总是|老是|又|一直|偶尔|频繁)?"
        rf"(?:{_ISSUES})", 0.75, require_mention=True, object_type="product",
        trigger="反映|反馈|投诉|说"),
-    zh("CONTACT", rf"(?:对接人|联系人|负责人)(?:从[^，。]{{1,6}}?)?(?:换成了?|变成了?|改成了?|是|为){_CONTACT_NAME}", 0.85,
-       subject="topic", kind="entity", object_type="person", trigger="对接人|联系人|负责人"),
+    zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,6}}?)?(?:换成了?|变成了?|改成了?|是|为){_CONTACT_NAME}", 0.85,
+       subject="topic", kind="entity", object_type="person", trigger="对接人|联系人|负责人|决策人"),
     # 对接人不是刘经理了，换成新来的采购总监Emily Zhou; 他们业务员换成了小蒋; 对接的还是陈会计
     zh("CONTACT", rf"(?:对接人|联系人)[^。；]{{0,12}}?[，,](?:现在)?(?:换成了?|变成了?|改成了?){_CONTACT_NAME}", 0.85,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接人|联系人"),

@@ -87,6 +87,8 @@ class Message:
     used: set[str] = field(default_factory=set)
     relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
     """Each relative the speaker named, with the sentence that named them."""
+    employer_before: dict[str, str | None] = field(default_factory=dict)
+    """Each person named, with the last organisation (not a department) named before them."""
     topics: list[Mention] = field(default_factory=list)
     """The projects, deals, organisations, events, products and documents earlier sentences named:
     what a later sentence without its own is about (会议纪要：X项目，…；预算暂按150万走)."""

@@ -82,7 +82,11 @@ def earlier_topic(predicate: str, message: Message) -> Mention | None:
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     for kind in TOPIC_HOLDERS_LATER:
         if kind in types and (
-            named := [m for m in message.topics if (_a_deal(m) if kind == "deal" else m.type == kind)]
+            named := [
+                m
+                for m in message.topics
+                if (_a_deal(m) if kind == "deal" else m.type == kind and not _affiliation(m.name))
+            ]
         ):
             return named[-1]
     return None
@@ -91,6 +95,11 @@ def earlier_topic(predicate: str, message: Message) -> Mention | None:
 _BRANCH = re.compile(r"(?:分公司|分部|办事处|分厂|分行|支行)$")
 """A branch of the organisation talked about (原来的孙姐调去他们苏州分公司): not the customer itself."""
 _WHERE = re.compile(r"\b(?:in|at)\s$")
+
+
+def _affiliation(name: str) -> bool:
+    """Return True for a department or a branch: where someone sits, not what a deal is with."""
+    return bool(DEPARTMENT.search(name) or _BRANCH.search(name))
 
 
 def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
@@ -104,7 +113,10 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
             return deals[0]
     mentions = reading.mentions
     if predicate in ("WORKS_AT", "CONTACT"):  # 他们IT部的吕经理: of the organisation, not of a department
-        mentions = [m for m in mentions if not DEPARTMENT.search(m.name) and not _BRANCH.search(m.name)]
+        mentions = [m for m in mentions if not _affiliation(m.name)]
+    else:  # 工程部的庄经理说月底前…: the department only says whose he is
+        text = reading.text
+        mentions = [m for m in mentions if not (_affiliation(m.name) and text[m.end : m.end + 1] == "的")]
     holding = [m for m in mentions if m.start <= cue < m.end and m.type in types]
     if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
         return holding[0]

@@ -106,10 +106,15 @@ def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[
     start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
     if not (start <= date_span[0] and date_span[1] <= end):
         return False
+    if _DUE.match(sentence, date_span[1]) or _DUE_BEFORE.search(sentence, 0, date_span[0]):
+        return False  # "月底前给答复", "by Friday": when something is due, not when the rest happened
     rest = _FRAME_FILLER.sub("", sentence[start : date_span[0]] + " " + sentence[date_span[1] : end])
     return not rest.strip(" ,.!?，。") or _BARE_VERB.fullmatch(rest.strip(" ,.!?，。")) is not None
 
 
+_DUE = re.compile(r"[之以]?前")
+"""After a date (not a duration: "两周前" is one phrase, a time ago), a time something is due by."""
+_DUE_BEFORE = re.compile(r"\b(?:by|before|no later than)\s$", re.I)
 _BARE_VERB = re.compile(r"[\u4e00-\u9fff]{1,3}了?|(?-i:[a-z]+ed)(?: (?:it|them|that))?")
 """A verb with no object of its own beside the date ("上周卸载了", "uninstalled it last week"): it
 says when the sentence's event happened."""
