@@ -45,9 +45,11 @@ labelled without running the extractor, 60 English and 70 Chinese facts), the un
 bench/extraction_dev3.jsonl: 100 more (171 English and 167 Chinese facts, 9 items stating none);
 ``--split dev4`` bench/extraction_dev4.jsonl: 100 Chinese-heavy chat lines (79 English and 243
 Chinese facts, 10 items stating none); ``--split dev5`` bench/extraction_dev5.jsonl: 100 more, half
-English (216 English and 226 Chinese facts, 12 items stating none).
+English (216 English and 226 Chinese facts, 12 items stating none); ``--split dev6``
+bench/extraction_dev6.jsonl: 100 more, 40 of them LoCoMo turns (109 English and 268 Chinese facts,
+18 items stating none).
 
-Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3|dev4|dev5]
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3|dev4|dev5|dev6]
        [--limit N] [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
@@ -75,7 +77,8 @@ DEV2 = _kg.DATA / "extraction_dev2.jsonl"
 DEV3 = _kg.DATA / "extraction_dev3.jsonl"
 DEV4 = _kg.DATA / "extraction_dev4.jsonl"
 DEV5 = _kg.DATA / "extraction_dev5.jsonl"
-FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5}
+DEV6 = _kg.DATA / "extraction_dev6.jsonl"
+FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5, "dev6": DEV6}
 
 # -- the data -----------------------------------------------------------------------------------
 

@@ -78,8 +78,9 @@ def _names(entities: list[dict[str, Any]]) -> set[str]:
         (EXTRACTION.with_name("extraction_dev3.jsonl"), 100),
         (EXTRACTION.with_name("extraction_dev4.jsonl"), 100),
         (EXTRACTION.with_name("extraction_dev5.jsonl"), 100),
+        (EXTRACTION.with_name("extraction_dev6.jsonl"), 100),
     ],
-    ids=["set", "holdout", "dev2", "dev3", "dev4", "dev5"],
+    ids=["set", "holdout", "dev2", "dev3", "dev4", "dev5", "dev6"],
 )
 def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
     items = _lines(path)
@@ -112,6 +113,7 @@ def test_the_extraction_files_share_no_item() -> None:
         "extraction_dev3",
         "extraction_dev4",
         "extraction_dev5",
+        "extraction_dev6",
     ]
     seen: set[str] = set()
     for name in files:

@@ -102,3 +102,83 @@ def test_a_time_ago_still_dates_the_clause_after(extractor: BuiltinExtractor) ->
     facts = read(extractor, "两周前，我搬到了上海。", "王芳").facts
     moved = next(f for f in facts if f.predicate == "LIVES_IN")
     assert moved.valid_at is not None and moved.valid_at.date().isoformat() == "2024-02-26"  # that week
+
+
+# ── people at work in English: whom one reports to, what one runs where, a team's contact ──────
+
+ENGLISH: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "Dana Wu heads sales at Orbis and reports to their COO, Nina Park.",
+        "Kayla",
+        {
+            ("Dana Wu", "REPORTS_TO", "Nina Park"),
+            ("Dana Wu", "WORKS_AT", "Orbis"),
+            ("Nina Park", "HAS_ROLE", "COO"),
+        },
+        set(),
+    ),
+    (
+        "Update from Tallis Bio: Omar Reyes now reports to their new CFO, Lena Fox.",
+        "Kayla",
+        {("Omar Reyes", "REPORTS_TO", "Lena Fox"), ("Omar Reyes", "WORKS_AT", "Tallis Bio")},
+        set(),
+    ),
+    ("Carl Ruiz reports to Sarah Hill.", "Kayla", {("Carl Ruiz", "REPORTS_TO", "Sarah Hill")}, set()),
+    ("I run the night shift at Costco.", "Kayla", {("Kayla", "WORKS_AT", "Costco")}, set()),
+    (
+        "New AP contact at Kessel Foods is Rob Yates. Send invoices to him.",
+        "Kayla",
+        {("Kessel Foods", "CONTACT", "Rob Yates"), ("Rob Yates", "WORKS_AT", "Kessel Foods")},
+        set(),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), ENGLISH, ids=[c[0][:24] for c in ENGLISH])
+def test_people_at_work_in_english(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_name_after_a_role_and_a_comma_is_no_one_addressed(extractor: BuiltinExtractor) -> None:
+    people = {e.name for e in read(extractor, "Ben reports to the CFO, Mia Lake.", "Kayla").entities}
+    assert "Mia Lake" in people
+    assert not {e.name for e in read(extractor, "Thanks for the help, Mia.", "Kayla").entities}
+
+
+# ── relatives: their age, birthday, school, and what they gave up or never touch ─────────────
+
+FAMILY: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    ("我外公都88岁了，天天还去公园下棋。", "王芳", {("王芳的外公", "AGE", 88)}, set()),
+    (
+        "我公公下周五过生日，7月12号，今年整六十。",
+        "王芳",
+        {("王芳的公公", "BIRTHDAY", "07-12"), ("王芳的公公", "AGE", 60)},
+        set(),
+    ),
+    ("我外甥考上了武汉大学法学院。", "王芳", {("王芳的外甥", "STUDIES_AT", "武汉大学")}, set()),
+    (
+        "我侄子考进了浙江大学计算机系。",
+        "王芳",
+        {("王芳的侄子", "STUDIES_AT", "浙江大学"), ("王芳的侄子", "STUDIES", "计算机")},
+        set(),
+    ),
+    ("我妈现在广场舞不跳了，麻将也不打了。", "王芳", {("王芳的妈妈", "STOPPED_USING", "麻将")}, set()),
+    ("可乐已经两个月没喝了。", "王芳", {("王芳", "STOPPED_USING", "可乐")}, set()),
+    ("晚饭还没吃了。", "王芳", set(), {("王芳", "STOPPED_USING", "晚饭还")}),
+    ("我老公啥都吃，就是羊肉一口都不碰。", "王芳", {("王芳的老公", "DISLIKES", "羊肉")}, set()),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), FAMILY, ids=[c[0][:24] for c in FAMILY])
+def test_relatives_facts(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_kinship_is_not_dated_by_its_sentence(extractor: BuiltinExtractor) -> None:
+    facts = read(extractor, "我儿子下个月中考，他最近迷上了打篮球。", "王芳").facts
+    kin = next(f for f in facts if f.predicate == "CHILD_OF")
+    assert (kin.subject, kin.valid_at) == ("王芳的儿子", None)

@@ -35,6 +35,7 @@ def add_implied_facts(message: Message) -> None:
     _left_status(message)
     _contact_employers(message)
     _role_employers(message)
+    _managers_employers(message)
     _kin_facts(message)
 
 
@@ -132,6 +133,31 @@ def _role_employers(message: Message) -> None:
                 }
             )
         )
+
+
+def _managers_employers(message: Message) -> None:
+    """ "Kevin reports to their CFO, Nina Park" (of Umbrella Health): whoever reports to someone works
+    where they work, when no employer of their own is said (inferred)."""
+    for fact in list(message.facts.values()):
+        if fact.predicate != "REPORTS_TO" or fact.object is None or fact.subject == message.speaker.actor:
+            continue
+        if any(message.states(fact.subject, p) for p in _EMPLOYMENT):
+            continue
+        employer = next(
+            (f for f in message.facts.values() if f.subject == fact.object and f.predicate == "WORKS_AT"),
+            None,
+        )
+        if employer is not None and employer.object is not None:
+            message.add_fact(
+                fact.model_copy(
+                    update={
+                        "predicate": "WORKS_AT",
+                        "object": employer.object,
+                        "confidence": round((fact.confidence or 0.8) * _CONTACT_WEIGHT, 2),
+                        "source_kind": "inferred",
+                    }
+                )
+            )
 
 
 def _before(sentence: str, name: str) -> str:

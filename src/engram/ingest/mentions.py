@@ -135,6 +135,11 @@ _PERSON_APPOSITION = re.compile(
     rf",\s(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE}\b\s?,", re.I
 )
 """A role between commas right after a name ("Hank, our CTO, prefers …"): the name is a person's."""
+_ROLE_APPOSITION = re.compile(
+    rf"\b(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE},\s$", re.I
+)
+"""A role and a comma right before a name ("reports to their CFO, Nina Park"): the person, not someone
+addressed."""
 
 
 def is_first_name(word: str) -> bool:
@@ -202,12 +207,16 @@ class MentionFinder:
         for match in self._latin.finditer(sentence):
             add(Mention(*match.span(), match.group(), self._gazetteer[match.group()]))
         if cjk:
+            tagged = tagged_mentions(sentence)
+            for start, end, name, kind in tagged:
+                if kind == "organisation" and len(name) >= 4:  # 南京大学, before the place 南京 inside it
+                    add(Mention(start, end, name, kind))
             for match in self._cjk.finditer(sentence):
                 add(Mention(*match.span(), match.group(), self._gazetteer[match.group()]))
             for match in ZH_TITLED.finditer(sentence):
                 attrs: dict[str, Scalar | None] = {"surname": match.group(1), "title": match.group(2)}
                 add(Mention(*match.span(), match.group(), "person", attrs))
-            for start, end, name, kind in tagged_mentions(sentence):
+            for start, end, name, kind in tagged:
                 add(Mention(start, end, name, kind))
         for match in _EN_TITLE.finditer(sentence):
             add(Mention(*match.span(), match.group(2), "person", {"title": match.group(1)}))
@@ -256,7 +265,10 @@ class MentionFinder:
             if acronym and re.match(r"\+?\s[a-z]", sentence[end:]):
                 continue  # "an LGBTQ support group": the acronym only modifies a noun
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
-            apposition = _PERSON_APPOSITION.match(sentence, end) is not None
+            apposition = (
+                _PERSON_APPOSITION.match(sentence, end) is not None
+                or _ROLE_APPOSITION.search(sentence, 0, start) is not None
+            )
             if kind == "thing" and (
                 apposition or (1 < len(run) <= 3 and _ROLE_BEFORE.search(sentence, 0, start))
             ):
@@ -272,13 +284,19 @@ class MentionFinder:
             return self._gazetteer[name]
         if any(w in ORG_WORDS for w in words[1:]) or " & " in name:  # Alder & Finch: a firm
             return "organisation"
-        if words[-1] in PLACE_WORDS and len(words) > 1:
+        if (
+            words[-1] in PLACE_WORDS
+            and len(words) > 1
+            and not (len(words) == 2 and words[-1] in _SURNAME_PLACE_WORDS and is_first_name(words[0]))
+        ):
             return "place"
         if len(words) <= 3 and (words[0] in actor_words or is_first_name(words[0])):
             return "person"
         return "thing"
 
 
+_SURNAME_PLACE_WORDS = frozenset({"Park", "Hill", "Lake"})
+"""Place words that are also surnames: after a first name, a person's ("Nina Park")."""
 _TITLE = re.compile(
     r"(?:CEO|CTO|CFO|COO|CMO|CIO|CISO|CRO|CPO|GM|VP|SVP|EVP|Owner|Founder|Co-founder|Director|Manager|"
     r"President|Chair|Chairman|Chairwoman|Treasurer|Superintendent|Principal|Controller|Counsel)"

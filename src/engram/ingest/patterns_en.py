@@ -160,6 +160,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
     en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
        trigger="hired by|got a job|gig"),
+    en("WORKS_AT", rf"\b(?:manages|leads|runs|heads|oversees|handles|I manage|I lead|I run|I head|I oversee) "
+       rf"(?:the |our )?(?:[\w-]+\s){{1,3}}?at {EN_OBJ}", 0.75, require_mention=True, object_type="organisation",
+       trigger="manage|lead|run|head|oversee|handle"),  # "manages procurement at Umbrella Health"
     en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted) (?:a|the|her|his|my) "
@@ -203,7 +206,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{EN_PERSON_NAME})\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
-    en("REPORTS_TO", rf"\breports? (?:directly )?to {EN_NAME}", 0.85, require_mention=True),
+    en("REPORTS_TO", rf"\breports? (?:directly )?to (?:(?:their|the|our|his|her) (?:new |current )?{EN_ROLE},? )?{EN_NAME}",
+       0.85, require_mention=True),  # "reports to their CFO, Nina Park"
     en("REPORTS_TO", r"\b(?:reports?|reporting) (?:directly )?to (?P<obj>him|her)\b", 0.8, kind="entity",
        object_type="person", trigger="report"),  # "Dev Patel, who reports to her"
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,

@@ -123,7 +123,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"main )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
        0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),
-    en("CONTACT", rf"\b(?:our|my|the) (?:main |new )?(?:contact|point of contact|poc|account manager|rep) "
+    en("CONTACT", rf"\b(?:our|my|the|new) (?:main |new )?(?:(?-i:[A-Z]{{2,4}}) |billing |procurement )?"
+       rf"(?:contact|point of contact|poc|account manager|rep) "
        rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
        subject_type="organisation", kind="entity", object_type="person",
        trigger="contact|poc|account manager|rep "),

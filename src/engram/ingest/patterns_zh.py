@@ -168,6 +168,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 被浙大计算机录取了: admitted to a school, to study a subject there
     zh("STUDIES_AT", r"被(?P<obj>[\u4e00-\u9fff]{1,6}?(?:大学|学院|大|中学|小学))(?:[\u4e00-\u9fff]{2,6}?(?:专业|系)?)?录取",
        0.85, kind="value", trigger="录取"),
+    # 考上了南京大学天文系: a school passed into, and the subject of its department
+    zh("STUDIES_AT", r"考(?:上|进|到)了?(?P<obj>[\u4e00-\u9fff]{2,8}?(?:大学|学院|中学|小学|高中|一中|二中|附中))", 0.85,
+       kind="entity", object_type="organisation", trigger="考上|考进|考到"),
+    zh("STUDIES", r"考(?:上|进|到)了?[\u4e00-\u9fff]{2,8}?(?:大学|学院)的?(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)", 0.8,
+       kind="value", trigger="考上|考进|考到"),
     zh("STUDIES", r"被[\u4e00-\u9fff]{1,6}?(?:大学|学院|大)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?录取", 0.8,
        kind="value", trigger="录取"),
     zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
@@ -484,6 +489,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        negatable=False, trigger="不吃|不喝"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
+    # 我爸现在麻将不打了, 奶茶已经三周没碰了: what is given up said first, whoever gives it up
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;。！爸妈哥姐弟妹公婆爷奶])|(?<=现在)|(?<=已经)|(?<=早就)|(?<=如今))(?!现在|已经|早就|最近|平时|今年|其实)"
+       r"(?P<obj>(?:(?![我你他她它也都就还])[\u4e00-\u9fff]){2,4}?)(?:也|都)?(?:早就|已经)?(?:不(?:打|玩|下|追|抽|喝|吃|碰)了"
+       r"|(?:[一两二三四五六七八九十\d]+(?:天|周|个月|个星期|年)|好久|很久)没(?:碰|喝|吃|抽|打|玩)(?:过)?了)(?![吗？?])", 0.75,
+       kind="value", negatable=False, trigger="不打了|不玩了|不下了|不追了|不抽了|不喝了|不吃了|不碰了|没碰|没喝|没吃|没抽|没打|没玩"),
+    zh("DISLIKES", r"(?:^|(?<=[，,；;])|(?<=就是)|(?<=倒是))(?P<obj>(?:(?![我你他她它也都就])[\u4e00-\u9fff]){1,4}?)(?:一点|一口|从来)(?:都|也)不(?:碰|吃|喝)",
+       0.75, kind="value", negatable=False, trigger="不碰|不吃|不喝"),  # 就是香菜一点都不碰
     zh("STOPPED_USING", rf"(?:以前|之前|原来|过去)(?:一直|都)?用(?:的是)?(?P<obj>[^{ZH_STOP}]{{1,15}}?)[，,][^。！？!?]*?"
        r"(?:换成|改用|换用|转用|切换到|迁移到)", 0.8, require_mention=True, negatable=False, object_type="product",
        trigger="以前|之前|原来|过去"),
@@ -572,6 +584,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="叫|名字"),
     zh("MARRIED_TO", rf"(?:和|跟){ZH_NAME_BARE}结婚", 0.9, kind="entity", object_type="person", trigger="结婚"),
     zh("BIRTHDAY", rf"生日(?:是|在|为)?{ZH_DATE}", kind="birthday", trigger="生日"),
-    zh("AGE", r"(?:今年|已经|现在)(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁|了)", kind="number",
-       trigger="岁|了"),
+    zh("BIRTHDAY", rf"过生日[，,（(]\s?(?:就是|是)?{ZH_DATE}", kind="birthday", trigger="生日"),  # 下周三过生日，6月5号
+    zh("AGE", r"(?:今年|已经|现在)(?:整|满)?(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁|了|(?=[，。！]|$))",
+       kind="number", trigger="岁|了|今年"),
+    zh("AGE", r"都(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁)", kind="number", trigger="岁"),  # 我外婆都85岁了
 )  # fmt: skip

@@ -51,7 +51,8 @@ KIN_ZH: dict[str, Kin] = {
     "弟": ("弟弟", "SIBLING_OF", True), "妹": ("妹妹", "SIBLING_OF", True),
     **{w: ("妈妈", "CHILD_OF", False) for w in ("妈妈", "妈", "母亲", "老妈")},
     **{w: ("爸爸", "CHILD_OF", False) for w in ("爸爸", "爸", "父亲", "老爸")},
-    **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿", "孩子")},
+    **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿", "孩子", "大儿子", "小儿子", "二儿子", "大女儿",
+                                          "小女儿", "二女儿")},
     "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
@@ -62,7 +63,8 @@ KIN_ZH: dict[str, Kin] = {
                                     "叔叔", "姑姑", "岳父", "岳母",
                                     "公公", "婆婆", "同事", "室友", "邻居",
                                     "姐夫", "妹夫", "嫂子", "表嫂", "弟媳", "女婿", "儿媳", "小姨", "大姨",
-                                    "姑妈", "舅妈")},
+                                    "姑妈", "舅妈", "侄子", "侄女", "外甥", "外甥女", "孙子", "孙女", "外孙",
+                                    "外孙女", "姨妈", "姑父", "姨父", "婶婶", "伯伯", "大伯")},
 }  # fmt: skip
 _EN_PLURAL_KIN = (
     r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"

@@ -526,15 +526,19 @@ def scoped_dates(
     return None
 
 
+_FROM_BIRTH = frozenset({"CHILD_OF", "SIBLING_OF"})
+"""Kinship holds from birth: a date in its sentence is of something else."""
+
+
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
     """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
 
     Only the clause naming the fact's object or value dates it (``scoped_dates``): "Lost my
     job yesterday, so I'm gonna start a business" does not date the plan. A fact without a
-    ``fact`` sentence is dated from ``fallback_text``; a fact whose value is
-    a date or a time (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name
-    that value. Dates a fact already has are kept; a filled date that would put invalid_at
-    before valid_at is not applied.
+    ``fact`` sentence is dated from ``fallback_text``; a fact whose value is a date or a time
+    (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name that value, nor is a
+    kinship (CHILD_OF, SIBLING_OF). Dates a fact already has are kept; a filled date that would
+    put invalid_at before valid_at is not applied.
     With no ``reference`` the extraction is returned unchanged.
     """
     if reference is None or not extraction.facts:
@@ -546,6 +550,9 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
             continue
         if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
             facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
+            continue
+        if fact.predicate in _FROM_BIRTH:
+            facts.append(fact)  # "我儿子下个月中考": the exam is next month, not the son
             continue
         target = fact.object if fact.object is not None else None if fact.value is None else str(fact.value)
         valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
