@@ -254,7 +254,7 @@ TASTES: list[Case] = [
     ("I love the connection to nature.", "John", set(), {("John", "LIKES", "connection")}),
     ("Just got back from a family road trip yesterday, it was fun!", "John",
      {("John", "ATTENDED", "family road trip")}, set()),
-    ("I just signed up for a pottery class yesterday.", "Mel", {("Mel", "STUDIES", "pottery class")}, set()),
+    ("I just signed up for a pottery class yesterday.", "Mel", {("Mel", "STUDIES", "pottery")}, {("Mel", "STUDIES", "pottery class")}),
     ("Yeah, I painted that lake sunrise last year!", "Mel", {("Mel", "CREATED", "lake sunrise")}, set()),
     ("钱坤的电话是 021-6234 5678，上午比较好找他。", "王芳", set(), {("王芳", "PHONE", "02162345678")}),
     ("我下个月10号去上海参加同学聚会。", "陈静", {("陈静", "ATTENDED", "同学聚会")},

@@ -304,13 +304,14 @@ EN_CREATION = (
     r"quilt|scarf|sweater|blanket|bracelet|necklace|jewelry|jewellery|card|dress|shirt|song|album|"
     r"poem|story|stories|book|novel|screenplay|script|video|film|movie|documentary|podcast|website|"
     r"app|game|blog|comic|birdhouse|table|shelf|garden|playlist|photo album|collage|costume|"
-    r"ornament|candles?|soap|treehouse|model|robot|recipe|track|beat|zine|comic book|short story|"
+    r"ornament|candles?|soap|treehouse|model|robot|recipe|track|beat|zine|comic book|short story|bookmark|"
+    r"(?:clothing |edition |fashion )line|"
     r"article|essay|thesis|dissertation|course|curriculum|logo|design|prototype)s?"
 )
 """Head nouns of things a person makes, for verbs that do not always create (made, built…)."""
 EN_GROUP = (
     r"(?:group|club|team|forum|community|band|choir|league|society|association|union|church|gym|"
     r"organi[sz]ation|committee|board|network|circle|crew|troupe|orchestra|ensemble|guild|"
-    r"collective|co-op|coalition|chapter|squad|meetup)s?"
+    r"collective|co-op|coalition|chapter|squad|meetup|brigade)s?"
 )
 """Head nouns of groups a person is a member of."""

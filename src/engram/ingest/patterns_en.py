@@ -28,6 +28,7 @@ from engram.ingest.frames import (
     Pattern,
     pattern,
 )
+from engram.ingest.patterns_en_chat import EN_CHAT_PATTERNS
 from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
 
 en = partial(pattern, "en")
@@ -377,7 +378,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
     en("STUDIES", rf"(?<!\bto )\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
-       rf"signed up for(?: a| an| some)?)\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
+       rf"signed up for(?: a| an| some)?(?!(?:\s[\w-]+){{1,3}}\s(?:class|classes|lessons|course)\b))\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
        rf"something\b|the hard way\b|my lesson\b|to\b){EN_OBJ}", 0.8, kind="value",
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
@@ -506,7 +507,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
                "lizard|gecko|bird|fish|ferret|pet"),
-    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|two|three)\s(?:new\s)?(?P<kind>dog|cat|puppy|kitten|"
+    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three)\s(?:new\s|little\s|rescue\s)?(?P<kind>dog|cat|puppy|kitten|"
        rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig)s?\s(?:named|called)\s{EN_NAMES}\b", 0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
     en("MARRIED_TO", rf"\b(?:married (?:to )?|engaged to )(?-i:(?!My\b|The\b)){EN_NAME}", 0.9,
@@ -529,4 +530,5 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="number", trigger="turning"),
     en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"
        r"(?=\s+and\s+(?:still|has|is|lives|loves|plays|goes)\b|\s+now\b)", 0.8, kind="number", trigger="'s"),
+    *EN_CHAT_PATTERNS,
 )  # fmt: skip

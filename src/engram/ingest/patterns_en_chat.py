@@ -1,0 +1,68 @@
+"""English fact patterns of personal chat: trips taken, clubs one is part of, a job lost, a pastime
+paused, books and games one loves, what one is keen to try, classes started, goals, writing under
+way (a part of the English table, ``engram.ingest.patterns_en``, after its own patterns).
+
+Ordered as that table is; see ``engram.ingest.frames.Pattern``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from engram.ingest.frames import EN_CAPS, EN_GROUP, EN_OBJ, Pattern, pattern
+
+en = partial(pattern, "en")
+
+_PLACE = rf"(?P<obj>{EN_CAPS})"
+_CLAUSE_END = r"(?=\s*(?:[,.!?;:)]|$|\s(?:and|but|because|so|last|this|yesterday|today|two|a few)\b))"
+"""Where an object read up to the clause's end stops ("the mechanical engineering company. They …")."""
+_KEEN = r"(?:keen|eager|excited|dying|itching|can't wait|cannot wait)"
+
+EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
+    # "Took a short trip last week to Rome", "took a solo trip to Spain"
+    en("VISITED", rf"\b(?:took|take|taking|taken) (?:a|an|my|our) (?:[\w-]+\s){{0,2}}?(?:trip|vacation|holiday|getaway)"
+       rf"(?:\s(?:last|this) (?:week|weekend|month|year|summer|spring|fall|winter))? to {_PLACE}", 0.8,
+       require_mention=True, object_type="place", future="PLANS_TO_VISIT", trigger="trip|vacation|holiday|getaway"),
+    # "I'm now part of the fire-fighting brigade", "joined a mentorship program for LGBTQ youth"
+    en("MEMBER_OF", r"\b(?:I'm|I am|we're|we are|became|become)\s(?:now\s|officially\s|also\s)?(?:a\s)?(?:part|member) of "
+       r"(?:a|an|the|our|this|my)\s(?P<obj>(?:[\w'’-]+\s){0,3}?(?:brigade|program|programme|crew|squad|team|group|"
+       r"club|choir|band|league|society|committee|network|collective))\b", 0.8, kind="value",
+       trigger="part of|member of"),
+    en("MEMBER_OF", r"\bjoined (?:a|an|the|this)\s(?P<obj>(?:[\w'’-]+\s){0,2}?(?:program|programme|brigade)"
+       r"(?: for (?:[\w'’-]+\s?){1,3})?)(?=\s*[-–—,.!?;]|$)", 0.8, kind="value", trigger="joined"),
+    # "for one of the ladies at my writing club": a club of one's own is one belongs to
+    en("MEMBER_OF", rf"\b(?:at|in|from|with|to) my (?P<obj>(?:[\w'’-]+\s){{1,2}}?(?!team\b|gym\b){EN_GROUP})\b", 0.7,
+       kind="value", trigger="my"),
+    # "I lost my job at the mechanical engineering company"
+    en("LEFT_ORGANISATION", rf"\b(?:lost|quit|left) my (?:\w+\s)?job (?:at|with) (?:the |a |an )?"
+       rf"(?P<obj>[\w&'’ -]{{3,50}}?){_CLAUSE_END}", 0.8, kind="value", negatable=False, trigger="job"),
+    # "had to take a break from pottery": a pastime paused
+    en("STOPPED_USING", rf"\b(?:had to take|took|I'm taking|I am taking|I've taken|I have taken|we took) a (?:\w+\s)?break "
+       rf"from (?:my\s)?(?!life\b|reality\b|it\b|work\b|everything\b)(?P<obj>[\w'’ -]{{3,30}}?)"
+       rf"{_CLAUSE_END}", 0.75, kind="value", negatable=False, trigger="break from"),
+    # "I loved reading "Charlotte's Web" as a kid", "I'm reading "Dune" by Frank Herbert"
+    en("LIKES", r"\b(?:love|loved|enjoy|enjoyed|like|liked|adore|adored)\s(?:reading|watching|playing|listening to)\s"
+       r"[\"“](?P<obj>[^\"”]{2,60})[\"”]", 0.8, kind="value", trigger="reading|watching|playing|listening"),
+    en("LIKES", r"\b(?:I'm|I am) (?:currently |now )?(?:reading|re-reading|rereading) [\"“](?P<obj>[^\"”]{2,60})[\"”]",
+       0.7, kind="value", trigger="reading"),
+    # "I usually play CS:GO": a game played by habit
+    en("LIKES", r"\b(?:usually|often|always|mostly|mainly) play (?P<obj>(?-i:[A-Z])[\w:'’-]*(?:\s(?-i:[A-Z])[\w:'’-]*){0,3})",
+       0.75, kind="value", trigger="play"),
+    # "I'm keen to try out jazz and film scores too"
+    en("INTERESTED_IN", rf"\b{_KEEN} to (?:try out|try|learn|explore|get into|check out) "
+       r"(?!(?:the|it|this|that|them|a|an|some|more|your|his|her)\b)"
+       r"(?P<obj>(?:(?!\stoo\b|\sas well\b|\ssomeday\b|\sone day\b)[^.!?;:()\n,])+)", 0.75, kind="value", split=True,
+       trigger="keen|eager|excited|dying|itching|can't wait|cannot wait"),
+    # "I started a weekend yoga class with a colleague"
+    en("STUDIES", r"\b(?:started|starting|start|signed up for|enrolled in|taking) (?:a |an |some )?(?:new )?"
+       r"(?:(?:weekend|weekly|evening|morning|night|online|local|beginner|beginners'?|intro|introductory)\s)*"
+       r"(?P<obj>[a-z][\w-]{2,20}(?:\s[a-z][\w-]{2,20})?)\s(?:class|classes|lessons|course)\b", 0.8, kind="value",
+       trigger="class|lessons|course"),
+    # "a big move towards my goal of having a family"
+    en("GOAL", rf"\bmy (?:\w+\s)?(?:goal|dream|aim) of {EN_OBJ}", 0.8, kind="value", subject="speaker",
+       trigger="goal of|dream of|aim of"),
+    # "I'm writing articles about fantasy novels for an online mag": writing under way
+    en("WORKS_ON", r"\b(?:I'm|I am|I've been) (?:now |currently |still )?(?:writing|composing|developing|designing) "
+       r"(?!to\b|back\b|it\b|this\b|that\b)(?P<obj>[^.!?;:()\n,-]{3,60}?)(?=\s*(?:[-–—.!?;:,]|$))", 0.7, kind="value",
+       trigger="writing|composing|developing|designing"),
+)  # fmt: skip

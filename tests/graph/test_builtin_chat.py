@@ -1,0 +1,91 @@
+"""Personal chat in English: trips, clubs, a job lost, a pastime paused, books and games loved,
+what one is keen to try, classes, goals, writing under way, pets got (sentences written for these
+tests, in the style of LoCoMo's conversations; each names facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "Took a quick trip last month to Lisbon to see the tiles.",
+        "Ann",
+        {("Ann", "VISITED", "Lisbon")},
+        set(),
+    ),
+    (
+        "I'm officially part of the volunteer rescue squad now!",
+        "Ann",
+        {("Ann", "MEMBER_OF", "volunteer rescue squad")},
+        set(),
+    ),
+    (
+        "Yesterday I joined a coding program for single moms - so far so good.",
+        "Ann",
+        {("Ann", "MEMBER_OF", "coding program for single moms")},
+        set(),
+    ),
+    (
+        "I knitted a scarf for a friend at my knitting circle.",
+        "Ann",
+        {("Ann", "MEMBER_OF", "knitting circle")},
+        set(),
+    ),
+    (
+        "I lost my job at the furniture factory. They closed the plant.",
+        "Ann",
+        {("Ann", "LEFT_ORGANISATION", "furniture factory")},
+        set(),
+    ),
+    (
+        "My wrist is sprained, so I had to take a break from climbing.",
+        "Ann",
+        {("Ann", "STOPPED_USING", "climbing")},
+        set(),
+    ),
+    ("Books let us take a break from reality.", "Ann", set(), {("Ann", "STOPPED_USING", "reality")}),
+    ('I adored reading "Matilda" when I was little.', "Ann", {("Ann", "LIKES", "Matilda")}, set()),
+    ("I mostly play Minecraft with my nephew on Sundays.", "Ann", {("Ann", "LIKES", "Minecraft")}, set()),
+    (
+        "I'm eager to try out salsa and tango this year.",
+        "Ann",
+        {("Ann", "INTERESTED_IN", "salsa"), ("Ann", "INTERESTED_IN", "tango")},
+        set(),
+    ),
+    ("Can't wait to check out the sequel!", "Ann", set(), {("Ann", "INTERESTED_IN", "sequel")}),
+    (
+        "I signed up for an evening pottery class at the community center.",
+        "Ann",
+        {("Ann", "STUDIES", "pottery")},
+        set(),
+    ),
+    (
+        "It's one more step toward my dream of opening a bakery.",
+        "Ann",
+        {("Ann", "GOAL", "opening a bakery")},
+        set(),
+    ),
+    (
+        "I'm writing a cookbook of my grandma's recipes.",
+        "Ann",
+        {("Ann", "WORKS_ON", "cookbook of my grandma's recipes")},
+        set(),
+    ),
+    ("We got another dog named Pepper last week!", "Ann", {("Ann", "HAS_PET", "Pepper")}, set()),
+    (
+        "I made a summer clothing line for my shop.",
+        "Ann",
+        {("Ann", "CREATED", "summer clothing line")},
+        set(),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:28] for c in CASES])
+def test_personal_chat(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
