@@ -182,3 +182,62 @@ def test_a_kinship_is_not_dated_by_its_sentence(extractor: BuiltinExtractor) -> 
     facts = read(extractor, "我儿子下个月中考，他最近迷上了打篮球。", "王芳").facts
     kin = next(f for f in facts if f.predicate == "CHILD_OF")
     assert (kin.subject, kin.valid_at) == ("王芳的儿子", None)
+
+
+# ── a move between employers, a short name for an organisation, whom a clause describes ─────
+
+MOVES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "跟大家说下，海峰物流的鲁总上周三正式离职了，跳去京东当仓储总监。",
+        "王芳",
+        {
+            ("鲁总", "LEFT_ORGANISATION", "海峰物流"),
+            ("鲁总", "WORKS_AT", "京东"),
+            ("鲁总", "HAS_ROLE", "仓储总监"),
+        },
+        {("鲁总", "WORKS_AT", "海峰物流")},
+    ),
+    (
+        "海峰物流的鲁总离职了。海峰那边以后找他们财务主管丁洁。",
+        "王芳",
+        {("海峰物流", "CONTACT", "丁洁")},
+        set(),
+    ),
+    (
+        "孙昊已经不在华信科技了，听说去了蔚来。",
+        "王芳",
+        {("孙昊", "WORKS_AT", "蔚来")},
+        {("孙昊", "VISITED", "蔚来")},
+    ),
+    (
+        "之前对接我们的星河电子采购经理程总，已经跳槽去海尔了。",
+        "王芳",
+        {("程总", "WORKS_AT", "海尔")},
+        {("王芳", "WORKS_AT", "海尔")},
+    ),
+    (
+        "我的偶像是姚明，小时候就喜欢打篮球。",
+        "王芳",
+        {("王芳", "LIKES", "打篮球")},
+        {("姚明", "LIKES", "打篮球")},
+    ),
+    (
+        "以后对账找会计滕飞，包姐调行政部去了。",
+        "王芳",
+        {("包姐", "MEMBER_OF", "行政部")},
+        {("滕飞", "MEMBER_OF", "行政部")},
+    ),
+    (
+        "远大物流的订单PO-2231：叉车由10台增至15台。",
+        "王芳",
+        {("PO-2231", "QUANTITY", 15)},
+        {("PO-2231", "QUANTITY", 10)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), MOVES, ids=[c[0][:24] for c in MOVES])
+def test_moves_between_employers(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)

@@ -48,6 +48,7 @@ from engram.ingest.mentions import (
     located,
     overlaps,
 )
+from engram.ingest.mentions_zh import organisation_beginning_with
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, sentences
@@ -235,6 +236,13 @@ class BuiltinExtractor:
                 key=lambda m: m.start,
             )
         for mention in mentions:
+            if (
+                mention.type == "person"
+                and has_cjk(mention.name)
+                and not mention.relative
+                and (full := organisation_beginning_with(mention.name, message.speaker.organisations))
+            ):
+                mention.name, mention.type, mention.aliases = full, "organisation", [mention.name]
             if mention.vocative and message.speaker.addressee is None and mention.type == "person":
                 message.speaker.addressee = mention.name
             if mention.relative:

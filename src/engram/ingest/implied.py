@@ -1,6 +1,7 @@
 """Facts a message implies once all its sentences are read: how each relative the speaker named is
-related to them, where a customer's contact works, whom a leaving said without its employer leaves,
-and that such a leaving is also the person's status.
+related to them, where a customer's contact (or someone given a role there, or reporting to someone
+there) works, whom a leaving said without its employer leaves, where they went next, and that such
+a leaving is also the person's status.
 
 Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
 patterns of every sentence have run (``engram.ingest.builtin``).
@@ -32,6 +33,7 @@ _RETIRED = re.compile(r"退休|\bretir", re.I)
 def add_implied_facts(message: Message) -> None:
     """Add (and in one case rewrite) the facts ``message`` implies; see the module's docstring."""
     _leaving_employer(message)
+    _next_employer(message)
     _left_status(message)
     _contact_employers(message)
     _role_employers(message)
@@ -63,9 +65,24 @@ def _leaving_employer(message: Message) -> None:
                         role.predicate == "HAS_ROLE"
                         and role.subject == left.subject
                         and role.fact == sentence
+                        and sentence.find(str(role.object)) < named_at  # not the new one: 跳去顺丰当总监
                     ):
                         del message.facts[role_key]
                 break
+
+
+def _next_employer(message: Message) -> None:
+    """钱坤已经不在华东物流了，听说去了顺丰: an organisation someone "went to" after leaving one is their
+    next employer, not a visit."""
+    for key, went in list(message.facts.items()):
+        if (
+            went.predicate in ("VISITED", "PLANS_TO_VISIT")
+            and went.object is not None
+            and (went.object, "organisation") in message.entities
+            and message.states(went.subject, "LEFT_ORGANISATION")
+        ):
+            del message.facts[key]
+            message.add_fact(went.model_copy(update={"predicate": "WORKS_AT"}))
 
 
 def _left_status(message: Message) -> None:

@@ -50,7 +50,10 @@ _ORGS = _words(
     "Uber Airbnb Twitter Starbucks Walmart Costco Harvard Stanford MIT Yale Princeton Oxford UNICEF NASA "
     "阿里巴巴 阿里 腾讯 百度 华为 字节跳动 字节 京东 美团 网易 滴滴 拼多多 联想 比亚迪 中国银行 "
     "工商银行 清华大学 北京大学 "
-    "浙江大学 复旦大学"
+    "浙江大学 复旦大学 顺丰 蔚来 小鹏汽车 理想汽车 海尔 格力 中兴 招商银行 建设银行 "
+    "农业银行 交通银行 中国平安 万科 新东方 好未来 快手 携程 科大讯飞 大疆 宁德时代 "
+    "中石化 中石油 国家电网 德勤 普华永道 安永 毕马威 中信证券 中金公司 微软 谷歌 "
+    "亚马逊 特斯拉 三星 米哈游 海康威视 商汤 金杜 欧派 唯品会 苏宁 链家"
 )
 _PRODUCTS = _words(
     "iPhone iPad MacBook Android Windows Slack Notion Zoom Excel PowerPoint Jira Confluence Trello Asana "
@@ -139,5 +142,8 @@ SURNAMES = frozenset(
 )
 SURNAME_ALT = "|".join([*sorted(CHINESE_COMPOUND_SURNAMES), f"[{''.join(sorted(SURNAMES))}]"])
 ZH_TITLED = re.compile(
-    rf"(?<![公上])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)})(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))"
+    rf"(?<![公上])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)}|(?<![\u4e00-\u9fff].)[姐哥](?![华伦夫妹们弟姐哥俩]))"
+    rf"(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))"
 )
+"""A surname and a title (李经理, 王总); or 姐 / 哥 (包姐, 王哥) when the surname opens a word
+(not 温哥华)."""

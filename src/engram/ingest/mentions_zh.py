@@ -244,6 +244,20 @@ _NOT_IN_A_NAME = frozenset("uprmxwyeoft")
 """The first letters of jieba's tags of words no name is made of (particles, pronouns, prepositions…)."""
 
 
+def organisation_beginning_with(name: str, organisations: list[str]) -> str | None:
+    """Return the organisation named before whose name is ``name`` and an industry word (蓝鲸 after
+    蓝鲸冷链: 蓝鲸那边…, which jieba takes for a person's name); a studio or a firm named after a
+    person (张伟工作室) is not one."""
+    for full in reversed(organisations):
+        rest = full[len(name) :]
+        if full.startswith(name) and rest in _ORG_SUFFIX and rest not in _NAMED_AFTER_PEOPLE:
+            return full
+    return None
+
+
+_NAMED_AFTER_PEOPLE = frozenset({"工作室", "律所", "事务所"})
+
+
 def _two_characters(words: tuple[tuple[str, str], ...], index: int) -> bool:
     """Return True when the two words before ``index`` are single characters, the two characters of a
     name (鼎/ng 信/n before 物流, 天/q 合/v before 光伏, 安/v 和/c before 酒店), at the start or after a

@@ -38,15 +38,16 @@ _COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)
 """A bare number before a noun ("200 laptops", 200台) counts things."""
 _EN_ROLE = re.compile(EN_ROLE, re.I)
 _ZH_CHANGED_TO = re.compile(
-    rf"\s*(?:降|涨|提|改|调|减|增|砍|升|上调|下调|提高|降低|增加|减少|缩减|追加)了?(?:到|至|为|成)了?\s*(?P<obj>{AMOUNT})"
+    rf"\s*(?:个|台|套|件|箱|人|间|张|把|颗|辆|只|份)?(?:降|涨|提|改|调|减|增|砍|升|上调|下调|提高|降低|增加|减少|缩减|追加)了?"
+    rf"(?:到|至|为|成)了?\s*(?P<obj>{AMOUNT})"
 )
 _EN_CHANGED_TO = re.compile(rf"\s*(?:to|→|->)\s*(?P<obj>{AMOUNT})", re.I)
 _FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
 
 
 def _changed_to(text: str, span: tuple[int, int]) -> re.Match[str] | None:
-    """Return the amount the one at ``span`` changed to: 从两百万降到一百五十万, "from $90k to $60k"
-    (a range "$50k to $80k" or "paid $500 to 3 suppliers" is no change)."""
+    """Return the amount or count the one at ``span`` changed to: 从两百万降到一百五十万, 由20个增至26个,
+    "from $90k to $60k" (a range "$50k to $80k" or "paid $500 to 3 suppliers" is no change)."""
     if _FROM_BEFORE.search(text, 0, span[0]):
         return _EN_CHANGED_TO.match(text, span[1])
     return _ZH_CHANGED_TO.match(text, span[1])
@@ -90,7 +91,7 @@ def read_objects(
     start = match.start("obj")
     if kind in ("amount", "number", "date", "birthday", "phone"):
         span = (start, start + len(raw))
-        if kind == "amount" and (changed := _changed_to(reading.text, span)):
+        if kind in ("amount", "number") and (changed := _changed_to(reading.text, span)):
             start, raw = changed.start("obj"), changed.group("obj")  # 从两百万降到一百五十万: the new figure
             span = (start, start + len(raw))
         value = _literal(kind, raw, message.at)

@@ -44,7 +44,8 @@ _CONTACT_NAME = (
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
 _PAST_WORDS = (
-    r"(?:上周|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|前年|最近|年初|月初|前段时间|前阵子|之前|也|都|(?<=年|前)就|"
+    r"(?:上周[一二三四五六日天末]?|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|前年|最近|年初|月初|前段时间|前阵子|之前|也|都|"
+    r"正式|终于|突然|(?<=年|前)就|"
     r"[一二三四五六七八九十两几\d]+(?:年|个月|周|天)前|[一二三四五六七八九十\d]{1,2}月份?)*"
 )
 """What may stand between a subject and a verb of leaving that happened (not 打算, 下个月; 就 only
@@ -118,8 +119,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LEFT_ORGANISATION", r"从(?P<obj>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:离职|辞职)", 0.75, kind="entity",
        object_type="organisation", trigger="离职|辞职", negatable=False),  # 从平安离职: what one leaves employs
 
-    zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
-       object_type="organisation", trigger="跳槽|跳到|加盟"),
+    zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
+       object_type="organisation", trigger="跳槽|跳到|跳去|加盟"),
     zh("WORKS_AT", rf"(?:调到了?|调去了?|调往|借调到了?)(?=[^{ZH_STOP}]{{0,8}}(?:分公司|公司|办事处|总部|分部|集团|门店|分行|"
        rf"支行|工厂)){ZH_OBJ}", 0.85, require_mention=True, object_type="organisation",
        trigger="调到|调去|调往"),  # 调到深圳分公司 (a department, 调到了运营部, is MEMBER_OF)
@@ -395,6 +396,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", require_mention=True, trigger="业务员|客户经理|销售代表"),
     zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)(?<!这边)(?<!我们)(?<!我方)(?<!我)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接的"),
+    # 蓝鲸那边以后找他们采购主管祝晓燕, 对账以后找他们新来的会计滕飞: whom to go to at the organisation
+    zh("CONTACT", rf"(?:以后|今后|之后|往后|日常对接|对接)[^，。；！]{{0,10}}?(?:直接|都|就)?找(?:他们|对方){_CONTACT_NAME}", 0.8,
+       subject="topic", kind="entity", object_type="person", require_mention=True, trigger="找"),
     # 现在由行政部的邵斌跟我们对接: the organisation's contact, of a department
     zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{_CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),

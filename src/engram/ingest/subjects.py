@@ -438,6 +438,10 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
     return out
 
 
+_DESCRIBED = re.compile(r"的[^是叫为，,。]{0,12}$")
+"""A 的 right before a name's role (对接我们的采购经理冯总), not a copula's subject (我的偶像是姚明)."""
+
+
 def clause_subject(
     sentence: str, clause: tuple[int, int], found: list[Candidate], allowed: frozenset[str]
 ) -> Candidate | None:
@@ -450,6 +454,15 @@ def clause_subject(
         named = [c for c in inside if c.mention is not None]
         if named:
             return named[0]
+    last = inside[-1]
+    if (
+        last is not inside[0]
+        and last.mention is not None
+        and last.mention.type == "person"
+        and _DESCRIBED.search(sentence, inside[0].end, last.start)
+        and not sentence[last.end : end].strip(" ，,")
+    ):
+        return last  # 之前对接我们的采购经理冯总，…: the person the clause ends on, whom the rest describes
     return inside[0]
 
 
