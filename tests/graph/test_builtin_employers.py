@@ -241,3 +241,59 @@ def test_moves_between_employers(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+# ── customers' people in reports and records ───────────────────────────────────────────────
+
+RECORDS: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "汇报下：暖阳母婴的区域经理傅强说，他们下个月起换我们的收银机。",
+        "王芳",
+        {("傅强", "WORKS_AT", "暖阳母婴")},
+        set(),
+    ),
+    (
+        "①拜访康途国旅，总经理助理宁静说预算5万以内。",
+        "王芳",
+        {("宁静", "HAS_ROLE", "总经理助理"), ("宁静", "WORKS_AT", "康途国旅"), ("康途国旅", "BUDGET", 50000)},
+        set(),
+    ),
+    ("宏宇机械把单子取消了。对接人还是他们设备部的冀总。", "王芳", {("宏宇机械", "CONTACT", "冀总")}, set()),
+    (
+        "华创资本的对接人从投资经理丁一鸣换成了合伙人柳青青。",
+        "王芳",
+        {("华创资本", "CONTACT", "柳青青")},
+        set(),
+    ),
+    (
+        "【CRM】客户：远图教育｜联系人：教务副校长 冼志明｜现状：排课一直用Excel",
+        "王芳",
+        {
+            ("远图教育", "CONTACT", "冼志明"),
+            ("冼志明", "HAS_ROLE", "教务副校长"),
+            ("远图教育", "USES", "Excel"),
+        },
+        {("冼志明", "USES", "Excel")},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), RECORDS, ids=[c[0][:24] for c in RECORDS])
+def test_customers_people_in_reports_and_records(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "锦程国旅用的泛微OA合同6月底到期，预算8万以内。",
+        "Our Zendesk contract expires March 31 and I use Slack every day.",
+    ],
+)
+def test_when_something_ends_dates_no_other_fact(extractor: BuiltinExtractor, text: str) -> None:
+    facts = read(extractor, text, "王芳").facts
+    dated = [f for f in facts if f.predicate not in ("EXPIRES_ON", "DEADLINE")]
+    assert dated, facts
+    assert all(f.valid_at is None for f in dated), dated

@@ -38,8 +38,8 @@ _TAKES_ON = r"(?:来)?(?:带|管|跟|负责|接)?(?=[，。！；了]|$)"
 """How the one handed something takes it on, if said (交给小严带)."""
 _CONTACT_NAME = (
     r"(?:(?:他们|对方)(?:公司|那边)?的?)?(?:[\u4e00-\u9fff]{1,6}?(?:部|科|处|组|办公室|办)的)?"
-    rf"(?:新来的)?(?:{ZH_ROLE})?(?P<obj>[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-    r"(?=[，。！？；,.!?;、\s(（]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊)"
+    rf"(?:新来的)?(?:{ZH_ROLE}\s?)?(?P<obj>[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?=[，。！？；,.!?;、\s(（｜|]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊)"
 )
 _PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
@@ -387,7 +387,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("USES", rf"(?:反映|反馈|投诉|说)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?:经常|总是|老是|又|一直|偶尔|频繁)?"
        rf"(?:{_ISSUES})", 0.75, require_mention=True, object_type="product",
        trigger="反映|反馈|投诉|说"),
-    zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,6}}?)?(?:换成了?|变成了?|改成了?|是|为){_CONTACT_NAME}", 0.85,
+    zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,10}}?)?(?:换成了?|变成了?|改成了?|还是|是|为){_CONTACT_NAME}", 0.85,
        subject="topic", kind="entity", object_type="person", trigger="对接人|联系人|负责人|决策人"),
     # 对接人不是刘经理了，换成新来的采购总监Emily Zhou; 他们业务员换成了小蒋; 对接的还是陈会计
     zh("CONTACT", rf"(?:对接人|联系人)[^。；]{{0,12}}?[，,](?:现在)?(?:换成了?|变成了?|改成了?){_CONTACT_NAME}", 0.85,
@@ -396,6 +396,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", require_mention=True, trigger="业务员|客户经理|销售代表"),
     zh("CONTACT", rf"(?<!原来)(?<!之前)(?<!以前)(?<!这边)(?<!我们)(?<!我方)(?<!我)对接的(?:还是|是|换成了?|变成了?)?{_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接的"),
+    zh("CONTACT", rf"(?:联系人|对接人|决策人)[:：]\s?{_CONTACT_NAME}", 0.8, subject="topic", kind="entity",
+       object_type="person", require_mention=True, trigger="联系人|对接人|决策人"),  # 客户：X｜联系人：副校长 冼志明
     # 蓝鲸那边以后找他们采购主管祝晓燕, 对账以后找他们新来的会计滕飞: whom to go to at the organisation
     zh("CONTACT", rf"(?:以后|今后|之后|往后|日常对接|对接)[^，。；！]{{0,10}}?(?:直接|都|就)?找(?:他们|对方){_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="找"),

@@ -438,6 +438,8 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
     return out
 
 
+_CONTACT_FIELD = re.compile(r"(?:联系人|决策人|对接人|负责人)[:：]\s*$")
+"""A record's contact field before a clause (客户：X｜联系人：Y｜…): Y is not what later fields are about."""
 _DESCRIBED = re.compile(r"的[^是叫为，,。]{0,12}$")
 """A 的 right before a name's role (对接我们的采购经理冯总), not a copula's subject (我的偶像是姚明)."""
 
@@ -448,8 +450,10 @@ def clause_subject(
     """Return the leading subject of a clause: the name it introduces (叫豆豆), else its first candidate."""
     start, end = clause
     inside = [c for c in found if start <= c.start < end and _allowed(c, allowed)]
-    if not inside:
-        return None
+    if not inside or _CONTACT_FIELD.search(sentence, 0, start):
+        return (
+            None  # 客户：远图教育｜联系人：冼志明｜现状：一直用Excel: the record's fields are the customer's
+        )
     if _NAMING.match(sentence[start:end]):
         named = [c for c in inside if c.mention is not None]
         if named:

@@ -19,7 +19,7 @@ _EN_CLAUSE = re.compile(
     r"\s*[,;:]\s*|\s+[-–—]\s+|\s+(?:but|because|so|although|though|while|whereas|which|since|'cause)\s+"
     r"|\s+and\s+(?=(?:I|I'm|I've|we|we're|he|she|they|it|my|our|his|her|their|then|now|also)\b)"
 )
-_ZH_CLAUSE = re.compile(r"[，,；;：:]|但是|不过|因为|所以|而且|然后")
+_ZH_CLAUSE = re.compile(r"[，,；;：:｜|]|但是|不过|因为|所以|而且|然后")
 _FRAME_FILLER = re.compile(
     r"\b(?:back|in|on|at|during|since|from|starting|as of|so|and|then|well|oh|yeah|just|only|around|about|"
     r"early|late|the|of|this|that|last|next|ago|starting|beginning|effective|until|till)\b"
@@ -106,15 +106,24 @@ def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[
     start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
     if not (start <= date_span[0] and date_span[1] <= end):
         return False
-    if _DUE.match(sentence, date_span[1]) or _DUE_BEFORE.search(sentence, 0, date_span[0]):
+    if is_due(sentence, date_span):
         return False  # "月底前给答复", "by Friday": when something is due, not when the rest happened
     rest = _FRAME_FILLER.sub("", sentence[start : date_span[0]] + " " + sentence[date_span[1] : end])
     return not rest.strip(" ,.!?，。") or _BARE_VERB.fullmatch(rest.strip(" ,.!?，。")) is not None
 
 
-_DUE = re.compile(r"[之以]?前")
-"""After a date (not a duration: "两周前" is one phrase, a time ago), a time something is due by."""
-_DUE_BEFORE = re.compile(r"\b(?:by|before|no later than)\s$", re.I)
+_DUE = re.compile(r"[之以]?前|到期|截止")
+"""After a date (not a duration: "两周前" is one phrase, a time ago), a time something is due by or
+ends on."""
+_DUE_BEFORE = re.compile(r"\b(?:by|before|no later than|due|expires?|expiring)\s(?:on\s)?$", re.I)
+
+
+def is_due(text: str, date_span: tuple[int, int]) -> bool:
+    """Return True when the date at ``date_span`` of ``text`` is when something is due or ends
+    (月底前, 6月底到期, "by Friday", "expires March 1"), not when the clause's fact began."""
+    return bool(_DUE.match(text, date_span[1]) or _DUE_BEFORE.search(text, 0, date_span[0]))
+
+
 _BARE_VERB = re.compile(r"[\u4e00-\u9fff]{1,3}了?|(?-i:[a-z]+ed)(?: (?:it|them|that))?")
 """A verb with no object of its own beside the date ("上周卸载了", "uninstalled it last week"): it
 says when the sentence's event happened."""

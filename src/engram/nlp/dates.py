@@ -39,7 +39,7 @@ from typing import Literal
 
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
-from engram.nlp.clauses import date_bounds, frame_clause
+from engram.nlp.clauses import date_bounds, frame_clause, is_due
 from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
 from engram.nlp.timeexpr import TIMEISH, find_time_range, fold_lookalikes
 from engram.nlp.tokenize import has_cjk
@@ -500,6 +500,8 @@ def scoped_dates(
     anywhere = _resolved(sentence, reference)
     if anywhere is None:  # most sentences name no date: one scan says so
         return None
+    if is_due(sentence, anywhere.span):
+        anywhere = None  # 合同6月底到期, "expires March 1": when something ends, not when a fact began
     bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
     if len(bounds) == 1:
         return anywhere
@@ -511,7 +513,7 @@ def scoped_dates(
         return anywhere
     own = _resolved(sentence[clause[0] : clause[1]], reference)
     if own is not None:
-        return own
+        return None if is_due(sentence[clause[0] : clause[1]], own.span) else own
     found: DateSpan | None
     for other in (bounds[0], bounds[-1]):  # "Last year, I …", "…, starting Monday"
         found = _resolved(sentence[other[0] : other[1]], reference) if other != clause else None
