@@ -43,8 +43,8 @@ Found = tuple[int, int, str, str]
 
 
 @lru_cache(maxsize=64)
-def _cut(sentence: str) -> tuple[tuple[str, str], ...]:
-    """Return jieba's (word, flag) pairs of ``sentence`` (cached: both readers below use them)."""
+def tag_words(sentence: str) -> tuple[tuple[str, str], ...]:
+    """Return jieba's (word, part-of-speech flag) pairs of ``sentence`` (cached: several readers use them)."""
     return tuple((w, f) for w, f in _posseg().cut(sentence))
 
 
@@ -57,7 +57,7 @@ _ORG_SUFFIX = _words(
     "建材 农业 五金 机械 电气 纺织 快运 快递 化工 钢铁 医药 器械 安防 家电 汽配 船舶 重工 矿业 酒店 "
     "新能源 律师事务所 数科 冷链 水务 光伏 乳业 电力 科创 数码 云 信息 技术 超市 商场 百货 药房 便利店 "
     "铝业 纸业 铜业 印务 印刷 包装 新材 旅行 商业 物资 设计院 研究院 光电 仪器 涂料 幼教 连锁 半导体 精密 "
-    "母婴 国旅 旅行社 酒业 测绘 装备 制造 牧业 航运 速运 供应链 粮油 文旅 影视 商贸 卫浴 信托 租赁 机器人"
+    "母婴 国旅 旅行社 酒业 测绘 装备 制造 牧业 航运 速运 供应链 粮油 文旅 影视 商贸 卫浴 信托 机器人"
 )
 _ORG_MIDDLE = _words("会计 律师 设计 建筑 工程 医疗 信息 科技 技术 咨询 商务")
 """A word between a name and its suffix: 诚信 会计 事务所 is 诚信会计事务所, not 会计事务所."""
@@ -128,7 +128,7 @@ def structural_mentions(sentence: str) -> list[Found]:
     """Return departments, products, documents, and the projects, organisations and products
     read from jieba's words, in the order found (longest first where two overlap)."""
     found: list[Found] = []
-    words = _cut(sentence)
+    words = tag_words(sentence)
     offsets: list[int] = []
     position = 0
     for word, _ in words:
@@ -285,7 +285,7 @@ def tagged_mentions(sentence: str) -> list[Found]:
     """Return the people, places, organisations and proper nouns jieba tags in ``sentence``."""
     out: list[Found] = []
     position = 0
-    words = _cut(sentence)
+    words = tag_words(sentence)
     for index, (word, flag) in enumerate(words):
         start, position = position, position + len(word)
         if len(word) < 2 or not has_cjk(word) or word in _NOT_NAMES or start < (out[-1][1] if out else 0):
@@ -371,7 +371,7 @@ def is_whole_word(sentence: str, start: int, end: int) -> bool:
     """Return True when ``sentence[start:end]`` is one or more whole jieba words (老婆 of 老婆生日, not
     老公 of 老公司 or 老公公)."""
     bounds, offset = {0}, 0
-    for word, _ in _cut(sentence):
+    for word, _ in tag_words(sentence):
         offset += len(word)
         bounds.add(offset)
     return start in bounds and end in bounds

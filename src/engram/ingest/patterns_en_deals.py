@@ -49,10 +49,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("QUANTITY", rf"(?=\d)(?<![\w$.,]){EN_NOT_A_MODEL}(?P<obj>\d[\d,]*)\s(?:{_COUNTED})"
        r"\s(?:of|on|for|at)\s", 0.8, subject="topic", kind="number", trigger=_COUNTED),
     # "250 BP monitors at $41 each", "for 400 seats": a count of what is priced
-    en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
+    en("QUANTITY", r"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:(?!(?:with|and|for|of|to|in|on|by|from)\b)[\w-]+\s){0,2}?[A-Za-z]+s\s(?:at|@)\s(?=[$€£]|\d)", 0.75,
        subject="topic", kind="number", trigger=" at |@"),
     # "PO-8812: 40 first-aid kits, $1,140 each": a count of what is priced next
-    en("QUANTITY", rf"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:[\w-]+\s){{0,2}}?(?:{_COUNTED}),\s(?=[$€£]\d)", 0.75, subject="topic",
+    en("QUANTITY", rf"(?<![\w$.,-])(?P<obj>\d[\d,]*)\s(?:(?!(?:with|and|for|of|to|in|on|by|from)\b)[\w-]+\s){{0,2}}?(?:{_COUNTED}),\s(?=[$€£]\d)", 0.75, subject="topic",
        kind="number", trigger=_COUNTED),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),

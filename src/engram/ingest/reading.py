@@ -76,6 +76,10 @@ class Sentence:
         return self.clauses[clause_at(self.clauses, position)]
 
 
+_PRIVATE = frozenset({"kin", "said_as"})
+"""Mention attributes the extractor reads itself, never stored on the entity."""
+
+
 @dataclass(slots=True)
 class Message:
     """What one message has given so far: entities, facts, relatives and who is who."""
@@ -101,11 +105,15 @@ class Message:
                 name=mention.name,
                 type=mention.type,
                 aliases=list(mention.aliases),
-                attributes={k: v for k, v in mention.attributes.items() if k != "kin"},
+                attributes={k: v for k, v in mention.attributes.items() if k not in _PRIVATE},
             )
             return
         existing.attributes.update(
-            {k: v for k, v in mention.attributes.items() if k not in existing.attributes and k != "kin"}
+            {
+                k: v
+                for k, v in mention.attributes.items()
+                if k not in existing.attributes and k not in _PRIVATE
+            }
         )
         existing.aliases.extend(a for a in mention.aliases if a not in existing.aliases)
 

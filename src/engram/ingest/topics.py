@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from engram.ingest.deals import DEAL_FACTS, said_deal
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 
@@ -86,6 +87,7 @@ def earlier_topic(predicate: str, message: Message) -> Mention | None:
                 m
                 for m in message.topics
                 if (_a_deal(m) if kind == "deal" else m.type == kind and not _affiliation(m.name))
+                and (predicate in DEAL_FACTS or "said_as" not in m.attributes)  # a renewal has no budget
             ]
         ):
             return named[-1]
@@ -117,6 +119,17 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     else:  # 工程部的庄经理说月底前…: the department only says whose he is
         text = reading.text
         mentions = [m for m in mentions if not (_affiliation(m.name) and text[m.end : m.end + 1] == "的")]
+    found = _nearest(types, cue, mentions, reading)
+    if found is None or found.type in _SAID_DEAL_OVER:  # 云途旅行续约…每年19.8万: the renewal's price
+        return said_deal(predicate, cue, reading, found) or found
+    return found
+
+
+_SAID_DEAL_OVER = frozenset({"organisation", "product", "document", "thing"})
+"""What a deal said by its kind in the same sentence takes a deal fact from (not a project or an event)."""
+
+
+def _nearest(types: frozenset[str], cue: int, mentions: list[Mention], reading: Sentence) -> Mention | None:
     holding = [m for m in mentions if m.start <= cue < m.end and m.type in types]
     if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
         return holding[0]

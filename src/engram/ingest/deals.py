@@ -1,0 +1,93 @@
+"""A deal said by its kind, not by a name or an id: 苍穹游戏续约谈下来了, 云途旅行的新合同, 远景餐饮又下单了,
+"Initech's renewal", "the Lumen Analytics contract".
+
+Its price, quantity, discount, dates and deadline are the deal's, not the customer's (a customer has
+many deals; bench/data/extraction_set.md, labelling rule 8). The deal is named after the organisation
+whose it is and the words that said it ("苍穹游戏续约", "Initech renewal"), with those words as aliases,
+so the next sentence's "合同" or "the renewal" is the same deal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.mentions import Mention
+from engram.ingest.mentions_zh import tag_words
+from engram.ingest.reading import Sentence
+from engram.nlp.tokenize import has_cjk
+
+DEAL_FACTS = frozenset({"PRICE", "QUANTITY", "DISCOUNT", "EXPIRES_ON", "LAUNCH_DATE", "DEADLINE"})
+"""What a deal said by its kind holds rather than its customer."""
+
+_ZH_NOUN = re.compile(r"框架协议|采购单|合同|续约|续费|订单|年框(?!架)|租赁|(?<=下)单|(?<=[这那])单")
+_ZH_NOT_MODIFIER = re.compile(r"^(?:[的了是这那新原老该此本个份]|我们|他们|对方|双方|贵司|我司)+|(?:的|了)$")
+_EN_NOUN = re.compile(
+    r"\b(?P<phrase>(?:(?<!['’])(?!(?:the|their|our|a|an|this|that|its|his|her|my|your|new|of|for|on|with|to|and)\b)"
+    r"[\w&-]+\s){0,2}?(?:renewal|contract|order|subscription|licen[cs]e|pilot|add-on|MSA|agreement|lease))\b",
+    re.I,
+)
+
+
+def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None) -> Mention | None:
+    """Return the deal ``reading`` says by its kind for a ``predicate`` fact at offset ``cue``, named
+    after ``owner`` (or the sentence's organisation nearest the words), added to the sentence's
+    mentions; None when the sentence says no deal or names no organisation whose it is."""
+    if predicate not in DEAL_FACTS:
+        return None
+    found = _kind_words(reading)
+    if found is None:
+        return None
+    start, end, phrase, aliases = found
+    organisations = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
+    if owner is not None and owner.type == "thing" and 0 <= start - owner.end <= 3:
+        pass  # "Initech's renewal": an unknown name right before the words is whose the deal is
+    elif owner is None or owner.type != "organisation":
+        before = [m for m in organisations if m.end <= start]
+        owner = before[-1] if before else organisations[0] if organisations else None
+    if owner is None:
+        return None
+    words = phrase if reading.lang == "zh" else f" {phrase}"
+    if reading.lang == "en" and phrase.lower().startswith(owner.name.lower()):
+        words = phrase[len(owner.name) :]
+    deal = Mention(start, end, f"{owner.name}{words}".strip(), "deal", {"said_as": phrase}, aliases)
+    reading.add_mention(deal)
+    return deal
+
+
+def _modifier(before: str) -> str:
+    """Return the words of ``before`` that describe the deal's kind right after it: the nouns and
+    qualifiers jieba tags at its end (年度框架协议, 打印机租赁; not 要拿到 of 3月15日之前要拿到正式合同),
+    at most six characters."""
+    words: list[str] = []
+    for word, flag in reversed(tag_words(before[-8:])):
+        tagged = (_MODIFIER_TAG.match(flag) and has_cjk(word)) or (word.isascii() and word.isalnum())
+        if not tagged or len("".join(words) + word) > 6:
+            break
+        words.insert(0, word)
+    return "".join(words)
+
+
+_MODIFIER_TAG = re.compile(r"n|vn|eng|m|q|t|b|j|a$")
+
+
+def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
+    """Return (start, end, phrase, aliases) of the first words saying a deal's kind (续约, 年度框架协议,
+    "renewal", "SOC monitoring contract"); every such phrase of the sentence, as said and bare, is an
+    alias (云途旅行续约搞定…新合同…: 续约, 新合同, 合同)."""
+    text, found = reading.text, []
+    if reading.lang == "en":
+        for match in _EN_NOUN.finditer(text):
+            phrase = match.group("phrase")
+            found.append((match.start(), match.end(), phrase, [phrase, phrase.split()[-1].lower()]))
+    else:
+        for match in _ZH_NOUN.finditer(text):
+            noun = "订单" if match.group() == "单" else match.group()
+            named_end = max((m.end for m in reading.mentions if m.end <= match.start()), default=0)
+            said = _modifier(text[named_end : match.start()]) if noun != "订单" else ""
+            words = _ZH_NOT_MODIFIER.sub("", said)
+            start = match.start() - len(words)
+            found.append((start, match.end(), f"{words}{noun}", [f"{words}{noun}", f"{said}{noun}", noun]))
+    if not found:
+        return None
+    aliases = list(dict.fromkeys(a for *_, said in found for a in said))
+    return found[0][0], found[0][1], found[0][2], aliases
