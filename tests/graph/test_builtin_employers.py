@@ -297,3 +297,61 @@ def test_when_something_ends_dates_no_other_fact(extractor: BuiltinExtractor, te
     dated = [f for f in facts if f.predicate not in ("EXPIRES_ON", "DEADLINE")]
     assert dated, facts
     assert all(f.valid_at is None for f in dated), dated
+
+
+# ── near misses a reader found in the rules above ─────────────────────────────────────────
+
+NEAR_MISSES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "我小儿子在成都读大学。",
+        "王芳",
+        {("王芳的小儿子", "CHILD_OF", "王芳")},
+        {("王芳", "CHILD_OF", "王芳的小儿子")},
+    ),
+    ("我外孙刚满五岁。", "王芳", {("王芳的外孙", "AGE", 5)}, set()),
+    ("我们市场部的预算砍到60万。", "王芳", {("市场部", "BUDGET", 600000)}, {("王芳", "BUDGET", 600000)}),
+    ("和格力开会，我方项目负责人唐宁讲的方案。", "王芳", set(), {("唐宁", "WORKS_AT", "格力")}),
+    ("天宇电子说后续对接找他们的项目经理冯涛。", "王芳", {("天宇电子", "CONTACT", "冯涛")}, set()),
+    (
+        "I'm writing an email to the landlord about the heating.",
+        "Ann",
+        set(),
+        {("Ann", "WORKS_ON", "email to the landlord about the heating")},
+    ),
+    (
+        "I had to take a break from the meeting to pick up my kid.",
+        "Ann",
+        set(),
+        {("Ann", "STOPPED_USING", "meeting to pick up my kid")},
+    ),
+    (
+        "Our sales lead, Dr. Ana Ruiz, joined the Helix Bio call.",
+        "Ann",
+        set(),
+        {("Ana Ruiz", "MEMBER_OF", "Helix Bio")},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), NEAR_MISSES, ids=[c[0][:24] for c in NEAR_MISSES]
+)
+def test_near_misses(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "dated"), [("我老婆生日是3月8号。", False), ("我和老公去年5月结婚了。", True)]
+)
+def test_a_marriage_is_dated_only_by_its_beginning(
+    extractor: BuiltinExtractor, text: str, dated: bool
+) -> None:
+    married = next(f for f in read(extractor, text, "王芳").facts if f.predicate == "MARRIED_TO")
+    assert (married.valid_at is not None) is dated
+
+
+def test_a_first_name_and_a_lake_is_a_place(extractor: BuiltinExtractor) -> None:
+    kinds = {e.name: e.type for e in read(extractor, "We stayed by Emma Lake in Minnesota.", "Ann").entities}
+    assert kinds.get("Emma Lake") != "person"

@@ -16,13 +16,14 @@ from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 
 _CHILDREN = frozenset(
-    {"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿", "孩子"}
-)
+    {"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿", "孩子", "大儿子",
+     "小儿子", "二儿子", "大女儿", "小女儿", "二女儿"}
+)  # fmt: skip
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _CONTACT_WEIGHT = 0.9
-_OURS = re.compile(r"我们|我司|咱们?|本公司|\b(?:our|my)\b", re.I)
+_OURS = re.compile(r"我们|我司|我方|咱们?|本公司|\b(?:our|my)\b", re.I)
 """Before a role: the speaker's own organisation, whatever the message was about."""
 _MOVING = re.compile(r"跳槽|离职|转岗|调去|调到|调往|加入|入职|\b(?:join|leav|left|quit|mov)", re.I)
 """A job change in the sentence: where the person worked before it is said elsewhere, if at all."""

@@ -295,8 +295,9 @@ class MentionFinder:
         return "thing"
 
 
-_SURNAME_PLACE_WORDS = frozenset({"Park", "Hill", "Lake"})
-"""Place words that are also surnames: after a first name, a person's ("Nina Park")."""
+_SURNAME_PLACE_WORDS = frozenset({"Park"})
+"""A place word that is also a common surname: after a first name, a person's ("Nina Park"; "Emma Lake"
+and "Grace Hill" are as often places)."""
 _TITLE = re.compile(
     r"(?:CEO|CTO|CFO|COO|CMO|CIO|CISO|CRO|CPO|GM|VP|SVP|EVP|Owner|Founder|Co-founder|Director|Manager|"
     r"President|Chair|Chairman|Chairwoman|Treasurer|Superintendent|Principal|Controller|Counsel)"

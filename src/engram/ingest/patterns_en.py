@@ -392,7 +392,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("MEMBER_OF", rf"\b(?:joined|joining|join|member of|signed up for|part of|belong to)\s(?:a|an|the|my|our|"
        rf"this|another|local)?\s?(?P<obj>(?:[\w'’-]+\s){{0,4}}?{EN_GROUP})\b", 0.8, kind="value",
        trigger="join|member of|signed up for|part of|belong to"),
-    en("MEMBER_OF", rf"\b(?:member of|joined) {EN_OBJ}", 0.8, require_mention=True,
+    en("MEMBER_OF", rf"\b(?:member of|joined) (?![^,.;!?]*\b(?:call|meeting|webinar|session|demo|chat|thread)\b){EN_OBJ}", 0.8,
+       require_mention=True,
        trigger="member of|joined"),
     en("ATTENDED", rf"\b(?:got back from|came back from|returned from|back from)\s(?:a|an|the|my|our)\s"
        rf"(?P<obj>(?:[\w+'’-]+\s){{0,4}}?{EN_EVENT})\b", 0.8, kind="value",

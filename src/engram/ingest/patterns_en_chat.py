@@ -38,7 +38,7 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>[\w&'’ -]{{3,50}}?){_CLAUSE_END}", 0.8, kind="value", negatable=False, trigger="job"),
     # "had to take a break from pottery": a pastime paused
     en("STOPPED_USING", rf"\b(?:had to take|took|I'm taking|I am taking|I've taken|I have taken|we took) a (?:\w+\s)?break "
-       rf"from (?:my\s)?(?!life\b|reality\b|it\b|work\b|everything\b)(?P<obj>[\w'’ -]{{3,30}}?)"
+       rf"from (?:my\s)?(?!life\b|reality\b|it\b|work\b|everything\b|the\b|this\b|that\b|an?\b)(?P<obj>[\w'’ -]{{3,30}}?)"
        rf"{_CLAUSE_END}", 0.75, kind="value", negatable=False, trigger="break from"),
     # "I loved reading "Charlotte's Web" as a kid", "I'm reading "Dune" by Frank Herbert"
     en("LIKES", r"\b(?:love|loved|enjoy|enjoyed|like|liked|adore|adored)\s(?:reading|watching|playing|listening to)\s"
@@ -63,6 +63,7 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
        trigger="goal of|dream of|aim of"),
     # "I'm writing articles about fantasy novels for an online mag": writing under way
     en("WORKS_ON", r"\b(?:I'm|I am|I've been) (?:now |currently |still )?(?:writing|composing|developing|designing) "
-       r"(?!to\b|back\b|it\b|this\b|that\b)(?P<obj>[^.!?;:()\n,-]{3,60}?)(?=\s*(?:[-–—.!?;:,]|$))", 0.7, kind="value",
+       r"(?!to\b|back\b|it\b|this\b|that\b|(?:an?|the|my|this)\s(?:\w+\s)?(?:e-?mail|reply|note|message|letter|report|post|review|"
+       r"text|response|memo|summary|update|list|check|comment)s?\b)(?P<obj>[^.!?;:()\n,-]{3,60}?)(?=\s*(?:[-–—.!?;:,]|$))", 0.7, kind="value",
        trigger="writing|composing|developing|designing"),
 )  # fmt: skip

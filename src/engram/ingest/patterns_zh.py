@@ -399,7 +399,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("CONTACT", rf"(?:联系人|对接人|决策人)[:：]\s?{_CONTACT_NAME}", 0.8, subject="topic", kind="entity",
        object_type="person", require_mention=True, trigger="联系人|对接人|决策人"),  # 客户：X｜联系人：副校长 冼志明
     # 蓝鲸那边以后找他们采购主管祝晓燕, 对账以后找他们新来的会计滕飞: whom to go to at the organisation
-    zh("CONTACT", rf"(?:以后|今后|之后|往后|日常对接|对接)[^，。；！]{{0,10}}?(?:直接|都|就)?找(?:他们|对方){_CONTACT_NAME}", 0.8,
+    zh("CONTACT", rf"(?:以后|今后|之后|往后|后续|日常对接|对接)[^，。；！]{{0,10}}?(?:直接|都|就)?找(?=他们|对方){_CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="找"),
     # 现在由行政部的邵斌跟我们对接: the organisation's contact, of a department
     zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{_CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
@@ -594,4 +594,6 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("AGE", r"(?:今年|已经|现在)(?:整|满)?(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁|了|(?=[，。！]|$))",
        kind="number", trigger="岁|了|今年"),
     zh("AGE", r"都(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁)", kind="number", trigger="岁"),  # 我外婆都85岁了
+    zh("AGE", r"(?<![下上])(?:刚|才|已经|今年)满(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁)", kind="number",
+       trigger="满"),  # 我孙子刚满三岁
 )  # fmt: skip

@@ -99,6 +99,15 @@ _BRANCH = re.compile(r"(?:分公司|分部|办事处|分厂|分行|支行)$")
 _WHERE = re.compile(r"\b(?:in|at)\s$")
 
 
+def _whose(department: Mention, reading: Sentence) -> bool:
+    """Return True when a department is said only to say whose a person is (工程部的庄经理说…), not
+    as what holds the budget or the deadline (研发部的预算)."""
+    after = department.end + 1
+    return reading.text[department.end : after] == "的" and any(
+        m.type == "person" and after <= m.start <= after + 6 for m in reading.mentions
+    )
+
+
 def _affiliation(name: str) -> bool:
     """Return True for a department or a branch: where someone sits, not what a deal is with."""
     return bool(DEPARTMENT.search(name) or _BRANCH.search(name))
@@ -117,8 +126,7 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     if predicate in ("WORKS_AT", "CONTACT"):  # 他们IT部的吕经理: of the organisation, not of a department
         mentions = [m for m in mentions if not _affiliation(m.name)]
     else:  # 工程部的庄经理说月底前…: the department only says whose he is
-        text = reading.text
-        mentions = [m for m in mentions if not (_affiliation(m.name) and text[m.end : m.end + 1] == "的")]
+        mentions = [m for m in mentions if not _affiliation(m.name) or not _whose(m, reading)]
     found = _nearest(types, cue, mentions, reading)
     if found is None or found.type in _SAID_DEAL_OVER:  # 云途旅行续约…每年19.8万: the renewal's price
         return said_deal(predicate, cue, reading, found) or found

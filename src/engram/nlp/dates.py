@@ -530,6 +530,11 @@ def scoped_dates(
 
 _FROM_BIRTH = frozenset({"CHILD_OF", "SIBLING_OF"})
 """Kinship holds from birth: a date in its sentence is of something else."""
+_UNIONS = frozenset({"MARRIED_TO", "PARTNER_OF"})
+_UNION_BEGUN = re.compile(
+    r"结婚|婚礼|领证|在一起|订婚|嫁|娶|married|wedding|engaged|dating|got together", re.I
+)
+"""A marriage or partnership is dated by its sentence only when the sentence says it began."""
 
 
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
@@ -539,7 +544,8 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
     job yesterday, so I'm gonna start a business" does not date the plan. A fact without a
     ``fact`` sentence is dated from ``fallback_text``; a fact whose value is a date or a time
     (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name that value, nor is a
-    kinship (CHILD_OF, SIBLING_OF). Dates a fact already has are kept; a filled date that would
+    kinship (CHILD_OF, SIBLING_OF; MARRIED_TO and PARTNER_OF unless the sentence says they began).
+    Dates a fact already has are kept; a filled date that would
     put invalid_at before valid_at is not applied.
     With no ``reference`` the extraction is returned unchanged.
     """
@@ -553,8 +559,10 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
         if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
             facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
             continue
-        if fact.predicate in _FROM_BIRTH:
-            facts.append(fact)  # "我儿子下个月中考": the exam is next month, not the son
+        if fact.predicate in _FROM_BIRTH or (
+            fact.predicate in _UNIONS and not _UNION_BEGUN.search(fact.fact or fallback_text)
+        ):
+            facts.append(fact)  # "我儿子下个月中考", 我老婆生日是3月8号: the date is of something else
             continue
         target = fact.object if fact.object is not None else None if fact.value is None else str(fact.value)
         valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
