@@ -89,3 +89,40 @@ def test_personal_chat(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+TOOLS: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "We're dropping Sketch and the design team moves to Figma on May 1.",
+        "Ann",
+        {("Ann", "USES", "Figma"), ("Ann", "STOPPED_USING", "Sketch")},
+        {("Ann", "STOPPED_USING", "Sketch and the design team moves")},
+    ),
+    (
+        "Starting June 3 we're moving invoices from Xero to NetSuite.",
+        "Ann",
+        {("Ann", "STOPPED_USING", "Xero"), ("Ann", "USES", "NetSuite")},
+        set(),
+    ),
+    (
+        "Spoke with Orbis Health today. They're still on Cerner.",
+        "Ann",
+        {("Orbis Health", "USES", "Cerner")},
+        set(),
+    ),
+    ("Uninstalled Snapchat last night.", "Ann", {("Ann", "STOPPED_USING", "Snapchat")}, set()),
+    ("My parents retired. They live in Ohio now.", "Ann", set(), {("Ann", "LIVES_IN", "Ohio")}),
+    (
+        "Brightwater Pharmacy says they'll go to Zebra if we can't fix it.",
+        "Ann",
+        set(),
+        {("Brightwater Pharmacy", "PLANS_TO_VISIT", "Zebra")},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), TOOLS, ids=[c[0][:28] for c in TOOLS])
+def test_tools_taken_up_and_dropped(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)

@@ -77,6 +77,8 @@ _EN_CLAUSE_CUT = re.compile(
     r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
     r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
     r"|\sand\s(?:keeping|staying|getting)\s(?:fit|busy|active|healthy|in shape)\b.*$"  # "and keeping fit"
+    r"|\sand\s(?:the|our|my|their|his|her)\s(?:[\w'-]+\s){0,3}?(?:is|are|was|were|will|has|have|moves|goes|starts|"
+    r"gets|uses|switches)\b.*$"  # "Jira and the whole eng org moves to Linear": a clause of its own
     r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
     r"whom|whose|though|although|if|than|until|unless|whenever|cause|'cause|or so)\b.*$"
     r"|,\s(?:the|my|our|his|her|their|its|this|that|these|those)\s(?:[\w'-]+\s){0,2}?(?:is|are|was|were|"

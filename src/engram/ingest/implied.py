@@ -74,8 +74,14 @@ def _leaving_employer(message: Message) -> None:
 
 def _next_employer(message: Message) -> None:
     """钱坤已经不在华东物流了，听说去了顺丰: an organisation someone "went to" after leaving one is their
-    next employer, not a visit."""
+    next employer, not a visit; and an organisation visits nowhere."""
     for key, went in list(message.facts.items()):
+        if (
+            went.predicate in ("VISITED", "PLANS_TO_VISIT")
+            and (went.subject, "organisation") in message.entities
+        ):
+            del message.facts[key]  # "they'll go to Zebra" said of a pharmacy: a supplier, not a trip
+            continue
         if (
             went.predicate in ("VISITED", "PLANS_TO_VISIT")
             and went.object is not None

@@ -342,12 +342,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", r"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "
        r"(?P<obj>dairy|sugar|caffeine|coffee|alcohol|booze|meat|gluten|carbs|soda|smoking|vaping|social media)\b",
        0.75, kind="value", negatable=False, trigger="done with"),  # not "done with lunch", "… with Chapter 3"
-    en("STOPPED_USING", rf"\b(?:switched|moved|migrated|changed|converted|moving|switching|migrating) (?:us |away |over )?"
-       rf"from {EN_OBJ}", 0.85, require_mention=True, negatable=False, object_type="product",
-       trigger="switched|moved|migrated|changed|converted|moving|switching|migrating"),
-    en("USES", rf"\b(?:switched|moved|migrated|changed|converted|moving|switching|migrating) (?:us |over |all )?"
-       rf"(?:from (?:[\w.'’-]+\s){{1,3}}?)?to {EN_OBJ}", 0.85, require_mention=True,
-       trigger="switched|moved|migrated|changed|converted|moving|switching|migrating"),
+    en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) "
+       rf"(?:us |away |over |(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?)?from {EN_OBJ}", 0.85, require_mention=True, negatable=False,
+       object_type="product", trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),
+    en("USES", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) (?:us |over |all |"
+       rf"(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?(?=from\b))?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to {EN_OBJ}", 0.85, require_mention=True,
+       trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),
+    # "They're still on Epic", "she's on Facebook ALL day": a tool one is on
+    en("USES", rf"\b(?:they're|they are|we're|we are|I'm|I am|she's|he's|she is|he is)\s(?:still\s|now\s|currently\s|"
+       rf"mostly\s|all\s)?on\s(?P<obj>{EN_CAPS})(?=\s(?:today|now|these days|for|all|ALL|every)\b|\s*[,.;!?]|$)", 0.75,
+       require_mention=True, object_type="product", trigger=" on "),
     # "We replaced Slack with Teams", "I ditched my Android for an iPhone": one tool for another
     en("STOPPED_USING", r"\breplaced (?:our |my |the |all )?(?P<obj>[^,.;!?]{1,40}?) with ", 0.85, require_mention=True,
        negatable=False, object_type="product", trigger="replaced"),

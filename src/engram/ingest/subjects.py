@@ -291,7 +291,7 @@ _EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|my
                    r"we'll|our|us|ourselves)\b))", re.I)  # fmt: skip
 """First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject."""
 _EN_BLOCK = re.compile(
-    r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|they|they're|they've|"
+    r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|(?P<plural>they|they're|they've)|"
     r"(?-i:it|It|it's|It's|IT(?!\s(?:director|manager|lead|head|team|department|dept|support|admin|ops)\b))|everyone|everybody|someone|somebody|people|anyone|nobody|"
     r"(?:(?<=^)|(?<=[,.;!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))an? (?:friend|colleague|coworker|"
     r"co-worker|neighbou?r|relative|stranger|guy|girl|woman|man|lady|buddy))\b",
@@ -396,7 +396,7 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         name = None
         if match.group("third"):
             name = speaker.person_before(mentions, match.start())
-        elif lang == "zh" and match.group("plural"):
+        elif match.group("plural"):  # 他们, "they": the organisation talked about, if any
             name = speaker.organisation_before(mentions, match.start())
         out.append(Candidate(match.start(), match.end(), "block" if name is None else "mention", name, 0.85))
     if lang == "zh":
