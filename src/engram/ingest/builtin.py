@@ -21,7 +21,6 @@ conversational turn.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
@@ -51,7 +50,7 @@ from engram.ingest.mentions import (
 from engram.ingest.mentions_zh import organisation_beginning_with
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
-from engram.ingest.reading import Message, Sentence, sentences
+from engram.ingest.reading import Message, Sentence, json_text, sentences
 from engram.ingest.speaker import (
     PERSON_TYPES,
     handed_over_by,
@@ -159,7 +158,7 @@ class BuiltinExtractor:
         actor = (episode.actor.name or episode.actor.id) if episode.actor else None
         text = episode.content
         if episode.source_type == "json":
-            text = _json_text(text)
+            text = json_text(text)
         return self.extract_text(text, actor=actor, references=episode.references, at=episode.timestamp)
 
     def extract_text(
@@ -584,19 +583,3 @@ def _leading_condition(sentence: str, clause_start: int, lang: Lang) -> dict[str
     if clause_start == 0 or first[1] > 24:
         return {}
     return find_conditions(sentence[: first[1]])
-
-
-def _json_text(content: str) -> str:
-    """Return the string values of a JSON episode, one per line (the raw text if it is not JSON)."""
-    try:
-        data = json.loads(content)
-    except json.JSONDecodeError:
-        return content
-
-    def strings(node: object) -> list[str]:
-        if isinstance(node, str):
-            return [node]
-        items = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
-        return [text for item in items for text in strings(item)]
-
-    return "\n".join(strings(data))

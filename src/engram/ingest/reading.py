@@ -1,5 +1,6 @@
-"""What the builtin extractor knows while it reads a message: its sentences, the sentence being
-read (mentions, clauses, subject candidates) and what the message has given so far.
+"""What the builtin extractor knows while it reads a message: its text (a JSON episode's strings),
+its sentences, the sentence being read (mentions, clauses, subject candidates) and what the message
+has given so far.
 
 Used by ``engram.ingest.builtin`` (the reading order) and ``engram.ingest.objects`` (what a
 pattern's object becomes).
@@ -7,6 +8,7 @@ pattern's object becomes).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -125,3 +127,19 @@ class Message:
         key = (fact.subject, fact.predicate, fact.object, fact.value, tuple(fact.conditions.items()))
         self.facts.setdefault(key, fact)
         self.used.update(n for n in (fact.subject, fact.object) if n)
+
+
+def json_text(content: str) -> str:
+    """Return the string values of a JSON episode, one per line (the raw text if it is not JSON)."""
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError:
+        return content
+
+    def strings(node: object) -> list[str]:
+        if isinstance(node, str):
+            return [node]
+        items = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
+        return [text for item in items for text in strings(item)]
+
+    return "\n".join(strings(data))
