@@ -96,8 +96,11 @@ class Claim:
 
     @property
     def effective_time(self) -> datetime:
-        """Return when the claim holds from: its valid time, else when it was stated."""
-        return self.valid_at or self.stated_at
+        """Return when the claim holds from: its valid time, else when it was stated, or when it
+        ended if it was stated as over (2024年3月之前住在上海: not from a later day than its end)."""
+        if self.valid_at is not None:
+            return self.valid_at
+        return min(self.stated_at, self.invalid_at) if self.invalid_at is not None else self.stated_at
 
     @property
     def correction(self) -> bool:

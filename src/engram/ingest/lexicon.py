@@ -138,7 +138,7 @@ SURNAMES = frozenset(
     "骆蓝"
     "路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗"
     "瞿桂"
-    "全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝冼傅洪储郁"
+    "全佟应臧闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝冼傅洪储郁阎"
 )
 SURNAME_ALT = "|".join([*sorted(CHINESE_COMPOUND_SURNAMES), f"[{''.join(sorted(SURNAMES))}]"])
 ZH_TITLED = re.compile(

@@ -197,11 +197,17 @@ def structural_mentions(sentence: str) -> list[Found]:
     return [_with_owner(mention, found, sentence) for mention in found]
 
 
+_ORG_TAIL = re.compile(r"(?:股份)?(?:有限)?(?:公司|集团)|控股|部(?![长门])")
+
+
 def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
     """Return a project that begins inside an organisation's name from that name's start
-    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目), and a contract named after
+    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目), an organisation with the
+    集团, 有限公司 or 部 after its industry word (清源餐饮集团, 数据智能部), and a contract named after
     the organisation whose it is (华信证券的运维服务合同: 华信证券运维服务合同, not 服务合同)."""
     start, end, text, kind = mention
+    if kind == "organisation" and (tail := _ORG_TAIL.match(sentence, end)) is not None:
+        return start, tail.end(), sentence[start : tail.end()], kind
     if kind == "project":
         owner = next((f for f in found if f[3] == "organisation" and f[0] < start < f[1]), None)
         if owner is not None:
@@ -292,7 +298,6 @@ def tagged_mentions(sentence: str) -> list[Found]:
             continue
         if _name_cut_apart(words, index):  # 叶家/n 豪/n 下周…: a clause opening with a name jieba cut
             out.append((start, position + 1, word + words[index + 1][0], "person"))
-            position += 1
             continue
         if flag in ("nr", "nz") and _where_one_lives(words, index):
             out.append((start, position, word, "place"))
@@ -302,14 +307,39 @@ def tagged_mentions(sentence: str) -> list[Found]:
             name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
             prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
             if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
-                if name_like and len(word) == 2 and _given_character(words, index):
-                    word, position = word + words[index + 1][0], position + 1  # 汪子|涵: 汪子涵
-                out.append((start, position, word, "person"))
+                end = position  # the words after a name glued on or cut off keep their offsets
+                if (
+                    name_like
+                    and len(word) == 2
+                    and _given_character(words, index, word in CHINESE_COMPOUND_SURNAMES)
+                ):
+                    word, end = word + words[index + 1][0], end + 1  # 汪子|涵: 汪子涵; 诸葛|明: 诸葛明
+                if len(word) == 3 and word[2] in _TAKES_A_ROLE and name_like:
+                    word, end = word[:2], end - 1  # 龙骁任|部门总监: 任 is the verb
+                elif len(word) == 2 and _surname_before(words, index):
+                    word, start = words[index - 1][0] + word, start - 1  # 覃|小川: 覃小川
+                out.append((start, end, word, "person"))
+        elif flag == "ns" and word in CHINESE_COMPOUND_SURNAMES and index + 1 < len(words):
+            following = words[index + 1]  # 欧阳/ns 倩/nr: a compound surname and a given name
+            if len(following[0]) <= 2 and following[1] in ("nr", "nrfg", "nrt", "ng", "n"):
+                out.append((start, position + len(following[0]), word + following[0], "person"))
         elif flag == "ns" and not _REGION.match(word):
             out.append((start, position, word, "person" if _unknown_name(word) else "place"))
         elif flag == "nt":
             out.append((start, position, word, "organisation"))
     return out
+
+
+_TAKES_A_ROLE = "任升调"
+"""A verb jieba may glue to a name before a role (龙骁任部门总监, 车晓东升总监)."""
+
+
+def _surname_before(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True when the word before a two-character name is a surname alone (覃/nr 小川/nr)."""
+    if index == 0:
+        return False
+    before, flag = words[index - 1]
+    return len(before) == 1 and before in SURNAMES and flag in ("nr", "nrfg", "nrt")
 
 
 def _where_one_lives(words: tuple[tuple[str, str], ...], index: int) -> bool:
@@ -340,12 +370,15 @@ def _name_cut_apart(words: tuple[tuple[str, str], ...], index: int) -> bool:
     )
 
 
-def _given_character(words: tuple[tuple[str, str], ...], index: int) -> bool:
+def _given_character(words: tuple[tuple[str, str], ...], index: int, surname_only: bool = False) -> bool:
     """Return True when the word after a two-character name is the name's third character, which
-    jieba cut off (汪子|涵|今天): one rare character (a common one is a word: 王强|说) forming no word."""
+    jieba cut off (汪子|涵|今天): one rare character (a common one is a word: 王强|说) forming no word;
+    after a compound surname alone (诸葛|明), any character but a particle or a preposition."""
     if index + 1 >= len(words):
         return False
-    following = words[index + 1][0]
+    following, flag = words[index + 1]
+    if surname_only:
+        return len(following) == 1 and has_cjk(following) and flag[0] not in "upcrdf"
     return (
         len(following) == 1
         and has_cjk(following)

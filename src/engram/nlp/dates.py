@@ -500,8 +500,7 @@ def scoped_dates(
     anywhere = _resolved(sentence, reference)
     if anywhere is None:  # most sentences name no date: one scan says so
         return None
-    if is_due(sentence, anywhere.span):
-        anywhere = None  # 合同6月底到期, "expires March 1": when something ends, not when a fact began
+    anywhere = _as_due(sentence, anywhere)
     bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
     if len(bounds) == 1:
         return anywhere
@@ -513,7 +512,7 @@ def scoped_dates(
         return anywhere
     own = _resolved(sentence[clause[0] : clause[1]], reference)
     if own is not None:
-        return None if is_due(sentence[clause[0] : clause[1]], own.span) else own
+        return _as_due(sentence[clause[0] : clause[1]], own)
     found: DateSpan | None
     for other in (bounds[0], bounds[-1]):  # "Last year, I …", "…, starting Monday"
         found = _resolved(sentence[other[0] : other[1]], reference) if other != clause else None
@@ -526,6 +525,18 @@ def scoped_dates(
         if found is not None:
             return found if found.kind == "since" else None
     return None
+
+
+def _as_due(text: str, found: DateSpan) -> DateSpan:
+    """Return ``found`` as the end it is when something is due by it or ends on it: 2024年3月之前住在
+    上海 (until March), 合同6月底到期 (until the end of June), "by Friday" — never a beginning."""
+    if found.kind in ("until", "range") or not is_due(text, found.span):
+        return found
+    before = text[found.span[1] : found.span[1] + 2].lstrip("之以").startswith("前") or re.search(
+        r"\b(?:by|before)\s$", text[: found.span[0]], re.I
+    )
+    end = found.start if before or found.end is None else found.end
+    return DateSpan(None, end, "until", found.text, found.span, found.granularity)
 
 
 _FROM_BIRTH = frozenset({"CHILD_OF", "SIBLING_OF"})
