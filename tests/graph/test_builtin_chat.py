@@ -5,7 +5,7 @@ tests, in the style of LoCoMo's conversations; each names facts that must and mu
 from __future__ import annotations
 
 import pytest
-from test_builtin_clauses import Triple, reads
+from test_builtin_clauses import Triple, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
@@ -126,3 +126,43 @@ def test_tools_taken_up_and_dropped(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+SCHOOLS_AND_WORK: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    (
+        "My daughter got into Virginia Tech for civil engineering!",
+        "Ann",
+        {
+            ("Ann's daughter", "STUDIES_AT", "Virginia Tech"),
+            ("Ann's daughter", "STUDIES", "civil engineering"),
+        },
+        {("Ann's daughter", "LIKES", "Virginia Tech")},
+    ),
+    ("I'm totally into Radiohead.", "Ann", {("Ann", "LIKES", "Radiohead")}, set()),
+    (
+        "Priya Shah owns the rollout and reports to me.",
+        "Ann",
+        {("Priya Shah", "RESPONSIBLE_FOR", "rollout")},
+        {("Priya Shah", "OWNS", "rollout and reports")},
+    ),
+    (
+        "Our contact there is their CFO, Lena Fox.",
+        "Ann",
+        {("Lena Fox", "HAS_ROLE", "CFO")},
+        {("Ann", "HAS_ROLE", "CFO")},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), SCHOOLS_AND_WORK, ids=[c[0][:28] for c in SCHOOLS_AND_WORK]
+)
+def test_schools_and_work(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_place_beginning_an_organisations_name_is_no_place(extractor: BuiltinExtractor) -> None:
+    kinds = {e.name: e.type for e in read(extractor, "She works at Boston Consulting Group.", "Ann").entities}
+    assert kinds.get("Boston Consulting Group") == "organisation" and "Boston" not in kinds

@@ -236,8 +236,7 @@ class BuiltinExtractor:
             )
         for mention in mentions:
             if (
-                mention.type == "person"
-                and has_cjk(mention.name)
+                (mention.type == "person" if has_cjk(mention.name) else mention.type == "thing")
                 and not mention.relative
                 and (full := organisation_beginning_with(mention.name, message.speaker.organisations))
             ):

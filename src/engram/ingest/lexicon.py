@@ -111,7 +111,7 @@ ORG_WORDS = _words(
     "Health Systems Solutions Partners Logistics Media Capital Holdings Industries Technologies Software "
     "Motors Airlines Foods Pharma Pharmaceuticals Energy Insurance Consulting Ventures Networks Records "
     "Publishing Press Games Entertainment Bakery Cafe Restaurant Hotel Clinic Gym Shelter Hotels Clinics "
-    "Hospitals Pharmacy Union Manufacturing Outfitters Freight Medicine Dental Robotics "
+    "Hospitals Pharmacy Union Manufacturing Outfitters Freight Medicine Dental Robotics Tech "
     "Therapeutics Biotech Realty Properties Construction Telecom Airways Brewing Cloud "
     "Marine Outdoor Outdoors Schools Analytics Legal Aerospace Electronics Apparel Retail Supply Security "
     "Financial Mining Chemicals Dynamics Automotive Shipping Transport Resorts Brands Markets Stores "

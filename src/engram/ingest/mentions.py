@@ -205,7 +205,10 @@ class MentionFinder:
             for start, end, name, kind in sorted(structural_mentions(sentence), key=lambda f: (f[0], -f[1])):
                 add(Mention(start, end, name, kind))
         for match in self._latin.finditer(sentence):
-            add(Mention(*match.span(), match.group(), self._gazetteer[match.group()]))
+            kind = self._gazetteer[match.group()]
+            if kind == "place" and _ORG_AFTER.match(sentence, match.end()):
+                continue  # Georgia Tech, Boston Consulting Group: the place begins an organisation's name
+            add(Mention(*match.span(), match.group(), kind))
         if cjk:
             tagged = tagged_mentions(sentence)
             for start, end, name, kind in tagged:
@@ -295,6 +298,8 @@ class MentionFinder:
         return "thing"
 
 
+_ORG_AFTER = re.compile(rf"(?:\s(?-i:[A-Z])[\w&'’-]*){{0,2}}?\s(?:{'|'.join(sorted(ORG_WORDS))})\b")
+"""Capitalised words after a place that end in an organisation's word (Consulting Group, Tech)."""
 _SURNAME_PLACE_WORDS = frozenset({"Park"})
 """A place word that is also a common surname: after a first name, a person's ("Nina Park"; "Emma Lake"
 and "Grace Hill" are as often places)."""

@@ -253,12 +253,17 @@ _NOT_IN_A_NAME = frozenset("uprmxwyeoft")
 
 def organisation_beginning_with(name: str, organisations: list[str]) -> str | None:
     """Return the organisation named before whose name is ``name`` and an industry word (蓝鲸 after
-    蓝鲸冷链: 蓝鲸那边…, which jieba takes for a person's name); a studio or a firm named after a
-    person (张伟工作室) is not one."""
+    蓝鲸冷链: 蓝鲸那边…, which jieba takes for a person's name), or in English its first word
+    ("Stonebridge" after Stonebridge Analytics); a studio or a firm named after a person (张伟工作室)
+    is not one."""
     for full in reversed(organisations):
         rest = full[len(name) :]
-        if full.startswith(name) and rest in _ORG_SUFFIX and rest not in _NAMED_AFTER_PEOPLE:
+        if not full.startswith(name) or len(name) < 2:
+            continue
+        if has_cjk(name) and rest in _ORG_SUFFIX and rest not in _NAMED_AFTER_PEOPLE:
             return full
+        if not has_cjk(name) and rest.startswith(" ") and name[:1].isupper():
+            return full  # Stonebridge after Stonebridge Analytics
     return None
 
 

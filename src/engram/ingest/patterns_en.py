@@ -457,7 +457,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
-       rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b){EN_OBJ}",
+       rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b)"
+       rf"(?!(?:[\w-]+\s){{0,3}}?(?:migration|rollout|project|launch|integration|relationship|account|process|roadmap)\b){EN_OBJ}",
        0.7, kind="value", trigger="bought|purchased|got myself|just got|own|'ve got|have got"),
     en("GOAL", rf"\bmy (?:main |big |biggest |ultimate |long-term |current |new |life )?(?:goal|dream|aim|"
        rf"ambition|resolution|mission)\s(?:is|has always been|was|has been|for \w+ is)\s(?:to\s)?{EN_OBJ}", 0.85,
@@ -496,8 +497,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
     en("LIKES", rf"\b(?:I have|I've)\s{_ADV}(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
        0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),  # not "had": "if I had liked…"
-    en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally|"
-       rf"getting|got)\s(?:\w+\s)?into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
+    en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:\w+\s)?into|"
+       rf"(?:getting|got)\s(?:\w+\s)?into(?!\s(?-i:[A-Z]))|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
        rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|them\b|the idea\b){EN_OBJ}", 0.8, kind="value", split=True,
        trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|all about|so about|"

@@ -61,6 +61,15 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     # "a big move towards my goal of having a family"
     en("GOAL", rf"\bmy (?:\w+\s)?(?:goal|dream|aim) of {EN_OBJ}", 0.8, kind="value", subject="speaker",
        trigger="goal of|dream of|aim of"),
+    # "my son Jasper got into Georgia Tech for aerospace engineering": a school one was admitted to
+    en("STUDIES_AT", rf"\b(?:got into|was accepted (?:to|into|at)|got accepted (?:to|into|at)|was admitted to)\s(?:the\s)?"
+       rf"(?P<obj>{EN_CAPS})", 0.8, kind="entity", object_type="organisation", trigger="got into|accepted|admitted"),
+    en("STUDIES", r"\b(?:got into|accepted (?:to|into|at)|admitted to)\s(?:the\s)?(?-i:[A-Z][\w&.'’-]*(?:\s[A-Z][\w&.'’-]*){0,3})"
+       r"\s(?:for|to study)\s(?P<obj>[a-z][a-z -]{2,40}?)(?=\s*(?:[(,.;!?]|$))", 0.8, kind="value", trigger="got into|accepted|admitted"),
+    # "Luca Ferraro owns the migration": work one is responsible for, not a thing owned
+    en("RESPONSIBLE_FOR", r"\b(?:owns|own|owning)\s(?:the\s|our\s|this\s)(?P<obj>(?:[\w-]+\s){0,3}?(?:migration|rollout|roll-out|"
+       r"project|launch|integration|relationship|account|process|budget|roadmap|onboarding|implementation|upgrade))\b", 0.8,
+       kind="value", trigger="own"),
     # "I'm writing articles about fantasy novels for an online mag": writing under way
     en("WORKS_ON", r"\b(?:I'm|I am|I've been) (?:now |currently |still )?(?:writing|composing|developing|designing) "
        r"(?!to\b|back\b|it\b|this\b|that\b|(?:an?|the|my|this)\s(?:\w+\s)?(?:e-?mail|reply|note|message|letter|report|post|review|"

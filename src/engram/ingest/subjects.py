@@ -325,6 +325,12 @@ _ZH_PEOPLE = re.compile(
 _ZH_WITH = re.compile(r"[和同]$")
 """和朋友, 同同事: company, not a subject (和 also joins two subjects, so only for these nouns)."""
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
+_EN_OUR_PERSON = re.compile(
+    r"(?:my|our)\s(?:new\s|main\s|day-to-day\s)?"
+    r"(?:contact|point of contact|poc|rep|account manager|champion|sponsor)\b",
+    re.I,
+)
+""""Our contact", "my rep": someone else, the subject of what follows (not the speaker)."""
 _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 """A preposition before "me"/"us": an object ("takes over … from me"), like a possessive."""
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
@@ -383,6 +389,8 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
 
     first, block = (_EN_I, _EN_BLOCK) if lang == "en" else (_ZH_I, _ZH_BLOCK)
     for match in first.finditer(sentence):
+        if lang == "en" and _EN_OUR_PERSON.match(sentence, match.start()):
+            continue  # "our contact there is their CTO": the contact is the subject, not the speaker
         if not inside(match.start()):
             weight = 0.9 if match.group("we") else 1.0
             owner = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
