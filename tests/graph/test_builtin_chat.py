@@ -166,3 +166,37 @@ def test_schools_and_work(
 def test_a_place_beginning_an_organisations_name_is_no_place(extractor: BuiltinExtractor) -> None:
     kinds = {e.name: e.type for e in read(extractor, "She works at Boston Consulting Group.", "Ann").entities}
     assert kinds.get("Boston Consulting Group") == "organisation" and "Boston" not in kinds
+
+
+PASTIMES_AND_ROOTS: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    ("Been busy! I'm doing jiu-jitsu twice a week now.", "Ann", {("Ann", "LIKES", "jiu-jitsu")}, set()),
+    ("Gotta run, I'm off to do some kickboxing!", "Ann", {("Ann", "LIKES", "kickboxing")}, set()),
+    (
+        "This ring was my aunt's, from my home country, Portugal.",
+        "Ann",
+        {("Ann", "COMES_FROM", "Portugal")},
+        {("Ann's aunt", "COMES_FROM", "Portugal")},
+    ),
+    ('I adored "Little Women" when I read it last winter.', "Ann", {("Ann", "LIKES", "Little Women")}, set()),
+    (
+        "I dropped off old coats at the food bank I volunteer at.",
+        "Ann",
+        {("Ann", "VOLUNTEERS_AT", "food bank")},
+        {("Ann", "VOLUNTEERS_AT", "old coats")},
+    ),
+    (
+        "Honestly? Running a marathon is my biggest goal.",
+        "Ann",
+        {("Ann", "GOAL", "Running a marathon")},
+        set(),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), PASTIMES_AND_ROOTS, ids=[c[0][:28] for c in PASTIMES_AND_ROOTS]
+)
+def test_pastimes_and_roots(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)

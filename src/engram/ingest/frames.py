@@ -298,6 +298,17 @@ EN_EVENT = (
     r"shelter|charity event|dinner|brunch|pride)s?"
 )
 """Head nouns of events a person attends (ATTENDED; PLANS_TO when still to come)."""
+EN_HOBBY = (
+    r"(?:running|surfing|painting|swimming|hiking|climbing|rock climbing|cycling|biking|dancing|singing|"
+    r"knitting|"
+    r"cooking|baking|gardening|yoga|skating|skateboarding|skiing|snowboarding|writing|reading|drawing|boxing|"
+    r"fishing|journaling|meditating|meditation|lifting|weightlifting|jogging|sewing|camping|volunteering|"
+    r"photography|pottery|woodworking|crocheting|quilting|birdwatching|kayaking|rowing|sailing|diving|"
+    r"scuba diving|golfing|bowling|archery|fencing|martial arts|karate|judo|taekwondo|kickboxing|jiu-jitsu|"
+    r"pilates|crossfit|"
+    r"playing (?:the )?\w+|learning \w+|a podcast|a blog|a garden|an instrument)"
+)
+"""Pastimes said as a gerund (LIKES when done by habit, taken up or started)."""
 EN_CREATION = (
     r"(?:painting|drawing|sketch|portrait|picture|mural|sculpture|pottery|bowl|vase|pot|mug|cake|"
     r"cupcakes?|cookies|bread|pie|muffins|brownies|dinner|meal|dish|soup|pasta|pizza|salad|"

@@ -16,6 +16,7 @@ from engram.ingest.frames import (
     EN_DEPARTMENT,
     EN_EVENT,
     EN_GROUP,
+    EN_HOBBY,
     EN_HQ_MOVED,
     EN_NAME,
     EN_NAMES,
@@ -70,14 +71,6 @@ _NOT_LIKED = (
     r"helping you\b|that you\b|it when\b|the sound of\b|hanging out with you\b|our\b)"
 )
 _PLACE_OBJ = r"(?P<obj>(?:(?:a|an|the|some|this|that|my|our)\s)?(?:[\w'’-]+\s){0,4}?" + EN_CAPS + r")"
-_HOBBY = (
-    r"(?:running|surfing|painting|swimming|hiking|climbing|rock climbing|cycling|biking|dancing|singing|knitting|"
-    r"cooking|baking|gardening|yoga|skating|skateboarding|skiing|snowboarding|writing|reading|drawing|boxing|"
-    r"fishing|journaling|meditating|meditation|lifting|weightlifting|jogging|sewing|camping|volunteering|"
-    r"photography|pottery|woodworking|crocheting|quilting|birdwatching|kayaking|rowing|sailing|diving|"
-    r"scuba diving|golfing|bowling|archery|fencing|martial arts|karate|judo|taekwondo|pilates|crossfit|"
-    r"playing (?:the )?\w+|learning \w+|a podcast|a blog|a garden|an instrument)"
-)
 _MODIFIERS = (
     r"(?:(?!(?:since|when|while|that|which|and|but|the|a|an|my|our|to|for|with|at|in|on|of|it|is|was|so|"
     r"really|very|what|who|this|there)\b)[\w+'’-]+\s){0,4}?"
@@ -506,7 +499,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", r"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
        r"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
        trigger="took up|taken up|picked up|got into|getting into"),
-    en("LIKES", rf"\bstarted\s(?P<obj>{_HOBBY})\b", 0.75, kind="value", trigger="started"),
+    en("LIKES", rf"\bstarted\s(?P<obj>{EN_HOBBY})\b", 0.75, kind="value", trigger="started"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>dog|cat|puppy|kitten|pup|parrot|hamster|"
        rf"rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|lizard|gecko|bird|fish|ferret|pet)s?,?\s"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from engram.ingest.frames import EN_CAPS, EN_GROUP, EN_OBJ, Pattern, pattern
+from engram.ingest.frames import EN_CAPS, EN_GROUP, EN_HOBBY, EN_OBJ, Pattern, pattern
 
 en = partial(pattern, "en")
 
@@ -70,6 +70,22 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", r"\b(?:owns|own|owning)\s(?:the\s|our\s|this\s)(?P<obj>(?:[\w-]+\s){0,3}?(?:migration|rollout|roll-out|"
        r"project|launch|integration|relationship|account|process|budget|roadmap|onboarding|implementation|upgrade))\b", 0.8,
        kind="value", trigger="own"),
+    # "I'm doing kickboxing", "I'm off to do some taekwondo": a pastime kept up
+    en("LIKES", rf"\b(?:I'm|I am|I've been|been)\s(?:\w+\s)?(?:doing|off to do)\s(?:some\s|a lot of\s)?(?P<obj>{EN_HOBBY})\b",
+       0.75, kind="value", trigger="doing|off to do"),
+    # "a gift from my grandma in my home country, Sweden"
+    en("COMES_FROM", rf"\bmy home (?:country|town|city|state|island)(?:,| is| of)?\s(?P<obj>{EN_CAPS})", 0.8,
+       require_mention=True, object_type="place", subject="speaker",
+       trigger="home country|home town|home city|home state|home island"),
+    # "I loved "Becoming Nicole" by Amy Ellis Nutt"
+    en("LIKES", r"\b(?:I\s)?(?:love|loved|adore|adored|enjoyed)\s[\"“](?P<obj>[^\"”]{2,60})[\"”]", 0.8, kind="value",
+       trigger="love|adore|enjoyed"),
+    # "a homeless shelter I volunteer at"
+    en("VOLUNTEERS_AT", r"\b(?:a|an|the|my)\s(?P<obj>(?:[\w'-]+\s){0,3}?[\w'-]{3,})\s(?:I|we)\s(?:still\s|also\s)?volunteer\s(?:at|with|for|in)\b",
+       0.8, kind="value", trigger="volunteer"),
+    # "Winning a championship is my number one goal"
+    en("GOAL", r"(?:^|(?<=[,.;!?]\s))(?P<obj>(?-i:[A-Z])[\w' -]{3,50}?)\s(?:is|was)\smy\s(?:number one\s|main\s|biggest\s|"
+       r"ultimate\s|big\s|top\s)?(?:goal|dream|aim)\b", 0.8, kind="value", subject="speaker", trigger="goal|dream|aim"),
     # "I'm writing articles about fantasy novels for an online mag": writing under way
     en("WORKS_ON", r"\b(?:I'm|I am|I've been) (?:now |currently |still )?(?:writing|composing|developing|designing) "
        r"(?!to\b|back\b|it\b|this\b|that\b|(?:an?|the|my|this)\s(?:\w+\s)?(?:e-?mail|reply|note|message|letter|report|post|review|"
