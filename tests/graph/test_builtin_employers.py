@@ -355,3 +355,24 @@ def test_a_marriage_is_dated_only_by_its_beginning(
 def test_a_first_name_and_a_lake_is_a_place(extractor: BuiltinExtractor) -> None:
     kinds = {e.name: e.type for e in read(extractor, "We stayed by Emma Lake in Minnesota.", "Ann").entities}
     assert kinds.get("Emma Lake") != "person"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "unwanted"),
+    [
+        (
+            "我女儿下个月高考。她想学医。最近又迷上了弹吉他。",
+            ("王芳的女儿", "LIKES", "弹吉他"),
+            ("王芳", "LIKES", "弹吉他"),
+        ),
+        (
+            "周会纪要：① 星河科技续约谈下来了；② 孟浩下周起转岗去海外部；③ 内部沟通从企业微信切到飞书。",
+            ("王芳", "USES", "飞书"),
+            ("孟浩", "USES", "飞书"),
+        ),
+    ],
+)
+def test_a_sentence_naming_nobody_goes_on_about_the_relative_before(
+    extractor: BuiltinExtractor, text: str, wanted: Triple, unwanted: Triple
+) -> None:
+    reads(extractor, text, "王芳", {wanted}, {unwanted})

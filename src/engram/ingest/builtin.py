@@ -248,7 +248,12 @@ class BuiltinExtractor:
         return Sentence(sentence, lang, mentions, message.speaker)
 
     def _observe(self, reading: Sentence, message: Message) -> None:
-        """Add the sentence's named entities, and remember its last person and organisation."""
+        """Add the sentence's named entities, and remember its last person and organisation, and whom
+        it opens on."""
+        opening = next((c for c in reading.candidates if c.start <= 2), None)
+        if reading.lang == "zh" and opening is not None:
+            relative = opening.kind != "block" and opening.name in message.relatives
+            message.topic_person = opening.name if relative else None
         for mention in reading.mentions:
             if mention.vocative or mention.type == "group":
                 continue
@@ -522,6 +527,12 @@ class BuiltinExtractor:
         if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
             return speaker.actor, inner[0].weight
         if speaker.actor and speaker_implied(reading, cue):
+            if (
+                reading.lang == "zh"
+                and message.topic_person
+                and all(c.start > cue for c in reading.candidates)
+            ):
+                return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
             return speaker.actor, 0.85
         return None
 

@@ -94,6 +94,10 @@ class Message:
     relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
     """Each relative the speaker named, with the sentence that named them."""
     employer_before: dict[str, str | None] = field(default_factory=dict)
+    topic_person: str | None = None
+    """The relative the last Chinese sentence opening with one was about (我儿子…。他…): a sentence
+    naming nobody goes on about them, as Chinese drops a subject it keeps (not in a meeting's
+    numbered points, whose people are no topic)."""
     """Each person named, with the last organisation (not a department) named before them."""
     topics: list[Mention] = field(default_factory=list)
     """The projects, deals, organisations, events, products and documents earlier sentences named:
