@@ -376,3 +376,13 @@ def test_a_sentence_naming_nobody_goes_on_about_the_relative_before(
     extractor: BuiltinExtractor, text: str, wanted: Triple, unwanted: Triple
 ) -> None:
     reads(extractor, text, "王芳", {wanted}, {unwanted})
+
+
+def test_a_visit_just_made_is_a_visit(extractor: BuiltinExtractor) -> None:
+    reads(
+        extractor,
+        "刚拜访完鼎新软件。",
+        "王芳",
+        {("王芳", "VISITED", "鼎新软件")},
+        {("王芳", "PLANS_TO_VISIT", "鼎新软件")},
+    )

@@ -281,7 +281,7 @@ _EN_PAST = re.compile(
     r"got back|came back|returned)\b",
     re.I,
 )
-_ZH_PAST = re.compile(r"了|过|昨天|上周|上个月|去年|之前|已经|前天|上次")
+_ZH_PAST = re.compile(r"了|过|昨天|上周|上个月|去年|之前|已经|前天|上次|刚|[访见聊谈]完")
 
 
 def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | None:
