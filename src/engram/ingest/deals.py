@@ -39,9 +39,9 @@ def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None
         return None
     start, end, phrase, aliases = found
     organisations = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
-    if owner is not None and owner.type == "thing" and 0 <= start - owner.end <= 3:
-        pass  # "Initech's renewal": an unknown name right before the words is whose the deal is
-    elif owner is None or owner.type != "organisation":
+    # "Initech's renewal": an unknown name right before the words is whose the deal is
+    named_right_before = owner is not None and owner.type == "thing" and 0 <= start - owner.end <= 3
+    if not named_right_before and (owner is None or owner.type != "organisation"):
         before = [m for m in organisations if m.end <= start]
         owner = before[-1] if before else organisations[0] if organisations else None
     if owner is None:

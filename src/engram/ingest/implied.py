@@ -22,7 +22,7 @@ _CHILDREN = frozenset(
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
-_CONTACT_WEIGHT = 0.9
+_INFERRED_WEIGHT = 0.9
 _OURS = re.compile(r"我们|我司|我方|咱们?|本公司|\b(?:our|my)\b", re.I)
 """Before a role: the speaker's own organisation, whatever the message was about."""
 _MOVING = re.compile(r"跳槽|离职|转岗|调去|调到|调往|加入|入职|\b(?:join|leav|left|quit|mov)", re.I)
@@ -117,17 +117,7 @@ def _contact_employers(message: Message) -> None:
             and (fact.subject, "organisation") in message.entities
             and not any(message.states(fact.object, p) for p in _EMPLOYMENT)
         ):
-            message.add_fact(
-                fact.model_copy(
-                    update={
-                        "subject": fact.object,
-                        "predicate": "WORKS_AT",
-                        "object": fact.subject,
-                        "confidence": round((fact.confidence or 0.8) * _CONTACT_WEIGHT, 2),
-                        "source_kind": "inferred",
-                    }
-                )
-            )
+            message.add_fact(_works_at(fact, fact.object, fact.subject))
 
 
 def _role_employers(message: Message) -> None:
@@ -146,17 +136,7 @@ def _role_employers(message: Message) -> None:
             or _MOVING.search(fact.fact or "")
         ):
             continue
-        message.add_fact(
-            fact.model_copy(
-                update={
-                    "predicate": "WORKS_AT",
-                    "object": employer,
-                    "value": None,
-                    "confidence": round((fact.confidence or 0.8) * _CONTACT_WEIGHT, 2),
-                    "source_kind": "inferred",
-                }
-            )
-        )
+        message.add_fact(_works_at(fact, person, employer))
 
 
 def _managers_employers(message: Message) -> None:
@@ -172,16 +152,23 @@ def _managers_employers(message: Message) -> None:
             None,
         )
         if employer is not None and employer.object is not None:
-            message.add_fact(
-                fact.model_copy(
-                    update={
-                        "predicate": "WORKS_AT",
-                        "object": employer.object,
-                        "confidence": round((fact.confidence or 0.8) * _CONTACT_WEIGHT, 2),
-                        "source_kind": "inferred",
-                    }
-                )
-            )
+            message.add_fact(_works_at(fact, fact.subject, employer.object))
+
+
+def _works_at(said: FactIn, person: str, employer: str) -> FactIn:
+    """Return the inferred WORKS_AT another fact implies, from its sentence, at a lower confidence (a
+    stated employer of the person outweighs it in arbitration)."""
+    return said.model_copy(
+        update={
+            "subject": person,
+            "predicate": "WORKS_AT",
+            "object": employer,
+            "value": None,
+            "conditions": {},
+            "confidence": round((said.confidence or 0.8) * _INFERRED_WEIGHT, 2),
+            "source_kind": "inferred",
+        }
+    )
 
 
 def _before(sentence: str, name: str) -> str:
