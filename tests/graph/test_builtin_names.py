@@ -72,3 +72,13 @@ def test_a_date_something_ends_by_is_an_end(sentence: str, end: str) -> None:
     valid_at, invalid_at = fact_dates(scoped_dates(sentence, datetime(2024, 3, 13, tzinfo=UTC)))
     assert valid_at is None
     assert invalid_at is not None and invalid_at.date().isoformat() == end
+
+
+@pytest.mark.parametrize(
+    ("sentence", "inside"), [("京东方的屏幕质量不错。", "京东"), ("中兴通讯今年裁员了。", "中兴")]
+)
+def test_a_known_company_beginning_a_longer_name_is_not_read_in_it(
+    extractor: BuiltinExtractor, sentence: str, inside: str
+) -> None:
+    names = {e.name for e in extractor.extract_text(sentence, actor="王芳").entities}
+    assert inside not in names

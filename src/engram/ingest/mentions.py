@@ -36,7 +36,13 @@ from engram.ingest.lexicon import (
     REGIONS,
     ZH_TITLED,
 )
-from engram.ingest.mentions_zh import PRODUCT, is_surname, structural_mentions, tagged_mentions
+from engram.ingest.mentions_zh import (
+    PRODUCT,
+    inside_longer_name,
+    is_surname,
+    structural_mentions,
+    tagged_mentions,
+)
 from engram.models.graph import Scalar
 from engram.nlp.names import first_names
 from engram.nlp.references import Reference
@@ -215,7 +221,10 @@ class MentionFinder:
                 if kind == "organisation" and len(name) >= 4:  # 南京大学, before the place 南京 inside it
                     add(Mention(start, end, name, kind))
             for match in self._cjk.finditer(sentence):
-                add(Mention(*match.span(), match.group(), self._gazetteer[match.group()]))
+                kind = self._gazetteer[match.group()]
+                if kind == "organisation" and inside_longer_name(sentence, *match.span()):
+                    continue  # 京东方 is not 京东: a known name beginning a longer proper name
+                add(Mention(*match.span(), match.group(), kind))
             for match in ZH_TITLED.finditer(sentence):
                 attrs: dict[str, Scalar | None] = {"surname": match.group(1), "title": match.group(2)}
                 add(Mention(*match.span(), match.group(), "person", attrs))

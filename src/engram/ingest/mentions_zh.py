@@ -415,6 +415,19 @@ def is_whole_word(sentence: str, start: int, end: int) -> bool:
     return start in bounds and end in bounds
 
 
+def inside_longer_name(sentence: str, start: int, end: int) -> bool:
+    """Return True when ``sentence[start:end]`` begins a longer word jieba tags as a proper name or an
+    organisation (京东 of 京东方/nz, not 蔚来 of 蔚来任/l nor 顺丰 of 顺|丰当)."""
+    offset = 0
+    for word, flag in tag_words(sentence):
+        if offset == start:
+            return offset + len(word) > end and flag in ("nz", "nt", "nr", "nrt", "ns")
+        offset += len(word)
+        if offset > start:
+            return False
+    return False
+
+
 def is_unknown_word(word: str) -> bool:
     """Return True when jieba's dictionary does not know ``word`` as a common word (names mostly)."""
     return not jieba_module().get_FREQ(word)
