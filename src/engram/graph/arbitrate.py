@@ -100,7 +100,7 @@ class Claim:
         ended if it was stated as over (2024年3月之前住在上海: not from a later day than its end)."""
         if self.valid_at is not None:
             return self.valid_at
-        return min(self.stated_at, self.invalid_at) if self.invalid_at is not None else self.stated_at
+        return self.invalid_at if self.over and self.invalid_at is not None else self.stated_at
 
     @property
     def correction(self) -> bool:

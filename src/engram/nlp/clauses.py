@@ -106,22 +106,29 @@ def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[
     start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
     if not (start <= date_span[0] and date_span[1] <= end):
         return False
-    if is_due(sentence, date_span):
+    if due(sentence, date_span):
         return False  # "月底前给答复", "by Friday": when something is due, not when the rest happened
     rest = _FRAME_FILLER.sub("", sentence[start : date_span[0]] + " " + sentence[date_span[1] : end])
     return not rest.strip(" ,.!?，。") or _BARE_VERB.fullmatch(rest.strip(" ,.!?，。")) is not None
 
 
-_DUE = re.compile(r"[之以]?前|到期|截止")
-"""After a date (not a duration: "两周前" is one phrase, a time ago), a time something is due by or
-ends on."""
-_DUE_BEFORE = re.compile(r"\b(?:by|before|no later than|due|expires?|expiring)\s(?:on\s)?$", re.I)
+_DUE_BY = re.compile(r"[之以]?前")
+"""After a date (not a duration: "两周前" is one phrase, a time ago), a time something is due by."""
+_DUE_BY_BEFORE = re.compile(r"\b(?:by|before)\s$", re.I)
+_DUE_ON = re.compile(r"到期|截止")
+_DUE_ON_BEFORE = re.compile(r"\b(?:by|before|no later than|due|expires?|expiring)\s(?:on\s)?$", re.I)
 
 
-def is_due(text: str, date_span: tuple[int, int]) -> bool:
-    """Return True when the date at ``date_span`` of ``text`` is when something is due or ends
-    (月底前, 6月底到期, "by Friday", "expires March 1"), not when the clause's fact began."""
-    return bool(_DUE.match(text, date_span[1]) or _DUE_BEFORE.search(text, 0, date_span[0]))
+def due(text: str, date_span: tuple[int, int]) -> Literal["by", "on"] | None:
+    """Return how the date at ``date_span`` of ``text`` is when something is due or ends, not when
+    the clause's fact began: "by" it (月底前, "by Friday": it ends as the date begins), "on" it
+    (6月底到期, "expires March 1": it ends with the date); None for any other date."""
+    start, end = date_span
+    if _DUE_BY.match(text, end) or _DUE_BY_BEFORE.search(text, 0, start):
+        return "by"
+    if _DUE_ON.match(text, end) or _DUE_ON_BEFORE.search(text, 0, start):
+        return "on"
+    return None
 
 
 _BARE_VERB = re.compile(r"[\u4e00-\u9fff]{1,3}了?|(?-i:[a-z]+ed)(?: (?:it|them|that))?")

@@ -39,7 +39,7 @@ from typing import Literal
 
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
-from engram.nlp.clauses import date_bounds, frame_clause, is_due
+from engram.nlp.clauses import date_bounds, due, frame_clause
 from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
 from engram.nlp.timeexpr import TIMEISH, find_time_range, fold_lookalikes
 from engram.nlp.tokenize import has_cjk
@@ -530,12 +530,10 @@ def scoped_dates(
 def _as_due(text: str, found: DateSpan) -> DateSpan:
     """Return ``found`` as the end it is when something is due by it or ends on it: 2024年3月之前住在
     上海 (until March), 合同6月底到期 (until the end of June), "by Friday" — never a beginning."""
-    if found.kind in ("until", "range") or not is_due(text, found.span):
+    ends = due(text, found.span)
+    if found.kind in ("until", "range") or ends is None:
         return found
-    before = text[found.span[1] : found.span[1] + 2].lstrip("之以").startswith("前") or re.search(
-        r"\b(?:by|before)\s$", text[: found.span[0]], re.I
-    )
-    end = found.start if before or found.end is None else found.end
+    end = found.start if ends == "by" or found.end is None else found.end
     return DateSpan(None, end, "until", found.text, found.span, found.granularity)
 
 
