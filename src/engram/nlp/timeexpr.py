@@ -424,10 +424,11 @@ def _cn_rolling(m: re.Match[str], today: date) -> _Period | None:
 
 TIMEISH = re.compile(
     r"\d|day|week|month|year|quarter|morning|afternoon|evening|night|ago|tomorrow"
-    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[天日周期月年季晚早晨夜拜]",
+    rf"|\b(?:{_MONTH_EN})\b|[天日周期月年季晚早晨夜拜]",
     re.I,
 )
-"""Every rule needs one of these; a query without any costs one scan."""
+"""Every rule needs one of these; a query without any costs one scan. Month names count as whole
+words, as the rules read them ("Martinez" and "Novak" name no month)."""
 
 _CN_REL = r"(?P<rel>上上|上|这|本|下下|下)"
 _CN_DATE_TAIL = rf"(?:(?P<month>{_CN_NUM})月份?(?:(?P<day>{_CN_NUM})[日号])?)"

@@ -85,16 +85,16 @@ def entities_by_name(db: Db, group_id: str, name_keys: Sequence[str]) -> list[tu
     return [(str(row[-1]), ENTITY(db, row)) for row in rows]
 
 
-def names_of_type(db: Db, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]:
-    """Return (id, [name, *aliases]) of up to ``limit`` current entities of a type, most recently seen
-    first (names only: resolution compares them all and reads the few that match)."""
+def names_of_type(db: Db, group_id: str, type_: str, limit: int) -> list[tuple[str, datetime, list[str]]]:
+    """Return (id, last_seen, [name, *aliases]) of up to ``limit`` current entities of a type, most
+    recently seen first (names only: resolution compares them all and reads the few that match)."""
     rows = db.tuples(
-        "SELECT n.id, n.name, n.aliases FROM entities n WHERE n.group_id = :g AND n.type = :type "
-        "AND n.expired_at IS NULL ORDER BY n.last_seen DESC, n.id LIMIT :limit",
+        "SELECT n.id, n.last_seen, n.name, n.aliases FROM entities n WHERE n.group_id = :g "
+        "AND n.type = :type AND n.expired_at IS NULL ORDER BY n.last_seen DESC, n.id LIMIT :limit",
         {"g": group_id, "type": type_, "limit": limit},
     )
-    decode = db.dialect.decode_json
-    return [(str(id_), [str(name), *decode(aliases)]) for id_, name, aliases in rows]
+    time, decode = db.dialect.decode_time, db.dialect.decode_json
+    return [(str(id_), time(seen), [str(name), *decode(aliases)]) for id_, seen, name, aliases in rows]
 
 
 def entity(db: Db, group_id: str, entity_id: str, known_at: datetime | None = None) -> Entity | None:
@@ -147,14 +147,16 @@ def recent_threads(db: Db, group_id: str, entity_id: str) -> set[str]:
     return {str(r["thread"]) for r in threads}
 
 
-def put_entity(db: Db, entity: Entity, name_keys: Sequence[str]) -> None:
-    """Store an entity version (closing the previous one) and index its names."""
+def put_entity(db: Db, entity: Entity, name_keys: Sequence[str] | None) -> None:
+    """Store an entity version (closing the previous one) and index its names (None: the names
+    the previous version is found by stay, as when only its last sighting moved)."""
     check_nul("entities", entity.name, entity.aliases, entity.attributes, entity.summary, entity.type)
     with db.pipeline():
         if entity.version > 1:  # a first version has none to close
             close_version(db, "entities", entity.group_id, entity.id, entity.recorded_at, entity.operation_id)
         db.run(ENTITIES.insert, ENTITIES.params(entity))
-        set_names(db, entity.group_id, entity.id, name_keys)
+        if name_keys is not None:
+            set_names(db, entity.group_id, entity.id, name_keys)
 
 
 def set_names(db: Db, group_id: str, entity_id: str, name_keys: Sequence[str]) -> None:

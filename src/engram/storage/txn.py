@@ -6,7 +6,9 @@ Before its first statement about a group the transaction takes that group's grap
 (PostgreSQL: graph writers of one group serialise; SQLite's single writer needs none).
 Current entities it reads, and which entities each name it looked up finds, are remembered and
 kept current as it writes entities (no other writer can: the group is locked), which saves
-repeated lookups while one batch of extractions stores many facts.
+repeated lookups while one batch of extractions stores many facts. So are the facts about
+entities it created: no fact about them can exist that it did not write, so asking for their
+live facts needs no read (on PostgreSQL a read waits for every write sent before it).
 """
 
 from __future__ import annotations
@@ -20,9 +22,13 @@ from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity, Fact
 from engram.storage import archive, episodes, graph, history
 from engram.storage.backend import Backend
+from engram.storage.name_pools import NamePools
 from engram.storage.rows import episode_params, insert_episode_sql, insert_operation
 from engram.storage.sql import Db
 from engram.storage.types import MergeCandidate, ObjectKind, OperationQuery, PendingEntity, Vector, VersionRef
+
+_LIVE = ("current", "disputed")
+"""The statuses Txn.facts_about returns."""
 
 
 def _copied(entity: Entity) -> Entity:
@@ -45,6 +51,11 @@ class Txn:
         # lasts: it holds the group's graph lock, and every entity write passes through here.
         self._named: dict[tuple[str, str], set[str]] = {}
         self._keys_of: dict[tuple[str, str], set[str]] = {}
+        self._pools = NamePools()
+        # (group, entity id) → the facts about it by id, for the entities whose first version this
+        # transaction wrote; and (group, fact id) → the subject it is kept under.
+        self._facts_of_new: dict[tuple[str, str], dict[str, Fact]] = {}
+        self._kept_under: dict[tuple[str, str], str] = {}
         self.written = 0
 
     def hold(self, group_id: str) -> None:
@@ -106,7 +117,12 @@ class Txn:
     def names_of_type(self, group_id: str, type_: str, limit: int) -> list[tuple[str, list[str]]]:
         """Return (id, [name, *aliases]) of up to ``limit`` current entities of a type, most recently
         seen first."""
-        return graph.names_of_type(self._group(group_id), group_id, type_, limit)
+        pool = self._pools.get(group_id, type_, limit)
+        if pool is None:  # read once a transaction, then kept as its entity writes change it
+            rows = graph.names_of_type(self._group(group_id), group_id, type_, limit)
+            self._pools.read(group_id, type_, limit, rows)
+            pool = [(entity_id, names) for entity_id, _, names in rows]
+        return pool
 
     def entity(self, group_id: str, entity_id: str) -> Entity | None:
         """Return an entity's current version."""
@@ -129,8 +145,21 @@ class Txn:
         return graph.recent_threads(self._group(group_id), group_id, entity_id)
 
     def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
-        """Store an entity version (closing the previous one) and index its names."""
-        graph.put_entity(self._group(entity.group_id), entity, name_keys)
+        """Store an entity version (closing the previous one) and index its names.
+
+        ``name_keys`` are what the entity's name and aliases normalise to, so a version that keeps
+        the name and aliases of the one it follows keeps that one's stored keys: they are not
+        rewritten (most versions a build writes only move the entity's last sighting)."""
+        previous = self._entities.get((entity.group_id, entity.id))
+        same_names = (
+            previous is not None
+            and previous.version == entity.version - 1
+            and (previous.name, previous.aliases) == (entity.name, entity.aliases)
+        )
+        graph.put_entity(self._group(entity.group_id), entity, None if same_names else name_keys)
+        self._pools.written(entity)
+        if entity.version == 1:
+            self._facts_of_new[entity.group_id, entity.id] = {}
         self._entities[entity.group_id, entity.id] = _copied(entity)  # as a read returns it
         self._renamed(entity.group_id, entity.id, name_keys)
         self.written += 1
@@ -138,6 +167,8 @@ class Txn:
     def close_entity(self, group_id: str, entity_id: str, at: datetime, operation_id: str) -> None:
         """End an entity's current version (merged away by ``operation_id``); forget its names."""
         self._entities.pop((group_id, entity_id), None)
+        self._facts_of_new.pop((group_id, entity_id), None)
+        self._pools.closed(group_id, entity_id)
         graph.close_entity(self._group(group_id), group_id, entity_id, at, operation_id)
         self._renamed(group_id, entity_id, [])
 
@@ -158,8 +189,19 @@ class Txn:
     # -- facts -------------------------------------------------------------------------------------
 
     def facts_about(self, group_id: str, subjects: Sequence[str], predicates: Sequence[str]) -> list[Fact]:
-        """Return the current and disputed facts with one of ``subjects`` and one of ``predicates``."""
-        return graph.facts_about(self._group(group_id), group_id, subjects, predicates)
+        """Return the current and disputed facts with one of ``subjects`` and one of ``predicates``,
+        by id (those of entities this transaction created from what it wrote, not read again)."""
+        known = [self._facts_of_new.get((group_id, subject)) for subject in subjects]
+        others = [subject for subject, facts in zip(subjects, known, strict=True) if facts is None]
+        found = graph.facts_about(self._group(group_id), group_id, others, predicates) if others else []
+        wanted = set(predicates)
+        for facts in known:
+            found += [
+                fact
+                for fact in (facts or {}).values()
+                if fact.predicate in wanted and fact.expired_at is None and fact.status in _LIVE
+            ]
+        return sorted(found, key=lambda fact: fact.id) if len(others) < len(subjects) else found
 
     def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
         """Return every current fact whose subject or object is the entity (any status)."""
@@ -177,10 +219,21 @@ class Txn:
         """Store a fact version (closing the previous one) and index ``index_text``."""
         graph.put_fact(self._group(fact.group_id), self._backend.fulltext, fact, index_text)
         self.written += 1
+        self._forget_fact(fact.group_id, fact.id)  # a merge moves a fact to another subject
+        facts = self._facts_of_new.get((fact.group_id, fact.subject))
+        if facts is not None:
+            facts[fact.id] = fact
+            self._kept_under[fact.group_id, fact.id] = fact.subject
+
+    def _forget_fact(self, group_id: str, fact_id: str) -> None:
+        subject = self._kept_under.pop((group_id, fact_id), None)
+        if subject is not None:
+            self._facts_of_new.get((group_id, subject), {}).pop(fact_id, None)
 
     def close_fact(self, group_id: str, fact_id: str, at: datetime, operation_id: str) -> None:
         """End a fact's current version with no successor (its full-text row serves reads at known_at)."""
         episodes.close_version(self._group(group_id), "facts", group_id, fact_id, at, operation_id)
+        self._forget_fact(group_id, fact_id)
 
     def fact_version(self, group_id: str, fact_id: str, version: int) -> Fact | None:
         """Return one stored version of a fact."""
@@ -191,6 +244,7 @@ class Txn:
     ) -> tuple[list[str], int]:
         """Move every version of the live facts among ``fact_ids`` to the archive; return (ids, versions)."""
         db = self._group(group_id)
+        self._forget_facts_of_new()  # facts move out of the table
         return archive.archive_ids(
             db, self._backend, group_id, fact_ids, operation.created_at, operation.id, index_text
         )
@@ -208,7 +262,12 @@ class Txn:
         Only facts archived by ``archived_by`` when given; ids not in the archive are skipped.
         """
         db = self._group(group_id)
+        self._forget_facts_of_new()  # facts come back: read them from the table from now on
         return archive.unarchive_ids(db, self._backend, group_id, fact_ids, archived_by, index_text)
+
+    def _forget_facts_of_new(self) -> None:
+        self._facts_of_new.clear()
+        self._kept_under.clear()
 
     def archived_superseded_by(self, group_id: str, fact_id: str) -> list[str]:
         """Return the archived facts whose latest version is superseded by ``fact_id``."""
