@@ -157,6 +157,12 @@ class GraphBuilder:
 
     # -- entities ----------------------------------------------------------------------------------
 
+    def read_names(self, txn: Txn, group: str, extractions: Sequence[Extraction]) -> None:
+        """Look up every name the extractions' mentions may be known by, in one read: each
+        episode's lookups are then the transaction's to answer (Txn.entities_named)."""
+        mentions = [m for extraction in extractions for m in self._mentions(extraction).values()]
+        txn.entities_named(group, [key for mention in mentions for key in name_keys(mention)])
+
     @staticmethod
     def _mentions(extraction: Extraction) -> dict[str, EntityIn]:
         """Return every entity the extraction names, by normalised name (facts' names included)."""

@@ -157,6 +157,8 @@ class GraphService:
             )
             total = BuildSummary()
             with txn.pipeline():  # the batch's writes go out with its next read, not one sync each
+                if len(batch) > 1:
+                    self._builder.read_names(txn, group_id, [extraction for _, extraction in batch])
                 for episode, extraction in batch:
                     part = self._builder.build(txn, episode, extraction, operation, name_vectors)
                     if len(batch) > 1:
