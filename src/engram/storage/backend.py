@@ -67,6 +67,12 @@ class FullText(ABC):
         Runs inside the caller's ``Db.pipeline``: it reads nothing where the driver pipelines.
         """
 
+    def put_fact(self, db: Db, insert: str, row: dict[str, Any], fact: Fact, text: str) -> None:
+        """Write a new fact version's row (``insert`` with ``row``) and index its ``text``: in two
+        statements here, in one where the backend can (as ``index_fact``, reads nothing)."""
+        db.run(insert, row)
+        self.index_fact(db, fact, text)
+
     @abstractmethod
     def move_facts(
         self,

@@ -228,8 +228,7 @@ def put_fact(db: Db, fulltext: FullText, fact: Fact, index_text: str) -> None:
     with db.pipeline():
         if fact.version > 1:  # a first version has none to close
             close_version(db, "facts", fact.group_id, fact.id, fact.recorded_at, fact.operation_id)
-        db.run(FACTS.insert, FACTS.params(fact))
-        fulltext.index_fact(db, fact, index_text)
+        fulltext.put_fact(db, FACTS.insert, FACTS.params(fact), fact, index_text)
 
 
 def fact_version(db: Db, table: str, group_id: str, fact_id: str, version: int | None = None) -> Fact | None:
