@@ -61,7 +61,8 @@ def test_live_facts_of_entities_made_in_the_transaction_are_the_tables(store: St
     """The live facts of an entity the transaction created are what it wrote: a superseded
     version gives way to the new one, a closed fact and one moved to another subject leave,
     a disputed one stays, other predicates are not returned; asked with an older entity beside
-    it, the answer joins both in id order. The same question asked after commit, read from
+    it, the answer joins both in id order; a subject named twice gives its facts once. The same
+    question asked after commit, read from
     the tables, gets the same answer."""
     store = stored(store)
 
@@ -84,6 +85,7 @@ def test_live_facts_of_entities_made_in_the_transaction_are_the_tables(store: St
         return [
             live(txn.facts_about("g1", ["en_new"], PREDICATES)),
             live(txn.facts_about("g1", ["en_new", "en_old"], PREDICATES)),
+            live(txn.facts_about("g1", ["en_new", "en_new"], PREDICATES)),
         ]
 
     inside = store.write(write)
@@ -91,10 +93,15 @@ def test_live_facts_of_entities_made_in_the_transaction_are_the_tables(store: St
         lambda txn: [
             live(txn.facts_about("g1", ["en_new"], PREDICATES)),
             live(txn.facts_about("g1", ["en_new", "en_old"], PREDICATES)),
+            live(txn.facts_about("g1", ["en_new", "en_new"], PREDICATES)),
         ]
     )
     assert inside == after
-    assert inside[0] == [("fa_1", 2, "en_new", "800", "current"), ("fa_2", 1, "en_new", "jazz", "disputed")]
+    assert (
+        inside[0]
+        == inside[2]
+        == [("fa_1", 2, "en_new", "800", "current"), ("fa_2", 1, "en_new", "jazz", "disputed")]
+    )
     assert [row[0] for row in inside[1]] == ["fa_0", "fa_1", "fa_2", "fa_4"]
 
 

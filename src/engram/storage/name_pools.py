@@ -31,7 +31,7 @@ class _Pool:
     limit: int
     complete: bool  # fewer than `limit` rows were read: every current entity of the type is here
     entries: list[tuple[int, str, list[str]]]  # (_rank(last_seen), id, names), ascending: the read's order
-    where: dict[str, int] = field(default_factory=dict)  # id → its rank in `entries`
+    where: dict[str, int] = field(init=False)  # id → its rank in `entries`
 
     def __post_init__(self) -> None:
         self.where = {entity_id: rank for rank, entity_id, _ in self.entries}

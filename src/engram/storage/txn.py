@@ -191,6 +191,7 @@ class Txn:
     def facts_about(self, group_id: str, subjects: Sequence[str], predicates: Sequence[str]) -> list[Fact]:
         """Return the current and disputed facts with one of ``subjects`` and one of ``predicates``,
         by id (those of entities this transaction created from what it wrote, not read again)."""
+        subjects = list(dict.fromkeys(subjects))  # a subject named twice gives its facts once
         known = [self._facts_of_new.get((group_id, subject)) for subject in subjects]
         others = [subject for subject, facts in zip(subjects, known, strict=True) if facts is None]
         found = graph.facts_about(self._group(group_id), group_id, others, predicates) if others else []
