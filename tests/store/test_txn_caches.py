@@ -62,8 +62,7 @@ def test_live_facts_of_entities_made_in_the_transaction_are_the_tables(store: St
     version gives way to the new one, a closed fact and one moved to another subject leave,
     a disputed one stays, other predicates are not returned; asked with an older entity beside
     it, the answer joins both in id order; a subject named twice gives its facts once. The same
-    question asked after commit, read from
-    the tables, gets the same answer."""
+    question asked after commit, read from the tables, gets the same answer."""
     store = stored(store)
 
     def older(txn: Txn) -> None:
