@@ -47,9 +47,11 @@ bench/extraction_dev3.jsonl: 100 more (171 English and 167 Chinese facts, 9 item
 Chinese facts, 10 items stating none); ``--split dev5`` bench/extraction_dev5.jsonl: 100 more, half
 English (216 English and 226 Chinese facts, 12 items stating none); ``--split dev6``
 bench/extraction_dev6.jsonl: 100 more, 40 of them LoCoMo turns (109 English and 268 Chinese facts,
-18 items stating none).
+18 items stating none). ``--split holdout2`` reads bench/data/extraction_holdout2.jsonl: 140 items
+written by a team member who read only bench/data/extraction_set.md (213 English and 248 Chinese
+facts, 20 chit-chat items stating none), the second unseen measure.
 
-Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|dev2|dev3|dev4|dev5|dev6]
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|holdout2|dev2|…|dev6]
        [--limit N] [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
@@ -78,7 +80,16 @@ DEV3 = _kg.DATA / "extraction_dev3.jsonl"
 DEV4 = _kg.DATA / "extraction_dev4.jsonl"
 DEV5 = _kg.DATA / "extraction_dev5.jsonl"
 DEV6 = _kg.DATA / "extraction_dev6.jsonl"
-FILES = {"holdout": HOLDOUT, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5, "dev6": DEV6}
+HOLDOUT2 = _kg.DATA / "extraction_holdout2.jsonl"
+FILES = {
+    "holdout": HOLDOUT,
+    "holdout2": HOLDOUT2,
+    "dev2": DEV2,
+    "dev3": DEV3,
+    "dev4": DEV4,
+    "dev5": DEV5,
+    "dev6": DEV6,
+}
 
 # -- the data -----------------------------------------------------------------------------------
 

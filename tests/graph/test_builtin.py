@@ -381,7 +381,7 @@ RULES: list[tuple[str, str, set[tuple[str, str, object]], set[tuple[str, str, ob
     ("我养了一只橘猫，叫团团，今年两岁。", "陈晨", {("陈晨", "HAS_PET", "团团"), ("团团", "AGE", 2)}, {("陈晨", "AGE", 2)}),
     ("我家有一只金毛，叫旺财。", "陈晨", {("陈晨", "HAS_PET", "旺财")}, set()),
     # business: money, orders, dates, contacts
-    ("Hooli placed an order for 300 units of the X200 sensor.", "Ann", {("Hooli", "ORDERED", "X200")}, set()),
+    ("Hooli placed an order for 300 units of the X200 sensor.", "Ann", {("Hooli", "ORDERED", "X200 sensor")}, set()),
     ("Hooli canceled their subscription.", "Ann", {("Hooli", "CANCELLED", "subscription")}, set()),
     ("The marketing budget for Q3 is $250,000.", "Ann", {("Ann", "BUDGET", 250_000)}, {("Ann", "BUDGET", 3)}),
     ("Email me at ann@example.org.", "Ann", {("Ann", "EMAIL", "ann@example.org")}, set()),

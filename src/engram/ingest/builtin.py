@@ -205,7 +205,7 @@ class BuiltinExtractor:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
             self._observe(reading, message)
-        add_implied_facts(message)
+        add_implied_facts(message, text)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:
                 message.add_entity(mention)
@@ -492,7 +492,7 @@ class BuiltinExtractor:
             )
             topic = sentence_topic(predicate, cue, reading)
             if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
-                topic = earlier_topic(predicate, message)
+                topic = earlier_topic(predicate, message, reading.text[:cue])
             if topic is not None:
                 message.add_entity(topic)
                 return topic.name, 0.95 if topic in reading.mentions else 0.8

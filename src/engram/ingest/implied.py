@@ -1,7 +1,7 @@
 """Facts a message implies once all its sentences are read: how each relative the speaker named is
 related to them, where a customer's contact (or someone given a role there, or reporting to someone
 there) works, whom a leaving said without its employer leaves, where they went next, and that such
-a leaving is also the person's status.
+a leaving is also the person's status, and that a customer complaining about a product uses it.
 
 Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
 patterns of every sentence have run (``engram.ingest.builtin``).
@@ -31,8 +31,17 @@ _RETIRED = re.compile(r"退休|\bretir", re.I)
 """A retirement is its own status (退休, retired), read by its own patterns."""
 
 
-def add_implied_facts(message: Message) -> None:
-    """Add (and in one case rewrite) the facts ``message`` implies; see the module's docstring."""
+_COMPLAINT = re.compile(
+    r"客诉|投诉|报修|工单|反馈|反映|发火|\b(?:complain\w*|escalat\w*|ticket|flagged|reports?|reported|defects?)\b",
+    re.I,
+)
+"""A customer's complaint or support ticket: the product it is about is one the customer uses."""
+
+
+def add_implied_facts(message: Message, text: str = "") -> None:
+    """Add (and in one case rewrite) the facts ``message`` (read from ``text``) implies; see the
+    module's docstring."""
+    _complainants_use(message, text)
     _leaving_employer(message)
     _next_employer(message)
     _left_status(message)
@@ -40,6 +49,32 @@ def add_implied_facts(message: Message) -> None:
     _role_employers(message)
     _managers_employers(message)
     _kin_facts(message)
+
+
+def _complainants_use(message: Message, text: str) -> None:
+    """客诉：新城中学反馈那批K8智能门锁老报E07错误, "Escalation from Brookfield Hotels: the KeyLink smart
+    locks we installed…": the one organisation of a complaint uses the one product it names
+    (inferred: a stated use or stop outweighs it)."""
+    if not _COMPLAINT.search(text):
+        return
+    organisations = [name for name, kind in message.entities if kind == "organisation"]
+    products = [name for name, kind in message.entities if kind == "product"]
+    if len(organisations) != 1 or len(products) != 1:
+        return
+    customer, product = organisations[0], products[0]
+    if any(f.predicate in ("USES", "STOPPED_USING") and product == f.object for f in message.facts.values()):
+        return
+    sentence = next((s for s in re.split(r"(?<=[。！？!?\n])|(?<=\.\s)", text) if product in s), text)
+    message.add_fact(
+        FactIn(
+            subject=customer,
+            predicate="USES",
+            object=product,
+            fact=sentence.strip(),
+            confidence=round(0.75 * _INFERRED_WEIGHT, 2),
+            source_kind="inferred",
+        )
+    )
 
 
 def _leaving_employer(message: Message) -> None:

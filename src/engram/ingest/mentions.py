@@ -97,6 +97,13 @@ _EN_ACCOUNT = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b"
 )
 """A sales account is its customer: "the Globex account" names the organisation Globex."""
+_EN_PRODUCT = re.compile(
+    r"\b(?i:the|our|their|its|his|her|those|these|new)\s(?P<name>[A-Z][\w-]*[a-z0-9][\w-]*\s(?:(?:smart|mounting|"
+    r"wireless|handheld|GPS|POS|temperature|door|security|barcode)\s)?(?:locks?|sensors?|brackets?|scanners?|"
+    r"printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|thermostats?|chargers?|batteries|"
+    r"battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?))\b"
+)
+"""A named product said with its kind: "the KeyLink smart locks", "the ColdChain sensors"."""
 _EN_DOCUMENT = re.compile(
     r"\b(?i:the|our|their|this|that|my|his|her)\s(?P<name>(?:(?:service|master|sales|purchase|rental|employment|"
     r"framework|support|maintenance|license|licence|partnership|supply|consulting)\s)?(?:contract|agreement|"
@@ -202,6 +209,9 @@ class MentionFinder:
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "organisation"))
+        for match in _EN_PRODUCT.finditer(sentence):
+            brand = match["name"].split()[0]  # "the X200 sensor" is also called X200
+            add(Mention(match.start("name"), match.end("name"), match["name"], "product", {}, [brand]))
         for match in _EN_DOCUMENT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "document"))
         if cjk:

@@ -19,7 +19,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
-from engram.graph.places import is_chinese_place
+from engram.graph.places import is_chinese_place, is_world_place_zh
 from engram.ingest.lexicon import SURNAMES
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
@@ -82,10 +82,20 @@ _DEPARTMENT = re.compile(
     r"公关|测试|"
     r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产)部(?!长|门经理|经理)"
 )
+_PRODUCT_NOUN = (
+    r"(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|服务器|路由器|显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机|"
+    r"终端|传感器|摄像头|染色机|洗碗机|机床|设备|门锁|分拣柜|快递柜|空调|冰箱|充电桩|电池|仪表|控制器|一体机|收银机)"
+)
+_MODIFIER = (
+    r"(?:智能|工业|商用|家用|便携|无线|蓝牙|扫地|自助|电子|车载|医用|全自动|自动|高清|定位|收银|扫码|安防|网络|监控|"
+    r"冷链|工控|微型|迷你|大屏|触摸|激光|喷墨|彩色)?"
+)
 PRODUCT = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|"
-    r"服务器|路由器|"
-    r"显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机|终端|定位终端|传感器|摄像头|染色机|机床|设备)"
+    # X3扫描仪, K8智能门锁; 智能分拣柜S8, 收银系统V3.2; 旗云POS, 富通WMS (a brand, not a verb, before it)
+    rf"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*{_MODIFIER}{_PRODUCT_NOUN}"
+    rf"|{_MODIFIER}{_PRODUCT_NOUN}[A-Za-z]+\d[A-Za-z0-9-]*(?:\.\d+)?(?![A-Za-z0-9])"
+    r"|(?:(?![的了是在和与把被从到个台批套这那我你他她们新旧做去用换买上])[\u4e00-\u9fff]){2,4}"
+    r"(?:POS|ERP|CRM|WMS|MES|OA|BI)(?![A-Za-z]|[\u4e00-\u9fff]{0,4}项目)"
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
@@ -304,8 +314,10 @@ def tagged_mentions(sentence: str) -> list[Found]:
         if _name_cut_apart(words, index):  # 叶家/n 豪/n 下周…: a clause opening with a name jieba cut
             out.append((start, position + 1, word + words[index + 1][0], "person"))
             continue
-        if flag in ("nr", "nz") and _where_one_lives(words, index):
+        if flag in ("nr", "nz", "n") and _where_one_lives(words, index):
             out.append((start, position, word, "place"))
+        elif flag != "ns" and len(word) >= 3 and is_world_place_zh(word):
+            out.append((start, position, word, "place"))  # 慕尼黑/nr, 温哥华/nr: a city abroad
         elif flag in ("nr", "nrfg", "nrt") and len(word) == 3 and word[-1] in _NO_NAME_ENDS:
             continue  # 张家港/nr, 黄金周/nr, 高新区/nr: a place or a time jieba took for a name
         elif flag in ("nr", "nrfg", "nrt"):
@@ -348,11 +360,14 @@ def _surname_before(words: tuple[tuple[str, str], ...], index: int) -> bool:
 
 
 def _where_one_lives(words: tuple[tuple[str, str], ...], index: int) -> bool:
-    """Return True for a word after 住在 that names a place jieba took for a name (住在闵行/nr) or
-    a proper noun (住在回龙观/nz); 在腾讯 alone is no home."""
+    """Return True for a word after 住在 or a verb of moving that names a place jieba took for a
+    name or a noun (住在闵行/nr, 搬到顺义/n) or a proper noun (住在回龙观/nz); 在腾讯 alone is no home."""
     word, flag = words[index]
     before = "".join(w for w, _ in words[max(0, index - 2) : index])
-    return before.endswith("住在") and (flag == "nz" or is_chinese_place(word))
+    return bool(_MOVED_TO.search(before)) and (flag == "nz" or is_chinese_place(word))
+
+
+_MOVED_TO = re.compile(r"(?:住在|[搬迁](?:到|去|来|回))$")
 
 
 def _name_cut_apart(words: tuple[tuple[str, str], ...], index: int) -> bool:

@@ -419,9 +419,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent"),
     en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to|"
-       rf"move to) ?|(?:going|headed|heading) to ){_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
-       trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading"),
-    en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
+       rf"move to) ?|(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to ){_PLACE_OBJ}", 0.8,
+       require_mention=True, object_type="place",
+       trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),
+    en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
     en("CREATED", rf"(?<![\w-])(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
        rf"crocheted|illustrated|published|self-published|filmed|directed|choreographed)\s"

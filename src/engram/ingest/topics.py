@@ -77,11 +77,20 @@ def _a_deal(mention: Mention, sentence: str = "") -> bool:
     )
 
 
-def earlier_topic(predicate: str, message: Message) -> Mention | None:
+_THE_CUSTOMER = re.compile(r"对方|客户|\b(?:they|the customer|the client)\b", re.I)
+"""Said before a topic predicate's cue, the organisation talked about (对方要求下周一之前…)."""
+
+
+def earlier_topic(predicate: str, message: Message, before_cue: str = "") -> Mention | None:
     """Return the latest name of an earlier sentence a topic predicate fits, of the first type of
-    TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer."""
+    TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer; the
+    organisation right after a deal when ``before_cue`` (the sentence up to the cue) says 对方 or
+    "they"."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
-    for kind in TOPIC_HOLDERS_LATER:
+    holders: tuple[str, ...] = TOPIC_HOLDERS_LATER
+    if "organisation" in types and _THE_CUSTOMER.search(before_cue):
+        holders = ("deal", "purchase_order", "reference", "organisation", *holders)  # a deal still wins
+    for kind in holders:
         if kind in types and (
             named := [
                 m
