@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engram.graph.places import is_chinese_place, is_world_place_zh
+from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import SURNAMES
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
@@ -57,7 +58,8 @@ _ORG_SUFFIX = _words(
     "建材 农业 五金 机械 电气 纺织 快运 快递 化工 钢铁 医药 器械 安防 家电 汽配 船舶 重工 矿业 酒店 "
     "新能源 律师事务所 数科 冷链 水务 光伏 乳业 电力 科创 数码 云 信息 技术 超市 商场 百货 药房 便利店 "
     "铝业 纸业 铜业 印务 印刷 包装 新材 旅行 商业 物资 设计院 研究院 光电 仪器 涂料 幼教 连锁 半导体 精密 "
-    "母婴 国旅 旅行社 酒业 测绘 装备 制造 牧业 航运 速运 供应链 粮油 文旅 影视 商贸 卫浴 信托 机器人"
+    "母婴 国旅 旅行社 酒业 测绘 装备 制造 牧业 航运 速运 供应链 粮油 文旅 影视 商贸 卫浴 信托 机器人 "
+    "中学 小学 学校 幼儿园 诊所"
 )
 _ORG_MIDDLE = _words("会计 律师 设计 建筑 工程 医疗 信息 科技 技术 咨询 商务")
 """A word between a name and its suffix: 诚信 会计 事务所 is 诚信会计事务所, not 会计事务所."""
@@ -341,7 +343,8 @@ def tagged_mentions(sentence: str) -> list[Found]:
             if len(following[0]) <= 2 and following[1] in ("nr", "nrfg", "nrt", "ng", "n"):
                 out.append((start, position + len(following[0]), word + following[0], "person"))
         elif flag == "ns" and not _REGION.match(word):
-            out.append((start, position, word, "person" if _unknown_name(word) else "place"))
+            person = _unknown_name(word) or _named_after_role(sentence, start, word)
+            out.append((start, position, word, "person" if person else "place"))
         elif flag == "nt":
             out.append((start, position, word, "organisation"))
     return out
@@ -412,6 +415,14 @@ _NO_NAME_ENDS = frozenset("港区周湾岛省市县镇村路街")
 _PLACE_OR_TIME_ENDS = _NO_NAME_ENDS | frozenset("红山河湖江州园城")
 _RARE_CHARACTER = 3000
 """jieba's count below which a single character is rather part of a name than a word (涵 325, 说 219,817)."""
+
+
+_ROLE_BEFORE = re.compile(rf"(?:{ZH_ROLE})$")
+
+
+def _named_after_role(sentence: str, start: int, word: str) -> bool:
+    """Return True for a surname's place name right after a role: a person (他们CIO黄海, 经理黄山)."""
+    return len(word) <= 3 and word[0] in SURNAMES and _ROLE_BEFORE.search(sentence, 0, start) is not None
 
 
 def _unknown_name(word: str) -> bool:

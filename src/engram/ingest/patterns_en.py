@@ -226,6 +226,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
        handover=True, trigger="take over|takes over|took over|taking over|taken over"),
+    # "Grace will take over my Pinecrest Bank and Halcyon Foods accounts": one fact each
+    en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their |my |his |her )?"
+       rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})+) accounts\b", 0.75, kind="value", negatable=False, split=True,
+       handover=True, trigger="take over|takes over|took over|taking over|taken over"),
     en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", require_mention=True,
        negatable=False, handover=True, trigger="pick up|picks up|picked up|picking up"),

@@ -221,9 +221,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
-    zh("RESPONSIBLE_FOR", rf"(?!以后|之后|后面|今后|现在|目前)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?)?(?:现在|目前|其实|"
-       rf"一直|实际上|暂时|都|全部|以后|之后|后面|今后)?(?:改)?由{PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|管|维护|处理|"
-       rf"接手|带)", 0.8, subject="group", subject_type="person", kind="value", trigger="由"),
+    zh("RESPONSIBLE_FOR", rf"(?!以后|之后|后面|今后|现在|目前)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?|这块|这部分)?(?:现在|目前|其实|"
+       rf"一直|实际上|暂时|暂|都|全部|以后|之后|后面|今后)?(?:改)?由{PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|代管|兼管|管|维护|"
+       rf"处理|接手|带)", 0.8, subject="group", subject_type="person", kind="value", trigger="由"),
     # 数据平台组以后归刘振宇管: a team goes to someone who runs it
     zh("MANAGES", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?(?:组|团队|中心|小组))(?:以后|现在|暂时|都)?"
        rf"(?:归|由){PERSON}(?:来)?(?:管|带|负责)(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",

