@@ -31,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from _common import episode_stream, load_locomo
 from engram.cli.server import SERVER_OPTIONS
 from engram.config import Settings
@@ -42,9 +44,16 @@ GROUP = "bench"
 QUERIES = ["dog", "painting", "support group", "camping trip", "new job", "pottery class", "adoption"]
 
 
-def build(data_dir: Path, episodes: int) -> list[str]:
-    """Store ``episodes`` episodes in GROUP; return the ten most frequent actor ids."""
-    settings = Settings(data_dir=data_dir, embedder="none", extractor="none", classify_intents=False)
+def build(data_dir: Path, episodes: int, database_url: str | None = None) -> list[str]:
+    """Store ``episodes`` episodes in GROUP (on PostgreSQL at ``database_url`` if given); return
+    the ten most frequent actor ids."""
+    settings = Settings(
+        data_dir=data_dir,
+        database_url=SecretStr(database_url) if database_url else None,
+        embedder="none",
+        extractor="none",
+        classify_intents=False,
+    )
     counts: dict[str, int] = {}
     with Memory.open(settings=settings) as memory:
         batch: list[dict[str, Any]] = []
