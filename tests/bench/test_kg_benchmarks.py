@@ -249,3 +249,40 @@ def test_scenarios_bench_reports() -> None:
             assert isinstance(result["passed"], bool) and result["checks"]
             assert all({"kind", "expected", "ok"} <= set(c) for c in result["checks"])
             assert (result["first_failure"] is None) == result["passed"]
+
+
+@pytest.mark.slow
+def test_predicate_classifier_reports_itself_beside_the_patterns() -> None:
+    command = [
+        sys.executable,
+        str(BENCH / "predicate_classifier.py"),
+        "--train",
+        "extraction_dev2",
+        "--test",
+        "extraction_dev3",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = dict(
+        re.findall(
+            r"^\| (classifier[^|]*|BASELINE builtin extractor|union of both) \| (.*) \|$", done.stdout, re.M
+        )
+    )
+    assert len(rows) == 3, done.stdout
+    scores = {name: [float(x) for x in cells.split(" | ")] for name, cells in rows.items()}
+    assert all(0 < value <= 1 for pair in scores.values() for value in pair), scores
+    # the union finds at least what either finds
+    assert scores["union of both"][1] >= max(pair[1] for pair in scores.values())
+
+
+def test_predicate_classifier_refuses_to_classify_what_it_was_trained_on() -> None:
+    command = [
+        sys.executable,
+        str(BENCH / "predicate_classifier.py"),
+        "--train",
+        "extraction_dev2",
+        "--test",
+        "extraction_dev2",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and "--test must not be one of the --train files" in done.stderr
