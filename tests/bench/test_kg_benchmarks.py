@@ -251,17 +251,22 @@ def test_scenarios_bench_reports() -> None:
             assert (result["first_failure"] is None) == result["passed"]
 
 
-@pytest.mark.slow
-def test_predicate_classifier_reports_itself_beside_the_patterns() -> None:
+def _predicate_classifier(test: str) -> subprocess.CompletedProcess[str]:
+    """Run bench/predicate_classifier.py trained on dev2, classifying ``test``."""
     command = [
         sys.executable,
         str(BENCH / "predicate_classifier.py"),
         "--train",
         "extraction_dev2",
         "--test",
-        "extraction_dev3",
+        test,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.mark.slow
+def test_predicate_classifier_reports_itself_beside_the_patterns() -> None:
+    done = _predicate_classifier("extraction_dev3")
     assert done.returncode == 0, done.stderr[-2000:]
     rows = dict(
         re.findall(
@@ -276,13 +281,5 @@ def test_predicate_classifier_reports_itself_beside_the_patterns() -> None:
 
 
 def test_predicate_classifier_refuses_to_classify_what_it_was_trained_on() -> None:
-    command = [
-        sys.executable,
-        str(BENCH / "predicate_classifier.py"),
-        "--train",
-        "extraction_dev2",
-        "--test",
-        "extraction_dev2",
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    done = _predicate_classifier("extraction_dev2")
     assert done.returncode == 2 and "--test must not be one of the --train files" in done.stderr

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
-from engram.api.rest.reads import run_read
 from engram.api.results import EpisodeViewPage, ResultLimits, SearchPage, episode_page, search_page
 from engram.errors import InvalidInput, PreconditionFailed, PreconditionRequired
 from engram.memory import Memory
@@ -213,7 +212,7 @@ def update_episode(
 
 
 @router.get("/episodes", summary="List episodes, newest first", responses=problem_responses(422))
-async def list_episodes(
+def list_episodes(
     memory: MemoryDep,
     limits: LimitsDep,
     group_id: GroupQuery = None,
@@ -237,9 +236,7 @@ async def list_episodes(
 
     Long contents are cut (``content_truncated``) and the page stops at the byte budget.
     """
-    page = await run_read(
-        memory,
-        memory.list_episodes,
+    page = memory.list_episodes(
         group_id,
         after=after,
         before=before,
