@@ -28,6 +28,7 @@ import argparse
 import json
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -85,13 +86,16 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
 
 
-def wrk(base: str, script: str, connections: int, seconds: float) -> dict[str, Any]:
+def wrk(base: str, script: str, connections: int, seconds: int) -> dict[str, Any]:
     """Run wrk with ``script`` and return requests/s, p50/p99 ms, non-2xx answers and socket errors."""
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as handle:
         handle.write(script)
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", handle.name, base]
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    Path(handle.name).unlink()
+        handle.flush()
+        command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", handle.name, base]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"wrk exited with {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
+    out = done.stdout
     percentiles = dict(re.findall(r"^\s*(50|99)(?:\.0+)?%\s+(\S+)\s*$", out, re.M))
     if set(percentiles) != {"50", "99"}:
         raise RuntimeError(f"wrk printed no latency distribution:\n{out}")
@@ -132,7 +136,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             for kind, requests in kinds.items():
                 script = lua_script(requests)
-                wrk(server.base, script, args.connections, min(args.seconds, 3.0))  # warm-up
+                wrk(server.base, script, args.connections, min(args.seconds, 3))  # warm-up
                 cpu_before = server_cpu_seconds(server.pid)
                 measured = wrk(server.base, script, args.connections, args.seconds)
                 cpu = server_cpu_seconds(server.pid) - cpu_before
@@ -150,22 +154,31 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _positive(text: str) -> int:
+    """Return ``text`` as a whole number of at least 1 (argparse's type for counts and seconds)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", type=int, default=10_000)
-    parser.add_argument("--workers", type=int, default=2, help="engram serve --workers")
-    parser.add_argument("--connections", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=10.0, help="duration of each series")
+    parser.add_argument("--episodes", type=_positive, help="the store's size (default 10,000; --quick 500)")
+    parser.add_argument("--workers", type=_positive, default=2, help="engram serve --workers")
+    parser.add_argument("--connections", type=_positive, default=50)
+    parser.add_argument("--seconds", type=_positive, help="whole seconds a series (default 10; --quick 2)")
     parser.add_argument(
         "--database-url", help="the store on PostgreSQL at this URL (a fresh schema); 'embedded' starts one"
     )
-    parser.add_argument("--quick", action="store_true", help="tiny sizes (500 episodes, 2 s series)")
+    parser.add_argument("--quick", action="store_true", help="tiny defaults (500 episodes, 2 s series)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/http_qps.py needs wrk on the PATH (Debian: apt-get install wrk)")
-    if args.quick:
-        args.episodes, args.seconds = 500, 2.0
+    args.episodes = args.episodes or (500 if args.quick else 10_000)
+    args.seconds = args.seconds or (2 if args.quick else 10)
+    # A SIGTERM ends the run as Ctrl-C does: the server and its data directory are cleaned up.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench/http_qps.py stopped by SIGTERM"))
     result = run(args)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import LOCOMO_DEV
+
 pytestmark = pytest.mark.slow
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "http_qps.py"
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="needs wrk on the PATH (Debian: apt-get install wrk)")
+@pytest.mark.skipif(not LOCOMO_DEV.is_file(), reason=f"the bench's store is built from {LOCOMO_DEV}")
 def test_http_qps_bench_drives_every_series_without_errors() -> None:
     command = [sys.executable, str(BENCH), "--episodes=300", "--seconds=1", "--connections=8", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
@@ -40,3 +43,9 @@ def test_http_qps_bench_says_what_to_install_without_wrk(tmp_path: Path) -> None
         env={"PATH": str(tmp_path)},
     )
     assert done.returncode != 0 and "apt-get install wrk" in done.stderr
+
+
+@pytest.mark.parametrize("argument", ["--seconds=0.5", "--connections=0", "--episodes=-3", "--workers=0"])
+def test_http_qps_bench_refuses_a_count_below_one_naming_it(argument: str) -> None:
+    done = subprocess.run([sys.executable, str(BENCH), argument], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and argument.split("=")[0] in done.stderr and "at least 1" in done.stderr
