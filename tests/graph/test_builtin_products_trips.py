@@ -22,6 +22,20 @@ CASES: list[Case] = [
     # No complaint, or two customers: nobody is said to use it.
     ("鑫源超市和华联超市都在看收银系统V3.2。", "罗斌", set(),
      {("鑫源超市", "USES", "收银系统V3.2"), ("华联超市", "USES", "收银系统V3.2")}),
+    # A complaint that wants, weighs or denies the product, names its own product, another user or a
+    # second customer says no one uses it; a verb before a brand is no part of the product.
+    ("Escalation: Brookfield Hotels is evaluating the KeyLink smart locks but hasn't bought any.", "Ann",
+     set(), {("Brookfield Hotels", "USES", "KeyLink smart locks")}),
+    ("Complaint from Brookfield Hotels: they want to buy the KeyLink smart locks.", "Ann", set(),
+     {("Brookfield Hotels", "USES", "KeyLink smart locks")}),
+    ("Escalation from Brookfield Hotels and Marriott: the KeyLink smart locks drain their batteries.", "Ann",
+     set(), {("Brookfield Hotels", "USES", "KeyLink smart locks")}),
+    ("投诉：鑫源超市说竞争对手在用收银系统V3.2。", "罗斌", set(), {("鑫源超市", "USES", "收银系统V3.2")}),
+    ("投诉：鑫源超市反馈他们的收银系统太旧了，想换我们的旗云POS。", "罗斌", set(),
+     {("鑫源超市", "USES", "旗云POS")}),
+    ("反馈：旗云科技说他们的旗云POS新版下个月发布。", "罗斌", set(), {("旗云科技", "USES", "旗云POS")}),
+    ("客诉：鑫源超市反馈旗云POS卡顿。", "罗斌", {("鑫源超市", "USES", "旗云POS")},
+     {("鑫源超市", "USES", "反馈旗云POS")}),
     # 对方 takes the organisation talked about, not the product the last sentence named.
     ("客诉记录｜恒达物流：上月底到货的智能分拣柜S8老误报。对方要求6月10号之前给出整改方案。", "罗斌",
      {("恒达物流", "DEADLINE", "2024-06-10")}, {("智能分拣柜S8", "DEADLINE", "2024-06-10")}),
@@ -39,10 +53,21 @@ CASES: list[Case] = [
      {("Omar", "PLANS_TO_VISIT", "Denver")}, set()),
     ("I'm planning a surprise trip to Lisbon.", "Amy", {("Amy", "PLANS_TO_VISIT", "Lisbon")}, set()),
     ("I was driving to work when it started raining.", "Amy", set(), {("Amy", "PLANS_TO_VISIT", "work")}),
+    ("I was flying to Denver when the engine failed.", "Amy", set(), {("Amy", "PLANS_TO_VISIT", "Denver")}),
+    ("飞成都的航班取消了，我改坐高铁去。", "沈飞", set(), {("沈飞", "VISITED", "成都")}),
+    # A name that reads as a city abroad is one only where a place goes.
+    ("我下个月去杰克逊看我姐。", "叶琳", set(), {("叶琳", "PLANS_TO_VISIT", "杰克逊")}),
     # Several accounts taken over: one fact each; 暂由 hands a region over.
     ("Grace Okafor will take over my Pinecrest Bank and Halcyon Foods accounts.", "Owen",
      {("Grace Okafor", "RESPONSIBLE_FOR", "Pinecrest Bank"),
       ("Grace Okafor", "RESPONSIBLE_FOR", "Halcyon Foods")}, set()),
+    ("Grace Okafor took over my Pinecrest Bank, Halcyon Foods, and Vantage Air accounts last year.", "Owen",
+     {("Grace Okafor", "RESPONSIBLE_FOR", "Vantage Air")},
+     {("Grace Okafor", "RESPONSIBLE_FOR", "Pinecrest Bank, Halcyon Foods, and Vantage Air accounts")}),
+    ("Hackers tried to take over my Gmail and Twitter accounts.", "Owen", set(),
+     {("Owen", "RESPONSIBLE_FOR", "Gmail"), ("Owen", "RESPONSIBLE_FOR", "Twitter")}),
+    ("I don't want Grace Okafor to take over my Pinecrest Bank and Halcyon Foods accounts.", "Owen", set(),
+     {("Grace Okafor", "RESPONSIBLE_FOR", "Pinecrest Bank")}),
     ("华东售前这块暂由谷小雨代管。", "石磊", {("谷小雨", "RESPONSIBLE_FOR", "华东售前")}, set()),
     # A later 他 that names the person just mentioned leaves the first clause the speaker's.
     ("下个月搬去南京跟男朋友住，他在南大读博。", "乔安", {("乔安", "LIVES_IN", "南京")}, set()),
@@ -51,6 +76,7 @@ CASES: list[Case] = [
     ("恒信证券明年的预算定了，最后拍板的是他们CIO黄海。", "王芳",
      {("黄海", "HAS_ROLE", "CIO"), ("黄海", "WORKS_AT", "恒信证券")}, set()),
     ("我们的实施经理去了杭州。", "王芳", set(), {("王芳", "VISITED", "杭州")}),
+    ("他们CIO黄浦江边上有套房。", "王芳", set(), {("黄浦江", "HAS_ROLE", "CIO")}),
 ]  # fmt: skip
 
 

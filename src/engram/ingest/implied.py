@@ -53,8 +53,10 @@ def add_implied_facts(message: Message, text: str = "") -> None:
 
 def _complainants_use(message: Message, text: str) -> None:
     """客诉：新城中学反馈那批K8智能门锁老报E07错误, "Escalation from Brookfield Hotels: the KeyLink smart
-    locks we installed…": the one organisation of a complaint uses the one product it names
-    (inferred: a stated use or stop outweighs it)."""
+    locks we installed drain their batteries": the one organisation of a complaint uses the one
+    product whose fault it reports (inferred: a stated use or stop outweighs it). Not when the
+    sentence wants, weighs or denies it, names someone else as its user (竞争对手在用…), or the
+    product bears the organisation's own name (旗云科技 and its 旗云POS)."""
     if not _COMPLAINT.search(text):
         return
     organisations = [name for name, kind in message.entities if kind == "organisation"]
@@ -62,9 +64,19 @@ def _complainants_use(message: Message, text: str) -> None:
     if len(organisations) != 1 or len(products) != 1:
         return
     customer, product = organisations[0], products[0]
-    if any(f.predicate in ("USES", "STOPPED_USING") and product == f.object for f in message.facts.values()):
+    if re.search(rf"{re.escape(customer)}\s*(?:and|&|和|与|跟|、)\s*\w", text):
+        return  # "from Brookfield Hotels and Marriott": a second customer the finder did not type
+    sentence = next((s for s in _SENTENCE_END.split(text) if product in s), "")
+    faulty = _FAULT.search(sentence) or any(
+        f.predicate == "HAS_ISSUE" and f.subject == product for f in message.facts.values()
+    )
+    if (
+        not faulty
+        or _NOT_ITS_OWN.search(sentence)
+        or product[:2] == customer[:2]
+        or any(f.object == product and f.predicate in _USE for f in message.facts.values())
+    ):
         return
-    sentence = next((s for s in re.split(r"(?<=[。！？!?\n])|(?<=\.\s)", text) if product in s), text)
     message.add_fact(
         FactIn(
             subject=customer,
@@ -75,6 +87,24 @@ def _complainants_use(message: Message, text: str) -> None:
             source_kind="inferred",
         )
     )
+
+
+_USE = ("USES", "STOPPED_USING")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?\n])|(?<=\.\s)")
+_FAULT = re.compile(
+    r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
+    r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
+    r"stopped working|not working|doesn't work|won't|keeps?|overheat\w*|leak\w*|glitch\w*|duplicat\w*)\b",
+    re.I,
+)
+"""A fault reported of the product in its sentence."""
+_NOT_ITS_OWN = re.compile(
+    r"想|要不要|打算|考虑|评估|试用|竞争对手|别人|不是|而是|"
+    r"\b(?:wants?|would like|evaluat\w*|consider\w*|interested|trial|hasn't|haven't|not the|instead|"
+    r"competitor\w*|uses|using)\b",
+    re.I,
+)
+"""A sentence that wants the product, weighs it, denies it or names another user of it."""
 
 
 def _leaving_employer(message: Message) -> None:

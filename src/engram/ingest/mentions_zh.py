@@ -93,10 +93,10 @@ _MODIFIER = (
     r"冷链|工控|微型|迷你|大屏|触摸|激光|喷墨|彩色)?"
 )
 PRODUCT = re.compile(
-    # X3扫描仪, K8智能门锁; 智能分拣柜S8, 收银系统V3.2; 旗云POS, 富通WMS (a brand, not a verb, before it)
+    # X3扫描仪, K8智能门锁; 智能分拣柜S8, 收银系统V3.2; 旗云POS (a two-character brand: not 反馈旗云POS)
     rf"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*{_MODIFIER}{_PRODUCT_NOUN}"
     rf"|{_MODIFIER}{_PRODUCT_NOUN}[A-Za-z]+\d[A-Za-z0-9-]*(?:\.\d+)?(?![A-Za-z0-9])"
-    r"|(?:(?![的了是在和与把被从到个台批套这那我你他她们新旧做去用换买上])[\u4e00-\u9fff]){2,4}"
+    r"|(?:(?![的了是在和与把被从到个台批套这那我你他她们新旧做去用换买上成])[\u4e00-\u9fff]){2}"
     r"(?:POS|ERP|CRM|WMS|MES|OA|BI)(?![A-Za-z]|[\u4e00-\u9fff]{0,4}项目)"
     r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
 )
@@ -318,8 +318,13 @@ def tagged_mentions(sentence: str) -> list[Found]:
             continue
         if flag in ("nr", "nz", "n") and _where_one_lives(words, index):
             out.append((start, position, word, "place"))
-        elif flag != "ns" and len(word) >= 3 and is_world_place_zh(word):
-            out.append((start, position, word, "place"))  # 慕尼黑/nr, 温哥华/nr: a city abroad
+        elif (
+            flag != "ns"
+            and len(word) >= 3
+            and _TO_A_PLACE.search(sentence, 0, start)
+            and is_world_place_zh(word)
+        ):
+            out.append((start, position, word, "place"))  # 去慕尼黑/nr, 住在温哥华/nr: a city abroad
         elif flag in ("nr", "nrfg", "nrt") and len(word) == 3 and word[-1] in _NO_NAME_ENDS:
             continue  # 张家港/nr, 黄金周/nr, 高新区/nr: a place or a time jieba took for a name
         elif flag in ("nr", "nrfg", "nrt"):
@@ -371,6 +376,13 @@ def _where_one_lives(words: tuple[tuple[str, str], ...], index: int) -> bool:
 
 
 _MOVED_TO = re.compile(r"(?:住在|[搬迁](?:到|去|来|回))$")
+_TO_A_PLACE = re.compile(r"(?:[去到在从回飞往赴]|移民|定居|抵达|前往)$")
+
+
+def _abroad(sentence: str, start: int, word: str) -> bool:
+    """Return True for a city abroad said where a place goes (去慕尼黑, 住在温哥华), not a name that
+    reads as one (杰克逊说…)."""
+    return _TO_A_PLACE.search(sentence, 0, start) is not None and is_world_place_zh(word)
 
 
 def _name_cut_apart(words: tuple[tuple[str, str], ...], index: int) -> bool:
@@ -421,8 +433,14 @@ _ROLE_BEFORE = re.compile(rf"(?:{ZH_ROLE})$")
 
 
 def _named_after_role(sentence: str, start: int, word: str) -> bool:
-    """Return True for a surname's place name right after a role: a person (他们CIO黄海, 经理黄山)."""
+    """Return True for a surname's place name right after a role: a person (他们CIO黄海, 经理黄山), but
+    not three characters ending as a river, lake or road does (他们CIO黄浦江边上…)."""
+    if len(word) == 3 and word[-1] in _GEOGRAPHIC_ENDS:
+        return False
     return len(word) <= 3 and word[0] in SURNAMES and _ROLE_BEFORE.search(sentence, 0, start) is not None
+
+
+_GEOGRAPHIC_ENDS = frozenset("江河湖海山岛湾港路街桥门井村镇")
 
 
 def _unknown_name(word: str) -> bool:

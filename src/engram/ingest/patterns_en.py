@@ -215,6 +215,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("ASSIGNED_TO", rf"\b(?:assigned|reassigned|staffed|put|transferred) (?:to|on) (?:the )?{EN_OBJ}", 0.85,
        kind="entity", object_type="project", require_mention=True,
        trigger="assigned|staffed|put on|put to|transferred to|transferred on"),
+    # "Grace Okafor will take over my Pinecrest Bank and Halcyon Foods accounts": one fact each, said of
+    # a named person (not "hackers tried to take over my Gmail and Twitter accounts")
+    en("RESPONSIBLE_FOR", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:will |'ll |is going to |has |just )?(?:takes?|took|taken) over "
+       rf"(?:the |our |their |my |his |her )?(?P<obj>{EN_CAPS}(?:(?:,|,? and) {EN_CAPS})+) accounts\b", 0.75,
+       subject="group", subject_type="person", named_subject=True, kind="value", negatable=False, split=True,
+       handover=True, trigger="take over|takes over|took over|taken over"),
     en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
        r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
        0.8, kind="value", handover=True, trigger="took over|taken over|taking over|inherited|picked up"),
@@ -225,10 +231,6 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
     en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
-       handover=True, trigger="take over|takes over|took over|taking over|taken over"),
-    # "Grace will take over my Pinecrest Bank and Halcyon Foods accounts": one fact each
-    en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their |my |his |her )?"
-       rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})+) accounts\b", 0.75, kind="value", negatable=False, split=True,
        handover=True, trigger="take over|takes over|took over|taking over|taken over"),
     en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", require_mention=True,
@@ -423,7 +425,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent"),
     en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to|"
-       rf"move to) ?|(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to ){_PLACE_OBJ}", 0.8,
+       rf"move to) ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"
+       rf"{_PLACE_OBJ}", 0.8,
        require_mention=True, object_type="place",
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),
     en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,

@@ -383,7 +383,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("ATTENDED", rf"参加(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ}", 0.8, kind="value", trigger="参加"),  # 参加下: 一下
     zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲|见|陪|聚|谈|签')}",
        0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
-    zh("PLANS_TO_VISIT", rf"(?<![起高])飞(?:了)?(?:一趟|趟)?(?:往|去|到|回)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
+    zh("PLANS_TO_VISIT", rf"(?<![起高])飞(?:了)?(?:一趟|趟)?(?:往|去|到|回)?(?![^，。！？；]*?(?:航班|机票))"  # 飞成都的航班
+       rf"{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        object_type="place", trigger="飞"),
     zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?:去|到){ZH_OBJ}", 0.85,
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),

@@ -322,10 +322,11 @@ though a preposition governs the name."""
 _ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
 _ZH_PEOPLE = re.compile(
     r"老师|同事|邻居|朋友|同学|领导|老板|室友|舍友|小孩|学生|网友|医生|教练|师傅|阿姨|保姆|房东|闺蜜|哥们|大爷|大妈|"
-    r"小姑娘|小伙子|大姐|大哥|前台|"
+    r"小姑娘|小伙子|大姐|大哥|前台|竞争对手|友商|同行|"
     rf"(?:(?<=我们的)|(?<=我们公司的))[\u4e00-\u9fff]{{0,4}}?(?:{ZH_ROLE})"  # 我们的实施经理: not the speaker
 )
-"""People named by what they are: 乐乐的老师很喜欢画画 is the teacher's liking, not the speaker's."""
+"""People (and rivals) named by what they are: 乐乐的老师很喜欢画画 is the teacher's liking, not the
+speaker's; 竞争对手在用… is not the customer's use."""
 _ZH_WITH = re.compile(r"[和同]$")
 """和朋友, 同同事: company, not a subject (和 also joins two subjects, so only for these nouns)."""
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
