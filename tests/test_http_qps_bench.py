@@ -49,3 +49,24 @@ def test_http_qps_bench_says_what_to_install_without_wrk(tmp_path: Path) -> None
 def test_http_qps_bench_refuses_a_count_below_one_naming_it(argument: str) -> None:
     done = subprocess.run([sys.executable, str(BENCH), argument], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and argument.split("=")[0] in done.stderr and "at least 1" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="needs wrk on the PATH (Debian: apt-get install wrk)")
+@pytest.mark.skipif(not LOCOMO_DEV.is_file(), reason=f"the bench's store is built from {LOCOMO_DEV}")
+def test_http_qps_bench_mixes_in_batch_writers_and_a_health_probe() -> None:
+    command = [
+        sys.executable,
+        str(BENCH),
+        "--episodes=300",
+        "--seconds=1",
+        "--connections=4",
+        "--writers=1",
+        "--json",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["writers"] == 1
+    for kind, row in result["series"].items():
+        assert row["batches"] >= 1 and 0 < row["healthz_p50_ms"] <= row["healthz_p99_ms"], (kind, row)
+        assert row["non_2xx"] == 0, (kind, row)
