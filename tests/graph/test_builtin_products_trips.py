@@ -77,6 +77,10 @@ CASES: list[Case] = [
      {("黄海", "HAS_ROLE", "CIO"), ("黄海", "WORKS_AT", "恒信证券")}, set()),
     ("我们的实施经理去了杭州。", "王芳", set(), {("王芳", "VISITED", "杭州")}),
     ("他们CIO黄浦江边上有套房。", "王芳", set(), {("黄浦江", "HAS_ROLE", "CIO")}),
+    # A school or a place said as a landmark is where no one studies or lives.
+    ("我们在新城中学旁边开了家奶茶店。", "王芳", set(), {("王芳", "STUDIES_AT", "新城中学")}),
+    ("我住在汉堡王旁边。", "王芳", set(), {("王芳", "LIVES_IN", "汉堡")}),
+    ("我女儿在实验小学读二年级。", "王芳", {("王芳的女儿", "STUDIES_AT", "实验小学")}, set()),
     # "No need to wait" stops nothing; 对方律师 is no one called 方; a weekday is no account.
     ("他们CIO黄河说不用等了。", "王芳", {("黄河", "HAS_ROLE", "CIO")}, {("黄河", "STOPPED_USING", "等")}),
     ("我现在不用微信了。", "王芳", {("王芳", "STOPPED_USING", "微信")}, set()),

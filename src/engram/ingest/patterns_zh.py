@@ -29,6 +29,7 @@ from engram.ingest.frames_zh import (
     LEFT_SAID,
     MOVES_ON,
     NAME_START,
+    NEAR,
     NOT_A_ROLE,
     NOT_A_TIME,
     ORG,
@@ -57,7 +58,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="老家"),  # 搬回扬州老家
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
-    zh("LIVES_IN", rf"(?<!想)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住){ZH_OBJ}", require_mention=True,
+    zh("LIVES_IN", rf"(?<!想)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
+       rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
     # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
     zh("LIVES_IN", rf"(?<!公司)(?:总部|总公司)(?:设|搬)?(?:在|搬到了?|迁到了?){ZH_OBJ}", 0.8, require_mention=True,
@@ -118,7 +120,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        objectless=True),
     zh("STUDIES_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:读书|上学|读研|读博|念书|读大学|读|学习|"
        r"念|上课)", trigger="读|上学|念|学习|上课"),
-    zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))",
+    zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))"
+       rf"(?!{NEAR})",  # 在新城中学旁边开了家奶茶店: a landmark
        0.85, kind="entity", object_type="organisation", trigger="小学|中学|大学|学院|学校|幼儿园"),
     # 被浙大计算机录取了: admitted to a school, to study a subject there
     zh("STUDIES_AT", r"被(?P<obj>[\u4e00-\u9fff]{1,6}?(?:大学|学院|大|中学|小学))(?:[\u4e00-\u9fff]{2,6}?(?:专业|系)?)?录取",
