@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engram.ingest.reading import Message
+from engram.ingest.reading import Message, sentences
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 
@@ -66,7 +66,7 @@ def _complainants_use(message: Message, text: str) -> None:
     customer, product = organisations[0], products[0]
     if re.search(rf"{re.escape(customer)}\s*(?:and|&|和|与|跟|、)\s*\w", text):
         return  # "from Brookfield Hotels and Marriott": a second customer the finder did not type
-    sentence = next((s for s in _SENTENCE_END.split(text) if product in s), "")
+    sentence = next((s for _, s in sentences(text) if product in s), "")
     faulty = _FAULT.search(sentence) or any(
         f.predicate == "HAS_ISSUE" and f.subject == product for f in message.facts.values()
     )
@@ -90,7 +90,6 @@ def _complainants_use(message: Message, text: str) -> None:
 
 
 _USE = ("USES", "STOPPED_USING")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?\n])|(?<=\.\s)")
 _FAULT = re.compile(
     r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
     r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
