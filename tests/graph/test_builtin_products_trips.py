@@ -77,6 +77,10 @@ CASES: list[Case] = [
      {("黄海", "HAS_ROLE", "CIO"), ("黄海", "WORKS_AT", "恒信证券")}, set()),
     ("我们的实施经理去了杭州。", "王芳", set(), {("王芳", "VISITED", "杭州")}),
     ("他们CIO黄浦江边上有套房。", "王芳", set(), {("黄浦江", "HAS_ROLE", "CIO")}),
+    # A foreign city's name after a kin or people word, before what they do, names the person.
+    ("我同事米兰下周去杭州出差。", "叶琳", {("米兰", "PLANS_TO_VISIT", "杭州")},
+     {("叶琳的同事", "PLANS_TO_VISIT", "杭州")}),
+    ("我同事去了米兰。", "叶琳", {("叶琳的同事", "VISITED", "米兰")}, set()),
     # A school or a place said as a landmark is where no one studies or lives.
     ("我们在新城中学旁边开了家奶茶店。", "王芳", set(), {("王芳", "STUDIES_AT", "新城中学")}),
     ("我住在汉堡王旁边。", "王芳", set(), {("王芳", "LIVES_IN", "汉堡")}),

@@ -348,7 +348,11 @@ def tagged_mentions(sentence: str) -> list[Found]:
             if len(following[0]) <= 2 and following[1] in ("nr", "nrfg", "nrt", "ng", "n"):
                 out.append((start, position + len(following[0]), word + following[0], "person"))
         elif flag == "ns" and not _REGION.match(word):
-            person = _unknown_name(word) or _named_after_role(sentence, start, word)
+            person = (
+                _unknown_name(word)
+                or _named_after_role(sentence, start, word)
+                or _named_after_kin(words, index)
+            )
             out.append((start, position, word, "person" if person else "place"))
         elif flag == "nt":
             out.append((start, position, word, "organisation"))
@@ -441,6 +445,21 @@ def _named_after_role(sentence: str, start: int, word: str) -> bool:
 
 
 _GEOGRAPHIC_ENDS = frozenset("江河湖海山岛湾港路街桥门井村镇")
+_KIN_BEFORE_NAME = _words(
+    "同事 朋友 同学 室友 舍友 闺蜜 老公 老婆 男朋友 女朋友 弟弟 妹妹 哥哥 姐姐 儿子 女儿 表妹 表弟"
+)
+
+
+def _named_after_kin(words: tuple[tuple[str, str], ...], index: int) -> bool:
+    """Return True for a foreign place's name right after a kin or people word and before what they
+    do (我同事米兰下周去杭州, 我闺蜜罗马说…): a person so named; a Chinese division stays a place."""
+    word = words[index][0]
+    return (
+        0 < index < len(words) - 1
+        and words[index - 1][0] in _KIN_BEFORE_NAME
+        and words[index + 1][1] in ("v", "t", "d", "p")
+        and not is_chinese_place(word)
+    )
 
 
 def _unknown_name(word: str) -> bool:
