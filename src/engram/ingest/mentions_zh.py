@@ -318,12 +318,7 @@ def tagged_mentions(sentence: str) -> list[Found]:
             continue
         if flag in ("nr", "nz", "n") and _where_one_lives(words, index):
             out.append((start, position, word, "place"))
-        elif (
-            flag != "ns"
-            and len(word) >= 3
-            and _TO_A_PLACE.search(sentence, 0, start)
-            and is_world_place_zh(word)
-        ):
+        elif flag != "ns" and len(word) >= 3 and _abroad(sentence, start, word):
             out.append((start, position, word, "place"))  # 去慕尼黑/nr, 住在温哥华/nr: a city abroad
         elif flag in ("nr", "nrfg", "nrt") and len(word) == 3 and word[-1] in _NO_NAME_ENDS:
             continue  # 张家港/nr, 黄金周/nr, 高新区/nr: a place or a time jieba took for a name

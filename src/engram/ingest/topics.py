@@ -79,6 +79,10 @@ def _a_deal(mention: Mention, sentence: str = "") -> bool:
 
 _THE_CUSTOMER = re.compile(r"对方|客户|\b(?:they|the customer|the client)\b", re.I)
 """Said before a topic predicate's cue, the organisation talked about (对方要求下周一之前…)."""
+_CUSTOMER_FIRST = tuple(
+    dict.fromkeys(("deal", "purchase_order", "reference", "organisation", *TOPIC_HOLDERS_LATER))
+)
+"""TOPIC_HOLDERS_LATER with the organisation moved up behind the deals (a deal still wins)."""
 
 
 def earlier_topic(predicate: str, message: Message, before_cue: str = "") -> Mention | None:
@@ -87,10 +91,8 @@ def earlier_topic(predicate: str, message: Message, before_cue: str = "") -> Men
     organisation right after a deal when ``before_cue`` (the sentence up to the cue) says 对方 or
     "they"."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
-    holders: tuple[str, ...] = TOPIC_HOLDERS_LATER
-    if "organisation" in types and _THE_CUSTOMER.search(before_cue):
-        holders = ("deal", "purchase_order", "reference", "organisation", *holders)  # a deal still wins
-    for kind in holders:
+    customer = "organisation" in types and _THE_CUSTOMER.search(before_cue)
+    for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
         if kind in types and (
             named := [
                 m
