@@ -40,12 +40,13 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from _common import episode_stream, load_locomo, new_schema, postgres_url, summarize
+from _common import Text, episode_stream, load_locomo, new_schema, postgres_url, summarize
 from http_overhead import GROUP, QUERIES, build
 from peers_load import process_cpu_seconds
 from peers_systems import EngramServer
@@ -125,8 +126,8 @@ class MixedLoad:
     """``writers`` clients posting batches of 100 new episodes, and a health probe every 100 ms,
     from entering the block to leaving it."""
 
-    def __init__(self, base: str, writers: int) -> None:
-        self.base, self.writers = base, writers
+    def __init__(self, base: str, writers: int, texts: Sequence[Text]) -> None:
+        self.base, self.texts = base, texts
         self.stop = threading.Event()
         self.probes: list[float] = []
         self.batches = 0
@@ -144,7 +145,7 @@ class MixedLoad:
             thread.join()
 
     def _write(self, writer: int) -> None:
-        stream = episode_stream(load_locomo()[0], 10**9, seed=writer)
+        stream = episode_stream(self.texts, 10**9, seed=writer)
         with httpx.Client(base_url=self.base, timeout=120) as client:
             while not self.stop.is_set():
                 batch = [next(stream) for _ in range(100)]
@@ -192,13 +193,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.writers:
             env["ENGRAM_EXTRACTOR"] = "builtin"
         server = EngramServer(Path(tmp), "none", workers=args.workers, env=env)
+        texts = load_locomo()[0] if args.writers else []  # read once, not inside a measured series
         series = {}
         try:
             for kind, requests in kinds.items():
                 script = lua_script(requests)
                 wrk(server.base, script, args.connections, min(args.seconds, 3))  # warm-up
                 cpu_before = server_cpu_seconds(server.pid)
-                with MixedLoad(server.base, args.writers) as mixed:
+                with MixedLoad(server.base, args.writers, texts) as mixed:
                     measured = wrk(server.base, script, args.connections, args.seconds)
                 cpu = server_cpu_seconds(server.pid) - cpu_before
                 measured["server_cpu_ms_per_request"] = cpu * 1000 / max(measured["requests"], 1)
