@@ -68,9 +68,9 @@ COUNTS = {
 }
 
 
-def open_memory(data_dir: Path, extractor: str) -> Memory:
-    """Open a fresh store in ``data_dir`` without embeddings."""
-    settings = Settings(data_dir=data_dir, embedder="none", extractor=extractor)
+def open_memory(data_dir: Path, extractor: str, workers: int = 1) -> Memory:
+    """Open a fresh store in ``data_dir`` without embeddings; ``workers`` extraction processes."""
+    settings = Settings(data_dir=data_dir, embedder="none", extractor=extractor, extraction_workers=workers)
     return Memory.open(settings=settings, background_indexing=False)
 
 
@@ -90,21 +90,24 @@ def postgres_counts(url: str) -> dict[str, int]:
 
 
 @contextmanager
-def fresh_store(backend: str, extractor: str) -> Iterator[tuple[Memory, Any]]:
+def fresh_store(backend: str, extractor: str, workers: int = 1) -> Iterator[tuple[Memory, Any]]:
     """Yield a Memory on a new, empty store of ``backend`` and a function returning its graph counts.
 
-    ``backend`` is "sqlite" or a PostgreSQL URL (a new schema in it, dropped after).
+    ``backend`` is "sqlite" or a PostgreSQL URL (a new schema in it, dropped after);
+    ``workers``: the store's extraction processes (``Settings.extraction_workers``).
     """
     if backend == "sqlite":
         with tempfile.TemporaryDirectory(prefix="engram-graph-") as tmp:
-            memory = open_memory(Path(tmp), extractor)
+            memory = open_memory(Path(tmp), extractor, workers)
             try:
                 yield memory, lambda: graph_counts(Path(tmp) / "engram.db")
             finally:
                 memory.close()
         return
     schema, url = _common.new_schema(backend)
-    settings = Settings(database_url=SecretStr(url), embedder="none", extractor=extractor)
+    settings = Settings(
+        database_url=SecretStr(url), embedder="none", extractor=extractor, extraction_workers=workers
+    )
     try:
         memory = Memory.open(settings=settings, background_indexing=False)
         try:
@@ -124,14 +127,22 @@ def backend_name(backend: str) -> str:
 # -- 1. ingest ---------------------------------------------------------------------------------
 
 
+INGEST_VARIANTS = (
+    ("none", 1, "none (baseline)"),
+    ("builtin", 0, "builtin, in the writing process (baseline)"),
+    ("builtin", 1, "builtin"),
+)
+"""Extractor, extraction worker processes, and the row's label."""
+
+
 def ingest(path: Path, quick: bool, backends: list[str]) -> list[dict[str, Any]]:
     """Import the LoCoMo turns with each extractor on each backend; return one row per pair."""
     records = list(locomo_records(load_locomo(path)))
     if quick:
         records = records[:300]
     rows = []
-    for backend, extractor in itertools.product(backends, ("none", "builtin")):
-        with fresh_store(backend, extractor) as (memory, counted):
+    for backend, (extractor, workers, label) in itertools.product(backends, INGEST_VARIANTS):
+        with fresh_store(backend, extractor, workers) as (memory, counted):
             start, cpu_start = time.perf_counter(), time.process_time()
             for batch in batched(records, BATCH):
                 memory.create_episodes([record.episode for record in batch], kind="import")
@@ -140,7 +151,7 @@ def ingest(path: Path, quick: bool, backends: list[str]) -> list[dict[str, Any]]
         rows.append(
             {
                 "backend": backend_name(backend),
-                "extractor": extractor + (" (baseline)" if extractor == "none" else ""),
+                "extractor": label,
                 "episodes": len(records),
                 "seconds": wall,
                 "episodes/s": len(records) / wall,
@@ -417,6 +428,7 @@ def main() -> None:
         help="also run parts 1 and 3 on PostgreSQL at this URL; 'embedded' starts a throwaway server",
     )
     parser.add_argument("--skip-resolution", action="store_true", help="skip part 2 (backend-independent)")
+    parser.add_argument("--ingest-only", action="store_true", help="run part 1 only")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, seconds")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
@@ -455,6 +467,11 @@ def run(args: argparse.Namespace, backends: list[str], result: dict[str, Any]) -
             ],
             "## 1. LoCoMo dev ingest (create_episodes, batches of 500, embedder none)",
         )
+    if args.ingest_only:
+        if args.json:
+            json.dump(result, sys.stdout, indent=2, default=str)
+            print()
+        return
     if not args.skip_resolution:
         resolution(args, result)
     budget = 5.0 if args.quick else 6.0

@@ -213,6 +213,13 @@ class Settings(BaseSettings):
     llm_model: str = Field(default="qwen2.5:7b-instruct", description="For extractor=llm.")
     llm_api_key: SecretStr | None = Field(default=None, description="For extractor=llm.")
     llm_max_retries: int = Field(default=3, ge=0, description="Retries on 429, 5xx and timeouts.")
+    extraction_workers: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description="Processes that extract a large batch (128 episodes or more: imports, batch "
+        "requests) with the builtin extractor while it is being stored (Linux); 0: in the writing process.",
+    )
     metrics: MetricsSettings = Field(default_factory=MetricsSettings)
 
     @field_validator("trusted_hosts", "cors_origins", "indexed_metadata_keys", mode="before")

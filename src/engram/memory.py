@@ -142,7 +142,13 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         )
         self.history = HistoryService(store, clock=self._clock)
         self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=queries)
-        self._extraction = GraphIngest(store, self.graph, self.settings.create_extractor(), clock=self._clock)
+        self._extraction = GraphIngest(
+            store,
+            self.graph,
+            self.settings.create_extractor(),
+            clock=self._clock,
+            workers=self.settings.extraction_workers,
+        )
         self._review = ReviewService(store, self.graph, clock=self._clock)
         self.keys = Keyring(store, self._clock)
         self._creates = CreateCounts()
@@ -376,9 +382,16 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             ([prepared[i] for i in positions[group_id]], operation)
             for group_id, operation in operations.items()
         ]
-        for indexes, pairs in zip(
-            positions.values(), self.store.insert_episode_batches(batches), strict=True
-        ):
+        # A large batch is extracted in a worker process while it is stored; duplicates' are dropped.
+        started = self._extraction.start(
+            [new.episode for new, given in zip(prepared, supplied, strict=True) if given is None]
+        )
+        try:
+            inserted = self.store.insert_episode_batches(batches)
+        except BaseException:
+            self._extraction.abandon(started)
+            raise
+        for indexes, pairs in zip(positions.values(), inserted, strict=True):
             metrics.count_created(pairs, kind, self.settings.metrics.intents, self.settings.metrics.sources)
             for i, (episode, duplicate) in zip(indexes, pairs, strict=True):
                 stored[i] = CreatedEpisode(
@@ -389,7 +402,7 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         if self._indexer is not None:
             self._indexer.notify()
         fresh = [(stored[i].episode, supplied[i]) for i in range(len(prepared)) if not stored[i].deduplicated]
-        self._extraction.ingest(fresh, actor)
+        self._extraction.ingest(fresh, actor, started)
         self._count_creates(list(stored.values()))
         return [stored[i] for i in range(len(prepared))]
 

@@ -133,6 +133,9 @@ class BuiltinExtractor:
     """
 
     name = "builtin"
+    pure = True
+    """Deterministic and without I/O: a large batch may be extracted in another process
+    (engram.ingest.worker)."""
 
     def __init__(
         self,

@@ -14,6 +14,7 @@ from datetime import datetime
 from engram.errors import EngramError
 from engram.graph.service import GraphService
 from engram.ingest.extract import Extractor, MeteredExtractor
+from engram.ingest.worker import ExtractionWorker, Started
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Extraction
 from engram.observability import metrics
@@ -33,31 +34,66 @@ class GraphIngest:
         extractor: Extractor | None,
         *,
         clock: Callable[[], datetime],
+        workers: int = 0,
     ) -> None:
         self._store = store
         self._graph = graph
         self._extractor = extractor
+        self._worker = ExtractionWorker(extractor, workers)
         # Checked once: an isinstance against a Protocol inspects its members on every call.
         self._metered = extractor if isinstance(extractor, MeteredExtractor) else None
         self._clock = clock
 
     def close(self) -> None:
-        """Release the extractor."""
+        """Release the extractor and its worker processes."""
+        self._worker.close()
         if self._extractor is not None:
             self._extractor.close()
 
-    def ingest(self, items: Sequence[tuple[Episode, Extraction | None]], actor: str | None) -> None:
-        """Build the graph of newly stored episodes: the supplied extraction, else the extractor's.
+    def start(self, episodes: Sequence[Episode]) -> Started:
+        """Begin extracting a large batch in the worker process while the caller stores it.
+
+        Pass the result to ``ingest``; a small batch (or no worker) is extracted there instead.
+        """
+        return self._worker.start(episodes)
+
+    def abandon(self, started: Started) -> None:
+        """Cancel what ``start`` handed over and no worker has begun (the batch was not stored)."""
+        for _ in self._worker.reclaim(started):
+            pass
+
+    def ingest(
+        self,
+        items: Sequence[tuple[Episode, Extraction | None]],
+        actor: str | None,
+        started: Started | None = None,
+    ) -> None:
+        """Build the graph of newly stored episodes: the supplied extraction, else the extractor's
+        (the worker's for the chunks it took, when ``started`` there).
 
         Episodes of one group share one ``extract`` operation and one transaction; chit-chat
         (an empty extraction) builds nothing.
         """
         work: dict[str, list[tuple[Episode, Extraction]]] = {}
         tokens: dict[str, dict[str, int]] = {}
+        fresh = {episode.id for episode, supplied in items if supplied is None}
+        started = started or Started()
+        extracted: dict[str, Extraction | None] = {}
+        for chunk in self._worker.reclaim(started):  # from the end, while the workers go on from the front
+            extracted.update((e.id, self._extract(e, tokens)) for e in chunk if e.id in fresh)
+        for episode_id, found in self._worker.collect(started).items():
+            if self._extractor is not None and episode_id in fresh:
+                metrics.count_extraction(self._extractor.name, "ok")
+                extracted[episode_id] = found
         for episode, supplied in items:
+            extraction: Extraction | None
             if supplied is not None:
                 metrics.count_extraction("agent", "ok")
-            extraction = supplied if supplied is not None else self._extract(episode, tokens)
+                extraction = supplied
+            elif episode.id in extracted:
+                extraction = extracted[episode.id]
+            else:  # a small batch, or the worker's extractor raised: extract now, recording any failure
+                extraction = self._extract(episode, tokens)
             if extraction is not None and not extraction.empty:
                 work.setdefault(episode.group_id, []).append((episode, extraction))
         for group_id, batch in work.items():
