@@ -217,7 +217,7 @@ class Settings(BaseSettings):
         default=1,
         ge=0,
         le=64,
-        description="Processes that extract a large batch (128 episodes or more: imports, batch "
+        description="Processes that extract a large batch (64 episodes or more: imports, batch "
         "requests) with the builtin extractor while it is being stored (Linux); 0: in the writing process.",
     )
     metrics: MetricsSettings = Field(default_factory=MetricsSettings)

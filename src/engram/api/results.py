@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
+from starlette.responses import Response
 
 from engram.config import Settings
 from engram.ingest.inputs import encode_cursor
@@ -199,3 +200,13 @@ def search_page(response: SearchResponse, query: SearchQuery, limits: ResultLimi
         if threads is not None:
             threads = group_by_thread([response.results[i] for i in range(kept)])
     return SearchPage(results=hits, warnings=response.warnings, threads=threads, next_cursor=next_cursor)
+
+
+def json_response(result: BaseModel) -> Response:
+    """Return ``result`` as a 200 JSON response, serialised by pydantic in the caller's thread.
+
+    A plain-function route that returns a model has FastAPI validate it against the response
+    model and serialise it in its thread pool: a second thread hop, and the model checked
+    twice, per request (docs/decisions.md §36). The route keeps ``response_model`` for its schema.
+    """
+    return Response(result.model_dump_json(), media_type="application/json")

@@ -12,7 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
-from engram.api.results import EpisodeViewPage, ResultLimits, SearchPage, episode_page, search_page
+from engram.api.results import (
+    EpisodeViewPage,
+    ResultLimits,
+    SearchPage,
+    episode_page,
+    json_response,
+    search_page,
+)
 from engram.errors import InvalidInput, PreconditionFailed, PreconditionRequired
 from engram.memory import Memory
 from engram.models.episodes import (
@@ -211,7 +218,12 @@ def update_episode(
     return _episode_response({"episode": episode.model_dump(mode="json")}, episode.etag)
 
 
-@router.get("/episodes", summary="List episodes, newest first", responses=problem_responses(422))
+@router.get(
+    "/episodes",
+    summary="List episodes, newest first",
+    response_model=EpisodeViewPage,
+    responses=problem_responses(422),
+)
 def list_episodes(
     memory: MemoryDep,
     limits: LimitsDep,
@@ -231,7 +243,7 @@ def list_episodes(
     ] = None,
     known_at: KnownAtQuery = None,
     as_of: Annotated[UtcDatetime | None, Query(description=AS_OF + TIME)] = None,
-) -> EpisodeViewPage:
+) -> Response:
     """Return a page of episodes; pass ``next_cursor`` back as ``cursor`` for the next one.
 
     Long contents are cut (``content_truncated``) and the page stops at the byte budget.
@@ -248,25 +260,28 @@ def list_episodes(
         known_at=known_at,
         as_of=as_of,
     )
-    return episode_page(page, limits)
+    return json_response(episode_page(page, limits))
 
 
-@router.post("/episodes/search", summary="Search episodes", responses=problem_responses(422))
-def search_episodes(
-    memory: MemoryDep, limits: LimitsDep, query: Annotated[SearchQuery, Body()]
-) -> SearchPage:
+@router.post(
+    "/episodes/search",
+    summary="Search episodes",
+    response_model=SearchPage,
+    responses=problem_responses(422),
+)
+def search_episodes(memory: MemoryDep, limits: LimitsDep, query: Annotated[SearchQuery, Body()]) -> Response:
     """Return the best matching episodes, each with ``score`` and ``citation``.
 
     Long contents are cut (``content_truncated``); past the byte budget, ``next_cursor`` continues.
     """
-    return search_page(memory.search_episodes(query), query, limits)
+    return json_response(search_page(memory.search_episodes(query), query, limits))
 
 
 health_router = APIRouter()
 
 
-@health_router.get("/healthz", summary="Liveness")
-def healthz(memory: MemoryDep, response: Response) -> dict[str, Any]:
+@health_router.get("/healthz", summary="Liveness", response_model=dict[str, Any])
+def healthz(memory: MemoryDep) -> Response:
     """Return ok with the schema version when the store answers."""
-    response.headers["Cache-Control"] = "no-store"
-    return {"status": "ok", "schema_version": memory.store.schema_version()}
+    body = {"status": "ok", "schema_version": memory.store.schema_version()}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
