@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
+import sys
+import time
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from conftest import LOCOMO_DEV
@@ -120,3 +124,45 @@ def test_a_small_batch_or_an_impure_extractor_stays_in_the_caller() -> None:
     assert ExtractionWorker(Remote(), 1).start(episodes(MIN_EPISODES)).chunks == ()
     assert ExtractionWorker(PidExtractor(), 0).start(episodes(MIN_EPISODES)).chunks == ()
     assert not multiprocessing.active_children()
+
+
+PARENT = """
+import multiprocessing, sys, time
+from itertools import islice
+from pathlib import Path
+from pathlib import Path
+from engram import Memory, Settings
+from engram.portable.locomo import load_locomo, locomo_records
+settings = Settings(data_dir=Path(sys.argv[1]), embedder="none")
+memory = Memory.open(settings=settings, background_indexing=False)
+memory.create_episodes([r.episode for r in islice(locomo_records(load_locomo(Path(sys.argv[2]))), 100)])
+print(*[child.pid for child in multiprocessing.active_children()], flush=True)
+time.sleep(600)
+"""
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its reaper does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_the_worker_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
+    with subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(tmp_path / "data"), str(LOCOMO_DEV)],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as parent:
+        try:
+            assert parent.stdout is not None
+            (worker,) = [int(pid) for pid in parent.stdout.readline().split()]
+            assert alive(worker)
+        finally:
+            parent.kill()
+    deadline = time.monotonic() + 30  # it checks every PARENT_CHECK_SECONDS
+    while alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(worker)

@@ -13,7 +13,10 @@ from __future__ import annotations
 import gc
 import logging
 import multiprocessing
+import os
 import sys
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -33,16 +36,30 @@ CHUNK = 32
 """Episodes a worker takes at a time: what the writing process reclaims once it has stored the
 batch is every chunk not yet begun, so both finish within about a chunk of each other."""
 
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker checks that the process that forked it is still there."""
+
 _extractor: Extractor | None = None
 """The worker process's extractor, inherited from the parent at fork."""
 
 
-def _adopt(extractor: Extractor) -> None:
-    """Set up a new worker: its extractor, and a collector that skips what the parent held."""
+def _adopt(extractor: Extractor, parent: int) -> None:
+    """Set up a new worker: its extractor, a collector that skips what the parent held, and an
+    end when the parent ends."""
     global _extractor
     _extractor = extractor
     gc.freeze()  # the inherited objects stay out of the collector's walks, their pages shared
     gc.enable()  # forked inside a batch that pauses the collector (engram.ingest.bulk)
+    threading.Thread(target=_end_with, args=(parent,), daemon=True, name="engram-parent-watch").start()
+
+
+def _end_with(parent: int) -> None:
+    """Exit once ``parent`` is gone: a parent killed outright never shuts its pool down, and the
+    worker, holding both ends of its task queue, would wait for work forever. (Not
+    ``PR_SET_PDEATHSIG``: it fires when the forking thread ends, and that may be a pool thread.)"""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _extract_all(episodes: list[Episode]) -> dict[str, Extraction]:
@@ -90,7 +107,7 @@ class ExtractionWorker:
                 self._processes,
                 mp_context=multiprocessing.get_context("fork"),
                 initializer=_adopt,
-                initargs=(self._extractor,),
+                initargs=(self._extractor, os.getpid()),
             )
         parts = [list(episodes[i : i + CHUNK]) for i in range(0, len(episodes), CHUNK)]
         return Started(tuple((part, self._pool.submit(_extract_all, part)) for part in parts))
