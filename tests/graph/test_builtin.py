@@ -238,6 +238,12 @@ def test_references_map_through_a_custom_table(extractor: BuiltinExtractor) -> N
     assert deal.aliases == ["deal:7890"]
 
 
+def test_empty_title_marks_name_nothing(extractor: BuiltinExtractor) -> None:
+    assert extractor.extract(episode("《 》")).entities == []
+    named = extractor.extract(episode("见《 》和《框架协议》")).entities
+    assert [e.name for e in named] == ["框架协议"]
+
+
 def test_reference_table_rules_and_versions() -> None:
     table = ReferenceTable([{"pattern": r"CASE#(\d+)", "type": "case", "id": "case:{1}"}], use_defaults=False)
     assert [(r.type, r.id) for r in table.find("see CASE#42 and DEAL-1")] == [("case", "case:42")]

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import time
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import LOCOMO_DEV
 from engram import Memory, Settings
 from engram.errors import InvalidInput
+from engram.ingest.extraction import GraphIngest
 from engram.ingest.worker import CHUNK, MIN_EPISODES, ExtractionWorker
 from engram.models.episodes import Episode
 from engram.models.graph import EntityIn, Extraction
@@ -21,7 +26,8 @@ from engram.portable.locomo import load_locomo, locomo_records
 
 
 class PidExtractor:
-    """Names one entity after the process that extracted the episode; raises on "boom"."""
+    """Names one entity after the process that extracted the episode; raises on "boom", takes its
+    time over "slow"."""
 
     name = "pid"
     pure = True
@@ -29,6 +35,8 @@ class PidExtractor:
     def extract(self, episode: Episode) -> Extraction:
         if "boom" in episode.content:
             raise InvalidInput("boom", field="content")
+        if "slow" in episode.content:
+            time.sleep(0.5)
         return Extraction(entities=[EntityIn(name=f"pid {os.getpid()}", type="thing")])
 
     def close(self) -> None:
@@ -91,24 +99,59 @@ def test_a_large_import_extracted_in_a_worker_builds_the_same_graph(backend: dic
     assert graphs[0] == graphs[1]
 
 
-def test_the_worker_takes_chunks_from_the_front_and_the_caller_reclaims_from_the_end() -> None:
+def test_the_same_id_in_two_groups_of_one_batch_keeps_each_groups_graph(backend: dict[str, Any]) -> None:
+    turns = [record.episode for record in islice(locomo_records(load_locomo(LOCOMO_DEV)), 200)]
+    graphs: dict[int, list[list[tuple[Any, ...]]]] = {}
+    for workers in (0, 1):
+        first = [
+            t.model_copy(update={"group_id": f"a{workers}", "id": f"t{i}"}) for i, t in enumerate(turns[:100])
+        ]
+        second = [
+            t.model_copy(update={"group_id": f"b{workers}", "id": f"t{i}"}) for i, t in enumerate(turns[100:])
+        ]
+        settings = Settings(**backend, embedder="none", extraction_workers=workers)
+        with Memory.open(settings=settings, background_indexing=False) as memory:
+            memory.create_episodes(first + second)
+            graphs[workers] = [graph_of(memory, f"a{workers}"), graph_of(memory, f"b{workers}")]
+    assert graphs[0][0] and graphs[0][1] and graphs[0][0] != graphs[0][1]
+    assert graphs[1] == graphs[0]
+
+
+def test_a_worker_killed_between_batches_is_replaced(tmp_path: Path) -> None:
+    turns = [record.episode for record in islice(locomo_records(load_locomo(LOCOMO_DEV)), 400)]
+    reference = Settings(data_dir=tmp_path / "inline", embedder="none", extraction_workers=0)
+    with Memory.open(settings=reference, background_indexing=False) as memory:
+        for start in range(0, 400, 100):
+            memory.create_episodes(turns[start : start + 100])
+        expected = graph_of(memory, turns[0].group_id or "default")
+    settings = Settings(data_dir=tmp_path / "data", embedder="none", extraction_workers=1)
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+        memory.create_episodes(turns[:100])
+        (killed,) = multiprocessing.active_children()
+        os.kill(killed.pid, signal.SIGKILL)  # between batches: the next one finds it gone
+        killed.join(30)
+        for start in range(100, 400, 100):
+            memory.create_episodes(turns[start : start + 100])
+        (replaced,) = multiprocessing.active_children()
+        assert replaced.pid != killed.pid
+        assert graph_of(memory, turns[0].group_id or "default") == expected
+
+
+def test_the_worker_claims_chunks_from_the_front_and_the_caller_from_the_back() -> None:
     worker = ExtractionWorker(PidExtractor(), 1)
     try:
-        batch = episodes(MIN_EPISODES * 2)
-        batch[5] = batch[5].model_copy(update={"content": "boom"})
+        batch = episodes(CHUNK * 4)
+        batch[0] = batch[0].model_copy(update={"content": "slow"})  # the worker is still on chunk 0…
+        batch[40] = batch[40].model_copy(update={"content": "boom"})
         started = worker.start(batch)
-        assert len(started.chunks) == len(batch) // CHUNK
-        started.chunks[0][1].result(timeout=60)  # the worker has begun at the front
-        reclaimed = list(worker.reclaim(started))
-        ids = [e.id for e in batch]
-        assert [e.id for chunk in reversed(reclaimed) for e in chunk] == ids[
-            len(ids) - len(reclaimed) * CHUNK :
-        ]
-        found = worker.collect(started)
-        assert "ep_5" not in found  # the extractor raised there: left for the caller to record
-        assert sorted(found) == sorted(set(ids[: len(ids) - len(reclaimed) * CHUNK]) - {"ep_5"})
+        taken = next(iter(worker.reclaim(started)))  # …when the caller takes the last chunk
+        assert [e.id for e in taken] == [e.id for e in batch[-CHUNK:]]
+        found = worker.collect(started)  # the worker claims every chunk left, from the front
+        assert sorted(found) == sorted(("g", e.id) for e in batch[:-CHUNK] if e.id != "ep_40")
         names = {entity.name for extraction in found.values() for entity in extraction.entities}
-        assert names and f"pid {os.getpid()}" not in names  # extracted in another process
+        assert names == {f"pid {next(iter(multiprocessing.active_children())).pid}"}
+        assert f"pid {os.getpid()}" not in names
+        assert list(worker.reclaim(started)) == []  # nothing is left to claim
     finally:
         worker.close()
     assert not multiprocessing.active_children()
@@ -166,3 +209,31 @@ def test_the_worker_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
     while alive(worker) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not alive(worker)
+
+
+class BrokenExtractor(PidExtractor):
+    """Builds an invalid entity (an extractor's bug) for "bad" episodes."""
+
+    def extract(self, episode: Episode) -> Extraction:
+        if "bad" in episode.content:
+            EntityIn(name="", type="thing")  # raises pydantic's ValidationError
+        return Extraction(entities=[EntityIn(name=f"about {episode.content}", type="thing")])
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_an_invalid_extraction_is_recorded_as_failed_and_the_batch_keeps_its_graph(
+    tmp_path: Path, workers: int
+) -> None:
+    settings = Settings(data_dir=tmp_path / "data", embedder="none", extraction_workers=workers)
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+        broken = BrokenExtractor()
+        memory._extraction = GraphIngest(  # the extractor a bug would give
+            memory.store, memory.graph, broken, clock=datetime.now, workers=workers
+        )
+        items = [{"id": f"e{i}", "content": "bad" if i == 7 else f"note {i}"} for i in range(80)]
+        memory.create_episodes(items)
+        failed = memory.get_episode("e7").metadata
+        assert failed["extraction_status"] == "failed"
+        assert failed["extraction_error"].startswith("invalid extraction: name:")
+        names = {e.name for e in memory.graph.search_entities(memory.group(None), "about", [], 100)}
+        assert len(names) == 79 and "about note 8" in names

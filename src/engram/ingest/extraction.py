@@ -11,10 +11,12 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from pydantic import ValidationError
+
 from engram.errors import EngramError
 from engram.graph.service import GraphService
 from engram.ingest.extract import Extractor, MeteredExtractor
-from engram.ingest.worker import ExtractionWorker, Started
+from engram.ingest.worker import ExtractionWorker, Key, Started
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Extraction
 from engram.observability import metrics
@@ -76,22 +78,24 @@ class GraphIngest:
         """
         work: dict[str, list[tuple[Episode, Extraction]]] = {}
         tokens: dict[str, dict[str, int]] = {}
-        fresh = {episode.id for episode, supplied in items if supplied is None}
+        fresh = {(episode.group_id, episode.id) for episode, supplied in items if supplied is None}
         started = started or Started()
-        extracted: dict[str, Extraction | None] = {}
+        extracted: dict[Key, Extraction | None] = {}
         for chunk in self._worker.reclaim(started):  # from the end, while the workers go on from the front
-            extracted.update((e.id, self._extract(e, tokens)) for e in chunk if e.id in fresh)
-        for episode_id, found in self._worker.collect(started).items():
-            if self._extractor is not None and episode_id in fresh:
+            extracted.update(
+                ((e.group_id, e.id), self._extract(e, tokens)) for e in chunk if (e.group_id, e.id) in fresh
+            )
+        for key, found in self._worker.collect(started).items():
+            if self._extractor is not None and key in fresh:
                 metrics.count_extraction(self._extractor.name, "ok")
-                extracted[episode_id] = found
+                extracted[key] = found
         for episode, supplied in items:
             extraction: Extraction | None
             if supplied is not None:
                 metrics.count_extraction("agent", "ok")
                 extraction = supplied
-            elif episode.id in extracted:
-                extraction = extracted[episode.id]
+            elif (episode.group_id, episode.id) in extracted:
+                extraction = extracted[episode.group_id, episode.id]
             else:  # a small batch, or the worker's extractor raised: extract now, recording any failure
                 extraction = self._extract(episode, tokens)
             if extraction is not None and not extraction.empty:
@@ -139,11 +143,17 @@ class GraphIngest:
                 extraction, tokens[episode.id] = self._metered.extract_with_usage(episode)
             else:
                 extraction = self._extractor.extract(episode)
-        except EngramError as exc:
+        except (
+            EngramError,
+            ValidationError,
+        ) as exc:  # a ValidationError: the extractor built an invalid entity or fact
+            detail = (
+                exc.detail if isinstance(exc, EngramError) else f"invalid extraction: {_first_error(exc)}"
+            )
             metrics.count_extraction(self._extractor.name, "failed")
-            logger.warning("extraction failed for %s: %s", episode.id, exc.detail)
+            logger.warning("extraction failed for %s: %s", episode.id, detail)
             current = self._store.get_episode(episode.group_id, episode.id) or episode
-            self._set_status(current, {"extraction_status": "failed", "extraction_error": exc.detail[:500]})
+            self._set_status(current, {"extraction_status": "failed", "extraction_error": detail[:500]})
             return None
         metrics.count_extraction(self._extractor.name, "retried" if retry else "ok")
         return extraction
@@ -178,3 +188,9 @@ def _of(
     tokens: dict[str, dict[str, int]], batch: list[tuple[Episode, Extraction]]
 ) -> dict[str, dict[str, int]]:
     return {episode.id: tokens[episode.id] for episode, _ in batch if episode.id in tokens}
+
+
+def _first_error(exc: ValidationError) -> str:
+    """Return where and why a model refused the extractor's output, e.g. ``entities.0.name: …``."""
+    error = exc.errors()[0]
+    return f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"

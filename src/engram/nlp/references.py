@@ -134,7 +134,8 @@ class ReferenceTable:
             surface = match.group()
             add(Reference(surface, surface.lower(), "email", f"email:{surface.lower()}", *match.span()))
         for match in _TITLE.finditer(text):
-            add(self._document(match.group(1), match.group(), match.start(), match.end(), kind="title"))
+            if match.group(1).strip():  # 《 》 names nothing
+                add(self._document(match.group(1), match.group(), match.start(), match.end(), kind="title"))
         for match in _FILE.finditer(text):
             lead = _FILE_LEAD.match(match.group(1))
             start = match.start() + (lead.end() if lead else 0)
