@@ -18,9 +18,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import apsw
+import pytest
+
+from conftest import LOCOMO_DEV
+from engram.cli.common import stop_between_batches
 
 EPISODES = 20_000
 BATCH = 200
@@ -163,3 +168,55 @@ def test_kill_9_loses_no_acknowledged_episode(tmp_path: Path) -> None:
     assert f"{EPISODES - len(present)} created, {len(present)} deduplicated" in output
     assert stored_ids(database) == set(ids)
     assert integrity(database) == "ok"
+
+
+def graph_rows(database: Path) -> list[tuple[object, ...]]:
+    """Every entity name and fact version of the store, sorted: the graph, ids aside."""
+    conn = apsw.Connection(str(database))
+    try:
+        entities = [("entity", str(r[0]), str(r[1])) for r in conn.execute("SELECT name, type FROM entities")]
+        facts = [("fact", str(r[0]), str(r[1])) for r in conn.execute("SELECT predicate, fact FROM facts")]
+        return sorted(entities + facts)
+    finally:
+        conn.close()
+
+
+def test_ctrl_c_stops_after_the_batch_being_stored_with_its_graph(tmp_path: Path) -> None:
+    if not LOCOMO_DEV.is_file():
+        pytest.skip(f"LoCoMo dev file not found at {LOCOMO_DEV}")
+    env = {**os.environ, "ENGRAM_EMBEDDER": "none", "ENGRAM_EXTRACTOR": "builtin"}
+    command = engram("import", LOCOMO_DEV, "--format", "locomo", "--batch-size", "100")
+    with subprocess.Popen(
+        [*command, "--data-dir", tmp_path / "stopped"], stderr=subprocess.PIPE, text=True, env=env
+    ) as process:
+        assert process.stderr is not None
+        lines = [process.stderr.readline()]
+        assert ACK.match(lines[0]), lines
+        process.send_signal(signal.SIGINT)  # the next batch is being stored (or read) by now
+        lines += process.stderr.readlines()
+    assert process.returncode == 130, lines
+    assert any(line.startswith("stopping after the batch being stored") for line in lines)
+    acknowledged = [int(match.group(1)) for line in lines if (match := ACK.match(line))]
+    assert f"interrupted: {acknowledged[-1]} records committed" in lines[-1]
+    assert len(stored_ids(tmp_path / "stopped" / "engram.db")) == acknowledged[-1]
+    # Run again to finish: every episode stored before the stop already has its graph.
+    subprocess.run([*command, "--data-dir", tmp_path / "stopped"], env=env, check=True, capture_output=True)
+    subprocess.run([*command, "--data-dir", tmp_path / "whole"], env=env, check=True, capture_output=True)
+    stopped, whole = (
+        graph_rows(tmp_path / "stopped" / "engram.db"),
+        graph_rows(tmp_path / "whole" / "engram.db"),
+    )
+    assert len(whole) > 100
+    assert stopped == whole
+
+
+def test_a_second_ctrl_c_stops_at_once() -> None:
+    with stop_between_batches() as checkpoint:
+        checkpoint()  # nothing asked yet
+        os.kill(os.getpid(), signal.SIGINT)  # the first: noted, deferred to the checkpoint
+        with pytest.raises(KeyboardInterrupt):
+            checkpoint()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)  # the second raises where the program is
+            time.sleep(5)  # the handler runs before this ends
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

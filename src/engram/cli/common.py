@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import getpass
 import os
+import signal
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import apsw
@@ -194,3 +197,34 @@ def show_rows(rows: Iterable[Sequence[str]], headers: Sequence[str]) -> None:
     for row in rows:
         out.print(Text("  ".join(cell for cell in row[:-1] if cell), style="bold"))
         out.print(Padding(Text(row[-1]), (0, 0, 0, 4), expand=False))
+
+
+@contextmanager
+def stop_between_batches() -> Iterator[Callable[[], None]]:
+    """Yield a checkpoint to call after each committed batch: it raises KeyboardInterrupt once
+    Ctrl-C was pressed. The first Ctrl-C lets the batch being stored finish, its graph included
+    (interrupted between its commit and its graph, a batch's episodes would stay without a graph:
+    importing again skips them as duplicates); a second stops at once. Outside the main thread
+    (no signal handler can be set there) the checkpoint does nothing and Ctrl-C acts as usual.
+    """
+    requested = False
+
+    def checkpoint() -> None:
+        if requested:
+            raise KeyboardInterrupt
+
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
+        nonlocal requested
+        if requested:
+            raise KeyboardInterrupt
+        requested = True
+        note("stopping after the batch being stored (Ctrl-C again to stop now)")
+
+    if threading.current_thread() is not threading.main_thread():
+        yield checkpoint
+        return
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield checkpoint
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -44,6 +44,7 @@ from engram.cli.common import (
     show_rows,
     snippet,
     stamp,
+    stop_between_batches,
     using_memory,
 )
 from engram.cli.portable import export_engram, import_engram, looks_like_export
@@ -80,8 +81,21 @@ def _acknowledgements(total: int | None, label: str) -> Iterator[Callable[[Impor
     """Yield the per-batch callback: a progress bar on a terminal, else a "committed" line per batch.
 
     The line (``committed <records so far>[/<total>] ...``) is printed after the batch's
-    transaction committed, so a log or a supervising process knows what is durable.
+    transaction committed, so a log or a supervising process knows what is durable. A first
+    Ctrl-C stops the import after the batch being stored (``stop_between_batches``).
     """
+    with stop_between_batches() as checkpoint, _shown(total, label) as show:
+
+        def acknowledged(stats: ImportStats, size: int) -> None:
+            show(stats, size)
+            checkpoint()
+
+        yield acknowledged
+
+
+@contextmanager
+def _shown(total: int | None, label: str) -> Iterator[Callable[[ImportStats, int], None]]:
+    """Yield the callback that shows a committed batch: a line, or a progress bar on a terminal."""
     if not err.is_terminal:
 
         def log(stats: ImportStats, size: int) -> None:
