@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from engram.errors import InvalidInput
-from engram.ingest.extract import Extractor
+from engram.ingest.extract import DeferredExtractor, Extractor
 from engram.models.intents import load_taxonomy
 from engram.nlp.embed import Embedder, create_embedder
 from engram.observability.labels import DEFAULT_SOURCES
@@ -246,9 +246,13 @@ class Settings(BaseSettings):
         if self.extractor == "none":
             return None
         if self.extractor == "builtin":
-            from engram.ingest.builtin import BuiltinExtractor
 
-            return BuiltinExtractor()
+            def build() -> Extractor:
+                from engram.ingest.builtin import BuiltinExtractor
+
+                return BuiltinExtractor()
+
+            return DeferredExtractor("builtin", build, pure=True)
         if self.extractor == "llm":
             from engram.ingest.llm import LLMExtractor
 

@@ -97,11 +97,14 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         clock: Clock | None = None,
         background_indexing: bool = True,
         reembed: bool = False,
+        defer_extractor: bool = False,
     ) -> None:
         """Serve ``store``. Without ``embedder`` there is no vector channel.
 
         Raises StoreError when the store's vectors were made by another embedder, unless
         ``reembed``: then every vector is dropped and the episodes wait to be embedded again.
+        ``defer_extractor``: build the extractor at its first use rather than now (the builtin
+        one compiles its patterns, ~1 s: a short command that may never extract skips that).
         """
         self.store = store
         self.settings = settings or Settings()
@@ -149,6 +152,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             clock=self._clock,
             workers=self.settings.extraction_workers,
         )
+        if not defer_extractor:
+            self._extraction.prepare()
         self._review = ReviewService(store, self.graph, clock=self._clock)
         self.keys = Keyring(store, self._clock)
         self._creates = CreateCounts()

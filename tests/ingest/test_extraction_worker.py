@@ -237,3 +237,32 @@ def test_an_invalid_extraction_is_recorded_as_failed_and_the_batch_keeps_its_gra
         assert failed["extraction_error"].startswith("invalid extraction: name:")
         names = {e.name for e in memory.graph.search_entities(memory.group(None), "about", [], 100)}
         assert len(names) == 79 and "about note 8" in names
+
+
+DEFERRED = """
+import sys
+from pathlib import Path
+from engram import Memory, Settings
+settings = Settings(data_dir=Path(sys.argv[1]), embedder="none")
+command = sys.argv[2] == "command"
+with Memory.open(settings=settings, defer_extractor=command) as memory:
+    print("compiled at open:", "engram.ingest.patterns" in sys.modules)
+    memory.list_episodes()
+    memory.create_episode({"content": "I moved to Denver last year.", "actor": {"id": "kim", "name": "Kim"}})
+    print("compiled after a write:", "engram.ingest.patterns" in sys.modules)
+    print(*[f"{h.subject_name} {h.fact.predicate} {h.object_name}" for h in memory.search_facts({}).results])
+"""
+
+
+@pytest.mark.parametrize("mode", ["command", "library"])
+def test_a_deferred_builtin_extractor_is_built_at_the_first_write(tmp_path: Path, mode: str) -> None:
+    """A CLI command (``engram search``) compiles the patterns only if it writes; a library or server
+    opening a Memory compiles them at once."""
+    shown = subprocess.run(
+        [sys.executable, "-c", DEFERRED, str(tmp_path / "data"), mode],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert shown[:2] == [f"compiled at open: {mode == 'library'}", "compiled after a write: True"]
+    assert shown[2] == "Kim LIVES_IN Denver"

@@ -124,7 +124,7 @@ def open_memory(
     directory = settings.data_dir
     try:
         if settings.database_url is not None:
-            return Memory.open(settings=settings, background_indexing=serving)
+            return Memory.open(settings=settings, background_indexing=serving, defer_extractor=not serving)
         if directory.exists() and not directory.is_dir():
             raise InvalidInput(f"{directory} is a file, not a directory", field="--data-dir")
         if must_exist and not settings.database_path.is_file():
@@ -133,7 +133,7 @@ def open_memory(
                 "creates one (or pass --data-dir)",
                 field="--data-dir",
             )
-        return Memory.open(settings=settings, background_indexing=serving)
+        return Memory.open(settings=settings, background_indexing=serving, defer_extractor=not serving)
     except EngramError as exc:
         raise fail(exc) from exc
     except OSError as exc:

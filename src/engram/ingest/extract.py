@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from engram.models.episodes import Episode
@@ -33,3 +35,39 @@ class MeteredExtractor(Extractor, Protocol):
     def extract_with_usage(self, episode: Episode) -> tuple[Extraction, dict[str, int]]:
         """Return the extraction and its token counts (``prompt_tokens``, ``completion_tokens``)."""
         ...
+
+
+class DeferredExtractor:
+    """An extractor built at its first use, once (thread-safe).
+
+    The builtin extractor compiles ~400 patterns when built (~1 s): a command that never extracts
+    (``engram search``, ``engram list``) should not wait for it. ``prepare`` builds it ahead, as a
+    long-lived process does at start.
+    """
+
+    def __init__(self, name: str, build: Callable[[], Extractor], *, pure: bool = False) -> None:
+        self.name = name
+        self.pure = pure
+        """Whether the built extractor may run in another process (engram.ingest.worker)."""
+        self._build = build
+        self._built: Extractor | None = None
+        self._lock = threading.Lock()
+
+    def prepare(self) -> Extractor:
+        """Return the extractor, building it first if no call has."""
+        built = self._built
+        if built is None:
+            with self._lock:
+                if self._built is None:
+                    self._built = self._build()
+                built = self._built
+        return built
+
+    def extract(self, episode: Episode) -> Extraction:
+        """Return what the built extractor finds in ``episode``."""
+        return self.prepare().extract(episode)
+
+    def close(self) -> None:
+        """Close the built extractor, if it was built."""
+        if self._built is not None:
+            self._built.close()

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from engram.errors import EngramError
 from engram.graph.service import GraphService
-from engram.ingest.extract import Extractor, MeteredExtractor
+from engram.ingest.extract import DeferredExtractor, Extractor, MeteredExtractor
 from engram.ingest.worker import ExtractionWorker, Key, Started
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Extraction
@@ -51,6 +51,12 @@ class GraphIngest:
         self._worker.close()
         if self._extractor is not None:
             self._extractor.close()
+
+    def prepare(self) -> None:
+        """Build a deferred extractor now, so the first batch does not wait for it (Memory does at
+        open unless told to defer)."""
+        if isinstance(self._extractor, DeferredExtractor):
+            self._extractor.prepare()
 
     def start(self, episodes: Sequence[Episode]) -> Started:
         """Begin extracting a large batch in the worker process while the caller stores it.
