@@ -66,7 +66,8 @@ class GraphIngest:
         return self._worker.start(episodes)
 
     def abandon(self, started: Started) -> None:
-        """Cancel what ``start`` handed over and no worker has begun (the batch was not stored)."""
+        """Claim every chunk of ``started`` no worker has claimed, so the workers stop after the one
+        they are on (the batch was not stored)."""
         for _ in self._worker.reclaim(started):
             pass
 
