@@ -436,3 +436,25 @@ def test_an_unknown_entity_id_is_refused_and_a_new_name_creates_the_entity(agent
     assert malformed.value.field == "facts.0.subject" and agent.search_entities("en_ann") == []
     say(agent, "Ann knows Bo", 0, f("Ann", "KNOWS", "Bo"))
     assert {e.name for e in agent.search_entities("Bo")} == {"Bo"}
+
+
+@pytest.mark.parametrize(
+    ("one", "two", "kind"),
+    [
+        ("anna.lee@example.com", "anna.lea@example.com", "email"),
+        ("https://example.com/docs/a1", "https://example.com/docs/a2", "url"),
+    ],
+)
+def test_addresses_a_letter_apart_are_two_and_never_a_candidate(
+    agent: Memory, one: str, two: str, kind: str
+) -> None:
+    for days, address in ((0, one), (1, two)):
+        say(
+            agent,
+            f"王芳的联系方式：{address}",
+            days,
+            f("王芳", "CONTACT", address),
+            entities=[{"name": address, "type": kind}, {"name": "王芳", "type": "person"}],
+        )
+    assert sorted(e.name for e in agent.search_entities("example", types=[kind])) == sorted([one, two])
+    assert agent.merge_candidates() == []  # an address is its own id: no near spelling to review

@@ -41,6 +41,8 @@ from engram.threads import thread_key
 
 __all__ = ["FUZZY_FLOOR", "BuildSummary", "GraphBuilder", "fact_index_text", "name_keys", "neutral_fact_text"]
 
+IDENTIFIER_TYPES = frozenset({"email", "url"})
+"""Entity types whose name is an address: the same entity only under the same name or alias."""
 FUZZY_POOL = 200
 FUZZY_FLOOR = 0.8
 _ENTITY_ID = re.compile(r"^en_[0-9A-Z]{26}$")
@@ -260,7 +262,9 @@ class GraphBuilder:
         exact = txn.entities_named(group, name_keys(mention))
         if exact:
             return [(known, 0.0) for known in exact]
-        if mention.type == UNKNOWN_TYPE:
+        if mention.type == UNKNOWN_TYPE or mention.type in IDENTIFIER_TYPES or "ref_id" in mention.attributes:
+            # An address or a reference (a Message-ID, DEAL-7890) is its own id: a near spelling is
+            # another one, and a mail import's hundreds of them made each new one every one's candidate.
             return []
         key = normalise_name(mention.name)
         names = [n for n in (mention.name, *mention.aliases) if not is_generic(n)]

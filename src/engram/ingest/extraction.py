@@ -87,6 +87,9 @@ class GraphIngest:
         tokens: dict[str, dict[str, int]] = {}
         fresh = {(episode.group_id, episode.id) for episode, supplied in items if supplied is None}
         started = started or Started()
+        if not fresh:  # every episode was a duplicate (a re-import): nothing to wait for
+            self.abandon(started)
+            started = Started()
         extracted: dict[Key, Extraction | None] = {}
         for chunk in self._worker.reclaim(started):  # from the end, while the workers go on from the front
             extracted.update(
