@@ -467,26 +467,27 @@ def run(args: argparse.Namespace, backends: list[str], result: dict[str, Any]) -
             ],
             "## 1. LoCoMo dev ingest (create_episodes, batches of 500, embedder none)",
         )
-    if args.ingest_only:
-        if args.json:
-            json.dump(result, sys.stdout, indent=2, default=str)
-            print()
-        return
-    if not args.skip_resolution:
-        resolution(args, result)
-    budget = 5.0 if args.quick else 6.0
-    result["facts_search"] = [
-        facts_search(args.facts, args.build_budget, args.queries, budget, backend) for backend in backends
-    ]
+    if not args.ingest_only:
+        if not args.skip_resolution:
+            resolution(args, result)
+        budget = 5.0 if args.quick else 6.0
+        result["facts_search"] = [
+            facts_search(args.facts, args.build_budget, args.queries, budget, backend) for backend in backends
+        ]
     if args.json:
         json.dump(result, sys.stdout, indent=2, default=str)
         print()
-        return
-    builds = [{k: v for k, v in facts.items() if k != "rows"} for facts in result["facts_search"]]
+    elif "facts_search" in result:
+        print_facts_search(result["facts_search"])
+
+
+def print_facts_search(results: list[dict[str, Any]]) -> None:
+    """Print part 3: each backend's build, then its search latencies."""
+    builds = [{k: v for k, v in facts.items() if k != "rows"} for facts in results]
     _common.print_table(
         builds, list(builds[0]), "## 3. Facts store build (agent-supplied facts, extractor none)"
     )
-    for facts in result["facts_search"]:
+    for facts in results:
         _common.print_table(
             facts["rows"],
             ["backend", "kind", "method", "n", "p50", "p95", "p99", "max", "cpu p50", "cpu p95", "returned"],

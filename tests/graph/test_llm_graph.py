@@ -22,6 +22,7 @@ from engram import Memory, Settings
 from engram.ingest.llm_parse import parse_extraction
 from engram.models.graph import FactHit
 from fakes.openai_server import ChatReply, FakeOpenAI, serve_fake_openai
+from graph_support import facts, graph_shape
 
 STORIES: dict[str, Any] = json.loads(
     (Path(__file__).parents[1] / "data" / "llm_replies.json").read_text(encoding="utf-8")
@@ -87,11 +88,6 @@ def replay_as_agent(memory: Memory, name: str, group: str = "agent") -> None:
         )
 
 
-def facts(memory: Memory, group: str = "llm") -> list[FactHit]:
-    """Return every fact version of the group, current or not."""
-    return memory.search_facts({"group_id": group, "include_history": True, "limit": 100}).results
-
-
 def rows(hits: list[FactHit]) -> set[Row]:
     return {(h.subject_name, h.fact.predicate, h.object_name, h.fact.value) for h in hits}
 
@@ -100,27 +96,6 @@ def one(hits: list[FactHit], predicate: str, target: object) -> FactHit:
     """Return the one fact with ``predicate`` whose object name or value is ``target``."""
     (hit,) = [h for h in hits if h.fact.predicate == predicate and target in (h.object_name, h.fact.value)]
     return hit
-
-
-def graph_shape(memory: Memory, group: str) -> list[tuple[Any, ...]]:
-    """Return the group's facts as comparable tuples: names, values, times, status, provenance."""
-    return sorted(
-        (
-            h.subject_name,
-            h.fact.predicate,
-            h.object_name,
-            str(h.fact.value),
-            h.fact.fact,
-            sorted(h.fact.conditions.items()),
-            h.fact.confidence,
-            h.fact.source_kind,
-            h.fact.status,
-            h.fact.valid_at,
-            h.fact.invalid_at,
-            len(h.fact.episodes),
-        )
-        for h in facts(memory, group)
-    )
 
 
 # -- the stories ---------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from engram.ingest.worker import CHUNK, MIN_EPISODES, ExtractionWorker
 from engram.models.episodes import Episode
 from engram.models.graph import EntityIn, Extraction
 from engram.portable.locomo import load_locomo, locomo_records
+from graph_support import graph_shape
 
 
 class PidExtractor:
@@ -64,22 +65,6 @@ def episodes(count: int) -> list[Episode]:
     ]
 
 
-def graph_of(memory: Memory, group: str) -> list[tuple[Any, ...]]:
-    """Every fact version of the group as comparable tuples."""
-    hits = memory.search_facts({"group_id": group, "include_history": True, "limit": 100}).results
-    return sorted(
-        (
-            h.subject_name,
-            h.fact.predicate,
-            h.object_name,
-            str(h.fact.value),
-            h.fact.fact,
-            str(h.fact.valid_at),
-        )
-        for h in hits
-    )
-
-
 def test_a_large_import_extracted_in_a_worker_builds_the_same_graph(backend: dict[str, Any]) -> None:
     turns = [record.episode for record in islice(locomo_records(load_locomo(LOCOMO_DEV)), 300)]
     graphs = []
@@ -90,10 +75,10 @@ def test_a_large_import_extracted_in_a_worker_builds_the_same_graph(backend: dic
         with Memory.open(settings=settings, background_indexing=False) as memory:
             memory.create_episodes(batch)
             assert bool(multiprocessing.active_children()) == (workers == 1)
-            graphs.append(graph_of(memory, group))
+            graphs.append(graph_shape(memory, group))
             again = memory.create_episodes(batch)  # a re-import: duplicates, nothing built twice
             assert all(created.deduplicated for created in again)
-            assert graph_of(memory, group) == graphs[-1]
+            assert graph_shape(memory, group) == graphs[-1]
         assert not multiprocessing.active_children()  # closing the memory stops its worker
     assert len(graphs[0]) > 20
     assert graphs[0] == graphs[1]
@@ -112,7 +97,7 @@ def test_the_same_id_in_two_groups_of_one_batch_keeps_each_groups_graph(backend:
         settings = Settings(**backend, embedder="none", extraction_workers=workers)
         with Memory.open(settings=settings, background_indexing=False) as memory:
             memory.create_episodes(first + second)
-            graphs[workers] = [graph_of(memory, f"a{workers}"), graph_of(memory, f"b{workers}")]
+            graphs[workers] = [graph_shape(memory, f"a{workers}"), graph_shape(memory, f"b{workers}")]
     assert graphs[0][0] and graphs[0][1] and graphs[0][0] != graphs[0][1]
     assert graphs[1] == graphs[0]
 
@@ -123,7 +108,7 @@ def test_a_worker_killed_between_batches_is_replaced(tmp_path: Path) -> None:
     with Memory.open(settings=reference, background_indexing=False) as memory:
         for start in range(0, 400, 100):
             memory.create_episodes(turns[start : start + 100])
-        expected = graph_of(memory, turns[0].group_id or "default")
+        expected = graph_shape(memory, turns[0].group_id or "default")
     settings = Settings(data_dir=tmp_path / "data", embedder="none", extraction_workers=1)
     with Memory.open(settings=settings, background_indexing=False) as memory:
         memory.create_episodes(turns[:100])
@@ -134,7 +119,7 @@ def test_a_worker_killed_between_batches_is_replaced(tmp_path: Path) -> None:
             memory.create_episodes(turns[start : start + 100])
         (replaced,) = multiprocessing.active_children()
         assert replaced.pid != killed.pid
-        assert graph_of(memory, turns[0].group_id or "default") == expected
+        assert graph_shape(memory, turns[0].group_id or "default") == expected
 
 
 def test_the_worker_claims_chunks_from_the_front_and_the_caller_from_the_back() -> None:
@@ -172,7 +157,6 @@ def test_a_small_batch_or_an_impure_extractor_stays_in_the_caller() -> None:
 PARENT = """
 import multiprocessing, sys, time
 from itertools import islice
-from pathlib import Path
 from pathlib import Path
 from engram import Memory, Settings
 from engram.portable.locomo import load_locomo, locomo_records

@@ -153,10 +153,8 @@ class GraphIngest:
                 extraction, tokens[episode.id] = self._metered.extract_with_usage(episode)
             else:
                 extraction = self._extractor.extract(episode)
-        except (
-            EngramError,
-            ValidationError,
-        ) as exc:  # a ValidationError: the extractor built an invalid entity or fact
+        # A ValidationError: the extractor built an invalid entity or fact (its bug, recorded like a failure).
+        except (EngramError, ValidationError) as exc:
             detail = (
                 exc.detail if isinstance(exc, EngramError) else f"invalid extraction: {_first_error(exc)}"
             )

@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engram.errors import EngramError
-from engram.ingest.extract import Extractor
+from engram.ingest.extract import DeferredExtractor, Extractor
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction
 
@@ -223,8 +223,8 @@ class ExtractionWorker:
         """Return the pool and its claim counters, forking the workers on first use."""
         if self._pool is None or self._claims is None:
             assert self._extractor is not None
-            if (prepare := getattr(self._extractor, "prepare", None)) is not None:
-                prepare()  # built before the fork, so the worker inherits it built
+            if isinstance(self._extractor, DeferredExtractor):
+                self._extractor.prepare()  # built before the fork, so the worker inherits it built
             context = multiprocessing.get_context("fork")
             self._claims = Claims(context)
             self._pool = ProcessPoolExecutor(
