@@ -168,6 +168,15 @@ def test_kill_9_loses_no_acknowledged_episode(tmp_path: Path) -> None:
     assert f"{EPISODES - len(present)} created, {len(present)} deduplicated" in output
     assert stored_ids(database) == set(ids)
     assert integrity(database) == "ok"
+    assert queued_extractions(database) == 0  # the batch killed before its graph was built, built now
+
+
+def queued_extractions(database: Path) -> int:
+    conn = apsw.Connection(str(database))
+    try:
+        return int(next(conn.execute("SELECT count(*) FROM extraction_queue"))[0])
+    finally:
+        conn.close()
 
 
 def graph_rows(database: Path) -> list[tuple[object, ...]]:

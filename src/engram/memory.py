@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -81,6 +83,9 @@ if TYPE_CHECKING:  # engram.portable.batch imports this module
 Clock = Callable[[], datetime]
 
 
+logger = logging.getLogger("engram.memory")
+
+
 class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
     """Long-term memory over a Storage: episodes, the knowledge graph, search, history, export.
 
@@ -154,6 +159,11 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         )
         if not defer_extractor:
             self._extraction.prepare()
+        self._stopping = threading.Event()
+        self._recovery: threading.Thread | None = None
+        if background_indexing:  # a server: what a crashed writer left is built beside the requests
+            self._recovery = threading.Thread(target=self._recover, name="engram-graph-recovery", daemon=True)
+            self._recovery.start()
         self._review = ReviewService(store, self.graph, clock=self._clock)
         self.keys = Keyring(store, self._clock)
         self._creates = CreateCounts()
@@ -202,6 +212,9 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
 
     def close(self) -> None:
         """Stop background indexing and release the store."""
+        self._stopping.set()
+        if self._recovery is not None:
+            self._recovery.join()
         self._recent_errors.detach()
         if self._indexer is not None:
             self._indexer.stop()
@@ -219,9 +232,26 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         When it returns, everything written before the call is searchable by every channel
         (BM25 and the graph are written with the episode; only vectors lag): the way to wait
         after a bulk import, a reembed and in tests, beside the background thread, which does
-        this anyway. ``on_batch(n)`` is called after each batch (for a progress bar).
+        this anyway. ``on_batch(n)`` is called after each batch (for a progress bar). The graph
+        of episodes a crashed writer stored is built first (``build_queued_graphs``).
         """
+        self.build_queued_graphs()
         return 0 if self._indexer is None else self._indexer.index_pending(on_batch=on_batch)
+
+    def build_queued_graphs(self) -> int:
+        """Build the graph of episodes a writer stored but stopped before extracting (killed,
+        crashed); return how many episodes were taken.
+
+        Runs when a server starts, before an import and in ``index_pending``; rows another
+        running process queued are left to it.
+        """
+        return self._extraction.build_queued(self._stopping)
+
+    def _recover(self) -> None:
+        try:
+            self.build_queued_graphs()
+        except EngramError as exc:  # the rows stay queued for the next start
+            logger.warning("could not build the graph a stopped writer left: %s", exc.detail)
 
     def pending_embeddings(self) -> int:
         """Return how many episodes wait for their vector (counted up to 1,000,000)."""
@@ -270,7 +300,14 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         if nesting_depth(metadata) > MAX_METADATA_DEPTH:
             raise InvalidInput(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels", field="metadata")
 
-    def _prepare(self, episode_in: EpisodeIn, group_id: str, operation_id: str, now: datetime) -> NewEpisode:
+    def _prepare(
+        self,
+        episode_in: EpisodeIn,
+        group_id: str,
+        operation_id: str,
+        now: datetime,
+        supplied: Extraction | None,
+    ) -> NewEpisode:
         content = episode_in.content_text()
         size = len(content.encode("utf-8"))
         if size > self.settings.max_content_bytes:
@@ -304,6 +341,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             vector=None
             if episode_in.embedding is None
             else given_vector(episode_in.embedding, self.embedder),
+            queued=self._extraction.queues(supplied),
+            supplied=None if supplied is None else supplied.model_dump(mode="json", exclude_defaults=True),
         )
 
     # -- episodes ------------------------------------------------------------------------------
@@ -367,8 +406,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
                     operations[group_id] = Operation.begin(
                         group_id, kind, f"{kind} episodes", at=self._clock(), actor=actor
                     )
-                prepared.append(self._prepare(episode_in, group_id, operations[group_id].id, now))
                 extraction = supplied_extraction(episode_in)
+                prepared.append(self._prepare(episode_in, group_id, operations[group_id].id, now, extraction))
                 supplied.append(extraction)
                 unknown.append([] if extraction is None else self.graph.check_supplied(group_id, extraction))
             except InvalidInput as exc:

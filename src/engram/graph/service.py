@@ -146,9 +146,15 @@ class GraphService:
         actor: str | None,
         kind: str,
         tokens: dict[str, dict[str, int]] | None = None,
+        queued: Sequence[str] | None = None,
     ) -> BuildSummary:
         """Resolve and arbitrate the extractions of stored episodes of one group, as one ``kind``
-        operation (``tokens``: what each extraction cost, recorded in its details)."""
+        operation (``tokens``: what each extraction cost, recorded in its details).
+
+        ``queued``: ids of episodes in the extraction queue (engram.storage.extraction_queue),
+        those of the batch and any others, taken out of it in the same transaction; an episode of
+        the batch no longer queued had its graph built by another writer and is skipped.
+        """
         name_vectors = self._mention_vectors(batch)
 
         def write(txn: Txn) -> BuildSummary:
@@ -156,19 +162,23 @@ class GraphService:
                 group_id, kind, f"{kind}: graph of {len(batch)} episode(s)", self._clock, actor
             )
             total = BuildSummary()
+            work = batch
+            if queued is not None:
+                claimed = txn.claim_extractions(group_id, queued)
+                work = [(episode, extraction) for episode, extraction in batch if episode.id in claimed]
+                if not work:
+                    return total
             with txn.pipeline():  # the batch's writes go out with its next read, not one sync each
-                if len(batch) > 1:
-                    self._builder.read_names(txn, group_id, [extraction for _, extraction in batch])
-                for episode, extraction in batch:
+                if len(work) > 1:
+                    self._builder.read_names(txn, group_id, [extraction for _, extraction in work])
+                for episode, extraction in work:
                     part = self._builder.build(txn, episode, extraction, operation, name_vectors)
-                    if len(batch) > 1:
+                    if len(work) > 1:
                         for decision in part.decisions:
                             decision["episode"] = episode.id
                     total.add(part)
             extra = {"tokens": tokens} if tokens else {}
-            txn.record_operation(
-                operation, {"episodes": [e.id for e, _ in batch], **total.details(), **extra}
-            )
+            txn.record_operation(operation, {"episodes": [e.id for e, _ in work], **total.details(), **extra})
             return total
 
         summary = self._store.write(write)

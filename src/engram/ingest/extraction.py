@@ -2,14 +2,18 @@
 
 An episode's graph is built in its own transaction right after the episode is stored: a
 failing extractor never loses the episode, which is marked ``extraction_status: failed`` in
-its metadata (a new version) so ``reextract`` can retry it.
+its metadata (a new version) so ``reextract`` can retry it. The episode waits in the
+extraction queue in between (engram.storage.extraction_queue): what a crashed writer left
+there is built by ``build_queued``.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import partial
 
 from pydantic import ValidationError
 
@@ -20,7 +24,8 @@ from engram.ingest.worker import ExtractionWorker, Key, Started
 from engram.models.episodes import Episode, EpisodeFilters, Operation
 from engram.models.graph import Extraction
 from engram.observability import metrics
-from engram.storage.protocol import Storage
+from engram.storage.extraction_queue import QueuedExtraction, owner_alive
+from engram.storage.protocol import Storage, Txn
 from engram.storage.types import PageKey
 
 logger = logging.getLogger("engram.ingest")
@@ -58,6 +63,10 @@ class GraphIngest:
         if isinstance(self._extractor, DeferredExtractor):
             self._extractor.prepare()
 
+    def queues(self, supplied: Extraction | None) -> bool:
+        """Return whether a new episode with this supplied extraction (or none) waits for a graph."""
+        return supplied is not None or self._extractor is not None
+
     def start(self, episodes: Sequence[Episode]) -> Started:
         """Begin extracting a large batch in the worker process while the caller stores it.
 
@@ -80,10 +89,14 @@ class GraphIngest:
         """Build the graph of newly stored episodes: the supplied extraction, else the extractor's
         (the worker's for the chunks it took, when ``started`` there).
 
-        Episodes of one group share one ``extract`` operation and one transaction; chit-chat
-        (an empty extraction) builds nothing.
+        Episodes of one group share one ``extract`` operation and one transaction, which takes
+        them out of the extraction queue; chit-chat (an empty extraction) builds nothing.
         """
         work: dict[str, list[tuple[Episode, Extraction]]] = {}
+        queued: dict[str, list[str]] = {}
+        for episode, supplied in items:
+            if self.queues(supplied):
+                queued.setdefault(episode.group_id, []).append(episode.id)
         tokens: dict[str, dict[str, int]] = {}
         fresh = {(episode.group_id, episode.id) for episode, supplied in items if supplied is None}
         started = started or Started()
@@ -110,8 +123,58 @@ class GraphIngest:
                 extraction = self._extract(episode, tokens)
             if extraction is not None and not extraction.empty:
                 work.setdefault(episode.group_id, []).append((episode, extraction))
-        for group_id, batch in work.items():
-            self._graph.build(group_id, batch, actor, "extract", _of(tokens, batch))
+        self._build(work, queued, actor, tokens)
+
+    def _build(
+        self,
+        work: dict[str, list[tuple[Episode, Extraction]]],
+        queued: dict[str, list[str]],
+        actor: str | None,
+        tokens: dict[str, dict[str, int]],
+    ) -> None:
+        """Build each group's graph, taking its ``queued`` episodes (built or not) out of the queue."""
+        for group_id in work.keys() | queued.keys():
+            batch = work.get(group_id, [])
+            ids = queued.get(group_id)
+            if batch:
+                self._graph.build(group_id, batch, actor, "extract", _of(tokens, batch), ids)
+            elif ids:
+                self._store.write(partial(_claim, group_id, ids))
+
+    def build_queued(self, stop: threading.Event | None = None) -> int:
+        """Build the graph of the episodes a crashed writer left in the extraction queue; return how many.
+
+        A row is taken when the process that queued it no longer runs on this host, or, queued
+        from another host, after OTHER_HOST_GRACE (it may still be building it). Episodes are
+        built in their timestamp order within each group; one retracted or purged since is only
+        taken out of the queue. ``stop`` set: return after the current group.
+        """
+        now = self._clock()
+        rows = [row for row in self._store.queued_extractions(QUEUE_READ) if _abandoned(row, now)]
+        groups: dict[str, list[QueuedExtraction]] = {}
+        for row in rows:
+            groups.setdefault(row.group_id, []).append(row)
+        built = 0
+        for group_id, group_rows in groups.items():
+            if stop is not None and stop.is_set():
+                break
+            tokens: dict[str, dict[str, int]] = {}
+            stored = [(self._store.get_episode(group_id, row.episode_id), row) for row in group_rows]
+            held = [(e, r) for e, r in stored if e is not None]
+            held.sort(key=lambda pair: (pair[0].timestamp, pair[0].id))
+            batch: list[tuple[Episode, Extraction]] = []
+            for episode, row in held:
+                if row.supplied is None:
+                    extraction = self._extract(episode, tokens)
+                else:
+                    extraction = Extraction.model_validate(row.supplied)
+                if extraction is not None and not extraction.empty:
+                    batch.append((episode, extraction))
+            self._build({group_id: batch}, {group_id: [row.episode_id for row in group_rows]}, None, tokens)
+            built += len(held)
+        if built:
+            logger.info("built the graph of %d episode(s) a stopped writer had left", built)
+        return built
 
     def reextract(self, group_id: str, actor: str | None) -> tuple[int, int]:
         """Extract again every episode of the group marked ``extraction_status: failed``.
@@ -190,6 +253,24 @@ class GraphIngest:
             operation,
         )
         metrics.count_operation(operation.kind)
+
+
+QUEUE_READ = 10_000
+"""Queued episodes ``build_queued`` reads at once (a crashed writer leaves one batch)."""
+OTHER_HOST_GRACE = timedelta(minutes=10)
+"""How long a row queued by a process on another host is left to it."""
+
+
+def _abandoned(row: QueuedExtraction, now: datetime) -> bool:
+    """Return whether the process that queued ``row`` is gone (never this process's own rows)."""
+    alive = owner_alive(row.owner)
+    if alive is None:
+        return now - row.queued_at > OTHER_HOST_GRACE
+    return not alive
+
+
+def _claim(group_id: str, episode_ids: Sequence[str], txn: Txn) -> set[str]:
+    return txn.claim_extractions(group_id, episode_ids)
 
 
 def _of(

@@ -63,6 +63,7 @@ class BatchImporter:
         are not written), or InvalidInput / Conflict from the store naming the record, unless
         ``keep_going``.
         """
+        self._memory.build_queued_graphs()  # what an earlier, crashed run of the import left
         batch: list[Record] = []
         for record in records:
             if isinstance(record, Problem):

@@ -22,8 +22,20 @@ from engram.models.graph import Entity, Fact
 from engram.models.history import PurgeReport
 from engram.models.keys import ApiKey
 from engram.models.portable import Row
-from engram.storage import archive, episodes, graph, history, keys, portable, purge, references, stats
+from engram.storage import (
+    archive,
+    episodes,
+    extraction_queue,
+    graph,
+    history,
+    keys,
+    portable,
+    purge,
+    references,
+    stats,
+)
 from engram.storage.backend import Backend
+from engram.storage.extraction_queue import QueuedExtraction
 from engram.storage.hit_buffer import Hit, HitBuffer
 from engram.storage.rows import insert_operation
 from engram.storage.sql import Db
@@ -124,7 +136,8 @@ class SQLStorage:
     ) -> list[list[tuple[Episode, bool]]]:
         """Store each batch of new episodes with its operation (one per group), all in one
         transaction: every batch is stored or, on any error, none. Returns the results of each
-        batch as insert_episodes does."""
+        batch as insert_episodes does. A new ``queued`` episode joins the extraction queue in
+        the same transaction."""
         fulltext, vectors = self._backend.fulltext, self._backend.vectors
 
         def insert(db: Db) -> list[list[tuple[Episode, bool]]]:
@@ -140,6 +153,14 @@ class SQLStorage:
                     ]
                     if given:
                         vectors.put_episodes(db, given)
+                    waiting = [
+                        (episode.group_id, episode.id, item.supplied)
+                        for item, (episode, duplicate) in zip(items, results, strict=True)
+                        if not duplicate and item.queued
+                    ]
+                    if waiting:
+                        owner = extraction_queue.owner_token()
+                        extraction_queue.enqueue(db, waiting, owner, operation.created_at)
                 out.append(results)
             return out
 
@@ -235,6 +256,10 @@ class SQLStorage:
     ) -> list[tuple[str, str]]:
         """Return (reference id, name as written) for the names held episodes wrote for ``refs``."""
         return self._read(references.names_of, group_id, refs, known_at)
+
+    def queued_extractions(self, limit: int) -> list[QueuedExtraction]:
+        """Return up to ``limit`` episodes whose graph is still to be built, oldest first."""
+        return self._read(extraction_queue.queued, limit)
 
     def search_text(
         self, group_id: str, terms: Sequence[str], filters: EpisodeFilters, limit: int

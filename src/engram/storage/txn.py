@@ -20,7 +20,7 @@ from datetime import datetime
 
 from engram.models.episodes import Episode, Operation
 from engram.models.graph import Entity, Fact
-from engram.storage import archive, episodes, graph, history
+from engram.storage import archive, episodes, extraction_queue, graph, history
 from engram.storage.backend import Backend
 from engram.storage.name_pools import NamePools
 from engram.storage.rows import episode_params, insert_episode_sql, insert_operation
@@ -296,6 +296,11 @@ class Txn:
     def add_merge_candidate(self, group_id: str, candidate: MergeCandidate) -> None:
         """Record a possible duplicate for review."""
         graph.add_merge_candidate(self._group(group_id), group_id, candidate)
+
+    def claim_extractions(self, group_id: str, episode_ids: Sequence[str]) -> set[str]:
+        """Take the episodes out of the extraction queue; return those that were in it (the
+        others' graphs were built by another writer)."""
+        return extraction_queue.claim(self._db, group_id, episode_ids)
 
     def record_operation(self, operation: Operation, details: dict[str, object] | None = None) -> None:
         """Store the operation these changes belong to, ``details`` merged into its own."""

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,9 @@ class NewEpisode:
     episode: the same id again is a duplicate, and no fingerprint lookup is made.
     ``vector`` (optional) is stored with it. ``thread`` names the conversation the episode
     belongs to: episodes of one thread, ordered by timestamp, lend each other context in the
-    full-text index; None stands alone.
+    full-text index; None stands alone. ``queued``: the episode waits for its graph in the
+    extraction queue (engram.storage.extraction_queue), with ``supplied``, the caller's
+    extraction as JSON-ready values (None: the extractor's).
     """
 
     episode: Episode
@@ -44,6 +46,8 @@ class NewEpisode:
     client_id: bool
     thread: str | None
     vector: Vector | None = None
+    queued: bool = False
+    supplied: dict[str, Any] | None = None
     """A precomputed embedding (unit length), stored in the insert's transaction."""
 
 

@@ -11,7 +11,7 @@ Every table is keyed by ``(group_id, id)`` (``store_meta``, ``api_keys`` and
 
 from __future__ import annotations
 
-from engram.storage import references, stats
+from engram.storage import extraction_queue, references, stats
 from engram.storage.postgres import change_log
 
 TEXT_CONFIG = "engram_text"
@@ -419,5 +419,9 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Episodes whose graph is still to be built, so a crash between the two loses none
+# (engram.storage.extraction_queue).
+MIGRATIONS.append((17, extraction_queue.POSTGRES_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -6,7 +6,7 @@ Never edit a released migration: append a new one.
 
 from __future__ import annotations
 
-from engram.storage import references, stats
+from engram.storage import extraction_queue, references, stats
 
 MIGRATIONS: list[tuple[int, str]] = [
     (
@@ -470,5 +470,9 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Episodes whose graph is still to be built, so a crash between the two loses none
+# (engram.storage.extraction_queue).
+MIGRATIONS.append((19, extraction_queue.SQLITE_MIGRATION))
 
 LATEST_VERSION = MIGRATIONS[-1][0]
