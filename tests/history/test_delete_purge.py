@@ -59,6 +59,58 @@ def test_delete_undoes_the_invalidation_the_episode_caused_and_revert_redoes_it(
     assert [h.episode.id for h in memory.search_episodes({"query": "800k"}).results] == [update]
 
 
+ALICE = [{"name": "Alice", "type": "person"}, {"name": "Acme", "type": "organization"}]
+WORKS_AT_ACME = {"subject": "Alice", "predicate": "WORKS_AT", "object": "Acme"}
+
+
+def alice_facts(memory: Memory) -> list[tuple[str, str, str | None, str | None, Any]]:
+    hits = memory.search_facts({"query": "Alice", "limit": 50}).results
+    return sorted(
+        (h.fact.predicate, h.fact.status, h.object_name, h.fact.status_reason, h.fact.invalid_at)
+        for h in hits
+    )
+
+
+@pytest.mark.parametrize("undo", ["delete", "revert"])
+@pytest.mark.parametrize(
+    ("said", "ending"),
+    [
+        ("Alice works at Acme", {"subject": "Alice", "predicate": "LEFT_ORGANISATION", "object": "Acme"}),
+        (
+            "Alice works at Acme",
+            {"subject": "Alice", "predicate": "WORKS_AT", "object": "Acme", "negated": True},
+        ),
+        ("Alice owns a boat", {"subject": "Alice", "predicate": "OWNS", "value": "boat", "negated": True}),
+    ],
+    ids=["stop predicate", "negation with a stop form", "plain negation"],
+)
+def test_undoing_the_statement_that_ended_a_fact_brings_the_fact_back(
+    memory: Memory, undo: str, said: str, ending: dict[str, Any]
+) -> None:
+    stated = WORKS_AT_ACME if "Acme" in said else {"subject": "Alice", "predicate": "OWNS", "value": "boat"}
+    say(memory, said, days=0, entities=ALICE, facts=[stated])
+    before = alice_facts(memory)
+    assert [(p, s) for p, s, *_ in before] == [(stated["predicate"], "current")]
+    created = memory.create_episode(
+        {
+            "content": "It ended.",
+            "actor": {"id": "li"},
+            "timestamp": "2024-04-01T09:00:00Z",
+            "facts": [ending],
+        }
+    )
+    ended = memory.search_facts({"query": "Alice", "include_history": True, "limit": 50}).results
+    assert any(h.fact.predicate == stated["predicate"] and h.fact.invalid_at is not None for h in ended)
+
+    if undo == "delete":
+        details = memory.delete_episode(created.episode.id).operation.details
+    else:
+        details = memory.revert_operation(created.episode.operation_id).operation.details["retracted"][0]
+
+    assert alice_facts(memory) == before  # current again, without the ending's reason or time
+    assert details["facts_restored"]
+
+
 def test_a_deleted_episode_leaves_search_and_its_neighbours_context(memory: Memory) -> None:
     thread = {"thread_id": "t1"}
     question = say(memory, "Did the zorblax shipment arrive?", days=0, metadata=thread)

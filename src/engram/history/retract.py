@@ -21,7 +21,7 @@ from engram.models.episodes import Operation
 from engram.models.graph import Fact
 from engram.storage.protocol import Txn
 
-_ARBITRATION_FIELDS = ("status", "invalid_at", "superseded_by", "confidence")
+_ARBITRATION_FIELDS = ("status", "status_reason", "invalid_at", "superseded_by", "confidence")
 
 
 def retract_episode(txn: Txn, group_id: str, episode_id: str, operation: Operation) -> dict[str, Any]:
@@ -40,11 +40,13 @@ def retract_episode(txn: Txn, group_id: str, episode_id: str, operation: Operati
         )
     txn.close_episode(group_id, episode_id, operation.created_at, operation.id)
     mentions = txn.remove_mentions(group_id, episode_id=episode_id)
+    # The operations that built the episode's graph: those that recorded its mentions or facts.
+    arrivals = {str(mention[2]) for mention in mentions}
     retracted: list[str] = []
     unlinked: list[str] = []
-    restored: list[str] = []
     unarchived: list[str] = []
     for fact in txn.facts_citing(group_id, episode_id):
+        arrivals.add(txn.versions(group_id, "fact", fact.id)[0].created_by)
         remaining = [cited for cited in fact.episodes if cited != episode_id]
         if remaining:
             _put(txn, fact, operation, episodes=remaining)
@@ -53,7 +55,7 @@ def retract_episode(txn: Txn, group_id: str, episode_id: str, operation: Operati
             _put(txn, fact, operation, status="retracted")
             retracted.append(fact.id)
             unarchived += _unarchive_superseded(txn, fact)
-            restored += _undo_arbitration(txn, fact, operation)
+    restored = _undo_decisions(txn, group_id, episode_id, sorted(arrivals), operation)
     return {
         "episode": episode_id,
         "facts_retracted": retracted,
@@ -85,35 +87,42 @@ def _unarchive_superseded(txn: Txn, retracted: Fact) -> list[str]:
     return txn.unarchive_facts(group_id, found, lambda fact: fact_index_text(txn, group_id, fact))
 
 
-def _undo_arbitration(txn: Txn, retracted: Fact, operation: Operation) -> list[str]:
-    """Give back to older facts the status the retracted fact's arrival took from them.
+def _undo_decisions(
+    txn: Txn, group_id: str, episode_id: str, arrivals: list[str], operation: Operation
+) -> list[str]:
+    """Give back to older facts what the episode's claims did to them; return their ids.
 
-    The arrival was the operation that stored the retracted fact's first version; a fact of
-    the same subject and predicate that it superseded or disputed gets its arbitration
-    fields (status, invalid_at, superseded_by, confidence) from just before that operation.
+    Each arrival (an operation that built the episode's graph) recorded its arbitration
+    decisions, per episode when it built several: a fact one of this episode's decisions
+    changed (superseded, ended by a stop statement, closed by a negation, disputed) gets its
+    arbitration fields (status and its reason, invalid_at, superseded_by, confidence) from before that
+    operation. A fact the episode itself stated is retracted by the caller, not restored here.
     """
-    group_id = retracted.group_id
-    first = txn.versions(group_id, "fact", retracted.id)[0]
-    arrival = first.created_by
-    restored = []
-    for other in txn.facts_touching(group_id, retracted.subject):
-        if other.id == retracted.id or other.predicate != retracted.predicate:
-            continue
-        if other.superseded_by != retracted.id and other.status != "disputed":
-            continue
-        before = next(
-            (
-                v
-                for v in txn.versions(group_id, "fact", other.id)
-                if v.closed_by == arrival and v.created_by != arrival
-            ),
-            None,
-        )
-        previous = None if before is None else txn.fact_version(group_id, other.id, before.version)
-        if previous is None:
-            continue
-        fields = {name: getattr(previous, name) for name in _ARBITRATION_FIELDS}
-        if any(getattr(other, name) != value for name, value in fields.items()):
-            _put(txn, other, operation, **fields)
-            restored.append(other.id)
+    restored: list[str] = []
+    for arrival in arrivals:
+        recorded = txn.operation(group_id, arrival)
+        decisions = [] if recorded is None else recorded.details.get("decisions", [])
+        changed = {
+            change["fact"]
+            for decision in decisions
+            if decision.get("episode", episode_id) == episode_id
+            for change in decision.get("changes", [])
+        }
+        for fact_id in sorted(changed - set(restored)):
+            current = txn.fact_version(group_id, fact_id, txn.versions(group_id, "fact", fact_id)[-1].version)
+            before = next(
+                (
+                    v
+                    for v in txn.versions(group_id, "fact", fact_id)
+                    if v.closed_by == arrival and v.created_by != arrival
+                ),
+                None,
+            )
+            previous = None if before is None else txn.fact_version(group_id, fact_id, before.version)
+            if current is None or previous is None or current.status == "retracted":
+                continue
+            fields = {name: getattr(previous, name) for name in _ARBITRATION_FIELDS}
+            if any(getattr(current, name) != value for name, value in fields.items()):
+                _put(txn, current, operation, **fields)
+                restored.append(fact_id)
     return restored
