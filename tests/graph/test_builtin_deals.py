@@ -35,6 +35,34 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ),
     # no deal said: the organisation's own budget stays the organisation's
     ("华信证券今年的安全预算是80万。", "王芳", {("华信证券", "BUDGET", 800000)}, set()),
+    # a value denied is no fact; its correction in the same breath is
+    (
+        "华信证券的预算不是50万，是80万。",
+        "王芳",
+        {("华信证券", "BUDGET", 800000)},
+        {("华信证券", "BUDGET", 500000)},
+    ),
+    (
+        "华信证券的预算不是50万而是80万。",
+        "王芳",
+        {("华信证券", "BUDGET", 800000)},
+        {("华信证券", "BUDGET", 500000)},
+    ),
+    ("华信证券的预算不是50万。", "王芳", set(), {("华信证券", "BUDGET", 500000)}),
+    ("华信证券的预算不超过50万。", "王芳", {("华信证券", "BUDGET", 500000)}, set()),  # a bound, not a denial
+    (
+        "The budget is not $50,000, it is $80,000.",
+        "Ann",
+        {("Ann", "BUDGET", 80000)},
+        {("Ann", "BUDGET", 50000)},
+    ),
+    (
+        "The budget isn't 50k but 80k.",
+        "Ann",
+        {("Ann", "BUDGET", 80000)},
+        {("Ann", "BUDGET", 50000)},
+    ),
+    ("The budget is not 50k.", "Ann", set(), {("Ann", "BUDGET", 50000)}),
 ]
 
 

@@ -10,6 +10,25 @@ from test_builtin_clauses import Triple, read, reads
 from engram.ingest.builtin import BuiltinExtractor
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # An organisation joined right after leaving one is the next employer; the one left joins nothing.
+    (
+        "Alice left Acme and joined Globex.",
+        "Kayla",
+        {("Alice", "LEFT_ORGANISATION", "Acme"), ("Alice", "WORKS_AT", "Globex")},
+        {("Acme", "MEMBER_OF", "Globex"), ("Alice", "MEMBER_OF", "Globex")},
+    ),
+    (
+        "Carol joined Acme last year.",
+        "Kayla",
+        {("Carol", "MEMBER_OF", "Acme")},
+        {("Carol", "WORKS_AT", "Acme")},
+    ),
+    (
+        "Eve left Acme and joined the chess club.",
+        "Kayla",
+        {("Eve", "LEFT_ORGANISATION", "Acme"), ("Eve", "MEMBER_OF", "chess club")},
+        {("Eve", "WORKS_AT", "chess club")},
+    ),
     # A role or a department after an organisation was named: of that organisation (inferred) …
     (
         "上午拜访了恒源电力，信息部主任孟凡说机房改造今年一定要做。",

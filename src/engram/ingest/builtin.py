@@ -30,6 +30,8 @@ from engram.ingest.clauses import (
     Lang,
     asks,
     clause_bounds,
+    corrected,
+    denied,
     find_conditions,
     hedged,
     is_future,
@@ -191,6 +193,8 @@ class BuiltinExtractor:
                 for r in refs
                 if offset <= r.start and r.end <= offset + len(sentence)
             ]
+            if not local:  # a reference's offsets must stay true: a sentence citing one stays as said
+                sentence = corrected(sentence, "zh" if has_cjk(sentence) else "en")
             reading = self._read_sentence(sentence, local, message)
             elliptical: list[tuple[Pattern, re.Match[str]]] = []
             about: list[tuple[Pattern, re.Match[str]]] = []
@@ -301,6 +305,8 @@ class BuiltinExtractor:
             predicate = pattern.past
         if pattern.future and is_future(sentence[clause[0] : max(cue, obj_start)], lang):
             predicate = pattern.future
+        if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):
+            return []
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
             cue_text = sentence[clause[0] : max(obj_start, cue) if obj_start > cue else cue + 1]
             said = negation(cue_text, sentence[obj_start:], lang)

@@ -284,6 +284,42 @@ _EN_PAST = re.compile(
 _ZH_PAST = re.compile(r"了|过|昨天|上周|上个月|去年|之前|已经|前天|上次|刚|[访见聊谈]完")
 
 
+# "X is not 50k, it is 80k", 预算不是50万，是80万: the value denied is corrected in the same breath.
+# Only between like values (numbers, capitalised names, short Chinese nouns), so that "不是很喜欢，是因为…"
+# or "not sure, but…" are left alone.
+_EN_CORRECTED = re.compile(
+    r"\b(?P<verb>is|was|are|were)(?:\s+not|n't)\s+"
+    r"(?:(?P<number>[$€£]?\d(?:[\d,.]*\d)?(?:\s?[A-Za-z%]{1,10})?)"
+    r"|(?:(?:on|in|at)\s)?[A-Z][\w-]*(?:\s[A-Z][\w-]*){0,3})"
+    r"(?:\s*,\s*(?:it(?:'s|\s+is|\s+was)|but(?:\s+rather)?|rather)|\s+but(?:\s+rather)?)\s+"
+    r"(?=(?(number)[$€£]?\d|(?:(?:on|in|at)\s)?(?!I\b)[A-Z]))"
+)
+_ZH_CORRECTED = re.compile(
+    r"(?:并?不是|并非)\s*(?:(?P<number>\d[^，,。；！？]{0,15}?)"
+    r"|(?![很太挺特非那这我你他她它])(?:(?![不没])[\u4e00-\u9fff]){1,8}?)"
+    r"\s*[，,]?\s*(?:而是|其实是|应该是|是)\s*(?!因为|为了|说|在|想|要|不|没|我|他|她|你)"
+    r"(?=(?(number)\d|[\u4e00-\u9fff]))"
+)
+
+
+_EN_DENIED = re.compile(r"\b(?:not|isn't|wasn't|aren't|weren't|never)\s+(?:(?:on|in|at|by)\s+)?$", re.I)
+_ZH_DENIED = re.compile(r"(?:不是|并非|并不是)\s*(?:在\s*)?$")
+
+
+def denied(before: str, lang: Lang) -> bool:
+    """Return True when a value right after ``before`` is denied: "the budget is not 50k", 不是50万
+    (its correction, if any, was read by ``corrected``): no fact, unlike a bound (不超过50万)."""
+    return bool((_EN_DENIED if lang == "en" else _ZH_DENIED).search(before))
+
+
+def corrected(sentence: str, lang: Lang) -> str:
+    """Return ``sentence`` with a denied value dropped in favour of its correction: "the budget is not
+    50k, it is 80k" → "the budget is 80k", 预算不是50万，是80万 → 预算是80万 (the denied value is no fact)."""
+    if lang == "en":
+        return _EN_CORRECTED.sub(lambda m: m["verb"] + " ", sentence)
+    return _ZH_CORRECTED.sub("是", sentence)
+
+
 def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | None:
     """Return "stop" (no longer / 不再 / 不…了), "not" (plain negation) or None for a cue's clause.
 

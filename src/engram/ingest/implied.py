@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from engram.ingest.reading import Message, sentences
+from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 
@@ -137,9 +138,20 @@ def _leaving_employer(message: Message) -> None:
 
 
 def _next_employer(message: Message) -> None:
-    """钱坤已经不在华东物流了，听说去了顺丰: an organisation someone "went to" after leaving one is their
-    next employer, not a visit; and an organisation visits nowhere."""
+    """钱坤已经不在华东物流了，听说去了顺丰, "Alice left Acme and joined Globex": an organisation someone
+    "went to" or "joined" after leaving one is their next employer, not a visit or a membership (a
+    department joined stays one); and an organisation visits nowhere."""
     for key, went in list(message.facts.items()):
+        if (
+            went.predicate == "MEMBER_OF"
+            and went.object is not None
+            and (went.object, "organisation") in message.entities
+            and not DEPARTMENT.search(went.object)
+            and message.states(went.subject, "LEFT_ORGANISATION")
+        ):
+            del message.facts[key]
+            message.add_fact(went.model_copy(update={"predicate": "WORKS_AT"}))
+            continue
         if (
             went.predicate in ("VISITED", "PLANS_TO_VISIT")
             and (went.subject, "organisation") in message.entities

@@ -307,7 +307,8 @@ _ZH_BLOCK = re.compile(
 )
 _EN_GOVERNED = re.compile(
     r"\b(?:at|in|on|from|with|to|for|of|about|by|into|than|like|near|via|my|your|his|her|our|their|a|an|this|"
-    r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|and)\s+$",
+    r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|left|joined|quit|founded|hired|"
+    r"emailed|contacted|replaced|leaving|joining|and)\s+$",
     re.I,
 )
 _EN_APPOSITIVE = re.compile(
