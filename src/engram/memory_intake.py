@@ -175,7 +175,8 @@ class IntakeMethods:
         """Import a file or folder of episodes (mail, wiki, tables, chat, jsonl, locomo); return the stats.
 
         ``format`` is detected when None (engram.portable.formats); ``mapping`` is a CSV/JSON
-        column mapping; ``group_id`` fills episodes that name none. One transaction per
+        column mapping; ``group_id`` fills episodes that name none (LoCoMo: replaces each
+        conversation's own). One transaction per
         ``batch_size``; importing again changes nothing. Unreadable records are skipped and
         listed in ``stats.problems``. ``classify`` (default: for every format but jsonl and
         locomo, which hold episodes as they were) sends intent-less episodes to the classifier

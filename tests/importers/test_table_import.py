@@ -99,7 +99,7 @@ def test_bad_rows_are_named_by_line(memory: Memory, tmp_path: Path) -> None:
     stats = memory.import_file(table)
     assert stats.created == 2
     assert [(p.where, p.field) for p in stats.problems] == [
-        ("broken.csv line 3", "row"),
+        ("broken.csv line 3", "time"),  # the column the bad value is in
         ("broken.csv line 4", "row"),
     ]
     assert "not a time" in stats.problems[0].detail

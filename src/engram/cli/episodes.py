@@ -144,13 +144,23 @@ def import_(
         typer.Option("--format", "-f", help="Input format [default: detected from the file or folder]."),
     ] = None,
     group: Annotated[
-        str | None, typer.Option("--group", "-g", help="Group of episodes that name none [default group].")
+        str | None,
+        typer.Option(
+            "--group",
+            "-g",
+            help="Group to import into: for episodes that name none, and every locomo conversation "
+            "[default: the default group; locomo: each conversation's sample id].",
+        ),
     ] = None,
     mapping: Annotated[
         Path | None, typer.Option("--mapping", help="csv/json: column mapping (JSON or TOML).")
     ] = None,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Parse and show the first episodes; store nothing.")
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Parse and show the first episodes; store nothing (exit 2 if any is unreadable).",
+        ),
     ] = False,
     show: Annotated[int, typer.Option("--show", min=0, help="How many episodes --dry-run shows.")] = 5,
     classify: Annotated[
@@ -183,7 +193,11 @@ def import_(
     ``committed N`` line on stderr. A batch is all-or-nothing, so after an error or a
     crash every acknowledged batch is stored: fix the input and run the import again.
     Mail, wiki, table and chat records that cannot be read are skipped and listed (exit 2
-    once the rest is stored).
+    once the rest is stored); ``--dry-run`` lists them too and exits 2, so it checks an input.
+    An empty input (an empty file, a folder with nothing in it, empty stdin) or one holding
+    no record of its format is an error (exit 2), in every format: nothing is imported.
+    ``--group`` fills the group of episodes that name none; LoCoMo conversations each name
+    their own (the sample id), and ``--group`` puts them all in the one group instead.
     """
     fmt = fmt or _infer_format(path)
     if path == STDIN and fmt not in (ImportFormat.jsonl, ImportFormat.engram):
@@ -219,7 +233,9 @@ def import_(
             stats = importer.stats
             with _acknowledgements(None, label) as on_commit:
                 importer.on_commit = on_commit
-                importer.run(jsonl_records(sys.stdin.buffer))
+                importer.run(jsonl_records(sys.stdin.buffer, "stdin"))
+            if stats.committed == 0:
+                raise InvalidInput("stdin: nothing to import: no episode line in it", field="PATH")
         else:
             assert source is not None
             with _acknowledgements(source.total, label) as on_commit:
@@ -296,6 +312,8 @@ def _preview(path: Path, fmt: ImportFormat, mapping: Path | None, group: str | N
     )
     for problem in problems:
         note(f"cannot read {problem}")
+    if problems:  # as the import would: the check fails when a record would be skipped
+        raise typer.Exit(2)
 
 
 # -- export ---------------------------------------------------------------------------------------

@@ -45,8 +45,9 @@ class Problem:
     field: str | None = None
 
     def __str__(self) -> str:
-        field = f" ({self.field})" if self.field else ""
-        return f"{self.where}: {self.detail}{field}"
+        """Return ``where: detail (field)``; the field is left out when the detail quotes it."""
+        named = not self.field or f'"{self.field}"' in self.detail
+        return f"{self.where}: {self.detail}" + ("" if named else f" ({self.field})")
 
 
 Parsed = Record | Problem

@@ -1,8 +1,9 @@
 """Read email as episodes: an mbox file, ``.eml`` files (one file or a folder) or a Maildir folder.
 
 Parsed by the standard library (``mailbox``, ``email`` with ``policy.default``, which decodes
-RFC 2047 words, RFC 2231 file names and every charset Python knows, GB2312 and GB18030 included).
-One episode per message:
+RFC 2047 words, RFC 2231 file names and every charset Python knows, GB2312 and GB18030 included);
+text whose charset is missing or wrong is decoded by ``engram.portable.mail_decoding`` (declared
+charset, UTF-8, Windows-1252), never with replacement characters. One episode per message:
 
 - ``id`` ``email:<sha256 of the Message-ID, 32 hex>`` (of the raw message when it has none), so
   importing again deduplicates; ``source`` "email", ``source_type`` "email";
@@ -18,14 +19,18 @@ One episode per message:
   (``doc-<name>[-v<version>]``) and each document the text cites (《…》, file names, links to
   files, "see attached …"), as named by ``engram.nlp.reference_ids``.
 
-A message that cannot be read (no or bad ``Date``, no sender) is a Problem naming the file, its
-position and its Message-ID; the others are imported.
+A message that cannot be read is a Problem naming the file, its position and its Message-ID, and
+is not imported; the others are. Unreadable: no or bad ``Date``, no sender, a text part or a
+stored header (Subject, From, To, Cc) no charset decodes, or content missing (a multipart
+without its end boundary, base64 cut mid-way: the last message of a truncated mbox). An
+incomplete message is skipped rather than stored in part: its id comes from its Message-ID, so
+the part stored would make importing the whole message later (the mbox copied again in full) a
+Conflict instead of the message.
 """
 
 from __future__ import annotations
 
 import email
-import email.policy
 import hashlib
 import mailbox
 from collections.abc import Iterator
@@ -42,13 +47,14 @@ from engram.models.episodes import EpisodeIn
 from engram.nlp.reference_ids import cited_documents, email_id, reference_names, unique
 from engram.nlp.replies import strip_reply
 from engram.portable.base import ImportSource, Parsed, Problem, Record
+from engram.portable.mail_decoding import POLICY, decode_text, lost_content, undecodable_headers
 
 SOURCE = "email"
 
 
 def _parse_bytes(raw: bytes) -> EmailMessage:
-    message = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(message, EmailMessage)  # policy.default always builds EmailMessage
+    message = email.message_from_bytes(raw, policy=POLICY)
+    assert isinstance(message, EmailMessage)  # an EmailPolicy always builds EmailMessage
     return message
 
 
@@ -144,7 +150,16 @@ def message_record(message: EmailMessage | Message, where: str, file: str) -> Pa
     address = senders[0][1] if senders else ""
     if not address or "@" not in address:
         return Problem(label, "no sender address in From", "From")
-    episode = message_episode(message, file=file, message_id=message_id, sender=senders[0])
+    unreadable = undecodable_headers(message)
+    if unreadable:
+        return Problem(label, f"the {unreadable[0]} header is not UTF-8 or Windows-1252 text", unreadable[0])
+    missing = lost_content(message)
+    if missing:
+        return Problem(label, f"incomplete message ({'; '.join(missing)}): is the file cut short?", "body")
+    try:
+        episode = message_episode(message, file=file, message_id=message_id, sender=senders[0])
+    except UnreadableText as exc:
+        return Problem(label, str(exc), "body")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     episode.timestamp = moment.astimezone(UTC)
@@ -159,17 +174,26 @@ def _ids(value: object) -> list[str]:
     return [part.strip() for part in str(value or "").replace(">", "> ").split() if part.strip()]
 
 
+class UnreadableText(ValueError):
+    """A text part that no candidate charset decodes (``engram.portable.mail_decoding``)."""
+
+
 def message_text(message: EmailMessage) -> str:
-    """Return the message's text: the text/plain body, else the HTML body as text, else ''."""
+    """Return the message's text: the text/plain body, else the HTML body as text, else ''.
+
+    Raises UnreadableText when the body's bytes are text in no charset tried.
+    """
     body = message.get_body(preferencelist=("plain", "html"))
     if body is None:
         return ""
     assert isinstance(body, EmailMessage)
-    try:
-        content = body.get_content()
-    except (LookupError, UnicodeDecodeError):  # an unknown charset: decode leniently
-        payload = body.get_payload(decode=True)
-        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
+    payload = body.get_payload(decode=True)
+    data = payload if isinstance(payload, bytes) else b""
+    charset = body.get_content_charset()
+    content = decode_text(data, charset)
+    if content is None:
+        tried = f"{charset}, UTF-8" if charset else "UTF-8 or Windows-1252"
+        raise UnreadableText(f"the {body.get_content_type()} body is not {tried} text")
     if body.get_content_subtype() == "html":
         content = BeautifulSoup(content, "html.parser").get_text("\n")
     return str(content)

@@ -81,16 +81,27 @@ def open_source(path: Path, fmt: ImportFormat, mapping: Path | None = None) -> I
     """Return the records of ``path`` read as ``fmt``. Raises InvalidInput (unreadable input, bad mapping)."""
     if mapping is not None and fmt not in TABLES:
         raise InvalidInput(f"--mapping applies to csv and json, not {fmt}", field="--mapping")
+    if fmt is ImportFormat.engram:
+        raise InvalidInput("the engram format is imported whole, not as episodes", field="--format")
+    if path.is_dir() != (fmt in DIRECTORIES) and fmt not in FILE_OR_FOLDER:
+        raise InvalidInput(_wrong_kind(path, fmt), field="PATH")
     if fmt in TABLES:
         chosen = tables.load_mapping(mapping) if mapping is not None else None
         reader = tables.read_csv if fmt is ImportFormat.csv else tables.read_json_records
         return reader(path, chosen)
-    if fmt is ImportFormat.engram:
-        raise InvalidInput("the engram format is imported whole, not as episodes", field="--format")
-    if path.is_dir() != (fmt in DIRECTORIES) and fmt not in FILE_OR_FOLDER:
-        kind = "a folder" if fmt in DIRECTORIES else "a file"
-        raise InvalidInput(f"--format {fmt} reads {kind}; {path} is not one", field="PATH")
     return READERS[fmt](path)
+
+
+def _wrong_kind(path: Path, fmt: ImportFormat) -> str:
+    """Return why ``path`` (a file where ``fmt`` reads a folder, or the reverse) cannot be read.
+
+    A folder of tables is not read file by file: each file picks its own columns and preset,
+    and one import per file keeps its problems and its ``--mapping`` apart.
+    """
+    if fmt in DIRECTORIES:
+        return f"--format {fmt} reads a folder, and {path} is a file"
+    hint = f"; import each .{fmt} file in it on its own" if fmt in TABLES else ""
+    return f"--format {fmt} reads a file, and {path} is a folder{hint}"
 
 
 def _peek_json(path: Path) -> object:

@@ -4,6 +4,9 @@ The library entry point behind ``engram import`` and ``Memory.import_file``. For
 many independent records (mail, wiki, tables, chat) keep going past a record they cannot read
 or the store refuses, and report it (``ImportStats.problems``, each naming the file and line,
 message, record or section); ``jsonl`` and ``locomo`` stop at the first bad line, as before.
+An empty input (a file of nothing or only whitespace, a folder without a non-empty file) and one
+without any record of its format are refused (InvalidInput, field ``PATH``) in every format:
+importing nothing is most likely the wrong file.
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ from engram.portable.formats import ImportFormat, detect_format, open_source
 
 STRICT = frozenset({ImportFormat.jsonl, ImportFormat.locomo})
 """Formats whose first bad record stops the import (a file of one kind of record, fixed and re-run)."""
+OWN_GROUPS = frozenset({ImportFormat.locomo})
+"""Formats whose importer puts each record in a group of its own choosing (LoCoMo: the sample id);
+an explicit group replaces it."""
+_CHUNK = 1 << 16
 
 
 def resolve_format(path: Path, fmt: ImportFormat | str | None) -> ImportFormat:
@@ -36,12 +43,34 @@ def resolve_format(path: Path, fmt: ImportFormat | str | None) -> ImportFormat:
     return detected
 
 
-def in_group(records: Iterator[Record | Problem], group_id: str | None) -> Iterator[Record | Problem]:
-    """Yield ``records`` with ``group_id`` set on every episode that names none."""
+def in_group(
+    records: Iterator[Record | Problem], group_id: str | None, *, replace: bool = False
+) -> Iterator[Record | Problem]:
+    """Yield ``records`` with ``group_id`` set on every episode that names none (every one: ``replace``)."""
     for record in records:
-        if group_id is not None and isinstance(record, Record) and record.episode.group_id is None:
+        named = isinstance(record, Record) and record.episode.group_id is not None
+        if group_id is not None and isinstance(record, Record) and (replace or not named):
             record.episode.group_id = group_id
         yield record
+
+
+def _has_content(path: Path) -> bool:
+    """Return whether ``path`` holds anything: a file with a non-whitespace byte, or a folder with a
+    non-empty file."""
+    if path.is_dir():
+        return any(p.is_file() and p.stat().st_size > 0 for p in path.rglob("*"))
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            if chunk.strip():
+                return True
+    return False
+
+
+def check_not_empty(path: Path) -> None:
+    """Raise InvalidInput (field ``PATH``) when ``path`` is empty: nothing to import, in any format."""
+    if not _has_content(path):
+        what = "the folder holds no file with anything in it" if path.is_dir() else "the file is empty"
+        raise InvalidInput(f"{path}: nothing to import: {what}", field="PATH")
 
 
 def open_path(
@@ -51,31 +80,30 @@ def open_path(
     mapping: Path | None = None,
     group_id: str | None = None,
 ) -> tuple[ImportFormat, ImportSource]:
-    """Return the format and the (lazily parsed) records of ``path``. Raises InvalidInput."""
+    """Return the format and the (lazily parsed) records of ``path``. Raises InvalidInput.
+
+    ``group_id`` fills the group of records that name none; for ``OWN_GROUPS`` formats it
+    replaces the group the importer chose.
+    """
     chosen = resolve_format(path, fmt)
     if not path.exists():
         raise InvalidInput(f"no such file or folder: {path}", field="PATH")
     try:
+        check_not_empty(path)
         source = open_source(path, chosen, mapping)
     except OSError as exc:
         raise InvalidInput(f"cannot read {path}: {exc}", field="PATH") from exc
-    return chosen, ImportSource(in_group(source.records, group_id), source.total)
-
-
-def _has_content(path: Path) -> bool:
-    """Return whether ``path`` holds anything: a non-empty file, or a folder with a non-empty file."""
-    if path.is_file():
-        return path.stat().st_size > 0
-    return any(p.is_file() and p.stat().st_size > 0 for p in path.rglob("*"))
+    records = in_group(source.records, group_id, replace=chosen in OWN_GROUPS)
+    return chosen, ImportSource(records, source.total)
 
 
 def check_something_read(path: Path, fmt: ImportFormat, records: int, problems: int) -> None:
-    """Raise InvalidInput (field ``PATH``) when a non-empty input gave no record and no problem.
+    """Raise InvalidInput (field ``PATH``) when an input gave no record and no problem.
 
     A file that is not of the format (a text file read as mbox, a folder of other files) reads
     as nothing at all: that is an error to report, not an import of zero episodes.
     """
-    if records == 0 and problems == 0 and _has_content(path):
+    if records == 0 and problems == 0:
         raise InvalidInput(
             f"{path}: nothing to import: no {fmt} record found in it; is it {fmt}? (--format)",
             field="PATH",

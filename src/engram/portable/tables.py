@@ -23,13 +23,18 @@ Without a mapping file a **preset** is chosen from the columns: a Salesforce-sty
 export (``Activity ID``, ``Created Date``, ``Assigned To``, ``Subject``…) or plain ``time``,
 ``actor``, ``content`` columns (also ``timestamp``/``date``, ``author``/``user``/``from``,
 ``text``/``body``/``message``), the remaining columns going to metadata. A row that cannot be
-read is a Problem naming the file and line (CSV) or record (JSON); the others are imported.
+read is a Problem naming the file and line (CSV) or record (JSON), and the column or field
+(``column "Created Date": 'soon' is not a date/time (ISO 8601 expected)``); the others are
+imported. A CSV whose last quoted field is never closed (its row would swallow the rest of the
+file) gives a Problem for that row. A JSON object or list in a content field is kept as JSON:
+an object alone is the episode's object content, stored as canonical JSON text as REST does.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -177,20 +182,39 @@ def _get(row: Mapping[str, Any], name: str) -> Any:
 
 
 def _text(value: Any) -> str:
-    return "" if value is None else str(value).strip()
+    """Return a cell as text: JSON for objects, lists and booleans (not Python's repr), '' for none."""
+    if value is None or value == {} or value == []:
+        return ""
+    if isinstance(value, dict | list | bool):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return str(value).strip()
+
+
+class CellError(ValueError):
+    """A cell that cannot fill its episode field; ``column`` names it (its CSV column or JSON field)."""
+
+    def __init__(self, column: str, detail: str) -> None:
+        super().__init__(detail)
+        self.column = column
+        self.detail = detail
 
 
 def _time(value: Any, spec: TimeField) -> datetime:
+    """Return the cell as a UTC time. Raises CellError naming the column, the value and what was expected."""
     if value is None or value == "":
-        raise ValueError(f"{spec.field} is empty")
-    if spec.format == "unix":
-        return datetime.fromtimestamp(float(value), UTC)
+        raise CellError(spec.field, "is empty (a date/time is needed)")
+    expected = {"unix": "seconds since 1970", None: "ISO 8601"}.get(spec.format, f"format {spec.format}")
     text = str(value).strip()
-    moment = (
-        datetime.strptime(text, spec.format)
-        if spec.format
-        else datetime.fromisoformat(text.replace("Z", "+00:00"))
-    )
+    try:
+        if spec.format == "unix":
+            return datetime.fromtimestamp(float(value), UTC)
+        moment = (
+            datetime.strptime(text, spec.format)
+            if spec.format
+            else datetime.fromisoformat(text.replace("Z", "+00:00"))
+        )
+    except (ValueError, TypeError, OverflowError, OSError) as exc:
+        raise CellError(spec.field, f"{text!r} is not a date/time ({expected} expected)") from exc
     if moment.tzinfo is None:
         zone = ZoneInfo(spec.timezone) if spec.timezone else UTC
         moment = moment.replace(tzinfo=zone)
@@ -198,9 +222,13 @@ def _time(value: Any, spec: TimeField) -> datetime:
 
 
 def row_episode(row: Mapping[str, Any], mapping: Mapping_, columns: Sequence[str]) -> EpisodeIn:
-    """Return the episode of one row. Raises ValueError, KeyError or ZoneInfoNotFoundError naming it."""
-    content = mapping.content.separator.join(
-        t for t in (_text(_get(row, f)) for f in mapping.content.fields) if t
+    """Return the episode of one row. Raises ValueError (CellError naming the column), KeyError or
+    ZoneInfoNotFoundError."""
+    values = [v for v in (_get(row, f) for f in mapping.content.fields) if _text(v)]
+    content: str | dict[str, Any] = (
+        values[0]  # an object alone: object content, as REST stores it
+        if len(values) == 1 and isinstance(values[0], dict)
+        else mapping.content.separator.join(_text(v) for v in values)
     )
     if not content:
         raise ValueError(f"content ({', '.join(mapping.content.fields)}) is empty")
@@ -245,8 +273,15 @@ def row_episode(row: Mapping[str, Any], mapping: Mapping_, columns: Sequence[str
     return EpisodeIn.model_validate(data)
 
 
-def _records(rows: Iterator[tuple[str, Any]], mapping: Mapping_, columns: Sequence[str]) -> Iterator[Parsed]:
-    for where, row in rows:
+def _records(
+    rows: Iterator[tuple[str, Any] | Problem], mapping: Mapping_, columns: Sequence[str], label: str
+) -> Iterator[Parsed]:
+    """Yield the Record of each row, or the Problem that keeps it out (``label``: column or field)."""
+    for item in rows:
+        if isinstance(item, Problem):
+            yield item
+            continue
+        where, row = item
         if not isinstance(row, Mapping):
             yield Problem(where, f"expected an object, got {type(row).__name__}", "record")
             continue
@@ -258,29 +293,64 @@ def _records(rows: Iterator[tuple[str, Any]], mapping: Mapping_, columns: Sequen
         except ValidationError as exc:
             first = exc.errors()[0]
             yield Problem(where, first["msg"], ".".join(str(p) for p in first["loc"]) or None)
-        except (ValueError, KeyError, ZoneInfoNotFoundError, OverflowError, OSError) as exc:
-            yield Problem(where, str(exc).strip("'\""), "row")
+        except CellError as exc:
+            yield Problem(where, f'{label} "{exc.column}": {exc.detail}', exc.column)
+        except KeyError as exc:  # str() of a KeyError is its argument's repr
+            yield Problem(where, str(exc.args[0]) if exc.args else "missing key", "row")
+        except (ValueError, ZoneInfoNotFoundError, OverflowError, OSError) as exc:
+            yield Problem(where, str(exc), "row")
 
 
 def read_csv(path: Path, mapping: Mapping_ | None = None) -> ImportSource:
-    """Open a CSV file (UTF-8, a byte order mark allowed; quoted multi-line fields read whole)."""
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        try:
-            columns = list(reader.fieldnames or [])
-            rows = [(f"{path.name} line {reader.line_num}", row) for row in reader]
-        except csv.Error as exc:
-            raise InvalidInput(f"{path.name} line {reader.line_num}: {exc}", field="csv") from exc
-        except UnicodeDecodeError as exc:
-            raise InvalidInput(
-                f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})", field="csv"
-            ) from exc
+    """Open a CSV file (UTF-8, a byte order mark allowed; quoted multi-line fields read whole).
+
+    A row is named by the line it ends on; a last row whose quoted field is never closed is a
+    Problem named by the line it starts on.
+    """
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})", field="csv") from exc
+    lines = io.StringIO(text, newline="").readlines()  # split as the csv reader splits them
+    reader = csv.DictReader(lines)
+    rows: list[tuple[str, Any] | Problem] = []
+    first = last_start = 1
+    try:
+        columns = list(reader.fieldnames or [])
+        first = reader.line_num + 1
+        for row in reader:
+            rows.append((f"{path.name} line {reader.line_num}", row))
+            last_start, first = first, reader.line_num + 1
+    except csv.Error as exc:
+        raise InvalidInput(f"{path.name} line {reader.line_num}: {exc}", field="csv") from exc
+    if columns and not rows:
+        raise InvalidInput(f"{path}: nothing to import: a header line and no rows", field="PATH")
     chosen = _mapping_for(path, "csv", columns, mapping)
     missing = [c for c in _columns(chosen) if c not in columns]
     if missing:
         raise InvalidInput(f"{path.name}: no column {missing[0]!r} (the mapping names it)", field="mapping")
-    # line_num is where a row ends; a multi-line row is named by its last line
-    return ImportSource(_records(iter(rows), chosen, columns), total=len(rows))
+    if rows and reader.line_num > last_start and _unclosed_quote(lines[last_start - 1 :]):
+        rows[-1] = Problem(
+            f"{path.name} line {last_start}",
+            "a quoted field opened in this row is never closed: the row runs on to the end of the "
+            f"file, line {reader.line_num}",
+            "csv",
+        )
+    return ImportSource(_records(iter(rows), chosen, columns, "column"), total=len(rows))
+
+
+def _unclosed_quote(lines: list[str]) -> bool:
+    """Return whether ``lines`` (the last row to the end of the file) end inside a quoted field.
+
+    The lenient reader takes such a field whole to the end of the file; the strict one says so.
+    """
+    try:
+        for _ in csv.reader(lines, strict=True):
+            pass
+    except csv.Error as exc:
+        return "unexpected end of data" in str(exc)
+    return False
 
 
 def _columns(mapping: Mapping_) -> list[str]:
@@ -313,7 +383,7 @@ def read_json_records(path: Path, mapping: Mapping_ | None = None) -> ImportSour
         )
         for n, row in enumerate(data, start=1)
     )
-    return ImportSource(_records(rows, chosen, columns), total=len(data))
+    return ImportSource(_records(rows, chosen, columns, "field"), total=len(data))
 
 
 def stable_row_id(source: str, row: Mapping[Any, Any]) -> str:
