@@ -176,11 +176,10 @@ class IntakeMethods:
 
         ``format`` is detected when None (engram.portable.formats); ``mapping`` is a CSV/JSON
         column mapping; ``group_id`` fills episodes that name none (LoCoMo: replaces each
-        conversation's own). One transaction per
-        ``batch_size``; importing again changes nothing. Unreadable records are skipped and
-        listed in ``stats.problems``. ``classify`` (default: for every format but jsonl and
-        locomo, which hold episodes as they were) sends intent-less episodes to the classifier
-        when it is on. Raises InvalidInput (format, path, mapping) or Conflict.
+        conversation's own). One transaction per ``batch_size``; importing again changes nothing.
+        Unreadable records are skipped and listed in ``stats.problems``. ``classify`` (default: for
+        every format but jsonl and locomo, which hold episodes as they were) sends intent-less
+        episodes to the classifier when it is on. Raises InvalidInput (format, path, mapping) or Conflict.
         """
         from engram.portable.importing import import_path
 
