@@ -48,7 +48,11 @@ def test_a_later_episode_makes_a_new_version_naming_its_episode(client: TestClie
     timeline = view.json()["timeline"]
     assert [(v["version"], v["episode_id"]) for v in timeline] == [(1, first), (2, second)]
     assert timeline[0]["attributes"]["title"]["value"] == "销售", "the earlier value stays in the timeline"
-    assert li["attributes"]["title"] == {"value": "销售总监", "episode": second}
+    assert li["attributes"]["title"] == {
+        "value": "销售总监",
+        "episode": second,
+        "operation": li["operation_id"],
+    }
     assert li["summary"] == "华东区销售总监" and li["summary_source"]["episode"] == second
 
 
@@ -107,6 +111,40 @@ def test_patch_an_entity_with_if_match(client: TestClient) -> None:
     ]
 
 
+def test_a_manual_attribute_edit_names_its_operation_and_survives_purge(
+    client: TestClient, memory: Memory
+) -> None:
+    said = post(
+        client,
+        "李强是销售",
+        0,
+        entities=[{"name": "李强", "type": "person", "attributes": {"title": "销售"}}],
+    )
+    post(client, "李强明天来杭州", 1, entities=[{"name": "李强", "type": "person"}])
+    before = entity_named(client, "李强")
+    done = client.patch(
+        f"/v1/entities/{before['id']}",
+        json={"attributes": {"城市": "杭州"}, "summary": "华东区销售"},
+        headers={"If-Match": f'"{before["version"]}"'},
+    )
+    assert done.status_code == 200, done.text
+    edited = done.json()["entity"]
+    operation = edited["operation_id"]
+    assert edited["attributes"]["城市"] == {"value": "杭州", "episode": None, "operation": operation}
+    assert edited["summary_source"] == {"episode": None, "operation": operation}
+    assert edited["attributes"]["title"]["episode"] == said, "an extracted value keeps its episode"
+
+    reverted = client.post(f"/v1/operations/{operation}/revert")
+    assert reverted.status_code == 200, reverted.text
+    assert entity_named(client, "李强")["attributes"] == before["attributes"]
+    again = client.post(f"/v1/operations/{reverted.json()['operation']['id']}/revert")
+    assert again.status_code == 200, again.text
+
+    memory.purge_episode(said)  # takes the title it brought, not the person's edit
+    after = entity_named(client, "李强")
+    assert after["attributes"] == {"城市": {"value": "杭州", "episode": None, "operation": operation}}
+
+
 def test_revert_of_an_entity_update_restores_it_exactly(client: TestClient) -> None:
     post(client, "Acme signed", 0, entities=[{"name": "Acme", "type": "organisation", "aliases": ["ACME"]}])
     before = entity_named(client, "Acme")
@@ -154,6 +192,28 @@ def test_revert_of_an_arbitration_brings_the_old_fact_back(client: TestClient) -
     assert [(h["fact"]["predicate"], h["fact"]["status"], h["fact"]["invalid_at"]) for h in back] == [
         ("USES", "current", None)
     ]
+
+
+def test_a_fact_restored_by_a_delete_or_a_revert_drops_its_superseded_reason(client: TestClient) -> None:
+    budget = [{"subject": "ACME", "predicate": "BUDGET", "value": 500000}]
+    post(client, "ACME budget is 500k", 0, entities=[{"name": "ACME", "type": "organisation"}], facts=budget)
+
+    def old_fact() -> dict[str, Any]:
+        hits = client.post("/v1/facts/search", json={"query": "", "include_history": True}).json()["results"]
+        return dict(next(h["fact"] for h in hits if h["fact"]["value"] == 500000))
+
+    for undo in ("delete", "revert"):
+        update = post(client, f"ACME budget is now 800k ({undo})", 30, facts=[{**budget[0], "value": 800000}])
+        assert (old_fact()["status"], old_fact()["status_reason"]) == (
+            "superseded",
+            "superseded by the new fact",
+        )
+        if undo == "delete":
+            assert client.delete(f"/v1/episodes/{update}").status_code == 200
+        else:
+            ingest = client.get(f"/v1/episodes/{update}").json()["episode"]["operation_id"]
+            assert client.post(f"/v1/operations/{ingest}/revert").status_code == 200
+        assert (old_fact()["status"], old_fact()["status_reason"]) == ("current", None), undo
 
 
 def test_purge_removes_the_alias_and_summary_a_purged_episode_introduced(memory: Memory) -> None:

@@ -21,3 +21,21 @@ def test_a_list_on_sqlite_answers_while_a_write_holds_the_writer(tmp_path: Path)
         with serving(memory) as base, group_held(memory):
             page = httpx.get(f"{base}/v1/episodes", timeout=10).raise_for_status().json()
     assert [item["content"] for item in page["items"]] == [EPISODE["content"]]
+
+
+def test_head_answers_as_get_without_a_body(memory: Memory, live_server: str) -> None:
+    created = memory.create_episode({**EPISODE, "entities": [{"name": "Acme", "type": "organisation"}]})
+    [acme] = memory.search_entities("Acme")
+    with httpx.Client(base_url=live_server, timeout=10) as http:
+        for path in (f"/v1/episodes/{created.episode.id}", f"/v1/entities/{acme.id}", "/v1/episodes"):
+            got, head = http.get(path), http.head(path)
+            assert (head.status_code, head.content) == (200, b""), path
+            assert head.headers["content-length"] == str(len(got.content))
+            assert head.headers["content-type"] == got.headers["content-type"]
+            assert head.headers.get("etag") == got.headers.get("etag")
+        missing = http.head("/v1/episodes/nope")
+        assert (missing.status_code, missing.content) == (404, b"")
+        assert missing.headers["content-type"] == "application/problem+json"
+        assert http.head("/v1/episodes:batch").status_code == 405, "no GET there, so no HEAD"
+        counted = http.get("/metrics").text
+    assert 'method="HEAD",route="/v1/episodes/{episode_id}",status="200"' in counted

@@ -63,6 +63,34 @@ def test_undo_shows_a_preview_then_reverts_a_merge(admin: TestClient, memory: Me
     assert "This operation cannot be undone:" in again and "already reverted" in again
 
 
+def test_json_on_console_pages_shows_chinese_as_characters(admin: TestClient, memory: Memory) -> None:
+    said = memory.create_episode(
+        {
+            "content": "李强周末住在杭州",
+            "metadata": {"项目": "杭州"},
+            "entities": [{"name": "李强", "type": "person"}],
+            "facts": [
+                {"subject": "李强", "predicate": "LIVES_IN", "value": "杭州", "conditions": {"时间": "周末"}}
+            ],
+        }
+    )
+    memory.update_episode(said.episode.id, {"intent": "follow_up"}, expected_version=1)
+    [li] = memory.search_entities("李强")
+    page = f"/admin/entities/{li.id}"
+    form = {"version": str(li.version), "new_key": "城市", "new_value": "杭州"}
+    assert submit(admin, page, f"{page}/attributes", form).status_code == 303
+    [edit] = memory.list_operations(kind=["entity_update"]).items
+    audit = admin.get(f"/admin/audit/{edit.id}").text
+    assert '"attributes": [\n  "城市"\n ]' in audit, "the details"
+    assert '<td>attributes</td><td class="old"><code>{"城市": {"episode": null' in audit, "the undo preview"
+    entity = admin.get(page).text
+    assert '<span class="muted">{"时间": "周末"}</span>' in entity, "a fact's conditions"
+    episode = admin.get(f"/admin/episodes/{said.episode.id}").text
+    assert '<code>{"项目": "杭州"}</code>' in episode, "the versions' metadata"
+    for shown in (audit, entity, episode):
+        assert "\\u" not in shown
+
+
 def test_a_conflicting_undo_shows_the_later_operations_and_offers_force(
     admin: TestClient, memory: Memory, seeded: Seeded
 ) -> None:

@@ -72,6 +72,30 @@ def test_merge_from_the_entity_page_by_name(admin: TestClient, memory: Memory, s
     assert admin.get(page).status_code == 404
 
 
+def test_the_merge_form_says_why_a_typed_target_cannot_be_used(
+    admin: TestClient, memory: Memory, seeded: Seeded
+) -> None:
+    page = f"/admin/entities/{seeded.carolyn}"
+    unknown = submit(admin, page, f"{page}/merge", {"into": "Nobody At All"})
+    assert unknown.status_code == 422
+    assert "No other entity in this group is named “Nobody At All”" in text(unknown)
+    assert "no entity with id" not in text(unknown) and 'value="Nobody At All"' in unknown.text
+    clash = text(submit(admin, page, f"{page}/merge", {"into": "Acme"}))
+    assert "This entity’s type is “person” and Acme’s is “organisation”" in clash
+    for kind in ("product", "project"):  # one name, two entities
+        memory.create_episode({"content": f"Sam the {kind}", "entities": [{"name": "Sam", "type": kind}]})
+    several = text(submit(admin, page, f"{page}/merge", {"into": "sam"}))
+    assert "2 entities are named “sam”: Sam (" in several and "Enter the id (en_…)" in several
+    assert "Sam (product) en_" in several and "Sam (project) en_" in several
+    admin.cookies.set("engram_lang", "zh")
+    chinese = text(submit(admin, page, f"{page}/merge", {"into": "Nobody At All"}))
+    assert "本组中没有其他名为“Nobody At All”的实体" in chinese
+    assert memory.list_operations(kind=["merge"]).items == [], "nothing was merged"
+    admin.cookies.set("engram_lang", "en")
+    merged = submit(admin, page, f"{page}/merge", {"into": "  caroline "})  # a name, in any case
+    assert merged.status_code == 303 and merged.headers["location"] == f"/admin/entities/{seeded.caroline}"
+
+
 def test_candidates_are_merged_or_judged_not_the_same(
     admin: TestClient, memory: Memory, seeded: Seeded
 ) -> None:

@@ -13,6 +13,7 @@ from engram.api import metrics, openapi
 from engram.api.auth import KeyAuthenticator, KeyCheck
 from engram.api.console import create_console
 from engram.api.edge import Authenticator, Edge, HostPolicy
+from engram.api.head import HeadAsGet
 from engram.api.mcp.server import create_mcp_server, streamable_http_route
 from engram.api.rest import problems
 from engram.api.rest.episodes import health_router, router
@@ -70,6 +71,7 @@ def create_app(
     )
     app.state.memory = memory
     problems.install(app)
+    app.add_middleware(HeadAsGet)  # first, so innermost: the edge, CORS and metrics see the HEAD
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

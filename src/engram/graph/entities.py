@@ -3,7 +3,8 @@
 Every change of an entity's names, type, attributes or summary writes a new version naming
 its operation (``operation_id``) and, when an episode caused it, the episode (``episode_id``).
 Each alias records which episode and operation introduced it (``alias_sources``), each
-attribute its episode (or operation), and the summary its source (``summary_source``), so a
+attribute its value with the same two (``{value, episode, operation}``; episode None for a
+person's edit or a merge), and the summary its source (``summary_source``), so a
 purge can take out exactly what a purged episode brought, and a revert restores a version
 whole. A later episode's attribute value or summary replaces the earlier one (the earlier
 stays in the timeline).
@@ -34,13 +35,21 @@ def keys_of(names: Iterable[str]) -> list[str]:
 
 
 def attribute_values(attributes: Mapping[str, Any]) -> dict[str, Any]:
-    """Return stored attributes (``{value, episode}``) as plain values."""
+    """Return stored attributes (``{value, episode, operation}``) as plain values."""
     return {k: v["value"] if isinstance(v, dict) and "value" in v else v for k, v in attributes.items()}
 
 
 def source(episode_id: str | None, operation: Operation) -> dict[str, str | None]:
     """Return the provenance record of an alias or a summary."""
     return {"episode": episode_id, "operation": operation.id}
+
+
+def attribute(value: Any, episode_id: str | None, operation: Operation) -> dict[str, Any]:
+    """Return the stored record of an attribute value: the value with its provenance (see ``source``).
+
+    A purge matches ``episode`` against the purged episode, so an operation id never goes there.
+    """
+    return {"value": value, **source(episode_id, operation)}
 
 
 def new_entity(mention: EntityIn, episode: Episode, operation: Operation) -> Entity:
@@ -53,7 +62,7 @@ def new_entity(mention: EntityIn, episode: Episode, operation: Operation) -> Ent
         name=mention.name,
         type=mention.type,
         aliases=aliases,
-        attributes={k: {"value": v, "episode": episode.id} for k, v in mention.attributes.items()},
+        attributes={k: attribute(v, episode.id, operation) for k, v in mention.attributes.items()},
         summary=mention.summary,
         first_seen=episode.timestamp,
         last_seen=episode.timestamp,
@@ -91,11 +100,10 @@ def absorb(
             aliases.append(name)
             sources[name] = dict(given.get(name) or source(episode_id, operation))
     attributes = dict(known.attributes)
-    provenance = episode_id or operation.id
     for key, value in mention.attributes.items():
         old = attribute_values(attributes).get(key)
         if key not in attributes or (not keep_attributes and old != value):
-            attributes[key] = {"value": value, "episode": provenance}
+            attributes[key] = attribute(value, episode_id, operation)
     changes: dict[str, Any] = {
         "aliases": aliases,
         "alias_sources": sources,
@@ -143,7 +151,7 @@ def edit(
         if value is None:
             merged.pop(key, None)
         else:
-            merged[key] = {"value": value, "episode": operation.id}
+            merged[key] = attribute(value, None, operation)
     aliases, sources = list(current.aliases), dict(current.alias_sources)
     for alias in remove_aliases:
         if alias in aliases:

@@ -180,7 +180,11 @@ class Entity(BaseModel):
     name: str
     type: str
     aliases: list[str] = Field(default_factory=list)
-    attributes: dict[str, Any] = Field(default_factory=dict, description="name → {value, episode}")
+    attributes: dict[str, Any] = Field(
+        default_factory=dict,
+        description="name → {value, episode, operation}: the value, and which episode (None: a person's "
+        "edit or a merge) and operation gave it.",
+    )
     summary: str | None = None
     first_seen: datetime
     last_seen: datetime

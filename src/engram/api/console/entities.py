@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -9,11 +11,13 @@ from fastapi.responses import Response
 
 from engram.api.console.auth import CONSOLE_ACTOR
 from engram.api.console.context import MOUNT, flash, reader, see_other, writer
+from engram.api.console.i18n import catalogue, language
 from engram.api.console.render import page
-from engram.errors import InvalidInput, NotFound, PreconditionFailed
+from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
 from engram.memory import Memory
 from engram.models.episodes import Episode
 from engram.models.graph import Entity, Scalar
+from engram.nlp.names import normalise_name
 
 router = APIRouter()
 FormText = Annotated[str, Form()]
@@ -22,6 +26,8 @@ EPISODES_SHOWN = 3
 """Episodes quoted under each fact on the entity page (the others are linked)."""
 EPISODES_READ = 60
 """Most episodes one entity page reads to quote (beyond them, facts show their citations only)."""
+NAME_MATCHES = 50
+"""Entities a typed merge target is looked for among (those whose names contain its words)."""
 
 
 @router.get("/entities")
@@ -83,15 +89,35 @@ def show(request: Request, entity_id: str, group_id: str | None = None) -> Respo
     return entity_page(request, entity_id, group_id)
 
 
-def resolve_entity(memory: Memory, group: str, text: str) -> str:
-    """Return the entity id ``text`` names: an id, or exactly one entity's name or alias."""
+@dataclass(frozen=True, slots=True)
+class Unresolved:
+    """Why the merge form's target names no single entity: a message id and its values."""
+
+    message_id: str
+    values: dict[str, object]
+
+
+def resolve_entity(memory: Memory, group: str, text: str, exclude: str) -> str | Unresolved:
+    """Return the entity id ``text`` names: an ``en_…`` id as typed, else the one current entity of
+    the group (not ``exclude``) with that name or alias (compared normalised: case, width,
+    spaces); none or several is an ``Unresolved`` to show beside the field."""
     text = text.strip()
     if not text:
-        raise InvalidInput("choose the entity to merge into", field="into")
+        return Unresolved("entity.into_required", {})
     if text.startswith("en_"):
         return text
-    named = [e for e in memory.search_entities(text, group, limit=20) if text in (e.name, *e.aliases)]
-    return named[0].id if len(named) == 1 else text
+    key = normalise_name(text)
+    named = [
+        e
+        for e in memory.search_entities(text, group, limit=NAME_MATCHES)
+        if e.id != exclude and key in {normalise_name(n) for n in (e.name, *e.aliases)}
+    ]
+    if len(named) == 1:
+        return named[0].id
+    if not named:
+        return Unresolved("entity.into_none", {"name": text})
+    choices = "; ".join(f"{e.name} ({e.type}) {e.id}" for e in named)
+    return Unresolved("entity.into_several", {"name": text, "count": len(named), "choices": choices})
 
 
 def merge_operation(memory: Memory, group: str, into: str) -> str | None:
@@ -102,26 +128,45 @@ def merge_operation(memory: Memory, group: str, into: str) -> str | None:
 
 @router.post("/entities/{entity_id}/merge")
 def merge(request: Request, entity_id: str, csrf_token: FormText = "", into: FormText = "") -> Response:
-    """Merge this entity into another (one operation; administrators); the survivor's page offers the undo."""
+    """Merge this entity into another, named by name or id (one operation; administrators); the
+    survivor's page offers the undo. A target that names no single entity, or that cannot take
+    this one, is explained beside the field."""
     _who, memory, group = writer(request, csrf_token, role="admin")
+    t = catalogue(language(request)).text
+    target = resolve_entity(memory, group, into, entity_id)
+    if isinstance(target, Unresolved):
+        return _merge_refused(request, entity_id, into, t(target.message_id, **target.values))
     try:
-        target = resolve_entity(memory, group, into)
         survivor = memory.merge_entities(entity_id, target, group, actor=CONSOLE_ACTOR)
-    except (InvalidInput, NotFound) as exc:
+    except (Conflict, InvalidInput, NotFound) as exc:
         if exc.field != "into":
             raise
-        return entity_page(
+        return _merge_refused(
             request,
             entity_id,
-            None,
-            status=422,
-            errors={"into": "form.error.invalid"},
-            detail=exc.detail,
-            into=into,
+            into,
+            (isinstance(exc, Conflict) and _type_clash(memory, group, entity_id, target, t)) or exc.detail,
         )
     operation = merge_operation(memory, group, survivor.entity.id) or ""
     flash(request, "entity.merged", name=survivor.entity.name, operation=operation)
     return see_other(f"{MOUNT}/entities/{survivor.entity.id}")
+
+
+def _merge_refused(request: Request, entity_id: str, into: str, detail: str) -> Response:
+    return entity_page(
+        request, entity_id, None, status=422, errors={"into": "form.error.invalid"}, detail=detail, into=into
+    )
+
+
+def _type_clash(memory: Memory, group: str, entity_id: str, target: str, t: Callable[..., str]) -> str | None:
+    """Return the console's words for a merge refused because the types differ (None if they do not)."""
+    try:
+        source, into = memory.get_entity(entity_id, group).entity, memory.get_entity(target, group).entity
+    except NotFound:
+        return None
+    if source.type == into.type:
+        return None
+    return t("entity.into_types", source=source.type, target=into.name, into=into.type)
 
 
 def attribute_patch(

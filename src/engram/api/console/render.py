@@ -31,6 +31,9 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["when"] = when
+    # ``tojson`` shows details, metadata and previews to people: 杭州, not \u676d\u5dde (still
+    # HTML-safe: Jinja escapes <, >, & and ' after dumping).
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
     return env
 
 
