@@ -14,7 +14,7 @@ import pytest
 from conftest import group_held
 from engram import Memory, Settings
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
-from history_support import ACME, budget, say
+from history_support import ACME, T0, budget, say
 
 
 def facts(memory: Memory, **search: Any) -> list[tuple[Any, str, tuple[str, ...]]]:
@@ -109,6 +109,34 @@ def test_undoing_the_statement_that_ended_a_fact_brings_the_fact_back(
 
     assert alice_facts(memory) == before  # current again, without the ending's reason or time
     assert details["facts_restored"]
+
+
+def test_deleting_the_later_of_two_episodes_stored_in_one_batch_restores_the_earlier_fact(
+    memory: Memory,
+) -> None:
+    body = {"actor": {"id": "li"}, "entities": ACME}
+    _, second = memory.create_episodes(
+        [
+            {**body, "content": "ACME budget is 500k", "timestamp": T0, "facts": budget(500000)},
+            {
+                **body,
+                "content": "ACME budget is now 800k",
+                "timestamp": T0 + timedelta(days=30),
+                "facts": budget(800000),
+            },
+        ]
+    )
+    assert [(v, s) for v, s, _ in facts(memory, include_history=True)] == [
+        (500000, "superseded"),
+        (800000, "current"),
+    ]
+
+    memory.delete_episode(second.episode.id)
+
+    restored = memory.search_facts({}).results
+    assert [(h.fact.value, h.fact.status, h.fact.invalid_at, h.fact.status_reason) for h in restored] == [
+        (500000, "current", None, None)
+    ]
 
 
 def test_a_deleted_episode_leaves_search_and_its_neighbours_context(memory: Memory) -> None:

@@ -3,9 +3,9 @@
 ``DELETE /v1/episodes/{id}`` (docs/architecture.md): the episode's current version is closed (its
 versions stay, so the retraction can be reverted); facts backed only by it get a
 ``retracted`` version; facts backed by other episodes too get a version without it in their
-provenance; an arbitration its facts won (a superseded or disputed older fact) is undone,
-bringing a superseded fact back from the archive first if it was archived; its mentions are
-removed. Every change is a version of the retracting operation.
+provenance; every arbitration decision its claims made (an older fact superseded, ended by a
+stop statement, closed by a negation or disputed) is undone, bringing a superseded fact back
+from the archive first if it was archived; its mentions are removed. Every change is a version of the retracting operation.
 
 Reverting the retraction (the generic revert) supersedes the older fact again: it stays in
 the live tables, not archived (a later archive run may move it again).
@@ -110,14 +110,10 @@ def _undo_decisions(
         }
         for fact_id in sorted(changed - set(restored)):
             current = txn.fact_version(group_id, fact_id, txn.versions(group_id, "fact", fact_id)[-1].version)
-            before = next(
-                (
-                    v
-                    for v in txn.versions(group_id, "fact", fact_id)
-                    if v.closed_by == arrival and v.created_by != arrival
-                ),
-                None,
-            )
+            # The version the arrival closed: written before it, or by it for an episode earlier in
+            # its batch (the later one closes that one).
+            closed = [v for v in txn.versions(group_id, "fact", fact_id) if v.closed_by == arrival]
+            before = next((v for v in closed if v.created_by != arrival), closed[-1] if closed else None)
             previous = None if before is None else txn.fact_version(group_id, fact_id, before.version)
             if current is None or previous is None or current.status == "retracted":
                 continue
