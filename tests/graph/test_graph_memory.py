@@ -255,7 +255,7 @@ def test_merge_two_entities_moves_names_facts_and_mentions(graph: Memory) -> Non
     with pytest.raises(Conflict):  # itself: the stored state forbids it
         graph.merge_entities(full.id, full.id)
     [acme] = graph.search_entities("ACME")
-    with pytest.raises(Conflict):  # a company into a person
+    with pytest.raises(Conflict, match=r"cannot merge a '\w+' entity into a 'person' one"):  # a company
         graph.merge_entities(acme.id, full.id)
 
 

@@ -108,7 +108,10 @@ class GraphService:
             if source.id == into.id:
                 raise Conflict("an entity cannot be merged into itself", field="into")
             if UNKNOWN_TYPE not in (source.type, into.type) and source.type != into.type:
-                raise Conflict(f"cannot merge a {source.type} into a {into.type}", field="into")
+                raise Conflict(
+                    f"cannot merge a {shown(source.type)} entity into a {shown(into.type)} one",
+                    field="into",
+                )
             moved = self._builder.merge(txn, source, into, operation)
             for episode_id in txn.episodes_mentioning(group_id, [source.id], 1_000_000):
                 txn.add_mentions(group_id, episode_id, [into.id], operation.id)
