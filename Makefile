@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 
-.PHONY: run test check install install-dev lint types clean examples-env example-client example-agent
+.PHONY: run test check install install-dev lint types clean examples-env example-client example-agent intents-model
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ example-client: install
 
 example-agent: install examples-env
 	$(EXAMPLES_VENV)/bin/python examples/langgraph_agent/agent.py --engram-command $(BIN)/engram
+
+# The shipped intent model, re-trained after the packaged taxonomy or embedder changes (a test says when).
+intents-model: install-dev
+	$(BIN)/python -c "from engram.ingest.intents import write_packaged_model; print(write_packaged_model())"
 
 clean:
 	rm -rf $(VENV) $(EXAMPLES_VENV) .pytest_cache .mypy_cache .ruff_cache

