@@ -39,3 +39,19 @@ def test_head_answers_as_get_without_a_body(memory: Memory, live_server: str) ->
         assert http.head("/v1/episodes:batch").status_code == 405, "no GET there, so no HEAD"
         counted = http.get("/metrics").text
     assert 'method="HEAD",route="/v1/episodes/{episode_id}",status="200"' in counted
+
+
+def test_an_unknown_query_parameter_is_a_422_naming_it(memory: Memory, live_server: str) -> None:
+    memory.create_episode(EPISODE)
+    with httpx.Client(base_url=live_server, timeout=10) as http:
+        # the search's name for the list's "after": once silently dropped, the page unfiltered
+        refused = http.get("/v1/episodes", params={"timestamp_after": "2030-01-01T00:00:00Z"})
+        assert refused.status_code == 422
+        assert refused.headers["content-type"] == "application/problem+json"
+        problem = refused.json()
+        assert problem["field"] == "timestamp_after"
+        assert "after" in problem["detail"] and "before" in problem["detail"]
+        assert http.get("/v1/episodes", params={"after": "2030-01-01T00:00:00Z"}).json()["items"] == []
+        facts = http.post("/v1/facts/search", params={"grup_id": "default"}, json={"query": "budget"})
+        assert (facts.status_code, facts.json()["field"]) == (422, "grup_id")
+        assert http.get("/v1/operations", params={"group_id": "default", "limit": 1}).status_code == 200

@@ -10,8 +10,8 @@ from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Resp
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
+from engram.api.rest.strict_route import StrictRoute
 from engram.api.results import (
     EpisodeViewPage,
     ResultLimits,
@@ -51,7 +51,7 @@ ETAG_HEADER = {
     }
 }
 
-router = APIRouter(prefix="/v1", route_class=StrictJSONRoute, tags=["episodes"])
+router = APIRouter(prefix="/v1", route_class=StrictRoute, tags=["episodes"])
 
 
 class EpisodeResult(BaseModel):

@@ -18,8 +18,8 @@ from engram.api.rest.episodes import (
     MemoryDep,
     expected_version,
 )
-from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
+from engram.api.rest.strict_route import StrictRoute
 from engram.errors import InvalidInput
 from engram.models.graph import (
     ID_PATTERN,
@@ -35,7 +35,7 @@ from engram.models.graph import (
 )
 from engram.models.json_values import NUMBER_ONLY
 
-router = APIRouter(prefix="/v1", tags=["knowledge graph"], route_class=StrictJSONRoute)
+router = APIRouter(prefix="/v1", tags=["knowledge graph"], route_class=StrictRoute)
 
 
 class EntitySearch(BaseModel):

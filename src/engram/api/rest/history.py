@@ -16,14 +16,14 @@ from engram.api.rest.episodes import (
     LimitsDep,
     MemoryDep,
 )
-from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
+from engram.api.rest.strict_route import StrictRoute
 from engram.api.results import operation_page
 from engram.models.episodes import ID_PATTERN, LIST_LIMIT_MAX, MAX_FILTER_VALUES, OPERATION_KINDS
 from engram.models.history import OperationPage, OperationView
 from engram.timeutil import UtcDatetime
 
-router = APIRouter(prefix="/v1", tags=["history"], route_class=StrictJSONRoute)
+router = APIRouter(prefix="/v1", tags=["history"], route_class=StrictRoute)
 # Memory checks the kind (422 naming it); the schema lists the kinds so clients can offer them.
 OperationKind = Annotated[str, Field(json_schema_extra={"enum": sorted(OPERATION_KINDS)})]
 

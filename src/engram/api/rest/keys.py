@@ -9,14 +9,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api.rest.episodes import MemoryDep
-from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
+from engram.api.rest.strict_route import StrictRoute
 from engram.keys import MAX_GROUPS, NAME_PATTERN
 from engram.models.episodes import ID_PATTERN
 from engram.models.keys import ApiKey, CreatedKey
 from engram.timeutil import UtcDatetime
 
-router = APIRouter(prefix="/v1", tags=["keys"], route_class=StrictJSONRoute)
+router = APIRouter(prefix="/v1", tags=["keys"], route_class=StrictRoute)
 
 
 class KeyRequest(BaseModel):

@@ -7,12 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from engram.api.rest.episodes import CURSOR_PATTERN, GroupQuery, KnownAtQuery, LimitsDep, MemoryDep
-from engram.api.rest.json_body import StrictJSONRoute
 from engram.api.rest.problems import problem_responses
+from engram.api.rest.strict_route import StrictRoute
 from engram.api.results import ReferencePageView, reference_page
 from engram.models.episodes import LIST_LIMIT_MAX
 
-router = APIRouter(prefix="/v1", tags=["references"], route_class=StrictJSONRoute)
+router = APIRouter(prefix="/v1", tags=["references"], route_class=StrictRoute)
 
 
 @router.get(
