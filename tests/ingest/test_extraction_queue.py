@@ -63,7 +63,7 @@ def test_a_writer_killed_before_the_graph_build_leaves_the_episodes_queued_and_a
         assert memory.list_episodes(group_id="killed", limit=200).items  # stored...
         assert graph_shape(memory, "killed") == []  # ...without their graph
         queued = memory.store.queued_extractions(1000)
-        assert len(queued) == TURNS + 1
+        assert len(queued) == TURNS + 1 == memory.store.counts()["graphs_queued"]  # as engram doctor says
         assert sum(row.supplied is not None for row in queued) == 1
         # The same episodes written by a writer that was not killed: the graph to expect.
         turns = [r.episode for r in islice(locomo_records(load_locomo(LOCOMO_DEV)), TURNS)]
@@ -77,6 +77,7 @@ def test_a_writer_killed_before_the_graph_build_leaves_the_episodes_queued_and_a
         memory._recovery.join()
     with Memory.open(settings=settings, background_indexing=False) as memory:
         assert not memory.store.queued_extractions(1000)
+        assert memory.store.counts()["graphs_queued"] == 0
         built = graph_shape(memory, "killed")
         supplied = [fact for fact in built if fact[1] == "MANAGES"]
         assert [(s, o) for s, _, o, *_ in supplied] == [("Ada", "Lisbon office")]

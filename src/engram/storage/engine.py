@@ -603,13 +603,15 @@ class SQLStorage:
             ]
 
     def counts(self) -> dict[str, int]:
-        """Return row counts for diagnostics: episodes (current), episode_versions, groups, operations."""
+        """Return row counts for diagnostics: episodes (current), episode_versions, groups, operations,
+        and graphs_queued (episodes whose graph is still to be built: engram.storage.extraction_queue)."""
         with self._backend.read() as db:
             row = db.one(
                 "SELECT (SELECT count(*) FROM episodes WHERE expired_at IS NULL) AS episodes, "
                 "(SELECT count(*) FROM episodes) AS episode_versions, "
                 "(SELECT count(DISTINCT group_id) FROM episode_docs) AS groups, "
-                "(SELECT count(*) FROM operations) AS operations"
+                "(SELECT count(*) FROM operations) AS operations, "
+                "(SELECT count(*) FROM extraction_queue) AS graphs_queued"
             )
         assert row is not None
         return {name: int(value) for name, value in row.items()}
