@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,3 +214,28 @@ def test_intents_cli_lists_and_needs_an_embedder_to_classify(tmp_path: Path) -> 
     assert "sell" in runner_custom.invoke(app, ["intents", "list"]).stdout
     refused = runner.invoke(app, ["intents", "classify", "cancel my order", "--data-dir", tmp_path / "d"])
     assert refused.exit_code == 2 and "ENGRAM_EMBEDDER" in refused.stderr
+
+
+def test_writers_saving_the_model_at_once_do_not_collide(tmp_path: Path) -> None:
+    """Two server workers classify their first episodes at once: each saves the model it loaded."""
+    model = IntentModel.load(PACKAGED_MODEL)
+    assert model is not None
+    target = tmp_path / "intents-model.npz"
+    errors: list[BaseException] = []
+
+    def save_repeatedly() -> None:
+        try:
+            for _ in range(5):
+                model.save(target)
+        except BaseException as exc:  # noqa: BLE001 (collected for the assertion below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=save_repeatedly) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    loaded = IntentModel.load(target)
+    assert loaded is not None and loaded.classes == model.classes
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["intents-model.npz"]  # no partial file left

@@ -24,6 +24,7 @@ Prediction is one matrix product and a softmax. Below ``threshold`` confidence t
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -178,9 +179,10 @@ class IntentModel:
         return result
 
     def save(self, path: Path) -> None:
-        """Write the model as plain arrays (``.npz``; no pickle), atomically."""
+        """Write the model as plain arrays (``.npz``; no pickle), atomically: each writer through a
+        file of its own (two server workers may save at once), renamed over ``path``."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.partial.npz")
+        partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.partial.npz")
         np.savez_compressed(
             partial,
             format=np.array(MODEL_FORMAT),
