@@ -155,6 +155,11 @@ _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 """Emoji and pictographs: no part of what is said ("受不了😂")."""
 
 
+_ZH_FROM_WHEN = re.compile(
+    r"(?:从|自)?(?:今天|明天|下周|下个月|本周|这周|即日|[一二三四五六七八九十\d]+月[\d一二三四五六七八九十]+[日号])起$"
+)
+
+
 def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> str:
     """Return an object phrase cut before trailing clauses and particles; "" when nothing is left.
 
@@ -188,6 +193,7 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
             text,
         )
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
+        text = _ZH_FROM_WHEN.sub("", text)  # 西南区渠道今天起 (交给小柯): what, not from when
         if not verb_phrase:
             text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])", "", text)  # 喜欢吃榴莲: what is liked is 榴莲
         if re.match(r"(?:你|您|他|她|它|这|那)", text):

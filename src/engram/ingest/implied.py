@@ -140,7 +140,8 @@ def _leaving_employer(message: Message) -> None:
 def _next_employer(message: Message) -> None:
     """钱坤已经不在华东物流了，听说去了顺丰, "Alice left Acme and joined Globex": an organisation someone
     "went to" or "joined" after leaving one is their next employer, not a visit or a membership (a
-    department joined stays one); and an organisation visits nowhere."""
+    department joined stays one); otherwise a customer called on (拜访启明光电) is no trip, and an
+    organisation visits nowhere."""
     for key, went in list(message.facts.items()):
         if (
             went.predicate == "MEMBER_OF"
@@ -166,6 +167,13 @@ def _next_employer(message: Message) -> None:
         ):
             del message.facts[key]
             message.add_fact(went.model_copy(update={"predicate": "WORKS_AT"}))
+        elif (
+            went.predicate in ("VISITED", "PLANS_TO_VISIT")
+            and went.object is not None
+            and (went.object, "organisation") in message.entities
+            and f"拜访{went.object}" in (went.fact or "")
+        ):
+            del message.facts[key]  # 拜访启明光电: a call on a customer (参观华为 is a visit)
 
 
 def _left_status(message: Message) -> None:

@@ -252,7 +252,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?)(?:先|都|暂时)?(?:给|归){PERSON}"
        rf"(?=[，。！；]|$)", 0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给|归"),
-    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管|接管|接手|跟进)(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
+    # not 跟进下… (一下: a one-off follow-up) nor 钱主管说 (a title before a speech verb)
+    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
+       rf")(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
        r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
@@ -399,7 +401,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
-    zh("PLANS_TO", rf"(?:打算|计划|准备|想要|决定){ZH_OBJ}", 0.7, kind="value",
+    zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![不没]){ZH_OBJ}", 0.7, kind="value",
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came
