@@ -199,6 +199,8 @@ async def conformance(client: McpClient, group: str) -> None:
     assert "只根据" in words and "有争议" in words and f"[source: {home}]" in words
     with pytest.raises(ClientRaised):
         await client.get_prompt("answer_from_memory", {"question": "x", "language": "fr"})
+    with pytest.raises(ClientRaised, match="needs the argument 'question'"):  # not "Internal server error"
+        await client.get_prompt("answer_from_memory", {"group_id": group})
 
     # resources open a citation
     templates = {t["uriTemplate"] for t in await client.list_resource_templates()}

@@ -30,8 +30,10 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import CallToolResult, GetPromptResult, InputRequiredResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
+from mcp_types.jsonrpc import INVALID_PARAMS
 from pydantic import BaseModel, ValidationError
 from starlette.routing import Route
 
@@ -213,6 +215,20 @@ class EngramMCPServer(MCPServer[Any]):
         description = "\n\n".join(part for part in (inspect.getdoc(fn), guide) if part)
         self.add_tool(fn, description=description, annotations=annotations, structured_output=True)
         self._parameters[fn.__name__] = frozenset(inspect.signature(fn).parameters)
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        """Refuse a prompt request missing a required argument as invalid params naming it (the SDK
+        answers it as an internal error), then render the prompt."""
+        for prompt in await self.list_prompts():
+            if prompt.name == name:
+                given = arguments or {}
+                missing = [a.name for a in prompt.arguments or [] if a.required and a.name not in given]
+                if missing:
+                    message = f"prompt {name!r} needs the argument {missing[0]!r}"
+                    raise MCPError(INVALID_PARAMS, message, {"field": missing[0]})
+        return await super().get_prompt(name, arguments, context)
 
     async def list_tools(self) -> list[MCPTool]:
         """List the tools with lean schemas: no titles, output schemas one level deep."""
