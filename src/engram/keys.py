@@ -105,9 +105,13 @@ class Keyring:
         checked: Role = role
         group_list = _checked_groups(groups, checked)
         now = self._clock()
-        if expires_at is not None and (expires_at.tzinfo is None or expires_at <= now):
+        if expires_at is not None and expires_at.tzinfo is None:
             raise InvalidInput(
-                f"expires_at {shown(expires_at.isoformat())} must be a time with a timezone, in the future",
+                f"expires_at {shown(expires_at.isoformat())} must be a time with a timezone", field="expires_at"
+            )
+        if expires_at is not None and expires_at <= now:
+            raise InvalidInput(
+                f"expires_at {shown(expires_at.isoformat())} is not in the future (now {now.isoformat()})",
                 field="expires_at",
             )
         key_id = new_id("key")

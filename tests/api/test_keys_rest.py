@@ -96,7 +96,9 @@ def test_an_expired_key_is_refused_but_keys_stay_in_force(tmp_path: Path) -> Non
         with TestClient(create_app(memory), base_url=LOOPBACK) as client:
             assert client.get("/v1/episodes", headers=bearer(secret)).status_code == 200
             now[0] += timedelta(hours=1)
-            assert_unauthorized(client.get("/v1/episodes", headers=bearer(secret)))
+            expired = client.get("/v1/episodes", headers=bearer(secret))
+            assert_unauthorized(expired)
+            assert "expired" in expired.json()["detail"]
             assert_unauthorized(client.get("/v1/episodes")), "an expired key does not reopen the server"
 
 
@@ -189,5 +191,8 @@ def test_bad_key_requests_name_the_field(
     memory: Memory, http: TestClient, body: dict[str, Any], field: str, status: int
 ) -> None:
     admin = bearer(memory.keys.create("admin", None, "ada").secret)
-    assert_problem(http.post("/v1/keys", json=body, headers=admin), status, field)
+    answer = http.post("/v1/keys", json=body, headers=admin)
+    assert_problem(answer, status, field)
+    if field == "expires_at":
+        assert "is not in the future" in answer.json()["detail"]
     assert [k.name for k in memory.keys.list_keys()] == ["ada"], "nothing half-written"

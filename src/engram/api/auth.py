@@ -72,6 +72,6 @@ class KeyAuthenticator:
         who = self.keys.verify(key.strip())
         if who is None:
             raise Unauthorized(
-                "this API key is not valid: unknown, revoked or mistyped", field="Authorization"
+                "this API key is not valid: unknown, revoked, expired or mistyped", field="Authorization"
             )
         return who
