@@ -13,6 +13,13 @@ from engram import Memory, Settings
 from engram.ingest.builtin import BuiltinExtractor
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
+    # A surname-and-title name begins a word: 平时工作日 and 临时工 hold no "时工".
+    ("我平时工作日在上海办公室。", "李强", {("李强", "WORKS_FROM", "上海办公室")},
+     {("时工", "WORKS_FROM", "上海办公室")}),
+    # What never happened did not stop: a stop would say it was once so.
+    ("我们不用钉钉，从来没用过。", "张伟", set(), {("张伟", "STOPPED_USING", "钉钉")}),
+    ("We don't use HubSpot and never did.", "Ann", set(), {("Ann", "STOPPED_USING", "HubSpot")}),
+    ("我们不用钉钉了。", "张伟", {("张伟", "STOPPED_USING", "钉钉")}, set()),
     # A Chinese name jieba guesses is a place (a surname, unknown to both dictionaries) is a person.
     ("郑坤已经不在星河科技了。", "王芳", {("郑坤", "LEFT_ORGANISATION", "星河科技")},
      {("王芳", "LEFT_ORGANISATION", "星河科技")}),

@@ -37,6 +37,7 @@ from engram.ingest.clauses import (
     is_future,
     is_past,
     negation,
+    never_began,
     trim_object,
 )
 from engram.ingest.frames import UNSETTLED, Pattern, supposed
@@ -49,7 +50,7 @@ from engram.ingest.mentions import (
     located,
     overlaps,
 )
-from engram.ingest.mentions_zh import organisation_beginning_with
+from engram.ingest.mentions_zh import organisation_beginning_with, starts_a_word
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
@@ -322,10 +323,10 @@ class BuiltinExtractor:
                     return []
                 predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
         stop = REGISTRY.get(predicate)
-        if (pattern.supposable or (stop is not None and stop.ends)) and supposed(
-            sentence, reading.clauses, cue, lang
+        if (pattern.supposable or (stop is not None and stop.ends)) and (
+            supposed(sentence, reading.clauses, cue, lang) or never_began(sentence, lang)
         ):
-            return []  # 如果…就不用飞书了, 我打算不用Jira了, "I'd quit Slack": a stop that did not happen
+            return []  # 如果…就不用飞书了, "I'd quit Slack", 从来没用过: a stop that did not happen
         source_kind: SourceKind = "stated"
         if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
             source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT
@@ -482,8 +483,12 @@ class BuiltinExtractor:
                 elif pattern.subject_type == "person":
                     _person_if_first_named(mention, text)
             elif text:
-                if pattern.subject_type == "person" and has_cjk(text) and not _cjk_person(text):
-                    return None
+                if (
+                    pattern.subject_type == "person"
+                    and has_cjk(text)
+                    and not (_cjk_person(text) and starts_a_word(reading.text, start))
+                ):
+                    return None  # 临时工: 时 ends a word, it begins no name
                 mention = Mention(start, end, text, pattern.subject_type or "thing")
                 reading.add_mention(mention)
             else:

@@ -343,6 +343,16 @@ def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | No
     return None
 
 
+_EN_NEVER = re.compile(r"\bnever (?:did|have|had|used|been|was|were)\b|\bnot ever\b", re.I)
+_ZH_NEVER = re.compile(r"从来没|从没|从未|一直没|压根没|根本没")
+
+
+def never_began(sentence: str, lang: Lang) -> bool:
+    """Return True when the sentence says something never happened ("and never did", 从来没用过): a
+    "not" there is no stop, which would say it was once so."""
+    return bool((_EN_NEVER if lang == "en" else _ZH_NEVER).search(sentence))
+
+
 def is_past(clause: str, lang: Lang) -> bool:
     """Return True when a clause is marked as past (了/过/昨天, "last week", "went")."""
     return bool((_EN_PAST if lang == "en" else _ZH_PAST).search(clause))

@@ -40,6 +40,7 @@ from engram.ingest.mentions_zh import (
     PRODUCT,
     inside_longer_name,
     is_surname,
+    starts_a_word,
     structural_mentions,
     tagged_mentions,
 )
@@ -236,6 +237,9 @@ class MentionFinder:
                     continue  # 京东方 is not 京东: a known name beginning a longer proper name
                 add(Mention(*match.span(), match.group(), kind))
             for match in ZH_TITLED.finditer(sentence):
+                if len(match.group(2)) == 1 and not starts_a_word(sentence, match.start()):
+                    continue  # 平时工作日: 时 ends 平时, no surname before the title 工 (jieba's cut of
+                    # a rare name, 设备科牛主任, is trusted only for the one-character titles)
                 attrs: dict[str, Scalar | None] = {"surname": match.group(1), "title": match.group(2)}
                 add(Mention(*match.span(), match.group(), "person", attrs))
             for start, end, name, kind in tagged:

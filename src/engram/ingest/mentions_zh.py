@@ -49,6 +49,16 @@ def tag_words(sentence: str) -> tuple[tuple[str, str], ...]:
     return tuple((w, f) for w, f in _posseg().cut(sentence))
 
 
+def starts_a_word(sentence: str, position: int) -> bool:
+    """Return whether jieba begins a word at ``position`` of ``sentence`` (临时工, 平时工作: 时 does not)."""
+    start = 0
+    for word, _ in tag_words(sentence):
+        if start >= position:
+            return start == position
+        start += len(word)
+    return False
+
+
 _ORG_SUFFIX = _words(
     "物流 汽车 教育 医疗 科技 集团 公司 银行 软件 网络 电子 传媒 地产 能源 制药 食品 物业 咨询 证券 保险 "
     "通信 智能 "
