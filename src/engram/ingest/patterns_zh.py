@@ -77,6 +77,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
 
     zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
        object_type="organisation", trigger="跳槽|跳到|跳去|加盟"),
+    # 跳槽去海底捞当运营副总裁: a name no dictionary knows, then the job taken there, is the employer
+    zh("WORKS_AT", r"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=当|做|任|担任|上班|入职)",
+       0.8, kind="entity", object_type="organisation", trigger="跳槽|跳到|跳去"),
     zh("WORKS_AT", rf"(?:调到了?|调去了?|调往|借调到了?)(?=[^{ZH_STOP}]{{0,8}}(?:分公司|公司|办事处|总部|分部|集团|门店|分行|"
        rf"支行|工厂)){ZH_OBJ}", 0.85, require_mention=True, object_type="organisation",
        trigger="调到|调去|调往"),  # 调到深圳分公司 (a department, 调到了运营部, is MEMBER_OF)
