@@ -29,6 +29,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
         {("Eve", "LEFT_ORGANISATION", "Acme"), ("Eve", "MEMBER_OF", "chess club")},
         {("Eve", "WORKS_AT", "chess club")},
     ),
+    # A name no dictionary knows, then the job taken there: the next employer.
+    (
+        "我下个月要跳槽去海底捞当运营副总裁了。",
+        "李强",
+        {("李强", "WORKS_AT", "海底捞"), ("李强", "HAS_ROLE", "运营副总裁")},
+        set(),
+    ),
+    ("她跳去外地上班了。", "李强", set(), {("她", "WORKS_AT", "外地"), ("李强", "WORKS_AT", "外地")}),
     # A role or a department after an organisation was named: of that organisation (inferred) …
     (
         "上午拜访了恒源电力，信息部主任孟凡说机房改造今年一定要做。",
