@@ -106,9 +106,8 @@ class Keyring:
         group_list = _checked_groups(groups, checked)
         now = self._clock()
         if expires_at is not None and expires_at.tzinfo is None:
-            raise InvalidInput(
-                f"expires_at {shown(expires_at.isoformat())} must be a time with a timezone", field="expires_at"
-            )
+            detail = f"expires_at {shown(expires_at.isoformat())} must be a time with a timezone"
+            raise InvalidInput(detail, field="expires_at")
         if expires_at is not None and expires_at <= now:
             raise InvalidInput(
                 f"expires_at {shown(expires_at.isoformat())} is not in the future (now {now.isoformat()})",

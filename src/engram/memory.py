@@ -252,6 +252,8 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             self.build_queued_graphs()
         except EngramError as exc:  # the rows stay queued for the next start
             logger.warning("could not build the graph a stopped writer left: %s", exc.detail)
+        except Exception:  # a background thread: logged, the rows stay queued, serving goes on
+            logger.exception("could not build the graph a stopped writer left")
 
     def pending_embeddings(self) -> int:
         """Return how many episodes wait for their vector (counted up to 1,000,000)."""

@@ -5,7 +5,8 @@ versions stay, so the retraction can be reverted); facts backed only by it get a
 ``retracted`` version; facts backed by other episodes too get a version without it in their
 provenance; every arbitration decision its claims made (an older fact superseded, ended by a
 stop statement, closed by a negation or disputed) is undone, bringing a superseded fact back
-from the archive first if it was archived; its mentions are removed. Every change is a version of the retracting operation.
+from the archive first if it was archived; its mentions are removed. Every change is a version
+of the retracting operation.
 
 Reverting the retraction (the generic revert) supersedes the older fact again: it stays in
 the live tables, not archived (a later archive run may move it again).

@@ -150,7 +150,11 @@ class GraphIngest:
         taken out of the queue. ``stop`` set: return after the current group.
         """
         now = self._clock()
-        rows = [row for row in self._store.queued_extractions(QUEUE_READ) if _abandoned(row, now)]
+        rows = [
+            row
+            for row in self._store.queued_extractions(QUEUE_READ)
+            if _abandoned(row, now) and (row.supplied is not None or self._extractor is not None)
+        ]  # a row that needs an extractor waits for a process that has one
         groups: dict[str, list[QueuedExtraction]] = {}
         for row in rows:
             groups.setdefault(row.group_id, []).append(row)
