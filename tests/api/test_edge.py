@@ -162,6 +162,17 @@ def test_a_body_over_the_limit_is_413_by_its_content_length(configured: Memory, 
     assert configured.store.counts()["episodes"] == 0
 
 
+def test_a_console_form_over_the_limit_gets_a_page_not_json(configured: Memory) -> None:
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    body = b"content=" + "长".encode() * 2000  # 6,008 bytes; the limit here is 4,096
+    with TestClient(create_app(configured), base_url=LOOPBACK) as client:
+        response = client.post("/admin/episodes/new", content=body, headers=form)
+    assert response.status_code == 413
+    assert response.headers["content-type"].startswith("text/html")
+    assert "4096 bytes" in response.text and "表单超出" in response.text
+    assert configured.store.counts()["episodes"] == 0
+
+
 @pytest.mark.parametrize("length", ["9" * 5000, "4097"])
 def test_any_content_length_over_the_limit_is_413(configured: Memory, length: str) -> None:
     raw = [

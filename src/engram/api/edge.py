@@ -29,11 +29,12 @@ import anyio
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.access import LOCAL_ADMIN, Principal, acting_as
-from engram.api.rest.problems import BODY_LIMIT_SCOPE_KEY, REQUEST_ID_SCOPE_KEY, problem, too_large
+from engram.api.rest.problems import BODY_LIMIT_SCOPE_KEY, REQUEST_ID_SCOPE_KEY, problem
+from engram.api.rest.problems import too_large as too_large_problem
 from engram.errors import EngramError, InvalidInput
 from engram.ids import new_id
 
@@ -69,6 +70,21 @@ def current_principal(scope: Scope) -> Principal:
     """Return the caller the edge resolved for this request (the local administrator outside the edge)."""
     principal = scope.get(PRINCIPAL_SCOPE_KEY)
     return principal if isinstance(principal, Principal) else LOCAL_ADMIN
+
+
+def too_large(scope: Scope, size: int | None = None) -> Response:
+    """Return the 413 for a body over the limit: a page for the console's forms (a person reads it),
+    problem+json for everything else."""
+    path = scope.get("path", "")
+    if path != CONSOLE_PATH and not path.startswith(CONSOLE_PATH + "/"):
+        return too_large_problem(scope, size)
+    limit = scope.get(BODY_LIMIT_SCOPE_KEY)
+    return HTMLResponse(
+        "<!doctype html><meta charset=utf-8><title>413</title>"
+        f"<p>This form is larger than the server accepts ({limit} bytes): go back, shorten it and send it "
+        f"again.</p><p>表单超出服务器允许的大小（{limit} 字节）：请返回，删减后重新提交。</p>",
+        status_code=413,
+    )
 
 
 def authenticated_path(path: str) -> bool:
