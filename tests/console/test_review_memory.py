@@ -135,6 +135,8 @@ def test_a_dispute_is_settled_keeping_one_or_both_and_undone(memory: Memory, see
     assert {h.fact.status for h in _history(memory, seeded.project)} == {"current"}, "keep both"
     with pytest.raises(InvalidInput):
         memory.resolve_dispute(seeded.project, "BUDGET", [])
+    with pytest.raises(NotFound, match="en_nope"):  # not "someone settled it"
+        memory.resolve_dispute("en_nope", "BUDGET", ["fa_nope"])
 
 
 def _history(memory: Memory, subject: str) -> list[Any]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
+from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed, shown
 from engram.graph.build import fact_index_text
 from engram.graph.entities import edit
 from engram.graph.judgements import distinct_pairs
@@ -186,7 +186,8 @@ class ReviewService:
         The dispute is the disputed facts and the current ones they contest. Facts in ``keep``
         become current; the others are superseded by the first kept. Keeping all of them keeps
         both sides current. Raises InvalidInput (``keep`` empty or naming a fact not in the
-        dispute), Conflict (nothing is disputed there any more: someone settled it).
+        dispute), NotFound (no such subject), Conflict (nothing is disputed there any more:
+        someone settled it).
         """
         if not keep:
             raise InvalidInput("choose the fact(s) to keep", field="keep")
@@ -195,6 +196,9 @@ class ReviewService:
             operation = txn.begin(
                 group_id, "arbitrate", f"settle {predicate} of {subject}", self._clock, actor
             )
+            if txn.entity(group_id, subject) is None:
+                detail = f"no entity with id {shown(subject)} in group {shown(group_id)}"
+                raise NotFound(detail, field="subject")
             live = txn.facts_about(group_id, [subject], [predicate])
             if not any(f.status == "disputed" for f in live):
                 raise Conflict(
