@@ -328,6 +328,27 @@ def test_add_facts_to_an_existing_episode(memory: Memory) -> None:
     in_process(memory, scenario)
 
 
+def test_an_unknown_predicate_is_kept_and_said_with_the_closest_known_one(memory: Memory) -> None:
+    async def scenario(client: Client) -> None:
+        facts = [{"subject": "Ann", "predicate": "WORK_AT", "object": "Acme", "fact": "Ann works at Acme"}]
+        result = await client.call_tool(
+            "create_episode", {"content": "Ann works at Acme", "entities": [], "facts": facts}
+        )
+        created = data(result)
+        assert created["unknown_predicates"] == ["WORK_AT"]
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert "Unknown predicates" in text and "WORK_AT (did you mean WORKS_AT?)" in text
+        added = await call(
+            client,
+            "add_facts",
+            episode_id=created["episode"]["id"],
+            facts=[{**facts[0], "predicate": "NOT_A_PRED"}],
+        )
+        assert added["unknown_predicates"] == ["NOT_A_PRED"]
+
+    in_process(memory, scenario)
+
+
 def test_graph_errors_are_tool_errors_and_the_server_keeps_serving(memory: Memory) -> None:
     async def scenario(client: Client) -> None:
         episode_id = (await call(client, "create_episode", content="note", facts=[]))["episode"]["id"]

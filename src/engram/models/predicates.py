@@ -224,6 +224,14 @@ class PredicateRegistry(Mapping[str, Predicate]):
         """Return the registered predicates whose facts close a fact of ``name`` (its ``closes``)."""
         return self._ended_by.get(name, ())
 
+    def closest(self, name: str) -> str | None:
+        """Return the registered name an unknown one most looks like (WORK_AT → WORKS_AT), if any is
+        close (rapidfuzz ratio ≥ 80 on the UPPER_SNAKE keys), else None."""
+        from rapidfuzz import fuzz, process
+
+        found = process.extractOne(synonym_key(name), list(self._by_name), scorer=fuzz.ratio, score_cutoff=80)
+        return None if found is None else str(found[0])
+
     def known(self, name: str) -> bool:
         """Return True when ``name`` (or a synonym of it) is registered."""
         return synonym_key(name) in self._by_key

@@ -63,6 +63,9 @@ class CreateEpisodeResult(BaseModel):
 
     episode: EpisodeView
     deduplicated: bool
+    unknown_predicates: list[str] = Field(
+        default_factory=list, description="Predicates not in the registry: kept as given, many-valued."
+    )
 
 
 class BatchItemView(BaseModel):
@@ -141,7 +144,9 @@ def add_episode_tools(
         data |= {"metadata": metadata, "references": references, "entities": entities, "facts": facts}
         created = memory.create_episode({k: v for k, v in data.items() if v is not None}, actor=MCP_ACTOR)
         view = episode_view(created.episode, limits.content_chars)
-        return CreateEpisodeResult(episode=view, deduplicated=created.deduplicated)
+        return CreateEpisodeResult(
+            episode=view, deduplicated=created.deduplicated, unknown_predicates=created.unknown_predicates
+        )
 
     def create_episodes(episodes: EpisodesArg) -> BatchCreateResult:
         """Store many episodes; each gets a result.

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from engram.models.predicates import REGISTRY
+
 Data = dict[str, Any]
 
 
@@ -110,7 +112,21 @@ def _created(data: Data) -> str:
         head = f"Already stored (deduplicated, nothing written): {episode['id']}."
     else:
         head = f"Stored episode {episode['id']}; pass version {episode['version']} to update_episode."
-    return "\n".join([head, *episode_lines(episode)])
+    return "\n".join([head, *episode_lines(episode), *_unknown(data)])
+
+
+def _unknown(data: Data) -> list[str]:
+    """Say which predicates the registry does not know: a misspelt one escapes arbitration."""
+    unknown = data.get("unknown_predicates") or []
+    if not unknown:
+        return []
+    named = [
+        f"{name} (did you mean {hint}?)" if (hint := REGISTRY.closest(name)) else name for name in unknown
+    ]
+    return [
+        f"Unknown predicates, kept as given (many-valued: no update or dispute arbitrates them): "
+        f"{', '.join(named)}."
+    ]
 
 
 def _created_each(data: Data) -> str:
@@ -191,7 +207,7 @@ def _added(data: Data) -> str:
         lines.append(f"Entities matched: {', '.join(data['entities_matched'])}.")
     if data.get("merge_candidates"):
         lines.append(f"{data['merge_candidates']} possible duplicate(s) recorded for review.")
-    return "\n".join(lines)
+    return "\n".join([*lines, *_unknown(data)])
 
 
 def _operations(data: Data) -> str:
