@@ -268,7 +268,13 @@ def test_search_sees_only_the_current_version(store: Storage) -> None:
 def test_counts_and_schema_version(store: Storage) -> None:
     store.insert_episodes([new_episode("a", "x")], operation())
     store.insert_episodes([new_episode("b", "y", group_id="g2")], operation("g2"))
-    assert store.counts() == {"episodes": 2, "episode_versions": 2, "groups": 2, "operations": 2}
+    assert store.counts() == {
+        "episodes": 2,
+        "episode_versions": 2,
+        "groups": 2,
+        "operations": 2,
+        "graphs_queued": 0,
+    }
     assert store.schema_version() >= 1
 
 
