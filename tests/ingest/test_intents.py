@@ -214,6 +214,8 @@ def test_intents_cli_lists_and_needs_an_embedder_to_classify(tmp_path: Path) -> 
     assert "sell" in runner_custom.invoke(app, ["intents", "list"]).stdout
     refused = runner.invoke(app, ["intents", "classify", "cancel my order", "--data-dir", tmp_path / "d"])
     assert refused.exit_code == 2 and "ENGRAM_EMBEDDER" in refused.stderr
+    empty = runner.invoke(app, ["intents", "classify", "  ", "--data-dir", tmp_path / "d"])
+    assert empty.exit_code == 2 and "TEXT is empty" in empty.stderr
 
 
 def test_writers_saving_the_model_at_once_do_not_collide(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from engram.cli.common import DataDir, JsonOption, fail, load_settings, show_rows, using_memory
-from engram.errors import EngramError
+from engram.errors import EngramError, InvalidInput
 from engram.models.intents import load_taxonomy
 
 intents_app = typer.Typer(
@@ -62,6 +62,8 @@ def classify(
     as_json: JsonOption = False,
 ) -> None:
     """Print the intent of TEXT and the classifier's confidence (``unclassified`` below the threshold)."""
+    if not text.strip():
+        raise fail(InvalidInput("TEXT is empty: give the message to classify", field="TEXT"))
     with using_memory(data_dir) as memory:
         prediction = memory.intent_classifier().classify([text])[0]
     if as_json:
