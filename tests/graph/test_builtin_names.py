@@ -5,10 +5,12 @@ written for these tests)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from test_builtin_clauses import Triple, reads
 
+from engram import Memory, Settings
 from engram.ingest.builtin import BuiltinExtractor
 from engram.ingest.mentions_zh import tagged_mentions
 from engram.nlp.dates import fact_dates, scoped_dates
@@ -82,3 +84,48 @@ def test_a_known_company_beginning_a_longer_name_is_not_read_in_it(
 ) -> None:
     names = {e.name for e in extractor.extract_text(sentence, actor="王芳").entities}
     assert inside not in names
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "person", "alias"),
+    [
+        (
+            "Hi, I'm Michael Brown from Acme. Everyone calls me Mike.",
+            "Michael Brown",
+            "Michael Brown",
+            "Mike",
+        ),
+        ("Bob signed the contract today, his full name is Robert Miller.", "Ann", "Bob", "Robert Miller"),
+        ("大家都叫我老李，我在华为做采购。", "李强", "李强", "老李"),
+        ("王芳来了，她全名叫王晓芳。", "李强", "王芳", "王晓芳"),
+    ],
+)
+def test_a_name_given_in_so_many_words_is_an_alias(
+    extractor: BuiltinExtractor, text: str, actor: str, person: str, alias: str
+) -> None:
+    result = extractor.extract_text(text, actor=actor)
+    people = {e.name: e.aliases for e in result.entities if e.type == "person"}
+    assert people[person] == [alias]
+    assert alias not in people, "the alias is no second person"
+
+
+@pytest.mark.parametrize("text", ["叫我去开会。", "People call me crazy sometimes.", "我叫他快点来。"])
+def test_no_alias_where_no_name_is_given(extractor: BuiltinExtractor, text: str) -> None:
+    result = extractor.extract_text(text, actor="李强")
+    assert all(not e.aliases for e in result.entities)
+
+
+def test_a_later_message_naming_the_alias_finds_the_person(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", embedder="none", extractor="builtin")
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+        said = [
+            ("Michael Brown", "Hi, I'm Michael Brown from Acme. Everyone calls me Mike."),
+            ("Ann", "Mike likes golf."),
+            ("李强", "大家都叫我老李，我在华为做采购。"),
+            ("王芳", "老李喜欢打羽毛球。"),
+        ]
+        for name, content in said:
+            memory.create_episode({"content": content, "actor": {"id": name, "name": name}})
+        for alias, person in (("Mike", "Michael Brown"), ("老李", "李强")):
+            [found] = memory.search_entities(alias)
+            assert (found.name, found.aliases) == (person, [alias])

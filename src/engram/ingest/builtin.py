@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from engram.graph.places import is_chinese_place
+from engram.ingest.aliases import add_names_given
 from engram.ingest.clauses import (
     Lang,
     asks,
@@ -213,6 +214,7 @@ class BuiltinExtractor:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
             self._observe(reading, message)
+            add_names_given(message, reading)
         add_implied_facts(message, text)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:
