@@ -458,3 +458,25 @@ def test_addresses_a_letter_apart_are_two_and_never_a_candidate(
         )
     assert sorted(e.name for e in agent.search_entities("example", types=[kind])) == sorted([one, two])
     assert agent.merge_candidates() == []  # an address is its own id: no near spelling to review
+
+
+def test_the_speaker_is_one_person_across_a_job_change_and_namesakes_stay_apart(tmp_path: Any) -> None:
+    settings = Settings(data_dir=tmp_path / "data", embedder="none", extractor="builtin")
+    li = {"id": "u_li", "name": "李强"}
+    other = {"id": "u_li_2", "name": "李强"}  # another person of that name
+    said = [
+        (li, "我是远景餐饮的采购总监。"),
+        (li, "我下个月要跳槽去海底捞当运营副总裁了。"),
+        (other, "我是协和医院的医生。"),
+    ]
+    with Memory.open(settings=settings) as memory:
+        for day, (actor, content) in enumerate(said):
+            memory.create_episode({"content": content, "actor": actor, "timestamp": T0 + timedelta(days=day)})
+        people = memory.search_entities("李强")
+        by_actor = {p.attributes["actor_id"]["value"]: p for p in people}
+        assert sorted(by_actor) == ["u_li", "u_li_2"], "one entity per speaker"
+        facts = {
+            (h.fact.predicate, h.object_name, h.fact.status)
+            for h in memory.search_facts({"subject": by_actor["u_li"].id, "include_history": True}).results
+        }
+        assert {("WORKS_AT", "远景餐饮", "superseded"), ("WORKS_AT", "海底捞", "current")} <= facts

@@ -25,7 +25,15 @@ from engram.graph.entities import absorb, attribute_values, first_episode, keys_
 from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
-from engram.graph.resolve import UNKNOWN_TYPE, Profile, Verdict, comparable, is_generic, resolve
+from engram.graph.resolve import (
+    SPEAKER_ATTRIBUTE,
+    UNKNOWN_TYPE,
+    Profile,
+    Verdict,
+    comparable,
+    is_generic,
+    resolve,
+)
 from engram.graph.sentences import fact_sentence
 from engram.graph.vectors import NameCandidates
 from engram.ids import new_id
@@ -196,6 +204,7 @@ class GraphBuilder:
         summary: BuildSummary,
     ) -> str:
         """Return the id of the entity ``mention`` is: a known one (merged into) or a new one."""
+        mention = _as_speaker(mention, episode)
         group = episode.group_id
         thread = thread_key(episode)
         facts, neighbours = evidence
@@ -576,6 +585,17 @@ def _mention_facts(
         else:
             neighbours.add(f"v:{key}")
     return {p: frozenset(t) for p, t in facts.items()}, frozenset(neighbours)
+
+
+def _as_speaker(mention: EntityIn, episode: Episode) -> EntityIn:
+    """Return the person ``mention`` names with the actor's id (``actor_id``) when it is the episode's
+    speaker, named by the actor's name or id: resolution's surest evidence (engram.graph.resolve)."""
+    actor = episode.actor
+    if actor is None or mention.type != "person" or mention.name not in (actor.name, actor.id):
+        return mention
+    if SPEAKER_ATTRIBUTE in mention.attributes:
+        return mention
+    return mention.model_copy(update={"attributes": {**mention.attributes, SPEAKER_ATTRIBUTE: actor.id}})
 
 
 def _profile_of(entity: Entity) -> Profile:

@@ -40,6 +40,10 @@ PERIOD_GAP = timedelta(days=3 * 365)
 UNKNOWN_TYPE = "thing"
 """The type of a mention nobody typed (a name only seen in a fact): compatible with any type."""
 IDENTIFYING_ATTRIBUTES = frozenset({"country", "region", "state", "city", "email", "phone", "birthday", "id"})
+SPEAKER_ATTRIBUTE = "actor_id"
+"""The id of the actor a person entity speaks as (engram.graph.build): the same id on both sides is
+the same person whatever else differs (a job change); different ids prove nothing (one person may
+write from mail and from chat)."""
 _GENERIC = """销售经理 经理 总经理 老板 老师 医生 客户 同事 朋友 领导 主管 工程师 负责人 他 她 我 你
 manager the_manager boss customer client colleague friend teacher doctor engineer he she i you"""
 GENERIC_NAMES = frozenset(_GENERIC.split())
@@ -182,6 +186,9 @@ def resolve(
         return Resolution(
             Verdict.DISTINCT, 0.0, {"attributes": attributes}, "identifying attributes conflict"
         )
+    speaker = mention.attributes.get(SPEAKER_ATTRIBUTE)
+    if speaker is not None and speaker == known.attributes.get(SPEAKER_ATTRIBUTE):
+        return Resolution(Verdict.MERGE, 1.0, {"attributes": 1.0}, "the same speaker (actor id)")
     if _disjoint_periods(mention, known):
         return Resolution(Verdict.DISTINCT, 0.0, {}, "active periods do not overlap")
     parts = {
