@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -81,9 +80,6 @@ if TYPE_CHECKING:  # engram.portable.batch imports this module
     pass
 
 Clock = Callable[[], datetime]
-
-
-logger = logging.getLogger("engram.memory")
 
 
 class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
@@ -237,23 +233,6 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
         """
         self.build_queued_graphs()
         return 0 if self._indexer is None else self._indexer.index_pending(on_batch=on_batch)
-
-    def build_queued_graphs(self) -> int:
-        """Build the graph of episodes a writer stored but stopped before extracting (killed,
-        crashed); return how many episodes were taken.
-
-        Runs when a server starts, before an import and in ``index_pending``; rows another
-        running process queued are left to it.
-        """
-        return self._extraction.build_queued(self._stopping)
-
-    def _recover(self) -> None:
-        try:
-            self.build_queued_graphs()
-        except EngramError as exc:  # the rows stay queued for the next start
-            logger.warning("could not build the graph a stopped writer left: %s", exc.detail)
-        except Exception:  # a background thread: logged, the rows stay queued, serving goes on
-            logger.exception("could not build the graph a stopped writer left")
 
     def pending_embeddings(self) -> int:
         """Return how many episodes wait for their vector (counted up to 1,000,000)."""

@@ -2,11 +2,14 @@
 
 Mixed into ``engram.memory.Memory`` (which sets the attributes declared here): batches with
 an answer per item, file imports (mail, wiki, tables, chat; ``engram.portable.importing``),
-the portable export and import of a group, the intent taxonomy and its classifier.
+the portable export and import of a group, the intent taxonomy and its classifier, and the
+graph of episodes a stopped writer left queued (``engram.storage.extraction_queue``).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -15,8 +18,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from engram.access import requires
 from engram.config import Settings
-from engram.errors import InvalidInput
+from engram.errors import EngramError, InvalidInput
 from engram.ingest.bulk import create_batch
+from engram.ingest.extraction import GraphIngest
 from engram.ingest.indexer import Indexer
 from engram.ingest.intents import IntentClassifier
 from engram.models.episodes import BatchResult, CreatedEpisode, EpisodeIn, EpisodePage
@@ -28,6 +32,8 @@ from engram.storage.protocol import Storage
 
 if TYPE_CHECKING:  # engram.memory imports this module
     from engram.memory import Memory
+
+logger = logging.getLogger("engram.memory")
 
 
 class IntakeMethods:
@@ -43,6 +49,27 @@ class IntakeMethods:
     groups: Callable[[], list[str]]
     list_episodes: Callable[..., EpisodePage]
     create_episodes: Callable[..., list[CreatedEpisode]]
+    _extraction: GraphIngest
+    _stopping: threading.Event
+
+    # -- what a stopped writer left ------------------------------------------------------------
+
+    def build_queued_graphs(self) -> int:
+        """Build the graph of episodes a writer stored but stopped before extracting (killed,
+        crashed); return how many episodes were taken.
+
+        Runs when a server starts, before an import and in ``index_pending``; rows another
+        running process queued are left to it.
+        """
+        return self._extraction.build_queued(self._stopping)
+
+    def _recover(self) -> None:
+        try:
+            self.build_queued_graphs()
+        except EngramError as exc:  # the rows stay queued for the next start
+            logger.warning("could not build the graph a stopped writer left: %s", exc.detail)
+        except Exception:  # a background thread: logged, the rows stay queued, serving goes on
+            logger.exception("could not build the graph a stopped writer left")
 
     # -- intents ---------------------------------------------------------------------------------
 
