@@ -255,3 +255,16 @@ def test_list_pages_with_a_cursor(memory: Memory) -> None:
     assert bad.value.field == "cursor"
     with pytest.raises(InvalidInput):
         memory.list_episodes(limit=0)
+
+
+def test_the_described_size_counts_writes_not_yet_checkpointed(tmp_path: Path) -> None:
+    """What `engram import` and `engram doctor` print: the SQLite file with its write-ahead log."""
+    settings = Settings(data_dir=tmp_path / "data", embedder="none", extractor="none")
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+
+        def kib() -> float:
+            return float(memory.store.describe().rsplit("(", 1)[1].split(" KiB")[0].replace(",", ""))
+
+        before = kib()
+        memory.create_episodes([{"content": f"note {n}: " + "x" * 2000} for n in range(50)])
+        assert kib() >= before + 100  # ~100 KiB written, still in the log (no checkpoint yet)

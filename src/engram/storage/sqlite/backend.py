@@ -288,8 +288,11 @@ class SQLiteBackend(Backend):
         self.vectors.forget()
 
     def describe(self) -> str:
-        """Return the database file's absolute path and size, e.g. ``/data/engram.db (1,204 KiB)``."""
-        return f"{self.path.resolve()} ({self.path.stat().st_size / 1024:,.0f} KiB)"
+        """Return the database file's absolute path and size, e.g. ``/data/engram.db (1,204 KiB)``:
+        with its write-ahead log, which holds the latest writes until a checkpoint copies them."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        size = self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+        return f"{self.path.resolve()} ({size / 1024:,.0f} KiB)"
 
     def integrity_check(self) -> str:
         """Return SQLite's ``PRAGMA integrity_check`` verdict ("ok" when healthy)."""
