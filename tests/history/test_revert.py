@@ -152,6 +152,20 @@ def test_revert_refuses_to_undo_later_changes_unless_forced(memory: Memory) -> N
     assert memory.get_episode(episode).metadata == {"stage": "draft", "owner": "li"}
 
 
+def test_a_later_change_undone_since_is_not_offered_for_reverting(memory: Memory) -> None:
+    episode = say(memory, "Kickoff notes", days=0)
+    first = memory.update_episode(episode, {"metadata": {"stage": "draft"}}, expected_version=1)
+    second = memory.update_episode(episode, {"metadata": {"owner": "li"}}, expected_version=2)
+    undo = memory.revert_operation(second.operation_id)
+
+    with pytest.raises(Conflict) as conflict:
+        memory.revert_operation(first.operation_id)
+    detail = conflict.value.detail
+    assert f"{second.operation_id} (reverted by {undo.operation.id})" in detail
+    assert "revert them first" not in detail, "reverting it again would be refused as already reverted"
+    assert memory.revert_operation(first.operation_id, force=True).operation.kind == "revert"
+
+
 def test_reverting_an_arbitration_restores_the_previous_current_fact(memory: Memory) -> None:
     acme = [{"name": "ACME", "type": "organization"}]
     say(memory, "ACME budget is 500k", days=0, entities=acme, facts=budget(500000))

@@ -77,12 +77,7 @@ def revert_operation(
     if reverts:  # force or not: undoing it twice would only write the same versions again
         raise Conflict(already_reverted(target_id, reverts[0]), field="id", operations=later)
     if later and not force:
-        raise Conflict(
-            f"operations {', '.join(later)} changed objects that {target_id} touched after it; "
-            "revert them first, or pass force to overwrite their changes",
-            field="id",
-            operations=later,
-        )
+        raise Conflict(_blocked_by(txn, group_id, target_id, later), field="id", operations=later)
     details: dict[str, Any] = {"target": target_id, "forced_over": later, "restored": [], "closed": []}
     if unarchived:
         details["facts_unarchived"] = unarchived
@@ -116,6 +111,23 @@ def _facts_named(details: dict[str, Any]) -> list[str]:
     parts = [details, *details.get("retracted", [])]
     keys = ("facts_retracted", "facts_unlinked", "facts_restored", "facts_unarchived")
     return sorted({str(fact_id) for part in parts for key in keys for fact_id in part.get(key, [])})
+
+
+def _blocked_by(txn: Txn, group_id: str, target_id: str, later: list[str]) -> str:
+    """Say which later operations keep ``target_id`` from being reverted: those still in effect can
+    be reverted first; one undone since (with its revert) can only be forced over."""
+    undone = {t: op for op in later if isinstance(t := _target_of(txn, group_id, op), str) and t in later}
+    in_effect = [op for op in later if op not in undone and op not in undone.values()]
+    said = []
+    if in_effect:
+        said.append(
+            f"operations {', '.join(in_effect)} changed objects that {target_id} touched after it; "
+            "revert them first, or pass force to overwrite their changes"
+        )
+    if undone:
+        pairs = ", ".join(f"{op} (reverted by {by})" for op, by in undone.items())
+        said.append(f"{pairs} changed them and were undone since: pass force to revert {target_id} over them")
+    return "; ".join(said)
 
 
 def _target_of(txn: Txn, group_id: str, operation_id: str) -> object:
