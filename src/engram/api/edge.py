@@ -75,8 +75,7 @@ def current_principal(scope: Scope) -> Principal:
 def too_large(scope: Scope, size: int | None = None) -> Response:
     """Return the 413 for a body over the limit: a page for the console's forms (a person reads it),
     problem+json for everything else."""
-    path = scope.get("path", "")
-    if path != CONSOLE_PATH and not path.startswith(CONSOLE_PATH + "/"):
+    if not console_path(scope.get("path", "")):
         return too_large_problem(scope, size)
     limit = scope.get(BODY_LIMIT_SCOPE_KEY)
     return HTMLResponse(
@@ -87,9 +86,14 @@ def too_large(scope: Scope, size: int | None = None) -> Response:
     )
 
 
+def console_path(path: str) -> bool:
+    """Return whether ``path`` is the console's (its pages and forms, read by people)."""
+    return path == CONSOLE_PATH or path.startswith(CONSOLE_PATH + "/")
+
+
 def authenticated_path(path: str) -> bool:
     """Return whether a request to ``path`` needs a caller from the edge's authenticator."""
-    return path not in OPEN_PATHS and path != CONSOLE_PATH and not path.startswith(CONSOLE_PATH + "/")
+    return path not in OPEN_PATHS and not console_path(path)
 
 
 def host_name(header: str | None) -> str | None:

@@ -110,10 +110,11 @@ def _undo_decisions(
             for change in decision.get("changes", [])
         }
         for fact_id in sorted(changed - set(restored)):
-            current = txn.fact_version(group_id, fact_id, txn.versions(group_id, "fact", fact_id)[-1].version)
+            versions = txn.versions(group_id, "fact", fact_id)
+            current = txn.fact_version(group_id, fact_id, versions[-1].version)
             # The version the arrival closed: written before it, or by it for an episode earlier in
             # its batch (the later one closes that one).
-            closed = [v for v in txn.versions(group_id, "fact", fact_id) if v.closed_by == arrival]
+            closed = [v for v in versions if v.closed_by == arrival]
             before = next((v for v in closed if v.created_by != arrival), closed[-1] if closed else None)
             previous = None if before is None else txn.fact_version(group_id, fact_id, before.version)
             if current is None or previous is None or current.status == "retracted":

@@ -162,20 +162,18 @@ class GraphIngest:
         for group_id, group_rows in groups.items():
             if stop is not None and stop.is_set():
                 break
-            tokens: dict[str, dict[str, int]] = {}
             stored = [(self._store.get_episode(group_id, row.episode_id), row) for row in group_rows]
-            held = [(e, r) for e, r in stored if e is not None]
-            held.sort(key=lambda pair: (pair[0].timestamp, pair[0].id))
-            batch: list[tuple[Episode, Extraction]] = []
-            for episode, row in held:
-                if row.supplied is None:
-                    extraction = self._extract(episode, tokens)
-                else:
-                    extraction = Extraction.model_validate(row.supplied)
-                if extraction is not None and not extraction.empty:
-                    batch.append((episode, extraction))
-            self._build({group_id: batch}, {group_id: [row.episode_id for row in group_rows]}, None, tokens)
-            built += len(held)
+            gone = [row.episode_id for episode, row in stored if episode is None]
+            if gone:
+                self._store.write(partial(_claim, group_id, gone))
+            items = [
+                (episode, None if row.supplied is None else Extraction.model_validate(row.supplied))
+                for episode, row in stored
+                if episode is not None
+            ]
+            items.sort(key=lambda item: (item[0].timestamp, item[0].id))
+            self.ingest(items, None)  # as its writer would have: the same extraction, build and claim
+            built += len(items)
         if built:
             logger.info("built the graph of %d episode(s) a stopped writer had left", built)
         return built

@@ -6,7 +6,7 @@ its graph, and importing the file again would not help: the episode is a duplica
 So the transaction that stores an episode also queues it here (with the caller's extraction,
 if it supplied one), and the transaction that builds its graph claims it back (``claim``):
 an episode is built once, by whoever claims it first. ``queued`` lists what is left, with
-the process that queued it (``OWNER``), so a recovering process can take only the rows
+the process that queued it (``owner_token``), so a recovering process can take only the rows
 whose writer is gone (``GraphIngest.build_queued``, engram.ingest.extraction).
 
 The queue is short: a writer builds each batch's graph before it stores the next, so a
