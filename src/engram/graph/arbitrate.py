@@ -51,6 +51,13 @@ CORRECTION_CUES = re.compile(
 """Words that say the sentence corrects an earlier value: it wins, on any predicate."""
 CHANGE_CUES = re.compile(r"不再|改为|换成|no longer|not anymore|instead", re.IGNORECASE)
 """Words that say a one-valued fact changed: the newer value wins whatever its credibility."""
+RESCHEDULE_CUES = re.compile(
+    r"改到|改在|改成|推迟|延后|延期|顺延|提前到|换到|调到|挪到|\b(?:move[sd]?|moving|reschedul\w*|"
+    r"postpone\w*|push(?:ed|ing)? (?:it |the \w+ )?(?:back|out|to)|delay\w*|bump\w* (?:it |the \w+ )?to|"
+    r"how about|can(?:'|no)?t make|instead)\b",
+    re.IGNORECASE,
+)
+"""Words that say a time was moved: the value changes for everyone who had it, not only the speaker."""
 REFINEMENT_CUES = re.compile(
     r"具体|确切地说|准确地说|更准确|精确地说|more precisely|to be precise|specifically|to be exact",
     re.IGNORECASE,
@@ -111,6 +118,11 @@ class Claim:
     def change(self) -> bool:
         """Return True when the sentence says the value changed (不再, no longer) or corrects it."""
         return self.correction or CHANGE_CUES.search(self.sentence) is not None
+
+    @property
+    def rescheduled(self) -> bool:
+        """Return True when the sentence moves a time (改到, "can we move it to") or changes a value."""
+        return self.change or RESCHEDULE_CUES.search(self.sentence) is not None
 
     @property
     def refinement(self) -> bool:
@@ -207,15 +219,17 @@ def arbitrate(
 
     ``current`` holds facts whose status is current or disputed. ``ended`` holds the live
     facts the claim's predicate ends or opposes (or that ended it), already matched to its
-    target by the caller. ``refines(claim, fact)`` tells whether the claim's target is a
-    finer version of the fact's (a district of a city): the caller knows the graph and the
-    places; ``refines`` is also asked the other way round through a swapped claim.
+    target by the caller, and another subject's facts of its predicate that it moves (a meeting
+    time in the same thread, engram.graph.ending). ``refines(claim, fact)`` tells whether the
+    claim's target is a finer version of the fact's (a district of a city): the caller knows the
+    graph and the places; ``refines`` is also asked the other way round through a swapped claim.
     """
     settings = settings or ArbitrationSettings()
     closing = [
         FactChange(
             fact.id,
-            f"ended by {claim.predicate.name} at {claim.effective_time.isoformat()}",
+            f"{'moved in its thread' if fact.predicate == claim.predicate.name else 'ended'} by "
+            f"{claim.predicate.name} at {claim.effective_time.isoformat()}",
             status="superseded" if claim.effective_time <= claim.stated_at else None,
             invalid_at=claim.effective_time,
             superseded_by_new=not claim.negated,

@@ -20,7 +20,8 @@ from functools import partial
 
 from rapidfuzz import fuzz, process
 
-from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, fact_time, same_target
+from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate
+from engram.graph.ending import ended_facts, thread_rivals
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
 from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
@@ -390,7 +391,7 @@ class GraphBuilder:
         about = live.about(named.subject, named.predicates)
         current = [f for f in about if f.predicate == predicate.name]
         ending = sorted((f for f in about if f.predicate in rank), key=lambda f: rank[f.predicate])
-        ended = self._ended(txn, episode, claim, ending)
+        ended = [*ended_facts(txn, episode, claim, ending), *thread_rivals(txn, episode, claim)]
         if not claim.has_target and not named.negated:
             claim = _with_target_of(claim, ended)
         target = fact_in.object if fact_in.object is not None else fact_in.value
@@ -435,34 +436,6 @@ class GraphBuilder:
         if mapped is not None and mapped in self._registry:
             return self._registry[mapped], False
         return predicate, True
-
-    def _ended(self, txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact]) -> list[Fact]:
-        """Return those of ``found`` (the subject's live facts of the predicates the claim's ends or
-        opposes, or that end it) that the claim ends: the same target.
-
-        A stop claim naming no target ends the subject's most recent live fact that began by the
-        claim's time, of the first predicate it ends that the subject holds (a job before a club
-        membership: "Tom quit"), in the episode's thread when it has one.
-        """
-        group, ends = episode.group_id, claim.predicate.closes
-        if claim.has_target:
-            return [f for f in found if f.status == "current" and same_target(claim, f)]
-        if claim.negated:
-            return []
-        live = [
-            f
-            for f in found
-            if f.predicate in ends and f.status == "current" and fact_time(f) <= claim.effective_time
-        ]
-        if live:
-            first = next(p for p in ends if any(f.predicate == p for f in live))
-            live = [f for f in live if f.predicate == first]
-        thread = thread_key(episode)
-        if thread is not None and live:
-            threads = txn.episode_threads(group, [e for f in live for e in f.episodes])
-            in_thread = [f for f in live if any(threads.get(e) == thread for e in f.episodes)]
-            live = in_thread or live
-        return [max(live, key=fact_time)] if live else []
 
     def _apply(
         self,

@@ -142,6 +142,8 @@ EN_DAY_WORD = (
     r"jul|aug|sep|oct|nov|dec|\d)"
 )
 """How a date said without a preposition starts ("the meeting is next Monday at 10am")."""
+EN_NEAR_DAY = r"(?i:(?:next |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tonight)\b"
+"""A day named right after a verb, without a preposition ("let's meet Friday at 3pm")."""
 
 SUPPOSED = {
     "en": re.compile(

@@ -15,6 +15,7 @@ from engram.ingest.frames import (
     EN_DATE,
     EN_DAY_WORD,
     EN_NAME,
+    EN_NEAR_DAY,
     EN_NOT_A_MODEL,
     EN_OBJ,
     EN_PERSON_NAME,
@@ -96,7 +97,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
     en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:(?:is|was) "
-       rf"(?={EN_DAY_WORD})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) ){EN_DATE}", 0.8,
+       rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
+       rf"{EN_DATE}", 0.8,
        subject="topic", kind="date",
        trigger="meet|call|sync|catch-up|standup|demo|review"),
     en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,

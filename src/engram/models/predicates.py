@@ -16,7 +16,9 @@ WORKS_AT): an ``invalid_at`` signal for the arbiter; ``also_ends`` names more of
 (LEFT_ORGANISATION also ends MEMBER_OF). ``opposes`` names a predicate whose fact with the
 same target a new fact of this one closes, and the other way round (LIKES and DISLIKES).
 The arbiter also closes, for a new fact, the current stop facts that ended its predicate
-(using a tool again closes "stopped using" it).
+(using a tool again closes "stopped using" it). ``scope`` "thread" makes a one-valued value the
+conversation's rather than only its subject's: a participant's new meeting time ends the one
+another participant set in the same thread (engram.graph.ending).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Cardinality = Literal["one", "many"]
 Sensitivity = Literal["high", "low"]
+Scope = Literal["subject", "thread"]
 ObjectKind = Literal["entity", "value", "amount"]
 
 
@@ -48,6 +51,7 @@ class Predicate(BaseModel):
     ends: str | None = None
     also_ends: tuple[str, ...] = ()
     opposes: str | None = None
+    scope: Scope = "subject"
 
     @property
     def closes(self) -> tuple[str, ...]:
@@ -102,7 +106,7 @@ DEFAULT_PREDICATES: tuple[Predicate, ...] = (
     _p("DEADLINE", "one", "high", "value", "",
        "deadline|due|due by|due on|截止|截止日期|之前提交|之前完成|DUE_DATE"),
     _p("MEETING_AT", "one", "high", "value", "",
-       "meeting at|meeting on|meet on|会议时间|开会|会议在|见面|MEETS_AT"),
+       "meeting at|meeting on|meet on|会议时间|开会|会议在|见面|MEETS_AT", scope="thread"),
     _p("STATUS", "one", "high", "value", "", "status|状态"),
     _p("SIGNED", "many", "low", "entity", "document", "signed|签了|签署|SIGNED_CONTRACT"),
     _p("ORDERED", "many", "low", "entity", "product", "ordered|下单|订购|PLACED_ORDER"),

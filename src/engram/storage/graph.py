@@ -149,6 +149,17 @@ def recent_threads(db: Db, group_id: str, entity_id: str) -> set[str]:
     return {str(r["thread"]) for r in threads}
 
 
+def thread_entities(db: Db, group_id: str, thread: str) -> list[str]:
+    """Return the entities mentioned in the thread's RECENT_MENTIONS latest episodes (by time)."""
+    rows = db.rows(
+        "SELECT DISTINCT m.entity_id FROM (SELECT d.id FROM episode_docs d WHERE d.group_id = :g "
+        "AND d.thread = :t ORDER BY d.timestamp DESC, d.id DESC LIMIT :n) d "
+        "JOIN mentions m ON m.group_id = :g AND m.episode_id = d.id ORDER BY m.entity_id",
+        {"g": group_id, "t": thread, "n": RECENT_MENTIONS},
+    )
+    return [str(r["entity_id"]) for r in rows]
+
+
 def put_entity(db: Db, entity: Entity, name_keys: Sequence[str] | None) -> None:
     """Store an entity version (closing the previous one) and index its names (None: the names
     the previous version is found by stay, as when only its last sighting moved)."""

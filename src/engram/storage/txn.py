@@ -144,6 +144,10 @@ class Txn:
         """Return the threads of the episodes that mention the entity most recently."""
         return graph.recent_threads(self._group(group_id), group_id, entity_id)
 
+    def thread_entities(self, group_id: str, thread: str) -> list[str]:
+        """Return the entities mentioned in the thread's latest episodes (a thread key, by id)."""
+        return graph.thread_entities(self._group(group_id), group_id, thread)
+
     def put_entity(self, entity: Entity, name_keys: Sequence[str]) -> None:
         """Store an entity version (closing the previous one) and index its names.
 

@@ -1,0 +1,77 @@
+"""Which live facts a claim ends: those its predicate ends or opposes, and a thread's rival values.
+
+The arbiter (engram.graph.arbitrate) decides what happens to the facts it is handed; this module
+finds them in the graph. Both readers run inside the graph build's transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engram.graph.arbitrate import RESCHEDULE_CUES, Claim, fact_time, same_target
+from engram.models.episodes import Episode
+from engram.models.graph import Fact
+from engram.storage.protocol import Txn
+from engram.threads import thread_key
+
+
+def ended_facts(txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact]) -> list[Fact]:
+    """Return those of ``found`` (the subject's live facts of the predicates the claim's ends or
+    opposes, or that end it) that the claim ends: the same target.
+
+    A stop claim naming no target ends the subject's most recent live fact that began by the
+    claim's time, of the first predicate it ends that the subject holds (a job before a club
+    membership: "Tom quit"), in the episode's thread when it has one.
+    """
+    group, ends = episode.group_id, claim.predicate.closes
+    if claim.has_target:
+        return [f for f in found if f.status == "current" and same_target(claim, f)]
+    if claim.negated:
+        return []
+    live = [
+        f
+        for f in found
+        if f.predicate in ends and f.status == "current" and fact_time(f) <= claim.effective_time
+    ]
+    if live:
+        first = next(p for p in ends if any(f.predicate == p for f in live))
+        live = [f for f in live if f.predicate == first]
+    thread = thread_key(episode)
+    if thread is not None and live:
+        threads = txn.episode_threads(group, [e for f in live for e in f.episodes])
+        in_thread = [f for f in live if any(threads.get(e) == thread for e in f.episodes)]
+        live = in_thread or live
+    return [max(live, key=fact_time)] if live else []
+
+
+def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
+    """Return the current facts of a thread-scoped predicate (``Predicate.scope``) that other
+    subjects hold in the episode's thread with another target under the same conditions.
+
+    Only a person's claim that moves the time (``Claim.rescheduled``, or its episode says so) has
+    rivals: a meeting time a participant moves ("can we move the meeting to Monday at 10am?") is
+    the conversation's, so it ends the time another participant set in the thread, while a second
+    meeting ("I also meet Globex on Monday") or a claim about a named deal or project keeps to its
+    subject. The rivals are the facts of entities mentioned in the thread's latest episodes that cite one of
+    its episodes. Empty for an episode outside any thread.
+    """
+    thread, group = thread_key(episode), episode.group_id
+    if thread is None or claim.predicate.scope != "thread" or not claim.has_target or claim.negated:
+        return []
+    if not (claim.rescheduled or RESCHEDULE_CUES.search(episode.content)):  # a made sentence has no cue
+        return []
+    subject = txn.entity(group, claim.subject)
+    if subject is None or subject.type != "person":
+        return []
+    others = [e for e in txn.thread_entities(group, thread) if e != claim.subject]
+    if not others:
+        return []
+    found = [
+        f
+        for f in txn.facts_about(group, others, [claim.predicate.name])
+        if f.status == "current"
+        and not same_target(claim, f)
+        and dict(f.conditions) == dict(claim.conditions)
+    ]
+    threads = txn.episode_threads(group, [e for f in found for e in f.episodes])
+    return [f for f in found if any(threads.get(e) == thread for e in f.episodes)]

@@ -1,0 +1,84 @@
+"""A meeting time is the conversation's: moved by another participant in the same thread, the old
+time becomes history; a second meeting, or one outside the thread, stays beside it.
+
+Through Memory with the builtin extractor on both backends, as a chat import or an agent
+recording each message would write them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from engram import Memory, Settings
+
+WEDNESDAY = datetime(2024, 5, 1, 9, tzinfo=UTC)
+
+
+@pytest.fixture
+def memory(backend: dict[str, Any]) -> Iterator[Memory]:
+    with Memory.open(settings=Settings(**backend, embedder="none"), background_indexing=False) as opened:
+        yield opened
+
+
+def message(actor: str, content: str, minutes: int, thread: str | None = "t1") -> dict[str, Any]:
+    return {
+        "content": content,
+        "actor": {"id": actor, "name": actor.title()},
+        "timestamp": WEDNESDAY + timedelta(minutes=minutes),
+        "metadata": {} if thread is None else {"thread_id": thread},
+    }
+
+
+def meetings(memory: Memory) -> dict[str, tuple[str, str | None]]:
+    """Return each MEETING_AT time with its status and reason, history included."""
+    hits = memory.search_facts({"predicate": "MEETING_AT", "include_history": True, "limit": 50}).results
+    return {str(h.fact.value): (h.fact.status, h.fact.status_reason) for h in hits}
+
+
+@pytest.mark.parametrize(
+    ("first", "move"),
+    [
+        ("Let's meet Friday at 3pm to review the proposal.",
+         "Something came up, so I moved the meeting to Monday at 10am."),
+        ("Let's meet Friday at 3pm.", "I can't make Friday, let's meet Monday at 10am instead."),
+        ("我们周五下午三点开会吧。", "周五我有事，会议改到下周一上午十点。"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("together", [False, True], ids=["one-by-one", "one-batch"])
+def test_a_meeting_moved_by_the_other_participant_supersedes_its_old_time(
+    memory: Memory, first: str, move: str, together: bool
+) -> None:
+    said = [message("alice", first, 0), message("bob", move, 30)]
+    if together:
+        memory.create_episodes(said)
+    else:
+        for episode in said:
+            memory.create_episode(episode)
+    found = meetings(memory)
+    assert found["2024-05-06 10:00"] == ("current", None)
+    status, reason = found["2024-05-03 15:00"]
+    assert status == "superseded"
+    assert reason is not None and reason.startswith("moved in its thread")
+
+
+def test_a_second_meeting_or_another_thread_keeps_the_first(memory: Memory) -> None:
+    memory.create_episode(message("alice", "Let's meet Friday at 3pm.", 0))
+    memory.create_episode(message("bob", "I also have a meeting with Globex on Monday at 9am.", 10))
+    memory.create_episode(message("carol", "We moved the meeting to Tuesday at 11am.", 20, thread="t2"))
+    found = meetings(memory)
+    assert {value: status for value, (status, _) in found.items()} == {
+        "2024-05-03 15:00": "current",
+        "2024-05-06 09:00": "current",
+        "2024-05-07 11:00": "current",
+    }
+
+
+def test_a_weekday_named_without_a_preposition_is_the_coming_one(memory: Memory) -> None:
+    """Said on a Wednesday, "meet Friday at 3pm" is that Friday, not 3pm on the day it was said."""
+    memory.create_episode(message("alice", "Let's meet Friday at 3pm.", 0, thread=None))
+    memory.create_episode(message("bob", "Let's meet next Friday at 3pm.", 5, thread=None))
+    assert set(meetings(memory)) == {"2024-05-03 15:00"}
