@@ -23,6 +23,10 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A Chinese name jieba guesses is a place (a surname, unknown to both dictionaries) is a person.
     ("郑坤已经不在星河科技了。", "王芳", {("郑坤", "LEFT_ORGANISATION", "星河科技")},
      {("王芳", "LEFT_ORGANISATION", "星河科技")}),
+    # What a team uses is a tool, not a role: 销售易 is a CRM, not a salesperson.
+    ("我们CRM用的是销售易。", "王芳", set(), {("王芳", "HAS_ROLE", "销售"), ("CRM", "HAS_ROLE", "销售")}),
+    ("我们公司用的CRM是销售易。", "王芳", set(), {("王芳", "HAS_ROLE", "销售"), ("CRM", "HAS_ROLE", "销售")}),
+    ("我是销售经理。", "王芳", {("王芳", "HAS_ROLE", "销售经理")}, set()),
     # A name opening a Chinese sentence is its topic: what follows is not the speaker's.
     ("明远科技的负责人是技术部的经理。", "王芳", set(), {("王芳", "HAS_ROLE", "经理")}),
     ("远帆物流的新总监叫孙磊，以前在京东做仓储。", "王芳", set(),

@@ -189,9 +189,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:是|由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
-    zh("HAS_ROLE", rf"(?:我是|是|担任|作为|当了?|升为|升任|晋升为?|提拔为|(?<=起)升|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
+    zh("HAS_ROLE", rf"(?:我是|(?<!用的|选的|买的)(?<!用)(?<!系统|软件|工具|平台)(?<!CRM|ERP)是|担任|作为|当了?|升为|升任|晋升为?|提拔为|(?<=起)升|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
        rf"(?P<obj>{TEAM_ROLE})", trigger="是|担任|作为|当|升|提拔|成为",
-       kind="entity", object_type="role", stop="LEFT_ROLE"),  # 架构组组长: the team's role, whole
+       kind="entity", object_type="role", stop="LEFT_ROLE"),  # 架构组组长: the team's role, whole; 用的是销售易, CRM是销售易: a tool
     zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
