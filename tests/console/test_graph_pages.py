@@ -141,3 +141,26 @@ def test_disputes_keep_one_or_both(admin: TestClient, memory: Memory, seeded: Se
     assert both.status_code == 303 and memory.disputes() == []
     statuses = {h.fact.value: h.fact.status for h in memory.search_facts({"subject": seeded.project}).results}
     assert statuses == {500000: "current", 800000: "current"}
+
+
+def test_the_speaker_id_is_shown_but_not_edited(admin: TestClient, memory: Memory, seeded: Seeded) -> None:
+    """actor_id keeps a speaker one entity (engram.graph.resolve): the form shows it, never changes it."""
+    before = memory.get_entity(seeded.caroline).entity.version
+    memory.update_entity(seeded.caroline, {"actor_id": "caroline@chat"}, expected_version=before)
+    page = f"/admin/entities/{seeded.caroline}"
+    shown = admin.get(page).text
+    assert "<code>caroline@chat</code>" in shown and 'value="actor_id"' not in shown
+    version = memory.get_entity(seeded.caroline).entity.version
+    forged = submit(
+        admin,
+        page,
+        f"{page}/attributes",
+        {"version": str(version), "key": ["actor_id"], "value": ["mallory"], "remove": ["actor_id"]},
+    )
+    assert forged.status_code == 303
+    assert memory.get_entity(seeded.caroline).entity.attributes["actor_id"]["value"] == "caroline@chat"
+    added = submit(
+        admin, page, f"{page}/attributes", {"version": str(version), "new_key": "actor_id", "new_value": "x"}
+    )
+    assert added.status_code == 422 and "'actor_id' is set by Engram" in text(added)
+    assert memory.get_entity(seeded.caroline).entity.version == version

@@ -14,6 +14,7 @@ from engram.api.console.context import MOUNT, flash, reader, see_other, writer
 from engram.api.console.i18n import catalogue, language
 from engram.api.console.render import page
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed
+from engram.graph.resolve import SPEAKER_ATTRIBUTE
 from engram.memory import Memory
 from engram.models.episodes import Episode
 from engram.models.graph import Entity, Scalar
@@ -28,6 +29,8 @@ EPISODES_READ = 60
 """Most episodes one entity page reads to quote (beyond them, facts show their citations only)."""
 NAME_MATCHES = 50
 """Entities a typed merge target is looked for among (those whose names contain its words)."""
+PROTECTED_ATTRIBUTES = frozenset({SPEAKER_ATTRIBUTE})
+"""Attributes the graph sets as evidence (the actor a speaker entity speaks as): shown, not editable."""
 
 
 @router.get("/entities")
@@ -80,6 +83,7 @@ def entity_page(
         detail=extra.get("detail", ""),
         stale=extra.get("stale"),
         into=extra.get("into", ""),
+        protected=PROTECTED_ATTRIBUTES,
     )
 
 
@@ -172,8 +176,18 @@ def _type_clash(memory: Memory, group: str, entity_id: str, target: str, t: Call
 def attribute_patch(
     entity: Entity, keys: list[str], values: list[str], remove: list[str], new_key: str, new_value: str
 ) -> dict[str, Scalar | None]:
-    """Return the attributes the form changed: edited values (as typed), removed keys (None), a new one."""
-    current = {k: v.get("value") if isinstance(v, dict) else v for k, v in entity.attributes.items()}
+    """Return the attributes the form changed: edited values (as typed), removed keys (None), a new one.
+
+    PROTECTED_ATTRIBUTES are shown, never changed here: a posted edit or removal of one is ignored,
+    a new attribute of that name is InvalidInput(field="new_key").
+    """
+    current = {
+        k: v.get("value") if isinstance(v, dict) else v
+        for k, v in entity.attributes.items()
+        if k not in PROTECTED_ATTRIBUTES
+    }
+    if new_key.strip() in PROTECTED_ATTRIBUTES:
+        raise InvalidInput(f"{new_key.strip()!r} is set by Engram and cannot be edited here", field="new_key")
     patch: dict[str, Scalar | None] = {}
     for key, value in zip(keys, values, strict=False):
         if key in current and key not in remove and str(current[key]) != value:
@@ -201,10 +215,10 @@ def edit_attributes(
     """Store the edited attributes as a new entity version, if the entity is still at the form's version."""
     _who, memory, group = writer(request, csrf_token)
     entity = memory.get_entity(entity_id, group).entity
-    patch = attribute_patch(entity, key or [], value or [], remove or [], new_key, new_value)
     if not version.isdigit():
         return entity_page(request, entity_id, None, status=422, errors={"attributes": "form.error.version"})
     try:
+        patch = attribute_patch(entity, key or [], value or [], remove or [], new_key, new_value)
         memory.update_entity(
             entity_id, patch, expected_version=int(version), group_id=group, actor=CONSOLE_ACTOR
         )
