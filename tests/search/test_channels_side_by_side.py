@@ -1,5 +1,6 @@
 """A search runs its channels side by side: the others on the shared pool, in the caller's
-context, with the same answer and the same errors as one after the other."""
+context, with the same answer and the same errors as one after the other; when more searches
+run than the machine has cores, all in the caller's thread."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from engram.errors import StoreError
 from engram.fusion import reciprocal_rank_fusion
 from engram.models.episodes import EpisodeFilters, EpisodeIn, SearchQuery
 from engram.observability.labels import INTERFACE
+from engram.search import engine as search_engine
 from engram.search.engine import ChannelHit, SearchEngine
 from engram.search.query import ParsedQuery
 
@@ -80,3 +82,22 @@ def test_a_failing_channel_on_the_pool_fails_the_search(hits: list[ChannelHit]) 
     )
     with pytest.raises(StoreError, match="the index is gone"):
         engine.search(SearchQuery(query="Globex renewal"), "g")
+
+
+def test_with_every_core_busy_the_channels_run_in_the_callers_thread(
+    hits: list[ChannelHit], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand-over to the pool only pays on a spare core: the busy search answers the same."""
+    beside = search_engine._ChannelsBeside(workers=2, cores=1)
+    monkeypatch.setattr(search_engine, "_CHANNELS_BESIDE", beside)
+    channels = [Recording("bm25", hits), Recording("vector", hits[::-1])]
+    engine = SearchEngine(None, channels, SearchSettings(), max_query_chars=1000)
+    query = SearchQuery(query="Globex renewal", limit=3)
+    alone = engine.search(query, "g", ["bm25", "vector"])
+    with beside.spare_core() as taken:  # another search holds the one core
+        assert taken
+        busy = engine.search(query, "g", ["bm25", "vector"])
+    here = threading.current_thread().name
+    assert [thread for thread, _ in channels[0].seen] == [here, here]
+    assert channels[1].seen[0][0].startswith("engram-channel") and channels[1].seen[1][0] == here
+    assert [h.episode.id for h in busy.results] == [h.episode.id for h in alone.results]

@@ -29,10 +29,13 @@ from engram.errors import EngramError, InvalidInput, StoreError
 # -- serve, mcp ------------------------------------------------------------------------------------
 
 WORKER_HEALTHCHECK_SECONDS = 60
-SERVER_OPTIONS: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 5, "http": "h11"}
-"""uvicorn's options for every serve. HTTP is parsed by h11, which refuses what RFC 9112 says a
-server must (two Host headers, an absolute-form target naming another host); httptools, faster
-and picked when installed, accepts them, and the edge's Host check reads only the first."""
+SERVER_OPTIONS: dict[str, Any] = {
+    "log_level": "warning",
+    "timeout_graceful_shutdown": 5,
+    "http": "engram.api.strict_http:StrictHttpToolsProtocol",
+}
+"""uvicorn's options for every serve. HTTP is parsed by httptools, refusing what RFC 9112 says a
+server must and h11 does (two Host headers, an absolute-form target): engram.api.strict_http."""
 
 
 @app.command()

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import contextvars
 import math
+import os
 import re
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -39,10 +42,34 @@ from engram.storage.protocol import Storage
 from engram.threads import thread_label
 
 _WORD = re.compile(r"\w+")
-_CHANNELS_BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="engram-channel")
-"""Runs a search's other channels beside the first: FTS5, numpy's product and the query
-embedding release the GIL, so one search takes the slowest channel's time, not the sum
-(bench/RESULTS.md, "Channels side by side")."""
+
+
+class _ChannelsBeside:
+    """Runs a search's other channels beside the first while a core is spare.
+
+    FTS5, numpy's product and the query embedding release the GIL, so one search takes the
+    slowest channel's time, not the sum (bench/RESULTS.md, "Channels side by side"). When more
+    searches run at once than the machine has cores, no core is left to gain and the hand-over to
+    the pool costs CPU every search pays: they run their channels in their own thread
+    (bench/RESULTS.md, "Channels inline when the cores are busy").
+    """
+
+    def __init__(self, workers: int, cores: int) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engram-channel")
+        self._spare = threading.BoundedSemaphore(cores)
+
+    @contextmanager
+    def spare_core(self) -> Iterator[bool]:
+        """Yield whether this search may use the pool (at most ``cores`` searches do at once)."""
+        taken = self._spare.acquire(blocking=False)
+        try:
+            yield taken
+        finally:
+            if taken:
+                self._spare.release()
+
+
+_CHANNELS_BESIDE = _ChannelsBeside(workers=4, cores=os.cpu_count() or 1)
 SYNONYM_WEIGHT = 0.5
 """BM25 scores of matches found through synonyms only count this much."""
 
@@ -170,12 +197,16 @@ class SearchEngine:
             return self._respond(hits, query, parsed)
 
         args = (group_id, parsed, filters, max(query.limit, self._settings.candidates))
-        beside = [
-            _CHANNELS_BESIDE.submit(contextvars.copy_context().run, partial(_run, c, *args))
-            for c in active[1:]
-        ]
-        per_channel = {c.name: _run(c, *args) for c in active[:1]}  # the first in this thread
-        per_channel.update({c.name: future.result() for c, future in zip(active[1:], beside, strict=True)})
+        with _CHANNELS_BESIDE.spare_core() as spare:
+            inline = active if not spare else active[:1]  # the first always in this thread
+            beside = [
+                _CHANNELS_BESIDE.pool.submit(contextvars.copy_context().run, partial(_run, c, *args))
+                for c in active[len(inline) :]
+            ]
+            per_channel = {c.name: _run(c, *args) for c in inline}
+            per_channel.update(
+                {c.name: future.result() for c, future in zip(active[len(inline) :], beside, strict=True)}
+            )
         fusion_started = time.perf_counter()
         found = {hit.episode.id: hit.episode for hits in per_channel.values() for hit in hits}
         fused = reciprocal_rank_fusion(
