@@ -437,6 +437,18 @@ def test_dates_are_values_resolved_against_the_episode_time(extractor: BuiltinEx
     assert not facts(extractor.extract(episode("The call was with Bob yesterday.", timestamp=at)))
     past = extractor.extract(episode("The review was Monday, March 4.", timestamp=at + timedelta(days=1)))
     assert ("Li", "MEETING_AT", "2024-03-04") in facts(past), "a restated date stays where it is"
+    # What meetings are called, and a day of the month said with its weekday.
+    said = {
+        "Booked: QBR with Halberd Security on March 7 at 1pm CT.": "2024-03-07 13:00",
+        "Next check-in Friday 2pm.": "2024-03-08 14:00",
+        "Walkthrough is Tuesday the 12th at 10am.": "2024-03-12 10:00",
+        "Let's meet Friday at 3pm.": "2024-03-08 15:00",
+        "本周五下午两点再过一遍接口清单。": "2024-03-08 14:00",
+        "下周四上午十点去现场做UAT。": "2024-03-14 10:00",
+        "下次沟通：本周五下午3点线上演示。": "2024-03-08 15:00",
+    }
+    for text, moment in said.items():
+        assert ("Li", "MEETING_AT", moment) in facts(extractor.extract(episode(text, timestamp=at))), text
 
     launch = extractor.extract(episode("CRM升级项目将于2024-06-05上线，预算八十万。", timestamp=at))
     assert {("CRM升级项目", "LAUNCH_DATE", "2024-06-05"), ("CRM升级项目", "BUDGET", 800_000)} <= facts(launch)

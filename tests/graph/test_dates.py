@@ -84,6 +84,11 @@ TABLE: list[tuple[str, str, datetime | None, datetime | None]] = [
     ("5月8日开会", "period", *day(2024, 5, 8)),
     ("Dec 31", "period", *day(2023, 12, 31)),
     ("the 2nd of February", "period", *day(2024, 2, 2)),
+    # a day of the month without its month: the nearest one, on the weekday named with it
+    ("on the 10th", "period", *day(2024, 1, 10)),
+    ("on the 30th", "period", *day(2023, 12, 30)),
+    ("Monday the 8th at 9:30", "point", d(2024, 1, 8, 9, 30), None),
+    ("Friday the 29th", "period", *day(2023, 12, 29)),
     ("2023年5月8日下午3点", "point", d(2023, 5, 8, 15), None),
     ("on May 8, 2023 at 15:00", "point", d(2023, 5, 8, 15), None),
     # ranges, open starts, open ends
@@ -178,6 +183,8 @@ def test_no_reference_no_date() -> None:
         "每周开一次会",
         "March of the penguins",
         "周报写完了",
+        "her office is on the 3rd floor",
+        "the 21st century",
         "",
     ],
 )

@@ -24,6 +24,12 @@ from engram.ingest.frames import (
 )
 
 en = partial(pattern, "en")
+_MEETINGS = (
+    r"meeting|meet|call|sync|catch-up|standup|demo|review|kickoff|kick-off|check-in|walkthrough|"
+    r"walk-through|QBR|workshop|onsite|on-site|interview|appointment|presentation|webinar|debrief|"
+    r"retro|huddle|one-on-one|1:1"
+)
+"""What a meeting is called: a trigger word of MEETING_AT."""
 
 _COUNTED = (
     "units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases|pairs|kits|pallets|reams|bottles|rolls|"
@@ -96,11 +102,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="date", trigger="launch"),
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
-    en("MEETING_AT", rf"\b(?:meeting|meet|call|sync|catch-up|standup|demo|review)\b(?:\s\w+){{0,5}}?\s(?:(?:is|was) "
+    en("MEETING_AT", rf"\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
        rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
        rf"{EN_DATE}", 0.8,
-       subject="topic", kind="date",
-       trigger="meet|call|sync|catch-up|standup|demo|review"),
+       subject="topic", kind="date", trigger=_MEETINGS),
     en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"

@@ -244,6 +244,7 @@ def _own_dates(text: str, pos: int, now: datetime) -> list[_Item]:
     """Return the yearless dates, edges and future offsets at or after ``pos`` (month names: capitalised)."""
     items = [i for p in _YEARLESS for m in p.finditer(text, pos) if (i := _yearless(m, now.date()))]
     items += [i for p in _EDGES for m in p.finditer(text, pos) if (i := _edge(m, now.date()))]
+    items += [i for m in _ORDINAL_DAY.finditer(text, pos) if (i := _ordinal_day(m, now.date()))]
     for pattern, sign in _OFFSETS:
         items += [i for m in pattern.finditer(text, pos) if (i := _offset(m, sign, now))]
     return items
@@ -284,13 +285,38 @@ _ZH_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
 _WEEKDAY = re.compile(rf"(?:(?:next|this|last|on)\s+)?{_EN_DAY}|(?:下|这|上)?{_ZH_DAY}", re.I)
 """A weekday, alone or as the next, this or last one."""
 _BARE_WEEKDAY = re.compile(rf"(?:on\s+)?{_EN_DAY}|{_ZH_DAY}", re.I)
+_ORDINAL_DAY = re.compile(
+    rf"(?:\b(?P<weekday>{_EN_DAY})\s+|\bon\s+)the\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:of\b|floor|time|century|anniversary|grade|row|place))",
+    re.I,
+)
+"""A day of the month said without its month ("Monday the 25th", "on the 10th")."""
+
+
+def _ordinal_day(m: re.Match[str], today: date) -> _Item | None:
+    """Return the nearest day ``m`` names (last, this or next month), on the weekday it names."""
+    day = int(m["day"])
+    candidates = []
+    for months in (-1, 0, 1):
+        first = _add_months(today.replace(day=1), months)
+        if 1 <= day <= _month_end(first.year, first.month).day:
+            candidates.append(first.replace(day=day))
+    if m["weekday"]:
+        weekday = m["weekday"].lower()
+        candidates = [c for c in candidates if c.strftime("%A").lower() == weekday] or candidates
+    if not candidates:
+        return None
+    nearest = min(candidates, key=lambda c: (abs((c - today).days), c > today))
+    return _day_item(m.start(), m.end(), nearest)
 
 
 _CALENDAR_DATE = re.compile(
-    rf"\b(?:{_MONTH})\b|\d{{1,2}}\s*月|[一二三四五六七八九十]{{1,3}}月|\d{{4}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}",
+    rf"\b(?:{_MONTH})\b|\d{{1,2}}\s*月|[一二三四五六七八九十]{{1,3}}月|\d{{4}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}|"
+    r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b",
     re.I,
 )
-"""A date on the calendar (a month, an ISO or slashed date), not a weekday or an offset."""
+"""A date on the calendar (a month, an ISO or slashed date, a day of the month), not a weekday or an
+offset."""
 
 
 def _fold_weekdays(text: str, dates: list[_Item]) -> list[_Item]:
