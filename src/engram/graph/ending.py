@@ -49,11 +49,11 @@ def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
     subjects hold in the episode's thread with another target under the same conditions.
 
     Only a person's claim that moves the time (``Claim.rescheduled``, or its episode says so) has
-    rivals: a meeting time a participant moves ("can we move the meeting to Monday at 10am?") is
-    the conversation's, so it ends the time another participant set in the thread, while a second
+    rivals: a meeting time a participant moves ("so I moved the meeting to Monday at 10am") is the
+    conversation's, so it ends the time another participant set in the thread, while a second
     meeting ("I also meet Globex on Monday") or a claim about a named deal or project keeps to its
-    subject. The rivals are the facts of entities mentioned in the thread's latest episodes that cite one of
-    its episodes. Empty for an episode outside any thread.
+    subject. The rivals are the facts of entities mentioned in the thread's latest episodes that
+    cite one of its episodes. Empty for an episode outside any thread.
     """
     thread, group = thread_key(episode), episode.group_id
     if thread is None or claim.predicate.scope != "thread" or not claim.has_target or claim.negated:

@@ -51,7 +51,7 @@ class _ChannelsBeside:
     slowest channel's time, not the sum (bench/RESULTS.md, "Channels side by side"). When more
     searches run at once than the machine has cores, no core is left to gain and the hand-over to
     the pool costs CPU every search pays: they run their channels in their own thread
-    (bench/RESULTS.md, "Channels inline when the cores are busy").
+    (bench/RESULTS.md, "Searches over HTTP: a strict httptools and channels inline when busy").
     """
 
     def __init__(self, workers: int, cores: int) -> None:
