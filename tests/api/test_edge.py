@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -314,6 +315,22 @@ def test_engram_serve_refuses_a_request_naming_two_hosts(tmp_path: Path, head: s
             while chunk := sock.recv(65536):
                 answer += chunk
     assert answer.split(b" ", 2)[1] == b"400", answer[:300]
+    assert b"application/problem+json" in answer and b'"field":"Host"' in answer.replace(b" ", b"")
+
+
+def test_a_malformed_request_after_a_good_one_leaves_the_good_ones_answer(tmp_path: Path) -> None:
+    """Pipelined requests are answered in order: the malformed second does not cut off the first."""
+    with engram_serve(tmp_path / "data", tmp_path / "serve.log") as base:
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            good = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            bad = b"GET http://evil.example/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            sock.sendall(good + bad)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    statuses = re.findall(rb"HTTP/1.1 (\d{3}) ", answer)
+    assert statuses == [b"200", b"400"], answer[:600]
 
 
 def test_a_client_hanging_up_mid_body_is_no_server_error(tmp_path: Path) -> None:

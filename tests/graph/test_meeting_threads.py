@@ -46,6 +46,8 @@ def meetings(memory: Memory) -> dict[str, tuple[str, str | None]]:
          "Something came up, so I moved the meeting to Monday at 10am."),
         ("Let's meet Friday at 3pm.", "I can't make Friday, let's meet Monday at 10am instead."),
         ("我们周五下午三点开会吧。", "周五我有事，会议改到下周一上午十点。"),
+        ("我们周五下午三点开会吧。", "会议推迟到下周一上午十点。"),
+        ("我们周五下午三点开会吧。", "会议改成下周一上午十点。"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("together", [False, True], ids=["one-by-one", "one-batch"])
@@ -82,3 +84,33 @@ def test_a_weekday_named_without_a_preposition_is_the_coming_one(memory: Memory)
     memory.create_episode(message("alice", "Let's meet Friday at 3pm.", 0, thread=None))
     memory.create_episode(message("bob", "Let's meet next Friday at 3pm.", 5, thread=None))
     assert set(meetings(memory)) == {"2024-05-03 15:00"}
+
+
+def test_a_move_leaves_a_meeting_said_to_be_another_one(memory: Memory) -> None:
+    """ "The meeting" is the thread's: a move does not end a second meeting someone mentioned."""
+    memory.create_episode(message("alice", "Let's meet Friday at 3pm.", 0))
+    memory.create_episode(message("bob", "I also have a meeting with Globex on Monday at 9am.", 10))
+    memory.create_episode(message("carol", "Let's meet Tuesday at 11am instead.", 20))
+    found = {value: status for value, (status, _) in meetings(memory).items()}
+    assert found == {
+        "2024-05-03 15:00": "superseded",
+        "2024-05-06 09:00": "current",
+        "2024-05-07 11:00": "current",
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "moment"),
+    [
+        ("Let's meet on the 10th at 2pm.", "2024-05-10 14:00"),
+        ("The kickoff is on the 10th.", "2024-05-10"),
+        ("我们25号上午九点半开会。", "2024-05-25 09:30"),
+        ("会议定在25号下午两点。", "2024-05-25 14:00"),
+    ],
+)
+def test_a_day_of_the_month_without_its_month_is_the_coming_one(
+    memory: Memory, said: str, moment: str
+) -> None:
+    """Said on 1 May: the 10th and 25号 are this month's, not the day it was said (nor April's)."""
+    memory.create_episode(message("alice", said, 0, thread=None))
+    assert set(meetings(memory)) == {moment}

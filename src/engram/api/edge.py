@@ -43,6 +43,8 @@ logger = logging.getLogger("engram.api")
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 ALL_INTERFACES = frozenset({"0.0.0.0", "::", ""})
 PRINCIPAL_SCOPE_KEY = "engram.principal"
+MALFORMED_SCOPE_KEY = "engram.malformed"
+"""Why the HTTP parser found a request malformed (engram.api.strict_http): the edge answers 400."""
 OPEN_PATHS = frozenset({"/healthz", "/metrics", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
 """Paths served without a caller: they read no group's memory."""
 CONSOLE_PATH = "/admin"
@@ -265,6 +267,8 @@ class Edge:
 
     def _refusal(self, scope: Scope, headers: Headers) -> Response | None:
         """Return the problem response refusing this request before any route sees it, or None."""
+        if malformed := scope.get(MALFORMED_SCOPE_KEY):
+            return problem(scope, 400, "Malformed request", malformed, field="Host")
         if not self.policy.admits_host(host_name(headers.get("host"))):
             shown = (headers.get("host") or "")[:64]
             detail = f"Host {shown!r} is not served here; add it to ENGRAM_TRUSTED_HOSTS to serve it"

@@ -6,6 +6,7 @@ finds them in the graph. Both readers run inside the graph build's transaction.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engram.graph.arbitrate import RESCHEDULE_CUES, Claim, fact_time, same_target
@@ -13,6 +14,10 @@ from engram.models.episodes import Episode
 from engram.models.graph import Fact
 from engram.storage.protocol import Txn
 from engram.threads import thread_key
+
+ANOTHER_ONE = re.compile(r"\b(?:also|another|second|separate|other)\b|另外|另一个|还有一个|还有个|也有", re.I)
+"""Words that say a meeting is one more, not the one the thread is about ("I also have a meeting
+with Globex on Monday"): a move of "the meeting" leaves it."""
 
 
 def ended_facts(txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact]) -> list[Fact]:
@@ -45,15 +50,17 @@ def ended_facts(txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact])
 
 
 def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
-    """Return the current facts of a thread-scoped predicate (``Predicate.scope``) that other
-    subjects hold in the episode's thread with another target under the same conditions.
+    """Return the latest current fact of a thread-scoped predicate (``Predicate.scope``) that another
+    subject holds in the episode's thread with another target under the same conditions.
 
     Only a person's claim that moves the time (``Claim.rescheduled``, or its episode says so) has
     rivals: a meeting time a participant moves ("so I moved the meeting to Monday at 10am") is the
     conversation's, so it ends the time another participant set in the thread, while a second
     meeting ("I also meet Globex on Monday") or a claim about a named deal or project keeps to its
-    subject. The rivals are the facts of entities mentioned in the thread's latest episodes that
-    cite one of its episodes. Empty for an episode outside any thread.
+    subject. The rival is the latest of the facts of entities mentioned in the thread's latest
+    episodes that cite one of its episodes (a move names no meeting: it moves the last one set, and
+    ends one meeting at most), leaving out one said to be another meeting (ANOTHER_ONE). Empty for
+    an episode outside any thread.
     """
     thread, group = thread_key(episode), episode.group_id
     if thread is None or claim.predicate.scope != "thread" or not claim.has_target or claim.negated:
@@ -74,4 +81,9 @@ def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
         and dict(f.conditions) == dict(claim.conditions)
     ]
     threads = txn.episode_threads(group, [e for f in found for e in f.episodes])
-    return [f for f in found if any(threads.get(e) == thread for e in f.episodes)]
+    in_thread = [
+        f
+        for f in found
+        if any(threads.get(e) == thread for e in f.episodes) and not ANOTHER_ONE.search(f.fact)
+    ]
+    return [max(in_thread, key=fact_time)] if in_thread else []  # "the meeting": the latest one set

@@ -57,6 +57,7 @@ def retract_episode(txn: Txn, group_id: str, episode_id: str, operation: Operati
             retracted.append(fact.id)
             unarchived += _unarchive_superseded(txn, fact)
     restored = _undo_decisions(txn, group_id, episode_id, sorted(arrivals), operation)
+    restored += _pass_on(txn, group_id, retracted, set(restored), operation)
     return {
         "episode": episode_id,
         "facts_retracted": retracted,
@@ -97,19 +98,21 @@ def _undo_decisions(
     decisions, per episode when it built several: a fact one of this episode's decisions
     changed (superseded, ended by a stop statement, closed by a negation, disputed) gets its
     arbitration fields (status and its reason, invalid_at, superseded_by, confidence) from before that
-    operation. A fact the episode itself stated is retracted by the caller, not restored here.
+    operation. A fact the episode itself stated is retracted by the caller, not restored here. When
+    a later fact has since replaced the retracted one (500k, then 800k, then 900k; the 800k
+    retracted), the older fact does not come back beside it: it is superseded by that later fact.
     """
     restored: list[str] = []
     for arrival in arrivals:
         recorded = txn.operation(group_id, arrival)
         decisions = [] if recorded is None else recorded.details.get("decisions", [])
         changed = {
-            change["fact"]
+            change["fact"]: decision.get("fact")
             for decision in decisions
             if decision.get("episode", episode_id) == episode_id
             for change in decision.get("changes", [])
         }
-        for fact_id in sorted(changed - set(restored)):
+        for fact_id in sorted(set(changed) - set(restored)):
             versions = txn.versions(group_id, "fact", fact_id)
             current = txn.fact_version(group_id, fact_id, versions[-1].version)
             # The version the arrival closed: written before it, or by it for an episode earlier in
@@ -120,7 +123,63 @@ def _undo_decisions(
             if current is None or previous is None or current.status == "retracted":
                 continue
             fields = {name: getattr(previous, name) for name in _ARBITRATION_FIELDS}
+            successor = _live_successor(txn, group_id, changed[fact_id])
+            if successor is not None and successor.id != fact_id and fields["status"] == "current":
+                fields |= _superseded_by(successor)
             if any(getattr(current, name) != value for name, value in fields.items()):
                 _put(txn, current, operation, **fields)
                 restored.append(fact_id)
     return restored
+
+
+def _latest(txn: Txn, group_id: str, fact_id: str) -> Fact | None:
+    """Return the fact's latest version, or None."""
+    versions = txn.versions(group_id, "fact", fact_id)
+    return txn.fact_version(group_id, fact_id, versions[-1].version) if versions else None
+
+
+def _live_successor(txn: Txn, group_id: str, retracted_id: str | None, hops: int = 20) -> Fact | None:
+    """Return the live fact that replaced ``retracted_id`` (following superseded_by), or None."""
+    fact = _latest(txn, group_id, retracted_id) if retracted_id else None
+    for _ in range(hops):
+        if fact is None or fact.superseded_by is None:
+            return None
+        successor = _latest(txn, group_id, fact.superseded_by)
+        if successor is None or successor.expired_at is not None:
+            return None
+        if successor.status in ("current", "disputed"):
+            return successor
+        fact = successor
+    return None
+
+
+def _superseded_by(successor: Fact) -> dict[str, Any]:
+    """Return the arbitration fields of a fact whose replacement was retracted but replaced itself."""
+    return {
+        "status": "superseded",
+        "superseded_by": successor.id,
+        "invalid_at": successor.valid_at or successor.recorded_at,
+        "status_reason": f"superseded by {successor.id} (the value between was retracted)",
+    }
+
+
+def _pass_on(
+    txn: Txn, group_id: str, retracted: list[str], done: set[str], operation: Operation
+) -> list[str]:
+    """Give the facts a retracted fact superseded, beyond those its episode's decisions name (a
+    fact handed on to it by an earlier retraction), to its live successor, or back their place
+    when it has none; return their ids."""
+    passed: list[str] = []
+    for fact_id in retracted:
+        successor = _live_successor(txn, group_id, fact_id)
+        for fact in txn.facts_superseded_by(group_id, fact_id):
+            if fact.id in done or fact.id in passed or fact.status != "superseded":
+                continue
+            fields: dict[str, Any] = (
+                _superseded_by(successor)
+                if successor is not None
+                else {"status": "current", "superseded_by": None, "invalid_at": None, "status_reason": None}
+            )
+            _put(txn, fact, operation, **fields)
+            passed.append(fact.id)
+    return passed

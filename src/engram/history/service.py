@@ -85,7 +85,14 @@ class HistoryService:
     def purge_episode(
         self, group_id: str, episode_id: str, actor: str | None
     ) -> tuple[Operation, PurgeReport]:
-        """Erase an episode irreversibly (right to erasure); return the audit record. Raises NotFound."""
+        """Erase an episode irreversibly (right to erasure); return the audit record. Raises NotFound.
+
+        A live episode is first retracted (a ``delete`` operation): what its claims did to older
+        facts is undone as a delete would, so erasing a correction brings back the value it
+        corrected rather than leaving no current value.
+        """
+        if self._store.get_episode(group_id, episode_id) is not None:
+            self.delete_episode(group_id, episode_id, actor)
         operation = Operation.begin(
             group_id, "purge", f"purge episode {episode_id}", at=self._clock(), actor=actor
         )

@@ -244,7 +244,7 @@ def _own_dates(text: str, pos: int, now: datetime) -> list[_Item]:
     """Return the yearless dates, edges and future offsets at or after ``pos`` (month names: capitalised)."""
     items = [i for p in _YEARLESS for m in p.finditer(text, pos) if (i := _yearless(m, now.date()))]
     items += [i for p in _EDGES for m in p.finditer(text, pos) if (i := _edge(m, now.date()))]
-    items += [i for m in _ORDINAL_DAY.finditer(text, pos) if (i := _ordinal_day(m, now.date()))]
+    items += [i for p in _ORDINAL_DAYS for m in p.finditer(text, pos) if (i := _ordinal_day(m, now.date()))]
     for pattern, sign in _OFFSETS:
         items += [i for m in pattern.finditer(text, pos) if (i := _offset(m, sign, now))]
     return items
@@ -286,23 +286,37 @@ _WEEKDAY = re.compile(rf"(?:(?:next|this|last|on)\s+)?{_EN_DAY}|(?:下|这|上)?
 """A weekday, alone or as the next, this or last one."""
 _BARE_WEEKDAY = re.compile(rf"(?:on\s+)?{_EN_DAY}|{_ZH_DAY}", re.I)
 _ORDINAL_DAY = re.compile(
-    rf"(?:\b(?P<weekday>{_EN_DAY})\s+|\bon\s+)the\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
-    r"(?!\s+(?:of\b|floor|time|century|anniversary|grade|row|place))",
+    rf"(?:\b(?P<weekday>{_EN_DAY})\s+|\bon\s+|^)the\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:of\b|floor|time|century|anniversary|grade|row|place|quarter|half|round|edition|version|"
+    r"generation|prize|party|phase|stage|step|item|point|one|largest|biggest|best|most)\b)",
     re.I,
 )
-"""A day of the month said without its month ("Monday the 25th", "on the 10th")."""
+"""A day of the month said without its month ("Monday the 25th", "on the 10th", a date phrase that
+begins "the 10th")."""
+_ZH_ORDINAL_DAY = re.compile(
+    r"(?<![\d月年第零〇一二两三四五六七八九十.])(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})"
+    r"(?:号(?=上午|下午|晚上|中午|早上|傍晚|凌晨|\d|[零一二两三四五六七八九十]+点|之?前|以前|开会|见面|碰头|$)"
+    r"|日(?=上午|下午|晚上|中午|早上|傍晚|凌晨))"
+)
+"""A day of the month said without its month in Chinese, before a time or a cue or ending the date
+phrase (25号上午, 10号前, 25号开会; not 3号线 nor 三日前, three days ago)."""
+_ORDINAL_DAYS = (_ORDINAL_DAY, _ZH_ORDINAL_DAY)
+_DAY_OF_MONTH_TEXT = re.compile(
+    r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b|(?<![\d月年第零〇一二两三四五六七八九十])(?:\d{1,2}|[一二三四五六七八九十]{1,3})[号日]",
+    re.I,
+)
+"""What a resolved span's text holds when it named a day of the month without its month."""
 
 
 def _ordinal_day(m: re.Match[str], today: date) -> _Item | None:
     """Return the nearest day ``m`` names (last, this or next month), on the weekday it names."""
-    day = int(m["day"])
+    day = number(m["day"]) or 0
     candidates = []
     for months in (-1, 0, 1):
         first = _add_months(today.replace(day=1), months)
         if 1 <= day <= _month_end(first.year, first.month).day:
             candidates.append(first.replace(day=day))
-    if m["weekday"]:
-        weekday = m["weekday"].lower()
+    if weekday := (m.groupdict().get("weekday") or "").lower():
         candidates = [c for c in candidates if c.strftime("%A").lower() == weekday] or candidates
     if not candidates:
         return None
@@ -653,6 +667,9 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         pass  # "Tuesday, May 7": the date names the day, the weekday only restates it
     elif future and _BARE_WEEKDAY.search(span.text) and local.date() < today:
         local += timedelta(weeks=1)
+    elif future and _DAY_OF_MONTH_TEXT.search(span.text) and local.date() < today:  # "on the 10th", 10号
+        ahead = _add_months(local.date(), 1)
+        local = local.replace(year=ahead.year, month=ahead.month) if ahead.day == local.day else local
     elif (
         future
         and span.granularity == "day"

@@ -227,6 +227,17 @@ def facts_about(db: Db, group_id: str, subjects: Sequence[str], predicates: Sequ
     )
 
 
+def facts_superseded_by(db: Db, group_id: str, fact_id: str) -> list[Fact]:
+    """Return the current versions of the live facts whose successor is ``fact_id`` (a scan of the
+    group's facts: retractions only)."""
+    return FACT.all(
+        db,
+        f"SELECT {F} FROM facts f WHERE f.group_id = :g AND f.superseded_by = :id AND f.expired_at IS NULL "
+        "ORDER BY f.id",
+        {"g": group_id, "id": fact_id},
+    )
+
+
 def facts_touching(db: Db, group_id: str, entity_id: str) -> list[Fact]:
     """Return every current fact whose subject or object is the entity (any status)."""
     union, params = _either_side(db, "facts", FactQuery(include_history=True, subject=entity_id))

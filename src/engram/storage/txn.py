@@ -208,6 +208,10 @@ class Txn:
             ]
         return sorted(found, key=lambda fact: fact.id) if len(others) < len(subjects) else found
 
+    def facts_superseded_by(self, group_id: str, fact_id: str) -> list[Fact]:
+        """Return the live facts whose successor is ``fact_id``."""
+        return graph.facts_superseded_by(self._group(group_id), group_id, fact_id)
+
     def facts_touching(self, group_id: str, entity_id: str) -> list[Fact]:
         """Return every current fact whose subject or object is the entity (any status)."""
         return graph.facts_touching(self._group(group_id), group_id, entity_id)
