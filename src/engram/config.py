@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -221,6 +222,27 @@ class Settings(BaseSettings):
         "requests) with the builtin extractor while it is being stored (Linux); 0: in the writing process.",
     )
     metrics: MetricsSettings = Field(default_factory=MetricsSettings)
+    timezone: str = Field(
+        default="UTC",
+        description="The zone (IANA name: Asia/Shanghai) an episode's relative dates and clock times "
+        "are read in (明天下午三点, next Monday), unless its metadata names one as `timezone`.",
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        from engram.timeutil import zone_named
+
+        try:
+            zone_named(value, "timezone")
+        except InvalidInput as exc:
+            raise ValueError(exc.detail) from exc
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """Return ``timezone`` as a zone."""
+        return ZoneInfo(self.timezone)
 
     @field_validator("trusted_hosts", "cors_origins", "indexed_metadata_keys", mode="before")
     @classmethod
@@ -250,7 +272,7 @@ class Settings(BaseSettings):
             def build() -> Extractor:
                 from engram.ingest.builtin import BuiltinExtractor
 
-                return BuiltinExtractor()
+                return BuiltinExtractor(zone=self.zone)
 
             return DeferredExtractor("builtin", build, pure=True)
         if self.extractor == "llm":

@@ -145,7 +145,9 @@ class Memory(ReviewMethods, IntakeMethods, ReferenceMethods):
             store, channels, self.settings.search, max_query_chars=self.settings.max_query_chars
         )
         self.history = HistoryService(store, clock=self._clock)
-        self.graph = GraphService(store, clock=self._clock, inactive_weight=weight, embedder=queries)
+        self.graph = GraphService(
+            store, clock=self._clock, inactive_weight=weight, embedder=queries, zone=self.settings.zone
+        )
         self._extraction = GraphIngest(
             store,
             self.graph,

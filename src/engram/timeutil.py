@@ -6,6 +6,7 @@ import math
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, WithJsonSchema
 
@@ -105,3 +106,13 @@ def as_believed(version: Model, at: datetime | None) -> Model:
     if at is None or expired is None or expired <= at:
         return version
     return version.model_copy(update={"expired_at": None})
+
+
+def zone_named(name: str, field: str) -> ZoneInfo:
+    """Return the IANA time zone ``name`` (Asia/Shanghai, UTC). Raises InvalidInput naming ``field``."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise InvalidInput(
+            f"{name!r} is not a time zone name; use an IANA name such as Asia/Shanghai or UTC", field=field
+        ) from exc

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from functools import partial
 
 from rapidfuzz import fuzz, process
@@ -123,7 +123,9 @@ class GraphBuilder:
         *,
         clock: Callable[[], datetime],
         names: NameCandidates | None = None,
+        zone: tzinfo = UTC,
     ) -> None:
+        self._zone = zone  # the zone of an episode's days and clock times (nlp.dates.reference_of)
         self._registry = registry or PredicateRegistry()
         self._arbitration = arbitration or ArbitrationSettings()
         self._clock = clock
@@ -145,7 +147,7 @@ class GraphBuilder:
         """
         summary = BuildSummary()
         self._name_vectors = name_vectors or {}
-        extraction = apply_dates(extraction, episode)
+        extraction = apply_dates(extraction, episode, self._zone)
         mentions = self._mentions(extraction)
         resolved: dict[str, str] = {}
         for mention in self._exact_first(txn, episode.group_id, mentions):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 
 from engram.errors import Conflict, EmbedderError, NotFound, shown
 from engram.graph.build import BuildSummary, GraphBuilder, name_keys
@@ -51,16 +51,18 @@ class GraphService:
         embedder: Embedder | None = None,
         fusion: FactFusion | None = None,
         names: NameCandidates | None = None,
+        zone: tzinfo = UTC,
     ) -> None:
         """Serve the graph of ``store``; with ``embedder``, fact search is hybrid and resolution gets
-        name-vector candidates."""
+        name-vector candidates. ``zone``: the one episodes' days and clock times are read in unless
+        their metadata names one (engram.nlp.dates.reference_of)."""
         self._store = store
         self._embedder = embedder
         self._fusion = fusion or FactFusion()
         self._inactive_weight = inactive_weight
         self._clock = clock
         self._registry = registry or PredicateRegistry()
-        self._builder = GraphBuilder(self._registry, clock=clock, names=names)
+        self._builder = GraphBuilder(self._registry, clock=clock, names=names, zone=zone)
 
     # -- writes ------------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from engram.graph.places import is_chinese_place
 from engram.ingest.aliases import add_names_given
@@ -75,7 +75,7 @@ from engram.ingest.topics import DEPARTMENT, TOPIC_HOLDERS_LATER, earlier_topic,
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
-from engram.nlp.dates import fact_dates, scoped_dates
+from engram.nlp.dates import fact_dates, reference_of, scoped_dates
 from engram.nlp.references import ReferenceTable
 from engram.nlp.tokenize import has_cjk
 
@@ -148,7 +148,9 @@ class BuiltinExtractor:
         references: Sequence[Mapping[str, str]] = (),
         patterns: Sequence[Pattern] = (),
         use_defaults: bool = True,
+        zone: tzinfo = UTC,
     ) -> None:
+        self._zone = zone  # the zone of an episode's days and clock times (nlp.dates.reference_of)
         self._mentions = MentionFinder({**(DEFAULT_GAZETTEER if use_defaults else {}), **(gazetteer or {})})
         self._references = ReferenceTable(references, use_defaults=use_defaults)
         chosen = [*patterns, *(PATTERNS if use_defaults else ())]
@@ -160,13 +162,15 @@ class BuiltinExtractor:
     def extract(self, episode: Episode) -> Extraction:
         """Return the entities and facts ``episode`` states; empty for chit-chat.
 
-        Relative dates ("next Monday", 月底) are resolved against ``episode.timestamp``.
+        Relative dates ("next Monday", 月底) are resolved against ``episode.timestamp``, in the
+        zone its metadata names or the extractor's (engram.nlp.dates.reference_of).
         """
         actor = (episode.actor.name or episode.actor.id) if episode.actor else None
         text = episode.content
         if episode.source_type == "json":
             text = json_text(text)
-        return self.extract_text(text, actor=actor, references=episode.references, at=episode.timestamp)
+        at = reference_of(episode, self._zone)
+        return self.extract_text(text, actor=actor, references=episode.references, at=at)
 
     def extract_text(
         self,

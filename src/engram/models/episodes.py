@@ -25,11 +25,12 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from engram.errors import InvalidInput
 from engram.ids import new_id
 from engram.models.graph import ID_PATTERN as ID_PATTERN
 from engram.models.graph import MAX_QUERY_LENGTH, SEARCH_LIMIT_MAX, EntityIn, FactIn
 from engram.models.json_values import NOT_BLANK, NUMBER_ONLY, Flag, Float64, Int64, JSONObject
-from engram.timeutil import UtcDatetime
+from engram.timeutil import UtcDatetime, zone_named
 
 MAX_FILTER_VALUES = 100
 """Most values one list filter (intent, source, actor_id) may hold: each is a bound SQL parameter."""
@@ -152,6 +153,20 @@ class EpisodeIn(_Input):
             raise ValueError("content must not be empty")
         if isinstance(value, dict) and not value:
             raise ValueError("content must not be an empty object")
+        return value
+
+    @field_validator("metadata")
+    @classmethod
+    def _zone_known(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """``metadata.timezone`` names the zone its days and clock times are in (engram.nlp.dates)."""
+        zone = value.get("timezone")
+        if zone is not None:
+            if not isinstance(zone, str):
+                raise ValueError("metadata.timezone must be an IANA time zone name such as Asia/Shanghai")
+            try:
+                zone_named(zone, "metadata.timezone")
+            except InvalidInput as exc:
+                raise ValueError(f"metadata.timezone: {exc.detail}") from exc
         return value
 
     def content_text(self) -> str:

@@ -32,17 +32,20 @@ duration) reads as two days after the reference; "三天后" in a story is relat
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from engram.errors import InvalidInput
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp.clauses import date_bounds, due, frame_clause
 from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
 from engram.nlp.timeexpr import TIMEISH, find_time_range, fold_lookalikes
 from engram.nlp.tokenize import has_cjk
+from engram.timeutil import zone_named
 
 __all__ = [
     "DateSpan",
@@ -623,13 +626,29 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
     return extraction.model_copy(update={"facts": facts})
 
 
-def apply_dates(extraction: Extraction, episode: Episode) -> Extraction:
-    """Return ``extraction`` with its facts' missing dates resolved against ``episode.timestamp``.
+ZONE_KEY = "timezone"
+"""The metadata key naming the zone an episode's days and clock times are in (an IANA name)."""
+
+
+def reference_of(episode: Episode, zone: tzinfo = UTC) -> datetime:
+    """Return the episode's timestamp in the zone its days and clock times are read in: the one its
+    metadata names (``timezone``), else ``zone`` (the store's, ``Settings.timezone``). Stored
+    timestamps are UTC, so "tomorrow" said at 07:00 in Shanghai would otherwise be read on the
+    UTC day before."""
+    named = episode.metadata.get(ZONE_KEY)
+    with suppress(InvalidInput):
+        zone = zone_named(named, f"metadata.{ZONE_KEY}") if isinstance(named, str) else zone
+    return episode.timestamp.astimezone(zone)
+
+
+def apply_dates(extraction: Extraction, episode: Episode, zone: tzinfo = UTC) -> Extraction:
+    """Return ``extraction`` with its facts' missing dates resolved against the episode's time in
+    its zone (``reference_of``).
 
     Each fact is dated from its ``fact`` sentence, or from the episode content when it has
     none; see ``date_facts``.
     """
-    return date_facts(extraction, episode.timestamp, fallback_text=episode.content)
+    return date_facts(extraction, reference_of(episode, zone), fallback_text=episode.content)
 
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
