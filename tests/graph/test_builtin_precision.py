@@ -23,6 +23,8 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # A Chinese name jieba guesses is a place (a surname, unknown to both dictionaries) is a person.
     ("郑坤已经不在星河科技了。", "王芳", {("郑坤", "LEFT_ORGANISATION", "星河科技")},
      {("王芳", "LEFT_ORGANISATION", "星河科技")}),
+    # A question asks, with 吗 or with its question mark alone: the meeting has not moved yet.
+    ("会议改到下周一上午十点？", "王芳", set(), {("王芳", "MEETING_AT", "2024-03-18 10:00")}),
     # What a team uses is a tool, not a role: 销售易 is a CRM, not a salesperson.
     ("我们CRM用的是销售易。", "王芳", set(), {("王芳", "HAS_ROLE", "销售"), ("CRM", "HAS_ROLE", "销售")}),
     ("我们公司用的CRM是销售易。", "王芳", set(), {("王芳", "HAS_ROLE", "销售"), ("CRM", "HAS_ROLE", "销售")}),

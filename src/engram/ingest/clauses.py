@@ -398,10 +398,10 @@ _EN_YES_NO = re.compile(
 )
 _ZH_YES_NO = re.compile(
     r"^(?![^，,？?]*你[^，,？?]{0,2}(?:知道|听说|猜|记得|相信|信|想到|敢信))(?![^，,？?]*我[^，,？?]{0,3}(?:说过|提过|讲过))"
-    r"[^，,；;？?]*(?:吗|(?:是不是|有没有|能不能|会不会|要不要|可不可以)[^，,？?]*)[？?]\s*$"
+    r"[^，,；;？?]*(?:吗|(?:是不是|有没有|能不能|会不会|要不要|可不可以)[^，,？?]*)?[？?]\s*$"
 )
-"""One clause asking 吗/是不是/有没有: "我在华为上班，对吗？" states before it asks; 你还记得我在华为上班吗？
-tells."""
+"""One clause asking, with 吗/是不是/有没有 or by its question mark alone (会议改到周一？): "我在华为上班，
+对吗？" states before it asks; 你还记得我在华为上班吗？ tells."""
 
 
 def asks(sentence: str, lang: Lang) -> bool:
