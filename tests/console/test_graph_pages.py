@@ -162,5 +162,5 @@ def test_the_speaker_id_is_shown_but_not_edited(admin: TestClient, memory: Memor
     added = submit(
         admin, page, f"{page}/attributes", {"version": str(version), "new_key": "actor_id", "new_value": "x"}
     )
-    assert added.status_code == 422 and "'actor_id' is set by Engram" in text(added)
+    assert added.status_code == 422 and "Not accepted: 'actor_id' is set by Engram" in text(added)
     assert memory.get_entity(seeded.caroline).entity.version == version
