@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Annotated, Any, TypeVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, WithJsonSchema
 
@@ -109,10 +111,16 @@ def as_believed(version: Model, at: datetime | None) -> Model:
 
 
 def zone_named(name: str, field: str) -> ZoneInfo:
-    """Return the IANA time zone ``name`` (Asia/Shanghai, UTC). Raises InvalidInput naming ``field``."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise InvalidInput(
-            f"{name!r} is not a time zone name; use an IANA name such as Asia/Shanghai or UTC", field=field
-        ) from exc
+    """Return the IANA time zone ``name`` (Asia/Shanghai, UTC). Raises InvalidInput naming ``field``
+    (for a name the zone database lacks, and for ``localtime``, which names the host's zone)."""
+    if name in _zone_names():
+        with suppress(ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo(name)
+    raise InvalidInput(
+        f"{name!r} is not a time zone name; use an IANA name such as Asia/Shanghai or UTC", field=field
+    )
+
+
+@cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones()) - {"localtime"}  # the host's zone, whatever it is

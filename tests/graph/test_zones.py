@@ -59,5 +59,36 @@ def test_an_unknown_zone_is_refused_naming_its_field(tmp_path: Path) -> None:
         answer = TestClient(create_app(memory), base_url=LOOPBACK).post(
             "/v1/episodes", json={"content": "hi", "metadata": {"timezone": 8}}
         )
-        assert answer.status_code == 422 and "metadata.timezone" in answer.text
+        assert answer.status_code == 422 and "timezone must be an IANA time zone name" in answer.text
+        assert answer.json()["errors"][0]["field"].startswith("metadata")
         assert memory.list_episodes().items == [], "nothing stored"
+        stored = memory.create_episode({"content": "hi", "metadata": {"timezone": "Asia/Shanghai"}}).episode
+        patched = TestClient(create_app(memory), base_url=LOOPBACK).patch(
+            f"/v1/episodes/{stored.id}",
+            json={"metadata": {"timezone": "localtime"}},
+            headers={"If-Match": '"1"'},
+        )
+        assert patched.status_code == 422 and "'localtime' is not a time zone name" in patched.text
+        assert memory.get_episode(stored.id).version == 1
+
+
+def test_one_instant_in_two_zones_is_read_on_each_zones_day(tmp_path: Path) -> None:
+    """The same sentence at the same instant, first without a zone then in Tokyo, in one process."""
+    settings = Settings(data_dir=tmp_path / "d", embedder="none")
+    with Memory.open(settings=settings, background_indexing=False) as memory:
+        for group, metadata in (("utc", {}), ("tokyo", {"timezone": "Asia/Tokyo"})):
+            memory.create_episode(
+                {
+                    "content": "下周一起我们用飞书。",
+                    "group_id": group,
+                    "actor": {"id": "li"},
+                    "timestamp": "2024-06-09T15:30:00Z",  # Sunday in UTC, Monday 00:30 in Tokyo
+                    "metadata": metadata,
+                }
+            )
+        starts = {
+            group: memory.search_facts({"group_id": group, "predicate": "USES"}).results[0].fact.valid_at
+            for group in ("utc", "tokyo")
+        }
+    assert str(starts["utc"]) == "2024-06-10 00:00:00+00:00"
+    assert str(starts["tokyo"]) == "2024-06-16 15:00:00+00:00", "next Monday, Tokyo midnight"

@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from engram import Memory
+from engram import Memory, Settings
 from history_support import ACME, budget, say
 
 
@@ -88,3 +89,17 @@ def test_a_thread_meeting_moved_twice_keeps_the_last_move_when_the_first_is_dele
     memory.delete_episode(moved)
     live = {h.fact.value for h in memory.search_facts({"predicate": "MEETING_AT"}).results}
     assert live == {"2024-03-12 14:00"}
+
+
+def test_deleting_the_middle_value_after_an_archive_leaves_the_latest_current(
+    backend: dict[str, Any],
+) -> None:
+    """The archived older values are out of the live graph: the delete gives them nothing back."""
+    now = [datetime.now(UTC)]
+    settings = Settings(**backend, embedder="none", extractor="none")
+    with Memory.open(settings=settings, clock=lambda: now[0]) as memory:
+        _, middle, _ = chain(memory)
+        now[0] += timedelta(days=400)
+        assert len(memory.archive_facts(timedelta(days=180)).facts) == 2, "the 500k and the 800k"
+        memory.delete_episode(middle)
+        assert current(memory) == [900_000]

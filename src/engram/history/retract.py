@@ -114,6 +114,8 @@ def _undo_decisions(
         }
         for fact_id in sorted(set(changed) - set(restored)):
             versions = txn.versions(group_id, "fact", fact_id)
+            if not versions:  # archived since: out of the live graph, nothing to give back there
+                continue
             current = txn.fact_version(group_id, fact_id, versions[-1].version)
             # The version the arrival closed: written before it, or by it for an episode earlier in
             # its batch (the later one closes that one).

@@ -113,6 +113,23 @@ class Actor(_Input):
     name: Annotated[str, Field(max_length=256)] | None = Field(default=None, description="Display name.")
 
 
+def check_metadata_zone(metadata: dict[str, Any] | None) -> None:
+    """Check ``metadata.timezone`` (the zone its days and clock times are in,
+    engram.nlp.dates.reference_of): absent, null (a patch removing it) or an IANA name; else raise
+    ValueError naming it (a 422 through pydantic)."""
+    zone = (metadata or {}).get("timezone")
+    if zone is None:
+        return
+    if not isinstance(zone, str):
+        raise ValueError(
+            "timezone must be an IANA time zone name such as Asia/Shanghai, not a " + type(zone).__name__
+        )
+    try:
+        zone_named(zone, "metadata.timezone")
+    except InvalidInput as exc:
+        raise ValueError(f"timezone {exc.detail}") from exc
+
+
 class EpisodeIn(_Input):
     """A new episode, as a client sends it (POST /v1/episodes, MCP ``create_episode``).
 
@@ -158,15 +175,7 @@ class EpisodeIn(_Input):
     @field_validator("metadata")
     @classmethod
     def _zone_known(cls, value: dict[str, Any]) -> dict[str, Any]:
-        """``metadata.timezone`` names the zone its days and clock times are in (engram.nlp.dates)."""
-        zone = value.get("timezone")
-        if zone is not None:
-            if not isinstance(zone, str):
-                raise ValueError("metadata.timezone must be an IANA time zone name such as Asia/Shanghai")
-            try:
-                zone_named(zone, "metadata.timezone")
-            except InvalidInput as exc:
-                raise ValueError(f"metadata.timezone: {exc.detail}") from exc
+        check_metadata_zone(value)
         return value
 
     def content_text(self) -> str:
@@ -228,6 +237,12 @@ class EpisodePatch(_Input):
     references: list[Reference] | None = Field(
         default=None, max_length=256, description="Replaces the list of referenced ids or URLs."
     )
+
+    @field_validator("metadata")
+    @classmethod
+    def _zone_known(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        check_metadata_zone(value)
+        return value
 
 
 class EpisodeFilters(_Input):

@@ -516,9 +516,16 @@ _DATE_VALUE = re.compile(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2}-\d{2})(?:[ T]\d{2}:\
 ``date_value`` writes them): its sentence's dates name it."""
 
 
-@lru_cache(maxsize=512)
 def _resolved(text: str, reference: datetime | None) -> DateSpan | None:
-    """Return ``resolve_dates`` of ``text``, remembered: every fact of a sentence asks again."""
+    """Return ``resolve_dates`` of ``text``, remembered: every fact of a sentence asks again.
+
+    Remembered by the reference's zone too: one instant in two zones compares (and hashes) equal,
+    but its days are not the same days."""
+    return _resolved_in(text, reference, None if reference is None else str(reference.tzinfo))
+
+
+@lru_cache(maxsize=512)
+def _resolved_in(text: str, reference: datetime | None, zone: str | None) -> DateSpan | None:
     return resolve_dates(text, reference)
 
 
