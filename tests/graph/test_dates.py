@@ -17,6 +17,7 @@ from engram.memory import Memory
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn
 from engram.nlp import dates
+from engram.nlp.date_scan import scan
 from engram.nlp.dates import DateSpan, apply_dates, date_facts, date_value, resolve_dates
 
 REF = datetime(2024, 1, 3, 12, 0, tzinfo=UTC)  # a Wednesday
@@ -351,14 +352,14 @@ def test_texts_without_a_time_word_skip_the_scan_and_lose_no_date(monkeypatch: p
     texts = _sentences()
     skipped = [t for t in texts if not dates._DATEISH.search(t)]
     assert len(texts) > 1000 and len(skipped) > len(texts) / 4
-    assert [t for t in skipped if dates._scan(t, REF)] == []
+    assert [t for t in skipped if scan(t, REF)] == []
     for text in ("at noon", "半小时后", "in a fortnight", "3点半", "midnight", "two hours ago", "晚上八点"):
         assert resolve_dates(text, REF) is not None, text
 
     def scanned(text: str, reference: datetime) -> list[object]:
         raise AssertionError(f"scanned {text!r}")
 
-    monkeypatch.setattr(dates, "_scan", scanned)
+    monkeypatch.setattr(dates, "scan", scanned)
     assert resolve_dates("Amelia Costa lives in Vancouver", REF) is None
 
 
