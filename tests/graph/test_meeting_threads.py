@@ -114,3 +114,20 @@ def test_a_day_of_the_month_without_its_month_is_the_coming_one(
     """Said on 1 May: the 10th and 25号 are this month's, not the day it was said (nor April's)."""
     memory.create_episode(message("alice", said, 0, thread=None))
     assert set(meetings(memory)) == {moment}
+
+
+@pytest.mark.parametrize("together", [False, True], ids=["one-by-one", "one-batch"])
+def test_a_time_stored_after_the_move_that_replaced_it_is_history(memory: Memory, together: bool) -> None:
+    """Out of order (an import, a batch): the move arrives first; the time it moved comes after."""
+    said = [
+        message("bob", "Something came up, so I moved the meeting to Monday at 10am.", 30),
+        message("alice", "Let's meet Friday at 3pm.", 0),
+    ]
+    if together:
+        memory.create_episodes(said)
+    else:
+        for episode in said:
+            memory.create_episode(episode)
+    found = meetings(memory)
+    assert found["2024-05-06 10:00"] == ("current", None)
+    assert found["2024-05-03 15:00"][0] == "superseded"

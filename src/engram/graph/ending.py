@@ -62,10 +62,41 @@ def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
     ends one meeting at most), leaving out one said to be another meeting (ANOTHER_ONE). Empty for
     an episode outside any thread.
     """
+    if claim.predicate.scope != "thread" or not (
+        claim.rescheduled or RESCHEDULE_CUES.search(episode.content)
+    ):
+        return []  # (the episode's words: a sentence the graph made has no cue)
+    others = [f for f in _thread_values(txn, episode, claim) if not ANOTHER_ONE.search(f.fact)]
+    return [max(others, key=fact_time)] if others else []  # "the meeting": the latest one set
+
+
+def later_moves(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
+    """Return the current facts of a thread-scoped predicate that other subjects of the episode's
+    thread stated later than the claim's time and whose episode moved the time ("…so I moved the
+    meeting to Monday"): the claim arrived late, after the move that replaced it (a batch or an
+    import out of order), and the arbiter keeps it as history."""
+    if claim.predicate.scope != "thread":
+        return []
+    later = [f for f in _thread_values(txn, episode, claim) if fact_time(f) > claim.effective_time]
+    return [f for f in later if any(RESCHEDULE_CUES.search(text) for text in _episode_texts(txn, f))]
+
+
+def _episode_texts(txn: Txn, fact: Fact) -> list[str]:
+    """Return the contents of the episodes a fact cites (their latest versions)."""
+    texts = []
+    for episode_id in fact.episodes:
+        versions = txn.versions(fact.group_id, "episode", episode_id)
+        found = txn.episode_version(fact.group_id, episode_id, versions[-1].version) if versions else None
+        texts += [found.content] if found is not None else []
+    return texts
+
+
+def _thread_values(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
+    """Return the current facts of the claim's thread-scoped predicate that other subjects hold in
+    the episode's thread, with another target under the same conditions, when the claim is a
+    person's statement of a value (none outside a thread)."""
     thread, group = thread_key(episode), episode.group_id
     if thread is None or claim.predicate.scope != "thread" or not claim.has_target or claim.negated:
-        return []
-    if not (claim.rescheduled or RESCHEDULE_CUES.search(episode.content)):  # a made sentence has no cue
         return []
     subject = txn.entity(group, claim.subject)
     if subject is None or subject.type != "person":
@@ -81,9 +112,4 @@ def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
         and dict(f.conditions) == dict(claim.conditions)
     ]
     threads = txn.episode_threads(group, [e for f in found for e in f.episodes])
-    in_thread = [
-        f
-        for f in found
-        if any(threads.get(e) == thread for e in f.episodes) and not ANOTHER_ONE.search(f.fact)
-    ]
-    return [max(in_thread, key=fact_time)] if in_thread else []  # "the meeting": the latest one set
+    return [f for f in found if any(threads.get(e) == thread for e in f.episodes)]
