@@ -33,6 +33,15 @@ def message(actor: str, content: str, minutes: int, thread: str | None = "t1") -
     }
 
 
+def store(memory: Memory, said: list[dict[str, Any]], together: bool) -> None:
+    """Store the messages in one batch, or one request each."""
+    if together:
+        memory.create_episodes(said)
+    else:
+        for episode in said:
+            memory.create_episode(episode)
+
+
 def meetings(memory: Memory) -> dict[str, tuple[str, str | None]]:
     """Return each MEETING_AT time with its status and reason, history included."""
     hits = memory.search_facts({"predicate": "MEETING_AT", "include_history": True, "limit": 50}).results
@@ -55,11 +64,7 @@ def test_a_meeting_moved_by_the_other_participant_supersedes_its_old_time(
     memory: Memory, first: str, move: str, together: bool
 ) -> None:
     said = [message("alice", first, 0), message("bob", move, 30)]
-    if together:
-        memory.create_episodes(said)
-    else:
-        for episode in said:
-            memory.create_episode(episode)
+    store(memory, said, together)
     found = meetings(memory)
     assert found["2024-05-06 10:00"] == ("current", None)
     status, reason = found["2024-05-03 15:00"]
@@ -123,11 +128,7 @@ def test_a_time_stored_after_the_move_that_replaced_it_is_history(memory: Memory
         message("bob", "Something came up, so I moved the meeting to Monday at 10am.", 30),
         message("alice", "Let's meet Friday at 3pm.", 0),
     ]
-    if together:
-        memory.create_episodes(said)
-    else:
-        for episode in said:
-            memory.create_episode(episode)
+    store(memory, said, together)
     found = meetings(memory)
     assert found["2024-05-06 10:00"] == ("current", None)
     assert found["2024-05-03 15:00"][0] == "superseded"

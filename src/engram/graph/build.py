@@ -21,7 +21,7 @@ from functools import partial
 from rapidfuzz import fuzz, process
 
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate
-from engram.graph.ending import ended_facts, later_moves, thread_rivals
+from engram.graph.ending import ended_facts, thread_values
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
 from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
@@ -393,8 +393,9 @@ class GraphBuilder:
         about = live.about(named.subject, named.predicates)
         current = [f for f in about if f.predicate == predicate.name]
         ending = sorted((f for f in about if f.predicate in rank), key=lambda f: rank[f.predicate])
-        ended = [*ended_facts(txn, episode, claim, ending), *thread_rivals(txn, episode, claim)]
-        current += later_moves(txn, episode, claim)  # a move stored before the time it moved
+        moved, later_moves = thread_values(txn, episode, claim)
+        ended = [*ended_facts(txn, episode, claim, ending), *moved]
+        current += later_moves  # a move stored before the time it moved: the claim is late
         if not claim.has_target and not named.negated:
             claim = _with_target_of(claim, ended)
         target = fact_in.object if fact_in.object is not None else fact_in.value

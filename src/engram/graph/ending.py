@@ -49,36 +49,35 @@ def ended_facts(txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact])
     return [max(live, key=fact_time)] if live else []
 
 
-def thread_rivals(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
-    """Return the latest current fact of a thread-scoped predicate (``Predicate.scope``) that another
-    subject holds in the episode's thread with another target under the same conditions.
+def thread_values(txn: Txn, episode: Episode, claim: Claim) -> tuple[list[Fact], list[Fact]]:
+    """Return what a claim of a thread-scoped predicate (``Predicate.scope``) meets in the episode's
+    thread among the current facts other subjects hold there with another target under the same
+    conditions: (the fact it moves, the later moves that replaced it). Both empty for another
+    predicate, an episode outside any thread, or a claim that is not a person's.
 
-    Only a person's claim that moves the time (``Claim.rescheduled``, or its episode says so) has
-    rivals: a meeting time a participant moves ("so I moved the meeting to Monday at 10am") is the
-    conversation's, so it ends the time another participant set in the thread, while a second
-    meeting ("I also meet Globex on Monday") or a claim about a named deal or project keeps to its
-    subject. The rival is the latest of the facts of entities mentioned in the thread's latest
-    episodes that cite one of its episodes (a move names no meeting: it moves the last one set, and
-    ends one meeting at most), leaving out one said to be another meeting (ANOTHER_ONE). Empty for
-    an episode outside any thread.
+    The fact it moves: a claim that moves the time (``Claim.rescheduled``, or its episode says so)
+    ends the time another participant set ("so I moved the meeting to Monday at 10am": the meeting
+    is the conversation's), while a second meeting ("I also meet Globex on Monday") or a claim
+    about a named deal or project keeps to its subject. It is the latest one set (a move names no
+    meeting, and ends one at most), leaving out one said to be another meeting (ANOTHER_ONE).
+
+    The later moves: facts stated later than the claim whose episode moved the time. The claim
+    arrived after the move that replaced it (a batch or an import out of order): with them among
+    its rivals the arbiter keeps it as history.
     """
-    if claim.predicate.scope != "thread" or not (
-        claim.rescheduled or RESCHEDULE_CUES.search(episode.content)
-    ):
-        return []  # (the episode's words: a sentence the graph made has no cue)
-    others = [f for f in _thread_values(txn, episode, claim) if not ANOTHER_ONE.search(f.fact)]
-    return [max(others, key=fact_time)] if others else []  # "the meeting": the latest one set
-
-
-def later_moves(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
-    """Return the current facts of a thread-scoped predicate that other subjects of the episode's
-    thread stated later than the claim's time and whose episode moved the time ("…so I moved the
-    meeting to Monday"): the claim arrived late, after the move that replaced it (a batch or an
-    import out of order), and the arbiter keeps it as history."""
     if claim.predicate.scope != "thread":
-        return []
-    later = [f for f in _thread_values(txn, episode, claim) if fact_time(f) > claim.effective_time]
-    return [f for f in later if any(RESCHEDULE_CUES.search(text) for text in _episode_texts(txn, f))]
+        return [], []
+    values = _thread_values(txn, episode, claim)
+    moves = claim.rescheduled or RESCHEDULE_CUES.search(episode.content)  # a made sentence has no cue
+    candidates = [f for f in values if not ANOTHER_ONE.search(f.fact)] if moves else []
+    moved = [max(candidates, key=fact_time)] if candidates else []
+    later = [
+        f
+        for f in values
+        if fact_time(f) > claim.effective_time
+        and any(RESCHEDULE_CUES.search(text) for text in _episode_texts(txn, f))
+    ]
+    return moved, later
 
 
 def _episode_texts(txn: Txn, fact: Fact) -> list[str]:
