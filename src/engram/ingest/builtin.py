@@ -255,6 +255,12 @@ class BuiltinExtractor:
                 and (full := organisation_beginning_with(mention.name, message.speaker.organisations))
             ):
                 mention.name, mention.type, mention.aliases = full, "organisation", [mention.name]
+            elif (
+                mention.type == "person"
+                and not mention.relative
+                and (full := message.full_name(mention.name))
+            ):
+                mention.name, mention.aliases = full, [mention.name]  # "Arjun Mehta … Arjun reports to me"
             if mention.vocative and message.speaker.addressee is None and mention.type == "person":
                 message.speaker.addressee = mention.name
             if mention.relative:
@@ -414,7 +420,9 @@ class BuiltinExtractor:
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
             # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words
             # ("Dad finally retired": retired is also his status)
-            hometown = predicate == "COMES_FROM" and match.group().startswith("老家")
+            hometown = (predicate == "COMES_FROM" and match.group().startswith("老家")) or (
+                predicate == "LIVES_IN" and sentence.startswith("老家", span[1])
+            )  # 搬回扬州老家: where one lives again is also where one comes from
             if not hometown and (target or value is not None):
                 reading.claimed.append(span)
             facts.append(

@@ -33,7 +33,8 @@ _RETIRED = re.compile(r"退休|\bretir", re.I)
 
 
 _COMPLAINT = re.compile(
-    r"客诉|投诉|报修|工单|反馈|反映|发火|\b(?:complain\w*|escalat\w*|ticket|flagged|reports?|reported|defects?)\b",
+    r"客诉|投诉|报修|工单|反馈|反映|发火|\b(?:complain\w*|escalat\w*|ticket|flagged|reports?|reported|defects?)\b|"
+    r"\bkeeps? (?:jamming|crashing|failing|freezing|dropping|breaking|overheating|leaking)\b",
     re.I,
 )
 """A customer's complaint or support ticket: the product it is about is one the customer uses."""
@@ -60,7 +61,9 @@ def _complainants_use(message: Message, text: str) -> None:
     product bears the organisation's own name (旗云科技 and its 旗云POS)."""
     if not _COMPLAINT.search(text):
         return
-    organisations = [name for name, kind in message.entities if kind == "organisation"]
+    organisations = [  # a department (售后部) is the sender's team, not a second customer
+        name for name, kind in message.entities if kind == "organisation" and not DEPARTMENT.search(name)
+    ]
     products = [name for name, kind in message.entities if kind == "product"]
     if len(organisations) != 1 or len(products) != 1:
         return
@@ -93,8 +96,10 @@ def _complainants_use(message: Message, text: str) -> None:
 _USE = ("USES", "STOPPED_USING")
 _FAULT = re.compile(
     r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
+    r"异响|漏风|漏电|断网|重连|不准|撑不到|发烫|过热|噪音|松动|脱落|破损|不亮|失效|不稳定|卡纸|跳到0|"
     r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
-    r"stopped working|not working|doesn't work|won't|keeps?|overheat\w*|leak\w*|glitch\w*|duplicat\w*)\b",
+    r"stopped working|not working|doesn't work|won't|keeps?|overheat\w*|leak\w*|glitch\w*|duplicat\w*|"
+    r"jam\w*)\b",
     re.I,
 )
 """A fault reported of the product in its sentence."""
@@ -279,9 +284,6 @@ def _kin_facts(message: Message) -> None:
     for name, (mention, sentence) in relatives:
         predicate = mention.attributes.get("kin")
         if not isinstance(predicate, str):
-            continue
-        named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
-        if not (named or name in message.used or predicate in _SPOUSES):
             continue
         relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
             predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN

@@ -20,6 +20,7 @@ someone ("Thanks, Joanna!", "Sorry about your job Jon, but…") are marked ``voc
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -98,11 +99,15 @@ _EN_ACCOUNT = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b"
 )
 """A sales account is its customer: "the Globex account" names the organisation Globex."""
+_EN_PRODUCT_KIND = (
+    r"(?:locks?|sensors?|brackets?|scanners?|printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|"
+    r"thermostats?|chargers?|batteries|battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?|"
+    r"gateways?|modems?|switches|monitors?|displays?|panels?|dryers?|washers?|laptops?|phones?|radios?|"
+    r"controllers?|robots?|drones?|compressors?|chillers?|purifiers?)"
+)
 _EN_PRODUCT = re.compile(
-    r"\b(?i:the|our|their|its|his|her|those|these|new)\s(?P<name>[A-Z][\w-]*[a-z0-9][\w-]*\s(?:(?:smart|mounting|"
-    r"wireless|handheld|GPS|POS|temperature|door|security|barcode)\s)?(?:locks?|sensors?|brackets?|scanners?|"
-    r"printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|thermostats?|chargers?|batteries|"
-    r"battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?))\b"
+    r"\b(?i:the|our|their|its|his|her|those|these|new)\s(?P<name>[A-Z][\w-]*[a-z0-9][\w-]*(?:\s\d+)?\s"
+    rf"(?:(?!the\b|and\b|or\b|of\b)[a-z][\w-]*\s|(?:GPS|POS)\s){{0,2}}?{_EN_PRODUCT_KIND})\b"
 )
 """A named product said with its kind: "the KeyLink smart locks", "the ColdChain sensors"."""
 _EN_DOCUMENT = re.compile(
@@ -269,9 +274,10 @@ class MentionFinder:
                 start, end = titled[0][0], titled[-1][1]
                 out.append(Mention(start, end, sentence[start:end], "person"))
                 continue
-            if run[0][0] == lead and len(run) > 1 and run[0][2] in OPENING_VERBS:
+            opens = run[0][0] == lead or _after_emoji(sentence, run[0][0])
+            if opens and len(run) > 1 and run[0][2] in OPENING_VERBS:
                 run = run[1:]  # "Met Okafor & Sons today", "Closed Ravensworth Foods": a verb, then a name
-            if run[0][0] == lead and not first_allowed:
+            if opens and not first_allowed:
                 known = (
                     run[0][2] in actor_words
                     or is_first_name(run[0][2])
@@ -319,6 +325,13 @@ class MentionFinder:
         if len(words) <= 3 and (words[0] in actor_words or is_first_name(words[0])):
             return "person"
         return "thing"
+
+
+def _after_emoji(sentence: str, start: int) -> bool:
+    """Return True when the word at ``start`` follows an emoji, which ends a chat sentence the
+    splitter kept whole ("…as of today 🎉 Switched to sparkling water")."""
+    before = sentence[:start].rstrip()
+    return bool(before) and unicodedata.category(before[-1]) == "So"
 
 
 _ORG_AFTER = re.compile(rf"(?:\s(?-i:[A-Z])[\w&'’-]*){{0,2}}?\s(?:{'|'.join(sorted(ORG_WORDS))})\b")
@@ -386,9 +399,16 @@ def _verb_follows(sentence: str, end: int) -> bool:
     return (word.endswith("ed") and len(word) > 4) or word == "will"
 
 
+_INTRODUCED = re.compile(r"\bwelcom(?:e|ing)\s*$", re.I)
+
+
 def _vocative(sentence: str, start: int, end: int, words: int) -> bool:
     """Return True when a name only addresses someone: "Thanks, Joanna!", "Hey Mel", "…your job Jon, but"."""
     before, after = sentence[:start], sentence[end:]
+    if _INTRODUCED.search(before) and (
+        words > 1 or re.search(r"\b(?:please|let's|join me in)\s+\w+\s*$", before, re.I)
+    ):
+        return False  # "Please welcome Arjun Mehta", "Welcome Yusuf Demir! He joins…": introduced to the team
     if GREETING.search(before) and re.match(r"\s*(?:[!?.,]|$)", after):
         return True
     if words == 1 and re.match(r"\s*(?:[!?,]|\.(?:\s|$)|$)", after):

@@ -34,6 +34,14 @@ from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
 
 en = partial(pattern, "en")
 
+_HABIT_NOUN = r"(?!the\b|a\b|an\b|my\b|your\b|our\b|it\b|this\b|that\b)[a-z][\w-]*(?:\s(?!for\b|ever\b|and\b|as\b|now\b)[a-z][\w-]*){0,2}?"
+"""What one eats, drinks, smokes or does by habit: up to three lower-case words ("soda", "shrimp tacos")."""
+_DRINKS = (
+    r"(?:sparkling water|water|decaf|tea|green tea|herbal tea|black coffee|coffee|oat milk|almond milk|soy milk|"
+    r"kombucha|seltzer|mocktails|non-alcoholic beer|nicotine gum|nicotine patches|vaping|e-cigarettes)"
+)
+"""A drink or a substitute one switches to (not "switched to the night shift")."""
+
 _NAME_WORD = (
     r"(?-i:(?!(?:Our|My|The|This|That|Your|His|Her|Their|Its|It|What|Which|Who|When|And|But|So|Yeah|Yes|Oh|Wow|"
     r"Just|Also|Really|Now|Then|Here|There|Thanks|Thank|Haha|Lol|Well|Maybe|Totally|Definitely)\b)[A-Z][a-z]+)"
@@ -92,6 +100,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="value", trigger="from home|office|from a caf|coffee shop"),
     en("WORKS_FROM", rf"\bbased (?:in|at|out of) (?:the |our |their |a )?(?P<obj>{EN_CAPS} office)\b", 0.8,
        kind="value", trigger="based"),
+    # "a pilot for Delta now, based out of Atlanta", "relocating to the Austin office", "fully remote"
+    en("WORKS_FROM", rf"\bbased out of (?P<obj>{EN_CAPS})(?=\s*[,.;!?)]|\s(?:and|but|with|since|now)\b|$)", 0.75,
+       require_mention=True, strict=True, object_type="place", trigger="based out of"),
+    en("WORKS_FROM", rf"\b(?:relocating|relocate|relocated|transferring|transferred) to (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|site|hub))\b", 0.8, kind="value", trigger="relocat|transferr"),
+    en("WORKS_FROM", r"\b(?:fully|staying|stay|stays|working|work|works|100%|going|gone|went) (?P<obj>remote)\b", 0.75,
+       kind="value", trigger="remote"),
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
     en("MOVED_FROM", rf"{EN_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
@@ -343,6 +358,19 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", r"\b(?:I'm|I am|we're|we are)\s(?:(?:officially|finally|so|totally|completely)\s)?done with "
        r"(?P<obj>dairy|sugar|caffeine|coffee|alcohol|booze|meat|gluten|carbs|soda|smoking|vaping|social media)\b",
        0.75, kind="value", negatable=False, trigger="done with"),  # not "done with lunch", "… with Chapter 3"
+    # "Day 20 without vaping", "three months without soda", "no more shrimp tacos for me": a habit given up
+    en("STOPPED_USING", rf"\b(?:days?|weeks?|months?|years?)\s(?:\d+\s)?(?:now\s)?without\s(?P<obj>{_HABIT_NOUN})"
+       rf"(?=\s(?:as|now|and|for|since|today|so|already|yet)\b|\s*[^\w\s'’-]|$)", 0.8, kind="value", negatable=False,
+       trigger="without"),
+    en("STOPPED_USING", rf"\bno more (?!than\b|questions?\b|excuses?\b|of\b|time\b|room\b|need\b)(?P<obj>{_HABIT_NOUN})"
+       rf"(?=\s(?:for (?:me|us|him|her)|ever|from now on|anymore|any more)\b|\s*[,.;!?]|$)", 0.75, kind="value",
+       negatable=False, trigger="no more"),
+    # "Switched to sparkling water", "I only chew nicotine gum now", "I only have coffee before noon now"
+    en("USES", rf"\b(?:switched|switching|moved) (?:over )?to (?P<obj>{_DRINKS})\b", 0.75, kind="value",
+       trigger="switched|switching|moved"),
+    en("USES", rf"\bI (?:only|just|mostly) (?:chew|drink|have|eat|take|use|smoke) (?P<obj>{_HABIT_NOUN})"
+       rf"(?=\s(?:now|these days|before|after|when|on|at|in|every)\b|\s*[,.;!?]|$)", 0.75, kind="value",
+       trigger="only|just|mostly"),
     en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) "
        rf"(?:us |away |over |(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?)?from {EN_OBJ}", 0.85, require_mention=True, negatable=False,
        object_type="product", trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),

@@ -37,7 +37,17 @@ _COUNTED = (
 )
 """What an order counts (1,200 pairs of gloves, 40 cases of bottles)."""
 
+_SIGNED = rf"^(?:[—–-]{{1,2}}\s?|(?:best|thanks|regards|cheers|best regards|kind regards),?\s+)?(?P<subj>{EN_PERSON_NAME})\s?[,|]\s?"
+"""A signature line's opening: a dash or a sign-off, then the writer's name ("— Owen Petrakis, …")."""
+_TITLE_WORDS = r"(?-i:[A-Z][\w&/-]*(?:\s(?:of\s|&\s|and\s)?[A-Z][\w&/-]*){0,5})"
+"""A job title in capitals ("Account Executive", "Head of Customer Success")."""
+
 EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
+    # a signature line: "— Owen Petrakis, Account Executive, LedgerLine", "Dana Lee | VP Sales | Acme"
+    en("WORKS_AT", rf"{_SIGNED}{_TITLE_WORDS}\s?[,|]\s?(?P<obj>{EN_CAPS})\s*$", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="organisation", trigger=","),
+    en("HAS_ROLE", rf"{_SIGNED}(?P<obj>{_TITLE_WORDS})\s?[,|]\s?{EN_CAPS}\s*$", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=","),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
     en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"

@@ -127,6 +127,16 @@ class Message:
         """Return True when a fact of ``predicate`` about ``subject`` was read already."""
         return any(f.subject == subject and f.predicate == predicate for f in self.facts.values())
 
+    def full_name(self, first: str) -> str | None:
+        """Return the one person named earlier whose first name ``first`` (one Latin word) is
+        ("Arjun Mehta … Arjun reports to me"), else None."""
+        if " " in first or not first.isascii():
+            return None
+        fuller = {
+            n for n, kind in self.entities if kind == "person" and n.split(" ", 1)[0] == first and n != first
+        }
+        return fuller.pop() if len(fuller) == 1 else None
+
     def add_fact(self, fact: FactIn) -> None:
         key = (fact.subject, fact.predicate, fact.object, fact.value, tuple(fact.conditions.items()))
         self.facts.setdefault(key, fact)

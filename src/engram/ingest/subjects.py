@@ -92,9 +92,9 @@ _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
     rf"(?:我(?:的|们的|家的?)?|^(?=(?:{_ZH_BARE_KIN})(?!饼))|{_ZH_WITH_KIN})"
-    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿])"
-    r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
-    r"从的上]|$))?"
+    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])"  # 我朋友圈: WeChat moments, no friend
+    r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
+    r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
 _EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana|Hubby)\b(?![,!?]|\s*$)")
 """Mom, Dad… capitalised without "my" are the speaker's parents ("Dad finally retired"); not when
@@ -158,8 +158,10 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
         for match in _ZH_KIN.finditer(sentence):
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
-            if not is_whole_word(sentence, match.start("kin"), match.end("kin")):
-                continue  # 老公司 (an old company), 老婆婆: no relative
+            if not is_whole_word(sentence, match.start("kin"), match.end("kin")) and not is_whole_word(
+                sentence, match.start(), match.end("kin")
+            ):  # 老公司 (an old company), 老婆婆: no relative; 我妹 is one jieba word
+                continue
             canonical, predicate, _ = KIN_ZH[match["kin"]]
             plural = _ZH_KIN_OF_KIN_PLURAL.match(sentence, match.end("kin"))
             if plural:  # 我姐的孩子们: several people, none of them the sister

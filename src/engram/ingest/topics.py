@@ -77,7 +77,7 @@ def _a_deal(mention: Mention, sentence: str = "") -> bool:
     )
 
 
-_THE_CUSTOMER = re.compile(r"对方|客户|\b(?:they|the customer|the client)\b", re.I)
+_THE_CUSTOMER = re.compile(r"对方|客户|他们|\b(?:they|the customer|the client)\b", re.I)
 """Said before a topic predicate's cue, the organisation talked about (对方要求下周一之前…)."""
 _CUSTOMER_FIRST = tuple(
     dict.fromkeys(("deal", "purchase_order", "reference", "organisation", *TOPIC_HOLDERS_LATER))
@@ -111,12 +111,14 @@ _WHERE = re.compile(r"\b(?:in|at)\s$")
 
 
 def _whose(department: Mention, reading: Sentence) -> bool:
-    """Return True when a department is said only to say whose a person is (工程部的庄经理说…), not
-    as what holds the budget or the deadline (研发部的预算)."""
-    after = department.end + 1
-    return reading.text[department.end : after] == "的" and any(
-        m.type == "person" and after <= m.start <= after + 6 for m in reading.mentions
-    )
+    """Return True when a department is said only to say whose a person is (工程部的庄经理说…,
+    护理部温主任要求…), not as what holds the budget or the deadline (研发部的预算)."""
+    if reading.text[department.end : department.end + 1] == "的":
+        return any(
+            m.type == "person" and department.end + 1 <= m.start <= department.end + 7
+            for m in reading.mentions
+        )
+    return any(m.type == "person" and m.start == department.end for m in reading.mentions)
 
 
 def _affiliation(name: str) -> bool:

@@ -1,0 +1,81 @@
+"""Customers' equipment and their staff, signatures, habits given up or taken up, where someone works
+from or comes over from, and a first name that repeats a full name (sentences written for these
+tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # A complaint's product is named by its model and its kind (监护仪, 烘干机, 手持终端, "edge gateways");
+    # the sender's own department is no second customer.
+    ("客诉｜鼎信物流：上个月换的那批ZX-8手持终端，电池撑不到下班。", "罗斌",
+     {("鼎信物流", "USES", "ZX-8手持终端")}, set()),
+    ("各位好，嘉润洗衣连锁反馈上周装的6台SK-2烘干机有明显异响。请售后部俞涛本周五前去现场处理。", "罗斌",
+     {("嘉润洗衣连锁", "USES", "SK-2烘干机")}, {("洗衣连锁", "USES", "SK-2烘干机")}),
+    ("Support escalation: Corvid Analytics says the P400 edge gateways we shipped drop their VPN tunnel.",
+     "Ann", {("Corvid Analytics", "USES", "P400 edge gateways")}, set()),
+    ("Quick one: the Lumo 2 label printers at Westbrook Pharmacy keep jamming on the 4x6 rolls.", "Ann",
+     {("Westbrook Pharmacy", "USES", "Lumo 2 label printers")}, set()),
+    # 他们 + a department + a titled person: someone of the customer talked about, who also owns its
+    # deadline (not the department, nor the product).
+    ("售后群：锐思医疗反馈RS-200监护仪夜里断网后不会自动重连。他们护理部温主任要求下周五前给整改方案。",
+     "罗斌",
+     {("温主任", "WORKS_AT", "锐思医疗"), ("锐思医疗", "USES", "RS-200监护仪"),
+      ("锐思医疗", "DEADLINE", "2024-03-22")},
+     {("护理部", "DEADLINE", "2024-03-22"), ("RS-200监护仪", "DEADLINE", "2024-03-22")}),
+    ("老付，安和酒店的报价发过去了。对接的是他们工程部的庄经理，说月底前给答复。", "罗斌",
+     {("庄经理", "WORKS_AT", "安和酒店")}, set()),
+    # A signature line: the organisation, a role in 客服, 人力… and the name; "— Name, Title, Org".
+    ("姚工您好，交期顺延至2月22日，给您添麻烦了。\n启信科技 客服主管 卫兰", "卫兰",
+     {("卫兰", "WORKS_AT", "启信科技"), ("卫兰", "HAS_ROLE", "客服主管")}, set()),
+    ("Hi Noor, confirming the pilot starts January 6.\n— Owen Petrakis, Account Executive, LedgerLine",
+     "Owen",
+     {("Owen Petrakis", "WORKS_AT", "LedgerLine")}, set()),
+    ("We met Paris, France and Rome.", "Ann", set(), {("Paris", "WORKS_AT", "France")}),
+    # Habits given up or taken up, said without "stopped".
+    ("Day 20 without vaping 💪 I only chew nicotine gum now when I'm out at bars.", "Marcus",
+     {("Marcus", "STOPPED_USING", "vaping"), ("Marcus", "USES", "nicotine gum")}, set()),
+    ("Three months without soda as of today 🎉 Switched to sparkling water.", "Marisa",
+     {("Marisa", "STOPPED_USING", "soda"), ("Marisa", "USES", "sparkling water")},
+     {("Switched", "USES", "soda")}),
+    ("My doctor confirmed the shellfish allergy, so no more shrimp tacos for me.", "Marisa",
+     {("Marisa", "STOPPED_USING", "shrimp tacos")}, set()),
+    ("There is no more room in the van.", "Ann", set(), {("Ann", "STOPPED_USING", "room")}),
+    ("I switched to the night shift.", "Ann", set(), {("Ann", "USES", "the night shift")}),
+    # Where someone works from: "based out of", a relocation to an office, remote.
+    ("Ran into Marcus from college — he's a pilot for Delta now, based out of Atlanta.", "Ann",
+     {("Marcus", "WORKS_FROM", "Atlanta")}, set()),
+    ("Next month I'm relocating to the Austin office to run the West region team.", "Zoe",
+     {("Zoe", "WORKS_FROM", "Austin office")}, set()),
+    ("Starting at Duolingo on the 18th as a content strategist, fully remote.", "Ruth",
+     {("Ruth", "WORKS_FROM", "remote")}, set()),
+    # A welcomed full name is introduced, not addressed, and a later first name is the same person.
+    ("Please welcome Arjun Mehta, who joins today! Arjun reports to me. He's fully remote.", "Lee",
+     {("Arjun Mehta", "WORKS_FROM", "remote")}, {("Arjun", "WORKS_FROM", "remote")}),
+    ("Welcome Yusuf Demir! He joins today, based in our Dublin office.", "Lee",
+     {("Yusuf Demir", "WORKS_FROM", "Dublin office")}, set()),
+    # Where a relative comes over from, or moves home to; a visit home is no move.
+    ("下个月我妈从鞍山过来帮我们带娃。", "鲍志勇", {("鲍志勇的妈妈", "LIVES_IN", "鞍山")}, set()),
+    ("我舅舅在乌鲁木齐待了二十多年，下个月退休就搬回扬州老家了。", "卜晓",
+     {("卜晓的舅舅", "LIVES_IN", "扬州"), ("卜晓的舅舅", "COMES_FROM", "扬州")}, set()),
+    ("我妹从北京回绵阳老家了。", "卓然", {("卓然的妹妹", "LIVES_IN", "绵阳")},
+     {("卓然", "LIVES_IN", "绵阳")}),
+    ("我不再住在北京了，年初搬回了老家济南。", "刘洋", set(), {("刘洋", "VISITED", "济南")}),
+    ("我爸爸下个月从老家青岛过来住一段时间。", "张伟", set(), {("张伟的爸爸", "LIVES_IN", "老家青岛")}),
+    # Every relative the speaker names is related to them, fact or not; 朋友圈 is no friend.
+    ("家里新添了只柯基，叫可乐，我儿子天天抢着遛它。", "马丽", {("马丽的儿子", "CHILD_OF", "马丽")}, set()),
+    ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},
+     {("程露的闺蜜", "FRIEND_OF", "程露")}),
+    ("我朋友圈里最会做饭的是老周。", "何佳", set(), {("何佳的朋友", "FRIEND_OF", "何佳")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_contacts_habits_and_places(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
