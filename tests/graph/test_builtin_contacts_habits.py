@@ -66,6 +66,20 @@ CASES: list[Case] = [
      {("卓然", "LIVES_IN", "绵阳")}),
     ("我不再住在北京了，年初搬回了老家济南。", "刘洋", set(), {("刘洋", "VISITED", "济南")}),
     ("我爸爸下个月从老家青岛过来住一段时间。", "张伟", set(), {("张伟的爸爸", "LIVES_IN", "老家青岛")}),
+    # A deadline someone asks for is the asker's, not the product's their complaint names; an order's
+    # delivery date is the order's.
+    ("客诉：瑞丰纺织说上个月装的那台RF-200染色机温控老失灵，要求5月10号前派工程师上门。", "罗斌",
+     {("瑞丰纺织", "DEADLINE", "2024-05-10")}, {("RF-200染色机", "DEADLINE", "2024-05-10")}),
+    ("嘉禾超市下了个大单：PO-0723-A，冷柜LG-160共60台，要求8月10号前全部装好调试完。", "罗斌",
+     {("PO-0723-A", "DEADLINE", "2024-08-10")}, {("嘉禾超市", "DEADLINE", "2024-08-10")}),
+    ("客诉｜鼎信物流：ZX-8手持终端老死机。他们设备科牛主任说这周五前不给方案就退货。", "罗斌",
+     {("鼎信物流", "DEADLINE", "2024-03-15")}, set()),
+    ("Call notes – Harbor & Pine Clinics: spoke w/ Dr. Anita Rao. They're still on Epic, want a scheduling "
+     "add-on live by July 1.", "Ann",
+     {("Harbor & Pine Clinics", "DEADLINE", "2024-07-01")}, {("Epic", "DEADLINE", "2024-07-01")}),
+    ("Closed Ravensworth Foods 🎉 RF-3301: 18 pallet scanners at $1,140 each, delivery by July 1.",
+     "Ann", {("RF-3301", "DEADLINE", "2024-07-01")}, set()),
+    ("I need a haircut by Friday.", "Ann", set(), {("Ann", "DEADLINE", "2024-03-15")}),
     # Every relative the speaker names is related to them, fact or not; 朋友圈 is no friend.
     ("家里新添了只柯基，叫可乐，我儿子天天抢着遛它。", "马丽", {("马丽的儿子", "CHILD_OF", "马丽")}, set()),
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},

@@ -79,6 +79,13 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        subject="topic", kind="entity", object_type="product", trigger=_COUNTED),
     en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
        0.8, subject="topic", kind="date", trigger="no later than|by"),
+    # "wants a fix or an RMA by April 12", "They need our failure analysis by Monday", "delivery by July 1":
+    # what a customer asked for, or an order's delivery, by a day
+    en("DEADLINE", rf"(?<!not )(?<!if )\b(?:wants?|needs?|asked for|asking for|expects?)\b[^.;!?]{{1,40}}?"
+       rf"\b(?:no later than|by|before)\s{EN_DATE}", 0.75, subject="topic", named_topic=True, kind="date",
+       supposable=True, trigger="want|need|asked for|asking for|expect"),
+    en("DEADLINE", rf"\b(?:delivery|ship date|shipping date)\s(?:is\s|by\s|on\s|date is\s|no later than\s){EN_DATE}",
+       0.8, subject="topic", named_topic=True, kind="date", trigger="delivery|ship date|shipping date"),
     # "They need them on site in Tacoma before Feb 9": when what was ordered must arrive
     en("DEADLINE", rf"\bneeds? (?:them|it|the (?:order|units|goods|kits|parts))\s(?:on site|delivered|shipped|here|there|"
        rf"installed|in|at)\b[^.;!?]{{0,40}}?\b(?:no later than|by|before)\s{EN_DATE}", 0.75, subject="topic",

@@ -55,8 +55,11 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        r"(?:交付|交货|完工|完成|验收)", 0.8, subject="topic", kind="date",
        trigger="交付|交货|完工|完成|验收"),  # 深圳仓储项目二期预计6月底交付: a project's date
     zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:全部|全|都)?(?:交付|提交|完成|交货|交|开通|上线|"
-       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|送到|补齐|寄出|送达)(?!不)", 0.85, subject="topic",
-       kind="date", trigger="前"),
+       r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|装好|送到|补齐|寄出|送达|派|安排|带人|出方案|"
+       r"结清|付清|定下?来?(?=[，。；！]|$)|处理|整改|上门)(?!不)", 0.85, subject="topic", kind="date", trigger="前"),
+    # 这周五前不给方案就退货: a date a threat hangs on
+    zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)不给(?:方案|答复|说法|结果)就", 0.75, subject="topic", kind="date",
+       trigger="不给"),
     # 上线从9月20号推到10月25号: a launch moved (before the deadlines below, which would take its date)
     zh("LAUNCH_DATE", rf"(?:上线|发布|投产)(?:时间|日期)?[^。；！]{{0,16}}?(?:{MOVED_TO}|改到)了?{ZH_DATE}",
        0.8, subject="topic", kind="date", trigger="上线|发布|投产"),

@@ -77,7 +77,9 @@ def _a_deal(mention: Mention, sentence: str = "") -> bool:
     )
 
 
-_THE_CUSTOMER = re.compile(r"对方|客户|他们|\b(?:they|the customer|the client)\b", re.I)
+_REQUESTED = re.compile(r"要求|请(?!问)|麻烦|催|\b(?:wants?|needs?|asked|asking|expects?)\b", re.I)
+"""In a deadline's clause: someone asks for it (要求周五前派人, "wants a fix by April 12")."""
+_THE_CUSTOMER = re.compile(r"对方|客户|他们|\b(?:they|their|the customer|the client)\b", re.I)
 """Said before a topic predicate's cue, the organisation talked about (对方要求下周一之前…)."""
 _CUSTOMER_FIRST = tuple(
     dict.fromkeys(("deal", "purchase_order", "reference", "organisation", *TOPIC_HOLDERS_LATER))
@@ -91,7 +93,7 @@ def earlier_topic(predicate: str, message: Message, before_cue: str = "") -> Men
     organisation right after a deal when ``before_cue`` (the sentence up to the cue) says 对方 or
     "they"."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
-    customer = "organisation" in types and _THE_CUSTOMER.search(before_cue)
+    customer = "organisation" in types and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
     for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
         if kind in types and (
             named := [
@@ -141,11 +143,23 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     else:  # 工程部的庄经理说月底前…: the department only says whose he is
         mentions = [m for m in mentions if not _affiliation(m.name) or not _whose(m, reading)]
     found = _nearest(types, cue, mentions, reading)
+    if (
+        predicate == "DEADLINE"
+        and found is not None
+        and found.type in _ASKED_OF
+        and _REQUESTED.search(reading.text, *reading.clause_of(cue))
+    ):  # 瑞丰纺织说…染色机…，要求5月10号前派工程师上门: the one who asks owns the date, not the product
+        asking = [
+            m for m in mentions if m.end <= cue and m.type == "organisation" and not _affiliation(m.name)
+        ]
+        return max(asking, key=lambda m: m.start) if asking else None
     if found is None or found.type in _SAID_DEAL_OVER:  # 云途旅行续约…每年19.8万: the renewal's price
         return said_deal(predicate, cue, reading, found) or found
     return found
 
 
+_ASKED_OF = frozenset({"product", "thing", "document"})
+"""What a request's deadline is not about when an organisation asks it (the product it complains of)."""
 _SAID_DEAL_OVER = frozenset({"organisation", "product", "document", "thing"})
 """What a deal said by its kind in the same sentence takes a deal fact from (not a project or an event)."""
 

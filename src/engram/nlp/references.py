@@ -29,7 +29,7 @@ DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
     {"pattern": r"(?<![A-Za-z0-9_])DEAL[-_ ]?(\d{2,})(?![A-Za-z0-9_])", "type": "deal", "id": "deal:{1}"},
     {"pattern": r"(?<![A-Za-z0-9_])INV[-_]?(\d{2,})(?![A-Za-z0-9_])", "type": "invoice", "id": "invoice:{1}"},
     {
-        "pattern": r"(?<![A-Za-z0-9_])PO[-_](\d{2,}(?:-\d+)*)(?![A-Za-z0-9_-])",
+        "pattern": r"(?<![A-Za-z0-9_])PO[-_](\d{2,}(?:-\d+)*(?:-[A-Z])?)(?![A-Za-z0-9_-])",  # PO-0723-A
         "type": "purchase_order",
         "id": "purchase_order:{1}",
     },
