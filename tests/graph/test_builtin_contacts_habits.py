@@ -80,6 +80,12 @@ CASES: list[Case] = [
     ("Closed Ravensworth Foods 🎉 RF-3301: 18 pallet scanners at $1,140 each, delivery by July 1.",
      "Ann", {("RF-3301", "DEADLINE", "2024-07-01")}, set()),
     ("I need a haircut by Friday.", "Ann", set(), {("Ann", "DEADLINE", "2024-03-15")}),
+    # Who takes something on: 交给 after what someone held before (原来带的 is no negation), 让…盯着;
+    # an unclear "he" hands nothing over.
+    ("人事更新：车晓东4月1号起升华北销售总监，向销售VP韩宇汇报；他原来带的天津组交给章琦负责。", "石磊",
+     {("章琦", "RESPONSIBLE_FOR", "天津组")}, {("韩宇", "UNASSIGNED_FROM", "天津组")}),
+    ("恒通建材的回款让小贝盯着。", "石磊", {("小贝", "RESPONSIBLE_FOR", "恒通建材的回款")}, set()),
+    ("妈妈让我管好弟弟。", "石磊", set(), {("石磊", "RESPONSIBLE_FOR", "好弟弟")}),
     # Every relative the speaker names is related to them, fact or not; 朋友圈 is no friend.
     ("家里新添了只柯基，叫可乐，我儿子天天抢着遛它。", "马丽", {("马丽的儿子", "CHILD_OF", "马丽")}, set()),
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},

@@ -236,8 +236,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
     zh("RESPONSIBLE_FOR", rf"(?!以后|之后|后面|今后|现在|目前)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?|这块|这部分)?(?:现在|目前|其实|"
-       rf"一直|实际上|暂时|暂|都|全部|以后|之后|后面|今后)?(?:改)?由{PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|代管|兼管|管|维护|"
-       rf"处理|接手|带)", 0.8, subject="group", subject_type="person", kind="value", trigger="由"),
+       rf"一直|实际上|暂时|暂|都|全部|以后|之后|后面|今后)?(?:改)?(?:由|让){PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|代管|兼管|管|"
+       rf"维护|处理|接手|带|盯着?|接(?=[，。！；]|$))", 0.8, subject="group", subject_type="person", kind="value",
+       trigger="由|让"),  # 400热线由小蒋接, 回款让小贝盯着
     # 数据平台组以后归刘振宇管: a team goes to someone who runs it
     zh("MANAGES", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?(?:组|团队|中心|小组))(?:以后|现在|暂时|都)?"
        rf"(?:归|由){PERSON}(?:来)?(?:管|带|负责)(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",
@@ -271,7 +272,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
        rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?)?"
        rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){PERSON}{TAKES_ON}", 0.8, subject="group",
-       subject_type="person", kind="value", split=True, handover=True, trigger="交给|转给|移交给|交接给"),
+       subject_type="person", kind="value", split=True, handover=True, negatable=False,
+       trigger="交给|转给|移交给|交接给"),  # 他原来带的天津组交给章琦: 原来 is the giver's past, no negation
     *ZH_DEAL_PATTERNS,
     # ── tastes and habits ────────────────────────────────────────────────────────────────
     zh("PREFERS", rf"最喜欢的[\u4e00-\u9fff]{{1,5}}?是{ZH_OBJ}", 0.85, kind="value", trigger="最喜欢的"),
