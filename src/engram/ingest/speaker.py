@@ -129,8 +129,8 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
         mine = any(c.kind == "actor" for c in reading.candidates)
         return message.speaker.actor if mine else None
     if found.mention is None and found.kind == "mention":  # 他手上的项目交给我: "he" is who held it, when
-        people = {m.name for m in reading.mentions if m.type == "person" and m.end <= cue}
-        people |= {name for name, kind in message.entities if kind == "person"}
-        if len(people - {message.speaker.actor}) > 1:  # …向VP韩宇汇报；他原来带的…: which "he" is unclear
+        earlier = {m.name for m in reading.mentions if m.type == "person" and m.end <= cue}
+        earlier |= {name for name, kind in message.entities if kind == "person"}
+        if len(earlier - {message.speaker.actor}) > 1:  # …向VP韩宇汇报；他原来带的…: which "he" is unclear
             return None
     return found.name if found.mention is None or found.mention.type == "person" else None
