@@ -4,8 +4,10 @@ tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
-from test_builtin_clauses import Case, Triple, reads
+from test_builtin_clauses import Case, Triple, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
@@ -86,6 +88,29 @@ CASES: list[Case] = [
      {("章琦", "RESPONSIBLE_FOR", "天津组")}, {("韩宇", "UNASSIGNED_FROM", "天津组")}),
     ("恒通建材的回款让小贝盯着。", "石磊", {("小贝", "RESPONSIBLE_FOR", "恒通建材的回款")}, set()),
     ("妈妈让我管好弟弟。", "石磊", set(), {("石磊", "RESPONSIBLE_FOR", "好弟弟")}),
+    # What merely sounds like those: a team's or company's remote, a hypothetical move, rain, bugs, paint,
+    # a shipment to a customer, a signature-shaped list, a visit home, a visitor, an earliest date.
+    ("Working remote is overrated. Our whole company went remote in 2020.", "Ann", set(),
+     {("Ann", "WORKS_FROM", "remote")}),
+    ("We were going to relocate to the Austin office but the offer fell through.", "Ann", set(),
+     {("Ann", "WORKS_FROM", "Austin office")}),
+    ("Jake's team is relocating to the Denver office, but Jake is staying in Boston.", "Ann", set(),
+     {("Jake", "WORKS_FROM", "Denver office")}),
+    ("We went two weeks without rain.", "Lena", set(), {("Lena", "STOPPED_USING", "rain")}),
+    ("No more bugs in prod, please!", "Lena", set(), {("Lena", "STOPPED_USING", "bugs")}),
+    ("We switched to water-based paint for the nursery.", "Lena", set(), {("Lena", "USES", "water")}),
+    ("If I switched to decaf I'd fall asleep at my desk.", "Lena", set(), {("Lena", "USES", "decaf")}),
+    ("I only eat lunch at my desk when it rains.", "Lena", set(), {("Lena", "USES", "lunch")}),
+    ("Our QA team flagged that the P500 edge gateways keep overheating in the lab, so we are holding the "
+     "shipment to Corvid Analytics.", "Ann", set(), {("Corvid Analytics", "USES", "P500 edge gateways")}),
+    ("Mark Twain, Tom Sawyer, Huck Finn", "Ann", set(), {("Mark Twain", "WORKS_AT", "Huck Finn")}),
+    ("过年我们回杭州老家。", "赵磊", set(), {("赵磊", "LIVES_IN", "杭州")}),
+    ("我姐妹从广州过来玩几天。张总从上海过来了，下午开会。", "赵磊", set(),
+     {("赵磊", "LIVES_IN", "广州"), ("张总", "LIVES_IN", "上海")}),
+    ("客户嘉禾超市要求不要在5月10号前上门，因为店里在装修。", "罗斌", set(),
+     {("嘉禾超市", "DEADLINE", "2024-05-10")}),
+    ("Please welcome Arjun Mehta! Also, Arjun from finance is relocating to the Austin office.", "Lee", set(),
+     {("Arjun Mehta", "WORKS_FROM", "Austin office")}),
     # Every relative the speaker names is related to them, fact or not; 朋友圈 is no friend.
     ("家里新添了只柯基，叫可乐，我儿子天天抢着遛它。", "马丽", {("马丽的儿子", "CHILD_OF", "马丽")}, set()),
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},
@@ -99,3 +124,29 @@ def test_contacts_habits_and_places(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_who_someone_is_is_not_dated_by_what_they_ask_for_next(extractor: BuiltinExtractor) -> None:
+    result = read(
+        extractor, "客诉｜华康医院：MX-500呼吸机死机。他们设备科刘科长希望周三前到现场。", actor="罗斌"
+    )
+    works = next(f for f in result.facts if f.predicate == "WORKS_AT")
+    assert (works.subject, works.object, works.valid_at, works.invalid_at) == (
+        "刘科长",
+        "华康医院",
+        None,
+        None,
+    )
+
+
+def test_a_month_said_alone_is_its_nearest_occurrence(extractor: BuiltinExtractor) -> None:
+    coming = read(
+        extractor, "Priya is relocating to the Chicago office in May.", actor="Lee"
+    )  # said in March
+    assert next(f for f in coming.facts if f.predicate == "WORKS_FROM").valid_at == datetime(
+        2024, 5, 1, tzinfo=UTC
+    )
+    past = read(extractor, "I moved to Denver in December.", actor="Lee")
+    assert next(f for f in past.facts if f.predicate == "LIVES_IN").valid_at == datetime(
+        2023, 12, 1, tzinfo=UTC
+    )

@@ -258,6 +258,7 @@ class BuiltinExtractor:
             elif (
                 mention.type == "person"
                 and not mention.relative
+                and not sentence.startswith(" from ", mention.end)  # "Arjun from finance": another Arjun
                 and (full := message.full_name(mention.name))
             ):
                 mention.name, mention.aliases = full, [mention.name]  # "Arjun Mehta … Arjun reports to me"
@@ -367,6 +368,7 @@ class BuiltinExtractor:
             items = [(message.speaker.actor, None, match.span("obj"))]
         else:
             items = read_objects(pattern, predicate, kind, match, reading, message)
+        evidence = sentence[: match.end()] if pattern.introduces else sentence  # what dates and states it
         facts = []
         for item in items:
             target, value, span = item
@@ -414,7 +416,7 @@ class BuiltinExtractor:
                 and predicate != "AGE"
                 and not _RECURRING.search(sentence[clause[0] : clause[1]])
             ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's)
-                valid_at, invalid_at = fact_dates(scoped_dates(sentence, message.at, position=span[0]))
+                valid_at, invalid_at = fact_dates(scoped_dates(evidence, message.at, position=span[0]))
                 if pattern.ends:  # "her last day on the account was March 31": it ends after that day
                     last = invalid_at or valid_at
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
@@ -431,7 +433,7 @@ class BuiltinExtractor:
                     predicate=item_predicate,
                     object=out_object,
                     value=value if out_object is None else None,
-                    fact=sentence[:2000],
+                    fact=evidence[:2000],
                     conditions=conditions,
                     confidence=round(max(0.1, min(1.0, confidence * weight)), 2),
                     source_kind=trust,

@@ -59,6 +59,8 @@ class Pattern:
       ("if I ever win the lottery I'm … moving to Lisbon").
     - ``named_topic``: a topic predicate's subject must be named (a deal, an order, a customer…),
       never the speaker ("我妈的快递预计本周六送达" is no deadline of the speaker's).
+    - ``introduces``: the match only says who someone is (他们护理部温主任, 晨曦母婴的区域经理钟文斌); what
+      the sentence goes on to say after it (要求下周五前…) neither dates the fact nor is its sentence.
     - ``handover``: the one who held the object before is unassigned from it (UNASSIGNED_FROM):
       "from me"/"from <name>" after it, or in Chinese the subject the clause continues
       (我下周休产假，…康泰医疗给小贺; 他手上的项目交给我).
@@ -90,6 +92,7 @@ class Pattern:
     handover: bool = False
     supposable: bool = False
     named_topic: bool = False
+    introduces: bool = False
 
 
 _LEAD = re.compile(r"^(?:\\b)?(?:\(\?:((?:[\w' ]+\|)*[\w' ]+)\)|([\w' ]{3,}))")

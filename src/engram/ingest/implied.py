@@ -68,6 +68,10 @@ def _complainants_use(message: Message, text: str) -> None:
     if len(organisations) != 1 or len(products) != 1:
         return
     customer, product = organisations[0], products[0]
+    if text.find(customer) > text.rfind(product) and not re.search(
+        rf"{re.escape(product)}\s+(?:at|in|from)\s+(?:the\s+)?{re.escape(customer)}", text
+    ):  # "ship the P500 gateways to Corvid, but QA flagged…": the customer is named before, or as where it is
+        return
     if re.search(rf"{re.escape(customer)}\s*(?:and|&|和|与|跟|、)\s*\w", text):
         return  # "from Brookfield Hotels and Marriott": a second customer the finder did not type
     sentence = next((s for _, s in sentences(text) if product in s), "")
@@ -125,7 +129,7 @@ def _leaving_employer(message: Message) -> None:
             if (
                 works.predicate == "WORKS_AT"
                 and works.subject == left.subject
-                and works.fact == sentence
+                and _same_sentence(works, sentence)
                 and works.object is not None
                 and 0 <= sentence.find(works.object) < named_at
             ):
@@ -135,11 +139,17 @@ def _leaving_employer(message: Message) -> None:
                     if (
                         role.predicate == "HAS_ROLE"
                         and role.subject == left.subject
-                        and role.fact == sentence
+                        and _same_sentence(role, sentence)
                         and sentence.find(str(role.object)) < named_at  # not the new one: 跳去顺丰当总监
                     ):
                         del message.facts[role_key]
                 break
+
+
+def _same_sentence(fact: FactIn, sentence: str) -> bool:
+    """Return True when ``fact`` was read from ``sentence`` (or from its opening, which is all a fact that
+    only introduces someone keeps: 安居物业的IT经理钱伟)."""
+    return bool(fact.fact) and sentence.startswith(fact.fact or "")
 
 
 def _next_employer(message: Message) -> None:

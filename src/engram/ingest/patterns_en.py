@@ -103,10 +103,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "a pilot for Delta now, based out of Atlanta", "relocating to the Austin office", "fully remote"
     en("WORKS_FROM", rf"\bbased out of (?P<obj>{EN_CAPS})(?=\s*[,.;!?)]|\s(?:and|but|with|since|now)\b|$)", 0.75,
        require_mention=True, strict=True, object_type="place", trigger="based out of"),
-    en("WORKS_FROM", rf"\b(?:relocating|relocate|relocated|transferring|transferred) to (?:the |our |their )?"
-       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|site|hub))\b", 0.8, kind="value", trigger="relocat|transferr"),
-    en("WORKS_FROM", r"\b(?:fully|staying|stay|stays|working|work|works|100%|going|gone|went) (?P<obj>remote)\b", 0.75,
-       kind="value", trigger="remote"),
+    en("WORKS_FROM", rf"(?<!team is )(?<!team's )(?<!company is )(?<!we're )(?<!we are )"
+       rf"\b(?:relocating|relocated|transferring|transferred) to (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|site|hub))\b", 0.8, kind="value", supposable=True,
+       trigger="relocat|transferr"),
+    en("WORKS_FROM", r"(?:\b(?:fully|100%)|\b(?:I'm|I am|he's|she's|he is|she is|they're|(?-i:[A-Z][a-z]+) is) "
+       r"(?:staying|still|now|going)) (?P<obj>remote)\b", 0.75, kind="value", supposable=True,
+       trigger="remote"),  # not "Working remote is overrated", "the company went remote"
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
     en("MOVED_FROM", rf"{EN_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
@@ -359,16 +362,17 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?P<obj>dairy|sugar|caffeine|coffee|alcohol|booze|meat|gluten|carbs|soda|smoking|vaping|social media)\b",
        0.75, kind="value", negatable=False, trigger="done with"),  # not "done with lunch", "… with Chapter 3"
     # "Day 20 without vaping", "three months without soda", "no more shrimp tacos for me": a habit given up
-    en("STOPPED_USING", rf"\b(?:days?|weeks?|months?|years?)\s(?:\d+\s)?(?:now\s)?without\s(?P<obj>{_HABIT_NOUN})"
+    en("STOPPED_USING", rf"(?:^|(?<=[.!?]\s))(?:(?:day|week|month)\s\d+|(?:\d+|one|two|three|four|five|six|seven|"
+       rf"eight|nine|ten|a few|several)\s(?:days?|weeks?|months?|years?))\s(?:now\s)?without\s(?:an?\s)?(?P<obj>{_HABIT_NOUN})"
        rf"(?=\s(?:as|now|and|for|since|today|so|already|yet)\b|\s*[^\w\s'’-]|$)", 0.8, kind="value", negatable=False,
        trigger="without"),
     en("STOPPED_USING", rf"\bno more (?!than\b|questions?\b|excuses?\b|of\b|time\b|room\b|need\b)(?P<obj>{_HABIT_NOUN})"
-       rf"(?=\s(?:for (?:me|us|him|her)|ever|from now on|anymore|any more)\b|\s*[,.;!?]|$)", 0.75, kind="value",
+       rf"(?=\s(?:for (?:me|us|him|her)|ever|from now on|anymore|any more)\b)", 0.75, kind="value",
        negatable=False, trigger="no more"),
     # "Switched to sparkling water", "I only chew nicotine gum now", "I only have coffee before noon now"
-    en("USES", rf"\b(?:switched|switching|moved) (?:over )?to (?P<obj>{_DRINKS})\b", 0.75, kind="value",
-       trigger="switched|switching|moved"),
-    en("USES", rf"\bI (?:only|just|mostly) (?:chew|drink|have|eat|take|use|smoke) (?P<obj>{_HABIT_NOUN})"
+    en("USES", rf"\b(?:switched|switching|moved) (?:over )?to (?P<obj>{_DRINKS})(?![\w-])", 0.75, kind="value",
+       supposable=True, trigger="switched|switching|moved"),
+    en("USES", rf"\bI (?:only|just|mostly) (?:chew|drink|have|eat|take|use|smoke) (?=[^.!?]*\bnow\b)(?P<obj>{_HABIT_NOUN})"
        rf"(?=\s(?:now|these days|before|after|when|on|at|in|every)\b|\s*[,.;!?]|$)", 0.75, kind="value",
        trigger="only|just|mostly"),
     en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) "

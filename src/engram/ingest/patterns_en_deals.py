@@ -37,10 +37,16 @@ _COUNTED = (
 )
 """What an order counts (1,200 pairs of gloves, 40 cases of bottles)."""
 
-_SIGNED = rf"^(?:[—–-]{{1,2}}\s?|(?:best|thanks|regards|cheers|best regards|kind regards),?\s+)?(?P<subj>{EN_PERSON_NAME})\s?[,|]\s?"
-"""A signature line's opening: a dash or a sign-off, then the writer's name ("— Owen Petrakis, …")."""
-_TITLE_WORDS = r"(?-i:[A-Z][\w&/-]*(?:\s(?:of\s|&\s|and\s)?[A-Z][\w&/-]*){0,5})"
-"""A job title in capitals ("Account Executive", "Head of Customer Success")."""
+_SIGNED = rf"^(?:[—–-]{{1,2}}\s?|(?:best|thanks|regards|cheers|best regards|kind regards),?\s+)(?P<subj>{EN_PERSON_NAME})\s?[,|]\s?"
+"""A signature line's opening: a dash or a sign-off, then the writer's name ("— Owen Petrakis, …");
+not any "Name, Name, Name" line ("Mark Twain, Tom Sawyer, Huck Finn")."""
+_TITLE_WORDS = (
+    r"(?-i:(?:Head|VP|Vice President|Director|Chief [A-Z]\w+ Officer) of [A-Z][\w&]*(?: (?:&\s)?[A-Z][\w&]*){0,3}"
+    r"|(?:[A-Z][\w&/-]*\s){0,4}(?:Executive|Manager|Director|Engineer|Lead|Officer|Specialist|Consultant|Partner|"
+    r"Founder|President|Coordinator|Analyst|Representative|Rep|Associate|Designer|Developer|Architect|Counsel|"
+    r"Administrator|Supervisor|Owner|Agent|Advisor|Buyer|CEO|CTO|CFO|COO|CIO|CMO|VP))"
+)
+"""A job title in capitals, ending in a role's noun ("Account Executive", "Head of Customer Success")."""
 
 EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # a signature line: "— Owen Petrakis, Account Executive, LedgerLine", "Dana Lee | VP Sales | Acme"

@@ -57,7 +57,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="搬离|离开"),
     zh("COMES_FROM", rf"(?:来自|老家在|老家是|出生在|出生于|生在|长在|老家){ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="来自|老家|出生|生在|长在"),
-    zh("LIVES_IN", r"(?:搬回|(?<=[\u4e00-\u9fff]{2})回)(?P<obj>[\u4e00-\u9fff]{2,4}?)老家(?=了|住|定居|养老|长住|[，。！]|$)",
+    zh("LIVES_IN", r"(?:搬回|从[\u4e00-\u9fff]{2,4}?回)(?P<obj>[\u4e00-\u9fff]{2,4}?)老家(?=了|住|定居|养老|长住|[，。！]|$)",
        0.75, require_mention=True, strict=True, object_type="place", trigger="老家"),
     zh("COMES_FROM", r"回(?P<obj>[\u4e00-\u9fff]{2,4}?)老家", 0.8, require_mention=True, object_type="place",
        trigger="老家"),  # 搬回扬州老家
@@ -66,8 +66,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LIVES_IN", rf"(?<!想)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
        rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
-    # 我妈从鞍山过来帮我们带娃: where someone comes over from; 搬回扬州老家, 从北京回绵阳老家了: a move home
-    zh("LIVES_IN", r"从(?!老家)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:赶)?过来(?=帮|照顾|看|陪|住|带|玩|了|[，。！]|$)", 0.75,
+    # 我妈从鞍山过来帮我们带娃: where someone comes over from to help or stay (not 过来玩, 过来开会); 搬回扬州老家,
+    # 从北京回绵阳老家了: a move home (not 回杭州老家过年, a visit)
+    zh("LIVES_IN", r"从(?!老家)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:赶)?过来(?=帮|照顾|陪|住(?!几|一)|带娃|带孩子)", 0.75,
        require_mention=True, strict=True, object_type="place", trigger="过来"),
     # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
     zh("LIVES_IN", rf"(?<!公司)(?:总部|总公司)(?:设|搬)?(?:在|搬到了?|迁到了?){ZH_OBJ}", 0.8, require_mention=True,
@@ -167,19 +168,20 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.85, require_mention=True, object_type="organisation", trigger="是"),
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){PERSON}{SAYS}",
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
-       trigger="的"),
+       introduces=True, trigger="的"),
     # 远洋冷链IT总监孙浩: an organisation, a role, then the person's name
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
        rf"[\u4e00-\u9fff]{{2,3}}?)", 0.75, subject="group", subject_type="person", named_subject=True,
-       require_mention=True, strict=True, object_type="organisation", trigger="经理|总监|主管|总|负责人|工程师|主任|ceo|cto|cfo|coo|vp|总裁"),
+       require_mention=True, strict=True, object_type="organisation", introduces=True,
+       trigger="经理|总监|主管|总|负责人|工程师|主任|ceo|cto|cfo|coo|vp|总裁"),
     zh("WORKS_AT", rf"{NAME_START}(?!他们|我们|你们|对方)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
        0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
-       trigger=TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
+       introduces=True, trigger=TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{PERSON}{SAYS}", 0.75,
        subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
-       trigger="的"),
+       introduces=True, trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){PERSON}{SAYS}", 0.8, subject="group",
-       subject_type="person", kind="entity", object_type="role", trigger="的"),
+       subject_type="person", kind="entity", object_type="role", introduces=True, trigger="的"),
     zh("LEFT_ROLE", rf"(?:原(?!来|计划|本|定|先|因|价)|前任)(?P<obj>[\u4e00-\u9fff]{{0,4}}?{ZH_ROLE}){NOT_A_TIME}{PERSON}(?![的报])", 0.75,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        negatable=False, trigger="原|前任"),  # 原广州组长韦强改任…: the role is the one he held

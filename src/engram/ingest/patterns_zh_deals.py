@@ -54,7 +54,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("DEADLINE", rf"(?<=项目|一期|二期|三期|工程|系统|订单|合同)(?:预计|计划|要在|将在|会在){ZH_DATE}(?:前)?"
        r"(?:交付|交货|完工|完成|验收)", 0.8, subject="topic", kind="date",
        trigger="交付|交货|完工|完成|验收"),  # 深圳仓储项目二期预计6月底交付: a project's date
-    zh("DEADLINE", rf"{ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:全部|全|都)?(?:交付|提交|完成|交货|交|开通|上线|"
+    zh("DEADLINE", rf"(?<!不要在)(?<!别在)(?<!不能在)(?<!不要)(?<!别){ZH_DATE}(?:之前|以前|前)(?:要|必须|需要|得|务必)?(?:全部|全|都)?(?:交付|提交|完成|交货|交|开通|上线|"
        r"拿到|签|发|给|到位|搞定|确认|回复|付款|部署|验收|到货|发货|装完|装好|送到|补齐|寄出|送达|派|安排|带人|出方案|"
        r"结清|付清|定下?来?(?=[，。；！]|$)|处理|整改|上门)(?!不)", 0.85, subject="topic", kind="date", trigger="前"),
     # 这周五前不给方案就退货: a date a threat hangs on
@@ -166,7 +166,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
     zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{CONTACT_NAME}",
        0.75, subject="topic", inverse=True, kind="entity", object_type="person", require_mention=True, strict=True,
-       trigger="他们|对方"),
+       introduces=True, trigger="他们|对方"),
     zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"
        rf"(?P<obj>{EMAIL_ADDRESS})", kind="email",
        trigger="邮箱|邮件|email|e-mail"),

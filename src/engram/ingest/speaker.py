@@ -24,7 +24,7 @@ _EN_BARE_START = re.compile(
     r"working|planning|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|"
-    r"(?:day\s\d+|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\s"
+    r"(?:(?:day|week|month)\s\d+|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\s"
     r"(?:days?|weeks?|months?|years?))(?:\snow)?\swithout|"
     r"(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"
     r"[a-z]{2,}ed(?=\s(?:up|out|off|in|on|to|into|my|our|the|a|an|some|from|with|over|back|away|down|it|them|"

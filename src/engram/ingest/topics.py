@@ -77,7 +77,9 @@ def _a_deal(mention: Mention, sentence: str = "") -> bool:
     )
 
 
-_REQUESTED = re.compile(r"要求|请(?!问)|麻烦|催|\b(?:wants?|needs?|asked|asking|expects?)\b", re.I)
+_REQUESTED = re.compile(
+    r"要求|请(?!问)|麻烦|催|答应|承诺|\b(?:wants?|needs?|asked|asking|expects?|promised)\b", re.I
+)
 """In a deadline's clause: someone asks for it (要求周五前派人, "wants a fix by April 12")."""
 _THE_CUSTOMER = re.compile(r"对方|客户|他们|\b(?:they|their|the customer|the client)\b", re.I)
 """Said before a topic predicate's cue, the organisation talked about (对方要求下周一之前…)."""
