@@ -34,6 +34,8 @@ CASES: list[Case] = [
     # A signature line: the organisation, a role in 客服, 人力… and the name; "— Name, Title, Org".
     ("姚工您好，交期顺延至2月22日，给您添麻烦了。\n启信科技 客服主管 卫兰", "卫兰",
      {("卫兰", "WORKS_AT", "启信科技"), ("卫兰", "HAS_ROLE", "客服主管")}, set()),
+    ("您好，方案已发。\n启信科技｜客服主管｜卫兰", "卫兰", {("卫兰", "WORKS_AT", "启信科技")}, set()),
+    ("您好，方案已发。\n远航集团 人力资源经理 孙婷", "孙婷", {("孙婷", "HAS_ROLE", "人力资源经理")}, set()),
     ("Hi Noor, confirming the pilot starts January 6.\n— Owen Petrakis, Account Executive, LedgerLine",
      "Owen",
      {("Owen Petrakis", "WORKS_AT", "LedgerLine")}, set()),

@@ -100,7 +100,7 @@ def _complainants_use(message: Message, text: str) -> None:
 _USE = ("USES", "STOPPED_USING")
 _FAULT = re.compile(
     r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
-    r"异响|漏风|漏电|断网|重连|不准|撑不到|发烫|过热|噪音|松动|脱落|破损|不亮|失效|不稳定|卡纸|跳到0|"
+    r"异响|漏风|漏电|断网|重连|不准|撑不到|发烫|过热|噪音|松动|脱落|破损|不亮|失效|不稳定|卡纸|跳到0|扫不了|报警不停|"
     r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
     r"stopped working|not working|doesn't work|won't|keeps?|overheat\w*|leak\w*|glitch\w*|duplicat\w*|"
     r"jam\w*)\b",

@@ -31,6 +31,9 @@ from engram.ingest.frames_zh import (
 
 zh = partial(pattern, "zh")
 
+_BAR = r"(?:\s*[｜|]\s*|\s+)"
+"""Between a signature's parts: spaces or a bar."""
+
 ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
@@ -138,16 +141,16 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 现在由行政部的邵斌跟我们对接: the organisation's contact, of a department
     zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),
-    # a signature line: 云峰数据 客户经理 覃小川, 清源餐饮集团 行政部 包丽华
-    zh("WORKS_AT", rf"^(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,12}}?)\s+(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]\s+)?(?:{ZH_ROLE}\s+)?"
+    # a signature line: 云峰数据 客户经理 覃小川, 清源餐饮集团 行政部 包丽华, 启信科技｜客服主管｜卫兰
+    zh("WORKS_AT", rf"^(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,12}}?){_BAR}(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]{_BAR})?(?:{ZH_ROLE}{_BAR})?"
        rf"{PERSON}\s*$", 0.8, subject="group", subject_type="person", named_subject=True, kind="entity",
-       object_type="organisation", trigger=" "),
-    zh("HAS_ROLE", rf"^[\u4e00-\u9fffA-Za-z]{{2,12}}?\s+(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]\s+)?(?P<obj>{ZH_ROLE})\s+"
+       object_type="organisation", trigger=" |｜"),
+    zh("HAS_ROLE", rf"^[\u4e00-\u9fffA-Za-z]{{2,12}}?{_BAR}(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]{_BAR})?(?P<obj>{ZH_ROLE}){_BAR}"
        rf"{PERSON}\s*$", 0.8, subject="group", subject_type="person", named_subject=True, kind="entity",
-       object_type="role", trigger=" "),
-    zh("MEMBER_OF", rf"^[\u4e00-\u9fffA-Za-z]{{2,12}}?\s+(?P<obj>[\u4e00-\u9fff]{{1,6}}?[部组处科])\s+(?:{ZH_ROLE}\s+)?"
+       object_type="role", trigger=" |｜"),
+    zh("MEMBER_OF", rf"^[\u4e00-\u9fffA-Za-z]{{2,12}}?{_BAR}(?P<obj>[\u4e00-\u9fff]{{1,6}}?[部组处科]){_BAR}(?:{ZH_ROLE}{_BAR})?"
        rf"{PERSON}\s*$", 0.8, subject="group", subject_type="person", named_subject=True, kind="entity",
-       object_type="organisation", trigger=" "),
+       object_type="organisation", trigger=" |｜"),
     # 我叫卢凯，安顺快运的运营总监: a speaker introducing themselves
     zh("WORKS_AT", rf"我(?:叫|是)[\u4e00-\u9fff]{{2,3}}[，,](?P<obj>[\u4e00-\u9fffA-Za-z]{{2,10}}?)的(?:{ZH_ROLE})", 0.85,
        subject="speaker", require_mention=True, object_type="organisation", trigger="我叫|我是"),
