@@ -4,8 +4,6 @@ tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from test_builtin_clauses import Case, Triple, read, reads
 
@@ -113,8 +111,26 @@ CASES: list[Case] = [
      {("嘉禾超市", "DEADLINE", "2024-05-10")}),
     ("Please welcome Arjun Mehta! Also, Arjun from finance is relocating to the Austin office.", "Lee", set(),
      {("Arjun Mehta", "WORKS_FROM", "Austin office")}),
-    # Every relative the speaker names is related to them, fact or not; 朋友圈 is no friend.
-    ("家里新添了只柯基，叫可乐，我儿子天天抢着遛它。", "马丽", {("马丽的儿子", "CHILD_OF", "马丽")}, set()),
+    # A second tester's near misses: a contractor's or supplier's base, a job applied for, a move turned
+    # down, free weekends, another's "no more", a former title, a holiday trip home, someone's visit.
+    ("I work with a contractor based out of Austin. Our supplier is based out of Shenzhen.", "Ann", set(),
+     {("Ann", "WORKS_FROM", "Austin"), ("Ann", "WORKS_FROM", "Shenzhen")}),
+    ("I applied for a fully remote job. I turned down relocating to the Austin office.", "Ann", set(),
+     {("Ann", "WORKS_FROM", "remote"), ("Ann", "WORKS_FROM", "Austin office")}),
+    ("I only have weekends free now.", "Ann", set(), {("Ann", "USES", "weekends free")}),
+    ("Mom said no more candy for me.", "Ann", {("Ann", "STOPPED_USING", "candy")},
+     {("Ann's mom", "STOPPED_USING", "candy")}),
+    ("Thanks.\n— Owen Petrakis, Former Account Executive, LedgerLine", "Owen", set(),
+     {("Owen Petrakis", "WORKS_AT", "LedgerLine")}),
+    ("春节从北京回绵阳老家，参加表哥婚礼。", "赵磊", set(), {("赵磊", "LIVES_IN", "绵阳")}),
+    ("我女朋友的爸妈从武汉过来住了一周。", "赵磊", set(), {("赵磊的女朋友", "LIVES_IN", "武汉")}),
+    # A deadline asked of the speaker by someone unnamed as an organisation is nobody's we can name; the
+    # asker is the organisation named first, not a supplier named after it.
+    ("大唐的采购刘经理要求4月1号前出方案。", "罗斌", set(), {("罗斌", "DEADLINE", "2024-04-01")}),
+    ("瑞丰纺织说从华宇机械买的RF-200染色机老失灵，要求5月10号前派工程师上门。", "罗斌",
+     {("瑞丰纺织", "DEADLINE", "2024-05-10")}, {("华宇机械", "DEADLINE", "2024-05-10")}),
+    ("老板要求我周五前出方案。我周五前要交报告。", "罗斌", {("罗斌", "DEADLINE", "2024-03-15")}, set()),
+    # A relative named right after the kin word, before a date, is that person; 朋友圈 is no friend.
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},
      {("程露的闺蜜", "FRIEND_OF", "程露")}),
     ("我朋友圈里最会做饭的是老周。", "何佳", set(), {("何佳的朋友", "FRIEND_OF", "何佳")}),
@@ -138,17 +154,4 @@ def test_who_someone_is_is_not_dated_by_what_they_ask_for_next(extractor: Builti
         "华康医院",
         None,
         None,
-    )
-
-
-def test_a_month_said_alone_is_its_nearest_occurrence(extractor: BuiltinExtractor) -> None:
-    coming = read(
-        extractor, "Priya is relocating to the Chicago office in May.", actor="Lee"
-    )  # said in March
-    assert next(f for f in coming.facts if f.predicate == "WORKS_FROM").valid_at == datetime(
-        2024, 5, 1, tzinfo=UTC
-    )
-    past = read(extractor, "I moved to Denver in December.", actor="Lee")
-    assert next(f for f in past.facts if f.predicate == "LIVES_IN").valid_at == datetime(
-        2023, 12, 1, tzinfo=UTC
     )

@@ -71,7 +71,13 @@ from engram.ingest.subjects import (
 from engram.ingest.subjects import (
     cjk_person as _cjk_person,
 )
-from engram.ingest.topics import DEPARTMENT, TOPIC_HOLDERS_LATER, earlier_topic, sentence_topic
+from engram.ingest.topics import (
+    DEPARTMENT,
+    TOPIC_HOLDERS_LATER,
+    asked_by_another,
+    earlier_topic,
+    sentence_topic,
+)
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
@@ -526,7 +532,11 @@ class BuiltinExtractor:
             if topic is not None:
                 message.add_entity(topic)
                 return topic.name, 0.95 if topic in reading.mentions else 0.8
-            if predicate in _SPEAKER_FALLBACK and not pattern.named_topic:
+            if (
+                predicate in _SPEAKER_FALLBACK
+                and not pattern.named_topic
+                and not asked_by_another(reading, cue)
+            ):
                 theirs = predicate == "BUDGET" and (
                     owned_by_another(reading, cue) or (not first and someone_else(reading, cue))
                 )

@@ -295,6 +295,9 @@ def _kin_facts(message: Message) -> None:
         predicate = mention.attributes.get("kin")
         if not isinstance(predicate, str):
             continue
+        named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
+        if not (named or name in message.used or predicate in _SPOUSES):
+            continue
         relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
             predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN
         )

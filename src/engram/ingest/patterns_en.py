@@ -101,14 +101,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\bbased (?:in|at|out of) (?:the |our |their |a )?(?P<obj>{EN_CAPS} office)\b", 0.8,
        kind="value", trigger="based"),
     # "a pilot for Delta now, based out of Atlanta", "relocating to the Austin office", "fully remote"
-    en("WORKS_FROM", rf"\bbased out of (?P<obj>{EN_CAPS})(?=\s*[,.;!?)]|\s(?:and|but|with|since|now)\b|$)", 0.75,
+    en("WORKS_FROM", rf"(?:,\s|\b(?:I'm|I am|he's|she's|he is|she is|(?-i:[A-Z][a-z]+) is)\s(?:now\s)?)based out of (?P<obj>{EN_CAPS})(?=\s*[,.;!?)]|\s(?:and|but|with|since|now)\b|$)", 0.75,
        require_mention=True, strict=True, object_type="place", trigger="based out of"),
-    en("WORKS_FROM", rf"(?<!team is )(?<!team's )(?<!company is )(?<!we're )(?<!we are )"
+    en("WORKS_FROM", rf"(?<!team is )(?<!team's )(?<!company is )(?<!we're )(?<!we are )(?<!turned down )"
+       rf"(?<!declined )(?<!refused )(?<!considering )(?<!thinking about )(?<!about )"
        rf"\b(?:relocating|relocated|transferring|transferred) to (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|site|hub))\b", 0.8, kind="value", supposable=True,
        trigger="relocat|transferr"),
-    en("WORKS_FROM", r"(?:\b(?:fully|100%)|\b(?:I'm|I am|he's|she's|he is|she is|they're|(?-i:[A-Z][a-z]+) is) "
-       r"(?:staying|still|now|going)) (?P<obj>remote)\b", 0.75, kind="value", supposable=True,
+    en("WORKS_FROM", r"(?:,\s|\b(?:I'm|I am|he's|she's|he is|she is|they're|(?-i:[A-Z][a-z]+) is)\s"
+       r"(?:staying\s|still\s|now\s|going\s)?)(?:fully\s|100%\s)?(?P<obj>remote)(?=\s*[,.;!?]|$)", 0.75, kind="value",
+       supposable=True,
        trigger="remote"),  # not "Working remote is overrated", "the company went remote"
     en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
@@ -367,14 +369,18 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?=\s(?:as|now|and|for|since|today|so|already|yet)\b|\s*[^\w\s'’-]|$)", 0.8, kind="value", negatable=False,
        trigger="without"),
     en("STOPPED_USING", rf"\bno more (?!than\b|questions?\b|excuses?\b|of\b|time\b|room\b|need\b)(?P<obj>{_HABIT_NOUN})"
-       rf"(?=\s(?:for (?:me|us|him|her)|ever|from now on|anymore|any more)\b)", 0.75, kind="value",
+       rf"\sfor (?:me|us)\b", 0.75, kind="value", subject="speaker", negatable=False, trigger="no more"),
+    en("STOPPED_USING", rf"\bno more (?!than\b|questions?\b|excuses?\b|of\b|time\b|room\b|need\b)(?P<obj>{_HABIT_NOUN})"
+       rf"(?=\s(?:for (?:him|her)|ever|from now on|anymore|any more)\b)", 0.75, kind="value",
        negatable=False, trigger="no more"),
     # "Switched to sparkling water", "I only chew nicotine gum now", "I only have coffee before noon now"
     en("USES", rf"\b(?:switched|switching|moved) (?:over )?to (?P<obj>{_DRINKS})(?![\w-])", 0.75, kind="value",
        supposable=True, trigger="switched|switching|moved"),
-    en("USES", rf"\bI (?:only|just|mostly) (?:chew|drink|have|eat|take|use|smoke) (?=[^.!?]*\bnow\b)(?P<obj>{_HABIT_NOUN})"
+    en("USES", rf"\bI (?:only|just|mostly) (?:chew|drink|smoke|vape) (?=[^.!?]*\bnow\b)(?P<obj>{_HABIT_NOUN})"
        rf"(?=\s(?:now|these days|before|after|when|on|at|in|every)\b|\s*[,.;!?]|$)", 0.75, kind="value",
        trigger="only|just|mostly"),
+    en("USES", rf"\bI (?:only|just|mostly) (?:have|take) (?=[^.!?]*\bnow\b)(?P<obj>{_DRINKS})(?![\w-])", 0.75,
+       kind="value", trigger="only|just|mostly"),  # "I only have coffee before noon now", not "weekends free"
     en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) "
        rf"(?:us |away |over |(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?)?from {EN_OBJ}", 0.85, require_mention=True, negatable=False,
        object_type="product", trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),

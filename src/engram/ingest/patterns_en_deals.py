@@ -41,10 +41,11 @@ _SIGNED = rf"^(?:[—–-]{{1,2}}\s?|(?:best|thanks|regards|cheers|best regards|
 """A signature line's opening: a dash or a sign-off, then the writer's name ("— Owen Petrakis, …");
 not any "Name, Name, Name" line ("Mark Twain, Tom Sawyer, Huck Finn")."""
 _TITLE_WORDS = (
-    r"(?-i:(?:Head|VP|Vice President|Director|Chief [A-Z]\w+ Officer) of [A-Z][\w&]*(?: (?:&\s)?[A-Z][\w&]*){0,3}"
+    r"(?-i:(?!Former |Ex-|Previous |Retired |Interim )"
+    r"(?:(?:Head|VP|Vice President|Director|Chief [A-Z]\w+ Officer) of [A-Z][\w&]*(?: (?:&\s)?[A-Z][\w&]*){0,3}"
     r"|(?:[A-Z][\w&/-]*\s){0,4}(?:Executive|Manager|Director|Engineer|Lead|Officer|Specialist|Consultant|Partner|"
     r"Founder|President|Coordinator|Analyst|Representative|Rep|Associate|Designer|Developer|Architect|Counsel|"
-    r"Administrator|Supervisor|Owner|Agent|Advisor|Buyer|CEO|CTO|CFO|COO|CIO|CMO|VP))"
+    r"Administrator|Supervisor|Owner|Agent|Advisor|Buyer|CEO|CTO|CFO|COO|CIO|CMO|VP)))"
 )
 """A job title in capitals, ending in a role's noun ("Account Executive", "Head of Customer Success")."""
 

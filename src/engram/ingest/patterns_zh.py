@@ -57,7 +57,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="搬离|离开"),
     zh("COMES_FROM", rf"(?:来自|老家在|老家是|出生在|出生于|生在|长在|老家){ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="来自|老家|出生|生在|长在"),
-    zh("LIVES_IN", r"(?:搬回|从[\u4e00-\u9fff]{2,4}?回)(?P<obj>[\u4e00-\u9fff]{2,4}?)老家(?=了|住|定居|养老|长住|[，。！]|$)",
+    zh("LIVES_IN", r"(?:^|(?<=[，。！；：]))(?:(?!春节|过年|五一|国庆|中秋|端午|元旦|清明|假期|放假|出差)[^，。！？；])*?"
+       r"(?:搬回|从[\u4e00-\u9fff]{2,4}?回)(?P<obj>[\u4e00-\u9fff]{2,4}?)老家(?:了|住|定居|养老|长住)(?=[，。！]|$)"
+       r"(?![^。！？]*(?:待了|参加|看看|几天|过年|过节))",
        0.75, require_mention=True, strict=True, object_type="place", trigger="老家"),
     zh("COMES_FROM", r"回(?P<obj>[\u4e00-\u9fff]{2,4}?)老家", 0.8, require_mention=True, object_type="place",
        trigger="老家"),  # 搬回扬州老家
@@ -68,8 +70,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
     # 我妈从鞍山过来帮我们带娃: where someone comes over from to help or stay (not 过来玩, 过来开会); 搬回扬州老家,
     # 从北京回绵阳老家了: a move home (not 回杭州老家过年, a visit)
-    zh("LIVES_IN", r"从(?!老家)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:赶)?过来(?=帮|照顾|陪|住(?!几|一)|带娃|带孩子)", 0.75,
-       require_mention=True, strict=True, object_type="place", trigger="过来"),
+    zh("LIVES_IN", r"从(?!老家)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:赶)?过来(?=帮|照顾|陪|带娃|带孩子)", 0.75,
+       require_mention=True, strict=True, object_type="place", introduces=True, trigger="过来"),
     # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
     zh("LIVES_IN", rf"(?<!公司)(?:总部|总公司)(?:设|搬)?(?:在|搬到了?|迁到了?){ZH_OBJ}", 0.8, require_mention=True,
        strict=True, object_type="place", trigger="总部|总公司"),

@@ -78,9 +78,20 @@ def _a_deal(mention: Mention, sentence: str = "") -> bool:
 
 
 _REQUESTED = re.compile(
-    r"要求|请(?!问)|麻烦|催|答应|承诺|\b(?:wants?|needs?|asked|asking|expects?|promised)\b", re.I
+    r"要求|请(?!问)|麻烦|催|答应|承诺|诉求|不给.{0,6}就|\b(?:wants?|needs?|asked|asking|expects?|promised)\b",
+    re.I,
 )
 """In a deadline's clause: someone asks for it (要求周五前派人, "wants a fix by April 12")."""
+
+
+def asked_by_another(reading: Sentence, cue: int) -> bool:
+    """Return True when the clause of ``cue`` asks for something of the speaker (大唐的刘经理要求4月1号前
+    出方案): its date is the asker's, never the speaker's own (老板要求我周五前…: asked of me, mine)."""
+    start, end = reading.clause_of(cue)
+    asked = _REQUESTED.search(reading.text, start, end)
+    return asked is not None and not re.match(r"\s*(?:我|me\b)", reading.text[asked.end() : end])
+
+
 _THE_CUSTOMER = re.compile(r"对方|客户|他们|\b(?:they|their|the customer|the client)\b", re.I)
 """Said before a topic predicate's cue, the organisation talked about (对方要求下周一之前…)."""
 _CUSTOMER_FIRST = tuple(
@@ -150,11 +161,11 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
         and found is not None
         and found.type in _ASKED_OF
         and _REQUESTED.search(reading.text, *reading.clause_of(cue))
-    ):  # 瑞丰纺织说…染色机…，要求5月10号前派工程师上门: the one who asks owns the date, not the product
+    ):  # 瑞丰纺织说…染色机…，要求5月10号前派工程师上门: the one who asks (named first) owns the date
         asking = [
             m for m in mentions if m.end <= cue and m.type == "organisation" and not _affiliation(m.name)
         ]
-        return max(asking, key=lambda m: m.start) if asking else None
+        return min(asking, key=lambda m: m.start) if asking else None  # 瑞丰纺织说从华宇机械买的…: who speaks
     if found is None or found.type in _SAID_DEAL_OVER:  # 云途旅行续约…每年19.8万: the renewal's price
         return said_deal(predicate, cue, reading, found) or found
     return found

@@ -47,12 +47,6 @@ _YEARLESS = [
         r"(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})[日号號]"
     ),
 ]
-_MONTH_ALONE = re.compile(
-    rf"\b(?:in|by|from|starting|until|till|through|since)\s+(?:early\s+|late\s+|mid-?)?(?P<month>{MONTH})\b"
-    r"(?!\.?\s*\d)"
-)
-"""A month named alone after a preposition ("relocating in May", "by June"): its nearest occurrence,
-as a yearless date's (timeexpr, reading queries, takes the last one)."""
 _UNITS = {"分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "日": "day", "周": "week"}
 _UNITS |= {"星期": "week", "礼拜": "week", "月": "month", "年": "year", "fortnight": "fortnight"}
 _OFFSETS: list[tuple[re.Pattern[str], int]] = [
@@ -191,22 +185,9 @@ def _edge(m: re.Match[str], today: date) -> Item | None:
     return _day_item(m.start(), m.end(), date(year, 1, 1) if edge == "初" else date(year, 12, 31))
 
 
-def _month_alone(m: re.Match[str], today: date) -> Item:
-    """Return the first day of the nearest month ``m`` names (this one while in it)."""
-    month = _MONTH_NUMBERS[m["month"]]
-
-    def distance(year: int) -> int:
-        first, last = date(year, month, 1), _month_end(year, month)
-        return 0 if first <= today <= last else min(abs((first - today).days), abs((last - today).days))
-
-    year = min((today.year - 1, today.year, today.year + 1), key=distance)
-    return _day_item(m.start("month"), m.end(), date(year, month, 1))
-
-
 def _own_dates(text: str, pos: int, now: datetime) -> list[Item]:
     """Return the yearless dates, edges and future offsets at or after ``pos`` (month names: capitalised)."""
     items = [i for p in _YEARLESS for m in p.finditer(text, pos) if (i := _yearless(m, now.date()))]
-    items += [_month_alone(m, now.date()) for m in _MONTH_ALONE.finditer(text, pos)]
     items += [i for p in _EDGES for m in p.finditer(text, pos) if (i := _edge(m, now.date()))]
     items += [i for p in _ORDINAL_DAYS for m in p.finditer(text, pos) if (i := _ordinal_day(m, now.date()))]
     for pattern, sign in _OFFSETS:
@@ -230,10 +211,7 @@ def _next_date(text: str, pos: int, now: datetime, reference: datetime, zone: tz
         start, end = found.span[0] + shift, found.span[1] + shift
         theirs = Item(start, end, local[0], local[1], found.granularity)
         overlapping = [c for c in candidates if c.start < end and c.end > start]
-        said_end = start + len(text[start:end].rstrip(" .,;:!?"))  # timeexpr may take the full stop
-        if any(
-            c.end >= said_end for c in overlapping
-        ):  # ours reads it (nearest date, future), cue words kept
+        if any(c.end >= end for c in overlapping):  # ours reads it (nearest date, future), cue words kept
             best = max(overlapping, key=lambda c: (c.end, -c.start))
             candidates = [
                 *candidates,
