@@ -130,6 +130,12 @@ CASES: list[Case] = [
     ("瑞丰纺织说从华宇机械买的RF-200染色机老失灵，要求5月10号前派工程师上门。", "罗斌",
      {("瑞丰纺织", "DEADLINE", "2024-05-10")}, {("华宇机械", "DEADLINE", "2024-05-10")}),
     ("老板要求我周五前出方案。我周五前要交报告。", "罗斌", {("罗斌", "DEADLINE", "2024-03-15")}, set()),
+    # "X reports to me"; a diet said with 's, not a dish ("John's vegetarian lasagna").
+    ("Please welcome Arjun Mehta! Arjun reports to me.", "Monica",
+     {("Arjun Mehta", "REPORTS_TO", "Monica")}, set()),
+    ("Mom's vegetarian and Dad's allergic to shellfish. Been vegan since New Year's.", "Dev",
+     {("Dev's mom", "DIET", "vegetarian"), ("Dev", "DIET", "vegan")}, set()),
+    ("I ordered John's vegetarian lasagna.", "Dev", set(), {("John", "DIET", "vegetarian")}),
     # A relative named right after the kin word, before a date, is that person; 朋友圈 is no friend.
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},
      {("程露的闺蜜", "FRIEND_OF", "程露")}),

@@ -224,6 +224,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="their"),
     en("REPORTS_TO", rf"\breports? (?:directly )?to (?:(?:their|the|our|his|her) (?:new |current )?{EN_ROLE},? )?{EN_NAME}",
        0.85, require_mention=True),  # "reports to their CFO, Nina Park"
+    en("REPORTS_TO", rf"\b(?P<obj>{EN_PERSON_NAME}) (?:now |directly |will )*report(?:s|ing)? (?:directly )?to me\b",
+       0.8, subject="speaker", inverse=True, kind="entity", object_type="person", require_mention=True,
+       trigger="report"),  # "Arjun reports to me": the speaker's report
     en("REPORTS_TO", r"\b(?:reports?|reporting) (?:directly )?to (?P<obj>him|her)\b", 0.8, kind="entity",
        object_type="person", trigger="report"),  # "Dev Patel, who reports to her"
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
@@ -413,9 +416,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
        trigger="intolerant"),
-    en("DIET", r"\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been)\s(?:a\s)?"
+    en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
+       r"(?<=[A-Za-z])['’]s\s)(?:a\s)?"
        r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"
-       r"gluten-free|dairy-free|halal|kosher)\b", 0.85, kind="value",
+       r"gluten-free|dairy-free|halal|kosher)(?=\s*(?:[,.;!?]|$)|\s+(?:and|now|too|since|back|for|in|from|after|"
+       r"because|this|last|already|ever|at|lol|btw)\b)", 0.85, kind="value",
        trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
                "halal|kosher"),
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
