@@ -136,6 +136,11 @@ CASES: list[Case] = [
     ("Mom's vegetarian and Dad's allergic to shellfish. Been vegan since New Year's.", "Dev",
      {("Dev's mom", "DIET", "vegetarian"), ("Dev", "DIET", "vegan")}, set()),
     ("I ordered John's vegetarian lasagna.", "Dev", set(), {("John", "DIET", "vegetarian")}),
+    # A pastime done on a schedule is liked; a chore is not.
+    ("I stopped going to CrossFit in January. doing pilates twice a week now.", "Tasha",
+     {("Tasha", "LIKES", "pilates")}, set()),
+    ("My son does karate every Saturday.", "Tasha", {("Tasha's son", "LIKES", "karate")}, set()),
+    ("I was doing laundry every day.", "Tasha", set(), {("Tasha", "LIKES", "laundry")}),
     # A relative named right after the kin word, before a date, is that person; 朋友圈 is no friend.
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},
      {("程露的闺蜜", "FRIEND_OF", "程露")}),

@@ -70,6 +70,11 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     en("RESPONSIBLE_FOR", r"\b(?:owns|own|owning)\s(?:the\s|our\s|this\s)(?P<obj>(?:[\w-]+\s){0,3}?(?:migration|rollout|roll-out|"
        r"project|launch|integration|relationship|account|process|budget|roadmap|onboarding|implementation|upgrade))\b", 0.8,
        kind="value", trigger="own"),
+    # "doing pilates twice a week now", "Been bouldering three times a week", "I go swimming every morning"
+    en("LIKES", rf"\b(?:doing|do|does|go|goes|going|been|started)\s(?:some\s)?(?P<obj>{EN_HOBBY}|pilates|bouldering|"
+       r"crossfit|spin|tennis|squash|badminton|basketball|soccer|volleyball)(?=\s(?:[\w-]+\s){0,2}?(?:(?:once|twice|"
+       r"\w+ times) a (?:week|month)|every (?:day|morning|evening|night|week|weekend|\w+day)|on (?:weekends|\w+days)|"
+       r"daily)\b)", 0.75, kind="value", trigger="a week|a month|every|on weekends|days|daily"),
     # "I'm doing kickboxing", "I'm off to do some taekwondo": a pastime kept up
     en("LIKES", rf"\b(?:I'm|I am|I've been|been)\s(?:\w+\s)?(?:doing|off to do)\s(?:some\s|a lot of\s)?(?P<obj>{EN_HOBBY})\b",
        0.75, kind="value", trigger="doing|off to do"),

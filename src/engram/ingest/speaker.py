@@ -21,7 +21,7 @@ _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|"
     r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|"
-    r"working|planning|"
+    r"working|planning|doing|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|"
     r"(?:(?:day|week|month)\s\d+|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\s"
