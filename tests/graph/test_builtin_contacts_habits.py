@@ -145,6 +145,15 @@ CASES: list[Case] = [
     ("我闺蜜小雅5月18号在厦门办婚礼。", "程露", {("小雅", "FRIEND_OF", "程露")},
      {("程露的闺蜜", "FRIEND_OF", "程露")}),
     ("我朋友圈里最会做饭的是老周。", "何佳", set(), {("何佳的朋友", "FRIEND_OF", "何佳")}),
+    # What follows a kin word and names no relative: a time, an adverb, a school; a product, a company.
+    ("我爸周六要去钓鱼。我妈周末在家做饭。", "李强", set(),
+     {("李强", "CHILD_OF", "周六要"), ("李强", "CHILD_OF", "周末")}),
+    ("小时候我妈常带我去公园。我女儿小学是在海淀上的。", "李强", set(),
+     {("李强", "CHILD_OF", "常带我"), ("小学", "CHILD_OF", "李强")}),
+    ("我的对象存储桶快满了。", "李强", set(), {("李强的对象", "PARTNER_OF", "李强")}),
+    ("Our partner portal is down. My father in law is visiting.", "Ann", set(),
+     {("Ann's partner", "PARTNER_OF", "Ann"), ("Ann", "CHILD_OF", "Ann's father")}),
+    ("我哥李明在腾讯上班。", "李强", {("李明", "SIBLING_OF", "李强")}, set()),
 ]  # fmt: skip
 
 

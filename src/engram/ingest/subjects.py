@@ -24,7 +24,7 @@ from typing import Literal
 from engram.ingest.clauses import Lang, clause_at
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
-from engram.ingest.mentions_zh import is_unknown_word, is_whole_word
+from engram.ingest.mentions_zh import is_unknown_word, is_whole_word, tag_words
 
 Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
@@ -70,11 +70,17 @@ KIN_ZH: dict[str, Kin] = {
 _EN_PLURAL_KIN = (
     r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
 )
+_EN_NOT_KIN = (
+    r"(?![\s-]in[\s-]law|\s(?:printers?|company|companies|portal|program|programme|agency|network|account|"
+    r"requests?|shower|photos?|friends|group|chat|kitchen|brand|site|store|city|ship|app)\b)"
+)
+"""After a kin word, what makes it no relative: "father in law" (an in-law), "our sister company", "my
+Brother printer", "friend request", "baby shower", "our partner portal"."""
 _EN_KIN = re.compile(
     r"\b(?P<det>my|our|the)\s(?:(?:little|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
     r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
     rf"(?P<kin>{'|'.join(sorted((k for k in KIN_EN if ' ' not in k), key=len, reverse=True))}|best friend"
-    rf"|(?P<plural>{_EN_PLURAL_KIN}))\b(?P<poss>['’]s)?(?:(?:,?\s|\s(?:is|was)\s(?:called\s|named\s)?)"
+    rf"|(?P<plural>{_EN_PLURAL_KIN}))\b{_EN_NOT_KIN}(?P<poss>['’]s)?(?:(?:,?\s|\s(?:is|was)\s(?:called\s|named\s)?)"
     rf"(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?))?",
     re.I,
 )
@@ -92,7 +98,7 @@ _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
     rf"(?:我(?:的|们的|家的?)?|^(?=(?:{_ZH_BARE_KIN})(?!饼))|{_ZH_WITH_KIN})"
-    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])"  # 我朋友圈: WeChat moments, no friend
+    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])(?!存储)"  # 我朋友圈: WeChat moments; 对象存储: object storage
     r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
@@ -235,6 +241,8 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
         return None
     if name in _TIME_DOUBLES:  # 我爸天天去钓鱼: every day, not a father named 天天
         return None
+    if _time_or_school(match.string, start):  # 我爸周六…, 我妈常带我…, 我女儿小学…: no one named
+        return None
     doubled = len(name) == 2 and name[0] == name[1]  # 乐乐, 豆豆: a child's or a pet's name
     return name if name[0] in "小阿" or doubled or cjk_person(name) else None
 
@@ -246,6 +254,22 @@ _NOT_A_NAME = frozenset(
 """Words that begin with a surname's character but name no one (恒泰物流的单子，…; 苏大 is a
 university)."""
 _TIME_DOUBLES = frozenset({"天天", "常常", "时时", "年年", "月月", "刚刚", "渐渐", "偏偏", "往往", "明明"})
+
+
+_SCHOOLS = frozenset({"小学", "中学", "初中", "高中", "大学", "幼儿园", "小时候"})
+
+
+def _time_or_school(sentence: str, start: int) -> bool:
+    """Return True when the word jieba reads at ``start`` is a time (周六, 周末), an adverb (常, 马上) or a
+    school level: what follows a kin word there says when or where, not who."""
+    offset = 0
+    for word, flag in tag_words(sentence):
+        if offset == start:
+            return flag in ("t", "d") or word in _SCHOOLS
+        if offset > start:
+            return False
+        offset += len(word)
+    return False
 
 
 def cjk_person(name: str) -> bool:
