@@ -58,6 +58,8 @@ CASES: list[Case] = [
     # A welcomed full name is introduced, not addressed, and a later first name is the same person.
     ("Please welcome Arjun Mehta, who joins today! Arjun reports to me. He's fully remote.", "Lee",
      {("Arjun Mehta", "WORKS_FROM", "remote")}, {("Arjun", "WORKS_FROM", "remote")}),
+    ("Welcome aboard, Priya Shah! Priya will lead QA.", "Lee", {("Priya Shah", "RESPONSIBLE_FOR", "QA")},
+     {("Priya", "RESPONSIBLE_FOR", "QA")}),
     ("Welcome Yusuf Demir! He joins today, based in our Dublin office.", "Lee",
      {("Yusuf Demir", "WORKS_FROM", "Dublin office")}, set()),
     # Where a relative comes over from, or moves home to; a visit home is no move.

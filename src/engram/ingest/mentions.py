@@ -399,7 +399,7 @@ def _verb_follows(sentence: str, end: int) -> bool:
     return (word.endswith("ed") and len(word) > 4) or word == "will"
 
 
-_INTRODUCED = re.compile(r"\bwelcom(?:e|ing)\s*$", re.I)
+_INTRODUCED = re.compile(r"\bwelcom(?:e|ing)(?:\s+(?:aboard|to the team))?[\s,]*$", re.I)
 
 
 def _vocative(sentence: str, start: int, end: int, words: int) -> bool:
