@@ -95,7 +95,7 @@ def _thread_values(txn: Txn, episode: Episode, claim: Claim) -> list[Fact]:
     the episode's thread, with another target under the same conditions, when the claim is a
     person's statement of a value (none outside a thread)."""
     thread, group = thread_key(episode), episode.group_id
-    if thread is None or claim.predicate.scope != "thread" or not claim.has_target or claim.negated:
+    if thread is None or not claim.has_target or claim.negated:
         return []
     subject = txn.entity(group, claim.subject)
     if subject is None or subject.type != "person":

@@ -50,7 +50,7 @@ _TITLE_WORDS = (
 """A job title in capitals, ending in a role's noun ("Account Executive", "Head of Customer Success")."""
 
 EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
-    # a signature line: "— Owen Petrakis, Account Executive, LedgerLine", "Dana Lee | VP Sales | Acme"
+    # a signature line: "— Owen Petrakis, Account Executive, LedgerLine", "Best, Dana Lee | Head of Sales | Acme"
     en("WORKS_AT", rf"{_SIGNED}{_TITLE_WORDS}\s?[,|]\s?(?P<obj>{EN_CAPS})\s*$", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="organisation", trigger=","),
     en("HAS_ROLE", rf"{_SIGNED}(?P<obj>{_TITLE_WORDS})\s?[,|]\s?{EN_CAPS}\s*$", 0.8, subject="group",

@@ -84,12 +84,20 @@ _REQUESTED = re.compile(
 """In a deadline's clause: someone asks for it (要求周五前派人, "wants a fix by April 12")."""
 
 
+_OF_ME = re.compile(r"\s*(?:我|me\b)")
+"""Right after a request: asked of the speaker (要求我…, "asked me to…")."""
+
+
+def _request_in(reading: Sentence, cue: int) -> re.Match[str] | None:
+    """Return where the clause of ``cue`` asks for something (``_REQUESTED``), or None."""
+    return _REQUESTED.search(reading.text, *reading.clause_of(cue))
+
+
 def asked_by_another(reading: Sentence, cue: int) -> bool:
     """Return True when the clause of ``cue`` asks for something of the speaker (大唐的刘经理要求4月1号前
     出方案): its date is the asker's, never the speaker's own (老板要求我周五前…: asked of me, mine)."""
-    start, end = reading.clause_of(cue)
-    asked = _REQUESTED.search(reading.text, start, end)
-    return asked is not None and not re.match(r"\s*(?:我|me\b)", reading.text[asked.end() : end])
+    asked = _request_in(reading, cue)
+    return asked is not None and not _OF_ME.match(reading.text, asked.end(), asked.endpos)
 
 
 _THE_CUSTOMER = re.compile(r"对方|客户|他们|\b(?:they|their|the customer|the client)\b", re.I)
@@ -128,12 +136,9 @@ _WHERE = re.compile(r"\b(?:in|at)\s$")
 def _whose(department: Mention, reading: Sentence) -> bool:
     """Return True when a department is said only to say whose a person is (工程部的庄经理说…,
     护理部温主任要求…), not as what holds the budget or the deadline (研发部的预算)."""
-    if reading.text[department.end : department.end + 1] == "的":
-        return any(
-            m.type == "person" and department.end + 1 <= m.start <= department.end + 7
-            for m in reading.mentions
-        )
-    return any(m.type == "person" and m.start == department.end for m in reading.mentions)
+    said_whose = reading.text.startswith("的", department.end)  # 工程部的庄经理: up to 6 characters on
+    after, reach = (department.end + 1, 6) if said_whose else (department.end, 0)
+    return any(m.type == "person" and after <= m.start <= after + reach for m in reading.mentions)
 
 
 def _affiliation(name: str) -> bool:
@@ -160,7 +165,7 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
         predicate == "DEADLINE"
         and found is not None
         and found.type in _ASKED_OF
-        and _REQUESTED.search(reading.text, *reading.clause_of(cue))
+        and _request_in(reading, cue)
     ):  # 瑞丰纺织说…染色机…，要求5月10号前派工程师上门: the one who asks (named first) owns the date
         asking = [
             m for m in mentions if m.end <= cue and m.type == "organisation" and not _affiliation(m.name)
