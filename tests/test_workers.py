@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -137,6 +139,59 @@ def test_two_workers_share_the_store_and_the_metrics(store_env: dict[str, str], 
         assert len([n for n in per_worker.values() if n]) == 2, per_worker
         assert sum(per_worker.values()) == rounds
         assert scraped_total(base, "/v1/episodes", "201") == rounds + 80, "the page sums both workers"
+
+
+def listening_sockets(port: int) -> int:
+    """Return how many TCP sockets on this machine listen on ``port`` (/proc/net/tcp, tcp6)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            count += state == "0A" and int(local.rsplit(":", 1)[1], 16) == port
+    return count
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a listening socket per worker is Linux's SO_REUSEPORT")
+def test_fifty_clients_connecting_at_once_are_spread_over_both_workers(tmp_path: Path) -> None:
+    """Workers sharing one accept queue often left every connection of a burst on one of them;
+    each worker now listens on its own socket (engram.api.listeners) and the kernel spreads them."""
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    env = {"ENGRAM_DATA_DIR": str(tmp_path / "data"), "ENGRAM_EMBEDDER": "none"}
+    with engram_serve({**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}, "--workers", "2") as base:
+        port, deadline = int(base.rsplit(":", 1)[1]), time.monotonic() + 120
+        while listening_sockets(port) < 2:  # the first worker up answers before the second listens
+            assert time.monotonic() < deadline, "the workers share one listening socket"
+            time.sleep(0.2)
+        everyone_connected = threading.Barrier(50)
+
+        def searches(client: int) -> list[int]:
+            with httpx.Client(base_url=base, timeout=60) as http:
+                everyone_connected.wait()  # then all fifty open their connection at once
+                return [
+                    http.post("/v1/episodes/search", json={"query": f"client {client}"}).status_code
+                    for _ in range(4)
+                ]
+
+        with ThreadPoolExecutor(50) as pool:
+            statuses = [status for batch in pool.map(searches, range(50)) for status in batch]
+        assert statuses == [200] * 200
+        per_process = requests_per_worker(metrics_dir, "/v1/episodes/search").values()
+        served = sorted(n for n in per_process if n)  # the parent process serves nothing
+        # Connections go by a hash of their addresses: 5 or fewer of 50 on one worker is a 1-in-10^8 draw.
+        assert len(served) == 2 and served[0] >= 24, served
+
+
+def test_workers_on_a_port_in_use_exit_saying_so(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        command = [sys.executable, "-m", "engram", "serve", "--port", port, "--workers", "2"]
+        ran = subprocess.run(
+            [*command, "--data-dir", str(tmp_path / "data")], capture_output=True, text=True, timeout=120
+        )
+    assert ran.returncode == 3 and "Address already in use" in ran.stderr, ran.stderr
 
 
 def test_a_process_finds_by_vector_what_another_process_wrote_on_the_same_sqlite_file(

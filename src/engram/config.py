@@ -131,6 +131,13 @@ class Settings(BaseSettings):
     result_budget_bytes: int = Field(
         default=32 * 1024, gt=0, description="Most JSON bytes in one page of episodes, hits or operations."
     )
+    request_threads: int = Field(
+        default=8,
+        ge=1,
+        le=1024,
+        description="Threads per server process that run requests (REST routes, MCP tools, the API-key "
+        "check); a request waits for a free one. More add contention for the GIL, not throughput.",
+    )
     max_body_bytes: int = Field(
         default=1024 * 1024, gt=0, description="Largest HTTP request body; a larger one is refused (413)."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
@@ -56,6 +57,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Plain-function routes, MCP tools and the key check run on this loop's thread pool;
+        # anyio's 40 threads only contend for the GIL (bench/RESULTS.md, "Request threads and a
+        # listener per worker").
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.request_threads
         try:
             async with mcp_server.session_manager.run():
                 yield

@@ -116,7 +116,9 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
     """Run ``workers`` uvicorn worker processes on the app factory, with their metrics in one directory
     and one console secret (a random one unless ENGRAM_CONSOLE_SECRET is set)."""
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
+    from engram.api.listeners import worker_listener
     from engram.api.workers import HOST_VARIABLE
 
     if data_dir is not None:
@@ -128,7 +130,7 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
     if own_metrics_dir:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="engram-metrics-")
     try:
-        uvicorn.run(
+        config = uvicorn.Config(
             "engram.api.workers:app_from_environment",
             factory=True,
             workers=workers,
@@ -139,6 +141,8 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
             # Engram and opening the store on a busy machine takes well over the default 5 s.
             timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         )
+        # What uvicorn.run does for workers, with a listening socket per worker (Linux).
+        Multiprocess(config, sockets=[worker_listener(config)]).run()
     finally:
         if own_metrics_dir:
             shutil.rmtree(os.environ.pop("PROMETHEUS_MULTIPROC_DIR"), ignore_errors=True)
