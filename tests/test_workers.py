@@ -182,16 +182,26 @@ def test_fifty_clients_connecting_at_once_are_spread_over_both_workers(tmp_path:
         assert len(served) == 2 and served[0] >= 24, served
 
 
+def serve_on(port: int, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``engram serve --workers 2`` on ``port``, expecting it to exit; return how it ended."""
+    command = [sys.executable, "-m", "engram", "serve", "--port", str(port), "--workers", "2"]
+    return subprocess.run(
+        [*command, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=120
+    )
+
+
 def test_workers_on_a_port_in_use_exit_saying_so(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        port = str(taken.getsockname()[1])
-        command = [sys.executable, "-m", "engram", "serve", "--port", port, "--workers", "2"]
-        ran = subprocess.run(
-            [*command, "--data-dir", str(tmp_path / "data")], capture_output=True, text=True, timeout=120
-        )
+        ran = serve_on(taken.getsockname()[1], tmp_path / "data")
     assert ran.returncode == 3 and "Address already in use" in ran.stderr, ran.stderr
+    # Another server's workers listen with SO_REUSEPORT, which would let a second one share the port.
+    with engram_serve(
+        {"ENGRAM_DATA_DIR": str(tmp_path / "first"), "ENGRAM_EMBEDDER": "none"}, "--workers", "2"
+    ) as base:
+        ran = serve_on(int(base.rsplit(":", 1)[1]), tmp_path / "second")
+        assert ran.returncode == 3 and "Address already in use" in ran.stderr, ran.stderr
 
 
 def test_a_process_finds_by_vector_what_another_process_wrote_on_the_same_sqlite_file(

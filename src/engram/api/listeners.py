@@ -9,12 +9,12 @@ the same address, and the kernel spreads new connections over them by a hash of 
 (socket(7); the option's Linux semantics since 3.9).
 
 uvicorn hands each worker process the parent's sockets by pickling them into it. The parent's
-socket here is a :class:`WorkerListener`: bound with ``SO_REUSEPORT`` (it holds the port, so a
-port in use fails at start, in the parent) but never listened on, so no connection queues on it;
-pickled, it becomes a new socket bound to the same address in the worker, which uvicorn then
-listens on. A worker uvicorn restarts binds its own the same way. Elsewhere than Linux,
-``SO_REUSEPORT`` does not balance (BSD and macOS give the last bound socket every connection), so
-the parent's socket is shared as uvicorn does.
+socket here is a :class:`WorkerListener`: bound with ``SO_REUSEPORT`` (it holds the port; a port
+another program or server listens on fails at start, in the parent) but never listened on, so no
+connection queues on it; pickled, it becomes a new socket bound to the same address in the
+worker, which uvicorn then listens on. A worker uvicorn restarts binds its own the same way.
+Elsewhere than Linux, ``SO_REUSEPORT`` does not balance (BSD and macOS give the last bound socket
+every connection), so the parent's socket is shared as uvicorn does.
 """
 
 from __future__ import annotations
@@ -42,6 +42,18 @@ def _bound(family: int, address: Any, kind: type[socket.socket] = socket.socket)
     return sock
 
 
+def _refuse_if_taken(family: int, address: Any) -> None:
+    """Raise OSError (address in use) when any socket listens on ``address``.
+
+    Binding with ``SO_REUSEPORT`` would succeed beside another server of the same user that uses
+    it too (a second ``engram serve --workers`` on the port) and share its connections; a bind
+    without it fails there, as it does for uvicorn's one process.
+    """
+    with socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(address)
+
+
 class WorkerListener(socket.socket):
     """The parent's socket, which each worker process receives as a new socket on the same address."""
 
@@ -59,6 +71,8 @@ def worker_listener(config: Config) -> socket.socket:
         return config.bind_socket()
     family = socket.AF_INET6 if config.host and ":" in config.host else socket.AF_INET
     try:
+        if config.port:
+            _refuse_if_taken(family, (config.host, config.port))
         listener = _bound(family, (config.host, config.port), WorkerListener)
     except OSError as exc:  # as uvicorn reports it for one process
         logger.error("%s while attempting to bind on address %r", exc, (config.host, config.port))
