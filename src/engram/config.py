@@ -131,12 +131,12 @@ class Settings(BaseSettings):
     result_budget_bytes: int = Field(
         default=32 * 1024, gt=0, description="Most JSON bytes in one page of episodes, hits or operations."
     )
-    request_threads: int = Field(
+    concurrent_reads: int = Field(
         default=8,
         ge=1,
         le=1024,
-        description="Threads per server process that run requests (REST routes, MCP tools, the API-key "
-        "check); a request waits for a free one. More add contention for the GIL, not throughput.",
+        description="REST reads (GET, HEAD and searches) one server process runs at once; the "
+        "others wait their turn without a thread. Writes, MCP and the console are not counted.",
     )
     max_body_bytes: int = Field(
         default=1024 * 1024, gt=0, description="Largest HTTP request body; a larger one is refused (413)."

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import anyio.to_thread
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
@@ -21,6 +20,7 @@ from engram.api.rest.episodes import health_router, router
 from engram.api.rest.graph import router as graph_router
 from engram.api.rest.history import router as history_router
 from engram.api.rest.keys import router as keys_router
+from engram.api.rest.read_slots import ReadSlots
 from engram.api.rest.references import router as references_router
 from engram.memory import Memory
 
@@ -57,10 +57,6 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        # Plain-function routes, MCP tools and the key check run on this loop's thread pool;
-        # anyio's 40 threads only contend for the GIL (bench/RESULTS.md, "Request threads and a
-        # listener per worker").
-        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.request_threads
         try:
             async with mcp_server.session_manager.run():
                 yield
@@ -75,6 +71,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.memory = memory
+    app.state.read_slots = ReadSlots(settings.concurrent_reads)
     problems.install(app)
     app.add_middleware(HeadAsGet)  # first, so innermost: the edge, CORS and metrics see the HEAD
     if settings.cors_origins:
