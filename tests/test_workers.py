@@ -160,7 +160,9 @@ def test_fifty_clients_connecting_at_once_are_spread_over_both_workers(tmp_path:
     env = {"ENGRAM_DATA_DIR": str(tmp_path / "data"), "ENGRAM_EMBEDDER": "none"}
     with engram_serve({**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}, "--workers", "2") as base:
         port, deadline = int(base.rsplit(":", 1)[1]), time.monotonic() + 120
-        while listening_sockets(port) < 2:  # the first worker up answers before the second listens
+        # The parent's shared socket and each worker's own; the first worker up answers before
+        # the second listens.
+        while listening_sockets(port) < 3:
             assert time.monotonic() < deadline, "the workers share one listening socket"
             time.sleep(0.2)
         everyone_connected = threading.Barrier(50)
@@ -178,8 +180,9 @@ def test_fifty_clients_connecting_at_once_are_spread_over_both_workers(tmp_path:
         assert statuses == [200] * 200
         per_process = requests_per_worker(metrics_dir, "/v1/episodes/search").values()
         served = sorted(n for n in per_process if n)  # the parent process serves nothing
-        # Connections go by a hash of their addresses: 5 or fewer of 50 on one worker is a 1-in-10^8 draw.
-        assert len(served) == 2 and served[0] >= 24, served
+        # Connections go by a hash of their addresses over three sockets, the shared one's taken by
+        # either worker: 2 or fewer of 50 hashed to a worker's own socket is a 1-in-10^6 draw.
+        assert len(served) == 2 and served[0] >= 12, served
 
 
 def serve_on(port: int, data_dir: Path) -> subprocess.CompletedProcess[str]:

@@ -136,7 +136,14 @@ class Settings(BaseSettings):
         ge=1,
         le=1024,
         description="REST reads (GET, HEAD and searches) one server process runs at once; the "
-        "others wait their turn without a thread. Writes, MCP and the console are not counted.",
+        "others wait their turn without a thread. MCP and the console are not counted.",
+    )
+    concurrent_writes: int = Field(
+        default=16,
+        ge=1,
+        le=1024,
+        description="REST writes one server process runs at once (a write may wait on the database's "
+        "lock); the others wait their turn without a thread, leaving threads to reads and health checks.",
     )
     max_body_bytes: int = Field(
         default=1024 * 1024, gt=0, description="Largest HTTP request body; a larger one is refused (413)."

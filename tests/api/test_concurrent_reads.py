@@ -1,5 +1,6 @@
-"""At most ``ENGRAM_CONCURRENT_READS`` REST reads run at once per server process; writes are not
-counted, so writes stuck behind the database's lock never hold up reads or /healthz.
+"""At most ``ENGRAM_CONCURRENT_READS`` REST reads and ``ENGRAM_CONCURRENT_WRITES`` writes run at
+once per server process, so writes stuck behind the database's lock, however many, never take the
+threads reads and /healthz need.
 
 Through a real uvicorn server and HTTP clients, on a SQLite file another connection locks.
 """
@@ -69,9 +70,10 @@ def test_writes_waiting_on_the_database_lock_hold_up_no_read(tmp_path: Path) -> 
             with httpx.Client(base_url=base, timeout=60) as http:
                 return http.post("/v1/episodes", json={"content": f"note {i}"}).status_code
 
-        with ThreadPoolExecutor(12) as writers:
-            writes = [writers.submit(write, i) for i in range(12)]
-            time.sleep(1.0)  # the twelve are in their routes, waiting for the lock
+        # More writes than the route pool's 40 threads: before the write slots, they took every one.
+        with ThreadPoolExecutor(45) as writers:
+            writes = [writers.submit(write, i) for i in range(45)]
+            time.sleep(1.5)  # sixteen are in their routes waiting for the lock, the rest for a slot
             with httpx.Client(base_url=base, timeout=5) as http:
                 assert http.get("/healthz").status_code == 200
                 found = http.post("/v1/episodes/search", json={"query": "depot"})
@@ -80,9 +82,9 @@ def test_writes_waiting_on_the_database_lock_hold_up_no_read(tmp_path: Path) -> 
             assert listed.status_code == 200 and len(listed.json()["items"]) == 1
             assert not any(w.done() for w in writes), "the writes were still waiting for the lock"
             other.execute("COMMIT")
-            assert [w.result() for w in writes] == [201] * 12
+            assert [w.result() for w in writes] == [201] * 45
         other.close()
-        assert len(memory.list_episodes(limit=100).items) == 13
+        assert len(memory.list_episodes(limit=100).items) == 46
 
 
 def test_serve_refuses_no_concurrent_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,8 +20,8 @@ from engram.api.rest.episodes import health_router, router
 from engram.api.rest.graph import router as graph_router
 from engram.api.rest.history import router as history_router
 from engram.api.rest.keys import router as keys_router
-from engram.api.rest.read_slots import ReadSlots
 from engram.api.rest.references import router as references_router
+from engram.api.rest.slots import RequestSlots
 from engram.memory import Memory
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -71,7 +71,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.memory = memory
-    app.state.read_slots = ReadSlots(settings.concurrent_reads)
+    app.state.slots = RequestSlots(settings.concurrent_reads, settings.concurrent_writes)
     problems.install(app)
     app.add_middleware(HeadAsGet)  # first, so innermost: the edge, CORS and metrics see the HEAD
     if settings.cors_origins:

@@ -118,7 +118,7 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from engram.api.listeners import worker_listener
+    from engram.api.listeners import worker_listeners
     from engram.api.workers import HOST_VARIABLE
 
     if data_dir is not None:
@@ -142,7 +142,7 @@ def _serve_workers(data_dir: Path | None, host: str, port: int, workers: int) ->
             timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         )
         # What uvicorn.run does for workers, with a listening socket per worker (Linux).
-        Multiprocess(config, sockets=[worker_listener(config)]).run()
+        Multiprocess(config, sockets=worker_listeners(config)).run()
     finally:
         if own_metrics_dir:
             shutil.rmtree(os.environ.pop("PROMETHEUS_MULTIPROC_DIR"), ignore_errors=True)

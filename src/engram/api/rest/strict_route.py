@@ -15,13 +15,13 @@ from fastapi import Request, Response
 from fastapi.dependencies.models import Dependant
 
 from engram.api.rest.json_body import StrictJSONRoute
-from engram.api.rest.read_slots import ReadSlots, is_read
+from engram.api.rest.slots import RequestSlots
 from engram.errors import InvalidInput, shown
 
 
 class StrictRoute(StrictJSONRoute):
     """A StrictJSONRoute that answers an unknown query parameter with a 422 naming it, and runs a
-    read only in one of the app's read slots (``app.state.read_slots``, engram.api.rest.read_slots)."""
+    request only in one of the app's read or write slots (``app.state.slots``, engram.api.rest.slots)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         """Return the JSON-strict handler, behind a check of the query's parameter names."""
@@ -34,10 +34,10 @@ class StrictRoute(StrictJSONRoute):
                 takes = ", ".join(sorted(known)) or "none"
                 detail = f"unknown query parameter {shown(unknown[0])}; this route takes: {takes}"
                 raise InvalidInput(detail, field=unknown[0])
-            slots: ReadSlots | None = getattr(request.app.state, "read_slots", None)
-            if slots is None or not is_read(request):
+            slots: RequestSlots | None = getattr(request.app.state, "slots", None)
+            if slots is None:
                 return await handler(request)
-            async with slots():
+            async with slots.of(request):
                 return await handler(request)
 
         return checked_handler
