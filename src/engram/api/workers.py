@@ -1,8 +1,8 @@
 """What ``engram serve --workers N`` hands uvicorn: an app factory each worker process calls.
 
 uvicorn starts the worker processes itself (``workers=N`` with an import string) and restarts one
-that dies; on Linux each listens on a socket of its own on the one port (engram.api.listeners),
-elsewhere they share the parent's. Each worker opens its own ``Memory`` from
+that dies. They accept on the socket the parent listens on and, on Linux, each on a socket of its
+own on the same port too (engram.api.listeners). Each worker opens its own ``Memory`` from
 the environment ``engram serve`` set before starting them (``ENGRAM_*`` settings, the bind
 address in ``ENGRAM_SERVE_HOST``), keeps its own in-memory vectors and query caches, and closes
 its memory when it stops. Workers share the database: SQLite in WAL mode (readers never wait; one
