@@ -161,6 +161,14 @@ class StoreError(EngramError):
     exit_code = 5
 
 
+class StoreBusy(StoreError):
+    """Another writer held the database's write lock longer than a write waits (SQLite's busy
+    timeout, 10 s): nothing was written; retry shortly (HTTP 503 with ``Retry-After``)."""
+
+    title = "Store busy"
+    retry_after_seconds = 1
+
+
 class ExtractionError(EngramError):
     """The extractor failed (endpoint unreachable, refusing, or answering with no usable JSON).
 

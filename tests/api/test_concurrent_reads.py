@@ -92,3 +92,21 @@ def test_serve_refuses_no_concurrent_reads(tmp_path: Path, monkeypatch: pytest.M
     result = CliRunner().invoke(cli, ["serve", "--data-dir", str(tmp_path / "data"), "--port", "8799"])
     assert result.exit_code == 2, result.output
     assert "ENGRAM_CONCURRENT_READS" in result.stderr and "greater than or equal to 1" in result.stderr
+
+
+def test_a_write_that_outwaits_the_lock_is_a_503_to_retry(tmp_path: Path) -> None:
+    """SQLite's busy timeout (10 s) ends the wait: a 503 with Retry-After, nothing half-written."""
+    with Memory.open(settings=settings(tmp_path, 8)) as memory, serving(memory) as base:
+        other = apsw.Connection(str(tmp_path / "data" / "engram.db"))
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            refused = httpx.post(f"{base}/v1/episodes", json={"content": "late note"}, timeout=60)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert refused.status_code == 503, refused.text
+        assert refused.headers["Retry-After"] == "1"
+        assert refused.json()["title"] == "Store busy" and "retry" in refused.json()["detail"]
+        assert memory.list_episodes().items == []
+        again = httpx.post(f"{base}/v1/episodes", json={"content": "late note"}, timeout=60)
+        assert again.status_code == 201

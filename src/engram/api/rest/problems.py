@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
-from engram.errors import EngramError, PreconditionFailed
+from engram.errors import EngramError, PreconditionFailed, StoreBusy
 from engram.validation import explain
 
 PROBLEM_JSON = "application/problem+json"
@@ -147,7 +147,10 @@ def _engram_problem(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, PreconditionFailed) and field is None:  # expected_version arrives as If-Match
         field = "If-Match"
         detail += f'; read it again and retry with If-Match: "{exc.current_version}"'
-    return problem(request.scope, exc.status, exc.title, detail, field=field, **exc.extra)
+    response = problem(request.scope, exc.status, exc.title, detail, field=field, **exc.extra)
+    if isinstance(exc, StoreBusy):
+        response.headers["Retry-After"] = str(exc.retry_after_seconds)
+    return response
 
 
 def _allowed_methods(request: Request) -> str | None:

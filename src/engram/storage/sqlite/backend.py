@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import apsw
 
 from engram import fold
-from engram.errors import StoreError
+from engram.errors import StoreBusy, StoreError
 from engram.storage.backend import Backend
 from engram.storage.sql import Db, Dialect, Params, checked_key, sqlite_placeholders
 from engram.storage.sqlite.bulk import set_based
@@ -31,6 +31,8 @@ from engram.storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
 T = TypeVar("T")
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long a write waits for another process's write lock before StoreBusy."""
 OPTIMIZE_EVERY = 2000
 """Rows stored between two ``PRAGMA optimize`` runs (statistics for the query planner)."""
 EXPANDED_LIST = 64
@@ -181,7 +183,7 @@ class SQLiteBackend(Backend):
 
     def _open(self) -> apsw.Connection:
         conn = apsw.Connection(str(self.path))
-        conn.set_busy_timeout(10_000)
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
         # Reference-name keys (triggers and lookups) fold as PostgreSQL's function of the same name.
         conn.create_scalar_function(fold.SQL_FUNCTION, _sql_fold, 1, deterministic=True)
         conn.execute("PRAGMA journal_mode = WAL")
@@ -199,8 +201,17 @@ class SQLiteBackend(Backend):
         yield SQLiteDb(self.connection())
 
     def write(self, fn: Callable[[Db], T]) -> T:
-        """Run ``fn(db)`` on the writer thread inside one immediate transaction."""
-        return self._on_writer(lambda conn: self._transaction(conn, lambda c: fn(SQLiteDb(c))))
+        """Run ``fn(db)`` on the writer thread inside one immediate transaction.
+
+        Raises StoreBusy when another process holds the write lock past the busy timeout.
+        """
+        try:
+            return self._on_writer(lambda conn: self._transaction(conn, lambda c: fn(SQLiteDb(c))))
+        except apsw.BusyError as exc:
+            raise StoreBusy(
+                f"another writer held the database for {BUSY_TIMEOUT_MS // 1000} s ({exc}); nothing "
+                "was written, retry shortly"
+            ) from exc
 
     def _on_writer(self, fn: Callable[[apsw.Connection], T]) -> T:
         """Run ``fn(conn)`` on the writer thread, outside any transaction (pragmas, VACUUM)."""
