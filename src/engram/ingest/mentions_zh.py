@@ -49,14 +49,20 @@ def tag_words(sentence: str) -> tuple[tuple[str, str], ...]:
     return tuple((w, f) for w, f in _posseg().cut(sentence))
 
 
+def word_at(sentence: str, position: int) -> tuple[str, str] | None:
+    """Return the (word, part-of-speech flag) jieba reads beginning at ``position`` of ``sentence``,
+    or None when no word begins there."""
+    start = 0
+    for word, flag in tag_words(sentence):
+        if start >= position:
+            return (word, flag) if start == position else None
+        start += len(word)
+    return None
+
+
 def starts_a_word(sentence: str, position: int) -> bool:
     """Return whether jieba begins a word at ``position`` of ``sentence`` (临时工, 平时工作: 时 does not)."""
-    start = 0
-    for word, _ in tag_words(sentence):
-        if start >= position:
-            return start == position
-        start += len(word)
-    return False
+    return word_at(sentence, position) is not None
 
 
 _ORG_SUFFIX = _words(
@@ -492,14 +498,8 @@ def is_whole_word(sentence: str, start: int, end: int) -> bool:
 def inside_longer_name(sentence: str, start: int, end: int) -> bool:
     """Return True when ``sentence[start:end]`` begins a longer word jieba tags as a proper name or an
     organisation (京东 of 京东方/nz, not 蔚来 of 蔚来任/l nor 顺丰 of 顺|丰当)."""
-    offset = 0
-    for word, flag in tag_words(sentence):
-        if offset == start:
-            return offset + len(word) > end and flag in ("nz", "nt", "nr", "nrt", "ns")
-        offset += len(word)
-        if offset > start:
-            return False
-    return False
+    found = word_at(sentence, start)
+    return found is not None and start + len(found[0]) > end and found[1] in ("nz", "nt", "nr", "nrt", "ns")
 
 
 def is_unknown_word(word: str) -> bool:

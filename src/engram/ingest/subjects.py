@@ -24,7 +24,7 @@ from typing import Literal
 from engram.ingest.clauses import Lang, clause_at
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
-from engram.ingest.mentions_zh import is_unknown_word, is_whole_word, tag_words
+from engram.ingest.mentions_zh import is_unknown_word, is_whole_word, word_at
 
 Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
@@ -262,14 +262,8 @@ _SCHOOLS = frozenset({"小学", "中学", "初中", "高中", "大学", "幼儿�
 def _time_or_school(sentence: str, start: int) -> bool:
     """Return True when the word jieba reads at ``start`` is a time (周六, 周末), an adverb (常, 马上) or a
     school level: what follows a kin word there says when or where, not who."""
-    offset = 0
-    for word, flag in tag_words(sentence):
-        if offset == start:
-            return flag in ("t", "d") or word in _SCHOOLS
-        if offset > start:
-            return False
-        offset += len(word)
-    return False
+    found = word_at(sentence, start)
+    return found is not None and (found[1] in ("t", "d") or found[0] in _SCHOOLS)
 
 
 def cjk_person(name: str) -> bool:
