@@ -52,6 +52,11 @@ class EngramError(Exception):
         """Return members the error adds to its problem+json / tool error body (none by default)."""
         return {}
 
+    @property
+    def headers(self) -> dict[str, str]:
+        """Return HTTP headers the error's problem response carries (none by default)."""
+        return {}
+
 
 class Unauthorized(EngramError):
     """The caller sent no API key where one is needed, or one that is unknown or revoked.
@@ -166,7 +171,10 @@ class StoreBusy(StoreError):
     timeout, 10 s): nothing was written; retry shortly (HTTP 503 with ``Retry-After``)."""
 
     title = "Store busy"
-    retry_after_seconds = 1
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": "1"}
 
 
 class ExtractionError(EngramError):

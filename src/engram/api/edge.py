@@ -291,6 +291,7 @@ class Edge:
             return await anyio.to_thread.run_sync(self.authenticate, headers), None
         except EngramError as exc:
             refusal = problem(scope, exc.status, exc.title, exc.detail, field=exc.field, **exc.extra)
+            refusal.headers.update(exc.headers)
             if exc.status == 401:
                 refusal.headers["WWW-Authenticate"] = BEARER_CHALLENGE
             return None, refusal

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Scope
 
-from engram.errors import EngramError, PreconditionFailed, StoreBusy
+from engram.errors import EngramError, PreconditionFailed
 from engram.validation import explain
 
 PROBLEM_JSON = "application/problem+json"
@@ -148,8 +148,7 @@ def _engram_problem(request: Request, exc: Exception) -> JSONResponse:
         field = "If-Match"
         detail += f'; read it again and retry with If-Match: "{exc.current_version}"'
     response = problem(request.scope, exc.status, exc.title, detail, field=field, **exc.extra)
-    if isinstance(exc, StoreBusy):
-        response.headers["Retry-After"] = str(exc.retry_after_seconds)
+    response.headers.update(exc.headers)
     return response
 
 
