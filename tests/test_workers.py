@@ -146,7 +146,8 @@ def listening_sockets(port: int) -> int:
     count = 0
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:
-            local, state = line.split()[1], line.split()[3]
+            fields = line.split()
+            local, state = fields[1], fields[3]
             count += state == "0A" and int(local.rsplit(":", 1)[1], 16) == port
     return count
 

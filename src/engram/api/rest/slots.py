@@ -27,7 +27,7 @@ READ_METHODS = frozenset({"GET", "HEAD"})
 
 def is_read(request: Request) -> bool:
     """Return whether ``request`` only reads: a GET, a HEAD or a POST to a ``…/search`` route."""
-    return request.method in READ_METHODS or request.url.path.endswith("/search")
+    return request.method in READ_METHODS or request.scope["path"].endswith("/search")  # no URL built
 
 
 class Slots:
