@@ -49,9 +49,11 @@ English (216 English and 226 Chinese facts, 12 items stating none); ``--split de
 bench/extraction_dev6.jsonl: 100 more, 40 of them LoCoMo turns (109 English and 268 Chinese facts,
 18 items stating none). ``--split holdout2`` reads bench/data/extraction_holdout2.jsonl: 140 items
 written by a team member who read only bench/data/extraction_set.md (213 English and 248 Chinese
-facts, 20 chit-chat items stating none), the second unseen measure.
+facts, 20 chit-chat items stating none), read for error analysis since; ``--split holdout3``
+bench/data/extraction_holdout3.jsonl: 140 more written the same way (213 English and 222 Chinese
+facts, 22 items stating none), the unseen measure.
 
-Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|holdout2|dev2|…|dev6]
+Usage: .venv/bin/python bench/extraction_bench.py [--split dev|test|all|holdout|holdout2|holdout3|dev2|…|dev6]
        [--limit N] [--lang zh|en] [--kind K] [--json] [--oracle] [--extractor builtin|llm|none]
 """
 
@@ -81,9 +83,11 @@ DEV4 = _kg.DATA / "extraction_dev4.jsonl"
 DEV5 = _kg.DATA / "extraction_dev5.jsonl"
 DEV6 = _kg.DATA / "extraction_dev6.jsonl"
 HOLDOUT2 = _kg.DATA / "extraction_holdout2.jsonl"
+HOLDOUT3 = _kg.DATA / "extraction_holdout3.jsonl"
 FILES = {
     "holdout": HOLDOUT,
     "holdout2": HOLDOUT2,
+    "holdout3": HOLDOUT3,
     "dev2": DEV2,
     "dev3": DEV3,
     "dev4": DEV4,

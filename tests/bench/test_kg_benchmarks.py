@@ -80,8 +80,9 @@ def _names(entities: list[dict[str, Any]]) -> set[str]:
         (EXTRACTION.with_name("extraction_dev5.jsonl"), 100),
         (EXTRACTION.with_name("extraction_dev6.jsonl"), 100),
         (EXTRACTION.with_name("extraction_holdout2.jsonl"), 140),
+        (EXTRACTION.with_name("extraction_holdout3.jsonl"), 140),
     ],
-    ids=["set", "holdout", "dev2", "dev3", "dev4", "dev5", "dev6", "holdout2"],
+    ids=["set", "holdout", "dev2", "dev3", "dev4", "dev5", "dev6", "holdout2", "holdout3"],
 )
 def test_extraction_set_lines_are_well_formed(path: Path, minimum: int) -> None:
     items = _lines(path)
@@ -116,6 +117,7 @@ def test_the_extraction_files_share_no_item() -> None:
         "extraction_dev5",
         "extraction_dev6",
         "extraction_holdout2",
+        "extraction_holdout3",
     ]
     seen: set[str] = set()
     for name in files:

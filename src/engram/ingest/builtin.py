@@ -55,6 +55,7 @@ from engram.ingest.mentions_zh import organisation_beginning_with, starts_a_word
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
+from engram.ingest.signing import signed_deal
 from engram.ingest.speaker import (
     PERSON_TYPES,
     handed_over_by,
@@ -76,6 +77,7 @@ from engram.ingest.topics import (
     TOPIC_HOLDERS_LATER,
     asked_by_another,
     earlier_topic,
+    order_of_message,
     sentence_topic,
 )
 from engram.models.episodes import Episode
@@ -223,6 +225,8 @@ class BuiltinExtractor:
             for pattern, match in about + elliptical:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
+            if not questioned and (signed := signed_deal(reading, message)) is not None:
+                message.add_fact(signed)
             self._observe(reading, message)
             add_names_given(message, reading)
         add_implied_facts(message, text)
@@ -527,6 +531,7 @@ class BuiltinExtractor:
                 c.kind in _FIRST_PERSON and c.start < max(cue, match.end()) for c in reading.candidates
             )
             topic = sentence_topic(predicate, cue, reading)
+            topic = order_of_message(predicate, message, topic) or topic
             if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
                 topic = earlier_topic(predicate, message, reading.text[:cue])
             if topic is not None:

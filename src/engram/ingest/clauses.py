@@ -135,7 +135,12 @@ _EN_GENERIC = re.compile(
     re.I,
 )
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
-_ZH_CUT = re.compile(r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|时|了|吧|呢|啊).*$")
+_ZH_CUT = re.compile(
+    r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|"
+    r"(?<![即及实同临暂按准随小当定计适限分工历耗届顿])时(?![间尚代装光刻期候常钟速效区差])|了|吧|呢|啊).*$"
+)
+"""Where an object ends: a time word or particle after it (运动的时候…, 吃饭时), not 时 inside a word
+(即时设计)."""
 _NON_OBJECT = re.compile(
     rf"{_DURATION}\b|(?:[\d一二两三四五六七八九十几半]+多?个?(?:年|月|天|周|星期|礼拜|小时)多?)$|"
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
@@ -195,7 +200,8 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
         text = _ZH_FROM_WHEN.sub("", text)  # 西南区渠道今天起 (交给小柯): what, not from when
         if not verb_phrase:
-            text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])", "", text)  # 喜欢吃榴莲: what is liked is 榴莲
+            # 喜欢吃榴莲: what is liked is 榴莲; 吃素 is a diet (素 alone names nothing)
+            text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])(?!素)", "", text)
         if re.match(r"(?:你|您|他|她|它|这|那)", text):
             return ""  # 你发的那张照片, 这个: what it is was said elsewhere
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):

@@ -32,8 +32,13 @@ def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None
     """Return the deal ``reading`` says by its kind for a ``predicate`` fact at offset ``cue``, named
     after ``owner`` (or the sentence's organisation nearest the words), added to the sentence's
     mentions; None when the sentence says no deal or names no organisation whose it is."""
-    if predicate not in DEAL_FACTS:
-        return None
+    return deal_said_by_kind(reading, owner) if predicate in DEAL_FACTS else None
+
+
+def deal_said_by_kind(reading: Sentence, owner: Mention | None) -> Mention | None:
+    """Return the deal ``reading`` says by its kind, named after ``owner`` (or the sentence's
+    organisation nearest the words), added to the sentence's mentions; None when the sentence says no
+    deal or names no organisation whose it is."""
     found = _kind_words(reading)
     if found is None:
         return None

@@ -158,11 +158,12 @@ SUPPOSED = {
         re.I,
     ),
     "zh": re.compile(
-        r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点"
+        r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点|"
+        r"只能|只好|不然|否则|再[^，。；]{0,4}下去"  # 再拖下去我们只能取消: a threat, not a cancellation
     ),
 }
-"""Words that suppose, plan or nearly did: a stop said after them did not happen (如果…就不用飞书了,
-我打算不用Jira了, "I'd quit")."""
+"""Words that suppose, plan, threaten or nearly did: a stop said after them did not happen (如果…就不用
+飞书了, 我打算不用Jira了, 再拖下去只能取消, "I'd quit")."""
 _CONTRAST = {"en": re.compile(r"\bbut\b|\bhowever\b", re.I), "zh": re.compile(r"但是?|不过|可是|然而")}
 _CONDITION = {
     "en": re.compile(r"\s*(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)", re.I),

@@ -14,12 +14,20 @@ COUNT = (
 """A count of things ordered (500台, 八十个)."""
 HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"
 """What one held, said before it is handed over (现在管的测试组, 原来跟的小程序)."""
+ZH_NOT_HELD = "".join(
+    rf"(?<!{start}{former}{team})"
+    for start in ("^", "[，。；：:｜|\\s]")
+    for former in ("原", "前任")
+    for team in ("", *(rf"[A-Za-z0-9\u4e00-\u9fff]{{{n}}}" for n in range(1, 7)))
+)
+"""Not a role held once (原BI组组长蒋雯转岗…, 前任店长): a clause opening with 原 or 前任 before it."""
 TAKES_ON = r"(?:来)?(?:带|管|跟|负责|接)?(?=[，。！；了]|$)"
 """How the one handed something takes it on, if said (交给小严带)."""
 CONTACT_NAME = (
     r"(?:(?:他们|对方)(?:公司|那边)?的?)?(?:[\u4e00-\u9fff]{1,6}?(?:部|科|处|组|办公室|办)的)?"
     rf"(?:新来的)?(?:{ZH_ROLE}\s?)?(?P<obj>[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-    r"(?=[，。！？；,.!?;、\s(（｜|]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊|要求|希望|确认|答应|同意|回复|建议|催)"
+    r"(?=[，。！？；,.!?;、\s(（｜|]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊|要求|希望|确认|答应|同意|回复|建议|催|已|刚|表示|"
+    r"答复|拍板|反馈)"
 )
 PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
 """A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""

@@ -1,7 +1,8 @@
 """Facts a message implies once all its sentences are read: how each relative the speaker named is
 related to them, where a customer's contact (or someone given a role there, or reporting to someone
 there) works, whom a leaving said without its employer leaves, where they went next, and that such
-a leaving is also the person's status, and that a customer complaining about a product uses it.
+a leaving is also the person's status, that a customer complaining about a product uses it, and that
+who stopped using one tool "from A to B" (从A换到B) uses B.
 
 Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
 patterns of every sentence have run (``engram.ingest.builtin``).
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
 from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
@@ -24,8 +26,13 @@ _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _INFERRED_WEIGHT = 0.9
-_OURS = re.compile(r"我们|我司|我方|咱们?|本公司|\b(?:our|my)\b", re.I)
-"""Before a role: the speaker's own organisation, whatever the message was about."""
+_OURS = re.compile(
+    r"我们|我司|我方|咱们?|本公司|"
+    r"我[^，。；]{0,3}(?:交给|转给|移交给|交接给)|\b(?:our|my)\b",
+    re.I,
+)
+"""Before a role: the speaker's own organisation, whatever the message was about (我交给…的区域经理严斌:
+whom the speaker hands a customer to is a colleague)."""
 _MOVING = re.compile(r"跳槽|离职|转岗|调去|调到|调往|加入|入职|\b(?:join|leav|left|quit|mov)", re.I)
 """A job change in the sentence: where the person worked before it is said elsewhere, if at all."""
 _RETIRED = re.compile(r"退休|\bretir", re.I)
@@ -51,6 +58,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _role_employers(message)
     _managers_employers(message)
     _kin_facts(message)
+    _switched_to(message)
 
 
 def _complainants_use(message: Message, text: str) -> None:
@@ -312,4 +320,40 @@ def _kin_facts(message: Message) -> None:
                 confidence=0.85,
                 source_kind="stated",
             )
+        )
+
+
+_EN_SWITCHED_TO = (
+    r"\bfrom\s+{old}\s+(?:over\s+)?to\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<new>(?-i:[A-Z0-9])[\w+&-]*(?:\.[\w+&-]+)*(?:\s(?-i:[A-Z0-9])[\w+&-]*){{0,2}})"
+)
+_ZH_SWITCHED_TO = (
+    r"从{old}(?:迁移|迁|换|切换|切|转|改)到"
+    r"(?P<new>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?=[，。；！、,.;!\s]|了|$)"
+)
+
+
+def _switched_to(message: Message) -> None:
+    """ "moving standups from Zoom to Google Meet", 代码仓库从自建GitLab迁移到阿里云云效: who stopped using
+    the first tool uses the second, named right after it (a product, though the mention finder may not
+    know its name). A use whose subject is a tool given up in the message (设计组不再用蓝湖了，交付统一走
+    Figma: not 蓝湖's) is the one who gave it up's."""
+    given_up = {
+        str(f.object or f.value): f.subject for f in message.facts.values() if f.predicate == "STOPPED_USING"
+    }
+    for key, fact in list(message.facts.items()):
+        if fact.predicate == "USES" and fact.subject in given_up and given_up[fact.subject] != fact.subject:
+            del message.facts[key]
+            message.add_fact(fact.model_copy(update={"subject": given_up[fact.subject]}))
+    for fact in list(message.facts.values()):
+        if fact.predicate != "STOPPED_USING" or fact.object is None or not fact.fact:
+            continue
+        template = _ZH_SWITCHED_TO if has_cjk(fact.fact) else _EN_SWITCHED_TO
+        switched = re.search(template.format(old=re.escape(fact.object)), fact.fact)
+        if switched is None:
+            continue
+        new = switched.group("new")
+        message.add_entity(Mention(0, 0, new, "product"))
+        message.add_fact(
+            fact.model_copy(update={"predicate": "USES", "object": new, "invalid_at": None, "negated": False})
         )

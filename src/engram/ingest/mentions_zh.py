@@ -208,7 +208,9 @@ def structural_mentions(sentence: str) -> list[Found]:
         elif word in _ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
             if index == 0 or not _prefix_word(*words[index - 1]) or len(words[index - 1][0]) < 2:
                 continue
-            kind = "product" if word in _PRODUCT_SUFFIX else "organisation"
+            # 巡检机器人 is made to do something (a product); 优必选机器人 is a maker
+            made_to_do = word == "机器人" and words[index - 1][1] in ("v", "vn")
+            kind = "product" if word in _PRODUCT_SUFFIX or made_to_do else "organisation"
             lead = offsets[index - 1]
             if word in _BRANCH and words[index - 1][1] != "ns":
                 continue

@@ -153,7 +153,7 @@ def _object(
 ) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
     if any(m.start < span[0] < m.end for m in reading.mentions):
         return None  # 锐达机械这两个客户 read from 械: an object begins where a name does
-    if reading.lang == "zh" and _ZH_NO_VALUE.fullmatch(text):
+    if (_ZH_NO_VALUE if reading.lang == "zh" else _EN_NO_VALUE).fullmatch(text):
         return None
     registered = REGISTRY.get(predicate)
     wanted = pattern.object_type or (registered.object_type if registered else "")
@@ -232,8 +232,21 @@ def _antecedent(
         mention = named[-1]
         message.add_entity(mention)
         return [(mention.name, None, span)]
+    if reading.lang == "zh" and pattern.predicate == "STOPPED_USING":
+        clause_start = reading.clause_of(match.start())[0]
+        said = _ZH_ONLY_ADVERBS.sub("", reading.text[clause_start : match.start()])
+        if len(said) > 1:  # 滴滴企业版停用: the clause says its own object, the pattern read it not
+            return []
     earlier = [text for position, text in reading.antecedents if position < match.start()]
     return [(None, earlier[-1], span)] if earlier else []
+
+
+_ZH_ONLY_ADVERBS = re.compile(
+    r"现在|目前|特别|非常|真的?|太|挺|很|最|也|都|已经|早就|就|还|再|又|直接|彻底|一直|我们?|他们?|她们?|你们?|"
+    r"不过|但是?|可是|然后|所以|反正|后来|最近|其实|[\s，,。！!~～…]"
+)
+"""Words a clause may say before an elliptical stop without saying its object (我们也停用了,
+现在直接卸载了)."""
 
 
 def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
@@ -306,3 +319,11 @@ _ZH_NO_VALUE = re.compile(
     r"快?半?[\d一二两三四五六七八九十几]*个?多?(?:月|年|天|周|星期|礼拜|小时)(?:了|多)?"
 )
 """Not a thing a fact can be about: a particle (由小吴负责哈), a pronoun, a duration (戒了快三个月)."""
+_EN_NO_VALUE = re.compile(
+    r"(?:(?:during|on|at|in|over|for|through) )?(?:the |a )?(?:week|weekdays?|weekends?|night|nights|"
+    r"mornings?|evenings?|days?|daytime|workdays?|work ?week|summer|winter|holidays?|moment|time being)"
+    r"(?: anymore| any more| these days| lately)?"
+    r"|(?:these days|lately|anymore|any more|now|nowadays|every (?:day|week|night|morning))",
+    re.I,
+)
+"""Not a thing either: when it happens ("I don't drink during the week anymore")."""

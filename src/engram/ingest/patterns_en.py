@@ -105,9 +105,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, strict=True, object_type="place", trigger="based out of"),
     en("WORKS_FROM", rf"(?<!team is )(?<!team's )(?<!company is )(?<!we're )(?<!we are )(?<!turned down )"
        rf"(?<!declined )(?<!refused )(?<!considering )(?<!thinking about )(?<!about )"
-       rf"\b(?:relocating|relocated|transferring|transferred) to (?:the |our |their )?"
-       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|site|hub))\b", 0.8, kind="value", supposable=True,
-       trigger="relocat|transferr"),
+       rf"\b(?:relocating|relocated|transferring|transferred|moving|moved) to (?:the |our |their )?"
+       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|site|hub|HQ|headquarters))\b", 0.8, kind="value", supposable=True,
+       trigger="relocat|transferr|moving|moved"),
     en("WORKS_FROM", r"(?:,\s|\b(?:I'm|I am|he's|she's|he is|she is|they're|(?-i:[A-Z][a-z]+) is)\s"
        r"(?:staying\s|still\s|now\s|going\s)?)(?:fully\s|100%\s)?(?P<obj>remote)(?=\s*[,.;!?]|$)", 0.75, kind="value",
        supposable=True,
@@ -121,10 +121,18 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
-       rf"(?:back |over |here |down |up )?to (?!(?:the )?{EN_CAPS} (?:office|branch|site|campus|HQ|team)){EN_OBJ}",
+       rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS} (?:office|branch|site|campus|HQ|"
+       rf"headquarters|team)){EN_OBJ}",
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place", trigger="moved"),
+    en("LIVES_IN", rf"\b(?:moving|relocating|will move|'ll move|gonna move|going to move) (?:away )?from "
+       rf"(?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
+       trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March"
+    # "We finally bought a house in Cary!": a home of one's own
+    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased) (?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
+       rf"townhouse|apartment|flat|place) in {EN_OBJ}", 0.75, require_mention=True, object_type="place", strict=True,
+       supposable=True, trigger="bought|buying|closed on|purchased"),
     # "Moved out of Brooklyn last month, we're in Jersey City now": settled, not a trip
     en("LIVES_IN", rf"\b(?:we're|we are|I'm|I am) (?:now |finally |officially )?in {EN_OBJ}(?=,?\s(?:now|for good)\b)", 0.75,
        require_mention=True, object_type="place", trigger="we're|we are|i'm|i am"),
@@ -152,9 +160,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        strict=True, object_type="organisation", negatable=False, trigger="over from"),
     en("HAS_ROLE", rf"\b(?:got |was |been |just |finally )*promoted to (?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.85,
        kind="entity", object_type="role", trigger="promoted"),
-    en("LEFT_ROLE", rf"\b(?:lost my job as|stepped down as|quit my job as|no longer work as|retired as) "
-       rf"(?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
-       trigger="lost my job as|stepped down as|quit my job as|no longer work as|retired as", negatable=False),
+    en("LEFT_ROLE", rf"\b(?:lost my job as|(?:stepped|stepping|steps|step|will step) down as|quit my job as|"
+       rf"no longer work as|retired as|retiring as|retires as) "
+       rf"(?:a |an |the |our )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
+       trigger="lost my job as|down as|quit my job as|no longer work as|retired as|retiring as|retires as",
+       negatable=False),
     en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT}){EN_NOT_UNTIL}{EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
@@ -179,12 +189,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?:manages|leads|runs|heads|oversees|handles|I manage|I lead|I run|I head|I oversee) "
        rf"(?:the |our )?(?:[\w-]+\s){{1,3}}?at {EN_OBJ}", 0.75, require_mention=True, object_type="organisation",
        trigger="manage|lead|run|head|oversee|handle"),  # "manages procurement at Umbrella Health"
-    en("WORKS_AT", rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
+    en("WORKS_AT", rf"(?<!for a )(?<!for the )(?<!for a new )(?<!for her )(?<!for his )(?<!for my )"
+       rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
-    en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted) (?:a|the|her|his|my) "
-       rf"(?:new )?(?:job|role|position) (?:at|with)|started (?:a new job )?at|hired by|"
+    # "He moved there last year for a job at REI": moving for a job is taking it, however long ago
+    en("WORKS_AT", rf"\b(?:moved|moving|moves|relocated|relocating|came|left)\b[^.;!?]{{0,40}}?\bfor (?:a|the|a new|"
+       rf"her|his|my) job (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, trigger="job"),
+    en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted|left for) (?:a|the|her|his|my) "
+       rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
-       trigger="employed by|joined the team|job|role|position|started|hired|intern"),
+       trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),
     en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
        rf"{EN_ROLE}\b)", 0.85,
        require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
@@ -198,7 +212,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|\bas\s(?:(?:a|an|the|our)\s|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our)\s|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
@@ -338,7 +352,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", r"(?:^|,\s(?:but\s|and\s|so\s)?|\bbut\s|\band\s)(?P<obj>[\w' -]{3,40}?)\s(?:really\s|always\s)?"
        r"(?:helps|lets) me (?:to\s)?(?:relax|unwind|escape|de-stress|destress|decompress|recharge|chill|feel free|"
        r"clear my head|switch off)\b", 0.7, kind="value", subject="speaker", trigger="helps me|lets me"),
-    en("DISLIKES", rf"\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
+    # not what one "used to hate": that is over ("I used to hate running but now I'm hooked")
+    en("DISLIKES", rf"(?<!used to )\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
        rf"not a fan of|not really a fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
        rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
        trigger="hate|dislike|detest|can't stand|cannot stand|can not stand|not a fan|not really a fan|"
@@ -384,10 +399,19 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="only|just|mostly"),
     en("USES", rf"\bI (?:only|just|mostly) (?:have|take) (?=[^.!?]*\bnow\b)(?P<obj>{_DRINKS})(?![\w-])", 0.75,
        kind="value", trigger="only|just|mostly"),  # "I only have coffee before noon now", not "weekends free"
-    en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) "
-       rf"(?:us |away |over |(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?)?from {EN_OBJ}", 0.85, require_mention=True, negatable=False,
-       object_type="product", trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),
+    en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating|switch|"
+       rf"switches|migrate) (?:us |away |over |(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?)?from {EN_OBJ}", 0.85,
+       require_mention=True, negatable=False, object_type="product", supposable=True,
+       trigger="switch|moved|moves|migrat|changed|converted|moving"),
+    # "Expensify will be switched off on June 30": a tool retired
+    en("STOPPED_USING", rf"\b(?P<obj>{EN_CAPS}) (?:will be |is being |gets |is |was |has been )?(?:switched off|turned off|"
+       rf"shut down|sunset|sunsetted|decommissioned)\b", 0.8, require_mention=True, strict=True, negatable=False,
+       object_type="product", supposable=True, trigger="switched off|turned off|shut down|sunset|decommissioned"),
+    # "all expense reports go through Ramp": the tool a process runs on
+    en("USES", rf"\b(?:go|goes|will go|going|run|runs|will run) through (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75,
+       require_mention=True, strict=True, object_type="product", trigger="through"),
     en("USES", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) (?:us |over |all |"
+       rf"the team |everyone |the company |"
        rf"(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?(?=from\b))?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to {EN_OBJ}", 0.85, require_mention=True,
        trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),
     # "They're still on Epic", "she's on Facebook ALL day": a tool one is on
@@ -428,7 +452,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
        rf"signed up for(?: a| an| some)?(?!(?:\s[\w-]+){{1,3}}\s(?:class|classes|lessons|course)\b))\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
-       rf"something\b|the hard way\b|my lesson\b|to\b){EN_OBJ}", 0.8, kind="value",
+       rf"something\b|the hard way\b|my lesson\b|to\b)(?!(?:my |the |a )?(?:first |next )?(?:[\w-]+ ){{0,2}}(?:marathon|race|"
+       rf"5k|10k|triathlon|tournament|competition|ride|walk|run)\b){EN_OBJ}", 0.8, kind="value",
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
     en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,
        kind="value", trigger="taking"),

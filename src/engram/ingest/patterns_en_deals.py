@@ -30,6 +30,16 @@ _MEETINGS = (
     r"retro|huddle|one-on-one|1:1"
 )
 """What a meeting is called: a trigger word of MEETING_AT."""
+_NOT_WISHED = "".join(
+    rf"(?<!luck {preposition} {determiner} {word})"
+    for preposition in ("with", "on", "for", "at")
+    for determiner in ("the", "your")
+    for word in ("", *(rf"[a-z]{{{n}}} " for n in range(2, 11)))
+)
+"""A meeting wished well is the listener's, not the speaker's ("good luck with the pitch meeting")."""
+
+_MONTH_DAY = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\d{1,2}(?:/\d{1,2}|(?:st|nd|rd|th)? (?:of )?(?-i:[A-Z]))"
+"""A date said by its month and day ("March 3", "Sept 16", "7/22", "3rd of May"), not a weekday or a time."""
 
 _COUNTED = (
     "units|seats|licenses|licences|devices|users|boxes|pieces|pcs|cases|pairs|kits|pallets|reams|bottles|rolls|"
@@ -84,7 +94,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"\b\d[\d,]*\s(?:{_COUNTED})\s(?:of|on|for)\s"
        rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+){{0,2}})(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75,
        subject="topic", kind="entity", object_type="product", trigger=_COUNTED),
-    en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed)\b[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
+    en("DEADLINE", rf"(?<!not )(?<!if )\b(?:delivered|shipped|installed|ship)\b"
+       rf"[^.;!?]{{0,40}}?\b(?:no later than|by)\s{EN_DATE}",
        0.8, subject="topic", kind="date", trigger="no later than|by"),
     # "wants a fix or an RMA by April 12", "They need our failure analysis by Monday", "delivery by July 1":
     # what a customer asked for, or an order's delivery, by a day
@@ -118,15 +129,24 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        named_topic=True, trigger="due"),
     en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
        subject="topic", kind="date", trigger="due"),
-    en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:launch|go live|"
-       rf"goes live|ship|release)(?:es|s|ing)? (?:on|by) {EN_DATE}", 0.8, subject="topic", kind="date",
+    en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:(?:launch|go live|"
+       rf"goes live|release)(?:es|s|ing)? (?:on|by)|ship(?:s|ping)? on) {EN_DATE}", 0.8, subject="topic", kind="date",
        trigger="launch|go live|goes live|ship|release"),
     en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for|slipped to|pushed to|postponed to|delayed "
        rf"to|moved back to|is now) {EN_DATE}", 0.8, subject="topic",
        kind="date", trigger="launch"),
+    # "go-live moved from July 8 to July 22", "target go-live March 3", "pushed go-live of the portal to May 6":
+    # a project's launch, said by its usual names
+    en("LAUNCH_DATE", rf"\b(?:go-?live|cutover)(?: date| target)?(?: is| was)?(?: now| still)?"
+       rf"(?: (?:moved|moves|pushed|slipped|slips|changed|set|targeted|scheduled|planned))?(?: from [^,;.()]{{2,25}}?)?"
+       rf"(?: to| for| on| at|:)? (?={_MONTH_DAY}){EN_DATE}", 0.8, subject="topic", named_topic=True, kind="date",
+       trigger="go-live|golive|cutover"),
+    en("LAUNCH_DATE", rf"\b(?:pushed|moved|slipped|delayed) (?:the |their |our )?go-?live(?: of [^,;.()]{{2,40}}?)? "
+       rf"(?:to|until) {EN_DATE}", 0.8, subject="topic", named_topic=True, kind="date", trigger="go-live|golive"),
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
-    en("MEETING_AT", rf"\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
+    # not "on-call", nor a meeting wished well ("good luck with the presentation today": the listener's)
+    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
        rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger=_MEETINGS),

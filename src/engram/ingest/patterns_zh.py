@@ -39,6 +39,7 @@ from engram.ingest.frames_zh import (
     TAKES_ON,
     TEAM_ROLE,
     TITLES,
+    ZH_NOT_HELD,
     ZH_NOT_STOP,
 )
 from engram.ingest.lexicon import ZH_TITLED
@@ -166,7 +167,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="工作|上班|任职|当"),
     zh("WORKS_AT", rf"(?:就职于|任职于|入职了?|加入了?)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=满|[{ZH_STOP}]|了|的|吧|呢|啊|$)", require_mention=True, object_type="organisation",
        trigger="就职于|任职于|入职|加入"),
-    zh("WORKS_AT", rf"是(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:[\u4e00-\u9fff]{{2,3}}区)?的(?:{ZH_ROLE})",
+    # 我是华为的工程师; not 对接人还是他们的店长周琳 (their manager is the contact, not the speaker)
+    zh("WORKS_AT", rf"是(?!他们|她们|对方|你们)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:[\u4e00-\u9fff]{{2,3}}区)?的(?:{ZH_ROLE})",
        0.85, require_mention=True, object_type="organisation", trigger="是"),
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的(?:{ZH_ROLE}){PERSON}{SAYS}",
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
@@ -184,18 +186,18 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        introduces=True, trigger="的"),
     zh("HAS_ROLE", rf"的(?P<obj>{ZH_ROLE}){PERSON}{SAYS}", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", introduces=True, trigger="的"),
-    zh("LEFT_ROLE", rf"(?:原(?!来|计划|本|定|先|因|价)|前任)(?P<obj>[\u4e00-\u9fff]{{0,4}}?{ZH_ROLE}){NOT_A_TIME}{PERSON}(?![的报])", 0.75,
+    zh("LEFT_ROLE", rf"(?:原(?!来|计划|本|定|先|因|价)|前任)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{0,6}}{ZH_ROLE}){NOT_A_TIME}{PERSON}(?![的报])", 0.75,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        negatable=False, trigger="原|前任"),  # 原广州组长韦强改任…: the role is the one he held
     # 采购经理赵强说…, 我们的销售总监王磊明天来, 找秘书小钱, 由现任财务经理白露接任: a role before a
     # name the mention finder knows as a person's
-    zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|前任|新任|新来的)?(?P<obj>{ZH_ROLE}){NOT_A_TIME}{PERSON}"
+    zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|新任|新来的)?{ZH_NOT_HELD}(?P<obj>{ZH_ROLE}){NOT_A_TIME}{PERSON}"
        r"(?![的报])", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role"),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
-    zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
+    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后|一直)?"
        r"(?:是|由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
@@ -232,7 +234,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("UNASSIGNED_FROM", r"(?P<obj>)(?:退出|撤出|不管了|不做了|不跟了)", 0.75, kind="entity",
        object_type="project", antecedent=True, trigger="退出|撤出|不管了|不做了|不跟了", negatable=False),
     zh("ASSIGNED_TO", rf"(?:被?分到了?|被?分配到了?|调到了?|派到了?|接手了?|加入了?|转到了?|"
-       rf"(?:跟|和)我一起做|一起做|参与了?|负责){ZH_OBJ}", 0.85, kind="entity", object_type="project",
+       rf"(?:跟|和)我一起做|一起做|参与了?|负责(?!的)){ZH_OBJ}", 0.85, kind="entity", object_type="project",
        require_mention=True, trigger="分到|分配到|调到|派到|接手|加入|转到|一起做|参与|负责", stop="UNASSIGNED_FROM"),
     zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:其实|现在|目前|一直|实际上)?(?:由|交给|归|是)"
        rf"{PERSON}(?:在|来)?(?:牵头|负责|跟进|主导|"
@@ -253,6 +255,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        named_subject=True, kind="value", trigger="来跟|来管|来负责|来对接|来维护"),
     # 华东区大客户从7月1号起由我来跟: the speaker takes it on (from whoever held it, speaker.handed_over_by)
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁|另外|还有|然后|同时|此外|而且|以后|如果|要是|假如|具体)"
+       rf"(?:[^，。！？；]{{0,6}}?{HELD})?"  # 她负责的埋点SDK由我接手: what she held
        r"(?P<obj>(?:(?!打算|本来|原本)[\u4e00-\u9fffA-Za-z0-9]){2,12}?)(?:这个|那个|这些|那些)?(?:(?<!大)客户|项目)?"
        r"(?:从[^，。！？；]{1,10}?(?:起|开始)|以后|之后|今后|现在|目前|暂时)?(?:都|全部)?(?:改)?由我(?:来)?"
        r"(?:负责|牵头|跟进?|对接|管|接手|带|维护)(?=[，。！；了]|$)", 0.75, subject="speaker", kind="value", handover=True,
@@ -300,6 +303,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STOPPED_USING", rf"(?:停用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
+    # 报销统一走飞书审批, 差旅统一走携程商旅, 改回用讯飞听见: the tool a team uses from now on
+    zh("USES", r"(?:统一|全部|一律)(?:走|用|使用|改用|在)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)"
+       r"(?=下单|提交|办理|线上|审批|[，。！？；、\s]|了|$)", 0.75, kind="value", supposable=True,
+       trigger="统一走|统一用|统一使用|统一改用|统一在|全部走|全部用|一律走|一律用"),
+    zh("USES", r"改回(?:用|使用)?(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。！？；、\s]|了|$)", 0.75, kind="value",
+       supposable=True, trigger="改回"),
     # 钢琴学了两年还是放弃了: what one gave up, said first
     zh("STOPPED_USING", r"(?:^|(?<=[，。；]))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:学了|练了|弹了|玩了|坚持了|跑了)[^，。！？；]{0,6}?"
        r"(?:还是|最后|终于|就)?放弃了", 0.8, kind="value", negatable=False, trigger="放弃了"),
@@ -327,7 +336,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:我们|我)(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, subject="speaker", kind="value", split=True,
        negatable=False, trigger="戒了|戒掉了"),  # 跟大家汇报下，烟我已经戒了: mine, whoever the first clause names
     # 健身卡到期没续, 到期就不续了: a subscription let lapse
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>(?:(?!的)[\u4e00-\u9fffA-Za-z0-9]){0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)"
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>(?:(?!的|决定|打算|表示|觉得|认为)[\u4e00-\u9fffA-Za-z0-9]){0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)"
        r"(?<!还没)(?:没续|没有续|不续了|不再续)(?!上)",
        0.75, kind="value", antecedent=True, negatable=False, trigger="续"),
     # 现在改成每天早上跑步, 天天去钓鱼: a habit is a liking
@@ -382,11 +391,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.75, kind="value", trigger="公司"),
     zh("WORKS_FROM", r"(?<![\u4e00-\u9fffA-Za-z])(?:我们|我的)?公司(?:就)?在(?P<obj>[\u4e00-\u9fff]{2,8}?)(?=[，。！？；,.!?;]|$)",
        0.75, require_mention=True, strict=True, object_type="place", trigger="公司"),  # 公司在望京: a place named
-    zh("USES", rf"(?:改喝|改吃|改看|改听|改玩)(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=[{ZH_STOP}]|了|$)", 0.75, kind="value",
+    zh("USES", rf"(?:改喝|改吃(?!素)|改看|改听|改玩)(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=[{ZH_STOP}]|了|$)", 0.75, kind="value",
        trigger="改喝|改吃|改看|改听|改玩"),  # 不喝奶茶了，现在改喝无糖豆浆
     zh("USES", rf"(?:搬到|迁到|转到|放到|挪到|记在|放在)了?{zh_obj_before('里|上')}", 0.75, require_mention=True,
        object_type="product", trigger="搬到|迁到|转到|放到|挪到|记在|放在"),
-    zh("USES", rf"(?:在用|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
+    zh("USES", rf"(?:在用(?!的)|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
        trigger="在用|使用|用的是|用着|一直用"),
     zh("USES", rf"用的(?:是|还是|一直是)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|$)", 0.75, require_mention=True,
        object_type="product", trigger="用的"),  # 他们现在用的是用友U8
@@ -396,7 +405,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("ALLERGIC_TO", rf"(?<!对)(?P<obj>{ALLERGENS})(?:都|也|有点|特别|严重)?过敏", 0.8, kind="value", trigger="过敏"),
     zh("ALLERGIC_TO", r"对(?P<obj>[\u4e00-\u9fffA-Za-z]{1,8}?(?:[、和跟及][\u4e00-\u9fffA-Za-z]{1,8}?)*)(?:都|也|有点|特别|严重)?过敏",
        0.9, kind="value", split=True, trigger="过敏"),  # 我对芒果、花生都过敏
-    zh("DIET", r"(?:是|吃|改吃)(?P<obj>素食|素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value", trigger="素|清真"),
+    # 我吃素 → 吃素 (素 alone names no diet), 是素食者 → 素食
+    zh("DIET", r"(?:是|(?=吃)|改(?=吃))(?P<obj>素食|吃素|吃纯素|吃全素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value",
+       trigger="素|清真"),
     zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
        rf"对{ZH_NOT_STOP}{{1,8}}?(?:很|特别|非常)?感兴趣){ZH_OBJ}", 0.85, kind="value",
        trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
@@ -414,11 +425,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)了?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        trigger="参观|拜访|考察"),
-    zh("VISITED", rf"(?:去过|去了|到过|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
+    zh("VISITED", rf"(?:去过|去了|到过(?!年|节)|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
-    zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![不没]){ZH_OBJ}", 0.7, kind="value",
+    zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别]){ZH_OBJ}", 0.7, kind="value",
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came

@@ -76,6 +76,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("DEADLINE", rf"(?:交期|交货期|到货时间|发货时间)(?:是|为|定在|在)?(?=[^，。；]*?[月号日底初])(?!\d+[天周])"
        rf"{ZH_DATE}", 0.85, subject="topic", kind="date",
        trigger="交期|交货期|到货时间|发货时间"),
+    # 上线定在4月1日, 上线时间定在9月2号, 上线目标：6月30日
+    zh("LAUNCH_DATE", rf"(?:上线|发布|投产|开业)(?:时间|日期|目标|目标日期)?(?:定在|定于|定为|确定在|是|为|[：:])\s?{ZH_DATE}",
+       0.85, subject="topic", kind="date", named_topic=True, trigger="上线|发布|投产|开业"),
     zh("LAUNCH_DATE", rf"(?:将于|将在|预计|计划|定于|会在|在)?{ZH_DATE}(?:正式)?(?:上线|发布|推出|投产|开业|启动)",
        0.85, subject="topic", kind="date", trigger="上线|发布|推出|投产|开业|启动"),
     zh("EXPIRES_ON", rf"{ZH_DATE}(?:到期|截止|结束)", 0.8, subject="topic", kind="date",
@@ -84,7 +87,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"顺延到|提前到|挪到|调到|换到|在){ZH_DATE}", 0.8,
        subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
-       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访|过一遍|演示|做UAT|面试|(?:线上|电话|当面|视频)沟通)",
+       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访|过一遍|演示|做UAT|面试|(?:线上|电话|当面|视频)沟通)"
+       r"(?![前后时]|之[前后]|的时候)",  # 周一早上开会前我会来杯咖啡: a habit timed by a meeting, no meeting
        0.8, subject="topic", kind="date",
        trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访|过一遍|演示|uat|面试|沟通"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,10}}?)做(?P<subj>[\u4e00-\u9fff]{{2,6}}?(?:复盘|评审|培训|汇报|"
@@ -103,9 +107,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?)(?P<obj>{ORDER_ID})(?=这单|那单|[，。！？；（(]|$)", 0.85,
-       kind="value", trigger="取消|撤销|作废", negatable=False),  # 启明教育取消了QM-0722这单（80套…）
+       kind="value", trigger="取消|撤销|作废", negatable=False, supposable=True),  # 启明教育取消了QM-0722这单（80套…）
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
-       0.85, kind="value",
+       0.85, kind="value", supposable=True,
        trigger="取消|撤销|作废|终止", negatable=False),
     zh("CANCELLED", rf"(?<!差点)(?<!险些)(?<!要不要)(?<!别)把(?P<obj>{ORDER_ID}|[\u4e00-\u9fff]{{0,8}}?(?:订单|单子|合同))"
        r"(?:这单|那单)?(?:给)?(?:撤了|撤掉了|砍掉了|砍了)(?![？?吗])", 0.8, kind="value", trigger="撤|砍", supposable=True),

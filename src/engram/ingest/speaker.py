@@ -125,6 +125,8 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
     cue = match.start("obj") if reading.lang == "zh" else match.start()
     named = [c for c in reading.candidates if c.name]  # 手上的客户 blocks no one here
     found = nearest_subject(reading.text, reading.clauses, cue, named, PERSON_TYPES)
+    if found is not None and reading.lang == "zh" and reading.text[: found.start].endswith("由"):
+        return None  # 后端由老王牵头，前端交给小刘: 老王 holds the back end, not the front end handed on
     if found is None:  # …交给小陈了，我转去做…: the speaker said so after; 钥匙交接给小冯了: nobody did
         mine = any(c.kind == "actor" for c in reading.candidates)
         return message.speaker.actor if mine else None

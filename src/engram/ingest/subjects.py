@@ -323,8 +323,9 @@ are no subject), and people named by no name opening a clause ("A friend made it
 department ("IT director at Pinecrest"), not a pronoun."""
 _ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
 _ZH_BLOCK = re.compile(
-    r"你们|你|您|(?P<plural>他们|她们)|(?P<third>(?<![吉其])他|她)|它|客户|对方|大家|别人|有人"
+    r"(?<!@)(?:你们|你|您|(?P<plural>他们|她们)|(?P<third>(?<![吉其])他|她)|它|客户|对方|大家|别人|(?<!所)有人)"
 )
+"""Someone else (你, 他们, 大家…): not the speaker. "@大家", "@所有人" only address a notice."""
 _EN_GOVERNED = re.compile(
     r"\b(?:at|in|on|from|with|to|for|of|about|by|into|than|like|near|via|my|your|his|her|our|their|a|an|this|"
     r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|left|joined|quit|founded|hired|"
@@ -343,7 +344,8 @@ though a preposition governs the name."""
 _ZH_GOVERNED = re.compile(r"[从跟与对给向把被在到去让离替帮叫请]$|发给$|交给$|接替$|代替$")
 _ZH_PEOPLE = re.compile(
     r"老师|同事|邻居|朋友|同学|领导|老板|室友|舍友|小孩|学生|网友|医生|教练|师傅|阿姨|保姆|房东|闺蜜|哥们|大爷|大妈|"
-    r"小姑娘|小伙子|大姐|大哥|前台|竞争对手|友商|同行|"
+    r"小姑娘|小伙子|大姐|大哥|前台|竞争对手|友商|同行|孩子|嫂子|姐夫|妹夫|弟妹|弟媳|儿媳|女婿|公公|婆婆|岳父|岳母|"
+    r"丈母娘|老丈人|小姨子|小舅子|大伯|叔叔|姑姑|舅舅|姨妈|"
     rf"(?:(?<=我们的)|(?<=我们公司的))[\u4e00-\u9fff]{{0,4}}?(?:{ZH_ROLE})"  # 我们的实施经理: not the speaker
 )
 """People (and rivals) named by what they are: 乐乐的老师很喜欢画画 is the teacher's liking, not the
@@ -359,6 +361,9 @@ _EN_OUR_PERSON = re.compile(
 """"Our contact", "my rep": someone else, the subject of what follows (not the speaker)."""
 _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 """A preposition before "me"/"us": an object ("takes over … from me"), like a possessive."""
+_EN_OBJECT_PRONOUN = re.compile(r"me|us", re.I)
+_EN_WHO_BEFORE = re.compile(r",\s+who\s+(?:[\w'’-]+\s+){0,2}$", re.I)
+""""…, who joins us as Head of Sales": "us" is the object of whoever "who" is, not the subject."""
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""
@@ -420,7 +425,13 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         if not inside(match.start()):
             weight = 0.9 if match.group("we") else 1.0
             owner = (_EN_POSSESSIVE if lang == "en" else _ZH_POSSESSIVE).match(sentence, match.start())
-            object_me = lang == "en" and _EN_GOVERNED_ME.search(sentence, 0, match.start()) is not None
+            object_me = lang == "en" and (
+                _EN_GOVERNED_ME.search(sentence, 0, match.start()) is not None
+                or (
+                    _EN_OBJECT_PRONOUN.fullmatch(match.group()) is not None
+                    and _EN_WHO_BEFORE.search(sentence, 0, match.start()) is not None
+                )
+            )
             possessive = owner is not None or object_me
             kind: CandidateKind = "possessive" if possessive else "actor"
             out.append(Candidate(match.start(), match.end(), kind, speaker.actor, weight))

@@ -64,7 +64,7 @@ TOPIC_HOLDERS_LATER = (
 """Names a later sentence of the message may be about when it names none of its own, by preference."""
 
 
-def _a_deal(mention: Mention, sentence: str = "") -> bool:
+def a_deal(mention: Mention, sentence: str = "") -> bool:
     """Return True for a deal, a purchase order, or an id numbering an order or a contract (not a
     flight, a room, a staff number or a standard: MU-5137, RM-1205, HR-2024-001, ISO-9001)."""
     if mention.type in _DEAL:
@@ -120,7 +120,7 @@ def earlier_topic(predicate: str, message: Message, before_cue: str = "") -> Men
             named := [
                 m
                 for m in message.topics
-                if (_a_deal(m) if kind == "deal" else m.type == kind and not _affiliation(m.name))
+                if (a_deal(m) if kind == "deal" else m.type == kind and not _affiliation(m.name))
                 and (predicate in DEAL_FACTS or "said_as" not in m.attributes)  # a renewal has no budget
             ]
         ):
@@ -151,7 +151,7 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     if "deal" in types:
         deals = [m for m in reading.mentions if m.type in _DEAL] or sorted(
-            (m for m in reading.mentions if _a_deal(m, reading.text)), key=lambda m: abs(m.start - cue)
+            (m for m in reading.mentions if a_deal(m, reading.text)), key=lambda m: abs(m.start - cue)
         )  # a deal said so, else the id nearest the cue
         if deals:
             return deals[0]
@@ -176,6 +176,17 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     return found
 
 
+def order_of_message(predicate: str, message: Message, found: Mention | None) -> Mention | None:
+    """Return the one order an earlier sentence of the message named ("Order confirmation #SO-55812. …
+    40 units of the Aeron Chair at $1,150 each"), for an order's price, quantity, discount or
+    deadline that a sentence gave to a product or to nothing; else None."""
+    if predicate not in _ORDER_FACTS or (found is not None and found.type not in ("product", "thing")):
+        return None
+    orders = {m.name: m for m in message.topics if a_deal(m)}
+    return next(iter(orders.values())) if len(orders) == 1 else None
+
+
+_ORDER_FACTS = frozenset({"PRICE", "QUANTITY", "DISCOUNT", "DEADLINE"})
 _ASKED_OF = frozenset({"product", "thing", "document"})
 """What a request's deadline is not about when an organisation asks it (the product it complains of)."""
 _SAID_DEAL_OVER = frozenset({"organisation", "product", "document", "thing"})

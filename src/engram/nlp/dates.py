@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Literal
@@ -130,9 +130,40 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
     if reference is None or not text:
         return None
     try:
-        return _resolve_dates(fold_lookalikes(text), reference)
+        return _ahead(_resolve_dates(fold_lookalikes(text), reference), text, reference)
     except (ValueError, OverflowError):  # at the calendar's edge: no reading rather than a guess
         return None
+
+
+_FUTURE_CUE = re.compile(
+    r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|intends? to|about to|"
+    r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to)\b|"
+    r"打算|计划|准备|将于|将在|将会|预计|定在|定于",
+    re.I,
+)
+
+
+def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | None:
+    """Return ``span`` a year later when it is a month named without a year ("in June"), already
+    over at ``reference``, in a text that speaks of the future ("will step down in June", 打算6月搬):
+    a month alone reads as the past one (what people mostly recount), unless the tense says otherwise."""
+    if (
+        span is None
+        or span.granularity != "month"
+        or span.start is None
+        or span.end is None
+        or _YEAR.search(span.text)
+        or not _YEARLESS_TEXT.search(span.text)
+        or span.end > reference.astimezone(UTC)
+        or not _FUTURE_CUE.search(text)
+    ):
+        return span
+    return replace(span, start=_year_later(span.start), end=_year_later(span.end))
+
+
+def _year_later(moment: datetime) -> datetime:
+    day = add_months(moment.date(), 12)  # 29 February → 28 February
+    return moment.replace(year=day.year, month=day.month, day=day.day)
 
 
 _DATEISH = re.compile(rf"{TIMEISH.pattern}|minute|hour|fortnight|noon|midday|midnight|clock|[点點时钟]", re.I)
@@ -351,6 +382,9 @@ def apply_dates(extraction: Extraction, episode: Episode, zone: tzinfo = UTC) ->
 
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
+_JUST_MISSED_DAYS = 31
+"""A yearless deadline at most this many days past is the one just missed (合同上写的是7月20日前交齐, said on
+2 August), not next year's."""
 _YEARLESS_TEXT = re.compile(rf"\b(?:{MONTH})\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月")
 
 
@@ -362,8 +396,9 @@ def date_value(
     "YYYY-MM-DD", or "YYYY-MM-DD HH:MM" when a clock time is named (in the reference's zone);
     a period gives its first day ("next month" → the 1st), "until X" its last day. With
     ``yearless`` (birthdays) a date named without a year is "MM-DD"; with ``future``
-    (deadlines, meetings) a bare weekday already past this week is next week's. None without
-    a date.
+    (deadlines, meetings) a bare weekday already past this week is next week's, and a day named
+    without a year more than a month past is next year's (within a month, the one just missed).
+    None without a date.
     """
     span = resolve_dates(text, reference)
     if span is None or reference is None:
@@ -392,9 +427,9 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         future
         and span.granularity == "day"
         and not _YEAR.search(span.text)
-        and local.date() < today
+        and (today - local.date()).days > _JUST_MISSED_DAYS
         and _YEARLESS_TEXT.search(span.text)
-    ):  # "expires on March 31", said in May: next March
+    ):  # "expires on March 31", said in May: next March; said on April 12, the one just missed
         local = local.replace(year=local.year + 1) if not (local.month == 2 and local.day == 29) else local
     if yearless and not _YEAR.search(span.text):
         return local.strftime("%m-%d")

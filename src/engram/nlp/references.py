@@ -29,7 +29,9 @@ DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
     {"pattern": r"(?<![A-Za-z0-9_])DEAL[-_ ]?(\d{2,})(?![A-Za-z0-9_])", "type": "deal", "id": "deal:{1}"},
     {"pattern": r"(?<![A-Za-z0-9_])INV[-_]?(\d{2,})(?![A-Za-z0-9_])", "type": "invoice", "id": "invoice:{1}"},
     {
-        "pattern": r"(?<![A-Za-z0-9_])PO[-_](\d{2,}(?:-\d+)*(?:-[A-Z])?)(?![A-Za-z0-9_-])",  # PO-0723-A
+        # PO-0723-A, "PO 9921", PO#4410
+        "pattern": r"(?<![A-Za-z0-9_])PO(?:[-_]|\s?#\s?|\s(?=\d{3}))(\d{2,}(?:-\d+)*(?:-[A-Z])?)"
+        r"(?![A-Za-z0-9_-])",
         "type": "purchase_order",
         "id": "purchase_order:{1}",
     },

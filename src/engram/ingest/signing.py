@@ -1,0 +1,86 @@
+"""A deal said to be signed: 宏远电气签了，合同号HY-0918; 中铁装备的框架合同今儿签下来了;
+苍穹游戏续约谈下来了; "Veridian Bank signed the 2-year SOC monitoring contract"; "Closed Ravensworth
+Foods this morning, RF-3301".
+
+The customer (the sentence's organisation, else the message's) SIGNED the deal: an id numbering an
+order or a contract in the sentence, else the deal its words say by kind (engram.ingest.deals). Not
+read when the sentence asks, supposes, denies or only expects it (还没签, "if they sign", 下周签).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.deals import deal_said_by_kind
+from engram.ingest.frames import supposed
+from engram.ingest.mentions import Mention
+from engram.ingest.reading import Message, Sentence
+from engram.ingest.topics import a_deal
+from engram.models.graph import FactIn
+
+_CUE = {
+    "zh": re.compile(
+        r"(?<![没未不还])(?:签了|签的|签下来了?|签下了|签约了|已签约|盖章|拿下了|拿下来了|(?<=单)定了|续约搞定|续费搞定|"
+        r"(?<!价)谈下来了|续上了)"
+    ),
+    "en": re.compile(
+        r"(?<!not )(?<!n't )(?<!never )\b(?:signed|closed|renewed|inked)\b(?! off\b| up\b| in\b| by\b)", re.I
+    ),
+}
+"""Words saying a deal was signed (签了, 拿下了, 续约谈下来了, "signed", "closed Ravensworth", "renewed")."""
+_SUPPLIER = re.compile(r"(?:供应商|供货商|厂商|\bvendor|\bsupplier)\s?$", re.I)
+_WITH = re.compile(r"(?:跟|和|与|同)\s?$")
+_SIGNED_WITH = re.compile(r"[\u4e00-\u9fff]{0,2}?签")
+"""跟阿里云签的…合同: a contract the speaker's side signed with the organisation (a supplier)."""
+_NOT_YET = re.compile(
+    r"还没|没有?签|未签|待签|准备签|下周签|明天签|\b(?:hasn't|haven't|not yet|about to|will)\b", re.I
+)
+
+
+def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
+    """Return the SIGNED fact ``reading`` states (see the module docstring), or None."""
+    cue = _CUE[reading.lang].search(reading.text)
+    if (
+        cue is None
+        or _NOT_YET.search(reading.text)
+        or supposed(reading.text, reading.clauses, cue.start(), reading.lang)
+    ):
+        return None
+    customer = _customer(reading, message, cue.start())
+    if customer is None or any(
+        f.predicate == "SIGNED" and f.subject == customer.name for f in message.facts.values()
+    ):  # "Acme signed the NDA": a pattern read what was signed
+        return None
+    ids = [m for m in reading.mentions if a_deal(m, reading.text)]
+    deal = min(ids, key=lambda m: abs(m.start - cue.start())) if ids else deal_said_by_kind(reading, customer)
+    if deal is None or deal.name == customer.name:
+        return None
+    signer: str | None = customer.name
+    before, text = reading.text[: customer.start], reading.text
+    if (_WITH.search(before) and _SIGNED_WITH.match(text, customer.end)) or _SUPPLIER.search(before):
+        signer = message.speaker.actor  # 我们跟供应商永盛五金的…协议签了, 跟阿里云签的: we signed with them
+    if signer is None:
+        return None
+    message.add_entity(customer)
+    message.add_entity(deal)
+    return FactIn(
+        subject=signer,
+        predicate="SIGNED",
+        object=deal.name,
+        fact=reading.text[:2000],
+        confidence=0.75,
+        source_kind="stated",
+    )
+
+
+def _customer(reading: Sentence, message: Message, cue: int) -> Mention | None:
+    """Return the organisation whose deal it is: the sentence's nearest before the cue (or the first
+    after it: "Closed Ravensworth Foods"), else the message's last one."""
+    named = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
+    before = [m for m in named if m.end <= cue]
+    if before:
+        return before[-1]
+    if named:
+        return named[0]
+    earlier = [m for m in message.topics if m.type == "organisation"]
+    return earlier[-1] if earlier else None
