@@ -25,6 +25,10 @@ CASES: list[Case] = [
      {("Ann", "MEETING_AT", "2024-03-15 14:00")}, set()),
     ("每周三下午开会前我都会去楼下买杯拿铁。", "周宁", set(), {("周宁", "MEETING_AT", "2024-03-13")}),
     ("周五下午开会，记得带上报价单。", "周宁", {("周宁", "MEETING_AT", "2024-03-15")}, set()),
+    ("Hope the client call with Globex goes well tomorrow at 10.", "Ann", set(),
+     {("Ann", "MEETING_AT", "2024-03-14 10:00")}),
+    ("I'm on call tonight, so dinner might be late.", "Ann", set(), {("Ann", "MEETING_AT", "2024-03-13")}),
+    ("祝你明天面试顺利！", "周宁", set(), {("周宁", "MEETING_AT", "2024-03-14")}),
     # A role stepped down from is left, not held; one held once (原…组长) is no current role.
     ("Priya is stepping down as Head of Marketing and will advise the CEO.", "Ann",
      {("Priya", "LEFT_ROLE", "Head of Marketing")}, {("Priya", "HAS_ROLE", "Head of Marketing")}),
@@ -36,6 +40,9 @@ CASES: list[Case] = [
     ("Say hello to Omar Haddad, who joins us on Monday as Sales Director.", "Ann",
      {("Omar Haddad", "HAS_ROLE", "Sales Director")}, {("Ann", "HAS_ROLE", "Sales Director")}),
     ("Text me on 555-201-7788 if the truck is late.", "Ann", {("Ann", "PHONE", "5552017788")}, set()),
+    ("Maria Lopez is joining us as Head of Sales.", "Ann", {("Maria Lopez", "HAS_ROLE", "Head of Sales")},
+     {("Ann", "HAS_ROLE", "Head of Sales")}),
+    ("原测试组组长冯敏调去了深圳。", "周宁", set(), {("冯敏", "VISITED", "深圳")}),
     # Moving for a job at a company is taking it, said in the past or not.
     ("My cousin moved to Seattle last spring for a job at Zillow.", "Ann",
      {("Ann's cousin", "WORKS_AT", "Zillow")}, {("Ann's cousin", "LEFT_ORGANISATION", "Zillow")}),
@@ -110,6 +117,9 @@ def test_statements_read_as_they_are_meant(
         ("I visited Lisbon in September.", "2023-09"),  # the past one, as said
         ("6月搬到杭州了。", "2023-06"),
         ("We will be in Rome in March.", "2024-03"),  # this month is not over
+        ("I'm starting at Stripe in February.", "2025-02"),  # the progressive speaks of the future
+        ("国庆打算带爸妈去趟西安，票都买好了，10月2号出发。", "2024-10"),  # a day, after 打算
+        ("I visited Paris on February 3 and will go back next year.", "2024-02"),  # the future comes after
         ("Our office opens in June 2023, they will say.", "2023-06"),  # a year said stays
     ],
 )

@@ -30,6 +30,18 @@ CASES: list[Case] = [
     ("Brookline Dental hasn't signed the contract yet.", "Ann", set(),
      {("Brookline Dental", "SIGNED", "Brookline Dental contract")}),
     ("I signed up for a salsa class.", "Ann", set(), {("Ann", "SIGNED", "salsa class")}),
+    # No customer's deal: a home or a job signed, a letter of intent, a ticket closed, a company of
+    # another sentence, a contract signed next month.
+    ("跟安达电气吃了顿饭，回来把房租合同签了。", "周宁", set(), {("安达电气", "SIGNED", "安达电气房租合同")}),
+    ("老婆在安达电气上班。她今天签了劳动合同。", "周宁", set(), {("安达电气", "SIGNED", "安达电气劳动合同")}),
+    ("安达电气签了意向书，正式合同下个月签。", "周宁", set(), {("安达电气", "SIGNED", "安达电气合同")}),
+    ("I closed Brookline Dental's support ticket BD-5520.", "Ann", set(),
+     {("Brookline Dental", "SIGNED", "BD-5520")}),
+    ("Our laptops come from Dell Technologies. Anyway, we signed the lease for the new office today.", "Ann",
+     set(), {("Dell Technologies", "SIGNED", "Dell Technologies lease")}),
+    # A unit price said per tonne, box or square metre, changed or not.
+    ("供应商华丰铝业通知，下个月起6061铝板每吨涨到2.3万。", "周宁", {("华丰铝业", "PRICE", 23000)}, set()),
+    ("我每天走一万步。", "周宁", set(), {("周宁", "PRICE", 10000)}),
     # A project's launch: 上线定在…, 上线时间定在…, "go-live moved from … to …", "target go-live …".
     ("会议纪要：云帆物流TMS升级项目，上线定在5月6日；下次评审周三。", "周宁",
      {("云帆物流TMS升级项目", "LAUNCH_DATE", "2024-05-06")}, set()),
@@ -39,7 +51,15 @@ CASES: list[Case] = [
      {("Project Kestrel", "LAUNCH_DATE", "2024-04-22")}, {("Project Kestrel", "LAUNCH_DATE", "2024-04-08")}),
     ("Kicked off Project Beacon today. Target go-live June 10.", "Ann",
      {("Project Beacon", "LAUNCH_DATE", "2024-06-10")}, set()),
-    # Going live on a platform is no launch, and a go-live without a named project is nobody's.
+    # Not launched: denied, supposed, or going live on a platform; a go-live of no named project is nobody's.
+    ("Project Atlas will not go live on April 14.", "Ann", set(),
+     {("Project Atlas", "LAUNCH_DATE", "2024-04-14")}),
+    ("If Project Kestrel goes live on April 8, I'll take a week off.", "Ann", set(),
+     {("Project Kestrel", "LAUNCH_DATE", "2024-04-08")}),
+    ("The Atlas team goes live on Twitch at 5pm for the demo.", "Ann", set(),
+     {("Atlas", "LAUNCH_DATE", "2024-03-13 17:00")}),
+    ("CRM项目不会在4月10日上线了。", "周宁", set(), {("CRM项目", "LAUNCH_DATE", "2024-04-10")}),
+    ("CRM项目会在4月10日上线。", "周宁", {("CRM项目", "LAUNCH_DATE", "2024-04-10")}, set()),
     ("I'm going live on Instagram at 3pm.", "Ann", set(), {("Ann", "LAUNCH_DATE", "2024-03-13 15:00")}),
     ("我今天上线了，晚点聊。", "周宁", set(), {("周宁", "LAUNCH_DATE", "2024-03-13")}),
     # One tool for another: "from A to B" (从A换到B) stops A and uses B, whatever B is called.
@@ -50,6 +70,12 @@ CASES: list[Case] = [
     ("我们组从钉钉换到飞书了。", "周宁",
      {("周宁", "STOPPED_USING", "钉钉"), ("周宁", "USES", "飞书")}, set()),
     ("If we switch from Slack to Teams, I'll quit.", "Ann", set(), {("Ann", "USES", "Teams")}),
+    ("We decided not to switch from Zoom to Teams.", "Ann", set(),
+     {("Ann", "USES", "Teams"), ("Ann", "STOPPED_USING", "Zoom")}),
+    ("We tried moving from Zoom to Teams but rolled back.", "Ann", set(), {("Ann", "USES", "Teams")}),
+    ("I switched teams from Payments to Search.", "Ann", set(), {("Ann", "USES", "Search")}),
+    ("My son is moving from Lincoln Elementary to Jefferson Middle.", "Ann", set(),
+     {("Ann's son", "USES", "Jefferson Middle")}),
     # A tool given up is not who uses the next one.
     ("运营组下个月起不再用石墨了，文档统一走飞书。", "周宁",
      {("周宁", "USES", "飞书")}, {("石墨", "USES", "飞书")}),
@@ -58,6 +84,13 @@ CASES: list[Case] = [
     ("We're moving from Tacoma to Boise in May.", "Ann", {("Ann", "LIVES_IN", "Boise")}, set()),
     ("We finally bought a house in Raleigh!", "Ann", {("Ann", "LIVES_IN", "Raleigh")}, set()),
     ("If we ever bought a house in Napa, I'd garden all day.", "Ann", set(), {("Ann", "LIVES_IN", "Napa")}),
+    ("Our company is moving from Portland to Austin.", "Ann", set(), {("Ann", "LIVES_IN", "Austin")}),
+    ("We're thinking of moving from Portland to Austin.", "Ann", set(), {("Ann", "LIVES_IN", "Austin")}),
+    # An order's figures, but not another order's nor a list price.
+    ("Order SO-4400 is for the monitors. The keyboards cost $40 each, we'll order those later.", "Ann", set(),
+     {("SO-4400", "PRICE", 40)}),
+    ("Order #SO-12345 was cancelled. We'll reorder 30 units at $22 next week.", "Ann", set(),
+     {("SO-12345", "QUANTITY", 30)}),
 ]  # fmt: skip
 
 

@@ -298,6 +298,8 @@ def test_date_value_reads_birthdays_without_a_year_and_plans_forward() -> None:
     assert date_value("the meeting is on Tuesday", may, future=True) == "2024-05-21"
     assert date_value("The contract expires on March 31.", may, future=True) == "2025-03-31"
     assert date_value("合同上写的是5月2日前交齐", may, future=True) == "2024-05-02"  # just missed
+    assert date_value("3月", may, future=True) == "2025-03-01"  # 上线定在3月, said in May: next March
+    assert date_value("3月", may) == "2024-03-01"
     assert date_value("The contract expired on March 31, 2024.", may, future=True) == "2024-03-31"
     assert date_value("月底前交货", None) is None
 

@@ -1,4 +1,5 @@
-"""Names a message gives someone: "everyone calls me Mike", 大家都叫我老李, "his full name is Robert Miller".
+"""Names a message gives someone: "everyone calls me Mike", 大家都叫我老李, "his full name is Robert Miller",
+小周（周宇航）.
 
 Only explicit naming is read (call / calls / go by / full name is; 叫我 / 全名是), and only a name
 form: a capitalised word or two in English, a Chinese name (a surname and one or two characters,
@@ -50,6 +51,12 @@ _ZH = (
 )
 
 
+_ZH_BRACKETED = re.compile(
+    r"(?P<alias>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff](?:总|工|姐|哥))[（(](?P<name>[\u4e00-\u9fff]{2,4})[）)]"
+)
+"""小周（周宇航）, 老王（王建国）: a familiar form with the full name in brackets."""
+
+
 def names_given(sentence: str, lang: Lang) -> list[tuple[Who, str, int]]:
     """Return (whose, alias, where the naming starts) for each name ``sentence`` explicitly gives."""
     found: list[tuple[Who, str, int]] = []
@@ -76,3 +83,8 @@ def add_names_given(message: Message, reading: Sentence) -> None:
         if named and alias != named:
             message.entities.pop((alias, "person"), None)
             message.add_entity(Mention(0, 0, named, "person", aliases=[alias]))
+    if reading.lang == "zh":
+        for match in _ZH_BRACKETED.finditer(reading.text):
+            if cjk_person(match["name"]):  # the familiar form is the full name's, one person
+                message.entities.pop((match["alias"], "person"), None)
+                message.add_entity(Mention(0, 0, match["name"], "person", aliases=[match["alias"]]))

@@ -103,7 +103,9 @@ _EN_TIME_CUT = re.compile(
     rf"(?:for|over) {_DURATION}|{_DURATION} ago|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
     r"?weekends?|"
-    r"every day|each day|all day|more and more|back (?:in|on|at|when|then))\b.*$",
+    r"every day|each day|all day|more and more|back (?:in|on|at|when|then)|"
+    r"(?:in|since|until|by) (?-i:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b)\b.*$",
     re.I,
 )
 _EN_VERB_CUT = re.compile(

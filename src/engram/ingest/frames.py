@@ -154,16 +154,18 @@ SUPPOSED = {
         r"'d\b(?!\s+(?:already\s+|just\s+|never\s+|long\s+)?(?:[a-z]+ed|left|been|gone|had|done|made|"
         r"got|gotten|taken|given|known|seen|told|said|met|bought|sold|lost|found|spent|say|guess)\b)|"
         r"(?<!even )\bif\b|\b(?:unless|should(?!\s+(?:mention|say|tell|add|note)\b)|would|could|almost|"
-        r"nearly|going to|want to|plan(?:ning)? to|thinking about|considering)\b",
+        r"nearly|going to|want to|plan(?:ning)? to|thinking about|considering|hope|hoping|good luck|"
+        r"best of luck|let me know how|knock 'em dead|break a leg|fingers crossed)\b",
         re.I,
     ),
     "zh": re.compile(
         r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点|"
-        r"只能|只好|不然|否则|再[^，。；]{0,4}下去"  # 再拖下去我们只能取消: a threat, not a cancellation
+        r"只能|只好|不然|否则|再[^，。；]{0,4}下去|祝"  # 再拖下去只能取消: a threat; 祝你面试顺利: a wish
     ),
 }
-"""Words that suppose, plan, threaten or nearly did: a stop said after them did not happen (如果…就不用
-飞书了, 我打算不用Jira了, 再拖下去只能取消, "I'd quit")."""
+"""Words that suppose, plan, threaten, wish or nearly did: a stop (or a meeting) said after them did not
+happen (如果…就不用飞书了, 我打算不用Jira了, 再拖下去只能取消, 祝你明天面试顺利, "I'd quit", "hope the call
+goes well")."""
 _CONTRAST = {"en": re.compile(r"\bbut\b|\bhowever\b", re.I), "zh": re.compile(r"但是?|不过|可是|然而")}
 _CONDITION = {
     "en": re.compile(r"\s*(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)", re.I),

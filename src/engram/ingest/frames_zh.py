@@ -29,8 +29,12 @@ CONTACT_NAME = (
     r"(?=[，。！？；,.!?;、\s(（｜|]|$|也|都|在|是|和|的|跟|说|了|负责|对接|聊|要求|希望|确认|答应|同意|回复|建议|催|已|刚|表示|"
     r"答复|拍板|反馈)"
 )
-PERSON = r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
-"""A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X."""
+PERSON = (
+    r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
+    r"(?:[（(][\u4e00-\u9fff]{2,4}[）)])?"
+)
+"""A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X, with
+the full name it may be given in brackets (小周（周宇航）: engram.ingest.aliases)."""
 PAST_WORDS = (
     r"(?:上周[一二三四五六日天末]?|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|前年|最近|年初|月初|前段时间|前阵子|之前|也|都|"
     r"正式|终于|突然|(?<=年|前)就|"

@@ -54,6 +54,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _leaving_employer(message)
     _next_employer(message)
     _left_status(message)
+    _customer_contact_left(message)
     _contact_employers(message)
     _role_employers(message)
     _managers_employers(message)
@@ -152,6 +153,35 @@ def _leaving_employer(message: Message) -> None:
                     ):
                         del message.facts[role_key]
                 break
+
+
+def _customer_contact_left(message: Message) -> None:
+    """【CRM】客户：恒远物流｜联系人：原采购经理魏强已离职, 澜海生物那边…原来的贾斌离职了: someone of the
+    organisation talked about who leaves, with no employer said, leaves that organisation (inferred, so a
+    stated employer outweighs it); not the speaker, a relative, or one said to be ours (我们组的小李)."""
+    for key, left in list(message.facts.items()):
+        person = left.subject
+        employer = message.employer_before.get(person)
+        if (
+            left.predicate != "LEFT_ORGANISATION"
+            or left.object is not None
+            or left.value is not None
+            or employer is None
+            or person == message.speaker.actor
+            or person in message.relatives
+            or _OURS.search(_before(left.fact or "", person))
+        ):
+            continue
+        del message.facts[key]
+        message.add_fact(
+            left.model_copy(
+                update={
+                    "object": employer,
+                    "confidence": round((left.confidence or 0.8) * _INFERRED_WEIGHT, 2),
+                    "source_kind": "inferred",
+                }
+            )
+        )
 
 
 def _same_sentence(fact: FactIn, sentence: str) -> bool:
@@ -346,8 +376,13 @@ def _switched_to(message: Message) -> None:
             del message.facts[key]
             message.add_fact(fact.model_copy(update={"subject": given_up[fact.subject]}))
     for fact in list(message.facts.values()):
-        if fact.predicate != "STOPPED_USING" or fact.object is None or not fact.fact:
-            continue
+        if (
+            fact.predicate != "STOPPED_USING"
+            or fact.object is None
+            or not fact.fact
+            or fact.source_kind == "inferred"
+        ):
+            continue  # "we might switch from Zoom to Teams": a guess uses nothing
         template = _ZH_SWITCHED_TO if has_cjk(fact.fact) else _EN_SWITCHED_TO
         switched = re.search(template.format(old=re.escape(fact.object)), fact.fact)
         if switched is None:

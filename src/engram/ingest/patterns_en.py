@@ -87,6 +87,20 @@ _MODIFIERS = (
 )
 """Words before an event's head noun ("regional video game" tournament), no function words."""
 _NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont)\s(?:really\s)?)?"
+_SWITCH = (
+    r"(?<!tried )(?<!trying )(?<!not to )(?<!n't )(?<!never )\b(?:switched|moved|moves|migrated|changed|converted|"
+    r"moving|switching|migrating|switch|switches|migrate) (?:us |away |over |all |the team |everyone |the company |"
+    r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)(?:[\w-]+\s){1,3}?(?=from\b))?"
+)
+"""A change of tools ("switched from", "moving standups from"), not of teams, shifts, schools or jobs."""
+_NOT_A_TOOL = r"(?!(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College)\b)"
+_NOT_OURS_MOVING = (
+    r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"
+    r"(?<!considering )"
+)
+"""A home moved, not an office or a team, nor a move only thought of."""
+_KEPT = r"(?![^.;!?]*\b(?:rolled back|reverted|went back|switched back)\b)"
+"""Not a change undone in the same sentence ("tried moving to Teams but rolled back")."""
 _LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)[^.!?;:()\n\"“”]){1,100})"
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
 _FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
@@ -126,7 +140,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place", trigger="moved"),
-    en("LIVES_IN", rf"\b(?:moving|relocating|will move|'ll move|gonna move|going to move) (?:away )?from "
+    en("LIVES_IN", rf"{_NOT_OURS_MOVING}\b(?:moving|relocating|will move|'ll move|gonna move|going to move) (?:away )?from "
        rf"(?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
        trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March"
     # "We finally bought a house in Cary!": a home of one's own
@@ -399,21 +413,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="only|just|mostly"),
     en("USES", rf"\bI (?:only|just|mostly) (?:have|take) (?=[^.!?]*\bnow\b)(?P<obj>{_DRINKS})(?![\w-])", 0.75,
        kind="value", trigger="only|just|mostly"),  # "I only have coffee before noon now", not "weekends free"
-    en("STOPPED_USING", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating|switch|"
-       rf"switches|migrate) (?:us |away |over |(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?)?from {EN_OBJ}", 0.85,
-       require_mention=True, negatable=False, object_type="product", supposable=True,
-       trigger="switch|moved|moves|migrat|changed|converted|moving"),
-    # "Expensify will be switched off on June 30": a tool retired
-    en("STOPPED_USING", rf"\b(?P<obj>{EN_CAPS}) (?:will be |is being |gets |is |was |has been )?(?:switched off|turned off|"
-       rf"shut down|sunset|sunsetted|decommissioned)\b", 0.8, require_mention=True, strict=True, negatable=False,
-       object_type="product", supposable=True, trigger="switched off|turned off|shut down|sunset|decommissioned"),
-    # "all expense reports go through Ramp": the tool a process runs on
-    en("USES", rf"\b(?:go|goes|will go|going|run|runs|will run) through (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75,
-       require_mention=True, strict=True, object_type="product", trigger="through"),
-    en("USES", rf"\b(?:switched|moved|moves|migrated|changed|converted|moving|switching|migrating) (?:us |over |all |"
-       rf"the team |everyone |the company |"
-       rf"(?!to\b|from\b)(?:[\w-]+\s){{1,3}}?(?=from\b))?(?:from (?:[\w.'’-]+\s){{1,3}}?)?to {EN_OBJ}", 0.85, require_mention=True,
-       trigger="switched|moved|moves|migrated|changed|converted|moving|switching|migrating"),
+    # "we switch password managers from LastPass to 1Password", "moving standups from Zoom to Google Meet"; not
+    # "decided not to switch", "thinking about moving", "tried moving … but rolled back", nor teams, shifts or schools
+    en("STOPPED_USING", rf"{_SWITCH}from {_NOT_A_TOOL}{EN_OBJ}{_KEPT}", 0.85, require_mention=True,
+       object_type="product", supposable=True, trigger="switch|moved|moves|migrat|changed|converted|moving"),
+    en("USES", rf"{_SWITCH}(?:from {_NOT_A_TOOL}(?:[\w.'’-]+\s){{1,3}}?)?to {_NOT_A_TOOL}{EN_OBJ}{_KEPT}", 0.85,
+       require_mention=True, supposable=True, trigger="switch|moved|moves|migrat|changed|converted|moving"),
     # "They're still on Epic", "she's on Facebook ALL day": a tool one is on
     en("USES", rf"\b(?:they're|they are|we're|we are|I'm|I am|she's|he's|she is|he is)\s(?:still\s|now\s|currently\s|"
        rf"mostly\s|all\s)?on\s(?P<obj>{EN_CAPS})(?=\s(?:today|now|these days|for|all|ALL|every)\b|\s*[,.;!?]|$)", 0.75,

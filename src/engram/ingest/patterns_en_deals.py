@@ -129,8 +129,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        named_topic=True, trigger="due"),
     en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
        subject="topic", kind="date", trigger="due"),
-    en("LAUNCH_DATE", rf"\b(?:will |to |is going to |is set to |is scheduled to |should )?(?:(?:launch|go live|"
-       rf"goes live|release)(?:es|s|ing)? (?:on|by)|ship(?:s|ping)? on) {EN_DATE}", 0.8, subject="topic", kind="date",
+    en("LAUNCH_DATE", rf"(?<!not )(?<!n't )(?<!never )\b(?:will |to |is going to |is set to |is scheduled to |should )?"
+       rf"(?:(?:launch|go live|goes live|release)(?:es|s|ing)? (?:on|by)|ship(?:s|ping)? on) "
+       rf"(?!(?:Twitch|Instagram|YouTube|TikTok|Facebook|LinkedIn|air|stream)\b){EN_DATE}", 0.8, subject="topic",
+       kind="date", supposable=True,
        trigger="launch|go live|goes live|ship|release"),
     en("LAUNCH_DATE", rf"\blaunch (?:date )?(?:is|was|moved to|set for|slipped to|pushed to|postponed to|delayed "
        rf"to|moved back to|is now) {EN_DATE}", 0.8, subject="topic",
@@ -146,10 +148,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
     # not "on-call", nor a meeting wished well ("good luck with the presentation today": the listener's)
-    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
+    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)(?<!\bon )\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
        rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
        rf"{EN_DATE}", 0.8,
-       subject="topic", kind="date", trigger=_MEETINGS),
+       subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
     en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"

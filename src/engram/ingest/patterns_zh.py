@@ -304,9 +304,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
     # 报销统一走飞书审批, 差旅统一走携程商旅, 改回用讯飞听见: the tool a team uses from now on
-    zh("USES", r"(?:统一|全部|一律)(?:走|用|使用|改用|在)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)"
+    zh("USES", r"(?:统一|全部|一律)(?:走|用|使用|改用)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)"
        r"(?=下单|提交|办理|线上|审批|[，。！？；、\s]|了|$)", 0.75, kind="value", supposable=True,
-       trigger="统一走|统一用|统一使用|统一改用|统一在|全部走|全部用|一律走|一律用"),
+       trigger="统一走|统一用|统一使用|统一改用|全部走|全部用|一律走|一律用"),
     zh("USES", r"改回(?:用|使用)?(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。！？；、\s]|了|$)", 0.75, kind="value",
        supposable=True, trigger="改回"),
     # 钢琴学了两年还是放弃了: what one gave up, said first
@@ -425,7 +425,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)了?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        trigger="参观|拜访|考察"),
-    zh("VISITED", rf"(?:去过|去了|到过(?!年|节)|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
+    zh("VISITED", rf"(?:(?<![调派])去过|(?<![调派])去了|到过(?!年|节)|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),

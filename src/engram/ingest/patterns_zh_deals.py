@@ -42,6 +42,10 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"[^，。！？；]{{0,8}}?{ZH_AMOUNT}", 0.85, subject="topic", kind="amount", trigger="价|续费|金额|合同额|总额|费|报的"),
     zh("PRICE", rf"(?:每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套)(?:是|要|收)?{ZH_AMOUNT}",
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
+    # 6063铝型材每吨涨到2.15万, 每箱调整为128: a unit price changed
+    zh("PRICE", rf"每(?:吨|箱|件|斤|公斤|平米|平方米|间|人|柜|颗|米|卷|瓶|盒|包)(?:每月|每年)?"
+       rf"(?:涨到|降到|调到|调整为|上调到|下调到|改为|维持)?{ZH_AMOUNT}", 0.8, subject="topic", kind="amount",
+       trigger="每吨|每箱|每件|每斤|每公斤|每平|每间|每人|每柜|每颗|每米|每卷|每瓶|每盒|每包"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
     zh("QUANTITY", r"(?<![\d元块钱])(?<!到了)(?P<obj>\d+|[一二三四五六七八九十百千万两]+)(?:台|套|个(?![月钟多小星])|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
@@ -79,8 +83,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 上线定在4月1日, 上线时间定在9月2号, 上线目标：6月30日
     zh("LAUNCH_DATE", rf"(?:上线|发布|投产|开业)(?:时间|日期|目标|目标日期)?(?:定在|定于|定为|确定在|是|为|[：:])\s?{ZH_DATE}",
        0.85, subject="topic", kind="date", named_topic=True, trigger="上线|发布|投产|开业"),
-    zh("LAUNCH_DATE", rf"(?:将于|将在|预计|计划|定于|会在|在)?{ZH_DATE}(?:正式)?(?:上线|发布|推出|投产|开业|启动)",
-       0.85, subject="topic", kind="date", trigger="上线|发布|推出|投产|开业|启动"),
+    zh("LAUNCH_DATE", rf"(?<!不会在)(?<!不会)(?<!没在)(?<!不在)(?<!不)(?<!没)(?:将于|将在|预计|计划|定于|会在|在)?{ZH_DATE}(?:正式)?"
+       rf"(?:上线|发布|推出|投产|开业|启动)(?![^，。；！]*(?:取消|作废|不上了))",
+       0.85, subject="topic", kind="date", supposable=True, trigger="上线|发布|推出|投产|开业|启动"),
     zh("EXPIRES_ON", rf"{ZH_DATE}(?:到期|截止|结束)", 0.8, subject="topic", kind="date",
        trigger="到期|截止|结束"),
     zh("MEETING_AT", rf"(?:会议|开会|见面|会面|碰头|例会)(?:时间)?(?:是|定在|安排在|改到|改在|改成|推迟到|推到|延期到|延到|"
@@ -89,7 +94,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
        r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访|过一遍|演示|做UAT|面试|(?:线上|电话|当面|视频)沟通)"
        r"(?![前后时]|之[前后]|的时候)",  # 周一早上开会前我会来杯咖啡: a habit timed by a meeting, no meeting
-       0.8, subject="topic", kind="date",
+       0.8, subject="topic", kind="date", supposable=True,
        trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访|过一遍|演示|uat|面试|沟通"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,10}}?)做(?P<subj>[\u4e00-\u9fff]{{2,6}}?(?:复盘|评审|培训|汇报|"
        r"述职|总结会|周会|月会))", 0.8, subject="group", subject_type="event", kind="date",
@@ -128,7 +133,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("USES", rf"(?:反映|反馈|投诉|说)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?:经常|总是|老是|又|一直|偶尔|频繁)?"
        rf"(?:{ISSUES})", 0.75, require_mention=True, object_type="product",
        trigger="反映|反馈|投诉|说"),
-    zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,10}}?)?(?:换成了?|变成了?|改成了?|还是|是|为){CONTACT_NAME}", 0.85,
+    zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,10}}?)?(?:换成了?|变成了?|改成了?|改为|换为|变为|调整为|还是|是|为)"
+       rf"{CONTACT_NAME}", 0.85,
        subject="topic", kind="entity", object_type="person", trigger="对接人|联系人|负责人|决策人"),
     # 对接人不是刘经理了，换成新来的采购总监Emily Zhou; 他们业务员换成了小蒋; 对接的还是陈会计
     zh("CONTACT", rf"(?:对接人|联系人)[^。；]{{0,12}}?[，,](?:现在)?(?:换成了?|变成了?|改成了?){CONTACT_NAME}", 0.85,
@@ -170,6 +176,10 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="人"),
     zh("USES", r"(?:现用|在用|目前使用|现有系统)[:：](?P<obj>[^｜|，。；\s]{2,15})", 0.8, subject="topic", kind="value",
        trigger="现用|在用|目前使用|现有系统"),
+    # 采购总监换成了方卓, 对方IT负责人换成了钱伟: who holds the role now (of the organisation talked about)
+    zh("HAS_ROLE", rf"(?P<obj>{ZH_ROLE})(?:换成了?|改为|换为|变成了?|由){PERSON}(?=[，。；！\s]|$|了|接任|担任|来)", 0.8,
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       trigger="换成|改为|换为|变成|由"),
     # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
     zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{CONTACT_NAME}",
        0.75, subject="topic", inverse=True, kind="entity", object_type="person", require_mention=True, strict=True,

@@ -29,11 +29,16 @@ _CUE = {
 }
 """Words saying a deal was signed (签了, 拿下了, 续约谈下来了, "signed", "closed Ravensworth", "renewed")."""
 _SUPPLIER = re.compile(r"(?:供应商|供货商|厂商|\bvendor|\bsupplier)\s?$", re.I)
-_WITH = re.compile(r"(?:跟|和|与|同)\s?$")
-_SIGNED_WITH = re.compile(r"[\u4e00-\u9fff]{0,2}?签")
-"""跟阿里云签的…合同: a contract the speaker's side signed with the organisation (a supplier)."""
+_NOT_A_DEAL = re.compile(
+    r"房租|租房|房屋|购房|劳动合同|劳务|意向书|婚|\b(?:lease on my|apartment|employment|offer letter|"
+    r"(?:support |help ?desk )?(?:ticket|case|incident|issue|bug)s?\b)",
+    re.I,
+)
+"""What is signed or closed but is no customer's deal: a home, a job, a letter of intent, a ticket."""
 _NOT_YET = re.compile(
-    r"还没|没有?签|未签|待签|准备签|下周签|明天签|\b(?:hasn't|haven't|not yet|about to|will)\b", re.I
+    r"还没签|没有?签|未签|待签|准备签|(?:下个?月|下周|明天|后天|月底|回头|过几天|之后|以后)再?签|"
+    r"\b(?:hasn't|haven't|not yet|about to|will)\b",
+    re.I,
 )
 
 
@@ -43,10 +48,11 @@ def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
     if (
         cue is None
         or _NOT_YET.search(reading.text)
+        or _NOT_A_DEAL.search(reading.text)
         or supposed(reading.text, reading.clauses, cue.start(), reading.lang)
     ):
         return None
-    customer = _customer(reading, message, cue.start())
+    customer = _customer(reading, cue.start())
     if customer is None or any(
         f.predicate == "SIGNED" and f.subject == customer.name for f in message.facts.values()
     ):  # "Acme signed the NDA": a pattern read what was signed
@@ -56,31 +62,27 @@ def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
     if deal is None or deal.name == customer.name:
         return None
     signer: str | None = customer.name
-    before, text = reading.text[: customer.start], reading.text
-    if (_WITH.search(before) and _SIGNED_WITH.match(text, customer.end)) or _SUPPLIER.search(before):
-        signer = message.speaker.actor  # 我们跟供应商永盛五金的…协议签了, 跟阿里云签的: we signed with them
+    if _SUPPLIER.search(reading.text, 0, customer.start):
+        signer = message.speaker.actor  # 我们跟供应商永盛五金的…协议签了: we signed with them
     if signer is None:
         return None
     message.add_entity(customer)
     message.add_entity(deal)
+    clause = reading.clause_of(cue.start())
     return FactIn(
         subject=signer,
         predicate="SIGNED",
         object=deal.name,
-        fact=reading.text[:2000],
+        fact=reading.text[clause[0] : clause[1]][:2000],  # dated by its own clause, not 有效期到… after it
         confidence=0.75,
         source_kind="stated",
     )
 
 
-def _customer(reading: Sentence, message: Message, cue: int) -> Mention | None:
-    """Return the organisation whose deal it is: the sentence's nearest before the cue (or the first
-    after it: "Closed Ravensworth Foods"), else the message's last one."""
+def _customer(reading: Sentence, cue: int) -> Mention | None:
+    """Return the organisation whose deal it is: the sentence's nearest before the cue, or the first
+    after it ("Closed Ravensworth Foods"); one named in another sentence is not taken (a supplier
+    mentioned before "we signed the lease" signed nothing)."""
     named = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
     before = [m for m in named if m.end <= cue]
-    if before:
-        return before[-1]
-    if named:
-        return named[0]
-    earlier = [m for m in message.topics if m.type == "organisation"]
-    return earlier[-1] if earlier else None
+    return before[-1] if before else named[0] if named else None

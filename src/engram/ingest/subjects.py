@@ -362,8 +362,10 @@ _EN_OUR_PERSON = re.compile(
 _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 """A preposition before "me"/"us": an object ("takes over … from me"), like a possessive."""
 _EN_OBJECT_PRONOUN = re.compile(r"me|us", re.I)
-_EN_WHO_BEFORE = re.compile(r",\s+who\s+(?:[\w'’-]+\s+){0,2}$", re.I)
-""""…, who joins us as Head of Sales": "us" is the object of whoever "who" is, not the subject."""
+_EN_WHO_BEFORE = re.compile(
+    r",\s+who\s+(?:[\w'’-]+\s+){0,2}$|\b(?:join|joins|joined|joining|welcome|welcomes|welcomed)\s+$", re.I
+)
+""""…, who joins us as Head of Sales", "Maria is joining us as…": "us" is the object of whoever joins."""
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""

@@ -108,14 +108,18 @@ _CUSTOMER_FIRST = tuple(
 """TOPIC_HOLDERS_LATER with the organisation moved up behind the deals (a deal still wins)."""
 
 
-def earlier_topic(predicate: str, message: Message, before_cue: str = "") -> Mention | None:
+def earlier_topic(
+    predicate: str, message: Message, before_cue: str = "", sentence: str = ""
+) -> Mention | None:
     """Return the latest name of an earlier sentence a topic predicate fits, of the first type of
     TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer; the
     organisation right after a deal when ``before_cue`` (the sentence up to the cue) says 对方 or
-    "they"."""
+    "they"; no earlier deal when ``sentence`` speaks of another order ("We'll reorder 30 units")."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     customer = "organisation" in types and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
     for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
+        if kind == "deal" and _ANOTHER_ORDER.search(sentence):
+            continue
         if kind in types and (
             named := [
                 m
@@ -176,17 +180,29 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     return found
 
 
-def order_of_message(predicate: str, message: Message, found: Mention | None) -> Mention | None:
+def order_of_message(
+    predicate: str, reading: Sentence, message: Message, found: Mention | None
+) -> Mention | None:
     """Return the one order an earlier sentence of the message named ("Order confirmation #SO-55812. …
     40 units of the Aeron Chair at $1,150 each"), for an order's price, quantity, discount or
-    deadline that a sentence gave to a product or to nothing; else None."""
-    if predicate not in _ORDER_FACTS or (found is not None and found.type not in ("product", "thing")):
+    deadline that a sentence gave to a product or to nothing; else None (also when the sentence speaks
+    of another order, a cancelled one, or a list price: "We'll reorder 30 units", "lists at $999")."""
+    if (
+        predicate not in _ORDER_FACTS
+        or (found is not None and found.type not in ("product", "thing"))
+        or _ANOTHER_ORDER.search(reading.text)
+    ):
         return None
     orders = {m.name: m for m in message.topics if a_deal(m)}
     return next(iter(orders.values())) if len(orders) == 1 else None
 
 
 _ORDER_FACTS = frozenset({"PRICE", "QUANTITY", "DISCOUNT", "DEADLINE"})
+_ANOTHER_ORDER = re.compile(
+    r"\b(?:lists? (?:at|for)|list price|will|'ll|later|reorder|re-order|next|new one|another|cancel\w*)\b|"
+    r"取消|重新|另外?下|再下|以后再",
+    re.I,
+)
 _ASKED_OF = frozenset({"product", "thing", "document"})
 """What a request's deadline is not about when an organisation asks it (the product it complains of)."""
 _SAID_DEAL_OVER = frozenset({"organisation", "product", "document", "thing"})

@@ -130,35 +130,43 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
     if reference is None or not text:
         return None
     try:
-        return _ahead(_resolve_dates(fold_lookalikes(text), reference), text, reference)
+        folded = fold_lookalikes(text)
+        return _ahead(_resolve_dates(folded, reference), folded, reference)
     except (ValueError, OverflowError):  # at the calendar's edge: no reading rather than a guess
         return None
 
 
 _FUTURE_CUE = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|intends? to|about to|"
-    r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to)\b|"
+    r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to|"
+    r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
+    r"graduating|getting married|opening|launching))\b|"
     r"打算|计划|准备|将于|将在|将会|预计|定在|定于",
     re.I,
 )
 
 
 def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | None:
-    """Return ``span`` a year later when it is a month named without a year ("in June"), already
-    over at ``reference``, in a text that speaks of the future ("will step down in June", 打算6月搬):
-    a month alone reads as the past one (what people mostly recount), unless the tense says otherwise."""
+    """Return ``span`` a year later when it is a month or a day named without a year ("in June",
+    10月2号), already over at ``reference``, after words of the future in its sentence ("will step
+    down in June", 打算…10月2号出发): a date alone reads as the past one (what people mostly recount),
+    unless the tense says otherwise."""
     if (
         span is None
-        or span.granularity != "month"
+        or span.granularity not in ("month", "day")
         or span.start is None
-        or span.end is None
         or _YEAR.search(span.text)
         or not _YEARLESS_TEXT.search(span.text)
-        or span.end > reference.astimezone(UTC)
-        or not _FUTURE_CUE.search(text)
     ):
         return span
-    return replace(span, start=_year_later(span.start), end=_year_later(span.end))
+    over = span.end if span.end is not None else span.start + timedelta(days=1)
+    said_before = _SENTENCE_END.split(text[max(span.span[0] - 40, 0) : span.span[0]])[-1]
+    if over > reference.astimezone(UTC) or not _FUTURE_CUE.search(said_before):
+        return span
+    return replace(span, start=_year_later(span.start), end=span.end and _year_later(span.end))
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？；;\n]")
 
 
 def _year_later(moment: datetime) -> datetime:
@@ -431,6 +439,14 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         and _YEARLESS_TEXT.search(span.text)
     ):  # "expires on March 31", said in May: next March; said on April 12, the one just missed
         local = local.replace(year=local.year + 1) if not (local.month == 2 and local.day == 29) else local
+    elif (
+        future
+        and span.granularity == "month"
+        and not _YEAR.search(span.text)
+        and _YEARLESS_TEXT.search(span.text)
+        and (local.year, local.month) < (today.year, today.month)
+    ):  # 上线定在5月, said in March: this May, not last year's
+        local = local.replace(year=local.year + 1)
     if yearless and not _YEAR.search(span.text):
         return local.strftime("%m-%d")
     if span.granularity == "minute" and span.kind == "point":
