@@ -1,7 +1,7 @@
-"""A customer's people changing: a contact replaced (对接人改为…), a role given to someone new
-(采购总监换成了方卓), someone of the customer leaving with no employer said (原来的贾斌离职了), a familiar
-form with the full name in brackets (小周（周宇航）). Sentences written for these tests; each case names
-the facts that must and must not be read."""
+"""A customer's people: a role in brackets ("Dana Cho (their PM)"), a record's contact field, a contact
+replaced (对接人改为…), a role given to someone new (采购总监换成了方卓), someone of the customer leaving
+with no employer said (原来的贾斌离职了), a familiar form with the full name in brackets (小周（周宇航）).
+Sentences written for these tests; each case names the facts that must and must not be read."""
 
 from __future__ import annotations
 
@@ -25,6 +25,15 @@ CASES: list[Case] = [
      {("小王", "HAS_ROLE", "项目经理")}, {("小王", "WORKS_AT", "我们")}),
     ("拜访了华为，回来听说我们组的小李离职了。", "周宁", set(), {("小李", "LEFT_ORGANISATION", "华为")}),
     ("拜访了华为。我上个月离职了。", "周宁", set(), {("周宁", "LEFT_ORGANISATION", "华为")}),
+    # A role in brackets after a name, and a CRM record's contact field.
+    ("Call w/ Fairview Logistics: Dan Hollis (VP Ops) confirmed the pilot.", "Ann",
+     {("Dan Hollis", "HAS_ROLE", "VP Ops"), ("Dan Hollis", "WORKS_AT", "Fairview Logistics")}, set()),
+    ("Kickoff w/ Brightwater Health. Attendees: Leo Martinez, Dana Cho (their PM), me.", "Ann",
+     {("Dana Cho", "HAS_ROLE", "PM"), ("Dana Cho", "WORKS_AT", "Brightwater Health")}, set()),
+    ("Meridian Freight | Contact: Alicia Gomez (Procurement Lead) | Interested in: 25 handhelds", "Ann",
+     {("Meridian Freight", "CONTACT", "Alicia Gomez")}, set()),
+    ("Lunch with Tom Baker (my old roommate) was fun.", "Ann", set(),
+     {("Tom Baker", "HAS_ROLE", "my old roommate")}),
     # A familiar form with the full name in brackets is that person, and patterns read past the brackets.
     ("手上的客户交接一下：华庭广场项目交给小周（周宇航）。", "周宁",
      {("小周", "RESPONSIBLE_FOR", "华庭广场项目")}, set()),

@@ -25,6 +25,7 @@ CASES: list[Case] = [
      {("Ann", "MEETING_AT", "2024-03-15 14:00")}, set()),
     ("每周三下午开会前我都会去楼下买杯拿铁。", "周宁", set(), {("周宁", "MEETING_AT", "2024-03-13")}),
     ("周五下午开会，记得带上报价单。", "周宁", {("周宁", "MEETING_AT", "2024-03-15")}, set()),
+    ("周一我们去拜访了华信科技。", "周宁", set(), {("周宁", "MEETING_AT", "2024-03-18")}),
     ("Hope the client call with Globex goes well tomorrow at 10.", "Ann", set(),
      {("Ann", "MEETING_AT", "2024-03-14 10:00")}),
     ("I'm on call tonight, so dinner might be late.", "Ann", set(), {("Ann", "MEETING_AT", "2024-03-13")}),
@@ -72,6 +73,8 @@ CASES: list[Case] = [
     # A handover's holder: not the agent of another clause (由老王牵头), but the one who held it (她负责的).
     ("数据库由老孙负责，报表交给小董。", "周宁",
      {("小董", "RESPONSIBLE_FOR", "报表")}, {("老孙", "UNASSIGNED_FROM", "报表")}),
+    ("以后华信那边由小王对接。", "周宁",
+     {("小王", "RESPONSIBLE_FOR", "华信")}, {("小王", "RESPONSIBLE_FOR", "后华信那边")}),
     ("小唐月底调去上海了，她负责的监控平台由我接手。", "周宁",
      {("周宁", "RESPONSIBLE_FOR", "监控平台"), ("小唐", "UNASSIGNED_FROM", "监控平台")},
      {("小唐", "ASSIGNED_TO", "监控平台")}),
@@ -127,6 +130,22 @@ def test_a_month_named_alone_follows_the_tense(text: str, month: str) -> None:
     span = resolve_dates(text, AT)
     assert span is not None and span.start is not None
     assert span.start.strftime("%Y-%m") == month
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "day"),
+    [
+        ("I went to Tokyo on December 20th.", "2025-11-20", "2024-12-20"),  # gone: last December
+        ("我12月20号去了东京。", "2025-11-20", "2024-12-20"),
+        ("I'm flying to Tokyo on December 20th.", "2025-11-20", "2025-12-20"),  # the nearest, ahead
+        ("我12月要去日本玩。", "2025-03-12", "2025-12-01"),  # 要 after the month: this December
+        ("我6月要去日本玩。", "2025-11-20", "2026-06-01"),
+    ],
+)
+def test_a_date_without_a_year_follows_the_verbs_around_it(text: str, said: str, day: str) -> None:
+    span = resolve_dates(text, datetime.fromisoformat(f"{said}T09:30:00+00:00"))
+    assert span is not None and span.start is not None
+    assert span.start.strftime("%Y-%m-%d") == day
 
 
 def test_a_month_ahead_in_a_zone_keeps_its_first_day() -> None:

@@ -42,6 +42,7 @@ CASES: list[Case] = [
     # A unit price said per tonne, box or square metre, changed or not.
     ("供应商华丰铝业通知，下个月起6061铝板每吨涨到2.3万。", "周宁", {("华丰铝业", "PRICE", 23000)}, set()),
     ("我每天走一万步。", "周宁", set(), {("周宁", "PRICE", 10000)}),
+    ("Costco的矿泉水每箱24瓶。", "周宁", set(), {("Costco", "PRICE", 24)}),
     # A project's launch: 上线定在…, 上线时间定在…, "go-live moved from … to …", "target go-live …".
     ("会议纪要：云帆物流TMS升级项目，上线定在5月6日；下次评审周三。", "周宁",
      {("云帆物流TMS升级项目", "LAUNCH_DATE", "2024-05-06")}, set()),

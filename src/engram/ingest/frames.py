@@ -133,7 +133,7 @@ def pattern(
 EN_OBJ = r"(?P<obj>[^,.!?;:()\n\"“”]{1,60})"
 EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
 EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
-EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s[A-Z][\w&.'’-]*){0,3})"
+EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s(?:&\s)?[A-Z][\w&.'’-]*){0,3})"
 EN_AMOUNT = rf"(?<![A-Za-z])(?P<obj>{AMOUNT})"
 EN_DATE = (
     r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"

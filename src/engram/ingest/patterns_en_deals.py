@@ -19,6 +19,7 @@ from engram.ingest.frames import (
     EN_NOT_A_MODEL,
     EN_OBJ,
     EN_PERSON_NAME,
+    EN_ROLE,
     Pattern,
     pattern,
 )
@@ -181,6 +182,15 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
        subject_type="organisation", kind="entity", object_type="person",
        trigger="contact|poc|account manager|rep "),
+    # "Dave Hollis (VP Ops) confirmed…", "Dana Cho (their PM)": a role in brackets after a name (and the
+    # organisation talked about employs them: engram.ingest.implied)
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s?\((?:their |the )?(?P<obj>{EN_ROLE}|PM|PO|QA|AE|SE|CSM)"
+       rf"(?: at [^)]{{2,30}})?\)", 0.75, subject="group", subject_type="person", named_subject=True, kind="entity",
+       object_type="role", trigger="("),
+    # a CRM record's field: "Meridian Freight | Contact: Alicia Gomez (Procurement Lead), 312-555-0148"
+    en("CONTACT", rf"(?:^|[|｜]\s?)(?:Main |Primary )?(?:Contact|POC|Point of contact):\s?(?P<obj>{EN_PERSON_NAME})"
+       rf"(?=[\s,(|]|$)", 0.8, subject="topic", kind="entity", object_type="person", require_mention=True,
+       trigger="contact:|poc:"),
     en("EMAIL", rf"\b(?:email|e-mail)(?: address)? is {EN_OBJ}", require_mention=True, kind="email",
        trigger="email|e-mail"),
     en("EMAIL", rf"\b(?:reach|contact|email|e-mail|find|write to) (?:me|us) (?:at|on|via) (?P<obj>{EMAIL_ADDRESS})",

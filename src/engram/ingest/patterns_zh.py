@@ -241,7 +241,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
-    zh("RESPONSIBLE_FOR", rf"(?!以后|之后|后面|今后|现在|目前)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:(?:这个|那个|这些|那些)(?:客户|项目)?|这块|这部分)?(?:现在|目前|其实|"
+    zh("RESPONSIBLE_FOR", rf"(?:以后|之后|后面|今后|现在|目前)?(?<![以之今现目])(?!以后|之后|后面|今后|现在|目前)"
+       rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那边|这边)?(?:(?:这个|那个|这些|那些)(?:客户|项目)?|这块|这部分)?(?:现在|目前|其实|"
        rf"一直|实际上|暂时|暂|都|全部|以后|之后|后面|今后)?(?:改)?(?:由|让){PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|代管|兼管|管|"
        rf"维护|处理|接手|带|盯着?|接(?=[，。！；]|$))", 0.8, subject="group", subject_type="person", kind="value",
        trigger="由|让"),  # 400热线由小蒋接, 回款让小贝盯着

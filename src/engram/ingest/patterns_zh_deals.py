@@ -44,7 +44,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        0.85, subject="topic", kind="amount", trigger="每年|每月|每个|每台|每套|每份|一年|一个月|一台|一套"),
     # 6063铝型材每吨涨到2.15万, 每箱调整为128: a unit price changed
     zh("PRICE", rf"每(?:吨|箱|件|斤|公斤|平米|平方米|间|人|柜|颗|米|卷|瓶|盒|包)(?:每月|每年)?"
-       rf"(?:涨到|降到|调到|调整为|上调到|下调到|改为|维持)?{ZH_AMOUNT}", 0.8, subject="topic", kind="amount",
+       rf"(?:涨到|降到|调到|调整为|上调到|下调到|改为|维持)?{ZH_AMOUNT}(?![瓶罐个包件支袋盒箱人份台套只张本颗粒片条])", 0.8,
+       subject="topic", kind="amount",
        trigger="每吨|每箱|每件|每斤|每公斤|每平|每间|每人|每柜|每颗|每米|每卷|每瓶|每盒|每包"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
@@ -92,7 +93,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"顺延到|提前到|挪到|调到|换到|在){ZH_DATE}", 0.8,
        subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
-       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访|过一遍|演示|做UAT|面试|(?:线上|电话|当面|视频)沟通)"
+       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访(?![了过])|过一遍|演示|做UAT|面试|(?:线上|电话|当面|视频)沟通)"
        r"(?![前后时]|之[前后]|的时候)",  # 周一早上开会前我会来杯咖啡: a habit timed by a meeting, no meeting
        0.8, subject="topic", kind="date", supposable=True,
        trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访|过一遍|演示|uat|面试|沟通"),

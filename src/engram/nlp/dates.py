@@ -161,16 +161,37 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
         return span
     over = span.end if span.end is not None else span.start + timedelta(days=1)
     said_before = _SENTENCE_END.split(text[max(span.span[0] - 40, 0) : span.span[0]])[-1]
-    if over > reference.astimezone(UTC) or not _FUTURE_CUE.search(said_before):
-        return span
-    return replace(span, start=_year_later(span.start), end=span.end and _year_later(span.end))
+    future = _FUTURE_CUE.search(said_before) or _ZH_FUTURE_AFTER.match(text, span.span[1])
+    if over <= reference.astimezone(UTC) and future:
+        return replace(span, start=_year_later(span.start), end=span.end and _year_later(span.end))
+    past = _PAST_CUE.search(_CLAUSE_END.split(said_before)[-1]) or _ZH_PAST_AFTER.match(text, span.span[1])
+    if span.start > reference.astimezone(UTC) and span.granularity == "day" and past:
+        # "I went to Tokyo on December 20th", 12月20号去了东京, said in November: last December's
+        return replace(span, start=_year_earlier(span.start), end=span.end and _year_earlier(span.end))
+    return span
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]")
+_CLAUSE_END = re.compile(r"[,，;；:：]")
+_ZH_FUTURE_AFTER = re.compile(
+    r"(?:份|底|初|中旬|上旬|下旬)?[我你他她们咱]{0,2}(?:就要|要|会|打算|准备|计划|将)"
+)
+"""我12月要去日本, 12月份我要…: the future said right after the date."""
+_ZH_PAST_AFTER = re.compile(r"[^，。；！？]{0,6}?(?:去了|到了|回了|见了|来了|办了)")
+"""12月20号去了东京: the past said right after the date."""
+_PAST_CUE = re.compile(
+    r"\b(?:went|visited|joined|left|met|flew|got back|came back|returned|arrived)\b|去了|到了|回了|见了", re.I
+)
+"""A past verb before a date in its clause ("I went to Tokyo on December 20th")."""
 
 
 def _year_later(moment: datetime) -> datetime:
     day = add_months(moment.date(), 12)  # 29 February → 28 February
+    return moment.replace(year=day.year, month=day.month, day=day.day)
+
+
+def _year_earlier(moment: datetime) -> datetime:
+    day = add_months(moment.date(), -12)
     return moment.replace(year=day.year, month=day.month, day=day.day)
 
 
