@@ -60,6 +60,14 @@ CASES: list[Case] = [
     # "是他们的店长" makes the contact theirs, not the speaker; an in-law's origin is not the brother's.
     ("青禾超市说收银机又卡了。对接人还是他们的店长苏红。", "周宁", set(), {("周宁", "WORKS_AT", "青禾超市")}),
     ("我哥在杭州当医生，嫂子是成都人。", "周宁", set(), {("周宁的哥哥", "COMES_FROM", "成都")}),
+    # His or her relative is someone else, not the one "he" or "she" is.
+    ("华信的刘经理说他老婆在阿里上班。", "周宁", set(), {("刘经理", "WORKS_AT", "阿里")}),
+    ("跟顺丰的张经理吃饭，他说他表弟刚从华为离职了。", "周宁", set(),
+     {("张经理", "LEFT_ORGANISATION", "华为")}),
+    ("Mike from Acme said his dad retired from Ford.", "Ann", set(), {("Mike", "STATUS", "retired")}),
+    ("Had lunch with Carol from Wayne Enterprises; her brother just quit Google.", "Ann", set(),
+     {("Ann", "LEFT_ORGANISATION", "Google"), ("Carol", "LEFT_ORGANISATION", "Google")}),
+    ("Mike said he moved to Denver.", "Ann", {("Mike", "LIVES_IN", "Denver")}, set()),
     ("我们打算搬到顺义，孩子要在顺义上幼儿园。", "周宁", set(), {("周宁", "STUDIES_AT", "顺义")}),
     # 到过年 is no visit; 时 inside a name (即时设计) ends no object.
     ("老婆说我坚持到过年就给我买新手机。", "周宁", set(), {("周宁", "VISITED", "年")}),
