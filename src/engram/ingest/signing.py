@@ -2,9 +2,11 @@
 苍穹游戏续约谈下来了; "Veridian Bank signed the 2-year SOC monitoring contract"; "Closed Ravensworth
 Foods this morning, RF-3301".
 
-The customer (the sentence's organisation, else the message's) SIGNED the deal: an id numbering an
-order or a contract in the sentence, else the deal its words say by kind (engram.ingest.deals). Not
-read when the sentence asks, supposes, denies or only expects it (还没签, "if they sign", 下周签).
+The customer (an organisation of the same sentence) SIGNED the deal: an id numbering an order or a
+contract in the sentence, else the deal its words say by kind (engram.ingest.deals); the speaker's
+side did when the organisation is said to be a supplier. Not read when the sentence asks, supposes,
+denies or only expects it (还没签, "if they sign", 下周签), nor for a home, a job, a letter of intent or
+a ticket.
 """
 
 from __future__ import annotations
