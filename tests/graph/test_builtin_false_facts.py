@@ -68,6 +68,10 @@ CASES: list[Case] = [
     ("Had lunch with Carol from Wayne Enterprises; her brother just quit Google.", "Ann", set(),
      {("Ann", "LEFT_ORGANISATION", "Google"), ("Carol", "LEFT_ORGANISATION", "Google")}),
     ("Mike said he moved to Denver.", "Ann", {("Mike", "LIVES_IN", "Denver")}, set()),
+    # Who was replaced at a company no longer works there; "our buyer at Initech" is theirs, not ours.
+    ("Sarah, who replaced Dave at Globex, is super responsive.", "Ann", set(),
+     {("Dave", "WORKS_AT", "Globex")}),
+    ("Our buyer at Initech, Peter, got fired.", "Ann", set(), {("Ann", "WORKS_AT", "Initech")}),
     ("我们打算搬到顺义，孩子要在顺义上幼儿园。", "周宁", set(), {("周宁", "STUDIES_AT", "顺义")}),
     # 到过年 is no visit; 时 inside a name (即时设计) ends no object.
     ("老婆说我坚持到过年就给我买新手机。", "周宁", set(), {("周宁", "VISITED", "年")}),

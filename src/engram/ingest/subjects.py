@@ -360,7 +360,7 @@ _ZH_WITH = re.compile(r"[和同]$")
 _EN_POSSESSIVE = re.compile(r"(?:my|our)\b", re.I)
 _EN_OUR_PERSON = re.compile(
     r"(?:my|our)\s(?:new\s|main\s|day-to-day\s)?"
-    r"(?:contact|point of contact|poc|rep|account manager|champion|sponsor)\b",
+    r"(?:contact|point of contact|poc|rep|account manager|champion|sponsor|buyer|buyers)\b",
     re.I,
 )
 """"Our contact", "my rep": someone else, the subject of what follows (not the speaker)."""
