@@ -152,6 +152,10 @@ def test_a_month_named_alone_follows_the_tense(text: str, month: str) -> None:
         ("I'm flying to Tokyo on December 20th.", "2025-11-20", "2025-12-20"),  # the nearest, ahead
         ("我12月要去日本玩。", "2025-03-12", "2025-12-01"),  # 要 after the month: this December
         ("我6月要去日本玩。", "2025-11-20", "2026-06-01"),
+        ("I'm going to Boston on Monday.", "2025-03-12", "2025-03-17"),  # said on a Wednesday
+        ("周五去苏州出差。", "2025-03-12", "2025-03-14"),
+        ("周五去了苏州。", "2025-03-12", "2025-03-07"),  # done: last Friday
+        ("Monday I met with Acme.", "2025-03-12", "2025-03-10"),
     ],
 )
 def test_a_date_without_a_year_follows_the_verbs_around_it(text: str, said: str, day: str) -> None:

@@ -150,7 +150,12 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     """Return ``span`` a year later when it is a month or a day named without a year ("in June",
     10月2号), already over at ``reference``, after words of the future in its sentence ("will step
     down in June", 打算…10月2号出发): a date alone reads as the past one (what people mostly recount),
-    unless the tense says otherwise."""
+    unless the tense says otherwise. A weekday alone that has passed this week is next week's after
+    such words ("I'm going to Boston on Monday", 周五去苏州出差)."""
+    if span is not None and span.start is not None and _weekday_ahead(span, text, reference):
+        return replace(
+            span, start=span.start + timedelta(weeks=1), end=span.end and span.end + timedelta(weeks=1)
+        )
     if (
         span is None
         or span.granularity not in ("month", "day")
@@ -171,6 +176,25 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     return span
 
 
+def _weekday_ahead(span: DateSpan, text: str, reference: datetime) -> bool:
+    """Return True for a weekday said alone, already past this week, in a sentence that speaks of the
+    future before it or (in Chinese) goes somewhere after it with nothing saying it is done."""
+    if (
+        span.start is None
+        or span.granularity != "day"
+        or not BARE_WEEKDAY.search(span.text)
+        or CALENDAR_DATE.search(span.text)
+        or span.start >= reference.astimezone(UTC)
+    ):
+        return False
+    said_before = _SENTENCE_END.split(text[max(span.span[0] - 40, 0) : span.span[0]])[-1]
+    return bool(_FUTURE_CUE.search(said_before) or _ZH_GOING_AFTER.match(text, span.span[1]))
+
+
+_ZH_GOING_AFTER = re.compile(
+    r"(?:我们?|他们?|她们?)?(?:要|会|准备|打算)?去(?![了过])[^，。；！？了过]*(?:[，。；！？]|$)"
+)
+"""周五去苏州出差: going somewhere on that day, with no 了 saying it was done."""
 _SENTENCE_END = re.compile(r"[.!?。！？；;\n]")
 _CLAUSE_END = re.compile(r"[,，;；:：]")
 _ZH_FUTURE_AFTER = re.compile(
