@@ -20,6 +20,12 @@ CASES: list[Case] = [
       ("许晨", "LEFT_ORGANISATION", "绿洲农业")}, set()),
     ("宏达物流的系统下周升级。另外对方IT负责人换成了钱伟。", "周宁",
      {("钱伟", "HAS_ROLE", "IT负责人"), ("钱伟", "WORKS_AT", "宏达物流")}, set()),
+    # Whose number: the one to contact, me after 请联系我, nobody's when the one to contact is unknown.
+    ("邮件：我是宏达的新对接人李娜，原对接人刘小峰已调往华南区，今后请联系我，电话13655556666。", "李娜",
+     {("李娜", "PHONE", "13655556666")}, {("刘小峰", "PHONE", "13655556666")}),
+    ("中粮的联系人更新一下，以后找徐婷婷，电话13912345678。", "周宁", set(),
+     {("周宁", "PHONE", "13912345678")}),
+    ("以后找何佳，电话13800001111。", "周宁", {("何佳", "PHONE", "13800001111")}, set()),
     # Ours, the speaker, or nobody's: no employer inferred.
     ("我们的项目经理换成了小王。", "周宁",
      {("小王", "HAS_ROLE", "项目经理")}, {("小王", "WORKS_AT", "我们")}),

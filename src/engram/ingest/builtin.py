@@ -59,6 +59,7 @@ from engram.ingest.signing import signed_deal
 from engram.ingest.speaker import (
     PERSON_TYPES,
     handed_over_by,
+    number_holder,
     owned_by_another,
     someone_else,
     speaker_implied,
@@ -555,8 +556,11 @@ class BuiltinExtractor:
             )
             return (left.name, left.weight) if left is not None and left.name else None
         allowed = PERSON_TYPES if predicate in _PERSONAL else _LEFT_TYPES
-        if predicate in ("PHONE", "EMAIL") and (person := _person_before_clause(reading, cue)) is not None:
-            return person, 0.85  # 由行政部的邵斌跟我们对接，电话139…: his number, not the department's
+        if (
+            predicate in ("PHONE", "EMAIL")
+            and (holder := number_holder(reading, cue, speaker.actor)) is not None
+        ):
+            return (holder, 0.85) if holder else None  # 由行政部的邵斌跟我们对接，电话139…: his number
         found = nearest_subject(
             reading.text, reading.clauses, cue, reading.candidates, allowed, match.start()
         )
@@ -585,15 +589,6 @@ class BuiltinExtractor:
 _LITERALS = frozenset({"amount", "number", "date"})
 """Object kinds of topic predicates read after the sentence's other patterns: their topic may be a
 name another pattern finds (一年899 after 换成稿定设计), and no other pattern reads their object."""
-
-
-def _person_before_clause(reading: Sentence, cue: int) -> str | None:
-    """Return the last person named before a clause that names no subject of its own before ``cue``."""
-    start = reading.clause_of(cue)[0]
-    if any(start <= c.start < cue for c in reading.candidates):
-        return None
-    people = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
-    return people[-1].name if people else None
 
 
 def _object_kind(pattern: Pattern) -> str:

@@ -136,3 +136,26 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
         if len(earlier - {message.speaker.actor}) > 1:  # …向VP韩宇汇报；他原来带的…: which "he" is unclear
             return None
     return found.name if found.mention is None or found.mention.type == "person" else None
+
+
+_REACH_ME = re.compile(
+    r"(?:联系|找|打给|\b(?:call|reach|contact|text|email)\s)\s?(?:我|me\b)[，,:：\s]*$", re.I
+)
+_REACH_SOMEONE = re.compile(r"(?:找|联系|打给)(?![我你他她])[\u4e00-\u9fff]{2,3}[，,:：\s]*$")
+
+
+def number_holder(reading: Sentence, cue: int, actor: str | None) -> str | None:
+    """Return whose a phone number or address said in a clause of its own is: the speaker's after
+    "请联系我，电话…" / "reach me at"; nobody's we can name ("") after 以后找徐婷婷，电话… when 徐婷婷 is not
+    a known person; else the last person named before the clause (由行政部的邵斌跟我们对接，电话139…); None
+    when the clause names a subject of its own or there is no one before it."""
+    start = reading.clause_of(cue)[0]
+    if any(start <= c.start < cue for c in reading.candidates):
+        return None
+    before = reading.text[:start]
+    if _REACH_ME.search(before):
+        return actor or ""
+    people = [m for m in reading.mentions if m.type == "person" and m.end <= start and not m.vocative]
+    if _REACH_SOMEONE.search(before) and not (people and before.rstrip("，,:： ").endswith(people[-1].name)):
+        return ""
+    return people[-1].name if people else None
