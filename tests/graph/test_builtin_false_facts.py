@@ -68,6 +68,9 @@ CASES: list[Case] = [
     ("Had lunch with Carol from Wayne Enterprises; her brother just quit Google.", "Ann", set(),
      {("Ann", "LEFT_ORGANISATION", "Google"), ("Carol", "LEFT_ORGANISATION", "Google")}),
     ("Mike said he moved to Denver.", "Ann", {("Mike", "LIVES_IN", "Denver")}, set()),
+    ("Tom Hughes left Acme; he moved to Globex as head of sales.", "Ann",
+     {("Tom Hughes", "WORKS_AT", "Globex")}, {("Tom Hughes", "LIVES_IN", "Globex")}),
+    ("I moved to Chicago as a kid.", "Ann", {("Ann", "LIVES_IN", "Chicago")}, set()),
     # Who was replaced at a company no longer works there; "our buyer at Initech" is theirs, not ours.
     ("Sarah, who replaced Dave at Globex, is super responsive.", "Ann", set(),
      {("Dave", "WORKS_AT", "Globex")}),

@@ -132,7 +132,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, object_type="place", trigger="moved"),
     en("LIVES_IN", rf"{EN_HQ_MOVED}(?:from [^,.;]+? )?to {EN_OBJ}", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
-    en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to {EN_OBJ}", 0.8, require_mention=True,
+    # "he moved to Globex as head of sales": a job, not a home
+    en("WORKS_AT", rf"\bmoved (?:over )?to (?P<obj>{EN_CAPS}) as (?:a |an |the |their |our )?{EN_ROLE}\b", 0.8,
+       require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
+    en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to "
+       rf"(?!{EN_CAPS} as (?:a |an |the |their |our )?{EN_ROLE}\b){EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
        rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS} (?:office|branch|site|campus|HQ|"
