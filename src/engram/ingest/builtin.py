@@ -534,7 +534,7 @@ class BuiltinExtractor:
             topic = sentence_topic(predicate, cue, reading)
             topic = order_of_message(predicate, reading, message, topic) or topic
             if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
-                topic = earlier_topic(predicate, message, reading.text[:cue], reading.text)
+                topic = earlier_topic(predicate, message, reading.text, cue)
             if topic is not None:
                 message.add_entity(topic)
                 return topic.name, 0.95 if topic in reading.mentions else 0.8

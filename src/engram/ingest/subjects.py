@@ -117,12 +117,12 @@ _ZH_PLURAL_KIN = re.compile(r"我(?:的|们的|家的?)?(?P<kin>爸妈|父母|�
 _ZH_KIN_OF_KIN = re.compile(rf"的(?P<kin>{_ZH_KIN_WORD})")
 _ZH_KIN_OF_KIN_PLURAL = re.compile(rf"的(?:{_ZH_KIN_WORD})们")
 _EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{_EN_KIN_WORD})\b", re.I)
+"""A relative of the one named before ("Jake's Mom", "my sister's husband's brother")."""
 _ZH_THEIR_KIN = re.compile(rf"的?(?:{_ZH_KIN_WORD})")
 _EN_THEIR_KIN = re.compile(
     rf"\b(?:his|her)\s+(?:(?:older|younger|little|big|kid|baby|late|ex-?)\s*)?(?:{_EN_KIN_WORD})\b", re.I
 )
 """A relative of "him" or "her" (他老婆, "his dad"): someone else, not the person "he" is."""
-"""A relative of the one named before ("Jake's Mom", "my sister's husband's brother")."""
 _EN_CHAIN_NAME = re.compile(r",?\s(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?)")
 
 
@@ -461,9 +461,10 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
                 continue
             if not (_ZH_GOVERNED.search(before) or _ZH_WITH.search(before)):
                 out.append(Candidate(match.start(), match.end(), "other", None, 0.85))
-    if lang == "en":  # "Mike said his dad retired": the dad, no one we can name
+    if lang == "en":
+        # "Mike said his dad retired": the dad, no one we can name
         out += [Candidate(m.start(), m.end(), "block", None, 1.0) for m in _EN_THEIR_KIN.finditer(sentence)]
-    if lang == "en":  # "…replaced Alan Cross, who retired in August": who is the name before it
+        # "…replaced Alan Cross, who retired in August": who is the name before it
         for match in _EN_WHO.finditer(sentence):
             who = next((m for m in mentions if m.end == match.start() and m.type == "person"), None)
             if who is not None:

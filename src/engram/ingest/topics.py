@@ -108,14 +108,13 @@ _CUSTOMER_FIRST = tuple(
 """TOPIC_HOLDERS_LATER with the organisation moved up behind the deals (a deal still wins)."""
 
 
-def earlier_topic(
-    predicate: str, message: Message, before_cue: str = "", sentence: str = ""
-) -> Mention | None:
+def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int = 0) -> Mention | None:
     """Return the latest name of an earlier sentence a topic predicate fits, of the first type of
     TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer; the
-    organisation right after a deal when ``before_cue`` (the sentence up to the cue) says 对方 or
-    "they"; no earlier deal when ``sentence`` speaks of another order ("We'll reorder 30 units")."""
+    organisation right after a deal when ``sentence`` says 对方 or "they" before ``cue``; no earlier
+    deal when ``sentence`` speaks of another order ("We'll reorder 30 units")."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
+    before_cue = sentence[:cue]
     customer = "organisation" in types and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
     for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
         if kind == "deal" and _ANOTHER_ORDER.search(sentence):

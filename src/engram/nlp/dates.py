@@ -33,6 +33,7 @@ duration) reads as two days after the reference; "三天后" in a story is relat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -153,9 +154,7 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     unless the tense says otherwise. A weekday alone that has passed this week is next week's after
     such words ("I'm going to Boston on Monday", 周五去苏州出差)."""
     if span is not None and span.start is not None and _weekday_ahead(span, text, reference):
-        return replace(
-            span, start=span.start + timedelta(weeks=1), end=span.end and span.end + timedelta(weeks=1)
-        )
+        return _shifted(span, lambda moment: moment + timedelta(weeks=1))
     if (
         span is None
         or span.granularity not in ("month", "day")
@@ -165,15 +164,24 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     ):
         return span
     over = span.end if span.end is not None else span.start + timedelta(days=1)
-    said_before = _SENTENCE_END.split(text[max(span.span[0] - 40, 0) : span.span[0]])[-1]
+    said_before = _said_before(text, span)
     future = _FUTURE_CUE.search(said_before) or _ZH_FUTURE_AFTER.match(text, span.span[1])
     if over <= reference.astimezone(UTC) and future:
-        return replace(span, start=_year_later(span.start), end=span.end and _year_later(span.end))
+        return _shifted(span, lambda moment: _years_later(moment, 1))
     past = _PAST_CUE.search(_CLAUSE_END.split(said_before)[-1]) or _ZH_PAST_AFTER.match(text, span.span[1])
     if span.start > reference.astimezone(UTC) and span.granularity == "day" and past:
         # "I went to Tokyo on December 20th", 12月20号去了东京, said in November: last December's
-        return replace(span, start=_year_earlier(span.start), end=span.end and _year_earlier(span.end))
+        return _shifted(span, lambda moment: _years_later(moment, -1))
     return span
+
+
+def _said_before(text: str, span: DateSpan) -> str:
+    """Return up to 40 characters of ``text`` before ``span``, back to the end of the previous sentence."""
+    return _SENTENCE_END.split(text[max(span.span[0] - 40, 0) : span.span[0]])[-1]
+
+
+def _shifted(span: DateSpan, move: Callable[[datetime], datetime]) -> DateSpan:
+    return replace(span, start=span.start and move(span.start), end=span.end and move(span.end))
 
 
 def _weekday_ahead(span: DateSpan, text: str, reference: datetime) -> bool:
@@ -187,8 +195,7 @@ def _weekday_ahead(span: DateSpan, text: str, reference: datetime) -> bool:
         or span.start >= reference.astimezone(UTC)
     ):
         return False
-    said_before = _SENTENCE_END.split(text[max(span.span[0] - 40, 0) : span.span[0]])[-1]
-    return bool(_FUTURE_CUE.search(said_before) or _ZH_GOING_AFTER.match(text, span.span[1]))
+    return bool(_FUTURE_CUE.search(_said_before(text, span)) or _ZH_GOING_AFTER.match(text, span.span[1]))
 
 
 _ZH_GOING_AFTER = re.compile(
@@ -209,13 +216,8 @@ _PAST_CUE = re.compile(
 """A past verb before a date in its clause ("I went to Tokyo on December 20th")."""
 
 
-def _year_later(moment: datetime) -> datetime:
-    day = add_months(moment.date(), 12)  # 29 February → 28 February
-    return moment.replace(year=day.year, month=day.month, day=day.day)
-
-
-def _year_earlier(moment: datetime) -> datetime:
-    day = add_months(moment.date(), -12)
+def _years_later(moment: datetime, years: int) -> datetime:
+    day = add_months(moment.date(), 12 * years)  # 29 February → 28 February
     return moment.replace(year=day.year, month=day.month, day=day.day)
 
 
@@ -491,7 +493,7 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         and _YEARLESS_TEXT.search(span.text)
         and (local.year, local.month) < (today.year, today.month)
     ):  # 上线定在5月, said in March: this May, not last year's
-        local = local.replace(year=local.year + 1)
+        local = _years_later(local, 1)
     if yearless and not _YEAR.search(span.text):
         return local.strftime("%m-%d")
     if span.granularity == "minute" and span.kind == "point":
