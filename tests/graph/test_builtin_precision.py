@@ -351,8 +351,8 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("申请抵扣当月服务费10%。", "王芳", set(), {("王芳", "PRICE", 10)}),
     # A model number before the kind of machine names the machine, the subject of its faults.
     ("瑞丰纺织说上个月装的那台RF-200染色机温控老失灵。", "王芳",
-     {("RF-200染色机", "HAS_ISSUE", "失灵")}, set()),
-    ("安顺快运投诉G3定位终端掉线太频繁。", "王芳", {("G3定位终端", "HAS_ISSUE", "掉线")}, set()),
+     {("RF-200染色机", "HAS_ISSUE", "温控失灵")}, set()),
+    ("安顺快运投诉G3定位终端掉线太频繁。", "王芳", {("G3定位终端", "HAS_ISSUE", "掉线太频繁")}, set()),
     ("App切到后台再回来就白屏。", "王芳", set(), {("App", "USES", "后台再回来就白屏")}),
     # Who takes something on, said after it: 由…维护, …来跟, 归我管, a list handed over.
     ("周报模板以后由小袁维护。", "王芳", {("小袁", "RESPONSIBLE_FOR", "周报模板")}, set()),

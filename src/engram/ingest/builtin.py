@@ -41,8 +41,10 @@ from engram.ingest.clauses import (
     never_began,
     trim_object,
 )
+from engram.ingest.counterparts import add_counterpart_employers
 from engram.ingest.frames import UNSETTLED, Pattern, supposed
 from engram.ingest.implied import add_implied_facts
+from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
     DEFAULT_GAZETTEER,
     Mention,
@@ -228,7 +230,10 @@ class BuiltinExtractor:
                     message.add_fact(fact)
             if not questioned and (signed := signed_deal(reading, message)) is not None:
                 message.add_fact(signed)
+            if not questioned:
+                add_reported_issues(reading, message)
             self._observe(reading, message)
+            add_counterpart_employers(reading, message)
             add_names_given(message, reading)
         add_implied_facts(message, text)
         for mention, _ in message.relatives.values():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.issues import FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
 from engram.ingest.topics import DEPARTMENT
@@ -84,7 +85,7 @@ def _complainants_use(message: Message, text: str) -> None:
     if re.search(rf"{re.escape(customer)}\s*(?:and|&|和|与|跟|、)\s*\w", text):
         return  # "from Brookfield Hotels and Marriott": a second customer the finder did not type
     sentence = next((s for _, s in sentences(text) if product in s), "")
-    faulty = _FAULT.search(sentence) or any(
+    faulty = FAULT.search(sentence) or any(
         f.predicate == "HAS_ISSUE" and f.subject == product for f in message.facts.values()
     )
     if (
@@ -107,15 +108,6 @@ def _complainants_use(message: Message, text: str) -> None:
 
 
 _USE = ("USES", "STOPPED_USING")
-_FAULT = re.compile(
-    r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
-    r"异响|漏风|漏电|断网|重连|不准|撑不到|发烫|过热|噪音|松动|脱落|破损|不亮|失效|不稳定|卡纸|跳到0|扫不了|报警不停|"
-    r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
-    r"stopped working|not working|doesn't work|won't|keeps?|overheat\w*|leak\w*|glitch\w*|duplicat\w*|"
-    r"jam\w*)\b",
-    re.I,
-)
-"""A fault reported of the product in its sentence."""
 _NOT_ITS_OWN = re.compile(
     r"想|要不要|打算|考虑|评估|试用|竞争对手|别人|不是|而是|"
     r"\b(?:wants?|would like|evaluat\w*|consider\w*|interested|trial|hasn't|haven't|not the|instead|"

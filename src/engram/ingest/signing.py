@@ -17,7 +17,7 @@ from engram.ingest.deals import deal_said_by_kind
 from engram.ingest.frames import supposed
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
-from engram.ingest.topics import a_deal
+from engram.ingest.topics import DEPARTMENT, a_deal
 from engram.models.graph import FactIn
 
 _CUE = {
@@ -84,7 +84,13 @@ def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
 def _customer(reading: Sentence, cue: int) -> Mention | None:
     """Return the organisation whose deal it is: the sentence's nearest before the cue, or the first
     after it ("Closed Ravensworth Foods"); one named in another sentence is not taken (a supplier
-    mentioned before "we signed the lease" signed nothing)."""
-    named = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
+    mentioned before "we signed the lease" signed nothing), nor a department or one named in a later
+    clause (续费搞定了，…包姐调行政部去了)."""
+    named = [
+        m
+        for m in reading.mentions
+        if m.type == "organisation" and not m.vocative and not DEPARTMENT.search(m.name)
+    ]
     before = [m for m in named if m.end <= cue]
-    return before[-1] if before else named[0] if named else None
+    after = [m for m in named if m.start >= cue and m.end <= reading.clause_of(cue)[1]]
+    return before[-1] if before else after[0] if after else None

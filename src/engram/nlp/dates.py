@@ -141,7 +141,7 @@ _FUTURE_CUE = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|intends? to|about to|"
     r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to|"
     r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
-    r"graduating|getting married|opening|launching))\b|"
+    r"graduating|getting married|opening|launching)|(?:starting|beginning) (?:in|on|from)|effective)\b|"
     r"打算|计划|准备|将于|将在|将会|预计|定在|定于",
     re.I,
 )

@@ -1,0 +1,119 @@
+"""Faults reported of a product: 上周新换的旗云POS一到饭点就卡死，会员积分也对不上; "the ColdChain sensors:
+batteries die in under a week and the app drops readings overnight".
+
+Each clause after the one product a sentence names that says a fault (``FAULT``) is a HAS_ISSUE
+value of that product, as said, without the adverbs between its words (会员积分也对不上 →
+会员积分对不上). The clauses stop at the first that asks for something (要求…, "wants a fix"). Not read
+when the sentence supposes or asks, or says the fault is fixed or absent (已修好, "no longer drops").
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.frames import supposed
+from engram.ingest.reading import Message, Sentence
+from engram.models.graph import FactIn
+
+FAULT = re.compile(
+    r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
+    r"异响|漏风|漏电|断网|重连|不准|撑不到|发烫|过热|噪音|松动|脱落|破损|不亮|失效|不稳定|卡纸|跳到0|扫不了|报警不停|"
+    r"宕机|崩溃|延迟太高|没反应|出问题|出故障|转写错|偏小|变慢|太慢|"
+    r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
+    r"stopped working|not working|doesn't work|won't|overheat\w*|"
+    r"leak\w*|glitch\w*|duplicat\w*|double-charg\w*|jam\w*|freez\w*|frozen|lag\w*|times? out|timing out)\b",
+    re.I,
+)
+"""A fault said of a product (shared with the complaint reading of engram.ingest.implied)."""
+
+_CLAUSE_END = re.compile(r"[，,；;、:：]|\s(?:and|but|while)\s|而且|并且|同时|另外", re.I)
+_DEMAND = re.compile(
+    r"要求|希望|请|需要|得|必须|不然|否则|"
+    r"\b(?:wants?|needs?|asks?|asked|please|demand\w*|or (?:she|he|they)|unless|if)\b",
+    re.I,
+)
+"""A clause asking for something: the faults said before it are the list."""
+_NOT_A_FAULT = re.compile(
+    r"修好|修复了|解决了|已解决|没有?(?:再)?(?:出现|发生)|不再|没问题|正常了|"
+    r"\b(?:fixed|resolved|no longer|never|not once|without)\b",
+    re.I,
+)
+_ADVERBS = re.compile(r"(?:也|还|又|老是|总是|经常|一直|老|都|时不时|动不动就?)(?=[\u4e00-\u9fff])")
+_LEAD = {
+    "zh": re.compile(
+        # 目前已有6台…漏水
+        r"^[^，。]{0,6}?(?:有|又有)(?:\d+|[一二三四五六七八九十几两]+)(?:台|个|套|件|只|块|部|把)"
+    ),
+    "en": re.compile(r"^(?:(?:and|but|also|then|that|which|it|they|it's|they're|has|have)\s+)+", re.I),
+}
+_TAIL = re.compile(r"的?(?:问题|情况|现象)?(?:反馈|说明|处理)?$")
+"""A subject line's 异响问题, 漏水问题反馈: the fault is the words before."""
+_RELATIVE = re.compile(r"^(?:we|I|you|they|he|she)\b", re.I)
+"""The KeyLink smart locks "we installed in January drain…": a relative clause, not the fault."""
+_MAX = {"zh": 30, "en": 80}
+
+
+def add_reported_issues(reading: Sentence, message: Message) -> None:
+    """Add the HAS_ISSUE facts ``reading`` reports of its one product (module docstring); a
+    pattern's shorter value of the same fault (死机 in 有6台频繁死机) gives way."""
+    for fact in _issues(reading, message):
+        fault = FAULT.search(str(fact.value))
+        for key, old in list(message.facts.items()):
+            if old.predicate != "HAS_ISSUE" or old.subject != fact.subject:
+                continue
+            if str(old.value) in str(fact.value):
+                del message.facts[key]
+            elif fault and fault.group() in str(old.value):
+                break  # 主题：SK-2烘干机异响问题 … 有明显异响: one fault said twice
+        else:
+            message.add_fact(fact)
+
+
+def _issues(reading: Sentence, message: Message) -> list[FactIn]:
+    products = [m for m in reading.mentions if m.type == "product"]
+    if len({m.name for m in products}) != 1:
+        return []
+    product = products[-1]
+    text = reading.text
+    facts: list[FactIn] = []
+    start = product.end
+    for end_match in [*_CLAUSE_END.finditer(text, product.end), None]:
+        end = end_match.start() if end_match else len(text)
+        clause = text[start:end]
+        if _DEMAND.search(clause):
+            break
+        fault = FAULT.search(clause)
+        if (
+            fault
+            and not _NOT_A_FAULT.search(clause)
+            and not supposed(text, reading.clauses, start + fault.start(), reading.lang)
+        ):
+            value = _said(clause, reading.lang)
+            if value:
+                facts.append(_issue(product.name, value, text))
+        start = end_match.end() if end_match else len(text)
+        if start >= len(text):
+            break
+    if facts:
+        message.add_entity(product)
+    return facts
+
+
+def _said(clause: str, lang: str) -> str:
+    value = _LEAD[lang].sub("", clause.strip(" 。.!！?？"))
+    if lang == "zh":
+        value = _TAIL.sub("", _ADVERBS.sub("", value))
+    elif _RELATIVE.match(value):
+        return ""
+    return value if 2 <= len(value) <= _MAX[lang] and FAULT.search(value) else ""
+
+
+def _issue(product: str, value: str, sentence: str) -> FactIn:
+    return FactIn(
+        subject=product,
+        predicate="HAS_ISSUE",
+        value=value,
+        fact=sentence.strip()[:2000],
+        confidence=0.75,
+        source_kind="stated",
+    )

@@ -1,0 +1,60 @@
+"""Faults reported of a product, the other side's people, and whose customer one is: sentences
+written for these tests; each case names the facts that must and must not be read."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # Each clause after the product that says a fault is one HAS_ISSUE, adverbs between its words dropped.
+    ("客诉：海鸥餐饮反馈上周换的云帆POS一到中午就卡死，会员积分也对不上，要求周五前处理。", "周宁",
+     {("云帆POS", "HAS_ISSUE", "一到中午就卡死"), ("云帆POS", "HAS_ISSUE", "会员积分对不上")},
+     {("云帆POS", "HAS_ISSUE", "要求周五前处理")}),
+    ("新华中学反馈那批K9智能门锁老报E12错误、指纹识别不了。", "周宁",
+     {("K9智能门锁", "HAS_ISSUE", "报E12错误"), ("K9智能门锁", "HAS_ISSUE", "指纹识别不了")}, set()),
+    ("绿洲酒店采购的30台M5收银机里有4台频繁死机。", "周宁", {("M5收银机", "HAS_ISSUE", "频繁死机")},
+     {("M5收银机", "HAS_ISSUE", "死机"), ("M5收银机", "HAS_ISSUE", "里有4台频繁死机")}),
+    ("Delta Farms flagged two problems with the FrostGuard sensors: batteries die in under a week "
+     "and the app drops readings overnight. Their ops lead wants a fix by May 2.", "Ann",
+     {("FrostGuard sensors", "HAS_ISSUE", "batteries die in under a week"),
+      ("FrostGuard sensors", "HAS_ISSUE", "the app drops readings overnight")}, set()),
+    # A fault said to be fixed, supposed, or of a relative clause is none.
+    ("云帆POS卡死的问题已经修好了。", "周宁", set(), {("云帆POS", "HAS_ISSUE", "卡死的问题已经修好了")}),
+    ("The X7 scanner no longer crashes since the update.", "Ann", set(),
+     {("X7 scanner", "HAS_ISSUE", "no longer crashes since the update")}),
+    ("如果K9智能门锁再报错，我们就换品牌。", "周宁", set(), {("K9智能门锁", "HAS_ISSUE", "再报错")}),
+    # Someone introduced as theirs works there, unless a relative or on the way out.
+    ("Ticket 4410: Harbor Pharmacy says the sync duplicates orders. Their pharmacist-in-charge, Hugo Lam, "
+     "wants a call.", "Ann", {("Hugo Lam", "WORKS_AT", "Harbor Pharmacy")}, set()),
+    ("Dana Wu has left Brightline Freight; their new point of contact is Sam Ortiz.", "Ann",
+     {("Sam Ortiz", "WORKS_AT", "Brightline Freight")}, {("Dana Wu", "WORKS_AT", "Brightline Freight")}),
+    ("恒达建材的单子定了。对账以后找他们新来的会计滕飞。", "周宁", {("滕飞", "WORKS_AT", "恒达建材")}, set()),
+    ("客户：川能集团｜联系人：龚建华，手机13550211876", "周宁", {("龚建华", "WORKS_AT", "川能集团")}, set()),
+    ("We met Acme Corp yesterday. Their son Jake Moss plays in my team.", "Ann", set(),
+     {("Jake Moss", "WORKS_AT", "Acme Corp")}),
+    ("华创资本的对接人换成了柳青青。路演定在7月24号下午三点，在他们陆家嘴办公室。", "周宁", set(),
+     {("陆家嘴", "WORKS_AT", "华创资本")}),
+    # Whose customer: the speaker's supplier, a customer buying elsewhere, a customer of long standing.
+    ("我们跟供应商永盛五金的年度协议上周签了。", "蒋宁", {("蒋宁", "CUSTOMER_OF", "永盛五金")}, set()),
+    ("我们跟中谱仪器下的PO-1108定了：色谱柱200根。", "范凯", {("范凯", "CUSTOMER_OF", "中谱仪器")}, set()),
+    ("我们和远航汽车的合作到今年年底结束。", "范凯", set(), {("范凯", "CUSTOMER_OF", "远航汽车")}),
+    ("Gallagher & Sons cancelled PO 7713. They're going with Uline instead.", "Ann",
+     {("Gallagher & Sons", "CUSTOMER_OF", "Uline")}, set()),
+    ("I've been a Streamline customer since 2019.", "Greg", {("Greg", "CUSTOMER_OF", "Streamline")}, set()),
+    ("We bought 40 chairs from Summit Office Supply.", "Ann",
+     {("Ann", "CUSTOMER_OF", "Summit Office Supply")}, set()),
+    # A purchase to be made, reminded or supposed makes no customer.
+    ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
+     {("Ann", "CUSTOMER_OF", "Petal & Stem")}),
+    ("If we bought from Acme Corp, we'd save money.", "Ann", set(), {("Ann", "CUSTOMER_OF", "Acme Corp")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_issues_counterparts_and_customers(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
