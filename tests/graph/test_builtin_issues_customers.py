@@ -35,8 +35,23 @@ CASES: list[Case] = [
     ("客户：川能集团｜联系人：龚建华，手机13550211876", "周宁", {("龚建华", "WORKS_AT", "川能集团")}, set()),
     ("We met Acme Corp yesterday. Their son Jake Moss plays in my team.", "Ann", set(),
      {("Jake Moss", "WORKS_AT", "Acme Corp")}),
+    ("We met Acme Corp yesterday. Their old rep, Jo Park, who left in May, says hi.", "Ann", set(),
+     {("Jo Park", "WORKS_AT", "Acme Corp")}),
     ("华创资本的对接人换成了柳青青。路演定在7月24号下午三点，在他们陆家嘴办公室。", "周宁", set(),
      {("陆家嘴", "WORKS_AT", "华创资本")}),
+    # A signature block under the closing formula: the writer's company, title and department.
+    ("We received 18 of the 24 monitor arms.\n\nThanks,\nIrene Malik\nOffice Manager, Tidewater Legal\n"
+     "+1 415 555 0100", "Irene",
+     {("Irene Malik", "WORKS_AT", "Tidewater Legal"), ("Irene Malik", "HAS_ROLE", "Office Manager")},
+     {("Irene Malik", "WORKS_AT", "+1 415 555 0100")}),
+    ("Order confirmed.\n\nBest,\nCarl Jensen\nSummit Office Supply", "Carl",
+     {("Carl Jensen", "WORKS_AT", "Summit Office Supply")}, set()),
+    ("名单下周一前报给我。\n谢谢\n林晓\n市场部\n华信科技", "林晓",
+     {("林晓", "WORKS_AT", "华信科技"), ("林晓", "MEMBER_OF", "市场部")}, set()),
+    ("Thanks for the pie!\n\nThanks,\nMom\nHome Depot run later", "Ann", set(),
+     {("Mom", "WORKS_AT", "Home Depot run later")}),
+    ("Thanks,\nIrene Malik\n\nP.S. Our old supplier was Tidewater Legal and it took them a month to answer.",
+     "Irene", set(), {("Irene Malik", "WORKS_AT", "Tidewater Legal")}),
     # Whose customer: the speaker's supplier, a customer buying elsewhere, a customer of long standing.
     ("我们跟供应商永盛五金的年度协议上周签了。", "蒋宁", {("蒋宁", "CUSTOMER_OF", "永盛五金")}, set()),
     ("我们跟中谱仪器下的PO-1108定了：色谱柱200根。", "范凯", {("范凯", "CUSTOMER_OF", "中谱仪器")}, set()),

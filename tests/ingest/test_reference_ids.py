@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engram.nlp.reference_ids import document_id, email_id, find_mentions, message_id, page_id, slug
-from engram.nlp.replies import strip_reply
+from engram.nlp.replies import signature_lines, strip_reply
 
 
 @pytest.mark.parametrize(
@@ -67,3 +67,12 @@ def test_strip_reply_rules() -> None:
         f"line {n}: a long sentence of real content, which no signature would ever hold" for n in range(3)
     )
     assert strip_reply(long_tail) == long_tail  # a closing followed by real text is not a signature
+
+
+def test_signature_lines_are_what_strip_reply_drops() -> None:
+    mail = "Order confirmed.\n\nBest,\nCarl Jensen\n  Summit Office Supply  \n\n+1 415 555 0100"
+    assert signature_lines(mail) == ["Carl Jensen", "Summit Office Supply", "+1 415 555 0100"]
+    assert strip_reply(mail) == "Order confirmed."
+    long_tail = "Regards,\n" + "a long sentence of real content, which no signature would ever hold"
+    assert signature_lines(long_tail) == []
+    assert signature_lines("No closing formula here.\nCarl") == []

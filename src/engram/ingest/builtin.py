@@ -58,6 +58,7 @@ from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
 from engram.ingest.signing import signed_deal
+from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import (
     PERSON_TYPES,
     handed_over_by,
@@ -235,6 +236,7 @@ class BuiltinExtractor:
             self._observe(reading, message)
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)
+        add_signature_facts(text, message)
         add_implied_facts(message, text)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:

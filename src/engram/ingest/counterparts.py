@@ -1,10 +1,12 @@
 """The other side's people: "Their controller Mike Dunn confirmed", "their new point of contact is Sam
-Patel", 对接的是他们工程部的庄经理, 对方IT经理聂飞已确认, 联系人：设备处处长龚建华.
+Patel", "our contact there is Marcus Lee".
 
-A person introduced as theirs (their/its, 他们/对方) in a role or as a contact works at the
-organisation last named before them (inferred: what the message states outweighs it). Not for
-relatives ("their son Jake"), nor for someone the sentence says is leaving or gone, nor when the
-message already says where they work.
+A person introduced as theirs in a role or as a contact works at the organisation last named before
+them (inferred: what the message states outweighs it), whether or not the role is one the patterns
+know and whatever job change the sentence also tells (where engram.ingest.implied, reading roles
+after an organisation, holds back). Not for relatives ("their son Jake"), nor for someone the
+sentence says is leaving, nor when the message already says where they work. Chinese says this
+with 他们/对方 and 联系人：, which its patterns read (engram.ingest.patterns_zh_deals).
 """
 
 from __future__ import annotations
@@ -17,45 +19,30 @@ from engram.ingest.reading import Message, Sentence
 from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
 
-_THEIRS = {
-    "en": re.compile(
-        r"\b(?:their|its)\s+(?P<between>[^.;!?()]{0,45}?)(?:,\s*|\s+(?:is|was)\s+|\s+)$|"
-        r"\b(?:our|the)\s+(?:new\s+)?(?:main\s+)?(?:point of contact|contact)\s+"
-        r"(?:there|at\s+[^.;!?]{2,40}?)\s+"
-        r"(?:is|will be)\s+(?P<rest>[^.;!?()]{0,30}?)(?:,\s*)?$",
-        re.I,
-    ),
-    "zh": re.compile(
-        r"(?:他们|对方|客户)(?:那边|方)?的?(?P<between>[^，。；！？,;]{0,10}?)$|"
-        r"(?:联系人|对接人)(?:是|为|[:：])\s?(?P<field>[^，。；！？,;｜|]{0,8}?)\s?$"
-    ),
-}
+_THEIRS = re.compile(
+    r"\b(?:their|its)\s+(?P<between>[^.;!?()]{0,45}?)(?:,\s*|\s+(?:is|was)\s+|\s+)$|"
+    r"\b(?:our|the)\s+(?:new\s+)?(?:main\s+)?(?:point of contact|contact)\s+"
+    r"(?:there|at\s+[^.;!?]{2,40}?)\s+(?:is|will be)\s+(?P<rest>[^.;!?()]{0,30}?)(?:,\s*)?$",
+    re.I,
+)
 """Words before a person that make them the organisation's: the words between must name a role or
-a contact (checked with ``_ROLE``)."""
-_ROLE = {
-    "en": re.compile(
-        rf"\b(?:{EN_ROLE_NOUNS}|contact|rep|sponsor|counterpart|deputy|head|champion)s?\b", re.I
-    ),
-    "zh": re.compile(
-        r"经理|总监|主管|专员|工程师|顾问|助理|主任|总裁|董事长|处长|科长|部长|会计|出纳|采购|老板|老板娘|店长|负责人|"
-        r"CEO|CTO|CFO|CIO|VP|[工总]$|部的?$|处的?$|中心的?$"
-    ),
-}
+a contact (``_ROLE``)."""
+_ROLE = re.compile(rf"\b(?:{EN_ROLE_NOUNS}|contact|rep|sponsor|counterpart|deputy|head|champion)s?\b", re.I)
 _NOT_STAFF = re.compile(
-    r"son|daughter|kids?|children|wife|husband|partner|mom|dad|mother|father|parents|friend|neighbou?r|"
-    r"儿子|女儿|孩子|老公|老婆|爱人|父母|爸|妈|朋友|邻居|竞品|竞争",
+    r"\b(?:son|daughter|kids?|children|wife|husband|partner|mom|dad|mother|father|parents|friend|neighbou?r)s?\b",
     re.I,
 )
 _GONE = re.compile(
-    r"^[^.;!?。；！？]{0,20}?(?:离职|辞职|退休|走了|调去|调走|调到|跳槽|"
-    r"\b(?:left|leaving|retired|retiring|quit|moved (?:on|over)|departed)\b)",
-    re.I,
+    r"[^.;!?]{0,20}?\b(?:left|leaving|retired|retiring|quit|moved (?:on|over)|departed)\b", re.I
 )
+"""Said right after the person: "Sam Ortiz, who left in May": no longer theirs."""
 _WINDOW = 60
 
 
 def add_counterpart_employers(reading: Sentence, message: Message) -> None:
     """Add WORKS_AT for each person ``reading`` introduces as an organisation's (module docstring)."""
+    if reading.lang != "en":
+        return  # Chinese: patterns read 他们/对方 and 联系人： (engram.ingest.patterns_zh_deals)
     for person in reading.mentions:
         if person.type != "person" or person.relative or person.name == message.speaker.actor:
             continue
@@ -63,12 +50,11 @@ def add_counterpart_employers(reading: Sentence, message: Message) -> None:
         if employer is None or message.states(person.name, "WORKS_AT"):
             continue
         before = reading.text[max(0, person.start - _WINDOW) : person.start]
-        said = _THEIRS[reading.lang].search(before)
-        if said is None or _GONE.search(reading.text, person.end):
+        said = _THEIRS.search(before)
+        if said is None or _GONE.match(reading.text, person.end):
             continue
-        between = said.group("between") or said.groupdict().get("rest") or said.groupdict().get("field") or ""
-        named_as_contact = said.groupdict().get("field") is not None or "contact" in said.group().lower()
-        if _NOT_STAFF.search(between) or not (_ROLE[reading.lang].search(between) or named_as_contact):
+        between = said.group("between") or said.group("rest") or ""
+        if _NOT_STAFF.search(between) or not (_ROLE.search(between) or "contact" in said.group().lower()):
             continue
         cue = person.start - len(before) + said.start()
         if any(m.type == "person" and cue <= m.start < person.start for m in reading.mentions):

@@ -57,14 +57,30 @@ def strip_reply(text: str) -> str:
 
 def _without_closing(lines: list[str]) -> list[str]:
     """Drop a closing formula and the short lines after it, when nothing longer follows."""
+    index = _closing_at(lines)
+    if index is None:
+        return lines
+    kept = lines[:index]
+    while kept and (not kept[-1].strip() or _CLOSING.match(kept[-1])):  # 此致 above 敬礼
+        kept.pop()
+    return kept
+
+
+def signature_lines(text: str) -> list[str]:
+    """Return the non-blank lines of ``text``'s signature block (name, title, company, phone: the short
+    lines after its last closing formula, as :func:`strip_reply` drops them), stripped; [] when none."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    index = _closing_at(lines)
+    return [] if index is None else [line.strip() for line in lines[index + 1 :] if line.strip()]
+
+
+def _closing_at(lines: list[str]) -> int | None:
+    """Return the index of the last closing formula followed only by a few short lines, else None."""
     for index in range(len(lines) - 1, -1, -1):
         if not _CLOSING.match(lines[index]):
             continue
         tail = [line for line in lines[index + 1 :] if line.strip()]
         if len(tail) > MAX_SIGNATURE_LINES or any(len(line) > MAX_SIGNATURE_LINE_CHARS for line in tail):
-            return lines
-        kept = lines[:index]
-        while kept and (not kept[-1].strip() or _CLOSING.match(kept[-1])):  # 此致 above 敬礼
-            kept.pop()
-        return kept
-    return lines
+            return None
+        return index
+    return None
