@@ -1,5 +1,6 @@
-"""Faults reported of a product, the other side's people, and whose customer one is: sentences
-written for these tests; each case names the facts that must and must not be read."""
+"""Faults reported of a product, the other side's people, signatures, whose customer one is, and the
+tools a team announcement names: sentences written for these tests; each case names the facts that
+must and must not be read."""
 
 from __future__ import annotations
 
@@ -61,6 +62,16 @@ CASES: list[Case] = [
     ("I've been a Streamline customer since 2019.", "Greg", {("Greg", "CUSTOMER_OF", "Streamline")}, set()),
     ("We bought 40 chairs from Summit Office Supply.", "Ann",
      {("Ann", "CUSTOMER_OF", "Summit Office Supply")}, set()),
+    # A team announcement: the tools it names without a subject are its writer's (for the organisation).
+    ("@全体 下周一起报销统一走飞书审批，企业微信那边的审批流本周五关闭，大家抓紧处理。", "陈浩",
+     {("陈浩", "USES", "飞书"), ("陈浩", "STOPPED_USING", "企业微信")}, set()),
+    ("各位同事：公司代码仓库将于3月15日起从自建GitLab迁移到Gitee，旧GitLab之后下线。", "陈浩",
+     {("陈浩", "USES", "Gitee"), ("陈浩", "STOPPED_USING", "GitLab")}, set()),
+    ("Reminder: from June 1 all expense reports go through Ramp.", "Helen",
+     {("Helen", "USES", "Ramp")}, set()),
+    ("下周一起报销统一走飞书审批，大家抓紧处理。", "陈浩", set(), {("陈浩", "USES", "飞书")}),
+    ("@all the road will be shut down on Friday. Tom's team goes through Ramp for expenses.", "Helen", set(),
+     {("Helen", "STOPPED_USING", "road"), ("Helen", "USES", "Ramp")}),
     # A purchase to be made, reminded or supposed makes no customer.
     ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
      {("Ann", "CUSTOMER_OF", "Petal & Stem")}),

@@ -61,6 +61,7 @@ from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import (
     PERSON_TYPES,
+    announcement,
     handed_over_by,
     number_holder,
     owned_by_another,
@@ -194,7 +195,7 @@ class BuiltinExtractor:
     ) -> Extraction:
         """Return what ``text`` says, with ``actor`` as the subject of first-person statements
         and relative dates resolved against ``at`` (left as said without it)."""
-        message = Message(Speaker(actor), at)
+        message = Message(Speaker(actor), at, announced=announcement(text))
         refs = self._references.find(text)
         for ref in self._references.resolve(references):
             message.add_entity(Mention(0, 0, ref.name, ref.type, dict(ref.attributes), [ref.id]))
@@ -571,7 +572,7 @@ class BuiltinExtractor:
         found = nearest_subject(
             reading.text, reading.clauses, cue, reading.candidates, allowed, match.start()
         )
-        if found is not None:
+        if found is not None and (found.name or not (message.announced and predicate in _ANNOUNCED)):
             return (found.name, found.weight) if found.name else None
         if pattern.named_subject:
             return None  # 货都在宁波: nobody said to be there
@@ -590,9 +591,12 @@ class BuiltinExtractor:
             ):
                 return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
             return speaker.actor, 0.85
+        if speaker.actor and message.announced and predicate in _ANNOUNCED:
+            return speaker.actor, 0.8  # @全体 报销统一走飞书审批: the tools its writer's organisation uses
         return None
 
 
+_ANNOUNCED = frozenset({"USES", "STOPPED_USING"})
 _LITERALS = frozenset({"amount", "number", "date"})
 """Object kinds of topic predicates read after the sentence's other patterns: their topic may be a
 name another pattern finds (一年899 after 换成稿定设计), and no other pattern reads their object."""

@@ -392,6 +392,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", rf"\b(?:not renewing|won't renew|will not renew|didn't renew|did not renew|not renew) "
        rf"(?:the |our |my )?(?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
        supposable=True, trigger="renew"),
+    # "Expensify will be switched off on June 30": a tool retired; "expense reports go through Ramp": one used
+    en("STOPPED_USING", rf"\b(?P<obj>{EN_CAPS}) (?:will be|is being|is|gets|got|was|has been) "
+       r"(?:switched off|turned off|shut down|retired|decommissioned|sunset(?:ted)?)\b", 0.8, require_mention=True,
+       negatable=False, object_type="product", supposable=True, whole=True,
+       trigger="switched off|turned off|shut down|retired|decommissioned|sunset"),
+    en("USES", rf"\b(?:go|goes|going|went|run|runs) through (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75,
+       require_mention=True, object_type="product", supposable=True, trigger="through"),
     en("USES", rf"\b(?:go|goes|going|went|are|is) live on (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75, require_mention=True,
        object_type="product", trigger="live on"),
     en("STOPPED_USING", rf"\b(?:don't|do not|doesn't|does not)\s(?:really\s)?(?:do|watch|play|eat|drink|use)\s"

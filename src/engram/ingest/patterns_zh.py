@@ -304,6 +304,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STOPPED_USING", rf"(?:停用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
+    # 滴滴企业版停用, 之前那个用友报销模块同步停用, 钉钉那边的审批流本周五关闭: a tool retired, said first
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:\s]))(?:之前那个|原来的|之前的|旧的?|老的?)?"
+       r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,12}?)(?:那边的?[\u4e00-\u9fff]{1,4}?)?"
+       r"(?:将|会|也|同步|正式|本周[一二三四五六日]|[下本]?月底|下周[一二三四五六日]?)?(?:停用|下线|关停|关闭)(?![的吗？?])",
+       0.8, require_mention=True, whole=True, negatable=False, object_type="product", supposable=True,
+       trigger="停用|下线|关停|关闭"),
     # 报销统一走飞书审批, 差旅统一走携程商旅, 改回用讯飞听见: the tool a team uses from now on
     zh("USES", r"(?:统一|全部|一律)(?:走|用|使用|改用)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)"
        r"(?=下单|提交|办理|线上|审批|[，。！？；、\s]|了|$)", 0.75, kind="value", supposable=True,

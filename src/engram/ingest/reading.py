@@ -88,6 +88,9 @@ class Message:
 
     speaker: Speaker
     at: datetime | None
+    announced: bool = False
+    """The message is addressed to a whole team (@全体, "Reminder: …"): what it says the team does
+    without a subject is its writer's, for the organisation (engram.ingest.speaker.announcement)."""
     entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
     facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)

@@ -66,6 +66,19 @@ def someone_else(reading: Sentence, cue: int) -> bool:
     )
 
 
+_ANNOUNCEMENT = re.compile(
+    r"^\s*(?:【[^】]{0,12}】\s*)?(?:@(?:全体|所有人)|各位|全体|(?:行政|人事|IT|财务)?(?:通知|公告|提醒)[:：]|"
+    r"(?i:@(?:all|channel|here|everyone)\b|(?:hi|hello|hey) (?:all|team|everyone)\b|reminder:|"
+    r"heads up,? (?:team|all)\b|announcement:|psa:))"
+)
+
+
+def announcement(text: str) -> bool:
+    """Return True when ``text`` opens by addressing a whole team (@全体, 各位同事, 行政通知：, "@channel",
+    "Hi team", "Reminder:")."""
+    return bool(_ANNOUNCEMENT.match(text))
+
+
 def speaker_implied(reading: Sentence, cue: int) -> bool:
     """Return True when a sentence with no subject is the speaker's ("Been to Rome once", 去了大理);
     a pronoun of a later English clause ("…, it was fun") does not stop it, a Chinese one does
