@@ -72,6 +72,23 @@ CASES: list[Case] = [
     ("下周一起报销统一走飞书审批，大家抓紧处理。", "陈浩", set(), {("陈浩", "USES", "飞书")}),
     ("@all the road will be shut down on Friday. Tom's team goes through Ramp for expenses.", "Helen", set(),
      {("Helen", "STOPPED_USING", "road"), ("Helen", "USES", "Ramp")}),
+    # A role taken on, said after "as": taking over, joining, replacing someone, leading something.
+    ("Ben Hartley takes over as inbound sales lead on Monday.", "Ann",
+     {("Ben Hartley", "HAS_ROLE", "inbound sales lead")}, set()),
+    ("Please welcome Arjun Mehta, who joins today as our new Data Engineering Manager!", "Ann",
+     {("Arjun Mehta", "HAS_ROLE", "Data Engineering Manager")}, set()),
+    ("Orchard Health: Dr. Amy Liu replaced Bob Kerr as CMIO.", "Ann", {("Amy Liu", "HAS_ROLE", "CMIO")},
+     {("Bob Kerr", "HAS_ROLE", "CMIO")}),
+    ("We're opening an office in Lisbon, led by Marta Silva as Country Manager.", "Ann",
+     {("Marta Silva", "HAS_ROLE", "Country Manager")}, {("Ann", "HAS_ROLE", "Country Manager")}),
+    ("Welcome Yusuf Demir! He joins today as Solutions Engineer for EMEA.", "Ann",
+     {("Yusuf Demir", "HAS_ROLE", "Solutions Engineer")}, {("Solutions Engineer", "WORKS_AT", "EMEA")}),
+    ("If he joins as CTO, I'll quit.", "Ann", set(), {("Ann", "HAS_ROLE", "CTO")}),
+    ("I dressed up as Wonder Woman for the party.", "Ann", set(), {("Ann", "HAS_ROLE", "Wonder Woman")}),
+    # Where the speaker moves is not where the next person named works.
+    ("I've accepted the role of CFO at Harbor Robotics and will step down as Controller here on "
+     "November 22. Nicole Adams will be interim Controller.", "Ann",
+     {("Nicole Adams", "HAS_ROLE", "interim controller")}, {("Nicole Adams", "WORKS_AT", "Harbor Robotics")}),
     # A purchase to be made, reminded or supposed makes no customer.
     ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
      {("Ann", "CUSTOMER_OF", "Petal & Stem")}),

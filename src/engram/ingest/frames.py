@@ -253,7 +253,7 @@ EN_ROLE_NOUNS = (
     "novelist|screenwriter|illustrator|animator|model|stylist|hairdresser|florist|farmer|rancher|"
     "realtor|broker|auditor|economist|statistician|mathematician|physicist|chemist|biologist|"
     "historian|archaeologist|astronaut|player|goalkeeper|quarterback|shooting guard|point guard|"
-    "controller|comptroller|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel"
+    "controller|comptroller|CMIO|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel|strategist"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""
@@ -266,12 +266,23 @@ EN_ROLE = (
     r"team|it|support|security|legal|procurement|purchasing|medical|nursing|customer success|growth|"
     r"partnerships|office|ops|store|library|country|board|network|plant|site|shift|branch|district|area|"
     r"territory|clinic|lab|warehouse|fleet|facilities|program|programme|brand|category|channel|practice|qa|"
-    r"devops|platform|infrastructure|mobile|analytics)\s)*"
+    r"devops|platform|infrastructure|mobile|analytics|inbound|outbound|enterprise|solutions|content|community|deputy|"
+    r"on-call|interim|acting)\s)*"
     rf"(?:{EN_ROLE_NOUNS}|head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
     rf"(?:\s(?:of|for)\s{EN_DEPARTMENT}|(?:(?<=vp)|(?<=svp)|(?<=evp))\s(?=(?-i:[A-Z])){EN_DEPARTMENT})?"
 )
 """A role, with the department a head, VP or director leads ("VP of Sales", "head of customer success",
 "VP Sales")."""
+EN_TITLE = (
+    r"(?-i:(?!Former |Ex-|Previous |Retired |Interim )"
+    r"(?:(?:Head|VP|Vice President|Director|Chief [A-Z]\w+ Officer) of "
+    r"[A-Z][\w&]*(?: (?:&\s)?[A-Z][\w&]*){0,3}"
+    r"|(?:[A-Z][\w&/-]*\s){0,4}(?:Executive|Manager|Director|Engineer|Lead|Officer|Specialist|Consultant|Partner|"
+    r"Founder|President|Coordinator|Analyst|Representative|Rep|Associate|Designer|Developer|Architect|Counsel|"
+    r"Strategist|"
+    r"Administrator|Supervisor|Owner|Agent|Advisor|Buyer|CEO|CTO|CFO|COO|CIO|CMO|VP)))"
+)
+"""A job title in capitals, ending in a role's noun ("Account Executive", "Head of Customer Success")."""
 EN_ROLE_TRIGGER = f"{EN_ROLE_NOUNS.lower()}|head"
 """The trigger words of a pattern that needs a role (every match holds one of them): far fewer
 sentences hold one than hold its other words (" is ", " at "), and the role alternation is

@@ -57,7 +57,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _left_status(message)
     _customer_contact_left(message)
     _contact_employers(message)
-    _role_employers(message)
+    _role_employers(message, text)
     _managers_employers(message)
     _kin_facts(message)
     _switched_to(message)
@@ -249,14 +249,16 @@ def _contact_employers(message: Message) -> None:
             message.add_fact(_works_at(fact, fact.object, fact.subject))
 
 
-def _role_employers(message: Message) -> None:
+def _role_employers(message: Message, text: str) -> None:
     """拜访启明光电，IT负责人葛伟确认…, 对接的是他们工程部的庄经理: someone given a role or a department
     after an organisation was named works there (inferred: a stated employer outweighs it), unless
-    the role is said to be ours (我们的技术总监王磊)."""
+    the role is said to be ours (我们的技术总监王磊) or the organisation is where the speaker moves
+    ("I've accepted the role of CFO at Harbor Robotics. Nicole Adams will be interim Controller")."""
     for fact in list(message.facts.values()):
         person, employer = fact.subject, message.employer_before.get(fact.subject)
         if (
             employer is None
+            or _speakers_move(employer, text)
             or fact.predicate not in ("HAS_ROLE", "MEMBER_OF")
             or person in message.relatives
             or person == message.speaker.actor
@@ -298,6 +300,17 @@ def _works_at(said: FactIn, person: str, employer: str) -> FactIn:
             "source_kind": "inferred",
         }
     )
+
+
+def _speakers_move(organisation: str, text: str) -> bool:
+    """Return True when the sentence first naming ``organisation`` tells the speaker's own job change
+    (I/我 and a move: "I've accepted the role of CFO at Harbor Robotics", 我下个月加入蔚来)."""
+    sentence = next((s for _, s in sentences(text) if organisation in s), "")
+    return bool(_MOVE.search(sentence) and _SPEAKER.search(sentence))
+
+
+_MOVE = re.compile(rf"{_MOVING.pattern}|\b(?:accept|start|step\w* down)", re.I)
+_SPEAKER = re.compile(r"\bI\b|\bI'(?:ve|m|ll)\b|我(?!们)", re.I)
 
 
 def _before(sentence: str, name: str) -> str:

@@ -26,6 +26,7 @@ from engram.ingest.frames import (
     EN_PERSON_NAME,
     EN_ROLE,
     EN_ROLE_TRIGGER,
+    EN_TITLE,
     Pattern,
     pattern,
 )
@@ -93,6 +94,8 @@ _SWITCH = (
     r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)(?:[\w-]+\s){1,3}?(?=from\b))?"
 )
 """A change of tools ("switched from", "moving standups from"), not of teams, shifts, schools or jobs."""
+_REGION = r"(?-i:(?:EMEA|APAC|LATAM|AMER|NA|EU|UK|US|the (?:East|West|North|South|Midwest))\b)"
+"""A region one is responsible for ("Solutions Engineer for EMEA"), no employer."""
 _NOT_A_TOOL = r"(?!(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College)\b)"
 _NOT_OURS_MOVING = (
     r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"
@@ -183,7 +186,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:a |an |the |our )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|down as|quit my job as|no longer work as|retired as|retiring as|retires as",
        negatable=False),
-    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT}){EN_NOT_UNTIL}{EN_OBJ}", 0.8,
+    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?!{_REGION}){EN_NOT_UNTIL}{EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
@@ -224,14 +227,31 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
     en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|(?<=\bhe)'s|(?<=\bshe)'s|(?<=[a-z])'s(?=\s(?:a|an)\s)|I'll be|will be|works as|work as|working as|"
-       rf"serves as|became|become|job as|"
+       rf"serves as|became|become|becomes|job as|"
        rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
        rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our)\s|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
-       rf"ceo|cto|cfo|coo|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
+    # "Ben Hartley takes over as inbound sales lead", "joins today as our new Data Engineering Manager",
+    # "led by Marta Silva as Country Manager": a role taken on, said after "as" without an article
+    en("HAS_ROLE", rf"\b(?:takes|took|taking|take|will take) over as (?:the |our |their )?(?:new |interim |acting )?"
+       rf"(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role", trigger="over as"),
+    en("HAS_ROLE", rf"\b(?:joins|joined|joining|starts|started|starting|hired|appointed|named|returns|returning|"
+       rf"stays on|staying on|stay on) (?:(?:today|now|this week|next week|on \w+)\s)?as (?:the |our |their |a |an )?"
+       rf"(?:new |interim |acting )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role", supposable=True,
+       trigger="as"),
+    en("HAS_ROLE", rf"\bled by (?P<subj>{EN_PERSON_NAME}),? as (?:the |our |their )?(?:new |interim |acting )?"
+       rf"(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="group", subject_type="person", named_subject=True,
+       kind="entity", object_type="role", trigger="led by"),
+    # "Dr. Amy Liu replaced Bob Kerr as CMIO": the one replacing holds it (before the next pattern, which
+    # would give it to the one replaced)
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:replaced|replaces|is replacing|will replace|succeeded|succeeds|"
+       rf"will succeed) {EN_PERSON_NAME} as (?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b",
+       0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       trigger="replace|succeed"),
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
+       rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)|(?=(?-i:[A-Z]))(?={EN_TITLE}\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",

@@ -20,6 +20,7 @@ from engram.ingest.frames import (
     EN_OBJ,
     EN_PERSON_NAME,
     EN_ROLE,
+    EN_TITLE,
     Pattern,
     pattern,
 )
@@ -51,20 +52,12 @@ _COUNTED = (
 _SIGNED = rf"^(?:[—–-]{{1,2}}\s?|(?:best|thanks|regards|cheers|best regards|kind regards),?\s+)(?P<subj>{EN_PERSON_NAME})\s?[,|]\s?"
 """A signature line's opening: a dash or a sign-off, then the writer's name ("— Owen Petrakis, …");
 not any "Name, Name, Name" line ("Mark Twain, Tom Sawyer, Huck Finn")."""
-_TITLE_WORDS = (
-    r"(?-i:(?!Former |Ex-|Previous |Retired |Interim )"
-    r"(?:(?:Head|VP|Vice President|Director|Chief [A-Z]\w+ Officer) of [A-Z][\w&]*(?: (?:&\s)?[A-Z][\w&]*){0,3}"
-    r"|(?:[A-Z][\w&/-]*\s){0,4}(?:Executive|Manager|Director|Engineer|Lead|Officer|Specialist|Consultant|Partner|"
-    r"Founder|President|Coordinator|Analyst|Representative|Rep|Associate|Designer|Developer|Architect|Counsel|"
-    r"Administrator|Supervisor|Owner|Agent|Advisor|Buyer|CEO|CTO|CFO|COO|CIO|CMO|VP)))"
-)
-"""A job title in capitals, ending in a role's noun ("Account Executive", "Head of Customer Success")."""
 
 EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # a signature line: "— Owen Petrakis, Account Executive, LedgerLine", "Best, Dana Lee | Head of Sales | Acme"
-    en("WORKS_AT", rf"{_SIGNED}{_TITLE_WORDS}\s?[,|]\s?(?P<obj>{EN_CAPS})\s*$", 0.8, subject="group",
+    en("WORKS_AT", rf"{_SIGNED}{EN_TITLE}\s?[,|]\s?(?P<obj>{EN_CAPS})\s*$", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="organisation", trigger=","),
-    en("HAS_ROLE", rf"{_SIGNED}(?P<obj>{_TITLE_WORDS})\s?[,|]\s?{EN_CAPS}\s*$", 0.8, subject="group",
+    en("HAS_ROLE", rf"{_SIGNED}(?P<obj>{EN_TITLE})\s?[,|]\s?{EN_CAPS}\s*$", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=","),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
