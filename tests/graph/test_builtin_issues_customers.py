@@ -27,6 +27,18 @@ CASES: list[Case] = [
     ("The X7 scanner no longer crashes since the update.", "Ann", set(),
      {("X7 scanner", "HAS_ISSUE", "no longer crashes since the update")}),
     ("如果K9智能门锁再报错，我们就换品牌。", "周宁", set(), {("K9智能门锁", "HAS_ISSUE", "再报错")}),
+    # Faults fixed, feared, denied, of something else of the product, or words in another sense.
+    ("新版云帆POS修复了卡死和闪退的问题。", "周宁", set(), {("云帆POS", "HAS_ISSUE", "闪退")}),
+    ("测试报告：K9智能门锁在零下20度环境下没有失灵。", "周宁", set(),
+     {("K9智能门锁", "HAS_ISSUE", "在零下20度环境下没有失灵")}),
+    ("I'm worried the Shopify checkout might crash during Black Friday.", "Ann", set(),
+     {("Shopify", "HAS_ISSUE", "checkout might crash during Black Friday")}),
+    ("K9智能门锁的竞品经常误报，我们的不会。", "周宁", set(), {("K9智能门锁", "HAS_ISSUE", "的竞品误报")}),
+    ("云帆POS销售额上个月下降了，渠道那边也出问题了。", "周宁", set(), {("云帆POS", "HAS_ISSUE", "出问题")}),
+    ("The iPhone 15 price drops next week, and Apple won't ship before Friday.", "Ann", set(),
+     {("iPhone", "HAS_ISSUE", "15 price drops next week")}),
+    ("The Zendesk rep was lagging on replies.", "Ann", set(),
+     {("Zendesk", "HAS_ISSUE", "rep was lagging on replies")}),
     # Someone introduced as theirs works there, unless a relative or on the way out.
     ("Ticket 4410: Harbor Pharmacy says the sync duplicates orders. Their pharmacist-in-charge, Hugo Lam, "
      "wants a call.", "Ann", {("Hugo Lam", "WORKS_AT", "Harbor Pharmacy")}, set()),
@@ -34,6 +46,10 @@ CASES: list[Case] = [
      {("Sam Ortiz", "WORKS_AT", "Brightline Freight")}, {("Dana Wu", "WORKS_AT", "Brightline Freight")}),
     ("恒达建材的单子定了。对账以后找他们新来的会计滕飞。", "周宁", {("滕飞", "WORKS_AT", "恒达建材")}, set()),
     ("客户：川能集团｜联系人：龚建华，手机13550211876", "周宁", {("龚建华", "WORKS_AT", "川能集团")}, set()),
+    ("Harbor Pharmacy called. Their CEO met Sarah Kim yesterday.", "Ann", set(),
+     {("Sarah Kim", "WORKS_AT", "Harbor Pharmacy")}),
+    ("Spoke to Acme Logistics; their former CFO Maria Lopez now runs Beta Corp.", "Ann", set(),
+     {("Maria Lopez", "WORKS_AT", "Acme Logistics")}),
     ("We met Acme Corp yesterday. Their son Jake Moss plays in my team.", "Ann", set(),
      {("Jake Moss", "WORKS_AT", "Acme Corp")}),
     ("We met Acme Corp yesterday. Their old rep, Jo Park, who left in May, says hi.", "Ann", set(),
@@ -51,6 +67,13 @@ CASES: list[Case] = [
      {("林晓", "WORKS_AT", "华信科技"), ("林晓", "MEMBER_OF", "市场部")}, set()),
     ("Thanks for the pie!\n\nThanks,\nMom\nHome Depot run later", "Ann", set(),
      {("Mom", "WORKS_AT", "Home Depot run later")}),
+    ("Best regards,\nPriya Nair\n221B Baker Street, London", "Priya", set(),
+     {("Priya Nair", "WORKS_AT", "London")}),
+    ("谢谢\n周宁\n本周五前回复", "周宁", set(), {("周宁", "WORKS_AT", "本周五前回复")}),
+    ("Thanks,\nGreg Hill\nRetired, Boeing", "Greg", set(), {("Greg Hill", "WORKS_AT", "Boeing")}),
+    ("Regards,\nSam Ortiz\nAccounts Payable\nBrightline Freight | 555-0199", "Sam",
+     {("Sam Ortiz", "WORKS_AT", "Brightline Freight"), ("Sam Ortiz", "MEMBER_OF", "Accounts Payable")},
+     set()),
     ("Thanks,\nIrene Malik\n\nP.S. Our old supplier was Tidewater Legal and it took them a month to answer.",
      "Irene", set(), {("Irene Malik", "WORKS_AT", "Tidewater Legal")}),
     # Whose customer: the speaker's supplier, a customer buying elsewhere, a customer of long standing.
@@ -89,6 +112,13 @@ CASES: list[Case] = [
     ("I've accepted the role of CFO at Harbor Robotics and will step down as Controller here on "
      "November 22. Nicole Adams will be interim Controller.", "Ann",
      {("Nicole Adams", "HAS_ROLE", "interim controller")}, {("Nicole Adams", "WORKS_AT", "Harbor Robotics")}),
+    ("我们跟华为采购部的人开了个会。", "Ann", set(), {("Ann", "CUSTOMER_OF", "华为")}),
+    ("我们跟腾讯的合作下一步是联合营销。", "Ann", set(), {("Ann", "CUSTOMER_OF", "腾讯")}),
+    # One move is a home or a tool, not both.
+    ("Hi team, we're moving from Asana to Linear next sprint.", "Helen",
+     {("Helen", "USES", "Linear")}, {("Helen", "LIVES_IN", "Linear")}),
+    ("We're moving from Tacoma to Boise in May.", "Helen",
+     {("Helen", "LIVES_IN", "Boise")}, {("Helen", "USES", "Boise"), ("Helen", "STOPPED_USING", "Tacoma")}),
     # A purchase to be made, reminded or supposed makes no customer.
     ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
      {("Ann", "CUSTOMER_OF", "Petal & Stem")}),
@@ -101,3 +131,11 @@ def test_issues_counterparts_and_customers(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_line_of_capitals_is_no_name(extractor: BuiltinExtractor) -> None:
+    """A run of capitalised words longer than any name is not made an entity (it would not be a
+    valid one: names are at most 256 characters)."""
+    for text in ("Maria Lopez " * 30, "Our supplier " + "Acme " * 60, "Reminder: " + "Acme Corp " * 30):
+        result = extractor.extract_text(text, actor="Ann")
+        assert all(len(e.name) <= 100 for e in result.entities), [e.name for e in result.entities]

@@ -132,6 +132,15 @@ def contains(coarse: str, fine: str) -> bool:
     return any(_world_inside(i, o) for i in inner_places for o in outer_places)
 
 
+def is_place(name: str) -> bool:
+    """Return True when a gazetteer knows ``name`` as a place: a Chinese division or a Chinese name
+    of a city abroad, a country, a US state or a city of 15,000 people or more (London, 上海)."""
+    name = name.strip()
+    if has_cjk(name):
+        return is_chinese_place(name) or is_world_place_zh(name)
+    return name.lower() in _regions() or name.lower() in _cities()
+
+
 def is_chinese_place(name: str) -> bool:
     """Return True when ``name`` is a Chinese administrative division (长沙, 江宁区, 杭州西湖区)."""
     return bool(_china_codes(name.strip()))

@@ -27,9 +27,14 @@ _THEIRS = re.compile(
 )
 """Words before a person that make them the organisation's: the words between must name a role or
 a contact (``_ROLE``)."""
-_ROLE = re.compile(rf"\b(?:{EN_ROLE_NOUNS}|contact|rep|sponsor|counterpart|deputy|head|champion)s?\b", re.I)
+_ROLE = re.compile(
+    rf"\b(?:{EN_ROLE_NOUNS}|contact|rep|sponsor|counterpart|deputy|head|champion)(?:-[\w-]+)?s?$", re.I
+)
+"""The words between end in a role or a contact: the name comes right after it ("their CEO met Sarah
+Kim" introduces no Sarah Kim)."""
 _NOT_STAFF = re.compile(
-    r"\b(?:son|daughter|kids?|children|wife|husband|partner|mom|dad|mother|father|parents|friend|neighbou?r)s?\b",
+    r"\b(?:son|daughter|kids?|children|wife|husband|partner|mom|dad|mother|father|parents|friend|neighbou?r|"
+    r"former|ex|previous|old|retired|consultant|advis[eo]r|lawyer|attorney|counsel|auditor|investor|agency)s?\b",
     re.I,
 )
 _GONE = re.compile(
@@ -53,7 +58,7 @@ def add_counterpart_employers(reading: Sentence, message: Message) -> None:
         said = _THEIRS.search(before)
         if said is None or _GONE.match(reading.text, person.end):
             continue
-        between = said.group("between") or said.group("rest") or ""
+        between = (said.group("between") or said.group("rest") or "").strip(" ,")
         if _NOT_STAFF.search(between) or not (_ROLE.search(between) or "contact" in said.group().lower()):
             continue
         cue = person.start - len(before) + said.start()

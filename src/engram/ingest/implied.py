@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from engram.graph.places import is_place
 from engram.ingest.issues import FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
@@ -61,6 +62,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _managers_employers(message)
     _kin_facts(message)
     _switched_to(message)
+    _tools_are_no_homes(message)
 
 
 def _complainants_use(message: Message, text: str) -> None:
@@ -366,6 +368,19 @@ _ZH_SWITCHED_TO = (
     r"从{old}(?:迁移|迁|换|切换|切|转|改)到"
     r"(?P<new>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?=[，。；！、,.;!\s]|了|$)"
 )
+
+
+def _tools_are_no_homes(message: Message) -> None:
+    """One move read both as a home and as a tool ("moving from Asana to Linear", "moving from Tacoma
+    to Boise"): a gazetteer's place is a home and no tool; anything else a tool and no home."""
+    homes = {f.fact for f in message.facts.values() if f.predicate == "LIVES_IN"}
+    used = {f.object for f in message.facts.values() if f.predicate in _USE and f.object}
+    for key, fact in list(message.facts.items()):
+        place = bool(fact.object) and is_place(str(fact.object))
+        tool_as_home = fact.predicate == "LIVES_IN" and fact.object in used and not place
+        home_as_tool = fact.predicate in _USE and fact.fact in homes and place
+        if tool_as_home or home_as_tool:
+            del message.facts[key]
 
 
 def _switched_to(message: Message) -> None:

@@ -3,8 +3,10 @@ batteries die in under a week and the app drops readings overnight".
 
 Each clause after the one product a sentence names that says a fault (``FAULT``) is a HAS_ISSUE
 value of that product, as said, without the adverbs between its words (会员积分也对不上 →
-会员积分对不上). The clauses stop at the first that asks for something (要求…, "wants a fix"). Not read
-when the sentence supposes or asks, or says the fault is fixed or absent (已修好, "no longer drops").
+会员积分对不上). The clauses stop at the first that asks for something (要求…, "wants a fix") or talks
+of something else. Not read when the sentence supposes, fears, asks or remembers it, says it is fixed
+or absent (已修好, 没有失灵, "no longer drops"), or when what follows the product is another thing of
+it (的竞品, 的培训视频, "'s memo", "rep").
 """
 
 from __future__ import annotations
@@ -19,9 +21,14 @@ FAULT = re.compile(
     r"故障|失灵|坏了|报错|错误|卡顿|卡死|死机|掉线|断线|闪退|黑屏|漏水|不同步|对不上|识别不了|识别率|误报|打不开|连不上|"
     r"异响|漏风|漏电|断网|重连|不准|撑不到|发烫|过热|噪音|松动|脱落|破损|不亮|失效|不稳定|卡纸|跳到0|扫不了|报警不停|"
     r"宕机|崩溃|延迟太高|没反应|出问题|出故障|转写错|偏小|变慢|太慢|"
-    r"\b(?:fail\w*|broke\w*|crash\w*|drain\w*|defect\w*|crack\w*|error\w*|bugs?|dies|die|dying|drops?|dropping|"
-    r"stopped working|not working|doesn't work|won't|overheat\w*|"
-    r"leak\w*|glitch\w*|duplicat\w*|double-charg\w*|jam\w*|freez\w*|frozen|lag\w*|times? out|timing out)\b",
+    r"\b(?:fail(?:s|ed|ing|ure)?|broke|broken|crash(?:es|ed|ing)?|drain(?:s|ed|ing)?|defects?|defective|cracks?|"
+    r"cracked|errors?|bugs?|buggy|die|dies|died|dying|stopped working|not working|doesn't work|don't work|"
+    r"won't (?:start|turn on|boot|connect|load|charge|sync|print|open|work)|overheat(?:s|ed|ing)?|"
+    r"leaks|leaking|leaked(?! (?:memo|document|email|news|report|video|photo))|glitch(?:es|y|ing)?|"
+    r"duplicat(?:es|ed|ing)|double-charg(?:es|ed|ing)|jams|jammed|jamming|freezes|froze|freezing|frozen|"
+    r"lags|lagging|times? out|timing out|disconnects|disconnected|keeps? dropping|"
+    r"drops?(?= (?:out|(?:its |the |their )?(?:calls?|connections?|readings?|vpn|tunnel|signal|packets|"
+    r"wi-?fi|data))\b))\b",
     re.I,
 )
 """A fault said of a product (shared with the complaint reading of engram.ingest.implied)."""
@@ -34,10 +41,27 @@ _DEMAND = re.compile(
 )
 """A clause asking for something: the faults said before it are the list."""
 _NOT_A_FAULT = re.compile(
-    r"修好|修复了|解决了|已解决|没有?(?:再)?(?:出现|发生)|不再|没问题|正常了|"
-    r"\b(?:fixed|resolved|no longer|never|not once|without)\b",
+    r"修好|修复|解决了|已解决|已经解决|没问题|正常了|如果|要是|万一|假如|担心|怕|可能|会不会|是否|是不是|吗|[？?]|听说|"
+    r"打算|计划|降到|以前|之前|"
+    r"\b(?:fixed|resolved|no problem|no longer|never|not once|without|if|unless|might|may|could|whether|"
+    r"worried|afraid|in case|risk|fear|rumou?rs?|heard|used to|would)\b",
     re.I,
 )
+"""A sentence saying the fault is fixed, past, absent, feared, asked or supposed: no fault to record."""
+_DENIED = re.compile(r"(?:没有?|未|从没|从来没|不再|\bno\b|\bnot\b|\bnever\b)\s?\S{0,2}$", re.I)
+"""Right before the fault word: 没有失灵, "never crashes"."""
+_NOT_ITS_OWN = {
+    "zh": re.compile(
+        r"的(?:竞品|包装|培训|视频|链接|价格|销售|售后|客服|说明书|发票|物流|快递|时候|广告|官网|代理)|销售额|价格|股价"
+    ),
+    "en": re.compile(
+        r"\s*(?:'s\b|’s\b|(?:model|file|spreadsheet|sheet|doc|document|report|webinar|reps?|team|store|memo|prices?|"
+        r"sales|stock|shares|account manager|support team|website|ads?|campaign|competitor)\b)",
+        re.I,
+    ),
+}
+"""What follows the product is something else of it (的竞品, 的培训视频, "'s leaked memo", "rep"), whose
+fault is not the product's."""
 _ADVERBS = re.compile(r"(?:也|还|又|老是|总是|经常|一直|老|都|时不时|动不动就?)(?=[\u4e00-\u9fff])")
 _LEAD = {
     "zh": re.compile(
@@ -56,6 +80,12 @@ _MAX = {"zh": 30, "en": 80}
 def add_reported_issues(reading: Sentence, message: Message) -> None:
     """Add the HAS_ISSUE facts ``reading`` reports of its one product (module docstring); a
     pattern's shorter value of the same fault (死机 in 有6台频繁死机) gives way."""
+    if _not_reported(reading):  # 新版云帆POS修复了卡死: a pattern's reading of the sentence goes too
+        for key in [
+            k for k, f in message.facts.items() if f.predicate == "HAS_ISSUE" and f.fact == reading.text
+        ]:
+            del message.facts[key]
+        return
     for fact in _issues(reading, message):
         fault = FAULT.search(str(fact.value))
         for key, old in list(message.facts.items()):
@@ -83,9 +113,11 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
         if _DEMAND.search(clause):
             break
         fault = FAULT.search(clause)
+        if fault is None and clause.strip() and not clause.lstrip().startswith(("(", "（")):
+            break  # 销售额上个月下降了，渠道那边也出问题了: the faults after another topic are not its
         if (
-            fault
-            and not _NOT_A_FAULT.search(clause)
+            fault is not None
+            and not _DENIED.search(clause[: fault.start()])
             and not supposed(text, reading.clauses, start + fault.start(), reading.lang)
         ):
             value = _said(clause, reading.lang)
@@ -97,6 +129,15 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     if facts:
         message.add_entity(product)
     return facts
+
+
+def _not_reported(reading: Sentence) -> bool:
+    """Return True when the sentence's faults are not reported ones (``_NOT_A_FAULT``), or what
+    follows its product is another thing of it (``_NOT_ITS_OWN``)."""
+    if _NOT_A_FAULT.search(reading.text):
+        return True
+    products = [m for m in reading.mentions if m.type == "product"]
+    return bool(products) and _NOT_ITS_OWN[reading.lang].match(reading.text, products[-1].end) is not None
 
 
 def _said(clause: str, lang: str) -> str:

@@ -116,6 +116,8 @@ _EN_DOCUMENT = re.compile(
     r"subscription|lease|licen[cs]e|NDA|SOW|statement of work))\b"
 )
 _ACRONYM = re.compile(r"[A-Z]{2,6}\+?")
+_MAX_NAME_WORDS = 8
+"""The most capitalised words one name holds ("The Royal Bank of Scotland Group Pension Fund")."""
 _VOCATIVE_BEFORE = re.compile(
     r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|wow|yo|morning|night|"
     r"welcome|cheers|oh|yeah|yes|no|ok|okay|cool|great|awesome|nice|amazing|sweet|haha|lol|aw+|love you|"
@@ -289,8 +291,8 @@ class MentionFinder:
                 gerund = len(run) == 1 and re.fullmatch(r"[A-Z][a-z]{2,}ing", run[0][2]) is not None
                 if not known and not possessive and (gerund or not _verb_follows(sentence, run[-1][1])):
                     run = run[1:]  # "Having loved ones…": a sentence's first word, no name
-            if not run or (len(run) == 1 and len(run[0][2]) == 1):
-                continue
+            if not run or (len(run) == 1 and len(run[0][2]) == 1) or len(run) > _MAX_NAME_WORDS:
+                continue  # a line of capitals ("MARIA LOPEZ MARIA LOPEZ …") names nobody
             start, end = run[0][0], run[-1][1]
             name = sentence[start:end]
             acronym = len(run) == 1 and _ACRONYM.fullmatch(name) and name not in self._gazetteer

@@ -146,10 +146,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"headquarters|team)){EN_OBJ}",
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
-       object_type="place", trigger="moved"),
+       object_type="place", strict=True, trigger="moved"),
     en("LIVES_IN", rf"{_NOT_OURS_MOVING}\b(?:moving|relocating|will move|'ll move|gonna move|going to move) (?:away )?from "
        rf"(?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
-       trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March"
+       strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
+    # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own
     en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased) (?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
        rf"townhouse|apartment|flat|place) in {EN_OBJ}", 0.75, require_mention=True, object_type="place", strict=True,
@@ -417,7 +418,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?:switched off|turned off|shut down|retired|decommissioned|sunset(?:ted)?)\b", 0.8, require_mention=True,
        negatable=False, object_type="product", supposable=True, whole=True,
        trigger="switched off|turned off|shut down|retired|decommissioned|sunset"),
-    en("USES", rf"\b(?:go|goes|going|went|run|runs) through (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75,
+    en("USES", rf"\b(?:go|goes|going|went|run|runs) through (?P<obj>{EN_CAPS})(?<!['’]s)(?=[\s.,;!?]|$)", 0.75,
        require_mention=True, object_type="product", supposable=True, trigger="through"),
     en("USES", rf"\b(?:go|goes|going|went|are|is) live on (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.75, require_mention=True,
        object_type="product", trigger="live on"),
@@ -447,9 +448,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "we switch password managers from LastPass to 1Password", "moving standups from Zoom to Google Meet"; not
     # "decided not to switch", "thinking about moving", "tried moving … but rolled back", nor teams, shifts or schools
     en("STOPPED_USING", rf"{_SWITCH}from {_NOT_A_TOOL}{EN_OBJ}{_KEPT}", 0.85, require_mention=True,
-       object_type="product", supposable=True, trigger="switch|moved|moves|migrat|changed|converted|moving"),
+       object_type="product", strict=True, supposable=True,
+       trigger="switch|moved|moves|migrat|changed|converted|moving"),  # not "from Tacoma to Boise" (places)
     en("USES", rf"{_SWITCH}(?:from {_NOT_A_TOOL}(?:[\w.'’-]+\s){{1,3}}?)?to {_NOT_A_TOOL}{EN_OBJ}{_KEPT}", 0.85,
-       require_mention=True, supposable=True, trigger="switch|moved|moves|migrat|changed|converted|moving"),
+       require_mention=True, object_type="product", strict=True, supposable=True,
+       trigger="switch|moved|moves|migrat|changed|converted|moving"),
     # "They're still on Epic", "she's on Facebook ALL day": a tool one is on
     en("USES", rf"\b(?:they're|they are|we're|we are|I'm|I am|she's|he's|she is|he is)\s(?:still\s|now\s|currently\s|"
        rf"mostly\s|all\s)?on\s(?P<obj>{EN_CAPS})(?=\s(?:today|now|these days|for|all|ALL|every)\b|\s*[,.;!?]|$)", 0.75,

@@ -164,14 +164,16 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # "our packaging supplier is BoxCraft", "Their current vendor, TrackPoint,", "buying from Napa Glassworks",
     # "a Streamline customer since 2019": whose customer the speaker or the organisation talked about is
     en("CUSTOMER_OF", rf"\b(?:our|my) (?:current |existing |new |main |only |[a-z]+ )?(?:vendor|supplier|provider|"
-       rf"reseller|distributor|carrier|landlord)s?(?:,| is| was| will be)? (?:now )?(?P<obj>{EN_CAPS})", 0.75,
-       subject="speaker", kind="entity", object_type="organisation", require_mention=True,
+       rf"reseller|distributor|carrier|landlord)s?(?:,| is| was| will be)? (?:now )?(?P<obj>{EN_CAPS})(?!\?)", 0.75,
+       subject="speaker", kind="entity", object_type="organisation", require_mention=True, introduces=True,
        trigger="vendor|supplier|provider|reseller|distributor|carrier|landlord"),
     en("CUSTOMER_OF", rf"\b(?:their|its) (?:current |existing |new |main |only |[a-z]+ )?(?:vendor|supplier|provider|"
-       rf"reseller|distributor|carrier)s?(?:,| is| was| will be)? (?:now )?(?P<obj>{EN_CAPS})", 0.7,
+       rf"reseller|distributor|carrier)s?(?:,| is| was| will be)? (?:now )?(?P<obj>{EN_CAPS})(?!\?)", 0.7,
        subject="topic", named_topic=True, kind="entity", object_type="organisation", require_mention=True,
+       introduces=True,
        trigger="vendor|supplier|provider|reseller|distributor|carrier"),
-    en("CUSTOMER_OF", rf"\b(?:buying|buys|bought|sourcing|sources|ordering|purchasing|going with|switching to|"
+    en("CUSTOMER_OF", rf"(?<!might be )(?<!may be )(?<!could be )\b(?:buying|buys|bought|sourcing|sources|ordering|"
+       rf"purchasing|going with|switching to|"
        rf"switched to|moving to)(?: (?:\w+ ){{0,3}}?from)? (?P<obj>{EN_CAPS})(?= instead| starting| from now| going forward)",
        0.7, kind="entity", object_type="organisation", require_mention=True, supposable=True,
        trigger="buying|buys|bought|sourcing|sources|ordering|purchasing|going with|switch|moving to"),

@@ -219,7 +219,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:原|前)?(?P<obj>{TEAM_ROLE})一职由{PERSON}(?:来)?(?:接任|接替|担任)", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="一职"),
     # 不再兼任质量经理了，由郝亮接任: the one taking over holds the role the sentence named
-    zh("HAS_ROLE", rf"由{PERSON}(?:来)?(?:接任|接替)(?P<obj>)(?=[，。！？；]|$)", 0.75, subject="group",
+    zh("HAS_ROLE", rf"由(?:现任|新任|新来的)?(?:{ZH_ROLE})?{PERSON}(?:来)?(?:接任|接替)(?P<obj>)(?=[，。！？；]|$)", 0.75,
+       subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", antecedent=True,
        negatable=False, trigger="接任|接替"),
     zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导)是{PERSON}(?=[，。！？；]|$)",
@@ -311,7 +312,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.8, require_mention=True, whole=True, negatable=False, object_type="product", supposable=True,
        trigger="停用|下线|关停|关闭"),
     # 报销统一走飞书审批, 差旅统一走携程商旅, 改回用讯飞听见: the tool a team uses from now on
-    zh("USES", r"(?:统一|全部|一律)(?:走|用|使用|改用)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)"
+    zh("USES", r"(?:统一|全部|一律)(?:走|用|使用|改用)(?!新版|旧版|这个|那个|这种|线上|线下|纸质)"
+       r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)"
        r"(?=下单|提交|办理|线上|审批|[，。！？；、\s]|了|$)", 0.75, kind="value", supposable=True,
        trigger="统一走|统一用|统一使用|统一改用|全部走|全部用|一律走|一律用"),
     zh("USES", r"改回(?:用|使用)?(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。！？；、\s]|了|$)", 0.75, kind="value",

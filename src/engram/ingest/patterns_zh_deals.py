@@ -138,11 +138,11 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 我们跟供应商永盛五金…, 咱们的常年法律顾问天诚律所, 统一在京东企业购下单, 我们跟中谱仪器下的PO: whose customer we are
     zh("CUSTOMER_OF", rf"(?:供应商|供货商|服务商|代理商|承运商|物流商|外包给?的?|法律顾问){ORG}"
        r"(?=的|[，。；、,]|$|签|下的|下了|订|采购|买|续|合作|要|说|通知)", 0.75,
-       subject="speaker", kind="entity", object_type="organisation", require_mention=True,
+       subject="speaker", kind="entity", object_type="organisation", require_mention=True, introduces=True,
        trigger="供应商|供货商|服务商|代理商|承运商|物流商|外包|法律顾问"),
-    zh("CUSTOMER_OF", rf"(?:跟|向|从){ORG}(?=下的|下了|订的|订了|采购|买的|买了|进的货)", 0.75,
-       subject="speaker", kind="entity", object_type="organisation", require_mention=True,
-       trigger="下的|下了|订的|订了|采购|买的|买了|进的货"),
+    zh("CUSTOMER_OF", r"(?:跟|向|从)(?P<obj>[^的，。；！？\s]{2,12}?)(?=下的|下了|订的|订了|采购了|采购的|买的|买了|进的货)",
+       0.75, subject="speaker", kind="entity", object_type="organisation", require_mention=True,
+       trigger="下的|下了|订的|订了|采购了|采购的|买的|买了|进的货"),
     zh("CUSTOMER_OF", rf"(?:统一|都|改|以后)?在{ORG}(?:下单|采购|订货|买)", 0.75, subject="speaker",
        kind="entity", object_type="organisation", require_mention=True, trigger="下单|采购|订货|买"),
     zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,10}}?)?(?:换成了?|变成了?|改成了?|改为|换为|变为|调整为|还是|是|为)"

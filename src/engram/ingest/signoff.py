@@ -15,47 +15,81 @@ from __future__ import annotations
 
 import re
 
+from engram.graph.places import is_place
 from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, ZH_ROLE
 from engram.ingest.lexicon import SURNAMES
 from engram.ingest.mentions import Mention
+from engram.ingest.mentions_zh import structural_mentions
 from engram.ingest.reading import Message
 from engram.models.graph import FactIn
 from engram.nlp.replies import signature_lines
+from engram.nlp.tokenize import has_cjk
 
 _EN_NAME = re.compile(r"(?:Dr\.?\s)?[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,2}")
 _PARTS = re.compile(r"\s*(?:[,，|｜·•/]|\s[-–—]\s|\s{2,})\s*")
 _NOT_A_NAME = re.compile(
-    r"\d|@|https?:|www\.|\b(?:tel|phone|mobile|cell|fax|ext|suite|street|st\.|ave)\b|电话|手机|邮箱|地址|传真",
+    r"\d|@|https?:|www\.|\b(?:tel|phone|mobile|cell|fax|ext|suite|street|st\.|ave|avenue|road|rd\.|blvd|floor|"
+    r"linkedin|twitter|facebook|instagram|wechat|github|website|blog|notice|confidential\w*|disclaimer)\b|"
+    r"电话|手机|邮箱|地址|传真|微信|同号|路|街|号|楼|室",
     re.I,
 )
-"""A phone, an address or a link: no title and no company."""
+"""A phone, an address, a link or a footer: no title and no company, nor any after it on its line."""
+_NOT_EMPLOYED = re.compile(
+    r"(?:retired|former|ex-|student|volunteer|alumn\w*|candidate|emerit\w*|intern)\b|已?退休|前|学生|志愿者|实习",
+    re.I,
+)
+"""A line saying one is not (or not yet) employed: its company is no employer."""
 _ROLE = {"en": re.compile(rf"(?:{EN_ROLE})", re.I), "zh": re.compile(ZH_ROLE)}
-_DEPARTMENT = {"en": re.compile(EN_DEPARTMENT, re.I), "zh": re.compile(r"[\u4e00-\u9fff]{1,6}[部组处科]")}
-_COMPANY = {
-    "en": re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9][\w&.'’-]*){0,5}"),
-    "zh": re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{2,12}"),
+_DEPARTMENT = {
+    "en": re.compile(
+        rf"{EN_DEPARTMENT}|.*\b(?:Department|Dept\.?|Division)\b.*|(?:[\w&]+\s){{1,3}}Team|"
+        r"Accounts (?:Payable|Receivable)",
+        re.I,
+    ),
+    "zh": re.compile(r"[\u4e00-\u9fff]{1,6}[部组处科]"),
 }
+_COMPANY = re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9][\w&.'’-]*){0,5}")
+"""An English company's name; a Chinese one is what the mention finder reads as an organisation."""
 
 
 def add_signature_facts(text: str, message: Message) -> None:
     """Add the writer's company, title and department that ``text``'s signature block gives."""
     lines = signature_lines(text)
-    parts = [part for line in lines for part in _PARTS.split(line) if part]
-    if len(parts) < 2:
+    if len(lines) < 2:
         return
-    name, lang = parts[0], "zh" if re.search(r"[\u4e00-\u9fff]", parts[0]) else "en"
+    name = re.sub(r"^Dr\.?\s", "", _PARTS.split(lines[0])[0])
+    lang = "zh" if has_cjk(name) else "en"
     if not _a_name(name, lang) or message.states(name, "WORKS_AT"):
         return
     writer = Mention(0, 0, name, "person")
-    for part in parts[1:]:
-        if _NOT_A_NAME.search(part):
-            continue
-        if _ROLE[lang].fullmatch(part):
-            _add(message, writer, "HAS_ROLE", Mention(0, 0, part, "role"), lines)
-        elif _DEPARTMENT[lang].fullmatch(part):
-            _add(message, writer, "MEMBER_OF", Mention(0, 0, part, "organisation"), lines)
-        elif _COMPANY[lang].fullmatch(part) and not message.states(name, "WORKS_AT"):
-            _add(message, writer, "WORKS_AT", Mention(0, 0, part, "organisation"), lines)
+    for line in [
+        _PARTS.split(lines[0], maxsplit=1)[1:],
+        *([p for p in _PARTS.split(rest) if p] for rest in lines[1:]),
+    ]:
+        if any(_NOT_EMPLOYED.match(part) for part in line):
+            continue  # "Retired, Boeing", "Student, Stanford University"
+        for part in line:
+            if _NOT_A_NAME.search(part):
+                break  # "221B Baker Street, London": the rest of an address
+            _read_part(part, lang, writer, message, lines)
+
+
+def _read_part(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> None:
+    if _ROLE[lang].fullmatch(part):
+        _add(message, writer, "HAS_ROLE", Mention(0, 0, part, "role"), lines)
+    elif _DEPARTMENT[lang].fullmatch(part):
+        _add(message, writer, "MEMBER_OF", Mention(0, 0, part, "organisation"), lines)
+    elif not message.states(writer.name, "WORKS_AT") and not is_place(part) and _a_company(part, lang):
+        _add(message, writer, "WORKS_AT", Mention(0, 0, part, "organisation"), lines)
+
+
+def _a_company(part: str, lang: str) -> bool:
+    if lang == "en":
+        return bool(_COMPANY.fullmatch(part))
+    return any(
+        kind == "organisation" and start == 0 and end == len(part)
+        for start, end, _, kind in structural_mentions(part)
+    )
 
 
 def _a_name(name: str, lang: str) -> bool:
