@@ -114,6 +114,11 @@ CASES: list[Case] = [
      {("Nicole Adams", "HAS_ROLE", "interim controller")}, {("Nicole Adams", "WORKS_AT", "Harbor Robotics")}),
     ("我们跟华为采购部的人开了个会。", "Ann", set(), {("Ann", "CUSTOMER_OF", "华为")}),
     ("我们跟腾讯的合作下一步是联合营销。", "Ann", set(), {("Ann", "CUSTOMER_OF", "腾讯")}),
+    # A city jieba knows as a noun or a name, after 回/去 or before 老家; where one goes to live.
+    ("明年三月我准备离开杭州回合肥发展。", "庞博", {("庞博", "LIVES_IN", "合肥")},
+     {("庞博", "VISITED", "合肥")}),
+    ("我妈今年退休，打算元旦一过就回景德镇老家住。", "戴琳", {("戴琳的妈妈", "COMES_FROM", "景德镇")}, set()),
+    ("我们要和平解决这件事。", "戴琳", set(), {("戴琳", "LIVES_IN", "和平")}),
     # One move is a home or a tool, not both.
     ("Hi team, we're moving from Asana to Linear next sprint.", "Helen",
      {("Helen", "USES", "Linear")}, {("Helen", "LIVES_IN", "Linear")}),

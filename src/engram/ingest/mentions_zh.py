@@ -366,6 +366,8 @@ def tagged_mentions(sentence: str) -> list[Found]:
             following = words[index + 1]  # 欧阳/ns 倩/nr: a compound surname and a given name
             if len(following[0]) <= 2 and following[1] in ("nr", "nrfg", "nrt", "ng", "n"):
                 out.append((start, position + len(following[0]), word + following[0], "person"))
+        elif flag == "ns" and word[0] in "回去到" and is_chinese_place(word[1:]):
+            out.append((start + 1, position, word[1:], "place"))  # 回岳阳/ns: 岳阳
         elif flag == "ns" and not _REGION.match(word):
             person = (
                 _unknown_name(word)
@@ -392,13 +394,20 @@ def _surname_before(words: tuple[tuple[str, str], ...], index: int) -> bool:
 
 def _where_one_lives(words: tuple[tuple[str, str], ...], index: int) -> bool:
     """Return True for a word after 住在 or a verb of moving that names a place jieba took for a
-    name or a noun (住在闵行/nr, 搬到顺义/n) or a proper noun (住在回龙观/nz); 在腾讯 alone is no home."""
+    name or a noun (住在闵行/nr, 搬到顺义/n) or a proper noun (住在回龙观/nz); 在腾讯 alone is no home.
+    A division the gazetteer knows is also a place after 回/去/到 or before 老家 (回|合肥/n 发展,
+    回|景德镇/nr 老家): jieba knows those words as nouns or names."""
     word, flag = words[index]
     before = "".join(w for w, _ in words[max(0, index - 2) : index])
-    return bool(_MOVED_TO.search(before)) and (flag == "nz" or is_chinese_place(word))
+    if _MOVED_TO.search(before):
+        return flag == "nz" or is_chinese_place(word)
+    after = words[index + 1][0] if index + 1 < len(words) else ""
+    went = index > 0 and words[index - 1][0] in _GOING
+    return (went or after.startswith("老家")) and is_chinese_place(word)
 
 
 _MOVED_TO = re.compile(r"(?:住在|[搬迁](?:到|去|来|回))$")
+_GOING = frozenset({"回", "去", "到", "回到", "飞", "飞到", "前往", "离开"})
 _TO_A_PLACE = re.compile(r"(?:[去到在从回飞往赴]|移民|定居|抵达|前往)$")
 
 
