@@ -119,6 +119,13 @@ CASES: list[Case] = [
      {("庞博", "VISITED", "合肥")}),
     ("我妈今年退休，打算元旦一过就回景德镇老家住。", "戴琳", {("戴琳的妈妈", "COMES_FROM", "景德镇")}, set()),
     ("我们要和平解决这件事。", "戴琳", set(), {("戴琳", "LIVES_IN", "和平")}),
+    # Where an organisation is: its HQ, said with "their"; a meeting booked for a day already past this year.
+    ("Booked: QBR with Halberd Security on Oct 3 at 1pm CT, in person at their Austin HQ.", "Ann",
+     {("Halberd Security", "LIVES_IN", "Austin"), ("Ann", "MEETING_AT", "2024-10-03 13:00")},
+     {("CT", "LIVES_IN", "Austin")}),
+    ("Northwind Foods is headquartered in Seattle.", "Ann", {("Northwind Foods", "LIVES_IN", "Seattle")},
+     set()),
+    ("Our HQ is in Boston.", "Ann", set(), {("Ann", "LIVES_IN", "Boston")}),
     # One move is a home or a tool, not both.
     ("Hi team, we're moving from Asana to Linear next sprint.", "Helen",
      {("Helen", "USES", "Linear")}, {("Helen", "LIVES_IN", "Linear")}),

@@ -135,6 +135,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, object_type="place", trigger="moved"),
     en("LIVES_IN", rf"{EN_HQ_MOVED}(?:from [^,.;]+? )?to {EN_OBJ}", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
+    # "at their Austin HQ", "HQ stays in London", "headquartered in Denver": where the organisation talked
+    # about is
+    en("LIVES_IN", rf"\b(?:their|its) (?P<obj>{EN_CAPS}) (?:HQ|headquarters|head office)\b", 0.75, subject="topic",
+       named_topic=True, require_mention=True, object_type="place", strict=True, whole=True,
+       trigger="hq|headquarters|head office"),
+    en("LIVES_IN", rf"\b(?:HQ|headquarters|head office) (?:is|stays|remains|will stay|will remain|are) (?:still )?in "
+       rf"(?P<obj>{EN_CAPS})", 0.75, subject="topic", named_topic=True, require_mention=True, object_type="place",
+       strict=True, whole=True, trigger="hq|headquarters|head office"),
+    en("LIVES_IN", rf"\bheadquartered in (?P<obj>{EN_CAPS})", 0.75, subject="topic", named_topic=True,
+       require_mention=True, object_type="place", strict=True, whole=True, trigger="headquartered"),
     # "he moved to Globex as head of sales": a job, not a home
     en("WORKS_AT", rf"\bmoved (?:over )?to (?P<obj>{EN_CAPS}) as (?:a |an |the |their |our )?{EN_ROLE}\b", 0.8,
        require_mention=True, object_type="organisation", negatable=False, trigger="moved"),

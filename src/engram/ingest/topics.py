@@ -43,6 +43,8 @@ TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "ORDERED": frozenset({"organisation"}),
     "CONTACT": frozenset({"organisation"}),
     "WORKS_AT": frozenset({"organisation"}),  # 他们IT的小罗: someone of the organisation talked about
+    "LIVES_IN": frozenset({"organisation"}),  # "at their Columbus HQ": where the organisation is
+    "CUSTOMER_OF": frozenset({"organisation"}),  # "Their current vendor, TrackPoint"
 }
 """The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
 

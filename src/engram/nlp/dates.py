@@ -480,7 +480,7 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         local = local.replace(year=ahead.year, month=ahead.month) if ahead.day == local.day else local
     elif (
         future
-        and span.granularity == "day"
+        and span.granularity in ("day", "hour", "minute")  # "QBR on Oct 3 at 1pm", said in March
         and not _YEAR.search(span.text)
         and (today - local.date()).days > _JUST_MISSED_DAYS
         and _YEARLESS_TEXT.search(span.text)
