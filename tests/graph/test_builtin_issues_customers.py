@@ -107,6 +107,14 @@ CASES: list[Case] = [
     ("Welcome Yusuf Demir! He joins today as Solutions Engineer for EMEA.", "Ann",
      {("Yusuf Demir", "HAS_ROLE", "Solutions Engineer")}, {("Solutions Engineer", "WORKS_AT", "EMEA")}),
     ("If he joins as CTO, I'll quit.", "Ann", set(), {("Ann", "HAS_ROLE", "CTO")}),
+    ("Bob Kerr was replaced by Dr. Amy Liu as CMIO.", "Ann", {("Amy Liu", "HAS_ROLE", "CMIO")},
+     {("Bob Kerr", "HAS_ROLE", "CMIO")}),
+    ("Ben Hartley declined to take over as inbound sales lead.", "Ann", set(),
+     {("Ben Hartley", "HAS_ROLE", "inbound sales lead")}),
+    ("Ben Hartley might take over as inbound sales lead if Karen leaves.", "Ann", set(),
+     {("Ben Hartley", "HAS_ROLE", "inbound sales lead")}),
+    ("Arjun Mehta interviewed as Data Engineering Manager but we hired someone else.", "Ann", set(),
+     {("Arjun Mehta", "HAS_ROLE", "Data Engineering Manager")}),
     ("I dressed up as Wonder Woman for the party.", "Ann", set(), {("Ann", "HAS_ROLE", "Wonder Woman")}),
     # Where the speaker moves is not where the next person named works.
     ("I've accepted the role of CFO at Harbor Robotics and will step down as Controller here on "
@@ -119,6 +127,7 @@ CASES: list[Case] = [
      {("庞博", "VISITED", "合肥")}),
     ("我妈今年退休，打算元旦一过就回景德镇老家住。", "戴琳", {("戴琳的妈妈", "COMES_FROM", "景德镇")}, set()),
     ("我们要和平解决这件事。", "戴琳", set(), {("戴琳", "LIVES_IN", "和平")}),
+    ("我不打算回合肥发展。", "庞博", set(), {("庞博", "LIVES_IN", "合肥")}),
     # Where an organisation is: its HQ, said with "their"; a meeting booked for a day already past this year.
     ("Booked: QBR with Halberd Security on Oct 3 at 1pm CT, in person at their Austin HQ.", "Ann",
      {("Halberd Security", "LIVES_IN", "Austin"), ("Ann", "MEETING_AT", "2024-10-03 13:00")},
@@ -126,6 +135,9 @@ CASES: list[Case] = [
     ("Northwind Foods is headquartered in Seattle.", "Ann", {("Northwind Foods", "LIVES_IN", "Seattle")},
      set()),
     ("Our HQ is in Boston.", "Ann", set(), {("Ann", "LIVES_IN", "Boston")}),
+    ("Acme Inc was headquartered in Boston until 2019.", "Ann", set(), {("Acme Inc", "LIVES_IN", "Boston")}),
+    ("Our kickoff meeting was on Jan 15 at 10am.", "Ann", {("Ann", "MEETING_AT", "2024-01-15 10:00")}, set()),
+    ("Sync on Jan 3 at 11am has been cancelled.", "Ann", set(), {("Ann", "MEETING_AT", "2025-01-03 11:00")}),
     # One move is a home or a tool, not both.
     ("Hi team, we're moving from Asana to Linear next sprint.", "Helen",
      {("Helen", "USES", "Linear")}, {("Helen", "LIVES_IN", "Linear")}),

@@ -94,7 +94,10 @@ def read_objects(
         if kind in ("amount", "number") and (changed := _changed_to(reading.text, span)):
             start, raw = changed.start("obj"), changed.group("obj")  # 从两百万降到一百五十万: the new figure
             span = (start, start + len(raw))
-        value = _literal(kind, raw, message.at)
+        clause = reading.text[slice(*reading.clause_of(start))]
+        if predicate == "MEETING_AT" and _CALLED_OFF.search(clause):
+            return []  # "Sync on Jan 3 at 11am has been cancelled": no meeting to keep
+        value = _literal(kind, raw, message.at, past=bool(_PAST_EVENT[lang].search(clause)))
         if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
             return []  # "their order for 200 laptops": a count of things, not money
         if value is None or overlaps(*span, reading.claimed):
@@ -249,8 +252,22 @@ _ZH_ONLY_ADVERBS = re.compile(
 现在直接卸载了)."""
 
 
-def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
-    """Return the value of an amount, number, date, birthday or phone object; None when unreadable."""
+_PAST_EVENT = {
+    "en": re.compile(
+        r"\b(?:was|were|had|met|held|went|happened|took place|thanks for (?:meeting|the call|coming)|"
+        r"following up on|remember|no-showed|yesterday|ago|last (?:week|month|year|\w+day))\b",
+        re.I,
+    ),
+    "zh": re.compile(r"开过|开完|上次|原定|昨天|上周|上个月|去年|纪要"),
+}
+"""A clause telling a meeting or a deadline that has passed ("Our kickoff was on Jan 15"): its date
+stays in the past, however long ago."""
+_CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取消了?|不开了", re.I)
+
+
+def _literal(kind: str, raw: str, at: datetime | None, *, past: bool = False) -> Scalar | None:
+    """Return the value of an amount, number, date, birthday or phone object; None when unreadable.
+    A date told as ``past`` is never moved ahead to next week, month or year."""
     text = raw.strip()
     if kind == "amount":
         return parse_amount(text)
@@ -260,7 +277,7 @@ def _literal(kind: str, raw: str, at: datetime | None) -> Scalar | None:
     if kind in ("date", "birthday"):
         if at is None:
             return text or None
-        return date_value(text, at, yearless=kind == "birthday", future=kind == "date")
+        return date_value(text, at, yearless=kind == "birthday", future=kind == "date" and not past)
     digits = re.sub(r"\D", "", text)
     return digits if 7 <= len(digits) <= 15 else None
 

@@ -138,13 +138,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "at their Austin HQ", "HQ stays in London", "headquartered in Denver": where the organisation talked
     # about is
     en("LIVES_IN", rf"\b(?:their|its) (?P<obj>{EN_CAPS}) (?:HQ|headquarters|head office)\b", 0.75, subject="topic",
-       named_topic=True, require_mention=True, object_type="place", strict=True, whole=True,
+       named_topic=True, require_mention=True, object_type="place", strict=True, whole=True, introduces=True,
        trigger="hq|headquarters|head office"),
     en("LIVES_IN", rf"\b(?:HQ|headquarters|head office) (?:is|stays|remains|will stay|will remain|are) (?:still )?in "
        rf"(?P<obj>{EN_CAPS})", 0.75, subject="topic", named_topic=True, require_mention=True, object_type="place",
        strict=True, whole=True, trigger="hq|headquarters|head office"),
-    en("LIVES_IN", rf"\bheadquartered in (?P<obj>{EN_CAPS})", 0.75, subject="topic", named_topic=True,
-       require_mention=True, object_type="place", strict=True, whole=True, trigger="headquartered"),
+    en("LIVES_IN", rf"(?<!was )(?<!were )(?<!be )\bheadquartered in (?P<obj>{EN_CAPS})(?! until\b)", 0.75,
+       subject="topic", named_topic=True, require_mention=True, object_type="place", strict=True, whole=True,
+       supposable=True, trigger="headquartered"),
     # "he moved to Globex as head of sales": a job, not a home
     en("WORKS_AT", rf"\bmoved (?:over )?to (?P<obj>{EN_CAPS}) as (?:a |an |the |their |our )?{EN_ROLE}\b", 0.8,
        require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
@@ -246,15 +247,23 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
     # "Ben Hartley takes over as inbound sales lead", "joins today as our new Data Engineering Manager",
     # "led by Marta Silva as Country Manager": a role taken on, said after "as" without an article
-    en("HAS_ROLE", rf"\b(?:takes|took|taking|take|will take) over as (?:the |our |their )?(?:new |interim |acting )?"
-       rf"(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role", trigger="over as"),
+    en("HAS_ROLE", rf"(?<!\bto )(?<!not )(?<!n't )(?<!might )(?<!may )(?<!could )(?<!would )"
+       rf"\b(?:takes|took|taking|take|will take) over as (?:the |our |their )?(?:new |interim |acting )?"
+       rf"(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role", supposable=True, trigger="over as"),
     en("HAS_ROLE", rf"\b(?:joins|joined|joining|starts|started|starting|hired|appointed|named|returns|returning|"
        rf"stays on|staying on|stay on) (?:(?:today|now|this week|next week|on \w+)\s)?as (?:the |our |their |a |an )?"
-       rf"(?:new |interim |acting )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role", supposable=True,
-       trigger="as"),
+       rf"(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, kind="entity", object_type="role",
+       supposable=True, trigger="as"),
     en("HAS_ROLE", rf"\bled by (?P<subj>{EN_PERSON_NAME}),? as (?:the |our |their )?(?:new |interim |acting )?"
        rf"(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="group", subject_type="person", named_subject=True,
        kind="entity", object_type="role", trigger="led by"),
+    # "Bob Kerr was replaced by Dr. Amy Liu as CMIO", "…was replaced as CMIO by Dr. Amy Liu": the one after "by"
+    en("HAS_ROLE", rf"\b(?:was|were|is|has been|will be) (?:replaced|succeeded) by (?:Dr\.? )?(?P<subj>{EN_PERSON_NAME}) as "
+       rf"(?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="replaced|succeeded"),
+    en("HAS_ROLE", rf"\b(?:was|were|is|has been|will be) (?:replaced|succeeded) as (?:the |our |their )?"
+       rf"(?P<obj>{EN_ROLE}|{EN_TITLE}) by (?:Dr\.? )?(?P<subj>{EN_PERSON_NAME})", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="replaced|succeeded"),
     # "Dr. Amy Liu replaced Bob Kerr as CMIO": the one replacing holds it (before the next pattern, which
     # would give it to the one replaced)
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:replaced|replaces|is replacing|will replace|succeeded|succeeds|"
@@ -262,7 +271,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger="replace|succeed"),
     en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
-       rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)|(?=(?-i:[A-Z]))(?={EN_TITLE}\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
+       rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",

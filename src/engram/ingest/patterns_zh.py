@@ -80,7 +80,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:路|街|道|巷|弄|号|大厦|园区|广场|中心|楼)(?:\d+号?)?(?:[A-Za-z]?座)?(?:\d+(?:楼|层|室))?)(?=[，。！；]|$)", 0.8,
        kind="value", trigger="地址|办公室"),  # a new address said whole (not 收货地址是公司前台, not 在哪)
     # 明年准备回合肥发展, 去深圳定居: where one goes to live (not a visit)
-    zh("LIVES_IN", r"(?:回|去|到)(?:老家)?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:发展|定居|生活|落户|安家)(?=[，。！？；]|$|了)",
+    zh("LIVES_IN", r"(?<!不)(?<!不打算)(?<!不想)(?<!不准备)(?<!没打算)(?<!不会)(?:回|去|到)(?:老家)?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:发展|定居|生活|落户|安家)(?=[，。！？；]|$|了)",
        0.75, require_mention=True, strict=True, whole=True, object_type="place", negatable=False,
        trigger="发展|定居|生活|落户|安家"),  # (离开杭州回合肥发展: what is left is the other city)
     zh("VISITED", rf"(?:回了?)(?:一趟|一次|趟)?(?:老家)?{ZH_OBJ}", 0.75, require_mention=True, object_type="place",
