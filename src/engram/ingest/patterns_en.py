@@ -13,25 +13,22 @@ from engram.ingest.frames import (
     EN_CAPS,
     EN_CREATION,
     EN_DATE,
-    EN_DEPARTMENT,
     EN_EVENT,
     EN_GROUP,
     EN_HOBBY,
     EN_HQ_MOVED,
     EN_NAME,
     EN_NAMES,
-    EN_NOT_HELD,
-    EN_NOT_UNTIL,
     EN_OBJ,
     EN_PERSON_NAME,
     EN_ROLE,
-    EN_ROLE_TRIGGER,
-    EN_TITLE,
     Pattern,
     pattern,
 )
 from engram.ingest.patterns_en_chat import EN_CHAT_PATTERNS
 from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
+from engram.ingest.patterns_en_work import EN_WORK_PATTERNS
+from engram.ingest.patterns_en_work import KIN as _KIN
 
 en = partial(pattern, "en")
 
@@ -47,23 +44,6 @@ _NAME_WORD = (
     r"(?-i:(?!(?:Our|My|The|This|That|Your|His|Her|Their|Its|It|What|Which|Who|When|And|But|So|Yeah|Yes|Oh|Wow|"
     r"Just|Also|Really|Now|Then|Here|There|Thanks|Thank|Haha|Lol|Well|Maybe|Totally|Definitely)\b)[A-Z][a-z]+)"
 )
-_KIN = (
-    r"(?:brother|sister|mom|mother|mum|dad|father|son|daughter|kid|kids|wife|husband|partner|girlfriend|boyfriend|"
-    r"friend|grandma|grandpa|cousin|aunt|uncle|boss|manager|fiance|fiancée|children|parents)"
-)
-_SCHOOL = (
-    r"(?:[\w.'’-]+\s){0,3}(?:Elementary|Primary|School|Kindergarten|Preschool|Nursery|Daycare|Montessori|High|"
-    r"Middle|Academy|University|College)\b"
-)
-"""A school's name: one starts there as a pupil ("he starts at Brookside Elementary")."""
-_HANDED = (
-    r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
-)
-"""What a named thing handed over is (EMEA partnerships, the Globex account)."""
-_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
-"""Capitalised but no name: "take over the Monday meeting" hands over a meeting, not a Monday."""
-_CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
-"""Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
 _I = rf"(?:I|I'm|I've|I'd|I'll|we|we're|we've|he|she|they|{_NAME_WORD}|{_KIN})"
 _ADV = r"(?:really |also |just |still |totally |actually |absolutely |so |truly |honestly |kinda |kind of |"
 _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly |now |even |mostly )*"
@@ -94,8 +74,6 @@ _SWITCH = (
     r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)(?:[\w-]+\s){1,3}?(?=from\b))?"
 )
 """A change of tools ("switched from", "moving standups from"), not of teams, shifts, schools or jobs."""
-_REGION = r"(?-i:(?:EMEA|APAC|LATAM|AMER|NA|EU|UK|US|the (?:East|West|North|South|Midwest))\b)"
-"""A region one is responsible for ("Solutions Engineer for EMEA"), no employer."""
 _NOT_A_TOOL = r"(?!(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College)\b)"
 _NOT_OURS_MOVING = (
     r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"
@@ -176,205 +154,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, trigger="from"),
     en("COMES_FROM", rf"\b(?:grew up|was born|were born|raised) (?:in|on) {EN_OBJ}", 0.85,
        require_mention=True, trigger="grew up|born|raised"),
-    # ── work and study ───────────────────────────────────────────────────────────────────
-    en("LEFT_ORGANISATION", rf"\b(?:(?:left|leaving|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
-       rf"(?:at|with)\s|(?:got )?laid off (?:from|by)\s|fired from\s){EN_OBJ}", 0.8, require_mention=True,
-       trigger="left|leaving|quit|resigned|lost my job|laid off|fired", negatable=False),
-    # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends). The
-    # subject is right before the verb, so "Maria's manager resigned" is not Maria's leaving.
-    en("LEFT_ORGANISATION", rf"(?P<subj>\bI|\bmy\s(?:(?:older|younger|little|big)\s)?{_KIN}|"
-       r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))(?:\s(?:just|finally|already|"
-       r"recently|also|has|have|had))*\s(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:job|company|firm)|"
-       r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
-       r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,
-       trigger="quit|left|resigned|retired", negatable=False, objectless=True),
-    # "She came over from Deloitte in August": the employer before this one
-    en("LEFT_ORGANISATION", rf"\b(?:came|comes|coming) over from (?=(?-i:[A-Z])){EN_OBJ}", 0.8, require_mention=True,
-       strict=True, object_type="organisation", negatable=False, trigger="over from"),
-    en("HAS_ROLE", rf"\b(?:got |was |been |just |finally )*promoted to (?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.85,
-       kind="entity", object_type="role", trigger="promoted"),
-    en("LEFT_ROLE", rf"\b(?:lost my job as|(?:stepped|stepping|steps|step|will step) down as|quit my job as|"
-       rf"no longer work as|retired as|retiring as|retires as) "
-       rf"(?:a |an |the |our )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
-       trigger="lost my job as|down as|quit my job as|no longer work as|retired as|retiring as|retires as",
-       negatable=False),
-    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?!{_REGION}){EN_NOT_UNTIL}{EN_OBJ}", 0.8,
-       require_mention=True,
-       object_type="organisation", trigger=EN_ROLE_TRIGGER),
-    # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
-       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
-       trigger=EN_ROLE_TRIGGER),
-    # "just started as VP Sales at Crestline Software"
-    en("WORKS_AT", rf"\b(?:started|starting|starts|start) as (?:a |an |the )?{EN_ROLE}\s(?:at|with) {EN_OBJ}", 0.85,
-       require_mention=True, object_type="organisation", trigger="started as|starting as|starts as|start as"),
-    en("WORKS_FROM", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
-       rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
-       subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
-       rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
-       require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
-    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
-       require_mention=True, strict=True, object_type="organisation", negatable=False,
-       trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
-    en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
-       trigger="hired by|got a job|gig"),
-    en("WORKS_AT", rf"\b(?:manages|leads|runs|heads|oversees|handles|I manage|I lead|I run|I head|I oversee) "
-       rf"(?:the |our )?(?:[\w-]+\s){{1,3}}?at {EN_OBJ}", 0.75, require_mention=True, object_type="organisation",
-       trigger="manage|lead|run|head|oversee|handle"),  # "manages procurement at Umbrella Health"
-    en("WORKS_AT", rf"(?<!for a )(?<!for the )(?<!for a new )(?<!for her )(?<!for his )(?<!for my )"
-       rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
-       require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
-    # "He moved there last year for a job at REI": moving for a job is taking it, however long ago
-    en("WORKS_AT", rf"\b(?:moved|moving|moves|relocated|relocating|came|left)\b[^.;!?]{{0,40}}?\bfor (?:a|the|a new|"
-       rf"her|his|my) job (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, trigger="job"),
-    en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted|left for) (?:a|the|her|his|my) "
-       rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
-       rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
-       trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),
-    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
-       rf"{EN_ROLE}\b)", 0.85,
-       require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
-    en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
-       rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
-       trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
-    en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|(?<=\bhe)'s|(?<=\bshe)'s|(?<=[a-z])'s(?=\s(?:a|an)\s)|I'll be|will be|works as|work as|working as|"
-       rf"serves as|became|become|becomes|job as|"
-       rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
-       rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
-       rf"(?:new\s|full-time\s|part-time\s)?"
-       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
-       trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
-    # "Ben Hartley takes over as inbound sales lead", "joins today as our new Data Engineering Manager",
-    # "led by Marta Silva as Country Manager": a role taken on, said after "as" without an article
-    en("HAS_ROLE", rf"(?<!\bto )(?<!not )(?<!n't )(?<!might )(?<!may )(?<!could )(?<!would )"
-       rf"\b(?:takes|took|taking|take|will take) over as (?:the |our |their )?(?:new |interim |acting )?"
-       rf"(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role", supposable=True, trigger="over as"),
-    en("HAS_ROLE", rf"\b(?:joins|joined|joining|starts|started|starting|hired|appointed|named|returns|returning|"
-       rf"stays on|staying on|stay on) (?:(?:today|now|this week|next week|on \w+)\s)?as (?:the |our |their |a |an )?"
-       rf"(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, kind="entity", object_type="role",
-       supposable=True, trigger="as"),
-    en("HAS_ROLE", rf"\bled by (?P<subj>{EN_PERSON_NAME}),? as (?:the |our |their )?(?:new |interim |acting )?"
-       rf"(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="group", subject_type="person", named_subject=True,
-       kind="entity", object_type="role", trigger="led by"),
-    # "Bob Kerr was replaced by Dr. Amy Liu as CMIO", "…was replaced as CMIO by Dr. Amy Liu": the one after "by"
-    en("HAS_ROLE", rf"\b(?:was|were|is|has been|will be) (?:replaced|succeeded) by (?:Dr\.? )?(?P<subj>{EN_PERSON_NAME}) as "
-       rf"(?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="replaced|succeeded"),
-    en("HAS_ROLE", rf"\b(?:was|were|is|has been|will be) (?:replaced|succeeded) as (?:the |our |their )?"
-       rf"(?P<obj>{EN_ROLE}|{EN_TITLE}) by (?:Dr\.? )?(?P<subj>{EN_PERSON_NAME})", 0.8, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="replaced|succeeded"),
-    # "Dr. Amy Liu replaced Bob Kerr as CMIO": the one replacing holds it (before the next pattern, which
-    # would give it to the one replaced)
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:replaced|replaces|is replacing|will replace|succeeded|succeeds|"
-       rf"will succeed) {EN_PERSON_NAME} as (?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b",
-       0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
-       trigger="replace|succeed"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
-       rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
-       trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
-    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
-       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
-       kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
-    # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
-    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE}),?\s"
-       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.75, subject="group", subject_type="person",
-       named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
-    # "Store manager Keith Danvers says…", "Owner Chidi Okafor makes the call": a role titling a name
-    # that opens a clause is the role of a person of the organisation named before
-    en("HAS_ROLE", rf"{_CLAUSE_START}(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
-    en("WORKS_AT", rf"{_CLAUSE_START}{EN_ROLE}\s(?P<subj>{EN_PERSON_NAME})\b(?P<obj>)", 0.65, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="organisation", antecedent=True,
-       trigger=EN_ROLE_TRIGGER),
-    # "Dr. Anita Rao, their CMO", "Their controller Mike Dunn": a role of the organisation named before
-    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}\b", 0.7,
-       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
-       trigger="their"),
-    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{EN_PERSON_NAME})\b", 0.7,
-       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
-       trigger="their"),
-    en("REPORTS_TO", rf"\breports? (?:directly )?to (?:(?:their|the|our|his|her) (?:new |current )?{EN_ROLE},? )?{EN_NAME}",
-       0.85, require_mention=True),  # "reports to their CFO, Nina Park"
-    en("REPORTS_TO", rf"\b(?P<obj>{EN_PERSON_NAME}) (?:now |directly |will )*report(?:s|ing)? (?:directly )?to me\b",
-       0.8, subject="speaker", inverse=True, kind="entity", object_type="person", require_mention=True,
-       trigger="report"),  # "Arjun reports to me": the speaker's report
-    en("REPORTS_TO", r"\b(?:reports?|reporting) (?:directly )?to (?P<obj>him|her)\b", 0.8, kind="entity",
-       object_type="person", trigger="report"),  # "Dev Patel, who reports to her"
-    en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
-       require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
-    en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred|switched) from (?:the )?(?P<prev>{EN_CAPS}(?: \w+)?) "
-       rf"to (?:the )?{EN_OBJ}", 0.85, kind="entity", object_type="project", require_mention=True,
-       trigger="reassigned|moved from|transferred|switched from"),
-    en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|switched|taken off|removed) from (?:the )?{EN_OBJ}",
-       0.85, kind="entity", object_type="project", require_mention=True,
-       trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
-    en("ASSIGNED_TO", rf"\b(?:assigned|reassigned|staffed|put|transferred) (?:to|on) (?:the )?{EN_OBJ}", 0.85,
-       kind="entity", object_type="project", require_mention=True,
-       trigger="assigned|staffed|put on|put to|transferred to|transferred on"),
-    # "Grace Okafor will take over my Pinecrest Bank and Halcyon Foods accounts": one fact each, said of
-    # a named person (not "hackers tried to take over my Gmail and Twitter accounts")
-    en("RESPONSIBLE_FOR", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:will |'ll |is going to |has |just )?(?:takes?|took|taken) over "
-       rf"(?:the |our |their |my |his |her )?(?P<obj>{EN_CAPS}(?:(?:,|,? and) {EN_CAPS})+) accounts\b", 0.75,
-       subject="group", subject_type="person", named_subject=True, kind="value", negatable=False, split=True,
-       handover=True, trigger="take over|takes over|took over|taken over"),
-    en("RESPONSIBLE_FOR", r"\b(?:took over|taken over|taking over|inherited|picked up) (?:the |our |their |all )?"
-       r"(?P<obj>[\w' -]{2,40}?(?:accounts?|clients?|customers?|region|territory|portfolio|team|market))\b",
-       0.8, kind="value", handover=True, trigger="took over|taken over|taking over|inherited|picked up"),
-    # "I'm no longer the Scrum master for the mobile team; Raj took over.": the role said before
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:took|takes|has taken|will take|is taking) over(?P<obj>)(?=\s*[.;!]|$)",
-       0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
-       antecedent=True, negatable=False, trigger="over"),
-    # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
-    en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?(?!{_WEEKDAY}\b)"
-       rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
-       handover=True, trigger="take over|takes over|took over|taking over|taken over"),
-    en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
-       rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", require_mention=True,
-       negatable=False, handover=True, trigger="pick up|picks up|picked up|picking up"),
-    # "I'm handing the Initech renewal over to Sofia", "Carla handed the Umbrella account to Dev"
-    en("RESPONSIBLE_FOR", rf"\b(?:hand|hands|handed|handing|pass|passes|passed|passing) (?:the |our |my )?"
-       rf"(?P<obj>{EN_CAPS}(?:\s(?:{_HANDED}|renewal|contract|project))?) (?:over )?to (?P<subj>{EN_PERSON_NAME})\b", 0.75,
-       subject="group", subject_type="person", named_subject=True, kind="value", negatable=False, handover=True,
-       trigger="hand|passe|passing|pass "),
-    # "Duncan will be your point of contact for the Mercer Dental and Oakridge Vet accounts"
-    en("RESPONSIBLE_FOR", rf"\b(?:point of contact|main contact|go-to person|POC) for (?:the |our |your )?"
-       rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})*)(?: accounts?)?\b", 0.75, kind="value", split=True,
-       negatable=False, trigger="point of contact|main contact|go-to person|poc"),
-    # "Priya rolls off the Halden Bank migration and onto Project Orion"
-    en("UNASSIGNED_FROM", r"\b(?:rolls?|rolled|rolling) off (?:the )?(?P<obj>[^,.;!?]{1,60}?)(?=\s+and\s+onto\b|[,.;!?]|$)",
-       0.8, kind="entity",
-       object_type="project", require_mention=True, negatable=False, trigger="roll off|rolls off|rolled off|"
-                                                                              "rolling off"),
-    en("ASSIGNED_TO", rf"\b(?:rolls?|rolled|rolling) off\b[^.;!?]*?\band onto (?:the )?{EN_OBJ}", 0.8, kind="entity",
-       object_type="project", require_mention=True, trigger="onto"),
-    en("UNASSIGNED_FROM", rf"\b(?:I'm|I am|we're|we are) (?:not|no longer) (?:on|working on|part of) (?:the )?"
-       rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
-       object_type="project", negatable=False, trigger="not on|no longer on|not working on|no longer working on|"
-       "not part of|no longer part of"),
-    en("RESPONSIBLE_FOR", rf"\b(?:handles?|handling|handled|covers?|covering|looks? after|looking after|manages?|"
-       rf"managing|owns?|owning|runs?|running) (?:the |our )?(?P<obj>{EN_CAPS}) account\b", 0.8, kind="entity",
-       object_type="organisation", require_mention=True, stop="UNASSIGNED_FROM",
-       trigger="handl|cover|look|manag|own|run"),  # "Priya handles the Globex account"
-    en("RESPONSIBLE_FOR", rf"\blast day (?:on|with) (?:the |our )?(?P<obj>{EN_CAPS}) account\b", 0.8, kind="entity",
-       object_type="organisation", require_mention=True, negatable=False, ends=True, trigger="last day"),
-    en("WORKS_AT", rf"\blast day (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, ends=True,
-       trigger="last day"),  # "her last day at Initech is Friday": the job ends then
-    en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own|i cover|i look after) "
-       rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
-       trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
-    en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
-       r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit|office|branch|plant|lab|store))"
-       r"\b", 0.8, kind="value",
-       trigger="manage|lead|run|head"),
-    en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
-       r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
-    en("WORKS_ON", rf"\b(?:I'm|I am|I've been|we're|we are) (?:currently |now |still )?working on "
-       rf"(?:a |an |my |our |the )?{EN_OBJ}", 0.75, kind="value", trigger="working on"),
-    en("VOLUNTEERS_AT", rf"\bvolunteer(?:s|ed|ing)? (?:at|with|for|in) (?:a |an |the |our |my )?{EN_OBJ}", 0.85,
-       kind="value", trigger="volunteer"),
-    en("SPONSORED_BY", rf"\b(?:sponsored by|endorsement deal with|sponsorship (?:deal )?with|signed with) "
-       rf"{EN_OBJ}", 0.8, require_mention=True, trigger="sponsored by|endorsement|sponsorship|signed with"),
+    *EN_WORK_PATTERNS,
     *EN_DEAL_PATTERNS,
     # ── tastes and habits ────────────────────────────────────────────────────────────────
     en("PREFERS", rf"\b(?:my|his|her|our|their|(?-i:[A-Za-z]+)['’]s) (?:all-time |absolute |current |new |very )?(?:fav|fave|favou?rite)"
