@@ -22,6 +22,8 @@ CASES: list[Case] = [
      "and the app drops readings overnight. Their ops lead wants a fix by May 2.", "Ann",
      {("FrostGuard sensors", "HAS_ISSUE", "batteries die in under a week"),
       ("FrostGuard sensors", "HAS_ISSUE", "the app drops readings overnight")}, set()),
+    ("客户反馈：上周买的那批智能门锁，有5台经常掉线。", "周宁", {("智能门锁", "HAS_ISSUE", "掉线")}, set()),
+    ("他的手机掉水里了，打印机也坏了。", "周宁", set(), {("打印机", "HAS_ISSUE", "坏了")}),
     # A fault said to be fixed, supposed, or of a relative clause is none.
     ("云帆POS卡死的问题已经修好了。", "周宁", set(), {("云帆POS", "HAS_ISSUE", "卡死的问题已经修好了")}),
     ("The X7 scanner no longer crashes since the update.", "Ann", set(),

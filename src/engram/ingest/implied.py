@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.issues import FAULT
+from engram.ingest.issues import COMPLAINT, FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
 from engram.ingest.topics import DEPARTMENT
@@ -41,14 +41,6 @@ _RETIRED = re.compile(r"退休|\bretir", re.I)
 """A retirement is its own status (退休, retired), read by its own patterns."""
 
 
-_COMPLAINT = re.compile(
-    r"客诉|投诉|报修|工单|反馈|反映|发火|\b(?:complain\w*|escalat\w*|ticket|flagged|reports?|reported|defects?)\b|"
-    r"\bkeeps? (?:jamming|crashing|failing|freezing|dropping|breaking|overheating|leaking)\b",
-    re.I,
-)
-"""A customer's complaint or support ticket: the product it is about is one the customer uses."""
-
-
 def add_implied_facts(message: Message, text: str = "") -> None:
     """Add (and in one case rewrite) the facts ``message`` (read from ``text``) implies; see the
     module's docstring."""
@@ -71,7 +63,7 @@ def _complainants_use(message: Message, text: str) -> None:
     product whose fault it reports (inferred: a stated use or stop outweighs it). Not when the
     sentence wants, weighs or denies it, names someone else as its user (竞争对手在用…), or the
     product bears the organisation's own name (旗云科技 and its 旗云POS)."""
-    if not _COMPLAINT.search(text):
+    if not COMPLAINT.search(text):
         return
     organisations = [  # a department (售后部) is the sender's team, not a second customer
         name for name, kind in message.entities if kind == "organisation" and not DEPARTMENT.search(name)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 
 from engram.ingest.frames import supposed
+from engram.ingest.mentions import Mention
+from engram.ingest.mentions_zh import PRODUCT_NOUN
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import FactIn
 
@@ -33,6 +35,12 @@ FAULT = re.compile(
 )
 """A fault said of a product (shared with the complaint reading of engram.ingest.implied)."""
 
+COMPLAINT = re.compile(
+    r"客诉|投诉|报修|工单|反馈|反映|发火|\b(?:complain\w*|escalat\w*|ticket|flagged|reports?|reported|defects?)\b|"
+    r"\bkeeps? (?:jamming|crashing|failing|freezing|dropping|breaking|overheating|leaking)\b",
+    re.I,
+)
+"""A customer's complaint or support ticket: the product it is about is one the customer uses."""
 _CLAUSE_END = re.compile(r"[，,；;、:：]|\s(?:and|but|while)\s|而且|并且|同时|另外", re.I)
 _DEMAND = re.compile(
     r"要求|希望|请|需要|得|必须|不然|否则|"
@@ -41,10 +49,10 @@ _DEMAND = re.compile(
 )
 """A clause asking for something: the faults said before it are the list."""
 _NOT_A_FAULT = re.compile(
-    r"修好|修复|解决了|已解决|已经解决|没问题|正常了|如果|要是|万一|假如|担心|怕|可能|会不会|是否|是不是|吗|[？?]|听说|"
-    r"打算|计划|降到|以前|之前|"
-    r"\b(?:fixed|resolved|no problem|no longer|never|not once|without|if|unless|might|may|could|whether|"
-    r"worried|afraid|in case|risk|fear|rumou?rs?|heard|used to|would)\b",
+    r"修好|修复|解决了|已解决|已经解决|没问题|正常了|如果|要是|万一|假如|担心|害怕|可能会|会不会|是否|是不是|吗|[？?]|"
+    r"听说|打算|计划|降到|以前老|"
+    r"\b(?:fixed|resolved|no problem|no longer|never|not once|without|if|unless|might|may|could(?!n't| not)|"
+    r"whether|worried|afraid|in case|risk|fear|rumou?rs?|heard|used to|would(?!n't| not))\b",
     re.I,
 )
 """A sentence saying the fault is fixed, past, absent, feared, asked or supposed: no fault to record."""
@@ -75,6 +83,11 @@ _TAIL = re.compile(r"的?(?:问题|情况|现象)?(?:反馈|说明|处理)?$")
 _RELATIVE = re.compile(r"^(?:we|I|you|they|he|she)\b", re.I)
 """The KeyLink smart locks "we installed in January drain…": a relative clause, not the fault."""
 _MAX = {"zh": 30, "en": 80}
+_ZH_PRODUCT = re.compile(
+    rf"(?:(?![的了那这批台个款买装换用在和与跟说是])[\u4e00-\u9fffA-Za-z0-9]){{0,4}}{PRODUCT_NOUN}"
+)
+"""A product said by what it is (智能门锁, 收银系统, 打印机) when no model or brand names it: read in a
+complaint only."""
 
 
 def add_reported_issues(reading: Sentence, message: Message) -> None:
@@ -101,6 +114,10 @@ def add_reported_issues(reading: Sentence, message: Message) -> None:
 
 def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     products = [m for m in reading.mentions if m.type == "product"]
+    if not products and reading.lang == "zh" and COMPLAINT.search(reading.text):
+        said = _ZH_PRODUCT.search(reading.text)
+        if said is not None:  # 客户反馈：上周买的那批智能门锁，有5台经常掉线
+            products = [Mention(said.start(), said.end(), said.group(), "product")]
     if len({m.name for m in products}) != 1:
         return []
     product = products[-1]
