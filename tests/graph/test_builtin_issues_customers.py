@@ -145,6 +145,23 @@ CASES: list[Case] = [
      {("Helen", "USES", "Linear")}, {("Helen", "LIVES_IN", "Linear")}),
     ("We're moving from Tacoma to Boise in May.", "Helen",
      {("Helen", "LIVES_IN", "Boise")}, {("Helen", "USES", "Boise"), ("Helen", "STOPPED_USING", "Tacoma")}),
+    # The product an order line counts is what its customer ordered (not a cancelled order, a pilot's scope,
+    # a term in years, nor an order of ours).
+    ("Northwind Dental confirmed SO-7731: 25 IntraScan 4 units at $3,400 apiece.", "Ann",
+     {("Northwind Dental", "ORDERED", "IntraScan 4")}, set()),
+    ("Confirmed with Hartley Foods: 15% off list on the Q3 order, 2,000 cases of sparkling water delivered "
+     "by July 10.", "Ann",
+     {("Hartley Foods", "ORDERED", "sparkling water")}, set()),
+    ("好消息！宏远电气签了，合同号HY-0918，180台变频器，合同额216万。", "王芳",
+     {("宏远电气", "ORDERED", "变频器")}, set()),
+    ("嘉禾超市下了个大单：PO-0723-A，冷柜LG-160共60台，单价4980。", "王芳",
+     {("嘉禾超市", "ORDERED", "冷柜LG-160")}, set()),
+    ("同步：宏宇机械把HY-0520那单取消了，200套液压阀不要了。", "王芳", set(),
+     {("宏宇机械", "ORDERED", "液压阀")}),
+    ("Per today's call: Brightline Logistics will pilot FleetSense on 40 trucks at $35 per vehicle.", "Ann",
+     set(), {("Brightline Logistics", "ORDERED", "trucks")}),
+    ("Pemberton Law renewed their e-discovery license for 3 years at $58k/yr.", "Ann", set(),
+     {("Pemberton Law", "ORDERED", "years")}),
     # A purchase to be made, reminded or supposed makes no customer.
     ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
      {("Ann", "CUSTOMER_OF", "Petal & Stem")}),

@@ -55,6 +55,7 @@ from engram.ingest.mentions import (
 )
 from engram.ingest.mentions_zh import organisation_beginning_with, starts_a_word
 from engram.ingest.objects import ANTECEDENT, read_objects
+from engram.ingest.orders import add_ordered_products
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
 from engram.ingest.signing import signed_deal
@@ -238,6 +239,7 @@ class BuiltinExtractor:
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)
         add_signature_facts(text, message)
+        add_ordered_products(message)
         add_implied_facts(message, text)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:
