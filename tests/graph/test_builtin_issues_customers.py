@@ -162,6 +162,8 @@ CASES: list[Case] = [
      set(), {("Brightline Logistics", "ORDERED", "trucks")}),
     ("Pemberton Law renewed their e-discovery license for 3 years at $58k/yr.", "Ann", set(),
      {("Pemberton Law", "ORDERED", "years")}),
+    ("We received an order from Umbrella Corp for 75 cases of hand sanitizer.", "Ann",
+     {("Umbrella Corp", "ORDERED", "hand sanitizer")}, {("Ann", "CUSTOMER_OF", "Umbrella Corp")}),
     # A purchase to be made, reminded or supposed makes no customer.
     ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
      {("Ann", "CUSTOMER_OF", "Petal & Stem")}),

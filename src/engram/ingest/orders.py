@@ -22,7 +22,7 @@ _EN_CONTAINERS = r"cases|pallets|boxes|bottles|rolls|packs|cartons|reams|crates|
 _EN_UNITS = r"units?|seats?|licen[cs]es?|pcs|pieces"
 _EN_PRODUCT = re.compile(
     rf"\s+(?:more\s+)?(?:(?:{_EN_UNITS}|{_EN_CONTAINERS})\s+of\s+(?:the\s+)?)?"
-    rf"(?P<product>[A-Za-z][\w&.'’-]*(?:\s[\w&.'’-]+){{0,3}}?)"
+    rf"(?P<product>[A-Za-z][\w&.'’-]*?(?:\s[\w&'’-]+(?:\.\w+)?){{0,3}}?)"
     rf"(?:\s+(?:{_EN_UNITS}))?(?=\s+(?:at|@|for|under|with|delivered|shipped|by|on|in)\b|\s*[,.;:)]|\s*$)"
 )
 """What follows an order's count: "25 IntraScan 4 units", "2,000 cases of sparkling water"."""

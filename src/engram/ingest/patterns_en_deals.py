@@ -177,7 +177,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"switched to|moving to)(?: (?:\w+ ){{0,3}}?from)? (?P<obj>{EN_CAPS})(?= instead| starting| from now| going forward)",
        0.7, kind="entity", object_type="organisation", require_mention=True, supposable=True,
        trigger="buying|buys|bought|sourcing|sources|ordering|purchasing|going with|switch|moving to"),
-    en("CUSTOMER_OF", rf"(?<!to )(?<!remind me )\b(?:buying|bought|sourcing|ordering|purchasing|buy|source|order|purchase) "
+    en("CUSTOMER_OF", rf"(?<!to )(?<!remind me )\b(?:buying|bought|sourcing|ordering|ordered|purchasing|purchased|buy|source) "
        rf"(?:\w+ ){{0,4}}?from (?P<obj>{EN_CAPS})", 0.7, kind="entity", object_type="organisation",
        require_mention=True, supposable=True, trigger="buy|bought|sourc|order|purchas"),
     en("CUSTOMER_OF", rf"\b(?:been|am|are|is|were|was) (?:a|an) (?:loyal |long-time |longtime )?(?P<obj>{EN_CAPS}) "

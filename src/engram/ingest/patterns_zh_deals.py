@@ -109,8 +109,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        object_type="product", trigger="：|:"),
     zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|订了|订购了?|采购了)(?:[^，。！？；]{0,3}?"
        r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|把|袋|吨|瓶|盒|包|桶|双))?"
-       r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权)",
-       0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),
+       r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权|"
+       r"(?:下周|本周|这周|月底|明天|今天|后天|下个?月|周[一二三四五六日])?(?:安装|发货|到货|交货|送到|上门))",
+       0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),  # not 空调下周安装
     zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?)(?P<obj>{ORDER_ID})(?=这单|那单|[，。！？；（(]|$)", 0.85,
