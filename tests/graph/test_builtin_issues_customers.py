@@ -164,6 +164,10 @@ CASES: list[Case] = [
      {("Pemberton Law", "ORDERED", "years")}),
     ("We received an order from Umbrella Corp for 75 cases of hand sanitizer.", "Ann",
      {("Umbrella Corp", "ORDERED", "hand sanitizer")}, {("Ann", "CUSTOMER_OF", "Umbrella Corp")}),
+    ("Hooli is buying 60 Surface laptops through us.", "Ann", {("Hooli", "ORDERED", "Surface")}, set()),
+    ("明德教育追加了50台投影仪。", "王芳", {("明德教育", "ORDERED", "投影仪")}, set()),
+    ("项目预算追加15万，总额到95万。", "王芳", set(), {("王芳", "ORDERED", "15万")}),
+    ("If Globex ordered 120 Surface laptops we'd be rich.", "Ann", set(), {("Globex", "ORDERED", "Surface")}),
     # A purchase to be made, reminded or supposed makes no customer.
     ("Remind me to order flowers from Petal & Stem next week.", "Ann", set(),
      {("Ann", "CUSTOMER_OF", "Petal & Stem")}),

@@ -151,8 +151,15 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
        rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
        rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
-       subject_type="organisation", require_mention=True, object_type="product",
+       subject_type="organisation", require_mention=True, object_type="product", supposable=True,
        trigger="ordered|placed an order|bought|purchased|signed up"),
+    # "Globex ordered 120 laptops", "Hooli is buying 60 Surface laptops": a counted product, named or not
+    en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |also )?(?:ordered|placed an order for|is ordering|is buying|bought|"
+       rf"purchased|signed for|is adding|added) (?:another |an extra |a further )?\d[\d,]* (?:more |new |extra )?"
+       rf"(?:(?:{_COUNTED}) of (?:the )?)?(?P<obj>[A-Za-z][\w&'’-]*(?: [\w&'’-]+){{0,3}}?)"
+       rf"(?= (?:at|@|for|by|through|from|under|with|delivered|shipped|next|this|before|via)\b|[,.;:!]|$)", 0.75,
+       subject="group", subject_type="organisation", kind="entity", object_type="product", supposable=True,
+       trigger="ordered|order for|ordering|buying|bought|purchased|signed for|adding|added"),
     en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?"
        rf"(?:order |contract |subscription |deal |renewal |meeting )?{EN_OBJ}", 0.85, subject="topic",
        kind="value", trigger="cancel|called off|terminated", negatable=False),
