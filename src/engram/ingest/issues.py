@@ -50,13 +50,13 @@ _DEMAND = re.compile(
 """A clause asking for something: the faults said before it are the list."""
 _NOT_A_FAULT = re.compile(
     r"修好|修复|解决了|已解决|已经解决|没问题|正常了|如果|要是|万一|假如|担心|害怕|可能会|会不会|是否|是不是|吗|[？?]|"
-    r"听说|打算|计划|降到|以前老|"
+    r"听说|打算|计划|降到|以前老|好了|恢复正常|竞品|别人家|"
     r"\b(?:fixed|resolved|no problem|no longer|never|not once|without|if|unless|might|may|could(?!n't| not)|"
     r"whether|worried|afraid|in case|risk|fear|rumou?rs?|heard|used to|would(?!n't| not))\b",
     re.I,
 )
 """A sentence saying the fault is fixed, past, absent, feared, asked or supposed: no fault to record."""
-_DENIED = re.compile(r"(?:没有?|未|从没|从来没|不再|\bno\b|\bnot\b|\bnever\b)\s?\S{0,2}$", re.I)
+_DENIED = re.compile(r"(?:没有?|未|从没|从来没|不再|\bno\b|\bnot\b|\bnever\b)\s?\S{0,2}$|不会$", re.I)
 """Right before the fault word: 没有失灵, "never crashes"."""
 _NOT_ITS_OWN = {
     "zh": re.compile(
@@ -116,7 +116,9 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     products = [m for m in reading.mentions if m.type == "product"]
     if not products and reading.lang == "zh" and COMPLAINT.search(reading.text):
         said = _ZH_PRODUCT.search(reading.text)
-        if said is not None:  # 客户反馈：上周买的那批智能门锁，有5台经常掉线
+        if (
+            said is not None and len({m.group() for m in _ZH_PRODUCT.finditer(reading.text)}) == 1
+        ):  # 客户反馈：上周买的那批智能门锁，有5台经常掉线
             products = [Mention(said.start(), said.end(), said.group(), "product")]
     if len({m.name for m in products}) != 1:
         return []
@@ -158,7 +160,7 @@ def _not_reported(reading: Sentence) -> bool:
 
 
 def _said(clause: str, lang: str) -> str:
-    value = _LEAD[lang].sub("", clause.strip(" 。.!！?？"))
+    value = _LEAD[lang].sub("", clause.strip(" 。.!！?？'’"))
     if lang == "zh":
         value = _TAIL.sub("", _ADVERBS.sub("", value))
     elif _RELATIVE.match(value):

@@ -2,9 +2,10 @@
 "signed PO HM-4410 for 75 Nautilus depth sensors", 合同号HY-0918，180台变频器, 冷柜LG-160共60台).
 
 Once a pattern has read an order's QUANTITY, the words it counts are the product, and the buyer is
-the organisation named before the count in its sentence, else the message's one organisation; the
-speaker when the sentence says the order is ours (我们这批…, "our order"). Not the writer's own
-company (a supplier confirming a customer's order), nor a count that scopes a pilot ("on 40 trucks").
+the organisation named before the count in its sentence, else the message's one organisation. Not
+an order of ours (我们这批…, "our Q3 order"), a seller (在京东下单, "an order with …"), the writer's own
+company (a supplier confirming a customer's order), a count that scopes a pilot ("on 40 trucks"),
+nor an order denied, cancelled, expected, supposed, rumoured, quoted or not signed yet.
 """
 
 from __future__ import annotations
@@ -40,9 +41,23 @@ _ZH_BEFORE = re.compile(r"(?:^|[：:，,；;\s])(?P<product>[A-Za-z0-9\u4e00-\u9
 _SCOPE = re.compile(r"\b(?:on|across|in|to)\s+$", re.I)
 """Before a count that scopes something else ("pilot FleetSense on 40 trucks"), not one ordered."""
 _OURS = re.compile(
-    r"我们这批|我们(?:订|买|采购|下单)|我司(?:订|采购)|\b(?:our order|we ordered|we bought|we're buying)\b",
+    r"我们这批|我们(?:订|买|采购|下单|的采购)|我们(?:在|给|向)|我司(?:订|采购)|"
+    r"\b(?:our (?:\w+ )?order|we ordered|we bought|we're buying|we placed|from us|with them)\b",
     re.I,
 )
+_NOT_ORDERED = re.compile(
+    r"\b(?:hasn't|haven't|never|not yet|rejected|disputed|pending|wonders?|whether|rumou?rs?|maybe|might|"
+    r"quote|proposal)\b|[?？]|没签|还没|未签|没有|拒|审批|试用|报价|不是合同|差点|暂停|听说|需求|预算",
+    re.I,
+)
+_SUPPOSED = re.compile(r"\b(?:will|would|if|possible|expect\w*)\b|可能|如果|要求|想|准备|应该|不会", re.I)
+"""An order denied, disputed, rumoured, only quoted or not signed yet (anywhere in its sentence), or
+expected or supposed (``_SUPPOSED``, before its count)."""
+_SELLER = re.compile(
+    r"(?:在|给|向|从)$|\b(?:order|ordered|placed|bought|buy|buying|purchased?)\s+(?:[\w-]+\s+){0,4}?(?:with|from|at)\s+$",
+    re.I,
+)
+"""Before an organisation that sells (在京东下单, "an order with Umbrella Corp"), not one that buys."""
 _NOT_A_PRODUCT = re.compile(
     r"^(?:more|of|the|a|an|seats?|units?|people|trucks|stores|sites|locations|users|employees|staff|years?|months?|"
     r"weeks?|days?|hours?)$",
@@ -58,10 +73,15 @@ def add_ordered_products(message: Message) -> None:
         if fact.predicate != "QUANTITY" or not isinstance(fact.value, int) or not fact.fact:
             continue
         sentence = fact.fact
-        if _CALLED_OFF.search(sentence) or any(f.predicate == "CANCELLED" for f in message.facts.values()):
+        if (
+            fact.value <= 0
+            or _CALLED_OFF.search(sentence)
+            or _NOT_ORDERED.search(sentence)
+            or any(f.predicate == "CANCELLED" for f in message.facts.values())
+        ):
             continue
         found = _counted(sentence, fact.value)
-        if found is None:
+        if found is None or _SUPPOSED.search(sentence, 0, found[1]):
             continue
         product, at = found
         buyer = _buyer(message, sentence, at)
@@ -104,7 +124,7 @@ def _counted(sentence: str, count: int) -> tuple[str, int] | None:
 
 def _buyer(message: Message, sentence: str, at: int) -> str | None:
     if _OURS.search(sentence):
-        return message.speaker.actor
+        return None  # our own purchase: whom from is CUSTOMER_OF's to read
     writers = {
         f.object
         for f in message.facts.values()
@@ -115,6 +135,12 @@ def _buyer(message: Message, sentence: str, at: int) -> str | None:
         for name, kind in message.entities
         if kind == "organisation" and not DEPARTMENT.search(name) and name not in writers
     ]
+    if received := re.search(r"\breceived an order from (?:the )?", sentence, re.I):
+        buyers = [name for name in organisations if sentence.startswith(name, received.end())]
+        return buyers[0] if buyers else None  # "Umbrella Corp received an order from Globex"
+    organisations = [
+        name for name in organisations if not _SELLER.search(sentence, 0, max(sentence.find(name), 0))
+    ]  # 在京东下单: 京东 sells
     before = [name for name in organisations if 0 <= sentence.find(name) < at]
     if before:
         return max(before, key=sentence.find)

@@ -170,11 +170,11 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
                "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
     # "our packaging supplier is BoxCraft", "Their current vendor, TrackPoint,", "buying from Napa Glassworks",
     # "a Streamline customer since 2019": whose customer the speaker or the organisation talked about is
-    en("CUSTOMER_OF", rf"\b(?:our|my) (?:current |existing |new |main |only |[a-z]+ )?(?:vendor|supplier|provider|"
+    en("CUSTOMER_OF", rf"\b(?:our|my) (?:current |existing |new |main |only |(?!former |previous |old |last |potential |prospective |possible |ex-)[a-z]+ )?(?:vendor|supplier|provider|"
        rf"reseller|distributor|carrier|landlord)s?(?:,| is| was| will be)? (?:now )?(?P<obj>{EN_CAPS})(?!\?)", 0.75,
        subject="speaker", kind="entity", object_type="organisation", require_mention=True, introduces=True,
        trigger="vendor|supplier|provider|reseller|distributor|carrier|landlord"),
-    en("CUSTOMER_OF", rf"\b(?:their|its) (?:current |existing |new |main |only |[a-z]+ )?(?:vendor|supplier|provider|"
+    en("CUSTOMER_OF", rf"\b(?:their|its) (?:current |existing |new |main |only |(?!former |previous |old |last |potential |prospective |possible |ex-)[a-z]+ )?(?:vendor|supplier|provider|"
        rf"reseller|distributor|carrier)s?(?:,| is| was| will be)? (?:now )?(?P<obj>{EN_CAPS})(?!\?)", 0.7,
        subject="topic", named_topic=True, kind="entity", object_type="organisation", require_mention=True,
        introduces=True,
@@ -184,11 +184,12 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"switched to|moving to)(?: (?:\w+ ){{0,3}}?from)? (?P<obj>{EN_CAPS})(?= instead| starting| from now| going forward)",
        0.7, kind="entity", object_type="organisation", require_mention=True, supposable=True,
        trigger="buying|buys|bought|sourcing|sources|ordering|purchasing|going with|switch|moving to"),
-    en("CUSTOMER_OF", rf"(?<!to )(?<!remind me )\b(?:buying|bought|sourcing|ordering|ordered|purchasing|purchased|buy|source) "
+    en("CUSTOMER_OF", rf"(?<!to )(?<!remind me )(?<!start )(?<!might be )(?<!could be )\b(?:buying|bought|sourcing|ordering|ordered|purchasing|purchased|buy|source) (?!back\b)"
        rf"(?:\w+ ){{0,4}}?from (?P<obj>{EN_CAPS})", 0.7, kind="entity", object_type="organisation",
        require_mention=True, supposable=True, trigger="buy|bought|sourc|order|purchas"),
-    en("CUSTOMER_OF", rf"\b(?:been|am|are|is|were|was) (?:a|an) (?:loyal |long-time |longtime )?(?P<obj>{EN_CAPS}) "
-       rf"(?:customer|client|subscriber)s?\b", 0.75, kind="entity", object_type="organisation",
+    en("CUSTOMER_OF", rf"\b(?:been|am|are|is) (?:a|an) (?:loyal |long-time |longtime )?"
+       rf"(?!(?:Platinum|Gold|Silver|Bronze|Premier|Prime|Premium|VIP|B2B|B2C|Loyal|New|Key|Major|Big)\b)(?P<obj>{EN_CAPS}) "
+       rf"(?:customer|client|subscriber)s?\b(?! (?:advocate|success|service|support|rep|experience|care|base)\b)", 0.75, kind="entity", object_type="organisation",
        require_mention=True, trigger="customer|client|subscriber"),
     # "Paula Grier stays our day-to-day contact", "New AP contact: Greg Fowler": the contact of the
     # organisation talked about

@@ -107,12 +107,12 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("ORDERED", rf"(?:订单|补单|单号|[A-Z]{{2,6}}-\d{{3,}})[^。！？]{{0,12}}?[：:]\s*(?P<obj>[A-Za-z\u4e00-\u9fff]"
        rf"[A-Za-z0-9\u4e00-\u9fff ]{{1,14}}?)(?:一共|共|要|订|各)?{COUNT}", 0.8, subject="topic", kind="entity",
        object_type="product", trigger="：|:"),
-    zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|追加了?(?=(?:\d+|[一二三四五六七八九十两百]+)(?:台|套|个|件|份|箱))|订了|订购了?|采购了)"
+    zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|订了|订购了?|采购了)"
        r"(?:[^，。！？；]{0,3}?"
        r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|把|袋|吨|瓶|盒|包|桶|双))?"
        r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权|"
        r"(?:下周|本周|这周|月底|明天|今天|后天|下个?月|周[一二三四五六日])?(?:安装|发货|到货|交货|送到|上门))",
-       0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了|追加"),  # not 空调下周安装
+       0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),  # not 空调下周安装
     zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?)(?P<obj>{ORDER_ID})(?=这单|那单|[，。！？；（(]|$)", 0.85,
@@ -138,14 +138,15 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:{ISSUES})", 0.75, require_mention=True, object_type="product",
        trigger="反映|反馈|投诉|说"),
     # 我们跟供应商永盛五金…, 咱们的常年法律顾问天诚律所, 统一在京东企业购下单, 我们跟中谱仪器下的PO: whose customer we are
-    zh("CUSTOMER_OF", rf"(?:供应商|供货商|服务商|代理商|承运商|物流商|外包给?的?|法律顾问){ORG}"
-       r"(?=的|[，。；、,]|$|签|下的|下了|订|采购|买|续|合作|要|说|通知)", 0.75,
+    zh("CUSTOMER_OF", rf"(?<![前原旧老])(?<!潜在)(?<!备选)(?:供应商|供货商|服务商|代理商|承运商|物流商|外包给?的?|法律顾问){ORG}"
+       r"(?=的|[，。；、,]|$|签|下的|下了|订|采购|买|续|合作|要|说|通知)(?![^。]*(?:解除|终止|不再|停止|取消|没签|倒闭))", 0.75,
        subject="speaker", kind="entity", object_type="organisation", require_mention=True, introduces=True,
        trigger="供应商|供货商|服务商|代理商|承运商|物流商|外包|法律顾问"),
-    zh("CUSTOMER_OF", r"(?:跟|向|从)(?P<obj>[^的，。；！？\s]{2,12}?)(?=下的|下了|订的|订了|采购了|采购的|买的|买了|进的货)",
+    zh("CUSTOMER_OF", r"(?<!帮)(?:跟|向|从)(?P<obj>[^的，。；！？\s]{2,12}?)(?=下的|下了|订的|订了|采购了|采购的|买的|买了|进的货)"
+       r"(?![^。]*(?:还没|没有|取消|未|没定))",
        0.75, subject="speaker", kind="entity", object_type="organisation", require_mention=True,
        trigger="下的|下了|订的|订了|采购了|采购的|买的|买了|进的货"),
-    zh("CUSTOMER_OF", rf"(?:统一|都|改|以后)?在{ORG}(?:下单|采购|订货|买)", 0.75, subject="speaker",
+    zh("CUSTOMER_OF", rf"(?<!可能)(?<!准备)(?<!打算)(?<!想)(?<!下周我们)(?<!帮)(?:统一|都|改|以后)?在{ORG}(?:下单|采购|订货|买)", 0.75, subject="speaker",
        kind="entity", object_type="organisation", require_mention=True, trigger="下单|采购|订货|买"),
     zh("CONTACT", rf"(?:对接人|联系人|负责人|决策人)(?:从[^，。]{{1,10}}?)?(?:换成了?|变成了?|改成了?|改为|换为|变为|调整为|还是|是|为)"
        rf"{CONTACT_NAME}", 0.85,
