@@ -24,6 +24,11 @@ CASES: list[Case] = [
       ("FrostGuard sensors", "HAS_ISSUE", "the app drops readings overnight")}, set()),
     ("客户反馈：上周买的那批智能门锁，有5台经常掉线。", "周宁", {("智能门锁", "HAS_ISSUE", "掉线")}, set()),
     ("他的手机掉水里了，打印机也坏了。", "周宁", set(), {("打印机", "HAS_ISSUE", "坏了")}),
+    ("The IntraScan 4 keeps overheating.", "Ann", {("IntraScan 4", "HAS_ISSUE", "keeps overheating")}, set()),
+    ("Customer complaint: the X200 printers jam constantly.", "Ann",
+     {("X200 printers", "HAS_ISSUE", "jam constantly")}, set()),
+    ("Subject: Bracket defect, lot 7B", "Ann", set(), {("Bracket", "HAS_ISSUE", "defect")}),
+    ("Tom keeps crashing my parties.", "Ann", set(), {("Tom", "HAS_ISSUE", "keeps crashing my parties")}),
     # A fault said to be fixed, supposed, or of a relative clause is none.
     ("云帆POS卡死的问题已经修好了。", "周宁", set(), {("云帆POS", "HAS_ISSUE", "卡死的问题已经修好了")}),
     ("The X7 scanner no longer crashes since the update.", "Ann", set(),

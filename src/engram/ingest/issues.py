@@ -27,7 +27,7 @@ FAULT = re.compile(
     r"cracked|errors?|bugs?|buggy|die|dies|died|dying|stopped working|not working|doesn't work|don't work|"
     r"won't (?:start|turn on|boot|connect|load|charge|sync|print|open|work)|overheat(?:s|ed|ing)?|"
     r"leaks|leaking|leaked(?! (?:memo|document|email|news|report|video|photo))|glitch(?:es|y|ing)?|"
-    r"duplicat(?:es|ed|ing)|double-charg(?:es|ed|ing)|jams|jammed|jamming|freezes|froze|freezing|frozen|"
+    r"duplicat(?:es|ed|ing)|double-charg(?:es|ed|ing)|jam|jams|jammed|jamming|freezes|froze|freezing|frozen|"
     r"lags|lagging|times? out|timing out|disconnects|disconnected|keeps? dropping|"
     r"drops?(?= (?:out|(?:its |the |their )?(?:calls?|connections?|readings?|vpn|tunnel|signal|packets|"
     r"wi-?fi|data))\b))\b",
@@ -76,7 +76,9 @@ _LEAD = {
         # 目前已有6台…漏水
         r"^[^，。]{0,6}?(?:有|又有)(?:\d+|[一二三四五六七八九十几两]+)(?:台|个|套|件|只|块|部|把)"
     ),
-    "en": re.compile(r"^(?:(?:and|but|also|then|that|which|it|they|it's|they're|has|have)\s+)+", re.I),
+    "en": re.compile(
+        r"^(?:(?:and|but|also|then|that|which|it|they|it's|they're|has|have|units?|devices?)\s+)+", re.I
+    ),
 }
 _TAIL = re.compile(r"的?(?:问题|情况|现象)?(?:反馈|说明|处理)?$")
 """A subject line's 异响问题, 漏水问题反馈: the fault is the words before."""
@@ -120,6 +122,8 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
             said is not None and len({m.group() for m in _ZH_PRODUCT.finditer(reading.text)}) == 1
         ):  # 客户反馈：上周买的那批智能门锁，有5台经常掉线
             products = [Mention(said.start(), said.end(), said.group(), "product")]
+    if not products and reading.lang == "en":
+        products = _en_product(reading)
     if len({m.name for m in products}) != 1:
         return []
     product = products[-1]
@@ -148,6 +152,40 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     if facts:
         message.add_entity(product)
     return facts
+
+
+def _en_product(reading: Sentence) -> list[Mention]:
+    """An English product the finder typed as a bare capitalised name ("The IntraScan 4 keeps
+    overheating") or said by what it is in a complaint ("the X200 printers jam constantly"), when a
+    fault follows it right away."""
+    for mention in reading.mentions:
+        determined = (
+            _DETERMINER.search(reading.text, 0, mention.start) is not None
+        )  # not "Subject: Bracket defect"
+        model = _MODEL.match(reading.text, mention.end) if mention.type == "thing" and determined else None
+        if model is not None and _FAULT_NEXT.match(reading.text, model.end()):
+            end = model.end("number") if model.group("number") else mention.end
+            return [Mention(mention.start, end, reading.text[mention.start : end], "product")]
+    said = _EN_PRODUCT.search(reading.text) if COMPLAINT.search(reading.text) else None
+    if said is None or not _FAULT_NEXT.match(reading.text, said.end("product")):
+        return []
+    return [Mention(said.start("product"), said.end("product"), said.group("product"), "product")]
+
+
+_EN_PRODUCT = re.compile(
+    r"\b(?:the|our|their|those|these|its|his|her)\s(?P<product>(?:[A-Z0-9][\w-]*\s)?(?:[a-z-]+\s)?"
+    r"(?:printers?|readers?|scanners?|sensors?|locks?|terminals?|gateways?|routers?|laptops?|tablets?|kiosks?|"
+    r"cameras?|machines?|app|software|dashboard|portal|integration|monitors?|servers?|phones?|headsets?|"
+    r"chargers?|batteries|battery|firmware|units?|devices?))\b"
+)
+"""A product said by what it is, with a model or a kind before it."""
+_DETERMINER = re.compile(r"\b(?:the|our|their|its|my|his|her)\s+$", re.I)
+_MODEL = re.compile(r"(?P<number>\s\d[\w-]*)?(?:\s(?:units?|devices?|machines?|models?))?")
+"""After a capitalised name: its model number and what it is ("IntraScan 4 units")."""
+_FAULT_NEXT = re.compile(
+    rf"(?:\s(?:keeps?|still|often|constantly|randomly|sometimes|now|also)){{0,2}}\s(?:{FAULT.pattern})", re.I
+)
+"""A fault said right after the product ("keeps overheating", "jam constantly")."""
 
 
 def _not_reported(reading: Sentence) -> bool:
