@@ -90,6 +90,7 @@ CASES: list[Case] = [
     ("Gallagher & Sons cancelled PO 7713. They're going with Uline instead.", "Ann",
      {("Gallagher & Sons", "CUSTOMER_OF", "Uline")}, set()),
     ("I've been a Streamline customer since 2019.", "Greg", {("Greg", "CUSTOMER_OF", "Streamline")}, set()),
+    ("Our supplier, Initech, raised prices.", "Ann", {("Ann", "CUSTOMER_OF", "Initech")}, set()),
     ("We bought 40 chairs from Summit Office Supply.", "Ann",
      {("Ann", "CUSTOMER_OF", "Summit Office Supply")}, set()),
     # A team announcement: the tools it names without a subject are its writer's (for the organisation).

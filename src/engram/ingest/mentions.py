@@ -161,6 +161,13 @@ _ROLE_APPOSITION = re.compile(
 )
 """A role and a comma right before a name ("reports to their CFO, Nina Park"): the person, not someone
 addressed."""
+_NOUN_APPOSITION = re.compile(
+    r"\b(?:our|my|the|their|his|her|its|[A-Z][\w&]*['’]s)\s(?:(?:new|old|former|current|main)\s)?"
+    r"(?:[\w-]+-in-charge|vendor|supplier|provider|partner|contact|point of contact|rep)s?,\s$",
+    re.I,
+)
+"""A noun and a comma right before a name ("their pharmacist-in-charge, Hugo Lam", "our supplier,
+Initech"): the name is what the noun is, not someone addressed."""
 
 
 def is_first_name(word: str) -> bool:
@@ -307,8 +314,9 @@ class MentionFinder:
                 apposition or (1 < len(run) <= 3 and _ROLE_BEFORE.search(sentence, 0, start))
             ):
                 kind = "person"  # "Hank, our CTO, …", "marketing lead Farah Aziz": a role says who
+            named_after = apposition or _NOUN_APPOSITION.search(sentence, 0, start) is not None
             vocative = (
-                kind in ("person", "thing") and not apposition and _vocative(sentence, start, end, len(run))
+                kind in ("person", "thing") and not named_after and _vocative(sentence, start, end, len(run))
             )
             out.append(Mention(start, end, name, kind, vocative=vocative))
         return out
