@@ -146,6 +146,14 @@ CASES: list[Case] = [
     ("Acme Inc was headquartered in Boston until 2019.", "Ann", set(), {("Acme Inc", "LIVES_IN", "Boston")}),
     ("Our kickoff meeting was on Jan 15 at 10am.", "Ann", {("Ann", "MEETING_AT", "2024-01-15 10:00")}, set()),
     ("Sync on Jan 3 at 11am has been cancelled.", "Ann", set(), {("Ann", "MEETING_AT", "2025-01-03 11:00")}),
+    # A home of some time, its length said; the place before "where he's lived"; an apartment kept.
+    ("My dad's 72 and still plays tennis in Tucson, where he's lived since 1998.", "Laura",
+     {("Laura's dad", "LIVES_IN", "Tucson")}, set()),
+    ("My partner and I have been renting in Manchester since 2019.", "Laura",
+     {("Laura", "LIVES_IN", "Manchester")}, set()),
+    ("Tom and I broke up in April. I'm keeping the apartment in Logan Square.", "Zoe",
+     {("Zoe", "LIVES_IN", "Logan Square")}, set()),
+    ("I've been in Tokyo for a conference.", "Zoe", set(), {("Zoe", "LIVES_IN", "Tokyo")}),
     # One move is a home or a tool, not both.
     ("Hi team, we're moving from Asana to Linear next sprint.", "Helen",
      {("Helen", "USES", "Linear")}, {("Helen", "LIVES_IN", "Linear")}),

@@ -150,6 +150,18 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIVES_IN", rf"\b(?:live|lives|(?<!a )living|reside|resides|residing|based|settled|'ve lived|have lived|"
        rf"has lived)\s(?:now\s|currently\s|right now\s)?(?:in|at|near) {EN_OBJ}", require_mention=True,
        trigger="live|living|reside|based|settled|lived"),
+    # "he's lived in the same house in Savannah since 1961", "have been renting in Manchester since 2019",
+    # "We've been in Austin for three years": a home of some time, its length said
+    en("LIVES_IN", rf"\b(?:'s|'ve|has|have) (?:lived|been living|been renting|been) (?:(?:in|at) (?:the same|a|an|the|our|"
+       rf"his|her|their|my) [\w' ]{{1,25}}? )?in (?P<obj>{EN_CAPS})(?= since\b| for (?:(?:about|almost|over|nearly|more "
+       rf"than) )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few|a couple of) (?:years|"
+       rf"decades|months)\b)", 0.8, require_mention=True,
+       object_type="place", strict=True, whole=True, trigger="lived|living|renting|been in"),
+    # "in Tucson, where he's lived since 1998": the place said before "where"
+    en("LIVES_IN", rf"\b(?:in|to) (?P<obj>{EN_CAPS}),? where (?:he|she|they|I|we)(?:'s|'ve| has| have) (?:lived|been living)\b",
+       0.8, require_mention=True, object_type="place", strict=True, whole=True, trigger="where"),
+    en("LIVES_IN", rf"\b(?:keeping|kept|keep) (?:the|our|my) (?:apartment|house|flat|place|condo|home) in (?P<obj>{EN_CAPS})",
+       0.75, require_mention=True, object_type="place", strict=True, whole=True, trigger="keep"),
     en("COMES_FROM", rf"\b(?:I'm|I am|is|am|are|come|comes|came)\s(?:originally\s)?from {EN_OBJ}", 0.85,
        require_mention=True, trigger="from"),
     en("COMES_FROM", rf"\b(?:grew up|was born|were born|raised) (?:in|on) {EN_OBJ}", 0.85,
