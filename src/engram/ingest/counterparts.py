@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 
 from engram.ingest.frames import EN_ROLE_NOUNS
-from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
-from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
 
 _THEIRS = re.compile(
@@ -51,7 +49,7 @@ def add_counterpart_employers(reading: Sentence, message: Message) -> None:
     for person in reading.mentions:
         if person.type != "person" or person.relative or person.name == message.speaker.actor:
             continue
-        employer = _employer_before(person, reading, message)
+        employer = message.employer_before.get(person.name)
         if employer is None or message.states(person.name, "WORKS_AT"):
             continue
         before = reading.text[max(0, person.start - _WINDOW) : person.start]
@@ -74,11 +72,3 @@ def add_counterpart_employers(reading: Sentence, message: Message) -> None:
                 source_kind="inferred",
             )
         )
-
-
-def _employer_before(person: Mention, reading: Sentence, message: Message) -> str | None:
-    """The last organisation (not a department) named before ``person``: in its sentence, else in
-    the sentences before it."""
-    later = {m.name for m in reading.mentions if m.type == "organisation" and m.start >= person.start}
-    named = [o for o in message.speaker.organisations if o not in later and not DEPARTMENT.search(o)]
-    return named[-1] if named else None

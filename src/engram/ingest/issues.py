@@ -117,11 +117,9 @@ def add_reported_issues(reading: Sentence, message: Message) -> None:
 def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     products = [m for m in reading.mentions if m.type == "product"]
     if not products and reading.lang == "zh" and COMPLAINT.search(reading.text):
-        said = _ZH_PRODUCT.search(reading.text)
-        if (
-            said is not None and len({m.group() for m in _ZH_PRODUCT.finditer(reading.text)}) == 1
-        ):  # 客户反馈：上周买的那批智能门锁，有5台经常掉线
-            products = [Mention(said.start(), said.end(), said.group(), "product")]
+        said = list(_ZH_PRODUCT.finditer(reading.text))
+        if len({m.group() for m in said}) == 1:  # 客户反馈：上周买的那批智能门锁，有5台经常掉线
+            products = [Mention(said[0].start(), said[0].end(), said[0].group(), "product")]
     if not products and reading.lang == "en":
         products = _en_product(reading)
     if len({m.name for m in products}) != 1:

@@ -69,16 +69,13 @@ _CALLED_OFF = re.compile(r"取消|撤|不要了|作废|\b(?:cancell?ed|cancell?i
 
 def add_ordered_products(message: Message) -> None:
     """Add ORDERED for each order whose QUANTITY a pattern read (module docstring)."""
+    if any(f.predicate == "CANCELLED" for f in message.facts.values()):
+        return
     for fact in list(message.facts.values()):
         if fact.predicate != "QUANTITY" or not isinstance(fact.value, int) or not fact.fact:
             continue
         sentence = fact.fact
-        if (
-            fact.value <= 0
-            or _CALLED_OFF.search(sentence)
-            or _NOT_ORDERED.search(sentence)
-            or any(f.predicate == "CANCELLED" for f in message.facts.values())
-        ):
+        if fact.value <= 0 or _CALLED_OFF.search(sentence) or _NOT_ORDERED.search(sentence):
             continue
         found = _counted(sentence, fact.value)
         if found is None or _SUPPOSED.search(sentence, 0, found[1]):
@@ -108,16 +105,16 @@ def _counted(sentence: str, count: int) -> tuple[str, int] | None:
         for match in re.finditer(rf"(?<![\d.,]){re.escape(number)}(?![\d.,]\d)", sentence):
             if has_cjk(sentence):
                 after = _ZH_AFTER.match(sentence, match.end())
-                before = _ZH_BEFORE.search(sentence, 0, match.start())
                 product = after.group("product") if after else None
-                if product is None and before and re.fullmatch(_ZH_MODEL, before.group("product")):
+                before = None if product else _ZH_BEFORE.search(sentence, 0, match.start())
+                if before and re.fullmatch(_ZH_MODEL, before.group("product")):
                     product = before.group("product")  # 冷柜LG-160共60台
             else:
                 if _SCOPE.search(sentence, 0, match.start()):
                     continue
                 after = _EN_PRODUCT.match(sentence, match.end())
                 product = after.group("product") if after else None
-            if product and not _NOT_A_PRODUCT.match(product) and not re.search(r"\d{3,}", product[:1]):
+            if product and not _NOT_A_PRODUCT.match(product):
                 return product.strip(), match.start()
     return None
 
