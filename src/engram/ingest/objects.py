@@ -94,10 +94,13 @@ def read_objects(
         if kind in ("amount", "number") and (changed := _changed_to(reading.text, span)):
             start, raw = changed.start("obj"), changed.group("obj")  # 从两百万降到一百五十万: the new figure
             span = (start, start + len(raw))
-        clause = reading.text[slice(*reading.clause_of(start))]
-        if predicate == "MEETING_AT" and _CALLED_OFF.search(clause):
-            return []  # "Sync on Jan 3 at 11am has been cancelled": no meeting to keep
-        value = _literal(kind, raw, message.at, past=bool(_PAST_EVENT[lang].search(clause)))
+        past = False
+        if kind == "date":  # only a date's reading depends on its clause's tense
+            clause = reading.text[slice(*reading.clause_of(start))]
+            if predicate == "MEETING_AT" and _CALLED_OFF.search(clause):
+                return []  # "Sync on Jan 3 at 11am has been cancelled": no meeting to keep
+            past = bool(_PAST_EVENT[lang].search(clause))
+        value = _literal(kind, raw, message.at, past=past)
         if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
             return []  # "their order for 200 laptops": a count of things, not money
         if value is None or overlaps(*span, reading.claimed):
