@@ -79,7 +79,7 @@ CASES: list[Case] = [
      {("Ann's son", "USES", "Jefferson Middle")}),
     # A tool given up is not who uses the next one.
     ("运营组下个月起不再用石墨了，文档统一走飞书。", "周宁",
-     {("周宁", "USES", "飞书")}, {("石墨", "USES", "飞书")}),
+     {("运营组", "USES", "飞书"), ("运营组", "STOPPED_USING", "石墨")}, {("石墨", "USES", "飞书")}),
     ("We moved from Austin to Denver.", "Ann", {("Ann", "LIVES_IN", "Denver")}, {("Ann", "USES", "Denver")}),
     # Moving from one city to another, and a home bought, say where one lives.
     ("We're moving from Tacoma to Boise in May.", "Ann", {("Ann", "LIVES_IN", "Boise")}, set()),

@@ -498,6 +498,8 @@ class BuiltinExtractor:
                 # (赵强 of 经理赵强上周…, where a regex name begins too early; 王小明 of 王小明明天来);
                 # between commas after a role it is no vocative ("their CFO, Nina Park")
                 named = next((m for m in reading.mentions if m.start < end <= m.end), None)
+                if named is not None and not has_cjk(named.name) and start > named.end - len(named.name):
+                    return None  # "Park" of "Met Lisa Park at SaaStr": a name's tail is no subject
                 if named is not None:
                     _person_if_first_named(named, named.name)
                 if named is None or named.type != "person":

@@ -346,9 +346,13 @@ def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | No
         return "not" if _EN_NOT.search(before) else None
     if _ZH_STOP_RX.search(before):
         return "stop"
-    if _ZH_NOT.search(before):
+    if _ZH_NOT.search(before) or _ZH_NOT_BEING.search(before):
         return "stop" if _ZH_STOP_AFTER.search(after) else "not"
     return None
+
+
+_ZH_NOT_BEING = re.compile(r"不再?是[^，。；！？是]{0,12}$")
+"""李明已经不是华为的销售经理了: the copula denied, however far before the object (not only 3 characters)."""
 
 
 _EN_NEVER = re.compile(r"\bnever (?:did|have|had|used|been|was|were)\b|\bnot ever\b", re.I)

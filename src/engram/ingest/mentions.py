@@ -65,12 +65,19 @@ _ZH_ROLE_RX = re.compile(ZH_ROLE)
 _EN_TITLE = re.compile(
     r"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 )
+_PROJECT_HEAD = (
+    r"(?:rollout|migration|launch|project|upgrade|initiative|campaign|program|programme|pilot|redesign|"
+    r"integration|release|implementation|deployment|refresh|rebrand|overhaul|roadmap|expansion|renovation|"
+    r"rewrite|onboarding|kickoff|portal)"
+)
 _EN_PROJECT = re.compile(
     r"\b(?:the\s|our\s|their\s)?(?P<name>(?-i:Project\s[A-Z][\w-]*)|"
-    r"(?:[A-Z][\w-]*\s){1,3}(?:rollout|migration|launch|project|upgrade|initiative|campaign|program|"
-    r"programme|pilot|redesign|integration|release|implementation|deployment|refresh|rebrand|overhaul|"
-    r"roadmap|expansion|renovation|rewrite|onboarding|kickoff))\b"
+    r"(?:[A-Z][\w&-]*\s(?:&\s)?){1,4}(?:(?!(?:the|a|an|to|for|of|on|in|at|with|and|or|is|are|was|were|will|"
+    r"has|have|had|our|their|its|new|old|next|last|this|that|per|by|from)\s)[a-z][a-z-]*[a-z](?<!ed)\s){0,2}"
+    rf"{_PROJECT_HEAD})\b"
 )
+"""A named project: "Project Orion", "the Atlas migration", "the Ironbridge Logistics route-optimisation
+project", "Juniper Ridge HOA portal" (capitalised words, at most two lowercase ones, then the head)."""
 _CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")
 _CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
@@ -191,6 +198,19 @@ def located(ref: Reference, offset: int, sentence: str) -> Mention:
     return Mention(start, end, ref.name, kind, {**ref.attributes, "ref_id": ref.id}, aliases)
 
 
+_LOWERCASE_PART = re.compile(r"(?<=\s)[a-z][a-z-]*[a-z]\s(?:[a-z][a-z-]*[a-z]\s)?\w+$")
+
+
+def _project(start: int, end: int, name: str) -> Mention:
+    """Return a project mention; one said with its owner before lowercase words (the Ironbridge Logistics
+    route-optimisation project) spans only those words, so the owner stays a name of its own, and
+    is also called by them ("route-optimisation project")."""
+    own = _LOWERCASE_PART.search(name)
+    if own is None or len(name[: own.start()].split()) < 2:  # "the Kestrel onboarding project": one name
+        return Mention(start, end, name, "project")
+    return Mention(start + own.start(), end, name, "project", aliases=[own.group()])
+
+
 class MentionFinder:
     """Find the mentions in a sentence; ``gazetteer`` maps known names to entity types."""
 
@@ -219,7 +239,7 @@ class MentionFinder:
             if first.lower() in ("the", "our", "their", "this", "that"):
                 start, name = start + len(first) + 1, name[len(first) + 1 :]
             if len(name.split()) > 1 and name.split()[0].lower() not in EXCLUDE:
-                add(Mention(start, match.end("name"), name, "project"))
+                add(_project(start, match.end("name"), name))
         for match in _EN_DEAL.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):

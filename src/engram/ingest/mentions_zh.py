@@ -21,7 +21,7 @@ from typing import Any
 
 from engram.graph.places import is_chinese_place, is_world_place_zh
 from engram.ingest.frames import ZH_ROLE
-from engram.ingest.lexicon import SURNAMES
+from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
 
@@ -91,11 +91,12 @@ _NOT_PREFIX = _words(
     "这个 那个 这些 那些 我们 你们 他们 公司 项目 我 你 他 她 的 了 和 跟 与 在 是 有 新 老 大 小 该 本 某 "
     "这 那 我司 贵司 本司 我方 贵方 咱们 "
     "每个 整个 一个 全部 所有 我的 这次 上次 下次 今年 明年 去年 负责 加入 离开 注册 成立 管理 创办 收购 "
-    "投资 入职 "
+    "投资 入职 确认 启动 推进 讨论 评估 参与 完成 提交 汇报 中标 拿下 审批 验收 交付 暂停 重启 "
     "就职 任职 进入 选择 联系 服务 合作 拜访 参观 考察 代表 通知 告诉 跳槽 调到 发给 交给 给 去 到 从 找 问 "
     "帮 "
     "一家 某家 那家 这家 各 多家 两家 整个 原来 以前 现在 目前"
 )
+_PHASE = re.compile(r"[一二三四五六七八九]期")
 _WEAK_PREFIX = _words("新 老 大 小 该 本 某 原")
 _DEPARTMENT = re.compile(
     r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|"
@@ -103,6 +104,8 @@ _DEPARTMENT = re.compile(
     r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产|护理|设备|后勤|总务|物资|资产|基建|安全|"
     r"企划|渠道|客户|综合|培训)部(?!长|门经理|经理)"
     r"|(?:设备|信息|财务|医务|护理|总务|保卫|后勤|教务|采购)科(?!长|技|学)"
+    r"|(?<![\u4e00-\u9fff])(?:设计|开发|测试|产品|运营|销售|数据|前端|后端|算法|财务|行政|市场|客服|售后|研发|技术|采购|"
+    r"法务|人事|品牌|内容|交付|实施|运维|电销)组(?!长|织|合|成|建|件|装)"
 )
 PRODUCT_NOUN = (
     r"(?:扫描仪|打印机|手机|电脑|笔记本|平板|耳机|相机|服务器|路由器|显示器|投影仪|音箱|手表|芯片|系统|机器人|无人机|"
@@ -115,13 +118,16 @@ _MODIFIER = (
     r"(?:智能|工业|商用|家用|便携|手持|无线|蓝牙|扫地|自助|电子|车载|医用|全自动|自动|高清|定位|收银|扫码|安防|网络|监控|"
     r"冷链|工控|微型|迷你|大屏|触摸|激光|喷墨|彩色)?"
 )
+_EDITION = re.compile(r"(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版")
+_BRAND_BEFORE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*(?: \d+)?$|[\u4e00-\u9fff]{2,4}$")
+"""The product an edition is of, said right before it: Figma团队版, 钉钉专业版, Office 365企业版."""
 PRODUCT = re.compile(
     # X3扫描仪, K8智能门锁; 智能分拣柜S8, 收银系统V3.2; 旗云POS (a two-character brand: not 反馈旗云POS)
     rf"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*{_MODIFIER}{PRODUCT_NOUN}"
     rf"|{_MODIFIER}{PRODUCT_NOUN}[A-Za-z]+\d[A-Za-z0-9-]*(?:\.\d+)?(?![A-Za-z0-9])"
     r"|(?:(?![的了是在和与把被从到个台批套这那我你他她们新旧做去用换买上成])[\u4e00-\u9fff]){2}"
     r"(?:POS|ERP|CRM|WMS|MES|OA|BI)(?![A-Za-z]|[\u4e00-\u9fff]{0,4}项目)"
-    r"|(?:企业|专业|旗舰|标准|基础|个人|团队|高级|免费|教育|家庭)版"
+    rf"|{_EDITION.pattern}"
 )
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
@@ -191,7 +197,8 @@ def structural_mentions(sentence: str) -> list[Found]:
             if first < index and words[first - 1][0] in _WEAK_PREFIX and words[first][1] != "ns":
                 first -= 1
             if first < index:
-                found.append((offsets[first], start + 2, sentence[offsets[first] : start + 2], "project"))
+                end = start + 2 + (2 if _PHASE.match(sentence, start + 2) else 0)  # 智慧停车项目二期
+                found.append((offsets[first], end, sentence[offsets[first] : end], "project"))
         elif len(word) >= 4 and has_cjk(word) and word[-2:] in _ORG_SUFFIX and word[:2] not in _NOT_PREFIX:
             lead = start  # one jieba word: 平安保险; after a name, an industry: 凯德/nrt 医疗器械
             if index > 0 and words[index - 1][1] in ("nr", "nrt", "nz") and len(words[index - 1][0]) >= 2:
@@ -243,6 +250,8 @@ def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
     集团, 有限公司 or 部 after its industry word (清源餐饮集团, 数据智能部), and a contract named after
     the organisation whose it is (华信证券的运维服务合同: 华信证券运维服务合同, not 服务合同)."""
     start, end, text, kind = mention
+    if kind == "product" and _EDITION.fullmatch(text) and (brand := _edition_of(sentence, start)):
+        return start - len(brand), end, brand + text, kind
     if kind == "organisation" and (tail := _ORG_TAIL.match(sentence, end)) is not None:
         return start, tail.end(), sentence[start : tail.end()], kind
     if kind == "project":
@@ -256,13 +265,26 @@ def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
     return mention
 
 
+def _edition_of(sentence: str, start: int) -> str:
+    """Return the product an edition at ``start`` is of (a Latin name, or a product the gazetteer
+    knows ending there: 企业微信专业版), else ""."""
+    before = _BRAND_BEFORE.search(sentence, 0, start)
+    if before is None:
+        return ""
+    brand = before.group()
+    if not has_cjk(brand):
+        return brand
+    known = (brand[i:] for i in range(len(brand) - 1) if DEFAULT_GAZETTEER.get(brand[i:]) == "product")
+    return next(known, "")
+
+
 def _inner_verb(words: tuple[tuple[str, str], ...], index: int) -> bool:
     """Return True when the word at ``index`` is a verb inside a project's name: a two-character
-    verb after a noun (官网/n 改版/v 项目, 系统/n 迁移/v 项目), not one that governs it
-    (接手/v 杭州/ns 项目)."""
+    verb after a noun (官网/n 改版/v 项目, 系统/n 迁移/v 项目; 设备/vn 更新/d 项目, a verb jieba tags an
+    adverb), not one that governs it (接手/v 杭州/ns 项目)."""
     word, flag = words[index]
     return (
-        flag in ("v", "vn")
+        flag in ("v", "vn", "d")
         and len(word) == 2
         and word not in _NOT_PREFIX
         and index > 0

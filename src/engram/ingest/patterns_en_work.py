@@ -82,7 +82,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Ss]aw )(?<!into )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
@@ -94,7 +94,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:the |our )?(?:[\w-]+\s){{1,3}}?at {EN_OBJ}", 0.75, require_mention=True, object_type="organisation",
        trigger="manage|lead|run|head|oversee|handle"),  # "manages procurement at Umbrella Health"
     en("WORKS_AT", rf"(?<!for a )(?<!for the )(?<!for a new )(?<!for her )(?<!for his )(?<!for my )"
-       rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with) {EN_OBJ}",
+       rf"(?<!love )(?<!enjoy )(?<!loved )(?<!enjoyed )(?<!like )"  # "I love working with…": a partner
+       rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with(?! the (?:[A-Z]\w+ ){{1,3}}team\b)) {EN_OBJ}",
        require_mention=True, trigger="work|job|employed", past="LEFT_ORGANISATION"),
     # "He moved there last year for a job at REI": moving for a job is taking it, however long ago
     en("WORKS_AT", rf"\b(?:moved|moving|moves|relocated|relocating|came|left)\b[^.;!?]{{0,40}}?\bfor (?:a|the|a new|"

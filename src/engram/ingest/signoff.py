@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, ZH_ROLE
+from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE
 from engram.ingest.lexicon import SURNAMES
 from engram.ingest.mentions import Mention
 from engram.ingest.mentions_zh import structural_mentions
@@ -48,6 +48,13 @@ _DEPARTMENT = {
     ),
     "zh": re.compile(r"[\u4e00-\u9fff]{1,6}[部组处科]"),
 }
+_EN_TITLE = re.compile(
+    rf"(?:[A-Z][\w&/-]*\s)*(?:Rep|{EN_ROLE_NOUNS})|(?:Head|Director|VP|Manager)\s(?:of|for)\s[A-Z][\w&\s-]*",
+    re.I,
+)
+"""A title the role patterns may not know on a signature line: "Sales Development Rep", "Head of Sales"."""
+_ZH_LAST_LINE = re.compile(r"[\u4e00-\u9fff]{4,10}")
+"""A signature's last line after a title: the company (绿野农场, 蓝鲸数据), however it ends."""
 _COMPANY = re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9][\w&.'’-]*){0,5}")
 """An English company's name; a Chinese one is what the mention finder reads as an organisation."""
 
@@ -62,10 +69,9 @@ def add_signature_facts(text: str, message: Message) -> None:
     if not _a_name(name, lang) or message.states(name, "WORKS_AT"):
         return
     writer = Mention(0, 0, name, "person")
-    for line in [
-        _PARTS.split(lines[0], maxsplit=1)[1:],
-        *([p for p in _PARTS.split(rest) if p] for rest in lines[1:]),
-    ]:
+    parts_by_line = [[p for p in _PARTS.split(line) if p] for line in lines]
+    parts_by_line[0] = parts_by_line[0][1:]  # the name itself
+    for line in parts_by_line:
         if any(_NOT_EMPLOYED.match(part) for part in line):
             continue  # "Retired, Boeing", "Student, Stanford University"
         for part in line:
@@ -75,11 +81,15 @@ def add_signature_facts(text: str, message: Message) -> None:
 
 
 def _read_part(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> None:
-    if _ROLE[lang].fullmatch(part):
+    if _ROLE[lang].fullmatch(part) or (lang == "en" and _EN_TITLE.fullmatch(part)):
         _add(message, writer, "HAS_ROLE", Mention(0, 0, part, "role"), lines)
     elif _DEPARTMENT[lang].fullmatch(part):
         _add(message, writer, "MEMBER_OF", Mention(0, 0, part, "organisation"), lines)
-    elif not message.states(writer.name, "WORKS_AT") and not is_place(part) and _a_company(part, lang):
+    elif (
+        not message.states(writer.name, "WORKS_AT")
+        and not is_place(part)
+        and (_a_company(part, lang) or _last_after_title(part, lang, writer, message, lines))
+    ):
         _add(message, writer, "WORKS_AT", Mention(0, 0, part, "organisation"), lines)
 
 
@@ -89,6 +99,16 @@ def _a_company(part: str, lang: str) -> bool:
     return any(
         kind == "organisation" and start == 0 and end == len(part)
         for start, end, _, kind in structural_mentions(part)
+    )
+
+
+def _last_after_title(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> bool:
+    """Return True for a Chinese block's last line after the writer's title (李芳/运营主管/绿野农场)."""
+    return (
+        lang == "zh"
+        and part == lines[-1]
+        and bool(_ZH_LAST_LINE.fullmatch(part))
+        and message.states(writer.name, "HAS_ROLE")
     )
 
 

@@ -133,6 +133,8 @@ def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int
     return None
 
 
+_FOR_THE = re.compile(r"[\w-]+\s+(?:for|of)\s+(?:the\s+|our\s+|their\s+|this\s+)?", re.I)
+"""Between a cue and the name it is about: "budget for the", "kickoff for the", "price of"."""
 _BRANCH = re.compile(r"(?:分公司|分部|办事处|分厂|分行|支行)$")
 """A branch of the organisation talked about (原来的孙姐调去他们苏州分公司): not the customer itself."""
 _WHERE = re.compile(r"\b(?:in|at)\s$")
@@ -214,11 +216,18 @@ def _nearest(types: frozenset[str], cue: int, mentions: list[Mention], reading: 
     holding = [m for m in mentions if m.start <= cue < m.end and m.type in types]
     if holding:  # "the Nimbus launch slipped to May 20": the cue is the project's own word
         return holding[0]
+    end = reading.clause_of(cue)[1]
+    named_after = [
+        m
+        for m in mentions
+        if m.type in types and _FOR_THE.fullmatch(reading.text, cue, m.start) and m.start < end
+    ]
+    if named_after:  # "budget for the DAM rollout is $95k": what the cue is for, not a name before it
+        return named_after[0]
     left = [m for m in mentions if m.end <= cue and m.type in types and not m.vocative]
     left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
     if left:
         return max(left, key=lambda m: m.start)
-    end = reading.clause_of(cue)[1]
     right = [
         m
         for m in mentions

@@ -1,0 +1,57 @@
+"""What a budget, a price or a date is about (a project, a product's edition, a team), and the
+subjects and objects that are not what they seem (someone met at an event, a denied role, a title
+in a signature): sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # A project named in the sentence holds its budget, date and meeting, not its customer or the speaker.
+    ("鼎新电子的设备更新项目，老板娘说总预算不超过六十万，方案月底前要交给她。", "周宁",
+     {("设备更新项目", "BUDGET", 600000)}, {("鼎新电子", "BUDGET", 600000), ("周宁", "BUDGET", 600000)}),
+    ("拜访启明光电，IT负责人葛伟确认机房扩容项目预算80万。", "周宁",
+     {("机房扩容项目", "BUDGET", 800000)}, {("启明光电", "BUDGET", 800000)}),
+    ("@全体 周四上午10点凯泓商业的陆总过来，谈智慧停车项目二期，这期他们预算给了60w左右。", "周宁",
+     {("智慧停车项目二期", "BUDGET", 600000)}, {("凯泓商业", "BUDGET", 600000)}),
+    ("南湖文旅小镇导视项目的预算其实是68万。", "周宁", {("南湖文旅小镇导视项目", "BUDGET", 680000)}, set()),
+    ("Notes – Juniper Ridge HOA portal: go-live moved from July 8 to July 22; budget stays at $36k.", "Lena",
+     {("Juniper Ridge HOA portal", "BUDGET", 36000)}, {("Lena", "BUDGET", 36000)}),
+    ("CRM note – Quillfeather Publishing: budget for the DAM rollout is $95k.", "Lena",
+     {("DAM rollout", "BUDGET", 95000)}, {("Quillfeather Publishing", "BUDGET", 95000)}),
+    ("Kickoff for the Ironbridge Logistics route-optimisation project is March 25 at 9:30.", "Lena",
+     {("Ironbridge Logistics route-optimisation project", "MEETING_AT", "2024-03-25 09:30")},
+     {("Lena", "MEETING_AT", "2024-03-25 09:30")}),
+    # A product's edition is the product's (its price and expiry are not those of "专业版").
+    ("钉钉专业版年底到期，续费报价从2.4万涨到3.1万。", "钱鹏", {("钉钉专业版", "PRICE", 31000)},
+     {("专业版", "PRICE", 31000)}),
+    # A team said as the subject uses and stops its tools (not the writer).
+    ("设计组下个月起不再用蓝湖了，交付统一走Figma。", "鲁婧",
+     {("设计组", "STOPPED_USING", "蓝湖"), ("设计组", "USES", "Figma")}, {("鲁婧", "USES", "Figma")}),
+    # Someone met at an event does not work there; "working with" a team is no employment.
+    ("Met Lisa Park at SaaStr — she runs marketing at Hooli.", "Ann", {("Lisa Park", "WORKS_AT", "Hooli")},
+     {("Lisa Park", "WORKS_AT", "SaaStr")}),
+    ("Yesterday I met Tom Hale at Dreamforce.", "Ann", set(), {("Tom Hale", "WORKS_AT", "Dreamforce")}),
+    ("I talked to Dana Lee at Acme yesterday.", "Ann", {("Dana Lee", "WORKS_AT", "Acme")}, set()),
+    ("I love working with the Greenleaf team.", "Ann", set(), {("Ann", "WORKS_AT", "Greenleaf")}),
+    # A role denied ("已经不是…的X了") is left, not held.
+    ("李明已经不是华为的销售经理了。", "马丽",
+     {("李明", "LEFT_ROLE", "销售经理")}, {("李明", "HAS_ROLE", "销售经理")}),
+    ("王建国已经不是星河的IT总监了，现在是他们的CIO。", "马丽",
+     {("王建国", "LEFT_ROLE", "IT总监"), ("王建国", "HAS_ROLE", "CIO")}, {("王建国", "HAS_ROLE", "IT总监")}),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    return BuiltinExtractor()
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_what_values_are_about_and_who_is_meant(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
