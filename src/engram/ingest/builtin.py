@@ -36,7 +36,6 @@ from engram.ingest.clauses import (
     find_conditions,
     hedged,
     is_future,
-    is_past,
     negation,
     never_began,
     trim_object,
@@ -91,6 +90,7 @@ from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
 from engram.nlp.dates import fact_dates, reference_of, scoped_dates
 from engram.nlp.references import ReferenceTable
+from engram.nlp.tense import is_past
 from engram.nlp.tokenize import has_cjk
 
 _LEFT_TYPES = frozenset({"person", "organisation", "animal", "thing"})

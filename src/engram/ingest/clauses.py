@@ -7,7 +7,7 @@ which one a position is in), ``find_conditions``
 own words), ``trim_object``
 (cut an object phrase before trailing clauses and particles), ``split_objects`` ("reading,
 writing and hiking" → three objects), ``negation`` ("no longer / 不再" → stop, "not / 不" →
-not) and ``is_past`` (了/过/昨天, "last week").
+not) and ``is_future`` ("planning to", 打算); the past is read by ``engram.nlp.tense``.
 """
 
 from __future__ import annotations
@@ -290,12 +290,6 @@ _ZH_NOT = re.compile(
     r"[^，。；不]{0,3}$"
 )
 _ZH_STOP_AFTER = re.compile(r"^[^，。；！？]{0,12}?了")
-_EN_PAST = re.compile(
-    r"\b(?:last (?:week|month|year|summer|weekend|night|\w+day)|yesterday|ago|went|visited|was|were|"
-    r"got back|came back|returned)\b",
-    re.I,
-)
-_ZH_PAST = re.compile(r"了|过|昨天|上周|上个月|去年|之前|已经|前天|上次|刚|[访见聊谈]完")
 
 
 # "X is not 50k, it is 80k", 预算不是50万，是80万: the value denied is corrected in the same breath.
@@ -363,11 +357,6 @@ def never_began(sentence: str, lang: Lang) -> bool:
     """Return True when the sentence says something never happened ("and never did", 从来没用过): a
     "not" there is no stop, which would say it was once so."""
     return bool((_EN_NEVER if lang == "en" else _ZH_NEVER).search(sentence))
-
-
-def is_past(clause: str, lang: Lang) -> bool:
-    """Return True when a clause is marked as past (了/过/昨天, "last week", "went")."""
-    return bool((_EN_PAST if lang == "en" else _ZH_PAST).search(clause))
 
 
 _EN_FUTURE = re.compile(

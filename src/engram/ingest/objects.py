@@ -16,6 +16,7 @@ from engram.models.graph import Scalar
 from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import AMOUNT, cn_to_int, parse_amount
 from engram.nlp.dates import date_value
+from engram.nlp.tense import past_event
 from engram.nlp.tokenize import has_cjk
 
 _NAMED_TYPES = frozenset({"place", "organisation", "product"})
@@ -99,7 +100,7 @@ def read_objects(
             clause = reading.text[slice(*reading.clause_of(start))]
             if predicate == "MEETING_AT" and _CALLED_OFF.search(clause):
                 return []  # "Sync on Jan 3 at 11am has been cancelled": no meeting to keep
-            past = bool(_PAST_EVENT[lang].search(clause))
+            past = past_event(clause, lang)
         value = _literal(kind, raw, message.at, past=past)
         if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
             return []  # "their order for 200 laptops": a count of things, not money
@@ -255,16 +256,6 @@ _ZH_ONLY_ADVERBS = re.compile(
 现在直接卸载了)."""
 
 
-_PAST_EVENT = {
-    "en": re.compile(
-        r"\b(?:was|were|had|met|held|went|happened|took place|thanks for (?:meeting|the call|coming)|"
-        r"following up on|remember|no-showed|yesterday|ago|last (?:week|month|year|\w+day))\b",
-        re.I,
-    ),
-    "zh": re.compile(r"开过|开完|上次|原定|昨天|上周|上个月|去年|纪要"),
-}
-"""A clause telling a meeting or a deadline that has passed ("Our kickoff was on Jan 15"): its date
-stays in the past, however long ago."""
 _CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取消了?|不开了", re.I)
 
 

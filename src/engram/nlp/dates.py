@@ -55,6 +55,7 @@ from engram.nlp.date_scan import (
     local_now,
     scan,
 )
+from engram.nlp.tense import past_on_date
 from engram.nlp.timeexpr import TIMEISH, fold_lookalikes
 from engram.nlp.tokenize import has_cjk
 from engram.timeutil import zone_named
@@ -168,7 +169,7 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     future = _FUTURE_CUE.search(said_before) or _ZH_FUTURE_AFTER.match(text, span.span[1])
     if over <= reference.astimezone(UTC) and future:
         return _shifted(span, lambda moment: _years_later(moment, 1))
-    past = _PAST_CUE.search(_CLAUSE_END.split(said_before)[-1]) or _ZH_PAST_AFTER.match(text, span.span[1])
+    past = past_on_date(_CLAUSE_END.split(said_before)[-1], text[span.span[1] :])
     if span.start > reference.astimezone(UTC) and span.granularity == "day" and past:
         # "I went to Tokyo on December 20th", 12月20号去了东京, said in November: last December's
         return _shifted(span, lambda moment: _years_later(moment, -1))
@@ -208,12 +209,6 @@ _ZH_FUTURE_AFTER = re.compile(
     r"(?:份|底|初|中旬|上旬|下旬)?[我你他她们咱]{0,2}(?:就要|要|会|打算|准备|计划|将)"
 )
 """我12月要去日本, 12月份我要…: the future said right after the date."""
-_ZH_PAST_AFTER = re.compile(r"[^，。；！？]{0,6}?(?:去了|到了|回了|见了|来了|办了)")
-"""12月20号去了东京: the past said right after the date."""
-_PAST_CUE = re.compile(
-    r"\b(?:went|visited|joined|left|met|flew|got back|came back|returned|arrived)\b|去了|到了|回了|见了", re.I
-)
-"""A past verb before a date in its clause ("I went to Tokyo on December 20th")."""
 
 
 def _years_later(moment: datetime, years: int) -> datetime:
