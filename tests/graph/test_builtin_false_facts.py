@@ -139,6 +139,10 @@ def test_statements_read_as_they_are_meant(
         ("国庆打算带爸妈去趟西安，票都买好了，10月2号出发。", "2024-10"),  # a day, after 打算
         ("I visited Paris on February 3 and will go back next year.", "2024-02"),  # the future comes after
         ("Our office opens in June 2023, they will say.", "2023-06"),  # a year said stays
+        ("Starting in July, I am the team lead for APAC.", "2024-07"),  # a change announced
+        ("我从六月开始担任大客户支持组的组长。", "2024-06"),
+        ("从二月开始就一直是我在管了。", "2024-02"),  # told in the past
+        ("Since June I have been the lead.", "2023-06"),  # "since" looks back
     ],
 )
 def test_a_month_named_alone_follows_the_tense(text: str, month: str) -> None:

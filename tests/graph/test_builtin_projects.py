@@ -42,6 +42,14 @@ CASES: list[Case] = [
      {("李明", "LEFT_ROLE", "销售经理")}, {("李明", "HAS_ROLE", "销售经理")}),
     ("王建国已经不是星河的IT总监了，现在是他们的CIO。", "马丽",
      {("王建国", "LEFT_ROLE", "IT总监"), ("王建国", "HAS_ROLE", "CIO")}, {("王建国", "HAS_ROLE", "IT总监")}),
+    # A meeting one will miss is not one's meeting, nor "不" what one attends.
+    ("Can't make standup today, kid is sick.", "Zoey", set(), {("Zoey", "MEETING_AT", "2024-03-13")}),
+    ("明天的周会我参加不了。", "Zoey", set(), {("Zoey", "ATTENDED", "不"), ("Zoey", "PLANS_TO", "不")}),
+    # Objects: a chat filler is no part of one, a month alone is none, a task is no project.
+    ("I'm allergic to peanuts btw", "Ann",
+     {("Ann", "ALLERGIC_TO", "peanuts")}, {("Ann", "ALLERGIC_TO", "peanuts btw")}),
+    ("华美的客户我已经不负责了，四月份交给小刘了。", "冯涛", set(), {("小刘", "RESPONSIBLE_FOR", "四月份")}),
+    ("小金负责API迁移。", "冯涛", {("小金", "RESPONSIBLE_FOR", "API迁移")}, {("小金", "ASSIGNED_TO", "API")}),
 ]  # fmt: skip
 
 

@@ -99,7 +99,8 @@ _EN_TIME_CUT = re.compile(
     r"autumn|winter|spring|time|season|semester|friday|saturday|sunday|monday|tuesday|wednesday|thursday)|"
     r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
-    r"sometimes|often|together|lol|haha|either|instead|anyway|for (?:a|the) (?:while|first time|last time)|"
+    r"sometimes|often|together|lol|haha|btw|tbh|fyi|imo|lmao|rn|either|instead|anyway|"
+    r"for (?:a|the) (?:while|first time|last time)|"
     rf"(?:for|over) {_DURATION}|{_DURATION} ago|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
     r"?weekends?|"
@@ -149,7 +150,9 @@ _NON_OBJECT = re.compile(
     r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
     r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
     r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot|into|onto|"
-    r"over|through|from|off|away|back|around)\b|[新旧老大小好坏多少]$",  # 在用新的…: no object said
+    r"over|through|from|off|away|back|around)\b|[新旧老大小好坏多少]$"  # 在用新的…: no object said
+    # a time alone: 四月份 of 四月份交给小刘了
+    r"|(?:[\d一二三四五六七八九十]{1,2}月份?|[上下]半年|年[底初]|月[底初]|[上下本这]周|[上下]个月)$",
     re.I,
 )
 _PRONOUNS = {"it", "that", "this", "them", "these", "those", "you", "him", "her", "me", "us", "one",

@@ -98,8 +98,8 @@ def read_objects(
         past = False
         if kind == "date":  # only a date's reading depends on its clause's tense
             clause = reading.text[slice(*reading.clause_of(start))]
-            if predicate == "MEETING_AT" and _CALLED_OFF.search(clause):
-                return []  # "Sync on Jan 3 at 11am has been cancelled": no meeting to keep
+            if predicate == "MEETING_AT" and (_CALLED_OFF.search(clause) or _MISSED.search(clause)):
+                return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
         value = _literal(kind, raw, message.at, past=past)
         if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
@@ -256,6 +256,12 @@ _ZH_ONLY_ADVERBS = re.compile(
 现在直接卸载了)."""
 
 
+_MISSED = re.compile(
+    r"\b(?:can'?t|cannot|won'?t|will not|unable to) (?:make|attend|join|be at)\b|\bskip(?:ping)?\b|"
+    r"去不了|参加不了|来不了|不参加|请假",
+    re.I,
+)
+"""A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了): not theirs."""
 _CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取消了?|不开了", re.I)
 
 

@@ -240,7 +240,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="project", antecedent=True, trigger="退出|撤出|不管了|不做了|不跟了", negatable=False),
     zh("ASSIGNED_TO", rf"(?:被?分到了?|被?分配到了?|调到了?|派到了?|接手了?|加入了?|转到了?|"
        rf"(?:跟|和)我一起做|一起做|参与了?|负责(?!的)){ZH_OBJ}", 0.85, kind="entity", object_type="project",
-       require_mention=True, trigger="分到|分配到|调到|派到|接手|加入|转到|一起做|参与|负责", stop="UNASSIGNED_FROM"),
+       require_mention=True, whole=True, trigger="分到|分配到|调到|派到|接手|加入|转到|一起做|参与|负责",
+       stop="UNASSIGNED_FROM"),  # whole: 负责API迁移 is no project "API"
     zh("ASSIGNED_TO", rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}项目)(?:其实|现在|目前|一直|实际上)?(?:由|交给|归|是)"
        rf"{PERSON}(?:在|来)?(?:牵头|负责|跟进|主导|"
        r"对接|接手|管)", 0.8, subject="group", subject_type="person", kind="entity", object_type="project",
@@ -428,7 +429,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="感兴趣"),
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
     # ── places visited, plans, goals ─────────────────────────────────────────────────────
-    zh("ATTENDED", rf"参加(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ}", 0.8, kind="value", trigger="参加"),  # 参加下: 一下
+    zh("ATTENDED", rf"参加(?![不没])(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ}", 0.8, kind="value",
+       trigger="参加"),  # 参加下: 一下; 参加不了: not going
     zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲|见|陪|聚|谈|签')}",
        0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
     zh("PLANS_TO_VISIT", rf"(?<![起高])飞(?:了)?(?:一趟|趟)?(?:往|去|到|回)?(?![^，。！？；]*?(?:航班|机票))"  # 飞成都的航班

@@ -55,7 +55,7 @@ from engram.nlp.date_scan import (
     local_now,
     scan,
 )
-from engram.nlp.tense import past_on_date
+from engram.nlp.tense import is_past, past_on_date
 from engram.nlp.timeexpr import TIMEISH, fold_lookalikes
 from engram.nlp.tokenize import has_cjk
 from engram.timeutil import zone_named
@@ -166,7 +166,11 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
         return span
     over = span.end if span.end is not None else span.start + timedelta(days=1)
     said_before = _said_before(text, span)
-    future = _FUTURE_CUE.search(said_before) or _ZH_FUTURE_AFTER.match(text, span.span[1])
+    future = (
+        _FUTURE_CUE.search(said_before)
+        or _ZH_FUTURE_AFTER.match(text, span.span[1])
+        or _starts_ahead(span, said_before, text)
+    )
     if over <= reference.astimezone(UTC) and future:
         return _shifted(span, lambda moment: _years_later(moment, 1))
     past = past_on_date(_CLAUSE_END.split(said_before)[-1], text[span.span[1] :])
@@ -174,6 +178,20 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
         # "I went to Tokyo on December 20th", 12月20号去了东京, said in November: last December's
         return _shifted(span, lambda moment: _years_later(moment, -1))
     return span
+
+
+def _starts_ahead(span: DateSpan, said_before: str, text: str) -> bool:
+    """Return True for a change said to start in a month or on a day, in a sentence told in no past
+    tense ("Starting in July, I'm the team lead", 从7月起我负责华东区): an announcement of what is
+    coming, not a recount ("从六月开始就一直是我在管了" stays past)."""
+    if span.kind != "since" or not _START_CUE.search(span.text):
+        return False
+    sentence = said_before + _SENTENCE_END.split(text[span.span[1] :], maxsplit=1)[0]
+    return not is_past(sentence, "zh" if has_cjk(span.text) else "en")
+
+
+_START_CUE = re.compile(r"^(?:starting|beginning|effective|from)\b|^从|起$|开始$", re.I)
+"""A date said as when something starts: "starting in July", "from June on", 从7月起, 6月开始."""
 
 
 def _said_before(text: str, span: DateSpan) -> str:
