@@ -50,6 +50,15 @@ CASES: list[Case] = [
      {("Ann", "ALLERGIC_TO", "peanuts")}, {("Ann", "ALLERGIC_TO", "peanuts btw")}),
     ("华美的客户我已经不负责了，四月份交给小刘了。", "冯涛", set(), {("小刘", "RESPONSIBLE_FOR", "四月份")}),
     ("小金负责API迁移。", "冯涛", {("小金", "RESPONSIBLE_FOR", "API迁移")}, {("小金", "ASSIGNED_TO", "API")}),
+    # Who works where, said as an apposition: "<name> (<role> at <org>)", "the <role> of <org>, <name>".
+    ("I spoke with Peter Walsh (IT Director at Fabrikam) today.", "Ann",
+     {("Peter Walsh", "WORKS_AT", "Fabrikam"), ("Peter Walsh", "HAS_ROLE", "IT Director")}, set()),
+    ("The CEO of Initech, Bill Lumbergh, called.", "Ann",
+     {("Bill Lumbergh", "WORKS_AT", "Initech"), ("Bill Lumbergh", "HAS_ROLE", "CEO")}, set()),
+    ("Sunrise Bakery's owner, Ruby Ross, wants a quote.", "Ann",
+     {("Ruby Ross", "WORKS_AT", "Sunrise Bakery"), ("Ruby Ross", "HAS_ROLE", "owner")}, set()),
+    ("My sister's husband, Tom Hale, is visiting.", "Ann", set(), {("Tom Hale", "WORKS_AT", "Ann's sister")}),
+    ("朝阳烘焙的老板周丽想要报价。", "马丽", {("周丽", "WORKS_AT", "朝阳烘焙")}, set()),
 ]  # fmt: skip
 
 

@@ -76,6 +76,25 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger=EN_ROLE_TRIGGER),
+    # "Peter Walsh (IT Director at Fabrikam)", "Marcus Hale, IT director at Pinecrest Schools"
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s?[,(]\s?(?:the\s|our\s|their\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|of|with)\s"
+       rf"{EN_NOT_UNTIL}(?P<obj>{EN_CAPS})", 0.8, subject="group", subject_type="person", named_subject=True,
+       require_mention=True, strict=True, object_type="organisation", trigger=EN_ROLE_TRIGGER),
+    # "The CEO of Initech, Bill Lumbergh", "Sunrise Bakery's owner, Ruby Ross": the role of the
+    # organisation, then who holds it
+    *(
+        en(predicate, rf"\b{EN_NOT_HELD}{shape},\s(?P<subj>{EN_PERSON_NAME})\b", 0.8, subject="group", subject_type="person",
+           named_subject=True, require_mention=predicate == "WORKS_AT", strict=predicate == "WORKS_AT",
+           kind="entity", object_type=kind, trigger=EN_ROLE_TRIGGER)
+        for predicate, role, organisation, kind in (
+            ("WORKS_AT", EN_ROLE, f"(?P<obj>{EN_CAPS})", "organisation"),
+            ("HAS_ROLE", f"(?P<obj>{EN_ROLE})", EN_CAPS, "role"),
+        )
+        for shape in (
+            rf"{role}\s(?:of|at)\s{organisation}",
+            rf"{organisation}['’]s\s(?:new\s|current\s)?{role}",
+        )
+    ),
     # "just started as VP Sales at Crestline Software"
     en("WORKS_AT", rf"\b(?:started|starting|starts|start) as (?:a |an |the )?{EN_ROLE}\s(?:at|with) {EN_OBJ}", 0.85,
        require_mention=True, object_type="organisation", trigger="started as|starting as|starts as|start as"),
