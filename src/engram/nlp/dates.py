@@ -169,7 +169,7 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     future = (
         _FUTURE_CUE.search(said_before)
         or _ZH_FUTURE_AFTER.match(text, span.span[1])
-        or _starts_ahead(span, said_before, text)
+        or _starts_ahead(span, said_before, text, reference)
     )
     if over <= reference.astimezone(UTC) and future:
         return _shifted(span, lambda moment: _years_later(moment, 1))
@@ -180,11 +180,15 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     return span
 
 
-def _starts_ahead(span: DateSpan, said_before: str, text: str) -> bool:
-    """Return True for a change said to start in a month or on a day, in a sentence told in no past
-    tense ("Starting in July, I'm the team lead", 从7月起我负责华东区): an announcement of what is
-    coming, not a recount ("从六月开始就一直是我在管了" stays past)."""
-    if span.kind != "since" or not _START_CUE.search(span.text):
+def _starts_ahead(span: DateSpan, said_before: str, text: str, reference: datetime) -> bool:
+    """Return True for a change said to start in a month or on a day whose coming occurrence is nearer
+    than its last, in a sentence told in no past tense ("Starting in July, I'm the team lead" said in
+    March, 从7月起我负责华东区): an announcement of what is coming. Not a recount
+    ("从六月开始就一直是我在管了"), nor a start just gone (从6月30日起不再负责… said on July 1)."""
+    if span.kind != "since" or span.start is None or not _START_CUE.search(span.text):
+        return False
+    now = reference.astimezone(UTC)
+    if _years_later(span.start, 1) - now >= now - span.start:
         return False
     sentence = said_before + _SENTENCE_END.split(text[span.span[1] :], maxsplit=1)[0]
     return not is_past(sentence, "zh" if has_cjk(span.text) else "en")
