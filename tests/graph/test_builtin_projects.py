@@ -59,6 +59,12 @@ CASES: list[Case] = [
      {("Ruby Ross", "WORKS_AT", "Sunrise Bakery"), ("Ruby Ross", "HAS_ROLE", "owner")}, set()),
     ("My sister's husband, Tom Hale, is visiting.", "Ann", set(), {("Tom Hale", "WORKS_AT", "Ann's sister")}),
     ("朝阳烘焙的老板周丽想要报价。", "马丽", {("周丽", "WORKS_AT", "朝阳烘焙")}, set()),
+    # Both parents named at once: what is said of them is said of each, and each is the speaker's parent.
+    ("My parents live in Pune and they're coming to stay with us.", "Dev",
+     {("Dev's mom", "LIVES_IN", "Pune"), ("Dev's dad", "LIVES_IN", "Pune"), ("Dev", "CHILD_OF", "Dev's dad")},
+     {("Dev", "LIVES_IN", "Pune")}),
+    ("我爸妈都喜欢钓鱼。", "黄磊", {("黄磊的妈妈", "LIKES", "钓鱼"), ("黄磊的爸爸", "LIKES", "钓鱼")}, set()),
+    ("Our parents' evening is on Friday.", "Dev", set(), {("Dev's dad", "MEETING_AT", "2024-03-15")}),
 ]  # fmt: skip
 
 

@@ -55,6 +55,7 @@ from engram.ingest.mentions import (
 from engram.ingest.mentions_zh import organisation_beginning_with, starts_a_word
 from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.orders import add_ordered_products
+from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
 from engram.ingest.signing import signed_deal
@@ -466,6 +467,7 @@ class BuiltinExtractor:
             partners = coordinated(
                 sentence, lang, reading.candidates, reading.mentions, subject_name, max(cue, obj_start)
             )
+            partners += the_other_parent(subject_name, reading.mentions, reading.text, message)
             facts += [f.model_copy(update={"subject": p}) for p in partners for f in facts if f.object != p]
         giver = handed_over_by(match, reading, message) if pattern.handover and facts else None
         if giver is not None and giver != subject_name:

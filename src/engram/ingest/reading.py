@@ -78,7 +78,7 @@ class Sentence:
         return self.clauses[clause_at(self.clauses, position)]
 
 
-_PRIVATE = frozenset({"kin", "said_as"})
+_PRIVATE = frozenset({"kin", "said_as", "pair"})
 """Mention attributes the extractor reads itself, never stored on the entity."""
 
 

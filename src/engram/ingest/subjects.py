@@ -25,6 +25,7 @@ from engram.ingest.clauses import Lang, clause_at
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
 from engram.ingest.mentions_zh import is_unknown_word, is_whole_word, word_at
+from engram.ingest.parents import parent_pair
 
 Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
@@ -139,6 +140,9 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             kin = match["kin"].lower()
             if match["det"].lower() == "the" and kin not in _THE_KIN:
                 continue
+            if kin in ("parents", "folks") and actor and match["det"].lower() == "my":
+                out.append(parent_pair(match.start(), match.end("kin"), actor, lang))
+                continue
             if match["plural"] or kin == "kids":
                 out.append(Mention(match.start(), match.end("kin"), kin, "group"))
                 continue
@@ -164,8 +168,14 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             word = "husband" if kin == "hubby" else kin
             out.append(_relative(match, None, word, KIN_EN[kin][1], actor, lang))
     else:
-        groups = [(m.start(), m.end()) for m in _ZH_PLURAL_KIN.finditer(sentence)]
-        out += [Mention(start, end, sentence[start:end], "group") for start, end in groups]
+        several = list(_ZH_PLURAL_KIN.finditer(sentence))
+        groups = [(m.start(), m.end()) for m in several]
+        out += [
+            parent_pair(m.start(), m.end(), actor, lang)
+            if actor and m["kin"] in ("爸妈", "父母")
+            else Mention(m.start(), m.end(), m.group(), "group")
+            for m in several
+        ]
         for match in _ZH_KIN.finditer(sentence):
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
