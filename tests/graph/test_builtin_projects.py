@@ -65,6 +65,11 @@ CASES: list[Case] = [
      {("Dev", "LIVES_IN", "Pune")}),
     ("我爸妈都喜欢钓鱼。", "黄磊", {("黄磊的妈妈", "LIKES", "钓鱼"), ("黄磊的爸爸", "LIKES", "钓鱼")}, set()),
     ("Our parents' evening is on Friday.", "Dev", set(), {("Dev's dad", "MEETING_AT", "2024-03-15")}),
+    # A payment sent is paid; "Enterprises" ends a firm's name, whoever's first name begins it.
+    ("Vandelay Industries sent payment of $3,250 for April.", "Ann",
+     {("Vandelay Industries", "PAID", 3250)}, set()),
+    ("Wayne Enterprises uses Salesforce for their CRM.", "Ann",
+     {("Wayne Enterprises", "USES", "Salesforce")}, set()),
 ]  # fmt: skip
 
 

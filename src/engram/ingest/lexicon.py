@@ -117,7 +117,8 @@ ORG_WORDS = _words(
     "Financial Mining Chemicals Dynamics Automotive Shipping Transport Resorts Brands Markets Stores "
     "Trading Textiles Packaging Printing Services Technology Electric Utilities Farms Sports Fitness "
     "Education Learning Credit Finance Investments Advisors Associates Bancorp Lines Wireless Devices "
-    "Winery Brewery Distillery Glassworks Works Mills Bio Sciences Publishers Law Dairy Bakeries"
+    "Winery Brewery Distillery Glassworks Works Mills Bio Sciences Publishers Law Dairy Bakeries "
+    "Enterprises Corporation Limited GmbH PLC Laboratories"
 )
 OPENING_VERBS = _words(
     "Met Called Emailed Visited Pinged Texted Saw Closed Signed Lost Won Booked Joined Left Quoted Sent Told "

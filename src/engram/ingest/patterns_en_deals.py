@@ -110,6 +110,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="discount"),
     en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
        subject_type="organisation", kind="amount", trigger="payment of"),
+    en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:sent|made|wired) (?:us )?(?:a |the |their )?(?:payment|wire|transfer) "
+       rf"(?:of|for) {EN_AMOUNT}", 0.85, subject="group", subject_type="organisation", kind="amount",
+       trigger="payment|wire|transfer"),  # "Vandelay Industries sent payment of $3,250 for April"
     en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:paid|has paid|transferred|wired) (?:us |the )?"
        rf"(?:(?!(?:milestone|phase|invoice|installment|instalment|tranche|part|number|no)\b)[\w-]+\s){{0,3}}?"
        rf"(?:of\s)?{EN_AMOUNT}", 0.85,
