@@ -12,7 +12,8 @@ from engram.ingest.builtin import BuiltinExtractor
 CASES: list[Case] = [
     # A project named in the sentence holds its budget, date and meeting, not its customer or the speaker.
     ("鼎新电子的设备更新项目，老板娘说总预算不超过六十万，方案月底前要交给她。", "周宁",
-     {("设备更新项目", "BUDGET", 600000)}, {("鼎新电子", "BUDGET", 600000), ("周宁", "BUDGET", 600000)}),
+     {("鼎新电子设备更新项目", "BUDGET", 600000)},
+     {("鼎新电子", "BUDGET", 600000), ("周宁", "BUDGET", 600000)}),
     ("拜访启明光电，IT负责人葛伟确认机房扩容项目预算80万。", "周宁",
      {("机房扩容项目", "BUDGET", 800000)}, {("启明光电", "BUDGET", 800000)}),
     ("@全体 周四上午10点凯泓商业的陆总过来，谈智慧停车项目二期，这期他们预算给了60w左右。", "周宁",
@@ -70,6 +71,31 @@ CASES: list[Case] = [
      {("Vandelay Industries", "PAID", 3250)}, set()),
     ("Wayne Enterprises uses Salesforce for their CRM.", "Ann",
      {("Wayne Enterprises", "USES", "Salesforce")}, set()),
+    # Two customers' projects of one name stay two (each is named with its owner).
+    ("华润集团的设备更新项目预算八十万，鼎新电子的设备更新项目预算六十万。", "王磊",
+     {("华润集团设备更新项目", "BUDGET", 800000), ("鼎新电子设备更新项目", "BUDGET", 600000)},
+     {("设备更新项目", "BUDGET", 800000)}),
+    # A role held before ("前", "formerly") is no employer, nor one the speaker only contacted or serves.
+    ("阿里的前CTO王坚现在是我们的顾问。", "王磊", set(),
+     {("王坚", "WORKS_AT", "阿里"), ("王坚", "HAS_ROLE", "CTO")}),
+    ("Rachel Green (formerly Marketing Manager at Bloom & Co) is now freelancing.", "Sam", set(),
+     {("Marketing Manager", "WORKS_AT", "Bloom & Co"), ("Rachel Green", "WORKS_AT", "Bloom & Co")}),
+    ("I pinged the VP of Sales at Globex about the renewal.", "Sam", set(), {("Sam", "WORKS_AT", "Globex")}),
+    ("I'm the account manager for Globex.", "Sam", set(), {("Sam", "WORKS_AT", "Globex")}),
+    ("I'm the head of IT at Contoso.", "Sam", {("Sam", "WORKS_AT", "Contoso")}, set()),
+    ("Lisa Park was never the VP of Sales at Globex.", "Sam", set(), {("Lisa Park", "WORKS_AT", "Globex")}),
+    ("Caught up with Mark Diaz at the Gartner summit.", "Sam", set(), {("Mark Diaz", "WORKS_AT", "Gartner")}),
+    # Someone else's parents are neither that person nor the speaker's parents.
+    ("Sarah's parents live in Denver.", "Sam", set(), {("Sarah", "LIVES_IN", "Denver")}),
+    ("My parents-in-law live in Kyoto.", "Sam", set(), {("Sam", "LIVES_IN", "Kyoto")}),
+    ("我老婆的父母住在南京。", "王磊", set(), {("王磊的老婆", "LIVES_IN", "南京")}),
+    ("小王的爸妈住在杭州。", "王磊", set(), {("小王", "LIVES_IN", "杭州")}),
+    # What a condition supposes has not happened.
+    ("如果宏远集团在30号之前签约，我们可以给他们打八五折。", "王磊", set(),
+     {("宏远集团", "DISCOUNT", "八五折")}),
+    ("如果从7月起我负责华东区，就得常出差。", "王磊", set(), {("王磊", "RESPONSIBLE_FOR", "华东区")}),
+    ("If I become team lead starting in July, I'll hire two people.", "Sam", set(),
+     {("Sam", "HAS_ROLE", "team lead")}),
 ]  # fmt: skip
 
 

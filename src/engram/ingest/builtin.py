@@ -41,7 +41,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.counterparts import add_counterpart_employers
-from engram.ingest.frames import UNSETTLED, Pattern, supposed
+from engram.ingest.frames import EN_ROLE, UNSETTLED, Pattern, conditional, supposed
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
@@ -111,6 +111,11 @@ _SHARED = _PERSONAL - {"MARRIED_TO", "PARTNER_OF", "SIBLING_OF", "CHILD_OF", "FR
     "PLANS_TO",
 }  # fmt: skip
 """Predicates two people joined by "and" share ("Tom and I live in Denver", 赵倩、邓凯都向他汇报)."""
+_A_ROLE = re.compile(EN_ROLE, re.I)
+_FORMER = re.compile(r"的前(?![台天面后])|前任")
+_FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
+"""Before a role in a match or right before the match: one held before (阿里的前CTO王坚, 前任总监,
+"formerly Marketing Manager at …")."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
@@ -341,6 +346,11 @@ class BuiltinExtractor:
             predicate = pattern.past
         if pattern.future and is_future(sentence[clause[0] : max(cue, obj_start)], lang):
             predicate = pattern.future
+        if predicate in ("WORKS_AT", "HAS_ROLE") and (
+            _FORMER.search(match.group())
+            or _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
+        ):
+            return []  # 阿里的前CTO王坚, "(formerly Marketing Manager at …)": a role held before, not now
         if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):
             return []
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
@@ -362,6 +372,8 @@ class BuiltinExtractor:
             supposed(sentence, reading.clauses, cue, lang) or never_began(sentence, lang)
         ):
             return []  # 如果…就不用飞书了, "I'd quit Slack", 从来没用过: a stop that did not happen
+        if conditional(sentence, reading.clauses, cue, lang):
+            return []  # "If I become team lead in July", 如果…就给他们打八五折: nothing that happened
         source_kind: SourceKind = "stated"
         if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
             source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT
@@ -504,8 +516,8 @@ class BuiltinExtractor:
                     return None  # "Park" of "Met Lisa Park at SaaStr": a name's tail is no subject
                 if named is not None:
                     _person_if_first_named(named, named.name)
-                if named is None or named.type != "person":
-                    return None
+                if named is None or named.type != "person" or _A_ROLE.fullmatch(named.name):
+                    return None  # "Marketing Manager" of "(formerly Marketing Manager at …)": a title
                 message.add_entity(named)
                 return named.name, 0.95
             if text.lower() in ("he", "she", "his", "her"):  # "…Maria Lopez; her direct line is …"

@@ -190,6 +190,25 @@ def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang
     return lang == "en" or bool(_THEN.search(sentence, clauses[index][0], cue))
 
 
+def conditional(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:
+    """Return True when the clause of ``cue`` is a condition ("If I become team lead starting in July",
+    如果从7月起我负责华东区) or follows one ("If Acme signs, they get 15% off"; in Chinese with 就 or 那:
+    如果宏远集团30号前签约，我们就给他们打八五折): nothing in it has happened."""
+    index = clause_at(clauses, cue)
+    start = clauses[index][0] if clauses else 0
+    if _CONDITION_IN[lang].search(sentence, start, cue):
+        return True
+    if index == 0 or not _CONDITION[lang].match(sentence, clauses[index - 1][0]):
+        return False
+    return lang == "en" or bool(_THEN_OFFERED.search(sentence, clauses[index][0], cue))
+
+
+_THEN_OFFERED = re.compile(r"就|那|便|可以|会|得|要")
+"""After a Chinese condition's clause: what follows from it (就, 那) or is offered (可以, 会)."""
+_CONDITION_IN = {
+    "en": re.compile(r"(?<!even )\b(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)", re.I),
+    "zh": re.compile(r"如果|要是|万一|假如|假设"),
+}
 UNSETTLED = {
     "en": re.compile(rf"\?|\b(?:maybe|perhaps|might)\b|{SUPPOSED['en'].pattern}", re.I),
     "zh": re.compile(rf"[？?]|吗|可能|也许|或许|不会|是不是|不同意|反对|不让|不准|{SUPPOSED['zh'].pattern}"),
@@ -298,7 +317,7 @@ EN_HQ_MOVED = (
 EN_NOT_HELD = "".join(
     rf"(?<!{before}{word})"
     for before in ("former ", "ex-", "previous ", "formerly ", "previously ", "for ", "for a ", "for an ")
-    for word in ("", *(rf"[A-Za-z]{{{n}}} " for n in range(2, 9)))
+    for word in ("", *(rf"[A-Za-z]{{{n}}} " for n in range(2, 13)))
 )
 """Before a role, with or without one word of it: a role not held now ("former IT director at …",
 "candidate for CFO at …")."""

@@ -247,7 +247,8 @@ _ORG_TAIL = re.compile(r"(?:股份)?(?:有限)?(?:公司|集团)|控股|部(?![�
 
 def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
     """Return a project that begins inside an organisation's name from that name's start
-    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目), an organisation with the
+    (新锐/传媒 直播代运营项目: 新锐传媒直播代运营项目, not 传媒直播代运营项目) or after it and 的
+    (华润的设备更新项目: 华润设备更新项目, so two customers' projects stay two), an organisation with the
     集团, 有限公司 or 部 after its industry word (清源餐饮集团, 数据智能部), and a contract named after
     the organisation whose it is (华信证券的运维服务合同: 华信证券运维服务合同, not 服务合同)."""
     start, end, text, kind = mention
@@ -259,6 +260,9 @@ def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
         owner = next((f for f in found if f[3] == "organisation" and f[0] < start < f[1]), None)
         if owner is not None:
             return owner[0], end, sentence[owner[0] : end], kind
+        org = next((f for f in found if f[3] == "organisation" and f[1] == start - 1), None)
+        if org is not None and sentence[start - 1] == "的":  # 鼎新电子的设备更新项目: 鼎新电子设备更新项目
+            return start, end, org[2] + text, kind
     if kind == "document" and (whose := _CONTRACT_OWNER.search(sentence, 0, start)) is not None:
         name = _BEFORE_AN_OWNER.sub("", whose["owner"], count=1)
         if len(name) >= 4 and name[-2:] in _ORG_SUFFIX:  # its span stays the contract's

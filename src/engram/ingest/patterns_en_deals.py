@@ -212,7 +212,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # organisation talked about employs them: engram.ingest.implied)
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s?\((?:their |the )?(?P<obj>{EN_ROLE}|PM|PO|QA|AE|SE|CSM)"
        rf"(?: at [^)]{{2,30}})?\)", 0.75, subject="group", subject_type="person", named_subject=True, kind="entity",
-       object_type="role", trigger="("),
+       object_type="role", introduces=True, trigger="("),
     # a CRM record's field: "Meridian Freight | Contact: Alicia Gomez (Procurement Lead), 312-555-0148"
     en("CONTACT", rf"(?:^|[|｜]\s?)(?:Main |Primary )?(?:Contact|POC|Point of contact):\s?(?P<obj>{EN_PERSON_NAME})"
        rf"(?=[\s,(|]|$)", 0.8, subject="topic", kind="entity", object_type="person", require_mention=True,

@@ -46,6 +46,22 @@ _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
 _REGION = r"(?-i:(?:EMEA|APAC|LATAM|AMER|NA|EU|UK|US|the (?:East|West|North|South|Midwest))\b)"
 """A region one is responsible for ("Solutions Engineer for EMEA"), no employer."""
 
+_CONTACTED = ("met", "emailed", "pinged", "called", "texted", "asked", "told", "with", "to", "meet", "email")
+_NOT_ONES_OWN = "".join(
+    rf"(?<!{verb} the )(?<!{verb} their )(?<!{verb} a )"
+    for verb in (*_CONTACTED, "ping", "call", "cc'd", "never", "not", "longer")
+)
+"""Before a role: someone else's ("I met the CFO of Northwind", "I pinged the VP of Sales at Globex"), or
+one denied ("was never the VP of Sales at Globex", "no longer the CFO at Soylent": its own readings)."""
+_NOT_AN_ACCOUNT = "".join(
+    rf"(?<!account {word} )" for word in ("manager", "owner", "lead", "executive", "director")
+)
+"""Before "for": a client the role serves ("the account manager for Globex"), not the employer."""
+_EVENT_AFTER = (
+    r"(?!(?:the\s)?(?:[A-Z][\w&'-]*\s){0,3}(?:summit|conference|expo|meetup|webinar|forum|fair|festival|gala|show|"
+    r"event|booth|dinner|party|trade show)\b)"
+)
+"""After "at": an event one meets people at ("at the Gartner summit"), not where they work."""
 EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # ── work and study ───────────────────────────────────────────────────────────────────
     en("LEFT_ORGANISATION", rf"\b(?:(?:left|leaving|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
@@ -69,7 +85,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:a |an |the |our )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|down as|quit my job as|no longer work as|retired as|retiring as|retires as",
        negatable=False),
-    en("WORKS_AT", rf"\b{EN_NOT_HELD}{EN_ROLE}\s(?:of|at|for) (?!{EN_DEPARTMENT})(?!{_REGION}){EN_NOT_UNTIL}{EN_OBJ}", 0.8,
+    en("WORKS_AT", rf"\b{EN_NOT_HELD}{_NOT_ONES_OWN}{EN_ROLE}\s(?:of|at|{_NOT_AN_ACCOUNT}for) (?!{EN_DEPARTMENT})(?!{_REGION})"
+       rf"{EN_NOT_UNTIL}{EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
@@ -79,13 +96,13 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "Peter Walsh (IT Director at Fabrikam)", "Marcus Hale, IT director at Pinecrest Schools"
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s?[,(]\s?(?:the\s|our\s|their\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|of|with)\s"
        rf"{EN_NOT_UNTIL}(?P<obj>{EN_CAPS})", 0.8, subject="group", subject_type="person", named_subject=True,
-       require_mention=True, strict=True, object_type="organisation", trigger=EN_ROLE_TRIGGER),
+       require_mention=True, strict=True, object_type="organisation", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "The CEO of Initech, Bill Lumbergh", "Sunrise Bakery's owner, Ruby Ross": the role of the
     # organisation, then who holds it
     *(
         en(predicate, rf"\b{EN_NOT_HELD}{shape},\s(?P<subj>{EN_PERSON_NAME})\b", 0.8, subject="group", subject_type="person",
            named_subject=True, require_mention=predicate == "WORKS_AT", strict=predicate == "WORKS_AT",
-           kind="entity", object_type=kind, trigger=EN_ROLE_TRIGGER)
+           kind="entity", object_type=kind, introduces=True, trigger=EN_ROLE_TRIGGER)
         for predicate, role, organisation, kind in (
             ("WORKS_AT", EN_ROLE, f"(?P<obj>{EN_CAPS})", "organisation"),
             ("HAS_ROLE", f"(?P<obj>{EN_ROLE})", EN_CAPS, "role"),
@@ -101,8 +118,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Ss]aw )(?<!into )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
-       rf"(?!{EN_DEPARTMENT}\b)(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
+    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+       rf"(?!{EN_DEPARTMENT}\b){_EVENT_AFTER}(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,

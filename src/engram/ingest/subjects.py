@@ -115,6 +115,15 @@ _THE_KIN = frozenset({"wife", "husband", "hubby", "kids"})
 _EN_KIN_WORD = "|".join(sorted(KIN_EN, key=len, reverse=True))
 _EN_KIN_OF_KIN = re.compile(rf"\s(?P<kin>{_EN_KIN_WORD})\b", re.I)
 _ZH_PLURAL_KIN = re.compile(r"我(?:的|们的|家的?)?(?P<kin>爸妈|父母|家人|家里人|孩子们|两个孩子)")
+_OTHERS_PLURAL_KIN = {
+    "en": re.compile(
+        rf"(?:\b(?-i:[A-Z])[\w-]*|\b(?i:my|our|his|her|their)\s[\w-]+)['’]s\s(?:{_EN_PLURAL_KIN})\b"
+        r"|\b(?i:his|her|their)\s(?:parents|folks)\b|(?:\b(?i:my|our)\s)?\b(?:parents-in-law|in-laws)\b"
+    ),
+    "zh": re.compile(r"[\u4e00-\u9fff]{1,4}?(?<!我)(?<!我们)的(?:爸妈|父母|孩子们)"),
+}
+"""Someone else's parents or children ("Sarah's parents", 小王的爸妈, "my parents-in-law"): several
+people, none of them the one named before (nor the speaker's own parents)."""
 _ZH_KIN_OF_KIN = re.compile(rf"的(?P<kin>{_ZH_KIN_WORD})")
 _ZH_KIN_OF_KIN_PLURAL = re.compile(rf"的(?:{_ZH_KIN_WORD})们")
 _EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{_EN_KIN_WORD})\b", re.I)
@@ -134,7 +143,9 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
     ``attributes["kin"]`` (the predicate to the actor); a plural ("my kids") has type
     ``group`` and never becomes an entity. Without an actor, relatives are not named.
     """
-    out: list[Mention] = []
+    out = [
+        Mention(m.start(), m.end(), m.group(), "group") for m in _OTHERS_PLURAL_KIN[lang].finditer(sentence)
+    ]
     if lang == "en":
         for match in _EN_KIN.finditer(sentence):
             kin = match["kin"].lower()
@@ -209,7 +220,8 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             if name is None and following is not None:
                 name, end = following.name, following.end
             out.append(_relative(match, name, canonical, predicate, actor, lang, end=end))
-    return out
+    others = [(m.start, m.end) for m in out if m.type == "group"]
+    return [m for m in out if m.type == "group" or not overlaps(m.start, m.end, others)]
 
 
 def _kin_of_kin(
