@@ -164,6 +164,8 @@ def test_a_month_named_alone_follows_the_tense(text: str, month: str) -> None:
         ("周五去了苏州。", "2025-03-12", "2025-03-07"),  # done: last Friday
         ("Monday I met with Acme.", "2025-03-12", "2025-03-10"),
         ("孙丽从6月30日起不再负责华东区的客户。", "2024-07-01", "2024-06-30"),  # a start just gone
+        ("The portal deadline is end of August.", "2024-05-15", "2024-08-31"),  # a month's edge, like 八月底
+        ("Renewal is due by the beginning of May.", "2025-03-12", "2025-05-01"),
         ("从11月起改用即时设计。", "2025-03-12", "2024-11-01"),  # the last November is nearer
         ("从11月起改用即时设计。", "2025-09-12", "2025-11-01"),  # the coming one is nearer
     ],

@@ -144,10 +144,15 @@ _EDGES: list[re.Pattern[str]] = [
     re.compile(
         r"\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<en_rel>next\s+)?(?P<unit>month|year)\b", re.I
     ),
+    re.compile(
+        r"\b(?:the\s+)?(?P<en_edge>(?i:end|beginning|start))\s+of\s+(?P<en_month>January|February|March|April|May|"
+        r"June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b"
+    ),
 ]
-"""Month and year edges (月底, 下个月初, 年底, 2024年初, "the end of next month"), a day of a
+"""Month and year edges (月底, 下个月初, 年底, 2024年初, "the end of next month", "end of August"), a day of a
 relative month (下个月10号) and seasons (明年春天 → 1 March)."""
 _SEASONS = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
+_EN_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
 def _month_end(year: int, month: int) -> date:
@@ -161,6 +166,10 @@ def _edge(m: re.Match[str], today: date) -> Item | None:
         year = int(groups["year"])
     if groups.get("season"):
         return _day_item(m.start(), m.end(), date(year, _SEASONS[groups["season"]], 1))
+    if groups.get("en_month"):  # "end of August" (this year's, like 八月底), "the beginning of May"
+        first = date(year, _EN_MONTHS.index(groups["en_month"][:3].lower()) + 1, 1)
+        last = _month_end(first.year, first.month)
+        return _day_item(m.start(), m.end(), last if groups["en_edge"].lower() == "end" else first)
     if groups.get("unit"):  # English "end of (next) month / year"
         ahead = 1 if groups.get("en_rel") else 0
         if groups["unit"].lower() == "year":
@@ -211,7 +220,8 @@ def _next_date(text: str, pos: int, now: datetime, reference: datetime, zone: tz
         start, end = found.span[0] + shift, found.span[1] + shift
         theirs = Item(start, end, local[0], local[1], found.granularity)
         overlapping = [c for c in candidates if c.start < end and c.end > start]
-        if any(c.end >= end for c in overlapping):  # ours reads it (nearest date, future), cue words kept
+        said = start + len(text[start:end].rstrip(" .,;!?"))  # "end of August.": the stop is no date
+        if any(c.end >= said for c in overlapping):  # ours reads it (nearest date, future), cue words kept
             best = max(overlapping, key=lambda c: (c.end, -c.start))
             candidates = [
                 *candidates,
