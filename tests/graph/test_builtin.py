@@ -238,6 +238,21 @@ def test_references_map_through_a_custom_table(extractor: BuiltinExtractor) -> N
     assert deal.aliases == ["deal:7890"]
 
 
+def test_an_order_said_by_its_number_is_what_its_values_are_about(extractor: BuiltinExtractor) -> None:
+    text = "Hi Dana, confirming Order #4471: 75 standing desks at $540 each, delivered by June 14."
+    result = extractor.extract(episode(text))
+    assert {(e.name, e.type, e.attributes.get("ref_id")) for e in result.entities} >= {
+        ("Order #4471", "purchase_order", "order:4471")
+    }
+    assert {(f.subject, f.predicate, f.value) for f in result.facts} >= {
+        ("Order #4471", "PRICE", 540),
+        ("Order #4471", "QUANTITY", 75),
+    }
+    for plain in ("In order 2024 was a good year.", "We placed an order 300 units strong."):
+        found = extractor.extract(episode(plain)).entities
+        assert not [e for e in found if e.type == "purchase_order"], plain
+
+
 def test_empty_title_marks_name_nothing(extractor: BuiltinExtractor) -> None:
     assert extractor.extract(episode("《 》")).entities == []
     named = extractor.extract(episode("见《 》和《框架协议》")).entities

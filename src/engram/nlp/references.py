@@ -4,8 +4,9 @@ Two kinds of detection, both returning :class:`Reference` spans:
 
 - **table rules**, searched in free text: ``{"pattern": "DEAL-(\\d+)", "type": "deal",
   "id": "deal:{1}"}``; ``{0}`` is the whole match, ``{1}``… the groups. The defaults map
-  ``DEAL-7890`` → ``deal:7890``, ``INV-12`` → ``invoice:12``, ``PO-3`` → ``purchase_order:3`` and
-  any other ``ABC-123`` → ``ref:abc-123``. Custom rules are tried before the defaults.
+  ``DEAL-7890`` → ``deal:7890``, ``INV-12`` → ``invoice:12``, ``PO-3`` → ``purchase_order:3``,
+  ``Order #4471`` → ``order:4471`` (an order too) and any other ``ABC-123`` → ``ref:abc-123``.
+  Custom rules are tried before the defaults.
 - **structural detectors**: 《title》 → document ``doc:<title>``; file names → document
   ``doc:<stem>`` (``报价单_v2.pdf`` → ``doc:报价单@v2``); e-mail addresses → ``email:<lower>``;
   URLs → ``url:<scheme://host/path>`` (host lower-cased, trailing punctuation dropped). A rule
@@ -34,6 +35,13 @@ DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
         r"(?![A-Za-z0-9_-])",
         "type": "purchase_order",
         "id": "purchase_order:{1}",
+    },
+    {
+        # Order #4471, "order 48812", Order No. 3310: a customer's order by its number
+        "pattern": r"(?<![A-Za-z0-9_])(?:Order\s?|order(?=\s?#|\s[Nn]o|\snumber|\s\d{5}))"
+        r"\s?(?:#\s?|[Nn]o\.?\s?|number\s)?(\d{3,})(?![A-Za-z0-9_-])",
+        "type": "purchase_order",
+        "id": "order:{1}",
     },
     {
         "pattern": r"(?<![A-Za-z0-9_@/.-])([A-Z][A-Z0-9]{1,9}(?:-\d{1,10})+)(?![A-Za-z0-9_-])",
