@@ -96,6 +96,13 @@ CASES: list[Case] = [
     ("如果从7月起我负责华东区，就得常出差。", "王磊", set(), {("王磊", "RESPONSIBLE_FOR", "华东区")}),
     ("If I become team lead starting in July, I'll hire two people.", "Sam", set(),
      {("Sam", "HAS_ROLE", "team lead")}),
+    # "head of IT" is a role, not a role at a firm called IT; 老板娘 is one role; a filler is no object.
+    ("Contoso's new head of IT, Mark Chen, starts next month.", "Sam",
+     {("Mark Chen", "HAS_ROLE", "head of IT"), ("Mark Chen", "WORKS_AT", "Contoso")},
+     {("Mark Chen", "HAS_ROLE", "head")}),
+    ("宏达的老板娘周丽也在会上。", "王磊", {("周丽", "HAS_ROLE", "老板娘")}, {("周丽", "HAS_ROLE", "老板")}),
+    ("I don't love working with the Contoso team, honestly.", "Sam",
+     {("Sam", "DISLIKES", "working with the Contoso team")}, set()),
 ]  # fmt: skip
 
 

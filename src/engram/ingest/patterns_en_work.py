@@ -108,7 +108,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
             ("HAS_ROLE", f"(?P<obj>{EN_ROLE})", EN_CAPS, "role"),
         )
         for shape in (
-            rf"{role}\s(?:of|at)\s{organisation}",
+            rf"{role}\s(?:of|at)\s(?!{EN_DEPARTMENT}){organisation}",  # not "head of IT, Mark Chen"
             rf"{organisation}['’]s\s(?:new\s|current\s)?{role}",
         )
     ),
