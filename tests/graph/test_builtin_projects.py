@@ -103,6 +103,22 @@ CASES: list[Case] = [
     ("宏达的老板娘周丽也在会上。", "王磊", {("周丽", "HAS_ROLE", "老板娘")}, {("周丽", "HAS_ROLE", "老板")}),
     ("I don't love working with the Contoso team, honestly.", "Sam",
      {("Sam", "DISLIKES", "working with the Contoso team")}, set()),
+    # Found in fresh messages: fragments of words as names, a rule against meetings, a bare "contract".
+    ("客户反映小程序下单后收不到确认短信。", "周宁", set(), {("小程", "ORDERED", "后收不到确认短信")}),
+    ("欢迎新同事李婷加入财务部担任会计主管，她之前在普华永道工作了6年。", "周宁",
+     {("李婷", "MEMBER_OF", "财务部")}, {("任会计", "LEFT_ORGANISATION", "普华永道")}),
+    ("As discussed, the price is $29 per user per month.", "Mia", set(), {("As", "PRICE", 29)}),
+    ("部门会议：周五下午统一不安排会议。", "刘洋", set(), {("刘洋", "MEETING_AT", "2024-03-15")}),
+    ("合同5月31日到期。", "周宁", set(), {("合同", "EXPIRES_ON", "2024-05-31")}),
+    ("东方酒店集团签约了！合同金额68万。", "周宁",
+     {("东方酒店集团", "PRICE", 680000)}, {("酒店集团", "PRICE", 680000)}),
+    ("我调去大客户部了。", "周宁", {("周宁", "MEMBER_OF", "大客户部")}, {("周宁", "MEMBER_OF", "客户部")}),
+    ("Carol Diaz moved from Bluefin to Orion Shipping as VP Operations.", "Mia",
+     {("Carol Diaz", "WORKS_AT", "Orion Shipping"), ("Carol Diaz", "LEFT_ORGANISATION", "Bluefin")},
+     {("Carol Diaz", "MOVED_FROM", "Bluefin")}),
+    ("Please find the invoice attached.\n\nRegards,\nAccounts Payable\nNorthstar Marine", "AP", set(),
+     {("Accounts Payable", "HAS_ROLE", "Northstar Marine"),
+      ("Accounts Payable", "WORKS_AT", "Northstar Marine")}),
 ]  # fmt: skip
 
 

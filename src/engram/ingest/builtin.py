@@ -116,6 +116,12 @@ _FORMER = re.compile(r"的前(?![台天面后])|前任")
 _FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
 """Before a role in a match or right before the match: one held before (阿里的前CTO王坚, 前任总监,
 "formerly Marketing Manager at …")."""
+_GENERIC_THING = re.compile(
+    r"(?:合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
+    r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
+    re.I,
+)
+"""A thing named only by what it is: no fact is about it alone (every contract would be one entity)."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
@@ -559,6 +565,11 @@ class BuiltinExtractor:
             )
             topic = sentence_topic(predicate, cue, reading)
             topic = order_of_message(predicate, reading, message, topic) or topic
+            if topic is not None and _GENERIC_THING.fullmatch(topic.name):
+                # 合同5月31日到期, "our subscription": whose it is (an earlier name), not the word, or no one
+                topic = earlier_topic(predicate, message, reading.text, cue)
+                if topic is None:
+                    return None
             if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
                 topic = earlier_topic(predicate, message, reading.text, cue)
             if topic is not None:

@@ -101,7 +101,7 @@ EXCLUDE = _words(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec english "
     "spanish german french italian chinese japanese korean european american british asian african "
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends correction update note fyi "
-    "reminder heads re fwd asap eod eta btw imo tbh"
+    "reminder heads re fwd asap eod eta btw imo tbh as per since after before while once unless"
 )
 GREETING = re.compile(r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|"
                        r"wow|yo|morning|night|welcome|cheers)|[,，])\s*,?\s*$", re.I)  # fmt: skip
@@ -143,8 +143,8 @@ SURNAMES = frozenset(
 )
 SURNAME_ALT = "|".join([*sorted(CHINESE_COMPOUND_SURNAMES), f"[{''.join(sorted(SURNAMES))}]"])
 ZH_TITLED = re.compile(
-    rf"(?<![公上实设对双])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)}|(?<![\u4e00-\u9fff].)[姐哥](?![华伦夫妹们弟姐哥俩]))"
+    rf"(?<![公上实设对双担兼出就离调继接转升改现新聘留])({SURNAME_ALT})({'|'.join(CHINESE_TITLES)}|(?<![\u4e00-\u9fff].)[姐哥](?![华伦夫妹们弟姐哥俩]))"
     rf"(?![\u4e00-\u9fff]{{0,1}}(?:经理|监))"
 )
 """A surname and a title (李经理, 王总); or 姐 / 哥 (包姐, 王哥) when the surname opens a word
-(not 温哥华); not 对方律师 or 双方经理, whose 方 ends 对方 and 双方."""
+(not 温哥华); not 对方律师 or 双方经理, whose 方 ends 对方 and 双方, nor 担任会计 (任 ends a verb)."""

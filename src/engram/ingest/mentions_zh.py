@@ -97,13 +97,15 @@ _NOT_PREFIX = _words(
     "帮 "
     "一家 某家 那家 这家 各 多家 两家 整个 原来 以前 现在 目前"
 )
+_DIRECTIONS = _words("东方 南方 西方 北方 中央")
+"""Place words jieba tags s that begin firms' names (东方酒店集团, 南方电网)."""
 _PHASE = re.compile(r"[一二三四五六七八九]期")
 _WEAK_PREFIX = _words("新 老 大 小 该 本 某 原")
 _DEPARTMENT = re.compile(
     r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|"
     r"公关|测试|"
     r"质量|物流|供应链|商务|战略|投资|审计|风控|数据|工程|售后|生产|护理|设备|后勤|总务|物资|资产|基建|安全|"
-    r"企划|渠道|客户|综合|培训)部(?!长|门经理|经理)"
+    r"企划|渠道|大客户|客户|综合|培训)部(?!长|门经理|经理)"
     r"|(?:设备|信息|财务|医务|护理|总务|保卫|后勤|教务|采购)科(?!长|技|学)"
     r"|(?<![\u4e00-\u9fff])(?:设计|开发|测试|产品|运营|销售|数据|前端|后端|算法|财务|行政|市场|客服|售后|研发|技术|采购|"
     r"法务|人事|品牌|内容|交付|实施|运维|电销)组(?!长|织|合|成|建|件|装)"
@@ -154,10 +156,10 @@ _NICKNAME = re.compile(
     r"冯|邓|曹|彭|曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|廖|"
     r"贾|夏|"
     r"韦|方|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|钱|严|武|戴|莫|孔)"
-    r"(?!(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|百姓|头)"
+    r"(?!(?:师|板|家|婆|公|爸|妈|人|友|天|年|区|伙|虎|鼠|鹰|乡|总|工|百姓|头|序)"
     r"|[\u4e00-\u9fff](?:师|板|家|婆|公|爸|妈|人|友|伙|虎|鼠|鹰|乡|百姓|头))"
 )
-"""小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家, 小黄鸭…); a time word after
+"""小陈, 老王, 阿李: a person called by surname (not 老师, 老板, 老家, 小黄鸭, 小程序…); a time word after
 the name does not hide it (小李今天…)."""
 _REGION = re.compile(r"^[华东南西北中]{2}区$")
 _NOT_NAMES = _words(
@@ -351,8 +353,10 @@ def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:
     接手/v 杭州/ns 项目)."""
     if word in _NOT_PREFIX or not (has_cjk(word) or word.isalnum()):
         return False
-    return flag in _NOUNISH or (
-        verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr", "d", "vn")
+    return (
+        flag in _NOUNISH
+        or word in _DIRECTIONS
+        or (verbs and has_cjk(word) and len(word) >= 2 and flag in ("v", "a", "nr", "d", "vn"))
     )
 
 

@@ -97,7 +97,8 @@ def read_objects(
             span = (start, start + len(raw))
         past = False
         if kind == "date":  # only a date's reading depends on its clause's tense
-            clause = reading.text[slice(*reading.clause_of(start))]
+            # the clause the date ends in: "部门会议：周五下午…" opens the date with the colon
+            clause = reading.text[slice(*reading.clause_of(span[1] - 1))]
             if predicate == "MEETING_AT" and (_CALLED_OFF.search(clause) or _MISSED.search(clause)):
                 return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
@@ -258,10 +259,11 @@ _ZH_ONLY_ADVERBS = re.compile(
 
 _MISSED = re.compile(
     r"\b(?:can'?t|cannot|won'?t|will not|unable to) (?:make|attend|join|be at)\b|\bskip(?:ping)?\b|"
-    r"去不了|参加不了|来不了|不参加|请假",
+    r"\bno meetings?\b|meeting-free|去不了|参加不了|来不了|不参加|请假|不(?:安排|开|排)(?:会|会议)",
     re.I,
 )
-"""A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了): not theirs."""
+"""A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了), or none at all
+(周五下午统一不安排会议, "no meetings on Fridays"): not theirs."""
 _CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取消了?|不开了", re.I)
 
 

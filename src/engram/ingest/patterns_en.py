@@ -107,7 +107,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?:staying\s|still\s|now\s|going\s)?)(?:fully\s|100%\s)?(?P<obj>remote)(?=\s*[,.;!?]|$)", 0.75, kind="value",
        supposable=True,
        trigger="remote"),  # not "Working remote is overrated", "the company went remote"
-    en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) {EN_OBJ}", 0.85, require_mention=True),
+    en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) (?![^.;!?]*\bas (?:a |an |the |their |our )?{EN_ROLE}\b)"
+       rf"{EN_OBJ}", 0.85, require_mention=True),  # not "from Bluefin to Orion Shipping as VP": a job
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
     en("MOVED_FROM", rf"{EN_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
@@ -125,8 +126,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        subject="topic", named_topic=True, require_mention=True, object_type="place", strict=True, whole=True,
        supposable=True, trigger="headquartered"),
     # "he moved to Globex as head of sales": a job, not a home
-    en("WORKS_AT", rf"\bmoved (?:over )?to (?P<obj>{EN_CAPS}) as (?:a |an |the |their |our )?{EN_ROLE}\b", 0.8,
-       require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
+    en("WORKS_AT", rf"\bmoved (?:over )?(?:from {EN_CAPS} )?to (?P<obj>{EN_CAPS}) as (?:a |an |the |their |our )?"
+       rf"{EN_ROLE}\b", 0.8, require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
+    # "Carol Diaz moved from Bluefin to Orion Shipping as VP Operations": the employer left
+    en("LEFT_ORGANISATION", rf"\bmoved (?:over )?from (?P<obj>{EN_CAPS}) to {EN_CAPS} as (?:a |an |the |their |our )?"
+       rf"{EN_ROLE}\b", 0.8, require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to "
        rf"(?!{EN_CAPS} as (?:a |an |the |their |our )?{EN_ROLE}\b){EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),

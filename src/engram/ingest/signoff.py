@@ -17,7 +17,7 @@ import re
 
 from engram.graph.places import is_place
 from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE
-from engram.ingest.lexicon import SURNAMES
+from engram.ingest.lexicon import ORG_WORDS, SURNAMES
 from engram.ingest.mentions import Mention
 from engram.ingest.mentions_zh import structural_mentions
 from engram.ingest.reading import Message
@@ -81,7 +81,7 @@ def add_signature_facts(text: str, message: Message) -> None:
 
 
 def _read_part(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> None:
-    if _ROLE[lang].fullmatch(part) or (lang == "en" and _EN_TITLE.fullmatch(part)):
+    if _ROLE[lang].fullmatch(part) or (lang == "en" and _EN_TITLE.fullmatch(part) and not _firm(part)):
         _add(message, writer, "HAS_ROLE", Mention(0, 0, part, "role"), lines)
     elif _DEPARTMENT[lang].fullmatch(part):
         _add(message, writer, "MEMBER_OF", Mention(0, 0, part, "organisation"), lines)
@@ -91,6 +91,11 @@ def _read_part(part: str, lang: str, writer: Mention, message: Message, lines: l
         and (_a_company(part, lang) or _last_after_title(part, lang, writer, message, lines))
     ):
         _add(message, writer, "WORKS_AT", Mention(0, 0, part, "organisation"), lines)
+
+
+def _firm(part: str) -> bool:
+    """Return True for a part ending in a firm's word ("Northstar Marine", "Bloom Studio")."""
+    return part.rsplit(" ", 1)[-1] in ORG_WORDS
 
 
 def _a_company(part: str, lang: str) -> bool:
@@ -113,8 +118,8 @@ def _last_after_title(part: str, lang: str, writer: Mention, message: Message, l
 
 
 def _a_name(name: str, lang: str) -> bool:
-    if lang == "en":
-        return bool(_EN_NAME.fullmatch(name))
+    if lang == "en":  # not "Accounts Payable", "Office Supplies Team": a department signs for no one
+        return bool(_EN_NAME.fullmatch(name)) and not _DEPARTMENT["en"].fullmatch(name)
     return 2 <= len(name) <= 4 and name[0] in SURNAMES and not _NOT_A_NAME.search(name)
 
 
