@@ -119,6 +119,16 @@ CASES: list[Case] = [
     ("Please find the invoice attached.\n\nRegards,\nAccounts Payable\nNorthstar Marine", "AP", set(),
      {("Accounts Payable", "HAS_ROLE", "Northstar Marine"),
       ("Accounts Payable", "WORKS_AT", "Northstar Marine")}),
+    # Someone else's meeting, an order the addressee placed, a discount only asked for, a day at home.
+    ("Demo went well. Decision expected after their board meeting on Oct 14.", "Mia", set(),
+     {("Mia", "MEETING_AT", "2024-10-14")}),
+    ("Let's meet Friday at 3pm.", "Mia", {("Mia", "MEETING_AT", "2024-03-15 15:00")}, set()),
+    ("Dear Ms. Alvarez, we are pleased to confirm your order of 3 pallets of A4 copy paper.", "Papyrus",
+     set(),
+     {("Papyrus", "ORDERED", "A4")}),
+    ("南京金陵医院要求打九折，我说需要请示一下钱总。", "周宁", set(), {("金陵医院", "DISCOUNT", "九折")}),
+    ("明天我在家办公，家里修水管。", "周宁", set(), {("周宁", "WORKS_FROM", "家")}),
+    ("I work from home on Fridays.", "Mia", {("Mia", "WORKS_FROM", "home")}, set()),
 ]  # fmt: skip
 
 

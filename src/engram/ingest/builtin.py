@@ -41,7 +41,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.counterparts import add_counterpart_employers
-from engram.ingest.frames import EN_ROLE, UNSETTLED, Pattern, conditional, supposed
+from engram.ingest.frames import UNSETTLED, Pattern, conditional, supposed
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
@@ -58,6 +58,7 @@ from engram.ingest.orders import add_ordered_products
 from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
+from engram.ingest.refusals import a_title, generic_thing, refused
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import (
@@ -111,17 +112,6 @@ _SHARED = _PERSONAL - {"MARRIED_TO", "PARTNER_OF", "SIBLING_OF", "CHILD_OF", "FR
     "PLANS_TO",
 }  # fmt: skip
 """Predicates two people joined by "and" share ("Tom and I live in Denver", 赵倩、邓凯都向他汇报)."""
-_A_ROLE = re.compile(EN_ROLE, re.I)
-_FORMER = re.compile(r"的前(?![台天面后])|前任")
-_FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
-"""Before a role in a match or right before the match: one held before (阿里的前CTO王坚, 前任总监,
-"formerly Marketing Manager at …")."""
-_GENERIC_THING = re.compile(
-    r"(?:合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
-    r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
-    re.I,
-)
-"""A thing named only by what it is: no fact is about it alone (every contract would be one entity)."""
 _SPEAKER_FALLBACK = frozenset({"BUDGET", "MEETING_AT", "DEADLINE"})
 """Topic predicates that fall back to the speaker (lower confidence) when no topic is named."""
 _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
@@ -352,11 +342,8 @@ class BuiltinExtractor:
             predicate = pattern.past
         if pattern.future and is_future(sentence[clause[0] : max(cue, obj_start)], lang):
             predicate = pattern.future
-        if predicate in ("WORKS_AT", "HAS_ROLE") and (
-            _FORMER.search(match.group())
-            or _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
-        ):
-            return []  # 阿里的前CTO王坚, "(formerly Marketing Manager at …)": a role held before, not now
+        if refused(predicate, match, sentence, clause, obj_start):
+            return []  # a role held before, a day at home, a discount asked for (engram.ingest.refusals)
         if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):
             return []
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
@@ -522,7 +509,7 @@ class BuiltinExtractor:
                     return None  # "Park" of "Met Lisa Park at SaaStr": a name's tail is no subject
                 if named is not None:
                     _person_if_first_named(named, named.name)
-                if named is None or named.type != "person" or _A_ROLE.fullmatch(named.name):
+                if named is None or named.type != "person" or a_title(named.name):
                     return None  # "Marketing Manager" of "(formerly Marketing Manager at …)": a title
                 message.add_entity(named)
                 return named.name, 0.95
@@ -565,7 +552,7 @@ class BuiltinExtractor:
             )
             topic = sentence_topic(predicate, cue, reading)
             topic = order_of_message(predicate, reading, message, topic) or topic
-            if topic is not None and _GENERIC_THING.fullmatch(topic.name):
+            if topic is not None and generic_thing(topic.name):
                 # 合同5月31日到期, "our subscription": whose it is (an earlier name), not the word, or no one
                 topic = earlier_topic(predicate, message, reading.text, cue)
                 if topic is None:
@@ -580,11 +567,12 @@ class BuiltinExtractor:
                 and not pattern.named_topic
                 and not asked_by_another(reading, cue)
             ):
-                theirs = predicate == "BUDGET" and (
-                    owned_by_another(reading, cue) or (not first and someone_else(reading, cue))
-                )
+                theirs = (
+                    predicate == "BUDGET"
+                    and (owned_by_another(reading, cue) or (not first and someone_else(reading, cue)))
+                ) or (predicate == "MEETING_AT" and owned_by_another(reading, cue))
                 if not speaker.actor or theirs:
-                    return None  # "客户张总说预算…", "Dana says the budget…": someone else's budget
+                    return None  # "客户张总说预算…", "their board meeting on Oct 14": someone else's
                 return speaker.actor, 0.75 if first else 0.65
             if predicate not in _LEFT_TOPICS:
                 return None

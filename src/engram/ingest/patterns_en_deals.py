@@ -84,7 +84,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="number", trigger=_COUNTED),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),
-    en("ORDERED", rf"\b(?:order|ordered|placed|PO(?=\s)|signed|closed-won|closed|purchased?|bought)\b[^.!?]{{0,80}}?"
+    en("ORDERED", rf"(?<!your )(?<!our )\b(?:order|ordered|placed|PO(?=\s)|signed|closed-won|closed|purchased?|bought)\b"
+       rf"[^.!?]{{0,80}}?"  # not "confirm your order of …": the addressee's, who is not named
        rf"\b\d[\d,]*\s(?:{_COUNTED})\s(?:of|on|for)\s"
        rf"(?:the\s)?(?P<obj>{EN_CAPS}(?:\s\d+)?(?:\s[a-z]+){{0,2}})(?=\s(?:at|for|@)\b|[,.;]|$)", 0.75,
        subject="topic", kind="entity", object_type="product", trigger=_COUNTED),

@@ -38,7 +38,8 @@ _EN_SUBORDINATE = re.compile(r"\b(?:that|who|which|whom|whose|when|where|because
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
 _EN_OWNER = re.compile(
-    r"\b(?:their|his|her|its|(?:the\s)?(?:client|customer|prospect)['’]s|(?-i:[A-Z][\w&]*)['’]s)"
+    r"\b(?:their|his|her|its|(?:the\s)?(?:client|customer|prospect)['’]s|"
+    r"(?!(?:Let|That|It|What|Here|There|He|She|Who|Where|How)['’]s)(?-i:[A-Z][\w&]*)['’]s)"
     r"\s+(?:[\w-]+\s+){0,2}$",
     re.I,
 )

@@ -1,0 +1,55 @@
+"""Readings refused whatever pattern made them: what a match seems to say but does not.
+
+Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
+a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
+a day at home is no place of work (明天我在家办公), a discount only asked for is none agreed
+(要求打九折, "pushing for 8% off"); a thing named only by what it is (合同, "the subscription") holds
+no fact, and a title is no person's name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.frames import EN_ROLE
+
+_FORMER = re.compile(r"的前(?![台天面后])|前任")
+_FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
+"""In a match, or right before it: a role held before (阿里的前CTO王坚, 前任总监, "formerly Marketing
+Manager at …")."""
+_ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
+_ASKED_FOR = re.compile(
+    r"要求|希望|想要|争取|申请|\b(?:asks?|asked|asking|wants?|wanted|requests?|requested|pushing|hoping)\b",
+    re.I,
+)
+_GENERIC_THING = re.compile(
+    r"(?:合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
+    r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
+    re.I,
+)
+_A_ROLE = re.compile(EN_ROLE, re.I)
+
+
+def refused(
+    predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
+) -> bool:
+    """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
+    if predicate in ("WORKS_AT", "HAS_ROLE"):
+        before = _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
+        return bool(_FORMER.search(match.group()) or before)
+    if predicate == "WORKS_FROM":
+        return bool(_ONE_DAY.search(sentence, *clause))
+    if predicate == "DISCOUNT":
+        return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
+    return False
+
+
+def generic_thing(name: str) -> bool:
+    """Return True for a name that only says what a thing is (合同, 订单, "our subscription"): every
+    contract would be one entity."""
+    return bool(_GENERIC_THING.fullmatch(name))
+
+
+def a_title(name: str) -> bool:
+    """Return True for a name that is a role ("Marketing Manager"), not a person's."""
+    return bool(_A_ROLE.fullmatch(name))
