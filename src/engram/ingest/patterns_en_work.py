@@ -85,7 +85,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:a |an |the |our )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",
        trigger="lost my job as|down as|quit my job as|no longer work as|retired as|retiring as|retires as",
        negatable=False),
-    en("WORKS_AT", rf"\b{EN_NOT_HELD}{_NOT_ONES_OWN}{EN_ROLE}\s(?:of|at|{_NOT_AN_ACCOUNT}for) (?!{EN_DEPARTMENT})(?!{_REGION})"
+    en("WORKS_AT", rf"\b(?={EN_ROLE}){EN_NOT_HELD}{_NOT_ONES_OWN}{EN_ROLE}\s(?:of|at|{_NOT_AN_ACCOUNT}for) (?!{EN_DEPARTMENT})(?!{_REGION})"
        rf"{EN_NOT_UNTIL}{EN_OBJ}", 0.8,
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
@@ -100,7 +100,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "The CEO of Initech, Bill Lumbergh", "Sunrise Bakery's owner, Ruby Ross": the role of the
     # organisation, then who holds it
     *(
-        en(predicate, rf"\b{EN_NOT_HELD}{shape},\s(?P<subj>{EN_PERSON_NAME})\b", 0.8, subject="group", subject_type="person",
+        en(predicate, rf"\b{shape},\s(?P<subj>{EN_PERSON_NAME})\b", 0.8, subject="group", subject_type="person",
            named_subject=True, require_mention=predicate == "WORKS_AT", strict=predicate == "WORKS_AT",
            kind="entity", object_type=kind, introduces=True, trigger=EN_ROLE_TRIGGER)
         for predicate, role, organisation, kind in (
