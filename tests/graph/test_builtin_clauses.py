@@ -55,6 +55,13 @@ def test_a_date_in_one_clause_does_not_date_the_next(extractor: BuiltinExtractor
     assert fact(chinese, "WORKS_AT").valid_at is None
 
 
+def test_a_parenthesis_is_dated_by_nothing_outside_it(extractor: BuiltinExtractor) -> None:
+    text = "Greg Walsh (CTO at Pinecrest Health) confirmed they'll pilot it in two clinics starting Aug 1"
+    result = read(extractor, text, actor="Mia")
+    assert fact(result, "WORKS_AT").object == "Pinecrest Health"
+    assert fact(result, "WORKS_AT").valid_at is None
+
+
 def test_a_leading_time_clause_dates_the_whole_sentence(extractor: BuiltinExtractor) -> None:
     result = read(extractor, "Last year, I moved to Berlin and I started working at Google.")
     assert fact(result, "LIVES_IN").valid_at == datetime(2023, 1, 1, tzinfo=UTC)

@@ -86,14 +86,30 @@ _REPORTED = re.compile(
 def date_bounds(sentence: str, lang: Lang) -> list[tuple[int, int]]:
     """Return the clauses of ``sentence`` that a date phrase can speak for: ``clause_bounds``,
     each also cut after a speech verb ("Bob from the Denver office says the launch is next week":
-    the date is the launch's, not Bob's)."""
+    the date is the launch's, not Bob's) and around a parenthesis ("Greg Walsh (CTO at Pinecrest
+    Health) confirmed they'll pilot … starting Aug 1": the date is the pilot's, not his job's)."""
     out: list[tuple[int, int]] = []
-    for start, end in clause_bounds(sentence, lang):
+    for start, end in _around_parentheses(sentence, clause_bounds(sentence, lang)):
         for match in _REPORTED.finditer(sentence, start, end):
             if start < match.end() < end:
                 out.append((start, match.end()))
                 start = match.end()
         out.append((start, end))
+    return out
+
+
+_PARENTHESIS = re.compile(r"[(（][^()（）]{1,80}[)）]")
+
+
+def _around_parentheses(sentence: str, bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in bounds:
+        for match in _PARENTHESIS.finditer(sentence, start, end):
+            out += [(start, match.start())] if start < match.start() else []
+            out.append(match.span())
+            start = match.end()
+        if start < end:
+            out.append((start, end))
     return out
 
 
