@@ -166,6 +166,7 @@ def test_a_month_named_alone_follows_the_tense(text: str, month: str) -> None:
         ("孙丽从6月30日起不再负责华东区的客户。", "2024-07-01", "2024-06-30"),  # a start just gone
         ("The portal deadline is end of August.", "2024-05-15", "2024-08-31"),  # a month's edge, like 八月底
         ("Renewal is due by the beginning of May.", "2025-03-12", "2025-05-01"),
+        ("The client meeting got pushed to next Wed 3pm.", "2024-03-06", "2024-03-13"),  # said on a Wednesday
         ("从11月起改用即时设计。", "2025-03-12", "2024-11-01"),  # the last November is nearer
         ("从11月起改用即时设计。", "2025-09-12", "2025-11-01"),  # the coming one is nearer
     ],

@@ -258,7 +258,7 @@ def _en_before_last(m: re.Match[str], today: date) -> _Period | None:
 
 
 def _en_weekday(m: re.Match[str], today: date) -> _Period | None:
-    weekday = _WEEKDAYS_EN.index(m["wd"].lower())
+    weekday = next(i for i, name in enumerate(_WEEKDAYS_EN) if name.startswith(m["wd"].lower()[:3]))
     if m["week"]:
         monday = _monday(today) + timedelta(weeks=_RELATIONS_EN[m["week"].lower()])
         return _day(monday + timedelta(days=weekday))
@@ -424,11 +424,11 @@ def _cn_rolling(m: re.Match[str], today: date) -> _Period | None:
 
 TIMEISH = re.compile(
     r"\d|day|week|month|year|quarter|morning|afternoon|evening|night|ago|tomorrow"
-    rf"|\b(?:{_MONTH_EN})\b|[天日周期月年季晚早晨夜拜]",
+    rf"|\b(?:{_MONTH_EN}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b|[天日周期月年季晚早晨夜拜]",
     re.I,
 )
-"""Every rule needs one of these; a query without any costs one scan. Month names count as whole
-words, as the rules read them ("Martinez" and "Novak" name no month)."""
+"""Every rule needs one of these; a query without any costs one scan. Month names and weekdays'
+abbreviations count as whole words, as the rules read them ("Martinez" and "Novak" name no month)."""
 
 _CN_REL = r"(?P<rel>上上|上|这|本|下下|下)"
 _CN_DATE_TAIL = rf"(?:(?P<month>{_CN_NUM})月份?(?:(?P<day>{_CN_NUM})[日号])?)"
@@ -453,6 +453,14 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         re.compile(
             rf"\b(?:(?P<rel>last|past|this|next|coming|on)\s+)?(?P<wd>{'|'.join(_WEEKDAYS_EN)})\b"
             r"(?:\s+(?P<week>last|this|next)\s+week\b)?",
+            re.I,
+        ),
+        _en_weekday,
+    ),
+    (  # "next Wed 3pm", "on Thu": an abbreviation only after a word saying it is a day (not "sun", "wed")
+        re.compile(
+            r"\b(?P<rel>last|past|this|next|coming|on)\s+(?P<wd>mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)\b\.?"
+            r"(?P<week>)",
             re.I,
         ),
         _en_weekday,
