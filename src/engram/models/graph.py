@@ -33,6 +33,8 @@ ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 Name = Annotated[str, Field(min_length=1, max_length=256, pattern=NOT_BLANK)]
 EntityType = Annotated[str, Field(min_length=1, max_length=64, pattern=ENTITY_TYPE_PATTERN)]
 AttributeKey = Annotated[str, Field(min_length=1, max_length=64, pattern=NOT_BLANK)]
+Summary = Annotated[str, Field(min_length=1, max_length=2000, pattern=NOT_BLANK)]
+"""Who or what an entity is: not blank once stripped (the schema says so, as for names)."""
 """An attribute name a person sets (PATCH /v1/entities/{id})."""
 AttributeValue = Annotated[str, Field(max_length=1000)] | bool | Int64 | Float64
 """An attribute value a person sets: text (at most 1,000 characters), a number or a boolean."""
@@ -65,9 +67,7 @@ class EntityIn(_NoNul):
     attributes: dict[str, Scalar | None] = Field(
         default_factory=dict, description='Traits: {"gender": "female"}.'
     )
-    summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = Field(
-        default=None, description="Who or what it is."
-    )
+    summary: Summary | None = Field(default=None, description="Who or what it is.")
 
 
 class FactIn(_NoNul):
@@ -155,7 +155,7 @@ class EntityPatch(_Input):
 
     attributes: dict[AttributeKey, AttributeValue | None] | None = None
     aliases: AliasChanges | None = None
-    summary: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    summary: Summary | None = None
     type: EntityType | None = None
 
 
