@@ -142,3 +142,13 @@ def test_what_values_are_about_and_who_is_meant(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_sentence_opening_the_is_no_project_name(extractor: BuiltinExtractor) -> None:
+    """ "The tank expansion has made them so happy": "The" capitalised only opens the sentence."""
+
+    def names(text: str) -> set[str]:
+        return {e.name for e in extractor.extract_text(text, actor="Ann").entities}
+
+    assert "tank expansion" not in names("The tank expansion has made them so happy.")
+    assert "Denver rollout" in names("The Denver rollout starts Monday.")

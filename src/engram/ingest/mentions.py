@@ -238,8 +238,8 @@ class MentionFinder:
             first = name.split()[0]
             if first.lower() in ("the", "our", "their", "this", "that"):
                 start, name = start + len(first) + 1, name[len(first) + 1 :]
-            if len(name.split()) > 1 and name.split()[0].lower() not in EXCLUDE:
-                add(_project(start, match.end("name"), name))
+            if len(name.split()) > 1 and name.split()[0].lower() not in EXCLUDE and not name[0].islower():
+                add(_project(start, match.end("name"), name))  # not "The tank expansion": no name at all
         for match in _EN_DEAL.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):
