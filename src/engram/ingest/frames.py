@@ -192,8 +192,9 @@ def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang
 
 def conditional(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:
     """Return True when the clause of ``cue`` is a condition ("If I become team lead starting in July",
-    如果从7月起我负责华东区) or follows one ("If Acme signs, they get 15% off"; in Chinese with 就 or 那:
-    如果宏远集团30号前签约，我们就给他们打八五折): nothing in it has happened."""
+    如果从7月起我负责华东区) or follows one ("If Acme signs, they get 15% off"; in Chinese with what
+    follows or is offered, 就/那/可以/会…: 如果宏远集团30号前签约，我们可以给他们打八五折): nothing in it
+    has happened. Unlike ``supposed``, plans and wishes are not conditions."""
     index = clause_at(clauses, cue)
     start = clauses[index][0] if clauses else 0
     if _CONDITION_IN[lang].search(sentence, start, cue):

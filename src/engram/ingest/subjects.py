@@ -141,7 +141,9 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
 
     A relative's mention has ``attributes["relation"]`` (the canonical kin word) and
     ``attributes["kin"]`` (the predicate to the actor); a plural ("my kids") has type
-    ``group`` and never becomes an entity. Without an actor, relatives are not named.
+    ``group`` and never becomes an entity, nor do someone else's parents or children ("Sarah's
+    parents", 小王的爸妈); both parents at once ("my parents", 我爸妈) are the mother, paired with the
+    father (``engram.ingest.parents``). Without an actor, relatives are not named.
     """
     out = [
         Mention(m.start(), m.end(), m.group(), "group") for m in _OTHERS_PLURAL_KIN[lang].finditer(sentence)
