@@ -17,7 +17,7 @@ from engram.ingest.clauses import Lang
 from engram.ingest.lexicon import ZH_TITLED
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
-from engram.ingest.subjects import cjk_person
+from engram.ingest.relatives import cjk_person
 
 Who = Literal["speaker", "last_person"]
 

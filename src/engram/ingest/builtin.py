@@ -59,6 +59,8 @@ from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
 from engram.ingest.refusals import a_title, generic_thing, refused
+from engram.ingest.relatives import cjk_person as _cjk_person
+from engram.ingest.relatives import find_relatives
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import (
@@ -70,15 +72,7 @@ from engram.ingest.speaker import (
     someone_else,
     speaker_implied,
 )
-from engram.ingest.subjects import (
-    Speaker,
-    coordinated,
-    find_relatives,
-    nearest_subject,
-)
-from engram.ingest.subjects import (
-    cjk_person as _cjk_person,
-)
+from engram.ingest.subjects import Speaker, coordinated, nearest_subject
 from engram.ingest.topics import (
     DEPARTMENT,
     TOPIC_HOLDERS_LATER,
