@@ -25,7 +25,8 @@ from engram.models.graph import FactIn
 from engram.nlp.replies import signature_lines
 from engram.nlp.tokenize import has_cjk
 
-_EN_NAME = re.compile(r"(?:Dr\.?\s)?[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,2}")
+_EN_NAME = re.compile(r"(?:Dr\.?\s)?[A-Z][a-z]+(?:[ '-](?:O['’]|Mc|Mac)?[A-Z][a-z]+){1,2}")
+"""A writer's name: "Irene Malik", "Kevin O'Brien", "Dana McKay"."""
 _PARTS = re.compile(r"\s*(?:[,，|｜·•/]|\s[-–—]\s|\s{2,})\s*")
 _NOT_A_NAME = re.compile(
     r"\d|@|https?:|www\.|\b(?:tel|phone|mobile|cell|fax|ext|suite|street|st\.|ave|avenue|road|rd\.|blvd|floor|"
@@ -55,6 +56,8 @@ _EN_TITLE = re.compile(
 """A title the role patterns may not know on a signature line: "Sales Development Rep", "Head of Sales"."""
 _ZH_LAST_LINE = re.compile(r"[\u4e00-\u9fff]{4,10}")
 """A signature's last line after a title: the company (绿野农场, 蓝鲸数据), however it ends."""
+_ZH_FIRM = re.compile(r"[\u4e00-\u9fff]{2,14}(?:有限公司|公司|集团|事务所|研究院|工作室)")
+"""A signature's last line naming a firm by its legal form (青岛恒达机械有限公司), title or not."""
 _COMPANY = re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9][\w&.'’-]*){0,5}")
 """An English company's name; a Chinese one is what the mention finder reads as an organisation."""
 
@@ -64,13 +67,17 @@ def add_signature_facts(text: str, message: Message) -> None:
     lines = signature_lines(text)
     if len(lines) < 2:
         return
-    name = re.sub(r"^Dr\.?\s", "", _PARTS.split(lines[0])[0])
+    parts_by_line = [[p for p in _PARTS.split(line) if p] for line in lines]
+    if has_cjk(lines[0]):  # 采购部 曹雪: the department, then the name, one space apart
+        parts_by_line[0] = [w for p in parts_by_line[0] for w in p.split()]
+    first = parts_by_line[0]
+    name = next((p for p in first if _a_name(p, "zh")), "") if has_cjk(lines[0]) else first[0]
+    name = _the_writer(re.sub(r"^Dr\.?\s", "", name), message)
     lang = "zh" if has_cjk(name) else "en"
     if not _a_name(name, lang) or message.states(name, "WORKS_AT"):
         return
     writer = Mention(0, 0, name, "person")
-    parts_by_line = [[p for p in _PARTS.split(line) if p] for line in lines]
-    parts_by_line[0] = parts_by_line[0][1:]  # the name itself
+    parts_by_line[0] = [p for p in first if p != name and _the_writer(p, message) != name]  # the name itself
     for line in parts_by_line:
         if any(_NOT_EMPLOYED.match(part) for part in line):
             continue  # "Retired, Boeing", "Student, Stanford University"
@@ -112,9 +119,17 @@ def _last_after_title(part: str, lang: str, writer: Mention, message: Message, l
     return (
         lang == "zh"
         and part == lines[-1]
-        and bool(_ZH_LAST_LINE.fullmatch(part))
-        and message.states(writer.name, "HAS_ROLE")
+        and (
+            bool(_ZH_FIRM.fullmatch(part))
+            or (bool(_ZH_LAST_LINE.fullmatch(part)) and message.states(writer.name, "HAS_ROLE"))
+        )
     )
+
+
+def _the_writer(name: str, message: Message) -> str:
+    """Return the writer's full name for a first name signed alone ("Roberto" of Roberto Silva)."""
+    actor = message.speaker.actor or ""
+    return actor if " " in actor and actor.split()[0] == name else name
 
 
 def _a_name(name: str, lang: str) -> bool:
