@@ -168,8 +168,10 @@ SUPPOSED = {
 happen (如果…就不用飞书了, 我打算不用Jira了, 再拖下去只能取消, 祝你明天面试顺利, "I'd quit", "hope the call
 goes well")."""
 _CONTRAST = {"en": re.compile(r"\bbut\b|\bhowever\b", re.I), "zh": re.compile(r"但是?|不过|可是|然而")}
+_IF_EN = r"(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)"
+"""An English condition's word ("if", "unless"), not "if I remember right"."""
 _CONDITION = {
-    "en": re.compile(r"\s*(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)", re.I),
+    "en": re.compile(rf"\s*{_IF_EN}", re.I),
     "zh": re.compile(r"\s*(?:如果|要是|万一|假如|只要)(?!没记错)"),
 }
 _THEN = re.compile(r"就|那|便")
@@ -185,9 +187,17 @@ def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang
     found = SUPPOSED[lang].search(sentence, start)  # the whole sentence: lookaheads see past the cue
     if found is not None and found.start() < cue:
         return True
+    return _follows_condition(sentence, clauses, index, cue, lang, _THEN)
+
+
+def _follows_condition(
+    sentence: str, clauses: list[tuple[int, int]], index: int, cue: int, lang: Lang, then: re.Pattern[str]
+) -> bool:
+    """Return True when clause ``index`` follows one that sets a condition (in Chinese with ``then``
+    before ``cue``: 如果价格再涨，我们就…)."""
     if index == 0 or not _CONDITION[lang].match(sentence, clauses[index - 1][0]):
         return False
-    return lang == "en" or bool(_THEN.search(sentence, clauses[index][0], cue))
+    return lang == "en" or bool(then.search(sentence, clauses[index][0], cue))
 
 
 def conditional(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:
@@ -199,15 +209,13 @@ def conditional(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: L
     start = clauses[index][0] if clauses else 0
     if _CONDITION_IN[lang].search(sentence, start, cue):
         return True
-    if index == 0 or not _CONDITION[lang].match(sentence, clauses[index - 1][0]):
-        return False
-    return lang == "en" or bool(_THEN_OFFERED.search(sentence, clauses[index][0], cue))
+    return _follows_condition(sentence, clauses, index, cue, lang, _THEN_OFFERED)
 
 
 _THEN_OFFERED = re.compile(r"就|那|便|可以|会|得|要")
 """After a Chinese condition's clause: what follows from it (就, 那) or is offered (可以, 会)."""
 _CONDITION_IN = {
-    "en": re.compile(r"(?<!even )\b(?:if|unless)\b(?!\s+(?:I|memory)\s+(?:remember|recall|serves)\b)", re.I),
+    "en": re.compile(rf"(?<!even )\b{_IF_EN}", re.I),
     "zh": re.compile(r"如果|要是|万一|假如|假设"),
 }
 UNSETTLED = {

@@ -16,6 +16,7 @@ from engram.graph.places import is_place
 from engram.ingest.issues import COMPLAINT, FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
+from engram.ingest.refusals import held_before
 from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
@@ -259,14 +260,10 @@ def _role_employers(message: Message, text: str) -> None:
             or any(message.states(person, p) for p in _EMPLOYMENT)
             or _OURS.search(_before(fact.fact or "", person))
             or _MOVING.search(fact.fact or "")
-            or _FORMERLY.search(fact.fact or "")
+            or held_before(fact.fact or "")
         ):
             continue
         message.add_fact(_works_at(fact, person, employer))
-
-
-_FORMERLY = re.compile(r"的前(?![台天面后])|前任|\b(?:former|formerly)\b", re.I)
-"""A sentence saying someone held a role before (阿里的前CTO王坚现在是我们的顾问): no employer implied."""
 
 
 def _managers_employers(message: Message) -> None:

@@ -14,6 +14,7 @@ import re
 from engram.ingest.frames import EN_ROLE
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
+_FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
 _FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
 """In a match, or right before it: a role held before (阿里的前CTO王坚, 前任总监, "formerly Marketing
 Manager at …")."""
@@ -42,6 +43,12 @@ def refused(
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     return False
+
+
+def held_before(text: str) -> bool:
+    """Return True when ``text`` says a role was held before (阿里的前CTO王坚, 前任总监, "former",
+    "formerly"): no employer is implied from it."""
+    return bool(_FORMERLY.search(text))
 
 
 def generic_thing(name: str) -> bool:

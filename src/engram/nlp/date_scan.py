@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from engram.nlp.clocks import CN_NUM, EN_NUM, Clock, at_clock, find_clocks, number, part_of
-from engram.nlp.timeexpr import find_time_range
+from engram.nlp.timeexpr import MONTHS_EN, find_time_range
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +152,6 @@ _EDGES: list[re.Pattern[str]] = [
 """Month and year edges (月底, 下个月初, 年底, 2024年初, "the end of next month", "end of August"), a day of a
 relative month (下个月10号) and seasons (明年春天 → 1 March)."""
 _SEASONS = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
-_EN_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
 def _month_end(year: int, month: int) -> date:
@@ -167,7 +166,7 @@ def _edge(m: re.Match[str], today: date) -> Item | None:
     if groups.get("season"):
         return _day_item(m.start(), m.end(), date(year, _SEASONS[groups["season"]], 1))
     if groups.get("en_month"):  # "end of August" (this year's, like 八月底), "the beginning of May"
-        first = date(year, _EN_MONTHS.index(groups["en_month"][:3].lower()) + 1, 1)
+        first = date(year, MONTHS_EN[groups["en_month"].lower()], 1)
         last = _month_end(first.year, first.month)
         return _day_item(m.start(), m.end(), last if groups["en_edge"].lower() == "end" else first)
     if groups.get("unit"):  # English "end of (next) month / year"

@@ -209,10 +209,9 @@ _MONTH_NAMES_EN = (
     "january jan|february feb|march mar|april apr|may|june jun|july jul|august aug"
     "|september sept sep|october oct|november nov|december dec"
 )
-_MONTHS_EN = {
-    name: n for n, names in enumerate(_MONTH_NAMES_EN.split("|"), start=1) for name in names.split()
-}
-_MONTH_EN = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
+MONTHS_EN = {name: n for n, names in enumerate(_MONTH_NAMES_EN.split("|"), start=1) for name in names.split()}
+"""English month names and abbreviations → the month's number ("sept" → 9)."""
+_MONTH_EN = "|".join(sorted(MONTHS_EN, key=len, reverse=True))
 _PARTS_EN = {"morning": _MORNING, "afternoon": (12, 18), "evening": _EVENING, "night": _NIGHT}
 _RELATIONS_EN = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1, "coming": 1}
 _MONTH_CONTEXT = re.compile(
@@ -281,7 +280,7 @@ def _en_rolling(m: re.Match[str], today: date) -> _Period | None:
 def _en_month(m: re.Match[str], today: date) -> _Period | None:
     """Month name with a day and/or year, or with a leading word that makes it a time."""
     name = m["month"].lower()
-    month = _MONTHS_EN[name]
+    month = MONTHS_EN[name]
     year = int(m["year"]) if m["year"] else None
     if m["day"]:
         return _recent_day(today, month, int(m["day"]), year)
@@ -303,7 +302,7 @@ def _en_day_month(m: re.Match[str], today: date) -> _Period | None:
     if m["month"].lower() == "may" and not (m["year"] or m["of"] or m["th"]):
         return None  # "5 may be" is not a date
     return _recent_day(
-        today, _MONTHS_EN[m["month"].lower()], int(m["day"]), int(m["year"]) if m["year"] else None
+        today, MONTHS_EN[m["month"].lower()], int(m["day"]), int(m["year"]) if m["year"] else None
     )
 
 
