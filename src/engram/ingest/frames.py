@@ -312,6 +312,9 @@ EN_TITLE = (
     r"Administrator|Supervisor|Owner|Agent|Advisor|Buyer|CEO|CTO|CFO|COO|CIO|CMO|VP)))"
 )
 """A job title in capitals, ending in a role's noun ("Account Executive", "Head of Customer Success")."""
+EN_ROLE_RX = re.compile(EN_ROLE, re.I)
+ZH_ROLE_RX = re.compile(ZH_ROLE)
+"""The role regexes compiled once, for the modules that test a span or scan a sentence for a role."""
 EN_ROLE_TRIGGER = f"{EN_ROLE_NOUNS.lower()}|head"
 """The trigger words of a pattern that needs a role (every match holds one of them): far fewer
 sentences hold one than hold its other words (" is ", " at "), and the role alternation is

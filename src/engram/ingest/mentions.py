@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE
+from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE_RX
 from engram.ingest.lexicon import (
     COUNTRIES,
     DEFAULT_GAZETTEER,
@@ -61,7 +61,6 @@ __all__ = [
     "overlaps",
 ]
 
-_ZH_ROLE_RX = re.compile(ZH_ROLE)
 _EN_TITLE = re.compile(
     r"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 )
@@ -250,7 +249,7 @@ class MentionFinder:
         for match in _EN_DOCUMENT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "document"))
         if cjk:
-            for match in _ZH_ROLE_RX.finditer(sentence):
+            for match in ZH_ROLE_RX.finditer(sentence):
                 if len(match.group()) >= 3:
                     add(Mention(*match.span(), match.group(), "role"))
             for start, end, name, kind in sorted(structural_mentions(sentence), key=lambda f: (f[0], -f[1])):

@@ -9,7 +9,7 @@ import re
 from datetime import datetime
 
 from engram.ingest.clauses import Lang, shared_head, split_objects, trim_object
-from engram.ingest.frames import EN_ROLE, Pattern
+from engram.ingest.frames import EN_ROLE_RX, Pattern
 from engram.ingest.mentions import Mention, overlaps
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
@@ -37,7 +37,6 @@ _MONEY = re.compile(
 )
 _COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
 """A bare number before a noun ("200 laptops", 200台) counts things."""
-_EN_ROLE = re.compile(EN_ROLE, re.I)
 _ZH_CHANGED_TO = re.compile(
     rf"\s*(?:个|台|套|件|箱|人|间|张|把|颗|辆|只|份)?(?:降|涨|提|改|调|减|增|砍|升|上调|下调|提高|降低|增加|减少|缩减|追加)了?"
     rf"(?:到|至|为|成)了?\s*(?P<obj>{AMOUNT})"
@@ -117,7 +116,7 @@ def read_objects(
         name = message.speaker.organisation_before(reading.mentions, start)
         return [(name, None, match.span("obj"))] if name else []
     phrase = True if predicate in _VERB_PHRASES else None
-    if pattern.object_type == "role" and _EN_ROLE.fullmatch(raw.strip()):
+    if pattern.object_type == "role" and EN_ROLE_RX.fullmatch(raw.strip()):
         trimmed = raw.strip()  # "VP of Sales": the pattern read a whole role, "of" included
     else:
         trimmed = trim_object(raw, lang, verb_phrase=phrase) if raw.strip() else ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engram.ingest.frames import EN_ROLE
+from engram.ingest.frames import EN_ROLE_RX
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
 _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
@@ -28,7 +28,6 @@ _GENERIC_THING = re.compile(
     r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
     re.I,
 )
-_A_ROLE = re.compile(EN_ROLE, re.I)
 
 
 def refused(
@@ -59,4 +58,4 @@ def generic_thing(name: str) -> bool:
 
 def a_title(name: str) -> bool:
     """Return True for a name that is a role ("Marketing Manager"), not a person's."""
-    return bool(_A_ROLE.fullmatch(name))
+    return bool(EN_ROLE_RX.fullmatch(name))

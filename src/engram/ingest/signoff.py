@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE
+from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE_NOUNS, EN_ROLE_RX, ZH_ROLE_RX
 from engram.ingest.lexicon import ORG_WORDS, SURNAMES
 from engram.ingest.mentions import Mention
 from engram.ingest.mentions_zh import structural_mentions
@@ -40,7 +40,7 @@ _NOT_EMPLOYED = re.compile(
     re.I,
 )
 """A line saying one is not (or not yet) employed: its company is no employer."""
-_ROLE = {"en": re.compile(rf"(?:{EN_ROLE})", re.I), "zh": re.compile(ZH_ROLE)}
+_ROLE = {"en": EN_ROLE_RX, "zh": ZH_ROLE_RX}
 _DEPARTMENT = {
     "en": re.compile(
         rf"{EN_DEPARTMENT}|.*\b(?:Department|Dept\.?|Division)\b.*|(?:[\w&]+\s){{1,3}}Team|"
