@@ -78,8 +78,10 @@ _EN_PROJECT = re.compile(
 """A named project: "Project Orion", "the Atlas migration", "the Ironbridge Logistics route-optimisation
 project", "Juniper Ridge HOA portal" (capitalised words, at most two lowercase ones, then the head)."""
 _CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
+_NUMBERED = re.compile(r" \d{1,4} [A-Z]")
+"""A number inside a capitalised name ("Microsoft 365 Business Premium", "Office 365 Enterprise E3")."""
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")
-_CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&)(?: the)? ")
+_CONNECTOR_GAP = re.compile(r" (?:of|de|da|del|van|von|the|&|\d{1,4})(?: the)? ")
 _EN_DEAL = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>(?:[A-Z][\w-]*\s){1,2}(?:deal|renewal|order|opportunity))\b"
 )
@@ -105,6 +107,13 @@ _EN_ACCOUNT = re.compile(
     r"\b(?i:the|our|their|this|that)\s(?P<name>[A-Z][\w&-]*(?:\s[A-Z][\w&-]*)?)\saccount\b"
 )
 """A sales account is its customer: "the Globex account" names the organisation Globex."""
+_EN_TEAM = re.compile(
+    rf"\b(?i:the|our|their|its)\s(?P<name>(?:[A-Z]{{2,}}\s|[A-Z][a-z]+\s)?(?i:{EN_DEPARTMENT})\s?(?:team|department|dept))"
+    r"(?=['’]s\s|\sbudget\b)|\b(?:budget|headcount|deadline)\sfor\s(?:the|our)\s"
+    rf"(?P<named>(?:[A-Z]{{2,}}\s|[A-Z][a-z]+\s)?(?i:{EN_DEPARTMENT})\s?(?:team|department|dept))\b"
+)
+"""A team or department said as what holds a value ("The marketing team's budget", "the budget for the
+EMEA sales team"): an organisation named in lower case, as the teams one joins are."""
 _EN_PRODUCT_KIND = (
     r"(?:locks?|sensors?|brackets?|scanners?|printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|"
     r"thermostats?|chargers?|batteries|battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?|"
@@ -167,6 +176,11 @@ _ROLE_APPOSITION = re.compile(
 )
 """A role and a comma right before a name ("reports to their CFO, Nina Park"): the person, not someone
 addressed."""
+_HEADQUARTERED = re.compile(
+    r"(?:['’]s)?\s(?:HQ|headquarters|head office)\b|\s(?:is|was|are)\s(?:now\s)?headquartered\b"
+)
+"""A name whose headquarters are spoken of is an organisation's ("Globex's headquarters is in Denver",
+"Initech is headquartered in Austin")."""
 _NOUN_APPOSITION = re.compile(
     r"\b(?:our|my|the|their|his|her|its|[A-Z][\w&]*['’]s)\s(?:(?:new|old|former|current|main)\s)?"
     r"(?:[\w-]+-in-charge|vendor|supplier|provider|partner|contact|point of contact|rep)s?,\s$",
@@ -243,6 +257,9 @@ class MentionFinder:
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "organisation"))
+        for match in _EN_TEAM.finditer(sentence):
+            group = "name" if match["name"] else "named"
+            add(Mention(match.start(group), match.end(group), match[group], "organisation"))
         for match in _EN_PRODUCT.finditer(sentence):
             brand = match["name"].split()[0]  # "the X200 sensor" is also called X200
             add(Mention(match.start("name"), match.end("name"), match["name"], "product", {}, [brand]))
@@ -258,6 +275,8 @@ class MentionFinder:
             kind = self._gazetteer[match.group()]
             if kind == "place" and _ORG_AFTER.match(sentence, match.end()):
                 continue  # Georgia Tech, Boston Consulting Group: the place begins an organisation's name
+            if kind == "organisation" and _NUMBERED.match(sentence, match.end()):
+                continue  # Microsoft 365, Office 365 Enterprise E3: the firm begins a product's name
             add(Mention(*match.span(), match.group(), kind))
         if cjk:
             tagged = tagged_mentions(sentence)
@@ -312,6 +331,7 @@ class MentionFinder:
                     or run[0][2] in self._gazetteer
                     or _PERSON_APPOSITION.match(sentence, run[-1][1]) is not None
                     or (len(run) > 1 and run[-1][2] in ORG_WORDS)  # "Pinecrest Bank paid…": a firm's name
+                    or _HEADQUARTERED.match(sentence, run[-1][1]) is not None
                 )
                 possessive = sentence[run[-1][1] : run[-1][1] + 2] in ("'s", "’s")  # "Initech's renewal"
                 gerund = len(run) == 1 and re.fullmatch(r"[A-Z][a-z]{2,}ing", run[0][2]) is not None
@@ -325,6 +345,8 @@ class MentionFinder:
             if acronym and re.match(r"\+?\s[a-z]", sentence[end:]):
                 continue  # "an LGBTQ support group": the acronym only modifies a noun
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
+            if kind == "thing" and _HEADQUARTERED.match(sentence, end):
+                kind = "organisation"
             apposition = (
                 _PERSON_APPOSITION.match(sentence, end) is not None
                 or _ROLE_APPOSITION.search(sentence, 0, start) is not None

@@ -288,6 +288,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("USES", rf"\b(?P<obj>{EN_CAPS})(?:['’]s| is) (?:now )?(?:our|my) (?:(?:main|primary|go-to|new|only|daily) )?"
        rf"(?:tool|app|platform|CRM|editor)(?=\s*(?:now|these days|for|[,.;!?]|$))", 0.8, kind="entity", subject="speaker",
        object_type="product", trigger="tool|app|platform|crm|editor"),  # "Apollo's our main tool now"
+    en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?P<obj>{EN_CAPS}(?:(?:,\s|\sand\s|,\sand\s){EN_CAPS}){{1,4}})"
+       r"(?![\w-])", 0.8, require_mention=True, split=True, trigger="use|using|rely on|relies on"),  # Jira, Confluence and Slack
     en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
        require_mention=True, trigger="use|using|rely on|relies on"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",

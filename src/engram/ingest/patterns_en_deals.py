@@ -111,6 +111,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="discount"),
     en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
        subject_type="organisation", kind="amount", trigger="payment of"),
+    en("PAID", rf"\b(?:received|got|collected) (?:a |the |their )?(?:(?:payment|wire|transfer) of )?{EN_AMOUNT} "
+       rf"(?:(?:payment|wire|transfer) )?from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
+       subject_type="organisation", kind="amount", trigger="received|got|collected"),  # "Received $48,000 from Pioneer Ag"
     en("PAID", rf"\b(?P<subj>{EN_CAPS}) (?:sent|made|wired) (?:us )?(?:a |the |their )?(?:payment|wire|transfer) "
        rf"(?:of|for) {EN_AMOUNT}", 0.85, subject="group", subject_type="organisation", kind="amount",
        trigger="payment|wire|transfer"),  # "Vandelay Industries sent payment of $3,250 for April"

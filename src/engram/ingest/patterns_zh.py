@@ -13,6 +13,7 @@ from engram.ingest.frames import (
     ZH_NAME,
     ZH_NAME_BARE,
     ZH_OBJ,
+    ZH_OBJ_LONG,
     ZH_ROLE,
     ZH_STOP,
     Pattern,
@@ -423,13 +424,14 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("DIET", r"(?:是|(?=吃)|改(?=吃))(?P<obj>素食|吃素|吃纯素|吃全素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value",
        trigger="素|清真"),
     zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
-       rf"对{ZH_NOT_STOP}{{1,8}}?(?:很|特别|非常)?感兴趣){ZH_OBJ}", 0.85, kind="value",
+       rf"对{ZH_NOT_STOP}{{1,8}}?(?:很|特别|非常)?感兴趣)(?![和跟与同])"  # 喜欢和鼎新电子的团队合作: with whom, not what
+       rf"{ZH_OBJ}", 0.85, kind="value",
        trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
     zh("INTERESTED_IN", rf"(?:对){zh_obj_before('(?:很|特别|非常|挺)?感兴趣')}", 0.85, kind="value",
        trigger="感兴趣"),
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
     # ── places visited, plans, goals ─────────────────────────────────────────────────────
-    zh("ATTENDED", rf"参加(?![不没])(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ}", 0.8, kind="value",
+    zh("ATTENDED", rf"参加(?![不没])(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ_LONG}", 0.8, kind="value",
        trigger="参加"),  # 参加下: 一下; 参加不了: not going
     zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲|见|陪|聚|谈|签')}",
        0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
