@@ -58,7 +58,7 @@ from engram.ingest.orders import add_ordered_products
 from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
-from engram.ingest.refusals import refused
+from engram.ingest.refusals import ours, refused, said_of_a_pet
 from engram.ingest.relatives import find_relatives
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
@@ -345,6 +345,11 @@ class BuiltinExtractor:
         if subject is None:
             return []
         subject_name, weight = subject
+        if subject_name == message.speaker.actor and (
+            (predicate == "AGE" and said_of_a_pet(sentence, match.start()))
+            or (predicate == "INTERESTED_IN" and ours(sentence, obj_start))
+        ):
+            return []  # 我家猫叫团子，…今年五岁了: the cat's; 对我们的智慧排课很感兴趣: a customer's
         items: list[tuple[str | None, Scalar | None, tuple[int, int]]]
         if pattern.subject == "addressee":  # "Thanks for being a great friend": the addressee and the speaker
             if not message.speaker.actor:

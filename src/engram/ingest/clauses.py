@@ -134,7 +134,8 @@ _EN_DANGLING = re.compile(
 _EN_GENERIC = re.compile(
     r"(?:something|anything|everything|stuff|things?|(?:a |my |new |the )?projects?|it all|lots?|a lot|more|"
     r"one|"
-    r"some|work|job|time|fun|way|ways|place|part|idea|stuff like that|not\b.*|though|anyway|yet|either|then)",
+    r"some|work|job|time|fun|way|ways|place|part|idea|stuff like that|not\b.*|nothing\b.*|though|anyway|yet|"
+    r"either|then)",
     re.I,
 )
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
@@ -282,11 +283,12 @@ _EN_NOT = re.compile(
     r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$",
     re.I,
 )
-# 之前负责的老陈调去…: a past word before 负责的/对接的 describes a former holder, not the clause's
-# verb after the holder (原来负责的华南渠道, 原来的项目经理, 以前用的是钉钉, 以前养的猫: they do stop)
+# 之前负责的老陈调去…, 原来的黄总调去深圳分公司: a past word before 负责的/对接的, or before someone
+# transferred, describes a former holder, not the clause's verb after the holder (原来负责的华南渠道,
+# 原来的项目经理, 以前用的是钉钉, 以前养的猫: they do stop)
 _ZH_STOP_RX = re.compile(
     r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$"
-    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?!(?:负责|对接|跟|管|带)的(?!是)[^，。；])"
+    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?!(?:负责|对接|跟|管|带)的(?!是)[^，。；]|的[^，。；]{1,4}?(?:调|转|升))"
 )
 _ZH_NOT = re.compile(
     r"(?:(?<!雷打)不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"

@@ -26,6 +26,10 @@ _CHILDREN = frozenset(
      "小儿子", "二儿子", "大女儿", "小女儿", "二女儿"}
 )  # fmt: skip
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+_SPLIT_UP = re.compile(
+    r"分手|离婚|离了婚|\b(?:broke up|split up|splitting up|breaking up|divorced|divorcing)\b", re.I
+)
+"""A couple said to part: the relation ends (我跟男朋友分手了, "my wife and I divorced")."""
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _INFERRED_WEIGHT = 0.9
@@ -350,6 +354,7 @@ def _kin_facts(message: Message) -> None:
                 fact=sentence[:2000],
                 confidence=0.85,
                 source_kind="stated",
+                negated=predicate in _SPOUSES and _SPLIT_UP.search(sentence) is not None,
             )
         )
 

@@ -101,7 +101,8 @@ EXCLUDE = _words(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec english "
     "spanish german french italian chinese japanese korean european american british asian african "
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends correction update note fyi "
-    "reminder heads re fwd asap eod eta btw imo tbh as per since after before while once unless"
+    "reminder heads re fwd asap eod eta btw imo tbh as per since after before while once unless "
+    "usd eur gbp sek nok dkk chf jpy aud cad inr hkd sgd rmb cny"
 )
 GREETING = re.compile(r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|"
                        r"wow|yo|morning|night|welcome|cheers)|[,，])\s*,?\s*$", re.I)  # fmt: skip
@@ -118,7 +119,7 @@ ORG_WORDS = _words(
     "Trading Textiles Packaging Printing Services Technology Electric Utilities Farms Sports Fitness "
     "Education Learning Credit Finance Investments Advisors Associates Bancorp Lines Wireless Devices "
     "Winery Brewery Distillery Glassworks Works Mills Bio Sciences Publishers Law Dairy Bakeries "
-    "Enterprises Corporation Limited GmbH PLC Laboratories"
+    "Enterprises Corporation Limited GmbH PLC Laboratories AB AG SA NV BV Oy ASA SpA Srl Pty KK"
 )
 OPENING_VERBS = _words(
     "Met Called Emailed Visited Pinged Texted Saw Closed Signed Lost Won Booked Joined Left Quoted Sent Told "

@@ -77,7 +77,11 @@ _EN_PROJECT = re.compile(
 )
 """A named project: "Project Orion", "the Atlas migration", "the Ironbridge Logistics route-optimisation
 project", "Juniper Ridge HOA portal" (capitalised words, at most two lowercase ones, then the head)."""
-_CAPITAL_WORD = re.compile(r"(?<![A-Za-z0-9'’])(?:St\.|[A-Z][A-Za-z0-9&'’-]*)")
+_LATIN = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
+"""Latin letters, accented ones included (Charité, Zürich, Łódź)."""
+_CAPITAL_WORD = re.compile(
+    rf"(?<![{_LATIN}0-9'’])(?:St\.|[A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u017f][{_LATIN}0-9&'’-]*)"
+)
 _NUMBERED = re.compile(r" \d{1,4} [A-Z]")
 """A number inside a capitalised name ("Microsoft 365 Business Premium", "Office 365 Enterprise E3")."""
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")

@@ -17,6 +17,7 @@ from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import AMOUNT, cn_to_int, parse_amount
 from engram.nlp.dates import date_value
 from engram.nlp.tense import past_event
+from engram.nlp.timeexpr import MONTHS_EN
 from engram.nlp.tokenize import has_cjk
 
 _NAMED_TYPES = frozenset({"place", "organisation", "product"})
@@ -35,6 +36,8 @@ _SIGHTSEEING = re.compile(
 _MONEY = re.compile(
     r"[$€£¥]|元|块|万|亿|千|百|k\b|m\b|bn\b|usd|eur|rmb|dollars?|euros?|bucks|million|thousand", re.I
 )
+_MONTH_BEFORE = re.compile(rf"\b(?:{'|'.join(MONTHS_EN)})\.?\s$", re.I)
+"""A month right before a bare number makes it a day of that month ("go-live before October 1")."""
 _COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
 """A bare number before a noun ("200 laptops", 200台) counts things."""
 _ZH_CHANGED_TO = re.compile(
@@ -102,8 +105,12 @@ def read_objects(
                 return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
         value = _literal(kind, raw, message.at, past=past)
-        if kind == "amount" and _COUNTED.match(reading.text, span[1]) and not _MONEY.search(raw):
-            return []  # "their order for 200 laptops": a count of things, not money
+        if (
+            kind == "amount"
+            and not _MONEY.search(raw)
+            and (_COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0]))
+        ):
+            return []  # "their order for 200 laptops": a count of things; "before October 1": a day
         if value is None or overlaps(*span, reading.claimed):
             return []
         return [(None, value, span)]

@@ -217,6 +217,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|"
        rf"uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
+       rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
+       rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
        rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
@@ -350,8 +352,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"{_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
        trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent"),
     en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
-       rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to|"
-       rf"move to) ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"
+       rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to"
+       rf") ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"
        rf"{_PLACE_OBJ}", 0.8,
        require_mention=True, object_type="place",
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),
@@ -384,7 +386,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
-       rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b)"
+       rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b|fix\b|issue\b|ticket\b|task\b|bug\b|"
+       rf"problem\b|decision\b|call\b|follow-up\b|deliverable\b)"
        rf"(?!(?:[\w-]+\s){{0,3}}?(?:migration|rollout|project|launch|integration|relationship|account|process|roadmap)\b){EN_OBJ}",
        0.7, kind="value", trigger="bought|purchased|got myself|just got|own|'ve got|have got"),
     en("GOAL", rf"\bmy (?:main |big |biggest |ultimate |long-term |current |new |life )?(?:goal|dream|aim|"

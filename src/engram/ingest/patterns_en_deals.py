@@ -61,6 +61,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=","),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
+    en("BUDGET", rf"\b(?:a|an|the|our|their|its)\s{EN_AMOUNT}\s(?:annual\s|total\s|yearly\s|project\s)?budget\b",
+       subject="topic", kind="amount", trigger="budget"),  # "They have a 200k SEK budget"
     en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
        rf"unit|seat|licen[cs]e|month|year))", 0.85, subject="topic", kind="amount",
        trigger="each|per|apiece|a piece|a unit|a seat|a licen|a month|a year"),
@@ -167,8 +169,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?= (?:at|@|for|by|through|from|under|with|delivered|shipped|next|this|before|via)\b|[,.;:!]|$)", 0.75,
        subject="group", subject_type="organisation", kind="entity", object_type="product", supposable=True,
        trigger="ordered|order for|ordering|buying|bought|purchased|signed for|adding|added"),
-    en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?"
-       rf"(?:order |contract |subscription |deal |renewal |meeting )?{EN_OBJ}", 0.85, subject="topic",
+    en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?+"
+       rf"(?:order |contract |subscription |deal |renewal |meeting )?+"
+       rf"(?!effective\b|immediately\b|today\b|now\b|as of\b|starting\b){EN_OBJ}", 0.85, subject="topic",
        kind="value", trigger="cancel|called off|terminated", negatable=False),
     en("STATUS", r"\b(?:is|are|was|has been|got)\s(?:now\s|officially\s)?(?P<obj>closed|paid|on hold|complete|"
        r"completed|done|delayed|live|overdue|approved|signed|pending|blocked|at risk|on track|cancelled|"

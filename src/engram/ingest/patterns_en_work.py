@@ -43,6 +43,8 @@ _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 """Capitalised but no name: "take over the Monday meeting" hands over a meeting, not a Monday."""
 _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
 """Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
+_NOT_A_TASK_OWNER = r"(?!(?-i:owner)\s)"
+"""An action item's "— owner Kwame, target end of Q3" names who does it, not a business owner."""
 _REGION = r"(?-i:(?:EMEA|APAC|LATAM|AMER|NA|EU|UK|US|the (?:East|West|North|South|Midwest))\b)"
 """A region one is responsible for ("Solutions Engineer for EMEA"), no employer."""
 
@@ -129,6 +131,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?:manages|leads|runs|heads|oversees|handles|I manage|I lead|I run|I head|I oversee) "
        rf"(?:the |our )?(?:[\w-]+\s){{1,3}}?at {EN_OBJ}", 0.75, require_mention=True, object_type="organisation",
        trigger="manage|lead|run|head|oversee|handle"),  # "manages procurement at Umbrella Health"
+    en("WORKS_AT", rf"(?<!for )(?:a |my |his |her |their )new (?:job|role|position) (?:at|with) {EN_OBJ}", 0.8,
+       require_mention=True, trigger="new job|new role|new position"),  # "I started a new job at Stripe last week"
     en("WORKS_AT", rf"(?<!for a )(?<!for the )(?<!for a new )(?<!for her )(?<!for his )(?<!for my )"
        rf"(?<!love )(?<!enjoy )(?<!loved )(?<!enjoyed )(?<!like )"  # "I love working with…": a partner
        rf"\b(?:work|works|working|worked|job|employed)\s(?:at|for|with(?! the (?:[A-Z]\w+ ){{1,3}}team\b)) {EN_OBJ}",
@@ -178,7 +182,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"will succeed) {EN_PERSON_NAME} as (?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b",
        0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger="replace|succeed"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?(?!pilot\b(?!\s(?:for|at|with)\b))|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
@@ -190,9 +194,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Store manager Keith Danvers says…", "Owner Chidi Okafor makes the call": a role titling a name
     # that opens a clause is the role of a person of the organisation named before
-    en("HAS_ROLE", rf"{_CLAUSE_START}(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group",
+    en("HAS_ROLE", rf"{_CLAUSE_START}{_NOT_A_TASK_OWNER}(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
-    en("WORKS_AT", rf"{_CLAUSE_START}{EN_ROLE}\s(?P<subj>{EN_PERSON_NAME})\b(?P<obj>)", 0.65, subject="group",
+    en("WORKS_AT", rf"{_CLAUSE_START}{_NOT_A_TASK_OWNER}{EN_ROLE}\s(?P<subj>{EN_PERSON_NAME})\b(?P<obj>)", 0.65, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="organisation", antecedent=True,
        trigger=EN_ROLE_TRIGGER),
     # "Dr. Anita Rao, their CMO", "Their controller Mike Dunn": a role of the organisation named before

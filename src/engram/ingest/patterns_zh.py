@@ -67,7 +67,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="老家"),  # 搬回扬州老家
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
-    zh("LIVES_IN", rf"(?<!想)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
+    zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
        rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
     # 我妈从鞍山过来帮我们带娃: where someone comes over from to help or stay (not 过来玩, 过来开会); 搬回扬州老家,
@@ -84,8 +84,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LIVES_IN", r"(?<!不)(?<!不打算)(?<!不想)(?<!不准备)(?<!没打算)(?<!不会)(?:回|去|到)(?:老家)?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:发展|定居|生活|落户|安家)(?=[，。！？；]|$|了)",
        0.75, require_mention=True, strict=True, whole=True, object_type="place", negatable=False,
        trigger="发展|定居|生活|落户|安家"),  # (离开杭州回合肥发展: what is left is the other city)
-    zh("VISITED", rf"(?:回了?)(?:一趟|一次|趟)?(?:老家)?{ZH_OBJ}", 0.75, require_mention=True, object_type="place",
-       trigger="回"),
+    zh("VISITED", rf"回(?:到|了)?+(?!访)(?:一趟|一次|趟)?(?:老家)?(?=[\u4e00-\u9fff]){ZH_OBJ}", 0.75, require_mention=True,
+       object_type="place", strict=True, trigger="回"),  # a place gone back to (not 回到GitLab CI, 电话回访云帆物流)
     # ── work and study ───────────────────────────────────────────────────────────────────
     zh("LEFT_ORGANISATION", rf"从{zh_obj_before('离职|辞职|退休|跳槽|跳到|出来')}", 0.85, require_mention=True,
        object_type="organisation", trigger="离职|辞职|退休|跳槽|跳到|出来", negatable=False),

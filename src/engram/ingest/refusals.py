@@ -3,8 +3,9 @@
 Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
 a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
 a day at home is no place of work (明天我在家办公), a discount only asked for is none agreed
-(要求打九折, "pushing for 8% off"); a thing named only by what it is (合同, "the subscription") holds
-no fact, and a title is no person's name.
+(要求打九折, "pushing for 8% off"); an age said after a pet is the pet's and interest in
+what is ours a customer's (both checked once the subject is known); a thing named only by what it
+is (合同, "the subscription") holds no fact, and a title is no person's name.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ _ASKED_FOR = re.compile(
     r"要求|希望|想要|争取|申请|\b(?:asks?|asked|asking|wants?|wanted|requests?|requested|pushing|hoping)\b",
     re.I,
 )
+_ANIMAL = re.compile(r"猫|狗|宠物|兔子|鹦鹉|仓鼠|\b(?:cat|dog|puppy|kitten|pet|hamster|parrot|bunny)\b", re.I)
+_SPEAKER = re.compile(r"我(?!家|们家)|\b(?:I|I'm|I am)\b")
+"""An age said after a pet is the pet's (我家猫叫团子，今年五岁了), unless the speaker speaks of
+themselves in between."""
+_OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
+"""Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
 _GENERIC_THING = re.compile(
     r"(?:合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
     r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
@@ -42,6 +49,19 @@ def refused(
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     return False
+
+
+def said_of_a_pet(sentence: str, start: int) -> bool:
+    """Return True when a pet is spoken of before ``start`` and the speaker not since: an age read
+    there with no subject of its own is the pet's (我家猫叫团子，是只英短，今年五岁了)."""
+    animals = list(_ANIMAL.finditer(sentence, 0, start))
+    return bool(animals) and not _SPEAKER.search(sentence, animals[-1].end(), start)
+
+
+def ours(sentence: str, obj_start: int) -> bool:
+    """Return True when the object at ``obj_start`` is ours (我们的智慧排课, "our API"): interest in it
+    is a customer's, never the speaker's."""
+    return bool(_OURS.match(sentence, obj_start))
 
 
 def held_before(text: str) -> bool:

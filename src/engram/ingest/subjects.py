@@ -92,6 +92,14 @@ _EN_VERB_NEXT = re.compile(
     r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
 )
 _EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
+_EN_MY_HELPER = re.compile(
+    r"\bmy\s(?:(?:new|old|tax|financial|personal)\s)?(?P<who>accountant|lawyer|attorney|doctor|dentist|therapist|"
+    r"trainer|landlord|assistant|agent|realtor|advis[oe]r|client|customer|contractor|tenant|tutor|teacher|vet|"
+    r"mechanic|barber|stylist|nanny|babysitter|cleaner|physio|designer|developer)\b",
+    re.I,
+)
+"""Someone the speaker hires or serves, unnamed ("my accountant prefers Xero"): the subject of what
+follows, not the speaker."""
 _NAMING = re.compile(r"^\s*(?:叫|名叫|名字叫|named|called)", re.I)
 
 
@@ -177,6 +185,9 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
     if lang == "en":
         # "Mike said his dad retired": the dad, no one we can name
         out += [Candidate(m.start(), m.end(), "block", None, 1.0) for m in EN_THEIR_KIN.finditer(sentence)]
+        out += [
+            Candidate(m.start("who"), m.end(), "block", None, 1.0) for m in _EN_MY_HELPER.finditer(sentence)
+        ]
         # "…replaced Alan Cross, who retired in August": who is the name before it
         for match in _EN_WHO.finditer(sentence):
             who = next((m for m in mentions if m.end == match.start() and m.type == "person"), None)

@@ -117,7 +117,11 @@ def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int
     deal when ``sentence`` speaks of another order ("We'll reorder 30 units")."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
     before_cue = sentence[:cue]
-    customer = "organisation" in types and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
+    customer = (
+        "organisation" in types
+        and predicate != "BUDGET"  # "They approved the $27,800 budget": the project named before, if any
+        and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
+    )
     for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
         if kind == "deal" and _ANOTHER_ORDER.search(sentence):
             continue

@@ -20,7 +20,7 @@ _MULTIPLIER = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "m
 AMOUNT = (
     r"(?:[$€£¥￥]\s?)?(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+)"
     r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[来多余]?[百千万亿]+|(?<=\d)[wW](?:\d(?!\d))?(?=[\u4e00-\u9fff，。！？；、]|$))?"
-    r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
+    r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR|GBP|SEK|NOK|DKK|CHF|JPY|AUD|CAD|INR|HKD|SGD)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
 )
 _NUMBER = re.compile(
     r"(\d[\d,]*(?:\.\d+)?)\s*(?:(k|mn|m|bn|b|million|billion|thousand|grand)\b|([百千万亿]+))?", re.I

@@ -31,7 +31,7 @@ _ZH_PAST_TIME = r"昨天|前天|上周|上个月|去年|上次"
 
 # Any past at all, "was" and 了 included: is_past only picks between a plan and a thing done.
 _EN_PAST = re.compile(
-    rf"\b(?:{_EN_PAST_TIME}|went|visited|was|were|got back|came back|returned)\b",
+    rf"\b(?:{_EN_PAST_TIME}|went|visited|was|were|got back|came back|returned|left|quit)\b",
     re.I,
 )
 _ZH_PAST = re.compile(rf"{_ZH_PAST_TIME}|了|过|之前|已经|刚|[访见聊谈]完")
