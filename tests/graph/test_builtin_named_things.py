@@ -35,6 +35,28 @@ CASES: list[Case] = [
     ("明日计划：参加鼎新电子的需求评审会。", "李明",
      {("李明", "ATTENDED", "鼎新电子的需求评审会")}, {("李明", "ATTENDED", "鼎新电子")}),
     ("我很喜欢和鼎新电子的团队合作。", "王芳", set(), {("王芳", "LIKES", "和鼎新电子")}),
+    # Where someone works, said in a CRM note's parenthesis or after "met … from".
+    ("Call w/ Priya Raman (Head of Procurement, Northwind Traders). They're evaluating us.", "Marcus",
+     {("Priya Raman", "WORKS_AT", "Northwind Traders"), ("Priya Raman", "HAS_ROLE", "Head of Procurement")},
+     set()),
+    ("Customer Tomasz Nowak (Wisła Bikes) says the webhook is down.", "Lucy",
+     {("Tomasz Nowak", "WORKS_AT", "Wisła Bikes")}, set()),
+    ("Call w/ Northwind Logistics: Dave Hollis (VP Ops) confirmed a budget of $180k.", "Ann",
+     {("Dave Hollis", "WORKS_AT", "Northwind Logistics")}, {("Dave Hollis", "WORKS_AT", "VP Ops")}),
+    ("Met Lydia Shaw from Kestrel Systems yesterday.", "Marcus",
+     {("Lydia Shaw", "WORKS_AT", "Kestrel Systems")}, set()),
+    ("鼎盛食品的采购总监邓华说预算够。", "陈静", {("邓华", "WORKS_AT", "鼎盛食品")}, set()),
+    # A signature with no closing formula: the writer's own name alone on a line, then title and company.
+    ("Hi,\n\nOur team can't log in since this morning. Please escalate.\n\nIngrid Solberg\n"
+     "IT Lead, Fjordline Shipping", "Ingrid Solberg",
+     {("Ingrid Solberg", "WORKS_AT", "Fjordline Shipping"), ("Ingrid Solberg", "HAS_ROLE", "IT Lead")},
+     set()),
+    ("您好，\n\n系统无法导出报表，麻烦尽快处理。\n\n吴芳\n会计主管\n广州美嘉家居有限公司", "吴芳",
+     {("吴芳", "WORKS_AT", "广州美嘉家居有限公司"), ("吴芳", "HAS_ROLE", "会计主管")}, set()),
+    ("王经理，\n\n方案我们看过了，整体不错。\n\n刘芳\n恒泰建材 采购部", "刘芳",
+     {("刘芳", "WORKS_AT", "恒泰建材"), ("刘芳", "MEMBER_OF", "采购部")}, set()),
+    ("Please call Ingrid Solberg.\n\nIngrid Solberg\nis out until Monday and then at Fjordline Shipping",
+     "Ann", set(), {("Ingrid Solberg", "WORKS_AT", "Fjordline Shipping")}),
 ]  # fmt: skip
 
 

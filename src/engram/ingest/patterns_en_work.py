@@ -99,6 +99,19 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s?[,(]\s?(?:the\s|our\s|their\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|of|with)\s"
        rf"{EN_NOT_UNTIL}(?P<obj>{EN_CAPS})", 0.8, subject="group", subject_type="person", named_subject=True,
        require_mention=True, strict=True, object_type="organisation", introduces=True, trigger=EN_ROLE_TRIGGER),
+    # "Priya Raman (Head of Procurement, Northwind Traders)", "Tomasz Nowak (Wisła Bikes)": a CRM note's
+    # parenthesis after a name says where the person works, and as what
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s\((?:{EN_NOT_HELD}{EN_ROLE},\s)?(?!{EN_ROLE}\))(?P<obj>{EN_CAPS})\)", 0.75,
+       subject="group", subject_type="person", named_subject=True, require_mention=True, strict=True,
+       object_type="organisation", introduces=True, trigger="("),
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s\({EN_NOT_HELD}(?P<obj>{EN_ROLE}),\s{EN_CAPS}\)", 0.75,
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       trigger=EN_ROLE_TRIGGER),
+    # "Met Lydia Shaw from Kestrel Systems": whom one met comes from their employer (not "at" an event)
+    en("WORKS_AT", rf"\b(?:[Mm]et|[Mm]eet|[Ss]aw|with|w/|called|emailed)\s(?P<subj>{EN_PERSON_NAME})\sfrom\s(?:the\s)?"
+       rf"{_EVENT_AFTER}(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
+       named_subject=True, require_mention=True, strict=True, object_type="organisation", introduces=True,
+       trigger="from"),
     # "The CEO of Initech, Bill Lumbergh", "Sunrise Bakery's owner, Ruby Ross": the role of the
     # organisation, then who holds it
     *(

@@ -64,12 +64,14 @@ _COMPANY = re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9]
 
 def add_signature_facts(text: str, message: Message) -> None:
     """Add the writer's company, title and department that ``text``'s signature block gives."""
-    lines = signature_lines(text)
+    lines = signature_lines(text, message.speaker.actor)
     if len(lines) < 2:
         return
     parts_by_line = [[p for p in _PARTS.split(line) if p] for line in lines]
-    if has_cjk(lines[0]):  # 采购部 曹雪: the department, then the name, one space apart
-        parts_by_line[0] = [w for p in parts_by_line[0] for w in p.split()]
+    parts_by_line = [  # 采购部 曹雪, 恒泰建材 采购部: Chinese parts one space apart
+        [w for p in parts for w in p.split()] if has_cjk(line) else parts
+        for line, parts in zip(lines, parts_by_line, strict=True)
+    ]
     first = parts_by_line[0]
     name = next((p for p in first if _a_name(p, "zh")), "") if has_cjk(lines[0]) else first[0]
     name = _the_writer(re.sub(r"^Dr\.?\s", "", name), message)

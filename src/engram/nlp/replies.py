@@ -66,12 +66,30 @@ def _without_closing(lines: list[str]) -> list[str]:
     return kept
 
 
-def signature_lines(text: str) -> list[str]:
+def signature_lines(text: str, writer: str | None = None) -> list[str]:
     """Return the non-blank lines of ``text``'s signature block (name, title, company, phone: the short
-    lines after its last closing formula, as :func:`strip_reply` drops them), stripped; [] when none."""
+    lines after its last closing formula, as :func:`strip_reply` drops them), stripped; [] when none.
+
+    Without a closing formula, the block is the last few short lines from one holding ``writer``'s
+    name alone, after a blank line ("…Please escalate.\n\nIngrid Solberg\nIT Lead, Fjordline").
+    """
     lines = text.replace("\r\n", "\n").split("\n")
     index = _closing_at(lines)
+    if index is None and writer:
+        index = _unsigned_at(lines, writer.strip().casefold())
     return [] if index is None else [line.strip() for line in lines[index + 1 :] if line.strip()]
+
+
+def _unsigned_at(lines: list[str], writer: str) -> int | None:
+    """Return the index of the blank line before a last block that opens with the writer's name."""
+    for index in range(len(lines) - 2, 0, -1):
+        if lines[index].strip().casefold() != writer or lines[index - 1].strip():
+            continue
+        tail = [line for line in lines[index:] if line.strip()]
+        if len(tail) > MAX_SIGNATURE_LINES or any(len(line) > MAX_SIGNATURE_LINE_CHARS for line in tail):
+            return None
+        return index - 1
+    return None
 
 
 def _closing_at(lines: list[str]) -> int | None:
