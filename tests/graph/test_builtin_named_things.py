@@ -55,6 +55,13 @@ CASES: list[Case] = [
      {("吴芳", "WORKS_AT", "广州美嘉家居有限公司"), ("吴芳", "HAS_ROLE", "会计主管")}, set()),
     ("王经理，\n\n方案我们看过了，整体不错。\n\n刘芳\n恒泰建材 采购部", "刘芳",
      {("刘芳", "WORKS_AT", "恒泰建材"), ("刘芳", "MEMBER_OF", "采购部")}, set()),
+    # An organisation's own go-live, said right before it (not another thing's go-live it pushed).
+    ("Osterberg AB go-live slipped to October 21 because their data migration isn't done.", "Jamal",
+     {("Osterberg AB", "LAUNCH_DATE", "2024-10-21")}, set()),
+    ("Quantra Labs pushed go-live of their lab portal to May 6.", "Jamal", set(),
+     {("Quantra Labs", "LAUNCH_DATE", "2024-05-06")}),
+    # A tool stopped, said after 原来的 and without 我们 before 不用了.
+    ("我们公司换了飞书，原来的钉钉不用了。", "吴芳", {("吴芳", "STOPPED_USING", "钉钉")}, set()),
     ("Please call Ingrid Solberg.\n\nIngrid Solberg\nis out until Monday and then at Fjordline Shipping",
      "Ann", set(), {("Ingrid Solberg", "WORKS_AT", "Fjordline Shipping")}),
 ]  # fmt: skip

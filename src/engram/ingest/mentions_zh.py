@@ -86,7 +86,7 @@ _JOINED = ("入职", "就职", "任职", "供职")
 """Verbs jieba may cut through (入 职乐途 科技): their second character begins no name."""
 _CONJUNCTIONS = "和与及跟"
 _BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
-_PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城")
+_PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城 小程序")
 _NOUNISH = _words("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x z")
 _NOT_PREFIX = _words(
     "这个 那个 这些 那些 我们 你们 他们 公司 项目 我 你 他 她 的 了 和 跟 与 在 是 有 新 老 大 小 该 本 某 "

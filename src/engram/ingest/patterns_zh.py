@@ -337,8 +337,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 以前用安卓，上个月换成了iPhone (the one switched to is USES, below)
     zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|替换成|替换为|迁移到|迁到|停(?=了|掉)')}(?![^，。！？；]*(?:格式|界面|模式|版本))",
        0.85, require_mention=True, whole=True, negatable=False, object_type="product", trigger="把"),
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)"
-       r"(?:我们组|我们部门|我们团队|我们|我)(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了(?![？?吗解])", 0.8,
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?:原来的|之前的|以前的|之前那个)?(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|"
+       r"[\u4e00-\u9fff]{2,8}?)(?:我们组|我们部门|我们团队|我们|我)?(?:已经|早就|现在|基本上?|都|也|再也)*(?:不再|不)用了"
+       r"(?![？?吗解])", 0.8,
        require_mention=True, whole=True, negatable=False, object_type="product", subject="speaker", trigger="用了"),
     zh("STOPPED_USING", r"(?:^|(?<=[，,；;]))(?P<obj>[A-Za-z][A-Za-z0-9.+-]{1,20}|[\u4e00-\u9fff]{2,8}?)(?:我们|我)?(?:已经|早就)?"
        r"(?:卸了|卸载了|删了|注销了|退了)", 0.8, require_mention=True, whole=True, negatable=False,

@@ -142,6 +142,10 @@ _FOR_THE = re.compile(r"[\w-]+\s+(?:for|of)\s+(?:the\s+|our\s+|their\s+|this\s+)
 _BRANCH = re.compile(r"(?:分公司|分部|办事处|分厂|分行|支行)$")
 """A branch of the organisation talked about (原来的孙姐调去他们苏州分公司): not the customer itself."""
 _WHERE = re.compile(r"\b(?:in|at)\s$")
+_OWNS_CUE = re.compile(r"(?:['’]s)?\s?")
+_GO_LIVE = re.compile(r"go-?live|launch|cutover", re.I)
+"""Between an organisation and the cue right after it, when the cue is its go-live or launch (not
+"Quantra Labs pushed go-live of their lab portal"): the organisation's own."""
 
 
 def _whose(department: Mention, reading: Sentence) -> bool:
@@ -172,6 +176,17 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     else:  # 工程部的庄经理说月底前…: the department only says whose he is
         mentions = [m for m in mentions if not _affiliation(m.name) or not _whose(m, reading)]
     found = _nearest(types, cue, mentions, reading)
+    if found is None and predicate == "LAUNCH_DATE":  # "Osterberg AB go-live slipped to October 21"
+        found = next(
+            (
+                m
+                for m in mentions
+                if m.type == "organisation"
+                and _OWNS_CUE.fullmatch(reading.text, m.end, cue)
+                and _GO_LIVE.match(reading.text, cue)
+            ),
+            None,
+        )
     if (
         predicate == "DEADLINE"
         and found is not None
