@@ -39,6 +39,17 @@ CASES: list[Case] = [
     ("Customer Tomasz Nowak says the webhook stopped firing around March 10.", "Lucy", set(),
      {("Tomasz Nowak", "STOPPED_USING", "firing around March 10")}),
     ("Hoping to move to Berlin eventually.", "Noor", set(), {("Noor", "PLANS_TO_VISIT", "Berlin")}),
+    # A to-do in a daily report is neither a meeting nor a charge; a noun is no person.
+    ("明天：跟进测试结果，处理华睿医疗的接口对接。", "小马", set(),
+     {("小马", "RESPONSIBLE_FOR", "测试结果")}),
+    ("小王负责跟进华睿医疗的项目。", "何静", set(), {("项目", "WORKS_AT", "华睿医疗")}),
+    ("华睿医疗的项伟说要延期。", "何静", {("项伟", "WORKS_AT", "华睿医疗")}, set()),
+    # A symptom's zero is no price; a contract named only as 合同 holds no date.
+    ("工单：美嘉家居吴芳反馈，打印的出库单金额显示为0，只有在Chrome里出现。", "何静", set(),
+     {("美嘉家居", "PRICE", 0)}),
+    ("工单升级：宁波海晨要求导出全部历史数据后注销账号，合同已于七月底到期。预计九月五号前完成。", "陈静",
+     set(),
+     {("合同", "DEADLINE", "2024-09-05")}),
     # Objects and values cut wrong.
     ("My partner Efua is a pediatrician, she just started at Charité.", "Kwame",
      {("Efua", "WORKS_AT", "Charité")}, {("Efua", "WORKS_AT", "Charit")}),
@@ -80,3 +91,11 @@ def test_a_break_up_ends_the_couple(extractor: BuiltinExtractor) -> None:
         assert all(f.negated for f in couples), text
     together = extractor.extract_text("我和男朋友去了三亚。", actor="林晓").facts
     assert [f.negated for f in together if f.predicate == "PARTNER_OF"] == [False]
+
+
+def test_preparing_a_demo_is_no_meeting(extractor: BuiltinExtractor) -> None:
+    """日报's "明天：准备演示环境" prepares a demo; 明天下午给客户演示 is one."""
+    prepared = extractor.extract_text("日报 3.15\n3. 明天：准备演示环境", actor="何静").facts
+    assert [f for f in prepared if f.predicate == "MEETING_AT"] == []
+    held = extractor.extract_text("明天下午三点给恒泰建材演示。", actor="何静").facts
+    assert [f.predicate for f in held if f.predicate == "MEETING_AT"] == ["MEETING_AT"]

@@ -30,10 +30,12 @@ CONTACT_NAME = (
     r"答复|拍板|反馈)"
 )
 PERSON = (
-    r"(?P<subj>(?![的是在了和跟与把被给对])[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
+    r"(?P<subj>(?![的是在了和跟与把被给对])(?!项目|系统|方案|产品|合同|订单|问题|数据|团队|部门|平台|接口)"
+    r"[\u4e00-\u9fff]{2,3}?|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])"
     r"(?:[（(][\u4e00-\u9fff]{2,4}[）)])?"
 )
-"""A name: two or three characters (no particle first: "经理的微信是…" names no one), 小X or 老X, with
+"""A name: two or three characters (no particle first: "经理的微信是…" names no one, nor a common noun
+surnames begin: 华睿医疗的项目), 小X or 老X, with
 the full name it may be given in brackets (小周（周宇航）: engram.ingest.aliases)."""
 PAST_WORDS = (
     r"(?:上周[一二三四五六日天末]?|上个?月|昨天|前天|今天|刚刚?|已经?|早就|去年|今年|前年|最近|年初|月初|前段时间|前阵子|之前|也|都|"

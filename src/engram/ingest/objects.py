@@ -111,8 +111,8 @@ def read_objects(
             and (_COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0]))
         ):
             return []  # "their order for 200 laptops": a count of things; "before October 1": a day
-        if value is None or overlaps(*span, reading.claimed):
-            return []
+        if value is None or (kind == "amount" and value == 0) or overlaps(*span, reading.claimed):
+            return []  # 金额显示为0: an amount of nothing is a symptom, never a price or a budget
         return [(None, value, span)]
     if predicate in _TASTES and re.match(r"\s*(?:this|that|these|those|it|its)\b", raw, re.I):
         return []  # "this trilogy is one of my faves": what it is was said elsewhere

@@ -281,7 +281,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给|归"),
     # not 跟进下… (一下: a one-off follow-up) nor 钱主管说 (a title before a speech verb)
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
-       rf")(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
+       rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)))(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
        r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"

@@ -137,6 +137,8 @@ def subject_of(
                 return None
         if topic is None and not (first and predicate in _SPEAKER_FALLBACK):
             topic = earlier_topic(predicate, message, reading.text, cue)
+        if topic is not None and generic_thing(topic.name):
+            return None  # 合同已于七月底到期: only what it is, named nowhere
         if topic is not None:
             message.add_entity(topic)
             return topic.name, 0.95 if topic in reading.mentions else 0.8
