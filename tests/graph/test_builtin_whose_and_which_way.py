@@ -50,6 +50,17 @@ CASES: list[Case] = [
     ("工单升级：宁波海晨要求导出全部历史数据后注销账号，合同已于七月底到期。预计九月五号前完成。", "陈静",
      set(),
      {("合同", "DEADLINE", "2024-09-05")}),
+    # Who left and who replaces them, in a renewal note; a move out said ahead.
+    ("Renewal call with Kestrel Logistics. Their champion, Ben Akers, left the company in January; new point "
+     "of contact is Lydia Shaw, ops director.", "Sofia",
+     {("Ben Akers", "LEFT_ORGANISATION", None), ("Kestrel Logistics", "CONTACT", "Lydia Shaw")}, set()),
+    ("Quick update on Brightwater Health: Susan Park has left for a role at Kaiser. Our new point of contact "
+     "is Leo Martinez.", "Anna",
+     {("Brightwater Health", "CONTACT", "Leo Martinez")}, {("Kaiser", "CONTACT", "Leo Martinez")}),
+    ("Signed the lease on a new apartment in Brooklyn.", "Jamal", {("Jamal", "LIVES_IN", "Brooklyn")}, set()),
+    ("We are moving out of Austin next month.", "Jamal", {("Jamal", "MOVED_FROM", "Austin")}, set()),
+    ("We're moving from Portland to Austin in March.", "Chris", {("Chris", "LIVES_IN", "Austin")},
+     {("Chris", "MOVED_FROM", "Portland")}),
     # Objects and values cut wrong.
     ("My partner Efua is a pediatrician, she just started at Charité.", "Kwame",
      {("Efua", "WORKS_AT", "Charité")}, {("Efua", "WORKS_AT", "Charit")}),

@@ -107,8 +107,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?:staying\s|still\s|now\s|going\s)?)(?:fully\s|100%\s)?(?P<obj>remote)(?=\s*[,.;!?]|$)", 0.75, kind="value",
        supposable=True,
        trigger="remote"),  # not "Working remote is overrated", "the company went remote"
-    en("MOVED_FROM", rf"\bmoved (?:away )?(?:from|out of) (?![^.;!?]*\bas (?:a |an |the |their |our )?{EN_ROLE}\b)"
+    en("MOVED_FROM", rf"\b(?:moved|relocated) (?:away )?(?:from|out of) (?![^.;!?]*\bas (?:a |an |the |their |our )?{EN_ROLE}\b)"
        rf"{EN_OBJ}", 0.85, require_mention=True),  # not "from Bluefin to Orion Shipping as VP": a job
+    # "Moving from Jersey City on the 1st" (with a "to", the place moved to says it: LIVES_IN)
+    en("MOVED_FROM", rf"\b(?:moving|relocating) (?:away )?(?:from|out of) (?![^.;!?]*\b(?:to|as)\b){EN_OBJ}", 0.8,
+       require_mention=True, object_type="place", strict=True, supposable=True, trigger="moving|relocating"),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
     en("MOVED_FROM", rf"{EN_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
@@ -145,9 +148,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
     # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own
-    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased) (?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
+    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting) "
+       rf"(?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
        rf"townhouse|apartment|flat|place) in {EN_OBJ}", 0.75, require_mention=True, object_type="place", strict=True,
-       supposable=True, trigger="bought|buying|closed on|purchased"),
+       supposable=True, trigger="bought|buying|closed on|purchased|lease|rent"),
     # "Moved out of Brooklyn last month, we're in Jersey City now": settled, not a trip
     en("LIVES_IN", rf"\b(?:we're|we are|I'm|I am) (?:now |finally |officially )?in {EN_OBJ}(?=,?\s(?:now|for good)\b)", 0.75,
        require_mention=True, object_type="place", trigger="we're|we are|i'm|i am"),

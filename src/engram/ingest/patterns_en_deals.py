@@ -207,7 +207,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),
     en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) (?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |"
-       rf"main )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
+       rf"main )?(?:point of )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
        0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"\b(?:our|my|the|new) (?:main |new )?(?:(?-i:[A-Z]{{2,4}}) |billing |procurement )?"

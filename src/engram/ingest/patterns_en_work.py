@@ -72,7 +72,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends). The
     # subject is right before the verb, so "Maria's manager resigned" is not Maria's leaving.
     en("LEFT_ORGANISATION", rf"(?P<subj>\bI|\bmy\s(?:(?:older|younger|little|big)\s)?{KIN}|"
-       r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))(?:\s(?:just|finally|already|"
+       r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)),?(?:\s(?:just|finally|already|"
        r"recently|also|has|have|had))*\s(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:job|company|firm)|"
        r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
        r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,

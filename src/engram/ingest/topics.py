@@ -133,7 +133,7 @@ def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int
                 and (predicate in DEAL_FACTS or "said_as" not in m.attributes)  # a renewal has no budget
             ]
         ):
-            return named[-1]
+            return named[0] if predicate == "CONTACT" else named[-1]  # a contact: of what the note is about
     return None
 
 
