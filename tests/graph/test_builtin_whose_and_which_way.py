@@ -61,6 +61,9 @@ CASES: list[Case] = [
     ("We are moving out of Austin next month.", "Jamal", {("Jamal", "MOVED_FROM", "Austin")}, set()),
     ("We're moving from Portland to Austin in March.", "Chris", {("Chris", "LIVES_IN", "Austin")},
      {("Chris", "MOVED_FROM", "Portland")}),
+    # A newborn announced by name is the speaker's child.
+    ("女儿出生了，叫周小满，六斤四两。", "周杰", {("周小满", "CHILD_OF", "周杰")}, set()),
+    ("Baby Clara arrived on Friday! 7 lbs 2 oz.", "Tom", {("Clara", "CHILD_OF", "Tom")}, set()),
     # Objects and values cut wrong.
     ("My partner Efua is a pediatrician, she just started at Charité.", "Kwame",
      {("Efua", "WORKS_AT", "Charité")}, {("Efua", "WORKS_AT", "Charit")}),

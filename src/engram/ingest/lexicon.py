@@ -102,7 +102,7 @@ EXCLUDE = _words(
     "spanish german french italian chinese japanese korean european american british asian african "
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends correction update note fyi "
     "reminder heads re fwd asap eod eta btw imo tbh as per since after before while once unless "
-    "usd eur gbp sek nok dkk chf jpy aud cad inr hkd sgd rmb cny"
+    "usd eur gbp sek nok dkk chf jpy aud cad inr hkd sgd rmb cny baby"
 )
 GREETING = re.compile(r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|"
                        r"wow|yo|morning|night|welcome|cheers)|[,，])\s*,?\s*$", re.I)  # fmt: skip

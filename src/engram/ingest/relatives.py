@@ -94,9 +94,11 @@ in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" 
 _ZH_KIN = re.compile(
     rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|{_ZH_WITH_KIN})"
     rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])(?!存储)"  # 我朋友圈: WeChat moments; 对象存储: object storage
-    r"(?:(?:叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
+    r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
+_EN_NEWBORN = re.compile(r"^(?P<kin>Baby) (?P<name>(?-i:[A-Z][a-z]+)) (?=arrived|was born|is here)", re.I)
+"""A birth announced with the baby's name ("Baby Clara arrived on Friday!"): the speaker's child."""
 _EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana|Hubby)\b(?![,!?]|\s*$)")
 """Mom, Dad… capitalised without "my" are the speaker's parents ("Dad finally retired"); not when
 addressed ("Thanks Mom!", "Mom, can you…") nor someone else's ("his Dad", "Jake's Mom")."""
@@ -168,6 +170,8 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             canonical, predicate, _ = KIN_EN[kin]
             name = _named(match, mentions)
             out.append(_relative(match, name, kin, predicate, actor, lang))
+        for match in _EN_NEWBORN.finditer(sentence):
+            out.append(_relative(match, match["name"], "baby", "CHILD_OF", actor, lang))
         for match in _EN_BARE_KIN.finditer(sentence):
             if _EN_NOT_BARE.search(sentence, 0, match.start()) or overlaps(
                 match.start(), match.end(), [(m.start, m.end) for m in out]
