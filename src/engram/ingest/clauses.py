@@ -77,6 +77,7 @@ _EN_CLAUSE_CUT = re.compile(
     r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
     r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
     r"|\sand\s(?:keeping|staying|getting)\s(?:fit|busy|active|healthy|in shape)\b.*$"  # "and keeping fit"
+    r"|\sand\s(?:started|began|now|then|is|am|are)\s[a-z]+ing\b.*$"  # "soda and started walking daily"
     r"|\sand\s(?:the|our|my|their|his|her)\s(?:[\w'-]+\s){0,3}?(?:is|are|was|were|will|has|have|moves|goes|starts|"
     r"gets|uses|switches)\b.*$"  # "Jira and the whole eng org moves to Linear": a clause of its own
     r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
@@ -276,7 +277,7 @@ def shared_head(items: list[str]) -> list[str]:
 
 # ── negation and tense ───────────────────────────────────────────────────────────────────
 
-_EN_STOP = re.compile(r"\b(?:no longer|used to|stopped|quit|gave up|not \w+ing anymore)\b", re.I)
+_EN_STOP = re.compile(r"\b(?:no longer|used to|stop|stopped|quit|gave up|not \w+ing anymore)\b", re.I)
 _EN_STOP_AFTER = re.compile(r"^[^,.;!?]*\b(?:anymore|any more|no more)\b", re.I)
 _EN_NOT = re.compile(
     r"\b(?:not|never|don't|doesn't|didn't|do not|does not|won't|can't|cannot|isn't|aren't|wasn't|"
@@ -288,7 +289,7 @@ _EN_NOT = re.compile(
 # 原来的项目经理, 以前用的是钉钉, 以前养的猫: they do stop)
 _ZH_STOP_RX = re.compile(
     r"(?:不再|已经不|再也不|没再)[^，。；]{0,3}$"
-    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?!(?:负责|对接|跟|管|带)的(?!是)[^，。；]|的[^，。；]{1,4}?(?:调|转|升))"
+    r"|(?:以前|原来|过去|曾经|之前|原先|早先)(?!(?:负责|对接|跟|管|带)[^，。；]{0,6}?的(?!是)[^，。；]|的[^，。；]{1,4}?(?:调|转|升))"
 )
 _ZH_NOT = re.compile(
     r"(?:(?<!雷打)不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"

@@ -185,6 +185,8 @@ _HEADQUARTERED = re.compile(
 )
 """A name whose headquarters are spoken of is an organisation's ("Globex's headquarters is in Denver",
 "Initech is headquartered in Austin")."""
+_PET_BEFORE = re.compile(r"\b(?:dog|cat|puppy|kitten|pup|parrot|hamster|bunny|rabbit|horse|pony)\s$", re.I)
+"""A name right after the kind of pet it is names the pet ("my dog Pepper", "our cat Mochi")."""
 _NOUN_APPOSITION = re.compile(
     r"\b(?:our|my|the|their|his|her|its|[A-Z][\w&]*['’]s)\s(?:(?:new|old|former|current|main)\s)?"
     r"(?:[\w-]+-in-charge|vendor|supplier|provider|partner|contact|point of contact|rep)s?,\s$",
@@ -351,6 +353,8 @@ class MentionFinder:
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
             if kind == "thing" and _HEADQUARTERED.match(sentence, end):
                 kind = "organisation"
+            elif kind in ("thing", "person") and _PET_BEFORE.search(sentence, 0, start):
+                kind = "animal"  # "My dog Pepper is allergic to chicken": the dog, from the start
             apposition = (
                 _PERSON_APPOSITION.match(sentence, end) is not None
                 or _ROLE_APPOSITION.search(sentence, 0, start) is not None

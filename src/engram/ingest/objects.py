@@ -167,8 +167,8 @@ def _object(
 ) -> tuple[str | None, Scalar | None, tuple[int, int]] | None:
     if any(m.start < span[0] < m.end for m in reading.mentions):
         return None  # 锐达机械这两个客户 read from 械: an object begins where a name does
-    if (_ZH_NO_VALUE if reading.lang == "zh" else _EN_NO_VALUE).fullmatch(text):
-        return None
+    if (_ZH_NO_VALUE if reading.lang == "zh" else _EN_NO_VALUE).fullmatch(text) or text.isdigit():
+        return None  # …; 会议室换成802: a room number is no tool
     registered = REGISTRY.get(predicate)
     wanted = pattern.object_type or (registered.object_type if registered else "")
     inside = [

@@ -228,12 +228,13 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        object_type="person", trigger="report"),  # "Dev Patel, who reports to her"
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
-    en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred|switched) from (?:the )?(?P<prev>{EN_CAPS}(?: \w+)?) "
+    # (not "switched from Comcast to Verizon Fios": a provider or a tool changed, USES)
+    en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred) from (?:the )?(?P<prev>{EN_CAPS}(?: \w+)?) "
        rf"to (?:the )?{EN_OBJ}", 0.85, kind="entity", object_type="project", require_mention=True,
-       trigger="reassigned|moved from|transferred|switched from"),
-    en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|switched|taken off|removed) from (?:the )?{EN_OBJ}",
+       trigger="reassigned|moved from|transferred"),
+    en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|taken off|removed) from (?:the )?{EN_OBJ}",
        0.85, kind="entity", object_type="project", require_mention=True,
-       trigger="reassigned|moved from|transferred|switched from|taken off|removed from", negatable=False),
+       trigger="reassigned|moved from|transferred|taken off|removed from", negatable=False),
     en("ASSIGNED_TO", rf"\b(?:assigned|reassigned|staffed|put|transferred) (?:to|on) (?:the )?{EN_OBJ}", 0.85,
        kind="entity", object_type="project", require_mention=True,
        trigger="assigned|staffed|put on|put to|transferred to|transferred on"),

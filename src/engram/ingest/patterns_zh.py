@@ -153,7 +153,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="考上|考进|考到"),
     zh("STUDIES", r"被[\u4e00-\u9fff]{1,6}?(?:大学|学院|大)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?录取", 0.8,
        kind="value", trigger="录取"),
-    zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+    zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", trigger="读|学|念|主修|攻读"),
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
@@ -280,8 +280,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?=[，。！；]|$)", 0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给|归"),
     # not 跟进下… (一下: a one-off follow-up) nor 钱主管说 (a title before a speech verb)
-    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
-       rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)))(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
+    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提评反])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
+       rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)))"  # 跟进测试结果: a to-do, no charge held
+       rf"(?![^，。；的]{{1,8}}的[\u4e00-\u9fff]{{2,3}}(?:已经|已|调|离职|走了|去了))(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
        r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
@@ -441,8 +442,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="飞"),
     zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?:去|到){ZH_OBJ}", 0.85,
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
-    zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)了?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
-       trigger="参观|拜访|考察"),
+    zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)(?:了|完了?|过)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
+       whole=True, trigger="参观|拜访|考察"),  # 拜访成都天府医院信息科: the customer visited, not 成都
     zh("VISITED", rf"(?:(?<![调派])去过|(?<![调派])去了|到过(?!年|节)|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",

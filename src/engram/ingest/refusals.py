@@ -19,6 +19,8 @@ _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
 _FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
 """In a match, or right before it: a role held before (阿里的前CTO王坚, 前任总监, "formerly Marketing
 Manager at …")."""
+_CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
+"""新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
 _ASKED_FOR = re.compile(
     r"要求|希望|想要|争取|申请|\b(?:asks?|asked|asking|wants?|wanted|requests?|requested|pushing|hoping)\b",
@@ -43,7 +45,10 @@ def refused(
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         before = _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
-        return bool(_FORMER.search(match.group()) or before)
+        came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
+            sentence, max(0, match.start() - 1), match.end()
+        )
+        return bool(_FORMER.search(match.group()) or before or came_from)
     if predicate == "WORKS_FROM":
         return bool(_ONE_DAY.search(sentence, *clause))
     if predicate == "DISCOUNT":

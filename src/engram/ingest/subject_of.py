@@ -155,7 +155,9 @@ def subject_of(
         left = nearest_subject(
             reading.text, reading.clauses, cue, reading.candidates, _LEFT_TOPICS[predicate], match.start()
         )
-        return (left.name, left.weight) if left is not None and left.name else None
+        if left is None or not left.name or left.kind == "possessive":
+            return None  # "Our Netflix subscription got cancelled": the thing owned, not its owner
+        return left.name, left.weight
     allowed = PERSON_TYPES if predicate in PERSONAL else _LEFT_TYPES
     if predicate in ("PHONE", "EMAIL") and (holder := number_holder(reading, cue, speaker.actor)) is not None:
         return (holder, 0.85) if holder else None  # 由行政部的邵斌跟我们对接，电话139…: his number

@@ -196,9 +196,10 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
     governed = _EN_GOVERNED if lang == "en" else _ZH_GOVERNED
     for mention in mentions:
         described = lang == "en" and mention.type == "person" and _EN_APPOSITIVE.match(sentence, mention.end)
-        if lang == "en" and EN_OWNED_KIN.match(sentence, mention.end):
+        owned_kin = EN_OWNED_KIN if lang == "en" else ZH_THEIR_KIN
+        if mention.type == "person" and not mention.relative and owned_kin.match(sentence, mention.end):
             out.append(Candidate(mention.start, mention.end, "block", None, 1.0, mention))
-            continue  # "Jake's Mom works at Target": his mother's job, not Jake's (she is no one named)
+            continue  # "Jake's Mom works at Target", 阿珍老公在美团上班: their relative's job (no one named)
         acting = (
             lang == "en"
             and _EN_AND_ACTS.search(sentence, 0, mention.start)

@@ -139,7 +139,8 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
 
 
 _FUTURE_CUE = re.compile(
-    r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|intends? to|about to|"
+    r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|planning (?:a|our|my) (?:trip|visit|vacation|holiday)|"
+    r"booked (?:a |our |my )?(?:trip|flights?|tickets?)|intends? to|about to|"
     r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to|"
     r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
     r"graduating|getting married|opening|launching)|(?:starting|beginning) (?:in|on|from)|effective)\b|"

@@ -1,0 +1,67 @@
+"""A fifth fresh reader's false readings, fixed as classes: a stop said ahead ("decided to stop
+using"), a provider switched (not a handover), a customer visited (not a city), a pet named by its
+kind, a relative's job, sentence openers and room numbers taken for names and tools, a trip being
+planned: sentences written for these tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from test_builtin_clauses import Case, Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    ("We've decided to stop using Uline for packaging supplies; switching to Packlane from June.", "Dan",
+     {("Dan", "STOPPED_USING", "Uline"), ("Dan", "USES", "Packlane")},
+     {("Dan", "USES", "Uline"), ("We've", "USES", "Packlane")}),
+    ("We switched from Comcast to Verizon Fios.", "Noah",
+     {("Noah", "USES", "Verizon Fios"), ("Noah", "STOPPED_USING", "Comcast")},
+     {("Noah", "ASSIGNED_TO", "Verizon Fios"), ("Noah", "UNASSIGNED_FROM", "Comcast")}),
+    ("拜访成都天府医院信息科，王主任说他们今年要上HIS系统升级项目。", "韩梅", set(),
+     {("韩梅", "PLANS_TO_VISIT", "成都")}),
+    ("My dog Pepper is allergic to chicken.", "Tom",
+     {("Pepper", "ALLERGIC_TO", "chicken"), ("Tom", "HAS_PET", "Pepper")},
+     {("Tom", "ALLERGIC_TO", "chicken")}),
+    ("婚礼超感人！阿珍老公是个程序员，在美团上班。", "谢楠", set(), {("阿珍", "WORKS_AT", "美团")}),
+    ("李总您好，我是新的对接人吴刚，原来负责贵司的陈晨已经调去北京分公司了。", "吴刚",
+     {("陈晨", "WORKS_AT", "北京分公司")},
+     {("陈晨", "LEFT_ORGANISATION", "北京分公司"), ("吴刚", "UNASSIGNED_FROM", "贵司的陈晨")}),
+    ("我们部门老大换了，新领导是从华为过来的郭总。", "吴迪", set(), {("郭总", "WORKS_AT", "华为")}),
+    ("周一在三环上追尾了，这段时间坐地铁上班。", "魏然",
+     {("魏然", "USES", "地铁")}, {("段时间", "USES", "地铁")}),
+    ("Finally settled in Montclair.", "David", {("David", "LIVES_IN", "Montclair")},
+     {("Finally", "LIVES_IN", "Montclair")}),
+    ("QBR Northwind Bank went well. Next meeting is with their CFO Harold Ng.", "Chloe",
+     {("Harold Ng", "WORKS_AT", "Northwind Bank")}, {("Harold Ng", "WORKS_AT", "QBR Northwind Bank")}),
+    ("Dad was diagnosed with diabetes. He's already cut out soda and started walking every morning.", "Jess",
+     {("Jess's dad", "STOPPED_USING", "soda")},
+     {("Jess's dad", "STOPPED_USING", "soda and started walking")}),
+    ("Our Netflix subscription got cancelled, we mostly watch YouTube now.", "Sean", set(),
+     {("Sean", "STATUS", "cancelled")}),
+    ("背调结果：候选人吴倩之前在美团做了三年产品经理，前主管评价很高。", "李娜", set(),
+     {("吴倩", "RESPONSIBLE_FOR", "评价很高")}),
+    ("儿子最后还是决定去中山大学了，奖学金更多。", "冯涛", set(), {("冯涛的儿子", "STUDIES", "金更多")}),
+    ("@所有人 明天下午三点的周会改到四点，会议室换成802。", "吴迪", set(), {("吴迪", "USES", "802")}),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def extractor() -> BuiltinExtractor:
+    return BuiltinExtractor()
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
+def test_fifth_readers_classes(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_trip_being_planned_is_dated_ahead(extractor: BuiltinExtractor) -> None:
+    """ "Planning a trip to Mexico City in November", said in June: this November, not last."""
+    at = datetime(2024, 6, 7, 9, tzinfo=UTC)
+    facts = extractor.extract_text("Planning a trip to Mexico City in November.", actor="Lucy", at=at).facts
+    dates = [f.valid_at.date().isoformat() for f in facts if f.predicate == "PLANS_TO_VISIT" and f.valid_at]
+    assert dates == ["2024-11-01"]
