@@ -44,6 +44,28 @@ CASES: list[Case] = [
      {("吴倩", "RESPONSIBLE_FOR", "评价很高")}),
     ("儿子最后还是决定去中山大学了，奖学金更多。", "冯涛", set(), {("冯涛的儿子", "STUDIES", "金更多")}),
     ("@所有人 明天下午三点的周会改到四点，会议室换成802。", "吴迪", set(), {("吴迪", "USES", "802")}),
+    # Jobs left and joined, said plainly; an acronym before a time is a name.
+    ("I'm no longer at Deloitte — started at KPMG as a tax manager last Monday.", "Tom",
+     {("Tom", "LEFT_ORGANISATION", "Deloitte"), ("Tom", "WORKS_AT", "KPMG")}, set()),
+    ("Lisa Tran is leaving to join Nordstrom.", "Greg", {("Lisa Tran", "WORKS_AT", "Nordstrom")}, set()),
+    ("I'm no longer at the office.", "Tom", set(), {("Tom", "LEFT_ORGANISATION", "office")}),
+    ("We joined an LGBTQ support group.", "Tom", {("Tom", "MEMBER_OF", "LGBTQ support group")},
+     {("Tom", "MEMBER_OF", "n LGBTQ support group")}),
+    # Food one does not eat, said after 我.
+    ("我不吃辣。", "王芳", {("王芳", "DISLIKES", "辣")}, set()),
+    # Signatures with no closing formula: on one line, under the text, or after a title line.
+    ("Hi Sam, the invoice INV-88213 was paid on May 10.\nInes Duarte | Accounts Payable | Marisol Hotels",
+     "Ines Duarte", {("Ines Duarte", "WORKS_AT", "Marisol Hotels")}, set()),
+    ("We'll go ahead with 35 units, not 40.\nJenna Park\nProcurement Lead | Halvorsen Foods", "Jenna Park",
+     {("Jenna Park", "WORKS_AT", "Halvorsen Foods"), ("Jenna Park", "HAS_ROLE", "Procurement Lead")}, set()),
+    ("S5720目前库存只有25台，能否分两批发？\n刘强\n华东区销售经理｜深圳锐捷通信", "刘强",
+     {("刘强", "WORKS_AT", "深圳锐捷通信"), ("刘强", "HAS_ROLE", "华东区销售经理")}, set()),
+    ("发票已开，请查收。\n孙丽｜财务部｜上海启明软件", "孙丽",
+     {("孙丽", "WORKS_AT", "上海启明软件"), ("孙丽", "MEMBER_OF", "财务部")}, set()),
+    ("A4从每箱168元调到185元。\n周明\n销售代表\u3000广州华彩纸业", "周明",
+     {("周明", "WORKS_AT", "广州华彩纸业"), ("周明", "HAS_ROLE", "销售代表")}, set()),
+    ("请于3月20日前发货。\n此致\n张伟\n采购部 主管\n苏州恒达精密制造有限公司\n电话：0512-66881234", "张伟",
+     {("张伟", "WORKS_AT", "苏州恒达精密制造有限公司")}, set()),
 ]  # fmt: skip
 
 

@@ -185,6 +185,11 @@ _HEADQUARTERED = re.compile(
 )
 """A name whose headquarters are spoken of is an organisation's ("Globex's headquarters is in Denver",
 "Initech is headquartered in Austin")."""
+_MODIFIES = re.compile(
+    r"\+?\s(?!(?:as|in|on|at|last|next|this|for|from|since|yesterday|today|tomorrow|and|or|but|to|with|about|is|"
+    r"was|will|has|had|are|were|says|said)\b)[a-z]"
+)
+"""A lower-case word after an acronym that the acronym modifies (not a preposition, a time or a verb)."""
 _PET_BEFORE = re.compile(r"\b(?:dog|cat|puppy|kitten|pup|parrot|hamster|bunny|rabbit|horse|pony)\s$", re.I)
 """A name right after the kind of pet it is names the pet ("my dog Pepper", "our cat Mochi")."""
 _NOUN_APPOSITION = re.compile(
@@ -348,8 +353,8 @@ class MentionFinder:
             start, end = run[0][0], run[-1][1]
             name = sentence[start:end]
             acronym = len(run) == 1 and _ACRONYM.fullmatch(name) and name not in self._gazetteer
-            if acronym and re.match(r"\+?\s[a-z]", sentence[end:]):
-                continue  # "an LGBTQ support group": the acronym only modifies a noun
+            if acronym and _MODIFIES.match(sentence, end):
+                continue  # "an LGBTQ support group": it modifies a noun (not "KPMG last Monday")
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
             if kind == "thing" and _HEADQUARTERED.match(sentence, end):
                 kind = "organisation"

@@ -324,8 +324,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"tennis|soccer|football|basketball|baseball|volleyball|golf|chess|badminton|hockey|rugby|"
        r"cricket|table tennis|ping pong|pickleball|poker|board games|video games|the piano)\b", 0.8,
        kind="value", stop="STOPPED_USING", trigger="play"),
-    en("MEMBER_OF", rf"\b(?:joined|joining|join|member of|signed up for|part of|belong to)\s(?:a|an|the|my|our|"
-       rf"this|another|local)?\s?(?P<obj>(?:[\w'’-]+\s){{0,4}}?{EN_GROUP})\b", 0.8, kind="value",
+    en("MEMBER_OF", rf"\b(?:joined|joining|join|member of|signed up for|part of|belong to)\s(?:(?:a|an|the|my|our|"
+       rf"this|another|local)\s)?(?P<obj>(?:[\w'’-]+\s){{0,4}}?{EN_GROUP})\b", 0.8, kind="value",
        trigger="join|member of|signed up for|part of|belong to"),
     en("MEMBER_OF", rf"\b(?:member of|joined) (?![^,.;!?]*\b(?:call|meeting|webinar|session|demo|chat|thread)\b){EN_OBJ}", 0.8,
        require_mention=True,

@@ -160,6 +160,13 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
        rf"{EN_ROLE}\b)", 0.85,
        require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
+    # "Lisa Tran is leaving to join Nordstrom": leaving for another employer is joining it
+    en("WORKS_AT", rf"\b(?:leaving|leaves|left|quit|quitting|resigned|resigning)\b[^.;]{{0,40}}?\bto join {EN_OBJ}", 0.8,
+       require_mention=True, strict=True, object_type="organisation", negatable=False, trigger="to join"),
+    # "I'm no longer at Deloitte": an employer left (not "no longer at the office")
+    en("LEFT_ORGANISATION", rf"\b(?:I'm|I am|he's|she's|he is|she is|[A-Z][a-z]+ is) no longer (?:at|with) "
+       rf"(?=(?-i:[A-Z])){EN_OBJ}", 0.8, require_mention=True, strict=True, object_type="organisation",
+       negatable=False, trigger="no longer"),
     en("STUDIES_AT", rf"\b(?:study|studies|studying|student|enrolled|a freshman|a sophomore|a junior|a senior)"
        rf"\s(?:at|in) {EN_OBJ}", 0.85, require_mention=True,
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),

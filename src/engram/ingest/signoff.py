@@ -27,7 +27,7 @@ from engram.nlp.tokenize import has_cjk
 
 _EN_NAME = re.compile(r"(?:Dr\.?\s)?[A-Z][a-z]+(?:[ '-](?:O['’]|Mc|Mac)?[A-Z][a-z]+){1,2}")
 """A writer's name: "Irene Malik", "Kevin O'Brien", "Dana McKay"."""
-_PARTS = re.compile(r"\s*(?:[,，|｜·•/]|\s[-–—]\s|\s{2,})\s*")
+_PARTS = re.compile(r"\s*(?:[,，|｜·•/\u3000]|\s[-–—]\s|\s{2,})\s*")
 _NOT_A_NAME = re.compile(
     r"\d|@|https?:|www\.|\b(?:tel|phone|mobile|cell|fax|ext|suite|street|st\.|ave|avenue|road|rd\.|blvd|floor|"
     r"linkedin|twitter|facebook|instagram|wechat|github|website|blog|notice|confidential\w*|disclaimer)\b|"
@@ -65,8 +65,8 @@ _COMPANY = re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9]
 def add_signature_facts(text: str, message: Message) -> None:
     """Add the writer's company, title and department that ``text``'s signature block gives."""
     lines = signature_lines(text, message.speaker.actor)
-    if len(lines) < 2:
-        return
+    if not lines or (len(lines) < 2 and len(_PARTS.split(lines[0])) < 2):
+        return  # a name alone; "Ines Duarte | Accounts Payable | Marisol Hotels" is a whole block
     parts_by_line = [[p for p in _PARTS.split(line) if p] for line in lines]
     parts_by_line = [  # 采购部 曹雪, 恒泰建材 采购部: Chinese parts one space apart
         [w for p in parts for w in p.split()] if has_cjk(line) else parts
@@ -117,14 +117,17 @@ def _a_company(part: str, lang: str) -> bool:
 
 
 def _last_after_title(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> bool:
-    """Return True for a Chinese block's last line after the writer's title (李芳/运营主管/绿野农场)."""
+    """Return True for a Chinese block's last part after the writer's title (李芳/运营主管/绿野农场,
+    刘强/华东区销售经理｜深圳锐捷通信)."""
+    if lang != "zh":
+        return False
+    if _ZH_FIRM.fullmatch(part):  # 苏州恒达精密制造有限公司, a phone line after it or not
+        return True
+    last = [w for p in _PARTS.split(lines[-1]) for w in p.split()][-1]
     return (
-        lang == "zh"
-        and part == lines[-1]
-        and (
-            bool(_ZH_FIRM.fullmatch(part))
-            or (bool(_ZH_LAST_LINE.fullmatch(part)) and message.states(writer.name, "HAS_ROLE"))
-        )
+        part == last
+        and bool(_ZH_LAST_LINE.fullmatch(part))
+        and (message.states(writer.name, "HAS_ROLE") or message.states(writer.name, "MEMBER_OF"))
     )
 
 

@@ -70,8 +70,9 @@ def signature_lines(text: str, writer: str | None = None) -> list[str]:
     """Return the non-blank lines of ``text``'s signature block (name, title, company, phone: the short
     lines after its last closing formula, as :func:`strip_reply` drops them), stripped; [] when none.
 
-    Without a closing formula, the block is the last few short lines from one holding ``writer``'s
-    name alone, after a blank line ("…Please escalate.\n\nIngrid Solberg\nIT Lead, Fjordline").
+    Without a closing formula, the block is the last few short lines from one opening with
+    ``writer``'s name, alone or before a separator ("…Please escalate.\n\nIngrid Solberg\nIT Lead,
+    Fjordline", "…paid on May 10.\nInes Duarte | Accounts Payable | Marisol Hotels").
     """
     lines = text.replace("\r\n", "\n").split("\n")
     index = _closing_at(lines)
@@ -80,10 +81,15 @@ def signature_lines(text: str, writer: str | None = None) -> list[str]:
     return [] if index is None else [line.strip() for line in lines[index + 1 :] if line.strip()]
 
 
+_AFTER_NAME = re.compile(r"\s*[|｜/,，]")
+"""What separates a name from the title or company on its signature line."""
+
+
 def _unsigned_at(lines: list[str], writer: str) -> int | None:
-    """Return the index of the blank line before a last block that opens with the writer's name."""
-    for index in range(len(lines) - 2, 0, -1):
-        if lines[index].strip().casefold() != writer or lines[index - 1].strip():
+    """Return the index of the line before a last block that opens with the writer's name."""
+    for index in range(len(lines) - 1, 0, -1):
+        line = lines[index].strip().casefold()
+        if not (line == writer or (line.startswith(writer) and _AFTER_NAME.match(line, len(writer)))):
             continue
         tail = [line for line in lines[index:] if line.strip()]
         if len(tail) > MAX_SIGNATURE_LINES or any(len(line) > MAX_SIGNATURE_LINE_CHARS for line in tail):
