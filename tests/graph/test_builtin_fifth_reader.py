@@ -51,6 +51,10 @@ CASES: list[Case] = [
     ("I'm no longer at the office.", "Tom", set(), {("Tom", "LEFT_ORGANISATION", "office")}),
     ("We joined an LGBTQ support group.", "Tom", {("Tom", "MEMBER_OF", "LGBTQ support group")},
      {("Tom", "MEMBER_OF", "n LGBTQ support group")}),
+    # A note's meeting field; flights booked are a trip planned.
+    ("QBR done. Next meeting: April 30, 10am ET, with their CFO Harold Ng.", "Chloe",
+     {("Chloe", "MEETING_AT", "2024-04-30 10:00")}, set()),
+    ("Booked flights to Lisbon for July 3-14.", "Chloe", {("Chloe", "PLANS_TO_VISIT", "Lisbon")}, set()),
     # Food one does not eat, said after 我.
     ("我不吃辣。", "王芳", {("王芳", "DISLIKES", "辣")}, set()),
     # Signatures with no closing formula: on one line, under the text, or after a title line.

@@ -5,6 +5,8 @@ pilot"): sentences written for these tests."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from test_builtin_clauses import Case, Triple, reads
 
@@ -58,7 +60,7 @@ CASES: list[Case] = [
      "is Leo Martinez.", "Anna",
      {("Brightwater Health", "CONTACT", "Leo Martinez")}, {("Kaiser", "CONTACT", "Leo Martinez")}),
     ("Signed the lease on a new apartment in Brooklyn.", "Jamal", {("Jamal", "LIVES_IN", "Brooklyn")}, set()),
-    ("We are moving out of Austin next month.", "Jamal", {("Jamal", "MOVED_FROM", "Austin")}, set()),
+    ("We are moving out of Austin next month.", "Jamal", {("Jamal", "LIVES_IN", "Austin")}, set()),
     ("We're moving from Portland to Austin in March.", "Chris", {("Chris", "LIVES_IN", "Austin")},
      {("Chris", "MOVED_FROM", "Portland")}),
     # A newborn announced by name is the speaker's child.
@@ -113,3 +115,11 @@ def test_preparing_a_demo_is_no_meeting(extractor: BuiltinExtractor) -> None:
     assert [f for f in prepared if f.predicate == "MEETING_AT"] == []
     held = extractor.extract_text("明天下午三点给恒泰建材演示。", actor="何静").facts
     assert [f.predicate for f in held if f.predicate == "MEETING_AT"] == ["MEETING_AT"]
+
+
+def test_a_move_out_said_ahead_ends_the_home(extractor: BuiltinExtractor) -> None:
+    """ "moving out of our Astoria apartment at the end of the month": lived there until then."""
+    text = "We closed on the house! Moving out of our Astoria apartment at the end of the month."
+    facts = extractor.extract_text(text, actor="Maya", at=datetime(2024, 2, 12, 9, tzinfo=UTC)).facts
+    homes = [f for f in facts if f.predicate == "LIVES_IN" and f.object == "Astoria"]
+    assert homes and all(f.invalid_at is not None and f.valid_at is None for f in homes)

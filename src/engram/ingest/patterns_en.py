@@ -109,9 +109,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="remote"),  # not "Working remote is overrated", "the company went remote"
     en("MOVED_FROM", rf"\b(?:moved|relocated) (?:away )?(?:from|out of) (?![^.;!?]*\bas (?:a |an |the |their |our )?{EN_ROLE}\b)"
        rf"{EN_OBJ}", 0.85, require_mention=True),  # not "from Bluefin to Orion Shipping as VP": a job
-    # "Moving from Jersey City on the 1st" (with a "to", the place moved to says it: LIVES_IN)
-    en("MOVED_FROM", rf"\b(?:moving|relocating) (?:away )?(?:from|out of) (?![^.;!?]*\b(?:to|as)\b){EN_OBJ}", 0.8,
-       require_mention=True, object_type="place", strict=True, supposable=True, trigger="moving|relocating"),
+    # "Moving from Jersey City on the 1st", "moving out of our Astoria apartment at the end of the month":
+    # lived there until then (with a "to", the place moved to says it)
+    en("LIVES_IN", rf"\b(?:moving|relocating) (?:away )?(?:from|out of) (?:our |my |the )?(?![^.;!?]*\b(?:to|as)\b)"
+       rf"{EN_OBJ}", 0.8, require_mention=True, object_type="place", strict=True, supposable=True, ends=True,
+       negatable=False, trigger="moving|relocating"),
     # "Brightwater Hotels moved their HQ from Chicago to Nashville": where an organisation is
     en("MOVED_FROM", rf"{EN_HQ_MOVED}from {EN_OBJ}(?= to )", 0.85, subject="group", subject_type="organisation",
        require_mention=True, object_type="place", trigger="moved"),
@@ -363,6 +365,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),
     en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
+    # "Booked flights to Lisbon for July 3-14": a trip booked is planned
+    en("PLANS_TO_VISIT", rf"\bbooked (?:a |our |my |the )?(?:flights?|tickets?|train|trip|a hotel) to {EN_OBJ}", 0.8,
+       require_mention=True, object_type="place", strict=True, trigger="booked"),
     en("CREATED", rf"(?<![\w-])(?:painted|drew|wrote|baked|knitted|knit|sewed|sewn|crafted|composed|sculpted|carved|"
        rf"crocheted|illustrated|published|self-published|filmed|directed|choreographed)\s"
        rf"(?!it\b|(?:that|this)\b(?![ ](?!is\b|was\b|for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|last\b|yesterday\b)[a-z])|"

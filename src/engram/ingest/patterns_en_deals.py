@@ -155,6 +155,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
+    # "Next meeting: April 30, 10am ET": a note's field
+    en("MEETING_AT", rf"\b(?:next |our next |the next )?(?:{_MEETINGS})\s?[:：]\s?(?:on\s)?{EN_DATE}", 0.8,
+       subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
     en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"

@@ -90,9 +90,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        0.85, subject="topic", kind="date", supposable=True, trigger="上线|发布|推出|投产|开业|启动"),
     zh("EXPIRES_ON", rf"{ZH_DATE}(?:到期|截止|结束)", 0.8, subject="topic", kind="date",
        trigger="到期|截止|结束"),
-    zh("MEETING_AT", rf"(?:会议|开会|见面|会面|碰头|例会)(?:时间)?(?:是|定在|安排在|改到|改在|改成|推迟到|推到|延期到|延到|"
+    zh("MEETING_AT", rf"(?:会议|开会|见面|会面|碰头|例会|周会|晨会|早会|站会|月会|组会)(?:时间)?(?:是|定在|安排在|改到|改在|改成|推迟到|推到|延期到|延到|"
        rf"顺延到|提前到|挪到|调到|换到|在){ZH_DATE}", 0.8,
-       subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会"),
+       subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会|周会|晨会|早会|站会|月会|组会"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
        r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访(?![了过])|过一遍|(?<!准备)演示(?!环境)|做UAT|面试|(?:线上|电话|当面|视频)沟通)"
        r"(?![前后时]|之[前后]|的时候)",  # 周一早上开会前我会来杯咖啡: a habit timed by a meeting, no meeting

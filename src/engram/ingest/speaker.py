@@ -20,7 +20,7 @@ _ZH_FORMER_HOLDER = re.compile(r"(?:之前|原来|以前|原先)(?:负责|跟|�
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|"
-    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|visited|ran|tried|learning|"
+    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|settled|visited|ran|tried|learning|"
     r"working|planning|doing|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|"
