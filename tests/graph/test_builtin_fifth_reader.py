@@ -55,6 +55,15 @@ CASES: list[Case] = [
     ("QBR done. Next meeting: April 30, 10am ET, with their CFO Harold Ng.", "Chloe",
      {("Chloe", "MEETING_AT", "2024-04-30 10:00")}, set()),
     ("Booked flights to Lisbon for July 3-14.", "Chloe", {("Chloe", "PLANS_TO_VISIT", "Lisbon")}, set()),
+    # Pets, schools, births, roles joined in, tools switched, prices quoted: plain statements.
+    ("We adopted a rescue dog last weekend, named Pepper.", "Ann", {("Ann", "HAS_PET", "Pepper")}, set()),
+    ("Leila Haddad will join us as Product Designer on April 1.", "Ann",
+     {("Leila Haddad", "HAS_ROLE", "Product Designer")}, {("Ann", "HAS_ROLE", "Product Designer")}),
+    ("Switching from OpenStreetMap tiles to Mapbox this week.", "Ann",
+     {("Ann", "USES", "Mapbox"), ("Ann", "STOPPED_USING", "OpenStreetMap")}, set()),
+    ("We sent Globex Corp a quote of $14,800.", "Ann", {("Globex Corp", "PRICE", 14800)}, set()),
+    ("我弟考上浙大了。", "王芳", {("王芳的弟弟", "STUDIES_AT", "浙大")}, set()),
+    ("儿子12月18号出生的。", "王芳", {("王芳的儿子", "BIRTHDAY", "12-18")}, set()),
     # Food one does not eat, said after 我.
     ("我不吃辣。", "王芳", {("王芳", "DISLIKES", "辣")}, set()),
     # Signatures with no closing formula: on one line, under the text, or after a title line.

@@ -453,8 +453,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
                "lizard|gecko|bird|fish|ferret|pet"),
     en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three)\s(?:new\s|little\s|rescue\s)?(?P<kind>dog|cat|puppy|kitten|"
-       rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig)s?\s(?:named|called)\s{EN_NAMES}\b", 0.85,
+       rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig)s?(?:\s[\w-]+){{0,3}}?,?\s(?:named|called)\s{EN_NAMES}\b",
+       0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
+    # "Leila Haddad will join us as Product Designer on April 1": the role one joins in
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:will |has |just |officially |is )*(?:join|joins|joined|joining) "
+       rf"(?:us|the team|our team) as (?:a |an |our |the )?(?P<obj>{EN_ROLE})\b", 0.8, subject="group",
+       subject_type="person", kind="entity", object_type="role", trigger="join"),
     en("MARRIED_TO", rf"\b(?:married (?:to )?|engaged to )(?-i:(?!My\b|The\b)){EN_NAME}", 0.9,
        kind="entity", object_type="person", trigger="married|engaged to"),
     en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",

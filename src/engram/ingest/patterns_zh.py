@@ -147,7 +147,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STUDIES_AT", r"被(?P<obj>[\u4e00-\u9fff]{1,6}?(?:大学|学院|大|中学|小学))(?:[\u4e00-\u9fff]{2,6}?(?:专业|系)?)?录取",
        0.85, kind="value", trigger="录取"),
     # 考上了南京大学天文系: a school passed into, and the subject of its department
-    zh("STUDIES_AT", r"考(?:上|进|到)了?(?P<obj>[\u4e00-\u9fff]{2,8}?(?:大学|学院|中学|小学|高中|一中|二中|附中))", 0.85,
+    zh("STUDIES_AT", r"考(?:上|进|到)了?(?P<obj>[\u4e00-\u9fff]{2,8}?(?:大学|学院|中学|小学|高中|一中|二中|附中)|"
+       r"(?:清华|北大|浙大|复旦|交大|南大|武大|中大|川大|厦大|人大|同济|哈工大))", 0.85,
        kind="entity", object_type="organisation", trigger="考上|考进|考到"),
     zh("STUDIES", r"考(?:上|进|到)了?[\u4e00-\u9fff]{2,8}?(?:大学|学院)的?(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)", 0.8,
        kind="value", trigger="考上|考进|考到"),
@@ -471,6 +472,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="叫|名字"),
     zh("MARRIED_TO", rf"(?:和|跟){ZH_NAME_BARE}结婚", 0.9, kind="entity", object_type="person", trigger="结婚"),
     zh("BIRTHDAY", rf"生日(?:是|在|为)?{ZH_DATE}", kind="birthday", trigger="生日"),
+    zh("BIRTHDAY", rf"(?:是|在)?{ZH_DATE}(?:出生的|出生|生的)", kind="birthday", trigger="出生|生的"),  # 儿子12月18号出生的
     zh("BIRTHDAY", rf"过生日[，,（(]\s?(?:就是|是)?{ZH_DATE}", kind="birthday", trigger="生日"),  # 下周三过生日，6月5号
     zh("AGE", r"(?:今年|已经|现在)(?:整|满)?(?P<obj>\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|周岁|了|(?=[，。！]|$))",
        kind="number", trigger="岁|了|今年"),
