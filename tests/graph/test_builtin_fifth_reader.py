@@ -64,6 +64,8 @@ CASES: list[Case] = [
     ("We sent Globex Corp a quote of $14,800.", "Ann", {("Globex Corp", "PRICE", 14800)}, set()),
     ("我弟考上浙大了。", "王芳", {("王芳的弟弟", "STUDIES_AT", "浙大")}, set()),
     ("儿子12月18号出生的。", "王芳", {("王芳的儿子", "BIRTHDAY", "12-18")}, set()),
+    ("我下个月开始带数据平台组了，一共6个人。", "何俊", {("何俊", "MANAGES", "数据平台组")}, set()),
+    ("我不想带这个团队了。", "何俊", set(), {("何俊", "MANAGES", "这个团队")}),
     # Food one does not eat, said after 我.
     ("我不吃辣。", "王芳", {("王芳", "DISLIKES", "辣")}, set()),
     # Signatures with no closing formula: on one line, under the text, or after a title line.

@@ -255,6 +255,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"维护|处理|接手|带|盯着?|接(?=[，。！；]|$))", 0.8, subject="group", subject_type="person", kind="value",
        trigger="由|让"),  # 400热线由小蒋接, 回款让小贝盯着
     # 数据平台组以后归刘振宇管: a team goes to someone who runs it
+    # 我下个月开始带数据平台组了: a team one leads from then on
+    zh("MANAGES", r"(?:开始|正式|接手|负责)?(?:带|管)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,10}?(?:组|团队|小组|部门|中心))"
+       r"(?=了|[，。！；]|$)", 0.8, kind="value", trigger="带|管"),
     zh("MANAGES", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?(?:组|团队|中心|小组))(?:以后|现在|暂时|都)?"
        rf"(?:归|由){PERSON}(?:来)?(?:管|带|负责)(?=[，。！；了]|$)", 0.8, subject="group", subject_type="person",
        named_subject=True, kind="value", trigger="归|由"),
