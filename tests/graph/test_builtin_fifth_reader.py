@@ -66,6 +66,15 @@ CASES: list[Case] = [
     ("儿子12月18号出生的。", "王芳", {("王芳的儿子", "BIRTHDAY", "12-18")}, set()),
     ("我下个月开始带数据平台组了，一共6个人。", "何俊", {("何俊", "MANAGES", "数据平台组")}, set()),
     ("我不想带这个团队了。", "何俊", set(), {("何俊", "MANAGES", "这个团队")}),
+    # A sixth reader's: a job moved to, a measure as money, a sales team as a firm, work handed over.
+    ("Carlos Mendez moved from Fintrust to Arbor Capital as their new CTO.", "Ann",
+     {("Carlos Mendez", "LEFT_ORGANISATION", "Fintrust"), ("Carlos Mendez", "WORKS_AT", "Arbor Capital")},
+     {("Carlos Mendez", "MOVED_FROM", "Fintrust")}),
+    ("Coastline Packaging raised the price of the 12oz cups.", "Ann", set(),
+     {("Coastline Packaging", "PRICE", 12)}),
+    ("Thanks for the order.\n\nBest,\nVictor Nunez\nRegional Sales, Steelform Seating", "Victor Nunez",
+     {("Victor Nunez", "WORKS_AT", "Steelform Seating")}, {("Victor Nunez", "WORKS_AT", "Regional Sales")}),
+    ("我下周休假，工作先交给小郑。", "马超", set(), {("小郑", "RESPONSIBLE_FOR", "工作")}),
     # Food one does not eat, said after 我.
     ("我不吃辣。", "王芳", {("王芳", "DISLIKES", "辣")}, set()),
     # Signatures with no closing formula: on one line, under the text, or after a title line.

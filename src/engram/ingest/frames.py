@@ -134,7 +134,11 @@ EN_OBJ = r"(?P<obj>[^,.!?;:()\n\"“”]{1,60})"
 EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
 EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
 EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s(?:&\s)?[A-Z][\w&.'’-]*){0,3})"
-EN_AMOUNT = rf"(?<![A-Za-z])(?P<obj>(?>{AMOUNT}))(?!\s?(?:%|percent\b|pct\b))"
+EN_AMOUNT = (
+    rf"(?<![A-Za-z])(?P<obj>(?>{AMOUNT}))"
+    r"(?!\s?(?:%|percent\b|pct\b|(?:oz|lbs?|kg|g|ml|mm|cm|km|gb|tb|mb|inch|inches|ft|sq ?ft)\b|\"))"
+)
+"""Money, not a percentage or a measure ("the 12oz cups to $0.14": $0.14)."""
 """A sum of money ("$48k", "2.1 million"), not a share ("8%")."""
 EN_DATE = (
     r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"

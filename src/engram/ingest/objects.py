@@ -340,7 +340,7 @@ def _too_long(text: str, lang: Lang) -> bool:
 
 
 _ZH_NO_VALUE = re.compile(
-    r"[哈啊啦呀嘛吧呢哦喔哟]+|我们|你们|他们|她们|咱们|新来的?|这个|那个|"
+    r"[哈啊啦呀嘛吧呢哦喔哟]+|我们|你们|他们|她们|咱们|新来的?|这个|那个|工作|事情|这事|这件事|手上的事|"
     r"快?半?[\d一二两三四五六七八九十几]*个?多?(?:月|年|天|周|星期|礼拜|小时)(?:了|多)?"
 )
 """Not a thing a fact can be about: a particle (由小吴负责哈), a pronoun, a duration (戒了快三个月)."""

@@ -107,7 +107,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?:staying\s|still\s|now\s|going\s)?)(?:fully\s|100%\s)?(?P<obj>remote)(?=\s*[,.;!?]|$)", 0.75, kind="value",
        supposable=True,
        trigger="remote"),  # not "Working remote is overrated", "the company went remote"
-    en("MOVED_FROM", rf"\b(?:moved|relocated) (?:away )?(?:from|out of) (?![^.;!?]*\bas (?:a |an |the |their |our )?{EN_ROLE}\b)"
+    en("MOVED_FROM", rf"\b(?:moved|relocated) (?:away )?(?:from|out of) (?![^.;!?]*\bas (?:a |an |the |their |our )?(?:new )?{EN_ROLE}\b)"
        rf"{EN_OBJ}", 0.85, require_mention=True),  # not "from Bluefin to Orion Shipping as VP": a job
     # "Moving from Jersey City on the 1st", "moving out of our Astoria apartment at the end of the month":
     # lived there until then (with a "to", the place moved to says it)
@@ -135,9 +135,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"{EN_ROLE}\b", 0.8, require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
     # "Carol Diaz moved from Bluefin to Orion Shipping as VP Operations": the employer left
     en("LEFT_ORGANISATION", rf"\bmoved (?:over )?from (?P<obj>{EN_CAPS}) to {EN_CAPS} as (?:a |an |the |their |our )?"
-       rf"{EN_ROLE}\b", 0.8, require_mention=True, object_type="organisation", negatable=False, trigger="moved"),
+       rf"(?:new )?{EN_ROLE}\b", 0.8, require_mention=True, object_type="organisation", negatable=False,
+       trigger="moved"),
+    en("WORKS_AT", rf"\bmoved (?:over )?from {EN_CAPS} to (?P<obj>{EN_CAPS}) as (?:a |an |the |their |our )?"
+       rf"(?:new )?{EN_ROLE}\b", 0.8, require_mention=True, object_type="organisation", trigger="moved"),
     en("LIVES_IN", rf"\bmoved (?:back |over |here |down |up )?to "
-       rf"(?!{EN_CAPS} as (?:a |an |the |their |our )?{EN_ROLE}\b){EN_OBJ}", 0.8, require_mention=True,
+       rf"(?!{EN_CAPS} as (?:a |an |the |their |our )?(?:new )?{EN_ROLE}\b){EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
        rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS} (?:office|branch|site|campus|HQ|"

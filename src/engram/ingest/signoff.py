@@ -44,6 +44,7 @@ _ROLE = {"en": EN_ROLE_RX, "zh": ZH_ROLE_RX}
 _DEPARTMENT = {
     "en": re.compile(
         rf"{EN_DEPARTMENT}|.*\b(?:Department|Dept\.?|Division)\b.*|(?:[\w&]+\s){{1,3}}Team|"
+        r"(?:Regional|Inside|Field|Global|Enterprise|Channel|Retail|Corporate|Digital|Product)\s(?:Sales|Marketing)|"
         r"Accounts (?:Payable|Receivable)",
         re.I,
     ),
