@@ -105,12 +105,10 @@ def read_objects(
                 return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
         value = _literal(kind, raw, message.at, past=past)
-        if (
-            kind == "amount"
-            and not _MONEY.search(raw)
-            and (_COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0]))
-        ):
-            return []  # "their order for 200 laptops": a count of things; "before October 1": a day
+        counted = _COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0])
+        share = reading.text.startswith("百分之", span[0])
+        if kind == "amount" and ((not _MONEY.search(raw) and counted) or share):
+            return []  # "order for 200 laptops": a count; "before October 1": a day; 百分之十五: a share
         if value is None or (kind == "amount" and value == 0) or overlaps(*span, reading.claimed):
             return []  # 金额显示为0: an amount of nothing is a symptom, never a price or a budget
         return [(None, value, span)]

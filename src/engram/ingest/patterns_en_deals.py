@@ -173,7 +173,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?= (?:at|@|for|by|through|from|under|with|delivered|shipped|next|this|before|via)\b|[,.;:!]|$)", 0.75,
        subject="group", subject_type="organisation", kind="entity", object_type="product", supposable=True,
        trigger="ordered|order for|ordering|buying|bought|purchased|signed for|adding|added"),
-    en("CANCELLED", rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?+"
+    en("CANCELLED", rf"(?<!threatening to )(?<!threatened to )(?<!threatens to )(?<!might )(?<!may )"
+       rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?+"
        rf"(?:order |contract |subscription |deal |renewal |meeting )?+"
        rf"(?!effective\b|immediately\b|today\b|now\b|as of\b|starting\b){EN_OBJ}", 0.85, subject="topic",
        kind="value", trigger="cancel|called off|terminated", negatable=False),
@@ -199,7 +200,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        0.7, kind="entity", object_type="organisation", require_mention=True, supposable=True,
        trigger="buying|buys|bought|sourcing|sources|ordering|purchasing|going with|switch|moving to"),
     en("CUSTOMER_OF", rf"(?<!to )(?<!remind me )(?<!start )(?<!might be )(?<!could be )\b(?:buying|bought|sourcing|ordering|ordered|purchasing|purchased|buy|source) (?!back\b)"
-       rf"(?:\w+ ){{0,4}}?from (?P<obj>{EN_CAPS})", 0.7, kind="entity", object_type="organisation",
+       rf"(?:\w+ ){{0,4}}?from (?!(?-i:Q[1-4]|H[12]|FY\d)\b)(?P<obj>{EN_CAPS})", 0.7, kind="entity", object_type="organisation",
        require_mention=True, supposable=True, trigger="buy|bought|sourc|order|purchas"),
     en("CUSTOMER_OF", rf"\b(?:been|am|are|is) (?:a|an) (?:loyal |long-time |longtime )?"
        rf"(?!(?:Platinum|Gold|Silver|Bronze|Premier|Prime|Premium|VIP|B2B|B2C|Loyal|New|Key|Major|Big)\b)(?P<obj>{EN_CAPS}) "

@@ -3,7 +3,8 @@
 Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
 a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
 a day at home is no place of work (明天我在家办公), a discount only asked for is none agreed
-(要求打九折, "pushing for 8% off"); an age said after a pet is the pet's and interest in
+(要求打九折, "pushing for 8% off"), a move said among tools is no home, a plan once meant
+(本来想去日本) is none; an age said after a pet is the pet's and interest in
 what is ours a customer's (both checked once the subject is known); a thing named only by what it
 is (合同, "the subscription") holds no fact, and a title is no person's name.
 """
@@ -32,6 +33,12 @@ _SPEAKER = re.compile(r"我(?!家|们家)|\b(?:I|I'm|I am)\b")
 themselves in between."""
 _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
+_TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
+"""A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
+_ONCE_MEANT = re.compile(
+    r"本来|原本|原来想|\b(?:was going to|were going to|had planned to|originally)\b", re.I
+)
+"""A plan given up (国庆本来想去日本，但是签证没办下来): no plan now."""
 _GENERIC_THING = re.compile(
     r"(?:合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
     r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
@@ -53,6 +60,10 @@ def refused(
         return bool(_ONE_DAY.search(sentence, *clause))
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
+    if predicate == "LIVES_IN":
+        return bool(_TOOL_TALK.search(sentence))
+    if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
+        return bool(_ONCE_MEANT.search(sentence, clause[0], match.start()))
     return False
 
 

@@ -92,7 +92,7 @@ _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
-    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|{_ZH_WITH_KIN})"
+    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
     rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])(?!存储)"  # 我朋友圈: WeChat moments; 对象存储: object storage
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
@@ -192,6 +192,9 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
         for match in _ZH_KIN.finditer(sentence):
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
+            bare = match.start() and sentence[match.start() - 1] in "，," and match.group()[0] != "我"
+            if bare and not sentence.startswith("我"):
+                continue  # 张伟结婚了，老婆在腾讯上班: his wife (我们…搬到上海了，老公调到… is mine)
             if not is_whole_word(sentence, match.start("kin"), match.end("kin")) and not is_whole_word(
                 sentence, match.start(), match.end("kin")
             ):  # 老公司 (an old company), 老婆婆: no relative; 我妹 is one jieba word
