@@ -92,6 +92,8 @@ _EN_VERB_NEXT = re.compile(
     r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
 )
 _EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
+_ZH_SPOUSE_AFTER_COMMA = re.compile(r"(?<=[，,])(?:老公|老婆|媳妇|爱人|丈夫|妻子)")
+"""A spouse opening a clause: the speaker's when it is a relative mention, else someone else's."""
 _EN_MY_HELPER = re.compile(
     r"\bmy\s(?:(?:new|old|tax|financial|personal)\s)?(?P<who>accountant|lawyer|attorney|doctor|dentist|therapist|"
     r"trainer|landlord|assistant|agent|realtor|advis[oe]r|client|customer|contractor|tenant|tutor|teacher|vet|"
@@ -182,6 +184,9 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
                 continue
             if not (_ZH_GOVERNED.search(before) or _ZH_WITH.search(before)):
                 out.append(Candidate(match.start(), match.end(), "other", None, 0.85))
+        for match in _ZH_SPOUSE_AFTER_COMMA.finditer(sentence):
+            if not inside(match.start()):  # 张伟结婚了，老婆在腾讯上班: his wife, no one we can name
+                out.append(Candidate(match.start(), match.end(), "block", None, 1.0))
     if lang == "en":
         # "Mike said his dad retired": the dad, no one we can name
         out += [Candidate(m.start(), m.end(), "block", None, 1.0) for m in EN_THEIR_KIN.finditer(sentence)]
