@@ -27,6 +27,19 @@ CASES: list[Case] = [
      {("林佳怡的老公", "WORKS_AT", "上海分公司")}, {("林佳怡", "WORKS_AT", "上海分公司")}),
     ("张伟结婚了，老婆在腾讯上班。", "王芳", set(),
      {("张伟", "WORKS_AT", "腾讯"), ("王芳的老婆", "WORKS_AT", "腾讯")}),
+    # The breaker's and the seventh reader's: budgets and go-lives said at length, a job joined as
+    # "their new CTO", a former holder jieba misses, plans not to go, a pet one cannot keep.
+    ("The budget for the Northwind CRM rollout is $120,000.", "Sarah",
+     {("Northwind CRM rollout", "BUDGET", 120000)}, set()),
+    ("The go-live for the CRM rollout is set for September 1.", "Sarah",
+     {("CRM rollout", "LAUNCH_DATE", "2024-09-01")}, set()),
+    ("Peter Walsh joined Contoso as their new CTO.", "Sarah",
+     {("Peter Walsh", "WORKS_AT", "Contoso")}, {("Peter Walsh", "MEMBER_OF", "Contoso")}),
+    ("星河科技的对接人换成孙丽了，原来的王强调去深圳分公司。", "陈静",
+     {("星河科技", "CONTACT", "孙丽")}, {("孙丽", "WORKS_AT", "深圳分公司")}),
+    ("我们不打算参加今年的广交会了。", "刘峰", set(),
+     {("刘峰", "ATTENDED", "的广交会"), ("刘峰", "ATTENDED", "广交会")}),
+    ("所以一直养不了猫。", "刘峰", set(), {("刘峰", "HAS_PET", "不")}),
     ("下周转去做营销活动平台。", "郑浩", {("郑浩", "RESPONSIBLE_FOR", "营销活动平台")},
      {("周转", "RESPONSIBLE_FOR", "营销活动平台")}),
 ]  # fmt: skip

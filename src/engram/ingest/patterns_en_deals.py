@@ -60,7 +60,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"{_SIGNED}(?P<obj>{EN_TITLE})\s?[,|]\s?{EN_CAPS}\s*$", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=","),
     # ── money, dates and deals ───────────────────────────────────────────────────────────
-    en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,30}}?{EN_AMOUNT}", subject="topic", kind="amount"),
+    en("BUDGET", rf"\bbudget\b[^.!?\n]{{0,45}}?{EN_AMOUNT}", subject="topic", kind="amount"),
     en("BUDGET", rf"\b(?:a|an|the|our|their|its)\s{EN_AMOUNT}\s(?:annual\s|total\s|yearly\s|project\s)?budget\b",
        subject="topic", kind="amount", trigger="budget"),  # "They have a 200k SEK budget"
     en("PRICE", rf"\bat {EN_AMOUNT}\s(?:each|per (?:unit|seat|licen[cs]e|user|month|year)|apiece|a (?:piece|"
@@ -143,7 +143,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="date", trigger="launch"),
     # "go-live moved from July 8 to July 22", "target go-live March 3", "pushed go-live of the portal to May 6":
     # a project's launch, said by its usual names
-    en("LAUNCH_DATE", rf"\b(?:go-?live|cutover)(?: date| target)?(?: is| was)?(?: now| still)?"
+    en("LAUNCH_DATE", rf"\b(?:go-?live|cutover)(?: date| target)?(?: (?:for|of) (?:the )?[^,;.()]{{2,40}}?)?(?: is| was)?(?: now| still)?"
        rf"(?: (?:moved|moves|pushed|slipped|slips|changed|set|targeted|scheduled|planned))?(?: from [^,;.()]{{2,25}}?)?"
        rf"(?: to| for| on| at|:)? (?={_MONTH_DAY}){EN_DATE}", 0.8, subject="topic", named_topic=True, kind="date",
        trigger="go-live|golive|cutover"),

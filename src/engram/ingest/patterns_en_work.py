@@ -157,7 +157,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),
-    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our)\s)?(?!student|volunteer|officer|intern)"
+    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our|their)\s)?(?:new\s)?(?!student|volunteer|officer|intern)"
        rf"{EN_ROLE}\b)", 0.85,
        require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
     # "Lisa Tran is leaving to join Nordstrom": leaving for another employer is joining it

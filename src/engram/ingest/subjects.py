@@ -92,8 +92,11 @@ _EN_VERB_NEXT = re.compile(
     r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
 )
 _EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
-_ZH_SPOUSE_AFTER_COMMA = re.compile(r"(?<=[，,])(?:老公|老婆|媳妇|爱人|丈夫|妻子)")
-"""A spouse opening a clause: the speaker's when it is a relative mention, else someone else's."""
+_ZH_SPOUSE_AFTER_COMMA = re.compile(
+    r"(?<=[，,])(?:老公|老婆|媳妇|爱人|丈夫|妻子)|(?<=[，,；;])(?:原来|之前|以前)的"
+)
+"""A spouse opening a clause (the speaker's when it is a relative mention, else someone else's), or
+a former holder (…换成孙丽了，原来的王强调去深圳分公司: whoever jieba misses there, not 孙丽)."""
 _EN_MY_HELPER = re.compile(
     r"\bmy\s(?:(?:new|old|tax|financial|personal)\s)?(?P<who>accountant|lawyer|attorney|doctor|dentist|therapist|"
     r"trainer|landlord|assistant|agent|realtor|advis[oe]r|client|customer|contractor|tenant|tutor|teacher|vet|"
