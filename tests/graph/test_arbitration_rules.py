@@ -85,6 +85,25 @@ def test_a_stop_statement_closes_the_fact_at_its_time(
 
 
 @pytest.mark.parametrize(
+    ("start", "stop", "subject", "thing"),
+    [
+        ("孙丽平时用飞书", "孙丽不用飞书了", "孙丽", "飞书"),
+        ("We use Linear for tracking.", "We stopped using Linear.", "Ann", "Linear"),
+    ],
+)
+def test_a_stop_said_as_a_value_ends_the_entity_it_names(
+    agent: Memory, start: str, stop: str, subject: str, thing: str
+) -> None:
+    """An extractor that reads the stopped thing as text ("Linear", not a known product) still ends
+    the live fact whose object is the entity of that name (its name or an alias, any case)."""
+    say(agent, start, 0, f(subject, "USES", thing))
+    say(agent, stop, 30, f(subject, "STOPPED_USING", thing.lower(), literal=True))
+    assert (subject, "USES", thing) not in live(agent)
+    assert every(agent)[(subject, "USES", thing)].status == "superseded"
+    assert (subject, "STOPPED_USING", thing) in live(agent), "the stop names the entity it ended"
+
+
+@pytest.mark.parametrize(
     ("first", "then", "stop", "role"),
     [
         ("吴昊担任项目经理", "吴昊卸任了", "LEFT_ROLE", "项目经理"),
