@@ -20,8 +20,8 @@ from functools import partial
 
 from rapidfuzz import fuzz, process
 
-from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate, normal_value
-from engram.graph.ending import ended_facts, thread_values
+from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate
+from engram.graph.ending import ended_facts, thread_values, value_as_object
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
 from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
@@ -391,7 +391,7 @@ class GraphBuilder:
         )
         # The facts the claim may update, and those it may end (or that end it) in rank order.
         about = live.about(named.subject, named.predicates)
-        claim = _value_naming(txn, group, claim, about)
+        claim = value_as_object(txn, group, claim, about)
         current = [f for f in about if f.predicate == predicate.name]
         ending = sorted((f for f in about if f.predicate in rank), key=lambda f: rank[f.predicate])
         moved, later_moves = thread_values(txn, episode, claim)
@@ -526,18 +526,6 @@ class _Named:
     def predicates(self) -> list[str]:
         """Return the predicate and those it may end: the live facts the claim is weighed against."""
         return [self.predicate.name, *self.rank]
-
-
-def _value_naming(txn: Txn, group: str, claim: Claim, facts: Sequence[Fact]) -> Claim:
-    """Return the claim with its value made the object of one of ``facts`` whose entity that value
-    names ("We stopped using Linear" read as the value "Linear" ends USES Linear, the entity)."""
-    if claim.object is not None or not isinstance(claim.value, str):
-        return claim
-    key = normal_value(claim.value)
-    for fact in facts:
-        if fact.object is not None and key in {normal_value(n) for n in txn.names(group, fact.object)}:
-            return replace(claim, object=fact.object, value=None)
-    return claim
 
 
 def _with_target_of(claim: Claim, ended: Sequence[Fact]) -> Claim:

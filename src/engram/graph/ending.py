@@ -1,4 +1,5 @@
-"""Which live facts a claim ends: those its predicate ends or opposes, and a thread's rival values.
+"""Which live facts a claim ends: those its predicate ends or opposes (a value naming their object
+entity counts as it), and a thread's rival values.
 
 The arbiter (engram.graph.arbitrate) decides what happens to the facts it is handed; this module
 finds them in the graph. Both readers run inside the graph build's transaction.
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from engram.graph.arbitrate import RESCHEDULE_CUES, Claim, fact_time, same_target
+from engram.graph.arbitrate import RESCHEDULE_CUES, Claim, fact_time, normal_value, same_target
 from engram.models.episodes import Episode
 from engram.models.graph import Fact
 from engram.storage.protocol import Txn
@@ -18,6 +20,18 @@ from engram.threads import thread_key
 ANOTHER_ONE = re.compile(r"\b(?:also|another|second|separate|other)\b|另外|另一个|还有一个|还有个|也有", re.I)
 """Words that say a meeting is one more, not the one the thread is about ("I also have a meeting
 with Globex on Monday"): a move of "the meeting" leaves it."""
+
+
+def value_as_object(txn: Txn, group: str, claim: Claim, facts: Sequence[Fact]) -> Claim:
+    """Return the claim with its value made the object of one of ``facts`` whose entity that value
+    names ("We stopped using Linear" read as the value "Linear" ends USES Linear, the entity)."""
+    if claim.object is not None or not isinstance(claim.value, str):
+        return claim
+    key = normal_value(claim.value)
+    for fact in facts:
+        if fact.object is not None and key in {normal_value(n) for n in txn.names(group, fact.object)}:
+            return replace(claim, object=fact.object, value=None)
+    return claim
 
 
 def ended_facts(txn: Txn, episode: Episode, claim: Claim, found: Sequence[Fact]) -> list[Fact]:
