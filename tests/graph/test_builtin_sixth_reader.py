@@ -40,6 +40,13 @@ CASES: list[Case] = [
     ("我们不打算参加今年的广交会了。", "刘峰", set(),
      {("刘峰", "ATTENDED", "的广交会"), ("刘峰", "ATTENDED", "广交会")}),
     ("所以一直养不了猫。", "刘峰", set(), {("刘峰", "HAS_PET", "不")}),
+    # The tool used after a stop, said without "use".
+    ("We no longer use Trello; everything is in Linear now.", "Tom",
+     {("Tom", "STOPPED_USING", "Trello"), ("Tom", "USES", "Linear")}, set()),
+    ("We won't be renewing the Zendesk subscription; moving support to Intercom.", "Tom",
+     {("Tom", "USES", "Intercom")}, set()),
+    ("技术组通知：从下周起代码仓库统一迁到GitLab，不再用Gitee了。", "黄晓明",
+     {("技术组", "USES", "GitLab"), ("技术组", "STOPPED_USING", "Gitee")}, set()),
     ("下周转去做营销活动平台。", "郑浩", {("郑浩", "RESPONSIBLE_FOR", "营销活动平台")},
      {("周转", "RESPONSIBLE_FOR", "营销活动平台")}),
 ]  # fmt: skip

@@ -303,6 +303,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?![\w-])", 0.8, require_mention=True, split=True, trigger="use|using|rely on|relies on"),  # Jira, Confluence and Slack
     en("USES", rf"\b(?:use|uses|using|rely on|relies on)\s(?!to\b|it\b|that\b){EN_OBJ}", 0.8,
        require_mention=True, trigger="use|using|rely on|relies on"),
+    # "We no longer use Trello; everything is in Linear now", "moving support to Intercom": the tool used now
+    en("USES", rf"\beverything(?:'s| is) (?:now )?(?:in|on) (?P<obj>{EN_CAPS})", 0.75, require_mention=True,
+       object_type="product", trigger="everything"),
+    en("USES", rf"\bmoving (?:our |the )?(?:support|tickets|billing|docs|chat|sales|tracking|hosting|email|payroll) "
+       rf"(?:over )?to (?P<obj>{EN_CAPS})", 0.75, require_mention=True, object_type="product", trigger="moving"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",

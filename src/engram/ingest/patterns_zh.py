@@ -389,9 +389,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", negatable=False, trigger="不再|再也不|没再|很久没|好久没"),
     zh("STOPPED_USING", r"戒(?:掉)?了?(?P<obj>烟|酒|糖|咖啡|奶茶|可乐|游戏|手机|甜食|夜宵|宵夜|零食|辣)", 0.85, kind="value",
        negatable=False, trigger="戒"),
-    zh("USES", rf"(?:换成了?|改用了?|迁移到了?|切换到了?|转用了?)(?![^{ZH_STOP}]{{0,10}}?(?:格式|界面|模式|版本)){ZH_OBJ}", 0.85,
+    zh("USES", rf"(?:换成了?|改用了?|迁移到了?|迁到了?|切换到了?|转用了?)(?![^{ZH_STOP}]{{0,10}}?(?:格式|界面|模式|版本)){ZH_OBJ}", 0.85,
        object_type="product",
-       trigger="换成|改用|迁移到|切换到|转用"),
+       trigger="换成|改用|迁移到|迁到|切换到|转用"),
     zh("USES", rf"切到了?{ZH_OBJ}", 0.8, require_mention=True, object_type="product", trigger="切到"),  # not 切到后台
     # 从纷享销客切到销售易: a tool left for another, both named (not 从周三改到周五)
     zh("STOPPED_USING", r"从(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:整个)?(?:切到|切换到|迁移到)了?"
