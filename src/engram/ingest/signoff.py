@@ -68,11 +68,7 @@ def add_signature_facts(text: str, message: Message) -> None:
     lines = signature_lines(text, message.speaker.actor)
     if not lines or (len(lines) < 2 and len(_PARTS.split(lines[0])) < 2):
         return  # a name alone; "Ines Duarte | Accounts Payable | Marisol Hotels" is a whole block
-    parts_by_line = [[p for p in _PARTS.split(line) if p] for line in lines]
-    parts_by_line = [  # 采购部 曹雪, 恒泰建材 采购部: Chinese parts one space apart
-        [w for p in parts for w in p.split()] if has_cjk(line) else parts
-        for line, parts in zip(lines, parts_by_line, strict=True)
-    ]
+    parts_by_line = [_parts(line) for line in lines]
     first = parts_by_line[0]
     name = next((p for p in first if _a_name(p, "zh")), "") if has_cjk(lines[0]) else first[0]
     name = _the_writer(re.sub(r"^Dr\.?\s", "", name), message)
@@ -117,6 +113,13 @@ def _a_company(part: str, lang: str) -> bool:
     )
 
 
+def _parts(line: str) -> list[str]:
+    """Return a signature line's parts: split at commas, bars and wide gaps, and a Chinese line also
+    at single spaces (采购部 曹雪, 恒泰建材 采购部)."""
+    parts = [p for p in _PARTS.split(line) if p]
+    return [w for p in parts for w in p.split()] if has_cjk(line) else parts
+
+
 def _last_after_title(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> bool:
     """Return True for a Chinese block's last part after the writer's title (李芳/运营主管/绿野农场,
     刘强/华东区销售经理｜深圳锐捷通信)."""
@@ -124,9 +127,8 @@ def _last_after_title(part: str, lang: str, writer: Mention, message: Message, l
         return False
     if _ZH_FIRM.fullmatch(part):  # 苏州恒达精密制造有限公司, a phone line after it or not
         return True
-    last = [w for p in _PARTS.split(lines[-1]) for w in p.split()][-1]
     return (
-        part == last
+        part == _parts(lines[-1])[-1]
         and bool(_ZH_LAST_LINE.fullmatch(part))
         and (message.states(writer.name, "HAS_ROLE") or message.states(writer.name, "MEMBER_OF"))
     )

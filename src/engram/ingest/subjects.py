@@ -92,7 +92,7 @@ _EN_VERB_NEXT = re.compile(
     r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
 )
 _EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
-_ZH_SPOUSE_AFTER_COMMA = re.compile(
+_ZH_UNNAMED_OPENER = re.compile(
     r"(?<=[，,])(?:老公|老婆|媳妇|爱人|丈夫|妻子)|(?<=[，,；;])(?:原来|之前|以前)的"
 )
 """A spouse opening a clause (the speaker's when it is a relative mention, else someone else's), or
@@ -187,7 +187,7 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
                 continue
             if not (_ZH_GOVERNED.search(before) or _ZH_WITH.search(before)):
                 out.append(Candidate(match.start(), match.end(), "other", None, 0.85))
-        for match in _ZH_SPOUSE_AFTER_COMMA.finditer(sentence):
+        for match in _ZH_UNNAMED_OPENER.finditer(sentence):
             if not inside(match.start()):  # 张伟结婚了，老婆在腾讯上班: his wife, no one we can name
                 out.append(Candidate(match.start(), match.end(), "block", None, 1.0))
     if lang == "en":
