@@ -85,6 +85,38 @@ def test_a_stop_statement_closes_the_fact_at_its_time(
 
 
 @pytest.mark.parametrize(
+    ("start", "stop", "subject", "stopped", "thing"),
+    [
+        ("张伟在华为上班", "张伟上周从华为离职了", "张伟", "LEFT_ORGANISATION", "华为"),
+        ("Dana works at Globex", "Dana left Globex last week", "Dana", "LEFT_ORGANISATION", "Globex"),
+        ("Tom uses Slack", "Tom quit Slack last month", "Tom", "STOPPED_USING", "Slack"),
+    ],
+)
+def test_an_end_said_later_but_dated_earlier_still_closes_the_fact(
+    agent: Memory, start: str, stop: str, subject: str, stopped: str, thing: str
+) -> None:
+    """Said on day 0 "works at", on day 4 "left last week": the later word ends the job, closed no
+    earlier than it was known to hold (never an interval that ends before it starts)."""
+    predicate = "WORKS_AT" if stopped == "LEFT_ORGANISATION" else "USES"
+    say(agent, start, 0, f(subject, predicate, thing))
+    say(agent, stop, 4, f(subject, stopped, thing, valid_at=(T0 - timedelta(days=3)).isoformat()))
+    assert live(agent) == {(subject, stopped, thing)}
+    old = every(agent)[(subject, predicate, thing)]
+    assert old.status == "superseded" and old.invalid_at == old.valid_at == T0
+    assert [h.fact.predicate for h in agent.search_facts({"as_of": T0 + timedelta(days=2)}).results] == [
+        stopped
+    ]
+
+
+def test_an_end_said_before_a_fact_held_does_not_close_it(agent: Memory) -> None:
+    """An older episode imported late ("left Globex" on day 0, "works at Globex again" on day 9, the
+    first one stored last) is history: it closes nothing that began after it was said."""
+    say(agent, "Dana works at Globex again", 9, f("Dana", "WORKS_AT", "Globex"))
+    say(agent, "Dana left Globex", 0, f("Dana", "LEFT_ORGANISATION", "Globex"))
+    assert ("Dana", "WORKS_AT", "Globex") in live(agent)
+
+
+@pytest.mark.parametrize(
     ("start", "stop", "subject", "thing"),
     [
         ("孙丽平时用飞书", "孙丽不用飞书了", "孙丽", "飞书"),
@@ -499,3 +531,43 @@ def test_the_speaker_is_one_person_across_a_job_change_and_namesakes_stay_apart(
             for h in memory.search_facts({"subject": by_actor["u_li"].id, "include_history": True}).results
         }
         assert {("WORKS_AT", "远景餐饮", "superseded"), ("WORKS_AT", "海底捞", "current")} <= facts
+
+
+@pytest.mark.parametrize("speaker_first", [True, False])
+@pytest.mark.parametrize(
+    ("actor", "mentioned_by_other", "said_by_them", "facts_of_them"),
+    [
+        (
+            {"id": "dana", "name": "Dana Park"},
+            "Dana Park is the IT Director at Globex.",
+            "I moved to Denver last month.",
+            {("HAS_ROLE", "IT Director"), ("LIVES_IN", "Denver")},
+        ),
+        (
+            {"id": "u_zhou", "name": "周敏"},
+            "周敏是华为的采购经理。",
+            "我下个月搬到杭州。",
+            {("WORKS_AT", "华为"), ("LIVES_IN", "杭州")},
+        ),
+    ],
+)
+def test_a_person_named_by_others_and_speaking_themselves_is_one_entity(
+    tmp_path: Any,
+    speaker_first: bool,
+    actor: dict[str, str],
+    mentioned_by_other: str,
+    said_by_them: str,
+    facts_of_them: set[tuple[str, str]],
+) -> None:
+    settings = Settings(data_dir=tmp_path / "data", embedder="none", extractor="builtin")
+    said = [({"id": "sam", "name": "Sam Ortiz"}, mentioned_by_other), (actor, said_by_them)]
+    if speaker_first:
+        said.reverse()
+    with Memory.open(settings=settings) as memory:
+        for day, (who, content) in enumerate(said):
+            memory.create_episode({"content": content, "actor": who, "timestamp": T0 + timedelta(days=day)})
+        people = [p for p in memory.search_entities(actor["name"]) if p.type == "person"]
+        assert len(people) == 1, "the speaker is the person named by the same name, in either order"
+        assert people[0].attributes["actor_id"]["value"] == actor["id"]
+        hits = memory.search_facts({"subject": people[0].id}).results
+        assert facts_of_them <= {(h.fact.predicate, h.object_name) for h in hits}

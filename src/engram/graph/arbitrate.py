@@ -203,8 +203,15 @@ def normal_value(value: Scalar | None) -> str:
 
 
 def _closes(claim: Claim, fact: Fact) -> bool:
-    """Return True when the claim may close ``fact``: it is valid then, and it started before."""
-    return claim.effective_time >= fact_time(fact)
+    """Return True when the claim may close ``fact``: it is valid then and started before, or it
+    was said after the fact held ("Dana works at Globex" on Monday, "she left Globex last week" on
+    Friday: the later word ends the job, though the end it dates comes before the day it was known)."""
+    return claim.effective_time >= fact_time(fact) or claim.stated_at > fact_time(fact)
+
+
+def _closed_at(claim: Claim, fact: Fact) -> datetime:
+    """Return when the claim closes ``fact``: at the claim's valid time, never before the fact began."""
+    return max(claim.effective_time, fact_time(fact))
 
 
 def arbitrate(
@@ -231,7 +238,7 @@ def arbitrate(
             f"{'moved in its thread' if fact.predicate == claim.predicate.name else 'ended'} by "
             f"{claim.predicate.name} at {claim.effective_time.isoformat()}",
             status="superseded" if claim.effective_time <= claim.stated_at else None,
-            invalid_at=claim.effective_time,
+            invalid_at=_closed_at(claim, fact),
             superseded_by_new=not claim.negated,
         )
         for fact in ended
@@ -244,7 +251,7 @@ def arbitrate(
                 fact.id,
                 f"negated at {claim.effective_time.isoformat()}",
                 status="superseded" if claim.effective_time <= claim.stated_at else None,
-                invalid_at=claim.effective_time,
+                invalid_at=_closed_at(claim, fact),
             )
             for fact in targets
             if _closes(claim, fact)

@@ -161,8 +161,13 @@ def _disjoint_periods(a: Profile, b: Profile) -> bool:
 
 def comparable(mention: Profile, known: Profile) -> bool:
     """Return True when the mention states no attribute, or one the known entity has too: an equal
-    name then merges whatever the context (resolve's same-name rule)."""
-    return not mention.attributes or bool(set(mention.attributes) & set(known.attributes))
+    name then merges whatever the context (resolve's same-name rule).
+
+    The speaker's ``actor_id`` is not such an attribute: it says who wrote, nothing that could set
+    the person apart, so a speaker is the person named before by the same name (and the other way
+    round)."""
+    stated = set(mention.attributes) - {SPEAKER_ATTRIBUTE}
+    return not stated or bool(stated & set(known.attributes))
 
 
 def resolve(

@@ -99,6 +99,10 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s?[,(]\s?(?:the\s|our\s|their\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|of|with)\s"
        rf"{EN_NOT_UNTIL}(?P<obj>{EN_CAPS})", 0.8, subject="group", subject_type="person", named_subject=True,
        require_mention=True, strict=True, object_type="organisation", introduces=True, trigger=EN_ROLE_TRIGGER),
+    # "Dana Park is the IT Director at Globex", "I'm the head of sales at Brightline": the role says where
+    en("WORKS_AT", rf"\b(?:I'm|I am|is|(?<=\bhe)'s|(?<=\bshe)'s)\s(?:now\s|currently\s|also\s)?(?:the\s|an?\s|their\s|our\s)?"
+       rf"(?:new\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|with)\s{EN_NOT_UNTIL}(?P<obj>{EN_CAPS})", 0.8,
+       require_mention=True, strict=True, object_type="organisation", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Priya Raman (Head of Procurement, Northwind Traders)", "Tomasz Nowak (Wisła Bikes)": a CRM note's
     # parenthesis after a name says where the person works, and as what
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s\((?:{EN_NOT_HELD}{EN_ROLE},\s)?(?!{EN_ROLE}\))(?P<obj>{EN_CAPS})\)", 0.75,
