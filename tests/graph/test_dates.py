@@ -310,6 +310,20 @@ def test_starting_a_weekday_is_the_coming_one() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("Kim joins us on Monday as our new designer", d(2024, 3, 11)),  # said on Wednesday 6 March
+        ("the new build goes live on Monday", d(2024, 3, 11)),
+        ("Kim joined us on Monday", d(2024, 3, 4)),  # told in the past: the Monday gone
+        ("She starts in February", d(2025, 2, 1)),
+    ],
+)
+def test_a_scheduled_event_in_the_present_simple_is_ahead(text: str, start: datetime) -> None:
+    span = resolve_dates(text, d(2024, 3, 6, 9))
+    assert span is not None and span.start == start
+
+
+@pytest.mark.parametrize(
     ("content", "timestamp"),
     [
         ("Meeting with Alice next Tuesday, deadline next month", "9999-12-31T23:00:00Z"),

@@ -143,7 +143,9 @@ _FUTURE_CUE = re.compile(
     r"booked (?:a |our |my )?(?:trip|flights?|tickets?)|intends? to|about to|"
     r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to|"
     r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
-    r"graduating|getting married|opening|launching)|(?:starting|beginning) (?:in|on|from)|effective)\b|"
+    r"graduating|getting married|opening|launching)|(?:starting|beginning) (?:in|on|from)|effective|"
+    # a scheduled event in the present simple: "Kim joins us on Monday", "she starts in June"
+    r"(?:joins|starts|begins|arrives|lands|flies|returns|launches|moves in|moves out|goes live))\b|"
     r"打算|计划|准备|将于|将在|将会|预计|定在|定于",
     re.I,
 )
