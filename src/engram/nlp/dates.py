@@ -349,7 +349,7 @@ def scoped_dates(
     if anywhere is None:  # most sentences name no date: one scan says so
         return None
     anywhere = _as_due(sentence, anywhere)
-    bounds = date_bounds(sentence, "zh" if has_cjk(sentence) else "en")
+    bounds = _dated_conjuncts(sentence, date_bounds(sentence, "zh" if has_cjk(sentence) else "en"), reference)
     if len(bounds) == 1:
         return anywhere
     if position is None and target:
@@ -373,6 +373,26 @@ def scoped_dates(
         if found is not None:
             return found if found.kind == "since" else None
     return None
+
+
+_AND = re.compile(r"\s+and\s+", re.I)
+
+
+def _dated_conjuncts(
+    sentence: str, bounds: list[tuple[int, int]], reference: datetime | None
+) -> list[tuple[int, int]]:
+    """Return ``bounds`` with a clause cut at "and" when each side names a date of its own ("I left
+    Acme last month and start at Globex next Monday": two events, two dates)."""
+    out: list[tuple[int, int]] = []
+    for start, end in bounds:
+        for match in _AND.finditer(sentence, start, end):
+            if _resolved(sentence[start : match.start()], reference) and _resolved(
+                sentence[match.end() : end], reference
+            ):
+                out.append((start, match.start()))
+                start = match.end()
+        out.append((start, end))
+    return out
 
 
 def _as_due(text: str, found: DateSpan) -> DateSpan:
