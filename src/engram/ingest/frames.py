@@ -134,12 +134,14 @@ EN_OBJ = r"(?P<obj>[^,.!?;:()\n\"“”]{1,60})"
 EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
 EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
 EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s(?:&\s)?[A-Z][\w&.'’-]*){0,3})"
+_NUMBERED = r"phase|stage|round|tier|step|wave|part|level|version|week|year|day|sprint|batch|lot"
+"""Words a number counts in ("phase 1", "sprint 14"): no amount of money."""
 EN_AMOUNT = (
-    rf"(?<![A-Za-z])(?P<obj>(?>{AMOUNT}))"
+    "".join(rf"(?<!\b{word} )" for word in _NUMBERED.split("|")) + rf"(?<![A-Za-z])(?P<obj>(?>{AMOUNT}))"
     r"(?!\s?(?:%|percent\b|pct\b|(?:oz|lbs?|kg|g|ml|mm|cm|km|gb|tb|mb|inch|inches|ft|sq ?ft)\b|\"))"
 )
-"""Money, not a percentage or a measure ("the 12oz cups to $0.14": $0.14)."""
-"""A sum of money ("$48k", "2.1 million"), not a share ("8%")."""
+"""A sum of money ("$48k", "2.1 million"), not a share ("8%"), a measure ("the 12oz cups to $0.14":
+$0.14) or a numbered phase ("phase 1")."""
 EN_DATE = (
     r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"
     r"[^,;!?()\n]{1,30}?)?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"

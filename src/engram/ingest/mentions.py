@@ -80,8 +80,10 @@ project", "Juniper Ridge HOA portal" (capitalised words, at most two lowercase o
 _LATIN = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
 """Latin letters, accented ones included (Charité, Zürich, Łódź)."""
 _CAPITAL_WORD = re.compile(
-    rf"(?<![{_LATIN}0-9'’])(?:St\.|[A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u017f][{_LATIN}0-9&'’-]*)"
+    rf"(?<![{_LATIN}0-9'’])(?:St\.|[A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u017f][{_LATIN}0-9&'’-]*"
+    r"(?:\.(?:io|com|ai|app|co|net|org|dev)\b)?)"
 )
+"""A capitalised word, a web name whole (Customer.io, Booking.com)."""
 _NUMBERED = re.compile(r" \d{1,4} [A-Z]")
 """A number inside a capitalised name ("Microsoft 365 Business Premium", "Office 365 Enterprise E3")."""
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")

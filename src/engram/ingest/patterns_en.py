@@ -71,9 +71,12 @@ _NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont
 _SWITCH = (
     r"(?<!tried )(?<!trying )(?<!not to )(?<!n't )(?<!never )\b(?:switched|moved|moves|migrated|changed|converted|"
     r"moving|switching|migrating|switch|switches|migrate) (?:us |away |over |all |the team |everyone |the company |"
-    r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)(?:[\w-]+\s){1,3}?(?=from\b))?"
+    r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)"
+    r"(?!(?:[\w-]+\s){0,2}(?:offices?|HQ|headquarters|warehouse|homes?|house|apartment|family)\b)"
+    r"(?:[\w-]+\s){1,3}?(?=from\b))?"
 )
-"""A change of tools ("switched from", "moving standups from"), not of teams, shifts, schools or jobs."""
+"""A change of tools ("switched from", "moving standups from"), not of teams, shifts, schools or jobs,
+nor a move of premises ("moving our office from Dublin to Sandyford")."""
 _NOT_A_TOOL = r"(?!(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College)\b)"
 _NOT_OURS_MOVING = (
     r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"
@@ -228,7 +231,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
        rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
-       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
+       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|"
+       rf"(?:my|the|a|her|his|that|this) (?:[\w-]+ )?(?:job|position|role|gig|internship)\b|"  # "quit the bank job"
+       rf"(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
                                 "cut out|uninstalled|deleted|cancelled my|canceled my"),
@@ -368,6 +373,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to"
        rf") ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"
+       rf"(?!(?:miss|leave|quit|hate|love|call|email|text|tell|ask|be|need|have)\b)"  # "going to miss London"
        rf"{_PLACE_OBJ}", 0.8,
        require_mention=True, object_type="place",
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),
@@ -445,7 +451,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", rf"\b(?:I have|I've)\s{_ADV}(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
        0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),  # not "had": "if I had liked…"
     en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:\w+\s)?into|"
-       rf"(?:getting|got)\s(?:\w+\s)?into(?!\s(?-i:[A-Z]))|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
+       rf"(?:getting|got)\s(?:\w+\s)?into(?!\s(?-i:[A-Z]))(?!\s(?:the\s|a\s)?(?:[\w-]+\s){{0,3}}(?:program|programme|"
+       rf"school|university|college|course|academy|residency|bootcamp)\b)|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
        rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"
        rf"(?!it\b|that\b|this\b|you\b|your\b|them\b|the idea\b){EN_OBJ}", 0.8, kind="value", split=True,
        trigger="fan of|into|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|all about|so about|"

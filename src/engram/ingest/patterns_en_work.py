@@ -55,10 +55,12 @@ _NOT_ONES_OWN = "".join(
 )
 """Before a role: someone else's ("I met the CFO of Northwind", "I pinged the VP of Sales at Globex"), or
 one denied ("was never the VP of Sales at Globex", "no longer the CFO at Soylent": its own readings)."""
-_NOT_AN_ACCOUNT = "".join(
-    rf"(?<!account {word} )" for word in ("manager", "owner", "lead", "executive", "director")
+_NOT_AN_ACCOUNT = (
+    "".join(rf"(?<!account {word} )" for word in ("manager", "owner", "lead", "executive", "director"))
+    + r"(?<!\blead )"
 )
-"""Before "for": a client the role serves ("the account manager for Globex"), not the employer."""
+"""Before "for": a client the role serves ("the account manager for Globex"), or an area one leads
+("tech lead for Mobile"), not the employer."""
 _EVENT_AFTER = (
     r"(?!(?:the\s)?(?:[A-Z][\w&'-]*\s){0,3}(?:summit|conference|expo|meetup|webinar|forum|fair|festival|gala|show|"
     r"event|booth|dinner|party|trade show)\b)"
@@ -73,7 +75,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # subject is right before the verb, so "Maria's manager resigned" is not Maria's leaving.
     en("LEFT_ORGANISATION", rf"(?P<subj>\bI|\bmy\s(?:(?:older|younger|little|big)\s)?{KIN}|"
        r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)),?(?:\s(?:just|finally|already|"
-       r"recently|also|has|have|had))*\s(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:job|company|firm)|"
+       r"recently|also|has|have|had))*\s(?:(?:quit|left)\s(?:my|his|her|their|the)\s(?:[a-z-]+\s)?(?:job|company|firm)|"
        r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
        r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,
        trigger="quit|left|resigned|retired", negatable=False, objectless=True),

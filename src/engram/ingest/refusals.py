@@ -2,7 +2,8 @@
 
 Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
 a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
-a day at home is no place of work (明天我在家办公), a discount only asked for is none agreed
+a day at home is no place of work (明天我在家办公), a team named after a word is no town or employer
+("the Platform team"), a discount only asked for is none agreed
 (要求打九折, "pushing for 8% off"), a move said among tools is no home, a plan once meant
 (本来想去日本) is none; an age said after a pet is the pet's and interest in
 what is ours a customer's (both checked once the subject is known); a thing named only by what it
@@ -35,6 +36,13 @@ _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
+_A_TEAM = re.compile(
+    r"(?:the\s|our\s|their\s)?(?-i:[A-Z][\w&-]*)(?:\s(?-i:[A-Z][\w&-]*)){0,2}\s"
+    r"(?:squad|team|pod|tribe|crew|desk|guild|chapter|workstream)s?\b",
+    re.I,
+)
+"""What a team is named after is no town nor employer ("moved from the Payments squad to the Platform
+team")."""
 _ONCE_MEANT = re.compile(
     r"本来|原本|原来想|\b(?:was going to|were going to|had planned to|originally)\b", re.I
 )
@@ -60,6 +68,10 @@ def refused(
         return bool(_ONE_DAY.search(sentence, *clause))
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
+    if predicate in ("LIVES_IN", "MOVED_FROM", "WORKS_AT", "LEFT_ORGANISATION") and _A_TEAM.match(
+        sentence, obj_start
+    ):
+        return True
     if predicate == "LIVES_IN":
         return bool(_TOOL_TALK.search(sentence))
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):

@@ -13,6 +13,7 @@ Executive, LedgerLine", 鼎丰紧固件 赵磊) is read by patterns instead.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from engram.graph.places import is_place
@@ -80,20 +81,41 @@ def add_signature_facts(text: str, message: Message) -> None:
     for line in parts_by_line:
         if any(_NOT_EMPLOYED.match(part) for part in line):
             continue  # "Retired, Boeing", "Student, Stanford University"
-        for part in line:
-            if _NOT_A_NAME.search(part):
-                break  # "221B Baker Street, London": the rest of an address
-            _read_part(part, lang, writer, message, lines)
+        # the writer's own name ("Ben Fletcher | Growth Lead | …") is no part; an address ("221B Baker
+        # Street, London") ends the line
+        line = [part for part in line if _the_writer(part, message) != name]
+        read = list(itertools.takewhile(lambda part: not _NOT_A_NAME.search(part), line))
+        company = _line_company(read, lang)
+        for part in read:
+            _read_part(part, lang, writer, message, lines, company)
 
 
-def _read_part(part: str, lang: str, writer: Mention, message: Message, lines: list[str]) -> None:
-    if _ROLE[lang].fullmatch(part) or (lang == "en" and _EN_TITLE.fullmatch(part) and not _firm(part)):
+def _line_company(parts: list[str], lang: str) -> str | None:
+    """Return the part of an English line that may name the company: the last one shaped like a
+    name that is no title, department or place ("Responsable Achats, Maison Lefevre", "Director,
+    Finance Systems | Harbor Point Hospital": a title or a unit comes first, the company last)."""
+    if lang != "en":
+        return None
+    shaped = [p for p in parts if not (_a_title(p, lang) or _DEPARTMENT[lang].fullmatch(p) or is_place(p))]
+    return next((p for p in reversed(shaped) if _a_company(p, lang)), None)
+
+
+def _a_title(part: str, lang: str) -> bool:
+    english = lang == "en" and _EN_TITLE.fullmatch(part) and not _firm(part)
+    return bool(_ROLE[lang].fullmatch(part) or english)
+
+
+def _read_part(
+    part: str, lang: str, writer: Mention, message: Message, lines: list[str], company: str | None
+) -> None:
+    if _a_title(part, lang):
         _add(message, writer, "HAS_ROLE", Mention(0, 0, part, "role"), lines)
     elif _DEPARTMENT[lang].fullmatch(part):
         _add(message, writer, "MEMBER_OF", Mention(0, 0, part, "organisation"), lines)
     elif (
         not message.states(writer.name, "WORKS_AT")
         and not is_place(part)
+        and (company is None or part == company)
         and (_a_company(part, lang) or _last_after_title(part, lang, writer, message, lines))
     ):
         _add(message, writer, "WORKS_AT", Mention(0, 0, part, "organisation"), lines)
