@@ -39,6 +39,10 @@ CASES: list[Case] = [
     ("The board approved it.\n\nRuth Oyelaran\nManager, Clinical Applications | Lakeside Medical",
      "Ruth Oyelaran", {("Ruth Oyelaran", "WORKS_AT", "Lakeside Medical")},
      {("Ruth Oyelaran", "WORKS_AT", "Clinical Applications")}),
+    # Who a relative clause speaks of; the one not chosen holds no price.
+    ("Leon took over from Gail Ortiz who retired in May.", "Nina", set(), {("Leon", "STATUS", "retired")}),
+    ("We hired Ana Ruiz who lives in Austin.", "Nina", {("Ana Ruiz", "LIVES_IN", "Austin")}, set()),
+    ("Brookfield picked us over Freshdesk at $29 a seat.", "Nina", set(), {("Freshdesk", "PRICE", 29)}),
 ]  # fmt: skip
 
 

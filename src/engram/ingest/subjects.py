@@ -91,7 +91,7 @@ _EN_AND_ACTS = re.compile(r"\band\s+$")
 _EN_VERB_NEXT = re.compile(
     r"\s+(?:works|lives|moved|is|was|has|had|joined|left|runs|leads|reports|studies|loves|likes)\b"
 )
-_EN_WHO = re.compile(r",\s(?P<who>who)\b", re.I)
+_EN_WHO = re.compile(r",?\s(?P<who>who)\b", re.I)
 _ZH_UNNAMED_OPENER = re.compile(
     r"(?<=[，,])(?:老公|老婆|媳妇|爱人|丈夫|妻子)|(?<=[，,；;])(?:原来|之前|以前)的"
 )

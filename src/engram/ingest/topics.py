@@ -142,6 +142,8 @@ _FOR_THE = re.compile(r"[\w-]+\s+(?:for|of)\s+(?:the\s+|our\s+|their\s+|this\s+)
 _BRANCH = re.compile(r"(?:分公司|分部|办事处|分厂|分行|支行)$")
 """A branch of the organisation talked about (原来的孙姐调去他们苏州分公司): not the customer itself."""
 _WHERE = re.compile(r"\b(?:in|at)\s$")
+_NOT_CHOSEN = re.compile(r"\b(?:over|instead of|rather than|versus|vs\.?)\s$|而不是$|没选$", re.I)
+"""Before the one not chosen ("chose us over Zendesk at $38 a seat"): the price is not its."""
 _OWNS_CUE = re.compile(r"(?:['’]s)?\s?")
 _GO_LIVE = re.compile(r"go-?live|launch|cutover", re.I)
 """Between an organisation and the cue right after it, when the cue is its go-live or launch (not
@@ -245,6 +247,7 @@ def _nearest(types: frozenset[str], cue: int, mentions: list[Mention], reading: 
         return named_after[0]
     left = [m for m in mentions if m.end <= cue and m.type in types and not m.vocative]
     left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
+    left = [m for m in left if not _NOT_CHOSEN.search(reading.text, max(0, m.start - 12), m.start)]
     if left:
         return max(left, key=lambda m: m.start)
     right = [
