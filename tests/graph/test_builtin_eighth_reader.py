@@ -43,6 +43,33 @@ CASES: list[Case] = [
     ("Leon took over from Gail Ortiz who retired in May.", "Nina", set(), {("Leon", "STATUS", "retired")}),
     ("We hired Ana Ruiz who lives in Austin.", "Nina", {("Ana Ruiz", "LIVES_IN", "Austin")}, set()),
     ("Brookfield picked us over Freshdesk at $29 a seat.", "Nina", set(), {("Freshdesk", "PRICE", 29)}),
+    # The eighth reader's (Chinese): where one goes after leaving is an employer, not a visit.
+    ("周涛离职（去了美团），他的客户转给小何。", "王磊", {("周涛", "WORKS_AT", "美团")},
+     {("周涛", "VISITED", "美团")}),
+    ("我离职后去了趟日本。", "王磊", {("王磊", "VISITED", "日本")}, set()),
+    # Fragments: 重读 is no school, 不打算 no game given up, 准备好 and 把 open no plan, 我们小区 no region.
+    ("最近在重读《平凡的世界》。", "王磊", set(), {("王磊", "STUDIES_AT", "重")}),
+    ("女儿在北大读研。", "王磊", {("王磊的女儿", "STUDIES_AT", "北大")}, set()),
+    ("伍迪说他不打算去参加婚礼了。", "伍迪", set(), {("伍迪", "STOPPED_USING", "算去参加婚礼")}),
+    ("小马很懂技术，要准备好技术细节。", "钱程", set(), {("小马", "PLANS_TO", "好技术细节")}),
+    ("我们决定把明年的团建从杭州改到成都。", "刘梅", set(), {("刘梅", "PLANS_TO", "把明年")}),
+    ("我们小区的业主群里说，明年地铁会通到我们这儿。", "江涛", set(),
+     {("江涛", "RESPONSIBLE_FOR", "们小区")}),
+    ("已远程重启了服务器。", "王磊", set(), {("王磊", "WORKS_FROM", "远程")}),
+    ("宏达电子追加订单：再要500套，价格不变。", "周凯", set(), {("宏达电子", "ORDERED", "再要")}),
+    ("今天面试了3个候选人。", "沈阳", set(), {("沈阳", "MEETING_AT", "2024-03-13")}),
+    # Spouses described, not named; a relative's spouse; a second child.
+    ("我老公是谷歌的工程师。", "王磊", {("王磊的老公", "WORKS_AT", "谷歌")},
+     {("王磊", "MARRIED_TO", "谷歌"), ("谷歌", "HAS_ROLE", "工程师")}),
+    ("我老婆是张伟的同学。", "王磊", set(), {("王磊", "MARRIED_TO", "张伟")}),
+    ("我姐姐嫁到了加拿大，老公是谷歌的工程师。", "王磊", set(),
+     {("王磊的老公", "WORKS_AT", "谷歌"), ("工程师", "WORKS_AT", "谷歌"), ("王磊", "MARRIED_TO", "谷歌")}),
+    ("老二叫豆豆，今年4岁。", "包贝", {("豆豆", "AGE", 4), ("豆豆", "CHILD_OF", "包贝")},
+     {("包贝", "AGE", 4)}),
+    # Chinese signatures: a body a city opens is the employer; 家长 signs no workplace.
+    ("李总：\n审核安排在5月8日。\n上海质量检测中心 孙立", "孙立", {("孙立", "WORKS_AT", "上海质量检测中心")},
+     {("孙立", "LIVES_IN", "上海"), ("孙立", "WORKS_AT", "上海")}),
+    ("王老师好，\n孩子这周发烧请假两天。\n家长 吴芳", "吴芳", set(), {("吴芳", "WORKS_AT", "家长")}),
 ]  # fmt: skip
 
 

@@ -101,6 +101,8 @@ _DIRECTIONS = _words("东方 南方 西方 北方 中央")
 """Place words jieba tags s that begin firms' names (东方酒店集团, 南方电网)."""
 _PHASE = re.compile(r"[一二三四五六七八九]期")
 _WEAK_PREFIX = _words("新 老 大 小 该 本 某 原")
+_NOT_A_SURNAME = "时们的了一二三四五六七八九十大幺"
+"""After 小/老/阿, no surname: 小时, 老二 (a second child), 老大."""
 _DEPARTMENT = re.compile(
     r"(?:市场营销|人力资源|市场|产品|运营|销售|技术|财务|人事|行政|研发|客服|采购|法务|设计|信息|IT|品牌|"
     r"公关|测试|"
@@ -380,7 +382,7 @@ def tagged_mentions(sentence: str) -> list[Found]:
             continue  # 张家港/nr, 黄金周/nr, 高新区/nr: a place or a time jieba took for a name
         elif flag in ("nr", "nrfg", "nrt"):
             name_like = word[0] in SURNAMES or word[:2] in CHINESE_COMPOUND_SURNAMES
-            prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in "时们的了"
+            prefixed = word[0] in "小老阿" and len(word) == 2 and word[1] not in _NOT_A_SURNAME
             if len(word) <= 4 and (name_like or prefixed) and word[0] != word[1]:
                 end = position  # the words after a name glued on or cut off keep their offsets
                 if (

@@ -48,6 +48,12 @@ _EN_CHANGED_TO = re.compile(rf"\s*(?:to|→|->)\s*(?P<obj>{AMOUNT})", re.I)
 _FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
 
 
+_ZH_BODY = re.compile(
+    r"^(?!.*(?:一家|某))[\u4e00-\u9fff]+(?:中心|公司|集团|研究院|研究所|事务所|协会|银行|医院|大学|学院)$"
+)
+"""A Chinese organisation's name a place opens (上海质量检测中心), not one left unnamed (成都一家医院)."""
+
+
 def _changed_to(text: str, span: tuple[int, int]) -> re.Match[str] | None:
     """Return the amount or count the one at ``span`` changed to: 从两百万降到一百五十万, 由20个增至26个,
     "from $90k to $60k" (a range "$50k to $80k" or "paid $500 to 3 suppliers" is no change)."""
@@ -178,6 +184,9 @@ def _object(
         message.add_entity(address)
         return address.name, None, span
     mention = _pick(inside, wanted, strict=pattern.strict or predicate in _STRICT_PLACES)
+    if wanted == "organisation" and mention is not None and mention.type == "place" and _ZH_BODY.match(text):
+        mention = Mention(*span, text, "organisation")  # 上海质量检测中心: the body, not its city
+        reading.add_mention(mention)
     if mention is None and predicate == "WORKS_AT":  # an employer named as its product: "a job at Spotify"
         mention = next((m for m in inside if m.type == "product"), None)
     if pattern.whole and (mention is None or (mention.start, mention.end) != span):

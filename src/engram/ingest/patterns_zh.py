@@ -94,6 +94,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
 
     zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
        object_type="organisation", trigger="跳槽|跳到|跳去|加盟"),
+    # 孙经理离职了，听说去了小米; 周涛离职（去了美团）: where one goes right after leaving is the new employer
+    zh("WORKS_AT", rf"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了|加入了?)(?!一?趟|一次){ZH_OBJ}", 0.8,
+       require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽|被裁"),
     # 跳槽去海底捞当运营副总裁: a name no dictionary knows, then the job taken there, is the employer
     zh("WORKS_AT", r"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=当|做|任|担任|上班|入职)",
        0.8, kind="entity", object_type="organisation", trigger="跳槽|跳到|跳去"),
@@ -138,7 +141,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LEFT_ORGANISATION", rf"{PERSON}{LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
        subject="group", subject_type="person", named_subject=True, trigger="离职|辞职|退休", negatable=False,
        objectless=True),
-    zh("STUDIES_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:读书|上学|读研|读博|念书|读大学|读|学习|"
+    zh("STUDIES_AT", rf"(?<![现正实存])在(?!重|再|认真|仔细|慢慢|努力|好好|自学|陆续|抽空)(?P<obj>[^{ZH_STOP}]{{2,15}}?)"
+       rf"(?:读书|上学|读研|读博|念书|读大学|读|学习|"
        r"念|上课)", trigger="读|上学|念|学习|上课"),
     zh("STUDIES_AT", r"在(?P<obj>[\u4e00-\u9fff]{2,8}(?:小学|中学|大学|学院|学校|幼儿园))(?![\u4e00-\u9fff]*(?:工作|上班))"
        rf"(?!{NEAR})",  # 在新城中学旁边开了家奶茶店: a landmark
@@ -159,7 +163,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
        trigger="办公室|分公司|总部|家|公司|工厂|门店|园区|基地"),
-    zh("WORKS_FROM", r"(?P<obj>远程|居家办公|在家办公|线上办公|远程办公)", 0.8, kind="value",
+    zh("WORKS_FROM", r"(?P<obj>远程(?=办公|工作|上班|[，。！？；,]|$)|居家办公|在家办公|线上办公|远程办公)", 0.8, kind="value",
        trigger="远程|居家办公|在家办公|线上办公"),
     zh("WORKS_AT", rf"(?<![现正实存])在(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|做|当|干)",
        trigger="工作|上班|任职|实习|就职|做|当|干", require_mention=True, object_type="organisation"),
@@ -203,7 +207,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|新同事|助理|经理|总监"),
-    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
+    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?!们|小区)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后|一直)?"
        r"(?:是|由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
@@ -452,7 +456,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
-    zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别]){ZH_OBJ}", 0.7, kind="value",
+    zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
+       rf"(?!好|把){ZH_OBJ}", 0.7, kind="value",  # 要准备好技术细节: a to-do; 决定把明年的…改到: said later
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came

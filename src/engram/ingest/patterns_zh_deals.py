@@ -94,7 +94,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"顺延到|提前到|挪到|调到|换到|在){ZH_DATE}", 0.8,
        subject="topic", kind="date", trigger="会议|开会|见面|会面|碰头|例会|周会|晨会|早会|站会|月会|组会"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,16}}?)(?:开会|见面|碰头|开个会|会面|面谈|开例会|过一下|对一下|"
-       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访(?![了过]|[^，。；]{0,4}?\d+家)|过一遍|(?<!准备)演示(?!环境)|做UAT|面试|(?:线上|电话|当面|视频)沟通)"
+       r"视频会议|电话会议|线上会议|开视频会|会议(?!室)|约了|拜访(?![了过]|[^，。；]{0,4}?\d+家)|过一遍|(?<!准备)演示(?!环境)|做UAT|面试(?!了?(?:\d+|[一二三四五六七八九十两几]+)个)|(?:线上|电话|当面|视频)沟通)"
        r"(?![前后时]|之[前后]|的时候)",  # 周一早上开会前我会来杯咖啡: a habit timed by a meeting, no meeting
        0.8, subject="topic", kind="date", supposable=True,
        trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访|过一遍|演示|uat|面试|沟通"),
@@ -104,7 +104,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("ORDERED", r"订单[^。]{0,30}?(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$)",
        0.85, subject="topic", require_mention=True, object_type="product", trigger="订单"),
     # An order line, "订单JH-0108：血糖仪G5一共500台": the customer the sentence names ordered the product
-    zh("ORDERED", rf"(?:订单|补单|单号|[A-Z]{{2,6}}-\d{{3,}})[^。！？]{{0,12}}?[：:]\s*(?P<obj>[A-Za-z\u4e00-\u9fff]"
+    zh("ORDERED", rf"(?:订单|补单|单号|[A-Z]{{2,6}}-\d{{3,}})[^。！？]{{0,12}}?[：:]\s*(?!再|又|还|也|另|先|一共|共)(?P<obj>[A-Za-z\u4e00-\u9fff]"
        rf"[A-Za-z0-9\u4e00-\u9fff ]{{1,14}}?)(?:一共|共|要|订|各)?{COUNT}", 0.8, subject="topic", kind="entity",
        object_type="product", trigger="：|:"),
     zh("ORDERED", r"(?:下单了?|下了一单|追加了一单|订了|订购了?|采购了)"
@@ -167,7 +167,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),
     # a signature line: 云峰数据 客户经理 覃小川, 清源餐饮集团 行政部 包丽华, 启信科技｜客服主管｜卫兰
-    zh("WORKS_AT", rf"^(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,12}}?){_BAR}(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]{_BAR})?(?:{ZH_ROLE}{_BAR})?"
+    zh("WORKS_AT", rf"^(?!(?:家长|学生|同学|客户|业主|患者|用户|会员|粉丝){_BAR})"  # 家长 尹红: who signs, not where
+       rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,12}}?){_BAR}(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]{_BAR})?(?:{ZH_ROLE}{_BAR})?"
        rf"{PERSON}\s*$", 0.8, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="organisation", trigger=" |｜"),
     zh("HAS_ROLE", rf"^[\u4e00-\u9fffA-Za-z]{{2,12}}?{_BAR}(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]{_BAR})?(?P<obj>{ZH_ROLE}){_BAR}"

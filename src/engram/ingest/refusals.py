@@ -43,6 +43,8 @@ _A_TEAM = re.compile(
 )
 """What a team is named after is no town nor employer ("moved from the Payments squad to the Platform
 team")."""
+_WENT_TO_WORK = re.compile(r"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)")
+"""Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _ONCE_MEANT = re.compile(
     r"本来|原本|原来想|\b(?:was going to|were going to|had planned to|originally)\b", re.I
 )
@@ -74,6 +76,8 @@ def refused(
         return True
     if predicate == "LIVES_IN":
         return bool(_TOOL_TALK.search(sentence))
+    if predicate == "VISITED":
+        return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
         return bool(_ONCE_MEANT.search(sentence, clause[0], match.start()))
     return False

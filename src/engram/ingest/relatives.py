@@ -49,6 +49,7 @@ KIN_ZH: dict[str, Kin] = {
     **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿", "孩子", "大儿子", "小儿子", "二儿子", "大女儿",
                                           "小女儿", "二女儿")},
     "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
+    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三")},  # 我家老大, 老二叫豆豆
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
@@ -80,7 +81,7 @@ _EN_KIN = re.compile(
 )
 _ZH_BARE_KIN = (
     "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
-    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳"
+    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳|老二|老三"
 )  # fmt: skip
 """Kin words that name the speaker's relative without 我 when they open a sentence (奶奶对青霉素过敏) or a
 clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人);
@@ -97,6 +98,8 @@ _ZH_KIN = re.compile(
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
+_MARRIED_OFF = re.compile(r"嫁")
+"""我姐姐嫁到了加拿大，老公是…: the husband of the one who married, not the speaker's."""
 _EN_NEWBORN = re.compile(r"^(?P<kin>Baby) (?P<name>(?-i:[A-Z][a-z]+)) (?=arrived|was born|is here)", re.I)
 """A birth announced with the baby's name ("Baby Clara arrived on Friday!"): the speaker's child."""
 _EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana|Hubby)\b(?![,!?]|\s*$)")
@@ -193,8 +196,10 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
             bare = match.start() and sentence[match.start() - 1] in "，," and match.group()[0] != "我"
-            if bare and not sentence.startswith("我"):
-                continue  # 张伟结婚了，老婆在腾讯上班: his wife (我们…搬到上海了，老公调到… is mine)
+            if bare and (not sentence.startswith("我") or _MARRIED_OFF.search(sentence, 0, match.start())):
+                # 张伟结婚了，老婆在腾讯上班: his wife (我们…搬到上海了，老公调到… is mine);
+                # 我姐嫁到了…，老公…: hers
+                continue
             if not is_whole_word(sentence, match.start("kin"), match.end("kin")) and not is_whole_word(
                 sentence, match.start(), match.end("kin")
             ):  # 老公司 (an old company), 老婆婆: no relative; 我妹 is one jieba word
@@ -263,9 +268,13 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
     if not match["name"]:
         return None
     start = match.start("name")
+    if match.string.startswith("是", match.end("kin")) and match.string.startswith("的", match.end("name")):
+        return None  # 老公是张伟的同学: who he is, not his name
     for mention in mentions:
         if mention.start == start and mention.type in ("person", "thing", "animal"):
             return mention.name
+        if mention.start == start:
+            return None  # 我老公是谷歌的…: an organisation, a place or a product is no one's name
     name = match["name"]
     if re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)?", name):
         return name if is_first_name(name.split()[0]) else None
