@@ -42,7 +42,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.counterparts import add_counterpart_employers
-from engram.ingest.frames import UNSETTLED, Pattern, conditional, supposed
+from engram.ingest.frames import UNSETTLED, ZH_ROLE, Pattern, conditional, supposed
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
@@ -255,6 +255,12 @@ class BuiltinExtractor:
         if reading.lang == "zh" and opening is not None:
             relative = opening.kind != "block" and opening.name in message.relatives
             message.topic_person = opening.name if relative else None
+        if reading.lang == "zh" and (cheered := _ZH_CHEERED.match(reading.text)):
+            # 恭喜小王转正！以后就是正式的测试工程师啦: the next sentences go on about the one cheered
+            person = next(
+                (m for m in reading.mentions if m.start == cheered.end() and m.type == "person"), None
+            )
+            message.topic_person = person.name if person else message.topic_person
         for mention in reading.mentions:
             if mention.vocative or mention.type == "group":
                 continue
@@ -265,7 +271,10 @@ class BuiltinExtractor:
             if mention.relative:
                 continue
             message.add_entity(mention)
-            if mention.type == "organisation":
+            if mention.type == "organisation" and not (
+                _ZH_FORMER_AT.search(reading.text, 0, mention.start)
+                or _ZH_UNIT_OF_ROLE.match(reading.text, mention.end)
+            ):  # not 周主任原来在GE医疗 nor 信息中心主任: 他们 later names neither
                 message.speaker.organisations.append(mention.name)
             if mention.type in TOPIC_HOLDERS_LATER:
                 message.topics.append(mention)
@@ -453,6 +462,12 @@ def _object_kind(pattern: Pattern) -> str:
     return pattern.kind or (registered.object_kind if registered else "value")
 
 
+_ZH_FORMER_AT = re.compile(r"(?:原来|之前|以前|曾经)在$|从$")
+"""Before a former employer (原来在GE医疗, 从华为跳槽过来): no organisation 他们 then names."""
+_ZH_UNIT_OF_ROLE = re.compile(rf"(?:{ZH_ROLE})")
+"""After a unit that titles a person (信息中心主任周立新): the unit, not the organisation talked about."""
+_ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
+"""A sentence opening on someone cheered or welcomed: the sentences after it are about them."""
 _COLONS = ("：", ":")
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.frames import ZH_ROLE
 from engram.ingest.mentions import is_first_name
 from engram.ingest.reading import Message, Sentence
 from engram.ingest.subjects import nearest_subject
@@ -16,6 +17,12 @@ PERSON_TYPES = frozenset({"person", "animal", "thing"})
 _ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
 """Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
 _ZH_FIRST_PERSON = ("我", "我们", "咱们", "自己")
+_ZH_NOTE_HEAD = re.compile(
+    r"^\s*(?:【[^】]{0,12}】\s*)?(?:新线索|线索|客户拜访|拜访记录|拜访纪要|客户信息|客户跟进|跟进记录|商机)[：:]"
+)
+"""A CRM note's heading: what its clauses say without a subject is the customer's, not the writer's."""
+_ZH_ROLE_IS = re.compile(rf"\s*(?:{ZH_ROLE}|负责人|创始人|对接人|联系人|决策人)是")
+"""A clause opening with a role (负责人是德国人…): it speaks of whoever holds it."""
 _ZH_FORMER_HOLDER = re.compile(r"(?:之前|原来|以前|原先)(?:负责|跟|对接|管|带)的(?:那个|那位)?")
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
@@ -43,7 +50,11 @@ _EN_OWNER = re.compile(
     r"\s+(?:[\w-]+\s+){0,2}$",
     re.I,
 )
-_ZH_OTHERS_OWN = re.compile(r"(?:客户|对方|他们|她们|他|她|甲方|人家)的$")
+_ZH_OTHERS_OWN = re.compile(
+    r"(?:(?:客户|对方|他们|她们|他|她|甲方|人家)的|"
+    r"(?!我们|咱们|我司|公司|今年|明年|去年|本年|全年|年度|这个|那个|整个)[\u4e00-\u9fff]{2,6}的(?:项目|工程))$"
+)
+"""Whose a budget is when not the speaker's: 客户的预算, 博世的项目预算 (a customer's project)."""
 _EN_THIRD_OWNER = re.compile(r"\b(?:their|his|her)\b", re.I)
 _FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
 """Who held what is taken over, said after it: "takes over EMEA partnerships from me"."""
@@ -95,6 +106,8 @@ def speaker_implied(reading: Sentence, cue: int) -> bool:
         return False
     if reading.lang == "zh":  # 钱坤已经不在华东物流了, 明德教育的决策人是…: a name opens the topic
         start = reading.clause_of(cue)[0]
+        if _ZH_NOTE_HEAD.match(reading.text) or _ZH_ROLE_IS.match(reading.text, start, cue + 1):
+            return False  # 新线索：…，用的是企业微信; 负责人是德国人…: the customer's, the role holder's
         owner = _ZH_OWNER.search(reading.text, start, cue)
         if owner and not owner.group(1).endswith(_ZH_FIRST_PERSON):  # 总监的邮箱是…: not mine
             return False

@@ -240,6 +240,7 @@ def clause_subject(
     """Return the leading subject of a clause: the name it introduces (叫豆豆), else its first candidate."""
     start, end = clause
     inside = [c for c in found if start <= c.start < end and _allowed(c, allowed)]
+    inside = [c for c in inside if not _ZH_WITH_BEFORE.search(sentence, max(start, c.start - 2), c.start)]
     if not inside or _CONTACT_FIELD.search(sentence, 0, start):
         return (
             None  # 客户：远图教育｜联系人：冼志明｜现状：一直用Excel: the record's fields are the customer's
@@ -309,6 +310,9 @@ def nearest_subject(
     return possessed
 
 
+_ZH_WITH_BEFORE = re.compile(r"(?:[跟与同向找给对走用选]|换成|改用)$")
+"""Before whom one deals with or what one uses (刚跟顺丰的对接人确认了，以后统一走顺丰特惠，不用京东快递了):
+no subject of the clauses after."""
 _ZH_AND = re.compile(r"^\s*(?:和|与|、)\s*$")
 _ZH_WITH_AND = re.compile(r"^\s*(?:跟|同)\s*$")
 """跟 and 同 join two subjects only when what follows says both (我跟老公都…, 我跟他一起…): else "with"."""
