@@ -85,6 +85,8 @@ CASES: list[Case] = [
      {("迈瑞医疗", "USES", "飞书")}, {("海尔", "USES", "飞书"), ("信息中心", "USES", "飞书")}),
     ("刚跟顺丰的对接人确认了，以后小件统一走顺丰标快，不用圆通了", "Lisa", set(),
      {("顺丰", "STOPPED_USING", "圆通")}),
+    # The value a change comes from is the old one.
+    ("华为的预算从200万加到了260万。", "孙磊", {("华为", "BUDGET", 2600000)}, {("华为", "BUDGET", 2000000)}),
 ]  # fmt: skip
 
 

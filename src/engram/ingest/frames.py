@@ -239,9 +239,9 @@ ZH_DATE = (
     r"(?P<obj>(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|[0-9０-９一二三四五六七八九十两月日号周下本这个星期天年底初末.\-/点半上午下"
     r"中晚早明后今昨前礼拜分时刻整凌晨傍:：]){2,20})"
 )
-ZH_AMOUNT = rf"(?<![A-Za-z0-9-])(?P<obj>(?>{AMOUNT}))(?![遍次趟%％月日号])"
-"""An amount: not the number of an id (KD-2406), a count of times (再过一遍), a share (10%) or a
-date (有效期至12月31日)."""
+ZH_AMOUNT = rf"(?<![A-Za-z0-9-])(?<!从)(?P<obj>(?>{AMOUNT}))(?![遍次趟%％月日号])"
+"""An amount: not the number of an id (KD-2406), a count of times (再过一遍), a share (10%), a date
+(有效期至12月31日) or the old value of a change (预算从200万加到了260万: 260万)."""
 
 
 def zh_obj_before(suffix: str) -> str:
