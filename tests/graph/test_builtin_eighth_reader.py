@@ -87,6 +87,11 @@ CASES: list[Case] = [
      {("顺丰", "STOPPED_USING", "圆通")}),
     # The value a change comes from is the old one.
     ("华为的预算从200万加到了260万。", "孙磊", {("华为", "BUDGET", 2600000)}, {("华为", "BUDGET", 2000000)}),
+    # A role said whole (副总监); work taken over is no role.
+    ("期间由副总监钱文代理。", "李娜", {("钱文", "HAS_ROLE", "副总监")}, {("钱文", "HAS_ROLE", "副总")}),
+    ("我向CTO杨光汇报，原测试部的工作由陶然接任。", "李娜", {("杨光", "HAS_ROLE", "CTO")},
+     {("陶然", "HAS_ROLE", "CTO")}),
+    ("我不再兼任质量经理了，由郝亮接任。", "李娜", {("郝亮", "HAS_ROLE", "质量经理")}, set()),
 ]  # fmt: skip
 
 

@@ -229,7 +229,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:原|前)?(?P<obj>{TEAM_ROLE})一职由{PERSON}(?:来)?(?:接任|接替|担任)", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="一职"),
     # 不再兼任质量经理了，由郝亮接任: the one taking over holds the role the sentence named
-    zh("HAS_ROLE", rf"由(?:现任|新任|新来的)?(?:{ZH_ROLE})?{PERSON}(?:来)?(?:接任|接替)(?P<obj>)(?=[，。！？；]|$)", 0.75,
+    zh("HAS_ROLE", rf"(?<!工作)(?<!的事)(?<!业务)(?<!客户)(?<!项目)由(?:现任|新任|新来的)?(?:{ZH_ROLE})?{PERSON}(?:来)?"
+       rf"(?:接任|接替)(?P<obj>)(?=[，。！？；]|$)", 0.75,  # not 原测试部的工作由陶然接任: work, no role
        subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", antecedent=True,
        negatable=False, trigger="接任|接替"),
