@@ -92,6 +92,20 @@ CASES: list[Case] = [
     ("我向CTO杨光汇报，原测试部的工作由陶然接任。", "李娜", {("杨光", "HAS_ROLE", "CTO")},
      {("陶然", "HAS_ROLE", "CTO")}),
     ("我不再兼任质量经理了，由郝亮接任。", "李娜", {("郝亮", "HAS_ROLE", "质量经理")}, set()),
+    # Readings the ninth reader missed, in sentences of our own.
+    ("You can reach me at gwen.ito@larkspur.io any time.", "Gwen Ito",
+     {("Gwen Ito", "EMAIL", "gwen.ito@larkspur.io")}, set()),
+    ("I'm a paralegal at Whitman & Shaw.", "Gwen Ito", {("Gwen Ito", "WORKS_AT", "Whitman & Shaw"),
+     ("Gwen Ito", "HAS_ROLE", "paralegal")}, set()),
+    ("Last month I started a new role as Head of Compliance at Orla Bank.", "Gwen Ito",
+     {("Gwen Ito", "WORKS_AT", "Orla Bank"), ("Gwen Ito", "HAS_ROLE", "Head of Compliance")}, set()),
+    ("Bramble Organics no longer uses Mailchimp.", "Gwen Ito",
+     {("Bramble Organics", "STOPPED_USING", "Mailchimp")}, set()),
+    ("Priya Das is the new point of contact at Fernhill Clinic.", "Gwen Ito",
+     {("Fernhill Clinic", "CONTACT", "Priya Das")}, set()),
+    ("Marco turned 30 on Sunday!", "Gwen Ito", {("Marco", "AGE", 30)}, set()),
+    ("The index turned 5 points lower.", "Gwen Ito", set(), {("index", "AGE", 5)}),
+    ("We got a kitten, a tabby called Pickle.", "Gwen Ito", {("Gwen Ito", "HAS_PET", "Pickle")}, set()),
 ]  # fmt: skip
 
 

@@ -269,7 +269,8 @@ EN_DEPARTMENT = (
     r"(?:sales|marketing|engineering|product|operations|finance|customer success|customer support|support|"
     r"design|hr|human resources|people|growth|partnerships|research|it|security|legal|procurement|"
     r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
-    r"customer experience|revops|revenue operations|ops|devops)\b"
+    r"customer experience|revops|revenue operations|ops|devops|risk|compliance|quality|facilities|"
+    r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
 EN_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
@@ -288,7 +289,10 @@ EN_ROLE_NOUNS = (
     "novelist|screenwriter|illustrator|animator|model|stylist|hairdresser|florist|farmer|rancher|"
     "realtor|broker|auditor|economist|statistician|mathematician|physicist|chemist|biologist|"
     "historian|archaeologist|astronaut|player|goalkeeper|quarterback|shooting guard|point guard|"
-    "controller|comptroller|CMIO|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel|strategist"
+    "controller|comptroller|CMIO|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel|strategist|"
+    "paralegal|attorney|solicitor|hygienist|dietitian|nutritionist|physiotherapist|physical therapist|"
+    "optometrist|midwife|pastor|welder|machinist|underwriter|actuary|supervisor|foreman|lecturer|"
+    "courier|housekeeper"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""

@@ -348,7 +348,11 @@ class MentionFinder:
                 )
                 possessive = sentence[run[-1][1] : run[-1][1] + 2] in ("'s", "’s")  # "Initech's renewal"
                 gerund = len(run) == 1 and re.fullmatch(r"[A-Z][a-z]{2,}ing", run[0][2]) is not None
-                if not known and not possessive and (gerund or not _verb_follows(sentence, run[-1][1])):
+                if (
+                    not known
+                    and not possessive
+                    and (gerund or not _verb_follows(sentence, run[-1][1], len(run)))
+                ):
                     run = run[1:]  # "Having loved ones…": a sentence's first word, no name
             if not run or (len(run) == 1 and len(run[0][2]) == 1) or len(run) > _MAX_NAME_WORDS:
                 continue  # a line of capitals ("MARIA LOPEZ MARIA LOPEZ …") names nobody
@@ -456,13 +460,26 @@ def _runs(sentence: str, words: list[tuple[int, int, str]]) -> list[list[tuple[i
     return runs
 
 
-def _verb_follows(sentence: str, end: int) -> bool:
-    """Return True when the word after ``end`` looks like a verb (a name at a sentence start acts)."""
+def _verb_follows(sentence: str, end: int, words: int = 1) -> bool:
+    """Return True when the word after ``end`` looks like a verb (a name at a sentence start acts): a
+    past, "will", or after a name of several words ("Greenleaf Organics no longer uses…") a present or
+    an auxiliary too."""
     after = re.match(r"\s+([a-z]+)", sentence[end:])
     if after is None:
         return False
     word = after.group(1)
-    return (word.endswith("ed") and len(word) > 4) or word == "will"
+    if (word.endswith("ed") and len(word) > 4) or word == "will":
+        return True
+    return words > 1 and (
+        _AFTER_A_SUBJECT.fullmatch(word) is not None
+        or (word.endswith("s") and not word.endswith("ss") and len(word) > 3)
+    )
+
+
+_AFTER_A_SUBJECT = re.compile(
+    r"no|also|just|still|now|has|have|is|was|are|were|can|could|would|should|may|might|finally"
+)
+"""Words after a subject of several words at a sentence start ("Greenleaf Organics no longer…")."""
 
 
 _INTRODUCED = re.compile(r"\bwelcom(?:e|ing)(?:\s+(?:aboard|to the team))?[\s,]*$", re.I)

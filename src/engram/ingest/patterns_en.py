@@ -87,6 +87,11 @@ _KEPT = r"(?![^.;!?]*\b(?:rolled back|reverted|went back|switched back)\b)"
 """Not a change undone in the same sentence ("tried moving to Teams but rolled back")."""
 _LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)[^.!?;:()\n\"“”]){1,100})"
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
+_BREEDS = (
+    "corgi|labrador|lab|golden retriever|retriever|poodle|beagle|husky|pug|terrier|dachshund|shepherd|"
+    "bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
+)
+"""Dog breeds and cat words that name a pet as well as "dog" or "cat" do."""
 _FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
 
 EN_PATTERNS: tuple[Pattern, ...] = (
@@ -467,8 +472,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
                "lizard|gecko|bird|fish|ferret|pet"),
+    # "I got a puppy, a corgi called Waffles": a pet, or its breed, named later
     en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three)\s(?:new\s|little\s|rescue\s)?(?P<kind>dog|cat|puppy|kitten|"
-       rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig)s?(?:\s[\w-]+){{0,3}}?,?\s(?:named|called)\s{EN_NAMES}\b",
+       rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig|{_BREEDS})s?,?(?:\s[\w-]+){{0,3}}?,?\s(?:named|called)\s"
+       rf"{EN_NAMES}\b",
        0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
     # "Leila Haddad will join us as Product Designer on April 1": the role one joins in
@@ -490,6 +497,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("BIRTHDAY", rf"\b(?:I was|was|were) born on {EN_DATE}", kind="birthday", trigger="born on"),
     en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
        r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
+    # "Luis turned 18 yesterday!": a birthday had (not "turned 5% lower", "turned 3 pages")
+    en("AGE", r"\bturned\s(?P<obj>\d{1,3})\b(?!\s*(?:%|percent|degrees|pages|minutes|hours|times|points|dollars|"
+       r"bucks|k\b|grand|[a-z]+s\b(?<!years\b)))", 0.8, kind="number", trigger="turned"),
     # "He's turning 40", "My dad's 72 and still plays tennis": an age said with no "years old"
     en("AGE", rf"\b(?:he|she|I|{EN_PERSON_NAME})(?:'s|'m| is| am) turning\s(?P<obj>\d{{1,3}})\b(?!\s*(?:%|percent))",
        0.8, kind="number", trigger="turning"),

@@ -208,6 +208,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, trigger="customer|client|subscriber"),
     # "Paula Grier stays our day-to-day contact", "New AP contact: Greg Fowler": the contact of the
     # organisation talked about
+    # "Carla Mendes is the new point of contact at Lumen Schools": the contact of the organisation named
+    en("CONTACT", rf"(?P<obj>{EN_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
+       rf"new |primary )?(?:contact|point of contact) (?:at|for|with) (?P<subj>{EN_CAPS})", 0.85, subject="group",
+       subject_type="organisation", kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"(?P<obj>{EN_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
        r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),

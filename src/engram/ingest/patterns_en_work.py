@@ -159,7 +159,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "He moved there last year for a job at REI": moving for a job is taking it, however long ago
     en("WORKS_AT", rf"\b(?:moved|moving|moves|relocated|relocating|came|left)\b[^.;!?]{{0,40}}?\bfor (?:a|the|a new|"
        rf"her|his|my) job (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, trigger="job"),
-    en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted|left for) (?:a|the|her|his|my) "
+    en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted|left for|started|starting) (?:a|the|her|his|my) "
        rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),

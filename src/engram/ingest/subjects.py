@@ -286,8 +286,12 @@ def nearest_subject(
         left = [c for c in left if c.kind != "possessive" or c is left[0]]
     for candidate in reversed(left):
         mention = candidate.mention
-        if mention is not None and mention.type == "thing" and sentence[mention.end : verb].strip(" ,"):
-            continue  # an unknown name is a subject only right before its verb
+        if (
+            mention is not None
+            and mention.type == "thing"
+            and not _ONLY_ADVERBS.fullmatch(sentence, mention.end, verb)
+        ):
+            continue  # an unknown name is a subject only right before its verb ("no longer" between)
         return candidate
     described = [  # "…with Tom, the new CTO at Acme": the clause describes the person before it
         c
@@ -310,6 +314,10 @@ def nearest_subject(
     return possessed
 
 
+_ONLY_ADVERBS = re.compile(
+    r"[\s,]*(?:(?:no longer|also|still|just|now|finally|already|never|recently|currently)[\s,]*)*", re.I
+)
+"""Between an unknown name and its verb: "Greenleaf Organics no longer uses Shopify"."""
 _ZH_WITH_BEFORE = re.compile(r"(?:[跟与同向找给对走用选]|换成|改用)$")
 """Before whom one deals with or what one uses (刚跟顺丰的对接人确认了，以后统一走顺丰特惠，不用京东快递了):
 no subject of the clauses after."""
