@@ -106,6 +106,17 @@ CASES: list[Case] = [
     ("Marco turned 30 on Sunday!", "Gwen Ito", {("Marco", "AGE", 30)}, set()),
     ("The index turned 5 points lower.", "Gwen Ito", set(), {("index", "AGE", 5)}),
     ("We got a kitten, a tabby called Pickle.", "Gwen Ito", {("Gwen Ito", "HAS_PET", "Pickle")}, set()),
+    # The eighth reader's misses, in sentences of our own.
+    ("我下周就离职了，去杭州网易做游戏策划。", "周敏", {("周敏", "WORKS_AT", "网易")}, set()),
+    ("我上个月被裁了。", "周敏", {("周敏", "LEFT_ORGANISATION", None)}, set()),
+    ("约了5月6日上午十点跟华为开启动会。", "周敏", {("周敏", "MEETING_AT", "2024-05-06 10:00")}, set()),
+    ("今天开了一整天会。", "周敏", set(), {("周敏", "MEETING_AT", "2024-03-13")}),
+    ("华为的服务合同到期日是7月31日。", "周敏", {("华为服务合同", "EXPIRES_ON", "2024-07-31")}, set()),
+    ("家里宽带从电信换成了联通。", "周敏", {("周敏", "STOPPED_USING", "电信"), ("周敏", "USES", "联通")},
+     set()),
+    ("我们从北京换成了上海。", "周敏", set(), {("周敏", "STOPPED_USING", "北京")}),
+    ("例会从周一换成了周二。", "周敏", set(), {("周敏", "USES", "周二")}),
+    ("迈瑞不再用我们的短信网关了。", "周敏", set(), {("周敏", "STOPPED_USING", "我们的短信网关")}),
 ]  # fmt: skip
 
 

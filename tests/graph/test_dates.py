@@ -310,6 +310,20 @@ def test_starting_a_weekday_is_the_coming_one() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("有效期到明年3月底", "2025-03-31"),  # said in March 2024: next year's March
+        ("去年底签的合同", "2023-12-31"),
+        ("今年年底", "2024-12-31"),
+        ("2023年底", "2023-12-31"),
+        ("去年12月", "2023-12-01"),  # a year said is kept, even where a deadline would read ahead
+    ],
+)
+def test_a_chinese_month_or_year_edge_keeps_the_year_it_names(text: str, value: str) -> None:
+    assert date_value(text, d(2024, 3, 6, 9), future=True) == value
+
+
+@pytest.mark.parametrize(
     ("text", "start"),
     [
         ("Kim joins us on Monday as our new designer", d(2024, 3, 11)),  # said on Wednesday 6 March

@@ -357,8 +357,10 @@ class BuiltinExtractor:
         if subject_name == message.speaker.actor and (
             (predicate == "AGE" and said_of_a_pet(sentence, match.start()))
             or (predicate == "INTERESTED_IN" and ours(sentence, obj_start))
+            or (predicate in ("USES", "STOPPED_USING") and lang == "zh" and ours(sentence, obj_start, lang))
         ):
-            return []  # 我家猫叫团子，…今年五岁了: the cat's; 对我们的智慧排课很感兴趣: a customer's
+            # 我家猫叫团子，…今年五岁了: the cat's; 对我们的智慧排课很感兴趣, 不再用我们的网关了: a customer's
+            return []
         items: list[tuple[str | None, Scalar | None, tuple[int, int]]]
         if pattern.subject == "addressee":  # "Thanks for being a great friend": the addressee and the speaker
             if not message.speaker.actor:

@@ -94,6 +94,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
 
     zh("WORKS_AT", rf"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?|加盟了?){ZH_OBJ}", 0.85, require_mention=True,
        object_type="organisation", trigger="跳槽|跳到|跳去|加盟"),
+    # 我下周就离职了，去深圳大疆做硬件测试: where one goes to work after leaving
+    zh("WORKS_AT", rf"(?:离职|辞职|跳槽)了?[，,](?:然后|之后)?(?:准备|打算|要)?去{ORG}(?:做|当|上班|工作|任职|报到)", 0.8,
+       require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽"),
     # 孙经理离职了，听说去了小米; 周涛离职（去了美团）: where one goes right after leaving is the new employer
     zh("WORKS_AT", rf"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了|加入了?)(?!一?趟|一次){ZH_OBJ}", 0.8,
        require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽|被裁"),
@@ -137,9 +140,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 赵强上周离职了, 我已经辞职了: left, the employer unsaid (the latest one ends). The subject is
     # right before the verb (past-time words between), so 赵强的助理离职了 is not 赵强's leaving.
     zh("LEFT_ORGANISATION", rf"我{LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
-       subject="speaker", trigger="离职|辞职|退休", negatable=False, objectless=True),
+       subject="speaker", trigger="离职|辞职|退休|被裁|被辞退|被开除", negatable=False, objectless=True),
     zh("LEFT_ORGANISATION", rf"{PERSON}{LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
-       subject="group", subject_type="person", named_subject=True, trigger="离职|辞职|退休", negatable=False,
+       subject="group", subject_type="person", named_subject=True, trigger="离职|辞职|退休|被裁|被辞退|被开除",
+       negatable=False,
        objectless=True),
     zh("STUDIES_AT", rf"(?<![现正实存])在(?!重|再|认真|仔细|慢慢|努力|好好|自学|陆续|抽空)(?P<obj>[^{ZH_STOP}]{{2,15}}?)"
        rf"(?:读书|上学|读研|读博|念书|读大学|读|学习|"
@@ -343,6 +347,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:发|看|买|玩|用|刷|写)", 0.8, kind="value", negatable=False, trigger="不"),
     zh("STOPPED_USING", rf"从{zh_obj_before('换成|换到|改用|迁移到|切换到|切到|转到')}", 0.85, require_mention=True,
        negatable=False, object_type="product", trigger="换成|换到|改用|迁移到|切换到|切到|转到"),
+    # 宽带从电信换成了联通: a provider no dictionary knows, given up for one it does (a name, not a time)
+    zh("STOPPED_USING", r"从(?![\d一二三四五六七八九十两上下本这每周星期今明昨去前])(?P<obj>[\u4e00-\u9fffA-Za-z]{2,6}?)"
+       r"(?:换成|改用|切换到)了?(?=[\u4e00-\u9fffA-Za-z])", 0.75, kind="value", negatable=False,
+       trigger="换成|改用|切换到"),
     # a tool given up for another or stopped: 把企业微信换成了飞书, 把Trello停了, Jira我们不用了,
     # 以前用安卓，上个月换成了iPhone (the one switched to is USES, below)
     zh("STOPPED_USING", rf"把{zh_obj_before('换成|换为|替换成|替换为|迁移到|迁到|停(?=了|掉)')}(?![^，。！？；]*(?:格式|界面|模式|版本))",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from engram.graph.places import is_place
 from engram.ingest.frames import EN_ROLE_RX
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
@@ -34,6 +35,7 @@ _SPEAKER = re.compile(r"我(?!家|们家)|\b(?:I|I'm|I am)\b")
 themselves in between."""
 _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
+_ZH_OURS = re.compile(r"\s*(?:我们的|我司的?|我们)")
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
 _A_TEAM = re.compile(
@@ -43,6 +45,7 @@ _A_TEAM = re.compile(
 )
 """What a team is named after is no town nor employer ("moved from the Payments squad to the Platform
 team")."""
+_A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _WENT_TO_WORK = re.compile(r"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)")
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _ONCE_MEANT = re.compile(
@@ -76,6 +79,10 @@ def refused(
         return True
     if predicate == "LIVES_IN":
         return bool(_TOOL_TALK.search(sentence))
+    if predicate in ("USES", "STOPPED_USING") and (
+        _A_TIME.match(match.group("obj")) or is_place(match.group("obj"))
+    ):
+        return True  # 会议从周一换成了周二, 我们从北京换成了上海: a day or a city is no tool
     if predicate == "VISITED":
         return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
@@ -90,10 +97,10 @@ def said_of_a_pet(sentence: str, start: int) -> bool:
     return bool(animals) and not _SPEAKER.search(sentence, animals[-1].end(), start)
 
 
-def ours(sentence: str, obj_start: int) -> bool:
+def ours(sentence: str, obj_start: int, lang: str = "en") -> bool:
     """Return True when the object at ``obj_start`` is ours (我们的智慧排课, "our API"): interest in it
-    is a customer's, never the speaker's."""
-    return bool(_OURS.match(sentence, obj_start))
+    is a customer's, never the speaker's; in Chinese so is using or dropping it (迈瑞不再用我们的网关了)."""
+    return bool((_OURS if lang == "en" else _ZH_OURS).match(sentence, obj_start))
 
 
 def held_before(text: str) -> bool:

@@ -132,13 +132,15 @@ def _yearless(m: re.Match[str], today: date) -> Item | None:
 
 
 _CN_RELATIVE = {"上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0, "下": 1, "下个": 1}
-_CN_YEARS = {"去年": -1, "今年": 0, "明年": 1}
+_CN_YEARS = {"去年": -1, "今年": 0, "明年": 1, "去": -1, "今": 0, "明": 1}
+"""A year said relative to this one: 明年春天, 明年3月底, 去年底 (去 of 去年底, whose 年 the edge shares)."""
 _EDGES: list[re.Pattern[str]] = [
     re.compile(
+        r"(?:(?P<year>\d{4})年|(?P<yword>去年|今年|明年))?"
         r"(?<![\d零〇一二两三四五六七八九十])(?:(?P<month>\d{1,2}|[一二三四五六七八九十]{1,3})|"
         r"(?P<rel>下个|上个|这个|本|下|上))?月(?P<edge>底|末|初)"
     ),
-    re.compile(r"(?:(?P<year>\d{4})|(?P<yword>去年|今年|明年))?(?<!\d)年(?P<edge>底|末|初)"),
+    re.compile(r"(?:(?P<year>\d{4})|(?P<yword>去年|今年|明年|去|今|明)|(?<!\d))年(?P<edge>底|末|初)"),
     re.compile(r"(?P<rel>下个|上个|这个|本|下|上)月(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})[日号號]"),
     re.compile(r"(?P<yword>去年|今年|明年)?(?P<season>春|夏|秋|冬)(?:天|季)"),
     re.compile(
@@ -181,7 +183,7 @@ def _edge(m: re.Match[str], today: date) -> Item | None:
             month = number(groups["month"])
             if month is None or not 1 <= month <= 12:
                 return None
-            first = date(today.year, month, 1)
+            first = date(year, month, 1)  # 明年3月底: next year's
         else:
             first = add_months(today.replace(day=1), _CN_RELATIVE.get(groups.get("rel") or "", 0))
         if groups.get("day"):

@@ -476,7 +476,8 @@ def apply_dates(extraction: Extraction, episode: Episode, zone: tzinfo = UTC) ->
     return date_facts(extraction, reference_of(episode, zone), fallback_text=episode.content)
 
 
-_YEAR = re.compile(r"(?:19|20)\d{2}")
+_YEAR = re.compile(r"(?:19|20)\d{2}|[去今明前后]年|\b(?:last|this|next) year\b", re.I)
+"""A year said with the date (2024, 去年, "last year"): the date is not moved to another year."""
 _JUST_MISSED_DAYS = 31
 """A yearless deadline at most this many days past is the one just missed (合同上写的是7月20日前交齐, said on
 2 August), not next year's."""
