@@ -117,6 +117,14 @@ CASES: list[Case] = [
     ("我们从北京换成了上海。", "周敏", set(), {("周敏", "STOPPED_USING", "北京")}),
     ("例会从周一换成了周二。", "周敏", set(), {("周敏", "USES", "周二")}),
     ("迈瑞不再用我们的短信网关了。", "周敏", set(), {("周敏", "STOPPED_USING", "我们的短信网关")}),
+    # Faults in a ticket: a product named by its model code, faults said with their own 不.
+    ("用户反馈：洗衣机XQB-80不出水了。", "客服小林", {("洗衣机XQB-80", "HAS_ISSUE", "不出水")}, set()),
+    ("空调KFR-35坏了。", "客服小林", {("空调KFR-35", "HAS_ISSUE", "坏了")}, set()),
+    ("钉钉登不上去，提示密码错误。", "客服小林", {("钉钉", "HAS_ISSUE", "登不上去")}, set()),
+    ("我家小孩在商场迷路了。", "客服小林", set(), {("客服小林", "HAS_ISSUE", "迷路")}),
+    # A shop opens; the product or the employer left named before it does not.
+    ("绿源超市下了单：冷柜LG-200共20台。另外他们杭州分店10月开业。", "周敏",
+     {("杭州分店", "LAUNCH_DATE", "2024-10-01")}, {("冷柜LG-200", "LAUNCH_DATE", "2024-10-01")}),
 ]  # fmt: skip
 
 

@@ -313,7 +313,7 @@ class BuiltinExtractor:
         if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):
             return []
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
-            cue_text = sentence[clause[0] : max(obj_start, cue) if obj_start > cue else cue + 1]
+            cue_text = sentence[clause[0] : obj_start if obj_start >= cue else cue + 1]  # not 不 of 不制冷
             said = negation(cue_text, sentence[obj_start:], lang)
             if said is None and obj_start == match.start() and obj_start > clause[0]:  # 不再负责华东区的
                 said = negation(sentence[clause[0] : obj_start], sentence[obj_start:], lang)

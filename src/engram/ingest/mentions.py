@@ -219,6 +219,9 @@ def located(ref: Reference, offset: int, sentence: str) -> Mention:
     product = PRODUCT.match(sentence, start)
     if ref.type == "reference" and product is not None and product.end() > end:  # RF-200染色机: the machine
         return Mention(start, product.end(), product.group(), "product")
+    named = next((m for m in PRODUCT.finditer(sentence, max(0, start - 8), end) if m.start() < start), None)
+    if ref.type == "reference" and named is not None and named.end() == end:  # 冰箱BCD-520: the fridge
+        return Mention(named.start(), end, named.group(), "product")
     kind = "deal" if ref.type == "reference" and names_a_deal(sentence, start, end) else ref.type
     aliases = [ref.id] if ref.id != ref.name else []
     return Mention(start, end, ref.name, kind, {**ref.attributes, "ref_id": ref.id}, aliases)

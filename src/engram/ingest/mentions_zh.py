@@ -129,7 +129,7 @@ _BRAND_BEFORE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+-]*(?: \d+)?$|[
 PRODUCT = re.compile(
     # X3扫描仪, K8智能门锁; 智能分拣柜S8, 收银系统V3.2; 旗云POS (a two-character brand: not 反馈旗云POS)
     rf"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9-]*\d[A-Za-z0-9-]*{_MODIFIER}{PRODUCT_NOUN}"
-    rf"|{_MODIFIER}{PRODUCT_NOUN}[A-Za-z]+\d[A-Za-z0-9-]*(?:\.\d+)?(?![A-Za-z0-9])"
+    rf"|{_MODIFIER}{PRODUCT_NOUN}[A-Za-z]+-?\d[A-Za-z0-9-]*(?:\.\d+)?(?![A-Za-z0-9])"
     r"|(?:(?![的了是在和与把被从到个台批套这那我你他她们新旧做去用换买上成])[\u4e00-\u9fff]){2}"
     r"(?:POS|ERP|CRM|WMS|MES|OA|BI)(?![A-Za-z]|[\u4e00-\u9fff]{0,4}项目)"
     rf"|{_EDITION.pattern}"

@@ -145,6 +145,7 @@ _WHERE = re.compile(r"\b(?:in|at)\s$")
 _NOT_CHOSEN = re.compile(r"\b(?:over|instead of|rather than|versus|vs\.?)\s$|而不是$|没选$", re.I)
 """Before the one not chosen ("chose us over Zendesk at $38 a seat"): the price is not its."""
 _OWNS_CUE = re.compile(r"(?:['’]s)?\s?")
+_OPENING = re.compile(r"开业|开张|开店|\b(?:opens|opening|grand opening)\b", re.I)
 _GO_LIVE = re.compile(r"go-?live|launch|cutover", re.I)
 """Between an organisation and the cue right after it, when the cue is its go-live or launch (not
 "Quantra Labs pushed go-live of their lab portal"): the organisation's own."""
@@ -166,6 +167,9 @@ def _affiliation(name: str) -> bool:
 def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | None:
     """Return what a topic predicate is about: a deal of the sentence, else the nearest fitting name."""
     types = TOPIC_TYPES.get(predicate, TOPIC_TYPES["DEADLINE"])
+    opening = predicate == "LAUNCH_DATE" and _OPENING.search(reading.text, cue, cue + 8) is not None
+    if opening:  # 西安分店9月开业: a shop opens, not the product named before it
+        types = frozenset({"organisation", "thing"})
     if "deal" in types:
         deals = [m for m in reading.mentions if m.type in _DEAL] or sorted(
             (m for m in reading.mentions if a_deal(m, reading.text)), key=lambda m: abs(m.start - cue)
@@ -177,6 +181,8 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
         mentions = [m for m in mentions if not _affiliation(m.name)]
     else:  # 工程部的庄经理说月底前…: the department only says whose he is
         mentions = [m for m in mentions if not _affiliation(m.name) or not _whose(m, reading)]
+    if opening:  # 姐夫从银行辞职了，…开了家咖啡馆，下周六开业: not the employer left
+        mentions = [m for m in mentions if reading.text[m.start - 1 : m.start] != "从"]
     found = _nearest(types, cue, mentions, reading)
     if found is None and predicate == "LAUNCH_DATE":  # "Osterberg AB go-live slipped to October 21"
         found = next(
