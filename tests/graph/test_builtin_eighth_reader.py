@@ -125,6 +125,19 @@ CASES: list[Case] = [
     # A shop opens; the product or the employer left named before it does not.
     ("绿源超市下了单：冷柜LG-200共20台。另外他们杭州分店10月开业。", "周敏",
      {("杭州分店", "LAUNCH_DATE", "2024-10-01")}, {("冷柜LG-200", "LAUNCH_DATE", "2024-10-01")}),
+    # The eleventh reader's (English): hedges, things one owns as tasks, the one succeeded, a unit.
+    ("Rowan owns the pricing decision.", "Gina", {("Rowan", "RESPONSIBLE_FOR", "pricing decision")},
+     {("Rowan", "OWNS", "pricing decision")}),
+    ("Thinking of starting my own pottery studio.", "Gina", set(), {("Gina", "OWNS", "pottery studio")}),
+    ("Thinking of learning the cello.", "Gina", set(), {("Gina", "STUDIES", "cello")}),
+    ("I'll look for a teaching job at Lakeview.", "Gina", set(), {("Gina", "WORKS_AT", "Lakeview")}),
+    ("I have succeeded Ruth Nolan as Head of Procurement.", "Gina", set(),
+     {("Ruth Nolan", "HAS_ROLE", "Head of Procurement")}),
+    ("Kai Berg, VP of Guest Services at Harbor Inns, called.", "Gina", set(),
+     {("Kai Berg", "WORKS_AT", "Guest Services")}),
+    ("Ferris confirmed Oakmont will switch from Redshift to Snowflake.", "Gina",
+     {("Oakmont", "USES", "Snowflake")}, {("Ferris", "USES", "Snowflake")}),
+    ("We are not moving to Grafana after all.", "Gina", set(), {("Gina", "STOPPED_USING", "Grafana")}),
 ]  # fmt: skip
 
 

@@ -161,7 +161,8 @@ SUPPOSED = {
         r"'d\b(?!\s+(?:already\s+|just\s+|never\s+|long\s+)?(?:[a-z]+ed|left|been|gone|had|done|made|"
         r"got|gotten|taken|given|known|seen|told|said|met|bought|sold|lost|found|spent|say|guess)\b)|"
         r"(?<!even )\bif\b|\b(?:unless|should(?!\s+(?:mention|say|tell|add|note)\b)|would|could|almost|"
-        r"nearly|going to|want to|plan(?:ning)? to|thinking about|considering|hope|hoping|good luck|"
+        r"nearly|going to|want to|plan(?:ning)? to|thinking about|thinking of|considering|might|hope|hoping|"
+        r"good luck|"
         r"best of luck|let me know how|knock 'em dead|break a leg|fingers crossed)\b",
         re.I,
     ),

@@ -69,7 +69,7 @@ _MODIFIERS = (
 """Words before an event's head noun ("regional video game" tournament), no function words."""
 _NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont)\s(?:really\s)?)?"
 _SWITCH = (
-    r"(?<!tried )(?<!trying )(?<!not to )(?<!n't )(?<!never )\b(?:switched|moved|moves|migrated|changed|converted|"
+    r"(?<!tried )(?<!trying )(?<!not to )(?<!n't )(?<!never )(?<!not )\b(?:switched|moved|moves|migrated|changed|converted|"
     r"moving|switching|migrating|switch|switches|migrate) (?:us |away |over |all |the team |everyone |the company |"
     r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)"
     r"(?!(?:[\w-]+\s){0,2}(?:offices?|HQ|headquarters|warehouse|homes?|house|apartment|family)\b)"
@@ -87,6 +87,11 @@ _KEPT = r"(?![^.;!?]*\b(?:rolled back|reverted|went back|switched back)\b)"
 """Not a change undone in the same sentence ("tried moving to Teams but rolled back")."""
 _LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)[^.!?;:()\n\"“”]){1,100})"
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
+_RESPONSIBILITY = (
+    r"(?:decision|flow|feature|migration|rollout|project|launch|integration|relationship|account|process|roadmap|"
+    r"pipeline|workflow|strategy|initiative|backlog|spec|budget)"
+)
+"""What one owns as a task, not as a possession ("owns the vendor decision")."""
 _BREEDS = (
     "corgi|labrador|lab|golden retriever|retriever|poodle|beagle|husky|pug|terrier|dachshund|shepherd|"
     "bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
@@ -335,7 +340,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"signed up for(?: a| an| some)?(?!(?:\s[\w-]+){{1,3}}\s(?:class|classes|lessons|course)\b))\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
        rf"something\b|the hard way\b|my lesson\b|to\b)(?!(?:my |the |a )?(?:first |next )?(?:[\w-]+ ){{0,2}}(?:marathon|race|"
-       rf"5k|10k|triathlon|tournament|competition|ride|walk|run)\b){EN_OBJ}", 0.8, kind="value",
+       rf"5k|10k|triathlon|tournament|competition|ride|walk|run)\b){EN_OBJ}", 0.8, kind="value", supposable=True,
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
     en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,
        kind="value", trigger="taking"),
@@ -410,13 +415,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "working hard on my online store", "an ad campaign for my clothing store": a shop of one's own
     en("OWNS", r"\bmy (?:own\s)?(?P<obj>(?:online|clothing|coffee|flower|book|pet|bike|dance|yoga|art|tattoo|little|small)\s"
        r"(?:store|shop|bakery|boutique|brand|startup|cafe|café|restaurant|studio))\b", 0.75, kind="value",
-       trigger="store|shop|bakery|boutique|brand|startup|cafe|café|restaurant|studio"),
+       supposable=True, trigger="store|shop|bakery|boutique|brand|startup|cafe|café|restaurant|studio"),
     en("OWNS", rf"\b(?:run|running|runs|own|owns|opened|started|launched) (?:my|our|his|her) own\s{EN_OBJ}", 0.8,
+       kind="value", supposable=True, trigger="own"),
+    # "Priya owns the vendor decision", "Dev will own the onboarding flow": a responsibility, not a possession
+    en("RESPONSIBLE_FOR", rf"\b(?:owns|own|owning) the (?P<obj>(?:[\w-]+\s){{0,3}}?{_RESPONSIBILITY})\b", 0.75,
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
        rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b|fix\b|issue\b|ticket\b|task\b|bug\b|"
        rf"problem\b|decision\b|call\b|follow-up\b|deliverable\b)"
-       rf"(?!(?:[\w-]+\s){{0,3}}?(?:migration|rollout|project|launch|integration|relationship|account|process|roadmap)\b){EN_OBJ}",
+       rf"(?!(?:[\w-]+\s){{0,3}}?{_RESPONSIBILITY}\b){EN_OBJ}",
        0.7, kind="value", trigger="bought|purchased|got myself|just got|own|'ve got|have got"),
     en("GOAL", rf"\bmy (?:main |big |biggest |ultimate |long-term |current |new |life )?(?:goal|dream|aim|"
        rf"ambition|resolution|mission)\s(?:is|has always been|was|has been|for \w+ is)\s(?:to\s)?{EN_OBJ}", 0.85,

@@ -22,6 +22,20 @@ _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
 _FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
 """In a match, or right before it: a role held before (阿里的前CTO王坚, 前任总监, "formerly Marketing
 Manager at …")."""
+_SOUGHT = re.compile(
+    r"\b(?:look(?:ing|s)? for|search(?:ing)? for|apply(?:ing)? (?:for|to)|applied (?:for|to)|"
+    r"interview(?:ing|ed)? (?:for|at|with))\b",
+    re.I,
+)
+"""A job looked for, applied to or interviewed for is no job held ("I'll look for a nursing job at …")."""
+_SUCCEEDED = re.compile(
+    r"\b(?:succeeded|succeeding|replaced|replacing|took over from|taking over from)\s+(?:Dr\.?\s)?"
+    r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*,?\s*$",
+    re.I,
+)
+"""Right before "as <role>": the one succeeded ("I have succeeded Olivia Grant as Head of Procurement")."""
+_UNIT_THEN_EMPLOYER = re.compile(r"[A-Z][\w&'-]*(?:\s[A-Z][\w&'-]*)*\s+at\s+[A-Z]")
+"""A role of a unit at an employer ("VP of Digital Channels at Orchid Hotels"): the unit is no employer."""
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
@@ -63,6 +77,16 @@ def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
+    if predicate in ("WORKS_AT", "HAS_ROLE") and (
+        _SOUGHT.search(sentence, clause[0], match.start())
+        or (predicate == "HAS_ROLE" and _SUCCEEDED.search(sentence, clause[0], match.start()))
+        or (
+            predicate == "WORKS_AT"
+            and sentence[max(0, obj_start - 3) : obj_start].lower() == "of "
+            and _UNIT_THEN_EMPLOYER.match(sentence, obj_start)
+        )
+    ):
+        return True  # a job looked for; the one succeeded; "VP of Digital Channels at Orchid Hotels"
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         before = _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
         came_from = predicate == "WORKS_AT" and _CAME_FROM.search(

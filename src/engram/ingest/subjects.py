@@ -315,7 +315,9 @@ def nearest_subject(
 
 
 _ONLY_ADVERBS = re.compile(
-    r"[\s,]*(?:(?:no longer|also|still|just|now|finally|already|never|recently|currently)[\s,]*)*", re.I
+    r"[\s,]*(?:(?:no longer|also|still|just|now|finally|already|never|recently|currently|will|would|"
+    r"is going to|plans to|wants to)[\s,]*)*",
+    re.I,
 )
 """Between an unknown name and its verb: "Greenleaf Organics no longer uses Shopify"."""
 _ZH_WITH_BEFORE = re.compile(r"(?:[跟与同向找给对走用选]|换成|改用)$")
