@@ -138,6 +138,18 @@ CASES: list[Case] = [
     ("Ferris confirmed Oakmont will switch from Redshift to Snowflake.", "Gina",
      {("Oakmont", "USES", "Snowflake")}, {("Ferris", "USES", "Snowflake")}),
     ("We are not moving to Grafana after all.", "Gina", set(), {("Gina", "STOPPED_USING", "Grafana")}),
+    # The tenth reader's (Chinese): no amount in 一半, 一些, 23起, 少送了一份, 5个工作日; suggestions and
+    # things considered use nothing yet; 那口子 and 宝宝 are relatives; a launch is no plan.
+    ("星图科技今年的预算都砍了一半。", "周敏", set(), {("星图科技", "BUDGET", 1)}),
+    ("中通的价格便宜一些。", "周敏", set(), {("中通", "PRICE", 1)}),
+    ("外卖订单少送了一份薯条。", "周敏", set(), {("外卖订单", "QUANTITY", 1)}),
+    ("款项会在5个工作日内退回，订单PO-7781。", "周敏", set(), {("PO-7781", "QUANTITY", 5)}),
+    ("本月客服部收到23起投诉。", "周敏", set(), {("客服部", "PAID", 23)}),
+    ("宏达考虑换成百度网盘。", "周敏", set(), {("周敏", "USES", "百度网盘")}),
+    ("我家那口子从国企辞职了。", "王姐", {("王姐的爱人", "LEFT_ORGANISATION", "国企")},
+     {("王姐", "LEFT_ORGANISATION", "国企")}),
+    ("我宝宝1月20日出生的。", "苗苗", {("苗苗的孩子", "BIRTHDAY", "01-20")}, {("苗苗", "BIRTHDAY", "01-20")}),
+    ("新版首页计划8月1日上线。", "贾琳", set(), {("贾琳", "PLANS_TO", "8月1日上线")}),
 ]  # fmt: skip
 
 

@@ -167,7 +167,7 @@ SUPPOSED = {
         re.I,
     ),
     "zh": re.compile(
-        r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点|"
+        r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点|推荐|建议|"
         r"只能|只好|不然|否则|再[^，。；]{0,4}下去|祝"  # 再拖下去只能取消: a threat; 祝你面试顺利: a wish
     ),
 }
@@ -240,9 +240,9 @@ ZH_DATE = (
     r"(?P<obj>(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|[0-9０-９一二三四五六七八九十两月日号周下本这个星期天年底初末.\-/点半上午下"
     r"中晚早明后今昨前礼拜分时刻整凌晨傍:：]){2,20})"
 )
-ZH_AMOUNT = rf"(?<![A-Za-z0-9-])(?<!从)(?P<obj>(?>{AMOUNT}))(?![遍次趟%％月日号])"
-"""An amount: not the number of an id (KD-2406), a count of times (再过一遍), a share (10%), a date
-(有效期至12月31日) or the old value of a change (预算从200万加到了260万: 260万)."""
+ZH_AMOUNT = rf"(?<![A-Za-z0-9-])(?<!从)(?P<obj>(?>{AMOUNT}))(?![遍次趟%％月日号半些点起份个天])"
+"""An amount: not the number of an id (KD-2406), a count of times (再过一遍) or of things (23起投诉), a
+share (10%, 一半), a date (有效期至12月31日) or the old value of a change (预算从200万加到了260万: 260万)."""
 
 
 def zh_obj_before(suffix: str) -> str:

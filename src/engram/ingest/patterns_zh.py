@@ -403,7 +403,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STOPPED_USING", r"戒(?:掉)?了?(?P<obj>烟|酒|糖|咖啡|奶茶|可乐|游戏|手机|甜食|夜宵|宵夜|零食|辣)", 0.85, kind="value",
        negatable=False, trigger="戒"),
     zh("USES", rf"(?:换成了?|改用了?|迁移到了?|迁到了?|切换到了?|转用了?)(?![^{ZH_STOP}]{{0,10}}?(?:格式|界面|模式|版本)){ZH_OBJ}", 0.85,
-       object_type="product",
+       object_type="product", supposable=True,  # not 考虑换成百度网盘, 建议换成怡宝
        trigger="换成|改用|迁移到|迁到|切换到|转用"),
     zh("USES", rf"切到了?{ZH_OBJ}", 0.8, require_mention=True, object_type="product", trigger="切到"),  # not 切到后台
     # 从纷享销客切到销售易: a tool left for another, both named (not 从周三改到周五)
@@ -466,7 +466,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
     zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
-       rf"(?!好|把){ZH_OBJ}", 0.7, kind="value",  # 要准备好技术细节: a to-do; 决定把明年的…改到: said later
+       rf"(?!好|把|[\d一二三四五六七八九十下本这]+[月周号日])"  # 要准备好技术细节: a to-do; 决定把明年的…改到: said
+       rf"{ZH_OBJ}", 0.7, kind="value",  # later; 计划8月1日上线: a launch date, no plan of the writer's
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came

@@ -49,8 +49,10 @@ KIN_ZH: dict[str, Kin] = {
     **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿", "孩子", "大儿子", "小儿子", "二儿子", "大女儿",
                                           "小女儿", "二女儿")},
     "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
-    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三")},  # 我家老大, 老二叫豆豆
+    # 我家老大, 老二叫豆豆, 我宝宝
+    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝")},
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
+    "那口子": ("爱人", "MARRIED_TO", False),
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
     **{w: (w, "REPORTS_TO", False) for w in ("领导", "老板", "上司")},
