@@ -150,6 +150,11 @@ CASES: list[Case] = [
      {("王姐", "LEFT_ORGANISATION", "国企")}),
     ("我宝宝1月20日出生的。", "苗苗", {("苗苗的孩子", "BIRTHDAY", "01-20")}, {("苗苗", "BIRTHDAY", "01-20")}),
     ("新版首页计划8月1日上线。", "贾琳", set(), {("贾琳", "PLANS_TO", "8月1日上线")}),
+    # Who one deals with is no tool; a hobby only thought of is no taste yet.
+    ("甲方对接人从徐总换成了他们的IT主管宋涛。", "小谢", {("宋涛", "HAS_ROLE", "IT主管")},
+     {("小谢", "STOPPED_USING", "徐总")}),
+    ("I'm thinking of learning to play the banjo.", "Liam", set(), {("Liam", "LIKES", "banjo")}),
+    ("I play the banjo.", "Liam", {("Liam", "LIKES", "banjo")}, set()),
 ]  # fmt: skip
 
 

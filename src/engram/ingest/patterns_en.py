@@ -348,7 +348,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"saxophone|sax|trumpet|ukulele|harp|clarinet|trombone|viola|keyboard|organ|banjo|harmonica|"
        r"tennis|soccer|football|basketball|baseball|volleyball|golf|chess|badminton|hockey|rugby|"
        r"cricket|table tennis|ping pong|pickleball|poker|board games|video games|the piano)\b", 0.8,
-       kind="value", stop="STOPPED_USING", trigger="play"),
+       kind="value", stop="STOPPED_USING", supposable=True, trigger="play"),
     en("MEMBER_OF", rf"\b(?:joined|joining|join|member of|signed up for|part of|belong to)\s(?:(?:a|an|the|my|our|"
        rf"this|another|local)\s)?(?P<obj>(?:[\w'’-]+\s){{0,4}}?{EN_GROUP})\b", 0.8, kind="value",
        trigger="join|member of|signed up for|part of|belong to"),

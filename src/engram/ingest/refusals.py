@@ -59,6 +59,9 @@ _A_TEAM = re.compile(
 )
 """What a team is named after is no town nor employer ("moved from the Payments squad to the Platform
 team")."""
+_A_PERSON = re.compile(r"[\u4e00-\u9fff](?:总|经理|工|老师|姐|哥|主任)|[小老阿][\u4e00-\u9fff]")
+_A_CONTACT = re.compile(r"对接人|负责人|联系人|接口人|领导|leader|主管", re.I)
+"""Who one deals with, changed (甲方对接人从徐总换成了宋涛): no tool given up or taken."""
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _WENT_TO_WORK = re.compile(r"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)")
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
@@ -104,9 +107,13 @@ def refused(
     if predicate == "LIVES_IN":
         return bool(_TOOL_TALK.search(sentence))
     if predicate in ("USES", "STOPPED_USING") and (
-        _A_TIME.match(match.group("obj")) or is_place(match.group("obj"))
+        _A_TIME.match(match.group("obj"))
+        or is_place(match.group("obj"))
+        or _A_PERSON.fullmatch(match.group("obj"))
+        or _A_CONTACT.search(sentence, clause[0], match.start())
     ):
-        return True  # 会议从周一换成了周二, 我们从北京换成了上海: a day or a city is no tool
+        # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool
+        return True
     if predicate == "VISITED":
         return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
