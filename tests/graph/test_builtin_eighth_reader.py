@@ -155,6 +155,13 @@ CASES: list[Case] = [
      {("小谢", "STOPPED_USING", "徐总")}),
     ("I'm thinking of learning to play the banjo.", "Liam", set(), {("Liam", "LIKES", "banjo")}),
     ("I play the banjo.", "Liam", {("Liam", "LIKES", "banjo")}, set()),
+    # A side is no tool, a task no area answered for; a trip back still to come is planned; work in a
+    # city at an unnamed firm says where one lives.
+    ("华鑫物流说到时候会切换到我们这边。", "周敏", set(), {("华鑫物流", "USES", "我们这边")}),
+    ("小李周五前负责把报告交上来。", "周敏", set(), {("小李", "RESPONSIBLE_FOR", "把报告交上来")}),
+    ("我明天回上海。", "周敏", {("周敏", "PLANS_TO_VISIT", "上海")}, {("周敏", "VISITED", "上海")}),
+    ("我女朋友在长沙的一家银行上班。", "周敏", {("周敏的女朋友", "LIVES_IN", "长沙")},
+     {("周敏的女朋友", "WORKS_AT", "长沙")}),
 ]  # fmt: skip
 
 

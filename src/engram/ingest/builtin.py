@@ -483,7 +483,7 @@ _STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|wen
 _STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)
 """Study that takes years: where it happens is where one lives (在成都读研)."""
 _ZH_INSTITUTION = re.compile(
-    r"[\u4e00-\u9fff]{0,6}?(?:小学|中学|大学|学院|学校|幼儿园|医院|分公司|公司|中心|研究院|研究所|集团|事务所|协会|银行)"
+    r"(?!的|一家)[\u4e00-\u9fff]{0,6}?(?:小学|中学|大学|学院|学校|幼儿园|医院|分公司|公司|中心|研究院|研究所|集团|事务所|协会|银行)"
 )
 
 

@@ -85,7 +85,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.75, require_mention=True, strict=True, whole=True, object_type="place", negatable=False,
        trigger="发展|定居|生活|落户|安家"),  # (离开杭州回合肥发展: what is left is the other city)
     zh("VISITED", rf"回(?:到|了)?+(?!访)(?:一趟|一次|趟)?(?:老家)?(?=[\u4e00-\u9fff]){ZH_OBJ}", 0.75, require_mention=True,
-       object_type="place", strict=True, trigger="回"),  # a place gone back to (not 回到GitLab CI, 电话回访云帆物流)
+       object_type="place", strict=True, future="PLANS_TO_VISIT", trigger="回"),  # a place gone back to (not 回到GitLab CI,
+    # 电话回访云帆物流); 明天回上海: a trip still to come
     # ── work and study ───────────────────────────────────────────────────────────────────
     zh("LEFT_ORGANISATION", rf"从{zh_obj_before('离职|辞职|退休|跳槽|跳到|出来')}", 0.85, require_mention=True,
        object_type="organisation", trigger="离职|辞职|退休|跳槽|跳到|出来", negatable=False),

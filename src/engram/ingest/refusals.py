@@ -62,6 +62,9 @@ team")."""
 _A_PERSON = re.compile(r"[\u4e00-\u9fff](?:总|经理|工|老师|姐|哥|主任)|[小老阿][\u4e00-\u9fff]")
 _A_CONTACT = re.compile(r"对接人|负责人|联系人|接口人|领导|leader|主管", re.I)
 """Who one deals with, changed (甲方对接人从徐总换成了宋涛): no tool given up or taken."""
+_ZH_SIDE = re.compile(r"(?:我们|你们|他们|咱们)?(?:这边|那边)|我们|咱们")
+"""切换到我们这边: a side, no tool."""
+_ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _WENT_TO_WORK = re.compile(r"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)")
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
@@ -110,10 +113,13 @@ def refused(
         _A_TIME.match(match.group("obj"))
         or is_place(match.group("obj"))
         or _A_PERSON.fullmatch(match.group("obj"))
+        or _ZH_SIDE.fullmatch(match.group("obj"))
         or _A_CONTACT.search(sentence, clause[0], match.start())
     ):
         # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool
         return True
+    if predicate == "RESPONSIBLE_FOR" and _ZH_TASK.match(match.group("obj")):
+        return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do, no area one answers for
     if predicate == "VISITED":
         return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
