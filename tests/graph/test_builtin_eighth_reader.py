@@ -162,6 +162,23 @@ CASES: list[Case] = [
     ("我明天回上海。", "周敏", {("周敏", "PLANS_TO_VISIT", "上海")}, {("周敏", "VISITED", "上海")}),
     ("我女朋友在长沙的一家银行上班。", "周敏", {("周敏的女朋友", "LIVES_IN", "长沙")},
      {("周敏的女朋友", "WORKS_AT", "长沙")}),
+    # The thirteenth reader's (English): a title in a parenthesis, a state code, support dropped, a team
+    # moved to, a role changed, a meeting on a weekday and date, a deadline moved, a fan denied.
+    ("Our Pinecrest contact is now Rosa Vidal (Claims Ops Manager).", "Yuki", set(),
+     {("Rosa Vidal", "WORKS_AT", "Claims Ops Manager")}),
+    ("Thanks!\n\nElena Rossi\nAccount Director\nVelo Retail Inc. — Austin, TX", "Elena Rossi",
+     {("Elena Rossi", "WORKS_AT", "Velo Retail Inc.")}, {("Elena Rossi", "WORKS_AT", "TX")}),
+    ("We're dropping support for IE11 next month.", "Yuki", set(), {("Yuki", "STOPPED_USING", "support")}),
+    ("Omar moved to the Underwriting team last week.", "Yuki", set(), {("Omar", "USES", "Underwriting")}),
+    ("Gérard moved from plant manager to VP Supply Chain.", "Yuki", set(),
+     {("Gérard", "LIVES_IN", "Supply Chain"), ("Gérard", "USES", "Supply Chain")}),
+    ("Let's confirm the meeting on Tuesday, September 17 at 3:00 pm.", "Yuki",
+     {("Yuki", "MEETING_AT", "2024-09-17 15:00")}, set()),
+    ("The integration deadline has moved from June 14 to June 28.", "Yuki",
+     {("Yuki", "DEADLINE", "2024-06-28")}, {("Yuki", "DEADLINE", "2024-06-14")}),
+    ("I'm not a big fan of sushi.", "Yuki", {("Yuki", "DISLIKES", "sushi")}, {("Yuki", "LIKES", "sushi")}),
+    ("We no longer use Slack; the whole team moved to Microsoft Teams last week.", "Yuki",
+     {("Yuki", "USES", "Microsoft Teams")}, set()),
 ]  # fmt: skip
 
 

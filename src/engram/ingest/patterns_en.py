@@ -230,9 +230,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"clear my head|switch off)\b", 0.7, kind="value", subject="speaker", trigger="helps me|lets me"),
     # not what one "used to hate": that is over ("I used to hate running but now I'm hooked")
     en("DISLIKES", rf"(?<!used to )\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
-       rf"not a fan of|not really a fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
+       rf"not (?:really )?a (?:big |huge )?fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
        rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
-       trigger="hate|dislike|detest|can't stand|cannot stand|can not stand|not a fan|not really a fan|"
+       trigger="hate|dislike|detest|can't stand|cannot stand|can not stand|fan of|"
                "can't bear|loathe"),
     en("DISLIKES", rf"\b(?:don't|do not|never|doesn't|does not)\s(?:drink|eat|smoke|touch)\s{EN_OBJ}", 0.8,
        kind="value", negatable=False, trigger="drink|eat|smoke|touch"),
@@ -241,7 +241,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
        rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
-       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|"
+       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|support\b|coverage\b|"
        rf"(?:my|the|a|her|his|that|this) (?:[\w-]+ )?(?:job|position|role|gig|internship)\b|"  # "quit the bank job"
        rf"(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
@@ -463,7 +463,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
     en("LIKES", rf"\b(?:I have|I've)\s{_ADV}(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
        0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),  # not "had": "if I had liked…"
-    en("LIKES", rf"\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:\w+\s)?into|"
+    en("LIKES", rf"(?<!not )(?<!not really )\b(?:a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:\w+\s)?into|"
        rf"(?:getting|got)\s(?:\w+\s)?into(?!\s(?-i:[A-Z]))(?!\s(?:the\s|a\s)?(?:[\w-]+\s){{0,3}}(?:program|programme|"
        rf"school|university|college|course|academy|residency|bootcamp)\b)|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
        rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"

@@ -125,6 +125,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:of\s)?{EN_AMOUNT}", 0.85,
        subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
     en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
+       rf"(?:\sfrom\s[^,;.]{{3,30}}?(?=\sto\s))?"  # "moved from June 14 to June 28": the new date
        rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
        trigger="deadline|due date"),
     # "The remaining $48k is due Jan 15": a date right after "due", of something named (a baby due March 3,

@@ -17,6 +17,7 @@ from engram.ingest.frames import (
     EN_OBJ,
     EN_PERSON_NAME,
     EN_ROLE,
+    EN_ROLE_NOUNS,
     EN_ROLE_TRIGGER,
     EN_TITLE,
     Pattern,
@@ -107,7 +108,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, strict=True, object_type="organisation", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Priya Raman (Head of Procurement, Northwind Traders)", "Tomasz Nowak (Wisła Bikes)": a CRM note's
     # parenthesis after a name says where the person works, and as what
-    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s\((?:{EN_NOT_HELD}{EN_ROLE},\s)?(?!{EN_ROLE}\))(?P<obj>{EN_CAPS})\)", 0.75,
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s\((?:{EN_NOT_HELD}{EN_ROLE},\s)?(?!{EN_ROLE}\))"
+       rf"(?!(?:[\w&-]+\s){{0,3}}(?:{EN_ROLE_NOUNS})\))(?P<obj>{EN_CAPS})\)", 0.75,  # not "(Claims Ops Manager)"
        subject="group", subject_type="person", named_subject=True, require_mention=True, strict=True,
        object_type="organisation", introduces=True, trigger="("),
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s\({EN_NOT_HELD}(?P<obj>{EN_ROLE}),\s{EN_CAPS}\)", 0.75,

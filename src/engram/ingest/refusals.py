@@ -54,7 +54,7 @@ _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migra
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
 _A_TEAM = re.compile(
     r"(?:the\s|our\s|their\s)?(?-i:[A-Z][\w&-]*)(?:\s(?-i:[A-Z][\w&-]*)){0,2}\s"
-    r"(?:squad|team|pod|tribe|crew|desk|guild|chapter|workstream)s?\b",
+    r"(?-i:squad|team|pod|tribe|crew|desk|guild|chapter|workstream)s?\b",  # not Microsoft Teams
     re.I,
 )
 """What a team is named after is no town nor employer ("moved from the Payments squad to the Platform
@@ -68,6 +68,8 @@ _ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _WENT_TO_WORK = re.compile(r"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)")
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
+_ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
+"""A job changed ("moved from plant manager to VP Supply Chain"): no home."""
 _ONCE_MEANT = re.compile(
     r"本来|原本|原来想|\b(?:was going to|were going to|had planned to|originally)\b", re.I
 )
@@ -103,18 +105,24 @@ def refused(
         return bool(_ONE_DAY.search(sentence, *clause))
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
-    if predicate in ("LIVES_IN", "MOVED_FROM", "WORKS_AT", "LEFT_ORGANISATION") and _A_TEAM.match(
-        sentence, obj_start
-    ):
+    if predicate in (
+        "LIVES_IN",
+        "MOVED_FROM",
+        "WORKS_AT",
+        "LEFT_ORGANISATION",
+        "USES",
+        "STOPPED_USING",
+    ) and _A_TEAM.match(sentence, obj_start):
         return True
     if predicate == "LIVES_IN":
-        return bool(_TOOL_TALK.search(sentence))
+        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(sentence, clause[0], obj_start))
     if predicate in ("USES", "STOPPED_USING") and (
         _A_TIME.match(match.group("obj"))
         or is_place(match.group("obj"))
         or _A_PERSON.fullmatch(match.group("obj"))
         or _ZH_SIDE.fullmatch(match.group("obj"))
         or _A_CONTACT.search(sentence, clause[0], match.start())
+        or _ROLE_CHANGE.search(sentence, clause[0], obj_start)
     ):
         # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool
         return True

@@ -60,6 +60,11 @@ _ZH_LAST_LINE = re.compile(r"[\u4e00-\u9fff]{4,10}")
 """A signature's last line after a title: the company (绿野农场, 蓝鲸数据), however it ends."""
 _ZH_FIRM = re.compile(r"[\u4e00-\u9fff]{2,14}(?:有限公司|公司|集团|事务所|研究院|工作室)")
 """A signature's last line naming a firm by its legal form (青岛恒达机械有限公司), title or not."""
+_STATE = re.compile(
+    r"(?:[A-Z][a-z]+\s)*(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|"
+    r"NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)"
+)
+"""A US state's code, after its city or not ("Austin, TX", "Phoenix AZ"): where, not who."""
 _COMPANY = re.compile(r"(?:[A-Z0-9][\w&.'’-]*)(?:\s(?:&\s|of\s|and\s)?[A-Z0-9][\w&.'’-]*){0,5}")
 """An English company's name; a Chinese one is what the mention finder reads as an organisation."""
 
@@ -96,7 +101,11 @@ def _line_company(parts: list[str], lang: str) -> str | None:
     Finance Systems | Harbor Point Hospital": a title or a unit comes first, the company last)."""
     if lang != "en":
         return None
-    shaped = [p for p in parts if not (_a_title(p, lang) or _DEPARTMENT[lang].fullmatch(p) or is_place(p))]
+    shaped = [
+        p
+        for p in parts
+        if not (_a_title(p, lang) or _DEPARTMENT[lang].fullmatch(p) or is_place(p) or _STATE.fullmatch(p))
+    ]
     return next((p for p in reversed(shaped) if _a_company(p, lang)), None)
 
 

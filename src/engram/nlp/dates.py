@@ -512,11 +512,13 @@ def _as_value(span: DateSpan, reference: datetime, *, yearless: bool, future: bo
         return None
     local = moment.astimezone(zone)
     today = reference.astimezone(zone).date()
-    if BARE_WEEKDAY.search(span.text) and CALENDAR_DATE.search(span.text):
-        pass  # "Tuesday, May 7": the date names the day, the weekday only restates it
-    elif future and BARE_WEEKDAY.search(span.text) and local.date() < today:
+    restated = BARE_WEEKDAY.search(span.text) and CALENDAR_DATE.search(span.text)
+    # "Tuesday, May 7": the date names the day, the weekday only restates it (a year may still be next)
+    if not restated and future and BARE_WEEKDAY.search(span.text) and local.date() < today:
         local += timedelta(weeks=1)
-    elif future and DAY_OF_MONTH_TEXT.search(span.text) and local.date() < today:  # "on the 10th", 10号
+    elif (
+        not restated and future and DAY_OF_MONTH_TEXT.search(span.text) and local.date() < today
+    ):  # "on the 10th"
         ahead = add_months(local.date(), 1)
         local = local.replace(year=ahead.year, month=ahead.month) if ahead.day == local.day else local
     elif (
