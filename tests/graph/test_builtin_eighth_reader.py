@@ -179,6 +179,7 @@ CASES: list[Case] = [
     ("I'm not a big fan of sushi.", "Yuki", {("Yuki", "DISLIKES", "sushi")}, {("Yuki", "LIKES", "sushi")}),
     ("We no longer use Slack; the whole team moved to Microsoft Teams last week.", "Yuki",
      {("Yuki", "USES", "Microsoft Teams")}, set()),
+    ("I'm not really into hiking.", "Yuki", {("Yuki", "DISLIKES", "hiking")}, set()),
 ]  # fmt: skip
 
 
