@@ -180,6 +180,8 @@ CASES: list[Case] = [
     ("We no longer use Slack; the whole team moved to Microsoft Teams last week.", "Yuki",
      {("Yuki", "USES", "Microsoft Teams")}, set()),
     ("I'm not really into hiking.", "Yuki", {("Yuki", "DISLIKES", "hiking")}, set()),
+    ("和华为的李总吃了个饭，他说明年打算把机房全部迁到云上。", "周敏",
+     {("李总", "PLANS_TO", "把机房全部迁到云上")}, set()),
 ]  # fmt: skip
 
 

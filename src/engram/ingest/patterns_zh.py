@@ -467,7 +467,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
     zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
-       rf"(?!好|把|[\d一二三四五六七八九十下本这]+[月周号日])"  # 要准备好技术细节: a to-do; 决定把明年的…改到: said
+       rf"(?!好|把[^{ZH_STOP}]{{0,6}}的|[\d一二三四五六七八九十下本这]+[月周号日])"  # 要准备好技术细节: a to-do; 决定把明年的…改到: said
        rf"{ZH_OBJ}", 0.7, kind="value",  # later; 计划8月1日上线: a launch date, no plan of the writer's
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
