@@ -242,6 +242,8 @@ class BuiltinExtractor:
                 and (full := message.full_name(mention.name))
             ):
                 mention.name, mention.aliases = full, [mention.name]  # "Arjun Mehta … Arjun reports to me"
+            if mention.type == "person" and mention.start <= 1 and _ZH_GREETED.match(sentence, mention.end):
+                mention.vocative = True  # 王总您好, 刘老师：: the one written to, named by no fact
             if mention.vocative and message.speaker.addressee is None and mention.type == "person":
                 message.speaker.addressee = mention.name
             if mention.relative:
@@ -468,6 +470,7 @@ _ZH_FORMER_AT = re.compile(r"(?:原来|之前|以前|曾经)在$|从$")
 """Before a former employer (原来在GE医疗, 从华为跳槽过来): no organisation 他们 then names."""
 _ZH_UNIT_OF_ROLE = re.compile(rf"(?:{ZH_ROLE})")
 """After a unit that titles a person (信息中心主任周立新): the unit, not the organisation talked about."""
+_ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
 _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 """A sentence opening on someone cheered or welcomed: the sentences after it are about them."""
 _COLONS = ("：", ":")

@@ -85,7 +85,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.75, require_mention=True, strict=True, whole=True, object_type="place", negatable=False,
        trigger="发展|定居|生活|落户|安家"),  # (离开杭州回合肥发展: what is left is the other city)
     zh("VISITED", rf"回(?:到|了)?+(?!访)(?:一趟|一次|趟)?(?:老家)?(?=[\u4e00-\u9fff]){ZH_OBJ}", 0.75, require_mention=True,
-       object_type="place", strict=True, future="PLANS_TO_VISIT", trigger="回"),  # a place gone back to (not 回到GitLab CI,
+       object_type="place", strict=True, future="PLANS_TO_VISIT", supposable=True, trigger="回"),  # a place gone back to (not 回到GitLab CI,
     # 电话回访云帆物流); 明天回上海: a trip still to come
     # ── work and study ───────────────────────────────────────────────────────────────────
     zh("LEFT_ORGANISATION", rf"从{zh_obj_before('离职|辞职|退休|跳槽|跳到|出来')}", 0.85, require_mention=True,
@@ -164,7 +164,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STUDIES", r"被[\u4e00-\u9fff]{1,6}?(?:大学|学院|大)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?录取", 0.8,
        kind="value", trigger="录取"),
     zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
-       0.8, kind="value", trigger="读|学|念|主修|攻读"),
+       0.8, kind="value", supposable=True, trigger="读|学|念|主修|攻读"),  # not 想学日语
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
        trigger="办公室|分公司|总部|家|公司|工厂|门店|园区|基地"),
@@ -209,9 +209,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|新任|新来的)?{ZH_NOT_HELD}(?P<obj>{ZH_ROLE}){NOT_A_TIME}{PERSON}"
        r"(?![的报])", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role"),
-    zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|新同事|助理|经理|总监){PERSON}(?=跟|和|在|是|负责|，)",
+    zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|助理|经理|总监){PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
-       trigger="实习生|新同事|助理|经理|总监"),
+       trigger="实习生|助理|经理|总监"),  # not 新同事杨帆: a colleague is no role
     zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?!们|小区)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
        stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后|一直)?"
@@ -430,7 +430,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="改喝|改吃|改看|改听|改玩"),  # 不喝奶茶了，现在改喝无糖豆浆
     zh("USES", rf"(?:搬到|迁到|转到|放到|挪到|记在|放在)了?{zh_obj_before('里|上')}", 0.75, require_mention=True,
        object_type="product", trigger="搬到|迁到|转到|放到|挪到|记在|放在"),
-    zh("USES", rf"(?:在用(?!的)|使用|用的是|用着|一直用){ZH_OBJ}", object_type="product", stop="STOPPED_USING",
+    zh("USES", rf"(?:在用(?!的)|使用|用的是|用着|一直用)(?!挺|很|还|不错|特别|非常|蛮|真){ZH_OBJ}", object_type="product",
+       stop="STOPPED_USING",  # not 用着挺好的: how it works, not what is used
        trigger="在用|使用|用的是|用着|一直用"),
     zh("USES", rf"用的(?:是|还是|一直是)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|$)", 0.75, require_mention=True,
        object_type="product", trigger="用的"),  # 他们现在用的是用友U8
@@ -466,9 +467,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
-    zh("PLANS_TO", rf"(?:打算|计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
+    zh("PLANS_TO", rf"(?:打算|(?<![按原])计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
        rf"(?!好|把[^{ZH_STOP}]{{0,6}}的|[\d一二三四五六七八九十下本这]+[月周号日])"  # 要准备好技术细节: a to-do; 决定把明年的…改到: said
-       rf"{ZH_OBJ}", 0.7, kind="value",  # later; 计划8月1日上线: a launch date, no plan of the writer's
+       rf"{ZH_OBJ}(?!的)", 0.7, kind="value",  # later; 计划8月1日上线: a launch date, no plan of the writer's
        trigger="打算|计划|准备|想要|决定"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     # 领养了一只三花，取名芝麻; 捡了只橘猫，起名叫年糕: a pet named when it came

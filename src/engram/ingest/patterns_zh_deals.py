@@ -121,7 +121,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        0.8, require_mention=True, object_type="product", trigger="追加"),
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?)(?P<obj>{ORDER_ID})(?=这单|那单|[，。！？；（(]|$)", 0.85,
        kind="value", trigger="取消|撤销|作废", negatable=False, supposable=True),  # 启明教育取消了QM-0722这单（80套…）
-    zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?{ZH_OBJ_LONG}",
+    zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?|终止了?)(?!过|未|没|不|失败)(?:上个月的|之前的|那笔|这笔|那个|这个)?(?:订单|合同|合作)?"
+       rf"{ZH_OBJ_LONG}",  # not 取消过自动续费 (said once), 取消未成功 (failed)
        0.85, kind="value", supposable=True,
        trigger="取消|撤销|作废|终止", negatable=False),
     zh("CANCELLED", rf"(?<!差点)(?<!险些)(?<!要不要)(?<!别)把(?P<obj>{ORDER_ID}|[\u4e00-\u9fff]{{0,8}}?(?:订单|单子|合同))"

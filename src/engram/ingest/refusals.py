@@ -66,7 +66,9 @@ _ZH_SIDE = re.compile(r"(?:我们|你们|他们|咱们)?(?:这边|那边)|我们
 """切换到我们这边: a side, no tool."""
 _ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
-_WENT_TO_WORK = re.compile(r"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)")
+_WENT_TO_WORK = re.compile(
+    r"(?:离职|辞职|跳槽|被裁|offer)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)", re.I
+)
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
 """A job changed ("moved from plant manager to VP Supply Chain"): no home."""

@@ -17,6 +17,7 @@ PERSON_TYPES = frozenset({"person", "animal", "thing"})
 _ZH_OWNER = re.compile(r"([\u4e00-\u9fff]{1,6})的$")
 """Whose the word at the cue is ("总监的邮箱"): someone's but the speaker's unless it is 我(们)的."""
 _ZH_FIRST_PERSON = ("我", "我们", "咱们", "自己")
+_ZH_MY_NEW = re.compile(r"新(?:的)?(?:号码|手机号?|电话|邮箱|微信)")
 _ZH_NOTE_HEAD = re.compile(
     r"^\s*(?:【[^】]{0,12}】\s*)?(?:新线索|线索|客户拜访|拜访记录|拜访纪要|客户信息|客户跟进|跟进记录|商机)[：:]"
 )
@@ -177,6 +178,8 @@ def number_holder(reading: Sentence, cue: int, actor: str | None) -> str | None:
     a known person; else the last person named before the clause (由行政部的邵斌跟我们对接，电话139…); None
     when the clause names a subject of its own or there is no one before it."""
     start = reading.clause_of(cue)[0]
+    if _ZH_MY_NEW.search(reading.text, start, cue + 4) and "我" in reading.text[:start]:
+        return actor or ""  # 我已从中信证券离职，…，新号码158…: the writer's new number
     if any(start <= c.start < cue for c in reading.candidates):
         return None
     before = reading.text[:start]
