@@ -2,12 +2,15 @@
 
 Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
 a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
-a day at home is no place of work (明天我在家办公), a team named after a word is no town or employer
-("the Platform team"), a discount only asked for is none agreed
-(要求打九折, "pushing for 8% off"), a move said among tools is no home, a plan once meant
-(本来想去日本) is none; an age said after a pet is the pet's and interest in
-what is ours a customer's (both checked once the subject is known); a thing named only by what it
-is (合同, "the subscription") holds no fact, and a title is no person's name.
+nor is a job looked for, the role of the one succeeded or a unit before its employer ("VP of Digital
+Channels at Orchid Hotels"); a day at home is no place of work (明天我在家办公); a team is no town,
+employer or tool ("the Platform team"); a discount only asked for is none agreed (要求打九折, "pushing
+for 8% off"); a move said among tools or a role changed is no home; a day, a city, a person, a side or
+a contact changed is no tool (会议从周一换成了周二, 对接人从徐总换成了宋涛); a task is no responsibility
+(负责把报告交上来); where one went after leaving is no visit (离职（去了美团）); a plan once meant
+(本来想去日本) is none; an age said after a pet is the pet's and interest in (or, in Chinese, use of)
+what is ours a customer's (both checked once the subject is known); a thing named only by what it is
+(合同, "the subscription") holds no fact, and a title is no person's name.
 """
 
 from __future__ import annotations
