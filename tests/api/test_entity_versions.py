@@ -111,6 +111,24 @@ def test_patch_an_entity_with_if_match(client: TestClient) -> None:
     ]
 
 
+def test_an_alias_that_names_another_entity_is_a_conflict_naming_the_field(client: TestClient) -> None:
+    post(client, "Acme and Globex", 0, entities=[{"name": "Acme", "type": "organisation"},
+                                                 {"name": "Globex", "type": "organisation"}])  # fmt: skip
+    acme = entity_named(client, "Acme")
+    url = f"/v1/entities/{acme['id']}"
+    taken = client.patch(url, json={"aliases": {"add": ["globex"]}}, headers={"If-Match": "*"})
+    assert taken.status_code == 409 and taken.json()["field"] == "aliases.add"
+    assert entity_named(client, "Globex")["id"] in taken.json()["detail"], (
+        "the problem names the other entity"
+    )
+    assert (
+        entity_named(client, "Acme")["aliases"] == []
+        and entity_named(client, "Acme")["version"] == acme["version"]
+    )
+    fine = client.patch(url, json={"aliases": {"add": ["Acme Corp"]}}, headers={"If-Match": "*"})
+    assert fine.status_code == 200 and fine.json()["entity"]["aliases"] == ["Acme Corp"]
+
+
 def test_a_manual_attribute_edit_names_its_operation_and_survives_purge(
     client: TestClient, memory: Memory
 ) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from engram.errors import Conflict, InvalidInput, NotFound, PreconditionFailed, shown
 from engram.graph.build import fact_index_text
-from engram.graph.entities import edit
+from engram.graph.entities import edit, keys_of
 from engram.graph.judgements import distinct_pairs
 from engram.graph.service import GraphService
 from engram.models.episodes import Operation
@@ -57,7 +57,8 @@ class ReviewService:
         records this operation as its source), the summary is replaced (null removes it), the
         type changes. Nothing changes → no version and no operation. Raises NotFound,
         PreconditionFailed (``expected_version`` is stale), InvalidInput (an alias equal to the
-        name, field ``aliases.add``; attribute bounds are the model's: ``EntityPatch``).
+        name, field ``aliases.add``; attribute bounds are the model's: ``EntityPatch``), Conflict (an
+        alias that already names another entity of the group, field ``aliases.add``).
         """
         aliases = patch.aliases or AliasChanges()
 
@@ -75,6 +76,13 @@ class ReviewService:
                 raise InvalidInput(
                     f"{current.name!r} is the entity's name, not an alias", field="aliases.add"
                 )
+            for other in txn.entities_named(group_id, keys_of(aliases.add)):
+                if other.id != entity_id:  # one name for two entities: resolution could not tell them apart
+                    raise Conflict(
+                        f"an alias to add already names entity {other.id} ({other.name!r}): merge the two "
+                        f"(POST /v1/entities/{entity_id}/merge) or choose another alias",
+                        field="aliases.add",
+                    )
             before = dict(current.attributes)
             updated, changed = edit(
                 txn,
