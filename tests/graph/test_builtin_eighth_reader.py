@@ -197,6 +197,15 @@ CASES: list[Case] = [
     ("本周没什么特别的，按计划推进。", "石磊", set(), {("石磊", "PLANS_TO", "推进")}),
     ("我们决定取消原定于7月的经销商大会。", "方琳", {("方琳", "CANCELLED", "原定于7月的经销商大会")},
      {("方琳", "PLANS_TO", "取消原定于7月")}),
+    # A visit dated ahead is still to come; a refund or a difference is no price; a parent opening a
+    # note after its heading is the writer's.
+    ("我弟下个月要去澳洲读研了。", "孙丽", {("孙丽的弟弟", "PLANS_TO_VISIT", "澳洲")},
+     {("孙丽的弟弟", "VISITED", "澳洲")}),
+    ("退款金额12,800元将在5个工作日内退回，订单号PO-88213。", "姚佳", set(), {("PO-88213", "PRICE", 12800)}),
+    ("恒达建材签了！合同编号HD-2024-031，金额36.5万，比报价低了1.5万。", "林可",
+     {("HD-2024-031", "PRICE", 365000)}, {("HD-2024-031", "PRICE", 15000)}),
+    ("提醒自己：妈妈生日是4月12日。", "赵琳", {("赵琳的妈妈", "BIRTHDAY", "04-12")},
+     {("赵琳", "BIRTHDAY", "04-12")}),
 ]  # fmt: skip
 
 

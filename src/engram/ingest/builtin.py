@@ -422,6 +422,8 @@ class BuiltinExtractor:
                 if pattern.ends:  # "her last day on the account was March 31": it ends after that day
                     last = invalid_at or valid_at
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
+            if item_predicate == "VISITED" and message.at and valid_at and valid_at > message.at:
+                item_predicate = "PLANS_TO_VISIT"  # 下个月要去澳洲读研: a visit dated ahead is still to come
             # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words
             # ("Dad finally retired": retired is also his status)
             hometown = (predicate == "COMES_FROM" and match.group().startswith("老家")) or (

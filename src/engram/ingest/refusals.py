@@ -41,6 +41,9 @@ _UNIT_THEN_EMPLOYER = re.compile(r"[A-Z][\w&'-]*(?:\s[A-Z][\w&'-]*)*\s+at\s+[A-Z
 """A role of a unit at an employer ("VP of Digital Channels at Orchid Hotels"): the unit is no employer."""
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
+_NOT_A_PRICE = re.compile(
+    r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多)了?$"
+)
 _ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
 _ASKED_FOR = re.compile(
     r"要求|希望|想要|争取|申请|\b(?:asks?|asked|asking|wants?|wanted|requests?|requested|pushing|hoping)\b",
@@ -108,6 +111,8 @@ def refused(
         return bool(_FORMER.search(match.group()) or before or came_from)
     if predicate == "WORKS_FROM":
         return bool(_ONE_DAY.search(sentence, *clause))
+    if predicate == "PRICE" and _NOT_A_PRICE.search(sentence, max(clause[0], obj_start - 8), obj_start):
+        return True  # 退款金额12,800元, 维修费用680元, 比报价低了1.5万: a refund, a fee, a difference
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     if predicate in (

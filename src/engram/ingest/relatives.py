@@ -83,7 +83,7 @@ _EN_KIN = re.compile(
 )
 _ZH_BARE_KIN = (
     "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
-    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳|老二|老三"
+    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳|老二|老三|妈妈|爸爸"
 )  # fmt: skip
 """Kin words that name the speaker's relative without 我 when they open a sentence (奶奶对青霉素过敏) or a
 clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人);
@@ -95,7 +95,7 @@ _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
-    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
+    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[：:])|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
     rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])(?!存储)"  # 我朋友圈: WeChat moments; 对象存储: object storage
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
