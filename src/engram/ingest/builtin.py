@@ -53,7 +53,7 @@ from engram.ingest.mentions import (
     overlaps,
 )
 from engram.ingest.mentions_zh import organisation_beginning_with
-from engram.ingest.objects import ANTECEDENT, read_objects
+from engram.ingest.objects import ANTECEDENT, ZH_BODY_ENDS, read_objects
 from engram.ingest.orders import add_ordered_products
 from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
@@ -359,7 +359,7 @@ class BuiltinExtractor:
         if subject_name == message.speaker.actor and (
             (predicate == "AGE" and said_of_a_pet(sentence, match.start()))
             or (predicate == "INTERESTED_IN" and ours(sentence, obj_start))
-            or (predicate in ("USES", "STOPPED_USING") and lang == "zh" and ours(sentence, obj_start, lang))
+            or (predicate in ("USES", "STOPPED_USING") and lang == "zh" and ours(sentence, obj_start))
         ):
             # 我家猫叫团子，…今年五岁了: the cat's; 对我们的智慧排课很感兴趣, 不再用我们的网关了: a customer's
             return []
@@ -488,7 +488,7 @@ _STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|wen
 _STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)
 """Study that takes years: where it happens is where one lives (在成都读研)."""
 _ZH_INSTITUTION = re.compile(
-    r"(?!的|一家)[\u4e00-\u9fff]{0,6}?(?:小学|中学|大学|学院|学校|幼儿园|医院|分公司|公司|中心|研究院|研究所|集团|事务所|协会|银行)"
+    rf"(?!的|一家)[\u4e00-\u9fff]{{0,6}}?(?:小学|中学|学校|幼儿园|分公司|{ZH_BODY_ENDS})"
 )
 
 

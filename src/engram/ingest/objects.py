@@ -48,9 +48,9 @@ _EN_CHANGED_TO = re.compile(rf"\s*(?:to|→|->)\s*(?P<obj>{AMOUNT})", re.I)
 _FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
 
 
-_ZH_BODY = re.compile(
-    r"^(?!.*(?:一家|某))[\u4e00-\u9fff]+(?:中心|公司|集团|研究院|研究所|事务所|协会|银行|医院|大学|学院)$"
-)
+ZH_BODY_ENDS = "中心|公司|集团|研究院|研究所|事务所|协会|银行|医院|大学|学院"
+"""How the name of a Chinese institution ends (上海质量检测中心, 北京协和医院)."""
+_ZH_BODY = re.compile(rf"^(?!.*(?:一家|某))[\u4e00-\u9fff]+(?:{ZH_BODY_ENDS})$")
 """A Chinese organisation's name a place opens (上海质量检测中心), not one left unnamed (成都一家医院)."""
 
 

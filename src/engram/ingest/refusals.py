@@ -3,8 +3,8 @@
 Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
 a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
 nor is a job looked for, the role of the one succeeded or a unit before its employer ("VP of Digital
-Channels at Orchid Hotels"); a day at home is no place of work (明天我在家办公); a team is no town,
-employer or tool ("the Platform team"); a discount only asked for is none agreed (要求打九折, "pushing
+Channels at Orchid Hotels"); a day at home is no place of work (明天我在家办公); a team is no town or
+tool ("the Platform team"); a discount only asked for is none agreed (要求打九折, "pushing
 for 8% off"); a move said among tools or a role changed is no home; a day, a city, a person, a side or
 a contact changed is no tool (会议从周一换成了周二, 对接人从徐总换成了宋涛); a task is no responsibility
 (负责把报告交上来); where one went after leaving is no visit (离职（去了美团）); a plan once meant
@@ -55,7 +55,6 @@ _SPEAKER = re.compile(r"我(?!家|们家)|\b(?:I|I'm|I am)\b")
 themselves in between."""
 _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
-_ZH_OURS = re.compile(r"\s*(?:我们的|我司的?|我们)")
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
 _A_TEAM = re.compile(
@@ -63,7 +62,7 @@ _A_TEAM = re.compile(
     r"(?-i:squad|team|pod|tribe|crew|desk|guild|chapter|workstream)s?\b",  # not Microsoft Teams
     re.I,
 )
-"""What a team is named after is no town nor employer ("moved from the Payments squad to the Platform
+"""What a team is named after is no town nor tool ("moved from the Payments squad to the Platform
 team")."""
 _A_PERSON = re.compile(r"[\u4e00-\u9fff](?:总|经理|工|老师|姐|哥|主任)|[小老阿][\u4e00-\u9fff]")
 _A_CONTACT = re.compile(r"对接人|负责人|联系人|接口人|领导|leader|主管", re.I)
@@ -93,22 +92,19 @@ def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
-    if predicate in ("WORKS_AT", "HAS_ROLE") and (
-        _SOUGHT.search(sentence, clause[0], match.start())
-        or (predicate == "HAS_ROLE" and _SUCCEEDED.search(sentence, clause[0], match.start()))
-        or (
+    if predicate in ("WORKS_AT", "HAS_ROLE"):
+        sought = _SOUGHT.search(sentence, clause[0], match.start())  # a job looked for
+        succeeded = predicate == "HAS_ROLE" and _SUCCEEDED.search(sentence, clause[0], match.start())
+        unit = (  # "VP of Digital Channels at Orchid Hotels"
             predicate == "WORKS_AT"
             and sentence[max(0, obj_start - 3) : obj_start].lower() == "of "
             and _UNIT_THEN_EMPLOYER.match(sentence, obj_start)
         )
-    ):
-        return True  # a job looked for; the one succeeded; "VP of Digital Channels at Orchid Hotels"
-    if predicate in ("WORKS_AT", "HAS_ROLE"):
         before = _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
         came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
             sentence, max(0, match.start() - 1), match.end()
         )
-        return bool(_FORMER.search(match.group()) or before or came_from)
+        return bool(sought or succeeded or unit or _FORMER.search(match.group()) or before or came_from)
     if predicate == "WORKS_FROM":
         return bool(_ONE_DAY.search(sentence, *clause))
     if predicate == "PRICE" and _NOT_A_PRICE.search(sentence, max(clause[0], obj_start - 8), obj_start):
@@ -118,7 +114,6 @@ def refused(
     if predicate in (
         "LIVES_IN",
         "MOVED_FROM",
-        "WORKS_AT",
         "LEFT_ORGANISATION",
         "USES",
         "STOPPED_USING",
@@ -152,10 +147,10 @@ def said_of_a_pet(sentence: str, start: int) -> bool:
     return bool(animals) and not _SPEAKER.search(sentence, animals[-1].end(), start)
 
 
-def ours(sentence: str, obj_start: int, lang: str = "en") -> bool:
+def ours(sentence: str, obj_start: int) -> bool:
     """Return True when the object at ``obj_start`` is ours (我们的智慧排课, "our API"): interest in it
     is a customer's, never the speaker's; in Chinese so is using or dropping it (迈瑞不再用我们的网关了)."""
-    return bool((_OURS if lang == "en" else _ZH_OURS).match(sentence, obj_start))
+    return bool(_OURS.match(sentence, obj_start))
 
 
 def held_before(text: str) -> bool:

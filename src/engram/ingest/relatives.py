@@ -100,8 +100,6 @@ _ZH_KIN = re.compile(
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
-_MARRIED_OFF = re.compile(r"嫁")
-"""我姐姐嫁到了加拿大，老公是…: the husband of the one who married, not the speaker's."""
 _EN_NEWBORN = re.compile(r"^(?P<kin>Baby) (?P<name>(?-i:[A-Z][a-z]+)) (?=arrived|was born|is here)", re.I)
 """A birth announced with the baby's name ("Baby Clara arrived on Friday!"): the speaker's child."""
 _EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana|Hubby)\b(?![,!?]|\s*$)")
@@ -198,9 +196,9 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
             bare = match.start() and sentence[match.start() - 1] in "，," and match.group()[0] != "我"
-            if bare and (not sentence.startswith("我") or _MARRIED_OFF.search(sentence, 0, match.start())):
+            if bare and (not sentence.startswith("我") or "嫁" in sentence[: match.start()]):
                 # 张伟结婚了，老婆在腾讯上班: his wife (我们…搬到上海了，老公调到… is mine);
-                # 我姐嫁到了…，老公…: hers
+                # 我姐嫁到了…，老公…: the husband of the one who married, not the speaker's
                 continue
             if not is_whole_word(sentence, match.start("kin"), match.end("kin")) and not is_whole_word(
                 sentence, match.start(), match.end("kin")
