@@ -42,7 +42,7 @@ from engram.ingest.clauses import (
     trim_object,
 )
 from engram.ingest.counterparts import add_counterpart_employers
-from engram.ingest.frames import UNSETTLED, ZH_ROLE, Pattern, conditional, supposed
+from engram.ingest.frames import UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
@@ -275,7 +275,7 @@ class BuiltinExtractor:
             message.add_entity(mention)
             if mention.type == "organisation" and not (
                 _ZH_FORMER_AT.search(reading.text, 0, mention.start)
-                or _ZH_UNIT_OF_ROLE.match(reading.text, mention.end)
+                or ZH_ROLE_RX.match(reading.text, mention.end)
             ):  # not 周主任原来在GE医疗 nor 信息中心主任: 他们 later names neither
                 message.speaker.organisations.append(mention.name)
             if mention.type in TOPIC_HOLDERS_LATER:
@@ -470,8 +470,6 @@ def _object_kind(pattern: Pattern) -> str:
 
 _ZH_FORMER_AT = re.compile(r"(?:原来|之前|以前|曾经)在$|从$")
 """Before a former employer (原来在GE医疗, 从华为跳槽过来): no organisation 他们 then names."""
-_ZH_UNIT_OF_ROLE = re.compile(rf"(?:{ZH_ROLE})")
-"""After a unit that titles a person (信息中心主任周立新): the unit, not the organisation talked about."""
 _ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
 _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 """A sentence opening on someone cheered or welcomed: the sentences after it are about them."""

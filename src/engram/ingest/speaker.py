@@ -169,6 +169,7 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
 _REACH_ME = re.compile(
     r"(?:联系|找|打给|\b(?:call|reach|contact|text|email)\s)\s?(?:我|me\b)[，,:：\s]*$", re.I
 )
+_REACH_ME_AT = re.compile(r"\b(?:call|reach|contact|text|email)\s+me\s+(?:at|on)\b", re.I)
 _REACH_SOMEONE = re.compile(r"(?:找|联系|打给)(?![我你他她])[\u4e00-\u9fff]{2,3}[，,:：\s]*$")
 
 
@@ -180,6 +181,8 @@ def number_holder(reading: Sentence, cue: int, actor: str | None) -> str | None:
     start = reading.clause_of(cue)[0]
     if _ZH_MY_NEW.search(reading.text, start, cue + 4) and "我" in reading.text[:start]:
         return actor or ""  # 我已从中信证券离职，…，新号码158…: the writer's new number
+    if _REACH_ME_AT.match(reading.text, cue):
+        return actor or ""  # "You can reach me at …": mine, whoever "you" is
     if any(start <= c.start < cue for c in reading.candidates):
         return None
     before = reading.text[:start]

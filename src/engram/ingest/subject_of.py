@@ -161,18 +161,16 @@ def subject_of(
     allowed = PERSON_TYPES if predicate in PERSONAL else _LEFT_TYPES
     if predicate in ("PHONE", "EMAIL") and (holder := number_holder(reading, cue, speaker.actor)) is not None:
         return (holder, 0.85) if holder else None  # 由行政部的邵斌跟我们对接，电话139…: his number
-    inner = [
-        c
-        for c in reading.candidates
-        if cue <= c.start < match.start("obj") and c.kind in ("actor", "possessive")
-    ]
-    if inner and speaker.actor and predicate in ("PHONE", "EMAIL"):  # "You can reach me at …": mine
-        return speaker.actor, inner[0].weight
     found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed, match.start())
     if found is not None and (found.name or not (message.announced and predicate in _ANNOUNCED)):
         return (found.name, found.weight) if found.name else None
     if pattern.named_subject:
         return None  # 货都在宁波: nobody said to be there
+    inner = [
+        c
+        for c in reading.candidates
+        if cue <= c.start < match.start("obj") and c.kind in ("actor", "possessive")
+    ]
     if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
         return speaker.actor, inner[0].weight
     if speaker.actor and speaker_implied(reading, cue):
