@@ -209,11 +209,6 @@ CASES: list[Case] = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
 def test_eighth_and_ninth_readers_classes(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]

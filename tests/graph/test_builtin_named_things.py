@@ -67,11 +67,6 @@ CASES: list[Case] = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
 def test_names_lists_and_holders(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]

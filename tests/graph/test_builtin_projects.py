@@ -132,11 +132,6 @@ CASES: list[Case] = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
 def test_what_values_are_about_and_who_is_meant(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]

@@ -83,11 +83,6 @@ CASES: list[Case] = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def extractor() -> BuiltinExtractor:
-    return BuiltinExtractor()
-
-
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES, ids=[c[0][:30] for c in CASES])
 def test_whose_fact_and_which_way(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
