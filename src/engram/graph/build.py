@@ -23,11 +23,11 @@ from rapidfuzz import fuzz, process
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate
 from engram.graph.ending import ended_facts, thread_values, value_as_object
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
+from engram.graph.evidence import as_speaker, known_facts, mention_facts, profile_of
 from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
 from engram.graph.resolve import (
-    SPEAKER_ATTRIBUTE,
     UNKNOWN_TYPE,
     Profile,
     Verdict,
@@ -151,7 +151,7 @@ class GraphBuilder:
         mentions = self._mentions(extraction)
         resolved: dict[str, str] = {}
         for mention in self._exact_first(txn, episode.group_id, mentions):
-            evidence = _mention_facts(extraction, mention, resolved)
+            evidence = mention_facts(extraction, mention, resolved)
             entity_id = self._resolve(txn, episode, mention, resolved, evidence, operation, summary)
             for key in [normalise_name(mention.name), *(normalise_name(a) for a in mention.aliases)]:
                 resolved.setdefault(key, entity_id)
@@ -207,7 +207,7 @@ class GraphBuilder:
         summary: BuildSummary,
     ) -> str:
         """Return the id of the entity ``mention`` is: a known one (merged into) or a new one."""
-        mention = _as_speaker(mention, episode)
+        mention = as_speaker(mention, episode)
         group = episode.group_id
         thread = thread_key(episode)
         facts, neighbours = evidence
@@ -234,10 +234,10 @@ class GraphBuilder:
             and len(one_valued) < 2
         )
         for known, similarity in candidates:
-            known_profile = _profile_of(known)
+            known_profile = profile_of(known)
             if not plain:
-                known_facts, known_neighbours = _known_facts(txn, group, known)
-                known_profile = replace(known_profile, facts=known_facts, neighbours=known_neighbours)
+                their_facts, their_neighbours = known_facts(txn, group, known)
+                known_profile = replace(known_profile, facts=their_facts, neighbours=their_neighbours)
             if not plain or not comparable(profile, known_profile):
                 known_profile = replace(known_profile, threads=frozenset(txn.recent_threads(group, known.id)))
             result = resolve(profile, known_profile, name_similarity=similarity)
@@ -537,75 +537,3 @@ def _with_target_of(claim: Claim, ended: Sequence[Fact]) -> Claim:
 
 def _with_sentence(claim: Claim, sentence: str) -> Claim:
     return replace(claim, sentence=sentence)
-
-
-def _mention_facts(
-    extraction: Extraction, mention: EntityIn, resolved: Mapping[str, str]
-) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    """Return what the episode says about a mention: predicate → targets, and its neighbours.
-
-    Targets are normalised names and values; neighbours are the entity ids its facts point
-    at (or their names, not resolved yet) and ``v:<value>`` for values, as in _known_facts.
-    """
-    names = {normalise_name(n) for n in (mention.name, *mention.aliases)}
-    facts: dict[str, set[str]] = {}
-    neighbours: set[str] = set()
-    for fact in extraction.facts:
-        if normalise_name(fact.subject) not in names:
-            continue
-        target = fact.object if fact.object is not None else fact.value
-        if target is None:
-            continue
-        key = normalise_name(str(target))
-        facts.setdefault(fact.predicate, set()).add(key)
-        if fact.object is not None:
-            neighbours.add(resolved.get(key, f"n:{key}"))
-        else:
-            neighbours.add(f"v:{key}")
-    return {p: frozenset(t) for p, t in facts.items()}, frozenset(neighbours)
-
-
-def _as_speaker(mention: EntityIn, episode: Episode) -> EntityIn:
-    """Return the person ``mention`` names with the actor's id (``actor_id``) when it is the episode's
-    speaker, named by the actor's name or id: resolution's surest evidence (engram.graph.resolve)."""
-    actor = episode.actor
-    if actor is None or mention.type != "person" or mention.name not in (actor.name, actor.id):
-        return mention
-    if SPEAKER_ATTRIBUTE in mention.attributes:
-        return mention
-    return mention.model_copy(update={"attributes": {**mention.attributes, SPEAKER_ATTRIBUTE: actor.id}})
-
-
-def _profile_of(entity: Entity) -> Profile:
-    """Return what a known entity's own version says of it (no facts, neighbours or threads yet)."""
-    return Profile(
-        name=entity.name,
-        type=entity.type,
-        aliases=frozenset(entity.aliases),
-        attributes=attribute_values(entity.attributes),
-        first_seen=entity.first_seen,
-        last_seen=entity.last_seen,
-    )
-
-
-def _known_facts(txn: Txn, group: str, entity: Entity) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    """Return what the graph says about a known entity: predicate → targets, and its neighbours."""
-    facts: dict[str, set[str]] = {}
-    neighbours: set[str] = set()
-    for fact in txn.facts_touching(group, entity.id):
-        if fact.status != "current":
-            continue
-        if fact.subject != entity.id:
-            neighbours.add(fact.subject)
-            continue
-        if fact.object is not None:
-            other = txn.entity(group, fact.object)
-            keys = set() if other is None else {normalise_name(n) for n in (other.name, *other.aliases)}
-            neighbours.add(fact.object)
-        elif fact.value is not None:
-            keys = {normalise_name(str(fact.value))}
-            neighbours |= {f"v:{k}" for k in keys}
-        else:
-            continue
-        facts.setdefault(fact.predicate, set()).update(keys)
-    return {p: frozenset(t) for p, t in facts.items()}, frozenset(neighbours)

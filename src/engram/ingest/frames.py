@@ -382,6 +382,11 @@ EN_CREATION = (
     r"article|essay|thesis|dissertation|course|curriculum|logo|design|prototype)s?"
 )
 """Head nouns of things a person makes, for verbs that do not always create (made, built…)."""
+EN_PET = (
+    r"(?:dog|cat|puppy|kitten|pup|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
+    r"lizard|gecko|bird|fish|ferret)"
+)
+"""Kinds of pet, one list for the patterns that name a pet and the readers that look for one."""
 EN_GROUP = (
     r"(?:group|club|team|forum|community|band|choir|league|society|association|union|church|gym|"
     r"organi[sz]ation|committee|board|network|circle|crew|troupe|orchestra|ensemble|guild|"

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE_RX
+from engram.ingest.frames import EN_DEPARTMENT, EN_PET, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE_RX
 from engram.ingest.lexicon import (
     COUNTRIES,
     DEFAULT_GAZETTEER,
@@ -192,7 +192,7 @@ _MODIFIES = re.compile(
     r"was|will|has|had|are|were|says|said)\b)[a-z]"
 )
 """A lower-case word after an acronym that the acronym modifies (not a preposition, a time or a verb)."""
-_PET_BEFORE = re.compile(r"\b(?:dog|cat|puppy|kitten|pup|parrot|hamster|bunny|rabbit|horse|pony)\s$", re.I)
+_PET_BEFORE = re.compile(rf"\b{EN_PET}\s$", re.I)
 """A name right after the kind of pet it is names the pet ("my dog Pepper", "our cat Mochi")."""
 _NOUN_APPOSITION = re.compile(
     r"\b(?:our|my|the|their|his|her|its|[A-Z][\w&]*['’]s)\s(?:(?:new|old|former|current|main)\s)?"

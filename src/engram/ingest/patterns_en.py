@@ -21,6 +21,7 @@ from engram.ingest.frames import (
     EN_NAMES,
     EN_OBJ,
     EN_PERSON_NAME,
+    EN_PET,
     EN_ROLE,
     Pattern,
     pattern,
@@ -475,14 +476,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="took up|taken up|picked up|got into|getting into"),
     en("LIKES", rf"\bstarted\s(?P<obj>{EN_HOBBY})\b", 0.75, kind="value", trigger="started"),
     # ── people and animals ───────────────────────────────────────────────────────────────
-    en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>dog|cat|puppy|kitten|pup|parrot|hamster|"
-       rf"rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|lizard|gecko|bird|fish|ferret|pet)s?,?\s"
+    en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>{EN_PET}|pet)s?,?\s"
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
                "lizard|gecko|bird|fish|ferret|pet"),
     # "I got a puppy, a corgi called Waffles": a pet, or its breed, named later
-    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three)\s(?:new\s|little\s|rescue\s)?(?P<kind>dog|cat|puppy|kitten|"
-       rf"parrot|hamster|rabbit|bunny|turtle|horse|guinea pig|{_BREEDS})s?,?(?:\s[\w-]+){{0,3}}?,?\s(?:named|called)\s"
+    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three)\s(?:new\s|little\s|rescue\s)?(?P<kind>{EN_PET}|{_BREEDS})s?,?(?:\s[\w-]+){{0,3}}?,?\s(?:named|called)\s"
        rf"{EN_NAMES}\b",
        0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),

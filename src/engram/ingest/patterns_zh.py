@@ -485,6 +485,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_PET", rf"(?:养了?|有)(?:一只|一条|两只|只|条|一匹)?(?P<kind>{PET})(?:，|,)?(?:叫|名叫|名字叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="养|有"),
+    # the kind only: a breed kept (养的布偶猫叫奶盖, 领养了一只三花，取名芝麻) is named by the patterns above
     zh("HAS_PET", r"养了?(?:一只|一条|两只|只|条)?(?P<obj>[\u4e00-\u9fff]{0,2}?(?:猫|狗|猫咪|狗狗|兔子|鹦鹉|仓鼠|乌龟))"
        r"(?![，,]?(?:叫|名叫|名字叫))", 0.8,
        kind="value", trigger="养"),

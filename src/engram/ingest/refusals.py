@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_ROLE_RX
+from engram.ingest.frames import EN_PET, EN_ROLE_RX
+from engram.ingest.frames_zh import PET
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
 _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
@@ -49,7 +50,7 @@ _ASKED_FOR = re.compile(
     r"要求|希望|想要|争取|申请|\b(?:asks?|asked|asking|wants?|wanted|requests?|requested|pushing|hoping)\b",
     re.I,
 )
-_ANIMAL = re.compile(r"猫|狗|宠物|兔子|鹦鹉|仓鼠|\b(?:cat|dog|puppy|kitten|pet|hamster|parrot|bunny)\b", re.I)
+_ANIMAL = re.compile(rf"{PET}|宠物|\b(?:{EN_PET}|pet)s?\b", re.I)
 _SPEAKER = re.compile(r"我(?!家|们家)|\b(?:I|I'm|I am)\b")
 """An age said after a pet is the pet's (我家猫叫团子，今年五岁了), unless the speaker speaks of
 themselves in between."""
