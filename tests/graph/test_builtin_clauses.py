@@ -265,7 +265,7 @@ TASTES: list[Case] = [
      {("Mel", "STUDIES", "pottery")}, {("Mel", "STUDIES", "pottery class")}),
     ("Yeah, I painted that lake sunrise last year!", "Mel", {("Mel", "CREATED", "lake sunrise")}, set()),
     ("钱坤的电话是 021-6234 5678，上午比较好找他。", "王芳", set(), {("王芳", "PHONE", "02162345678")}),
-    ("我下个月10号去上海参加同学聚会。", "陈静", {("陈静", "ATTENDED", "同学聚会")},
+    ("我下个月10号去上海参加同学聚会。", "陈静", {("陈静", "PLANS_TO", "同学聚会")},
      {("陈静", "STUDIES", "聚会")}),
     ("我每年国庆都回老家厦门。", "陈静", {("陈静", "VISITED", "厦门"), ("陈静", "COMES_FROM", "厦门")},
      set()),

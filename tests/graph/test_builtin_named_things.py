@@ -33,7 +33,7 @@ CASES: list[Case] = [
     ("We got a $12k wire from Globex Corp this morning.", "Dana", {("Globex Corp", "PAID", 12000)}, set()),
     # What one attends is the whole event, not whose it is; whom one likes working with is not liked.
     ("明日计划：参加鼎新电子的需求评审会。", "李明",
-     {("李明", "ATTENDED", "鼎新电子的需求评审会")}, {("李明", "ATTENDED", "鼎新电子")}),
+     {("李明", "PLANS_TO", "鼎新电子的需求评审会")}, {("李明", "PLANS_TO", "鼎新电子")}),
     ("我很喜欢和鼎新电子的团队合作。", "王芳", set(), {("王芳", "LIKES", "和鼎新电子")}),
     # Where someone works, said in a CRM note's parenthesis or after "met … from".
     ("Call w/ Priya Raman (Head of Procurement, Northwind Traders). They're evaluating us.", "Marcus",

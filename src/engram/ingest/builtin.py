@@ -65,6 +65,7 @@ from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import (
     announcement,
     handed_over_by,
+    minutes,
 )
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
@@ -155,7 +156,7 @@ class BuiltinExtractor:
     ) -> Extraction:
         """Return what ``text`` says, with ``actor`` as the subject of first-person statements
         and relative dates resolved against ``at`` (left as said without it)."""
-        message = Message(Speaker(actor), at, announced=announcement(text))
+        message = Message(Speaker(actor), at, announced=announcement(text), minutes=minutes(text))
         refs = self._references.find(text)
         for ref in self._references.resolve(references):
             message.add_entity(Mention(0, 0, ref.name, ref.type, dict(ref.attributes), [ref.id]))
@@ -308,8 +309,11 @@ class BuiltinExtractor:
         kind = _object_kind(pattern)
         if pattern.past and is_past(sentence[clause[0] : clause[1]], lang):
             predicate = pattern.past
-        if pattern.future and is_future(sentence[clause[0] : max(cue, obj_start)], lang):
-            predicate = pattern.future
+        if pattern.future and not is_past(sentence[clause[0] : clause[1]], lang):
+            # 下周一到周三去广州出差，参加广交会: in Chinese a time said earlier in the sentence still holds
+            told_from = clause[0] if lang == "en" else 0
+            if is_future(sentence[told_from : max(cue, obj_start)], lang):
+                predicate = pattern.future
         if refused(predicate, match, sentence, clause, obj_start):
             return []  # a role held before, a day at home, a discount asked for (engram.ingest.refusals)
         if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):

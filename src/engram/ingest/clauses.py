@@ -357,12 +357,13 @@ _ZH_NOT_BEING = re.compile(r"不再?是[^，。；！？是]{0,12}$")
 
 
 _EN_NEVER = re.compile(r"\bnever (?:did|have|had|used|been|was|were)\b|\bnot ever\b", re.I)
-_ZH_NEVER = re.compile(r"从来没|从没|从未|一直没|压根没|根本没")
+_ZH_NEVER = re.compile(r"从来没|从没|从未|一直没|压根没|根本没|没有?(?:用|使用)(?![^，。；！？]*了)")
+"""Never, or did not use (没用Seata, but 没用钉钉了 is a stop)."""
 
 
 def never_began(sentence: str, lang: Lang) -> bool:
-    """Return True when the sentence says something never happened ("and never did", 从来没用过): a
-    "not" there is no stop, which would say it was once so."""
+    """Return True when the sentence says something never happened ("and never did", 从来没用过, 没用
+    Seata): a "not" there is no stop, which would say it was once so."""
     return bool((_EN_NEVER if lang == "en" else _ZH_NEVER).search(sentence))
 
 

@@ -27,6 +27,7 @@ from engram.ingest.frames_zh import (
     DO,
     HABIT,
     HELD,
+    LEFT_FOR,
     LEFT_SAID,
     MOVES_ON,
     NAME_START,
@@ -99,8 +100,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?:离职|辞职|跳槽)了?[，,](?:然后|之后)?(?:准备|打算|要)?去{ORG}(?:做|当|上班|工作|任职|报到)", 0.8,
        require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽"),
     # 孙经理离职了，听说去了小米; 周涛离职（去了美团）: where one goes right after leaving is the new employer
-    zh("WORKS_AT", rf"(?:离职|辞职|跳槽|被裁)了?[（(，,]?(?:听说|据说)?(?:去了|到了|加入了?)(?!一?趟|一次){ZH_OBJ}", 0.8,
-       require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽|被裁"),
+    zh("WORKS_AT", rf"{LEFT_FOR}(?:去了|到了|加入了?)(?!一?趟|一次){ZH_OBJ}", 0.8,
+       require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽|被裁|offer|工作"),
     # 跳槽去海底捞当运营副总裁: a name no dictionary knows, then the job taken there, is the employer
     zh("WORKS_AT", r"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=当|做|任|担任|上班|入职)",
        0.8, kind="entity", object_type="organisation", trigger="跳槽|跳到|跳去"),
@@ -163,7 +164,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="考上|考进|考到"),
     zh("STUDIES", r"被[\u4e00-\u9fff]{1,6}?(?:大学|学院|大)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?录取", 0.8,
        kind="value", trigger="录取"),
-    zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+    zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", supposable=True, trigger="读|学|念|主修|攻读"),  # not 想学日语
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
@@ -436,7 +437,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("USES", rf"用的(?:是|还是|一直是)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|$)", 0.75, require_mention=True,
        object_type="product", trigger="用的"),  # 他们现在用的是用友U8
     zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
-       trigger="用"),
+       supposable=True, trigger="用"),  # 考虑用Seata: not yet
     # 我老婆芒果过敏: a common allergen said without 对 (皮肤过敏 names none)
     zh("ALLERGIC_TO", rf"(?<!对)(?P<obj>{ALLERGENS})(?:都|也|有点|特别|严重)?过敏", 0.8, kind="value", trigger="过敏"),
     zh("ALLERGIC_TO", r"对(?P<obj>[\u4e00-\u9fffA-Za-z]{1,8}?(?:[、和跟及][\u4e00-\u9fffA-Za-z]{1,8}?)*)(?:都|也|有点|特别|严重)?过敏",
@@ -453,13 +454,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
     # ── places visited, plans, goals ─────────────────────────────────────────────────────
     zh("ATTENDED", rf"参加(?![不没])(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ_LONG}", 0.8, kind="value",
-       trigger="参加"),  # 参加下: 一下; 参加不了: not going
+       future="PLANS_TO", trigger="参加"),  # 参加下: 一下; 参加不了: not going
     zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲|见|陪|聚|谈|签')}",
        0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
     zh("PLANS_TO_VISIT", rf"(?<![起高])飞(?:了)?(?:一趟|趟)?(?:往|去|到|回)?(?![^，。！？；]*?(?:航班|机票))"  # 飞成都的航班
        rf"{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        object_type="place", trigger="飞"),
-    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?:去|到){ZH_OBJ}", 0.85,
+    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?<![调派])(?<!调岗)(?:去|到)(?!读|念|上学){ZH_OBJ}", 0.85,
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)(?:了|完了?|过)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        whole=True, trigger="参观|拜访|考察"),  # 拜访成都天府医院信息科: the customer visited, not 成都
@@ -488,7 +489,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # the kind only: a breed kept (养的布偶猫叫奶盖, 领养了一只三花，取名芝麻) is named by the patterns above
     zh("HAS_PET", r"养了?(?:一只|一条|两只|只|条)?(?P<obj>[\u4e00-\u9fff]{0,2}?(?:猫|狗|猫咪|狗狗|兔子|鹦鹉|仓鼠|乌龟))"
        r"(?![，,]?(?:叫|名叫|名字叫))", 0.8,
-       kind="value", trigger="养"),
+       kind="value", supposable=True, trigger="养"),  # 想再养一只狗: a wish
     zh("HAS_PET", rf"(?:狗|猫|猫咪|狗狗)(?:叫|名叫|的名字是){ZH_NAME}", 0.85, kind="entity", object_type="animal",
        trigger="叫|名字"),
     zh("MARRIED_TO", rf"(?:和|跟){ZH_NAME_BARE}结婚", 0.9, kind="entity", object_type="person", trigger="结婚"),

@@ -91,6 +91,9 @@ class Message:
     announced: bool = False
     """The message is addressed to a whole team (@全体, "Reminder: …"): what it says the team does
     without a subject is its writer's, for the organisation (engram.ingest.speaker.announcement)."""
+    minutes: bool = False
+    """The message records a meeting (a first line such as 预算评审会): its items are the meeting's
+    (engram.ingest.speaker.minutes)."""
     entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
     facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)

@@ -1,16 +1,17 @@
 """Readings refused whatever pattern made them: what a match seems to say but does not.
 
-Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence):
-a role held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"),
-nor is a job looked for, the role of the one succeeded or a unit before its employer ("VP of Digital
-Channels at Orchid Hotels"); a day at home is no place of work (明天我在家办公); a team is no town or
-tool ("the Platform team"); a discount only asked for is none agreed (要求打九折, "pushing
-for 8% off"); a move said among tools or a role changed is no home; a day, a city, a person, a side or
-a contact changed is no tool (会议从周一换成了周二, 对接人从徐总换成了宋涛); a task is no responsibility
-(负责把报告交上来); where one went after leaving is no visit (离职（去了美团）); a plan once meant
-(本来想去日本) is none; an age said after a pet is the pet's and interest in (or, in Chinese, use of)
-what is ours a customer's (both checked once the subject is known); a thing named only by what it is
-(合同, "the subscription") holds no fact, and a title is no person's name.
+Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence): a role
+held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"), nor is a
+job looked for, the role of the one succeeded or a unit before its employer ("VP of Digital Channels at
+Orchid Hotels"); a day at home is no place of work (明天我在家办公); a team is no town or tool ("the
+Platform team"); a discount only asked for is none agreed (要求打九折, "pushing for 8% off"); a move
+said among tools or a role changed is no home; a day, a city, a person, a side or a contact changed is
+no tool (会议从周一换成了周二, 对接人从徐总换成了宋涛); a task is no responsibility (负责把报告交上来);
+where one went after leaving is no visit (离职（去了美团）); a plan once meant (本来想去日本) is none;
+leave, a new home or a wedding is no place of work (请假在家); an age said after a pet is the pet's and
+interest in (or, in Chinese, use of) what is ours a customer's (both checked once the subject is known);
+a thing named only by what it is (合同, "the subscription") holds no fact, and a title is no person's
+name.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import re
 
 from engram.graph.places import is_place
 from engram.ingest.frames import EN_PET, EN_ROLE_RX
-from engram.ingest.frames_zh import PET
+from engram.ingest.frames_zh import LEFT_FOR, PET
+from engram.ingest.lexicon import COUNTRIES
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
 _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
@@ -45,7 +47,17 @@ _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来
 _NOT_A_PRICE = re.compile(
     r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多)了?$"
 )
+_BUDGET_DIFFERENCE = re.compile(r"(?:超了?|超出了?|超支了?|多花了?|省了?|剩下?了?|还剩)$")
+"""比预算超了八万, 预算还剩5万: what was spent beyond or left of a budget, not the budget."""
+_CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
+"""是CEO拍板的: who did it (a cleft sentence), nobody's role."""
 _ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
+_AT_WORK = re.compile(r"办公|上班|工作|\b(?:work|working|works|office|remote|remotely|WFH)\b", re.I)
+_AWAY_FROM_WORK = re.compile(
+    r"请假|休假|病假|产假|婚假|年假|陪产|搬家|新房|新家|买房|房子|婚礼|婚宴|办酒|寿宴|聚会|过年|春节|老家|度假|养病|坐月子"
+)
+"""A place said with leave, a home or a family event and no word of work (请假在家, 新房子在苏州工业园区,
+婚礼…在绍兴老家): nowhere one works from."""
 _ASKED_FOR = re.compile(
     r"要求|希望|想要|争取|申请|\b(?:asks?|asked|asking|wants?|wanted|requests?|requested|pushing|hoping)\b",
     re.I,
@@ -65,6 +77,7 @@ _A_TEAM = re.compile(
 )
 """What a team is named after is no town nor tool ("moved from the Payments squad to the Platform
 team")."""
+_ONE_HAN = re.compile(r"[\u4e00-\u9fff]")
 _A_PERSON = re.compile(r"[\u4e00-\u9fff](?:总|经理|工|老师|姐|哥|主任)|[小老阿][\u4e00-\u9fff]")
 _A_CONTACT = re.compile(r"对接人|负责人|联系人|接口人|领导|leader|主管", re.I)
 """Who one deals with, changed (甲方对接人从徐总换成了宋涛): no tool given up or taken."""
@@ -72,9 +85,7 @@ _ZH_SIDE = re.compile(r"(?:我们|你们|他们|咱们)?(?:这边|那边)|我们
 """切换到我们这边: a side, no tool."""
 _ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
-_WENT_TO_WORK = re.compile(
-    r"(?:离职|辞职|跳槽|被裁|offer)了?[（(，,]?(?:听说|据说)?(?:去了|到了)(?!一?趟|一次)", re.I
-)
+_WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re.I)
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
 """A job changed ("moved from plant manager to VP Supply Chain"): no home."""
@@ -105,11 +116,17 @@ def refused(
         came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
             sentence, max(0, match.start() - 1), match.end()
         )
-        return bool(sought or succeeded or unit or _FORMER.search(match.group()) or before or came_from)
+        said_is = predicate == "HAS_ROLE" and match.group().startswith("是")
+        cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
+        former = _FORMER.search(match.group()) or before
+        return bool(sought or succeeded or unit or former or came_from or cleft)
     if predicate == "WORKS_FROM":
-        return bool(_ONE_DAY.search(sentence, *clause))
+        away = not _AT_WORK.search(match.group()) and _AWAY_FROM_WORK.search(sentence)
+        return bool(_ONE_DAY.search(sentence, *clause) or away)
     if predicate == "PRICE" and _NOT_A_PRICE.search(sentence, max(clause[0], obj_start - 8), obj_start):
         return True  # 退款金额12,800元, 维修费用680元, 比报价低了1.5万: a refund, a fee, a difference
+    if predicate == "BUDGET":
+        return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start))
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     if predicate in (
@@ -125,12 +142,15 @@ def refused(
     if predicate in ("USES", "STOPPED_USING") and (
         _A_TIME.match(match.group("obj"))
         or is_place(match.group("obj"))
+        or match.group("obj") in COUNTRIES
+        or (_ONE_HAN.fullmatch(match.group("obj")) and sentence[obj_start - 1 : obj_start] == "用")
         or _A_PERSON.fullmatch(match.group("obj"))
         or _ZH_SIDE.fullmatch(match.group("obj"))
         or _A_CONTACT.search(sentence, clause[0], match.start())
         or _ROLE_CHANGE.search(sentence, clause[0], obj_start)
     ):
-        # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool
+        # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool;
+        # 不去日本了: a country; 6楼不用爬了: one character after 用 is a verb, no tool
         return True
     if predicate == "RESPONSIBLE_FOR" and _ZH_TASK.match(match.group("obj")):
         return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do, no area one answers for

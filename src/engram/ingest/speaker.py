@@ -86,6 +86,41 @@ _ANNOUNCEMENT = re.compile(
 )
 
 
+_MINUTES = re.compile(
+    r"^\s*(?:【[^】]{0,12}】\s*)?(?:[^\n，。！？：:,.!?]{0,16}?(?:会议?(?:纪要|记录)?|纪要|复盘)"
+    r"(?:\s+[^\n，。！？,.!?]{0,10})?|(?i:(?:meeting )?minutes|meeting notes|notes from [^\n]{1,40}))"
+    r"\s*[：:]?\s*\n"
+)
+"""A first line naming a meeting (行政例会纪要 5/7, 预算评审会, 技术规划会 1/14, "Meeting notes"): the lines
+below are what the meeting decided, not what its writer does."""
+_OTHERS_DO = re.compile(r"他们|她们|对方|人家|[他她](?=说|讲|答应|表示|回复)|\b(?:they|he|she)\b", re.I)
+"""Said before the date in its clause: someone else's promise or plan (他们说下周三之前给, "They meet on
+the 20th")."""
+_ASKED_OF_ALL = re.compile(
+    r"请(?:大家|各位|各部门|各组|全员|所有人)|\b(?:everyone|all of you) (?:please|must)\b", re.I
+)
+"""Said earlier in the sentence: a request to all (请各部门报名节目，截止12月20日)."""
+_SPEAKS_OF_SELF = re.compile(r"我|\bI\b|(?i:\b(?:me|my|we|us|our)\b)")
+
+
+def minutes(text: str) -> bool:
+    """Return True when ``text`` opens with a line naming a meeting (会议纪要, 绩效校准会, "Minutes")."""
+    return bool(_MINUTES.match(text))
+
+
+def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool) -> bool:
+    """Return True when a budget, meeting or deadline with no named holder is not the speaker's:
+    said by others in its clause or asked of all before it, with no first person after them
+    (他们说周四之前能到, 请各部门报名，截止…, "they meet on the 14th"); or, with no first person
+    before ``cue`` (``first``), in a team announcement or a meeting's minutes (the team's, the
+    meeting's)."""
+    start = reading.clause_of(cue)[0]
+    others = _OTHERS_DO.search(reading.text, start, cue) or _ASKED_OF_ALL.search(reading.text, 0, cue)
+    if others and not _SPEAKS_OF_SELF.search(reading.text, others.end(), cue):
+        return True
+    return not first and (message.announced or message.minutes)
+
+
 def announcement(text: str) -> bool:
     """Return True when ``text`` opens by addressing a whole team (@全体, 各位同事, 行政通知：, "@channel",
     "Hi team", "Reminder:")."""

@@ -20,6 +20,7 @@ from engram.ingest.refusals import a_title, generic_thing
 from engram.ingest.relatives import cjk_person as _cjk_person
 from engram.ingest.speaker import (
     PERSON_TYPES,
+    not_the_speakers,
     number_holder,
     owned_by_another,
     someone_else,
@@ -147,6 +148,7 @@ def subject_of(
                 predicate == "BUDGET"
                 and (owned_by_another(reading, cue) or (not first and someone_else(reading, cue)))
             ) or (predicate == "MEETING_AT" and owned_by_another(reading, cue))
+            theirs = theirs or not_the_speakers(reading, cue, message, first)
             if not speaker.actor or theirs:
                 return None  # "客户张总说预算…", "their board meeting on Oct 14": someone else's
             return speaker.actor, 0.75 if first else 0.65
