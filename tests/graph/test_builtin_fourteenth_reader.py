@@ -77,6 +77,37 @@ CASES: list[Case] = [
     ("程远是CFO。", "王磊", {("程远", "HAS_ROLE", "CFO")}, set()),
     ("婚礼办完了，比预算超了三万。", "程远", set(), {("程远", "BUDGET", 30000)}),
     ("儿子考上了浙大的研究生，经济学专业。", "程远", set(), {("程远的儿子", "STUDIES", "专业")}),
+    # English. A signature's title line is no employer.
+    ("See you there.\n\nMarta Sousa\nChief of Staff", "Marta Sousa",
+     {("Marta Sousa", "HAS_ROLE", "Chief of Staff")}, {("Marta Sousa", "WORKS_AT", "Chief of Staff")}),
+    ("Happy to help.\n\nBest,\nOwen Hale\nProfessor of Soil Science", "Owen Hale",
+     {("Owen Hale", "HAS_ROLE", "Professor of Soil Science")},
+     {("Owen Hale", "WORKS_AT", "Professor of Soil Science")}),
+    ("Confirmed.\n\nRegards,\nIda Berg\nConference Chair", "Ida Berg",
+     {("Ida Berg", "HAS_ROLE", "Conference Chair")}, {("Ida Berg", "WORKS_AT", "Conference Chair")}),
+    # Whose thing is taken over is no responsibility; a possession is no task.
+    ("Nadia is taking over Omar's on-call shifts.", "Ann", set(), {("Nadia", "RESPONSIBLE_FOR", "Omar's")}),
+    ("I own a blue Vespa.", "Ann", {("Ann", "OWNS", "blue Vespa")},
+     {("Ann", "RESPONSIBLE_FOR", "blue Vespa")}),
+    ("Kim will own the deal going forward.", "Ann", set(), {("Kim", "OWNS", "deal going forward")}),
+    # A move from one firm to another is a job, no home.
+    ("Lena Fox moved from Harbor Insurance to Pell Mutual.", "Ann", set(),
+     {("Lena Fox", "LIVES_IN", "Pell Mutual")}),
+    ("Lena Fox moved from Boston to Denver.", "Ann", {("Lena Fox", "LIVES_IN", "Denver")}, set()),
+    # A role before a name is that person's; "joined us as" is the joiner's.
+    ("FYI, our CFO Dara Quinn is retiring in May.", "Ann", {("Dara Quinn", "HAS_ROLE", "CFO")},
+     {("Ann", "HAS_ROLE", "CFO")}),
+    ("Glad to say that Ravi Shah has joined us as Head of Platform.", "Ann",
+     {("Ravi Shah", "HAS_ROLE", "Head of Platform")}, {("Ann", "HAS_ROLE", "Head of Platform")}),
+    # A verb before a deal's kind is no part of its name; a request to cancel cancels nothing.
+    ("Mia at Lumen confirmed renewal at the same price ($12k).", "Ann", {("Lumen renewal", "PRICE", 12000)},
+     {("Lumen confirmed renewal", "PRICE", 12000)}),
+    ("Hi,\n\nI would like to cancel my membership.\n\nThanks,\nAnn", "Ann", set(),
+     {("Ann", "CANCELLED", "membership")}),
+    ("Acme cancelled their subscription.", "Ann", {("Acme", "CANCELLED", "subscription")}, set()),
+    # Moving into a role, looking into a bug: no taste.
+    ("I'm moving into a product role in June.", "Ann", set(), {("Ann", "LIKES", "product role")}),
+    ("I'm really into pottery.", "Ann", {("Ann", "LIKES", "pottery")}, set()),
 ]  # fmt: skip
 
 

@@ -22,7 +22,9 @@ DEAL_FACTS = frozenset({"PRICE", "QUANTITY", "DISCOUNT", "EXPIRES_ON", "LAUNCH_D
 _ZH_NOUN = re.compile(r"框架协议|采购单|合同|续约|续费|订单|年框(?!架)|租赁|(?<=下)单|(?<=[这那])单")
 _ZH_NOT_MODIFIER = re.compile(r"^(?:[的了是这那新原老该此本个份]|我们|他们|对方|双方|贵司|我司)+|(?:的|了)$")
 _EN_NOUN = re.compile(
-    r"\b(?P<phrase>(?:(?<!['’])(?!(?:the|their|our|a|an|this|that|its|his|her|my|your|new|of|for|on|with|to|and)\b)"
+    r"\b(?P<phrase>(?:(?<!['’])(?!(?:the|their|our|a|an|this|that|its|his|her|my|your|new|of|for|on|with|to|and|"
+    # the verb before its object ("Ostrander confirmed renewal"), no kind of deal
+    r"confirmed|signed|approved|sent|received|cancell?ed|closed|won|lost|wants|needs|got|is|was|will)\b)"
     r"[\w&-]+\s){0,2}?(?:renewal|contract|order|subscription|licen[cs]e|pilot|add-on|MSA|agreement|lease))\b",
     re.I,
 )

@@ -90,7 +90,7 @@ _LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
 _RESPONSIBILITY = (
     r"(?:decision|flow|feature|migration|rollout|project|launch|integration|relationship|account|process|roadmap|"
-    r"pipeline|workflow|strategy|initiative|backlog|spec|budget)"
+    r"pipeline|workflow|strategy|initiative|backlog|spec|budget|deal|renewal|contract)"
 )
 """What one owns as a task, not as a possession ("owns the vendor decision")."""
 _BREEDS = (
@@ -464,7 +464,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        0.8, kind="value", split=True, negated="DISLIKES", trigger="like|dig"),
     en("LIKES", rf"\b(?:I have|I've)\s{_ADV}(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
        0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),  # not "had": "if I had liked…"
-    en("LIKES", rf"\b(?:(?<!not )(?<!not really )a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:\w+\s)?into|"
+    # "I'm really into", not "I'm moving into a team lead role" nor "looking into"
+    en("LIKES", rf"\b(?:(?<!not )(?<!not really )a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:(?!\w+ing\b)\w+\s)?into|"
        rf"(?:getting|got)\s(?:\w+\s)?into(?!\s(?-i:[A-Z]))(?!\s(?:the\s|a\s)?(?:[\w-]+\s){{0,3}}(?:program|programme|"
        rf"school|university|college|course|academy|residency|bootcamp)\b)|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
        rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"

@@ -178,7 +178,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"\b(?:cancelled|canceled|cancels|cancel|called off|terminated) (?:the |their |our |its |an? )?+"
        rf"(?:order |contract |subscription |deal |renewal |meeting )?+"
        rf"(?!effective\b|immediately\b|today\b|now\b|as of\b|starting\b){EN_OBJ}", 0.85, subject="topic",
-       kind="value", trigger="cancel|called off|terminated", negatable=False),
+       kind="value", supposable=True, trigger="cancel|called off|terminated", negatable=False),  # not "I'd like to cancel"
     en("STATUS", r"\b(?:is|are|was|has been|got)\s(?:now\s|officially\s)?(?P<obj>closed|paid|on hold|complete|"
        r"completed|done|delayed|live|overdue|approved|signed|pending|blocked|at risk|on track|cancelled|"
        r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",

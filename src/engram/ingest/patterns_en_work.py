@@ -210,7 +210,10 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"will succeed) {EN_PERSON_NAME} as (?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b",
        0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger="replace|succeed"),
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?|(?<!down )(?<!retired )(?<!retiring )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?(?!pilot\b(?!\s(?:for|at|with)\b))|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
+    # an apposition (", our CTO"; not ", our CEO Miriam Sato": a role before a name) or "as CTO" (not
+    # "joined us as": the one who joined, read below)
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?(?!{EN_ROLE},?\s(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))|"
+       rf"(?<!down )(?<!retired )(?<!retiring )(?<!\bus )(?<!\bteam )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?(?!pilot\b(?!\s(?:for|at|with)\b))|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
@@ -267,8 +270,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        antecedent=True, negatable=False, trigger="over"),
     # "Jamal takes over EMEA partnerships from me", "Kenji picks up Halden": someone takes a named thing on
+    # (not "took over Gerald's role": whose it was)
     en("RESPONSIBLE_FOR", rf"\b(?:takes?|took|taking|taken) over (?:the |our |their )?(?!{_WEEKDAY}\b)"
-       rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
+       rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?<!['’]s)(?=[\s.,;!?]|$)", 0.75, kind="value", negatable=False,
        handover=True, trigger="take over|takes over|took over|taking over|taken over"),
     en("RESPONSIBLE_FOR", rf"\b(?:picks?|picked|picking) up (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS}(?:\s{_HANDED})?)(?=[\s.,;!?]|$)", 0.75, kind="value", require_mention=True,
@@ -301,8 +305,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", require_mention=True, negatable=False, ends=True, trigger="last day"),
     en("WORKS_AT", rf"\blast day (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, ends=True,
        trigger="last day"),  # "her last day at Initech is Friday": the job ends then
-    en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own|i cover|i look after) "
-       rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",
+    en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own(?! an?\s)|i cover|i look after) "
+       rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",  # not "I own a red Vespa": a possession
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
     en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"
        r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit|office|branch|plant|lab|store))"

@@ -21,7 +21,7 @@ import re
 from engram.graph.places import is_place
 from engram.ingest.frames import EN_PET, EN_ROLE_RX
 from engram.ingest.frames_zh import LEFT_FOR, PET
-from engram.ingest.lexicon import COUNTRIES
+from engram.ingest.lexicon import COUNTRIES, ORG_WORDS
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
 _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
@@ -87,6 +87,8 @@ _ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re.I)
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
+_FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
+"""A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
 _ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
 """A job changed ("moved from plant manager to VP Supply Chain"): no home."""
 _ONCE_MEANT = re.compile(
@@ -138,7 +140,9 @@ def refused(
     ) and _A_TEAM.match(sentence, obj_start):
         return True
     if predicate == "LIVES_IN":
-        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(sentence, clause[0], obj_start))
+        lead_in = sentence[clause[0] : obj_start]
+        firm = match.group("obj").rsplit(" ", 1)[-1] in ORG_WORDS or _FIRM_MOVE.search(lead_in)
+        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm)
     if predicate in ("USES", "STOPPED_USING") and (
         _A_TIME.match(match.group("obj"))
         or is_place(match.group("obj"))

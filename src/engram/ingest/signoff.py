@@ -52,10 +52,14 @@ _DEPARTMENT = {
     "zh": re.compile(r"[\u4e00-\u9fff]{1,6}[部组处科]"),
 }
 _EN_TITLE = re.compile(
-    rf"(?:[A-Z][\w&/-]*\s)*(?:Rep|{EN_ROLE_NOUNS})|(?:Head|Director|VP|Manager)\s(?:of|for)\s[A-Z][\w&\s-]*",
+    rf"(?:[A-Z][\w&/-]*\s)*(?:Rep|Chair|Secretary|Treasurer|Dean|Lecturer|Fellow|Officer|Coordinator|Administrator|"
+    rf"Specialist|Advisor|Adviser|Counsel|Recruiter|Liaison|{EN_ROLE_NOUNS})|"
+    r"(?:[A-Z][\w&/-]*\s)*(?:Head|Director|VP|Manager|Chief|Professor|Dean|Chair|President|Lecturer|Editor|Officer|"
+    r"Lead)\s(?:of|for)\s[A-Z][\w&\s-]*",
     re.I,
 )
-"""A title the role patterns may not know on a signature line: "Sales Development Rep", "Head of Sales"."""
+"""A title the role patterns may not know on a signature line: "Sales Development Rep", "Head of Sales",
+"Programme Chair", "Chief of Staff", "Professor of Marine Ecology"."""
 _ZH_LAST_LINE = re.compile(r"[\u4e00-\u9fff]{4,10}")
 """A signature's last line after a title: the company (绿野农场, 蓝鲸数据), however it ends."""
 _ZH_FIRM = re.compile(r"[\u4e00-\u9fff]{2,14}(?:有限公司|公司|集团|事务所|研究院|工作室)")
