@@ -108,6 +108,19 @@ CASES: list[Case] = [
     # Moving into a role, looking into a bug: no taste.
     ("I'm moving into a product role in June.", "Ann", set(), {("Ann", "LIKES", "product role")}),
     ("I'm really into pottery.", "Ann", {("Ann", "LIKES", "pottery")}, set()),
+    # Minutes and announcements: what they say with no subject is the meeting's or the team's.
+    ("复盘会纪要\n- 今年取消末位淘汰\n- 校招计划30人", "高远", set(),
+     {("高远", "CANCELLED", "末位淘汰"), ("高远", "PLANS_TO", "30人")}),
+    ("各位同事：\n每个小组需要准备一个节目。", "高远", set(), {("高远", "PLANS_TO", "节目")}),
+    # A time moved to is no place; a fault fixed is no fault; a role left is no role.
+    ("我们打算提前到今年Q3做试点。", "高远", set(), {("高远", "PLANS_TO_VISIT", "Q3")}),
+    ("iOS闪退修了，已经发版。", "高远", set(), {("iOS", "HAS_ISSUE", "闪退修了")}),
+    ("安卓一直闪退。", "高远", {("安卓", "HAS_ISSUE", "闪退")}, set()),
+    ("销售部经理孙平已于5月8日离职，工作由周宁代管。", "高远", set(), {("孙平", "HAS_ROLE", "销售部经理")}),
+    ("销售部经理孙平下个月退休。", "高远", {("孙平", "HAS_ROLE", "销售部经理")}, set()),
+    # A registered name with its region in brackets is one company.
+    ("拜访了晨光乳业（南京）有限公司，对接人是采购部的葛兰。", "高远",
+     {("葛兰", "WORKS_AT", "晨光乳业（南京）有限公司")}, {("葛兰", "WORKS_AT", "有限公司")}),
 ]  # fmt: skip
 
 

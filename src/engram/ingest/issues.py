@@ -49,7 +49,7 @@ _DEMAND = re.compile(
 )
 """A clause asking for something: the faults said before it are the list."""
 _NOT_A_FAULT = re.compile(
-    r"修好|修复|解决了|已解决|已经解决|没问题|正常了|如果|要是|万一|假如|担心|害怕|可能会|会不会|是否|是不是|吗|[？?]|"
+    r"修好|修复|(?<![没不])修了|搞定了|解决了|已解决|已经解决|没问题|正常了|如果|要是|万一|假如|担心|害怕|可能会|会不会|是否|是不是|吗|[？?]|"
     r"听说|打算|计划|降到|以前老|好了|恢复正常|竞品|别人家|"
     r"\b(?:fixed|resolved|no problem|no longer|never|not once|without|if|unless|might|may|could(?!n't| not)|"
     r"whether|worried|afraid|in case|risk|fear|rumou?rs?|heard|used to|would(?!n't| not))\b",

@@ -137,6 +137,13 @@ PRODUCT = re.compile(
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
 """恒远律所: a firm whose suffix jieba cuts apart (律/nr 所/u), said first in its clause."""
+_REGISTERED = re.compile(
+    r"(?:(?<=^)|(?<=[^\u4e00-\u9fff])|(?<=[是在与和跟给从为对向访])|(?<=加入|来自|入职|代表))"
+    r"(?!拜访|联系|我们|感谢|来自|加入|入职|代表|关于|致|[了的过着])[\u4e00-\u9fff]{2,6}?[（(][\u4e00-\u9fff]{2,4}[)）]"
+    r"[\u4e00-\u9fff]{0,6}?(?:股份)?有限(?:责任)?公司"
+)
+"""A company's registered name, its region in brackets (极光云阁（上海）信息技术有限公司): one name, however
+jieba cuts the unknown words before the region."""
 _CUSTOMER_FIELD = re.compile(
     r"(?:(?<=^客户[:：])|(?<=[｜|】\s]客户[:：]))[\u4e00-\u9fffA-Za-z]{2,12}(?=[｜|\s]|$)"
 )
@@ -241,12 +248,16 @@ def structural_mentions(sentence: str) -> list[Found]:
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
-                        (_BUREAU, "organisation")):  # fmt: skip
+                        (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     return [_with_owner(mention, found, sentence) for mention in found]
 
 
-_ORG_TAIL = re.compile(r"(?:股份)?(?:有限)?(?:公司|集团)|控股|部(?![长门])")
+_ORG_TAIL = re.compile(
+    r"[（(][\u4e00-\u9fff]{2,4}[)）][\u4e00-\u9fff]{0,6}?(?:股份)?有限(?:责任)?公司|(?:股份)?(?:有限)?(?:公司|集团)|控股|部(?![长门])"
+)
+"""What may follow an organisation's name in its full form: 集团, 有限公司, and a registered name's
+region and trade (蓝湾食品（苏州）有限公司, 极光云阁（上海）信息技术有限公司)."""
 
 
 def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:

@@ -42,6 +42,11 @@ _SUCCEEDED = re.compile(
 """Right before "as <role>": the one succeeded ("I have succeeded Olivia Grant as Head of Procurement")."""
 _UNIT_THEN_EMPLOYER = re.compile(r"[A-Z][\w&'-]*(?:\s[A-Z][\w&'-]*)*\s+at\s+[A-Z]")
 """A role of a unit at an employer ("VP of Digital Channels at Orchid Hotels"): the unit is no employer."""
+_ZH_LEAVES = re.compile(
+    r"已(?:经|于[^，。；]{0,10}?)?(?:离职|辞职|卸任|离任|退休)|(?:离职|辞职|卸任|离任|退休)了|(?<![将要会])辞去"
+)
+"""Said later in the clause of a role before a name (市场部经理陈凯已于3月31日离职, 辞去CEO职务): a role
+held no more; not one to be left (财务总监林海12月底退休)."""
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _NOT_A_PRICE = re.compile(
@@ -85,6 +90,7 @@ _ZH_SIDE = re.compile(r"(?:我们|你们|他们|咱们)?(?:这边|那边)|我们
 """切换到我们这边: a side, no tool."""
 _ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
+_A_QUARTER = re.compile(r"(?:今年|明年|下半年|上半年)?(?:Q[1-4]|[一二三四1-4]季度)|年底|年初|月底|月初", re.I)
 _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re.I)
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
@@ -118,10 +124,11 @@ def refused(
         came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
             sentence, max(0, match.start() - 1), match.end()
         )
+        left = predicate == "HAS_ROLE" and _ZH_LEAVES.search(sentence, match.end(), clause[1])
         said_is = predicate == "HAS_ROLE" and match.group().startswith("是")
         cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
         former = _FORMER.search(match.group()) or before
-        return bool(sought or succeeded or unit or former or came_from or cleft)
+        return bool(sought or succeeded or unit or former or came_from or cleft or left)
     if predicate == "WORKS_FROM":
         away = not _AT_WORK.search(match.group()) and _AWAY_FROM_WORK.search(sentence)
         return bool(_ONE_DAY.search(sentence, *clause) or away)
@@ -160,6 +167,10 @@ def refused(
         return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do, no area one answers for
     if predicate == "VISITED":
         return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
+    if predicate == "PLANS_TO_VISIT":
+        obj = match.group("obj")
+        if _A_TIME.fullmatch(obj) or _A_QUARTER.match(obj):
+            return True  # 提前到今年Q4做调研: a time moved to, no place
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
         return bool(_ONCE_MEANT.search(sentence, clause[0], match.start()))
     return False

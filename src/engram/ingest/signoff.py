@@ -62,7 +62,9 @@ _EN_TITLE = re.compile(
 "Programme Chair", "Chief of Staff", "Professor of Marine Ecology"."""
 _ZH_LAST_LINE = re.compile(r"[\u4e00-\u9fff]{4,10}")
 """A signature's last line after a title: the company (绿野农场, 蓝鲸数据), however it ends."""
-_ZH_FIRM = re.compile(r"[\u4e00-\u9fff]{2,14}(?:有限公司|公司|集团|事务所|研究院|工作室)")
+_ZH_FIRM = re.compile(
+    r"[\u4e00-\u9fff]{2,14}(?:[（(][\u4e00-\u9fff]{2,4}[)）][\u4e00-\u9fff]{0,6})?(?:有限公司|公司|集团|事务所|研究院|工作室)"
+)
 """A signature's last line naming a firm by its legal form (青岛恒达机械有限公司), title or not."""
 _STATE = re.compile(
     r"(?:[A-Z][a-z]+\s)*(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|"
