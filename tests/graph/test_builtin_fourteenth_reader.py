@@ -112,6 +112,8 @@ CASES: list[Case] = [
     ("复盘会纪要\n- 今年取消末位淘汰\n- 校招计划30人", "高远", set(),
      {("高远", "CANCELLED", "末位淘汰"), ("高远", "PLANS_TO", "30人")}),
     ("各位同事：\n每个小组需要准备一个节目。", "高远", set(), {("高远", "PLANS_TO", "节目")}),
+    ("各位好：\n下周一起报销统一走新系统。\n\n蔡文\n行政部\n手机 139 1234 5678", "蔡文",
+     {("蔡文", "PHONE", "13912345678")}, set()),
     # A time moved to is no place; a fault fixed is no fault; a role left is no role.
     ("我们打算提前到今年Q3做试点。", "高远", set(), {("高远", "PLANS_TO_VISIT", "Q3")}),
     ("iOS闪退修了，已经发版。", "高远", set(), {("iOS", "HAS_ISSUE", "闪退修了")}),

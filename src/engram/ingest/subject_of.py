@@ -175,8 +175,10 @@ def subject_of(
     ]
     if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
         return speaker.actor, inner[0].weight
-    if speaker.actor and not (message.announced or message.minutes) and speaker_implied(reading, cue):
-        # an announcement's or minutes' statement with no subject is the team's or the meeting's
+    collective = (message.announced or message.minutes) and predicate not in ("PHONE", "EMAIL")
+    if speaker.actor and not collective and speaker_implied(reading, cue):
+        # an announcement's or minutes' statement with no subject is the team's or the meeting's (but
+        # a number, as on its signature, is still its writer's)
         if reading.lang == "zh" and message.topic_person and all(c.start > cue for c in reading.candidates):
             return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
         return speaker.actor, 0.85
