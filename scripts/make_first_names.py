@@ -5,13 +5,17 @@ popularity rank per country, from a public dump of social-network profiles). The
 itself is 55 MB and loads in ~20 s into ~900 MB of memory, so Engram ships this derived
 list (~4,500 names, 30 kB) instead and regenerates it with this script:
 
-    pip install names-dataset==3.3.1
+    .venv/bin/pip install names-dataset==3.3.1 wordfreq==3.1.1
     .venv/bin/python scripts/make_first_names.py
 
 Kept: Latin-script names of two letters or more ranked in the top 1,000 of an
 English-speaking country (US, GB, CA, AU, IE, NZ, ZA), the top 300 of India or the top 30 of
 any country; minus the words below, which are capitalised in English text for another
-reason (places, nationalities, titles, abbreviations, plain words).
+reason (places, nationalities, titles, abbreviations, plain words). Also kept, from a wider
+cut (the top 3,000 of an English-speaking country, the top 1,000 of India, the top 100 of any
+country), the names of three letters or more that are rarely an English word (Zipf frequency
+below 3.5 in ``wordfreq``, a well-kept word-frequency list: Quentin, Ezra and Bao, not Hope or
+Reason) and no place the gazetteer knows (Brighton, Fiji).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "engram" / "nlp" / "first_names.txt"
 ENGLISH = {"US", "GB", "CA", "AU", "IE", "NZ", "ZA"}
+RARE_WORD = 3.5
+"""Zipf frequency (log10 of occurrences per billion words) under which a name is rarely a word."""
 NOT_NAMES = frozenset(
     str.split(
         "Ah Aj Al Art Beat Brooklyn Brunei Bunga Cadet Cj Con Ct Des Dk Dot Dublin Ed El Em France Gay "
@@ -41,6 +47,13 @@ def main() -> None:
     path = Path(spec.origin).parent / "v3" / "first_names.pkl.gz"
     with gzip.open(path) as handle:
         data = pickle.load(handle)  # the package's own data file
+    from wordfreq import zipf_frequency
+
+    from engram.graph.places import is_place
+
+    def rare(name: str) -> bool:  # rarely an English word, and no place
+        return zipf_frequency(name.lower(), "en") < RARE_WORD and not is_place(name)
+
     kept = set()
     for name, info in data.items():
         ranks = info.get("rank") or {}
@@ -50,7 +63,10 @@ def main() -> None:
         if name in NOT_NAMES:
             continue
         english = min([rank for country, rank in ranks.items() if country in ENGLISH] or [10**9])
-        if english <= 1000 or ranks.get("IN", 10**9) <= 300 or min(ranks.values()) <= 30:
+        india, best = ranks.get("IN", 10**9), min(ranks.values())
+        top = english <= 1000 or india <= 300 or best <= 30
+        wider = english <= 3000 or india <= 1000 or best <= 100
+        if top or (wider and len(name) >= 3 and rare(name)):
             kept.add(name)
     header = "# First names (names-dataset 3.3.1, MIT licence); regenerate with scripts/make_first_names.py\n"
     OUT.write_text(header + "\n".join(sorted(kept)) + "\n", encoding="utf-8")

@@ -77,6 +77,12 @@ CASES: list[Case] = [
     ("程远是CFO。", "王磊", {("程远", "HAS_ROLE", "CFO")}, set()),
     ("婚礼办完了，比预算超了三万。", "程远", set(), {("程远", "BUDGET", 30000)}),
     ("儿子考上了浙大的研究生，经济学专业。", "程远", set(), {("程远的儿子", "STUDIES", "专业")}),
+    # English. A first name outside the top of the English lists is still a person's.
+    ("Quentin Marsh is leaving Fabrikam to join Contoso Group as CFO.", "Ann",
+     {("Quentin Marsh", "WORKS_AT", "Contoso Group"), ("Quentin Marsh", "HAS_ROLE", "CFO")}, set()),
+    # A model number after a brand that is also a name is no person; a support desk is its firm's.
+    ("Thanks for the photos.\n\nOscar Lind\nAurelio Appliances Support", "Oscar Lind",
+     {("Oscar Lind", "WORKS_AT", "Aurelio Appliances Support")}, set()),
     # English. A signature's title line is no employer.
     ("See you there.\n\nMarta Sousa\nChief of Staff", "Marta Sousa",
      {("Marta Sousa", "HAS_ROLE", "Chief of Staff")}, {("Marta Sousa", "WORKS_AT", "Chief of Staff")}),

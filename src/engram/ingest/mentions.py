@@ -396,7 +396,7 @@ class MentionFinder:
         ):
             return "place"
         if len(words) <= 3 and (words[0] in actor_words or is_first_name(words[0])):
-            return "person"
+            return "thing" if any(ch.isdigit() for ch in name) else "person"  # Aurelio X2: a model
         return "thing"
 
 
