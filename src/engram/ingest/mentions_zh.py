@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engram.graph.places import is_chinese_place, is_world_place_zh
+from engram.ingest.brands_zh import brand_start
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
@@ -250,6 +251,13 @@ def structural_mentions(sentence: str) -> list[Found]:
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
+    found = [  # 恒/拓 精密机械: the brand jieba cut off before the industry word
+        (lead, end, sentence[lead:end], kind)
+        if kind == "organisation" and (lead := brand_start(words, offsets, start)) != start
+        else f
+        for f in found
+        for start, end, _, kind in (f,)
+    ]
     return [_with_owner(mention, found, sentence) for mention in found]
 
 

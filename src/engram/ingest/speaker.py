@@ -87,12 +87,15 @@ _ANNOUNCEMENT = re.compile(
 
 
 _MINUTES = re.compile(
-    r"^\s*(?:【[^】]{0,12}】\s*)?(?:[^\n，。！？：:,.!?]{0,16}?(?:会议?(?:纪要|记录)?|纪要|复盘)"
-    r"(?:\s+[^\n，。！？,.!?]{0,10})?|(?i:(?:meeting )?minutes|meeting notes|notes from [^\n]{1,40}))"
-    r"\s*[：:]?\s*\n"
+    r"^\s*(?:【[^】]{0,12}】\s*)?(?:"
+    r"[^\n，。！？：:,.!?]{0,16}?(?:会议?(?:纪要|记录)|纪要|复盘)(?:\s*[（(][^）)\n]{0,20}[)）])?\s*[：:]|"
+    r"(?![^\n]*[我你])[^\n，。！？：:,.!?]{0,16}?(?:(?<![站开要去在能不学就将也都还])会议?|纪要|复盘)(?:\s*[（(][^）)\n]{0,20}[)）])?"
+    r"(?:\s+[^\n，。！？,.!?]{0,10})?\s*[：:]?\s*\n|"
+    r"(?i:(?:meeting )?minutes|meeting notes|notes from [^\n]{1,40})\s*[：:]?\s*\n)"
 )
-"""A first line naming a meeting (行政例会纪要 5/7, 预算评审会, 技术规划会 1/14, "Meeting notes"): the lines
-below are what the meeting decided, not what its writer does."""
+"""A first line naming a meeting (行政例会纪要 5/7, 预算评审会, 会议纪要（12月18日 管理层周会）, 周会纪要：…,
+"Meeting notes"; not a stand-up, 站会：, which is its writer's own): the lines below are what the meeting
+decided, not what its writer does."""
 _OTHERS_DO = re.compile(r"他们|她们|对方|人家|[他她](?=说|讲|答应|表示|回复)|\b(?:they|he|she)\b", re.I)
 """Said before the date in its clause: someone else's promise or plan (他们说下周三之前给, "They meet on
 the 20th")."""
@@ -108,17 +111,17 @@ def minutes(text: str) -> bool:
     return bool(_MINUTES.match(text))
 
 
-def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool) -> bool:
+def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool, predicate: str) -> bool:
     """Return True when a budget, meeting or deadline with no named holder is not the speaker's:
     said by others in its clause or asked of all before it, with no first person after them
     (他们说周四之前能到, 请各部门报名，截止…, "they meet on the 14th"); or, with no first person
-    before ``cue`` (``first``), in a team announcement or a meeting's minutes (the team's, the
-    meeting's)."""
+    before ``cue`` (``first``), a budget or a deadline in a team announcement or a meeting's minutes
+    (the team's, the meeting's; a meeting there is one its writer attends)."""
     start = reading.clause_of(cue)[0]
     others = _OTHERS_DO.search(reading.text, start, cue) or _ASKED_OF_ALL.search(reading.text, 0, cue)
     if others and not _SPEAKS_OF_SELF.search(reading.text, others.end(), cue):
         return True
-    return not first and (message.announced or message.minutes)
+    return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
 
 
 def announcement(text: str) -> bool:

@@ -148,7 +148,7 @@ def subject_of(
                 predicate == "BUDGET"
                 and (owned_by_another(reading, cue) or (not first and someone_else(reading, cue)))
             ) or (predicate == "MEETING_AT" and owned_by_another(reading, cue))
-            theirs = theirs or not_the_speakers(reading, cue, message, first)
+            theirs = theirs or not_the_speakers(reading, cue, message, first, predicate)
             if not speaker.actor or theirs:
                 return None  # "客户张总说预算…", "their board meeting on Oct 14": someone else's
             return speaker.actor, 0.75 if first else 0.65
@@ -163,8 +163,9 @@ def subject_of(
     allowed = PERSON_TYPES if predicate in PERSONAL else _LEFT_TYPES
     if predicate in ("PHONE", "EMAIL") and (holder := number_holder(reading, cue, speaker.actor)) is not None:
         return (holder, 0.85) if holder else None  # 由行政部的邵斌跟我们对接，电话139…: his number
+    collective = message.announced or message.minutes  # said to a team, or a meeting's record
     found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed, match.start())
-    if found is not None and (found.name or not (message.announced and predicate in _ANNOUNCED)):
+    if found is not None and (found.name or not (collective and predicate in _ANNOUNCED)):
         return (found.name, found.weight) if found.name else None
     if pattern.named_subject:
         return None  # 货都在宁波: nobody said to be there
@@ -175,13 +176,13 @@ def subject_of(
     ]
     if inner and speaker.actor:  # "Email me at …", "reach me on …", "Lost my job as …"
         return speaker.actor, inner[0].weight
-    collective = (message.announced or message.minutes) and predicate not in ("PHONE", "EMAIL")
-    if speaker.actor and not collective and speaker_implied(reading, cue):
-        # an announcement's or minutes' statement with no subject is the team's or the meeting's (but
-        # a number, as on its signature, is still its writer's)
+    # an announcement's or minutes' statement with no subject is the team's or the meeting's (but a
+    # number, as on its signature, is still its writer's)
+    team_said = collective and predicate not in ("PHONE", "EMAIL")
+    if speaker.actor and not team_said and speaker_implied(reading, cue):
         if reading.lang == "zh" and message.topic_person and all(c.start > cue for c in reading.candidates):
             return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
         return speaker.actor, 0.85
-    if speaker.actor and message.announced and predicate in _ANNOUNCED:
+    if speaker.actor and collective and predicate in _ANNOUNCED:
         return speaker.actor, 0.8  # @全体 报销统一走飞书审批: the tools its writer's organisation uses
     return None

@@ -1,0 +1,43 @@
+"""The brand jieba cuts off before a company's industry word (恒/拓 精密机械, 朗升/v 医疗器械).
+
+An unknown brand is often split into single characters or tagged as a verb or a place, so the
+organisation read from the industry word alone (精密机械, 医疗器械) names every company of its trade.
+The two characters before it are taken back when jieba gives them a name's tag, or a verb's tag on a
+word its dictionary hardly knows (朗升, 衡信, 启明), or two single characters tagged as names or nouns;
+not a city said before the company (青岛海澜食品 stays 海澜食品) nor a verb of moving (调去研发部).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engram.graph.places import is_chinese_place
+from engram.nlp.tokenize import has_cjk, jieba_module
+
+_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "nz", "ns", "j", "ng", "zg"})
+_SINGLE_TAGS = _NAME_TAGS | {"n"}
+_TRADE_TAGS = frozenset({"n", "nz", "vn"})
+"""What the first word of an organisation named by its trade alone is tagged (精密机械/n, 外国语/nz)."""
+_MOVES = re.compile(r"[调入加去到来回跳派离进转]")
+"""The first character of the verbs jieba makes up before a unit or a firm (调去, 入职, 调到 研发部)."""
+_COMMON_WORD = 100
+"""jieba's dictionary frequency from which a two-character word tagged a verb is a verb (拜访 392,
+采购 1843), not an unknown brand (朗升, 衡信: none; 启明: 25)."""
+
+
+def brand_start(words: Sequence[tuple[str, str]], offsets: Sequence[int], start: int) -> int:
+    """Return where an organisation found at ``start`` (a word offset) begins with its brand taken
+    back from the words before it, else ``start``: only when the organisation opens with a common
+    noun (精密机械, 医疗器械, 外国语), not with a place or a name (北京总部, 麦田数科)."""
+    index = next((i for i, offset in enumerate(offsets) if offset == start), 0)
+    if index == 0 or words[index][1] not in _TRADE_TAGS:
+        return start
+    word, flag = words[index - 1]
+    if len(word) == 2 and has_cjk(word) and not _MOVES.match(word) and not is_chinese_place(word):
+        unknown_verb = flag.startswith("v") and jieba_module().dt.FREQ.get(word, 0) < _COMMON_WORD
+        return offsets[index - 1] if flag in _NAME_TAGS or unknown_verb else start
+    singles = words[index - 2 : index] if index >= 2 else ()
+    if len(singles) == 2 and all(len(w) == 1 and has_cjk(w) and f in _SINGLE_TAGS for w, f in singles):
+        return offsets[index - 2]
+    return start
