@@ -111,6 +111,22 @@ CASES: list[Case] = [
     ("Hi,\n\nI would like to cancel my membership.\n\nThanks,\nAnn", "Ann", set(),
      {("Ann", "CANCELLED", "membership")}),
     ("Acme cancelled their subscription.", "Ann", {("Acme", "CANCELLED", "subscription")}, set()),
+    # A team moved to what no gazetteer knows (a tool); a thing that died; stuff owned is a task.
+    ("I think we moved to Sentry last spring.", "Ann", set(), {("Ann", "LIVES_IN", "Sentry")}),
+    ("We moved to Denver last year.", "Ann", {("Ann", "LIVES_IN", "Denver")}, set()),
+    ("My phone died this morning.", "Ann", set(), {("Ann", "STATUS", "died")}),
+    ("Rosa owns the billing stuff while I'm out.", "Ann", {("Rosa", "RESPONSIBLE_FOR", "billing stuff")},
+     set()),
+    # A signature's name with its title, a partner's title; outside counsel; a role before a name.
+    ("Thanks.\n\nBest,\nLeah\n\nDr. Leah Moss\nHead of Research\nKestrel Labs", "Leah Moss",
+     {("Leah Moss", "WORKS_AT", "Kestrel Labs")}, {("Leah Moss", "WORKS_AT", "Dr. Leah Moss")}),
+    ("Thanks.\n\nOmar Reyes\nPeople Business Partner", "Omar Reyes",
+     {("Omar Reyes", "HAS_ROLE", "People Business Partner")},
+     {("Omar Reyes", "WORKS_AT", "People Business Partner")}),
+    ("I'm outside counsel for Brightline Foods on this deal.", "Ann", set(),
+     {("Ann", "WORKS_AT", "Brightline Foods")}),
+    ("Won it! Tomek is champion, signer is their CEO Piotr Nowak.", "Ann",
+     {("Piotr Nowak", "HAS_ROLE", "CEO")}, {("Tomek", "HAS_ROLE", "CEO")}),
     # Moving into a role, looking into a bug: no taste.
     ("I'm moving into a product role in June.", "Ann", set(), {("Ann", "LIKES", "product role")}),
     ("I'm really into pottery.", "Ann", {("Ann", "LIKES", "pottery")}, set()),
@@ -140,6 +156,17 @@ CASES: list[Case] = [
      {("高远", "WORKS_AT", "会计师事务所")}),
     ("黄磊下月调去研发部。", "高远", {("黄磊", "MEMBER_OF", "研发部")},
      {("黄磊", "MEMBER_OF", "调去研发部")}),
+    # A count of time, a share or the decimals of another number is no amount.
+    ("我们今年没有预算，明年一季度再说。", "高远", set(), {("高远", "BUDGET", 1)}),
+    ("星云软件续费一年报价为9.6万元。", "高远", {("星云软件续费", "PRICE", 96000)},
+     {("星云软件续费", "PRICE", 1)}),
+    ("我已经付了三晚的房费共1800元。", "高远", {("高远", "PAID", 1800)}, {("高远", "PAID", 3)}),
+    ("星云软件的单价从0.28元调整为0.31元。", "高远", set(), {("星云软件", "PRICE", 28)}),
+    # A home left is no employer; no need to resend is no tool stopped; your order is not mine.
+    ("我不在中关村住了，下周搬到亦庄。", "高远", {("高远", "MOVED_FROM", "中关村")},
+     {("高远", "LEFT_ORGANISATION", "中关村")}),
+    ("算了不用重发了，直接退款吧。", "高远", set(), {("高远", "STOPPED_USING", "重发")}),
+    ("关于贵司订购的500套工牌，样品已寄出。", "高远", set(), {("高远", "ORDERED", "工牌")}),
     # A registered name with its region in brackets is one company.
     ("拜访了晨光乳业（南京）有限公司，对接人是采购部的葛兰。", "高远",
      {("葛兰", "WORKS_AT", "晨光乳业（南京）有限公司")}, {("葛兰", "WORKS_AT", "有限公司")}),

@@ -240,9 +240,13 @@ ZH_DATE = (
     r"(?P<obj>(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|[0-9０-９一二三四五六七八九十两月日号周下本这个星期天年底初末.\-/点半上午下"
     r"中晚早明后今昨前礼拜分时刻整凌晨傍:：]){2,20})"
 )
-ZH_AMOUNT = rf"(?<![A-Za-z0-9-])(?<!从)(?P<obj>(?>{AMOUNT}))(?![遍次趟%％月日号半些点起份个天])"
-"""An amount: not the number of an id (KD-2406), a count of times (再过一遍) or of things (23起投诉), a
-share (10%, 一半), a date (有效期至12月31日) or the old value of a change (预算从200万加到了260万: 260万)."""
+ZH_AMOUNT = (
+    rf"(?<![A-Za-z0-9.-])(?<!从)(?P<obj>(?>{AMOUNT}))"
+    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍])"
+)
+"""An amount: not the number of an id (KD-2406), a count of times (再过一遍), of things (23起投诉) or of
+time (续费一年, 明年一季度, 两晚), a share (10%, 一半, 85折), a date (有效期至12月31日), the decimals of
+another number, or the old value of a change (预算从200万加到了260万, 从0.32元调整为0.35元: the new one)."""
 
 
 def zh_obj_before(suffix: str) -> str:

@@ -90,7 +90,7 @@ _LIST_OBJ = r"(?P<obj>(?:(?!,?\s(?:but|because|although|though|while|whereas)\s)
 """An object that may be a list ("reading, watching movies, and exploring nature")."""
 _RESPONSIBILITY = (
     r"(?:decision|flow|feature|migration|rollout|project|launch|integration|relationship|account|process|roadmap|"
-    r"pipeline|workflow|strategy|initiative|backlog|spec|budget|deal|renewal|contract)"
+    r"pipeline|workflow|strategy|initiative|backlog|spec|budget|deal|renewal|contract|stuff|tickets)"
 )
 """What one owns as a task, not as a possession ("owns the vendor decision")."""
 _BREEDS = (
@@ -494,7 +494,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", trigger="married|engaged to"),
     en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",
        0.8, subject="addressee", kind="value", trigger="friend|buddy|pal"),
-    en("STATUS", r"\b(?P<obj>passed away|died)\b", 0.8, kind="value", trigger="passed away|died"),
+    en("STATUS", r"(?<!laptop )(?<!phone )(?<!battery )(?<!computer )(?<!car )(?<!printer )(?<!plant )(?<!screen )"
+       r"(?<!monitor )(?<!charger )(?<!tablet )(?<!server )\b(?P<obj>passed away|died)\b", 0.8, kind="value",
+       trigger="passed away|died"),  # not "my laptop died": a thing broke
     en("STATUS", r"\b(?<!not )(?P<obj>retired)(?=\s(?:last|this|in|after|from|at|on|yesterday|today|recently|early)\b|"
        r"\s*[.!,;)]|$)", 0.8, kind="value", trigger="retired", supposable=True),  # not "a retired teacher"
     en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"

@@ -183,7 +183,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
        rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"
-       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))",
+       rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))"
+       rf"(?!,?\s(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))",  # "signer is their CEO Tomasz Nowicki": his role
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
     # "Ben Hartley takes over as inbound sales lead", "joins today as our new Data Engineering Manager",
     # "led by Marta Silva as Country Manager": a role taken on, said after "as" without an article

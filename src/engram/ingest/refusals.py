@@ -47,6 +47,12 @@ _ZH_LEAVES = re.compile(
 )
 """Said later in the clause of a role before a name (市场部经理陈凯已于3月31日离职, 辞去CEO职务): a role
 held no more; not one to be left (财务总监林海12月底退休)."""
+_OUTSIDE = re.compile(
+    r"\b(?:outside|external|independent)\s(?:[\w-]+\s)?(?:counsel|auditors?|consultants?|advis[eo]rs?|contractors?)\b",
+    re.I,
+)
+"""Who works for a firm from outside ("outside counsel for Fenwick & Roe"): its adviser, not its employee."""
+_YOURS = re.compile(r"贵司|贵公司|您|你们")
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _NOT_A_PRICE = re.compile(
@@ -95,6 +101,9 @@ _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
+_WE_MOVED = re.compile(r"\b(?:we|they)(?:'ve| have| had)?\s(?:\w+\s)?moved\s(?:over\s)?to\s+$", re.I)
+"""A team or a customer moved to somewhere no gazetteer knows: a tool or a vendor, no home."""
+_CAPITALISED = re.compile(r"[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*")
 _ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
 """A job changed ("moved from plant manager to VP Supply Chain"): no home."""
 _ONCE_MEANT = re.compile(
@@ -128,7 +137,8 @@ def refused(
         said_is = predicate == "HAS_ROLE" and match.group().startswith("是")
         cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
         former = _FORMER.search(match.group()) or before
-        return bool(sought or succeeded or unit or former or came_from or cleft or left)
+        outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
+        return bool(sought or succeeded or unit or former or came_from or cleft or left or outside)
     if predicate == "WORKS_FROM":
         away = not _AT_WORK.search(match.group()) and _AWAY_FROM_WORK.search(sentence)
         return bool(_ONE_DAY.search(sentence, *clause) or away)
@@ -149,7 +159,9 @@ def refused(
     if predicate == "LIVES_IN":
         lead_in = sentence[clause[0] : obj_start]
         firm = match.group("obj").rsplit(" ", 1)[-1] in ORG_WORDS or _FIRM_MOVE.search(lead_in)
-        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm)
+        named = _CAPITALISED.match(match.group("obj"))
+        tool = _WE_MOVED.search(lead_in) and not (named and is_place(named.group()))  # "we moved to Raygun"
+        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm or tool)
     if predicate in ("USES", "STOPPED_USING") and (
         _A_TIME.match(match.group("obj"))
         or is_place(match.group("obj"))
@@ -165,6 +177,8 @@ def refused(
         return True
     if predicate == "RESPONSIBLE_FOR" and _ZH_TASK.match(match.group("obj")):
         return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do, no area one answers for
+    if predicate == "ORDERED" and _YOURS.search(sentence, max(clause[0], match.start() - 4), match.start()):
+        return True  # 贵司订购的工牌: the addressee's order, whose company goes unnamed
     if predicate == "VISITED":
         return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
     if predicate == "PLANS_TO_VISIT":

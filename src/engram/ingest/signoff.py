@@ -52,7 +52,7 @@ _DEPARTMENT = {
     "zh": re.compile(r"[\u4e00-\u9fff]{1,6}[部组处科]"),
 }
 _EN_TITLE = re.compile(
-    rf"(?:[A-Z][\w&/-]*\s)*(?:Rep|Chair|Secretary|Treasurer|Dean|Lecturer|Fellow|Officer|Coordinator|Administrator|"
+    rf"(?:[A-Z][\w&/-]*\s)*(?:Rep|Partner|Chair|Secretary|Treasurer|Dean|Lecturer|Fellow|Officer|Coordinator|Administrator|"
     rf"Specialist|Advisor|Adviser|Counsel|Recruiter|Liaison|{EN_ROLE_NOUNS})|"
     r"(?:[A-Z][\w&/-]*\s)*(?:Head|Director|VP|Manager|Chief|Professor|Dean|Chair|President|Lecturer|Editor|Officer|"
     r"Lead)\s(?:of|for)\s[A-Z][\w&\s-]*",
@@ -94,7 +94,7 @@ def add_signature_facts(text: str, message: Message) -> None:
             continue  # "Retired, Boeing", "Student, Stanford University"
         # the writer's own name ("Ben Fletcher | Growth Lead | …") is no part; an address ("221B Baker
         # Street, London") ends the line
-        line = [part for part in line if _the_writer(part, message) != name]
+        line = [part for part in line if _the_writer(re.sub(r"^Dr\.?\s", "", part), message) != name]
         read = list(itertools.takewhile(lambda part: not _NOT_A_NAME.search(part), line))
         company = _line_company(read, lang)
         for part in read:
