@@ -19,6 +19,9 @@ NOT_THE_SPEAKERS: list[tuple[str, str]] = [
     ("催过了，对方说下周三之前给。", "高远"),
     ("春季团建定在4月，请各部门报名，截止3月20日。", "高远"),
     ("Sven said the board wants more time. They meet on the 14th.", "Ruth"),
+    ("大家注意，从下周起周报改成周五下午5点前交。", "高远"),
+    ("抱歉，快递那边改成了今天下午5点前上门。", "高远"),
+    ("Kickoff notes\n- Budget for phase one is $60k\n- Security review due by June 24", "Ruth"),
 ]  # fmt: skip
 
 
@@ -162,6 +165,9 @@ CASES: list[Case] = [
      {("星云软件续费", "PRICE", 1)}),
     ("我已经付了三晚的房费共1800元。", "高远", {("高远", "PAID", 1800)}, {("高远", "PAID", 3)}),
     ("星云软件的单价从0.28元调整为0.31元。", "高远", set(), {("星云软件", "PRICE", 28)}),
+    # Where a firm's stores are is no one's home.
+    ("我们一共9家门店，其中6家在苏州，3家在无锡。", "高远", set(), {("高远", "LIVES_IN", "苏州")}),
+    ("我住在苏州。", "高远", {("高远", "LIVES_IN", "苏州")}, set()),
     # A home left is no employer; no need to resend is no tool stopped; your order is not mine.
     ("我不在中关村住了，下周搬到亦庄。", "高远", {("高远", "MOVED_FROM", "中关村")},
      {("高远", "LEFT_ORGANISATION", "中关村")}),

@@ -103,6 +103,7 @@ _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
 _WE_MOVED = re.compile(r"\b(?:we|they)(?:'ve| have| had)?\s(?:\w+\s)?moved\s(?:over\s)?to\s+$", re.I)
 """A team or a customer moved to somewhere no gazetteer knows: a tool or a vendor, no home."""
+_COUNTED_IN = re.compile(r"[\d一二两三四五六七八九十]+[家个间座所处]\s*(?:都|也)?在$")
 _CAPITALISED = re.compile(r"[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*")
 _ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
 """A job changed ("moved from plant manager to VP Supply Chain"): no home."""
@@ -161,7 +162,8 @@ def refused(
         firm = match.group("obj").rsplit(" ", 1)[-1] in ORG_WORDS or _FIRM_MOVE.search(lead_in)
         named = _CAPITALISED.match(match.group("obj"))
         tool = _WE_MOVED.search(lead_in) and not (named and is_place(named.group()))  # "we moved to Raygun"
-        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm or tool)
+        counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
+        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm or tool or counted)
     if predicate in ("USES", "STOPPED_USING") and (
         _A_TIME.match(match.group("obj"))
         or is_place(match.group("obj"))

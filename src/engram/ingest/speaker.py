@@ -80,7 +80,7 @@ def someone_else(reading: Sentence, cue: int) -> bool:
 
 
 _ANNOUNCEMENT = re.compile(
-    r"^\s*(?:【[^】]{0,12}】\s*)?(?:@(?:全体|所有人)|各位|全体|(?:行政|人事|IT|财务)?(?:通知|公告|提醒)[:：]|"
+    r"^\s*(?:【[^】]{0,12}】\s*)?(?:@(?:全体|所有人)|各位|全体|大家(?:请)?注意|(?:行政|人事|IT|财务)?(?:通知|公告|提醒)[:：]|"
     r"(?i:@(?:all|channel|here|everyone)\b|(?:hi|hello|hey) (?:all|team|everyone)\b|reminder:|"
     r"heads up,? (?:team|all)\b|announcement:|psa:))"
 )
@@ -91,14 +91,19 @@ _MINUTES = re.compile(
     r"[^\n，。！？：:,.!?]{0,16}?(?:会议?(?:纪要|记录)|纪要|复盘)(?:\s*[（(][^）)\n]{0,20}[)）])?\s*[：:]|"
     r"(?![^\n]*[我你])[^\n，。！？：:,.!?]{0,16}?(?:(?<![站开要去在能不学就将也都还])会议?|纪要|复盘)(?:\s*[（(][^）)\n]{0,20}[)）])?"
     r"(?:\s+[^\n，。！？,.!?]{0,10})?\s*[：:]?\s*\n|"
-    r"(?i:(?:meeting )?minutes|meeting notes|notes from [^\n]{1,40})\s*[：:]?\s*\n)"
+    r"(?![^\n]*(?:\b(?i:I|we|my|our|you|thanks)\b|!))"
+    r"(?i:[^\n]{0,40}?\b(?:minutes|notes|sync|retro|all-hands|steering committee)\b[^\n:]{0,20})"
+    r"\s*[：:]?\s*\n)"
 )
 """A first line naming a meeting (行政例会纪要 5/7, 预算评审会, 会议纪要（12月18日 管理层周会）, 周会纪要：…,
-"Meeting notes"; not a stand-up, 站会：, which is its writer's own): the lines below are what the meeting
-decided, not what its writer does."""
-_OTHERS_DO = re.compile(r"他们|她们|对方|人家|[他她](?=说|讲|答应|表示|回复)|\b(?:they|he|she)\b", re.I)
-"""Said before the date in its clause: someone else's promise or plan (他们说下周三之前给, "They meet on
-the 20th")."""
+"Meeting notes", "Bellweather kickoff notes", "PS team sync"; not a stand-up, 站会：, which is its
+writer's own): the lines below are what the meeting decided, not what its writer does."""
+_OTHERS_DO = re.compile(
+    r"他们|她们|对方|人家|(?<!我们)(?<!咱们)(?<![我你这])那边|[他她](?=说|讲|答应|表示|回复)|\b(?:they|he|she)\b",
+    re.I,
+)
+"""Said before the date in its clause: someone else's promise or plan (他们说下周三之前给, 快递那边改成了
+今天下午5点前上门, "They meet on the 20th")."""
 _ASKED_OF_ALL = re.compile(
     r"请(?:大家|各位|各部门|各组|全员|所有人)|\b(?:everyone|all of you) (?:please|must)\b", re.I
 )
