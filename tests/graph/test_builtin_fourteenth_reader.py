@@ -3,10 +3,13 @@ these tests, never theirs)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from test_builtin_clauses import Case, Triple, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
+from engram.nlp.dates import date_facts
 
 NOT_THE_SPEAKERS: list[tuple[str, str]] = [
     # A meeting's minutes and a team announcement: their deadlines and budgets are the meeting's, the
@@ -22,6 +25,9 @@ NOT_THE_SPEAKERS: list[tuple[str, str]] = [
     ("大家注意，从下周起周报改成周五下午5点前交。", "高远"),
     ("抱歉，快递那边改成了今天下午5点前上门。", "高远"),
     ("Kickoff notes\n- Budget for phase one is $60k\n- Security review due by June 24", "Ruth"),
+    # A stand-up's "yesterday" and a review asked for are no meetings.
+    ("standup: yesterday wrapped up the export PR. today on-call.", "Ruth"),
+    ("Mocks are in Figma. Raj please review by Thursday.", "Ruth"),
 ]  # fmt: skip
 
 
@@ -130,6 +136,10 @@ CASES: list[Case] = [
      {("Ann", "WORKS_AT", "Brightline Foods")}),
     ("Won it! Tomek is champion, signer is their CEO Piotr Nowak.", "Ann",
      {("Piotr Nowak", "HAS_ROLE", "CEO")}, {("Tomek", "HAS_ROLE", "CEO")}),
+    # A legal form after a comma is no company; a note's meeting field is a meeting.
+    ("Talk soon.\n\nBest regards,\nRui Costa\nSales Director\nMarlin Foods, Lda.", "Rui Costa",
+     {("Rui Costa", "WORKS_AT", "Marlin Foods")}, {("Rui Costa", "WORKS_AT", "Lda.")}),
+    ("Next meeting: April 30.", "Ann", {("Ann", "MEETING_AT", "2024-04-30")}, set()),
     # Moving into a role, looking into a bug: no taste.
     ("I'm moving into a product role in June.", "Ann", set(), {("Ann", "LIKES", "product role")}),
     ("I'm really into pottery.", "Ann", {("Ann", "LIKES", "pottery")}, set()),
@@ -173,6 +183,8 @@ CASES: list[Case] = [
      {("高远", "LEFT_ORGANISATION", "中关村")}),
     ("算了不用重发了，直接退款吧。", "高远", set(), {("高远", "STOPPED_USING", "重发")}),
     ("关于贵司订购的500套工牌，样品已寄出。", "高远", set(), {("高远", "ORDERED", "工牌")}),
+    # 跟进中 is under way, no responsibility.
+    ("本周签约：知屿教育\n跟进中：沛然生物、青峦茶业", "高远", set(), {("高远", "RESPONSIBLE_FOR", "中")}),
     # A registered name with its region in brackets is one company.
     ("拜访了晨光乳业（南京）有限公司，对接人是采购部的葛兰。", "高远",
      {("葛兰", "WORKS_AT", "晨光乳业（南京）有限公司")}, {("葛兰", "WORKS_AT", "有限公司")}),
@@ -184,3 +196,20 @@ def test_fourteenth_to_sixteenth_readers_classes(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "said_on", "valid_at"),
+    [
+        ("我们五月中旬搬到滨江。", datetime(2024, 4, 20, tzinfo=UTC), datetime(2024, 5, 1, tzinfo=UTC)),
+        ("我们3月份搬到杭州。", datetime(2025, 1, 7, tzinfo=UTC), datetime(2025, 3, 1, tzinfo=UTC)),
+        ("我们五月搬到了滨江。", datetime(2024, 4, 20, tzinfo=UTC), datetime(2023, 5, 1, tzinfo=UTC)),
+        ("我们3月份搬到杭州。", datetime(2024, 5, 10, tzinfo=UTC), datetime(2024, 3, 1, tzinfo=UTC)),
+    ],
+)
+def test_a_chinese_month_said_alone_is_the_nearest_unless_told_as_past(
+    extractor: BuiltinExtractor, text: str, said_on: datetime, valid_at: datetime
+) -> None:
+    result = date_facts(extractor.extract_text(text, actor="高远", at=said_on), said_on, fallback_text=text)
+    (moved,) = [f for f in result.facts if f.predicate == "LIVES_IN"]
+    assert moved.valid_at == valid_at

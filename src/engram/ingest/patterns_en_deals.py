@@ -153,12 +153,14 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
     # not "on-call", nor a meeting wished well ("good luck with the presentation today": the listener's)
-    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)(?<!\bon )\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
+    # nor a task asked for ("please review by Thursday")
+    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)(?<!\bon )(?<!please )(?<!pls )(?<!\bto )\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
        rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
-    # "Next meeting: April 30, 10am ET": a note's field
-    en("MEETING_AT", rf"\b(?:next |our next |the next )?(?:{_MEETINGS})\s?[:：]\s?(?:on\s)?{EN_DATE}", 0.8,
+    # "Next meeting: April 30, 10am ET": a note's field (not "standup: yesterday finished …": its sections)
+    en("MEETING_AT", rf"\b(?:next |our next |the next )?(?:{_MEETINGS})\s?[:：]\s?(?:on\s)?(?!\s*(?:yesterday|today)\b)"
+       rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
     en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),

@@ -177,8 +177,8 @@ def refused(
         # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool;
         # 不去日本了: a country; 6楼不用爬了: one character after 用 is a verb, no tool
         return True
-    if predicate == "RESPONSIBLE_FOR" and _ZH_TASK.match(match.group("obj")):
-        return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do, no area one answers for
+    if predicate == "RESPONSIBLE_FOR" and (_ZH_TASK.match(match.group("obj")) or match.group("obj") == "中"):
+        return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do; 跟进中: under way
     if predicate == "ORDERED" and _YOURS.search(sentence, max(clause[0], match.start() - 4), match.start()):
         return True  # 贵司订购的工牌: the addressee's order, whose company goes unnamed
     if predicate == "VISITED":

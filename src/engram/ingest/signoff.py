@@ -29,6 +29,9 @@ from engram.nlp.tokenize import has_cjk
 _EN_NAME = re.compile(r"(?:Dr\.?\s)?[A-Z][a-z]+(?:[ '-](?:O['’]|Mc|Mac)?[A-Z][a-z]+){1,2}")
 """A writer's name: "Irene Malik", "Kevin O'Brien", "Dana McKay"."""
 _PARTS = re.compile(r"\s*(?:[,，|｜·•/\u3000]|\s[-–—]\s|\s{2,})\s*")
+_LEGAL_FORM = re.compile(
+    r"(?:Ltd|Lda|Inc|LLC|LLP|GmbH|S\.?A|AG|B\.?V|N\.?V|Oy|AB|PLC|Pty|KK|Co|Corp|S\.?L|SAS|S\.?r\.?l|S\.?p\.?A)\.?"
+)
 _NOT_A_NAME = re.compile(
     r"\d|@|https?:|www\.|\b(?:tel|phone|mobile|cell|fax|ext|suite|street|st\.|ave|avenue|road|rd\.|blvd|floor|"
     r"linkedin|twitter|facebook|instagram|wechat|github|website|blog|notice|confidential\w*|disclaimer)\b|"
@@ -152,8 +155,9 @@ def _a_company(part: str, lang: str) -> bool:
 
 def _parts(line: str) -> list[str]:
     """Return a signature line's parts: split at commas, bars and wide gaps, and a Chinese line also
-    at single spaces (采购部 曹雪, 恒泰建材 采购部)."""
-    parts = [p for p in _PARTS.split(line) if p]
+    at single spaces (采购部 曹雪, 恒泰建材 采购部); a legal form after a comma is no part ("Lumenpath
+    Partners, Lda.")."""
+    parts = [p for p in _PARTS.split(line) if p and not _LEGAL_FORM.fullmatch(p)]
     return [w for p in parts for w in p.split()] if has_cjk(line) else parts
 
 

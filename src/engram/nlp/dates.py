@@ -173,6 +173,7 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
         _FUTURE_CUE.search(said_before)
         or _ZH_FUTURE_AFTER.match(text, span.span[1])
         or _starts_ahead(span, said_before, text, reference)
+        or _nearer_ahead(span, said_before, text, reference)
     )
     if over <= reference.astimezone(UTC) and future:
         return _shifted(span, lambda moment: _years_later(moment, 1))
@@ -181,6 +182,19 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
         # "I went to Tokyo on December 20th", 12月20号去了东京, said in November: last December's
         return _shifted(span, lambda moment: _years_later(moment, -1))
     return span
+
+
+def _nearer_ahead(span: DateSpan, said_before: str, text: str, reference: datetime) -> bool:
+    """Return True for a Chinese month or day said alone (五月中旬搬到滨江, 12月启动) in a clause with
+    nothing of the past (了, 过, 已经, 上个月…) when its next occurrence is nearer than its last: with no
+    tense to read, the nearest (said in April, 五月 is next month, not eleven months ago)."""
+    if span.start is None or not has_cjk(span.text):
+        return False
+    after = _CLAUSE_END.split(_SENTENCE_END.split(text[span.span[1] :], maxsplit=1)[0], maxsplit=1)[0]
+    if is_past(_CLAUSE_END.split(said_before)[-1] + span.text + after, "zh"):
+        return False
+    now = reference.astimezone(UTC)
+    return _years_later(span.start, 1) - now < now - span.start
 
 
 def _starts_ahead(span: DateSpan, said_before: str, text: str, reference: datetime) -> bool:
