@@ -41,6 +41,7 @@ from engram.ingest.clauses import (
     never_began,
     trim_object,
 )
+from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
 from engram.ingest.frames import UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
 from engram.ingest.implied import add_implied_facts
@@ -200,6 +201,7 @@ class BuiltinExtractor:
             add_names_given(message, reading)
         add_signature_facts(text, message)
         add_ordered_products(message)
+        apply_corrections(text, message)
         add_implied_facts(message, text)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:
