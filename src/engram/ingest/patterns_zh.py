@@ -397,7 +397,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:换成|改用|换用|转用|切换到|迁移到)", 0.8, require_mention=True, negatable=False, object_type="product",
        trigger="以前|之前|原来|过去"),
     # 不用等了, 不用来了: "no need to", not a stop
-    zh("STOPPED_USING", rf"(?:已经|早就|再也)?不(?!用(?:等|急|着急|担心|操心|客气|谢|麻烦|管|来|去|说|回|找|再|重|寄|送|发|交|付|退|改|换|加|补))"
+    zh("STOPPED_USING", rf"(?:已经|早就|再也)?不(?!用(?:等|急|着急|担心|操心|客气|谢|麻烦|管|来|去|说|回|找|再|重|寄|送|交|付|退|改|换|加|补))"
        rf"{DO}(?P<obj>[^{ZH_STOP}]{{0,6}}?)了", 0.8, kind="value",
        antecedent=True, negatable=False, trigger="不"),
     zh("STOPPED_USING", rf"(?:不再|再也不|没再|很久没|好久没){DO}(?P<obj>[^{ZH_STOP}]{{1,10}}?)(?=了|[{ZH_STOP}]|$)", 0.8,
