@@ -92,6 +92,13 @@ CASES: list[Case] = [
     # A model number after a brand that is also a name is no person; a support desk is its firm's.
     ("Thanks for the photos.\n\nOscar Lind\nAurelio Appliances Support", "Oscar Lind",
      {("Oscar Lind", "WORKS_AT", "Aurelio Appliances Support")}, set()),
+    # An offer accepted is the employer to be; joined (in May) as a role is the employer.
+    ("I've accepted an offer from Lumio Labs, starting in May.", "Ann", {("Ann", "WORKS_AT", "Lumio Labs")},
+     set()),
+    ("I accepted Brightwave's offer!", "Ann", {("Ann", "WORKS_AT", "Brightwave")}, set()),
+    ("We took the offer from Acme Capital for the building.", "Ann", set(),
+     {("Ann", "WORKS_AT", "Acme Capital")}),
+    ("Jon joined Acme in May as head of sales.", "Ann", {("Jon", "WORKS_AT", "Acme")}, set()),
     # English. A signature's title line is no employer.
     ("See you there.\n\nMarta Sousa\nChief of Staff", "Marta Sousa",
      {("Marta Sousa", "HAS_ROLE", "Chief of Staff")}, {("Marta Sousa", "WORKS_AT", "Chief of Staff")}),

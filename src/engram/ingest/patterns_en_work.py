@@ -67,6 +67,11 @@ _EVENT_AFTER = (
     r"event|booth|dinner|party|trade show)\b)"
 )
 """After "at": an event one meets people at ("at the Gartner summit"), not where they work."""
+_ONES_OWN_ACCEPTANCE = (
+    r"(?<!\bwe )(?<!\bthey )(?<!\bwe've )(?<!\bthey've )(?<!\bwe have )\b(?:accepted|accepting) "
+)
+"""An offer accepted by its speaker or a person, not by "we" or "they" (a house sold, a deal)."""
+
 EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # ── work and study ───────────────────────────────────────────────────────────────────
     en("LEFT_ORGANISATION", rf"\b(?:(?:left|leaving|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
@@ -165,9 +170,16 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),
-    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}(?=\sas\s(?:(?:a|an|the|our|their)\s)?(?:new\s)?(?!student|volunteer|officer|intern)"
-       rf"{EN_ROLE}\b)", 0.85,
-       require_mention=True, object_type="organisation", trigger="join"),  # joined Acme as head of…
+    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}"
+       rf"(?=(?:\s(?:in|on|last|this|back in)\s\w+)?\sas\s(?:(?:a|an|the|our|their)\s)?(?:new\s)?"
+       rf"(?!student|volunteer|officer|intern){EN_ROLE}\b)", 0.85,
+       require_mention=True, object_type="organisation", trigger="join"),  # joined Acme (in May) as head of…
+    # "I accepted an offer from Norrland Systems", "accepted Ferrowind's offer": the employer to be (not
+    # what we or they accept: "We accepted an offer from the Hendersons on our house")
+    en("WORKS_AT", rf"{_ONES_OWN_ACCEPTANCE}(?:the |an |their |a )?(?:job )?offer (?:from|at|with) "
+       rf"{EN_OBJ}", 0.8, require_mention=True, object_type="organisation", trigger="offer"),
+    en("WORKS_AT", rf"{_ONES_OWN_ACCEPTANCE}(?P<obj>{EN_CAPS})['’]s (?:job )?offer\b", 0.8,
+       require_mention=True, object_type="organisation", trigger="offer"),
     # "Lisa Tran is leaving to join Nordstrom": leaving for another employer is joining it
     en("WORKS_AT", rf"\b(?:leaving|leaves|left|quit|quitting|resigned|resigning)\b[^.;]{{0,40}}?\bto join {EN_OBJ}", 0.8,
        require_mention=True, strict=True, object_type="organisation", negatable=False, trigger="to join"),
