@@ -53,6 +53,7 @@ _OUTSIDE = re.compile(
 )
 """Who works for a firm from outside ("outside counsel for Fenwick & Roe"): its adviser, not its employee."""
 _YOURS = re.compile(r"贵司|贵公司|您|你们")
+"""Whose an order is when said right before it (贵司订购的): the addressee's."""
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _NOT_A_PRICE = re.compile(
@@ -97,6 +98,7 @@ _ZH_SIDE = re.compile(r"(?:我们|你们|他们|咱们)?(?:这边|那边)|我们
 _ZH_TASK = re.compile(r"[把去到给将帮]")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _A_QUARTER = re.compile(r"(?:今年|明年|下半年|上半年)?(?:Q[1-4]|[一二三四1-4]季度)|年底|年初|月底|月初", re.I)
+"""A part of the year (今年Q4, 一季度, 年底): a time, no place one goes to."""
 _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re.I)
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
@@ -104,7 +106,9 @@ _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted
 _WE_MOVED = re.compile(r"\b(?:we|they)(?:'ve| have| had)?\s(?:\w+\s)?moved\s(?:over\s)?to\s+$", re.I)
 """A team or a customer moved to somewhere no gazetteer knows: a tool or a vendor, no home."""
 _COUNTED_IN = re.compile(r"[\d一二两三四五六七八九十]+[家个间座所处]\s*(?:都|也)?在$")
+"""A count of sites before 在 (其中8家在南京): where a firm's stores are."""
 _CAPITALISED = re.compile(r"[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*")
+"""The name that opens an English object ("Denver" of "Denver last year")."""
 _ROLE_CHANGE = re.compile(rf"\bfrom\s(?:[\w-]+\s){{0,3}}?(?:{EN_ROLE_RX.pattern})\s+to\s+$", re.I)
 """A job changed ("moved from plant manager to VP Supply Chain"): no home."""
 _ONCE_MEANT = re.compile(
