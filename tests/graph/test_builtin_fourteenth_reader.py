@@ -112,6 +112,9 @@ CASES: list[Case] = [
     ("I own a blue Vespa.", "Ann", {("Ann", "OWNS", "blue Vespa")},
      {("Ann", "RESPONSIBLE_FOR", "blue Vespa")}),
     ("Kim will own the deal going forward.", "Ann", set(), {("Kim", "OWNS", "deal going forward")}),
+    # A team is no employer.
+    ("I work at the Search team now.", "Ann", set(), {("Ann", "WORKS_AT", "Search")}),
+    ("I work at Globex now.", "Ann", {("Ann", "WORKS_AT", "Globex")}, set()),
     # A move from one firm to another is a job, no home.
     ("Lena Fox moved from Harbor Insurance to Pell Mutual.", "Ann", set(),
      {("Lena Fox", "LIVES_IN", "Pell Mutual")}),

@@ -143,7 +143,8 @@ def refused(
         cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
         former = _FORMER.search(match.group()) or before
         outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
-        return bool(sought or succeeded or unit or former or came_from or cleft or left or outside)
+        team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
+        return bool(sought or succeeded or unit or former or came_from or cleft or left or outside or team)
     if predicate == "WORKS_FROM":
         away = not _AT_WORK.search(match.group()) and _AWAY_FROM_WORK.search(sentence)
         return bool(_ONE_DAY.search(sentence, *clause) or away)
