@@ -112,6 +112,9 @@ CASES: list[Case] = [
     ("I own a blue Vespa.", "Ann", {("Ann", "OWNS", "blue Vespa")},
      {("Ann", "RESPONSIBLE_FOR", "blue Vespa")}),
     ("Kim will own the deal going forward.", "Ann", set(), {("Kim", "OWNS", "deal going forward")}),
+    # A pregnancy said as news; a delivery expected is none.
+    ("My sister Nora is pregnant, due in May!", "Ann", {("Nora", "STATUS", "pregnant")}, set()),
+    ("We are expecting a delivery tomorrow.", "Ann", set(), {("Ann", "STATUS", "expecting")}),
     # A team is no employer.
     ("I work at the Search team now.", "Ann", set(), {("Ann", "WORKS_AT", "Search")}),
     ("I work at Globex now.", "Ann", {("Ann", "WORKS_AT", "Globex")}, set()),
@@ -196,6 +199,10 @@ CASES: list[Case] = [
     ("关于贵司订购的500套工牌，样品已寄出。", "高远", set(), {("高远", "ORDERED", "工牌")}),
     # 跟进中 is under way, no responsibility.
     ("本周签约：知屿教育\n跟进中：沛然生物、青峦茶业", "高远", set(), {("高远", "RESPONSIBLE_FOR", "中")}),
+    # A state of health said as news, dated by its own words.
+    ("我姐怀孕了，预产期是明年5月。", "高远", {("高远的姐姐", "STATUS", "怀孕")}, set()),
+    ("我爸住院了，在市一院。", "高远", {("高远的爸爸", "STATUS", "住院")}, set()),
+    ("我们还没怀上。", "高远", set(), {("高远", "STATUS", "怀上")}),
     # A registered name with its region in brackets is one company.
     ("拜访了晨光乳业（南京）有限公司，对接人是采购部的葛兰。", "高远",
      {("葛兰", "WORKS_AT", "晨光乳业（南京）有限公司")}, {("葛兰", "WORKS_AT", "有限公司")}),

@@ -499,6 +499,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="passed away|died"),  # not "my laptop died": a thing broke
     en("STATUS", r"\b(?<!not )(?P<obj>retired)(?=\s(?:last|this|in|after|from|at|on|yesterday|today|recently|early)\b|"
        r"\s*[.!,;)]|$)", 0.8, kind="value", trigger="retired", supposable=True),  # not "a retired teacher"
+    # "My wife is pregnant", "Dad is in the hospital": a state of health said as news
+    en("STATUS", r"\b(?:is|'s|are|was)\s(?:now\s)?(?P<obj>pregnant|expecting(?=\s*(?:[.!,;]|$|a baby|twins))|"
+       r"in (?:the )?hospital)\b", 0.8, kind="value", supposable=True, introduces=True,
+       trigger="pregnant|expecting|hospital"),
     en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
        r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
     en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,

@@ -135,6 +135,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
     zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
     zh("STATUS", r"(?P<obj>转正|升职)了", 0.8, kind="value", named_subject=True, trigger="转正|升职"),  # 小宋转正了
+    # 我老婆怀孕了, 我妈住院了: a state of health said as news
+    zh("STATUS", r"(?<!没)(?<!不)(?<!想)(?<!要)(?P<obj>怀孕|怀上|住院|出院|骨折)了", 0.8, kind="value", supposable=True,
+       introduces=True, trigger="怀孕|怀上|住院|出院|骨折"),  # dated by its own words, not 预产期明年3月 after it
     zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
     zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{ISSUES})", 0.75, subject="topic", kind="value",
