@@ -23,7 +23,7 @@ from rapidfuzz import fuzz, process
 from engram.graph.arbitrate import ArbitrationSettings, Claim, Decision, arbitrate
 from engram.graph.ending import ended_facts, thread_values, value_as_object
 from engram.graph.entities import absorb, attribute_values, first_episode, keys_of, name_keys, new_entity
-from engram.graph.evidence import as_speaker, known_facts, mention_facts, profile_of
+from engram.graph.evidence import NAMED_BY_TAIL, as_speaker, known_facts, mention_facts, profile_of, tail_of
 from engram.graph.live import LiveFacts
 from engram.graph.nicknames import form_keys, form_similarity
 from engram.graph.refine import refiner
@@ -297,6 +297,9 @@ class GraphBuilder:
             limit=None,
         )
         similar = {keys[index][0] for _, _, index in spelled}
+        if mention.type in NAMED_BY_TAIL:  # "CRM rollout" for the one "Northwind CRM rollout" known
+            tails = [entity_id for entity_id, known_names in pool if tail_of(key, keys_of(known_names))]
+            similar |= set(tails) if len(tails) == 1 else set()
         matching = [
             entity_id for entity_id, known_names in pool if entity_id in similar or is_form(known_names)
         ]

@@ -7,7 +7,7 @@ neighbour ids or ``v:<value>``), which engram.graph.resolve compares.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from engram.graph.entities import attribute_values
 from engram.graph.resolve import SPEAKER_ATTRIBUTE, Profile
@@ -16,7 +16,22 @@ from engram.models.graph import Entity, EntityIn, Extraction
 from engram.nlp.names import normalise_name
 from engram.storage.protocol import Txn
 
-__all__ = ["as_speaker", "known_facts", "mention_facts", "profile_of"]
+__all__ = ["NAMED_BY_TAIL", "as_speaker", "known_facts", "mention_facts", "profile_of", "tail_of"]
+
+NAMED_BY_TAIL = frozenset({"project", "deal"})
+"""Types whose shorter name is often the tail of the full one ("the CRM rollout" of "the Northwind CRM
+rollout", 续约 of 苍穹游戏续约)."""
+
+
+def tail_of(key: str, known_keys: Iterable[str]) -> bool:
+    """Return True when one of two normalised names ends the other at a word boundary and the shorter
+    has two words or more ("crm rollout" / "northwind crm rollout"): the same thing named shorter,
+    evidence for a merge candidate (resolution weighs it with the rest)."""
+    for known in known_keys:
+        short, full = sorted((key, known), key=len)
+        if short != full and full.endswith(" " + short) and " " in short:
+            return True
+    return False
 
 
 def mention_facts(
