@@ -298,8 +298,8 @@ class GraphBuilder:
         )
         similar = {keys[index][0] for _, _, index in spelled}
         if mention.type in NAMED_BY_TAIL:  # "CRM rollout" for the one "Northwind CRM rollout" known
-            tails = [entity_id for entity_id, known_names in pool if tail_of(key, keys_of(known_names))]
-            similar |= set(tails) if len(tails) == 1 else set()
+            tails = {entity_id for entity_id, known in keys if tail_of(key, known)}
+            similar |= tails if len(tails) == 1 else set()
         matching = [
             entity_id for entity_id, known_names in pool if entity_id in similar or is_form(known_names)
         ]

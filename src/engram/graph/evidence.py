@@ -7,7 +7,7 @@ neighbour ids or ``v:<value>``), which engram.graph.resolve compares.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from engram.graph.entities import attribute_values
 from engram.graph.resolve import SPEAKER_ATTRIBUTE, Profile
@@ -23,15 +23,12 @@ NAMED_BY_TAIL = frozenset({"project", "deal"})
 rollout", 续约 of 苍穹游戏续约)."""
 
 
-def tail_of(key: str, known_keys: Iterable[str]) -> bool:
+def tail_of(key: str, known: str) -> bool:
     """Return True when one of two normalised names ends the other at a word boundary and the shorter
     has two words or more ("crm rollout" / "northwind crm rollout"): the same thing named shorter,
     evidence for a merge candidate (resolution weighs it with the rest)."""
-    for known in known_keys:
-        short, full = sorted((key, known), key=len)
-        if short != full and full.endswith(" " + short) and " " in short:
-            return True
-    return False
+    short, full = sorted((key, known), key=len)
+    return short != full and full.endswith(" " + short) and " " in short
 
 
 def mention_facts(

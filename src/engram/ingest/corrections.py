@@ -39,7 +39,7 @@ def apply_corrections(text: str, message: Message) -> None:
         return
     keys = list(message.facts)
     spans = {key: _sentence_span(text, message.facts[key].fact) for key in keys}
-    order = sorted(keys, key=lambda key: (spans[key][0], keys.index(key)))
+    order = sorted(keys, key=lambda key: spans[key][0])  # stable: ties keep the order they were read
     taken_back: set[Key] = set()
     for first, later in combinations(order, 2):
         old, new = message.facts[first], message.facts[later]

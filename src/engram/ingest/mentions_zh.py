@@ -138,10 +138,13 @@ PRODUCT = re.compile(
 _DOCUMENT = re.compile(r"(?:服务|采购|销售|租赁|劳动|框架|保密|合作|代理|供货|维保|续约)?合同(?!额|金额|价)")
 _LAW_FIRM = re.compile(r"(?:(?<=^)|(?<=[^\u4e00-\u9fff]))[\u4e00-\u9fff]{2,4}?(?:律师事务所|律所)")
 """恒远律所: a firm whose suffix jieba cuts apart (律/nr 所/u), said first in its clause."""
+ZH_REGION_AND_TRADE = r"[（(][\u4e00-\u9fff]{2,4}[)）][\u4e00-\u9fff]{0,6}?"
+"""What a registered name says between its brand and its legal form: its region and trade, （上海）信息技术
+of 极光云阁（上海）信息技术有限公司."""
+_REGISTERED_TAIL = rf"{ZH_REGION_AND_TRADE}(?:股份)?有限(?:责任)?公司"
 _REGISTERED = re.compile(
     r"(?:(?<=^)|(?<=[^\u4e00-\u9fff])|(?<=[是在与和跟给从为对向访])|(?<=加入|来自|入职|代表))"
-    r"(?!拜访|联系|我们|感谢|来自|加入|入职|代表|关于|致|[了的过着])[\u4e00-\u9fff]{2,6}?[（(][\u4e00-\u9fff]{2,4}[)）]"
-    r"[\u4e00-\u9fff]{0,6}?(?:股份)?有限(?:责任)?公司"
+    rf"(?!拜访|联系|我们|感谢|来自|加入|入职|代表|关于|致|[了的过着])[\u4e00-\u9fff]{{2,6}}?{_REGISTERED_TAIL}"
 )
 """A company's registered name, its region in brackets (极光云阁（上海）信息技术有限公司): one name, however
 jieba cuts the unknown words before the region."""
@@ -251,19 +254,20 @@ def structural_mentions(sentence: str) -> list[Found]:
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
-    found = [  # 恒/拓 精密机械: the brand jieba cut off before the industry word
-        (lead, end, sentence[lead:end], kind)
-        if kind == "organisation" and (lead := brand_start(words, offsets, start)) != start
-        else f
-        for f in found
-        for start, end, _, kind in (f,)
-    ]
+    found = [_with_brand(mention, words, offsets, sentence) for mention in found]
     return [_with_owner(mention, found, sentence) for mention in found]
 
 
-_ORG_TAIL = re.compile(
-    r"[（(][\u4e00-\u9fff]{2,4}[)）][\u4e00-\u9fff]{0,6}?(?:股份)?有限(?:责任)?公司|(?:股份)?(?:有限)?(?:公司|集团)|控股|部(?![长门])"
-)
+def _with_brand(
+    mention: Found, words: tuple[tuple[str, str], ...], offsets: list[int], sentence: str
+) -> Found:
+    """Return an organisation from the brand jieba cut off before its trade (恒/拓 精密机械)."""
+    start, end, _, kind = mention
+    lead = brand_start(words, offsets, start) if kind == "organisation" else start
+    return mention if lead == start else (lead, end, sentence[lead:end], kind)
+
+
+_ORG_TAIL = re.compile(rf"{_REGISTERED_TAIL}|(?:股份)?(?:有限)?(?:公司|集团)|控股|部(?![长门])")
 """What may follow an organisation's name in its full form: 集团, 有限公司, and a registered name's
 region and trade (蓝湾食品（苏州）有限公司, 极光云阁（上海）信息技术有限公司)."""
 

@@ -20,7 +20,7 @@ from engram.graph.places import is_place
 from engram.ingest.frames import EN_DEPARTMENT, EN_ROLE_NOUNS, EN_ROLE_RX, ZH_ROLE_RX
 from engram.ingest.lexicon import ORG_WORDS, SURNAMES
 from engram.ingest.mentions import Mention
-from engram.ingest.mentions_zh import structural_mentions
+from engram.ingest.mentions_zh import ZH_REGION_AND_TRADE, structural_mentions
 from engram.ingest.reading import Message
 from engram.models.graph import FactIn
 from engram.nlp.replies import signature_lines
@@ -66,7 +66,7 @@ _EN_TITLE = re.compile(
 _ZH_LAST_LINE = re.compile(r"[\u4e00-\u9fff]{4,10}")
 """A signature's last line after a title: the company (绿野农场, 蓝鲸数据), however it ends."""
 _ZH_FIRM = re.compile(
-    r"[\u4e00-\u9fff]{2,14}(?:[（(][\u4e00-\u9fff]{2,4}[)）][\u4e00-\u9fff]{0,6})?(?:有限公司|公司|集团|事务所|研究院|工作室)"
+    rf"[\u4e00-\u9fff]{{2,14}}(?:{ZH_REGION_AND_TRADE})?(?:有限公司|公司|集团|事务所|研究院|工作室)"
 )
 """A signature's last line naming a firm by its legal form (青岛恒达机械有限公司), title or not."""
 _STATE = re.compile(

@@ -193,8 +193,13 @@ def _nearer_ahead(span: DateSpan, said_before: str, text: str, reference: dateti
     after = _CLAUSE_END.split(_SENTENCE_END.split(text[span.span[1] :], maxsplit=1)[0], maxsplit=1)[0]
     if is_past(_CLAUSE_END.split(said_before)[-1] + span.text + after, "zh"):
         return False
+    return _next_nearer(span.start, reference)
+
+
+def _next_nearer(start: datetime, reference: datetime) -> bool:
+    """Return True when ``start`` a year later is nearer to ``reference`` than ``start`` itself."""
     now = reference.astimezone(UTC)
-    return _years_later(span.start, 1) - now < now - span.start
+    return _years_later(start, 1) - now < now - start
 
 
 def _starts_ahead(span: DateSpan, said_before: str, text: str, reference: datetime) -> bool:
@@ -204,8 +209,7 @@ def _starts_ahead(span: DateSpan, said_before: str, text: str, reference: dateti
     ("从六月开始就一直是我在管了"), nor a start just gone (从6月30日起不再负责… said on July 1)."""
     if span.kind != "since" or span.start is None or not _START_CUE.search(span.text):
         return False
-    now = reference.astimezone(UTC)
-    if _years_later(span.start, 1) - now >= now - span.start:
+    if not _next_nearer(span.start, reference):
         return False
     sentence = said_before + _SENTENCE_END.split(text[span.span[1] :], maxsplit=1)[0]
     return not is_past(sentence, "zh" if has_cjk(span.text) else "en")
