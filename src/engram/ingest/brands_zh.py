@@ -5,6 +5,10 @@ organisation read from the industry word alone (精密机械, 医疗器械) name
 The two characters before it are taken back when jieba gives them a name's tag, or a verb's tag on a
 word its dictionary hardly knows (朗升, 衡信, 启明), or two single characters tagged as names or nouns;
 not a city said before the company (青岛海澜食品 stays 海澜食品) nor a verb of moving (调去研发部).
+
+A CRM note also opens with the account's name alone, set off by a space (翰墨文创 签了！, 铂澜 合同签了,
+蓝鲸智造 回访): a name whose first word jieba's dictionary hardly knows is the organisation the note is
+about (``account_header``); not a note's title (会议纪要, 周报), a time, a pronoun, a person or a place.
 """
 
 from __future__ import annotations
@@ -24,6 +28,43 @@ _MOVES = re.compile(r"[调入加去到来回跳派离进转]")
 _COMMON_WORD = 100
 """jieba's dictionary frequency from which a two-character word tagged a verb is a verb (拜访 392,
 采购 1843), not an unknown brand (朗升, 衡信: none; 启明: 25)."""
+
+
+_HEADER = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,8})[ \u3000]+(?=[\u4e00-\u9fff])")
+_NOTE_TITLES = re.compile(
+    r"纪要|周报|日报|月报|备注|通知|公告|记录|总结|待办|更新|进展|提醒|简报|复盘|汇报|小结"
+)
+
+
+def account_header(sentence: str, words: Sequence[tuple[str, str]]) -> tuple[int, int, str, str] | None:
+    """Return the organisation a note's first words name when set off by a space (see the module
+    docstring) as (start, end, name, "organisation"), else None. ``words`` are jieba's tagged words
+    of ``sentence``."""
+    found = _HEADER.match(sentence)
+    if found is None or not words:
+        return None
+    name = found.group("name")
+    inside, length = [], 0
+    for word, tag in words:
+        if length >= len(name):
+            break
+        inside.append((word, tag))
+        length += len(word)
+    if length != len(name):
+        return None  # jieba read a word across the space
+    first, flag = inside[0]
+    common = jieba_module().dt.FREQ
+    if (
+        any(
+            not tag.startswith(("n", "g", "j")) and tag != "x" for _, tag in inside
+        )  # 钱坤的电话是, 今天, 各位
+        or _NOTE_TITLES.search(name)
+        or is_chinese_place(name)
+        or (flag.startswith("nr") and (len(inside) == 1 or common.get(inside[-1][0], 0) >= _COMMON_WORD))
+        or common.get(first, 0) >= _COMMON_WORD  # 客户, 大家: words, not a brand
+    ):  # 张伟 离职了, 宁薇邮箱 …: a person, or something of theirs
+        return None
+    return 0, len(name), name, "organisation"
 
 
 def brand_start(words: Sequence[tuple[str, str]], offsets: Sequence[int], start: int) -> int:

@@ -169,6 +169,7 @@ class BuiltinExtractor:
             for lang in (("zh", "en") if has_cjk(text) else ("en",))
         }
         for offset, sentence in sentences(text):
+            following = text[offset + len(sentence) :]  # what the message says after this sentence
             local = [
                 located(r, offset, sentence)
                 for r in refs
@@ -192,7 +193,7 @@ class BuiltinExtractor:
             for pattern, match in about + elliptical:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
-            if not questioned and (signed := signed_deal(reading, message)) is not None:
+            if not questioned and (signed := signed_deal(reading, message, following)) is not None:
                 message.add_fact(signed)
             if not questioned:
                 add_reported_issues(reading, message)

@@ -19,9 +19,9 @@ from engram.nlp.tokenize import has_cjk
 DEAL_FACTS = frozenset({"PRICE", "QUANTITY", "DISCOUNT", "EXPIRES_ON", "LAUNCH_DATE", "DEADLINE"})
 """What a deal said by its kind holds rather than its customer."""
 
-_ZH_NOUN = re.compile(r"框架协议|采购单|合同|续约|续费|订单|年框(?!架)|租赁|(?<=下)单|(?<=[这那])单")
+ZH_DEAL_NOUN = re.compile(r"框架协议|采购单|合同|续约|续费|订单|年框(?!架)|租赁|(?<=下)单|(?<=[这那])单")
 _ZH_NOT_MODIFIER = re.compile(r"^(?:[的了是这那新原老该此本个份]|我们|他们|对方|双方|贵司|我司)+|(?:的|了)$")
-_EN_NOUN = re.compile(
+EN_DEAL_NOUN = re.compile(
     r"\b(?P<phrase>(?:(?<!['’])(?!(?:the|their|our|a|an|this|that|its|his|her|my|your|new|of|for|on|with|to|and|"
     # the verb before its object ("Ostrander confirmed renewal"), no kind of deal
     r"confirmed|signed|approved|sent|received|cancell?ed|closed|won|lost|wants|needs|got|is|was|will)\b)"
@@ -83,11 +83,11 @@ def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
     alias (云途旅行续约搞定…新合同…: 续约, 新合同, 合同)."""
     text, found = reading.text, []
     if reading.lang == "en":
-        for match in _EN_NOUN.finditer(text):
+        for match in EN_DEAL_NOUN.finditer(text):
             phrase = match.group("phrase")
             found.append((match.start(), match.end(), phrase, [phrase, phrase.split()[-1].lower()]))
     else:
-        for match in _ZH_NOUN.finditer(text):
+        for match in ZH_DEAL_NOUN.finditer(text):
             noun = "订单" if match.group() == "单" else match.group()
             named_end = max((m.end for m in reading.mentions if m.end <= match.start()), default=0)
             said = _modifier(text[named_end : match.start()]) if noun != "订单" else ""

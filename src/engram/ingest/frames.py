@@ -255,7 +255,7 @@ def zh_obj_before(suffix: str) -> str:
 
 
 _ZH_ROLE_PREFIX = (
-    r"(?:(?:华东区?|华南区?|华北区?|华中区?|西南区?|西北区?|东北区?|销售|产品|项目|技术|市场|财务|会计|人事|行政|客户|采购|运营|研发|区域|部门|大客户|研发部|销售部|市场部|"
+    r"(?:(?:华东区?|华南区?|华北区?|华中区?|西南区?|西北区?|东北区?|销售|产品|项目|技术|市场|财务|会计|人事|行政|客户(?=经理|主管|专员|代表|总监)|采购|运营|研发|区域|部门|大客户|研发部|销售部|市场部|"
     r"产品部|技术部|财务部|人事部|运营部|中学|小学|大学|高中|初中|幼儿园|数学|语文|英语|软件|前端|后端|测试|"
     r"数据|算法|平面|室内|UI|总经理|董事长|总裁|总|副总|高级|资深|首席|初级|中级|主任|主治|执行|助理|区域|大区|全栈|教务|教导|"
     r"Java|Python|前台|后台|客户成功|售前|售后|美术|品牌|公关|法务|物流|仓储|品质|质量|生产|商务|渠道|电商|IT|"
@@ -275,7 +275,7 @@ EN_DEPARTMENT = (
     r"design|hr|human resources|people|growth|partnerships|research|it|security|legal|procurement|"
     r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
     r"customer experience|revops|revenue operations|ops|devops|risk|compliance|quality|facilities|"
-    r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content)\b"
+    r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content|eng)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
 EN_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
@@ -297,13 +297,13 @@ EN_ROLE_NOUNS = (
     "controller|comptroller|CMIO|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel|strategist|"
     "paralegal|attorney|solicitor|hygienist|dietitian|nutritionist|physiotherapist|physical therapist|"
     "optometrist|midwife|pastor|welder|machinist|underwriter|actuary|supervisor|foreman|lecturer|"
-    "courier|housekeeper"
+    "courier|housekeeper|managing partner|senior partner|mgr"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""
 EN_ROLE = (
     r"(?:(?:senior|junior|lead|chief|head|principal|staff|sales|product|project|account|marketing|software|"
-    r"data|art|creative|finance|hr|regional|general|operations|engineering|executive|managing|"
+    r"data|art|design|creative|finance|hr|regional|general|operations|engineering|executive|managing|"
     r"assistant|high school|middle school|elementary school|primary school|math|english|science|"
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
     r"mechanical|registered|school|family|youth|mental health|social media|real estate|clinical|tech|"

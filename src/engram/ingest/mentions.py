@@ -174,9 +174,12 @@ def overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
 
 
 _PERSON_APPOSITION = re.compile(
-    rf",\s(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE}\b\s?,", re.I
+    rf",\s(?:(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE}\b\s?,"
+    rf"|{EN_ROLE}\s?(?:[.;]|$|\s(?:at|@)\s(?-i:[A-Z])))",
+    re.I,
 )
-"""A role between commas right after a name ("Hank, our CTO, prefers …"): the name is a person's."""
+"""A role between commas right after a name ("Hank, our CTO, prefers …"), or one ending the clause or
+saying where ("Walt Brennan, CFO.", "Tilda Marchetti, ops manager at Greyhollow Farms"): a person's."""
 _ROLE_APPOSITION = re.compile(
     rf"\b(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE},\s$", re.I
 )
@@ -417,6 +420,10 @@ _TITLE = re.compile(
     r"President|Chair|Chairman|Chairwoman|Treasurer|Superintendent|Principal|Controller|Counsel)"
 )
 """A role that, capitalised before a name, titles the person ("GM Rhys Calder", "Owner Chidi Okafor")."""
+_NO_DEPARTMENT_TITLE = re.compile(
+    r"CEO|CTO|CFO|COO|CMO|CIO|CISO|CRO|CPO|GM|Owner|Founder|Co-founder|President|Chair\w*"
+)
+"""A title whose "of" names a firm, never a department ("CEO of Initech"; not "Director of Sales")."""
 _ROLE_BEFORE = re.compile(rf"\b(?:{EN_ROLE_NOUNS})\s$")
 """A role in lower case (or an acronym) right before a name ("facilities manager Omar Bayoumi"; not
 "Lead Generation Summit")."""
@@ -452,11 +459,14 @@ def _after_role(sentence: str, run: list[tuple[int, int, str]]) -> list[tuple[in
 
 
 def _runs(sentence: str, words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
-    """Return runs of capitalised words joined by single spaces (or "of", "de", "the"… between names)."""
+    """Return runs of capitalised words joined by single spaces (or "of", "de", "the"… between names;
+    not "of" after a title that leads no department: "GM of Hanxing Tech" is a role at a firm, "Director of
+    Sourcing" one role)."""
     runs: list[list[tuple[int, int, str]]] = [[words[0]]]
     for word in words[1:]:
         gap = sentence[runs[-1][-1][1] : word[0]]
-        if gap == " " or _CONNECTOR_GAP.fullmatch(gap):
+        titled = len(runs[-1]) == 1 and _NO_DEPARTMENT_TITLE.fullmatch(runs[-1][0][2]) is not None
+        if gap == " " or (_CONNECTOR_GAP.fullmatch(gap) and not (titled and gap.startswith(" of"))):
             runs[-1].append(word)
         else:
             runs.append([word])

@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engram.graph.places import is_chinese_place, is_world_place_zh
-from engram.ingest.brands_zh import brand_start
+from engram.ingest.brands_zh import account_header, brand_start
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
@@ -254,6 +254,9 @@ def structural_mentions(sentence: str) -> list[Found]:
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
+    header = account_header(sentence, words)
+    if header is not None and not any(start < header[1] for start, *_ in found):
+        found.append(header)  # 翰墨文创 签了！: the account a note opens with
     found = [_with_brand(mention, words, offsets, sentence) for mention in found]
     return [_with_owner(mention, found, sentence) for mention in found]
 
@@ -419,9 +422,11 @@ def tagged_mentions(sentence: str) -> list[Found]:
                 elif len(word) == 2 and _surname_before(words, index):
                     word, start = words[index - 1][0] + word, start - 1  # 覃|小川: 覃小川
                 out.append((start, end, word, "person"))
-        elif flag == "ns" and word in CHINESE_COMPOUND_SURNAMES and index + 1 < len(words):
-            following = words[index + 1]  # 欧阳/ns 倩/nr: a compound surname and a given name
-            if len(following[0]) <= 2 and following[1] in ("nr", "nrfg", "nrt", "ng", "n"):
+        elif flag in ("ns", "n") and word in CHINESE_COMPOUND_SURNAMES and index + 1 < len(words):
+            following = words[index + 1]  # 欧阳/ns 倩/nr, 上官/n 婷/x: a compound surname and a given name
+            if (len(following[0]) <= 2 and following[1] in ("nr", "nrfg", "nrt", "ng", "n")) or (
+                following[1] == "x" and len(following[0]) == 1 and has_cjk(following[0])
+            ):
                 out.append((start, position + len(following[0]), word + following[0], "person"))
         elif flag == "ns" and word[0] in "回去到" and is_chinese_place(word[1:]):
             out.append((start + 1, position, word[1:], "place"))  # 回岳阳/ns: 岳阳

@@ -229,7 +229,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="contact|poc|account manager|rep "),
     # "Dave Hollis (VP Ops) confirmed…", "Dana Cho (their PM)": a role in brackets after a name (and the
     # organisation talked about employs them: engram.ingest.implied)
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s?\((?:their |the )?(?P<obj>{EN_ROLE}|PM|PO|QA|AE|SE|CSM)"
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s?\((?:their |the |currently |now )?(?P<obj>{EN_ROLE}|PM|PO|QA|AE|SE|CSM)"
        rf"(?: at [^)]{{2,30}})?\)", 0.75, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="role", introduces=True, trigger="("),
     # a CRM record's field: "Meridian Freight | Contact: Alicia Gomez (Procurement Lead), 312-555-0148"

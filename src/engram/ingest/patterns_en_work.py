@@ -96,15 +96,15 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        trigger="lost my job as|down as|quit my job as|no longer work as|retired as|retiring as|retires as",
        negatable=False),
     en("WORKS_AT", rf"\b(?={EN_ROLE}){EN_NOT_HELD}{_NOT_ONES_OWN}{EN_ROLE}\s(?:of|at|{_NOT_AN_ACCOUNT}for) (?!{EN_DEPARTMENT})(?!{_REGION})"
-       rf"{EN_NOT_UNTIL}{EN_OBJ}", 0.8,
+       rf"{EN_NOT_UNTIL}{EN_OBJ}(?![\w&'’-]*\s*:)", 0.8,  # not "new buyer at Zentrova: Omar Siddiqui": who it is follows
        require_mention=True,
        object_type="organisation", trigger=EN_ROLE_TRIGGER),
     # "Marcus Hale, IT director at Pinecrest Schools": a role in apposition, no article
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>{EN_ROLE})\s(?:at|of|for|with|@)\s(?-i:[A-Z]){EN_NOT_UNTIL}", 0.8,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger=EN_ROLE_TRIGGER),
     # "Peter Walsh (IT Director at Fabrikam)", "Marcus Hale, IT director at Pinecrest Schools"
-    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s?[,(]\s?(?:the\s|our\s|their\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|of|with)\s"
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME})\s?[,(]\s?(?:the\s|our\s|their\s)?{EN_NOT_HELD}{EN_ROLE}\s(?:at|of|with|@)\s"
        rf"{EN_NOT_UNTIL}(?P<obj>{EN_CAPS})", 0.8, subject="group", subject_type="person", named_subject=True,
        require_mention=True, strict=True, object_type="organisation", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Dana Park is the IT Director at Globex", "I'm the head of sales at Brightline": the role says where
@@ -125,6 +125,37 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"{_EVENT_AFTER}(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        named_subject=True, require_mention=True, strict=True, object_type="organisation", introduces=True,
        trigger="from"),
+    # "Contact is Lydia Fenwick, managing partner.", "Omar Siddiqui, Procurement Manager.": a name, then
+    # their title as the clause's last words
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})(?=\s*(?:[.;!]|$))",
+       0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       trigger=EN_ROLE_TRIGGER),
+    # "CFO (Bao Tran) signs…", "(COO Martin Greer)": a role and the name that holds it, one in brackets
+    en("HAS_ROLE", rf"\b(?P<obj>{EN_ROLE})\s\((?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    en("HAS_ROLE", rf"\((?:currently\s|now\s)?(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    # "Contact is office manager Rosalind Achebe", "Champion there is their CFO Walt Brennan"
+    en("HAS_ROLE", rf"\b(?:contact|champion|decision[- ]maker|sponsor|signer|point of contact)(?:\sthere)?\s(?:is|was|will be)\s"
+       rf"(?:their\s|the\s|our\s)?(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role",
+       trigger="contact|champion|maker|sponsor|signer"),
+    # "Kevin Marsh is the trust's finance director": a role of the organisation named
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s(?:is|was)\s(?:now\s)?(?:the\s)?(?:[\w&-]+['’]s\s)(?:new\s)?(?P<obj>{EN_ROLE})\b"
+       rf"(?!\s(?:of|at|for)\s)", 0.75, subject="group", subject_type="person", named_subject=True, kind="entity",
+       object_type="role", trigger=EN_ROLE_TRIGGER),
+    # "Bellweather named new ops lead: Carla Benedetti", "we hired a second QA, Tariq Nasser": who was
+    # named to the role
+    en("HAS_ROLE", rf"\b(?:named|appointed|hired|promoted|brought on|brought in)\s(?:a\s|an\s|the\s|its\s|their\s|our\s)?"
+       rf"(?:(?:new|second|third|permanent|interim|acting|full-time)\s)*(?P<obj>{EN_ROLE}|QA)[:,]\s(?P<subj>{EN_PERSON_NAME})\b",
+       0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       trigger="named|appointed|hired|promoted|brought"),
+    # "I joined Gallowglass Games in January as design lead", "moved to Bravado Snacks as Director of
+    # Sourcing": a firm joined, and as what
+    en("HAS_ROLE", rf"\b(?:joined|joins|joining|moved to|moving to|moves to|went to|started at|starting at|starts at)\s"
+       rf"(?-i:[A-Z])[\w&'’.-]*(?:\s(?-i:[A-Z])[\w&'’.-]*){{0,3}}(?:\s(?:in|on|last|this|back in)\s[\w]+)?\sas\s"
+       rf"(?:the\s|our\s|their\s|a\s|an\s|its\s)?(?:new\s|interim\s|acting\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8,
+       kind="entity", object_type="role", supposable=True, trigger="as"),
     # "The CEO of Initech, Bill Lumbergh", "Sunrise Bakery's owner, Ruby Ross": the role of the
     # organisation, then who holds it
     *(
@@ -192,7 +223,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        trigger="study|studies|studying|student|enrolled|freshman|sophomore|junior|senior"),
     en("HAS_ROLE", rf"\b(?:I'm|I am|is|am|(?<=\bhe)'s|(?<=\bshe)'s|(?<=[a-z])'s(?=\s(?:a|an)\s)|I'll be|will be|works as|work as|working as|"
        rf"serves as|became|become|becomes|job as|"
-       rf"career as|hired as|promoted to|might be|may be|could be|must be)\s(?:now\s|also\s|currently\s|"
+       rf"career as|hired as|promoted to|might be|may be|could be|must be|(?:was|were|has been|is being) (?:named|appointed))\s(?:now\s|also\s|currently\s|"
        rf"officially\s|no longer\s|not\s)?(?:a|an|the|our|their)?\s?"
        rf"(?:new\s|full-time\s|part-time\s)?"
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))"

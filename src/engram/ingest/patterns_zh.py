@@ -49,6 +49,10 @@ from engram.ingest.patterns_zh_deals import ZH_DEAL_PATTERNS
 
 zh = partial(pattern, "zh")
 
+_FROM_DAY = (
+    r"(?:自?(?:\d{1,2}|[一二三四五六七八九十]{1,3})[号日]起|(?:下周[一二三四五六日]?|下个?月|明天|即日)起)?"
+)
+"""A day a role is taken from, between the name and 任 (王建国15号起任华东区销售总监)."""
 SAYS = r"(?=[说讲表提告，。也都在是]|要求|希望|确认|答应|同意|回复|建议|催)"
 """After a person named by their organisation or role: what they go on to say or ask."""
 
@@ -219,21 +223,37 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:是|由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",
        trigger="由我", stop="UNASSIGNED_FROM"),  # "华北区的部分由我负责": mine, whoever an earlier clause names
-    zh("HAS_ROLE", rf"(?:我是|(?<!用的|选的|买的)(?<!用)(?<!系统|软件|工具|平台)(?<!CRM|ERP)是|担任|作为|当了?|升为|升任|晋升为?|提拔为|(?<=起)升|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
+    zh("HAS_ROLE", rf"(?:我是|(?<!用的|选的|买的)(?<!用)(?<!系统|软件|工具|平台)(?<!CRM|ERP)是|担任|作为|当了?|升为|升任|晋升为?|提拔为|(?<=起)升|升了|升职为|升职成了?|成为)(?:一名|一个|一位|公司的|我们的|[\u4e00-\u9fffA-Za-z]{{2,10}}?的)?"
        rf"(?P<obj>{TEAM_ROLE})", trigger="是|担任|作为|当|升|提拔|成为",
        kind="entity", object_type="role", stop="LEFT_ROLE"),  # 架构组组长: the team's role, whole; 用的是销售易, CRM是销售易: a tool
     zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
        object_type="role", trigger="做|当|干", stop="LEFT_ROLE"),
-    zh("HAS_ROLE", rf"{PERSON}(?:出任|改任|转任|升任|任)(?P<obj>{TEAM_ROLE})", 0.8, subject="group",
+    # …跳到了字节，做商业化产品经理: a clause of its own that is one's title, its qualifier kept
+    zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:做|当)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,4}}?{ZH_ROLE})(?=[，。；！,]|$)", 0.8,
+       kind="entity", object_type="role", trigger="做|当", stop="LEFT_ROLE"),
+    zh("HAS_ROLE", rf"{PERSON}{_FROM_DAY}(?:出任|改任|转任|升任|任)(?P<obj>{TEAM_ROLE})", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="任"),  # 单丽娜任总经理
+    # 任命孙浩然为华南区销售总监: an appointment names who holds the role
+    zh("HAS_ROLE", rf"任命{PERSON}(?:同志)?(?:为|担任)(?P<obj>{TEAM_ROLE})", 0.85, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="任命"),
+    # 职位是数据分析主管, 岗位是课程运营: one's own title, said as a field
+    zh("HAS_ROLE", rf"(?:职位|岗位|职务|title)(?:是|为)(?P<obj>[\u4e00-\u9fffA-Za-z]{{0,6}}?{ZH_ROLE})(?=[，。；！,]|$)", 0.8,
+       kind="entity", object_type="role",
+       trigger="职位|岗位|职务|title", stop="LEFT_ROLE"),
     zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:出任|改任|转任|任)(?P<obj>{TEAM_ROLE})",
        0.8, kind="entity", object_type="role", trigger="任", stop="LEFT_ROLE"),  # …调到产品部，任高级产品经理
     zh("LEFT_ROLE", rf"(?:不再(?:担任|兼任)|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity",
        object_type="role", trigger="不再担任|不再兼任|卸任|辞去|不当", negatable=False),
-    zh("HAS_ROLE", rf"(?:原|前)?(?P<obj>{TEAM_ROLE})一职由{PERSON}(?:来)?(?:接任|接替|担任)", 0.8, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="一职"),
+    # 销售总监一职由韩雪接任, CTO由原来的架构师马俊接任: the role, then who takes it over
+    zh("HAS_ROLE", rf"(?:^|(?<=[，。：；！\s]))(?:原|前)?(?P<obj>{TEAM_ROLE})(?:一职)?由(?:原来的|之前的|原)?(?:{ZH_ROLE})?"
+       rf"{PERSON}(?:来)?(?:接任|接替|担任)", 0.8, subject="group", subject_type="person", named_subject=True,
+       kind="entity", object_type="role", trigger="由"),
+    # 采购主管周涛离职了，接任的是李慧: the one taking over holds the role named before
+    zh("HAS_ROLE", rf"(?:接任|接替)(?:他|她|的人)?的?(?:是|叫){PERSON}(?P<obj>)(?=[，。！？；]|$)", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", antecedent=True,
+       negatable=False, trigger="接任|接替"),
     # 不再兼任质量经理了，由郝亮接任: the one taking over holds the role the sentence named
     zh("HAS_ROLE", rf"(?<!工作)(?<!的事)(?<!业务)(?<!客户)(?<!项目)由(?:现任|新任|新来的)?(?:{ZH_ROLE})?{PERSON}(?:来)?"
        rf"(?:接任|接替)(?P<obj>)(?=[，。！？；]|$)", 0.75,  # not 原测试部的工作由陶然接任: work, no role

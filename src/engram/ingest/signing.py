@@ -12,7 +12,10 @@ a ticket.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from engram.ingest.deals import EN_DEAL_NOUN as _EN_NOUN
+from engram.ingest.deals import ZH_DEAL_NOUN as _ZH_NOUN
 from engram.ingest.deals import deal_said_by_kind
 from engram.ingest.frames import supposed
 from engram.ingest.mentions import Mention
@@ -44,8 +47,9 @@ _NOT_YET = re.compile(
 )
 
 
-def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
-    """Return the SIGNED fact ``reading`` states (see the module docstring), or None."""
+def signed_deal(reading: Sentence, message: Message, following: str = "") -> FactIn | None:
+    """Return the SIGNED fact ``reading`` states (see the module docstring), or None. ``following`` is
+    the rest of the message, which may say what kind of deal it was ("Kessler signed!! 3-year MSA")."""
     cue = _CUE[reading.lang].search(reading.text)
     if (
         cue is None
@@ -61,6 +65,13 @@ def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
         return None
     ids = [m for m in reading.mentions if a_deal(m, reading.text)]
     deal = min(ids, key=lambda m: abs(m.start - cue.start())) if ids else deal_said_by_kind(reading, customer)
+    if (
+        deal is None
+        and customer.end <= cue.start()
+        and _SIGNER_GAP.fullmatch(reading.text[customer.end : cue.start()])
+        and _SIGNED_ALONE.match(reading.text, cue.end())
+    ):
+        deal = _deal_of(customer, cue, reading, following)  # "Bellweather signed!", 翰墨文创 签了！
     if deal is None or deal.name == customer.name:
         return None
     signer: str | None = customer.name
@@ -81,6 +92,42 @@ def signed_deal(reading: Sentence, message: Message) -> FactIn | None:
     )
 
 
+_SIGNED_ALONE = re.compile(
+    r"\s*(?:[!！.。:：;；,，—–]|$|(?:for|at|on|today|yesterday|this|last)\b)|[^\x00-\x7f]", re.I
+)
+"""After a customer's "signed": nothing signed named ("Bellweather signed!", "signed for 2 warehouses"), not
+"closed their Series B" or "closed lost"."""
+_SIGNER_GAP = re.compile(
+    r"\s*(?:(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)|[\d.,]+万?)*\s*|\s(?:finally |just |officially )?"
+)
+"""Between a customer and its "signed": only spaces, an adverb or the amount (知屿教育最后7.2万签了)."""
+
+
+def _deal_of(customer: Mention, cue: re.Match[str], reading: Sentence, following: str) -> Mention:
+    """Return the deal a customer signed that the sentence names no other way, named after the customer
+    and the kind of deal the cue or the message's next words say ("Alder & Finch renewed" → renewal,
+    "Kessler signed!! 3-year MSA" → Kessler MSA), else "deal" / 合同 (Bellweather deal, 翰墨文创合同);
+    added to the sentence's mentions, so the next sentence's price is the deal's."""
+    zh = reading.lang == "zh"
+    kind = _ZH_NOUN.search(following[:60]) if zh else _EN_NOUN.search(following[:120])
+    if _RENEWED.search(cue.group()):
+        noun = "续约" if zh else "renewal"
+    elif kind is not None:
+        word = (
+            kind.group("phrase").split()[-1] if not zh else "订单" if kind.group() == "单" else kind.group()
+        )
+        noun = word if zh or word.isupper() else word.lower()  # "Contract starts…": contract; MSA stays
+    else:
+        noun = "合同" if zh else "deal"
+    name = f"{customer.name}{noun}" if zh else f"{customer.name} {noun}"
+    deal = Mention(cue.start(), cue.end(), name, "deal", {"said_as": cue.group()}, [noun])
+    reading.add_mention(deal)
+    return deal
+
+
+_RENEWED = re.compile(r"renewed|续约|续费|续上", re.I)
+
+
 def _customer(reading: Sentence, cue: int) -> Mention | None:
     """Return the organisation whose deal it is: the sentence's nearest before the cue, or the first
     after it ("Closed Ravensworth Foods"); one named in another sentence is not taken (a supplier
@@ -93,4 +140,18 @@ def _customer(reading: Sentence, cue: int) -> Mention | None:
     ]
     before = [m for m in named if m.end <= cue]
     after = [m for m in named if m.start >= cue and m.end <= reading.clause_of(cue)[1]]
+    if not before and not after:  # "Bellweather signed!": an unknown name that signs is a firm, not a person
+        signer = next(
+            (
+                m
+                for m in reading.mentions
+                if m.type == "thing" and m.start == 0 and _SIGNER_GAP.fullmatch(reading.text[m.end : cue])
+            ),
+            None,
+        )
+        if signer is None:
+            return None
+        firm = replace(signer, type="organisation")
+        reading.mentions[reading.mentions.index(signer)] = firm
+        return firm
     return before[-1] if before else after[0] if after else None

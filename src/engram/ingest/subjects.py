@@ -377,7 +377,13 @@ def coordinated(
     joins = [joined(people[i], people[i + 1]) for i in range(first, last)]
     if "and" not in joins:
         return []  # "Sam, Kim live…" is no list; "Sam, Kim and I" is
-    return [name for name in dict.fromkeys(str(c.name) for c in people[first : last + 1]) if name != subject]
+    own_names = {
+        subject,
+        *subject.split(),
+    }  # "My name is Yasmin and I've just joined…": Yasmin is the speaker
+    return [
+        name for name in dict.fromkeys(str(c.name) for c in people[first : last + 1]) if name not in own_names
+    ]
 
 
 def _object_of_verb(sentence: str, lang: Lang, candidate: Candidate) -> bool:

@@ -171,6 +171,7 @@ def _ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | 
     said_before = _said_before(text, span)
     future = (
         _FUTURE_CUE.search(said_before)
+        or _starting_ahead(span, said_before)
         or _ZH_FUTURE_AFTER.match(text, span.span[1])
         or _starts_ahead(span, said_before, text, reference)
         or _nearer_ahead(span, said_before, text, reference)
@@ -217,6 +218,16 @@ def _starts_ahead(span: DateSpan, said_before: str, text: str, reference: dateti
 
 _START_CUE = re.compile(r"^(?:starting|beginning|effective|from)\b|^从|起$|开始$", re.I)
 """A date said as when something starts: "starting in July", "from June on", 从7月起, 6月开始."""
+
+
+_STARTING = re.compile(r"(?:starting|beginning|effective)\b", re.I)
+_TOLD_PAST = re.compile(r"\b(?:[a-z]+ed|was|were|went|left|quit|had|began|got)\b", re.I)
+
+
+def _starting_ahead(span: DateSpan, said_before: str) -> bool:
+    """Return True for "…, starting Sept 16", "effective March 1": a date that opens with its own cue of
+    a beginning, in a clause told in no past tense ("We switched to Linear starting Feb 1" is past)."""
+    return bool(_STARTING.match(span.text)) and not _TOLD_PAST.search(_CLAUSE_END.split(said_before)[-1])
 
 
 def _said_before(text: str, span: DateSpan) -> str:
@@ -380,17 +391,29 @@ def scoped_dates(
     if own is not None:
         return _as_due(sentence[clause[0] : clause[1]], own)
     found: DateSpan | None
+    told = sentence[clause[0] : clause[1]]
     for other in (bounds[0], bounds[-1]):  # "Last year, I …", "…, starting Monday"
         found = _resolved(sentence[other[0] : other[1]], reference) if other != clause else None
         if found is not None and frame_clause(
             sentence, bounds, (other[0] + found.span[0], other[0] + found.span[1])
         ):
+            if (
+                other[0] > clause[0]
+                and _begins_after_day_of(found, reference)
+                and is_past(told, "zh" if has_cjk(told) else "en")
+            ):
+                continue  # 周涛离职了，下周约见面: a time ahead dates no event already past
             return found
     for other in reversed([b for b in bounds if b[1] <= clause[0]]):  # "下周一起不再负责华东区，改管华北区"
         found = _resolved(sentence[other[0] : other[1]], reference)
         if found is not None:
             return found if found.kind == "since" else None
     return None
+
+
+def _begins_after_day_of(found: DateSpan, reference: datetime | None) -> bool:
+    """Return True when ``found`` begins after the day of ``reference``."""
+    return reference is not None and found.start is not None and found.start.date() > reference.date()
 
 
 _AND = re.compile(r"\s+and\s+", re.I)
@@ -435,8 +458,9 @@ _UNION_BEGUN = re.compile(
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
     """Return ``extraction`` with missing valid_at / invalid_at filled from each fact's sentence.
 
-    Only the clause naming the fact's object or value dates it (``scoped_dates``): "Lost my
-    job yesterday, so I'm gonna start a business" does not date the plan. A fact without a
+    Only the clause naming the fact's object or value (its subject when it has neither: 周涛离职了)
+    dates it (``scoped_dates``): "Lost my job yesterday, so I'm gonna start a business" does not
+    date the plan. A fact without a
     ``fact`` sentence is dated from ``fallback_text``; a fact whose value is a date or a time
     (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name that value, nor is a
     kinship (CHILD_OF, SIBLING_OF; MARRIED_TO and PARTNER_OF unless the sentence says they began).
@@ -459,7 +483,13 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
         ):
             facts.append(fact)  # "我儿子下个月中考", 我老婆生日是3月8号: the date is of something else
             continue
-        target = fact.object if fact.object is not None else None if fact.value is None else str(fact.value)
+        target = (
+            fact.object
+            if fact.object is not None
+            else fact.subject
+            if fact.value is None
+            else str(fact.value)
+        )
         valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
         if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid < valid):
