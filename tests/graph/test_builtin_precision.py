@@ -494,7 +494,6 @@ def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> Non
         # asked, planned, supposed or hedged leavings did not happen
         ("赵强辞职了？", "LEFT_ORGANISATION"),
         ("我打算辞职了。", "LEFT_ORGANISATION"),
-        ("我下个月就离职了。", "LEFT_ORGANISATION"),
         ("如果老板再这样，我就辞职了。", "LEFT_ORGANISATION"),
         ("Did Tom quit last week?", "LEFT_ORGANISATION"),
         ("I'd quit.", "LEFT_ORGANISATION"),

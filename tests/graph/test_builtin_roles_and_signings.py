@@ -128,3 +128,54 @@ def test_starting_a_day_reads_ahead_unless_told_as_past(text: str, year: int) ->
     said_on = datetime(2024, 3, 6, tzinfo=UTC)
     found = resolve_dates(text, said_on)
     assert found is not None and found.start is not None and found.start.year == year
+
+
+LEAVINGS: list[Case] = [
+    # A leaving said with when or why between the person and the verb; the employer unsaid.
+    ("我下个月离职了，工作交给小周。", "钱勇", {("钱勇", "LEFT_ORGANISATION", None)}, set()),
+    ("我还是被裁了，赔了三个月工资。", "钱勇", {("钱勇", "LEFT_ORGANISATION", None)}, set()),
+    ("通知：财务部经理周敏因家庭原因已于2月29日离职。", "钱勇", {("周敏", "LEFT_ORGANISATION", None)}, set()),
+    # One's notice and last day; with the employer named, one leaving dated by the day.
+    ("Heads up, I've handed in my notice. Last day is April 26.", "Ann",
+     {("Ann", "LEFT_ORGANISATION", None)}, set()),
+    ("Raj's last day was Friday, Carla starts Monday.", "Ann", {("Raj", "LEFT_ORGANISATION", None)}, set()),
+    ("I'm currently in notice period at Brightline, my last day is Sept 13.", "Ann",
+     {("Ann", "LEFT_ORGANISATION", "Brightline")}, {("Ann", "LEFT_ORGANISATION", None)}),
+    # Controls: a last day that is no one's leaving; an assistant's leaving is not her boss's.
+    ("The last day is for the party.", "Ann", set(), {("Ann", "LEFT_ORGANISATION", None)}),
+    ("赵强的助理离职了。", "钱勇", set(), {("赵强", "LEFT_ORGANISATION", None)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), LEAVINGS, ids=[c[0][:30] for c in LEAVINGS])
+def test_a_leaving_said_with_its_time_or_its_notice(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "valid_at"),
+    [
+        (
+            "I'm currently in notice period at Brightline, my last day is Sept 13.",
+            datetime(2024, 9, 13, tzinfo=UTC),
+        ),
+        ("我下个月就离职了。", datetime(2024, 4, 1, tzinfo=UTC)),  # settled, not wished: dated ahead
+    ],
+)
+def test_a_leaving_ahead_is_dated_by_its_day(
+    extractor: BuiltinExtractor, text: str, valid_at: datetime
+) -> None:
+    (left,) = [f for f in read(extractor, text).facts if f.predicate == "LEFT_ORGANISATION"]
+    assert left.valid_at == valid_at
+
+
+def test_the_one_taking_over_is_named_after_shi_and_holds_the_role(extractor: BuiltinExtractor) -> None:
+    facts = read(extractor, "对方采购负责人郑凯下个月离职，接替的是何志强。", actor="钱勇").facts
+    assert {(f.subject, f.object) for f in facts if f.predicate == "HAS_ROLE"} == {
+        ("郑凯", "采购负责人"),
+        ("何志强", "采购负责人"),
+    }
+    (held,) = [f for f in facts if f.predicate == "HAS_ROLE" and f.subject == "郑凯"]
+    assert held.valid_at is None  # who someone is, not dated by when they leave

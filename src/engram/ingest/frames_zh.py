@@ -52,7 +52,13 @@ NAME_START = rf"(?:^|(?<=[^\u4e00-\u9fffA-Za-z])|(?<={BEFORE_A_NAME}))(?!{BEFORE
 TITLES = "|".join(CHINESE_TITLES)
 NOT_A_ROLE = rf"(?!(?:{ZH_ROLE})汇报)"
 """Not a role alone before 汇报 (向销售总监汇报 names nobody)."""
-LEFT_SAID = rf"是?{PAST_WORDS}(?:离职|辞职|退休|被裁|被辞退|被开除)(?:了|的)?(?:[一二三四五六七八九十两几半\d]+个?(?:月|年|周|星期|天)多?了?)?"
+_LEAVES_WHEN = (
+    r"(?:(?:月底|月初|年底|下个?月(?:初|底|中旬?)?|下周[一二三四五六日天]?|明天)就?|还是|也|"
+    r"因[\u4e00-\u9fff]{2,6}|已?于?\d{1,2}月\d{1,2}[日号]|已?于)*"
+)
+"""When a leaving is said to happen, or why, between the person and the verb (我月底离职了, 我还是被裁了,
+陈凯因个人原因已于3月31日离职, 孙立伟下个月离职): the fact is dated by these words."""
+LEFT_SAID = rf"是?{PAST_WORDS}{_LEAVES_WHEN}(?:离职|辞职|退休|被裁|被辞退|被开除)(?:了|的)?(?:[一二三四五六七八九十两几半\d]+个?(?:月|年|周|星期|天)多?了?)?"
 """A leaving that happened, the employer unsaid: 离职了, 是上个月离职的, 辞职三个月了, 被裁了."""
 NOT_A_TIME = r"(?!周[一二三四五六日天末]|星期|礼拜|[今明昨后前]天|[上下本这]周|[上下本这]个?月|月[初底中]|年[初底]|[上下]午|晚上|早上|中午)"
 """What follows a role is no name when it is a time (工程师周五上门)."""

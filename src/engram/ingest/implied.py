@@ -51,6 +51,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     module's docstring."""
     _complainants_use(message, text)
     _leaving_employer(message)
+    _one_leaving(message)
     _next_employer(message)
     _left_status(message)
     _customer_contact_left(message)
@@ -144,6 +145,25 @@ def _leaving_employer(message: Message) -> None:
                     ):
                         del message.facts[role_key]
                 break
+
+
+def _one_leaving(message: Message) -> None:
+    """ "I'm in notice period at Pathwise, my last day is Sept 13": a leaving said without its employer
+    is the one said with it in the same message, and dates it."""
+    for key, left in list(message.facts.items()):
+        if left.predicate != "LEFT_ORGANISATION" or left.object is not None or left.value is not None:
+            continue
+        named = [
+            (k, f)
+            for k, f in message.facts.items()
+            if f.predicate == "LEFT_ORGANISATION" and f.subject == left.subject and f.object is not None
+        ]
+        if len(named) != 1:
+            continue
+        other_key, other = named[0]
+        del message.facts[key]
+        if other.valid_at is None and other.invalid_at is None:
+            message.facts[other_key] = other.model_copy(update={"valid_at": left.valid_at})
 
 
 def _customer_contact_left(message: Message) -> None:
@@ -263,7 +283,7 @@ def _role_employers(message: Message, text: str) -> None:
             or person == message.speaker.actor
             or any(message.states(person, p) for p in _EMPLOYMENT)
             or _OURS.search(_before(fact.fact or "", person))
-            or _MOVING.search(fact.fact or "")
+            or _MOVING.search(_clause_naming(person, text) or fact.fact or "")
             or held_before(fact.fact or "")
         ):
             continue
@@ -305,8 +325,22 @@ def _works_at(said: FactIn, person: str, employer: str) -> FactIn:
 def _speakers_move(organisation: str, text: str) -> bool:
     """Return True when the sentence first naming ``organisation`` tells the speaker's own job change
     (I/我 and a move: "I've accepted the role of CFO at Harbor Robotics", 我下个月加入蔚来)."""
-    sentence = next((s for _, s in sentences(text) if organisation in s), "")
+    sentence = _sentence_naming(organisation, text)
     return bool(_MOVE.search(sentence) and _SPEAKER.search(sentence))
+
+
+def _sentence_naming(name: str, text: str) -> str:
+    """Return the first sentence of ``text`` naming ``name`` ("" when none does)."""
+    return next((s for _, s in sentences(text) if name in s), "")
+
+
+def _clause_naming(name: str, text: str) -> str:
+    """Return the clause of the first sentence naming ``name`` that names it (吴越下个月跳槽去万科, not
+    the next clause's 毕磊调去子公司了)."""
+    return next((c for c in _CLAUSE_BREAK.split(_sentence_naming(name, text)) if name in c), "")
+
+
+_CLAUSE_BREAK = re.compile(r"[，,；;]")
 
 
 _MOVE = re.compile(rf"{_MOVING.pattern}|\b(?:accept|start|step\w* down)", re.I)

@@ -20,9 +20,9 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engram.graph.places import is_chinese_place, is_world_place_zh
-from engram.ingest.brands_zh import account_header, brand_start
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
+from engram.ingest.unknown_names_zh import account_header, brand_start, named_person
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
 
@@ -254,6 +254,11 @@ def structural_mentions(sentence: str) -> list[Found]:
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
+    found += [
+        person
+        for person in named_person(sentence)
+        if not any(s < person[1] and person[0] < e for s, e, *_ in found)
+    ]
     header = account_header(sentence, words)
     if header is not None and not any(start < header[1] for start, *_ in found):
         found.append(header)  # 翰墨文创 签了！: the account a note opens with

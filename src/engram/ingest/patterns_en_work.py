@@ -67,6 +67,8 @@ _EVENT_AFTER = (
     r"event|booth|dinner|party|trade show)\b)"
 )
 """After "at": an event one meets people at ("at the Gartner summit"), not where they work."""
+_LAST_DAY = r"last (?:day|shift)(?: at work| here| in the office)? (?:is|was|will be)\b(?P<obj>)"
+"""One's last day at work, said with its date ("my last day is Sept 13")."""
 _ONES_OWN_ACCEPTANCE = (
     r"(?<!\bwe )(?<!\bthey )(?<!\bwe've )(?<!\bthey've )(?<!\bwe have )\b(?:accepted|accepting) "
 )
@@ -85,6 +87,19 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        r"quit|resigned|retired)(?P<obj>)(?=\s*(?:[.!;,]|$)|\s(?:last|this|yesterday|today|recently|earlier|in|"
        r"on|to|and|after|because)\b)", 0.75, subject="group", subject_type="person", named_subject=True,
        trigger="quit|left|resigned|retired", negatable=False, objectless=True),
+    # "I've handed in my notice", "gave notice friday", "Raj's last day was 8/30", "Last day is March 14":
+    # a leaving, the employer unsaid, dated by the day said
+    en("LEFT_ORGANISATION", rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))['’]s\s{_LAST_DAY}", 0.75, subject="group",
+       subject_type="person", named_subject=True, trigger="last day|last shift", negatable=False, objectless=True),
+    en("LEFT_ORGANISATION", rf"(?:\bmy\s|^|(?<=[.!;:,]\s)|(?<=\n)){_LAST_DAY}", 0.75, trigger="last day|last shift",
+       negatable=False, objectless=True),
+    en("LEFT_ORGANISATION", r"\b(?:I've|I have|I|just|finally)\s(?:handed in|gave|given|put in|submitted)\s(?:my\s)?"
+       r"(?:notice|resignation)\b(?P<obj>)", 0.75, trigger="notice|resignation", negatable=False, objectless=True),
+    en("LEFT_ORGANISATION", r"\b(?:gave|giving|handed in)\s(?:my\s)?notice\b(?P<obj>)", 0.7, trigger="notice",
+       negatable=False, objectless=True),
+    # "I'm currently in notice period at Pathwise": leaving it
+    en("LEFT_ORGANISATION", rf"\b(?:I'm|I am|Im)\s(?:currently\s|now\s)?(?:in|serving)\s(?:my\s)?notice(?: period)?\s(?:at|with)\s"
+       rf"{EN_OBJ}", 0.8, require_mention=True, trigger="notice", negatable=False),
     # "She came over from Deloitte in August": the employer before this one
     en("LEFT_ORGANISATION", rf"\b(?:came|comes|coming) over from (?=(?-i:[A-Z])){EN_OBJ}", 0.8, require_mention=True,
        strict=True, object_type="organisation", negatable=False, trigger="over from"),
@@ -128,22 +143,22 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "Contact is Lydia Fenwick, managing partner.", "Omar Siddiqui, Procurement Manager.": a name, then
     # their title as the clause's last words
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})(?=\s*(?:[.;!]|$))",
-       0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True,
        trigger=EN_ROLE_TRIGGER),
     # "CFO (Bao Tran) signs…", "(COO Martin Greer)": a role and the name that holds it, one in brackets
     en("HAS_ROLE", rf"\b(?P<obj>{EN_ROLE})\s\((?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+       subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger=EN_ROLE_TRIGGER),
     en("HAS_ROLE", rf"\((?:currently\s|now\s)?(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+       subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Contact is office manager Rosalind Achebe", "Champion there is their CFO Walt Brennan"
     en("HAS_ROLE", rf"\b(?:contact|champion|decision[- ]maker|sponsor|signer|point of contact)(?:\sthere)?\s(?:is|was|will be)\s"
        rf"(?:their\s|the\s|our\s)?(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True,
        trigger="contact|champion|maker|sponsor|signer"),
     # "Kevin Marsh is the trust's finance director": a role of the organisation named
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME})\s(?:is|was)\s(?:now\s)?(?:the\s)?(?:[\w&-]+['’]s\s)(?:new\s)?(?P<obj>{EN_ROLE})\b"
        rf"(?!\s(?:of|at|for)\s)", 0.75, subject="group", subject_type="person", named_subject=True, kind="entity",
-       object_type="role", trigger=EN_ROLE_TRIGGER),
+       object_type="role", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Bellweather named new ops lead: Carla Benedetti", "we hired a second QA, Tariq Nasser": who was
     # named to the role
     en("HAS_ROLE", rf"\b(?:named|appointed|hired|promoted|brought on|brought in)\s(?:a\s|an\s|the\s|its\s|their\s|our\s)?"

@@ -213,7 +213,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # name the mention finder knows as a person's
     zh("HAS_ROLE", rf"(?:(?:我们|他们|你们|对方|客户|公司)的?|现任|新任|新来的)?{ZH_NOT_HELD}(?P<obj>{ZH_ROLE}){NOT_A_TIME}{PERSON}"
        r"(?![的报])", 0.75, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role"),
+       subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True),
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|助理|经理|总监){PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|助理|经理|总监"),  # not 新同事杨帆: a colleague is no role

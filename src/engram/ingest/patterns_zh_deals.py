@@ -197,7 +197,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        subject="group", subject_type="person", kind="entity", object_type="role", trigger="人"),
     # 联系人赵文斌，生产副总: a contact, then their title as a clause of its own
     zh("HAS_ROLE", rf"(?:决策人|负责人|联系人|对接人)(?:是|[:：])?{PERSON}[，,](?P<obj>{ZH_ROLE})(?=[，。；！]|$)", 0.8,
-       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="人"),
+       subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger="人"),
     zh("WORKS_AT", rf"(?:决策人|负责人|联系人|对接人)[:：](?:{ZH_ROLE}\s?)?{PERSON}(?P<obj>)(?=[｜|，。；\s]|$)", 0.75,
        subject="group", subject_type="person", kind="entity", object_type="organisation", antecedent=True,
        trigger="人"),
@@ -210,7 +210,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 知屿教育 校长 曹芸 对…感兴趣, 合伙人 上官婷: a note's role and name apart (after the signature lines,
     # which read the same words as a whole)
     zh("HAS_ROLE", rf"(?:^|(?<=[，。：；！\s]))(?P<obj>{ZH_ROLE})\s{PERSON}(?=\s|[，。；！]|$)", 0.75, subject="group",
-       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger=" "),
+       subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger=" "),
     # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
     zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{CONTACT_NAME}",
        0.75, subject="topic", inverse=True, kind="entity", object_type="person", require_mention=True, strict=True,

@@ -1,4 +1,5 @@
-"""The brand jieba cuts off before a company's industry word (恒/拓 精密机械, 朗升/v 医疗器械).
+"""Names jieba's dictionary misses: a brand cut off before a company's industry word (恒/拓 精密机械,
+朗升/v 医疗器械), an account opening a note, a person named after 叫 or 是.
 
 An unknown brand is often split into single characters or tagged as a verb or a place, so the
 organisation read from the industry word alone (精密机械, 医疗器械) names every company of its trade.
@@ -9,6 +10,10 @@ not a city said before the company (青岛海澜食品 stays 海澜食品) nor a
 A CRM note also opens with the account's name alone, set off by a space (翰墨文创 签了！, 铂澜 合同签了,
 蓝鲸智造 回访): a name whose first word jieba's dictionary hardly knows is the organisation the note is
 about (``account_header``); not a note's title (会议纪要, 周报), a time, a pronoun, a person or a place.
+
+A person jieba cuts apart (何/志强) is named after 叫 or 是 at a clause's end (接替的是何志强, 新来的叫汪晨):
+a common surname and one or two characters the dictionary does not know as a word (``named_person``;
+not 是李子, 是周末, 是高手).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from engram.graph.places import is_chinese_place
+from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
 
 _NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "nz", "ns", "j", "ng", "zg"})
@@ -82,3 +88,25 @@ def brand_start(words: Sequence[tuple[str, str]], offsets: Sequence[int], start:
     if len(singles) == 2 and all(len(w) == 1 and has_cjk(w) and f in _SINGLE_TAGS for w, f in singles):
         return offsets[index - 2]
     return start
+
+
+_NAMED = re.compile(
+    r"(?<=叫)(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，。；！？、,\s]|$|的)|(?<=是)(?P<said>[\u4e00-\u9fff]{2,3}?)(?=[，。；！？、,\s]|$)"
+)
+"""A name after 叫 (一个叫汪晨的), or after 是 ending the clause (接替的是何志强; not 是谷歌的工程师)."""
+
+
+def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
+    """Return the people named after 叫 or 是 at a clause's end (see the module docstring) as (start,
+    end, name, "person")."""
+    out = []
+    for found in _NAMED.finditer(sentence):
+        name = found.group("name") or found.group("said")
+        if (
+            name[0] in SURNAMES
+            and jieba_module().dt.FREQ.get(name, 0) < _COMMON_WORD
+            and not is_chinese_place(name)
+            and name not in DEFAULT_GAZETTEER
+        ):
+            out.append((found.start(), found.start() + len(name), name, "person"))
+    return out
