@@ -179,3 +179,44 @@ def test_the_one_taking_over_is_named_after_shi_and_holds_the_role(extractor: Bu
     }
     (held,) = [f for f in facts if f.predicate == "HAS_ROLE" and f.subject == "郑凯"]
     assert held.valid_at is None  # who someone is, not dated by when they leave
+
+
+PETS_AND_TOOLS: list[Case] = [
+    # One's pet named right after its kind, in quotes, or later in the sentence; not dated by its visit.
+    ("我家猫咪年糕昨天做了绝育，花了900。", "钱勇", {("钱勇", "HAS_PET", "年糕")}, set()),
+    ("我家猫咪“汤圆”今天打了疫苗。", "钱勇", {("钱勇", "HAS_PET", "汤圆")}, set()),
+    ("我家的鹦鹉会说话了，养了两年了，名字叫小黄。", "钱勇", {("钱勇", "HAS_PET", "小黄")}, set()),
+    ("领了只串串，叫雪碧，三岁。", "钱勇", {("钱勇", "HAS_PET", "雪碧")}, set()),
+    ("finally adopted a second dog - a 3yo whippet named Noodle.", "Ann",
+     {("Ann", "HAS_PET", "Noodle")}, set()),
+    # Control: a pet that is lost is not named by what happened to it.
+    ("我们家猫猫丢了，大家帮忙留意。", "钱勇", set(), {("钱勇", "HAS_PET", "丢")}),
+    # The tool of the account a sales note is about: "they're on X", a sentence opening on it, 对方.
+    ("Call w/ Ines Roth (COO, Harbor Tiles). They're currently on Routeflow but it ends in May.", "Ann",
+     {("Harbor Tiles", "USES", "Routeflow")}, set()),
+    ("Inbound lead: Marsh & Vale (law firm). Using Clio today, unhappy with reporting.", "Ann",
+     {("Marsh & Vale", "USES", "Clio")}, set()),
+    ("拜访恒达科技采购部。对方目前用的是金蝶。", "钱勇",
+     {("恒达科技", "USES", "金蝶")}, {("采购部", "USES", "金蝶")}),
+    # Control: a deal's stage is no tool of its customer.
+    ("Deal QX-2231 with Ostrava Foods moved to Negotiation.", "Ann", set(),
+     {("Ostrava Foods", "USES", "Negotiation")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), PETS_AND_TOOLS, ids=[c[0][:30] for c in PETS_AND_TOOLS]
+)
+def test_a_pet_named_and_an_accounts_tool(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_pet_is_not_dated_by_what_it_did_that_day(extractor: BuiltinExtractor) -> None:
+    (pet,) = [
+        f
+        for f in read(extractor, "我家猫咪年糕昨天做了绝育。", actor="钱勇").facts
+        if f.predicate == "HAS_PET"
+    ]
+    assert pet.valid_at is None

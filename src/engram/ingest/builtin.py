@@ -43,7 +43,7 @@ from engram.ingest.clauses import (
 )
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
-from engram.ingest.frames import UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
+from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
@@ -71,7 +71,6 @@ from engram.ingest.speaker import (
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
 from engram.ingest.topics import (
-    DEPARTMENT,
     TOPIC_HOLDERS_LATER,
 )
 from engram.models.episodes import Episode

@@ -397,3 +397,8 @@ EN_GROUP = (
     r"collective|co-op|coalition|chapter|squad|meetup|brigade)s?"
 )
 """Head nouns of groups a person is a member of."""
+
+DEPARTMENT = re.compile(
+    r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
+)
+"""The name of a department or team: one works at the organisation and is a member of these."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
+from engram.ingest.frames import DEPARTMENT
 from engram.ingest.issues import COMPLAINT, FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
 from engram.ingest.refusals import held_before
-from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.frames import DEPARTMENT
 from engram.ingest.mentions import Mention
 from engram.ingest.mentions_zh import PRODUCT_NOUN
 from engram.ingest.reading import Message
-from engram.ingest.topics import DEPARTMENT
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 

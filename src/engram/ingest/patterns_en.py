@@ -296,8 +296,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, object_type="product", strict=True, supposable=True,
        trigger="switch|moved|moves|migrat|changed|converted|moving"),
     # "They're still on Epic", "she's on Facebook ALL day": a tool one is on
-    en("USES", rf"\b(?:they're|they are|we're|we are|I'm|I am|she's|he's|she is|he is)\s(?:still\s|now\s|currently\s|"
-       rf"mostly\s|all\s)?on\s(?P<obj>{EN_CAPS})(?=\s(?:today|now|these days|for|all|ALL|every)\b|\s*[,.;!?]|$)", 0.75,
+    en("USES", rf"(?:\b(?:they're|they are|we're|we are|I'm|I am|she's|he's|she is|he is)\s|(?:^|(?<=[.!;:]\s))(?=(?-i:[A-Z])))(?:still\s|now\s|currently\s|"
+       rf"mostly\s|all\s)?on\s(?P<obj>{EN_CAPS})(?=\s(?:today|now|these days|for|all|ALL|every|but|and|until|since)\b|\s*[,.;!?]|$)", 0.75,
        require_mention=True, object_type="product", trigger=" on "),
     # "We replaced Slack with Teams", "I ditched my Android for an iPhone": one tool for another
     en("STOPPED_USING", r"\breplaced (?:our |my |the |all )?(?P<obj>[^,.;!?]{1,40}?) with ", 0.85, require_mention=True,
@@ -482,8 +482,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
                "lizard|gecko|bird|fish|ferret|pet"),
     # "I got a puppy, a corgi called Waffles": a pet, or its breed, named later
-    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three)\s(?:new\s|little\s|rescue\s)?(?P<kind>{EN_PET}|{_BREEDS})s?,?(?:\s[\w-]+){{0,3}}?,?\s(?:named|called)\s"
-       rf"{EN_NAMES}\b",
+    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three|a second)\s(?:new\s|little\s|rescue\s)?(?P<kind>{EN_PET}|{_BREEDS})s?"
+       rf"(?:,|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
        0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
     # "Leila Haddad will join us as Product Designer on April 1": the role one joins in

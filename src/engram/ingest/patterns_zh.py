@@ -498,11 +498,19 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:取名|起名|名字)叫?(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity",
        object_type="animal", trigger="取名|起名|名字"),
     # 家里新来了只金毛，叫栗子: a pet arrived, named in the next clause
-    zh("HAS_PET", rf"(?:新来了|新添了|来了|添了|多了)(?:一只|一条|两只|只|条)(?P<kind>{PET})[，,](?:叫|名叫)"
+    zh("HAS_PET", rf"(?:新来了|新添了|来了|添了|多了|领了|领养了|收养了|捡了)(?:一只|一条|两只|只|条)(?P<kind>{PET})[，,](?:叫|名叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="叫"),
-    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)(?:老)?(?P<kind>{PET})(?P<obj>[\u4e00-\u9fff]{{2}})(?=[有很也都在最又今昨刚总还特]|[，。！]|$)",
-       0.75, kind="entity", object_type="animal", trigger="家"),  # 家里那只老布偶年糕有点吃醋
+    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\"]?(?P<obj>(?![\u4e00-\u9fff]?了)[\u4e00-\u9fff]{{2}})[”\"]?"
+       r"(?=[有很也都在最又今昨刚总还特上前会做丢病被]|[，。！]|$)",
+       0.75, kind="entity", object_type="animal", introduces=True, trigger="家"),  # 家里那只老布偶年糕有点吃醋, 我家猫咪“团子”今天…
+    # 我们家猫猫丢了！！…叫芝麻, 家里的鹦鹉…名字叫小绿: one's pet, named later in the sentence
+    zh("HAS_PET", rf"(?:我|我们)家(?:里)?(?:的|那只)?(?P<kind>{PET})[^。！？!?]{{0,30}}?[，,](?:它)?(?:名字)?叫[“\"]?"
+       r"(?P<obj>[\u4e00-\u9fff]{1,3}?)[”\"]?(?=[，。！？；,]|$)", 0.8, kind="entity", object_type="animal",
+       introduces=True, trigger="叫"),
+    # 它叫“可乐”，柯基，两岁了: a pet named, then its kind
+    zh("HAS_PET", rf"它(?:叫|名叫)[“\"]?(?P<obj>[\u4e00-\u9fff]{{1,3}}?)[”\"]?[，,](?:是)?(?:一只)?(?P<kind>{PET})", 0.8,
+       kind="entity", object_type="animal", trigger="它叫|它名叫"),
     zh("HAS_PET", rf"(?:养了?|有)(?:一只|一条|两只|只|条|一匹)?(?P<kind>{PET})(?:，|,)?(?:叫|名叫|名字叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="养|有"),

@@ -17,10 +17,10 @@ from dataclasses import replace
 from engram.ingest.deals import EN_DEAL_NOUN as _EN_NOUN
 from engram.ingest.deals import ZH_DEAL_NOUN as _ZH_NOUN
 from engram.ingest.deals import deal_said_by_kind
-from engram.ingest.frames import supposed
+from engram.ingest.frames import DEPARTMENT, supposed
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
-from engram.ingest.topics import DEPARTMENT, a_deal
+from engram.ingest.topics import a_deal
 from engram.models.graph import FactIn
 
 _CUE = {

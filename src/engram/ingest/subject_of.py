@@ -53,6 +53,8 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 """Topic predicates whose subject may also be the organisation or person that acts."""
 _ANNOUNCED = frozenset({"USES", "STOPPED_USING"})
 _FIRST_PERSON = ("actor", "possessive")
+_SUBJECTLESS_USE = re.compile(r"(?:still |now )?(?:using|currently on|currently using|on)\b", re.I)
+"""A sentence opening on what is used, its user unsaid ("Using Clio today", "Currently on Opera PMS")."""
 _NOT_PEOPLE = frozenset({"product", "organisation", "document", "deal", "project"})
 
 
@@ -185,4 +187,13 @@ def subject_of(
         return speaker.actor, 0.85
     if speaker.actor and collective and predicate in _ANNOUNCED:
         return speaker.actor, 0.8  # @全体 报销统一走飞书审批: the tools its writer's organisation uses
+    if (
+        predicate in _ANNOUNCED
+        and reading.lang == "en"
+        and not found
+        and _SUBJECTLESS_USE.match(reading.text)
+    ):
+        account = speaker.organisation_before(reading.mentions, cue)
+        if account:  # "Fenwick & Roe (law firm). Using Clio today": a sales note's account, said before
+            return account, 0.75
     return None

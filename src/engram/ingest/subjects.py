@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engram.ingest.clauses import Lang, clause_at
-from engram.ingest.frames import ZH_ROLE
+from engram.ingest.frames import DEPARTMENT, ZH_ROLE
 from engram.ingest.mentions import Mention
 from engram.ingest.relatives import EN_OWNED_KIN, EN_THEIR_KIN, ZH_THEIR_KIN
 
@@ -41,7 +41,7 @@ are no subject), and people named by no name opening a clause ("A friend made it
 department ("IT director at Pinecrest"), not a pronoun."""
 _ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
 _ZH_BLOCK = re.compile(
-    r"(?<!@)(?:你们|你|您|(?P<plural>他们|她们)|(?P<third>(?<![吉其])他|她)|它|客户|对方|大家|别人|(?<!所)有人)"
+    r"(?<!@)(?:你们|你|您|(?P<plural>他们|她们|对方)|(?P<third>(?<![吉其])他|她)|它|客户|大家|别人|(?<!所)有人)"
 )
 """Someone else (你, 他们, 大家…): not the speaker. "@大家", "@所有人" only address a notice."""
 _EN_GOVERNED = re.compile(
@@ -138,8 +138,12 @@ class Speaker:
     def organisation_before(self, mentions: list[Mention], position: int) -> str | None:
         """Return which organisation "their", 他们 before ``position`` is: the last one named before
         it in the sentence (远洋冷链…：他们…), else the message's last one."""
-        named = [m.name for m in mentions if m.type == "organisation" and m.end <= position]
-        named = named or self.organisations
+        named = [
+            m.name
+            for m in mentions
+            if m.type == "organisation" and m.end <= position and not DEPARTMENT.search(m.name)
+        ]  # not 采购部 of 拜访鼎岳医疗器械采购部…。对方…: the firm, not its department
+        named = named or [o for o in self.organisations if not DEPARTMENT.search(o)]
         return named[-1] if named else None
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 
 from engram.ingest.deals import DEAL_FACTS, said_deal
+from engram.ingest.frames import DEPARTMENT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 
@@ -48,10 +49,6 @@ TOPIC_TYPES: Mapping[str, frozenset[str]] = {
 }
 """The entity types a topic predicate is about, nearest first; a deal in the sentence wins."""
 
-DEPARTMENT = re.compile(
-    r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
-)
-"""The name of a department or team: one works at the organisation and is a member of these."""
 
 TOPIC_HOLDERS_LATER = (
     "deal",
