@@ -220,3 +220,30 @@ def test_a_pet_is_not_dated_by_what_it_did_that_day(extractor: BuiltinExtractor)
         if f.predicate == "HAS_PET"
     ]
     assert pet.valid_at is None
+
+
+HOMES: list[Case] = [
+    # A home rented, found or moved into; a place jieba does not know, named where one moves.
+    ("我在杭州租了个一居，在滨江，月租4500。", "钱勇", {("钱勇", "LIVES_IN", "杭州")}, set()),
+    ("我现在租的房子月租5200，在望京那边，合同到明年三月。", "钱勇", {("钱勇", "LIVES_IN", "望京")}, set()),
+    ("新房子找到了，在玉泉路附近，下周六搬。", "钱勇", {("钱勇", "LIVES_IN", "玉泉路")}, set()),
+    ("我不在望京住了，上周搬到了回龙观。", "钱勇", {("钱勇", "LIVES_IN", "回龙观")}, set()),
+    ("finally moved into our flat in Glasgow!", "Ann", {("Ann", "LIVES_IN", "Glasgow")}, set()),
+    # Controls: a known place keeps its name, whatever follows it.
+    ("我奶奶住在无锡老家。", "钱勇",
+     {("钱勇的奶奶", "LIVES_IN", "无锡")}, {("钱勇的奶奶", "LIVES_IN", "无锡老家")}),
+    ("我在上海住了八年了。", "钱勇", {("钱勇", "LIVES_IN", "上海")}, {("钱勇", "LIVES_IN", "上海住")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), HOMES, ids=[c[0][:30] for c in HOMES])
+def test_a_home_rented_found_or_moved_into(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+def test_a_lease_end_in_a_later_clause_does_not_date_the_home(extractor: BuiltinExtractor) -> None:
+    text = "我现在租的房子月租5200，在望京那边，合同到明年三月。"
+    (home,) = [f for f in read(extractor, text, actor="钱勇").facts if f.predicate == "LIVES_IN"]
+    assert home.valid_at is None

@@ -167,10 +167,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
     # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own
-    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting) "
+    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting|moved into) "
        rf"(?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
        rf"townhouse|apartment|flat|place) in {EN_OBJ}", 0.75, require_mention=True, object_type="place", strict=True,
-       supposable=True, trigger="bought|buying|closed on|purchased|lease|rent"),
+       supposable=True, trigger="bought|buying|closed on|purchased|lease|rent|moved into"),
+    # "Based in Leicester", "I'm based out of Austin": where one lives and works from
+    en("LIVES_IN", rf"(?:^|(?<=[.!;]\s)|\b(?:I'm|I am|we're|we are|is|are)\s(?:now\s|currently\s)?)based (?:in|out of) {EN_OBJ}", 0.75,
+       require_mention=True, object_type="place", trigger="based"),
     # "Moved out of Brooklyn last month, we're in Jersey City now": settled, not a trip
     en("LIVES_IN", rf"\b(?:we're|we are|I'm|I am) (?:now |finally |officially )?in {EN_OBJ}(?=,?\s(?:now|for good)\b)", 0.75,
        require_mention=True, object_type="place", trigger="we're|we are|i'm|i am"),

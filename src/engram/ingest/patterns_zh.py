@@ -75,6 +75,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
        rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
+    # 在上海租了个一居, 租的房子在望京那边, 找到房子了，在张江: a home rented or found (dated by the move it says)
+    zh("LIVES_IN", r"在(?P<obj>[\u4e00-\u9fff]{2,4}?)租(?:了|好了|好)(?:个|一套|套|间|一间)?(?:一居|两居|三居|一室|两室|房子?|公寓|单间)",
+       0.8, require_mention=True, object_type="place", trigger="租"),
+    zh("LIVES_IN", rf"(?:租的|买的|新的?)房子[^。！？；]{{0,12}}?[，,]?在{ZH_OBJ}", 0.8, require_mention=True, object_type="place",
+       trigger="房子"),
+    zh("LIVES_IN", r"(?:找到|租好|买好|定好|看好|选好)了?(?:新)?房子了?[，,]在?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。；！]|附近|那边)",
+       0.8, require_mention=True, object_type="place", trigger="房子"),
     # 我妈从鞍山过来帮我们带娃: where someone comes over from to help or stay (not 过来玩, 过来开会); 搬回扬州老家,
     # 从北京回绵阳老家了: a move home (not 回杭州老家过年, a visit)
     zh("LIVES_IN", r"从(?!老家)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:赶)?过来(?=帮|照顾|陪|带娃|带孩子)", 0.75,

@@ -11,7 +11,9 @@ A CRM note also opens with the account's name alone, set off by a space (翰墨�
 蓝鲸智造 回访): a name whose first word jieba's dictionary hardly knows is the organisation the note is
 about (``account_header``); not a note's title (会议纪要, 周报), a time, a pronoun, a person or a place.
 
-A person jieba cuts apart (何/志强) is named after 叫 or 是 at a clause's end (接替的是何志强, 新来的叫汪晨):
+A place jieba does not know is named where one moves or lives (搬到了回龙观, 住在玉泉路附近): two to four
+characters jieba reads as one word it hardly knows, or a street's (``home_place``). A person jieba cuts
+apart (何/志强) is named after 叫 or 是 at a clause's end (接替的是何志强, 新来的叫汪晨):
 a common surname and one or two characters the dictionary does not know as a word (``named_person``;
 not 是李子, 是周末, 是高手).
 """
@@ -109,4 +111,29 @@ def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
             and name not in DEFAULT_GAZETTEER
         ):
             out.append((found.start(), found.start() + len(name), name, "person"))
+    return out
+
+
+_HOME = re.compile(
+    r"(?:(?<=搬到)|(?<=搬到了)|(?<=搬去)|(?<=搬去了)|(?<=住在)|(?<=房子在)|(?<=，在))"
+    r"(?!了)(?P<name>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；,]|$|附近|那边|这边|了)"
+)
+
+
+_PLACE_END = re.compile(r"[路街村镇湾园苑桥庄港]$")
+"""The last character of a street's, a village's or an estate's name (玉泉路, 翠苑)."""
+
+
+def home_place(sentence: str) -> list[tuple[int, int, str, str]]:
+    """Return the places named where one moves or lives (see the module docstring) as (start, end, name,
+    "place")."""
+    out = []
+    for found in _HOME.finditer(sentence):
+        name = found.group("name")
+        unknown = jieba_module().dt.FREQ.get(name, 0) < _COMMON_WORD
+        one_word = (
+            len(list(jieba_module().cut(name))) == 1
+        )  # not 无锡/老家, 上海/住: a place known, then more
+        if one_word and (unknown or _PLACE_END.search(name)) and name[0] not in SURNAMES:
+            out.append((found.start(), found.end(), name, "place"))
     return out

@@ -122,12 +122,13 @@ def frame_clause(sentence: str, bounds: list[tuple[int, int]], date_span: tuple[
     start, end = next(((s, e) for s, e in bounds if s <= date_span[0] < e), bounds[0])
     if not (start <= date_span[0] and date_span[1] <= end):
         return False
-    if due(sentence, date_span):
-        return False  # "月底前给答复", "by Friday": when something is due, not when the rest happened
+    if due(sentence, date_span) or _UNTIL_BEFORE.search(sentence, start, date_span[0]):
+        return False  # "月底前给答复", "by Friday", 合同到明年三月: when something is due or ends
     rest = _FRAME_FILLER.sub("", sentence[start : date_span[0]] + " " + sentence[date_span[1] : end])
     return not rest.strip(" ,.!?，。") or _BARE_VERB.fullmatch(rest.strip(" ,.!?，。")) is not None
 
 
+_UNTIL_BEFORE = re.compile(r"(?:到|至|直到|\buntil|\btill)\s?$", re.I)
 _DUE_BY = re.compile(r"[之以]?前")
 """After a date (not a duration: "两周前" is one phrase, a time ago), a time something is due by."""
 _DUE_BY_BEFORE = re.compile(r"\b(?:by|before)\s$", re.I)
