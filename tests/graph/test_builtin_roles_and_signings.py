@@ -247,3 +247,27 @@ def test_a_lease_end_in_a_later_clause_does_not_date_the_home(extractor: Builtin
     text = "我现在租的房子月租5200，在望京那边，合同到明年三月。"
     (home,) = [f for f in read(extractor, text, actor="钱勇").facts if f.predicate == "LIVES_IN"]
     assert home.valid_at is None
+
+
+JOB_CHANGES: list[Case] = [
+    # A new employer named as such, gone to after leaving, got, or moved to between two firms.
+    ("我下个月去深圳上班了，新公司叫星河数智，做数据的。", "钱勇", {("钱勇", "WORKS_AT", "星河数智")}, set()),
+    ("悦途旅行的林佳怡跳槽去了一家叫“远途科技”的公司，悦途新的对接人是许诺。", "钱勇",
+     {("林佳怡", "WORKS_AT", "远途科技"), ("许诺", "WORKS_AT", "悦途旅行")},
+     {("许诺", "WORKS_AT", "远途科技")}),
+    ("锐拓电子 彭程 离职了，去了沛然生物当供应链VP。", "钱勇",
+     {("彭程", "LEFT_ORGANISATION", "锐拓电子"), ("彭程", "WORKS_AT", "沛然生物")}, set()),
+    ("finally got the job at Fernleaf Architecture!!!", "Ann",
+     {("Ann", "WORKS_AT", "Fernleaf Architecture")}, set()),
+    ("Sandra Molina moved from Pinecrest Insurance to Harbor Mutual.", "Ann",
+     {("Sandra Molina", "WORKS_AT", "Harbor Mutual")}, set()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), JOB_CHANGES, ids=[c[0][:30] for c in JOB_CHANGES]
+)
+def test_a_new_employer(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)

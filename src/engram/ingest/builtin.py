@@ -44,6 +44,7 @@ from engram.ingest.clauses import (
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
 from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
+from engram.ingest.frames_zh import ZH_ELSEWHERE
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
 from engram.ingest.mentions import (
@@ -276,12 +277,12 @@ class BuiltinExtractor:
             if mention.relative:
                 continue
             message.add_entity(mention)
+            elsewhere = mention.type == "organisation" and ZH_ELSEWHERE.search(reading.text, 0, mention.start)
             if mention.type == "organisation" and not (
-                _ZH_FORMER_AT.search(reading.text, 0, mention.start)
-                or ZH_ROLE_RX.match(reading.text, mention.end)
-            ):  # not 周主任原来在GE医疗 nor 信息中心主任: 他们 later names neither
-                message.speaker.organisations.append(mention.name)
-            if mention.type in TOPIC_HOLDERS_LATER:
+                elsewhere or ZH_ROLE_RX.match(reading.text, mention.end)
+            ):
+                message.speaker.organisations.append(mention.name)  # not 原来在GE医疗 nor 信息中心主任
+            if mention.type in TOPIC_HOLDERS_LATER and not elsewhere:
                 message.topics.append(mention)
 
     # ── one match → facts ────────────────────────────────────────────────────────────────
@@ -474,8 +475,6 @@ def _object_kind(pattern: Pattern) -> str:
     return pattern.kind or (registered.object_kind if registered else "value")
 
 
-_ZH_FORMER_AT = re.compile(r"(?:原来|之前|以前|曾经)在$|从$")
-"""Before a former employer (原来在GE医疗, 从华为跳槽过来): no organisation 他们 then names."""
 _ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
 _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 """A sentence opening on someone cheered or welcomed: the sentences after it are about them."""

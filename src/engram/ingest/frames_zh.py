@@ -4,6 +4,8 @@ said, faults, pets, allergens, rides, pastimes (shared by ``engram.ingest.patter
 
 from __future__ import annotations
 
+import re
+
 from engram.ingest.frames import ZH_ROLE, ZH_STOP
 from engram.nlp.names import CHINESE_TITLES
 
@@ -97,3 +99,9 @@ ACTIVITY = (
     r"跑步|散步|钓鱼|游泳|爬山|骑行|健身|瑜伽|打(?:羽毛|篮|乒乓|网|排|高尔夫)球|踢(?:足)?球|练字|书法|画画|徒步|"
     r"滑雪|露营|摄影|跳舞|广场舞|太极|撸铁|冥想|遛狗|下棋|唱歌|弹(?:钢琴|吉他|尤克里里)"
 )
+
+ZH_ELSEWHERE = re.compile(
+    r"(?:原来|之前|以前|曾经)在$|从$|(?:去了|到了|加入了?|去)一家叫[“\"]?$|新公司(?:叫|是)[“\"]?$"
+)
+"""Before a former employer (原来在GE医疗, 从华为跳槽过来) or one someone moves to (跳槽去了一家叫“途远科技”的公司):
+no organisation 他们, a contact or the next person named belongs to."""

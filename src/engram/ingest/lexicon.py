@@ -122,7 +122,8 @@ ORG_WORDS = _words(
     "Trading Textiles Packaging Printing Services Technology Electric Utilities Farms Sports Fitness "
     "Education Learning Credit Finance Investments Advisors Associates Bancorp Lines Wireless Devices "
     "Winery Brewery Distillery Glassworks Works Mills Bio Sciences Publishers Law Dairy Bakeries "
-    "Mutual Support Helpdesk Appliances Enterprises Corporation Limited GmbH PLC Laboratories AB AG SA NV BV "
+    "Architecture Architects Mutual Support Helpdesk Appliances Enterprises Corporation Limited GmbH PLC "
+    "Laboratories AB AG SA NV BV "
     "Oy ASA SpA Srl Pty KK"
 )
 OPENING_VERBS = _words(

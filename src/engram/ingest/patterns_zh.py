@@ -113,9 +113,14 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 孙经理离职了，听说去了小米; 周涛离职（去了美团）: where one goes right after leaving is the new employer
     zh("WORKS_AT", rf"{LEFT_FOR}(?:去了|到了|加入了?)(?!一?趟|一次){ZH_OBJ}", 0.8,
        require_mention=True, object_type="organisation", trigger="离职|辞职|跳槽|被裁|offer|工作"),
+    # 跳槽去了一家叫“途远科技”的公司, 新公司叫云栖数智: the new employer named as such
+    zh("WORKS_AT", r"(?:去了|到了|加入了?|去)一家叫[“\"]?(?P<obj>[^”\"，。；！]{2,10}?)[”\"]?的(?:公司|企业|创业公司)", 0.8,
+       kind="entity", object_type="organisation", trigger="一家叫"),
+    zh("WORKS_AT", r"新公司(?:叫|是)[“\"]?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)[”\"]?(?=[，。；！,]|$)", 0.8, kind="entity",
+       object_type="organisation", trigger="新公司"),
     # 跳槽去海底捞当运营副总裁: a name no dictionary knows, then the job taken there, is the employer
-    zh("WORKS_AT", r"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=当|做|任|担任|上班|入职)",
-       0.8, kind="entity", object_type="organisation", trigger="跳槽|跳到|跳去"),
+    zh("WORKS_AT", r"(?:跳槽到了?|跳槽去了?|跳到了?|跳去了?|(?:离职|辞职)了?[，,](?:听说)?去了)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=当|做|任|担任|上班|入职)",
+       0.8, kind="entity", object_type="organisation", trigger="跳槽|跳到|跳去|离职|辞职"),
     zh("WORKS_AT", rf"(?:调到了?|调去了?|调往|借调到了?)(?=[^{ZH_STOP}]{{0,8}}(?:分公司|公司|办事处|总部|分部|集团|门店|分行|"
        rf"支行|工厂)){ZH_OBJ}", 0.85, require_mention=True, object_type="organisation",
        trigger="调到|调去|调往"),  # 调到深圳分公司 (a department, 调到了运营部, is MEMBER_OF)
@@ -154,7 +159,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # right before the verb (past-time words between), so 赵强的助理离职了 is not 赵强's leaving.
     zh("LEFT_ORGANISATION", rf"我{LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
        subject="speaker", trigger="离职|辞职|退休|被裁|被辞退|被开除", negatable=False, objectless=True),
-    zh("LEFT_ORGANISATION", rf"{PERSON}{LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
+    zh("LEFT_ORGANISATION", rf"{PERSON}\s?{LEFT_SAID}(?P<obj>)(?=[{ZH_STOP}]|$)", 0.75,
        subject="group", subject_type="person", named_subject=True, trigger="离职|辞职|退休|被裁|被辞退|被开除",
        negatable=False,
        objectless=True),

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from engram.ingest.deals import DEAL_FACTS, said_deal
 from engram.ingest.frames import DEPARTMENT
+from engram.ingest.frames_zh import ZH_ELSEWHERE
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 
@@ -175,7 +176,11 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
             return deals[0]
     mentions = reading.mentions
     if predicate in ("WORKS_AT", "CONTACT"):  # 他们IT部的吕经理: of the organisation, not of a department
-        mentions = [m for m in mentions if not _affiliation(m.name)]
+        mentions = [
+            m
+            for m in mentions
+            if not _affiliation(m.name) and not ZH_ELSEWHERE.search(reading.text, 0, m.start)
+        ]  # nor one someone left or moved to
     else:  # 工程部的庄经理说月底前…: the department only says whose he is
         mentions = [m for m in mentions if not _affiliation(m.name) or not _whose(m, reading)]
     if opening:  # 姐夫从银行辞职了，…开了家咖啡馆，下周六开业: not the employer left
