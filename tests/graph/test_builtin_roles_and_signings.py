@@ -271,3 +271,37 @@ def test_a_new_employer(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+READER_22_23: list[Case] = [
+    # A role after "our" that opens a clause is someone else's, not the writer's.
+    ("Small change: the call moved to Thursday, our CEO can only do that day.", "Rupert Vale", set(),
+     {("Rupert Vale", "HAS_ROLE", "CEO")}),
+    ("Please help, our accountant needs the export by Friday.", "Rupert Vale", set(),
+     {("Rupert Vale", "HAS_ROLE", "accountant")}),
+    ("Hank, our CTO, prefers Python.", "Ann", {("Hank", "HAS_ROLE", "CTO")}, set()),  # control: closed
+    # His secretary says…: the one said after 说 is no role holder.
+    ("冯总这次没见着，他秘书说冯总去德国出差了。", "钱勇", set(), {("冯总", "HAS_ROLE", "秘书")}),
+    # One's notice, then the last day at the firm: one leaving, of that firm, dated by the day.
+    ("I handed in my notice! Last day at Pennywise Insurance is Feb 2, then I start at Lumiscape.", "Ann",
+     {("Ann", "LEFT_ORGANISATION", "Pennywise Insurance")}, {("Ann", "LEFT_ORGANISATION", None)}),
+    ("Hana Sato said she gave notice to VetPlanner last week.", "Ann",
+     {("Hana Sato", "LEFT_ORGANISATION", "VetPlanner")}, {("Hana Sato", "LEFT_ORGANISATION", None)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), READER_22_23, ids=[c[0][:30] for c in READER_22_23]
+)
+def test_twenty_second_and_third_readers_classes(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["凯澜酒店项目启动会：谢总强调价格不是唯一因素。", "旭澄能源项目：三家比价我们排第一，价格有优势。"],
+)
+def test_yi_in_a_word_is_no_price(extractor: BuiltinExtractor, text: str) -> None:
+    assert not [f for f in read(extractor, text, actor="钱勇").facts if f.predicate == "PRICE"]  # 唯一, 第一

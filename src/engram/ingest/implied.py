@@ -158,6 +158,12 @@ def _one_leaving(message: Message) -> None:
             for k, f in message.facts.items()
             if f.predicate == "LEFT_ORGANISATION" and f.subject == left.subject and f.object is not None
         ]
+        if any(
+            f.predicate == "WORKS_AT" and f.subject == left.subject and f.invalid_at is not None
+            for f in message.facts.values()
+        ):  # "…handed in my notice! Last day at Pennywise is Feb 2": the job's end says it
+            del message.facts[key]
+            continue
         if len(named) != 1:
             continue
         other_key, other = named[0]

@@ -93,6 +93,13 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        subject_type="person", named_subject=True, trigger="last day|last shift", negatable=False, objectless=True),
     en("LEFT_ORGANISATION", rf"(?:\bmy\s|^|(?<=[.!;:,]\s)|(?<=\n)){_LAST_DAY}", 0.75, trigger="last day|last shift",
        negatable=False, objectless=True),
+    *(
+        en("LEFT_ORGANISATION", rf"{start}last (?:day|shift) (?:at|with) {EN_OBJ}(?=\s(?:is|was|will be)\b)", 0.8,
+           subject=subject, require_mention=True, trigger="last day|last shift", negatable=False)
+        for start, subject in ((r"\bmy\s", "left"), (r"(?:^|(?<=[.!;:]\s)|(?<=\n))(?=(?-i:L))", "speaker"))
+    ),
+    en("LEFT_ORGANISATION", r"\b(?:handed in|gave|given|put in|submitted)\s(?:my\s)?(?:notice|resignation)\s(?:at|to)\s"
+       rf"(?:the\s)?{EN_OBJ}", 0.8, require_mention=True, trigger="notice|resignation", negatable=False),
     en("LEFT_ORGANISATION", r"\b(?:I've|I have|I|just|finally)\s(?:handed in|gave|given|put in|submitted)\s(?:my\s)?"
        r"(?:notice|resignation)\b(?P<obj>)", 0.75, trigger="notice|resignation", negatable=False, objectless=True),
     en("LEFT_ORGANISATION", r"\b(?:gave|giving|handed in)\s(?:my\s)?notice\b(?P<obj>)", 0.7, trigger="notice",
@@ -278,7 +285,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        trigger="replace|succeed"),
     # an apposition (", our CTO"; not ", our CEO Miriam Sato": a role before a name) or "as CTO" (not
     # "joined us as": the one who joined, read below)
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?(?!{EN_ROLE},?\s(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))|"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?(?!{EN_ROLE},?\s(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))"
+       rf"(?={EN_ROLE}\b(?:\s*(?:[,.;!?()—–]|$)|\s(?:at|of|with|for|from|in|on)\s))|"  # closed, not ", our CEO can only…"
        rf"(?<!down )(?<!retired )(?<!retiring )(?<!\bus )(?<!\bteam )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?(?!pilot\b(?!\s(?:for|at|with)\b))|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),

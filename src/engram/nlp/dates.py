@@ -146,7 +146,7 @@ _FUTURE_CUE = re.compile(
     r"graduating|getting married|opening|launching)|(?:starting|beginning) (?:in|on|from)|effective|"
     # a scheduled event in the present simple: "Kim joins us on Monday", "she starts in June"
     r"(?:joins|starts|begins|arrives|lands|flies|returns|launches|moves in|moves out|goes live)|"
-    r"last (?:day|shift) (?:is|will be))\b|"
+    r"last (?:day|shift)(?: (?:at|with) [\w&'’. -]{1,40}?)? (?:is|will be))\b|"
     r"打算|计划|准备|将于|将在|将会|预计|定在|定于",
     re.I,
 )
