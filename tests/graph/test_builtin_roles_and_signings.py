@@ -87,6 +87,12 @@ SIGNINGS: list[Case] = [
     ("澜石科技 签了！年费9.8万，两年期。", "钱勇",
      {("澜石科技", "SIGNED", "澜石科技合同"), ("澜石科技合同", "PRICE", 98000)}, set()),
     ("禾木 合同签了，36万。", "钱勇", {("禾木", "SIGNED", "禾木合同")}, set()),
+    # The signed deal's figures listed after it are the deal's.
+    ("Halden Dental signed! 42 seats, 2-year term, $61,200 ACV.", "Ann",
+     {("Halden Dental deal", "QUANTITY", 42), ("Halden Dental deal", "PRICE", 61200)}, set()),
+    # Control: revenue lost is no deal's price.
+    ("Korrigan Brewing churned, they moved to Tapwise. Lost ~$14k ARR.", "Ann", set(),
+     {("Tapwise", "PRICE", 14000)}),
     # Controls: closed something else, signed customers listed after the verb, a person signing.
     ("Velora closed their Series B last week.", "Ann", set(), {("Velora", "SIGNED", "Velora deal")}),
     ("Harlan Foods closed lost - they built it in-house.", "Ann",

@@ -91,7 +91,7 @@ FIRST_NAMES = _words(
 EXCLUDE = _words(
     "i i'm i've i'd i'll the a an this that these those it its it's my your our their his her we you they "
     "we've we're we'd we'll you've you're they're they've that's there's finally actually honestly basically "
-    "luckily unfortunately hopefully apparently currently kids go-live qbr recap kickoff "
+    "luckily unfortunately hopefully apparently currently kids go-live qbr recap kickoff arr acv tcv mrr "
     "uncle aunt auntie cousin "
     "he she what when where why how who which whose hey hi hello thanks thank congrats congratulations "
     "welcome wow oh yes yeah yep yup no nope sure ok okay lol haha hah btw omg aw aww awesome great cool "

@@ -86,6 +86,12 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="number", trigger=_COUNTED),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),
+    # "Halvorsen Dental signed! 42 seats, 2-year term, $61,200 ACV": a signed deal's figures in a list
+    en("QUANTITY", r"(?:^|(?<=[.!:;]\s)|(?<=,\s))(?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|users)(?=\s*[,.;]|$)", 0.75,
+       subject="topic", kind="number", trigger="seats|licen|users"),
+    en("PRICE", rf"(?<![\w$.,])(?<!\blost )(?<!\blost ~)(?<!\bat )(?<!\bat ~){EN_AMOUNT}\s?(?:ACV|ARR|TCV|total|/\s?(?:yr|year)\b)"
+       r"(?=\s*[,.;)!]|$)", 0.75, subject="topic",  # not "Lost ~$14k ARR", "FY24 closed at $16.1M ARR"
+       kind="amount", trigger="acv|arr|tcv|total|/"),
     en("ORDERED", rf"(?<!your )(?<!our )\b(?:order|ordered|placed|PO(?=\s)|signed|closed-won|closed|purchased?|bought)\b"
        rf"[^.!?]{{0,80}}?"  # not "confirm your order of …": the addressee's, who is not named
        rf"\b\d[\d,]*\s(?:{_COUNTED})\s(?:of|on|for)\s"
