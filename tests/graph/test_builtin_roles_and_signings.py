@@ -311,3 +311,24 @@ def test_twenty_second_and_third_readers_classes(
 )
 def test_yi_in_a_word_is_no_price(extractor: BuiltinExtractor, text: str) -> None:
     assert not [f for f in read(extractor, text, actor="钱勇").facts if f.predicate == "PRICE"]  # 唯一, 第一
+
+
+LIFE_EVENTS: list[Case] = [
+    # An operation, a birth, an engagement to someone named: news of one's people.
+    ("Mum had hip surgery Monday, recovering well.", "Ann", {("Ann's mum", "STATUS", "hip surgery")}, set()),
+    ("我爸上周做了心脏搭桥手术，恢复得不错。", "钱勇", {("钱勇的爸爸", "STATUS", "心脏搭桥手术")}, set()),
+    ("My wife gave birth to twins last week.", "Ann", {("Ann's wife", "STATUS", "twins")}, set()),
+    ("My sister Ella got engaged to her boyfriend Raul!", "Ann", {("Ella", "PARTNER_OF", "Raul")}, set()),
+    # Controls: an operation only advised, a pastime had.
+    ("医生说要做手术。", "钱勇", set(), {("钱勇", "STATUS", "手术")}),
+    ("We had a great time in Lisbon.", "Ann", set(), {("Ann", "STATUS", "a")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), LIFE_EVENTS, ids=[c[0][:30] for c in LIFE_EVENTS]
+)
+def test_life_events_as_news(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)

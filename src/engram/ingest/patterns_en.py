@@ -506,6 +506,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STATUS", r"\b(?:is|'s|are|was)\s(?:now\s)?(?P<obj>pregnant|expecting(?=\s*(?:[.!,;]|$|a baby|twins))|"
        r"in (?:the )?hospital)\b", 0.8, kind="value", supposable=True, introduces=True,
        trigger="pregnant|expecting|hospital"),
+    # "Dad had knee surgery yesterday", "my sister had a baby girl": life events as news
+    # "just got engaged to her boyfriend Raul": the partner named after their kind
+    en("PARTNER_OF", rf"\bengaged to (?:her|his|my|their) (?:boyfriend|girlfriend|partner|fiancée?) {EN_NAME}", 0.85,
+       kind="entity", object_type="person", trigger="engaged to"),
+    en("STATUS", r"\b(?:had|has had|underwent|is having|will have)\s(?:a\s|an\s|his\s|her\s|my\s)?"
+       r"(?P<obj>(?:[a-z]+\s)?surgery)\b", 0.8, kind="value", supposable=True, trigger="surgery"),
+    en("STATUS", r"\b(?:had|gave birth to)\s(?P<obj>(?:a|a baby|twins|a healthy)(?:\s(?:baby\s)?(?:girl|boy))?|twins)\b"
+       r"(?=[\s,.!;]|$)", 0.75, kind="value", supposable=True, trigger="had a|gave birth"),
     en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
        r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
     en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,

@@ -138,6 +138,10 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 我老婆怀孕了, 我妈住院了: a state of health said as news
     zh("STATUS", r"(?<!没)(?<!不)(?<!想)(?<!要)(?P<obj>怀孕|怀上|住院|出院|骨折)了", 0.8, kind="value", supposable=True,
        introduces=True, trigger="怀孕|怀上|住院|出院|骨折"),  # dated by its own words, not 预产期明年3月 after it
+    # 我爸上周做了心脏搭桥手术: an operation as news, dated by its words
+    zh("STATUS", r"(?<!没)(?<!不)(?<!要)做了(?:个|一个|一场)?(?P<obj>[\u4e00-\u9fff]{0,6}?手术)", 0.8, kind="value",
+       supposable=True, trigger="手术"),
+
     zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
     zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{ISSUES})", 0.75, subject="topic", kind="value",
