@@ -291,6 +291,13 @@ READER_22_23: list[Case] = [
     # One's notice, then the last day at the firm: one leaving, of that firm, dated by the day.
     ("I handed in my notice! Last day at Pennywise Insurance is Feb 2, then I start at Lumiscape.", "Ann",
      {("Ann", "LEFT_ORGANISATION", "Pennywise Insurance")}, {("Ann", "LEFT_ORGANISATION", None)}),
+    # A deal lost to another vendor is no signing; a price cut is no price; "her manager X" no role.
+    ("今天电话回访恒川纺织，王厂长说上个月已经跟别家签了，我们这单丢了。", "钱勇", set(),
+     {("恒川纺织", "SIGNED", "恒川纺织订单")}),
+    ("瀚川精密最终价格谈到60万，比原来报价降了8万。", "钱勇",
+     {("瀚川精密", "PRICE", 600000)}, {("瀚川精密", "PRICE", 80000)}),
+    ("Sarah is in finance. Her manager Pieter Vos owns the vendor decision.", "Ann", set(),
+     {("Pieter Vos", "HAS_ROLE", "manager")}),
     ("Hana Sato said she gave notice to VetPlanner last week.", "Ann",
      {("Hana Sato", "LEFT_ORGANISATION", "VetPlanner")}, {("Hana Sato", "LEFT_ORGANISATION", None)}),
 ]  # fmt: skip

@@ -42,6 +42,7 @@ _NOT_A_DEAL = re.compile(
 """What is signed or closed but is no customer's deal: a home, a job, a letter of intent, a ticket."""
 _NOT_YET = re.compile(
     r"还没签|没有?签|未签|待签|准备签|(?:下个?月|下周|明天|后天|月底|回头|过几天|之后|以后)再?签|"
+    r"(?:跟|和|与)(?:别家|别人|竞品|竞争对手)签|丢了|丢单|\b(?:went with|lost (?:it|the deal) to)\b|"
     r"\b(?:hasn't|haven't|not yet|about to|will)\b",
     re.I,
 )
