@@ -107,9 +107,6 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "I'm currently in notice period at Pathwise": leaving it
     en("LEFT_ORGANISATION", rf"\b(?:I'm|I am|Im)\s(?:currently\s|now\s)?(?:in|serving)\s(?:my\s)?notice(?: period)?\s(?:at|with)\s"
        rf"{EN_OBJ}", 0.8, require_mention=True, trigger="notice", negatable=False),
-    # "guess who got the job at Fernleaf Architecture!!!": a job got is where one works
-    en("WORKS_AT", rf"\bgot (?:the|a|that|my|this) (?:new |dream )?job (?:at|with) {EN_OBJ}", 0.8, require_mention=True,
-       strict=True, object_type="organisation", supposable=True, trigger="got"),
     # "Candice Obi moved from Pelloway Insurance to Granbury Mutual": a person between two firms
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:has |just )?(?:moved|went|jumped|switched) (?:over )?from "
        rf"(?P<prev>{EN_CAPS}) to (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.8, subject="group", subject_type="person",

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 
 from engram.graph.places import is_chinese_place
+from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module
 
@@ -39,6 +40,7 @@ _COMMON_WORD = 100
 
 
 _HEADER = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,8})[ \u3000]+(?=[\u4e00-\u9fff])")
+_ENDS_IN_A_ROLE = re.compile(rf"(?:{ZH_ROLE})$")
 _NOTE_TITLES = re.compile(
     r"纪要|周报|日报|月报|备注|通知|公告|记录|总结|待办|更新|进展|提醒|简报|复盘|汇报|小结"
 )
@@ -67,6 +69,7 @@ def account_header(sentence: str, words: Sequence[tuple[str, str]]) -> tuple[int
             not tag.startswith(("n", "g", "j")) and tag != "x" for _, tag in inside
         )  # 钱坤的电话是, 今天, 各位
         or _NOTE_TITLES.search(name)
+        or _ENDS_IN_A_ROLE.search(name)  # 京东客服 严伟: a signature's firm and role, not one name
         or is_chinese_place(name)
         or (flag.startswith("nr") and (len(inside) == 1 or common.get(inside[-1][0], 0) >= _COMMON_WORD))
         or common.get(first, 0) >= _COMMON_WORD  # 客户, 大家: words, not a brand
