@@ -62,6 +62,11 @@ ROLES: list[Case] = [
     ("第一次拜访：云舒家纺，联系人邵文杰，生产副总。", "钱勇", {("邵文杰", "HAS_ROLE", "生产副总")}, set()),
     ("鼎信重启谈判，IT经理换成了一个叫丁宁的。", "钱勇", {("丁宁", "HAS_ROLE", "IT经理")}, set()),
     ("我表哥没被裁，还升了组长。", "钱勇", {("钱勇的表哥", "HAS_ROLE", "组长")}, set()),
+    # A name jieba misses right after a role; not a product's name after a role's word (销售易).
+    ("鼎铂半导体 采购经理 欧阳敏 说供应商已经定了。", "钱勇",
+     {("欧阳敏", "HAS_ROLE", "采购经理"), ("欧阳敏", "WORKS_AT", "鼎铂半导体")}, set()),
+    ("新客户：杭州芷兰化妆品，品牌总监范志伟。", "钱勇", {("范志伟", "HAS_ROLE", "品牌总监")}, set()),
+    ("对接人是运营VP唐嘉欣。她们目前在和销售易谈。", "钱勇", set(), {("易谈", "HAS_ROLE", "销售")}),
     # A note's account and a role set off by spaces; a compound surname.
     ("知禾教育 校长 陶然 对排课系统感兴趣。", "钱勇",
      {("陶然", "HAS_ROLE", "校长"), ("陶然", "WORKS_AT", "知禾教育")}, set()),

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 from engram.ingest.mentions import Mention
-from engram.ingest.mentions_zh import tag_words
 from engram.ingest.reading import Sentence
-from engram.nlp.tokenize import has_cjk
+from engram.nlp.tokenize import has_cjk, tag_words
 
 DEAL_FACTS = frozenset({"PRICE", "QUANTITY", "DISCOUNT", "EXPIRES_ON", "LAUNCH_DATE", "DEADLINE"})
 """What a deal said by its kind holds rather than its customer."""

@@ -16,24 +16,13 @@ from the words around a head word:
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
-from typing import Any
 
 from engram.graph.places import is_chinese_place, is_world_place_zh
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
 from engram.ingest.unknown_names_zh import account_header, brand_start, home_place, named_person
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
-from engram.nlp.tokenize import has_cjk, jieba_module
-
-
-@cache
-def _posseg() -> Any:
-    """Return jieba.posseg, with jieba's dictionary loaded once (engram.nlp.tokenize)."""
-    jieba_module()
-    import jieba.posseg
-
-    return jieba.posseg
+from engram.nlp.tokenize import has_cjk, jieba_module, tag_words
 
 
 def _words(text: str) -> frozenset[str]:
@@ -42,12 +31,6 @@ def _words(text: str) -> frozenset[str]:
 
 Found = tuple[int, int, str, str]
 """(start, end, name, entity type)."""
-
-
-@lru_cache(maxsize=64)
-def tag_words(sentence: str) -> tuple[tuple[str, str], ...]:
-    """Return jieba's (word, part-of-speech flag) pairs of ``sentence`` (cached: several readers use them)."""
-    return tuple((w, f) for w, f in _posseg().cut(sentence))
 
 
 def word_at(sentence: str, position: int) -> tuple[str, str] | None:

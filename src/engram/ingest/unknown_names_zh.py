@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from engram.graph.places import is_chinese_place
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
-from engram.nlp.tokenize import has_cjk, jieba_module
+from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
+from engram.nlp.tokenize import has_cjk, jieba_module, tag_words
 
 _NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "nz", "ns", "j", "ng", "zg"})
 _SINGLE_TAGS = _NAME_TAGS | {"n"}
@@ -101,19 +102,45 @@ _NAMED = re.compile(
 """A name after 叫 (一个叫汪晨的), or after 是 ending the clause (接替的是何志强; not 是谷歌的工程师)."""
 
 
+_ROLE = re.compile(ZH_ROLE)
+_AFTER_ROLE = re.compile(
+    r"\s?(?P<name>[\u4e00-\u9fff]{2,3}?)(?P<said>)(?=[\s，。；！？：:（(、,]|$|说|表示|提到|认为|反馈)"
+)
+"""A name right after a role, to the clause's end or a verb of saying (采购经理 欧阳敏 说)."""
+
+
+_NOT_IN_A_NAME = ("u", "v", "m", "t", "a", "d", "p", "c")
+"""Tags of a word no name holds: a particle, a verb, a number, a time, an adjective, an adverb…"""
+
+
+def _read_as_a_name(name: str) -> bool:
+    """Return True when jieba reads ``name`` as a person's (孙丽/nr, 周/nr 建平) or it opens with a compound
+    surname (欧阳敏); not 易/a 谈/v (销售易谈) nor 周会/n."""
+    if name[:2] in CHINESE_COMPOUND_SURNAMES:
+        return True
+    words = tag_words(name)
+    if len(words) == 1:
+        return words[0][1].startswith("nr")
+    return not any(flag.startswith(_NOT_IN_A_NAME) for _, flag in words)
+
+
 def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
-    """Return the people named after 叫 or 是 at a clause's end (see the module docstring) as (start,
-    end, name, "person")."""
+    """Return the people named after 叫 or 是 at a clause's end, or right after a role (采购经理 欧阳敏 说,
+    信息科主任周建平。) (see the module docstring) as (start, end, name, "person")."""
     out = []
-    for found in _NAMED.finditer(sentence):
+    after_roles = (_AFTER_ROLE.match(sentence, role.end()) for role in _ROLE.finditer(sentence))
+    for found in (*_NAMED.finditer(sentence), *(m for m in after_roles if m is not None)):
         name = found.group("name") or found.group("said")
         if (
-            name[0] in SURNAMES
+            (name[0] in SURNAMES or name[:2] in CHINESE_COMPOUND_SURNAMES)
             and jieba_module().dt.FREQ.get(name, 0) < _COMMON_WORD
+            and not _ROLE.fullmatch(name)
+            and _read_as_a_name(name)
             and not is_chinese_place(name)
             and name not in DEFAULT_GAZETTEER
         ):
-            out.append((found.start(), found.start() + len(name), name, "person"))
+            start = found.start("name") if found.group("name") else found.start("said")
+            out.append((start, start + len(name), name, "person"))
     return out
 
 

@@ -14,12 +14,21 @@ import logging
 import re
 import threading
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _lock = threading.Lock()
+
+
+@lru_cache(maxsize=64)
+def tag_words(text: str) -> tuple[tuple[str, str], ...]:
+    """Return jieba's (word, part-of-speech flag) pairs of ``text`` (cached: several readers use them)."""
+    jieba_module()
+    import jieba.posseg
+
+    return tuple((w, f) for w, f in jieba.posseg.cut(text))
 
 
 @cache
