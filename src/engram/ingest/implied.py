@@ -149,7 +149,8 @@ def _leaving_employer(message: Message) -> None:
 
 def _one_leaving(message: Message) -> None:
     """ "I'm in notice period at Pathwise, my last day is Sept 13": a leaving said without its employer
-    is the one said with it in the same message, and dates it."""
+    is the one said with it in the same message, and dates it; or the end of the job the message dates
+    ("…handed in my notice! Last day at Pennywise is Feb 2")."""
     for key, left in list(message.facts.items()):
         if left.predicate != "LEFT_ORGANISATION" or left.object is not None or left.value is not None:
             continue
@@ -161,7 +162,7 @@ def _one_leaving(message: Message) -> None:
         if any(
             f.predicate == "WORKS_AT" and f.subject == left.subject and f.invalid_at is not None
             for f in message.facts.values()
-        ):  # "…handed in my notice! Last day at Pennywise is Feb 2": the job's end says it
+        ):
             del message.facts[key]
             continue
         if len(named) != 1:

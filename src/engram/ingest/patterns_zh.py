@@ -75,7 +75,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
        rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
-    # 在上海租了个一居, 租的房子在望京那边, 找到房子了，在张江: a home rented or found (dated by the move it says)
+    # 在上海租了个一居, 租的房子在望京那边, 找到房子了，在玉泉路附近: a home rented or found (dated by the move it says)
     zh("LIVES_IN", r"在(?P<obj>[\u4e00-\u9fff]{2,4}?)租(?:了|好了|好)(?:个|一套|套|间|一间)?(?:一居|两居|三居|一室|两室|房子?|公寓|单间)",
        0.8, require_mention=True, object_type="place", trigger="租"),
     zh("LIVES_IN", rf"(?:租的|买的|新的?)房子[^。！？；]{{0,12}}?[，,]?在{ZH_OBJ}", 0.8, require_mention=True, object_type="place",

@@ -3,10 +3,12 @@
 Foods this morning, RF-3301".
 
 The customer (an organisation of the same sentence) SIGNED the deal: an id numbering an order or a
-contract in the sentence, else the deal its words say by kind (engram.ingest.deals); the speaker's
-side did when the organisation is said to be a supplier. Not read when the sentence asks, supposes,
-denies or only expects it (还没签, "if they sign", 下周签), nor for a home, a job, a letter of intent or
-a ticket.
+contract in the sentence, else the deal its words say by kind (engram.ingest.deals), else, when the
+customer signs with nothing named after the verb ("Bellweather signed!", 翰墨文创 签了), a deal named after
+it and the kind the message says next ("Kessler MSA", 翰墨文创合同); the speaker's side did when the
+organisation is said to be a supplier. Not read when the sentence asks, supposes, denies, only expects
+it or tells it lost to another (还没签, "if they sign", 下周签, 跟别家签了), nor for a home, a job, a letter
+of intent or a ticket.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ _NOT_A_DEAL = re.compile(
     re.I,
 )
 """What is signed or closed but is no customer's deal: a home, a job, a letter of intent, a ticket."""
-_NOT_YET = re.compile(
+_NOT_SIGNED = re.compile(
     r"还没签|没有?签|未签|待签|准备签|(?:下个?月|下周|明天|后天|月底|回头|过几天|之后|以后)再?签|"
     r"(?:跟|和|与)(?:别家|别人|竞品|竞争对手)签|丢了|丢单|\b(?:went with|lost (?:it|the deal) to)\b|"
     r"\b(?:hasn't|haven't|not yet|about to|will)\b",
@@ -54,7 +56,7 @@ def signed_deal(reading: Sentence, message: Message, following: str = "") -> Fac
     cue = _CUE[reading.lang].search(reading.text)
     if (
         cue is None
-        or _NOT_YET.search(reading.text)
+        or _NOT_SIGNED.search(reading.text)
         or _NOT_A_DEAL.search(reading.text)
         or supposed(reading.text, reading.clauses, cue.start(), reading.lang)
     ):
