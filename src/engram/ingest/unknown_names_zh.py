@@ -40,6 +40,11 @@ _COMMON_WORD = 100
 采购 1843), not an unknown brand (朗升, 衡信: none; 启明: 25)."""
 
 
+def _hardly_known(word: str) -> bool:
+    """Return True when jieba's dictionary knows ``word`` as a word less often than ``_COMMON_WORD``."""
+    return bool(jieba_module().dt.FREQ.get(word, 0) < _COMMON_WORD)
+
+
 _HEADER = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,8})[ \u3000]+(?=[\u4e00-\u9fff])")
 _ENDS_IN_A_ROLE = re.compile(rf"(?:{ZH_ROLE})$")
 _NOTE_TITLES = re.compile(
@@ -64,16 +69,13 @@ def account_header(sentence: str, words: Sequence[tuple[str, str]]) -> tuple[int
     if length != len(name):
         return None  # jieba read a word across the space
     first, flag = inside[0]
-    common = jieba_module().dt.FREQ
-    if (
-        any(
-            not tag.startswith(("n", "g", "j")) and tag != "x" for _, tag in inside
-        )  # 钱坤的电话是, 今天, 各位
+    if (  # 钱坤的电话是, 今天, 各位: words of no name
+        any(not tag.startswith(("n", "g", "j")) and tag != "x" for _, tag in inside)
         or _NOTE_TITLES.search(name)
         or _ENDS_IN_A_ROLE.search(name)  # 京东客服 严伟: a signature's firm and role, not one name
         or is_chinese_place(name)
-        or (flag.startswith("nr") and (len(inside) == 1 or common.get(inside[-1][0], 0) >= _COMMON_WORD))
-        or common.get(first, 0) >= _COMMON_WORD  # 客户, 大家: words, not a brand
+        or (flag.startswith("nr") and (len(inside) == 1 or not _hardly_known(inside[-1][0])))
+        or not _hardly_known(first)  # 客户, 大家: words, not a brand
     ):  # 张伟 离职了, 宁薇邮箱 …: a person, or something of theirs
         return None
     return 0, len(name), name, "organisation"
@@ -88,7 +90,7 @@ def brand_start(words: Sequence[tuple[str, str]], offsets: Sequence[int], start:
         return start
     word, flag = words[index - 1]
     if len(word) == 2 and has_cjk(word) and not _MOVES.match(word) and not is_chinese_place(word):
-        unknown_verb = flag.startswith("v") and jieba_module().dt.FREQ.get(word, 0) < _COMMON_WORD
+        unknown_verb = flag.startswith("v") and _hardly_known(word)
         return offsets[index - 1] if flag in _NAME_TAGS or unknown_verb else start
     singles = words[index - 2 : index] if index >= 2 else ()
     if len(singles) == 2 and all(len(w) == 1 and has_cjk(w) and f in _SINGLE_TAGS for w, f in singles):
@@ -104,7 +106,7 @@ _NAMED = re.compile(
 
 _ROLE = re.compile(ZH_ROLE)
 _AFTER_ROLE = re.compile(
-    r"\s?(?P<name>[\u4e00-\u9fff]{2,3}?)(?P<said>)(?=[\s，。；！？：:（(、,]|$|说|表示|提到|认为|反馈)"
+    r"\s?(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[\s，。；！？：:（(、,]|$|说|表示|提到|认为|反馈)"
 )
 """A name right after a role, to the clause's end or a verb of saying (采购经理 欧阳敏 说)."""
 
@@ -130,17 +132,17 @@ def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
     out = []
     after_roles = (_AFTER_ROLE.match(sentence, role.end()) for role in _ROLE.finditer(sentence))
     for found in (*_NAMED.finditer(sentence), *(m for m in after_roles if m is not None)):
-        name = found.group("name") or found.group("said")
+        group = str(found.lastgroup)  # "name" after 叫 or a role, "said" after 是
+        name = found.group(group)
         if (
             (name[0] in SURNAMES or name[:2] in CHINESE_COMPOUND_SURNAMES)
-            and jieba_module().dt.FREQ.get(name, 0) < _COMMON_WORD
+            and _hardly_known(name)
             and not _ROLE.fullmatch(name)
             and _read_as_a_name(name)
             and not is_chinese_place(name)
             and name not in DEFAULT_GAZETTEER
         ):
-            start = found.start("name") if found.group("name") else found.start("said")
-            out.append((start, start + len(name), name, "person"))
+            out.append((found.start(group), found.end(group), name, "person"))
     return out
 
 
@@ -160,10 +162,9 @@ def home_place(sentence: str) -> list[tuple[int, int, str, str]]:
     out = []
     for found in _HOME.finditer(sentence):
         name = found.group("name")
-        unknown = jieba_module().dt.FREQ.get(name, 0) < _COMMON_WORD
         one_word = (
             len(list(jieba_module().cut(name))) == 1
         )  # not 无锡/老家, 上海/住: a place known, then more
-        if one_word and (unknown or _PLACE_END.search(name)) and name[0] not in SURNAMES:
+        if one_word and (_hardly_known(name) or _PLACE_END.search(name)) and name[0] not in SURNAMES:
             out.append((found.start(), found.end(), name, "place"))
     return out
