@@ -267,6 +267,8 @@ class BuiltinExtractor:
                 (m for m in reading.mentions if m.start == cheered.end() and m.type == "person"), None
             )
             message.topic_person = person.name if person else message.topic_person
+        if reading.lang == "en":
+            message.topic_person = _en_topic_person(reading, message)
         for mention in reading.mentions:
             if mention.vocative or mention.type == "group":
                 continue
@@ -476,6 +478,27 @@ def _object_kind(pattern: Pattern) -> str:
 
 
 _ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
+
+
+def _en_topic_person(reading: Sentence, message: Message) -> str | None:
+    """Return whom an English note goes on about: the person met ("Met Jun Nakagawa at …"), still so
+    while sentences open on "He"/"She"; None once one opens on the writer or someone else."""
+    met = _EN_MET.match(reading.text)
+    if met:
+        person = next((m for m in reading.mentions if m.start == met.end() and m.type == "person"), None)
+        return person.name if person else None
+    if _EN_HE_SHE.match(reading.text) and message.topic_person:
+        return message.topic_person
+    return None if _EN_OPENS_ON_SOMEONE.match(reading.text) else message.topic_person
+
+
+_EN_MET = re.compile(
+    r"\s*(?:(?:just |finally )?(?:met|spoke (?:with|to)|call with|lunch with|coffee with)\s)", re.I
+)
+_EN_HE_SHE = re.compile(r"\s*(?:he|she)\b", re.I)
+_EN_OPENS_ON_SOMEONE = re.compile(
+    r"\s*(?:I|we|(?-i:[A-Z][a-z]+)\s(?-i:[A-Z])|they|you)\b|\s*\S+\s(?:is|was|has)\b", re.I
+)
 _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 """A sentence opening on someone cheered or welcomed: the sentences after it are about them."""
 _COLONS = ("：", ":")

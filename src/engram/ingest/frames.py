@@ -299,7 +299,7 @@ EN_ROLE_NOUNS = (
     "controller|comptroller|CMIO|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel|strategist|"
     "paralegal|attorney|solicitor|hygienist|dietitian|nutritionist|physiotherapist|physical therapist|"
     "optometrist|midwife|pastor|welder|machinist|underwriter|actuary|supervisor|foreman|lecturer|"
-    "courier|housekeeper|managing partner|senior partner|mgr"
+    "courier|housekeeper|managing partner|senior partner|talent partner|business partner|mgr"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""

@@ -292,9 +292,22 @@ def _role_employers(message: Message, text: str) -> None:
             or _OURS.search(_before(fact.fact or "", person))
             or _MOVING.search(_clause_naming(person, text) or fact.fact or "")
             or held_before(fact.fact or "")
+            or (_signed(fact, person) and not _our_firm(employer, text))
         ):
             continue
         message.add_fact(_works_at(fact, person, employer))
+
+
+def _signed(fact: FactIn, person: str) -> bool:
+    """Return True for a fact read from a signature block (its lines, the writer's name first)."""
+    return "\n" in (fact.fact or "") and (fact.fact or "").startswith(person)
+
+
+def _our_firm(employer: str, text: str) -> bool:
+    """Return True when the body says ``employer`` is the writer's ("interviewing with us at Orchard Lane
+    Health", "we at Acme"): a signature's department belongs to it, not to a venue or a client named."""
+    name = re.escape(employer)
+    return bool(re.search(rf"\b(?:us|we|here)\s(?:at|from)\s(?:the\s)?{name}|\bour\s{name}", text, re.I))
 
 
 def _managers_employers(message: Message) -> None:

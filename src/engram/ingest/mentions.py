@@ -84,6 +84,19 @@ _CAPITAL_WORD = re.compile(
     r"(?:\.(?:io|com|ai|app|co|net|org|dev)\b)?)"
 )
 """A capitalised word, a web name whole (Customer.io, Booking.com)."""
+_MONTH_AS_NAME = re.compile(
+    r"(?:Jun|Jan|May|June|April|August)\s(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|"
+    r"Nov|Dec))[A-Z][a-z]{2,}\b"
+)
+_MONTH_BEFORE = re.compile(r"\b(?:in|on|by|of|since|until|from|last|next|this|early|late|mid|end)\s$", re.I)
+
+
+def _month_as_name(sentence: str, start: int) -> bool:
+    """Return True for a month's name that is a first name, before a surname ("Met Jun Nakagawa", "April
+    Ludgate"), not after a word that makes it the month ("in June Acme signed")."""
+    return bool(_MONTH_AS_NAME.match(sentence, start)) and not _MONTH_BEFORE.search(sentence, 0, start)
+
+
 _NUMBERED = re.compile(r" \d{1,4} [A-Z]")
 """A number inside a capitalised name ("Microsoft 365 Business Premium", "Office 365 Enterprise E3")."""
 _POSSESSIVE = re.compile(r"(?:['’]s|['’-])$")
@@ -190,6 +203,12 @@ _HEADQUARTERED = re.compile(
 )
 """A name whose headquarters are spoken of is an organisation's ("Globex's headquarters is in Denver",
 "Initech is headquartered in Austin")."""
+_FIRM_APPOSITION = re.compile(
+    r"\b(?:a|an|the)\s(?:[\w-]+\s)?(?:charity|startup|start-up|company|firm|agency|nonprofit|non-profit|bank|"
+    r"consultancy|supplier|vendor|law firm|manufacturer|distributor|retailer|hospital|clinic),\s$",
+    re.I,
+)
+"""What kind of firm a name is, said right before it ("starting at a charity, Riverside Refugee Trust")."""
 _MODIFIES = re.compile(
     r"\+?\s(?!(?:as|in|on|at|last|next|this|for|from|since|yesterday|today|tomorrow|and|or|but|to|with|about|is|"
     r"was|will|has|had|are|were|says|said)\b)[a-z]"
@@ -327,7 +346,8 @@ class MentionFinder:
         words = [
             (m.start(), m.start() + len(w), w)
             for m in _CAPITAL_WORD.finditer(sentence)
-            if (w := _POSSESSIVE.sub("", m.group())) and w.lower() not in EXCLUDE
+            if (w := _POSSESSIVE.sub("", m.group()))
+            and (w.lower() not in EXCLUDE or _month_as_name(sentence, m.start()))
         ]
         if not words:
             return []
@@ -368,7 +388,9 @@ class MentionFinder:
             if acronym and _MODIFIES.match(sentence, end):
                 continue  # "an LGBTQ support group": it modifies a noun (not "KPMG last Monday")
             kind = self._type_of(name, [w for _, _, w in run], actor_words)
-            if kind == "thing" and _HEADQUARTERED.match(sentence, end):
+            if kind == "thing" and (
+                _HEADQUARTERED.match(sentence, end) or _FIRM_APPOSITION.search(sentence, 0, start)
+            ):
                 kind = "organisation"
             elif kind in ("thing", "person") and _PET_BEFORE.search(sentence, 0, start):
                 kind = "animal"  # "My dog Pepper is allergic to chicken": the dog, from the start

@@ -185,7 +185,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "The CEO of Initech, Bill Lumbergh", "Sunrise Bakery's owner, Ruby Ross": the role of the
     # organisation, then who holds it
     *(
-        en(predicate, rf"\b{shape},\s(?P<subj>{EN_PERSON_NAME})\b", 0.8, subject="group", subject_type="person",
+        en(predicate, rf"\b{shape},\s(?P<subj>{EN_PERSON_NAME})\b(?!['’]s\b)", 0.8, subject="group", subject_type="person",
            named_subject=True, require_mention=predicate == "WORKS_AT", strict=predicate == "WORKS_AT",
            kind="entity", object_type=kind, introduces=True, trigger=EN_ROLE_TRIGGER)
         for predicate, role, organisation, kind in (
@@ -203,10 +203,11 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )(?<![Dd]ropped )(?<![Dd]ropping )(?<![Dd]rop )(?<!off )(?<!picked up )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b){_EVENT_AFTER}(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
-    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
+    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?:an? (?:[\w-]+ ){{0,2}}?[\w-]+, )?+"
+       rf"(?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
     en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
@@ -384,7 +385,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        r"(?P<obj>(?:[\w-]+\s){0,3}?(?:team|department|group|squad|division|unit|office|branch|plant|lab|store))"
        r"\b", 0.8, kind="value",
        trigger="manage|lead|run|head"),
-    en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>[\w' -]{3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
+    en("WORKS_ON", r"\b(?:a|an|the|my)\s(?P<obj>(?:(?!\s(?:and|but|so|at|for|with)\s)[\w' -]){3,40}?)\s(?:that\s|which\s)?I(?:'m| am) "
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
     en("WORKS_ON", rf"\b(?:I'm|I am|I've been|we're|we are) (?:currently |now |still )?working on "
        rf"(?:a |an |my |our |the )?{EN_OBJ}", 0.75, kind="value", trigger="working on"),

@@ -30,10 +30,12 @@ _FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|
 Manager at …")."""
 _SOUGHT = re.compile(
     r"\b(?:look(?:ing|s)? for|search(?:ing)? for|apply(?:ing)? (?:for|to)|applied (?:for|to)|"
-    r"interview(?:ing|ed)? (?:for|at|with))\b",
+    r"interview(?:ing|ed)? (?:for|at|with)|(?:are|is|'re|'s|am|'m) (?:hiring|recruiting)|"
+    r"(?:hiring|recruiting) (?:for )?(?:a|an)\b|working on an? [\w -]{1,40} (?:role|position|search))\b",
     re.I,
 )
-"""A job looked for, applied to or interviewed for is no job held ("I'll look for a nursing job at …")."""
+"""A job looked for, applied to, interviewed for or recruited for is no job held ("I'll look for a nursing
+job at …", "We're hiring a Head of Customer Success for a Series B SaaS company")."""
 _SUCCEEDED = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took over from|taking over from)\s+(?:Dr\.?\s)?"
     r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*,?\s*$",
@@ -90,6 +92,12 @@ _A_TEAM = re.compile(
 """What a team is named after is no town nor tool ("moved from the Payments squad to the Platform
 team")."""
 _ONE_HAN = re.compile(r"[\u4e00-\u9fff]")
+_DROPPED_OFF = re.compile(
+    r"\s(?:off\b|at\s(?:(?-i:[A-Z])|school\b|daycare\b|the (?:airport|station)\b)|"
+    r"for\s(?:school|practice|class)\b)",
+    re.I,
+)
+"""After "dropped Kavya": a drop-off ("dropped Kavya at Oberlin"), nothing given up."""
 _A_PERSON = re.compile(r"[\u4e00-\u9fff](?:总|经理|工|老师|姐|哥|主任)|[小老阿][\u4e00-\u9fff]")
 _A_CONTACT = re.compile(r"对接人|负责人|联系人|接口人|领导|leader|主管", re.I)
 """Who one deals with, changed (甲方对接人从徐总换成了宋涛): no tool given up or taken."""
@@ -168,9 +176,19 @@ def refused(
         named = _CAPITALISED.match(match.group("obj"))
         tool = _WE_MOVED.search(lead_in) and not (named and is_place(named.group()))  # "we moved to Raygun"
         counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
-        return bool(_TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm or tool or counted)
+        quarter = _A_QUARTER.match(match.group("obj"))  # "the rewrite moved to Q1 2025"
+        return bool(
+            _TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm or tool or counted or quarter
+        )
+    if (
+        predicate == "STOPPED_USING"
+        and match.group().lower().startswith("drop")
+        and _DROPPED_OFF.search(sentence, obj_start, match.end() + 20)
+    ):
+        return True
     if predicate in ("USES", "STOPPED_USING") and (
         _A_TIME.match(match.group("obj"))
+        or _A_QUARTER.match(match.group("obj"))
         or is_place(match.group("obj"))
         or match.group("obj") in COUNTRIES
         or (_ONE_HAN.fullmatch(match.group("obj")) and sentence[obj_start - 1 : obj_start] == "用")

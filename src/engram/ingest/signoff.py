@@ -49,7 +49,9 @@ _DEPARTMENT = {
     "en": re.compile(
         rf"{EN_DEPARTMENT}|.*\b(?:Department|Dept\.?|Division)\b.*|(?:[\w&]+\s){{1,3}}Team|"
         r"(?:Regional|Inside|Field|Global|Enterprise|Channel|Retail|Corporate|Digital|Product)\s(?:Sales|Marketing)|"
-        r"Accounts (?:Payable|Receivable)",
+        r"Accounts (?:Payable|Receivable)|Talent Acquisition|(?:Investor|Public|Media) Relations|People Ops|"
+        r"(?:Exhibitor|Client|Customer|Member|Guest|Student|Patient|Partner|Vendor|Technical|Field)\s"
+        r"(?:Services|Relations|Care|Support)|Recruiting|Recruitment|Admissions|Billing",
         re.I,
     ),
     "zh": re.compile(r"[\u4e00-\u9fff]{1,6}[部组处科]"),

@@ -164,6 +164,8 @@ def speaker_implied(reading: Sentence, cue: int) -> bool:
     bare = _EN_BARE_START.match(reading.text)
     if bare is None or is_first_name(bare.group().split()[-1]):
         return False  # "Reed works at Apple": a name, not a verb
+    if "?" in reading.text[cue : end + 1]:
+        return False  # "Still interested in a chat?": asked of the listener
     # "Learned that Tom left Acme", "Dated a guy who worked at Google": the clause is someone else's
     return not _EN_SUBORDINATE.search(reading.text, 0, cue)
 

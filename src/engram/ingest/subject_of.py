@@ -53,6 +53,10 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 """Topic predicates whose subject may also be the organisation or person that acts."""
 _ANNOUNCED = frozenset({"USES", "STOPPED_USING"})
 _FIRST_PERSON = ("actor", "possessive")
+_THEIR_THING = re.compile(r"\w['’]s(?: [\w-]+){1,3} (?:is |was |has been |got )?$")
+"""Before a state's cue, someone's thing ("Mira's transfer got approved"): the state is the thing's."""
+_THE_CONTACTS = frozenset({"INTERESTED_IN", "USES", "STOPPED_USING"})
+"""What a note's subjectless sentence says of the person it is about, not of its writer."""
 _SUBJECTLESS_USE = re.compile(r"(?:still |now )?(?:using|currently on|currently using|on)\b", re.I)
 """A sentence opening on what is used, its user unsaid ("Using Clio today", "Currently on Opera PMS")."""
 _NOT_PEOPLE = frozenset({"product", "organisation", "document", "deal", "project"})
@@ -159,7 +163,12 @@ def subject_of(
         left = nearest_subject(
             reading.text, reading.clauses, cue, reading.candidates, _LEFT_TOPICS[predicate], match.start()
         )
-        if left is None or not left.name or left.kind == "possessive":
+        if (
+            left is None
+            or not left.name
+            or left.kind == "possessive"
+            or _THEIR_THING.search(reading.text, 0, cue)
+        ):
             return None  # "Our Netflix subscription got cancelled": the thing owned, not its owner
         return left.name, left.weight
     allowed = PERSON_TYPES if predicate in PERSONAL else _LEFT_TYPES
@@ -184,6 +193,8 @@ def subject_of(
     if speaker.actor and not team_said and speaker_implied(reading, cue):
         if reading.lang == "zh" and message.topic_person and all(c.start > cue for c in reading.candidates):
             return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
+        if reading.lang == "en" and message.topic_person and predicate in _THE_CONTACTS:
+            return message.topic_person, 0.75  # "Met Jun Nakagawa… Interested in the fleet module": Jun
         return speaker.actor, 0.85
     if speaker.actor and collective and predicate in _ANNOUNCED:
         return speaker.actor, 0.8  # @全体 报销统一走飞书审批: the tools its writer's organisation uses

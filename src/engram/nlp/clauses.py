@@ -22,7 +22,8 @@ _EN_CLAUSE = re.compile(
 _ZH_CLAUSE = re.compile(r"[，,；;：:｜|]|但是|不过|因为|所以|而且|然后")
 _FRAME_FILLER = re.compile(
     r"\b(?:back|in|on|at|during|since|from|starting|as of|so|and|then|well|oh|yeah|just|only|around|about|"
-    r"early|late|the|of|this|that|last|next|ago|starting|beginning|effective|until|till)\b"
+    r"early|late|the|of|this|that|last|next|ago|starting|beginning|effective|until|till|"
+    r"probably|maybe|likely|hopefully|possibly|roughly|sometime)\b"
     r"|[起从自在的时候开始以来后前]",
     re.I,
 )

@@ -150,14 +150,43 @@ _EDGES: list[re.Pattern[str]] = [
         r"\b(?:the\s+)?(?P<en_edge>(?i:end|beginning|start))\s+of\s+(?P<en_month>January|February|March|April|May|"
         r"June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b"
     ),
+    re.compile(
+        r"\b(?:(?P<en_rel>this|next|last)\s+|(?:in|during|over|by|until|till|since|from)\s+(?:the\s+)?)"
+        r"(?P<en_season>spring|summer|autumn|fall|winter)(?:\s+of\s+(?P<year>\d{4}))?\b(?!\s+of\b)",
+        re.I,
+    ),
 ]
 """Month and year edges (月底, 下个月初, 年底, 2024年初, "the end of next month", "end of August"), a day of a
-relative month (下个月10号) and seasons (明年春天 → 1 March)."""
-_SEASONS = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
+relative month (下个月10号) and seasons (明年春天, "next spring" → 1 March; "in the fall" → this year's)."""
+_SEASONS = {
+    "春": 3,
+    "夏": 6,
+    "秋": 9,
+    "冬": 12,
+    "spring": 3,
+    "summer": 6,
+    "autumn": 9,
+    "fall": 9,
+    "winter": 12,
+}
 
 
 def _month_end(year: int, month: int) -> date:
     return add_months(date(year, month, 1), 1) - timedelta(days=1)
+
+
+def _season(m: re.Match[str], today: date, year: int) -> Item:
+    """Return the three months of an English season: this year's, or the next or last one to begin or end
+    ("next winter" said in May is the coming December's; "last summer" the last one over)."""
+    month = _SEASONS[m.group("en_season").lower()]
+    first = date(year, month, 1)
+    relative = (m.group("en_rel") or "").lower()
+    if relative == "next":
+        first = first if first > today else add_months(first, 12)
+    elif relative == "last":
+        first = first if add_months(first, 3) <= today else add_months(first, -12)
+    last = add_months(first, 3)
+    return Item(m.start(), m.end(), datetime.combine(first, time()), datetime.combine(last, time()), "month")
 
 
 def _edge(m: re.Match[str], today: date) -> Item | None:
@@ -167,6 +196,8 @@ def _edge(m: re.Match[str], today: date) -> Item | None:
         year = int(groups["year"])
     if groups.get("season"):
         return _day_item(m.start(), m.end(), date(year, _SEASONS[groups["season"]], 1))
+    if groups.get("en_season"):
+        return _season(m, today, year)
     if groups.get("en_month"):  # "end of August" (this year's, like 八月底), "the beginning of May"
         first = date(year, MONTHS_EN[groups["en_month"].lower()], 1)
         last = _month_end(first.year, first.month)

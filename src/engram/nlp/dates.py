@@ -145,6 +145,8 @@ _FUTURE_CUE = re.compile(
     r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
     r"switching|migrating|graduating|getting married|opening|launching)|"
     r"(?:starting|beginning) (?:in|on|from)|effective|"
+    # a note's bare progressive: "moving to the Berlin office in September"
+    r"(?:^|(?<=[.!?]\s))(?:moving|relocating|joining|leaving|heading|flying|switching)|"
     # a scheduled event in the present simple: "Kim joins us on Monday", "she starts in June"
     r"(?:joins|starts|begins|arrives|lands|flies|returns|launches|moves in|moves out|goes live)|"
     r"last (?:day|shift)(?: (?:at|with) [\w&'’. -]{1,40}?)? (?:is|will be))\b|"
@@ -272,7 +274,10 @@ def _years_later(moment: datetime, years: int) -> datetime:
     return moment.replace(year=day.year, month=day.month, day=day.day)
 
 
-_DATEISH = re.compile(rf"{TIMEISH.pattern}|minute|hour|fortnight|noon|midday|midnight|clock|[点點时钟]", re.I)
+_DATEISH = re.compile(
+    rf"{TIMEISH.pattern}|minute|hour|fortnight|spring|summer|autumn|fall|winter|noon|midday|midnight|clock|[点點时钟]",
+    re.I,
+)
 """Every date, offset and clock expression ``scan`` reads holds one of these (timeexpr's words,
 the units and clock words it lacks): most fact sentences hold none, and one search says so."""
 
@@ -526,12 +531,16 @@ def apply_dates(extraction: Extraction, episode: Episode, zone: tzinfo = UTC) ->
     return date_facts(extraction, reference_of(episode, zone), fallback_text=episode.content)
 
 
-_YEAR = re.compile(r"(?:19|20)\d{2}|[去今明前后]年|\b(?:last|this|next) year\b", re.I)
+_YEAR = re.compile(
+    r"(?:19|20)\d{2}|[去今明前后]年|\b(?:last|this|next) (?:year|spring|summer|autumn|fall|winter)\b", re.I
+)
 """A year said with the date (2024, 去年, "last year"): the date is not moved to another year."""
 _JUST_MISSED_DAYS = 31
 """A yearless deadline at most this many days past is the one just missed (合同上写的是7月20日前交齐, said on
 2 August), not next year's."""
-_YEARLESS_TEXT = re.compile(rf"\b(?:{MONTH})\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月")
+_YEARLESS_TEXT = re.compile(
+    rf"\b(?:{MONTH}|(?i:spring|summer|autumn|fall|winter))\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月"
+)
 
 
 def date_value(

@@ -1,0 +1,135 @@
+"""English statements the builtin extractor read as facts they do not state, from the wrong facts readers
+found in notes, emails and chats: a drop-off read as giving someone up, a quarter read as a home, a
+possession's state given to its owner, a role recruited for read as the recruiter's employer, a
+department signed under read as the employer, a question read as a statement, someone's team read as
+their name; and what a note's subjectless sentence says of the person it is about (sentences written
+for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from test_builtin_clauses import Case, read, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+from engram.nlp.dates import resolve_dates
+
+CASES: list[Case] = [
+    # A drop-off gives nobody up, and a child dropped at a college does not work there.
+    ("dropped Kavya at Oberlin. house is so quiet.", "Dev", set(),
+     {("Dev", "STOPPED_USING", "Kavya"), ("Kavya", "WORKS_AT", "Oberlin")}),
+    ("Dropped Mia off at practice and went for a run.", "Dev", set(),
+     {("Dev", "STOPPED_USING", "Mia"), ("Dev", "STOPPED_USING", "Mia off")}),
+    ("I dropped Slack at the end of June.", "Dev", {("Dev", "STOPPED_USING", "Slack")}, set()),  # control
+    # A quarter a project moved to is nobody's home and no tool.
+    ("planning notes: mobile rewrite officially moved to Q1 2025.", "Ezra", set(),
+     {("Ezra", "LIVES_IN", "Q1"), ("Ezra", "USES", "Q1")}),
+    ("We moved to Quincy last year.", "Ezra", {("Ezra", "LIVES_IN", "Quincy")}, set()),  # control
+    # What someone's transfer or visa went through is its state, not theirs.
+    ("Mira's transfer got approved! So yes we're moving to Portland.", "Kai", set(),
+     {("Mira", "STATUS", "approved")}),
+    ("Kai's visa was delayed again.", "Ann", set(), {("Kai", "STATUS", "delayed")}),
+    ("Mira is approved for the loan.", "Ann", {("Mira", "STATUS", "approved")}, set()),  # control
+    # A role recruited for is not the recruiter's, nor the client described their employer.
+    ("I'm a talent partner at Brindle & Rowe. We're hiring a Head of Customer Success for a Series B "
+     "SaaS company in Toronto.", "Esther Quaye",
+     {("Esther Quaye", "WORKS_AT", "Brindle & Rowe"), ("Esther Quaye", "HAS_ROLE", "talent partner")},
+     {("Esther Quaye", "WORKS_AT", "Series B SaaS")}),
+    # "Reza's team" names no one holding the role before it; the writer holds it.
+    ("I'm the new Ops Director at Zentrova, Reza's team now reports to me.", "Naledi Khumalo",
+     {("Naledi Khumalo", "HAS_ROLE", "Ops Director"), ("Naledi Khumalo", "WORKS_AT", "Zentrova")},
+     {("Reza", "HAS_ROLE", "Ops Director"), ("Reza", "WORKS_AT", "Zentrova")}),
+    # A role's apposition ends at the sentence's object, not at "and".
+    ("I'm a recruiter at Talentbridge Partners and I'm working on a Senior Data Engineer role.", "Nadia",
+     {("Nadia", "WORKS_AT", "Talentbridge Partners")},
+     {("Nadia", "WORKS_ON", "recruiter at Talentbridge Partners and")}),
+    # A question asks the listener: it states nothing of the writer, and "Still" is no one's name.
+    ("Following up on the Senior Data Engineer role. Still interested in a chat?", "Nadia", set(),
+     {("Nadia", "INTERESTED_IN", "chat"), ("Still", "INTERESTED_IN", "chat")}),
+    # control: a statement before the question
+    ("moving to the Berlin office in September, who else is there?", "Bella Chen",
+     {("Bella Chen", "WORKS_FROM", "Berlin office")}, set()),
+    # A note about someone met goes on about them while its sentences open on "He" or on nothing.
+    ("Met Jun Nakagawa at the Denver trade show. He runs procurement at Kobaltix Metals, about 400 "
+     "employees. Interested in the fleet module but not before Q3.", "Marcus",
+     {("Jun Nakagawa", "INTERESTED_IN", "fleet module"), ("Jun Nakagawa", "WORKS_AT", "Kobaltix Metals")},
+     {("Marcus", "INTERESTED_IN", "fleet module")}),
+    ("Met Jun Nakagawa at the Denver trade show. I demoed the fleet module. Interested in the fleet module.",
+     "Marcus", set(), {("Jun Nakagawa", "INTERESTED_IN", "fleet module")}),  # control: the writer spoke since
+    ("My sister came over. She loves yoga. Interested in pilates now too.", "Marcus",
+     {("Marcus", "INTERESTED_IN", "pilates")}, set()),  # control: no one met, the writer's own
+    # A month's name before a surname is a first name; after "in" it is the month.
+    ("In June Acme signed the renewal.", "Ann", set(), {("June Acme", "SIGNED", "renewal")}),  # control
+    # A charity named after what it is is an organisation one starts at.
+    ("Handed in my notice at the council! starting at a charity, Riverside Refugee Trust, in January.",
+     "Sadia", {("Sadia", "WORKS_AT", "Riverside Refugee Trust")}, set()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES)
+def test_misread_statements(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+SIGNATURES = [
+    # A department signed under is the writer's team; the employer is the one the body calls "us".
+    ("Hi Sam,\n\nThank you for interviewing with us at Orchard Lane Health. We have decided to move forward "
+     "with another candidate.\n\nBest,\nWhitney Calloway\nTalent Acquisition", "Sam",
+     {("Whitney Calloway", "MEMBER_OF", "Talent Acquisition"),
+      ("Whitney Calloway", "WORKS_AT", "Orchard Lane Health")},
+     {("Whitney Calloway", "WORKS_AT", "Talent Acquisition")}),
+    # A venue the body names is not the employer of a department's writer.
+    ("Dear Ms. Carvalho,\n\nI'm pleased to confirm your booth at RetailTech Summit 2024, June 18-20 at the "
+     "Moscone Center.\n\nRegards,\nNadia Hollis\nExhibitor Services", "Ana Carvalho",
+     {("Nadia Hollis", "MEMBER_OF", "Exhibitor Services")},
+     {("Nadia Hollis", "WORKS_AT", "Exhibitor Services"), ("Nadia Hollis", "WORKS_AT", "Moscone Center")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), SIGNATURES)
+def test_departments_signed_under(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "first", "until"),
+    [
+        ("We moved to Leeds in the spring.", "2024-05-06", "2024-03-01", "2024-06-01"),
+        ("Last summer I went to Rome.", "2024-05-06", "2023-06-01", "2023-09-01"),
+        ("Next winter we'll ski in Austria.", "2024-05-06", "2024-12-01", "2025-03-01"),  # the coming one
+        ("We're moving to Leeds in the spring.", "2024-11-06", "2025-03-01", "2025-06-01"),  # over: the next
+        ("We met in the summer of 2019.", "2024-05-06", "2019-06-01", "2019-09-01"),
+    ],
+)
+def test_an_english_season_is_its_three_months(text: str, said: str, first: str, until: str) -> None:
+    span = resolve_dates(text, datetime.fromisoformat(f"{said}T09:30:00+00:00"))
+    assert span is not None and span.start is not None and span.end is not None
+    assert (span.start.strftime("%Y-%m-%d"), span.end.strftime("%Y-%m-%d")) == (first, until)
+
+
+@pytest.mark.parametrize("text", ["I love the summer.", "the fall of Rome", "summer camp was fun"])
+def test_a_season_named_as_a_thing_is_no_date(text: str) -> None:
+    assert resolve_dates(text, datetime.fromisoformat("2024-05-06T09:30:00+00:00")) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [
+        ("we're moving to Portland, probably end of August.", "2024-08"),  # a hedged date clause dates it
+        (
+            "moving to the Berlin office in September, who else is there?",
+            "2024-09",
+        ),  # a bare progressive: ahead
+        ("we're moving to Leeds in the spring, Jess got the job at the hospital there", "2024-03"),
+    ],
+)
+def test_a_move_is_dated_by_its_plan(extractor: BuiltinExtractor, text: str, month: str) -> None:
+    (moved,) = [
+        f for f in read(extractor, text, actor="Kai").facts if f.predicate in ("LIVES_IN", "WORKS_FROM")
+    ]
+    assert moved.valid_at is not None and moved.valid_at.strftime("%Y-%m") == month
