@@ -13,7 +13,7 @@ import pytest
 from test_builtin_clauses import Case, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
-from engram.nlp.dates import resolve_dates
+from engram.nlp.dates import date_facts, resolve_dates
 
 CASES: list[Case] = [
     # A drop-off gives nobody up, and a child dropped at a college does not work there.
@@ -61,6 +61,28 @@ CASES: list[Case] = [
      {("Marcus", "INTERESTED_IN", "pilates")}, set()),  # control: no one met, the writer's own
     # A month's name before a surname is a first name; after "in" it is the month.
     ("In June Acme signed the renewal.", "Ann", set(), {("June Acme", "SIGNED", "renewal")}),  # control
+    # A bracketed aside after a name is not who goes on leave.
+    ("Ananya (Quillfeather) is going on maternity leave from mid-Dec to April.", "Theo",
+     {("Ananya", "STATUS", "maternity leave")}, {("Quillfeather", "STATUS", "maternity leave")}),
+    # A leaving not committed to, or denied, is none.
+    ("To be clear we are not committed to leaving Merrow, it depends on the migration.", "Ruth", set(),
+     {("Ruth", "LEFT_ORGANISATION", "Merrow")}),
+    ("I'm not leaving Acme.", "Ruth", set(), {("Ruth", "LEFT_ORGANISATION", "Acme")}),
+    ("I'm leaving Acme in May.", "Ruth", {("Ruth", "LEFT_ORGANISATION", "Acme")}, set()),  # control
+    # The listener's deadline is not the writer's; a review of theirs the writer still attends.
+    ("Your next true-up is due on 15 July.", "Stellan", set(), {("Stellan", "DEADLINE", "2024-07-15")}),
+    ("As discussed, your 90-day review is scheduled for Oct 21.", "Nikhil",  # control
+     {("Nikhil", "MEETING_AT", "2024-10-21")}, set()),
+    # A move between roles leaves one and holds the other; the employer after the new role still reads.
+    ("Priya moved from Head of Ops to COO at Brightwater as of Aug 1.", "Marcus",
+     {("Priya", "LEFT_ROLE", "Head of Ops"), ("Priya", "HAS_ROLE", "COO"),
+      ("Priya", "WORKS_AT", "Brightwater")},
+     {("Priya", "MOVED_FROM", "Head of Ops"), ("Priya", "UNASSIGNED_FROM", "Head of Ops")}),
+    ("Priya was promoted to COO at Brightwater.", "Marcus",
+     {("Priya", "HAS_ROLE", "COO"), ("Priya", "WORKS_AT", "Brightwater")}, set()),
+    # control: a region the role covers is no employer either
+    ("I've been promoted to Regional Director for Southern Europe at Lumenpath.", "Paolo",
+     {("Paolo", "HAS_ROLE", "Regional Director")}, {("Paolo", "WORKS_AT", "Europe")}),
     # A charity named after what it is is an organisation one starts at.
     ("Handed in my notice at the council! starting at a charity, Riverside Refugee Trust, in January.",
      "Sadia", {("Sadia", "WORKS_AT", "Riverside Refugee Trust")}, set()),
@@ -115,6 +137,14 @@ def test_an_english_season_is_its_three_months(text: str, said: str, first: str,
 @pytest.mark.parametrize("text", ["I love the summer.", "the fall of Rome", "summer camp was fun"])
 def test_a_season_named_as_a_thing_is_no_date(text: str) -> None:
     assert resolve_dates(text, datetime.fromisoformat("2024-05-06T09:30:00+00:00")) is None
+
+
+def test_a_meeting_followed_up_on_is_the_last_one(extractor: BuiltinExtractor) -> None:
+    said = datetime.fromisoformat("2024-04-22T09:00:00+00:00")  # a Monday
+    text = "Following our interview on Friday, we'd like to offer you the position of Backend Engineer."
+    found = date_facts(extractor.extract_text(text, actor="Sunil", at=said), said, fallback_text=text)
+    (meeting,) = [f for f in found.facts if f.predicate == "MEETING_AT"]
+    assert meeting.value == "2024-04-19"
 
 
 @pytest.mark.parametrize(

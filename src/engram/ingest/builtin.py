@@ -300,7 +300,10 @@ class BuiltinExtractor:
         if "subj" in pattern.regex.groupindex and match.start("subj") == match.start():
             cue = match.end("subj")
         if pattern.subject != "group" and any(
-            m.start <= cue < m.end and m.type in _NAMES_OF_TEXTS for m in reading.mentions
+            m.start <= cue < m.end
+            and m.type in _NAMES_OF_TEXTS
+            and not (m.type == "role" and m.start == match.start())  # "promoted to COO at Brightwater"
+            for m in reading.mentions
         ):  # the cue is part of a document's name (报价 in 报价单_v2.pdf); a named subject says its own
             return []
         if "prev" in pattern.regex.groupindex and any(

@@ -46,7 +46,11 @@ _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
 """Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
 _NOT_A_TASK_OWNER = r"(?!(?-i:owner)\s)"
 """An action item's "— owner Kwame, target end of Q3" names who does it, not a business owner."""
-_REGION = r"(?-i:(?:EMEA|APAC|LATAM|AMER|NA|EU|UK|US|the (?:East|West|North|South|Midwest))\b)"
+_REGION = (
+    r"(?-i:(?:EMEA|APAC|LATAM|AMER|NA|EU|UK|US|the (?:East|West|North|South|Midwest)|"
+    r"(?:(?:Southern|Northern|Eastern|Western|Central|Southeast|Northeast) )?(?:Europe|Asia|Africa|America|"
+    r"North America|South America|Latin America|Oceania))\b)"
+)
 """A region one is responsible for ("Solutions Engineer for EMEA"), no employer."""
 
 _CONTACTED = ("met", "emailed", "pinged", "called", "texted", "asked", "told", "with", "to", "meet", "email")
@@ -116,6 +120,15 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        strict=True, object_type="organisation", negatable=False, trigger="over from"),
     en("HAS_ROLE", rf"\b(?:got |was |been |just |finally )*promoted to (?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.85,
        kind="entity", object_type="role", trigger="promoted"),
+    # "Priya moved from Head of Ops to COO at Brightwater": the role left, and the one now held
+    *(
+        en(predicate, rf"\b(?:moved|moves|moving|went|switched|promoted) from (?:a |an |the )?{left} to (?:a |an |the )?"
+           rf"{held}\b", 0.85, kind="entity", object_type="role", trigger="from")
+        for predicate, left, held in (
+            ("LEFT_ROLE", f"(?P<obj>{EN_ROLE})", EN_ROLE),
+            ("HAS_ROLE", EN_ROLE, f"(?P<obj>{EN_ROLE})"),
+        )
+    ),
     en("LEFT_ROLE", rf"\b(?:lost my job as|(?:stepped|stepping|steps|step|will step) down as|quit my job as|"
        rf"no longer work as|retired as|retiring as|retires as) "
        rf"(?:a |an |the |our )?(?P<obj>{EN_ROLE})\b", 0.8, kind="entity", object_type="role",

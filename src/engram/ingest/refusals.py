@@ -91,6 +91,7 @@ _A_TEAM = re.compile(
 )
 """What a team is named after is no town nor tool ("moved from the Payments squad to the Platform
 team")."""
+_NOT_LEAVING = re.compile(r"\b(?:not|never)\s(?:(?:[\w-]+\s){0,3}(?:to|about|of|on)\s)?$|n't\s$", re.I)
 _ONE_HAN = re.compile(r"[\u4e00-\u9fff]")
 _DROPPED_OFF = re.compile(
     r"\s(?:off\b|at\s(?:(?-i:[A-Z])|school\b|daycare\b|the (?:airport|station)\b)|"
@@ -162,6 +163,13 @@ def refused(
         return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start))
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
+    role = EN_ROLE_RX.match(match.group("obj")) if predicate in ("MOVED_FROM", "UNASSIGNED_FROM") else None
+    if role and match.group("obj").startswith(" to ", role.end()):
+        return True  # "Priya moved from Head of Ops to COO": a role left, no place
+    if predicate == "LEFT_ORGANISATION" and _NOT_LEAVING.search(
+        sentence, max(0, match.start() - 40), match.start()
+    ):
+        return True  # "we are not committed to leaving Merrow", "I'm not leaving Acme"
     if predicate in (
         "LIVES_IN",
         "MOVED_FROM",

@@ -104,6 +104,9 @@ _OTHERS_DO = re.compile(
 )
 """Said before the date in its clause: someone else's promise or plan (他们说下周三之前给, 快递那边改成了
 今天下午5点前上门, "They meet on the 20th")."""
+_YOURS = re.compile(r"\byour\b", re.I)
+"""Before a deadline or a budget: the listener's ("Your next true-up is due on 15 July"); a meeting of
+theirs ("your 90-day review") the writer may still attend."""
 _ASKED_OF_ALL = re.compile(
     r"请(?:大家|各位|各部门|各组|全员|所有人)|\b(?:everyone|all of you) (?:please|must)\b", re.I
 )
@@ -125,6 +128,8 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
     start = reading.clause_of(cue)[0]
     others = _OTHERS_DO.search(reading.text, start, cue) or _ASKED_OF_ALL.search(reading.text, 0, cue)
     if others and not _SPEAKS_OF_SELF.search(reading.text, others.end(), cue):
+        return True
+    if predicate != "MEETING_AT" and _YOURS.search(reading.text, start, cue):
         return True
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
 

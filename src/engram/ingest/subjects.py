@@ -286,6 +286,7 @@ def nearest_subject(
     index = clause_at(clauses, cue)
     start = clauses[index][0]
     left = [c for c in found if start <= c.start < cue and _allowed(c, allowed)]
+    left = [c for c in left if not _bracketed(sentence, c)] or left  # "Ananya (Quillfeather) is going…"
     if any(c.kind != "possessive" for c in left):
         left = [c for c in left if c.kind != "possessive" or c is left[0]]
     for candidate in reversed(left):
@@ -316,6 +317,13 @@ def nearest_subject(
             return leading
         possessed = possessed or leading
     return possessed
+
+
+def _bracketed(sentence: str, candidate: Candidate) -> bool:
+    """Return True for a candidate alone in brackets, an aside about the name before it."""
+    return sentence[candidate.start - 1 : candidate.start] in ("(", "（") and sentence[
+        candidate.end : candidate.end + 1
+    ] in (")", "）")
 
 
 _ONLY_ADVERBS = re.compile(

@@ -50,7 +50,8 @@ _ZH_PAST_VERB_AFTER = re.compile(r"[^，。；！？]{0,6}?(?:去了|到了|回�
 _PAST_EVENT = {
     "en": re.compile(
         rf"\b(?:{_EN_PAST_TIME}|was|were|had|met|held|went|happened|took place|"
-        r"thanks for (?:meeting|the call|coming)|following up on|remember|no-showed)\b",
+        r"thanks for (?:meeting|the call|coming)|following up on|remember|no-showed|"
+        r"(?:following|after) (?:our|the|your|my) [\w -]{1,30}? on)\b",  # "Following our interview on Friday"
         re.I,
     ),
     "zh": re.compile(rf"{_ZH_PAST_TIME}|开过|开完|原定|纪要"),
