@@ -368,12 +368,20 @@ class BuiltinExtractor:
         if subject is None:
             return []
         subject_name, weight = subject
+        if (
+            subject_name == message.speaker.actor
+            and predicate in ("AGE", "STATUS")
+            and said_of_a_pet(sentence, match.start())
+        ):  # 我家猫叫团子，…今年五岁了, 我家猫 橘子 昨天做了绝育手术: the cat's, when it is named
+            pet = next((m for m in reversed(reading.mentions) if m.type == "animal" and m.end <= cue), None)
+            if pet is None:
+                return []
+            subject_name = pet.name
         if subject_name == message.speaker.actor and (
-            (predicate == "AGE" and said_of_a_pet(sentence, match.start()))
-            or (predicate == "INTERESTED_IN" and ours(sentence, obj_start))
+            (predicate == "INTERESTED_IN" and ours(sentence, obj_start))
             or (predicate in ("USES", "STOPPED_USING") and lang == "zh" and ours(sentence, obj_start))
         ):
-            # 我家猫叫团子，…今年五岁了: the cat's; 对我们的智慧排课很感兴趣, 不再用我们的网关了: a customer's
+            # 对我们的智慧排课很感兴趣, 不再用我们的网关了: a customer's
             return []
         items: list[tuple[str | None, Scalar | None, tuple[int, int]]]
         if pattern.subject == "addressee":  # "Thanks for being a great friend": the addressee and the speaker

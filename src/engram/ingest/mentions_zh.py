@@ -20,7 +20,7 @@ import re
 from engram.graph.places import is_chinese_place, is_world_place_zh
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
-from engram.ingest.unknown_names_zh import account_header, brand_start, home_place, named_person
+from engram.ingest.unknown_names_zh import account_header, brand_start, cut_name, home_place, named_person
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module, tag_words
 
@@ -237,7 +237,11 @@ def structural_mentions(sentence: str) -> list[Found]:
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
-    for named in (*named_person(sentence), *home_place(sentence)):  # names jieba does not know
+    for named in (
+        *named_person(sentence),
+        *cut_name(sentence),
+        *home_place(sentence),
+    ):  # names jieba does not know
         if not any(s < named[1] and named[0] < e for s, e, *_ in found):
             found.append(named)
     header = account_header(sentence, words)

@@ -53,6 +53,8 @@ _FROM_DAY = (
     r"(?:自?(?:\d{1,2}|[一二三四五六七八九十]{1,3})[号日]起|(?:下周[一二三四五六日]?|下个?月|明天|即日)起)?"
 )
 """A day a role is taken from, between the name and 任 (王建国15号起任华东区销售总监)."""
+_NOT_A_TIME = r"(?!昨天|今天|明天|前天|后天|最近|现在|刚才|刚刚|上周|下周|这周|本周|每天|一直|已经|今年|去年)"
+"""Where a pet's name would begin, a time (我家的猫昨天做了绝育手术): no name."""
 SAYS = r"(?=[说讲表提告，。也都在是]|要求|希望|确认|答应|同意|回复|建议|催)"
 """After a person named by their organisation or role: what they go on to say or ask."""
 
@@ -96,7 +98,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LIVES_IN", r"(?<!不)(?<!不打算)(?<!不想)(?<!不准备)(?<!没打算)(?<!不会)(?:回|去|到)(?:老家)?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:发展|定居|生活|落户|安家)(?=[，。！？；]|$|了)",
        0.75, require_mention=True, strict=True, whole=True, object_type="place", negatable=False,
        trigger="发展|定居|生活|落户|安家"),  # (离开杭州回合肥发展: what is left is the other city)
-    zh("VISITED", rf"回(?:到|了)?+(?!访)(?:一趟|一次|趟)?(?:老家)?(?=[\u4e00-\u9fff]){ZH_OBJ}", 0.75, require_mention=True,
+    zh("VISITED", rf"回(?:到|了)?+(?![访复归应答收报顾馈款])(?:一趟|一次|趟)?(?:老家)?(?=[\u4e00-\u9fff]){ZH_OBJ}", 0.75, require_mention=True,
        object_type="place", strict=True, future="PLANS_TO_VISIT", supposable=True, trigger="回"),  # a place gone back to (not 回到GitLab CI,
     # 电话回访云帆物流); 明天回上海: a trip still to come
     # ── work and study ───────────────────────────────────────────────────────────────────
@@ -513,8 +515,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_PET", rf"(?:新来了|新添了|来了|添了|多了|领了|领养了|收养了|捡了)(?:一只|一条|两只|只|条)(?P<kind>{PET})[，,](?:叫|名叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="叫"),
-    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\"]?(?P<obj>(?![\u4e00-\u9fff]?了)[\u4e00-\u9fff]{{2}})[”\"]?"
-       r"(?=[有很也都在最又今昨刚总还特上前会做丢病被]|[，。！]|$)",
+    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\" ]?(?P<obj>(?![\u4e00-\u9fff]?了){_NOT_A_TIME}"
+       rf"[\u4e00-\u9fff]{{2}})[”\" ]?(?=[有很也都在最又今昨刚总还特上前会做丢病被]|[，。！]|$)",
        0.75, kind="entity", object_type="animal", introduces=True, trigger="家"),  # 家里那只老布偶年糕有点吃醋, 我家猫咪“团子”今天…
     # 我们家猫猫丢了！！…叫芝麻, 家里的鹦鹉…名字叫小绿: one's pet, named later in the sentence
     zh("HAS_PET", rf"(?:我|我们)家(?:里)?(?:的|那只)?(?P<kind>{PET})[^。！？!?]{{0,30}}?[，,](?:它)?(?:名字)?叫[“\"]?"
@@ -532,6 +534,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", supposable=True, trigger="养"),  # 想再养一只狗: a wish
     zh("HAS_PET", rf"(?:狗|猫|猫咪|狗狗)(?:叫|名叫|的名字是){ZH_NAME}", 0.85, kind="entity", object_type="animal",
        trigger="叫|名字"),
+    # 我爸上周做了心脏搭桥手术: an operation as news, dated by its words (after the pets: 我家猫 橘子 昨天做了绝育手术 is the cat's)
+    zh("STATUS", r"(?<!没)(?<!不)(?<!要)做了(?:个|一个|一场)?(?P<obj>[\u4e00-\u9fff]{0,6}?手术)", 0.8, kind="value",
+       supposable=True, trigger="手术"),
     zh("MARRIED_TO", rf"(?:和|跟){ZH_NAME_BARE}结婚", 0.9, kind="entity", object_type="person", trigger="结婚"),
     zh("BIRTHDAY", rf"生日(?:是|在|为)?{ZH_DATE}", kind="birthday", trigger="生日"),
     zh("BIRTHDAY", rf"(?:是|在)?{ZH_DATE}(?:出生的|出生|生的)", kind="birthday", trigger="出生|生的"),  # 儿子12月18号出生的

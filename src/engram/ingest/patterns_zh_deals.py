@@ -138,9 +138,6 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 我老婆怀孕了, 我妈住院了: a state of health said as news
     zh("STATUS", r"(?<!没)(?<!不)(?<!想)(?<!要)(?P<obj>怀孕|怀上|住院|出院|骨折)了", 0.8, kind="value", supposable=True,
        introduces=True, trigger="怀孕|怀上|住院|出院|骨折"),  # dated by its own words, not 预产期明年3月 after it
-    # 我爸上周做了心脏搭桥手术: an operation as news, dated by its words
-    zh("STATUS", r"(?<!没)(?<!不)(?<!要)做了(?:个|一个|一场)?(?P<obj>[\u4e00-\u9fff]{0,6}?手术)", 0.8, kind="value",
-       supposable=True, trigger="手术"),
 
     zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
@@ -179,7 +176,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),
     # a signature line: 云峰数据 客户经理 覃小川, 清源餐饮集团 行政部 包丽华, 启信科技｜客服主管｜卫兰
-    zh("WORKS_AT", rf"^(?!(?:家长|学生|同学|客户|业主|患者|用户|会员|粉丝){_BAR})"  # 家长 尹红: who signs, not where
+    zh("WORKS_AT", rf"^(?!(?:家长|学生|同学|客户|业主|患者|用户|会员|粉丝|\S{{0,6}}?(?:周报|日报|月报|纪要|总结|汇报|复盘|小结|简报))"
+       rf"{_BAR})"  # 家长 尹红, 周报 马超: who signs or writes, not where
        rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,12}}?){_BAR}(?:[\u4e00-\u9fff]{{1,6}}?[部组处科]{_BAR})?(?:{ZH_ROLE}{_BAR})?"
        rf"{PERSON}\s*$", 0.8, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="organisation", trigger=" |｜"),

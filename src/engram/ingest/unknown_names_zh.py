@@ -126,6 +126,31 @@ def _read_as_a_name(name: str) -> bool:
     return not any(flag.startswith(_NOT_IN_A_NAME) for _, flag in words)
 
 
+def cut_name(sentence: str) -> list[tuple[int, int, str, str]]:
+    """Return the people jieba cuts after their surname, before a verb (吴/nr 婷婷/z 升职了 → 吴婷婷): a
+    common surname tagged a name alone, then one or two characters of no word's tag a name lacks, the
+    whole hardly known as a word, as (start, end, name, "person")."""
+    words = tag_words(sentence)
+    out, start = [], 0
+    for index, (word, flag) in enumerate(words[:-2]):
+        given, given_flag = words[index + 1]
+        following = words[index + 2][1]
+        name = word + given
+        if (
+            flag == "nr"
+            and word in SURNAMES
+            and 1 <= len(given) <= 2
+            and has_cjk(given)
+            and not given_flag.startswith((*_NOT_IN_A_NAME, "x", "r", "nr", "ns"))
+            and following.startswith(("v", "x"))
+            and _hardly_known(name)
+            and not is_chinese_place(name)
+        ):
+            out.append((start, start + len(name), name, "person"))
+        start += len(word)
+    return out
+
+
 def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
     """Return the people named after 叫 or 是 at a clause's end, or right after a role (采购经理 欧阳敏 说,
     信息科主任周建平。) (see the module docstring) as (start, end, name, "person")."""

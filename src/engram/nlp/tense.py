@@ -65,10 +65,16 @@ def is_past(clause: str, lang: Lang) -> bool:
     """Return True when ``clause`` is told in the past: a past time, a past verb, 了 or 过.
 
     "I visited Paris last week" → True, "we were in Rome" → True, "I'm going to Paris" → False;
-    去年去过成都 → True, 我们已经搬家 → True, 打算下个月去成都 → False. Any 了 counts (吃了吗 too):
+    去年去过成都 → True, 我们已经搬家 → True, 打算下个月去成都 → False, 要搬去深圳了 → False. Any other
+    了 counts (吃了吗 too):
     callers pass one clause, the one their cue is in.
     """
+    if lang == "zh" and _ZH_ABOUT_TO.search(clause) and not _ZH_PAST.search(_ZH_ABOUT_TO.sub("", clause)):
+        return False  # 我们家要搬去深圳了: 要…了 is what is about to happen
     return bool((_EN_PAST if lang == "en" else _ZH_PAST).search(clause))
+
+
+_ZH_ABOUT_TO = re.compile(r"(?:就|快)?要[\u4e00-\u9fff]{1,6}?了")
 
 
 def past_on_date(before: str, after: str = "") -> bool:

@@ -1,0 +1,56 @@
+"""Chinese statements the builtin extractor read as facts they do not state, from the wrong facts readers
+found in notes, reports and chats: a person jieba cuts after the surname, a pet's operation and age given
+to its owner, a time read as a pet's name, a report's title read as its writer's employer, 回复 and 回归
+read as going back, a move about to happen (要…了) dated in the past, a nickname in brackets read as the
+subject (sentences written for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, fact, read, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # 吴/nr 婷婷/z: a surname jieba tags alone and a given name it does not know, before a verb.
+    ("澜星这边吴婷婷升职了，现在是采购部副经理。", "赵一鸣",
+     {("吴婷婷", "HAS_ROLE", "采购部副经理")}, {("赵一鸣", "HAS_ROLE", "采购部副经理")}),
+    # A pet named before an operation or an age is the one it happened to; a time is no pet's name.
+    ("我家猫 橘子 昨天做了绝育手术，花了800多", "李娜",
+     {("李娜", "HAS_PET", "橘子"), ("橘子", "STATUS", "绝育手术")}, {("李娜", "STATUS", "绝育手术")}),
+    ("我家的猫昨天做了绝育手术", "李娜", set(),
+     {("李娜", "HAS_PET", "昨天"), ("李娜", "STATUS", "绝育手术")}),
+    ("我们家那只橘猫叫大福，今年三岁了", "张伟", {("大福", "AGE", 3)}, {("张伟", "AGE", 3)}),
+    ("我爸上周做了心脏搭桥手术", "张伟", {("张伟的爸爸", "STATUS", "心脏搭桥手术")}, set()),  # control
+    # A report's title opens the note; the writer after it works nowhere it names.
+    ("周报 马超\n本周：\n- 金穗粮油下单了", "马超", set(), {("马超", "WORKS_AT", "周报")}),
+    # control: a signature line
+    ("云峰数据 客户经理 覃小川", "覃小川", {("覃小川", "WORKS_AT", "云峰数据")}, set()),
+    # 回复 (a reply) and 回归测试 (a regression test) go back nowhere.
+    ("产品回复Part 11合规预计在Q4版本支持。", "陈卓", set(), {("陈卓", "VISITED", "Part")}),
+    ("登录模块回归测试发现3个P2 bug，已修复2个", "刘洋", set(), {("刘洋", "VISITED", "P2")}),
+    ("上周回成都了。", "刘洋", {("刘洋", "VISITED", "成都")}, set()),  # control
+    # A nickname in brackets after a full name is no subject of its own (as an organisation in brackets).
+    ("跟进：杭州云栖科技的陈国栋（陈总）已经升为CEO。", "赵敏",
+     {("陈国栋", "HAS_ROLE", "CEO")}, {("陈总", "HAS_ROLE", "CEO")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES)
+def test_misread_statements(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [
+        ("我们家要搬去深圳了，4月份走", "2024-04"),  # 要…了: about to move, dated by the clause after
+        ("4月份我们家要搬去深圳了", "2024-04"),
+        ("我们家上个月搬去深圳了", "2024-02"),  # control: done
+    ],
+)
+def test_a_move_about_to_happen_is_dated_ahead(extractor: BuiltinExtractor, text: str, month: str) -> None:
+    moved = fact(read(extractor, text, actor="陈晓"), "LIVES_IN")
+    assert moved.valid_at is not None and moved.valid_at.strftime("%Y-%m") == month
