@@ -83,6 +83,35 @@ CASES: list[Case] = [
     # control: a region the role covers is no employer either
     ("I've been promoted to Regional Director for Southern Europe at Lumenpath.", "Paolo",
      {("Paolo", "HAS_ROLE", "Regional Director")}, {("Paolo", "WORKS_AT", "Europe")}),
+    # A deal signed in a word, its terms after a dash; a club one runs is no hobby; a race no course.
+    ("Fernkeel signed — 15 seats, startup plan, $7,200/yr.", "Yusuf",
+     {("Fernkeel", "SIGNED", "Fernkeel deal")}, {("Fernkeel", "SIGNED", "— 15 seats")}),
+    ("I've started running a book club at the library.", "Anya", set(), {("Anya", "LIKES", "running")}),
+    ("I started running last month.", "Anya", {("Anya", "LIKES", "running")}, set()),  # control
+    ("knee's better. signed up for the Cardiff half in October instead", "Sam", set(),
+     {("Sam", "STUDIES", "Cardiff half")}),
+    # A street number is no price; a year (FY26) no budget; a department in brackets no employer.
+    ("Lease signed at Torstraße 109.", "Freya", set(), {("Lease", "PRICE", 109)}),
+    ("Lumenhart: reply from Benedikt Strauss (Procurement). Not interested this year, budget frozen until "
+     "FY26.", "Ann", {("Benedikt Strauss", "MEMBER_OF", "Procurement")},
+     {("Benedikt Strauss", "WORKS_AT", "Procurement"), ("Ann", "BUDGET", 6)}),
+    ("Budget is $40k for FY25.", "Ann", {("Ann", "BUDGET", 40000)}, set()),  # control
+    # A tool moved to is no home; a move between employers is a job, not a home or a tool.
+    ("heard rumours we're moving to Metabase", "Mateo", set(), {("Mateo", "LIVES_IN", "Metabase")}),
+    ("I moved from Brightpath to Quayline Recruitment in the summer.", "Bettina",
+     {("Bettina", "WORKS_AT", "Quayline Recruitment")},
+     {("Bettina", "LIVES_IN", "Quayline Recruitment"), ("Bettina", "MOVED_FROM", "Brightpath"),
+      ("Bettina", "USES", "Quayline Recruitment"), ("Bettina", "STOPPED_USING", "Brightpath")}),
+    ("We moved from Jira to Linear.", "Ann", {("Ann", "USES", "Linear")}, set()),  # control
+    # The new contact at a firm works there, not at the firm the one before went to.
+    ("Hannah Osei left Brindlecourt, going to Crickwood Schools as COO. New contact at Brindlecourt: Marcus "
+     "Tull, IT Manager.", "Ann",
+     {("Brindlecourt", "CONTACT", "Marcus Tull"), ("Marcus Tull", "WORKS_AT", "Brindlecourt")},
+     {("Marcus Tull", "WORKS_AT", "Crickwood Schools")}),
+    # An action item's owner holds no role; a job applied for is no interest in "Head".
+    ("Actions: cert-manager auto-renew (owner Tariq), alert before expiry (owner Wen).", "Ann", set(),
+     {("Tariq", "HAS_ROLE", "owner"), ("Wen", "HAS_ROLE", "owner")}),
+    ("I'd be interested in the Head of IT role.", "Shona", set(), {("Shona", "INTERESTED_IN", "Head")}),
     # A charity named after what it is is an organisation one starts at.
     ("Handed in my notice at the council! starting at a charity, Riverside Refugee Trust, in January.",
      "Sadia", {("Sadia", "WORKS_AT", "Riverside Refugee Trust")}, set()),

@@ -401,6 +401,7 @@ EN_GROUP = (
 """Head nouns of groups a person is a member of."""
 
 DEPARTMENT = re.compile(
-    r"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$", re.I
+    rf"(?<![俱乐总分本])部$|(?<!办事)处$|(?<!数)科$|组$|\s(?:team|department|dept\.?)$|^{EN_DEPARTMENT}$",
+    re.I,
 )
 """The name of a department or team: one works at the organisation and is a member of these."""

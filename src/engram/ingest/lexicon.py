@@ -125,7 +125,7 @@ ORG_WORDS = _words(
     "Winery Brewery Distillery Glassworks Works Mills Bio Sciences Publishers Law Dairy Bakeries "
     "Architecture Architects Mutual Support Helpdesk Appliances Enterprises Corporation Limited GmbH PLC "
     "Laboratories AB AG SA NV BV "
-    "Oy ASA SpA Srl Pty KK"
+    "Oy ASA SpA Srl Pty KK Recruitment Staffing Trust Consultancy"
 )
 OPENING_VERBS = _words(
     "Met Called Emailed Visited Pinged Texted Saw Closed Signed Lost Won Booked Joined Left Quoted Sent Told "

@@ -344,7 +344,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"signed up for(?: a| an| some)?(?!(?:\s[\w-]+){{1,3}}\s(?:class|classes|lessons|course)\b))\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
        rf"something\b|the hard way\b|my lesson\b|to\b)(?!(?:my |the |a )?(?:first |next )?(?:[\w-]+ ){{0,2}}(?:marathon|race|"
-       rf"5k|10k|triathlon|tournament|competition|ride|walk|run)\b){EN_OBJ}", 0.8, kind="value", supposable=True,
+       rf"5k|10k|half|half-marathon|triathlon|tournament|competition|ride|walk|run)\b){EN_OBJ}", 0.8, kind="value", supposable=True,
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
     en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,
        kind="value", trigger="taking"),
@@ -478,7 +478,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", r"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
        r"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
        trigger="took up|taken up|picked up|got into|getting into"),
-    en("LIKES", rf"\bstarted\s(?P<obj>{EN_HOBBY})\b", 0.75, kind="value", trigger="started"),
+    en("LIKES", rf"\bstarted\s(?P<obj>{EN_HOBBY})\b(?!\s(?:a|an|the|our|my|his|her|their)\b)", 0.75, kind="value", trigger="started"),
     # ── people and animals ───────────────────────────────────────────────────────────────
     en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>{EN_PET}|pet)s?,?\s"
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,

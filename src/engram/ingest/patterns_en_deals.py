@@ -168,7 +168,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("MEETING_AT", rf"\b(?:next |our next |the next )?(?:{_MEETINGS})\s?[:：]\s?(?:on\s)?(?!\s*(?:yesterday|today)\b)"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
-    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?:the |a |an |our |their )?{EN_OBJ}", 0.8,
+    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?![—–-])(?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
        rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
@@ -230,7 +230,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"\b(?:our|my|the|new) (?:main |new )?(?:(?-i:[A-Z]{{2,4}}) |billing |procurement )?"
        rf"(?:contact|point of contact|poc|account manager|rep) "
-       rf"(?:at|for|with) (?P<subj>{EN_CAPS}) is (?:now )?{EN_NAME}", 0.85, subject="group",
+       rf"(?:at|for|with) (?P<subj>{EN_CAPS})(?: is (?:now )?|:\s?){EN_NAME}", 0.85, subject="group",
        subject_type="organisation", kind="entity", object_type="person",
        trigger="contact|poc|account manager|rep "),
     # "Dave Hollis (VP Ops) confirmed…", "Dana Cho (their PM)": a role in brackets after a name (and the

@@ -112,9 +112,12 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("LEFT_ORGANISATION", rf"\b(?:I'm|I am|Im)\s(?:currently\s|now\s)?(?:in|serving)\s(?:my\s)?notice(?: period)?\s(?:at|with)\s"
        rf"{EN_OBJ}", 0.8, require_mention=True, trigger="notice", negatable=False),
     # "Candice Obi moved from Pelloway Insurance to Granbury Mutual": a person between two firms
-    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:has |just )?(?:moved|went|jumped|switched) (?:over )?from "
-       rf"(?P<prev>{EN_CAPS}) to (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.8, subject="group", subject_type="person",
-       named_subject=True, require_mention=True, strict=True, object_type="organisation", trigger="from"),
+    *(
+        en("WORKS_AT", rf"\b(?P<subj>{subject}) (?:have |has |'ve |just )?(?:moved|went|jumped|switched) (?:over )?from "
+           rf"(?P<prev>{EN_CAPS}) to (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.8, subject="group", subject_type="person",
+           named_subject=subject != "I", require_mention=True, strict=True, object_type="organisation", trigger="from")
+        for subject in (EN_PERSON_NAME, "I")
+    ),
     # "She came over from Deloitte in August": the employer before this one
     en("LEFT_ORGANISATION", rf"\b(?:came|comes|coming) over from (?=(?-i:[A-Z])){EN_OBJ}", 0.8, require_mention=True,
        strict=True, object_type="organisation", negatable=False, trigger="over from"),
@@ -172,7 +175,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "CFO (Bao Tran) signs…", "(COO Martin Greer)": a role and the name that holds it, one in brackets
     en("HAS_ROLE", rf"\b(?P<obj>{EN_ROLE})\s\((?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger=EN_ROLE_TRIGGER),
-    en("HAS_ROLE", rf"\((?:currently\s|now\s)?(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
+    en("HAS_ROLE", rf"\((?:currently\s|now\s)?(?!(?:owner|lead|owned by|dri)\s)(?P<obj>{EN_ROLE})\s(?P<subj>{EN_PERSON_NAME})\)", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Contact is office manager Rosalind Achebe", "Champion there is their CFO Walt Brennan"
     en("HAS_ROLE", rf"\b(?:contact|champion|decision[- ]maker|sponsor|signer|point of contact)(?:\sthere)?\s(?:is|was|will be)\s"

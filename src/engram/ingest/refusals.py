@@ -59,10 +59,16 @@ _YOURS = re.compile(r"贵司|贵公司|您|你们")
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _NOT_A_PRICE = re.compile(
-    r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多)了?$"
+    r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多)了?$|"
+    r"(?:stra(?:ß|ss)e|street|st\.?|road|rd\.?|avenue|ave\.?|lane|way|blvd\.?|weg|gasse|platz)\s$",
+    re.I,
 )
 _BUDGET_DIFFERENCE = re.compile(r"(?:超了?|超出了?|超支了?|多花了?|省了?|剩下?了?|还剩)$")
 """比预算超了八万, 预算还剩5万: what was spent beyond or left of a budget, not the budget."""
+_A_JOB_OPENING = re.compile(
+    r"(?:the |a |an |this |that )?(?-i:[A-Z])[\w -]{1,40}?\s(?:role|position|opening|vacancy)\b"
+)
+_FISCAL = re.compile(r"\b(?:FY|Q|H)\d*$")
 _CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
 """是CEO拍板的: who did it (a cleft sentence), nobody's role."""
 _ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
@@ -112,7 +118,15 @@ _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re
 """Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
-_WE_MOVED = re.compile(r"\b(?:we|they)(?:'ve| have| had)?\s(?:\w+\s)?moved\s(?:over\s)?to\s+$", re.I)
+_TO_AN_EMPLOYER = re.compile(
+    r"\bfrom\s.{1,40}?\sto\s(?:the\s)?(?:[A-Z][\w&'’.-]*\s){0,3}(?:Recruitment|Staffing|Partners|Group|Associates|"
+    r"Consulting|Consultancy|Bank|Insurance|Mutual|Schools?|University|College|Hospitals?|Trust|Agency|Law|Capital)\b"
+)
+"""Where one moved from somewhere to: an employer's name ("from Brightpath to Quayline Recruitment"), which
+a tool or a home is not."""
+_WE_MOVED = re.compile(
+    r"\b(?:we|they)(?:'ve| have| had|'re| are)?\s(?:\w+\s)?(?:moved|moving)\s(?:over\s)?to\s+$", re.I
+)
 """A team or a customer moved to somewhere no gazetteer knows: a tool or a vendor, no home."""
 _COUNTED_IN = re.compile(r"[\d一二两三四五六七八九十]+[家个间座所处]\s*(?:都|也)?在$")
 """A count of sites before 在 (其中8家在南京): where a firm's stores are."""
@@ -159,13 +173,22 @@ def refused(
         return bool(_ONE_DAY.search(sentence, *clause) or away)
     if predicate == "PRICE" and _NOT_A_PRICE.search(sentence, max(clause[0], obj_start - 8), obj_start):
         return True  # 退款金额12,800元, 维修费用680元, 比报价低了1.5万: a refund, a fee, a difference
+    if predicate == "INTERESTED_IN" and _A_JOB_OPENING.match(match.group("obj")):
+        return True  # "interested in the Head of IT role": a job applied for (read as such elsewhere)
     if predicate == "BUDGET":
-        return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start))
+        fiscal = _FISCAL.search(sentence, max(clause[0], obj_start - 4), obj_start) or sentence.startswith(
+            "FY", obj_start
+        )  # "budget frozen until FY26": a year, no amount
+        return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal)
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     role = EN_ROLE_RX.match(match.group("obj")) if predicate in ("MOVED_FROM", "UNASSIGNED_FROM") else None
     if role and match.group("obj").startswith(" to ", role.end()):
         return True  # "Priya moved from Head of Ops to COO": a role left, no place
+    if predicate in ("MOVED_FROM", "UNASSIGNED_FROM", "USES", "STOPPED_USING") and _TO_AN_EMPLOYER.search(
+        sentence, max(clause[0], match.start() - 50), clause[1]
+    ):
+        return True  # "I moved from Brightpath to Quayline Recruitment": a job changed, no home or tool
     if predicate == "LEFT_ORGANISATION" and _NOT_LEAVING.search(
         sentence, max(0, match.start() - 40), match.start()
     ):
