@@ -2,7 +2,10 @@
 found in notes, reports and chats: a person jieba cuts after the surname, a pet's operation and age given
 to its owner, a time read as a pet's name, a report's title read as its writer's employer, 回复 and 回归
 read as going back, a move about to happen (要…了) dated in the past, a nickname in brackets read as the
-subject (sentences written for these tests; each case names the facts that must and must not be read)."""
+subject; and roles and employers readers found unread: a name set off by spaces (由 蒋磊 担任), an
+appointment to a qualified role (晋升为内容主管), a role then who holds it (新负责人叫罗佳琪), the firm
+whose role holder one visits (拜访了恒拓精密的采购经理刘建华) (sentences written for these tests; each
+case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -36,7 +39,26 @@ CASES: list[Case] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES)
+ROLES: list[Case] = [
+    ("项目经理由 蒋磊 担任。", "张明远", {("蒋磊", "HAS_ROLE", "项目经理")}, set()),
+    ("人力资源部 12月起由 方晓雯 担任负责人，我将转岗至集团HRBP。", "林嘉欣",
+     {("方晓雯", "HAS_ROLE", "负责人")}, set()),
+    ("卞晓东正式任命为前端组长", "高远", {("卞晓东", "HAS_ROLE", "前端组长")}, set()),
+    ("何晴晋升为内容主管", "徐静", {("何晴", "HAS_ROLE", "内容主管")}, set()),
+    ("蓝湾酒店集团的IT负责人换人了，原来的郑凯已离职，新负责人叫罗佳琪。", "周海涛",
+     {("罗佳琪", "HAS_ROLE", "负责人")}, set()),
+    ("新来的实习生叫 邹一凡，今天入职", "刘洋", {("邹一凡", "HAS_ROLE", "实习生")}, set()),
+    ("我下个月去 凌云游戏 上班，做服务器开发", "张伟", {("张伟", "WORKS_AT", "凌云游戏")}, set()),
+    ("今天拜访了恒拓精密的采购经理刘建华，他们目前用的是德森的MES系统。", "王晓峰",
+     {("刘建华", "WORKS_AT", "恒拓精密"), ("王晓峰", "VISITED", "恒拓精密")}, set()),
+    # control: "新的" is no part of a firm's name; "X的负责人是Y" stays what Y is responsible for
+    ("见了恒越新的采购经理何志明。", "王思远", {("何志明", "HAS_ROLE", "采购经理")},
+     {("何志明", "WORKS_AT", "恒越新")}),
+    ("易达快递华北大区的负责人是孔亮。", "常昊", set(), {("孔亮", "HAS_ROLE", "负责人")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES + ROLES)
 def test_misread_statements(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
 ) -> None:

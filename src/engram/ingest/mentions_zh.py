@@ -136,6 +136,11 @@ _CUSTOMER_FIELD = re.compile(
 )
 """【CRM转发】客户：同舟医药连锁｜…: the customer field of a CRM record, between its separators, names an
 organisation (not 两个客户：美的集团归小何，…, a sentence)."""
+_VISITED_FIRM = re.compile(
+    rf"(?:(?<=拜访了)|(?<=拜访)|(?<=见了)|(?<=约了)|(?<=联系了))(?!了|我们|他们|你们|客户|对方|贵司)[\u4e00-\u9fff]{{2,6}}?(?<!新)(?=的(?:[\u4e00-\u9fff]{{0,3}}(?:{ZH_ROLE})))"
+)
+"""The firm whose role holder one visits or meets (拜访了恒拓精密的采购经理刘建华): an organisation, whatever
+jieba makes of its name (恒/nr 拓/nr 精密/a)."""
 _BUREAU = re.compile(
     r"(?:电力|税务|公安|教育|财政|统计|环保|交通|气象|邮政|铁路|商务|民政|人社|住建|规划|水利|林业|农业|市场监管|国土|文旅|卫健)"
     r"(?:局|厅)"
@@ -235,7 +240,8 @@ def structural_mentions(sentence: str) -> list[Found]:
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
-                        (_BUREAU, "organisation"), (_REGISTERED, "organisation")):  # fmt: skip
+                        (_BUREAU, "organisation"), (_REGISTERED, "organisation"),
+                        (_VISITED_FIRM, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     for named in (
         *named_person(sentence),

@@ -194,7 +194,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 在一家做跨境电商的小公司当财务经理: an employer described, not named
     zh("WORKS_AT", rf"(?:在|去|到)(?P<obj>一家[^{ZH_STOP}]{{2,15}}?(?:公司|企业|工厂|单位|机构|门店|医院|学校))"
        r"(?:当|做|任|上班|工作|实习)", 0.75, kind="value", trigger="一家"),
-    zh("WORKS_AT", rf"(?:去|到)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?:工作|上班|任职|实习|就职|报到|当(?={ZH_ROLE}))",
+    zh("WORKS_AT", rf"(?:去|到)\s?(?P<obj>[^{ZH_STOP}]{{1,15}}?)\s?(?:工作|上班|任职|实习|就职|报到|当(?={ZH_ROLE}))",
        trigger="工作|上班|任职|实习|就职|报到|当", require_mention=True, object_type="organisation"),
     zh("WORKS_AT", r"在(?P<obj>银行|医院|学校|政府|律所|事务所|超市|餐厅|酒店|工厂|国企|外企|央企|大厂|报社|电视台|"
        r"幼儿园|大学|中学|小学|研究所|设计院|警局|派出所|法院)(?:工作|上班|任职|当)", 0.8, kind="value",
@@ -261,9 +261,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("LEFT_ROLE", rf"(?:不再(?:担任|兼任)|卸任|辞去了?|不当)(?P<obj>{ZH_ROLE})", 0.85, kind="entity",
        object_type="role", trigger="不再担任|不再兼任|卸任|辞去|不当", negatable=False),
     # 销售总监一职由韩雪接任, CTO由原来的架构师马俊接任: the role, then who takes it over
-    zh("HAS_ROLE", rf"(?:^|(?<=[，。：；！\s]))(?:原|前)?(?P<obj>{TEAM_ROLE})(?:一职)?由(?:原来的|之前的|原)?(?:{ZH_ROLE})?"
-       rf"{PERSON}(?:来)?(?:接任|接替|担任)", 0.8, subject="group", subject_type="person", named_subject=True,
+    zh("HAS_ROLE", rf"(?:^|(?<=[，。：；！\s]))(?:原|前)?(?P<obj>{TEAM_ROLE})(?:一职)?由\s?(?:原来的|之前的|原)?(?:{ZH_ROLE})?"
+       rf"{PERSON}\s?(?:来)?(?:接任|接替|担任)", 0.8, subject="group", subject_type="person", named_subject=True,
        kind="entity", object_type="role", trigger="由"),
+    # 12月起由 方晓雯 担任负责人: who takes the role, then the role
+    zh("HAS_ROLE", rf"由\s?{PERSON}\s?(?:来)?(?:担任|出任)(?P<obj>{TEAM_ROLE}|负责人)", 0.8, subject="group", subject_type="person",
+       named_subject=True, kind="entity", object_type="role", trigger="担任|出任"),
+    # 卞晓东正式任命为前端组长, 何晴晋升为内容主管: appointed or promoted to a role its qualifier names
+    zh("HAS_ROLE", rf"(?:正式|被|已经?)?(?:任命为|晋升为|提拔为|升为|升任|调任)(?P<obj>[\u4e00-\u9fffA-Za-z]{{0,5}}?{ZH_ROLE})"
+       rf"(?=[，。；！,\s]|$)", 0.8, kind="entity", object_type="role", trigger="任命为|晋升为|提拔为|升为|升任|调任",
+       stop="LEFT_ROLE"),
     # 采购主管周涛离职了，接任的是李慧: the one taking over holds the role named before
     zh("HAS_ROLE", rf"(?:接任|接替)(?:他|她|的人)?的?(?:是|叫){PERSON}(?P<obj>)(?=[，。！？；]|$)", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", antecedent=True,
@@ -274,8 +281,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", antecedent=True,
        negatable=False, trigger="接任|接替"),
-    zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导)是{PERSON}(?=[，。！？；]|$)",
-       0.8, subject="group", subject_type="person", kind="entity", object_type="role", trigger="是"),
+    # 我们的领导是…, 新的甲方负责人为 郝建军, 新来的实习生叫 邹一凡: the role, then who holds it
+    zh("HAS_ROLE", rf"(?:我们|我的|公司的|部门的|我们的|我们公司的|我们部门的)?(?P<obj>{ZH_ROLE}|领导|(?<=新|方)负责人)"
+       rf"(?:是|为|叫)\s?{PERSON}(?=[，。！？；\s]|$)",
+       0.8, subject="group", subject_type="person", kind="entity", object_type="role", trigger="是|为|叫"),
     zh("REPORTS_TO", rf"向(?:{ZH_ROLE})?{NOT_A_ROLE}(?P<obj>他|她|[\u4e00-\u9fff]{{2,4}}?|[A-Z][a-z]+)汇报", 0.85,
        kind="entity", object_type="person", trigger="汇报"),
     zh("HAS_ROLE", rf"向(?P<obj>{ZH_ROLE}){NOT_A_ROLE}{PERSON}汇报", 0.8, subject="group", subject_type="person",
