@@ -1,9 +1,10 @@
 """English statements the builtin extractor read as facts they do not state, from the wrong facts readers
-found in notes, emails and chats: a drop-off read as giving someone up, a quarter read as a home, a
-possession's state given to its owner, a role recruited for read as the recruiter's employer, a
-department signed under read as the employer, a question read as a statement, someone's team read as
-their name; and what a note's subjectless sentence says of the person it is about (sentences written
-for these tests; each case names the facts that must and must not be read)."""
+found in notes, emails and chats, and life events and renewals they found unread: a drop-off read as
+giving someone up, a quarter read as a home, a possession's state given to its owner, a role recruited
+for read as the recruiter's employer, a department signed under read as the employer, a question read as
+a statement, someone's team read as their name; and what a note's subjectless sentence says of the
+person it is about (sentences written for these tests; each case names the facts that must and must not
+be read)."""
 
 from __future__ import annotations
 
@@ -120,6 +121,36 @@ CASES: list[Case] = [
 
 @pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES)
 def test_misread_statements(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+UNREAD: list[Case] = [
+    # Life events readers found unread: a kin's accented name, a pet named a sentence later, a newborn,
+    # a diagnosis, "we're expecting", a place found to live in, a renewal's price.
+    ("my daughter Róisín got into Trinity for medicine!!! so proud", "Liam",
+     {("Róisín", "CHILD_OF", "Liam"), ("Róisín", "STUDIES_AT", "Trinity")}, set()),
+    ("we got a puppy. cockapoo, named Pickle. no regrets.", "Rohan", {("Rohan", "HAS_PET", "Pickle")}, set()),
+    ("we adopted a cat!! she's called Mochi, 2 yrs old.", "Freya", {("Freya", "HAS_PET", "Mochi")}, set()),
+    ("Aino was born on Oct 22, two days late. We're all well!", "Oona",
+     {("Aino", "BIRTHDAY", "10-22")}, set()),
+    ("diagnosed with type 2 diabetes last week. Bit of a shock honestly.", "Tariq",
+     {("Tariq", "STATUS", "type 2 diabetes")}, set()),
+    ("we're expecting! due in December. don't tell anyone at work yet pls", "Esme",
+     {("Esme", "STATUS", "expecting")}, set()),
+    ("I'm expecting a call from Dana.", "Esme", set(), {("Esme", "STATUS", "expecting")}),  # control
+    ("found a place in Walthamstow! moving Oct 19.", "Tilly", {("Tilly", "LIVES_IN", "Walthamstow")}, set()),
+    ("Datadog renewed at $118k (was $140k). 2 year term.", "Wen",
+     {("Datadog", "SIGNED", "Datadog renewal"), ("Datadog renewal", "PRICE", 118000)},
+     {("Datadog", "PRICE", 118000)}),
+    # control: a fiscal year closed at a figure is no deal's price
+    ("Board meeting recap: FY24 closed at $16.1M ARR.", "Amara", set(), {("FY24", "PRICE", 16100000)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), UNREAD)
+def test_life_events_and_renewals_read(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)

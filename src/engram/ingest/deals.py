@@ -29,6 +29,10 @@ EN_DEAL_NOUN = re.compile(
 )
 
 
+_EN_RENEWED = re.compile(r"\brenewed\b(?=[^.;!?]*\d)", re.I)
+"""A renewal said by its verb, with a figure after it in the sentence."""
+
+
 def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None) -> Mention | None:
     """Return the deal ``reading`` says by its kind for a ``predicate`` fact at offset ``cue``, named
     after ``owner`` (or the sentence's organisation nearest the words), added to the sentence's
@@ -85,6 +89,8 @@ def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
         for match in EN_DEAL_NOUN.finditer(text):
             phrase = match.group("phrase")
             found.append((match.start(), match.end(), phrase, [phrase, phrase.split()[-1].lower()]))
+        if not found and (renewed := _EN_RENEWED.search(text)):  # "Datadog renewed at $118k": its renewal's
+            found.append((renewed.start(), renewed.end(), "renewal", ["renewal"]))
     else:
         for match in ZH_DEAL_NOUN.finditer(text):
             noun = "订单" if match.group() == "单" else match.group()

@@ -280,7 +280,9 @@ EN_DEPARTMENT = (
     r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content|eng)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
-EN_PERSON_NAME = r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+EN_NAME_WORD = "(?-i:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)"
+"""A capitalised word of a name, accented letters included (Róisín, Zoë)."""
+EN_PERSON_NAME = rf"(?:{EN_NAME_WORD}(?:\s{EN_NAME_WORD})?)"
 """A person's name as a pattern's subject: one or two capitalised words."""
 EN_ROLE_NOUNS = (
     "scrum master|product owner|buyer|engineer|developer|manager|teacher|doctor|nurse|designer|"

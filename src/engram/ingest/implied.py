@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import DEPARTMENT
+from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET
 from engram.ingest.issues import COMPLAINT, FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
@@ -61,6 +61,35 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _kin_facts(message)
     _switched_to(message)
     _tools_are_no_homes(message)
+    _pet_named_after(message, text)
+
+
+def _pet_named_after(message: Message, text: str) -> None:
+    """ "we got a puppy. cockapoo, named Pickle", "we adopted a cat!! she's called Mochi": a pet the writer
+    got, named in the sentence after (stated: the name is said, only a sentence later)."""
+    if not message.speaker.actor:
+        return
+    for found in _PET_THEN_NAME.finditer(text):
+        pet = Mention(0, 0, found.group("name"), "animal")
+        message.add_entity(pet)
+        message.add_fact(
+            FactIn(
+                subject=message.speaker.actor,
+                predicate="HAS_PET",
+                object=pet.name,
+                fact=found.group().strip(),
+                confidence=0.8,
+                source_kind="stated",
+            )
+        )
+
+
+_PET_THEN_NAME = re.compile(
+    rf"\b(?:we|I)(?:'ve| have)?\s(?:just\s|finally\s)?(?:got|adopted|rescued|brought home)\s(?:a|an)\s"
+    rf"(?:new\s)?(?:{EN_PET})\b[^.!?\n]{{0,40}}[.!?]+\s+(?:[\w-]+,\s)?(?:(?:she|he|it)(?:'s|\sis)\s)?(?:named|called)\s"
+    rf"(?P<name>{EN_NAME_WORD})",
+    re.I,
+)
 
 
 def _complainants_use(message: Message, text: str) -> None:

@@ -167,10 +167,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
     # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own
-    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting|moved into) "
+    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting|moved into|"
+       rf"found|got) "
        rf"(?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
        rf"townhouse|apartment|flat|place) in {EN_OBJ}", 0.75, require_mention=True, object_type="place", strict=True,
-       supposable=True, trigger="bought|buying|closed on|purchased|lease|rent|moved into"),
+       supposable=True, trigger="bought|buying|closed on|purchased|lease|rent|moved into|found|got"),
     # "Based in Leicester", "I'm based out of Austin": where one lives and works from
     en("LIVES_IN", rf"(?:^|(?<=[.!;]\s)|\b(?:I'm|I am|we're|we are|is|are)\s(?:now\s|currently\s)?)based (?:in|out of) {EN_OBJ}", 0.75,
        require_mention=True, object_type="place", trigger="based"),
@@ -503,9 +504,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STATUS", r"\b(?<!not )(?P<obj>retired)(?=\s(?:last|this|in|after|from|at|on|yesterday|today|recently|early)\b|"
        r"\s*[.!,;)]|$)", 0.8, kind="value", trigger="retired", supposable=True),  # not "a retired teacher"
     # "My wife is pregnant", "Dad is in the hospital": a state of health said as news
-    en("STATUS", r"\b(?:is|'s|are|was)\s(?:now\s)?(?P<obj>pregnant|expecting(?=\s*(?:[.!,;]|$|a baby|twins))|"
+    en("STATUS", r"\b(?:is|'s|are|was|'re|'m|am)\s(?:now\s)?(?P<obj>pregnant|expecting(?=\s*(?:[.!,;]|$|a baby|twins))|"
        r"in (?:the )?hospital)\b", 0.8, kind="value", supposable=True, introduces=True,
        trigger="pregnant|expecting|hospital"),
+    # "diagnosed with type 2 diabetes last week": a condition as news, dated by its words
+    en("STATUS", r"\bdiagnosed with (?:a |an )?(?P<obj>[a-z0-9][a-z0-9' -]{2,40}?)(?=\s*(?:[.!,;(]|$)|\s(?:last|this|yesterday|"
+       r"today|on|in|after|and|but|so)\b)", 0.8, kind="value", supposable=True, trigger="diagnosed"),
     # "Dad had knee surgery yesterday", "my sister had a baby girl": life events as news
     # "just got engaged to her boyfriend Raul": the partner named after their kind
     en("PARTNER_OF", rf"\bengaged to (?:her|his|my|their) (?:boyfriend|girlfriend|partner|fiancée?) {EN_NAME}", 0.85,
@@ -520,6 +524,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        subject="topic", kind="amount", trigger="deal for|contract for|order for|renewal for|subscription for"),
     en("BIRTHDAY", rf"\bbirthday(?:'s| is)\s(?:on\s)?(?:the\s)?{EN_DATE}", kind="birthday", trigger="birthday"),
     en("BIRTHDAY", rf"\b(?:I was|was|were) born on {EN_DATE}", kind="birthday", trigger="born on"),
+    # "Aino was born on Oct 22": a newborn named first, whose name no list may know
+    en("BIRTHDAY", rf"^(?P<subj>{EN_PERSON_NAME}) was born on {EN_DATE}", kind="birthday", subject="group",
+       subject_type="person", trigger="born on"),
     en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
        r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
     # "Luis turned 18 yesterday!": a birthday had (not "turned 5% lower", "turned 3 pages")

@@ -111,9 +111,9 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("DEADLINE", rf"\bneeds? (?:them|it|the (?:order|units|goods|kits|parts))\s(?:on site|delivered|shipped|here|there|"
        rf"installed|in|at)\b[^.;!?]{{0,40}}?\b(?:no later than|by|before)\s{EN_DATE}", 0.75, subject="topic",
        named_topic=True, kind="date", trigger="need"),
-    en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price|quote of|signed at|signed for)\b[^.!?\n]{{0,20}}?"
-       rf"{EN_AMOUNT}", 0.85,
-       subject="topic", kind="amount", trigger="price|cost|quoted|quote of|signed at|signed for"),
+    en("PRICE", rf"\b(?:price|prices|priced|costs?|quoted|list price|quote of|signed at|signed for|renewed at|"
+       rf"renewed for)\b[^.!?\n]{{0,20}}?{EN_AMOUNT}", 0.85,
+       subject="topic", kind="amount", trigger="price|cost|quoted|quote of|signed at|signed for|renewed"),
     en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,
        subject="topic", kind="value", supposable=True, trigger="% off|% discount"),  # not "10% off if they pay…"
     en("DISCOUNT", r"\bdiscount of (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",

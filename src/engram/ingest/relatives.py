@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from engram.ingest.clauses import Lang
+from engram.ingest.frames import EN_NAME_WORD, EN_PERSON_NAME
 from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
 from engram.ingest.mentions_zh import is_unknown_word, is_whole_word, word_at
 from engram.ingest.parents import parent_pair
@@ -78,7 +79,7 @@ _EN_KIN = re.compile(
     r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
     rf"(?P<kin>{'|'.join(sorted((k for k in KIN_EN if ' ' not in k), key=len, reverse=True))}|best friend"
     rf"|(?P<plural>{_EN_PLURAL_KIN}))\b{_EN_NOT_KIN}(?P<poss>['’]s)?(?:(?:,?\s|\s(?:is|was)\s(?:called\s|named\s)?)"
-    rf"(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?))?",
+    rf"(?P<name>{EN_PERSON_NAME}))?",
     re.I,
 )
 _ZH_BARE_KIN = (
@@ -100,7 +101,7 @@ _ZH_KIN = re.compile(
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
-_EN_NEWBORN = re.compile(r"^(?P<kin>Baby) (?P<name>(?-i:[A-Z][a-z]+)) (?=arrived|was born|is here)", re.I)
+_EN_NEWBORN = re.compile(rf"^(?P<kin>Baby) (?P<name>{EN_NAME_WORD}) (?=arrived|was born|is here)", re.I)
 """A birth announced with the baby's name ("Baby Clara arrived on Friday!"): the speaker's child."""
 _EN_BARE_KIN = re.compile(r"\b(?P<kin>Mom|Dad|Mum|Grandma|Grandpa|Granny|Nana|Hubby)\b(?![,!?]|\s*$)")
 """Mom, Dad… capitalised without "my" are the speaker's parents ("Dad finally retired"); not when
@@ -134,7 +135,7 @@ EN_THEIR_KIN = re.compile(
     rf"\b(?:his|her)\s+(?:(?:older|younger|little|big|kid|baby|late|ex-?)\s*)?(?:{_EN_KIN_WORD})\b", re.I
 )
 """A relative of "him" or "her" (他老婆, "his dad"): someone else, not the person "he" is."""
-_EN_CHAIN_NAME = re.compile(r",?\s(?P<name>(?-i:[A-Z][a-z]+)(?:\s(?-i:[A-Z][a-z]+))?)")
+_EN_CHAIN_NAME = re.compile(rf",?\s(?P<name>{EN_PERSON_NAME})")
 
 
 def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[Mention]) -> list[Mention]:
