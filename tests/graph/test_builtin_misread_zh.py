@@ -33,6 +33,18 @@ CASES: list[Case] = [
     ("产品回复Part 11合规预计在Q4版本支持。", "陈卓", set(), {("陈卓", "VISITED", "Part")}),
     ("登录模块回归测试发现3个P2 bug，已修复2个", "刘洋", set(), {("刘洋", "VISITED", "P2")}),
     ("上周回成都了。", "刘洋", {("刘洋", "VISITED", "成都")}, set()),  # control
+    # A duty said by its verb alone, a plan of one character or a pointer to an attachment, is none.
+    ("何晴负责对接。", "徐静", set(), {("何晴", "RESPONSIBLE_FOR", "对接")}),
+    ("欧阳敏下个月开始休产假，期间由小彭负责", "沈佳", set(), {("小彭", "RESPONSIBLE_FOR", "期间")}),
+    # control: 后端 is no "after"
+    ("后端由老王（王建国）牵头，前端交给小刘。", "周宁", {("老王", "RESPONSIBLE_FOR", "后端")}, set()),
+    ("鑫拓智能发了招标公告。我们这边准备投。", "张伟", set(), {("张伟", "PLANS_TO", "投")}),
+    ("鑫拓第二批设备昨天到货了，比计划晚了大概一周", "张伟", set(), {("张伟", "PLANS_TO", "晚")}),
+    ("实施周期调整到了4个月，详细计划见附件。", "周婷", set(), {("周婷", "PLANS_TO", "见附件")}),
+    # A budget in a visit note is the customer's (named by its department too), not the writer's.
+    ("拜访鼎宏科技采购部张总（张立伟），对方目前用的是金蝶。预算大概80万左右。", "王建国",
+     {("鼎宏科技", "BUDGET", 800000), ("鼎宏科技", "USES", "金蝶")}, {("王建国", "BUDGET", 800000)}),
+    ("我们今年的预算是50万。", "王建国", {("王建国", "BUDGET", 500000)}, set()),  # control
     # A nickname in brackets after a full name is no subject of its own (as an organisation in brackets).
     ("跟进：杭州云栖科技的陈国栋（陈总）已经升为CEO。", "赵敏",
      {("陈国栋", "HAS_ROLE", "CEO")}, {("陈总", "HAS_ROLE", "CEO")}),

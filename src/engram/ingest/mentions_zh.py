@@ -137,10 +137,12 @@ _CUSTOMER_FIELD = re.compile(
 """【CRM转发】客户：同舟医药连锁｜…: the customer field of a CRM record, between its separators, names an
 organisation (not 两个客户：美的集团归小何，…, a sentence)."""
 _VISITED_FIRM = re.compile(
-    rf"(?:(?<=拜访了)|(?<=拜访)|(?<=见了)|(?<=约了)|(?<=联系了))(?!了|我们|他们|你们|客户|对方|贵司)[\u4e00-\u9fff]{{2,6}}?(?<!新)(?=的(?:[\u4e00-\u9fff]{{0,3}}(?:{ZH_ROLE})))"
+    rf"(?:(?<=拜访了)|(?<=拜访)|(?<=见了)|(?<=约了)|(?<=联系了))(?!了|我们|他们|你们|客户|对方|贵司)[\u4e00-\u9fff]{{2,6}}?(?<!新)"
+    rf"(?=的(?:[\u4e00-\u9fff]{{0,3}}(?:{ZH_ROLE}))|(?:采购|财务|技术|信息|人力资源|人事|行政|市场|销售|IT|研发|运营|质量|法务|"
+    rf"工程|生产)(?:部|中心))"
 )
-"""The firm whose role holder one visits or meets (拜访了恒拓精密的采购经理刘建华): an organisation, whatever
-jieba makes of its name (恒/nr 拓/nr 精密/a)."""
+"""The firm whose role holder or department one visits or meets (拜访了恒拓精密的采购经理刘建华,
+拜访鼎宏科技采购部张总): an organisation, whatever jieba makes of its name (恒/nr 拓/nr 精密/a)."""
 _BUREAU = re.compile(
     r"(?:电力|税务|公安|教育|财政|统计|环保|交通|气象|邮政|铁路|商务|民政|人社|住建|规划|水利|林业|农业|市场监管|国土|文旅|卫健)"
     r"(?:局|厅)"

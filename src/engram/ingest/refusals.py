@@ -111,6 +111,11 @@ _A_CONTACT = re.compile(r"对接人|负责人|联系人|接口人|领导|leader|
 _ZH_SIDE = re.compile(r"(?:我们|你们|他们|咱们)?(?:这边|那边)|我们|咱们")
 """切换到我们这边: a side, no tool."""
 _ZH_TASK = re.compile(r"[把去到给将帮]")
+_ZH_BARE_DUTY = re.compile(
+    r"(?:对接|跟进|确认|处理|协调|联系|沟通|落实|执行|安排|签收|期间|后(?![端台勤])[\u4e00-\u9fff]{0,6})"
+)
+"""A duty said by its verb alone (负责对接, 期间由小彭负责): what it is about was said elsewhere."""
+_ZH_NOT_A_PLAN = re.compile(r"见附件|如下|附后")
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _A_QUARTER = re.compile(r"(?:今年|明年|下半年|上半年)?(?:Q[1-4]|[一二三四1-4]季度)|年底|年初|月底|月初", re.I)
 """A part of the year (今年Q4, 一季度, 年底): a time, no place one goes to."""
@@ -231,8 +236,17 @@ def refused(
         # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool;
         # 不去日本了: a country; 6楼不用爬了: one character after 用 is a verb, no tool
         return True
-    if predicate == "RESPONSIBLE_FOR" and (_ZH_TASK.match(match.group("obj")) or match.group("obj") == "中"):
-        return True  # 周五前负责把报告交上来, 负责去小区接孩子: a task to do; 跟进中: under way
+    if predicate == "RESPONSIBLE_FOR" and (
+        _ZH_TASK.match(match.group("obj"))
+        or match.group("obj") == "中"
+        or _ZH_BARE_DUTY.fullmatch(match.group("obj"))
+    ):
+        # 周五前负责把报告交上来, 负责去小区接孩子: a task; 跟进中: under way; 负责对接: with whom, unsaid
+        return True
+    if predicate in ("PLANS_TO", "RESPONSIBLE_FOR") and (
+        _ONE_HAN.fullmatch(match.group("obj")) or _ZH_NOT_A_PLAN.match(match.group("obj"))
+    ):
+        return True  # 准备投, 比计划晚了: one character is no plan; 详细计划见附件: a pointer
     if predicate == "ORDERED" and _YOURS.search(sentence, max(clause[0], match.start() - 4), match.start()):
         return True  # 贵司订购的工牌: the addressee's order, whose company goes unnamed
     if predicate == "VISITED":
