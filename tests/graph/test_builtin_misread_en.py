@@ -113,6 +113,20 @@ CASES: list[Case] = [
     ("Actions: cert-manager auto-renew (owner Tariq), alert before expiry (owner Wen).", "Ann", set(),
      {("Tariq", "HAS_ROLE", "owner"), ("Wen", "HAS_ROLE", "owner")}),
     ("I'd be interested in the Head of IT role.", "Shona", set(), {("Shona", "INTERESTED_IN", "Head")}),
+    # A firm's unknown name after a note's opening verb is read whole; a firm moved there from is left.
+    ("Visited Drezno Tools in Rotterdam. Plant manager Joost Verhaeghe showed us the line.",
+     "Fenna",
+     {("Fenna", "VISITED", "Drezno Tools")}, {("Fenna", "VISITED", "Tools")}),
+    ("Met Rafael Ortiz-Benning at the expo. He's head of procurement at Tessaly Foods (moved there from "
+     "Drezno Tools in January).", "Dev",
+     {("Rafael Ortiz-Benning", "LEFT_ORGANISATION", "Drezno Tools"),
+      ("Rafael Ortiz-Benning", "WORKS_AT", "Tessaly Foods")},
+     {("Rafael Ortiz-Benning", "STOPPED_USING", "Drezno Tools")}),
+    # A thing said with its own noun has its own state, not the order named before.
+    ("Your order of 200 notebooks (PO 7781) has shipped via DHL. The tote bags are delayed ~2 weeks.",
+     "Lucía", set(), {("PO 7781", "STATUS", "delayed")}),
+    # control: the order's shipment is the order's
+    ("Order #123 confirmed. The shipment is delayed.", "Lucía", {("Order #123", "STATUS", "delayed")}, set()),
     # A charity named after what it is is an organisation one starts at.
     ("Handed in my notice at the council! starting at a charity, Riverside Refugee Trust, in January.",
      "Sadia", {("Sadia", "WORKS_AT", "Riverside Refugee Trust")}, set()),

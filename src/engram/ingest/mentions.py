@@ -363,6 +363,7 @@ class MentionFinder:
             opens = run[0][0] == lead or _after_emoji(sentence, run[0][0])
             if opens and len(run) > 1 and run[0][2] in OPENING_VERBS:
                 run = run[1:]  # "Met Okafor & Sons today", "Closed Ravensworth Foods": a verb, then a name
+                opens = False  # the name after the verb is no sentence's first word ("Visited Drezno Tools")
             if opens and not first_allowed:
                 known = (
                     run[0][2] in actor_words

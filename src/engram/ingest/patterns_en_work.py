@@ -119,8 +119,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
         for subject in (EN_PERSON_NAME, "I")
     ),
     # "She came over from Deloitte in August": the employer before this one
-    en("LEFT_ORGANISATION", rf"\b(?:came|comes|coming) over from (?=(?-i:[A-Z])){EN_OBJ}", 0.8, require_mention=True,
-       strict=True, object_type="organisation", negatable=False, trigger="over from"),
+    en("LEFT_ORGANISATION", rf"\b(?:(?:came|comes|coming) over|moved (?:there|here|over)) from (?=(?-i:[A-Z])){EN_OBJ}", 0.8,
+       require_mention=True, strict=True, object_type="organisation", negatable=False,
+       trigger="over from|there from|here from"),
     en("HAS_ROLE", rf"\b(?:got |was |been |just |finally )*promoted to (?:a |an |the )?(?P<obj>{EN_ROLE})\b", 0.85,
        kind="entity", object_type="role", trigger="promoted"),
     # "Priya moved from Head of Ops to COO at Brightwater": the role left, and the one now held

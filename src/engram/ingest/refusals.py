@@ -124,11 +124,12 @@ _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
 _TO_AN_EMPLOYER = re.compile(
-    r"\bfrom\s.{1,40}?\sto\s(?:the\s)?(?:[A-Z][\w&'’.-]*\s){0,3}(?:Recruitment|Staffing|Partners|Group|Associates|"
-    r"Consulting|Consultancy|Bank|Insurance|Mutual|Schools?|University|College|Hospitals?|Trust|Agency|Law|Capital)\b"
+    r"\bmoved (?:there|here) from\b|\bfrom\s.{1,40}?\sto\s(?:the\s)?(?:[A-Z][\w&'’.-]*\s){0,3}"
+    r"(?:Recruitment|Staffing|Partners|Group|Associates|Consulting|Consultancy|Bank|Insurance|Mutual|Schools?|University|College|Hospitals?|Trust|Agency|Law|Capital)\b"
 )
-"""Where one moved from somewhere to: an employer's name ("from Brightpath to Quayline Recruitment"), which
-a tool or a home is not."""
+"""Where one moved from somewhere to: an employer's name ("from Brightpath to Quayline Recruitment"), or
+an employer moved to from another ("head of procurement at Tessaly Foods (moved there from Drezno
+Tools)"): a job changed, no tool or home."""
 _WE_MOVED = re.compile(
     r"\b(?:we|they)(?:'ve| have| had|'re| are)?\s(?:\w+\s)?(?:moved|moving)\s(?:over\s)?to\s+$", re.I
 )

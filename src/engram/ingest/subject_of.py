@@ -55,6 +55,13 @@ _ANNOUNCED = frozenset({"USES", "STOPPED_USING"})
 _FIRST_PERSON = ("actor", "possessive")
 _THEIR_THING = re.compile(r"\w['’]s(?: [\w-]+){1,3} (?:is |was |has been |got )?$")
 """Before a state's cue, someone's thing ("Mira's transfer got approved"): the state is the thing's."""
+_A_THING_OF_ITS_OWN = re.compile(
+    r"(?:^|[.;,!?]\s*)(?:the|our|your|my|their)\s(?!(?:order|shipment|delivery|invoice|payment|contract|renewal|"
+    r"deal|project|launch|rollout|go-live|upgrade|migration|ticket|case|request)s?\b)(?-i:[a-z][\w-]*(?:\s[a-z][\w-]*)?)"
+    r"(?:\s(?:is|are|was|were|has been|have been|got))?\s$",
+    re.I,
+)
+"""Between a name and a state, a thing that has it ("PO 7781 has shipped. The tote bags are delayed")."""
 _THE_CONTACTS = frozenset({"INTERESTED_IN", "USES", "STOPPED_USING"})
 """What a note's subjectless sentence says of the person it is about, not of its writer."""
 _SUBJECTLESS_USE = re.compile(r"(?:still |now )?(?:using|currently on|currently using|on)\b", re.I)
@@ -134,6 +141,8 @@ def subject_of(
         first = "我" in match.group() or any(c.kind in _FIRST_PERSON for c in reading.candidates)
         return (speaker.actor, 0.9) if first and speaker.actor else None
     if pattern.subject == "topic":
+        if predicate == "STATUS" and _A_THING_OF_ITS_OWN.search(reading.text, 0, cue):
+            return None  # "PO 7781 has shipped. The tote bags are delayed": the bags' state, not the order's
         first = any(c.kind in _FIRST_PERSON and c.start < max(cue, match.end()) for c in reading.candidates)
         topic = sentence_topic(predicate, cue, reading)
         topic = order_of_message(predicate, reading, message, topic) or topic
