@@ -45,6 +45,21 @@ CASES: list[Case] = [
     ("拜访鼎宏科技采购部张总（张立伟），对方目前用的是金蝶。预算大概80万左右。", "王建国",
      {("鼎宏科技", "BUDGET", 800000), ("鼎宏科技", "USES", "金蝶")}, {("王建国", "BUDGET", 800000)}),
     ("我们今年的预算是50万。", "王建国", {("王建国", "BUDGET", 500000)}, set()),  # control
+    # Someone else's meeting is not the writer's; the writer's own still is.
+    ("刘经理说预算大概在80万左右，下周三他们内部开会讨论。", "王晓峰", set(),
+     {("王晓峰", "MEETING_AT", "2024-03-20")}),
+    ("日报：栖霞湾文旅这周在开董事会，公孙总说结果下周出。", "谢婉清", set(),
+     {("谢婉清", "MEETING_AT", "2024-03-11")}),
+    ("李总和我约了下周二开会。", "王晓峰", {("王晓峰", "MEETING_AT", "2024-03-19")}, set()),  # control
+    # With a unit price, a total is no price; a price drop neither; 下单价 is no order.
+    ("闽侨贸易订了50套K7智能门锁，单价1280，总价64000。", "王晓峰",
+     {("K7智能门锁", "PRICE", 1280)}, {("K7智能门锁", "PRICE", 64000)}),
+    ("净水器X5价格保护期内降价了100，能补差价吗？下单价是1999。", "王晓峰", set(),
+     {("净水器X5", "PRICE", 100), ("王晓峰", "ORDERED", "价是1999")}),
+    # An action is no tool given up or used; what is smoked or drunk still is.
+    ("小区充电桩装好了，终于不用跑外面充了", "黄丽", set(), {("黄丽", "STOPPED_USING", "跑外面充")}),
+    ("@刘畅 我改的，改回去了，sorry", "欧明", set(), {("刘畅", "USES", "去")}),
+    ("我戒烟半年了。", "黄丽", {("黄丽", "STOPPED_USING", "烟")}, set()),  # control
     # A nickname in brackets after a full name is no subject of its own (as an organisation in brackets).
     ("跟进：杭州云栖科技的陈国栋（陈总）已经升为CEO。", "赵敏",
      {("陈国栋", "HAS_ROLE", "CEO")}, {("陈总", "HAS_ROLE", "CEO")}),

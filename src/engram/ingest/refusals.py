@@ -21,7 +21,8 @@ import re
 from engram.graph.places import is_place
 from engram.ingest.frames import EN_PET, EN_ROLE_RX
 from engram.ingest.frames_zh import LEFT_FOR, PET
-from engram.ingest.lexicon import COUNTRIES, ORG_WORDS
+from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS
+from engram.nlp.tokenize import has_cjk, tag_words
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
 _FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
@@ -59,10 +60,11 @@ _YOURS = re.compile(r"贵司|贵公司|您|你们")
 _CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
 """新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
 _NOT_A_PRICE = re.compile(
-    r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多)了?$|"
+    r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多|降价|涨价|补)了?$|"
     r"(?:stra(?:ß|ss)e|street|st\.?|road|rd\.?|avenue|ave\.?|lane|way|blvd\.?|weg|gasse|platz)\s$",
     re.I,
 )
+_ZH_TOTAL = re.compile(r"(?:总价|总计|合计|共计|总额)[为是:：]?\s?$")
 _BUDGET_DIFFERENCE = re.compile(r"(?:超了?|超出了?|超支了?|多花了?|省了?|剩下?了?|还剩)$")
 """比预算超了八万, 预算还剩5万: what was spent beyond or left of a budget, not the budget."""
 _A_JOB_OPENING = re.compile(
@@ -179,6 +181,12 @@ def refused(
         return bool(_ONE_DAY.search(sentence, *clause) or away)
     if predicate == "PRICE" and _NOT_A_PRICE.search(sentence, max(clause[0], obj_start - 8), obj_start):
         return True  # 退款金额12,800元, 维修费用680元, 比报价低了1.5万: a refund, a fee, a difference
+    if (
+        predicate == "PRICE"
+        and _ZH_TOTAL.search(sentence, max(0, obj_start - 4), obj_start)
+        and "单价" in sentence
+    ):
+        return True  # 单价1280，总价64000: the unit price is the price; the total only multiplies it
     if predicate == "INTERESTED_IN" and _A_JOB_OPENING.match(match.group("obj")):
         return True  # "interested in the Head of IT role": a job applied for (read as such elsewhere)
     if predicate == "BUDGET":
@@ -231,6 +239,7 @@ def refused(
         or (_ONE_HAN.fullmatch(match.group("obj")) and sentence[obj_start - 1 : obj_start] == "用")
         or _A_PERSON.fullmatch(match.group("obj"))
         or _ZH_SIDE.fullmatch(match.group("obj"))
+        or _a_zh_action(match.group("obj"))
         or _A_CONTACT.search(sentence, clause[0], match.start())
         or _ROLE_CHANGE.search(sentence, clause[0], obj_start)
     ):
@@ -259,6 +268,16 @@ def refused(
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
         return bool(_ONCE_MEANT.search(sentence, clause[0], match.start()))
     return False
+
+
+def _a_zh_action(obj: str) -> bool:
+    """Return True for a Chinese object that is an action, not a tool (不用跑外面充了, 退款失败, 改回去了):
+    a verb of going alone, or words opening on one jieba tags a verb, unless the gazetteer knows them
+    (钉钉; 烟 of 戒烟 stays a thing given up)."""
+    if not has_cjk(obj) or obj in DEFAULT_GAZETTEER:
+        return False
+    words = tag_words(obj)
+    return obj in ("去", "来", "回", "走") or (len(words) > 1 and words[0][1] == "v" and has_cjk(words[0][0]))
 
 
 def said_of_a_pet(sentence: str, start: int) -> bool:
