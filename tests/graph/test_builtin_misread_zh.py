@@ -78,6 +78,16 @@ ROLES: list[Case] = [
     ("我下个月去 凌云游戏 上班，做服务器开发", "张伟", {("张伟", "WORKS_AT", "凌云游戏")}, set()),
     ("今天拜访了恒拓精密的采购经理刘建华，他们目前用的是德森的MES系统。", "王晓峰",
      {("刘建华", "WORKS_AT", "恒拓精密"), ("王晓峰", "VISITED", "恒拓精密")}, set()),
+    # A leaving with a plan in the next clause still happened; a question or a supposition did not.
+    ("我辞职了，打算休息两个月再找，太累了", "李娜",
+     {("李娜", "LEFT_ORGANISATION", None), ("李娜", "STATUS", "离职")}, set()),
+    ("如果老板不加薪，我就辞职了", "李娜", set(), {("李娜", "LEFT_ORGANISATION", None)}),  # control
+    # The customer a signed deal is named after, whatever jieba makes of its name; no modifier in it.
+    ("恒拓合同签了！76.8万，分三期付款。", "王晓峰", {("恒拓", "SIGNED", "恒拓合同")}, set()),
+    ("星澜正式合同签了！金额286万，分两年", "何明",
+     {("星澜", "SIGNED", "星澜合同"), ("星澜合同", "PRICE", 2860000)},
+     {("星澜正式", "SIGNED", "星澜正式合同")}),
+    ("新的合同签了。", "王晓峰", set(), {("新的", "SIGNED", "新的合同")}),  # control
     # control: "新的" is no part of a firm's name; "X的负责人是Y" stays what Y is responsible for
     ("见了恒越新的采购经理何志明。", "王思远", {("何志明", "HAS_ROLE", "采购经理")},
      {("何志明", "WORKS_AT", "恒越新")}),

@@ -400,7 +400,8 @@ class BuiltinExtractor:
                 target is None
                 and value is None
                 and (
-                    UNSETTLED[lang].search(sentence)  # "赵强辞职了？", "如果…我就辞职了", "I'd quit"
+                    # "赵强辞职了？", "如果…我就辞职了", "I'd quit"; not a plan after (我辞职了，打算休息)
+                    UNSETTLED[lang].search(sentence, 0, clause[1] + 1)
                     or message.states(subject_name, predicate)
                 )
             ):

@@ -20,7 +20,14 @@ import re
 from engram.graph.places import is_chinese_place, is_world_place_zh
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.lexicon import DEFAULT_GAZETTEER, SURNAMES
-from engram.ingest.unknown_names_zh import account_header, brand_start, cut_name, home_place, named_person
+from engram.ingest.unknown_names_zh import (
+    account_header,
+    brand_start,
+    cut_name,
+    deal_owner,
+    home_place,
+    named_person,
+)
 from engram.nlp.names import CHINESE_COMPOUND_SURNAMES
 from engram.nlp.tokenize import has_cjk, jieba_module, tag_words
 
@@ -249,6 +256,7 @@ def structural_mentions(sentence: str) -> list[Found]:
         *named_person(sentence),
         *cut_name(sentence),
         *home_place(sentence),
+        *deal_owner(sentence),
     ):  # names jieba does not know
         if not any(s < named[1] and named[0] < e for s, e, *_ in found):
             found.append(named)

@@ -81,6 +81,29 @@ def account_header(sentence: str, words: Sequence[tuple[str, str]]) -> tuple[int
     return 0, len(name), name, "organisation"
 
 
+_DEAL_OWNER = re.compile(
+    r"(?:^|(?<=[，。！；：\s]))(?P<name>[\u4e00-\u9fff]{2,4}?)(?:的)?(?:正式|新|年度|服务|采购|首年)?"
+    r"(?:合同|订单|续约|续费|年框|框架协议)"
+    r"(?=(?:已经|终于|正式|也)?(?:签了|签下|签署|已签|搞定|拿下))"
+)
+
+
+def deal_owner(sentence: str) -> list[tuple[int, int, str, str]]:
+    """Return the customer a signed deal is named after (恒拓合同签了！, 铂澜续约搞定了) when jieba hardly
+    knows the name as a word, as (start, end, name, "organisation"): a brand, not 这个/新的/我们."""
+    out = []
+    for found in _DEAL_OWNER.finditer(sentence):
+        name = found.group("name")
+        first = tag_words(name)[0]
+        if (
+            _hardly_known(name)
+            and not name.endswith("的")
+            and not first[1].startswith((*_NOT_IN_A_NAME, "r"))
+        ):
+            out.append((found.start("name"), found.end("name"), name, "organisation"))
+    return out
+
+
 def brand_start(words: Sequence[tuple[str, str]], offsets: Sequence[int], start: int) -> int:
     """Return where an organisation found at ``start`` (a word offset) begins with its brand taken
     back from the words before it, else ``start``: only when the organisation opens with a common
