@@ -37,6 +37,9 @@ CASES: list[Case] = [
      "SaaS company in Toronto.", "Esther Quaye",
      {("Esther Quaye", "WORKS_AT", "Brindle & Rowe"), ("Esther Quaye", "HAS_ROLE", "talent partner")},
      {("Esther Quaye", "WORKS_AT", "Series B SaaS")}),
+    # control: an in-house recruiter hiring for their own firm works there
+    ("I'm hiring a Staff Backend Engineer at Murmurline (Series B, 80 people).", "Bettina",
+     {("Bettina", "WORKS_AT", "Murmurline")}, set()),
     # "Reza's team" names no one holding the role before it; the writer holds it.
     ("I'm the new Ops Director at Zentrova, Reza's team now reports to me.", "Naledi Khumalo",
      {("Naledi Khumalo", "HAS_ROLE", "Ops Director"), ("Naledi Khumalo", "WORKS_AT", "Zentrova")},

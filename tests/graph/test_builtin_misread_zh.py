@@ -60,6 +60,9 @@ CASES: list[Case] = [
     ("小区充电桩装好了，终于不用跑外面充了", "黄丽", set(), {("黄丽", "STOPPED_USING", "跑外面充")}),
     ("@刘畅 我改的，改回去了，sorry", "欧明", set(), {("刘畅", "USES", "去")}),
     ("我戒烟半年了。", "黄丽", {("黄丽", "STOPPED_USING", "烟")}, set()),  # control
+    # A full name in brackets after a familiar one is the subject.
+    ("我从今天起正式接手华南区的客户，原负责人阿杰（梁杰）已调往北京分公司。", "钟晴",
+     {("梁杰", "WORKS_AT", "北京分公司")}, {("阿杰", "WORKS_AT", "北京分公司")}),
     # A nickname in brackets after a full name is no subject of its own (as an organisation in brackets).
     ("跟进：杭州云栖科技的陈国栋（陈总）已经升为CEO。", "赵敏",
      {("陈国栋", "HAS_ROLE", "CEO")}, {("陈总", "HAS_ROLE", "CEO")}),

@@ -31,12 +31,13 @@ _FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|
 Manager at …")."""
 _SOUGHT = re.compile(
     r"\b(?:look(?:ing|s)? for|search(?:ing)? for|apply(?:ing)? (?:for|to)|applied (?:for|to)|"
-    r"interview(?:ing|ed)? (?:for|at|with)|(?:are|is|'re|'s|am|'m) (?:hiring|recruiting)|"
-    r"(?:hiring|recruiting) (?:for )?(?:a|an)\b|working on an? [\w -]{1,40} (?:role|position|search))\b",
+    r"interview(?:ing|ed)? (?:for|at|with)|working on an? [\w -]{1,40} (?:role|position|search))\b",
     re.I,
 )
-"""A job looked for, applied to, interviewed for or recruited for is no job held ("I'll look for a nursing
-job at …", "We're hiring a Head of Customer Success for a Series B SaaS company")."""
+"""A job looked for, applied to or interviewed for is no job held ("I'll look for a nursing job at …")."""
+_RECRUITING = re.compile(r"\b(?:hiring|recruiting)\b", re.I)
+"""Before a role "for" a firm: recruited for a client ("We're hiring a Head of Customer Success for a Series B
+SaaS company"), not the recruiter's employer ("I'm hiring a Staff Backend Engineer at Murmurline" is)."""
 _SUCCEEDED = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took over from|taking over from)\s+(?:Dr\.?\s)?"
     r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*,?\s*$",
@@ -158,7 +159,9 @@ def refused(
 ) -> bool:
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
     if predicate in ("WORKS_AT", "HAS_ROLE"):
-        sought = _SOUGHT.search(sentence, clause[0], match.start())  # a job looked for
+        sought = _SOUGHT.search(sentence, clause[0], match.start()) or (  # a job looked for or recruited for
+            _RECRUITING.search(sentence, clause[0], match.start()) and " for " in match.group()
+        )
         succeeded = predicate == "HAS_ROLE" and _SUCCEEDED.search(sentence, clause[0], match.start())
         unit = (  # "VP of Digital Channels at Orchid Hotels"
             predicate == "WORKS_AT"

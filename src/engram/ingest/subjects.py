@@ -320,10 +320,18 @@ def nearest_subject(
 
 
 def _bracketed(sentence: str, candidate: Candidate) -> bool:
-    """Return True for a candidate alone in brackets, an aside about the name before it."""
-    return sentence[candidate.start - 1 : candidate.start] in ("(", "（") and sentence[
+    """Return True for a candidate alone in brackets, an aside about the name before it ("Ananya
+    (Quillfeather)", 陈国栋（陈总）); not a full name after a familiar one (阿杰（梁杰）): that is the
+    subject."""
+    inside = sentence[candidate.start - 1 : candidate.start] in ("(", "（") and sentence[
         candidate.end : candidate.end + 1
     ] in (")", "）")
+    person = candidate.mention is not None and candidate.mention.type == "person"
+    return inside and not (person and _FAMILIAR.search(sentence, 0, max(candidate.start - 1, 0)))
+
+
+_FAMILIAR = re.compile(r"(?:[小老阿][\u4e00-\u9fff]|[\u4e00-\u9fff](?:总|经理|老师|姐|哥|工))$")
+"""A familiar or titled form ending the text before a bracket (阿杰（梁杰）, 王总（王启明）)."""
 
 
 _ONLY_ADVERBS = re.compile(
