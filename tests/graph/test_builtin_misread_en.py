@@ -130,6 +130,24 @@ CASES: list[Case] = [
      "Lucía", set(), {("PO 7781", "STATUS", "delayed")}),
     # control: the order's shipment is the order's
     ("Order #123 confirmed. The shipment is delayed.", "Lucía", {("Order #123", "STATUS", "delayed")}, set()),
+    # A role named before "job" is no one's name; a plan denied is none; a city left is no employer.
+    ("Berlin update: I accepted the Head of CS job at Freightly. start date March 3.", "Sofia",
+     {("Sofia", "WORKS_AT", "Freightly")}, {("Head of CS", "WORKS_AT", "Freightly")}),
+    ("heads up I'm not going to the Amsterdam conference anymore, Ellie is going instead", "Samir", set(),
+     {("Samir", "PLANS_TO", "Amsterdam conference")}),
+    ("Moving to Glasgow, got a job at the uni. leaving Edinburgh after 9 years", "Ewan", set(),
+     {("Ewan", "LEFT_ORGANISATION", "Edinburgh")}),
+    ("I left Google last year.", "Ewan", {("Ewan", "LEFT_ORGANISATION", "Google")}, set()),  # control
+    # A tax number is no phone nor a tool; "Contract signed June 19" names no signer; usage dropping is
+    # no tool given up; an office moved from is no tool.
+    ("Our VAT number has also changed to GB 318 4472 09.", "Yusuf", set(),
+     {("Yusuf", "PHONE", "318447209"), ("Yusuf", "USES", "GB")}),
+    ("Aya confirmed purchase of 50 licences, annual. Contract signed June 19.", "Samir", set(),
+     {("Contract", "SIGNED", "June 19")}),
+    ("Their admin Petra Novak told me usage dropped after their reorg.", "Samir", set(),
+     {("Samir", "STOPPED_USING", "after their reorg")}),
+    ("Office move update: we're moving from Ancoats to the new office at Whitworth Street on Oct 7.", "Gwen",
+     set(), {("Gwen", "STOPPED_USING", "Ancoats")}),
     # A charity named after what it is is an organisation one starts at.
     ("Handed in my notice at the council! starting at a charity, Riverside Refugee Trust, in January.",
      "Sadia", {("Sadia", "WORKS_AT", "Riverside Refugee Trust")}, set()),

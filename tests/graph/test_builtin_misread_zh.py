@@ -91,6 +91,10 @@ ROLES: list[Case] = [
      {("星澜", "SIGNED", "星澜合同"), ("星澜合同", "PRICE", 2860000)},
      {("星澜正式", "SIGNED", "星澜正式合同")}),
     ("新的合同签了。", "王晓峰", set(), {("新的", "SIGNED", "新的合同")}),  # control
+    # 了 that jieba joins to a brand (拜访/v 了鼎睿/l 科技/n) is no part of it.
+    ("今天拜访了鼎睿科技的采购总监刘海峰，他们今年预算大概在80万左右。", "董倩",
+     {("刘海峰", "WORKS_AT", "鼎睿科技")}, {("刘海峰", "WORKS_AT", "了鼎睿科技")}),
+    ("我老公上个月从平安离职了。", "彭丽", {("彭丽的老公", "LEFT_ORGANISATION", "平安")}, set()),  # control
     # control: "新的" is no part of a firm's name; "X的负责人是Y" stays what Y is responsible for
     ("见了恒越新的采购经理何志明。", "王思远", {("何志明", "HAS_ROLE", "采购经理")},
      {("何志明", "WORKS_AT", "恒越新")}),

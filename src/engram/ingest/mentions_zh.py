@@ -75,7 +75,8 @@ _ORG_MIDDLE = _words(
 """A word between a name and its suffix: 诚信 会计 事务所 is 诚信会计事务所, not 会计事务所."""
 _JOINED = ("入职", "就职", "任职", "供职")
 """Verbs jieba may cut through (入 职乐途 科技): their second character begins no name."""
-_CONJUNCTIONS = "和与及跟"
+_JOINING = "和与及跟了"
+"""A conjunction or 了 that jieba joins to the brand after it (宏远电气和锐达 机械, 拜访了鼎睿 科技)."""
 _BRANCH = _words("总部 分公司 办事处 分部 子公司 分行 支行 门店 分店")
 _PRODUCT_SUFFIX = _words("云盘 网盘 云 App APP 助手 商城 小程序")
 _NOUNISH = _words("n ns nz nt nr nrt nrfg j eng vn l an b nl ng x z")
@@ -243,8 +244,8 @@ def structural_mentions(sentence: str) -> list[Found]:
             ):
                 lead = offsets[index - 2]
             if sentence[lead - 1 : lead + 1] in _JOINED or (
-                sentence[lead] in _CONJUNCTIONS and start - lead >= 3
-            ):  # 入|职乐途 科技, 宏远电气和锐达 机械: the verb's or the conjunction's character is no name's
+                sentence[lead] in _JOINING and start - lead >= 3
+            ):  # 入|职乐途 科技, 宏远电气和锐达 机械, 拜访了鼎睿 科技: that character is no name's
                 lead += 1
             found.append((lead, start + len(word), sentence[lead : start + len(word)], kind))
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),

@@ -246,7 +246,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
        rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
-       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|support\b|coverage\b|"
+       rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|support\b|coverage\b|after\b|before\b|since\b|"
        rf"(?:my|the|a|her|his|that|this) (?:[\w-]+ )?(?:job|position|role|gig|internship)\b|"  # "quit the bank job"
        rf"(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",

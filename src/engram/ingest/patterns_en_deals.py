@@ -168,7 +168,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("MEETING_AT", rf"\b(?:next |our next |the next )?(?:{_MEETINGS})\s?[:：]\s?(?:on\s)?(?!\s*(?:yesterday|today)\b)"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
-    en("SIGNED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just |finally )?signed (?![—–-])(?:the |a |an |our |their )?{EN_OBJ}", 0.8,
+    en("SIGNED", rf"\b(?!(?:Contract|Deal|Agreement|Order|Lease|Renewal|NDA|MSA|SOW|PO|It|This|That)\b)(?P<subj>{EN_CAPS}) "
+       rf"(?:has |just |finally )?signed (?![—–-])(?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
     en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
        rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"

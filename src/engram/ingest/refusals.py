@@ -71,6 +71,13 @@ _BUDGET_DIFFERENCE = re.compile(r"(?:超了?|超出了?|超支了?|多花了?|�
 _A_JOB_OPENING = re.compile(
     r"(?:the |a |an |this |that )?(?-i:[A-Z])[\w -]{1,40}?\s(?:role|position|opening|vacancy)\b"
 )
+_NOT_A_PHONE = re.compile(
+    r"\b(?:VAT|tax|IBAN|account|registration|company|order|invoice|tracking|PO)\s(?:no\.?|number|id)\b", re.I
+)
+_LEFT_WHEN = re.compile(r"\s(?:after|in|on|for|last|this|at|when|because)\b")
+_A_NUMBER_CHANGED = re.compile(r"\b(?:number|address|id|name|email|IBAN)\s(?:\w+\s){0,3}?$", re.I)
+"""Before "changed to": a number or an address changed, no tool ("Our VAT number has changed to GB …")."""
+_NOT_GOING = re.compile(r"\b(?:not|n't|never)\s(?:\w+\s)?$|\bnot\s$", re.I)
 _FISCAL = re.compile(r"\b(?:FY|Q|H)\d*$")
 _CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
 """是CEO拍板的: who did it (a cleft sentence), nobody's role."""
@@ -127,12 +134,14 @@ _WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
 _TO_AN_EMPLOYER = re.compile(
-    r"\bmoved (?:there|here) from\b|\bfrom\s.{1,40}?\sto\s(?:the\s)?(?:[A-Z][\w&'’.-]*\s){0,3}"
+    r"\bmoved (?:there|here) from\b|"
+    r"\bfrom\s.{1,40}?\sto\s(?:the\s|our\s)?(?:new\s)?(?:office|building|premises|site)\b|"
+    r"\bfrom\s.{1,40}?\sto\s(?:the\s)?(?:[A-Z][\w&'’.-]*\s){0,3}"
     r"(?:Recruitment|Staffing|Partners|Group|Associates|Consulting|Consultancy|Bank|Insurance|Mutual|Schools?|University|College|Hospitals?|Trust|Agency|Law|Capital)\b"
 )
-"""Where one moved from somewhere to: an employer's name ("from Brightpath to Quayline Recruitment"), or
-an employer moved to from another ("head of procurement at Tessaly Foods (moved there from Drezno
-Tools)"): a job changed, no tool or home."""
+"""Where one moved from somewhere to: an employer's name ("from Brightpath to Quayline Recruitment"), an
+employer moved to from another ("head of procurement at Tessaly Foods (moved there from Drezno Tools)"),
+a new office ("moving from Ancoats to the new office"): a job or an office changed, no tool or home."""
 _WE_MOVED = re.compile(
     r"\b(?:we|they)(?:'ve| have| had|'re| are)?\s(?:\w+\s)?(?:moved|moving)\s(?:over\s)?to\s+$", re.I
 )
@@ -190,6 +199,13 @@ def refused(
         and "单价" in sentence
     ):
         return True  # 单价1280，总价64000: the unit price is the price; the total only multiplies it
+    if predicate == "PHONE" and _NOT_A_PHONE.search(sentence, max(0, match.start() - 30), match.start() + 12):
+        return True  # "Our VAT number has also changed to GB 318 4472 09": a tax id, no phone
+    city = _LEFT_WHEN.split(match.group("obj").strip())[0] if predicate == "LEFT_ORGANISATION" else ""
+    if city and not has_cjk(city) and is_place(city):
+        return True  # "leaving Edinburgh after 9 years": a city left, no employer (平安 is a firm)
+    if predicate == "PLANS_TO" and _NOT_GOING.search(sentence, max(0, match.start() - 12), match.start()):
+        return True  # "I'm not going to the Amsterdam conference anymore"
     if predicate == "INTERESTED_IN" and _A_JOB_OPENING.match(match.group("obj")):
         return True  # "interested in the Head of IT role": a job applied for (read as such elsewhere)
     if predicate == "BUDGET":
@@ -235,7 +251,8 @@ def refused(
     ):
         return True
     if predicate in ("USES", "STOPPED_USING") and (
-        _A_TIME.match(match.group("obj"))
+        _A_NUMBER_CHANGED.search(sentence, clause[0], match.start())
+        or _A_TIME.match(match.group("obj"))
         or _A_QUARTER.match(match.group("obj"))
         or is_place(match.group("obj"))
         or match.group("obj") in COUNTRIES
@@ -309,5 +326,10 @@ def generic_thing(name: str) -> bool:
 
 
 def a_title(name: str) -> bool:
-    """Return True for a name that is a role ("Marketing Manager"), not a person's."""
-    return bool(EN_ROLE_RX.fullmatch(name))
+    """Return True for a name that is a role ("Marketing Manager", "Head of CS"), not a person's."""
+    return bool(EN_ROLE_RX.fullmatch(name) or _HEAD_OF.fullmatch(name))
+
+
+_HEAD_OF = re.compile(
+    r"(?:Head|VP|SVP|EVP|Director|Chief [A-Z]\w+ Officer)\s(?:of|for)\s[A-Z][\w&]*(?:\s[A-Z][\w&]*)?"
+)

@@ -187,7 +187,10 @@ def subject_of(
     if predicate in ("PHONE", "EMAIL") and (holder := number_holder(reading, cue, speaker.actor)) is not None:
         return (holder, 0.85) if holder else None  # 由行政部的邵斌跟我们对接，电话139…: his number
     collective = message.announced or message.minutes  # said to a team, or a meeting's record
-    found = nearest_subject(reading.text, reading.clauses, cue, reading.candidates, allowed, match.start())
+    people = [
+        c for c in reading.candidates if not (c.kind == "mention" and a_title(c.name or ""))
+    ]  # "Head of CS"
+    found = nearest_subject(reading.text, reading.clauses, cue, people, allowed, match.start())
     if found is not None and (found.name or not (collective and predicate in _ANNOUNCED)):
         return (found.name, found.weight) if found.name else None
     if pattern.named_subject:
