@@ -135,8 +135,11 @@ CASES: list[Case] = [
      {("Sofia", "WORKS_AT", "Freightly")}, {("Head of CS", "WORKS_AT", "Freightly")}),
     ("heads up I'm not going to the Amsterdam conference anymore, Ellie is going instead", "Samir", set(),
      {("Samir", "PLANS_TO", "Amsterdam conference")}),
-    ("Moving to Glasgow, got a job at the uni. leaving Edinburgh after 9 years", "Ewan", set(),
+    ("Moving to Glasgow in the summer and leaving Edinburgh after 9 years.", "Ewan", set(),
      {("Ewan", "LEFT_ORGANISATION", "Edinburgh")}),
+    # control: a firm named like a town is still left
+    ("Rachel Nguyen is leaving Stonebridge at the end of May to join Cloudflare.", "Priya",
+     {("Rachel Nguyen", "LEFT_ORGANISATION", "Stonebridge")}, set()),
     ("I left Google last year.", "Ewan", {("Ewan", "LEFT_ORGANISATION", "Google")}, set()),  # control
     # A tax number is no phone nor a tool; "Contract signed June 19" names no signer; usage dropping is
     # no tool given up; an office moved from is no tool.

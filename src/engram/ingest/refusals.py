@@ -74,6 +74,7 @@ _A_JOB_OPENING = re.compile(
 _NOT_A_PHONE = re.compile(
     r"\b(?:VAT|tax|IBAN|account|registration|company|order|invoice|tracking|PO)\s(?:no\.?|number|id)\b", re.I
 )
+_MOVING = re.compile(r"\b(?:mov(?:e|ed|es|ing)|relocat\w*)\b", re.I)
 _LEFT_WHEN = re.compile(r"\s(?:after|in|on|for|last|this|at|when|because)\b")
 _A_NUMBER_CHANGED = re.compile(r"\b(?:number|address|id|name|email|IBAN)\s(?:\w+\s){0,3}?$", re.I)
 """Before "changed to": a number or an address changed, no tool ("Our VAT number has changed to GB …")."""
@@ -202,8 +203,8 @@ def refused(
     if predicate == "PHONE" and _NOT_A_PHONE.search(sentence, max(0, match.start() - 30), match.start() + 12):
         return True  # "Our VAT number has also changed to GB 318 4472 09": a tax id, no phone
     city = _LEFT_WHEN.split(match.group("obj").strip())[0] if predicate == "LEFT_ORGANISATION" else ""
-    if city and not has_cjk(city) and is_place(city):
-        return True  # "leaving Edinburgh after 9 years": a city left, no employer (平安 is a firm)
+    if city and not has_cjk(city) and _MOVING.search(sentence) and is_place(city):
+        return True  # "moving to Glasgow and leaving Edinburgh": a city left (平安, Stonebridge: firms)
     if predicate == "PLANS_TO" and _NOT_GOING.search(sentence, max(0, match.start() - 12), match.start()):
         return True  # "I'm not going to the Amsterdam conference anymore"
     if predicate == "INTERESTED_IN" and _A_JOB_OPENING.match(match.group("obj")):
