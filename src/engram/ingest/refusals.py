@@ -138,7 +138,8 @@ _TO_AN_EMPLOYER = re.compile(
     r"\bmoved (?:there|here) from\b|"
     r"\bfrom\s.{1,40}?\sto\s(?:the\s|our\s)?(?:new\s)?(?:office|building|premises|site)\b|"
     r"\bfrom\s.{1,40}?\sto\s(?:the\s)?(?:[A-Z][\w&'’.-]*\s){0,3}"
-    r"(?:Recruitment|Staffing|Partners|Group|Associates|Consulting|Consultancy|Bank|Insurance|Mutual|Schools?|University|College|Hospitals?|Trust|Agency|Law|Capital)\b"
+    r"(?:Recruitment|Staffing|Partners|Group|Associates|Consulting|Consultancy|Bank|Insurance|Mutual|Schools?|"
+    r"University|College|Hospitals?|Trust|Agency|Law|Capital)\b"
 )
 """Where one moved from somewhere to: an employer's name ("from Brightpath to Quayline Recruitment"), an
 employer moved to from another ("head of procurement at Tessaly Foods (moved there from Drezno Tools)"),

@@ -274,9 +274,9 @@ def _years_later(moment: datetime, years: int) -> datetime:
     return moment.replace(year=day.year, month=day.month, day=day.day)
 
 
+_SEASON = r"spring|summer|autumn|fall|winter"
 _DATEISH = re.compile(
-    rf"{TIMEISH.pattern}|minute|hour|fortnight|spring|summer|autumn|fall|winter|noon|midday|midnight|clock|[点點时钟]",
-    re.I,
+    rf"{TIMEISH.pattern}|{_SEASON}|minute|hour|fortnight|noon|midday|midnight|clock|[点點时钟]", re.I
 )
 """Every date, offset and clock expression ``scan`` reads holds one of these (timeexpr's words,
 the units and clock words it lacks): most fact sentences hold none, and one search says so."""
@@ -531,16 +531,12 @@ def apply_dates(extraction: Extraction, episode: Episode, zone: tzinfo = UTC) ->
     return date_facts(extraction, reference_of(episode, zone), fallback_text=episode.content)
 
 
-_YEAR = re.compile(
-    r"(?:19|20)\d{2}|[去今明前后]年|\b(?:last|this|next) (?:year|spring|summer|autumn|fall|winter)\b", re.I
-)
+_YEAR = re.compile(rf"(?:19|20)\d{{2}}|[去今明前后]年|\b(?:last|this|next) (?:year|{_SEASON})\b", re.I)
 """A year said with the date (2024, 去年, "last year"): the date is not moved to another year."""
 _JUST_MISSED_DAYS = 31
 """A yearless deadline at most this many days past is the one just missed (合同上写的是7月20日前交齐, said on
 2 August), not next year's."""
-_YEARLESS_TEXT = re.compile(
-    rf"\b(?:{MONTH}|(?i:spring|summer|autumn|fall|winter))\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月"
-)
+_YEARLESS_TEXT = re.compile(rf"\b(?:{MONTH}|(?i:{_SEASON}))\b|\d{{1,2}}月|[一二三四五六七八九十]{{1,3}}月")
 
 
 def date_value(
