@@ -151,6 +151,9 @@ CASES: list[Case] = [
      {("Samir", "STOPPED_USING", "after their reorg")}),
     ("Office move update: we're moving from Ancoats to the new office at Whitworth Street on Oct 7.", "Gwen",
      set(), {("Gwen", "STOPPED_USING", "Ancoats")}),
+    # A voicemail left is no employer left.
+    ("Left VM for Candice Obi at Pelloway Insurance. Third attempt.", "Tomás",
+     {("Candice Obi", "WORKS_AT", "Pelloway Insurance")}, {("Tomás", "LEFT_ORGANISATION", "VM")}),
     # A charity named after what it is is an organisation one starts at.
     ("Handed in my notice at the council! starting at a charity, Riverside Refugee Trust, in January.",
      "Sadia", {("Sadia", "WORKS_AT", "Riverside Refugee Trust")}, set()),

@@ -95,6 +95,11 @@ ROLES: list[Case] = [
     ("今天拜访了鼎睿科技的采购总监刘海峰，他们今年预算大概在80万左右。", "董倩",
      {("刘海峰", "WORKS_AT", "鼎睿科技")}, {("刘海峰", "WORKS_AT", "了鼎睿科技")}),
     ("我老公上个月从平安离职了。", "彭丽", {("彭丽的老公", "LEFT_ORGANISATION", "平安")}, set()),  # control
+    # A note's account before a colon is the customer whose budget it gives; a title or a group is none.
+    ("鼎睿：一期日活约120人，客户满意。二期预算明年约30万（待定）。", "王建国",
+     {("鼎睿", "BUDGET", 300000)}, {("王建国", "BUDGET", 300000)}),
+    # control: a complaint's title is no account; the school that complains uses the lock
+    ("客诉：新城中学反馈那批K8智能门锁老报E07错误。", "周宁", {("新城中学", "USES", "K8智能门锁")}, set()),
     # control: "新的" is no part of a firm's name; "X的负责人是Y" stays what Y is responsible for
     ("见了恒越新的采购经理何志明。", "王思远", {("何志明", "HAS_ROLE", "采购经理")},
      {("何志明", "WORKS_AT", "恒越新")}),

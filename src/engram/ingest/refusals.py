@@ -74,6 +74,7 @@ _A_JOB_OPENING = re.compile(
 _NOT_A_PHONE = re.compile(
     r"\b(?:VAT|tax|IBAN|account|registration|company|order|invoice|tracking|PO)\s(?:no\.?|number|id)\b", re.I
 )
+_A_MESSAGE_LEFT = re.compile(r"\s*(?:an?\s)?(?:VM|voicemail|message|msg|note|comment|review)\b", re.I)
 _MOVING = re.compile(r"\b(?:mov(?:e|ed|es|ing)|relocat\w*)\b", re.I)
 _LEFT_WHEN = re.compile(r"\s(?:after|in|on|for|last|this|at|when|because)\b")
 _A_NUMBER_CHANGED = re.compile(r"\b(?:number|address|id|name|email|IBAN)\s(?:\w+\s){0,3}?$", re.I)
@@ -224,6 +225,8 @@ def refused(
         sentence, max(clause[0], match.start() - 50), clause[1]
     ):
         return True  # "I moved from Brightpath to Quayline Recruitment": a job changed, no home or tool
+    if predicate == "LEFT_ORGANISATION" and _A_MESSAGE_LEFT.match(match.group("obj")):
+        return True  # "Left VM for Candice Obi": a voicemail left, no employer
     if predicate == "LEFT_ORGANISATION" and _NOT_LEAVING.search(
         sentence, max(0, match.start() - 40), match.start()
     ):

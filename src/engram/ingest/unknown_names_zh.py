@@ -45,10 +45,11 @@ def _hardly_known(word: str) -> bool:
     return bool(jieba_module().dt.FREQ.get(word, 0) < _COMMON_WORD)
 
 
-_HEADER = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,8})[ \u3000]+(?=[\u4e00-\u9fff])")
+_HEADER = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,8})(?:[ \u3000]+|[：:]\s?)(?=[\u4e00-\u9fff])")
 _ENDS_IN_A_ROLE = re.compile(rf"(?:{ZH_ROLE})$")
 _NOTE_TITLES = re.compile(
-    r"纪要|周报|日报|月报|备注|通知|公告|记录|总结|待办|更新|进展|提醒|简报|复盘|汇报|小结"
+    r"纪要|周报|日报|月报|备注|通知|公告|记录|总结|待办|更新|进展|提醒|简报|复盘|汇报|小结|"
+    r"客诉|投诉|工单|反馈|跟进|拜访|需求|诉求|问题|处理|状态|结论|其他|说明|背景|目标|计划|风险|线索|回访|补充|[群部组]$"
 )
 
 
@@ -75,7 +76,7 @@ def account_header(sentence: str, words: Sequence[tuple[str, str]]) -> tuple[int
         or _ENDS_IN_A_ROLE.search(name)  # 京东客服 严伟: a signature's firm and role, not one name
         or is_chinese_place(name)
         or (flag.startswith("nr") and (len(inside) == 1 or not _hardly_known(inside[-1][0])))
-        or not _hardly_known(first)  # 客户, 大家: words, not a brand
+        or not _hardly_known(first if len(first) > 1 else name)  # 客户, 大家: words, not a brand (鼎/睿: one)
     ):  # 张伟 离职了, 宁薇邮箱 …: a person, or something of theirs
         return None
     return 0, len(name), name, "organisation"
