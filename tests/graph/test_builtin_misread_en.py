@@ -151,6 +151,7 @@ CASES: list[Case] = [
      {("Samir", "STOPPED_USING", "after their reorg")}),
     ("Office move update: we're moving from Ancoats to the new office at Whitworth Street on Oct 7.", "Gwen",
      set(), {("Gwen", "STOPPED_USING", "Ancoats")}),
+    ("Our email tool changed to Mailchimp.", "Ann", {("Ann", "USES", "Mailchimp")}, set()),  # control
     # A voicemail left is no employer left.
     ("Left VM for Candice Obi at Pelloway Insurance. Third attempt.", "Tomás",
      {("Candice Obi", "WORKS_AT", "Pelloway Insurance")}, {("Tomás", "LEFT_ORGANISATION", "VM")}),

@@ -51,6 +51,8 @@ CASES: list[Case] = [
     ("日报：栖霞湾文旅这周在开董事会，公孙总说结果下周出。", "谢婉清", set(),
      {("谢婉清", "MEETING_AT", "2024-03-11")}),
     ("李总和我约了下周二开会。", "王晓峰", {("王晓峰", "MEETING_AT", "2024-03-19")}, set()),  # control
+    ("明天跟李总开会。", "王晓峰", {("王晓峰", "MEETING_AT", "2024-03-14")}, set()),  # control: one met with
+    ("约了客户下周二开会。", "王晓峰", {("王晓峰", "MEETING_AT", "2024-03-19")}, set()),  # control
     # With a unit price, a total is no price; a price drop neither; 下单价 is no order.
     ("闽侨贸易订了50套K7智能门锁，单价1280，总价64000。", "王晓峰",
      {("K7智能门锁", "PRICE", 1280)}, {("K7智能门锁", "PRICE", 64000)}),

@@ -77,7 +77,9 @@ _NOT_A_PHONE = re.compile(
 _A_MESSAGE_LEFT = re.compile(r"\s*(?:an?\s)?(?:VM|voicemail|message|msg|note|comment|review)\b", re.I)
 _MOVING = re.compile(r"\b(?:mov(?:e|ed|es|ing)|relocat\w*)\b", re.I)
 _LEFT_WHEN = re.compile(r"\s(?:after|in|on|for|last|this|at|when|because)\b")
-_A_NUMBER_CHANGED = re.compile(r"\b(?:number|address|id|name|email|IBAN)\s(?:\w+\s){0,3}?$", re.I)
+_A_NUMBER_CHANGED = re.compile(
+    r"\b(?:number|address|ID|IBAN)\s(?:has\s|have\s|was\s|also\s|been\s){0,3}$", re.I
+)
 """Before "changed to": a number or an address changed, no tool ("Our VAT number has changed to GB …")."""
 _NOT_GOING = re.compile(r"\b(?:not|n't|never)\s(?:\w+\s)?$|\bnot\s$", re.I)
 _FISCAL = re.compile(r"\b(?:FY|Q|H)\d*$")

@@ -105,12 +105,13 @@ _OTHERS_DO = re.compile(
 """Said before the date in its clause: someone else's promise or plan (他们说下周三之前给, 快递那边改成了
 今天下午5点前上门, "They meet on the 20th")."""
 _ZH_THEY_MEET = re.compile(
-    r"(?:他们|她们|对方|客户|甲方|[\u4e00-\u9fff]{1,2}(?:总|校长|院长|主任|董事长))"
+    r"(?<![和跟与同约找见请])(?<!约了)(?<!见了)"
+    r"(?:他们|她们|对方|客户|甲方|(?:(?![和跟与同约找见请])[\u4e00-\u9fff]){1,2}(?:总|校长|院长|主任|董事长))"
     r"(?:(?![我咱和跟与])[\u4e00-\u9fff\d]){0,8}?(?:内部|自己)?(?:开(?:个)?会|开董事会|在开|董事会)|"
     r"(?<!我们)(?<!我司)(?:开|在开)董事会"
 )
 """In a meeting's clause, someone else meets (下周三他们内部开会讨论, 王校长9月中旬开会讨论,
-这周在开董事会)."""
+这周在开董事会); not one met with (和客户开会, 约了客户下周二开会)."""
 _YOURS = re.compile(r"\byour\b", re.I)
 """Before a deadline or a budget: the listener's ("Your next true-up is due on 15 July"); a meeting of
 theirs ("your 90-day review") the writer may still attend."""
