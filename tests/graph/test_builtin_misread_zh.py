@@ -102,6 +102,7 @@ ROLES: list[Case] = [
      {("鼎睿", "BUDGET", 300000)}, {("王建国", "BUDGET", 300000)}),
     # control: a complaint's title is no account; the school that complains uses the lock
     ("客诉：新城中学反馈那批K8智能门锁老报E07错误。", "周宁", {("新城中学", "USES", "K8智能门锁")}, set()),
+    ("见了王总的助理小李。", "王晓峰", {("小李", "HAS_ROLE", "助理")}, {("小李", "WORKS_AT", "王总")}),
     # control: "新的" is no part of a firm's name; "X的负责人是Y" stays what Y is responsible for
     ("见了恒越新的采购经理何志明。", "王思远", {("何志明", "HAS_ROLE", "采购经理")},
      {("何志明", "WORKS_AT", "恒越新")}),
