@@ -256,7 +256,7 @@ def structural_mentions(sentence: str) -> list[Found]:
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     for named in (
         *named_person(sentence),
-        *cut_name(sentence),
+        *cut_name(words, offsets),
         *home_place(sentence),
         *deal_owner(sentence),
     ):  # names jieba does not know

@@ -166,9 +166,10 @@ def subject_of(
             theirs = theirs or not_the_speakers(reading, cue, message, first, predicate)
             if not speaker.actor or theirs:
                 return None  # "客户张总说预算…", "their board meeting on Oct 14": someone else's
-            account = speaker.organisation_before(reading.mentions, cue) if reading.lang == "zh" else None
-            if predicate == "BUDGET" and not first and account:
-                return account, 0.7  # 拜访鼎宏科技…。预算大概80万: the customer's, named before
+            if predicate == "BUDGET" and not first and reading.lang == "zh":
+                account = speaker.organisation_before(reading.mentions, cue)
+                if account:
+                    return account, 0.7  # 拜访鼎宏科技…。预算大概80万: the customer's, named before
             return speaker.actor, 0.75 if first else 0.65
         if predicate not in _LEFT_TOPICS:
             return None

@@ -150,12 +150,12 @@ def _read_as_a_name(name: str) -> bool:
     return not any(flag.startswith(_NOT_IN_A_NAME) for _, flag in words)
 
 
-def cut_name(sentence: str) -> list[tuple[int, int, str, str]]:
+def cut_name(words: Sequence[tuple[str, str]], offsets: Sequence[int]) -> list[tuple[int, int, str, str]]:
     """Return the people jieba cuts after their surname, before a verb (吴/nr 婷婷/z 升职了 → 吴婷婷): a
     common surname tagged a name alone, then one or two characters of no word's tag a name lacks, the
-    whole hardly known as a word, as (start, end, name, "person")."""
-    words = tag_words(sentence)
-    out, start = [], 0
+    whole hardly known as a word, as (start, end, name, "person"). ``words`` are jieba's tagged words
+    of the sentence, ``offsets`` where each begins."""
+    out = []
     for index, (word, flag) in enumerate(words[:-2]):
         given, given_flag = words[index + 1]
         following = words[index + 2][1]
@@ -170,8 +170,7 @@ def cut_name(sentence: str) -> list[tuple[int, int, str, str]]:
             and _hardly_known(name)
             and not is_chinese_place(name)
         ):
-            out.append((start, start + len(name), name, "person"))
-        start += len(word)
+            out.append((offsets[index], offsets[index] + len(name), name, "person"))
     return out
 
 
