@@ -60,11 +60,12 @@ from engram.ingest.orders import add_ordered_products
 from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
-from engram.ingest.refusals import ours, refused, said_of_a_pet
+from engram.ingest.refusals import joined_before, ours, refused, said_of_a_pet
 from engram.ingest.relatives import find_relatives
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import (
+    account_note,
     announcement,
     handed_over_by,
     minutes,
@@ -157,7 +158,13 @@ class BuiltinExtractor:
     ) -> Extraction:
         """Return what ``text`` says, with ``actor`` as the subject of first-person statements
         and relative dates resolved against ``at`` (left as said without it)."""
-        message = Message(Speaker(actor), at, announced=announcement(text), minutes=minutes(text))
+        message = Message(
+            Speaker(actor),
+            at,
+            announced=announcement(text),
+            minutes=minutes(text),
+            account_note=account_note(text),
+        )
         refs = self._references.find(text)
         for ref in self._references.resolve(references):
             message.add_entity(Mention(0, 0, ref.name, ref.type, dict(ref.attributes), [ref.id]))
@@ -193,8 +200,8 @@ class BuiltinExtractor:
             for pattern, match in about + elliptical:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
-            if not questioned and (signed := signed_deal(reading, message, following)) is not None:
-                message.add_fact(signed)
+            for fact in [] if questioned else signed_deal(reading, message, following):
+                message.add_fact(fact)
             if not questioned:
                 add_reported_issues(reading, message)
             self._observe(reading, message)
@@ -322,8 +329,10 @@ class BuiltinExtractor:
             told_from = clause[0] if lang == "en" else 0
             if is_future(sentence[told_from : max(cue, obj_start)], lang):
                 predicate = pattern.future
-        if refused(predicate, match, sentence, clause, obj_start):
-            return []  # a role held before, a day at home, a discount asked for (engram.ingest.refusals)
+        if refused(predicate, match, sentence, clause, obj_start) or (
+            pattern.antecedent and predicate == "WORKS_AT" and message.minutes
+        ):  # a role held before, a day at home (engram.ingest.refusals); 负责人：周丽 in minutes: a task's
+            return []
         if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):
             return []
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
@@ -394,7 +403,9 @@ class BuiltinExtractor:
         facts = []
         for item in items:
             target, value, span = item
-            if target == subject_name:
+            if target == subject_name or (
+                predicate == "LEFT_ORGANISATION" and joined_before(sentence, match.start("obj"), span[0])
+            ):  # "left Grovetide and joined Pennyroyal Foods": the one joined is not left
                 continue
             if (
                 target is None

@@ -281,7 +281,9 @@ _EN_STOP = re.compile(r"\b(?:no longer|used to|stop|stopped|quit|gave up|not \w+
 _EN_STOP_AFTER = re.compile(r"^[^,.;!?]*\b(?:anymore|any more|no more)\b", re.I)
 _EN_NOT = re.compile(
     r"\b(?:not|never|don't|doesn't|didn't|do not|does not|won't|can't|cannot|isn't|aren't|wasn't|"
-    r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$",
+    r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$|"
+    r"(?:\bnot|n't|\bnever)\s(?:gonna|going to|be able to|able to)\s(?:\w+\s){0,3}$|"
+    r"\bunable to\s(?:\w+\s){0,2}$",
     re.I,
 )
 # 之前负责的老陈调去…, 原来的黄总调去深圳分公司: a past word before 负责的/对接的, or before someone
@@ -312,7 +314,7 @@ _EN_CORRECTED = re.compile(
 _ZH_CORRECTED = re.compile(
     r"(?:并?不是|并非)\s*(?:(?P<number>\d[^，,。；！？]{0,15}?)"
     r"|(?![很太挺特非那这我你他她它])(?:(?![不没])[\u4e00-\u9fff]){1,8}?)"
-    r"\s*[，,]?\s*(?:而是|其实是|应该是|是)\s*(?!因为|为了|说|在|想|要|不|没|我|他|她|你)"
+    r"\s*[，,]?\s*(?:而是|其实是|应该是|最后是|实际是|应为|是)\s*(?!因为|为了|说|在|想|要|不|没|我|他|她|你)"
     r"(?=(?(number)\d|[\u4e00-\u9fff]))"
 )
 
@@ -327,12 +329,24 @@ def denied(before: str, lang: Lang) -> bool:
     return bool((_EN_DENIED if lang == "en" else _ZH_DENIED).search(before))
 
 
+_EN_NOT_AFTER = re.compile(
+    r"(?<=\d)(?P<unit>\s?[A-Za-z%]{1,10})?\s*,?\s+not\s+[$€£]?\d(?:[\d,.]*\d)?(?:\s?[A-Za-z%]{1,10})?(?=\s*(?:[.,;!)]|$))"
+)
+_ZH_NOT_AFTER = re.compile(
+    r"(?<=[\d万千百元块台套个%％])(?P<unit>)\s*[，,]\s*(?:而?不是|并非)\s*[$¥￥]?\d(?:[\d,.]*\d)?[^，,。；！？\d]{0,3}(?=[，,。；！？]|$)"
+)
+"""A number then the one it replaces, denied: "95 seats not 85", "need 50 seats, not 40", 返点15%，不是18%."""
+
+
 def corrected(sentence: str, lang: Lang) -> str:
     """Return ``sentence`` with a denied value dropped in favour of its correction: "the budget is not
-    50k, it is 80k" → "the budget is 80k", 预算不是50万，是80万 → 预算是80万 (the denied value is no fact)."""
+    50k, it is 80k" → "the budget is 80k", 预算不是50万，是80万 → 预算是80万, "95 seats not 85" → "95
+    seats", 单价应为2,530元，不是2,350元 → 单价应为2,530元 (the denied value is no fact)."""
     if lang == "en":
-        return _EN_CORRECTED.sub(lambda m: m["verb"] + " ", sentence)
-    return _ZH_CORRECTED.sub("是", sentence)
+        return _EN_NOT_AFTER.sub(
+            lambda m: m["unit"] or "", _EN_CORRECTED.sub(lambda m: m["verb"] + " ", sentence)
+        )
+    return _ZH_NOT_AFTER.sub("", _ZH_CORRECTED.sub("是", sentence))
 
 
 def negation(before: str, after: str, lang: Lang) -> Literal["stop", "not"] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET
+from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET, EN_ROLE_RX
 from engram.ingest.issues import COMPLAINT, FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
@@ -237,6 +237,18 @@ def _same_sentence(fact: FactIn, sentence: str) -> bool:
     return bool(fact.fact) and sentence.startswith(fact.fact or "")
 
 
+def _as_a_role(sentence: str, place: str) -> bool:
+    """Return True when ``sentence`` says one goes to ``place`` as a role ("going to Lumidyne as senior PM"):
+    a job taken there, no trip."""
+    return bool(
+        re.search(rf"{re.escape(place)}\s+as\s(?:an?\s|the\s|their\s|our\s)?(?:new\s)?{_A_ROLE}", sentence)
+    )
+
+
+_A_ROLE = rf"(?:(?i:{EN_ROLE_RX.pattern})|(?:[Ss]enior\s|[Ll]ead\s)?[A-Z]{{2,4}}\b)"
+"""A role named or abbreviated (senior PM, CTO)."""
+
+
 def _next_employer(message: Message) -> None:
     """钱坤已经不在华东物流了，听说去了顺丰, "Alice left Acme and joined Globex": an organisation someone
     "went to" or "joined" after leaving one is their next employer, not a visit or a membership (a
@@ -262,8 +274,13 @@ def _next_employer(message: Message) -> None:
         if (
             went.predicate in ("VISITED", "PLANS_TO_VISIT")
             and went.object is not None
-            and (went.object, "organisation") in message.entities
-            and message.states(went.subject, "LEFT_ORGANISATION")
+            and (
+                (
+                    (went.object, "organisation") in message.entities
+                    and message.states(went.subject, "LEFT_ORGANISATION")
+                )
+                or _as_a_role(went.fact or "", went.object)  # "going to Lumidyne as senior PM"
+            )
         ):
             del message.facts[key]
             message.add_fact(went.model_copy(update={"predicate": "WORKS_AT"}))

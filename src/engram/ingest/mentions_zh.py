@@ -139,6 +139,8 @@ _REGISTERED = re.compile(
 )
 """A company's registered name, its region in brackets (极光云阁（上海）信息技术有限公司): one name, however
 jieba cuts the unknown words before the region."""
+_QUOTED_FIRM = re.compile(rf"(?<=[“「『])[\u4e00-\u9fff]{{1,6}}(?:{'|'.join(_ORG_SUFFIX)})(?=[”」』])")
+"""第一家是“芊禾乳业”: a name in quotes with an industry word, whatever jieba makes of it (芊/x 禾/ng)."""
 _CUSTOMER_FIELD = re.compile(
     r"(?:(?<=^客户[:：])|(?<=[｜|】\s]客户[:：]))[\u4e00-\u9fffA-Za-z]{2,12}(?=[｜|\s]|$)"
 )
@@ -252,7 +254,7 @@ def structural_mentions(sentence: str) -> list[Found]:
     for regex, kind in ((_DEPARTMENT, "organisation"), (PRODUCT, "product"), (_DOCUMENT, "document"),
                         (_NICKNAME, "person"), (_LAW_FIRM, "organisation"), (_CUSTOMER_FIELD, "organisation"),
                         (_BUREAU, "organisation"), (_REGISTERED, "organisation"),
-                        (_VISITED_FIRM, "organisation")):  # fmt: skip
+                        (_QUOTED_FIRM, "organisation"), (_VISITED_FIRM, "organisation")):  # fmt: skip
         found += [(m.start(), m.end(), m.group(), kind) for m in regex.finditer(sentence)]
     for named in (
         *named_person(sentence),
@@ -374,13 +376,18 @@ _NAMED_AFTER_PEOPLE = frozenset({"工作室", "律所", "事务所"})
 
 def _two_characters(words: tuple[tuple[str, str], ...], index: int) -> bool:
     """Return True when the two words before ``index`` are single characters, the two characters of a
-    name (鼎/ng 信/n before 物流, 天/q 合/v before 光伏, 安/v 和/c before 酒店), at the start or after a
-    punctuation mark: neither a particle, a pronoun, a preposition, a number nor a time word, and
-    no conjunction first."""
+    name (鼎/ng 信/n before 物流, 天/q 合/v before 光伏, 安/v 和/c before 酒店), at the start, after a
+    punctuation mark or after a preposition, a verb or 了 (跟恒拓科技签了, 签了恒拓科技): neither a
+    particle, a pronoun, a preposition, a number nor a time word, and no conjunction first."""
     pair = words[index - 2 : index] if index >= 2 else ()
     if len(pair) != 2 or any(len(w) != 1 or f[0] in _NOT_IN_A_NAME for w, f in pair) or pair[0][1] == "c":
         return False
-    return index == 2 or not has_cjk(words[index - 3][0])
+    if index == 2 or not has_cjk(words[index - 3][0]):
+        return True
+    # after a verb, no name is made of 是, 人… (对接人是供应链总监: no 人是供应链)
+    return words[index - 3][1] in ("p", "v", "ul") and not set("是人在有去到来") & set(
+        pair[0][0] + pair[1][0]
+    )
 
 
 def _prefix_word(word: str, flag: str, *, verbs: bool = True) -> bool:

@@ -518,7 +518,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?P<obj>(?:[a-z]+\s)?surgery)\b", 0.8, kind="value", supposable=True, trigger="surgery"),
     en("STATUS", r"\b(?:had|gave birth to)\s(?P<obj>(?:a|a baby|twins|a healthy)(?:\s(?:baby\s)?(?:girl|boy))?|twins)\b"
        r"(?=[\s,.!;]|$)", 0.75, kind="value", supposable=True, trigger="had a|gave birth"),
-    en("STATUS", r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
+    # "I was out on medical leave for six weeks": a leave that is over
+    en("STATUS", r"(?<!was )(?<!were )(?<!been )(?<!was out )(?<!were out )(?<!been out )"
+       r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
        r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
     en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,
        subject="topic", kind="amount", trigger="deal for|contract for|order for|renewal for|subscription for"),

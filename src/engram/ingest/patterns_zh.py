@@ -143,7 +143,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="住了|生活了|待了|呆了|定居|安家|买了房"),
     zh("LEFT_ORGANISATION", rf"从{DEPT}(?:调到|调去|转到|换到)", 0.85, kind="entity",
        object_type="organisation", trigger="调到|调去|转到|换到", negatable=False),
-    zh("MEMBER_OF", rf"(?<![想要愿])(?:调到|调去|调(?=[\u4e00-\u9fff]{{2,5}}?部(?:去|了|[，。；]|$))|转到|换到|放在|分在|分到|"
+    zh("MEMBER_OF", rf"(?<![想要愿])(?:调到|调去|调往|调(?=[\u4e00-\u9fff]{{2,5}}?部(?:去|了|[，。；]|$))|转到|换到|放在|分在|分到|"
        rf"安排在|安排到|转岗(?:去|到)?)了?{DEPT}", 0.85, kind="entity", named_subject=True,
        object_type="organisation", trigger="调|转到|换到|放在|分在|分到|安排在|安排到|转岗"),
     # 周浩下周一入职，高级测试工程师，放在质量部: the role said alone after joining
@@ -182,7 +182,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="考上|考进|考到"),
     zh("STUDIES", r"被[\u4e00-\u9fff]{1,6}?(?:大学|学院|大)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?录取", 0.8,
        kind="value", trigger="录取"),
-    zh("STUDIES", r"(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+    zh("STUDIES", r"(?<!下一步)(?<!接下来)(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业|会(?!计))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", supposable=True, trigger="读|学|念|主修|攻读"),  # not 想学日语
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",

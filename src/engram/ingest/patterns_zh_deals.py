@@ -139,7 +139,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("STATUS", r"(?<!没)(?<!不)(?<!想)(?<!要)(?P<obj>怀孕|怀上|住院|出院|骨折)了", 0.8, kind="value", supposable=True,
        introduces=True, trigger="怀孕|怀上|住院|出院|骨折"),  # dated by its own words, not 预产期明年3月 after it
 
-    zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
+    zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?<!快)(?<!快要)(?<!要)(?<!马上)(?<!即将)(?<!准备)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
     zh("HAS_ISSUE", rf"(?:经常|总是|老是|又|一直|偶尔|频繁)?(?P<obj>{ISSUES})", 0.75, subject="topic", kind="value",
        trigger=ISSUES),

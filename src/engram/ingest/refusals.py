@@ -81,6 +81,31 @@ _A_NUMBER_CHANGED = re.compile(
     r"\b(?:number|address|ID|IBAN)\s(?:has\s|have\s|was\s|also\s|been\s){0,3}$", re.I
 )
 """Before "changed to": a number or an address changed, no tool ("Our VAT number has changed to GB …")."""
+_MONTHS_MINUTES = re.compile(
+    r"(?:\d{1,2}|[一二三四五六七八九十]{1,2})月份?[^，。！？；\d日号]{0,6}?(?:会议)?(?:纪要|记录|总结)"
+)
+_MOVE_BACK = re.compile(r"\bmov(?:e|es|ed|ing)\s$", re.I)
+"""Before "back from Vancouver": a home left, no trip."""
+_A_YEAR = re.compile(r"(?:19|20)\d\d")
+_APPOSITIVE_NAME = re.compile(
+    r",\s(?-i:[A-Z][\w'’-]+)(?:\s(?:de\s|van\s|von\s|da\s|di\s|le\s)?(?-i:[A-Z][\w'’-]+))+"
+)
+"""A role then a comma and a full name ("the hiring manager at Corvasse, Elif Yilmaz", "our new ops lead,
+Bram de Vries"): the named person holds it, not the sentence's subject."""
+_NOT_A_TOOL_EN = re.compile(r"^\d+\s|['’]s own\b")
+"""A street number ("moved to 14 rue des Tanneurs"), or what a firm runs itself ("Fjordkit's own servers")."""
+_BY_ACCIDENT = re.compile(r"\b(?:accidentally|by accident|by mistake)\b", re.I)
+_ROLE_BASED = re.compile(r"\b(?:role|position|job|opening|vacancy)\b[^.!?]*\bbased in\s$", re.I)
+"""Where a job is based ("a Head of Sales role at Tallowfern — remote-friendly, based in Minneapolis")."""
+_A_DATE_EN = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}/\d{1,2}\b",
+    re.I,
+)
+_CANT_MAKE = re.compile(
+    r"(?:\bnot|n't|\bnever|\bunable to)\s(?:gonna\s|going to\s|be able to\s|able to\s)?"
+    r"(?:make|attend|join|be at)\b[^.,;!?]*$",
+    re.I,
+)
 _NOT_GOING = re.compile(r"\b(?:not|n't|never)\s(?:\w+\s)?$|\bnot\s$", re.I)
 _FISCAL = re.compile(r"\b(?:FY|Q|H)\d*$")
 _CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
@@ -129,12 +154,33 @@ _ZH_BARE_DUTY = re.compile(
     r"(?:对接|跟进|确认|处理|协调|联系|沟通|落实|执行|安排|签收|期间|后(?![端台勤])[\u4e00-\u9fff]{0,6})"
 )
 """A duty said by its verb alone (负责对接, 期间由小彭负责): what it is about was said elsewhere."""
-_ZH_NOT_A_PLAN = re.compile(r"见附件|如下|附后")
+_ZH_NOT_A_PLAN = re.compile(
+    r"见附件|如下|附后|暂时|暂停|搁置|取消|推迟|延期|初步|定在|定于|[^，。；]*(?:日期|时间)$"
+)
+"""What follows 计划 as a noun: 详细计划见附件, 扩产计划暂时搁置, 上线计划初步定在8月, 计划上线日期."""
+_ASKED_TO = re.compile(r"(?:请|让|叫|要求)[^，。；]{0,8}$")
+"""Before a plan: someone asks for it (让我们准备材料, 请各部门负责人准备10分钟的汇报)."""
+_UNDER_WAY = re.compile(r"中的?(?:项目|客户|商机|线索|订单)")
+_NOT_PAID_YET = re.compile(r"预计|将于|将在|下周|下个?月|月底前|还没|未到")
+_A_MEASURE = re.compile(r"\s?(?:[LlKk](?![a-z])|升|寸|斤|公斤|克|毫升|ml|cm|厘米|米)")
+"""After a number: a size or a weight, no money (4.5L的, 3.5L的)."""
+_NO_MONEY_OWED = re.compile(r"退款|退费|发票")
+"""A refund or an invoice before an amount: no price (退款…金额1,860元, 发票开错了…金额27.5万)."""
+_BOUGHT_AT = re.compile(r"的?(?:天猫|京东|淘宝|拼多多|抖音|官方|网上|线上)?(?:店|旗舰店|官网|小程序)里?买")
+"""After a firm: a shop one bought at (在凯麦食品的天猫店买的), not an employer."""
+_PLACE_SET = re.compile(r"(?:地点|地址|定|安排|约|放)$")
+"""Before 在: where something is held (地点定在莫干山), not where one works."""
+_ZH_NOT_USED = re.compile(r"^(?:问题|情况|过程|方面|一(?:套|个|款)(?:很|挺|比较|非常)[^的]*$)")
+"""Not what is used: 如有使用问题, 使用情况, 一套很老(的进销存): a word of the sentence, a description cut
+before its noun."""
+_MAY_USE = re.compile(r"(?:能否|可以|可|是否|能不能|不可)$")
+"""Before 使用: a question or a rule (能否使用优惠券, 可使用店铺券), nobody's use."""
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
 _A_QUARTER = re.compile(r"(?:今年|明年|下半年|上半年)?(?:Q[1-4]|[一二三四1-4]季度)|年底|年初|月底|月初", re.I)
 """A part of the year (今年Q4, 一季度, 年底): a time, no place one goes to."""
-_WENT_TO_WORK = re.compile(rf"{LEFT_FOR}(?:去了|到了)(?!一?趟|一次)", re.I)
-"""Where one went right after leaving (周涛离职（去了美团）) is a new employer, not a visit."""
+_WENT_TO_WORK = re.compile(rf"(?:{LEFT_FOR}|(?:调岗|转岗|调动)了?[，,]?)(?:去了|到了)(?!一?趟|一次)", re.I)
+"""Where one went right after leaving or a transfer (周涛离职（去了美团）, 曹工调岗了，去了生产部) is
+where one works now, not a visit."""
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
 _TO_AN_EMPLOYER = re.compile(
@@ -192,7 +238,22 @@ def refused(
         former = _FORMER.search(match.group()) or before
         outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
         team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
-        return bool(sought or succeeded or unit or former or came_from or cleft or left or outside or team)
+        # "the hiring manager at Corvasse, Elif Yilmaz" (not "…at Orbis and reports to their COO, Nina Park")
+        appositive = _APPOSITIVE_NAME.match(sentence, match.end()) and " and " not in match.group()
+        shop = predicate == "WORKS_AT" and (
+            _BOUGHT_AT.search(sentence, obj_start, match.end())
+            or _PLACE_SET.search(sentence, 0, match.start())
+        )  # 在凯麦食品的天猫店买的, 地点定在莫干山
+        held_by_another = sought or succeeded or appositive or came_from or cleft or left
+        return bool(held_by_another or unit or former or outside or team or shop)
+    if predicate == "PREFERS" and _A_DATE_EN.match(match.group("obj").strip()):
+        return True  # "they'd prefer Sept 2": a start date wished, no taste
+    if predicate == "LIVES_IN" and _ROLE_BASED.search(sentence, 0, obj_start):
+        return True
+    if predicate == "MEETING_AT" and _MONTHS_MINUTES.match(sentence, obj_start):
+        return True  # 华东区8月销售会议纪要: minutes of the month's meeting, held on a day not said
+    if predicate == "MEETING_AT" and _CANT_MAKE.search(sentence, clause[0], match.start() + 1):
+        return True  # "not gonna make the retro today": a meeting one misses
     if predicate == "WORKS_FROM":
         away = not _AT_WORK.search(match.group()) and _AWAY_FROM_WORK.search(sentence)
         return bool(_ONE_DAY.search(sentence, *clause) or away)
@@ -214,9 +275,11 @@ def refused(
     if predicate == "INTERESTED_IN" and _A_JOB_OPENING.match(match.group("obj")):
         return True  # "interested in the Head of IT role": a job applied for (read as such elsewhere)
     if predicate == "BUDGET":
-        fiscal = _FISCAL.search(sentence, max(clause[0], obj_start - 4), obj_start) or sentence.startswith(
-            "FY", obj_start
-        )  # "budget frozen until FY26": a year, no amount
+        fiscal = (
+            _FISCAL.search(sentence, max(clause[0], obj_start - 4), obj_start)
+            or sentence.startswith("FY", obj_start)
+            or _A_YEAR.fullmatch(match.group("obj").strip())
+        )  # "budget frozen until FY26", "a $2M digital budget for 2025": a year, no amount
         return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal)
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
@@ -284,10 +347,32 @@ def refused(
         _ONE_HAN.fullmatch(match.group("obj")) or _ZH_NOT_A_PLAN.match(match.group("obj"))
     ):
         return True  # 准备投, 比计划晚了: one character is no plan; 详细计划见附件: a pointer
+    if predicate == "PLANS_TO" and _ASKED_TO.search(sentence, clause[0], match.start()):
+        return True
+    if predicate == "RESPONSIBLE_FOR" and _UNDER_WAY.match(match.group("obj")):
+        return True  # 跟进中项目：7个: the ones under way, no duty (跟进中粮报价 is one)
+    if predicate == "PAID" and (
+        _NOT_PAID_YET.search(sentence, obj_start, clause[1]) or _A_MEASURE.match(sentence, match.end("obj"))
+    ):
+        return True  # 首付款14.3万预计下周到账: expected; 收到的是3.5L的: a size
+    if predicate == "PRICE" and has_cjk(sentence) and _NO_MONEY_OWED.search(sentence, 0, obj_start):
+        return True
+    if predicate in ("USES", "STOPPED_USING") and (
+        _NOT_A_TOOL_EN.search(match.group("obj"))
+        or _NOT_A_TOOL_EN.match(sentence, match.end("obj"))
+        or _BY_ACCIDENT.search(sentence, clause[0], match.start())
+        or _ZH_NOT_USED.match(match.group("obj"))
+        or _MAY_USE.search(sentence, 0, match.start())
+        or sentence[obj_start - 1 : obj_start + 1] == "用友"  # 之前在用友做了4年: a firm worked at
+    ):
+        return True
+    if predicate == "CANCELLED" and (match.group("obj").startswith("退款") or "并" in match.group("obj")):
+        return True  # 航班取消退款未到账: a refund; 作废原发票并重开: an invoice reissued
     if predicate == "ORDERED" and _YOURS.search(sentence, max(clause[0], match.start() - 4), match.start()):
         return True  # 贵司订购的工牌: the addressee's order, whose company goes unnamed
     if predicate == "VISITED":
-        return bool(_WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()))
+        went_to_work = _WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end())
+        return bool(went_to_work or _MOVE_BACK.search(sentence, 0, match.start()))
     if predicate == "PLANS_TO_VISIT":
         obj = match.group("obj")
         if _A_TIME.fullmatch(obj) or _A_QUARTER.match(obj):
@@ -295,6 +380,15 @@ def refused(
     if predicate in ("PLANS_TO_VISIT", "PLANS_TO"):
         return bool(_ONCE_MEANT.search(sentence, clause[0], match.start()))
     return False
+
+
+_JOINED = re.compile(r"\band\s(?:then\s)?(?:joined|moved to|went to|started at)\b|\bto join\b", re.I)
+
+
+def joined_before(sentence: str, start: int, end: int) -> bool:
+    """Return True when ``sentence`` says between ``start`` and ``end`` that someone joined a place
+    ("left Grovetide and joined …"): what follows is where they went, not what they left."""
+    return bool(_JOINED.search(sentence, start, end))
 
 
 def _a_zh_action(obj: str) -> bool:

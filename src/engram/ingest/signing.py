@@ -9,6 +9,10 @@ it and the kind the message says next ("Kessler MSA", 翰墨文创合同); the s
 organisation is said to be a supplier. Not read when the sentence asks, supposes, denies, only expects
 it or tells it lost to another (还没签, "if they sign", 下周签, 跟别家签了), nor for a home, a job, a letter
 of intent or a ticket.
+
+An amount said bare beside the signing is the deal's PRICE: between the customer and the verb
+(知屿教育最后7.2万签了), as a clause of its own after it ("signed the MSA today, $48k") or opening the next
+sentence (恒拓合同签了！76.8万，三年。).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 from engram.ingest.topics import a_deal
 from engram.models.graph import FactIn
+from engram.nlp.amounts import AMOUNT, parse_amount
 
 _CUE = {
     "zh": re.compile(
@@ -50,9 +55,10 @@ _NOT_SIGNED = re.compile(
 )
 
 
-def signed_deal(reading: Sentence, message: Message, following: str = "") -> FactIn | None:
-    """Return the SIGNED fact ``reading`` states (see the module docstring), or None. ``following`` is
-    the rest of the message, which may say what kind of deal it was ("Kessler signed!! 3-year MSA")."""
+def signed_deal(reading: Sentence, message: Message, following: str = "") -> list[FactIn]:
+    """Return the SIGNED fact ``reading`` states and the deal's PRICE said bare beside it (see the module
+    docstring), or nothing. ``following`` is the rest of the message, which may say what kind of deal it
+    was ("Kessler signed!! 3-year MSA") or its amount."""
     cue = _CUE[reading.lang].search(reading.text)
     if (
         cue is None
@@ -60,32 +66,45 @@ def signed_deal(reading: Sentence, message: Message, following: str = "") -> Fac
         or _NOT_A_DEAL.search(reading.text)
         or supposed(reading.text, reading.clauses, cue.start(), reading.lang)
     ):
-        return None
+        return []
     customer = _customer(reading, cue.start())
-    if customer is None or any(
-        f.predicate == "SIGNED" and f.subject == customer.name for f in message.facts.values()
-    ):  # "Acme signed the NDA": a pattern read what was signed
-        return None
+    if customer is None:
+        return []
+    read = next(
+        (f for f in message.facts.values() if f.predicate == "SIGNED" and f.subject == customer.name), None
+    )
+    if read is not None:  # "Acme signed the NDA": a pattern read what was signed
+        deal_read = read.object or str(read.value)
+        return _priced(deal_read, reading, message, customer, cue, following)
     ids = [m for m in reading.mentions if a_deal(m, reading.text)]
     deal = min(ids, key=lambda m: abs(m.start - cue.start())) if ids else deal_said_by_kind(reading, customer)
     if (
         deal is None
-        and customer.end <= cue.start()
-        and _SIGNER_GAP.fullmatch(reading.text[customer.end : cue.start()])
-        and _SIGNED_ALONE.match(reading.text, cue.end())
+        and (
+            (
+                customer.end <= cue.start()
+                and _SIGNER_GAP.fullmatch(reading.text[customer.end : cue.start()])
+                and _SIGNED_ALONE.match(reading.text, cue.end())
+            )  # "Bellweather signed!", 翰墨文创 签了！
+            or (
+                customer.start >= cue.end()
+                and _SIGNER_GAP.fullmatch(reading.text[cue.end() : customer.start])
+                and _SIGNED_ALONE.match(reading.text, customer.end)
+            )  # 签了恒拓科技！, "Closed Ravensworth Foods this morning"
+        )
     ):
-        deal = _deal_of(customer, cue, reading, following)  # "Bellweather signed!", 翰墨文创 签了！
+        deal = _deal_of(customer, cue, reading, following)
     if deal is None or deal.name == customer.name:
-        return None
+        return []
     signer: str | None = customer.name
     if _SUPPLIER.search(reading.text, 0, customer.start):
         signer = message.speaker.actor  # 我们跟供应商永盛五金的…协议签了: we signed with them
     if signer is None:
-        return None
+        return []
     message.add_entity(customer)
     message.add_entity(deal)
     clause = reading.clause_of(cue.start())
-    return FactIn(
+    signed = FactIn(
         subject=signer,
         predicate="SIGNED",
         object=deal.name,
@@ -93,6 +112,52 @@ def signed_deal(reading: Sentence, message: Message, following: str = "") -> Fac
         confidence=0.75,
         source_kind="stated",
     )
+    return [signed, *_priced(deal.name, reading, message, customer, cue, following)]
+
+
+def _priced(
+    deal: str, reading: Sentence, message: Message, customer: Mention, cue: re.Match[str], following: str
+) -> list[FactIn]:
+    """Return the PRICE of ``deal`` said bare beside its signing, unless a pattern read one (of the deal,
+    or the same amount under the deal's fuller name)."""
+    said = _bare_amount(reading, customer, cue, following)
+    value = parse_amount(said) if said else None
+    if value is None or any(
+        f.predicate == "PRICE" and (f.subject == deal or f.value == value) for f in message.facts.values()
+    ):
+        return []
+    return [
+        FactIn(subject=deal, predicate="PRICE", value=value, fact=said, confidence=0.7, source_kind="stated")
+    ]
+
+
+_MONEY = re.compile(
+    rf"(?:for\s|总共|一共|共|合同额|金额|是)?(?P<amount>{AMOUNT})\s*"
+    r"(?:total|in total|ARR|a year|/yr|per year|(?:over|for) \d+ (?:years|months)|每年|一年)?",
+    re.I,
+)
+_MONEY_SAID = re.compile(r"[$€£¥￥元块万亿]|\d\s?(?:k|m|mn|bn|million|thousand|grand|w)\b", re.I)
+"""An amount of money, not a count or a term ("3 years", 180台): a currency or a magnitude."""
+
+
+def _bare_amount(reading: Sentence, customer: Mention, cue: re.Match[str], following: str) -> str | None:
+    """Return the amount said bare beside a signing (the module docstring), or None."""
+    between = reading.text[customer.end : cue.start()] if customer.end <= cue.start() else ""
+    candidates = [between.strip()]
+    clause = reading.clause_of(cue.start())
+    later = [reading.text[start:end] for start, end in reading.clauses if start >= clause[1]]
+    candidates += later[:1]
+    candidates.append(
+        re.split(r"[，,；;。!！]|\.(?!\d)", following.strip(), maxsplit=1)[0] if following.strip() else ""
+    )
+    for text in candidates:
+        text = re.sub(
+            r"^(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)+|[\s,，:：;；.。!！]+$|^[\s,，:：]+", "", text
+        )
+        money = _MONEY.fullmatch(text)
+        if money and _MONEY_SAID.search(money.group("amount")):
+            return money.group("amount")
+    return None
 
 
 _SIGNED_ALONE = re.compile(

@@ -144,6 +144,18 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
 
 
+_ZH_ACCOUNT_NOTE = re.compile(
+    r"^\s*(?:【[^】]{0,12}】\s*)?(?:客户[:：]\s*[^\s，。：:]{2,16}[。｜|\s]|"
+    r"[^\s，。：:]{2,16}\s?(?:客户)?(?:二次)?(?:拜访|回访)(?:记录|小结|纪要)?[。：:，\s])"
+)
+"""A sales note's first words: 恒泽新能源 拜访。, 远帆汽配客户拜访小结：, 客户：瑞拓医疗器械。"""
+
+
+def account_note(text: str) -> bool:
+    """Return True when ``text`` is a Chinese sales note about one customer (``_ZH_ACCOUNT_NOTE``)."""
+    return bool(_ZH_ACCOUNT_NOTE.match(text))
+
+
 def announcement(text: str) -> bool:
     """Return True when ``text`` opens by addressing a whole team (@全体, 各位同事, 行政通知：, "@channel",
     "Hi team", "Reminder:")."""

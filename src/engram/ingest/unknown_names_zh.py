@@ -152,9 +152,10 @@ def _read_as_a_name(name: str) -> bool:
 
 def cut_name(words: Sequence[tuple[str, str]], offsets: Sequence[int]) -> list[tuple[int, int, str, str]]:
     """Return the people jieba cuts after their surname, before a verb (吴/nr 婷婷/z 升职了 → 吴婷婷): a
-    common surname tagged a name alone, then one or two characters of no word's tag a name lacks, the
-    whole hardly known as a word, as (start, end, name, "person"). ``words`` are jieba's tagged words
-    of the sentence, ``offsets`` where each begins."""
+    common surname tagged a name alone, then one or two characters of no word's tag a name lacks (or two
+    jieba calls an adjective, opening a clause: 郝/nr 明远/a 提前退休了), before a verb, an adverb or an
+    idiom, the whole hardly known as a word, as (start, end, name, "person"). ``words`` are jieba's tagged
+    words of the sentence, ``offsets`` where each begins."""
     out = []
     for index, (word, flag) in enumerate(words[:-2]):
         given, given_flag = words[index + 1]
@@ -165,8 +166,11 @@ def cut_name(words: Sequence[tuple[str, str]], offsets: Sequence[int]) -> list[t
             and word in SURNAMES
             and 1 <= len(given) <= 2
             and has_cjk(given)
-            and not given_flag.startswith((*_NOT_IN_A_NAME, "x", "r", "nr", "ns"))
-            and following.startswith(("v", "x"))
+            and (
+                not given_flag.startswith((*_NOT_IN_A_NAME, "x", "r", "nr", "ns"))
+                or (given_flag == "a" and len(given) == 2 and (index == 0 or words[index - 1][1] == "x"))
+            )  # 郝/nr 明远/a opening a clause
+            and following.startswith(("v", "x", "d", "i"))  # 提前退休/i, 已/d
             and _hardly_known(name)
             and not is_chinese_place(name)
         ):

@@ -144,7 +144,7 @@ _FUTURE_CUE = re.compile(
     r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to|"
     r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
     r"switching|migrating|graduating|getting married|opening|launching)|"
-    r"(?:starting|beginning) (?:in|on|from)|effective|"
+    r"(?:starting|beginning) (?:in|on|from)|effective|(?<!was )(?<!were )going (?:on|back|away|home|abroad)|"
     # a note's bare progressive: "moving to the Berlin office in September"
     r"(?:^|(?<=[.!?]\s))(?:moving|relocating|joining|leaving|heading|flying|switching)|"
     # a scheduled event in the present simple: "Kim joins us on Monday", "she starts in June"

@@ -1,0 +1,124 @@
+"""English statements four more fresh readers found misread or unread, fixed as classes: an amount said
+bare beside a signing, a corrected count said before the one it replaces ("95 seats not 85"), meetings
+and summits one will not make, a leave that is over or still ahead, a firm left then another joined, a
+role then the name of who holds it, a job taken ("going to Lumidyne as senior PM"), a move back from a
+city, a street number, a firm's own servers, a deletion by accident, a year read as a budget, a date read
+as a taste, where a job is based (sentences written for these tests; each case names the facts that must
+and must not be read)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from test_builtin_clauses import Case, read, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+from engram.ingest.clauses import corrected
+from engram.nlp.dates import date_facts
+
+CASES: list[Case] = [
+    # An amount said bare after a signing is the deal's price; a term is none.
+    ("Bellweather signed! $48k, 3 years.", "Priya",
+     {("Bellweather", "SIGNED", "Bellweather deal"), ("Bellweather deal", "PRICE", 48000)}, set()),
+    ("Closed Ravensworth Foods this morning: 120k.", "Priya",
+     {("Ravensworth Foods", "SIGNED", "Ravensworth Foods deal"), ("Ravensworth Foods deal", "PRICE", 120000)},
+     set()),
+    ("Kessler signed!! $1.2M over 3 years.", "Priya", {("Kessler deal", "PRICE", 1200000)}, set()),
+    ("Bellweather signed! 3 years.", "Priya", {("Bellweather", "SIGNED", "Bellweather deal")},
+     {("Bellweather deal", "PRICE", 3)}),  # control
+    # A meeting or a summit one will not make is not attended.
+    ("Just so you know, we won't be able to attend the Amsterdam summit this year.", "Konstantin", set(),
+     {("Konstantin", "ATTENDED", "Amsterdam summit")}),
+    ("not gonna make the retro today, dentist. notes pls", "Kenji", set(),
+     {("Kenji", "MEETING_AT", "2024-03-13")}),
+    # control
+    ("The retro is tomorrow at 10.", "Kenji", {("Kenji", "MEETING_AT", "2024-03-14 10:00")}, set()),
+    # A leave one was out on is over.
+    ("I was out on medical leave for six weeks.", "Felicity", set(),
+     {("Felicity", "STATUS", "medical leave")}),
+    # control
+    ("I'm on paternity leave until June.", "Caleb", {("Caleb", "STATUS", "paternity leave")}, set()),
+    # A firm left, then another joined: the one joined is not left.
+    ("Chloe Ankrah has actually left Grovetide and joined Pennyroyal Foods as marketing director.", "Dana",
+     {("Chloe Ankrah", "WORKS_AT", "Pennyroyal Foods")},
+     {("Chloe Ankrah", "LEFT_ORGANISATION", "Pennyroyal Foods")}),
+    # A role, then a comma and a full name: that person holds it, not the sentence's subject or speaker.
+    ("Hi Deepak,\n\nFollowing up on our chat — the hiring manager at Corvasse, Elif Yilmaz, would like to "
+     "schedule a technical interview next Wednesday at 2pm ET.\n\nBest,\nRavi", "Ravi Menon",
+     {("Elif Yilmaz", "WORKS_AT", "Corvasse")}, {("Ravi Menon", "WORKS_AT", "Corvasse")}),
+    ("From December the contact will be our new ops lead, Bram de Vries.", "Theodora",
+     {("Bram de Vries", "HAS_ROLE", "ops lead")}, {("Theodora", "HAS_ROLE", "ops lead")}),
+    # Going to a firm as a role is a job taken, not a trip.
+    ("handed in my notice. going to Lumidyne as senior PM, start April 7.", "Aidan",
+     {("Aidan", "WORKS_AT", "Lumidyne")}, {("Aidan", "PLANS_TO_VISIT", "Lumidyne")}),
+    ("Going to Lisbon next week.", "Aidan", {("Aidan", "PLANS_TO_VISIT", "Lisbon")}, set()),  # control
+    # Moving back from a city is no visit to it.
+    ("Wei decided to move back from Vancouver!", "Mei", set(), {("Wei", "VISITED", "Vancouver")}),
+    ("Just got back from Vancouver!", "Mei", {("Mei", "VISITED", "Vancouver")}, set()),  # control
+    # A street number, a firm's own servers and a deletion by accident are no tools.
+    ("We moved to 14 rue des Tanneurs, Grenoble in March.", "Colette", set(),
+     {("Colette", "USES", "Tanneurs")}),
+    ("we're moving from Fjordkit's own servers to AWS next month.", "Hugo", set(),
+     {("Hugo", "STOPPED_USING", "Fjordkit")}),
+    ("I accidentally deleted a project called 'Riverside Q3' yesterday.", "Ruth", set(),
+     {("Ruth", "STOPPED_USING", "project called 'Riverside Q3")}),
+    # A year is no budget; a start date is no taste; where a job is based is nobody's home.
+    ("Lunch with Omar from Cedarpoint Credit Union. Said their board approved a $2M digital budget for 2025.",
+     "Dana", set(), {("Cedarpoint Credit Union", "BUDGET", 2025)}),
+    ("Fenwick & Ardley would like to offer you the role; start date flexible but they'd prefer Sept 2.",
+     "Nadia", set(), {("Fenwick & Ardley", "PREFERS", "Sept 2")}),
+    ("I'm hiring for a Head of Sales role at Tallowfern Foods — remote-friendly, based in Minneapolis.",
+     "Ingrid", set(), {("Ingrid", "LIVES_IN", "Minneapolis")}),
+    ("I'm based in Minneapolis.", "Ingrid", {("Ingrid", "LIVES_IN", "Minneapolis")}, set()),  # control
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES)
+def test_statements_readers_found_misread(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "said"),
+    [
+        ("Tallowfern is 95 seats not 85.", "en", "Tallowfern is 95 seats."),
+        ("we actually need 50 seats, not 40.", "en", "we actually need 50 seats."),
+        ("公司批了返点15%，不是18%。", "zh", "公司批了返点15%。"),
+        ("单价写错了，应为2,530元，不是2,350元。", "zh", "单价写错了，应为2,530元。"),
+        ("铖达五金签了，不是90万，最后是82万", "zh", "铖达五金签了，是82万"),
+        (
+            "I have 3 kids, and not one of them sleeps.",
+            "en",
+            "I have 3 kids, and not one of them sleeps.",
+        ),  # control
+    ],
+)
+def test_a_value_then_the_one_it_replaces_keeps_the_first(text: str, lang: str, said: str) -> None:
+    assert corrected(text, lang) == said  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("said_on", "text", "predicate", "month"),
+    [
+        ("2024-01-22", "Ralph is still the contact but he's going on paternity leave in March.", "STATUS",
+         "2024-03"),
+        ("2025-04-18", "going back to Japan in May with Anouk, just Tokyo and Osaka this time",
+         "PLANS_TO_VISIT", "2025-05"),
+    ],
+)  # fmt: skip
+def test_a_month_after_going_on_or_back_is_ahead(
+    extractor: BuiltinExtractor, said_on: str, text: str, predicate: str, month: str
+) -> None:
+    at = datetime.fromisoformat(f"{said_on}T09:00:00+00:00")
+    found = date_facts(extractor.extract_text(text, actor="Dana", at=at), at, fallback_text=text)
+    (dated,) = [f for f in found.facts if f.predicate == predicate]
+    assert dated.valid_at is not None and dated.valid_at.strftime("%Y-%m") == month
+
+
+def test_a_job_taken_as_a_role_is_dated_by_its_start(extractor: BuiltinExtractor) -> None:
+    text = "handed in my notice. going to Lumidyne as senior PM, start April 7."
+    (job,) = [f for f in read(extractor, text, actor="Aidan").facts if f.predicate == "WORKS_AT"]
+    assert job.object == "Lumidyne" and job.valid_at is not None and job.valid_at.strftime("%m-%d") == "04-07"
