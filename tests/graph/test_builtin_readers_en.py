@@ -3,18 +3,22 @@ bare beside a signing, a corrected count said before the one it replaces ("95 se
 and summits one will not make, a leave that is over or still ahead, a firm left then another joined, a
 role then the name of who holds it, a job taken ("going to Lumidyne as senior PM"), a move back from a
 city, a street number, a firm's own servers, a deletion by accident, a year read as a budget, a date read
-as a taste, where a job is based (sentences written for these tests; each case names the facts that must
-and must not be read)."""
+as a taste, where a job is based; and life and work they found unread: a pet got and named, who one
+dates, a degree under way, a role accepted, a tool chosen, a diet or a habit that is over (sentences
+written for these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from test_builtin_clauses import Case, read, reads
 
+from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
 from engram.ingest.clauses import corrected
+from engram.memory import Memory
 from engram.nlp.dates import date_facts
 
 CASES: list[Case] = [
@@ -73,8 +77,36 @@ CASES: list[Case] = [
     ("I'm based in Minneapolis.", "Ingrid", {("Ingrid", "LIVES_IN", "Minneapolis")}, set()),  # control
 ]  # fmt: skip
 
+LIFE: list[Case] = [
+    # A pet got, then named in the next clause or sentence; someone else's pet is not the speaker's.
+    ("adopted a cat!! her name is Pickle, she's 2 and a half, tortoiseshell", "Bea",
+     {("Bea", "HAS_PET", "Pickle")}, set()),
+    ("We got a cat! Her name is Pickle.", "Bea", {("Bea", "HAS_PET", "Pickle")}, set()),
+    ("My sister got a dog. Her name is Luna.", "Bea", set(), {("Bea", "HAS_PET", "Luna")}),  # control
+    # Who one dates; an appointment "seen" is no partner.
+    ("I've been seeing someone, her name's Anouk, she's Dutch.", "Freddie",
+     {("Freddie", "PARTNER_OF", "Anouk")}, set()),
+    ("I'm dating Anouk.", "Freddie", {("Freddie", "PARTNER_OF", "Anouk")}, set()),
+    ("Dan proposed to me last night!!!", "Rosa", {("Rosa", "PARTNER_OF", "Dan")}, set()),
+    ("I'm seeing Priya tomorrow for lunch.", "Rosa", set(), {("Rosa", "PARTNER_OF", "Priya")}),  # control
+    ("Dan proposed a new budget last night.", "Rosa", set(), {("Rosa", "PARTNER_OF", "Dan")}),  # control
+    # A degree under way, and where.
+    ("doing a masters in marine biology at Plymouth starting Sept", "Declan",
+     {("Declan", "STUDIES", "marine biology"), ("Declan", "STUDIES_AT", "Plymouth")}, set()),
+    # A role accepted; a tool chosen; a role said before its holder's name.
+    ("I accepted the tech lead role for search, starting April.", "Sandra",
+     {("Sandra", "HAS_ROLE", "tech lead")}, set()),
+    ("I was offered the tech lead role.", "Sandra", set(), {("Sandra", "HAS_ROLE", "tech lead")}),  # control
+    ("We picked Grafana over Datadog for the new dashboards, mostly cost.", "Ethan",
+     {("Ethan", "USES", "Grafana")}, {("Ethan", "USES", "Datadog")}),
+    ("we went with Clearstream in the end, EU data residency was a must", "Ethan",
+     {("Ethan", "USES", "Clearstream")}, set()),
+    ("Called Wexford Dental Group, spoke with office manager Gemma Doyle.", "Dana",
+     {("Gemma Doyle", "HAS_ROLE", "office manager")}, set()),
+]  # fmt: skip
 
-@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES)
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), CASES + LIFE)
 def test_statements_readers_found_misread(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set[tuple[str, str, object]], unwanted: set
 ) -> None:
@@ -122,3 +154,29 @@ def test_a_job_taken_as_a_role_is_dated_by_its_start(extractor: BuiltinExtractor
     text = "handed in my notice. going to Lumidyne as senior PM, start April 7."
     (job,) = [f for f in read(extractor, text, actor="Aidan").facts if f.predicate == "WORKS_AT"]
     assert job.object == "Lumidyne" and job.valid_at is not None and job.valid_at.strftime("%m-%d") == "04-07"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I'm vegetarian.", "I'm not vegetarian anymore btw, started eating fish again in January."),
+        ("我吃素。", "我现在不吃素了。"),
+        ("I work from home.", "I don't work from home anymore."),
+    ],
+)
+def test_a_one_valued_fact_said_to_be_over_ends_through_memory(
+    tmp_path: Path, before: str, after: str
+) -> None:
+    """A stop of a predicate with no stop form (DIET, WORKS_FROM) closes the current fact and adds none."""
+    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
+    with Memory.open(settings=settings) as memory:
+        for text, at in ((before, "2024-03-01T10:00:00+00:00"), (after, "2024-06-12T10:00:00+00:00")):
+            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "am", "name": "Amara"}})
+        facts = memory.search_facts({"include_history": True}).results
+    (ended,) = [hit.fact for hit in facts if hit.subject_name == "Amara"]
+    assert ended.status == "superseded" and ended.invalid_at == datetime(2024, 6, 12, 10, tzinfo=UTC)
+
+
+def test_not_said_to_be_over_is_no_end(extractor: BuiltinExtractor) -> None:
+    # control: a plain "not" names no fact that was ever true
+    assert not read(extractor, "I'm not vegetarian.", actor="Amara").facts

@@ -89,6 +89,9 @@ NOTES: list[Case] = [
     ("问题：航班取消退款未到账", "欧阳文", set(), {("欧阳文", "CANCELLED", "退款未到账")}),
     ("跟进中项目：7个，总金额约 380万", "周婷", set(), {("周婷", "RESPONSIBLE_FOR", "中项目")}),
     ("下周：跟进中粮报价。", "王佳", {("王佳", "RESPONSIBLE_FOR", "中粮报价")}, set()),  # control
+    # 原来的 describes a former role holder, not a contact that ended (no negated contact)
+    ("马俊离职了，听说去了京东物流。北辰新的对接人是原来的运营总监韩雪。", "刘志强", set(),
+     {("京东物流", "CONTACT", "韩雪")}),
 ]  # fmt: skip
 
 

@@ -99,6 +99,10 @@ _RECURRING = re.compile(
     r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
 )
 """A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
+_ENDABLE = frozenset({"DIET", "WORKS_FROM", "PREFERS", "STATUS"})
+"""One-valued predicates with no stop form whose "no longer" ends the current fact (a negated fact)."""
+_ENDED = re.compile(r"\b(?:no longer|anymore|any more)\b|不再|不[^，。；]{0,4}了", re.I)
+"""Words that say something stopped being so (not 原来/以前, which may describe a former holder)."""
 _HEDGE_WEIGHT = 0.5
 """A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
 
@@ -335,6 +339,7 @@ class BuiltinExtractor:
             return []
         if kind in ("date", "amount", "number") and denied(sentence[clause[0] : obj_start], lang):
             return []
+        ended = False
         if pattern.negatable and kind not in ("date", "birthday", "amount", "number", "phone", "email"):
             cue_text = sentence[clause[0] : obj_start if obj_start >= cue else cue + 1]  # not 不 of 不制冷
             said = negation(cue_text, sentence[obj_start:], lang)
@@ -346,9 +351,15 @@ class BuiltinExtractor:
                 )
                 if predicate in ANTECEDENT and (said_object := trim_object(match.group("obj"), lang)):
                     reading.antecedents.append((obj_start, said_object))
-                if mapped is None:
+                endable = predicate in _ENDABLE and _ENDED.search(sentence, clause[0], clause[1])
+                if mapped is None and not endable:
                     return []
-                predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
+                if (
+                    mapped is None
+                ):  # "I'm not vegetarian anymore", 不再吃素了: no stop form; the current one ends
+                    ended = True
+                else:
+                    predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
         stop = REGISTRY.get(predicate)
         if (pattern.supposable or (stop is not None and stop.ends)) and (
             supposed(sentence, reading.clauses, cue, lang) or never_began(sentence, lang)
@@ -475,6 +486,7 @@ class BuiltinExtractor:
                     source_kind=trust,
                     valid_at=valid_at,
                     invalid_at=invalid_at,
+                    negated=ended,
                 )
             )
         if facts and predicate in _SHARED and not pattern.inverse and pattern.subject in ("left", "group"):

@@ -65,8 +65,9 @@ def add_implied_facts(message: Message, text: str = "") -> None:
 
 
 def _pet_named_after(message: Message, text: str) -> None:
-    """ "we got a puppy. cockapoo, named Pickle", "we adopted a cat!! she's called Mochi": a pet the writer
-    got, named in the sentence after (stated: the name is said, only a sentence later)."""
+    """ "we got a puppy. cockapoo, named Pickle", "we adopted a cat!! she's called Mochi", "adopted a cat!!
+    her name is Pickle": a pet the writer got, named in the clause or sentence after (stated: the name is
+    said, only later)."""
     if not message.speaker.actor:
         return
     for found in _PET_THEN_NAME.finditer(text):
@@ -85,10 +86,11 @@ def _pet_named_after(message: Message, text: str) -> None:
 
 
 _PET_THEN_NAME = re.compile(
-    rf"\b(?:we|I)(?:'ve| have)?\s(?:just\s|finally\s)?(?:got|adopted|rescued|brought home)\s(?:a|an)\s"
-    rf"(?:new\s)?(?:{EN_PET})\b[^.!?\n]{{0,40}}[.!?]+\s+(?:[\w-]+,\s)?(?:(?:she|he|it)(?:'s|\sis)\s)?(?:named|called)\s"
-    rf"(?P<name>{EN_NAME_WORD})",
-    re.I,
+    rf"(?:\b(?:we|I)(?:'ve| have)?\s|^|(?<=[.!?]\s))(?:just\s|finally\s)?"
+    rf"(?:got|adopted|rescued|brought home)\s(?:a|an)\s(?:new\s)?(?:{EN_PET})\b[^.!?\n,]{{0,40}}"
+    rf"(?:[.!?]+\s+|,\s)(?:[\w-]+,\s)?"
+    rf"(?:(?:(?:she|he|it)(?:'s|\sis)\s)?(?:named|called)|(?:her|his|its)\sname(?:'s|\sis))\s(?P<name>{EN_NAME_WORD})",
+    re.I | re.M,
 )
 
 

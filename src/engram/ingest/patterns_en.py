@@ -333,9 +333,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
        trigger="intolerant"),
     en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
-       r"(?<=[A-Za-z])['’]s\s)(?:a\s)?"
+       r"(?<=[A-Za-z])['’]s\s)(?:(?:not|no longer)\s)?(?:a\s)?"
        r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"
-       r"gluten-free|dairy-free|halal|kosher)(?=\s*(?:[,.;!?]|$)|\s+(?:and|now|too|since|back|for|in|from|after|"
+       r"gluten-free|dairy-free|halal|kosher)(?=\s*(?:[,.;!?]|$)|\s+(?:and|now|too|since|back|for|in|from|after|anymore|"
        r"because|this|last|already|ever|at|lol|btw)\b)", 0.85, kind="value",
        trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
                "halal|kosher"),

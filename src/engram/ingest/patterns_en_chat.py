@@ -1,6 +1,7 @@
 """English fact patterns of personal chat: trips taken, clubs one is part of, a job lost, a pastime
 paused, books and games one loves, what one is keen to try, classes started, goals, writing under
-way (a part of the English table, ``engram.ingest.patterns_en``, after its own patterns).
+way, who one dates, a degree under way, a role accepted, a tool chosen, a role said before its holder's
+name (a part of the English table, ``engram.ingest.patterns_en``, after its own patterns).
 
 Ordered as that table is; see ``engram.ingest.frames.Pattern``.
 """
@@ -9,7 +10,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from engram.ingest.frames import EN_CAPS, EN_GROUP, EN_HOBBY, EN_OBJ, Pattern, pattern
+from engram.ingest.frames import (
+    EN_CAPS,
+    EN_GROUP,
+    EN_HOBBY,
+    EN_NAME,
+    EN_OBJ,
+    EN_PERSON_NAME,
+    EN_ROLE,
+    Pattern,
+    pattern,
+)
 
 en = partial(pattern, "en")
 
@@ -17,6 +28,11 @@ _PLACE = rf"(?P<obj>{EN_CAPS})"
 _CLAUSE_END = r"(?=\s*(?:[,.!?;:)]|$|\s(?:and|but|because|so|last|this|yesterday|today|two|a few)\b))"
 """Where an object read up to the clause's end stops ("the mechanical engineering company. They …")."""
 _KEEN = r"(?:keen|eager|excited|dying|itching|can't wait|cannot wait)"
+_DEGREE = (
+    r"(?:doing|starting|started|finishing|taking|pursuing|studying for)\s(?:a|an|my)\s(?:master'?s|MSc|MA|MBA|PhD|"
+    r"doctorate|bachelor'?s|BSc|BA|diploma)(?:\sdegree)?"
+)
+"""A degree under way ("doing a masters", "starting my PhD")."""
 
 EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     # "Took a short trip last week to Rome", "took a solo trip to Spain"
@@ -96,4 +112,27 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
        r"(?!to\b|back\b|it\b|this\b|that\b|(?:an?|the|my|this)\s(?:\w+\s)?(?:e-?mail|reply|note|message|letter|report|post|review|"
        r"text|response|memo|summary|update|list|check|comment)s?\b)(?P<obj>[^.!?;:()\n,-]{3,60}?)(?=\s*(?:[-–—.!?;:,]|$))", 0.7, kind="value",
        trigger="writing|composing|developing|designing"),
+    # "I'm dating Anouk", "started seeing Anouk", "been seeing someone, her name's Anouk", "Dan proposed to me"
+    en("PARTNER_OF", rf"\b(?:(?:I'm|I am|I've been|I have been|been|started|I started)\s(?:now\s)?dating|"
+       rf"(?:I've been|I have been|been|started|I started)\sseeing|seeing\ssomeone,?\s(?:her|his|their)\sname(?:'s|\sis))\s"
+       rf"(?!Dr\b|Mr\b|Mrs\b|Ms\b|Prof\b){EN_NAME}\b(?!\s(?:on|at|tomorrow|today|tonight|next|this|later|about|for)\b)",
+       0.8, subject="speaker", kind="entity", object_type="person", trigger="dating|seeing"),
+    en("PARTNER_OF", rf"(?:^|(?<=[.!?]\s)){EN_NAME}\sproposed\sto me\b", 0.8, subject="speaker", kind="entity",
+       object_type="person", trigger="proposed"),
+    # "doing a masters in marine biology at Plymouth": a degree under way, and where
+    en("STUDIES", rf"\b{_DEGREE}\sin\s(?P<obj>[a-z][a-z -]{{2,40}}?)(?=\s(?:at|in|from|starting|next|this)\b|\s*[.,!;]|$)",
+       0.8, kind="value", trigger="master|msc|mba|phd|degree|bachelor|diploma|doctorate"),
+    en("STUDIES_AT", rf"\b{_DEGREE}(?:\sin\s[a-z][a-z -]{{2,40}}?)?\sat\s(?P<obj>{EN_CAPS})", 0.8, kind="entity",
+       object_type="organisation", trigger="master|msc|mba|phd|degree|bachelor|diploma|doctorate"),
+    # "I accepted the tech lead role for search, starting April" (not "was offered the … role")
+    en("HAS_ROLE", rf"\b(?:accepted|took|taking|landed|got)\s(?:the|a|an)\s(?:new\s)?(?P<obj>{EN_ROLE})\s(?:role|position|job)\b",
+       0.8, kind="entity", object_type="role", trigger="role|position|job"),
+    # "We picked Grafana over Datadog", "we went with Clearstream in the end": a tool chosen
+    en("USES", rf"\b(?:we|I|the team)\s(?:finally\s)?(?:picked|chose|went with|settled on|opted for|decided on)\s"
+       rf"(?P<obj>{EN_CAPS})(?=\s(?:over|instead|in the end|after all|for)\b|\s*[.,!;]|$)", 0.75, kind="entity",
+       object_type="product", trigger="picked|chose|went with|settled on|opted for|decided on"),
+    # "spoke with office manager Gemma Doyle", "Their admin Petra Nilsen", "superintendent Dr. Lorna Fairweather"
+    en("HAS_ROLE", rf"\b(?:their|our|the|with|is|met|called)\s(?P<obj>{EN_ROLE})\s(?:Dr\.?\s|Mr\.?\s|Ms\.?\s|Mrs\.?\s)?"
+       rf"(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group", subject_type="person", named_subject=True,
+       kind="entity", object_type="role", trigger="their|our|the|with|is|met|called"),
 )  # fmt: skip

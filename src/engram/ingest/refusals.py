@@ -357,13 +357,17 @@ def refused(
         return True  # 首付款14.3万预计下周到账: expected; 收到的是3.5L的: a size
     if predicate == "PRICE" and has_cjk(sentence) and _NO_MONEY_OWED.search(sentence, 0, obj_start):
         return True
-    if predicate in ("USES", "STOPPED_USING") and (
-        _NOT_A_TOOL_EN.search(match.group("obj"))
-        or _NOT_A_TOOL_EN.match(sentence, match.end("obj"))
-        or _BY_ACCIDENT.search(sentence, clause[0], match.start())
-        or _ZH_NOT_USED.match(match.group("obj"))
-        or _MAY_USE.search(sentence, 0, match.start())
-        or sentence[obj_start - 1 : obj_start + 1] == "用友"  # 之前在用友做了4年: a firm worked at
+    if (
+        predicate in ("USES", "STOPPED_USING")
+        and (
+            _NOT_A_TOOL_EN.search(match.group("obj"))
+            or _NOT_A_TOOL_EN.match(sentence, match.end("obj"))
+            or _BY_ACCIDENT.search(sentence, clause[0], match.start())
+            or _ZH_NOT_USED.match(match.group("obj"))
+            or match.group("obj") in ("素", "荤")  # 不再吃素了: a diet (DIET), no thing used
+            or _MAY_USE.search(sentence, 0, match.start())
+            or sentence[obj_start - 1 : obj_start + 1] == "用友"  # 之前在用友做了4年: a firm worked at
+        )
     ):
         return True
     if predicate == "CANCELLED" and (match.group("obj").startswith("退款") or "并" in match.group("obj")):
