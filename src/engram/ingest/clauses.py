@@ -282,7 +282,7 @@ _EN_STOP_AFTER = re.compile(r"^[^,.;!?]*\b(?:anymore|any more|no more)\b", re.I)
 _EN_NOT = re.compile(
     r"\b(?:not|never|don't|doesn't|didn't|do not|does not|won't|can't|cannot|isn't|aren't|wasn't|"
     r"haven't|hasn't|dont|doesnt|didnt)\s(?:\w+\s){0,2}$|\bno\s$|"
-    r"(?:\bnot|n't|\bnever)\s(?:gonna|going to|be able to|able to)\s(?:\w+\s){0,3}$|"
+    r"(?:\bnot|n't|\bnever)\s(?:gonna|going(?: back)? to|be able to|able to)\s(?:\w+\s){0,3}$|"
     r"\bunable to\s(?:\w+\s){0,2}$",
     re.I,
 )

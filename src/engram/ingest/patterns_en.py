@@ -516,6 +516,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="person", trigger="engaged to"),
     en("STATUS", r"\b(?:had|has had|underwent|is having|will have)\s(?:a\s|an\s|his\s|her\s|my\s)?"
        r"(?P<obj>(?:[a-z]+\s)?surgery)\b", 0.8, kind="value", supposable=True, trigger="surgery"),
+    en("STATUS", r"\b(?:got into|was in|were in|had)\s(?:an?\s)?(?:(?:car|bike|skiing|bad|minor|small)\s)?(?P<obj>accident)\b",
+       0.75, kind="value", trigger="accident"),  # "my son got into an accident"
     en("STATUS", r"\b(?:had|gave birth to)\s(?P<obj>(?:a|a baby|twins|a healthy)(?:\s(?:baby\s)?(?:girl|boy))?|twins)\b"
        r"(?=[\s,.!;]|$)", 0.75, kind="value", supposable=True, trigger="had a|gave birth"),
     # "I was out on medical leave for six weeks": a leave that is over

@@ -53,6 +53,9 @@ _SIGNED = rf"^(?:[—–-]{{1,2}}\s?|(?:best|thanks|regards|cheers|best regards|
 """A signature line's opening: a dash or a sign-off, then the writer's name ("— Owen Petrakis, …");
 not any "Name, Name, Name" line ("Mark Twain, Tom Sawyer, Huck Finn")."""
 
+_PRONOUN = r"(?-i:I|We|They|You|He|She)['’]"
+"""A pronoun and its verb are no firm's name ("I've signed the order form": the writer did)."""
+
 EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # a signature line: "— Owen Petrakis, Account Executive, LedgerLine", "Best, Dana Lee | Head of Sales | Acme"
     en("WORKS_AT", rf"{_SIGNED}{EN_TITLE}\s?[,|]\s?(?P<obj>{EN_CAPS})\s*$", 0.8, subject="group",
@@ -168,10 +171,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("MEETING_AT", rf"\b(?:next |our next |the next )?(?:{_MEETINGS})\s?[:：]\s?(?:on\s)?(?!\s*(?:yesterday|today)\b)"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),
-    en("SIGNED", rf"\b(?!(?:Contract|Deal|Agreement|Order|Lease|Renewal|NDA|MSA|SOW|PO|It|This|That)\b)(?P<subj>{EN_CAPS}) "
+    en("SIGNED", rf"\b(?!(?:Contract|Deal|Agreement|Order|Lease|Renewal|NDA|MSA|SOW|PO|It|This|That)\b|{_PRONOUN})(?P<subj>{EN_CAPS}) "
        rf"(?:has |just |finally )?signed (?![—–-])(?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
-    en("ORDERED", rf"\b(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
+    en("ORDERED", rf"\b(?!{_PRONOUN})(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
        rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
        rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
        subject_type="organisation", require_mention=True, object_type="product", supposable=True,

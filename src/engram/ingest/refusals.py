@@ -95,6 +95,22 @@ Bram de Vries"): the named person holds it, not the sentence's subject."""
 _NOT_A_TOOL_EN = re.compile(r"^\d+\s|['’]s own\b")
 """A street number ("moved to 14 rue des Tanneurs"), or what a firm runs itself ("Fjordkit's own servers")."""
 _BY_ACCIDENT = re.compile(r"\b(?:accidentally|by accident|by mistake)\b", re.I)
+_WORK_NOT_TOOL = re.compile(r"(?:the\s)?\S+\s(?:work|team|project|track|squad)\b", re.I)
+"""After a name: a piece of work or a team ("switching to the iOS work"), no tool."""
+_MANAGED = re.compile(r"(?:manage|lead|run|join|head)\s", re.I)
+"""A verb opening the object ("moves to manage the Payments team"): a job, no tool."""
+_DECIDED_AHEAD = re.compile(r"\b(?:will|'ll|going to|gonna)\s(?:\w+\s)?$", re.I)
+"""Before "use": a decision still to be carried out ("we'll use ElastiCache"), no use yet."""
+_NO_PRICE_EN = re.compile(r"\b(?:target|quota|goal|forecast|revenue|ARR)\b[^.;!?]{0,25}$", re.I)
+"""Before an amount: a target or a result, no price ("FY25 target is $12M ARR", "Quota per AE goes to
+$900k")."""
+_A_TERM = re.compile(r"\s?(?:yrs?|years?|months?|mos?)\b", re.I)
+_GOT_INTO = re.compile(r"\bgot into (?:the |a |an )?$", re.I)
+_NOT_AN_EMPLOYER = re.compile(
+    r"(?-i:MD|CEO|CTO|CFO|COO|CIO|CMO|CPO|CRO|VP|SVP|EVP|GM|HR|PM)|(?:an?\s)?Series [A-F]\b.*"
+)
+"""A role in brackets ("Graham Tate (MD)") or a funding round ("a Series C fintech"): no employer."""
+_RECURRING_MEETING = re.compile(r"\b(?:weekly|every|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I)
 _ROLE_BASED = re.compile(r"\b(?:role|position|job|opening|vacancy)\b[^.!?]*\bbased in\s$", re.I)
 """Where a job is based ("a Head of Sales role at Tallowfern — remote-friendly, based in Minneapolis")."""
 _A_DATE_EN = re.compile(
@@ -103,7 +119,7 @@ _A_DATE_EN = re.compile(
 )
 _CANT_MAKE = re.compile(
     r"(?:\bnot|n't|\bnever|\bunable to)\s(?:gonna\s|going to\s|be able to\s|able to\s)?"
-    r"(?:make|attend|join|be at)\b[^.,;!?]*$",
+    r"(?:make|attend|join|be at|do)\b[^.,;!?]*$",
     re.I,
 )
 _NOT_GOING = re.compile(r"\b(?:not|n't|never)\s(?:\w+\s)?$|\bnot\s$", re.I)
@@ -208,7 +224,8 @@ _ONCE_MEANT = re.compile(
 )
 """A plan given up (国庆本来想去日本，但是签证没办下来): no plan now."""
 _GENERIC_THING = re.compile(
-    r"(?:合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
+    r"(?:Q[1-4]|FY\d{2,4}|H[12]|Decision|Goal|Target|"  # a note's heading ("Q3 goal: …", "Decision: …")
+    r"合同|协议|订单|续约|续费|年费|订阅|报价|方案|(?:the |our |their )?"
     r"(?:contract|agreement|subscription|renewal|order|quote|proposal|license|licence|invoice))",
     re.I,
 )
@@ -238,6 +255,7 @@ def refused(
         former = _FORMER.search(match.group()) or before
         outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
         team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
+        not_employer = predicate == "WORKS_AT" and _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip())
         # "the hiring manager at Corvasse, Elif Yilmaz" (not "…at Orbis and reports to their COO, Nina Park")
         appositive = _APPOSITIVE_NAME.match(sentence, match.end()) and " and " not in match.group()
         shop = predicate == "WORKS_AT" and (
@@ -245,11 +263,21 @@ def refused(
             or _PLACE_SET.search(sentence, 0, match.start())
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
         held_by_another = sought or succeeded or appositive or came_from or cleft or left
-        return bool(held_by_another or unit or former or outside or team or shop)
+        return bool(held_by_another or unit or former or outside or team or shop or not_employer)
     if predicate == "PREFERS" and _A_DATE_EN.match(match.group("obj").strip()):
         return True  # "they'd prefer Sept 2": a start date wished, no taste
     if predicate == "LIVES_IN" and _ROLE_BASED.search(sentence, 0, obj_start):
         return True
+    if predicate == "MEETING_AT" and _RECURRING_MEETING.search(sentence, clause[0], clause[1]):
+        return True  # "Weekly pipeline review moves to Tuesdays 10am": a series, no one meeting
+    if predicate in ("PRICE", "BUDGET") and _NO_PRICE_EN.search(sentence, clause[0], obj_start):
+        return True
+    if (predicate == "QUANTITY" and _A_TERM.match(sentence, match.end("obj"))) or (
+        predicate == "ORDERED" and _A_TERM.fullmatch(" " + match.group("obj").strip())
+    ):
+        return True  # "renewed for 2 yrs": a term, no quantity nor product
+    if predicate == "LIKES" and _GOT_INTO.search(sentence, 0, obj_start):
+        return True  # "got into the regional orchestra": admitted, no taste
     if predicate == "MEETING_AT" and _MONTHS_MINUTES.match(sentence, obj_start):
         return True  # 华东区8月销售会议纪要: minutes of the month's meeting, held on a day not said
     if predicate == "MEETING_AT" and _CANT_MAKE.search(sentence, clause[0], match.start() + 1):
@@ -361,8 +389,14 @@ def refused(
         predicate in ("USES", "STOPPED_USING")
         and (
             _NOT_A_TOOL_EN.search(match.group("obj"))
-            or _NOT_A_TOOL_EN.match(sentence, match.end("obj"))
-            or _BY_ACCIDENT.search(sentence, clause[0], match.start())
+            or _WORK_NOT_TOOL.match(match.group("obj"))
+            or _MANAGED.match(match.group("obj"))
+            or _BY_ACCIDENT.search(sentence, clause[0], clause[1])
+            or (
+                predicate == "USES"
+                and match.group().lower().startswith(("use", "move", "switch", "migrat"))
+                and _DECIDED_AHEAD.search(sentence, clause[0], match.start())
+            )
             or _ZH_NOT_USED.match(match.group("obj"))
             or match.group("obj") in ("素", "荤")  # 不再吃素了: a diet (DIET), no thing used
             or _MAY_USE.search(sentence, 0, match.start())

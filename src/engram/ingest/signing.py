@@ -50,7 +50,8 @@ _NOT_A_DEAL = re.compile(
 _NOT_SIGNED = re.compile(
     r"还没签|没有?签|未签|待签|准备签|(?:下个?月|下周|明天|后天|月底|回头|过几天|之后|以后)再?签|"
     r"(?:跟|和|与)(?:别家|别人|竞品|竞争对手)签|丢了|丢单|\b(?:went with|lost (?:it|the deal) to)\b|"
-    r"\b(?:hasn't|haven't|not yet|about to|will)\b",
+    r"\b(?:hasn't|haven't|not yet|about to|will|closed at)\b|"
+    r"\b(?:Q[1-4]|FY\s?\d{2,4}|H[12])\s(?:closed|ended)\b",  # "Q3 closed at $9.6M ARR": a period's result
     re.I,
 )
 
@@ -143,21 +144,22 @@ _MONEY_SAID = re.compile(r"[$€£¥￥元块万亿]|\d\s?(?:k|m|mn|bn|million|t
 def _bare_amount(reading: Sentence, customer: Mention, cue: re.Match[str], following: str) -> str | None:
     """Return the amount said bare beside a signing (the module docstring), or None."""
     between = reading.text[customer.end : cue.start()] if customer.end <= cue.start() else ""
-    candidates = [between.strip()]
-    clause = reading.clause_of(cue.start())
-    later = [reading.text[start:end] for start, end in reading.clauses if start >= clause[1]]
-    candidates += later[:1]
-    candidates.append(
-        re.split(r"[，,；;。!！]|\.(?!\d)", following.strip(), maxsplit=1)[0] if following.strip() else ""
-    )
-    for text in candidates:
-        text = re.sub(
-            r"^(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)+|[\s,，:：;；.。!！]+$|^[\s,，:：]+", "", text
-        )
-        money = _MONEY.fullmatch(text)
+    after = reading.text[reading.clause_of(cue.start())[1] :]
+    for said in (between, _first_clause(after), _first_clause(following)):
+        money = _MONEY.fullmatch(_AROUND.sub("", said))
         if money and _MONEY_SAID.search(money.group("amount")):
             return money.group("amount")
     return None
+
+
+def _first_clause(text: str) -> str:
+    """Return the first clause of ``text``, not cut inside a number ("$45,500", 76.8万)."""
+    return _CLAUSE_BREAK.split(text.strip(" ,，:：;；"), maxsplit=1)[0]
+
+
+_CLAUSE_BREAK = re.compile(r"[，,；;。!！:：](?!\d)|\.(?!\d)")
+_AROUND = re.compile(r"^\s*(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)*|\s*[(（][^)）]*[)）]\s*$|\s+$")
+"""Words around a bare amount that leave it bare: an adverb before it, an aside in brackets after it."""
 
 
 _SIGNED_ALONE = re.compile(
