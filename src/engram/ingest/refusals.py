@@ -21,7 +21,7 @@ import re
 from engram.graph.places import is_place
 from engram.ingest.frames import EN_PET, EN_ROLE_RX
 from engram.ingest.frames_zh import LEFT_FOR, PET
-from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS
+from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
 from engram.nlp.tokenize import has_cjk, tag_words
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
@@ -176,6 +176,17 @@ _ZH_NOT_A_PLAN = re.compile(
 """What follows 计划 as a noun: 详细计划见附件, 扩产计划暂时搁置, 上线计划初步定在8月, 计划上线日期."""
 _ASKED_TO = re.compile(r"(?:请|让|叫|要求)[^，。；]{0,8}$")
 """Before a plan: someone asks for it (让我们准备材料, 请各部门负责人准备10分钟的汇报)."""
+_A_TITLE_AFTER_SURNAME = re.compile(
+    rf"(?:(?<![\u4e00-\u9fff])|(?<=的))[{''.join(sorted(c for c in SURNAMES if len(c) == 1))}]主管"
+)
+"""马主管, 原来的马主管: a surname and a title, opening a clause or after 的 (小李主管财务 is a duty)."""
+_FROM_A_TIME = re.compile(r"起|^(?:明年|今年|下周|下个?月|本月|本季度|年底|年初)")
+_ONCE_SET = re.compile(r"(?:原定|原计划|原来定的?|本来定的?)(?:于|在|是)?$")
+_A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
+_POINTS = re.compile(r"\s?分(?![钟之])")
+_A_CAMPUS_EVENT = re.compile(r"宣讲会|招聘会|讲座|校招|\b(?:career fair|campus talk|info session)\b", re.I)
+_ZH_FOR_A_WHILE = re.compile(r"(?:下周|这周|本周|明天|后天|今天|周末|这几天|月底)[^，。；]{0,2}在$")
+_REMOVED = re.compile(r"(?:去掉|减掉|少了|删掉|拿掉)了?$")
 _UNDER_WAY = re.compile(r"中的?(?:项目|客户|商机|线索|订单)")
 _NOT_PAID_YET = re.compile(r"预计|将于|将在|下周|下个?月|月底前|还没|未到")
 _A_MEASURE = re.compile(r"\s?(?:[LlKk](?![a-z])|升|寸|斤|公斤|克|毫升|ml|cm|厘米|米)")
@@ -264,6 +275,30 @@ def refused(
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
         held_by_another = sought or succeeded or appositive or came_from or cleft or left
         return bool(held_by_another or unit or former or outside or team or shop or not_employer)
+    if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
+        ("会", "要", "将", "提")
+    ):
+        return True  # 我的工作会交接给…, 需求说明书提交给马骏: a modal or 提交 cut, no duty
+    if predicate in ("LAUNCH_DATE", "DEADLINE", "MEETING_AT") and _ONCE_SET.search(sentence, 0, obj_start):
+        return True  # 原定10月底上线，现在推到12月中: the date given up
+    if predicate == "COMES_FROM" and match.group("obj").startswith("的"):
+        return True  # 卖了老家的房子来杭州跟我们住: the hometown's house, then where one comes to
+    if predicate == "AGE" and _A_WEIGHT.search(sentence):
+        return True  # 要减到75公斤以下，现在82: a weight
+    if predicate == "PRICE" and _POINTS.match(sentence, match.end("obj")):
+        return True  # 技术占60分，价格40分: points, no price
+    if predicate in ("STUDIES_AT", "STUDIES") and _A_CAMPUS_EVENT.search(sentence):
+        return True  # 宣讲会第一站是9月20日在南岭大学: a campus visited, no study
+    if (
+        predicate == "LIVES_IN"
+        and has_cjk(sentence)
+        and _ZH_FOR_A_WHILE.search(sentence, clause[0], obj_start)
+    ):
+        return True  # 我下周都在南昌: where one is for a week
+    if predicate == "QUANTITY" and _REMOVED.search(sentence, max(0, obj_start - 4), obj_start):
+        return True  # 去掉了一个培训包: a count taken off, no quantity
+    if predicate == "PLANS_TO" and sentence[max(0, match.start() - 1) : match.start()] == "比":
+        return True  # 比计划晚6天: behind the plan, no plan
     if predicate == "PREFERS" and _A_DATE_EN.match(match.group("obj").strip()):
         return True  # "they'd prefer Sept 2": a start date wished, no taste
     if predicate == "LIVES_IN" and _ROLE_BASED.search(sentence, 0, obj_start):
@@ -404,6 +439,12 @@ def refused(
         )
     ):
         return True
+    if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and _A_TITLE_AFTER_SURNAME.match(
+        sentence, max(0, match.start() - 1)
+    ):
+        return True  # 原来的马主管上个月离职: 马主管 is a person, not "in charge of"
+    if predicate == "STOPPED_USING" and _FROM_A_TIME.search(match.group("obj")):
+        return True  # 从明年起逐步迁移到K8s: from a time on, no tool given up
     if predicate == "CANCELLED" and (match.group("obj").startswith("退款") or "并" in match.group("obj")):
         return True  # 航班取消退款未到账: a refund; 作废原发票并重开: an invoice reissued
     if predicate == "ORDERED" and _YOURS.search(sentence, max(clause[0], match.start() - 4), match.start()):

@@ -51,7 +51,7 @@ KIN_ZH: dict[str, Kin] = {
                                           "小女儿", "二女儿")},
     "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
     # 我家老大, 老二叫豆豆, 我宝宝
-    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝")},
+    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝", "大宝", "二宝")},
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     "那口子": ("爱人", "MARRIED_TO", False),
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
@@ -85,7 +85,7 @@ _EN_KIN = re.compile(
 )
 _ZH_BARE_KIN = (
     "老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|小姨|大姨|"
-    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳|老二|老三|妈妈|爸爸"
+    "姑妈|舅舅|舅妈|表妹|表弟|表哥|表姐|公公|婆婆|老妈|老爸|闺女|儿子|女儿|娃|姐夫|妹夫|嫂子|表嫂|弟媳|老二|老三|妈妈|爸爸|宝宝|大宝|二宝"
 )  # fmt: skip
 """Kin words that name the speaker's relative without 我 when they open a sentence (奶奶对青霉素过敏) or a
 clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人);
