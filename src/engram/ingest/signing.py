@@ -157,7 +157,7 @@ def _first_clause(text: str) -> str:
     return _CLAUSE_BREAK.split(text.strip(" ,，:：;；"), maxsplit=1)[0]
 
 
-_CLAUSE_BREAK = re.compile(r"[，,；;。!！:：](?!\d)|\.(?!\d)")
+_CLAUSE_BREAK = re.compile(r"[，；;。!！:：]|[,.](?!\d)")
 _AROUND = re.compile(r"^\s*(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)*|\s*[(（][^)）]*[)）]\s*$|\s+$")
 """Words around a bare amount that leave it bare: an adverb before it, an aside in brackets after it."""
 
