@@ -149,9 +149,8 @@ AFTER: list[Case] = [
      {("Lena", "WORKS_AT", "Series C")}),
     ("Meeting notes – Q3 planning\n- Decision: mobile app v3 launch pushed to July 10", "Nat", set(),
      {("Decision", "LAUNCH_DATE", "2024-07-10")}),
-    ("Hey Hannah, following up from our partner call. Orbitrail would like to list your connector.", "Jonah",
-     set(),
-     {("Jonah's partner", "PARTNER_OF", "Jonah")}),
+    ("Hey Hannah, following up from our partner call. Orbitrail would like to list your connector.",
+     "Jonah", set(), {("Jonah's partner", "PARTNER_OF", "Jonah")}),
 ]  # fmt: skip
 
 

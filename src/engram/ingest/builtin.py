@@ -354,10 +354,10 @@ class BuiltinExtractor:
                 endable = predicate in _ENDABLE and _ENDED.search(sentence, clause[0], clause[1])
                 if mapped is None and not endable:
                     return []
-                if (
-                    mapped is None
-                ):  # "I'm not vegetarian anymore", 不再吃素了: no stop form; the current one ends
-                    ended = True
+                if mapped is None:
+                    ended = (
+                        True  # "I'm not vegetarian anymore", 不再吃素了: no stop form; the current one ends
+                    )
                 else:
                     predicate, confidence = mapped, confidence - (0.15 if said == "not" else 0.0)
         stop = REGISTRY.get(predicate)

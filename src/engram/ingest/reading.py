@@ -95,8 +95,8 @@ class Message:
     """The message records a meeting (a first line such as 预算评审会): its items are the meeting's
     (engram.ingest.speaker.minutes)."""
     account_note: bool = False
-    """The message is a Chinese sales note about one customer (恒泽新能源 拜访。…): the tools, interests
-    and budget its sentences give with no subject are the customer's (engram.ingest.speaker.account_note)."""
+    """The message is a Chinese sales note about one customer (恒泽新能源 拜访。…): the tools and interests
+    its sentences give with no subject are the customer's (engram.ingest.speaker.account_note)."""
     entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
     facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
