@@ -3,15 +3,18 @@ bare beside a signing (恒拓合同签了！76.8万), a corrected value said aft
 a name jieba cuts as a surname and an adjective (郝/nr 明远/a), a firm after a verb (跟恒拓科技签了) or in
 quotes, a customer's tools in a sales note, retiring soon, 学会 and a next step, a month's minutes, a
 transfer, 计划 as a noun, asked-for tasks, refunds, invoices and sizes read as money, coupons one may
-use, a shop bought at (sentences written for these tests; each case names the facts that must and must
-not be read)."""
+use, a shop bought at; a meeting moved to a time or a weekday keeps the day or week it had (sentences
+written for these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 import pytest
 from test_builtin_clauses import Case, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
+from engram.nlp.dates import date_facts
 
 SIGNINGS: list[Case] = [
     # An amount said bare beside a signing is the deal's price: opening the next sentence, between the
@@ -148,3 +151,33 @@ def test_a_task_owner_in_minutes_works_nowhere_named_before(extractor: BuiltinEx
     assert ("钱程", "WORKS_AT", "墨蓝软件") in {
         (f.subject, f.predicate, f.object) for f in read(extractor, record, actor="宋佳").facts
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "moved_to"),
+    [
+        (
+            "@所有人 明天上午的周会改到下午两点，老板上午有客户",
+            "2024-03-18T09:00:00+00:00",
+            "2024-03-19 14:00",
+        ),
+        (
+            "下周一的周会改到周二上午9点，周一我要去上海见客户",
+            "2024-09-10T09:00:00+00:00",
+            "2024-09-17 09:00",
+        ),
+        ("会议改到周五下午3点", "2024-03-13T09:00:00+00:00", "2024-03-15 15:00"),  # control: nothing before
+        (
+            "The Friday sync moved to 3pm.",
+            "2024-03-13T09:00:00+00:00",
+            "2024-03-13 15:00",
+        ),  # control: a past day
+    ],
+)
+def test_a_meeting_moved_to_a_time_keeps_the_day_it_had(
+    extractor: BuiltinExtractor, text: str, said: str, moved_to: str
+) -> None:
+    at = datetime.fromisoformat(said)
+    found = date_facts(extractor.extract_text(text, actor="赵磊", at=at), at, fallback_text=text)
+    (meeting,) = [f for f in found.facts if f.predicate == "MEETING_AT"]
+    assert meeting.value == moved_to

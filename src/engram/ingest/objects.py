@@ -15,7 +15,7 @@ from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
 from engram.models.predicates import REGISTRY
 from engram.nlp.amounts import AMOUNT, cn_to_int, parse_amount
-from engram.nlp.dates import date_value
+from engram.nlp.dates import date_value, resolve_dates
 from engram.nlp.tense import past_event
 from engram.nlp.timeexpr import MONTHS_EN
 from engram.nlp.tokenize import has_cjk
@@ -110,7 +110,7 @@ def read_objects(
             if predicate == "MEETING_AT" and (_CALLED_OFF.search(clause) or _MISSED.search(clause)):
                 return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
-        value = _literal(kind, raw, message.at, past=past)
+        value = _literal(kind, raw, _moved_from(reading.text, start, message.at), past=past)
         counted = _COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0])
         share = reading.text.startswith("百分之", span[0])
         if kind == "amount" and ((not _MONEY.search(raw) and counted) or share):
@@ -278,6 +278,27 @@ _MISSED = re.compile(
 """A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了), or none at all
 (周五下午统一不安排会议, "no meetings on Fridays"): not theirs."""
 _CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取消了?|不开了", re.I)
+
+
+_MOVED_TO = re.compile(
+    r"(?:改到|改成|改在|改为|推迟到|推到|挪到|调到|延到|延期到|顺延到|提前到|"
+    r"\b(?:moved|pushed(?: back)?|bumped|shifted|rescheduled) (?:to|for))\s*$",
+    re.I,
+)
+_WITH_A_DAY = frozenset({"day", "part_of_day", "hour", "minute"})
+
+
+def _moved_from(text: str, start: int, at: datetime | None) -> datetime | None:
+    """Return what a date at ``start`` is read against: when it follows a move (明天上午的周会改到下午两点,
+    下周一的周会改到周二), the day still ahead the sentence names before the move, so a time alone keeps
+    that day and a weekday its week; else ``at``."""
+    cue = _MOVED_TO.search(text, 0, start)
+    if at is None or cue is None:
+        return at
+    before = resolve_dates(text[: cue.start()], at)
+    if before is None or before.start is None or before.granularity not in _WITH_A_DAY or before.start < at:
+        return at  # a day already past is no meeting still to move ("the Friday sync" read as last Friday)
+    return before.start
 
 
 def _literal(kind: str, raw: str, at: datetime | None, *, past: bool = False) -> Scalar | None:
