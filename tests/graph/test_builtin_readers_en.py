@@ -149,6 +149,10 @@ AFTER: list[Case] = [
      {("Lena", "WORKS_AT", "Series C")}),
     ("Meeting notes – Q3 planning\n- Decision: mobile app v3 launch pushed to July 10", "Nat", set(),
      {("Decision", "LAUNCH_DATE", "2024-07-10")}),
+    # a 1:1's notes go on about the person met, as a note about someone met does
+    ("1:1 notes w/ Ethan - wants to move toward staff eng track. Interested in leading the API v3 effort.",
+     "Priya Nair", {("Ethan", "INTERESTED_IN", "leading the API v3 effort")},
+     {("Priya Nair", "INTERESTED_IN", "leading the API v3 effort")}),
     ("Hey Hannah, following up from our partner call. Orbitrail would like to list your connector.",
      "Jonah", set(), {("Jonah's partner", "PARTNER_OF", "Jonah")}),
 ]  # fmt: skip

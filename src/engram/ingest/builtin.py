@@ -516,8 +516,9 @@ _ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
 
 
 def _en_topic_person(reading: Sentence, message: Message) -> str | None:
-    """Return whom an English note goes on about: the person met ("Met Jun Nakagawa at …"), still so
-    while sentences open on "He"/"She"; None once one opens on the writer or someone else."""
+    """Return whom an English note goes on about: the person met ("Met Jun Nakagawa at …", "1:1 notes w/
+    Ethan"), still so while sentences open on "He"/"She"; None once one opens on the writer or someone
+    else."""
     met = _EN_MET.match(reading.text)
     if met:
         person = next((m for m in reading.mentions if m.start == met.end() and m.type == "person"), None)
@@ -528,7 +529,9 @@ def _en_topic_person(reading: Sentence, message: Message) -> str | None:
 
 
 _EN_MET = re.compile(
-    r"\s*(?:(?:just |finally )?(?:met|spoke (?:with|to)|call with|lunch with|coffee with)\s)", re.I
+    r"\s*(?:(?:just |finally )?(?:met|spoke (?:with|to)|call with|lunch with|coffee with)\s|"
+    r"1[:-]1(?: notes)?\s(?:w/|with)\s)",  # "1:1 notes w/ Ethan - wants …"
+    re.I,
 )
 _EN_HE_SHE = re.compile(r"\s*(?:he|she)\b", re.I)
 _EN_OPENS_ON_SOMEONE = re.compile(
