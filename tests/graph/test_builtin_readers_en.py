@@ -149,6 +149,11 @@ AFTER: list[Case] = [
      {("Lena", "WORKS_AT", "Series C")}),
     ("Meeting notes – Q3 planning\n- Decision: mobile app v3 launch pushed to July 10", "Nat", set(),
      {("Decision", "LAUNCH_DATE", "2024-07-10")}),
+    # work done for a client is not attended; a race run is
+    ("We've completed the penetration test for your Kestrelbank environment.", "Omar", set(),
+     {("Omar", "ATTENDED", "penetration test")}),
+    ("ran my first half marathon yesterday, 1:52.", "Oscar", {("Oscar", "ATTENDED", "first half marathon")},
+     set()),  # control
     # a 1:1's notes go on about the person met, as a note about someone met does
     ("1:1 notes w/ Ethan - wants to move toward staff eng track. Interested in leading the API v3 effort.",
      "Priya Nair", {("Ethan", "INTERESTED_IN", "leading the API v3 effort")},

@@ -133,6 +133,21 @@ AFTER: list[Case] = [
     ("我爸妈打算卖了老家的房子来杭州跟我们住。", "李晓燕", set(), {("李晓燕的妈妈", "COMES_FROM", "杭州")}),
     # control
     ("我爸爸下个月从老家青岛过来住一段时间。", "张伟", {("张伟的爸爸", "COMES_FROM", "青岛")}, set()),
+    # a stay after 过完年 is ahead and no home; a slot offered or a deadline is no meeting set
+    ("过完年我爸妈要去海南住两个月，在三亚租了个房子。", "唐诗韵",
+     {("唐诗韵的妈妈", "PLANS_TO_VISIT", "海南")},
+     {("唐诗韵的妈妈", "VISITED", "海南"), ("唐诗韵的妈妈", "LIVES_IN", "三亚")}),
+    ("我们在杭州租了个房子。", "王磊", {("王磊", "LIVES_IN", "杭州")}, set()),  # control
+    ("我们下周三可以到学校演示家校系统，请问您方便吗？", "谢天宇", set(),
+     {("谢天宇", "MEETING_AT", "2024-03-20")}),
+    ("司马总说6月中旬前要看到演示。", "赵磊", set(), {("赵磊", "MEETING_AT", "2024-06-01")}),
+    # a version, a description cut before its noun, a decision right and an activity are no tool, plan or role
+    ("沐川有12家店还在用v2，汪子墨说月底前升级完", "孙丽娟", set(), {("孙丽娟", "USES", "v2")}),
+    ("现在换成了一款进口的羊肉味狗粮，狗狗很爱吃", "孙丽娟", set(), {("孙丽娟", "USES", "一款进口")}),
+    ("鼎信精密安全方案已发，孙浩说最终决定权在总经理黄志强手里。", "陈思远", set(),
+     {("孙浩", "PLANS_TO", "权在总经理黄志强手里")}),
+    ("去唯盛食品做了产品演示，参加的有质量部经理黄敏。", "赵雨桐", {("黄敏", "HAS_ROLE", "经理")},
+     {("赵雨桐", "HAS_ROLE", "产品")}),
 ]  # fmt: skip
 
 

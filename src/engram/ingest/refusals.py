@@ -171,7 +171,7 @@ _ZH_BARE_DUTY = re.compile(
 )
 """A duty said by its verb alone (负责对接, 期间由小彭负责): what it is about was said elsewhere."""
 _ZH_NOT_A_PLAN = re.compile(
-    r"见附件|如下|附后|暂时|暂停|搁置|取消|推迟|延期|初步|定在|定于|[^，。；]*(?:日期|时间)$"
+    r"见附件|如下|附后|暂时|暂停|搁置|取消|推迟|延期|初步|定在|定于|权|[^，。；]*(?:日期|时间)$"
 )
 """What follows 计划 as a noun: 详细计划见附件, 扩产计划暂时搁置, 上线计划初步定在8月, 计划上线日期."""
 _ASKED_TO = re.compile(r"(?:请|让|叫|要求)[^，。；]{0,8}$")
@@ -181,6 +181,14 @@ _A_TITLE_AFTER_SURNAME = re.compile(
 )
 """马主管, 原来的马主管: a surname and a title, opening a clause or after 的 (小李主管财务 is a duty)."""
 _FROM_A_TIME = re.compile(r"起|^(?:明年|今年|下周|下个?月|本月|本季度|年底|年初)")
+_BY_THEN = re.compile(r"[旬底初]?[之以]?前")
+_AN_ACTIVITY = re.compile(r"演示|介绍|培训|测试|方案|汇报|调研")
+"""After a role word: a noun compound of an activity (做了产品演示), no role."""
+_OFFERED = re.compile(r"可以|能否|能不能|是否方便|方便的话|\b(?:could|can) (?:do|come|meet|demo)\b", re.I)
+_A_STAY = re.compile(r"住(?:两|三|几|一|半)?(?:个)?(?:天|周|星期|个月|月|段时间)|\bstay(?:ing)? for\b", re.I)
+_A_VERSION = re.compile(r"v\d+(?:\.\d+)*|版本\S*", re.I)
+_ONE_KIND = re.compile(r"一(?:套|个|款|种)")
+_PERFORMED = re.compile(r"\b(?:completed|conducted|performed|delivered)\b", re.I)
 _ONCE_SET = re.compile(r"(?:原定|原计划|原来定的?|本来定的?)(?:于|在|是)?$")
 _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
 _POINTS = re.compile(r"\s?分(?![钟之])")
@@ -267,6 +275,7 @@ def refused(
         outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
         team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
         not_employer = predicate == "WORKS_AT" and _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip())
+        activity = predicate == "HAS_ROLE" and _AN_ACTIVITY.match(sentence, match.end("obj"))  # 做了产品演示
         # "the hiring manager at Corvasse, Elif Yilmaz" (not "…at Orbis and reports to their COO, Nina Park")
         appositive = _APPOSITIVE_NAME.match(sentence, match.end()) and " and " not in match.group()
         shop = predicate == "WORKS_AT" and (
@@ -274,7 +283,7 @@ def refused(
             or _PLACE_SET.search(sentence, 0, match.start())
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
         held_by_another = sought or succeeded or appositive or came_from or cleft or left
-        return bool(held_by_another or unit or former or outside or team or shop or not_employer)
+        return bool(held_by_another or unit or former or outside or team or shop or not_employer or activity)
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
         ("会", "要", "将", "提")
     ):
@@ -303,6 +312,19 @@ def refused(
         return True  # "they'd prefer Sept 2": a start date wished, no taste
     if predicate == "LIVES_IN" and _ROLE_BASED.search(sentence, 0, obj_start):
         return True
+    if predicate == "MEETING_AT" and (
+        _OFFERED.search(match.group()) or _BY_THEN.match(sentence, match.end("obj"))
+    ):
+        return True  # 下周三可以到学校演示, 6月中旬前要看到演示: a slot offered, a deadline; no meeting set
+    if predicate == "LIVES_IN" and _A_STAY.search(sentence):
+        return True  # 要去海南住两个月，在三亚租了个房子: a stay, no home
+    if predicate in ("USES", "STOPPED_USING") and (
+        _A_VERSION.fullmatch(match.group("obj").strip())
+        or (_ONE_KIND.match(match.group("obj")) and sentence.startswith("的", match.end("obj")))
+    ):
+        return True  # 还在用v2: a version; 一款进口(的羊肉味狗粮): a description cut before its noun
+    if predicate == "ATTENDED" and _PERFORMED.search(match.group()):
+        return True  # "We've completed the penetration test": work done for a client, not attended
     if predicate == "MEETING_AT" and _RECURRING_MEETING.search(sentence, clause[0], clause[1]):
         return True  # "Weekly pipeline review moves to Tuesdays 10am": a series, no one meeting
     if predicate in ("PRICE", "BUDGET") and _NO_PRICE_EN.search(sentence, clause[0], obj_start):

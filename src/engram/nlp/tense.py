@@ -34,7 +34,9 @@ _EN_PAST = re.compile(
     rf"\b(?:{_EN_PAST_TIME}|went|visited|was|were|got back|came back|returned|left|quit)\b",
     re.I,
 )
-_ZH_PAST = re.compile(rf"{_ZH_PAST_TIME}|了|过|之前|已经|刚|[访见聊谈]完")
+_ZH_PAST = re.compile(
+    rf"{_ZH_PAST_TIME}|了|过(?!完)|之前|已经|刚|[访见聊谈]完"
+)  # 过完年: once the year is over
 
 # Only verbs of going, meeting or joining, read in either language: "was" (the deadline was set to
 # December 20th) or a bare 了 may tell a past decision about a date still to come.
