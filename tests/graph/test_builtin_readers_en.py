@@ -154,6 +154,13 @@ AFTER: list[Case] = [
      {("Omar", "ATTENDED", "penetration test")}),
     ("ran my first half marathon yesterday, 1:52.", "Oscar", {("Oscar", "ATTENDED", "first half marathon")},
      set()),  # control
+    # engaged is a partner, not yet a spouse; someone "from" a firm who left no longer works there
+    ("Great news - I got engaged to Isla last night!", "Ann", {("Ann", "PARTNER_OF", "Isla")},
+     {("Ann", "MARRIED_TO", "Isla")}),
+    ("I'm married to Tom.", "Ann", {("Ann", "MARRIED_TO", "Tom")}, set()),  # control
+    ("Heads up: Oisin from Lumenquay left, so we need a new champion.", "Ann", set(),
+     {("Oisin", "WORKS_AT", "Lumenquay")}),
+    ("Sarah from Acme called today.", "Ann", {("Sarah", "WORKS_AT", "Acme")}, set()),  # control
     # a 1:1's notes go on about the person met, as a note about someone met does
     ("1:1 notes w/ Ethan - wants to move toward staff eng track. Interested in leading the API v3 effort.",
      "Priya Nair", {("Ethan", "INTERESTED_IN", "leading the API v3 effort")},

@@ -494,8 +494,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:will |has |just |officially |is )*(?:join|joins|joined|joining) "
        rf"(?:us|the team|our team) as (?:a |an |our |the )?(?P<obj>{EN_ROLE})\b", 0.8, subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="join"),
-    en("MARRIED_TO", rf"\b(?:married (?:to )?|engaged to )(?-i:(?!My\b|The\b)){EN_NAME}", 0.9,
-       kind="entity", object_type="person", trigger="married|engaged to"),
+    en("MARRIED_TO", rf"\bmarried (?:to )?(?-i:(?!My\b|The\b)){EN_NAME}", 0.9, kind="entity", object_type="person",
+       trigger="married"),
+    # "got engaged to Isla": a partner, not yet a spouse
+    en("PARTNER_OF", rf"\bengaged to (?-i:(?!My\b|The\b|Her\b|His\b)){EN_NAME}", 0.85, kind="entity",
+       object_type="person", trigger="engaged to"),
     en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",
        0.8, subject="addressee", kind="value", trigger="friend|buddy|pal"),
     en("STATUS", r"(?<!laptop )(?<!phone )(?<!battery )(?<!computer )(?<!car )(?<!printer )(?<!plant )(?<!screen )"

@@ -181,6 +181,7 @@ _A_TITLE_AFTER_SURNAME = re.compile(
 )
 """马主管, 原来的马主管: a surname and a title, opening a clause or after 的 (小李主管财务 is a duty)."""
 _FROM_A_TIME = re.compile(r"起|^(?:明年|今年|下周|下个?月|本月|本季度|年底|年初)")
+_LEFT_NEXT = re.compile(r"\s(?:has\s|had\s|just\s)?(?:left|quit|resigned)\b", re.I)
 _BY_THEN = re.compile(r"[旬底初]?[之以]?前")
 _AN_ACTIVITY = re.compile(r"演示|介绍|培训|测试|方案|汇报|调研")
 """After a role word: a noun compound of an activity (做了产品演示), no role."""
@@ -276,6 +277,9 @@ def refused(
         team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
         not_employer = predicate == "WORKS_AT" and _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip())
         activity = predicate == "HAS_ROLE" and _AN_ACTIVITY.match(sentence, match.end("obj"))  # 做了产品演示
+        gone = predicate == "WORKS_AT" and _LEFT_NEXT.match(
+            sentence, match.end()
+        )  # "Oisin from Lumenquay left"
         # "the hiring manager at Corvasse, Elif Yilmaz" (not "…at Orbis and reports to their COO, Nina Park")
         appositive = _APPOSITIVE_NAME.match(sentence, match.end()) and " and " not in match.group()
         shop = predicate == "WORKS_AT" and (
@@ -283,7 +287,9 @@ def refused(
             or _PLACE_SET.search(sentence, 0, match.start())
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
         held_by_another = sought or succeeded or appositive or came_from or cleft or left
-        return bool(held_by_another or unit or former or outside or team or shop or not_employer or activity)
+        return bool(
+            held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
+        )
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
         ("会", "要", "将", "提")
     ):
