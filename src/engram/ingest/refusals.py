@@ -171,7 +171,7 @@ _ZH_BARE_DUTY = re.compile(
 )
 """A duty said by its verb alone (负责对接, 期间由小彭负责): what it is about was said elsewhere."""
 _ZH_NOT_A_PLAN = re.compile(
-    r"见附件|如下|附后|暂时|暂停|搁置|取消|推迟|延期|初步|定在|定于|权|[^，。；]*(?:日期|时间)$"
+    r"见附件|如下|附后|暂时|暂停|搁置|取消|推迟|延期|初步|定在|定于|权|得|[^，。；]*(?:日期|时间)$"
 )
 """What follows 计划 as a noun: 详细计划见附件, 扩产计划暂时搁置, 上线计划初步定在8月, 计划上线日期."""
 _ASKED_TO = re.compile(r"(?:请|让|叫|要求)[^，。；]{0,8}$")
@@ -206,9 +206,11 @@ _BOUGHT_AT = re.compile(r"的?(?:天猫|京东|淘宝|拼多多|抖音|官方|�
 """After a firm: a shop one bought at (在凯麦食品的天猫店买的), not an employer."""
 _PLACE_SET = re.compile(r"(?:地点|地址|定|安排|约|放)$")
 """Before 在: where something is held (地点定在莫干山), not where one works."""
-_ZH_NOT_USED = re.compile(r"^(?:问题|情况|过程|方面|一(?:套|个|款)(?:很|挺|比较|非常)[^的]*$)")
-"""Not what is used: 如有使用问题, 使用情况, 一套很老(的进销存): a word of the sentence, a description cut
-before its noun."""
+_ZH_NOT_USED = re.compile(
+    r"^(?:问题|情况|过程|方面|功|\d+(?:楼|层|号)|一(?:套|个|款)(?:很|挺|比较|非常)[^的]*$)"
+)
+"""Not what is used: 如有使用问题, 使用情况, 切换成功, 会议室换成5楼, 一套很老(的进销存): a word of the
+sentence, a floor, a description cut before its noun."""
 _MAY_USE = re.compile(r"(?:能否|可以|可|是否|能不能|不可)$")
 """Before 使用: a question or a rule (能否使用优惠券, 可使用店铺券), nobody's use."""
 _A_TIME = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末]|[上下本这]周|[\d一二三四五六七八九十]+[月号日点]")
