@@ -272,6 +272,8 @@ _ZH_ONLY_ADVERBS = re.compile(
 
 _MISSED = re.compile(
     r"\b(?:can'?t|cannot|won'?t|will not|unable to) (?:make|attend|join|be at)\b|\bskip(?:ping)?\b|"
+    r"(?:\bnot|n't|\bnever|\bunable to)\s(?:gonna\s|going to\s|be able to\s|able to\s)?"
+    r"(?:make|attend|join|be at|do)\b|"  # "not gonna make the retro today", "can't do the demo on the 12th"
     r"\bno meetings?\b|meeting-free|去不了|参加不了|来不了|不参加|请假|不(?:安排|开|排)(?:会|会议)",
     re.I,
 )

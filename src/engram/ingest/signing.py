@@ -132,6 +132,8 @@ def _priced(
     ]
 
 
+_ADVERB = r"(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)"
+"""An adverb between a customer, its signing and the amount (知屿教育最后7.2万签了)."""
 _MONEY = re.compile(
     rf"(?:for\s|总共|一共|共|合同额|金额|是)?(?P<amount>{AMOUNT})\s*"
     r"(?:total|in total|ARR|a year|/yr|per year|(?:over|for) \d+ (?:years|months)|每年|一年)?",
@@ -158,7 +160,7 @@ def _first_clause(text: str) -> str:
 
 
 _CLAUSE_BREAK = re.compile(r"[，；;。!！:：]|[,.](?!\d)")
-_AROUND = re.compile(r"^\s*(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)*|\s*[(（][^)）]*[)）]\s*$|\s+$")
+_AROUND = re.compile(rf"^\s*{_ADVERB}*|\s*[(（][^)）]*[)）]\s*$|\s+$")
 """Words around a bare amount that leave it bare: an adverb before it, an aside in brackets after it."""
 
 
@@ -167,9 +169,7 @@ _SIGNED_ALONE = re.compile(
 )
 """After a customer's "signed": nothing signed named ("Bellweather signed!", "signed for 2 warehouses"), not
 "closed their Series B" or "closed lost"."""
-_SIGNER_GAP = re.compile(
-    r"\s*(?:(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)|[\d.,]+万?)*\s*|\s(?:finally |just |officially )?"
-)
+_SIGNER_GAP = re.compile(rf"\s*(?:{_ADVERB}|[\d.,]+万?)*\s*|\s(?:finally |just |officially )?")
 """Between a customer and its "signed": only spaces, an adverb or the amount (知屿教育最后7.2万签了)."""
 
 
