@@ -141,6 +141,9 @@ AFTER: list[Case] = [
     ("我们下周三可以到学校演示家校系统，请问您方便吗？", "谢天宇", set(),
      {("谢天宇", "MEETING_AT", "2024-03-20")}),
     ("司马总说6月中旬前要看到演示。", "赵磊", set(), {("赵磊", "MEETING_AT", "2024-06-01")}),
+    # a meeting series (每周一) is no one meeting
+    ("每周一上午十点开周会", "赵磊", set(), {("赵磊", "MEETING_AT", "2024-03-18 10:00")}),
+    ("下周一上午十点开周会", "赵磊", {("赵磊", "MEETING_AT", "2024-03-18 10:00")}, set()),  # control
     # a version, a description cut before its noun, a decision right and an activity are no tool, plan or role
     ("沐川有12家店还在用v2，汪子墨说月底前升级完", "孙丽娟", set(), {("孙丽娟", "USES", "v2")}),
     ("现在换成了一款进口的羊肉味狗粮，狗狗很爱吃", "孙丽娟", set(), {("孙丽娟", "USES", "一款进口")}),

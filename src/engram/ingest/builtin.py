@@ -81,6 +81,7 @@ from engram.models.predicates import REGISTRY
 from engram.nlp.dates import fact_dates, reference_of, scoped_dates
 from engram.nlp.references import ReferenceTable
 from engram.nlp.tense import is_past
+from engram.nlp.timeexpr import RECURRING
 from engram.nlp.tokenize import has_cjk
 
 _SHARED = PERSONAL - {"MARRIED_TO", "PARTNER_OF", "SIBLING_OF", "CHILD_OF", "FRIEND_OF", "AGE", "BIRTHDAY",
@@ -95,10 +96,6 @@ _NAMES_OF_TEXTS = frozenset(
 )
 """A cue word inside one of these names is no cue (报价 in 报价单_v2.pdf, 学 in 中学老师); inside a project's
 or a deal's name it still is ("the Nimbus launch slipped to …")."""
-_RECURRING = re.compile(
-    r"每(?:周|星期|礼拜|天|年|月)|\bevery\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.I
-)
-"""A recurring time ("每周五", "every Friday") is a condition, not when a fact started."""
 _ENDABLE = frozenset({"DIET", "WORKS_FROM", "PREFERS", "STATUS"})
 """One-valued predicates with no stop form whose "no longer" ends the current fact (a negated fact)."""
 _ENDED = re.compile(r"\b(?:no longer|anymore|any more)\b|不再|不[^，。；]{0,4}了", re.I)
@@ -459,8 +456,9 @@ class BuiltinExtractor:
             if (
                 kind not in ("date", "birthday")
                 and predicate != "AGE"
-                and not _RECURRING.search(sentence[clause[0] : clause[1]])
-            ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's)
+                and not RECURRING.search(sentence[clause[0] : clause[1]])
+            ):  # the object's clause's own date, or a leading "Last year, …" (never another clause's);
+                # a recurring one (every Friday, 每周五) is a condition, not when the fact started
                 valid_at, invalid_at = fact_dates(scoped_dates(evidence, message.at, position=span[0]))
                 if pattern.ends:  # "her last day on the account was March 31": it ends after that day
                     last = invalid_at or valid_at

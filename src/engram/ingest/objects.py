@@ -14,7 +14,7 @@ from engram.ingest.mentions import Mention, overlaps
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
 from engram.models.predicates import REGISTRY
-from engram.nlp.amounts import AMOUNT, cn_to_int, parse_amount
+from engram.nlp.amounts import AMOUNT, cn_to_int, is_money, parse_amount
 from engram.nlp.dates import date_value, resolve_dates
 from engram.nlp.tense import past_event
 from engram.nlp.timeexpr import MONTHS_EN
@@ -32,9 +32,6 @@ ANTECEDENT = frozenset({"LIKES", "USES", "PREFERS", "INTERESTED_IN", "LIVES_IN",
 _SIGHTSEEING = re.compile(
     r"\s*(?:看|玩|旅游|旅行|度假|逛|参观|游览|游玩|拍|吃|$)|\s*(?:to )?(?:visit|see|sightsee|tour|explore|$)",
     re.I,
-)
-_MONEY = re.compile(
-    r"[$€£¥]|元|块|万|亿|千|百|k\b|m\b|bn\b|usd|eur|rmb|dollars?|euros?|bucks|million|thousand", re.I
 )
 _MONTH_BEFORE = re.compile(rf"\b(?:{'|'.join(MONTHS_EN)})\.?\s$", re.I)
 """A month right before a bare number makes it a day of that month ("go-live before October 1")."""
@@ -113,7 +110,7 @@ def read_objects(
         value = _literal(kind, raw, _moved_from(reading.text, start, message.at), past=past)
         counted = _COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0])
         share = reading.text.startswith("百分之", span[0])
-        if kind == "amount" and ((not _MONEY.search(raw) and counted) or share):
+        if kind == "amount" and ((not is_money(raw) and counted) or share):
             return []  # "order for 200 laptops": a count; "before October 1": a day; 百分之十五: a share
         if value is None or (kind == "amount" and value == 0) or overlaps(*span, reading.claimed):
             return []  # 金额显示为0: an amount of nothing is a symptom, never a price or a budget

@@ -22,7 +22,7 @@ from engram.graph.places import is_place
 from engram.ingest.frames import EN_PET, EN_ROLE_RX
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
-from engram.nlp.timeexpr import MONTHS_EN
+from engram.nlp.timeexpr import MONTHS_EN, RECURRING
 from engram.nlp.tokenize import has_cjk, tag_words
 
 _FORMER = re.compile(r"的前(?![台天面后])|前任")
@@ -111,7 +111,6 @@ _NOT_AN_EMPLOYER = re.compile(
     r"(?-i:MD|CEO|CTO|CFO|COO|CIO|CMO|CPO|CRO|VP|SVP|EVP|GM|HR|PM)|(?:an?\s)?Series [A-F]\b.*"
 )
 """A role in brackets ("Graham Tate (MD)") or a funding round ("a Series C fintech"): no employer."""
-_RECURRING_MEETING = re.compile(r"\b(?:weekly|every|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I)
 _ROLE_BASED = re.compile(r"\b(?:role|position|job|opening|vacancy)\b[^.!?]*\bbased in\s$", re.I)
 """Where a job is based ("a Head of Sales role at Tallowfern — remote-friendly, based in Minneapolis")."""
 _A_DATE_EN = re.compile(
@@ -330,7 +329,7 @@ def refused(
         return True  # 还在用v2: a version; 一款进口(的羊肉味狗粮): a description cut before its noun
     if predicate == "ATTENDED" and _PERFORMED.search(match.group()):
         return True  # "We've completed the penetration test": work done for a client, not attended
-    if predicate == "MEETING_AT" and _RECURRING_MEETING.search(sentence, clause[0], clause[1]):
+    if predicate == "MEETING_AT" and RECURRING.search(sentence, clause[0], clause[1]):
         return True  # "Weekly pipeline review moves to Tuesdays 10am": a series, no one meeting
     if predicate in ("PRICE", "BUDGET") and _NO_PRICE_EN.search(sentence, clause[0], obj_start):
         return True

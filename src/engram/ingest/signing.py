@@ -28,7 +28,7 @@ from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 from engram.ingest.topics import a_deal
 from engram.models.graph import FactIn
-from engram.nlp.amounts import AMOUNT, parse_amount
+from engram.nlp.amounts import AMOUNT, is_money, parse_amount
 
 _CUE = {
     "zh": re.compile(
@@ -134,13 +134,11 @@ def _priced(
 
 _ADVERB = r"(?:最后|最终|终于|正式|也|已经|今天|昨天|刚刚?)"
 """An adverb between a customer, its signing and the amount (知屿教育最后7.2万签了)."""
-_MONEY = re.compile(
+_BARE_SUM = re.compile(
     rf"(?:for\s|总共|一共|共|合同额|金额|是)?(?P<amount>{AMOUNT})\s*"
     r"(?:total|in total|ARR|a year|/yr|per year|(?:over|for) \d+ (?:years|months)|每年|一年)?",
     re.I,
 )
-_MONEY_SAID = re.compile(r"[$€£¥￥元块万亿]|\d\s?(?:k|m|mn|bn|million|thousand|grand|w)\b", re.I)
-"""An amount of money, not a count or a term ("3 years", 180台): a currency or a magnitude."""
 
 
 def _bare_amount(reading: Sentence, customer: Mention, cue: re.Match[str], following: str) -> str | None:
@@ -148,8 +146,8 @@ def _bare_amount(reading: Sentence, customer: Mention, cue: re.Match[str], follo
     between = reading.text[customer.end : cue.start()] if customer.end <= cue.start() else ""
     after = reading.text[reading.clause_of(cue.start())[1] :]
     for said in (between, _first_clause(after), _first_clause(following)):
-        money = _MONEY.fullmatch(_AROUND.sub("", said))
-        if money and _MONEY_SAID.search(money.group("amount")):
+        money = _BARE_SUM.fullmatch(_AROUND.sub("", said))
+        if money and is_money(money.group("amount")):
             return money.group("amount")
     return None
 

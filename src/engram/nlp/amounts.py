@@ -22,6 +22,10 @@ AMOUNT = (
     r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[来多余]?[百千万亿]+|(?<=\d)[wW](?:\d(?!\d))?(?=[\u4e00-\u9fff，。！？；、]|$))?"
     r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR|GBP|SEK|NOK|DKK|CHF|JPY|AUD|CAD|INR|HKD|SGD)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
 )
+_MONEY = re.compile(
+    r"[$€£¥￥元块万亿千百]|\d\s?(?:k|m|mn|bn|w)\b|usd|eur|rmb|cny|yuan|dollars?|euros?|bucks|million|thousand|grand",
+    re.I,
+)
 _NUMBER = re.compile(
     r"(\d[\d,]*(?:\.\d+)?)\s*(?:(k|mn|m|bn|b|million|billion|thousand|grand)\b|([百千万亿]+))?", re.I
 )
@@ -30,6 +34,12 @@ _ROUGHLY = re.compile(r"(?<=[\d十百千])[来多余](?=[百千万亿])")
 """三十来万, 二十多万: "some", read as the round number."""
 _WAN = re.compile(r"(?<=\d)[wW](?:(?P<thousands>\d)(?!\d))?(?![A-Za-z])")
 """8w, 60W, 3w5 (3.5万): chat shorthand for 万; the AMOUNT phrase takes it only before Chinese."""
+
+
+def is_money(amount: str) -> bool:
+    """Return whether an amount phrase (an ``AMOUNT`` match) says money, not a count or a term:
+    a currency or a magnitude ("$48k", 7.2万, "120k", 两千), not a bare "3" or 180."""
+    return bool(_MONEY.search(amount))
 
 
 def cn_to_int(text: str) -> int | None:
