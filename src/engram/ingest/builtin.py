@@ -43,6 +43,7 @@ from engram.ingest.clauses import (
 )
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
+from engram.ingest.fragments import drop_fragments
 from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
 from engram.ingest.frames_zh import ZH_ELSEWHERE
 from engram.ingest.implied import add_implied_facts
@@ -100,6 +101,10 @@ _ENDABLE = frozenset({"DIET", "WORKS_FROM", "PREFERS", "STATUS"})
 """One-valued predicates with no stop form whose "no longer" ends the current fact (a negated fact)."""
 _ENDED = re.compile(r"\b(?:no longer|anymore|any more)\b|不再|不[^，。；]{0,4}了", re.I)
 """Words that say something stopped being so (not 原来/以前, which may describe a former holder)."""
+_SWITCHED_TO = re.compile(
+    r"\b(?:moving|moves|move|switching|switch|migrating|migrate)\b.*\bto\b|换成|换到|切换|迁移到|迁到", re.I
+)
+"""A change of tools: a date it is due by or ends on is when the new one begins, not when it ends."""
 _HEDGE_WEIGHT = 0.5
 """A guess or hearsay keeps half the confidence: a later stated fact wins, an earlier one stays."""
 
@@ -212,6 +217,7 @@ class BuiltinExtractor:
         add_ordered_products(message)
         apply_corrections(text, message)
         add_implied_facts(message, text)
+        drop_fragments(message)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:
                 message.add_entity(mention)
@@ -463,6 +469,13 @@ class BuiltinExtractor:
                 if pattern.ends:  # "her last day on the account was March 31": it ends after that day
                     last = invalid_at or valid_at
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
+                elif (
+                    invalid_at and not valid_at and predicate == "USES" and _SWITCHED_TO.search(match.group())
+                ):
+                    valid_at, invalid_at = (
+                        invalid_at,
+                        None,
+                    )  # "moves to GitHub Actions by end of October": begins
             if item_predicate == "VISITED" and message.at and valid_at and valid_at > message.at:
                 item_predicate = "PLANS_TO_VISIT"  # 下个月要去澳洲读研: a visit dated ahead is still to come
             # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words

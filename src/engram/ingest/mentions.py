@@ -133,6 +133,14 @@ _EN_TEAM = re.compile(
 )
 """A team or department said as what holds a value ("The marketing team's budget", "the budget for the
 EMEA sales team"): an organisation named in lower case, as the teams one joins are."""
+_EN_BUDGETED = re.compile(
+    r"\b(?i:budget|headcount)\sfor\s(?:the\s|our\s|this\s|a\s)?"
+    r"(?P<name>(?!(?:the|our|a|an|this|next|last|each|every|it|that|year|quarter|month|whole|entire|company|"
+    r"team|us)\b)[a-z][a-z-]+(?:\s(?!(?:is|was|will|stays|at)\b)[a-z][a-z-]+)?)"
+    r"(?=\s(?:is|was|will be|stays|at)\b|\s?[:=]|\s(?:[$€£]|\d))"
+)
+"""What a budget said for a thing in lower case is for ("Budget for the offsite is €25k", "budget for paid
+social is 22k"): a project of its own, not the writer's budget."""
 _EN_PRODUCT_KIND = (
     r"(?:locks?|sensors?|brackets?|scanners?|printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|"
     r"thermostats?|chargers?|batteries|battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?|"
@@ -295,6 +303,8 @@ class MentionFinder:
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "organisation"))
+        for match in _EN_BUDGETED.finditer(sentence):
+            add(Mention(match.start("name"), match.end("name"), match["name"], "project"))
         for match in _EN_TEAM.finditer(sentence):
             group = "name" if match["name"] else "named"
             add(Mention(match.start(group), match.end(group), match[group], "organisation"))

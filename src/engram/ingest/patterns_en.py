@@ -239,16 +239,20 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
        trigger="hate|dislike|detest|can't stand|cannot stand|can not stand|fan of|"
                "can't bear|loathe"),
-    en("DISLIKES", rf"\b(?:don't|do not|never|doesn't|does not)\s(?:drink|eat|smoke|touch)\s{EN_OBJ}", 0.8,
-       kind="value", negatable=False, trigger="drink|eat|smoke|touch"),
-    en("STOPPED_USING", rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|"
-       rf"uninstalled|"
+    en("DISLIKES", rf"\b(?:don't|do not|never|doesn't|does not)\s(?:drink|eat|smoke|touch)\s"
+       rf"(?![^,.;!?]*\b(?:anymore|any more)\b){EN_OBJ}", 0.8, kind="value", negatable=False,
+       trigger="drink|eat|smoke|touch"),  # "I don't drink coffee anymore": a habit given up, no dislike
+    en("STOPPED_USING", r"\b(?:don't|do not|doesn't|does not)\s(?:drink|eat|smoke)\s"
+       r"(?P<obj>[a-z][\w-]*(?:\s[a-z][\w-]*)?)\s(?:anymore|any more)\b", 0.8, kind="value", negatable=False,
+       trigger="drink|eat|smoke"),
+    en("STOPPED_USING", rf"(?<!can't )(?<!cannot )(?<!couldn't )(?<!won't )(?<!never )"  # "I can't give up cheese"
+       rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
        rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
        rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|support\b|coverage\b|after\b|before\b|since\b|"
        rf"(?:my|the|a|her|his|that|this) (?:[\w-]+ )?(?:job|position|role|gig|internship)\b|"  # "quit the bank job"
-       rf"(?:my|the|a|her|his) (?:phone|keys?|wallet|"
+       rf"(?:my|the|our) account\b|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
                                 "cut out|uninstalled|deleted|cancelled my|canceled my"),
@@ -389,6 +393,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to"
        rf") ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"
        rf"(?!(?:miss|leave|quit|hate|love|call|email|text|tell|ask|be|need|have)\b)"  # "going to miss London"
+       rf"(?!(?:[\w-]+ )?(?:school|college|university|uni|daycare|kindergarten|nursery)\b)"  # to study there
        rf"{_PLACE_OBJ}", 0.8,
        require_mention=True, object_type="place",
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),

@@ -92,8 +92,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # "Halvorsen Dental signed! 42 seats, 2-year term, $61,200 ACV": a signed deal's figures in a list
     en("QUANTITY", r"(?:^|(?<=[.!:;]\s)|(?<=,\s))(?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|users)(?=\s*[,.;]|$)", 0.75,
        subject="topic", kind="number", trigger="seats|licen|users"),
-    en("PRICE", rf"(?<![\w$.,])(?<!\blost )(?<!\blost ~)(?<!\bat )(?<!\bat ~){EN_AMOUNT}\s?(?:ACV|ARR|TCV|total|/\s?(?:yr|year)\b)"
-       r"(?=\s*[,.;)!]|$)", 0.75, subject="topic",  # not "Lost ~$14k ARR", "FY24 closed at $16.1M ARR"
+    en("PRICE", rf"(?<![\w$€£¥.,])(?<!\blost )(?<!\blost ~)(?<!\bat )(?<!\bat ~)(?<!= )(?<!=){EN_AMOUNT}\s?(?:ACV|ARR|TCV|total|/\s?(?:yr|year)\b)"
+       r"(?=\s*[,.;)!]|$)", 0.75, subject="topic",  # not "Lost ~$14k ARR", "FY24 closed at $16.1M ARR", "= €28,000/yr"
        kind="amount", trigger="acv|arr|tcv|total|/"),
     en("ORDERED", rf"(?<!your )(?<!our )\b(?:order|ordered|placed|PO(?=\s)|signed|closed-won|closed|purchased?|bought)\b"
        rf"[^.!?]{{0,80}}?"  # not "confirm your order of …": the addressee's, who is not named
@@ -133,7 +133,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:(?!(?:milestone|phase|invoice|installment|instalment|tranche|part|number|no)\b)[\w-]+\s){{0,3}}?"
        rf"(?:of\s)?{EN_AMOUNT}", 0.85,
        subject="group", subject_type="organisation", kind="amount", trigger="paid|transferred|wired"),
-    en("DEADLINE", rf"\b(?:deadline|due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
+    en("DEADLINE", rf"\b(?:deadline|(?<!['’]s )due date)\b(?:\s(?:is|was|has|moved|got|been|now|pushed|back|out|changed))*"
        rf"(?:\sfrom\s[^,;.]{{3,30}}?(?=\sto\s))?"  # "moved from June 14 to June 28": the new date
        rf"\s(?:to|on|for|by|is|at)?\s?{EN_DATE}", 0.85, subject="topic", kind="date",
        trigger="deadline|due date"),

@@ -146,6 +146,14 @@ class Message:
         }
         return fuller.pop() if len(fuller) == 1 else None
 
+    def drop_facts(self, dropped: list[FactIn], pieces: set[str]) -> None:
+        """Remove the ``dropped`` facts, and the entities named ``pieces`` no fact names any more."""
+        gone = {id(f) for f in dropped}
+        self.facts = {key: f for key, f in self.facts.items() if id(f) not in gone}
+        named = {n for f in self.facts.values() for n in (f.subject, f.object) if n}
+        self.used -= pieces - named
+        self.entities = {key: e for key, e in self.entities.items() if e.name not in pieces - named}
+
     def add_fact(self, fact: FactIn) -> None:
         key = (fact.subject, fact.predicate, fact.object, fact.value, tuple(fact.conditions.items()))
         self.facts.setdefault(key, fact)

@@ -141,6 +141,13 @@ _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
+_TEAM_TALK = re.compile(
+    r"\b(?:squad|pod|tribe|department|dept)\b|"
+    r"\b(?:on|off|left|from|joined) (?:the|a|my|our) (?:[\w-]+ )?team\b",
+    re.I,
+)
+"""A sentence about teams: "no longer on the Growth squad, moved to Retention" moves to no town."""
+_WE = re.compile(r"\b(?:we|we're)\b", re.I)
 _A_TEAM = re.compile(
     r"(?:the\s|our\s|their\s)?(?-i:[A-Z][\w&-]*)(?:\s(?-i:[A-Z][\w&-]*)){0,2}\s"
     r"(?-i:squad|team|pod|tribe|crew|desk|guild|chapter|workstream)s?\b",  # not Microsoft Teams
@@ -398,27 +405,53 @@ def refused(
         tool = _WE_MOVED.search(lead_in) and not (named and is_place(named.group()))  # "we moved to Raygun"
         counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
         quarter = _A_QUARTER.match(match.group("obj"))  # "the rewrite moved to Q1 2025"
+        teams = _TEAM_TALK.search(sentence) and not (
+            named and is_place(named.group())
+        )  # "moved to Retention"
         return bool(
-            _TOOL_TALK.search(sentence) or _ROLE_CHANGE.search(lead_in) or firm or tool or counted or quarter
+            _TOOL_TALK.search(sentence)
+            or _ROLE_CHANGE.search(lead_in)
+            or firm
+            or tool
+            or counted
+            or quarter
+            or teams
         )
+    if (
+        predicate == "COMES_FROM"
+        and match.group().startswith("are ")
+        and not _WE.search(sentence, 0, obj_start)
+    ):
+        return True  # "my flatmates are from Brazil": theirs
     if (
         predicate == "STOPPED_USING"
         and match.group().lower().startswith("drop")
         and _DROPPED_OFF.search(sentence, obj_start, match.end() + 20)
     ):
         return True
-    if predicate in ("USES", "STOPPED_USING") and (
-        _A_NUMBER_CHANGED.search(sentence, clause[0], match.start())
-        or _A_TIME.match(match.group("obj"))
-        or _A_QUARTER.match(match.group("obj"))
-        or is_place(match.group("obj"))
-        or match.group("obj") in COUNTRIES
-        or (_ONE_HAN.fullmatch(match.group("obj")) and sentence[obj_start - 1 : obj_start] == "用")
-        or _A_PERSON.fullmatch(match.group("obj"))
-        or _ZH_SIDE.fullmatch(match.group("obj"))
-        or _a_zh_action(match.group("obj"))
-        or _A_CONTACT.search(sentence, clause[0], match.start())
-        or _ROLE_CHANGE.search(sentence, clause[0], obj_start)
+    if (
+        predicate in ("USES", "STOPPED_USING")
+        and (
+            _A_NUMBER_CHANGED.search(sentence, clause[0], match.start())
+            or _A_TIME.match(match.group("obj"))
+            or _A_QUARTER.match(match.group("obj"))
+            or is_place(match.group("obj"))
+            or (
+                (named := _CAPITALISED.match(match.group("obj"))) and is_place(named.group())
+            )  # "moving to Manchester in"
+            or match.group("obj") in COUNTRIES
+            or (_ONE_HAN.fullmatch(match.group("obj")) and sentence[obj_start - 1 : obj_start] == "用")
+            or _A_PERSON.fullmatch(match.group("obj"))
+            or _ZH_SIDE.fullmatch(match.group("obj"))
+            or _a_zh_action(match.group("obj"))
+            or _A_CONTACT.search(sentence, clause[0], match.start())
+            or _ROLE_CHANGE.search(sentence, clause[0], obj_start)
+            or (  # "no longer on the Growth squad, moved to Retention": a team
+                _TEAM_TALK.search(sentence)
+                and match.group().lower().startswith(("moved", "moving"))
+                and match.group("obj").split(" ", 1)[0] not in DEFAULT_GAZETTEER
+            )
+        )
     ):
         # 会议从周一换成了周二, 从北京换成了上海, 对接人从徐总换成了宋涛: a day, a city, a person is no tool;
         # 不去日本了: a country; 6楼不用爬了: one character after 用 is a verb, no tool

@@ -36,7 +36,9 @@ _CUE = {
         r"(?<!价)谈下来了|续上了)"
     ),
     "en": re.compile(
-        r"(?<!not )(?<!n't )(?<!never )\b(?:signed|closed|renewed|inked)\b(?! off\b| up\b| in\b| by\b)", re.I
+        r"(?<!not )(?<!n't )(?<!never )(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )"  # "the plant is closed"
+        r"\b(?:signed|closed|renewed|inked)\b(?! off\b| up\b| in\b| by\b)",
+        re.I,
     ),
 }
 """Words saying a deal was signed (签了, 拿下了, 续约谈下来了, "signed", "closed Ravensworth", "renewed")."""
@@ -50,7 +52,7 @@ _NOT_A_DEAL = re.compile(
 _NOT_SIGNED = re.compile(
     r"还没签|没有?签|未签|待签|准备签|(?:下个?月|下周|明天|后天|月底|回头|过几天|之后|以后)再?签|"
     r"(?:跟|和|与)(?:别家|别人|竞品|竞争对手)签|丢了|丢单|\b(?:went with|lost (?:it|the deal) to)\b|"
-    r"\b(?:hasn't|haven't|not yet|about to|will|closed at)\b|"
+    r"\b(?:hasn't|haven't|not yet|about to|will|closed at|cancell?ed|cancels)\b|取消|"
     r"\b(?:Q[1-4]|FY\s?\d{2,4}|H[12])\s(?:closed|ended)\b",  # "Q3 closed at $9.6M ARR": a period's result
     re.I,
 )

@@ -28,7 +28,7 @@ _ZH_FORMER_HOLDER = re.compile(r"(?:之前|原来|以前|原先)(?:负责|跟|�
 _EN_BARE_START = re.compile(
     r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|"
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|switching|"
-    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|settled|visited|ran|tried|learning|"
+    r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|flying|driving|flew|drove|settled|visited|ran|tried|learning|"
     r"working|planning|doing|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|"
@@ -42,7 +42,13 @@ _EN_BARE_START = re.compile(
 """How a chat sentence whose subject is the speaker, unsaid, begins: "Gave up caffeine last month",
 "Moved out of Brooklyn", "Officially quit Instagram" (a past-tense verb first, some irregular; a
 word in -ed only before a particle or a determiner: "Reed works at Apple" names Reed)."""
-_EN_SUBORDINATE = re.compile(r"\b(?:that|who|which|whom|whose|when|where|because|if)\b", re.I)
+_EN_SUBORDINATE = re.compile(
+    r"\b(?:that|who|which|whom|whose|when|where|because|if|"
+    r"found out|heard|learned|learnt|noticed|realized|realised|turns out)\b",
+    re.I,
+)
+"""Before the cue: the clause is another's ("Dated a guy who worked at Google", "Just found out Nordvik's
+champion, Erik Solberg, moved to Tidewave")."""
 _TOPIC_HOLDERS = frozenset({"person", "organisation"})
 """Names whose topic a later Chinese clause without a subject continues."""
 _EN_OWNER = re.compile(

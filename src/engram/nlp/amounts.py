@@ -17,13 +17,19 @@ _MULTIPLIER = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 1_000_000, "m
                "million": 1_000_000, "b": 1_000_000_000, "bn": 1_000_000_000, "billion": 1_000_000_000,
                "百": 100, "千": 1_000, "万": 10_000, "亿": 100_000_000}  # fmt: skip
 
+CURRENCY_CODES = frozenset(
+    ("USD", "EUR", "GBP", "CNY", "RMB", "JPY", "CHF", "SEK", "NOK", "DKK", "CZK", "PLN", "HUF", "AUD", "CAD",
+     "NZD", "INR", "HKD", "SGD", "KRW", "BRL", "MXN", "ZAR", "TRY", "AED")
+)  # fmt: skip
+"""ISO 4217 codes of the currencies amounts are written in: never the name of a thing."""
+_CODES = "|".join(sorted(CURRENCY_CODES))
 AMOUNT = (
-    r"(?:[$€£¥￥]\s?)?(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+)"
+    rf"(?:[$€£¥￥]\s?|(?-i:{_CODES})\s)?(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿]+)"
     r"(?:\s?(?:k|K|m|M|mn|bn|B|million|billion|thousand|grand)\b|\s?[来多余]?[百千万亿]+|(?<=\d)[wW](?:\d(?!\d))?(?=[\u4e00-\u9fff，。！？；、]|$))?"
-    r"(?:\s?(?:dollars|bucks|usd|USD|RMB|rmb|CNY|yuan|euros?|EUR|GBP|SEK|NOK|DKK|CHF|JPY|AUD|CAD|INR|HKD|SGD)\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
+    rf"(?:\s?(?:dollars|bucks|usd|rmb|yuan|euros?|(?-i:{_CODES}))\b|\s?(?:元|块钱|块|美元|人民币|欧元))?"
 )
 _MONEY = re.compile(
-    r"[$€£¥￥元块万亿千百]|\d\s?(?:k|m|mn|bn|w)\b|usd|eur|rmb|cny|yuan|dollars?|euros?|bucks|million|thousand|grand",
+    rf"[$€£¥￥元块万亿千百]|\d\s?(?:k|m|mn|bn|w)\b|{_CODES}|yuan|dollars?|euros?|bucks|million|thousand|grand",
     re.I,
 )
 _NUMBER = re.compile(

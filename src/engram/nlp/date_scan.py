@@ -273,13 +273,13 @@ _WEEKDAY = re.compile(rf"(?:(?:next|this|last|on)\s+)?{_EN_DAY}|(?:下|这|上)?
 """A weekday, alone or as the next, this or last one."""
 BARE_WEEKDAY = re.compile(rf"(?:on\s+)?{_EN_DAY}|{_ZH_DAY}", re.I)
 _ORDINAL_DAY = re.compile(
-    rf"(?:\b(?P<weekday>{_EN_DAY})\s+|\bon\s+|^)the\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"(?:\b(?P<weekday>{_EN_DAY})\s+(?:the\s+)?|(?:\bon\s+|^)the\s+)(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
     r"(?!\s+(?:of\b|floor|time|century|anniversary|grade|row|place|quarter|half|round|edition|version|"
     r"generation|prize|party|phase|stage|step|item|point|one|largest|biggest|best|most)\b)",
     re.I,
 )
-"""A day of the month said without its month ("Monday the 25th", "on the 10th", a date phrase that
-begins "the 10th")."""
+"""A day of the month said without its month ("Monday the 25th", "Thursday 18th", "on the 10th", a date
+phrase that begins "the 10th")."""
 _ZH_ORDINAL_DAY = re.compile(
     r"(?<![\d月年第零〇一二两三四五六七八九十.])(?P<day>\d{1,2}|[一二三四五六七八九十]{1,3})"
     r"(?:号(?=上午|下午|晚上|中午|早上|傍晚|凌晨|\d|[零一二两三四五六七八九十]+点|之?前|以前|开会|见面|碰头|$)"
@@ -289,7 +289,8 @@ _ZH_ORDINAL_DAY = re.compile(
 phrase (25号上午, 10号前, 25号开会; not 3号线 nor 三日前, three days ago)."""
 _ORDINAL_DAYS = (_ORDINAL_DAY, _ZH_ORDINAL_DAY)
 DAY_OF_MONTH_TEXT = re.compile(
-    r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b|(?<![\d月年第零〇一二两三四五六七八九十])(?:\d{1,2}|[一二三四五六七八九十]{1,3})[号日]",
+    rf"\b(?:the|{_EN_DAY})\s+\d{{1,2}}(?:st|nd|rd|th)\b|"
+    r"(?<![\d月年第零〇一二两三四五六七八九十])(?:\d{1,2}|[一二三四五六七八九十]{1,3})[号日]",
     re.I,
 )
 """What a resolved span's text holds when it named a day of the month without its month."""
@@ -313,7 +314,7 @@ def _ordinal_day(m: re.Match[str], today: date) -> Item | None:
 
 CALENDAR_DATE = re.compile(
     rf"\b(?:{MONTH})\b|\d{{1,2}}\s*月|[一二三四五六七八九十]{{1,3}}月|\d{{4}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}|"
-    r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b",
+    rf"\b(?:the|{_EN_DAY})\s+\d{{1,2}}(?:st|nd|rd|th)\b",
     re.I,
 )
 """A date on the calendar (a month, an ISO or slashed date, a day of the month), not a weekday or an

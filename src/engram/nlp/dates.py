@@ -472,7 +472,7 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
     (DEADLINE 2024-06-14) is not dated from its sentence, whose dates name that value, nor is a
     kinship (CHILD_OF, SIBLING_OF; MARRIED_TO and PARTNER_OF unless the sentence says they began).
     Dates a fact already has are kept; a filled date that would
-    put invalid_at before valid_at is not applied.
+    put invalid_at before valid_at, or on it, is not applied.
     With no ``reference`` the extraction is returned unchanged.
     """
     if reference is None or not extraction.facts:
@@ -499,7 +499,7 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
         )
         valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
-        if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid < valid):
+        if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid <= valid):
             facts.append(fact)
             continue
         facts.append(fact.model_copy(update={"valid_at": valid, "invalid_at": invalid}))

@@ -206,9 +206,12 @@ def _cn_int(word: str) -> int | None:
 
 _WEEKDAYS_EN = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 RECURRING = re.compile(
-    r"每(?:周|星期|礼拜|天|年|月)|\b(?:every|weekly|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I
+    r"每(?:周|星期|礼拜|天|年|月)|\b(?:every|weekly|monthly|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|"
+    r"\b(?:first|second|third|fourth|last)\s(?:mon|tues|wednes|thurs|fri|satur|sun)day\s(?:of|in)\s(?:the|each)\smonth\b",
+    re.I,
 )
-"""A recurring time ("every Friday", "on Tuesdays", weekly, 每周五): a series or a condition, no one date."""
+"""A recurring time ("every Friday", "on Tuesdays", weekly, "first Thursday of the month", 每周五): a series
+or a condition, no one date."""
 _MONTH_NAMES_EN = (
     "january jan|february feb|march mar|april apr|may|june jun|july jul|august aug"
     "|september sept sep|october oct|november nov|december dec"

@@ -1,0 +1,64 @@
+"""Facts whose subject or object is a piece of the sentence, not a thing: refused once the reading is done.
+
+Patterns cut a subject or an object by position, and some cuts land on words that name nothing:
+a bracketed header (【CRM跟进】今天上午拜访), a measure (一口都不喝了), a pronoun with its verb
+(拜访一下他们的…), a relative said as the one who gave something up (我爸跑了两周就放弃了), a version
+(换成新版), a time waited for (等女儿高考完), something being learnt (在学做烘焙), an adverb after a verb
+("signed personally", "cancelled altogether"), a request ("pls don't"), a currency code ("CZK 380,000/year"),
+refunds or invoices given a price. The checks read the finished fact, whatever pattern made it, so a new
+pattern cannot bring such a fact back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.reading import Message
+from engram.ingest.relatives import KIN_ZH
+from engram.models.graph import FactIn
+from engram.nlp.amounts import CURRENCY_CODES
+
+_PIECE = re.compile(r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$")
+"""In any name: a header's bracket, a measure, a version."""
+_WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
+_LEARNING = re.compile(r"^学(?:做|习)?")
+_EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|though)")
+_EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please)\b.*)")
+_NO_PRICE_HOLDER = re.compile(r"(?i:refunds?|credits?|invoices?|payments?|charges?)")
+"""What money was given back or billed for has no price ("Refunds issued for all 14 ($3,212 total)")."""
+_THINGS_DONE = frozenset({"USES", "STOPPED_USING", "LIKES", "DISLIKES", "SIGNED", "CANCELLED", "ORDERED"})
+
+
+def drop_fragments(message: Message) -> None:
+    """Remove from ``message`` the facts ``fragment`` refuses, and the entities named by the pieces."""
+    dropped = [fact for fact in message.facts.values() if fragment(fact)]
+    if dropped:
+        pieces = {name for fact in dropped for name in (fact.subject, fact.object) if name and _a_piece(name)}
+        message.drop_facts(dropped, pieces)
+
+
+def _a_piece(name: str) -> bool:
+    return (
+        any(rx.fullmatch(name) for rx in (_EN_ADVERB, _NO_PRICE_HOLDER))
+        or bool(_PIECE.search(name))
+        or (name.upper() in CURRENCY_CODES)
+    )
+
+
+def fragment(fact: FactIn) -> bool:
+    """Return True when ``fact``'s subject or object is a piece of its sentence (the module docstring)."""
+    names = [fact.subject] + [n for n in (fact.object, fact.value) if isinstance(n, str)]
+    if any(_PIECE.search(name) for name in names) or fact.subject.upper() in CURRENCY_CODES:
+        return True
+    if fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject):
+        return True
+    said = fact.object if fact.object is not None else fact.value
+    if not isinstance(said, str):
+        return False
+    if fact.predicate in _THINGS_DONE and (said in KIN_ZH or said.removeprefix("我") in KIN_ZH):
+        return True  # 我爸跑了两周就放弃了: the one who gave up, not what
+    if fact.predicate in _THINGS_DONE and (_EN_ADVERB.fullmatch(said) or _EN_REQUEST.fullmatch(said)):
+        return True  # "Ben Okafor signed personally", "pls don't make me watch that"
+    if fact.predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _WAITED_FOR.match(said):
+        return True  # 等女儿高考完: when, not what
+    return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙

@@ -1,0 +1,97 @@
+"""English statements a further round of fresh readers found misread, fixed as classes: pieces of a sentence
+read as things (an adverb after "signed", a request, a currency code, "my account"), a budget said "for" a
+thing, what a switch of tools is dated by, a habit given up said with "don't … anymore" or kept with "can't
+give up", a clause someone heard about, a team moved to, a city moved to for a job, flatmates'
+origins, school in a town, an order cancelled at a closed plant, refunds and totals read as prices, someone
+else's due date, a weekday with its day of the month, a monthly meeting, flights taken (sentences written for
+these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from test_builtin_clauses import Case, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+from engram.nlp.dates import date_facts
+
+CASES: list[Case] = [
+    # pieces of the sentence are no things
+    ("Quantix expansion: +200 seats at $42 signed today. Ben Okafor signed personally.", "Bilal", set(),
+     {("Ben Okafor", "SIGNED", "personally")}),
+    ("Lumen Health meeting cancelled altogether, they've frozen all vendor spend.", "Isabel", set(),
+     {("Lumen Health", "CANCELLED", "altogether")}),
+    ("I don't really like horror movies, pls don't make me watch that on friday", "Ruby",
+     {("Ruby", "DISLIKES", "horror movies")}, {("Ruby", "DISLIKES", "pls don't")}),
+    ("The maintenance contract renews on 1 July at CZK 380,000/year.", "Dmitri", set(),
+     {("CZK", "PRICE", 380000)}),
+    ("I'm not on Facebook anymore, deleted my account.", "Dev", set(), {("Dev", "STOPPED_USING", "account")}),
+    # a budget said for a thing is its budget, not the writer's
+    ("Budget for the offsite is €25k max, including travel.", "Elena", {("offsite", "BUDGET", 25000)},
+     {("Elena", "BUDGET", 25000)}),
+    ("Budget for paid social is 22k.", "Marcus", {("paid social", "BUDGET", 22000)},
+     {("Marcus", "BUDGET", 22000)}),
+    ("H2 travel budget for the whole company is $140k.", "Harriet", set(),
+     {("whole company", "BUDGET", 140000)}),  # control
+    # a habit given up with "don't … anymore"; one that cannot be given up is kept
+    ("I don't drink coffee anymore, switched to green tea.", "Nadia",
+     {("Nadia", "STOPPED_USING", "coffee"), ("Nadia", "USES", "green tea")},
+     {("Nadia", "DISLIKES", "coffee")}),
+    ("I don't drink coffee.", "Nadia", {("Nadia", "DISLIKES", "coffee")}, set()),  # control
+    ("Not vegan tho, I can't give up cheese", "Oscar", set(), {("Oscar", "STOPPED_USING", "cheese")}),
+    ("I gave up cheese.", "Oscar", {("Oscar", "STOPPED_USING", "cheese")}, set()),  # control
+    # what one heard is another's
+    ("Just found out Nordvik Marine's champion, Erik Solberg, moved to Tidewave Shipping as VP Ops.", "Kofi",
+     set(), {("Kofi", "WORKS_AT", "Tidewave Shipping"), ("Kofi", "HAS_ROLE", "VP Ops")}),
+    # a team moved to, a city moved to for a job, a school in a town, flatmates' origins
+    ("FYI I'm no longer on the Growth squad, moved to Retention as of this sprint.", "Renata", set(),
+     {("Renata", "LIVES_IN", "Retention"), ("Renata", "USES", "Retention")}),
+    ("I'm moving to Manchester in January for a new job at Northlight Studios", "Zara",
+     {("Zara", "WORKS_AT", "Northlight Studios")}, {("Zara", "USES", "Manchester")}),
+    ("our eldest, Finn, is going to boarding school in Galway from September.", "Liam", set(),
+     {("Liam", "PLANS_TO_VISIT", "Galway")}),
+    ("moved to Delft! my flatmates are from Brazil and Finland", "Noor", {("Noor", "LIVES_IN", "Delft")},
+     {("Noor", "COMES_FROM", "Brazil")}),
+    ("We are from Brazil.", "Ann", {("Ann", "COMES_FROM", "Brazil")}, set()),  # control
+    # an order cancelled at a plant that is closed is no deal signed
+    ("Redwood Mills cancelled their September order, their plant is closed for renovation.", "Hannah",
+     {("Redwood Mills", "CANCELLED", "September order")}, {("Redwood Mills", "SIGNED", "September order")}),
+    # refunds, a total after "=" and someone else's due date are no price or deadline
+    ("Customer Ostara Bikes reports double charges on 14 invoices. Refunds issued for all 14 ($3,212 total).",
+     "Marta", set(), {("Refunds", "PRICE", 3212)}),
+    ("Quote sent to Orsini: 2 x Pro at €14,000 = €28,000/yr.", "Mateo", set(), {("Pro", "PRICE", 28000)}),
+    ("The Orsini deal is €28,000/yr.", "Mateo", {("Orsini deal", "PRICE", 28000)}, set()),  # control
+    ("Jo's due date is Aug 12.", "Tom", set(), {("Tom", "DEADLINE", "2024-08-12")}),
+    ("The due date is Aug 12.", "Tom", {("Tom", "DEADLINE", "2024-08-12")}, set()),  # control
+    # a weekday said with its day of the month is that day; a monthly meeting is no one meeting
+    ("Reminder that the board meeting is Thursday 21st at 9am.", "Kwame",
+     {("Kwame", "MEETING_AT", "2024-03-21 09:00")},
+     {("Kwame", "MEETING_AT", "2024-03-14")}),
+    ("I'm in a book club now, we meet first Thursday of the month.", "Ethan", set(),
+     {("Ethan", "MEETING_AT", "2024-03-14")}),
+    # a flight taken or to come, said without a subject
+    ("Flying to Boston on Friday.", "Melissa", {("Melissa", "PLANS_TO_VISIT", "Boston")}, set()),
+    ("Flew to Denver last week for the offsite.", "Melissa", {("Melissa", "VISITED", "Denver")}, set()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES)
+def test_statements_readers_found_misread(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set, unwanted: set
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+def test_a_switch_of_tools_begins_on_the_date_it_is_due_by(extractor: BuiltinExtractor) -> None:
+    at = datetime(2024, 1, 22, tzinfo=UTC)
+    for text, tool, day in (
+        ("Pagely: we decided not to renew, moving hosting to Kinsta when the contract expires Feb 28.",
+         "Kinsta", datetime(2024, 2, 29, tzinfo=UTC)),
+        ("We stop using CircleCI, everything moves to GitHub Actions by end of October.", "GitHub",
+         datetime(2024, 10, 31, tzinfo=UTC)),
+        ("6月30日前切换到飞书", "飞书", datetime(2024, 6, 30, tzinfo=UTC)),
+    ):  # fmt: skip
+        found = date_facts(extractor.extract_text(text, actor="Hugo", at=at), at, fallback_text=text)
+        (uses,) = [f for f in found.facts if f.predicate == "USES" and f.object == tool]
+        assert (uses.valid_at, uses.invalid_at) == (day, None), text
