@@ -44,7 +44,7 @@ from engram.ingest.clauses import (
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
 from engram.ingest.fragments import drop_fragments
-from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed
+from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed, undecided
 from engram.ingest.frames_zh import ZH_ELSEWHERE
 from engram.ingest.implied import add_implied_facts
 from engram.ingest.issues import add_reported_issues
@@ -368,8 +368,10 @@ class BuiltinExtractor:
             supposed(sentence, reading.clauses, cue, lang) or never_began(sentence, lang)
         ):
             return []  # 如果…就不用飞书了, "I'd quit Slack", 从来没用过: a stop that did not happen
-        if conditional(sentence, reading.clauses, cue, lang):
-            return []  # "If I become team lead in July", 如果…就给他们打八五折: nothing that happened
+        if conditional(sentence, reading.clauses, cue, lang) or undecided(
+            sentence[clause[0] : clause[1]], sentence[clause[0] : cue], lang
+        ):  # "If I become team lead in July", 如果…就给他们打八五折, 在考虑回去做设计: nothing that happened
+            return []
         source_kind: SourceKind = "stated"
         if hedged(sentence[clause[0] : clause[1]], lang):  # "might be COO", 可能搬去苏州了: a guess
             source_kind, confidence = "inferred", confidence * _HEDGE_WEIGHT
@@ -440,8 +442,10 @@ class BuiltinExtractor:
                 ):
                     continue  # 大学在武汉读的, 在北京上课三天: where one studied once or briefly is no home
                 item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
-                if predicate == "WORKS_AT" and _COMMUTE.match(match.group()):
-                    item_predicate, trust = "WORKS_FROM", "stated"  # 得去北京上班: where the work is
+                if predicate == "WORKS_AT" and (
+                    _COMMUTE.match(match.group()) or _HOME_ELSEWHERE.search(reading.text)
+                ):  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
+                    item_predicate, trust = "WORKS_FROM", "stated"
             elif predicate == "WORKS_AT" and target is not None and DEPARTMENT.search(target):
                 item_predicate = "MEMBER_OF"  # 运营部的宁薇, 财务部方经理: a department, not the employer
             elif predicate == "WORKS_FROM" and (subject_name, "organisation") in message.entities:
@@ -558,6 +562,8 @@ _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "S
 
 _COMMUTE = re.compile(r"去|到")
 """Going to a place to work (去北京上班) says where one works, not where one lives."""
+_HOME_ELSEWHERE = re.compile(r"搬到|搬去|住在|家在")
+"""Where one lives said beside where one works (我们家搬到昆山了，我还在上海上班)."""
 _STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|went to|graduated)\b", re.I)
 """Study that is over (大学在武汉读的, "I studied in Boston")."""
 _STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)

@@ -1,7 +1,8 @@
 """A statement corrected later in its own message: the corrected reading replaces it.
 
-"报名截止1月10日——哦不对，截止改为1月15日", 客户预算80万。不对，是65万, "The budget is $80k. Sorry,
-correction: it's $65k", "My sister lives in Boston. Actually, she lives in Cambridge now": a
+"报名截止1月10日——哦不对，截止改为1月15日", 客户预算80万。不对，是65万, 报价更正：…之前报的是8万，
+漏算了培训，应该是9.6万, "The budget is $80k. Sorry, correction: it's $65k", "My sister lives in Boston.
+Actually, she lives in Cambridge now": a
 correction cue after a fact says the fact was wrong. When a later fact of the same subject and
 predicate follows the cue, the earlier one goes; when only an amount follows it (不对，是65万), the
 nearest earlier fact holding an amount takes it. A plain correction (不对, 说错了, 更正, "no wait",
@@ -24,6 +25,9 @@ _CORRECTION = re.compile(
     r"(?P<weak>其实是|\bactually\b)",
     re.I,
 )
+_MISTAKE = re.compile(r"更正|报错|漏算|算错|写错|说错|搞错|\b(?:typo|miscalculated)\b", re.I)
+_SHOULD_BE = re.compile(r"(?<=[，,；;])\s*(?:应该是|应为|正确的?是|实际是)(?P<weak>(?!))?")
+"""After a mistake owned (报价更正：…之前报的是8万，漏算了培训，应该是9.6万): what it should be corrects."""
 _NEW_AMOUNT = re.compile(
     rf"[\s，,：:—-]*(?:(?:it'?s|it is|is|是|应该是|改为|改成)\s*)?(?P<amount>{AMOUNT})(?![\w%％])", re.I
 )
@@ -35,6 +39,8 @@ Key = tuple[object, ...]
 def apply_corrections(text: str, message: Message) -> None:
     """Drop or amend in ``message`` the facts of ``text`` that a later correction takes back."""
     cues = list(_CORRECTION.finditer(text))
+    if cues and _MISTAKE.search(text):
+        cues += _SHOULD_BE.finditer(text)
     if not cues:
         return
     keys = list(message.facts)

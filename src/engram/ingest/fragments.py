@@ -21,6 +21,7 @@ from engram.nlp.amounts import CURRENCY_CODES
 _PIECE = re.compile(r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$")
 """In any name: a header's bracket, a measure, a version."""
 _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
+_A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")
 _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|though)")
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please)\b.*)")
@@ -61,4 +62,6 @@ def fragment(fact: FactIn) -> bool:
         return True  # "Ben Okafor signed personally", "pls don't make me watch that"
     if fact.predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _WAITED_FOR.match(said):
         return True  # 等女儿高考完: when, not what
+    if fact.predicate == "WORKS_AT" and _A_CLASS.search(fact.subject):
+        return True  # 新东方的周末班: a class, no employee
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙

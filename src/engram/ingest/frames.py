@@ -184,6 +184,26 @@ _CONDITION = {
 _THEN = re.compile(r"就|那|便")
 
 
+_UNDECIDED = {
+    "en": re.compile(
+        r"\b(?:not sure (?:if|whether)|haven't decided|have not decided|undecided|torn between|"
+        r"debating whether)\b",
+        re.I,
+    ),
+    "zh": re.compile(r"(?<!不)考虑(?!到|了|过)|纠结|要不要|还没想好|没想好|还没决定|拿不定"),
+}
+"""A choice not yet made: nothing in its clause happened or holds (我在考虑回去做设计,
+正在纠结是留昆山还是回上海读, "not sure whether to move to Austin")."""
+_MISSED_ONCE = re.compile(r"怀念|想念")
+"""Before a role or a place: what one misses is no more (有点怀念做设计的日子)."""
+
+
+def undecided(clause: str, before_cue: str, lang: Lang) -> bool:
+    """Return True when ``clause`` weighs a choice not yet made, or ``before_cue`` (the clause up to the
+    match) misses what it names: no fact is stated."""
+    return bool(_UNDECIDED[lang].search(clause)) or (lang == "zh" and bool(_MISSED_ONCE.search(before_cue)))
+
+
 def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:
     """Return True when the clause of ``cue`` supposes or plans before it (``SUPPOSED``, counted
     from its last "but" or 但是), or follows a clause that sets a condition ("If they raise the

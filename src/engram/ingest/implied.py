@@ -27,7 +27,9 @@ _CHILDREN = frozenset(
 )  # fmt: skip
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 _SPLIT_UP = re.compile(
-    r"分手|离婚|离了婚|\b(?:broke up|split up|splitting up|breaking up|divorced|divorcing)\b", re.I
+    r"分手|离婚|离了婚|(?<=[友公婆象])分了|"
+    r"\b(?:broke up|split up|splitting up|breaking up|divorced|divorcing)\b",
+    re.I,
 )
 """A couple said to part: the relation ends (我跟男朋友分手了, "my wife and I divorced")."""
 """Kin predicates stated whether or not the relative does anything else in the message."""

@@ -56,7 +56,7 @@ def starts_a_word(sentence: str, position: int) -> bool:
     return word_at(sentence, position) is not None
 
 
-_ORG_SUFFIX = _words(
+ORG_SUFFIX = _words(
     "物流 汽车 教育 医疗 科技 集团 公司 银行 软件 网络 电子 传媒 地产 能源 制药 食品 物业 咨询 证券 保险 "
     "通信 智能 "
     "实业 贸易 控股 股份 电器 家居 餐饮 文化 体育 出版社 医院 工作室 律所 事务所 基金 航空 生物 环保 建设 "
@@ -139,7 +139,7 @@ _REGISTERED = re.compile(
 )
 """A company's registered name, its region in brackets (极光云阁（上海）信息技术有限公司): one name, however
 jieba cuts the unknown words before the region."""
-_QUOTED_FIRM = re.compile(rf"(?<=[“「『])[\u4e00-\u9fff]{{1,6}}(?:{'|'.join(_ORG_SUFFIX)})(?=[”」』])")
+_QUOTED_FIRM = re.compile(rf"(?<=[“「『])[\u4e00-\u9fff]{{1,6}}(?:{'|'.join(ORG_SUFFIX)})(?=[”」』])")
 """第一家是“芊禾乳业”: a name in quotes with an industry word, whatever jieba makes of it (芊/x 禾/ng)."""
 _CUSTOMER_FIELD = re.compile(
     r"(?:(?<=^客户[:：])|(?<=[｜|】\s]客户[:：]))[\u4e00-\u9fffA-Za-z]{2,12}(?=[｜|\s]|$)"
@@ -216,12 +216,12 @@ def structural_mentions(sentence: str) -> list[Found]:
             if first < index:
                 end = start + 2 + (2 if _PHASE.match(sentence, start + 2) else 0)  # 智慧停车项目二期
                 found.append((offsets[first], end, sentence[offsets[first] : end], "project"))
-        elif len(word) >= 4 and has_cjk(word) and word[-2:] in _ORG_SUFFIX and word[:2] not in _NOT_PREFIX:
+        elif len(word) >= 4 and has_cjk(word) and word[-2:] in ORG_SUFFIX and word[:2] not in _NOT_PREFIX:
             lead = start  # one jieba word: 平安保险; after a name, an industry: 凯德/nrt 医疗器械
             if index > 0 and words[index - 1][1] in ("nr", "nrt", "nz") and len(words[index - 1][0]) >= 2:
                 lead = offsets[index - 1]
             found.append((lead, start + len(word), sentence[lead : start + len(word)], "organisation"))
-        elif word in _ORG_SUFFIX and _two_characters(words, index):  # 鼎/ng 信/n 物流: a name jieba cut apart
+        elif word in ORG_SUFFIX and _two_characters(words, index):  # 鼎/ng 信/n 物流: a name jieba cut apart
             found.append(
                 (
                     offsets[index - 2],
@@ -230,7 +230,7 @@ def structural_mentions(sentence: str) -> list[Found]:
                     "organisation",
                 )
             )
-        elif word in _ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
+        elif word in ORG_SUFFIX or word in _BRANCH or word in _PRODUCT_SUFFIX:
             if index == 0 or not _prefix_word(*words[index - 1]) or len(words[index - 1][0]) < 2:
                 continue
             # 巡检机器人 is made to do something (a product); 优必选机器人 is a maker
@@ -305,7 +305,7 @@ def _with_owner(mention: Found, found: list[Found], sentence: str) -> Found:
             return start, end, org[2] + text, kind
     if kind == "document" and (whose := _CONTRACT_OWNER.search(sentence, 0, start)) is not None:
         name = _BEFORE_AN_OWNER.sub("", whose["owner"], count=1)
-        if len(name) >= 4 and name[-2:] in _ORG_SUFFIX:  # its span stays the contract's
+        if len(name) >= 4 and name[-2:] in ORG_SUFFIX:  # its span stays the contract's
             return start - len(whose["what"]), end, name + whose["what"] + text, kind
     return mention
 
@@ -364,7 +364,7 @@ def organisation_beginning_with(name: str, organisations: list[str]) -> str | No
         rest = full[len(name) :]
         if not full.startswith(name) or len(name) < 2:
             continue
-        if has_cjk(name) and rest in _ORG_SUFFIX and rest not in _NAMED_AFTER_PEOPLE:
+        if has_cjk(name) and rest in ORG_SUFFIX and rest not in _NAMED_AFTER_PEOPLE:
             return full
         if not has_cjk(name) and rest.startswith(" ") and name[:1].isupper():
             return full  # Stonebridge after Stonebridge Analytics

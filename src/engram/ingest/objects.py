@@ -100,6 +100,10 @@ def read_objects(
         if kind in ("amount", "number") and (changed := _changed_to(reading.text, span)):
             start, raw = changed.start("obj"), changed.group("obj")  # 从两百万降到一百五十万: the new figure
             span = (start, start + len(raw))
+        rescheduled = _RESCHEDULED.search(raw) if kind == "date" and predicate == "MEETING_AT" else None
+        if rescheduled and _MOVED_FROM_BEFORE.search(reading.text, 0, start):
+            start, raw = start + rescheduled.end(), raw[rescheduled.end() :]  # "from Thursday to Friday 3pm"
+            span = (start, start + len(raw))
         past = False
         if kind == "date":  # only a date's reading depends on its clause's tense
             # the clause the date ends in: "部门会议：周五下午…" opens the date with the colon
@@ -285,6 +289,13 @@ _MOVED_TO = re.compile(
     re.I,
 )
 _WITH_A_DAY = frozenset({"day", "part_of_day", "hour", "minute"})
+
+
+_RESCHEDULED = re.compile(r"\s+to\s+", re.I)
+_MOVED_FROM_BEFORE = re.compile(
+    r"\b(?:push|move|moved|pushed|shift|shifted|reschedule|rescheduled)\b[^.!?]{0,25}\bfrom\s$", re.I
+)
+"""A meeting moved "from" one time "to" another: the new time is the meeting's."""
 
 
 def _moved_from(text: str, start: int, at: datetime | None) -> datetime | None:

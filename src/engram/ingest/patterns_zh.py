@@ -231,8 +231,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:新来的|我们的|公司的)?(?P<obj>实习生|助理|经理|总监){PERSON}(?=跟|和|在|是|负责|，)",
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|助理|经理|总监"),  # not 新同事杨帆: a colleague is no role
-    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?!们|小区)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)", 0.75, kind="value", trigger="区的",
-       stop="UNASSIGNED_FROM"),
+    # 负责华南区的销售, 华东区的销售总监; not 华南区的渠道大会 nor 放弃华北区的政府项目 (an event, a project)
+    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?!们|小区)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)"
+       r"(?![^，。！？；]{0,6}?(?:大会|会议|活动|峰会|年会|项目))(?=[^，。！？；]{0,6}?(?:销售|渠道|业务|客户|市场|总监|经理|负责人|团队))",
+       0.75, kind="value", trigger="区的", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后|一直)?"
        r"(?:是|由)?我(?:来)?(?:负责|管|跟)", 0.8, subject="speaker", kind="value", trigger="这块|这边|这部分|这一块"),
     zh("RESPONSIBLE_FOR", r"(?P<obj>[\u4e00-\u9fff]{2}区)的[^，。！？；]{0,10}由我", 0.75, subject="speaker", kind="value",

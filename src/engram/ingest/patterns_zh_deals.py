@@ -173,8 +173,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("CONTACT", rf"(?:以后|今后|之后|往后|后续|日常对接|对接)[^，。；！]{{0,10}}?(?:直接|都|就)?找(?=他们|对方){CONTACT_NAME}", 0.8,
        subject="topic", kind="entity", object_type="person", require_mention=True, trigger="找"),
     # 现在由行政部的邵斌跟我们对接: the organisation's contact, of a department
-    zh("CONTACT", rf"由(?:[\u4e00-\u9fff]{{2,5}}部的)?{CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
-       subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),
+    zh("CONTACT", rf"(?<!客户)由(?:[\u4e00-\u9fff]{{2,5}}部的)?{CONTACT_NAME}(?:来)?(?:跟|和|与)?(?:我们|我方)?(?:对接|联系)", 0.8,
+       subject="topic", kind="entity", object_type="person", require_mention=True, trigger="对接|联系"),  # not 两个客户由宋佳怡对接 (ours)
     # a signature line: 云峰数据 客户经理 覃小川, 清源餐饮集团 行政部 包丽华, 启信科技｜客服主管｜卫兰
     zh("WORKS_AT", rf"^(?!(?:家长|学生|同学|客户|业主|患者|用户|会员|粉丝|\S{{0,6}}?(?:周报|日报|月报|纪要|总结|汇报|复盘|小结|简报))"
        rf"{_BAR})"  # 家长 尹红, 周报 马超: who signs or writes, not where

@@ -59,8 +59,9 @@ _OUTSIDE = re.compile(
 """Who works for a firm from outside ("outside counsel for Fenwick & Roe"): its adviser, not its employee."""
 _YOURS = re.compile(r"贵司|贵公司|您|你们")
 """Whose an order is when said right before it (贵司订购的): the addressee's."""
-_CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的")
-"""新领导是从华为过来的郭总: where someone came from is a former employer, not a current one."""
+_CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的|(?<![做拿弄搞说写想])出来的")
+"""新领导是从华为过来的郭总, 华为出来的刘老师: where someone came from is a former employer, not a
+current one."""
 _NOT_A_PRICE = re.compile(
     r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多|降价|涨价|补)了?$|"
     r"(?:stra(?:ß|ss)e|street|st\.?|road|rd\.?|avenue|ave\.?|lane|way|blvd\.?|weg|gasse|platz)\s$",
@@ -87,7 +88,18 @@ _MONTHS_MINUTES = re.compile(
 )
 _MOVE_BACK = re.compile(r"\bmov(?:e|es|ed|ing)\s$", re.I)
 """Before "back from Vancouver": a home left, no trip."""
-_A_YEAR = re.compile(r"(?:19|20)\d\d")
+_SEEN_OFF = re.compile(
+    r"送(?:女儿|儿子|孩子|闺女|娃|他|她)[^，。；]{0,2}$|送(?:女儿|儿子|孩子|闺女|娃|他|她)去"
+)
+_MOVED_AWAY = re.compile(r"[^，。；]{0,20}?(?:改到|改成|改在|推迟到|推到|挪到|调到|延到|延期到|提前到)")
+_PARTNERS = r"(?:男朋友|女朋友|男友|女友|对象|老公|老婆|未婚夫|未婚妻|室友)"
+_PARTNER_IS = re.compile(rf"(?<!我)(?<!我的){_PARTNERS}(?:也|都)?是")
+_ANOTHER_WEDS = re.compile(
+    r"(?:妹|姐|哥|弟|儿子|女儿|闺蜜|朋友|同事|表[姐妹哥弟])(?:要|快|准备|打算)?(?:结婚|订婚)"
+)
+_PARTNER_THEN = re.compile(rf"{_PARTNERS}[，,]\s*$")
+_A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
+"""An object that is only a year ("a $2M budget for 2025", 2025年预算会议)."""
 _APPOSITIVE_NAME = re.compile(
     r",\s(?-i:[A-Z][\w'’-]+)(?:\s(?:de\s|van\s|von\s|da\s|di\s|le\s)?(?-i:[A-Z][\w'’-]+))+"
 )
@@ -141,6 +153,8 @@ _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
+_RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
+_NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
 _TEAM_TALK = re.compile(
     r"\b(?:squad|pod|tribe|department|dept)\b|"
     r"\b(?:on|off|left|from|joined) (?:the|a|my|our) (?:[\w-]+ )?team\b",
@@ -222,6 +236,8 @@ _A_QUARTER = re.compile(r"(?:今年|明年|下半年|上半年)?(?:Q[1-4]|[一�
 _WENT_TO_WORK = re.compile(rf"(?:{LEFT_FOR}|(?:调岗|转岗|调动)了?[，,]?)(?:去了|到了)(?!一?趟|一次)", re.I)
 """Where one went right after leaving or a transfer (周涛离职（去了美团）, 曹工调岗了，去了生产部) is
 where one works now, not a visit."""
+_TO_WORK_THERE = re.compile(r"(?:做|当|上班|工作|任职|实习)(?!了)")
+"""After where one went: to work there (去了一家保险公司做培训), not a visit."""
 _FIRM_MOVE = re.compile(rf"\bfrom\s(?:[\w&'’.-]+\s){{0,4}}?(?:{'|'.join(sorted(ORG_WORDS))})\.?\s+to\s+$")
 """A move from one firm to another ("moved from Pelloway Insurance to Granbury Mutual"): a job, no home."""
 _TO_AN_EMPLOYER = re.compile(
@@ -291,7 +307,9 @@ def refused(
             _BOUGHT_AT.search(sentence, obj_start, match.end())
             or _PLACE_SET.search(sentence, 0, match.start())
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
-        held_by_another = sought or succeeded or appositive or came_from or cleft or left
+        seen_off = bool(_SEEN_OFF.search(sentence, clause[0], match.start() + 1))  # 送女儿去杭州报到了
+        seen_off = seen_off or _partners(sentence, clause, match.start())  # 新交了男朋友，是做律师的
+        held_by_another = sought or succeeded or appositive or came_from or cleft or left or seen_off
         return bool(
             held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
         )
@@ -417,6 +435,22 @@ def refused(
             or quarter
             or teams
         )
+    if predicate == "STUDIES_AT" and _SEEN_OFF.search(sentence, clause[0], match.start() + 1):
+        return True  # 送女儿去杭州报到了: the one seen off goes there
+    if predicate == "MEETING_AT" and (
+        _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
+    ):
+        return True  # 下午两点跟…的会议改到明天上午10点: the old time
+    if predicate == "MEETING_AT" and _A_YEAR.fullmatch(match.group("obj").strip()):
+        return True  # 2025年预算会议: the year the meeting is about, not its day
+    if predicate == "COMES_FROM" and _partners(sentence, clause, match.start()):
+        return True  # 对象是个英国人: the partner's
+    if predicate == "CUSTOMER_OF" and is_place(match.group("obj")):
+        return True  # 打算年底在深圳买房: where one buys, no supplier
+    if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
+        return True  # 吃素破功了, 破戒了，又抽上了: given up no more
+    if predicate == "ALLERGIC_TO" and _NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2):
+        return True  # 我对海鲜不过敏
     if (
         predicate == "COMES_FROM"
         and match.group().startswith("are ")
@@ -507,7 +541,9 @@ def refused(
     if predicate == "ORDERED" and _YOURS.search(sentence, max(clause[0], match.start() - 4), match.start()):
         return True  # 贵司订购的工牌: the addressee's order, whose company goes unnamed
     if predicate == "VISITED":
-        went_to_work = _WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end())
+        went_to_work = _WENT_TO_WORK.search(sentence, max(0, match.start() - 8), match.end()) or (
+            _TO_WORK_THERE.search(match.group("obj"), 2)  # 去了一家保险公司做培训: a job
+        )
         return bool(went_to_work or _MOVE_BACK.search(sentence, 0, match.start()))
     if predicate == "PLANS_TO_VISIT":
         obj = match.group("obj")
@@ -519,6 +555,15 @@ def refused(
 
 
 _JOINED = re.compile(r"\band\s(?:then\s)?(?:joined|moved to|went to|started at)\b|\bto join\b", re.I)
+
+
+def _partners(sentence: str, clause: tuple[int, int], start: int) -> bool:
+    """Return True when what is said at ``start`` is of a partner just named (对象是个英国人, 我新交了男朋友，
+    是做律师的), not of the speaker."""
+    weds = _PARTNER_IS.search(sentence, clause[0], start + 1) and _ANOTHER_WEDS.search(sentence, 0, clause[0])
+    return bool(weds) or bool(
+        _PARTNER_THEN.search(sentence, 0, clause[0]) and sentence.startswith("是", clause[0])
+    )
 
 
 def joined_before(sentence: str, start: int, end: int) -> bool:

@@ -20,6 +20,7 @@ from engram.ingest.frames import EN_NAME_WORD, EN_PERSON_NAME
 from engram.ingest.mentions import Mention, is_first_name, is_surname, overlaps
 from engram.ingest.mentions_zh import is_unknown_word, is_whole_word, word_at
 from engram.ingest.parents import parent_pair
+from engram.models.graph import Scalar
 
 Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
@@ -139,6 +140,10 @@ EN_THEIR_KIN = re.compile(
 _EN_CHAIN_NAME = re.compile(rf",?\s(?P<name>{EN_PERSON_NAME})")
 
 
+_ZH_PARENT_OF = re.compile(r"^(?P<child>[\u4e00-\u9fff]{1,3}?)(?:妈妈?|爸爸?|妈咪|爹)$")
+"""A parent known by the child's name (豆豆妈, 乐乐爸): the child is named in what they write."""
+
+
 def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[Mention]) -> list[Mention]:
     """Return the relatives a speaker names in ``sentence`` as person mentions.
 
@@ -232,6 +237,15 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             if name is None and following is not None:
                 name, end = following.name, following.end
             out.append(_relative(match, name, canonical, predicate, actor, lang, end=end))
+        named_after = _ZH_PARENT_OF.match(actor or "")
+        for match in re.finditer(re.escape(named_after["child"]), sentence) if named_after else ():
+            if not sentence.startswith(("妈", "爸"), match.end()) and not overlaps(
+                match.start(), match.end(), [(m.start, m.end) for m in out]
+            ):  # 豆豆妈 writes 豆豆开始学钢琴了: her child
+                attributes: dict[str, Scalar | None] = {"relation": "孩子", "kin": "CHILD_OF"}
+                out.append(
+                    Mention(match.start(), match.end(), match.group(), "person", attributes, relative=True)
+                )
     others = [(m.start, m.end) for m in out if m.type == "group"]
     return [m for m in out if m.type == "group" or not overlaps(m.start, m.end, others)]
 

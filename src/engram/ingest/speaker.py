@@ -8,6 +8,7 @@ import re
 
 from engram.ingest.frames import ZH_ROLE
 from engram.ingest.mentions import is_first_name
+from engram.ingest.mentions_zh import ORG_SUFFIX
 from engram.ingest.reading import Message, Sentence
 from engram.ingest.subjects import nearest_subject
 
@@ -150,11 +151,15 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
 
 
+_ZH_FIRM_ENDS = "|".join(sorted(ORG_SUFFIX | {"旅游"}, key=len, reverse=True))
 _ZH_ACCOUNT_NOTE = re.compile(
     r"^\s*(?:【[^】]{0,12}】\s*)?(?:客户[:：]\s*[^\s，。：:]{2,16}[。｜|\s]|"
-    r"[^\s，。：:]{2,16}\s?(?:客户)?(?:二次)?(?:拜访|回访)(?:记录|小结|纪要)?[。：:，\s])"
+    r"[^\s，。：:]{2,16}\s?(?:客户)?(?:二次)?(?:拜访|回访)(?:记录|小结|纪要)?[。：:，\s]|"
+    r"(?:拜访|回访)(?:记录|小结|纪要)[：:]|"
+    rf"[^\s，。：:]{{1,10}}(?:{_ZH_FIRM_ENDS})[：:])"
 )
-"""A sales note's first words: 恒泽新能源 拜访。, 远帆汽配客户拜访小结：, 客户：瑞拓医疗器械。"""
+"""A sales note's first words: 恒泽新能源 拜访。, 远帆汽配客户拜访小结：, 客户：瑞拓医疗器械。, 拜访记录：…,
+锦程旅游：… (a firm's name, then a colon)."""
 
 
 def account_note(text: str) -> bool:

@@ -1,0 +1,97 @@
+"""Chinese statements a further round of fresh readers found misread, fixed as classes: pieces of a
+sentence read as things (a header's bracket, a measure, a version, a relative, a time waited for, something
+learnt), a choice not yet made (考虑, 纠结, 还没想好), a past missed (怀念), a home bought in a town, a habit
+broken again (破戒), an allergy denied, a former employer (华为出来的), a year that is no meeting's day, a
+meeting moved from a time, a workplace beside a new home, a child seen off, a job gone to, a partner's origin
+or trade, a couple parted, a child named in the parent's name (豆豆妈), a region's event or project, a figure
+corrected after a mistake owned, a sales note opening on its customer, our colleague who handles two
+customers (sentences written for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, read, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # pieces of the sentence are no things
+    ("【CRM跟进】今天上午拜访了星辰物流的采购经理刘建华，预算大概在40万以内。", "王磊",
+     {("刘建华", "WORKS_AT", "星辰物流")}, {("CRM", "RESPONSIBLE_FOR", "】今天上午拜访")}),
+    ("我以前特别爱喝奶茶，现在一口都不喝了，控糖中", "婷婷", set(), {("婷婷", "STOPPED_USING", "一口")}),
+    ("我爸跑了两周就放弃了，说膝盖不好", "小芳", set(), {("小芳的爸爸", "STOPPED_USING", "我爸")}),
+    ("提醒：法务要求所有合同模板从6月1日起换成新版，旧模板不能再用了。", "方琳",
+     set(), {("方琳", "USES", "新版")}),
+    ("我跟老婆计划等女儿高考完，7月份一家人去新疆自驾", "老宋",
+     set(), {("老宋的老婆", "PLANS_TO", "等女儿高考完")}),
+    ("最近在学做烘焙，周末烤了个戚风，塌了", "黄子琪", set(), {("黄子琪", "WORKS_AT", "学做烘焙")}),
+    ("青禾食品这边我接手了，下周一先去拜访一下他们的IT负责人汪洋", "邵婧",
+     set(), {("汪洋", "WORKS_AT", "一下他们")}),
+    ("日语班报了，新东方的周末班，每周日下午", "晨晨", set(), {("周末班", "WORKS_AT", "新东方")}),
+    # a choice not yet made, a past one misses
+    ("我在考虑回去做设计，可能下个月提离职，还没想好", "小美", set(), {("小美", "HAS_ROLE", "设计")}),
+    ("产品经理真难，有点怀念做设计的日子", "小美", set(), {("小美", "HAS_ROLE", "设计")}),
+    ("我是做设计的", "小美", {("小美", "HAS_ROLE", "设计")}, set()),  # control
+    ("我在考虑要不要辞职去读博，还没想好", "潘越", set(), {("潘越", "STUDIES_AT", "考虑要不要辞职去")}),
+    ("我儿子明年要上初中了，正在纠结是留昆山还是回上海读", "阿飞",
+     set(), {("阿飞的儿子", "PLANS_TO_VISIT", "上海")}),
+    # a home bought in a town is no supplier; a habit broken again is no stop; an allergy denied
+    ("我跟女朋友打算年底在深圳买房", "小陈", set(), {("小陈", "CUSTOMER_OF", "深圳")}),
+    ("吃素破功了，昨天没忍住吃了顿烤肉", "大刘", set(), {("大刘", "DIET", "吃素")}),
+    ("破戒了，又抽上了，压力太大", "大刘", set(), {("大刘", "STOPPED_USING", "破")}),
+    ("我对海鲜不过敏哈，之前那次是吃坏了肚子", "小九",
+     set(), {("小九", "ALLERGIC_TO", "海鲜不"), ("小九", "ALLERGIC_TO", "海鲜")}),
+    ("我对海鲜过敏", "小九", {("小九", "ALLERGIC_TO", "海鲜")}, set()),  # control
+    # a former employer; a year that is no meeting's day; a meeting moved away from a time
+    ("培训确定了：讲师是华为出来的刘老师", "冯涛", set(), {("刘老师", "WORKS_AT", "华为")}),
+    ("2025年预算会议定在12月10日，请各区域负责人12月5日前提交预算草案。", "王磊",
+     {("王磊", "MEETING_AT", "2024-12-10")}, {("王磊", "MEETING_AT", "2025-01-01")}),
+    ("下午两点跟华睿科技的线上会议改到明天上午10点了，对方CTO临时有事。", "赵敏",
+     {("赵敏", "MEETING_AT", "2024-03-14 10:00")}, {("赵敏", "MEETING_AT", "2024-03-13 14:00")}),
+    # where one works beside a new home; a child seen off; a job gone to
+    ("我们家搬到昆山了，我还在上海上班，每天坐高铁通勤", "阿飞",
+     {("阿飞", "LIVES_IN", "昆山"), ("阿飞", "WORKS_FROM", "上海")}, {("阿飞", "LIVES_IN", "上海")}),
+    ("8月底送女儿去杭州报到了，宿舍四人间", "老宋", set(), {("老宋", "WORKS_FROM", "杭州")}),
+    ("我换工作了，从银行出来去了一家保险公司做培训", "莉莉", set(), {("莉莉", "VISITED", "保险公司")}),
+    # a partner's origin or trade; a couple parted
+    ("我妹要结婚了，对象是个英国人，明年在苏格兰办婚礼", "小鹏",
+     set(), {("小鹏的妹妹", "COMES_FROM", "英国")}),
+    ("我新交了男朋友，是做律师的，比我大两岁", "欣欣", set(), {("欣欣", "HAS_ROLE", "律师")}),
+    ("我男朋友是四川人，无辣不欢", "丹丹", {("丹丹的男朋友", "COMES_FROM", "四川")}, set()),  # control
+    # a child named in the parent's name
+    ("豆豆开始学钢琴了，老师说他手指挺长适合弹琴", "豆豆妈",
+     {("豆豆", "STUDIES", "钢琴"), ("豆豆", "CHILD_OF", "豆豆妈")}, {("豆豆妈", "STUDIES", "钢琴")}),
+    # a region's event or project is no one's duty
+    ("华南区的渠道大会定在6月14日，地点广州白云国际会议中心", "孙浩",
+     set(), {("孙浩", "RESPONSIBLE_FOR", "华南区")}),
+    ("我们决定放弃华北区的政府项目，投入产出比太低", "王磊", set(), {("王磊", "RESPONSIBLE_FOR", "华北区")}),
+    ("我下个月起调到深圳分公司，负责华南区的销售。", "张伟",
+     {("张伟", "RESPONSIBLE_FOR", "华南区")}, set()),  # control
+    # a figure corrected after a mistake owned
+    ("报价更正：海川贸易的实施费用之前报的是8万，漏算了培训，应该是9.6万", "崔浩然",
+     {("海川贸易", "PRICE", 96000)}, {("海川贸易", "PRICE", 80000)}),
+    # a sales note opening on its header: the customer's tools
+    ("拜访记录：新隆电子采购部经理方舟，对价格很敏感。目前在用金蝶的系统，合同今年12月到期。", "魏来",
+     {("新隆电子", "USES", "金蝶")}, {("魏来", "USES", "金蝶")}),
+    ("锦程旅游：试用两周了，反馈很好，打算正式采购50个坐席。", "邓超然",
+     set(), {("邓超然", "PLANS_TO", "正式采购50个坐席")}),
+    # our colleague who handles two customers works at neither
+    ("期间瑞丰农业和方圆地产两个客户由宋佳怡对接，紧急事项可以找我们组长唐鹏。", "梁晨", set(),
+     {("宋佳怡", "WORKS_AT", "方圆地产"), ("方圆地产", "CONTACT", "宋佳怡")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES)
+def test_statements_readers_found_misread(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set, unwanted: set
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+def test_a_couple_parted_ends_their_relation(extractor: BuiltinExtractor) -> None:
+    (partner,) = [
+        f
+        for f in read(extractor, "我跟女朋友分了，别问了", actor="阿杰").facts
+        if f.predicate == "PARTNER_OF"
+    ]
+    assert (partner.subject, partner.object, partner.negated) == ("阿杰的女朋友", "阿杰", True)
