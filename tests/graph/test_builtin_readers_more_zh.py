@@ -75,6 +75,11 @@ CASES: list[Case] = [
      {("新隆电子", "USES", "金蝶")}, {("魏来", "USES", "金蝶")}),
     ("锦程旅游：试用两周了，反馈很好，打算正式采购50个坐席。", "邓超然",
      set(), {("邓超然", "PLANS_TO", "正式采购50个坐席")}),
+    # found unread: pets named after their kind, two pets each named, a breed between
+    ("我家那只柯基叫可乐，今天带去打了疫苗", "何佳", {("何佳", "HAS_PET", "可乐")}, set()),
+    ("我养了两只仓鼠，一只叫饺子一只叫汤圆", "戴欣",
+     {("戴欣", "HAS_PET", "饺子"), ("戴欣", "HAS_PET", "汤圆")}, set()),
+    ("又领养了一只小狗，柴犬，叫豆包", "小芳", {("小芳", "HAS_PET", "豆包")}, set()),
     # our colleague who handles two customers works at neither
     ("期间瑞丰农业和方圆地产两个客户由宋佳怡对接，紧急事项可以找我们组长唐鹏。", "梁晨", set(),
      {("宋佳怡", "WORKS_AT", "方圆地产"), ("方圆地产", "CONTACT", "宋佳怡")}),

@@ -94,7 +94,7 @@ _RESPONSIBILITY = (
 )
 """What one owns as a task, not as a possession ("owns the vendor decision")."""
 _BREEDS = (
-    "corgi|labrador|lab|golden retriever|retriever|poodle|beagle|husky|pug|terrier|dachshund|shepherd|"
+    "corgi|labrador|lab|golden retriever|retriever|poodle|beagle|husky|pug|terrier|dachshund|shepherd|greyhound|"
     "bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
 )
 """Dog breeds and cat words that name a pet as well as "dog" or "cat" do."""
@@ -168,10 +168,14 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own
     en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting|moved into|"
-       rf"found|got) "
-       rf"(?:a|our|the|my|their) (?:new |first )?(?:house|home|condo|"
-       rf"townhouse|apartment|flat|place) in {EN_OBJ}", 0.75, require_mention=True, object_type="place", strict=True,
-       supposable=True, trigger="bought|buying|closed on|purchased|lease|rent|moved into|found|got"),
+       rf"found|got|moved to) "
+       rf"(?:a|an|our|the|my|their) (?:(?!in\b)[\w-]+ ){{0,4}}?(?:house|home|condo|"
+       rf"townhouse|apartment|flat|place|studio) (?:(?!in\b)[\w-]+ ){{0,3}}?in {EN_OBJ}", 0.75, require_mention=True,
+       object_type="place", strict=True, supposable=True,
+       trigger="bought|buying|closed on|purchased|lease|rent|moved into|found|got|moved to"),
+    # "New place is in Bristol": a new home
+    en("LIVES_IN", rf"\b(?:(?:our|my|the) )?new (?:place|flat|apartment|house|home) is in {EN_OBJ}", 0.75,
+       require_mention=True, object_type="place", strict=True, trigger="new"),
     # "Based in Leicester", "I'm based out of Austin": where one lives and works from
     en("LIVES_IN", rf"(?:^|(?<=[.!;]\s)|\b(?:I'm|I am|we're|we are|is|are)\s(?:now\s|currently\s)?)based (?:in|out of) {EN_OBJ}", 0.75,
        require_mention=True, object_type="place", trigger="based"),
@@ -491,10 +495,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
                "lizard|gecko|bird|fish|ferret|pet"),
     # "I got a puppy, a corgi called Waffles": a pet, or its breed, named later
-    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three|a second)\s(?:new\s|little\s|rescue\s)?(?P<kind>{EN_PET}|{_BREEDS})s?"
-       rf"(?:,|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
+    en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three|a second)\s(?:(?!named\b|called\b)[\w-]+\s){{0,2}}?"
+       rf"(?P<kind>{EN_PET}|{_BREEDS})s?(?:,|!+|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
        0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
+    # "we have two cats, Pixel and Byte", "new cat!! his name is Dumpling": pets named after their kind
+    en("HAS_PET", rf"\b(?:we|I) (?:have|got|adopted) (?:two|three|a couple of) (?P<kind>{EN_PET})s,\s{EN_NAMES}\b", 0.8,
+       kind="entity", object_type="animal", split=True, trigger="have|got|adopted"),
+    en("HAS_PET", rf"\b(?:new|our|my) (?P<kind>{EN_PET})\b[^.?]{{0,6}}?[!.]+\s(?:his|her|its) name is\s{EN_NAMES}\b", 0.8,
+       kind="entity", object_type="animal", split=True, trigger="name is"),
     # "Leila Haddad will join us as Product Designer on April 1": the role one joins in
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:will |has |just |officially |is )*(?:join|joins|joined|joining) "
        rf"(?:us|the team|our team) as (?:a |an |our |the )?(?P<obj>{EN_ROLE})\b", 0.8, subject="group",

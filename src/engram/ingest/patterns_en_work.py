@@ -223,7 +223,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )(?<![Dd]ropped )(?<![Dd]ropping )(?<![Dd]rop )(?<!off )(?<!picked up )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b){_EVENT_AFTER}(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
-    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?:an? (?:[\w-]+ ){{0,2}}?[\w-]+, )?+"
+    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?:an? (?:[\w-]+ ){{0,2}}?[\w-]+(?:, | called | named ))?+"
        rf"(?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
@@ -245,10 +245,10 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),
-    en("WORKS_AT", rf"\b(?:joined|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}"
+    en("WORKS_AT", rf"\b(?:joined|joining|joins|will join|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}"
        rf"(?=(?:\s(?:in|on|last|this|back in)\s\w+)?\sas\s(?:(?:a|an|the|our|their)\s)?(?:new\s)?"
        rf"(?!student|volunteer|officer|intern){EN_ROLE}\b)", 0.85,
-       require_mention=True, object_type="organisation", trigger="join"),  # joined Acme (in May) as head of…
+       require_mention=True, object_type="organisation", trigger="join"),  # joined Acme (in May) as head of…, joining
     # "I accepted an offer from Norrland Systems", "accepted Ferrowind's offer": the employer to be (not
     # what we or they accept: "We accepted an offer from the Hendersons on our house")
     en("WORKS_AT", rf"{_ONES_OWN_ACCEPTANCE}(?:the |an |their |a )?(?:job )?offer (?:from|at|with) "

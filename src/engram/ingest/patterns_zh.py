@@ -523,7 +523,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:取名|起名|名字)叫?(?P<obj>[\u4e00-\u9fff]{1,4}?)(?=[，。！？；,]|$)", 0.85, kind="entity",
        object_type="animal", trigger="取名|起名|名字"),
     # 家里新来了只金毛，叫栗子: a pet arrived, named in the next clause
-    zh("HAS_PET", rf"(?:新来了|新添了|来了|添了|多了|领了|领养了|收养了|捡了)(?:一只|一条|两只|只|条)(?P<kind>{PET})[，,](?:叫|名叫)"
+    zh("HAS_PET", rf"(?:新来了|新添了|来了|添了|多了|领了|领养了|收养了|捡了)(?:一只|一条|两只|只|条)(?P<kind>{PET})"
+       rf"(?:[，,][\u4e00-\u9fff]{{1,4}})?[，,](?:叫|名叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="叫"),
     zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\" ]?(?P<obj>(?![\u4e00-\u9fff]?了){_NOT_A_TIME}"
@@ -533,6 +534,15 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_PET", rf"(?:我|我们)家(?:里)?(?:的|那只)?(?P<kind>{PET})[^。！？!?]{{0,30}}?[，,](?:它)?(?:名字)?叫[“\"]?"
        r"(?P<obj>[\u4e00-\u9fff]{1,3}?)[”\"]?(?=[，。！？；,]|$)", 0.8, kind="entity", object_type="animal",
        introduces=True, trigger="叫"),
+    # 我家那只柯基叫可乐: one's pet named right after its kind
+    zh("HAS_PET", rf"(?:我|我们)家(?:里)?(?:的|那只|那条)?(?P<kind>{PET})(?:叫|名叫)[“\"]?(?P<obj>[\u4e00-\u9fff]{{1,3}}?)[”\"]?"
+       r"(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal", trigger="叫"),
+    # 养了两只仓鼠，一只叫饺子一只叫汤圆: two pets, each named
+    zh("HAS_PET", rf"(?:养了?|有|领养了?)(?:两只|两条|俩)(?P<kind>{PET})[，,]?(?:一只|一个|一条)叫(?P<obj>[\u4e00-\u9fff]{{1,3}}?)"
+       r"[，,]?(?:一只|一个|一条|另一只)叫", 0.8, kind="entity", object_type="animal", trigger="一只叫|一条叫"),
+    zh("HAS_PET", rf"(?:养了?|有|领养了?)(?:两只|两条|俩)(?P<kind>{PET})[，,]?(?:一只|一个|一条)叫[\u4e00-\u9fff]{{1,3}}?"
+       r"[，,]?(?:一只|一个|一条|另一只)叫(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.8, kind="entity",
+       object_type="animal", trigger="一只叫|一条叫"),
     # 它叫“可乐”，柯基，两岁了: a pet named, then its kind
     zh("HAS_PET", rf"它(?:叫|名叫)[“\"]?(?P<obj>[\u4e00-\u9fff]{{1,3}}?)[”\"]?[，,](?:是)?(?:一只)?(?P<kind>{PET})", 0.8,
        kind="entity", object_type="animal", trigger="它叫|它名叫"),
