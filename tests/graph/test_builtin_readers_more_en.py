@@ -87,6 +87,15 @@ CASES: list[Case] = [
      set()),
     ("Not living in Lyon anymore btw, moved to Montreal in November for my PhD at McGill", "Hugo",
      {("Hugo", "LIVES_IN", "Montreal"), ("Hugo", "MOVED_FROM", "Lyon")}, set()),
+    # a ticket's or a complaint's fault, of its customer when no product is named; none once it is closed
+    ("Ticket #4471 – Brightwater Dental reports calendar sync fails since the 2.3 update.", "Marta",
+     {("Brightwater Dental", "HAS_ISSUE", "calendar sync fails since the 2.3 update")}, set()),
+    ("Customer Greenleaf Organics is complaining that CSV exports time out above 50k rows.", "Liam",
+     {("Greenleaf Organics", "HAS_ISSUE", "CSV exports time out above 50k rows")}, set()),
+    ("Brightwater Dental opened another ticket (#5702): SMS reminders are sent twice. Investigating.",
+     "Marta", {("Brightwater Dental", "HAS_ISSUE", "SMS reminders are sent twice")}, set()),
+    ("Ticket #4471 – Brightwater Dental reports appointment sync fails. Fixed in 2.3.1, closing it.", "Marta",
+     set(), {("Brightwater Dental", "HAS_ISSUE", "appointment sync fails")}),
     # a flight taken or to come, said without a subject
     ("Flying to Boston on Friday.", "Melissa", {("Melissa", "PLANS_TO_VISIT", "Boston")}, set()),
     ("Flew to Denver last week for the offsite.", "Melissa", {("Melissa", "VISITED", "Denver")}, set()),

@@ -73,6 +73,7 @@ from engram.ingest.speaker import (
 )
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
+from engram.ingest.tickets import add_ticket_issues
 from engram.ingest.topics import (
     TOPIC_HOLDERS_LATER,
 )
@@ -210,6 +211,7 @@ class BuiltinExtractor:
                 message.add_fact(fact)
             if not questioned:
                 add_reported_issues(reading, message)
+                add_ticket_issues(reading, message, following)
             self._observe(reading, message)
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)

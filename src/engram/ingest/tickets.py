@@ -1,0 +1,106 @@
+"""Faults a support ticket or a complaint reports of a customer, when no product is named.
+
+工单#20431 客户：鼎盛医疗 问题：导出报表超过5万行就报500错误, 客户投诉：方圆地产反映系统每天早上9点
+左右特别卡, 海川贸易提了一个bug：安卓端消息推送收不到, "Ticket #4471 – Brightwater Dental reports appointment
+sync fails since the 2.3 update", "Customer Greenleaf Organics is complaining that CSV exports time out": the
+customer HAS_ISSUE the fault, as said up to the ticket's next field or sentence. A fault said of a product
+is that product's (engram.ingest.issues) and is not read again here; a ticket said to be fixed or closed, a
+fault supposed or asked about, or one without a word of failure, gives nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.issues import FAULT
+from engram.ingest.reading import Message, Sentence
+from engram.models.graph import FactIn
+from engram.nlp.tokenize import has_cjk
+
+_ZH_FAULT_END = r"(?=[，,；;]?\s*(?:已|状态|优先级|原因|处理|转|工单|分配|给了|麻烦|请)|[。；;！!]|$)"
+_ZH_NAME = r"(?P<customer>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
+_ZH = (
+    re.compile(
+        rf"客户[：:]\s*{_ZH_NAME}\s*[｜|，,]?\s*问题[：:]\s*(?P<fault>[^。；;]{{2,40}}?){_ZH_FAULT_END}"
+    ),
+    re.compile(
+        rf"(?:客户投诉|客诉)[：:｜|]\s*(?:客户)?{_ZH_NAME}(?:反馈|反映|说|投诉)(?P<fault>[^。；;]{{2,40}}?){_ZH_FAULT_END}"
+    ),
+    re.compile(rf"客户{_ZH_NAME}(?:投诉|反馈|反映)[：:]\s*(?P<fault>[^。；;]{{2,40}}?){_ZH_FAULT_END}"),
+    re.compile(
+        rf"^{_ZH_NAME}提了(?:一个|个)?(?:bug|BUG|问题)[：:]\s*(?P<fault>[^。；;]{{2,40}}?){_ZH_FAULT_END}"
+    ),
+)
+_EN_NAME = r"(?P<customer>(?-i:[A-Z][\w&'.-]*)(?:\s(?:&\s)?(?-i:[A-Z][\w&'.-]*)){0,3})"
+_EN_FAULT = r"(?P<fault>(?:[^.;!?]|\.(?=\d)){4,90}?)(?=\.\s|[.;!?](?!\d)|\s[—–-]\s|$)"
+_EN = (
+    re.compile(
+        rf"\bticket\s#?\d+\s*(?:[–—:-]|from)\s*(?:customer\s|(?:a\s)?users?\s(?:at|from)\s)?{_EN_NAME}"
+        rf"(?::\s|\s(?:reports?|says?|(?=can't|cannot|is unable|are unable|keeps?)))\s?(?:that\s)?"
+        rf"{_EN_FAULT}",
+        re.I,
+    ),
+    re.compile(
+        rf"\bcustomer\s{_EN_NAME}\s(?:is\s)?(?:complaining|reports?|reported)\s(?:that\s)?{_EN_FAULT}", re.I
+    ),
+    re.compile(rf"^{_EN_NAME}\sopened\s(?:another|a|a new)\sticket(?:\s\(#?\d+\))?:\s{_EN_FAULT}", re.I),
+    re.compile(rf"^{_EN_NAME}\s(?:escalation|complaint):\s(?:their\s|the\s)?{_EN_FAULT}", re.I),
+)
+_FAILING = re.compile(
+    rf"{FAULT.pattern}|收不到|失败|丢了|无法|不能|卡|慢|报错|延迟|锁定|没有?按时|没有?收到|"
+    r"\b(?:can't|cannot|unable|wrong|twice|not (?:receiv|sync|load|work)\w*)\b",
+    re.I,
+)
+_CLOSED = re.compile(r"关单|已关闭|已修复|已解决|\b(?:closed|closing it|resolved|fixed)\b", re.I)
+_SETTLED = re.compile(
+    r"已修复|修复了|已解决|解决了|关单|已关闭|正常了|如果|要是|是否|吗|[？?]|"
+    r"\b(?:fixed|resolved|closed|closing|working as intended|if|whether)\b",
+    re.I,
+)
+
+
+def add_ticket_issues(reading: Sentence, message: Message, following: str = "") -> None:
+    """Add the HAS_ISSUE the ticket or complaint in ``reading`` reports of its customer (module docstring);
+    ``following`` is the rest of the message, which may close the ticket (原因：…，已指导解锁。关单。)."""
+    if (
+        _SETTLED.search(reading.text)
+        or _CLOSED.search(following)
+        or any(f.predicate == "HAS_ISSUE" and f.fact == reading.text for f in message.facts.values())
+    ):  # fixed or closed; or said of its product, already read
+        return
+    for pattern in _ZH if reading.lang == "zh" else _EN:
+        said = pattern.search(reading.text)
+        fault = _faults(said["fault"]) if said else ""
+        if said is None or not fault:
+            continue
+        message.add_fact(
+            FactIn(
+                subject=_customer(reading, said),
+                predicate="HAS_ISSUE",
+                value=fault,
+                fact=reading.text[:2000],
+                confidence=0.7,
+                source_kind="stated",
+            )
+        )
+        return
+
+
+def _faults(said: str) -> str:
+    """Return the clauses of ``said`` that say a failure, up to the first that does not
+    (安卓端消息推送收不到，iOS正常 → 安卓端消息推送收不到); "" when the first does not."""
+    kept: list[str] = []
+    for clause in re.split(r"[，,]", said):
+        if not _FAILING.search(clause):
+            break
+        kept.append(clause.strip())
+    return "，".join(kept) if has_cjk(said) else ", ".join(kept)
+
+
+def _customer(reading: Sentence, said: re.Match[str]) -> str:
+    """Return the customer's name: the organisation the finder read at the match, else the words said."""
+    start, end = said.span("customer")
+    found = next(
+        (m for m in reading.mentions if m.type == "organisation" and m.start < end and start < m.end), None
+    )
+    return found.name if found else said["customer"].strip()
