@@ -371,7 +371,7 @@ class BuiltinExtractor:
         ):
             return []  # 如果…就不用飞书了, "I'd quit Slack", 从来没用过: a stop that did not happen
         if conditional(sentence, reading.clauses, cue, lang) or undecided(
-            sentence[clause[0] : clause[1]], sentence[clause[0] : cue], lang
+            sentence[clause[0] : clause[1]], sentence[clause[0] : cue], sentence[clause[0] :], lang
         ):  # "If I become team lead in July", 如果…就给他们打八五折, 在考虑回去做设计: nothing that happened
             return []
         source_kind: SourceKind = "stated"

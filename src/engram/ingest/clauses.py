@@ -101,6 +101,7 @@ _EN_TIME_CUT = re.compile(
     r"tomorrow|yesterday|today|tonight|ago|again|already|later|soon|someday|sometime|once|twice|a lot|"
     r"all the time|so much|very much|not|a few (?:years|months|weeks|days)|a while|at the moment|at times|"
     r"sometimes|often|together|lol|haha|btw|tbh|fyi|imo|lmao|rn|honestly|frankly|either|instead|anyway|"
+    r"completely|entirely|altogether|cold turkey|"
     r"for (?:a|the) (?:while|first time|last time)|"
     rf"(?:for|over) {_DURATION}|{_DURATION} ago|"
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"

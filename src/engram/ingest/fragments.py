@@ -27,7 +27,15 @@ _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|t
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please)\b.*)")
 _NO_PRICE_HOLDER = re.compile(r"(?i:refunds?|credits?|invoices?|payments?|charges?)")
 """What money was given back or billed for has no price ("Refunds issued for all 14 ($3,212 total)")."""
-_THINGS_DONE = frozenset({"USES", "STOPPED_USING", "LIKES", "DISLIKES", "SIGNED", "CANCELLED", "ORDERED"})
+_THINGS_DONE = frozenset(
+    {"USES", "STOPPED_USING", "LIKES", "DISLIKES", "SIGNED", "CANCELLED", "ORDERED", "STUDIES", "PLANS_TO"}
+)
+_NO_THING = re.compile(
+    r"(?i:(?:the )?\w+(?:er|more) the \w+(?:er|more)?|(?:go|come|get|move) back|(?:do|try) (?:it|that|this)|"
+    r"postponed|cancell?ed|rescheduled)"
+)
+"""No thing liked, planned or a state: "the hotter the better", "planning to go back", "his 1:1s are
+postponed"."""
 
 
 def drop_fragments(message: Message) -> None:
@@ -59,7 +67,9 @@ def fragment(fact: FactIn) -> bool:
     if fact.predicate in _THINGS_DONE and (said in KIN_ZH or said.removeprefix("我") in KIN_ZH):
         return True  # 我爸跑了两周就放弃了: the one who gave up, not what
     if fact.predicate in _THINGS_DONE and (_EN_ADVERB.fullmatch(said) or _EN_REQUEST.fullmatch(said)):
-        return True  # "Ben Okafor signed personally", "pls don't make me watch that"
+        return True  # "Ben Okafor signed personally", "pls don't make me watch that", "learning properly"
+    if fact.predicate in ("LIKES", "PLANS_TO", "STATUS") and _NO_THING.fullmatch(said):
+        return True
     if fact.predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _WAITED_FOR.match(said):
         return True  # 等女儿高考完: when, not what
     if fact.predicate == "WORKS_AT" and _A_CLASS.search(fact.subject):

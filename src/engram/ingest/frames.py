@@ -144,9 +144,11 @@ EN_AMOUNT = (
 $0.14) or a numbered phase ("phase 1")."""
 EN_DATE = (
     r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"
-    r"[^,;!?()\n]{1,30}?)?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b)"
+    r"[^,;!?()\n]{1,30}?)?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b|"
+    r"\s(?:at|in)\s(?:your|our|their|the|his|her|my)\b)"
 )
-"""A date phrase, through a comma that a date goes on after ("Tuesday, April 16 at 2pm")."""
+"""A date phrase, through a comma that a date goes on after ("Tuesday, April 16 at 2pm"), up to a place
+("Tuesday Oct 8 at 10:00 at your office in Rotterdam")."""
 EN_DAY_WORD = (
     r"(?i:next|this|tomorrow|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|"
     r"jul|aug|sep|oct|nov|dec|\d)"
@@ -187,10 +189,10 @@ _THEN = re.compile(r"就|那|便")
 _UNDECIDED = {
     "en": re.compile(
         r"\b(?:not sure (?:if|whether)|haven't decided|have not decided|undecided|torn between|"
-        r"debating whether)\b",
+        r"debating whether|would love to)\b|\b(?:I|we)'d love to\b",
         re.I,
     ),
-    "zh": re.compile(r"(?<!不)考虑(?!到|了|过)|纠结|要不要|还没想好|没想好|还没决定|拿不定"),
+    "zh": re.compile(r"(?:在|正在|还在)考虑|考虑(?:要不要|是否)|纠结|要不要|还没想好|没想好|还没决定|拿不定"),
 }
 """A choice not yet made: nothing in its clause happened or holds (我在考虑回去做设计,
 正在纠结是留昆山还是回上海读, "not sure whether to move to Austin")."""
@@ -198,10 +200,28 @@ _MISSED_ONCE = re.compile(r"怀念|想念")
 """Before a role or a place: what one misses is no more (有点怀念做设计的日子)."""
 
 
-def undecided(clause: str, before_cue: str, lang: Lang) -> bool:
-    """Return True when ``clause`` weighs a choice not yet made, or ``before_cue`` (the clause up to the
-    match) misses what it names: no fact is stated."""
-    return bool(_UNDECIDED[lang].search(clause)) or (lang == "zh" and bool(_MISSED_ONCE.search(before_cue)))
+_STILL_OPEN = {
+    "en": re.compile(
+        r"\b(?:still (?:being )?(?:discussed|debated|open)|up in the air|not (?:final|confirmed|decided) yet|"
+        r"TBD)\b|,\s*maybe[.!]?$",
+        re.I,
+    ),
+    "zh": re.compile(r"(?!)"),
+}
+"""Said after it in the sentence: the clause's choice is not made yet ("moving off Jira to GitHub Projects
+next quarter, maybe", "we might switch vendors, still being discussed"); none in Chinese, whose 还没定 is of
+its own clause's subject (接替的人还没定) and read there."""
+
+
+def undecided(clause: str, before_cue: str, rest: str, lang: Lang) -> bool:
+    """Return True when ``clause`` weighs a choice not yet made or wishes for it ("I'd love to live in
+    Barcelona someday"), ``rest`` (the clause and what follows it) says it is still open, or
+    ``before_cue`` (the clause up to the match) misses what it names: no fact is stated."""
+    return (
+        bool(_UNDECIDED[lang].search(clause))
+        or bool(_STILL_OPEN[lang].search(rest))
+        or (lang == "zh" and bool(_MISSED_ONCE.search(before_cue)))
+    )
 
 
 def supposed(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:

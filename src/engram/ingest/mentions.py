@@ -133,14 +133,17 @@ _EN_TEAM = re.compile(
 )
 """A team or department said as what holds a value ("The marketing team's budget", "the budget for the
 EMEA sales team"): an organisation named in lower case, as the teams one joins are."""
+_BUDGET_VERB = r"(?:is|was|will|stays|at|got|has|had|approved|capped|cut|raised|increased|reduced|set|went)\b"
 _EN_BUDGETED = re.compile(
     r"\b(?i:budget|headcount)\sfor\s(?:the\s|our\s|this\s|a\s)?"
-    r"(?P<name>(?!(?:the|our|a|an|this|next|last|each|every|it|that|year|quarter|month|whole|entire|company|"
-    r"team|us)\b)[a-z][a-z-]+(?:\s(?!(?:is|was|will|stays|at)\b)[a-z][a-z-]+)?)"
-    r"(?=\s(?:is|was|will be|stays|at)\b|\s?[:=]|\s(?:[$€£]|\d))"
+    r"(?P<name>(?!(?i:the|our|a|an|this|next|last|each|every|it|that|year|quarter|month|whole|entire|company|"
+    r"team|us|project|deal|contract|account)\b)"
+    rf"(?:[a-z][a-z-]+(?:\s(?!{_BUDGET_VERB})[a-z][a-z-]+){{0,2}}|[A-Z][A-Za-z-]+(?:\s(?!{_BUDGET_VERB})[a-z][a-z-]+){{1,2}}))"
+    rf"(?=\s{_BUDGET_VERB}|\s?[:=]|\s(?:[$€£]|\d))"
 )
-"""What a budget said for a thing in lower case is for ("Budget for the offsite is €25k", "budget for paid
-social is 22k"): a project of its own, not the writer's budget."""
+"""What a budget said for a thing is for ("Budget for the offsite is €25k", "budget for paid social is 22k",
+"Budget for the Berlin trade show is capped at $18,000"): a project of its own, not the writer's budget (a
+name alone, "budget for Acme", is left to the finders that know names)."""
 _EN_PRODUCT_KIND = (
     r"(?:locks?|sensors?|brackets?|scanners?|printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|"
     r"thermostats?|chargers?|batteries|battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?|"

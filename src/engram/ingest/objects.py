@@ -323,7 +323,7 @@ def _literal(kind: str, raw: str, at: datetime | None, *, past: bool = False) ->
     if kind in ("date", "birthday"):
         if at is None:
             return text or None
-        return date_value(text, at, yearless=kind == "birthday", future=kind == "date" and not past)
+        return date_value(text, at, yearless=kind == "birthday", future=not past)
     digits = re.sub(r"\D", "", text)
     return digits if 7 <= len(digits) <= 15 else None
 

@@ -256,7 +256,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
        rf"(?!my job\b|it\b|that\b|on\b|the job\b|work\b|there\b|by\b|\d|support\b|coverage\b|after\b|before\b|since\b|"
        rf"(?:my|the|a|her|his|that|this) (?:[\w-]+ )?(?:job|position|role|gig|internship)\b|"  # "quit the bank job"
-       rf"(?:my|the|our) account\b|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
+       rf"(?:my|the|our) (?:account|app)\b|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
        negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
                                 "cut out|uninstalled|deleted|cancelled my|canceled my"),
@@ -461,7 +461,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"{_NOT_PLANNED}{EN_OBJ}", 0.75, kind="value",
        trigger="plan|intend|decided|preparing|getting ready|looking to|can't wait|"
                "cannot wait|excited to|psyched to|stoked to"),
-    en("PLANS_TO", r"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{0,50})",
+    en("INTERESTED_IN", r"\b(?:thinking about|thinking of|considering|contemplating)\s(?P<obj>[a-z]+ing\b[^,.!?;:()\n]{0,50})",
        0.7, kind="value", trigger="thinking about|thinking of|considering|contemplating"),
     en("PLANS_TO", rf"\b(?:gonna|going to)\s(?!be\b|have\b|get\b|see\b|do\b|try\b|let\b|make\b|take\b|"
        rf"need\b|keep\b|check\b|send\b|tell\b|ask\b|give\b|call\b|text\b|talk\b|love\b|miss\b|help\b|"
@@ -488,7 +488,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", r"\b(?:took up|taken up|picked up|got into|getting into)\s(?P<obj>[a-z]+ing)\b(?!\s(?:the|a|an|to|my|"
        r"for|on|at|with|in|up|out|into|back)\b)", 0.75, kind="value",
        trigger="took up|taken up|picked up|got into|getting into"),
-    en("LIKES", rf"\bstarted\s(?P<obj>{EN_HOBBY})\b(?!\s(?:a|an|the|our|my|his|her|their)\b)", 0.75, kind="value", trigger="started"),
+    en("LIKES", rf"\bstarted\s(?!volunteering\s(?:at|with|for)\b)(?P<obj>{EN_HOBBY})\b(?!\s(?:a|an|the|our|my|his|her|their)\b)", 0.75,
+       kind="value", trigger="started"),  # not "Started volunteering at the food bank": where, not a taste
     # ── people and animals ───────────────────────────────────────────────────────────────
     en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>{EN_PET}|pet)s?,?\s"
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,

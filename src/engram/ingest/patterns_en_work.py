@@ -220,7 +220,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_FROM", rf"\b(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?:[\w-]+\s){{0,3}}?)?from (?:the |our |their )?"
        rf"(?P<obj>{EN_CAPS} (?:office|branch|plant|lab|store|warehouse|site))\b", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="value", trigger="from"),
-    en("WORKS_AT", rf"(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )(?<![Dd]ropped )(?<![Dd]ropping )(?<![Dd]rop )(?<!off )(?<!picked up )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
+    en("WORKS_AT", rf"(?<!Hi )(?<!Hey )(?<!Dear )(?<!Hello )(?!(?:Hi|Hey|Dear|Hello)\s)(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )(?<![Dd]ropped )(?<![Dd]ropping )(?<![Dd]rop )(?<!off )(?<!picked up )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b){_EVENT_AFTER}(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?:an? (?:[\w-]+ ){{0,2}}?[\w-]+(?:, | called | named ))?+"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_PET, EN_ROLE_RX
+from engram.ingest.frames import EN_DEPARTMENT, EN_PET, EN_ROLE_RX
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
 from engram.nlp.timeexpr import MONTHS_EN, RECURRING
@@ -155,6 +155,21 @@ _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migra
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
 _RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
 _NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
+_A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
+_PREMISES = re.compile(r"\b(?:office|HQ|headquarters|warehouse|store|shop|factory|plant|studio)s?\b", re.I)
+_A_PERIOD = re.compile(
+    r"(?i:Lent|Ramadan|Dry January|a (?:while|week|month|year)|now|good|the (?:week|month|year))"
+)
+_DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
+_DENIED_HERE = re.compile(r"\b(?:not|no longer|anymore)\b|不再|不是", re.I)
+_A_GOAL = re.compile(r"\b(?:goal|target|aim)\b|目标", re.I)
+_MONEY_WENT = re.compile(r"\b(?:budget|money|funding|funds|it|that)\s(?=went\b)", re.I)
+_EATS_AGAIN = re.compile(
+    r"\beating (?:meat|fish|chicken|seafood|dairy) again\b|\bback to eating\b|开荤|又吃肉", re.I
+)
+_A_DEPARTMENT = re.compile(
+    rf"(?-i:[A-Z]\w*\s)?(?i:{EN_DEPARTMENT})(?:\s(?:team|department))?(?=\s*[,.;]|\s+(?:to|and)\b|$)"
+)
 _TEAM_TALK = re.compile(
     r"\b(?:squad|pod|tribe|department|dept)\b|"
     r"\b(?:on|off|left|from|joined) (?:the|a|my|our) (?:[\w-]+ )?team\b",
@@ -309,7 +324,12 @@ def refused(
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
         seen_off = bool(_SEEN_OFF.search(sentence, clause[0], match.start() + 1))  # 送女儿去杭州报到了
         seen_off = seen_off or _partners(sentence, clause, match.start())  # 新交了男朋友，是做律师的
-        held_by_another = sought or succeeded or appositive or came_from or cleft or left or seen_off
+        listed = ", " in match.group() and _A_LIST.search(
+            sentence, 0, match.start()
+        )  # "Attendees: me, Bruno, their"
+        held_by_another = (
+            sought or succeeded or appositive or came_from or cleft or left or seen_off or listed
+        )
         return bool(
             held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
         )
@@ -423,9 +443,11 @@ def refused(
         tool = _WE_MOVED.search(lead_in) and not (named and is_place(named.group()))  # "we moved to Raygun"
         counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
         quarter = _A_QUARTER.match(match.group("obj"))  # "the rewrite moved to Q1 2025"
-        teams = _TEAM_TALK.search(sentence) and not (
-            named and is_place(named.group())
-        )  # "moved to Retention"
+        # a team or a department moved to ("moved to Retention", "from Sales Engineering to Product")
+        department = _A_DEPARTMENT.match(match.group("obj").strip())
+        teams = bool(_TEAM_TALK.search(sentence) and not (named and is_place(named.group()))) or bool(
+            department
+        )
         return bool(
             _TOOL_TALK.search(sentence)
             or _ROLE_CHANGE.search(lead_in)
@@ -441,6 +463,18 @@ def refused(
         _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
     ):
         return True  # 下午两点跟…的会议改到明天上午10点: the old time
+    if predicate == "HAS_PET" and _DIED.search(sentence, match.end()):
+        return True  # "My cat Luna passed away this morning": no pet had since then
+    if predicate == "AGE" and _A_GOAL.search(sentence, clause[0], obj_start):
+        return True  # "goal is 50 this year": books, not years
+    if predicate in ("ATTENDED", "VISITED") and _MONEY_WENT.search(
+        sentence, max(0, match.start() - 12), match.start() + 5
+    ):
+        return True  # "budget went to the customer summit"
+    if predicate == "DIET" and _EATS_AGAIN.search(sentence) and not _DENIED_HERE.search(sentence, *clause):
+        return True  # "vegetarian for 6 years but started eating fish again"
+    if predicate == "MOVED_FROM" and _A_DEPARTMENT.match(match.group("obj").strip()):
+        return True  # "Carlos moved from Sales Engineering to Product": departments
     if predicate == "MEETING_AT" and _A_YEAR.fullmatch(match.group("obj").strip()):
         return True  # 2025年预算会议: the year the meeting is about, not its day
     if predicate == "COMES_FROM" and _partners(sentence, clause, match.start()):
@@ -480,6 +514,10 @@ def refused(
             or _a_zh_action(match.group("obj"))
             or _A_CONTACT.search(sentence, clause[0], match.start())
             or _ROLE_CHANGE.search(sentence, clause[0], obj_start)
+            or _A_PERIOD.fullmatch(match.group("obj").strip())  # "gave up coffee for Lent": no tool
+            or _PREMISES.search(
+                sentence, clause[0], match.start()
+            )  # "Our Berlin office moves to Torstraße 118"
             or (  # "no longer on the Growth squad, moved to Retention": a team
                 _TEAM_TALK.search(sentence)
                 and match.group().lower().startswith(("moved", "moving"))
