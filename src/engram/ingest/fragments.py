@@ -18,8 +18,12 @@ from engram.ingest.relatives import KIN_ZH
 from engram.models.graph import FactIn
 from engram.nlp.amounts import CURRENCY_CODES
 
-_PIECE = re.compile(r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$")
-"""In any name: a header's bracket, a measure, a version."""
+_PIECE = re.compile(
+    r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
+    r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$"
+)
+"""In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
+(三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB)."""
 _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
 _A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")
@@ -32,10 +36,10 @@ _THINGS_DONE = frozenset(
 )
 _NO_THING = re.compile(
     r"(?i:(?:the )?\w+(?:er|more) the \w+(?:er|more)?|(?:go|come|get|move) back|(?:do|try) (?:it|that|this)|"
-    r"postponed|cancell?ed|rescheduled)"
+    r"postponed|cancell?ed|rescheduled)$|(?:回去|回来)"
 )
-"""No thing liked, planned or a state: "the hotter the better", "planning to go back", "his 1:1s are
-postponed"."""
+"""No thing liked, planned, studied or a state: "the hotter the better", "planning to go back", "his 1:1s
+are postponed", 过年一般回去一周, 刚从英国留学回来."""
 
 
 def drop_fragments(message: Message) -> None:
@@ -59,8 +63,10 @@ def fragment(fact: FactIn) -> bool:
     names = [fact.subject] + [n for n in (fact.object, fact.value) if isinstance(n, str)]
     if any(_PIECE.search(name) for name in names) or fact.subject.upper() in CURRENCY_CODES:
         return True
-    if fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject):
-        return True
+    if (fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject)) or (
+        fact.predicate == "PRICE" and fact.subject.endswith("部")
+    ):
+        return True  # refunds, a department (市场部…定价399): no price of their own
     said = fact.object if fact.object is not None else fact.value
     if not isinstance(said, str):
         return False
@@ -68,7 +74,7 @@ def fragment(fact: FactIn) -> bool:
         return True  # 我爸跑了两周就放弃了: the one who gave up, not what
     if fact.predicate in _THINGS_DONE and (_EN_ADVERB.fullmatch(said) or _EN_REQUEST.fullmatch(said)):
         return True  # "Ben Okafor signed personally", "pls don't make me watch that", "learning properly"
-    if fact.predicate in ("LIKES", "PLANS_TO", "STATUS") and _NO_THING.fullmatch(said):
+    if fact.predicate in ("LIKES", "PLANS_TO", "STATUS", "PREFERS", "STUDIES") and _NO_THING.match(said):
         return True
     if fact.predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _WAITED_FOR.match(said):
         return True  # 等女儿高考完: when, not what

@@ -27,7 +27,7 @@ _CHILDREN = frozenset(
 )  # fmt: skip
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 _SPLIT_UP = re.compile(
-    r"分手|离婚|离了婚|(?<=[友公婆象])分了|"
+    r"分手|离婚|离了婚|(?<=[友公婆象])分(?:开)?了|"
     r"\b(?:broke up|split up|splitting up|breaking up|divorced|divorcing)\b",
     re.I,
 )

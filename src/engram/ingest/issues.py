@@ -85,11 +85,12 @@ _TAIL = re.compile(r"的?(?:问题|情况|现象)?(?:反馈|说明|处理)?$")
 _RELATIVE = re.compile(r"^(?:we|I|you|they|he|she)\b", re.I)
 """The KeyLink smart locks "we installed in January drain…": a relative clause, not the fault."""
 _MAX = {"zh": 30, "en": 80}
+_ANY_PRODUCT = frozenset({"系统", "平台", "软件", "设备", "机器", "应用", "APP", "app"})
 _ZH_PRODUCT = re.compile(
-    rf"(?:(?![的了那这批台个款买装换用在和与跟说是])[\u4e00-\u9fffA-Za-z0-9]){{0,4}}{PRODUCT_NOUN}"
+    rf"(?:(?![的了那这批台个款买装换用在和与跟说是时])[\u4e00-\u9fffA-Za-z0-9]){{0,4}}{PRODUCT_NOUN}"
 )
 """A product said by what it is (智能门锁, 收银系统, 打印机) when no model or brand names it: read in a
-complaint only."""
+complaint only (not 导出报表时系统: 时 is "when")."""
 
 
 def add_reported_issues(reading: Sentence, message: Message) -> None:
@@ -122,8 +123,8 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
             products = [Mention(said[0].start(), said[0].end(), said[0].group(), "product")]
     if not products and reading.lang == "en":
         products = _en_product(reading)
-    if len({m.name for m in products}) != 1:
-        return []
+    if len({m.name for m in products}) != 1 or products[0].name in _ANY_PRODUCT:
+        return []  # 系统报500错误: which system is the ticket's (engram.ingest.tickets)
     product = products[-1]
     text = reading.text
     facts: list[FactIn] = []

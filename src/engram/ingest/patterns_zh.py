@@ -494,7 +494,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"对{ZH_NOT_STOP}{{1,8}}?(?:很|特别|非常)?感兴趣)(?![和跟与同])"  # 喜欢和鼎新电子的团队合作: with whom, not what
        rf"{ZH_OBJ}", 0.85, kind="value",
        trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
-    zh("INTERESTED_IN", rf"(?:对){zh_obj_before('(?:很|特别|非常|挺)?感兴趣')}", 0.85, kind="value",
+    zh("INTERESTED_IN", rf"(?:对(?!方对)){zh_obj_before('(?:很|特别|非常|挺)?感兴趣')}", 0.85, kind="value",
        trigger="感兴趣"),
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
     # ── places visited, plans, goals ─────────────────────────────────────────────────────

@@ -155,6 +155,12 @@ _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migra
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
 _RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
 _NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
+_YOUR_FIRM = re.compile(r"贵司|贵公司|贵方|贵单位")
+_EACH_ASKED = re.compile(r"(?:每个部门|各部门|每个人|每人|大家)$")
+_MEETING_NOTES = re.compile(r"(?:会议|开会)(?:纪要|记录)")
+_ZH_PREMISES = re.compile(r"(?:我们|咱们|我司)的?(?:办公室|公司|总部|门店|工厂|仓库)")
+_WISHED = re.compile(r"(?:希望|要求|想要|想让|提出)[^，。；]{0,8}$")
+_OTHERS_CANCEL = re.compile(r"(?:公司|他们|对方|客户|学校|老板|领导)[^，。；我]{0,3}$")
 _A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
 _PREMISES = re.compile(r"\b(?:office|HQ|headquarters|warehouse|store|shop|factory|plant|studio)s?\b", re.I)
 _A_PERIOD = re.compile(
@@ -222,7 +228,7 @@ _A_STAY = re.compile(r"住(?:两|三|几|一|半)?(?:个)?(?:天|周|星期|个�
 _A_VERSION = re.compile(r"v\d+(?:\.\d+)*|版本\S*", re.I)
 _ONE_KIND = re.compile(r"一(?:套|个|款|种)")
 _PERFORMED = re.compile(r"\b(?:completed|conducted|performed|delivered)\b", re.I)
-_ONCE_SET = re.compile(r"(?:原定|原计划|原来定的?|本来定的?)(?:于|在|是)?$")
+_ONCE_SET = re.compile(r"(?:原定|原计划|原来定|本来定)的?(?:[^，。；]{0,6}?(?:于|在|是))?$")
 _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
 _POINTS = re.compile(r"\s?分(?![钟之])")
 _A_CAMPUS_EVENT = re.compile(r"宣讲会|招聘会|讲座|校招|\b(?:career fair|campus talk|info session)\b", re.I)
@@ -412,7 +418,10 @@ def refused(
             or sentence.startswith("FY", obj_start)
             or _A_YEAR.fullmatch(match.group("obj").strip())
         )  # "budget frozen until FY26", "a $2M digital budget for 2025": a year, no amount
-        return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal)
+        yours = _YOUR_FIRM.search(sentence, 0, match.start())  # 贵司计划…，预算约60万: the addressee's
+        return bool(
+            _BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal or yours
+        )
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     role = EN_ROLE_RX.match(match.group("obj")) if predicate in ("MOVED_FROM", "UNASSIGNED_FROM") else None
@@ -444,7 +453,9 @@ def refused(
         counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
         quarter = _A_QUARTER.match(match.group("obj"))  # "the rewrite moved to Q1 2025"
         # a team or a department moved to ("moved to Retention", "from Sales Engineering to Product")
-        department = _A_DEPARTMENT.match(match.group("obj").strip())
+        department = _A_DEPARTMENT.match(match.group("obj").strip()) or _ZH_PREMISES.search(
+            sentence, clause[0], match.start()
+        )  # 我们办公室下个月搬到漕河泾: the premises move
         teams = bool(_TEAM_TALK.search(sentence) and not (named and is_place(named.group()))) or bool(
             department
         )
@@ -479,7 +490,28 @@ def refused(
         return True  # 2025年预算会议: the year the meeting is about, not its day
     if predicate == "COMES_FROM" and _partners(sentence, clause, match.start()):
         return True  # 对象是个英国人: the partner's
-    if predicate == "CUSTOMER_OF" and is_place(match.group("obj")):
+    if predicate == "PLANS_TO" and _EACH_ASKED.search(
+        sentence, max(clause[0], match.start() - 6), match.start()
+    ):
+        return True  # 每个部门准备一个节目: asked of all
+    if predicate == "MEETING_AT" and _MEETING_NOTES.search(sentence, clause[0], clause[1]):
+        return True  # 用Notion记会议纪要: the minutes, no meeting
+    if (
+        predicate in ("MOVED_FROM", "PLANS_TO_VISIT", "VISITED")
+        and "搬" in sentence[clause[0] : clause[1]]
+        and _ZH_PREMISES.search(sentence, clause[0], match.start())
+    ):
+        return True  # 公司下个月要搬到浦东了: the premises move
+    if predicate == "PRICE" and _WISHED.search(sentence, clause[0], obj_start):
+        return True  # 对方希望单价降到38元/箱: asked for, no price
+    if predicate == "PLANS_TO" and _YOUR_FIRM.search(sentence, 0, match.start()):
+        return True  # 贵司计划在Q3上线…，预算约60万: the addressee's, whose company goes unnamed
+    if predicate == "CANCELLED" and _OTHERS_CANCEL.search(sentence, clause[0], match.start()):
+        return True  # 公司取消了工位: the company's doing
+    if predicate == "CUSTOMER_OF" and (
+        is_place(match.group("obj"))
+        or (has_cjk(match.group("obj")) and any(is_place(match.group("obj")[:n]) for n in (2, 3)))
+    ):  # 在杭州西溪那边买了套小房子
         return True  # 打算年底在深圳买房: where one buys, no supplier
     if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
         return True  # 吃素破功了, 破戒了，又抽上了: given up no more

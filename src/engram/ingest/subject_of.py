@@ -211,7 +211,7 @@ def subject_of(
             return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
         if reading.lang == "en" and message.topic_person and predicate in _THE_CONTACTS:
             return message.topic_person, 0.75  # "Met Jun Nakagawa… Interested in the fleet module": Jun
-        if message.account_note and (predicate in _THE_CONTACTS or predicate == "PLANS_TO"):
+        if message.account_note and (predicate in _THE_CONTACTS or predicate in ("PLANS_TO", "BUDGET")):
             account = speaker.organisation_before(reading.mentions, cue)
             return (account, 0.7) if account else None  # 远帆汽配客户拜访小结：…现在用的是金蝶的ERP, 打算采购
         return speaker.actor, 0.85
