@@ -19,9 +19,18 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_DEPARTMENT, EN_PET, EN_ROLE_RX
+from engram.ingest.frames import EN_PET, EN_ROLE_RX
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
+from engram.ingest.not_stated import (
+    A_DEPARTMENT,
+    A_YEAR,
+    OUR_PREMISES,
+    SEEN_OFF,
+    YOUR_FIRM,
+    not_stated,
+    partners,
+)
 from engram.nlp.timeexpr import MONTHS_EN, RECURRING
 from engram.nlp.tokenize import has_cjk, tag_words
 
@@ -88,18 +97,6 @@ _MONTHS_MINUTES = re.compile(
 )
 _MOVE_BACK = re.compile(r"\bmov(?:e|es|ed|ing)\s$", re.I)
 """Before "back from Vancouver": a home left, no trip."""
-_SEEN_OFF = re.compile(
-    r"送(?:女儿|儿子|孩子|闺女|娃|他|她)[^，。；]{0,2}$|送(?:女儿|儿子|孩子|闺女|娃|他|她)去"
-)
-_MOVED_AWAY = re.compile(r"[^，。；]{0,20}?(?:改到|改成|改在|推迟到|推到|挪到|调到|延到|延期到|提前到)")
-_PARTNERS = r"(?:男朋友|女朋友|男友|女友|对象|老公|老婆|未婚夫|未婚妻|室友)"
-_PARTNER_IS = re.compile(rf"(?<!我)(?<!我的){_PARTNERS}(?:也|都)?是")
-_ANOTHER_WEDS = re.compile(
-    r"(?:妹|姐|哥|弟|儿子|女儿|闺蜜|朋友|同事|表[姐妹哥弟])(?:要|快|准备|打算)?(?:结婚|订婚)"
-)
-_PARTNER_THEN = re.compile(rf"{_PARTNERS}[，,]\s*$")
-_A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
-"""An object that is only a year ("a $2M budget for 2025", 2025年预算会议)."""
 _APPOSITIVE_NAME = re.compile(
     r",\s(?-i:[A-Z][\w'’-]+)(?:\s(?:de\s|van\s|von\s|da\s|di\s|le\s)?(?-i:[A-Z][\w'’-]+))+"
 )
@@ -153,28 +150,10 @@ _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
-_RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
-_NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
-_YOUR_FIRM = re.compile(r"贵司|贵公司|贵方|贵单位")
-_EACH_ASKED = re.compile(r"(?:每个部门|各部门|每个人|每人|大家)$")
-_MEETING_NOTES = re.compile(r"(?:会议|开会)(?:纪要|记录)")
-_ZH_PREMISES = re.compile(r"(?:我们|咱们|我司)的?(?:办公室|公司|总部|门店|工厂|仓库)")
-_WISHED = re.compile(r"(?:希望|要求|想要|想让|提出)[^，。；]{0,8}$")
-_OTHERS_CANCEL = re.compile(r"(?:公司|他们|对方|客户|学校|老板|领导)[^，。；我]{0,3}$")
 _A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
 _PREMISES = re.compile(r"\b(?:office|HQ|headquarters|warehouse|store|shop|factory|plant|studio)s?\b", re.I)
 _A_PERIOD = re.compile(
     r"(?i:Lent|Ramadan|Dry January|a (?:while|week|month|year)|now|good|the (?:week|month|year))"
-)
-_DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
-_DENIED_HERE = re.compile(r"\b(?:not|no longer|anymore)\b|不再|不是", re.I)
-_A_GOAL = re.compile(r"\b(?:goal|target|aim)\b|目标", re.I)
-_MONEY_WENT = re.compile(r"\b(?:budget|money|funding|funds|it|that)\s(?=went\b)", re.I)
-_EATS_AGAIN = re.compile(
-    r"\beating (?:meat|fish|chicken|seafood|dairy) again\b|\bback to eating\b|开荤|又吃肉", re.I
-)
-_A_DEPARTMENT = re.compile(
-    rf"(?-i:[A-Z]\w*\s)?(?i:{EN_DEPARTMENT})(?:\s(?:team|department))?(?=\s*[,.;]|\s+(?:to|and)\b|$)"
 )
 _TEAM_TALK = re.compile(
     r"\b(?:squad|pod|tribe|department|dept)\b|"
@@ -328,8 +307,8 @@ def refused(
             _BOUGHT_AT.search(sentence, obj_start, match.end())
             or _PLACE_SET.search(sentence, 0, match.start())
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
-        seen_off = bool(_SEEN_OFF.search(sentence, clause[0], match.start() + 1))  # 送女儿去杭州报到了
-        seen_off = seen_off or _partners(sentence, clause, match.start())  # 新交了男朋友，是做律师的
+        seen_off = bool(SEEN_OFF.search(sentence, clause[0], match.start() + 1))  # 送女儿去杭州报到了
+        seen_off = seen_off or partners(sentence, clause, match.start())  # 新交了男朋友，是做律师的
         listed = ", " in match.group() and _A_LIST.search(
             sentence, 0, match.start()
         )  # "Attendees: me, Bruno, their"
@@ -416,9 +395,9 @@ def refused(
         fiscal = (
             _FISCAL.search(sentence, max(clause[0], obj_start - 4), obj_start)
             or sentence.startswith("FY", obj_start)
-            or _A_YEAR.fullmatch(match.group("obj").strip())
+            or A_YEAR.fullmatch(match.group("obj").strip())
         )  # "budget frozen until FY26", "a $2M digital budget for 2025": a year, no amount
-        yours = _YOUR_FIRM.search(sentence, 0, match.start())  # 贵司计划…，预算约60万: the addressee's
+        yours = YOUR_FIRM.search(sentence, 0, match.start())  # 贵司计划…，预算约60万: the addressee's
         return bool(
             _BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal or yours
         )
@@ -453,7 +432,7 @@ def refused(
         counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
         quarter = _A_QUARTER.match(match.group("obj"))  # "the rewrite moved to Q1 2025"
         # a team or a department moved to ("moved to Retention", "from Sales Engineering to Product")
-        department = _A_DEPARTMENT.match(match.group("obj").strip()) or _ZH_PREMISES.search(
+        department = A_DEPARTMENT.match(match.group("obj").strip()) or OUR_PREMISES.search(
             sentence, clause[0], match.start()
         )  # 我们办公室下个月搬到漕河泾: the premises move
         teams = bool(_TEAM_TALK.search(sentence) and not (named and is_place(named.group()))) or bool(
@@ -468,55 +447,8 @@ def refused(
             or quarter
             or teams
         )
-    if predicate == "STUDIES_AT" and _SEEN_OFF.search(sentence, clause[0], match.start() + 1):
-        return True  # 送女儿去杭州报到了: the one seen off goes there
-    if predicate == "MEETING_AT" and (
-        _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
-    ):
-        return True  # 下午两点跟…的会议改到明天上午10点: the old time
-    if predicate == "HAS_PET" and _DIED.search(sentence, match.end()):
-        return True  # "My cat Luna passed away this morning": no pet had since then
-    if predicate == "AGE" and _A_GOAL.search(sentence, clause[0], obj_start):
-        return True  # "goal is 50 this year": books, not years
-    if predicate in ("ATTENDED", "VISITED") and _MONEY_WENT.search(
-        sentence, max(0, match.start() - 12), match.start() + 5
-    ):
-        return True  # "budget went to the customer summit"
-    if predicate == "DIET" and _EATS_AGAIN.search(sentence) and not _DENIED_HERE.search(sentence, *clause):
-        return True  # "vegetarian for 6 years but started eating fish again"
-    if predicate == "MOVED_FROM" and _A_DEPARTMENT.match(match.group("obj").strip()):
-        return True  # "Carlos moved from Sales Engineering to Product": departments
-    if predicate == "MEETING_AT" and _A_YEAR.fullmatch(match.group("obj").strip()):
-        return True  # 2025年预算会议: the year the meeting is about, not its day
-    if predicate == "COMES_FROM" and _partners(sentence, clause, match.start()):
-        return True  # 对象是个英国人: the partner's
-    if predicate == "PLANS_TO" and _EACH_ASKED.search(
-        sentence, max(clause[0], match.start() - 6), match.start()
-    ):
-        return True  # 每个部门准备一个节目: asked of all
-    if predicate == "MEETING_AT" and _MEETING_NOTES.search(sentence, clause[0], clause[1]):
-        return True  # 用Notion记会议纪要: the minutes, no meeting
-    if (
-        predicate in ("MOVED_FROM", "PLANS_TO_VISIT", "VISITED")
-        and "搬" in sentence[clause[0] : clause[1]]
-        and _ZH_PREMISES.search(sentence, clause[0], match.start())
-    ):
-        return True  # 公司下个月要搬到浦东了: the premises move
-    if predicate == "PRICE" and _WISHED.search(sentence, clause[0], obj_start):
-        return True  # 对方希望单价降到38元/箱: asked for, no price
-    if predicate == "PLANS_TO" and _YOUR_FIRM.search(sentence, 0, match.start()):
-        return True  # 贵司计划在Q3上线…，预算约60万: the addressee's, whose company goes unnamed
-    if predicate == "CANCELLED" and _OTHERS_CANCEL.search(sentence, clause[0], match.start()):
-        return True  # 公司取消了工位: the company's doing
-    if predicate == "CUSTOMER_OF" and (
-        is_place(match.group("obj"))
-        or (has_cjk(match.group("obj")) and any(is_place(match.group("obj")[:n]) for n in (2, 3)))
-    ):  # 在杭州西溪那边买了套小房子
-        return True  # 打算年底在深圳买房: where one buys, no supplier
-    if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
-        return True  # 吃素破功了, 破戒了，又抽上了: given up no more
-    if predicate == "ALLERGIC_TO" and _NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2):
-        return True  # 我对海鲜不过敏
+    if not_stated(predicate, match, sentence, clause, obj_start):
+        return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
     if (
         predicate == "COMES_FROM"
         and match.group().startswith("are ")
@@ -625,15 +557,6 @@ def refused(
 
 
 _JOINED = re.compile(r"\band\s(?:then\s)?(?:joined|moved to|went to|started at)\b|\bto join\b", re.I)
-
-
-def _partners(sentence: str, clause: tuple[int, int], start: int) -> bool:
-    """Return True when what is said at ``start`` is of a partner just named (对象是个英国人, 我新交了男朋友，
-    是做律师的), not of the speaker."""
-    weds = _PARTNER_IS.search(sentence, clause[0], start + 1) and _ANOTHER_WEDS.search(sentence, 0, clause[0])
-    return bool(weds) or bool(
-        _PARTNER_THEN.search(sentence, 0, clause[0]) and sentence.startswith("是", clause[0])
-    )
 
 
 def joined_before(sentence: str, start: int, end: int) -> bool:

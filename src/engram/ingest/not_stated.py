@@ -1,0 +1,116 @@
+"""Statements that hold no fact of the subject they seem to: someone else's, wished, past, or no day.
+
+Someone else's: a child seen off (送女儿去杭州报到了), a partner just named (对象是个英国人,
+我新交了男朋友，是做律师的), what all departments are asked (每个部门准备一个节目), the addressee's firm
+(贵司计划…), a company's doing (公司取消了工位), our premises moving (我们办公室下个月搬到漕河泾). Wished or
+past: a price asked for (对方希望单价降到38元), a pet that died, a diet broken or a habit resumed
+(吃素破功了, "started eating fish again", 破戒了), an allergy denied (我对海鲜不过敏), money that went
+somewhere ("budget went to the customer summit"), a goal ("goal is 50 this year"). No meeting's day:
+the time a meeting moved away from, a year (2025年预算会议), minutes (会议纪要). Not a place: a department
+("moved from Sales Engineering to Product"), where one bought a home (在杭州西溪那边买了套小房子). Checked by
+``engram.ingest.refusals.refused`` for every pattern's match.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.graph.places import is_place
+from engram.ingest.frames import EN_DEPARTMENT
+from engram.nlp.tokenize import has_cjk
+
+A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
+"""An object that is only a year ("a $2M budget for 2025", 2025年预算会议)."""
+SEEN_OFF = re.compile(
+    r"送(?:女儿|儿子|孩子|闺女|娃|他|她)[^，。；]{0,2}$|送(?:女儿|儿子|孩子|闺女|娃|他|她)去"
+)
+_MOVED_AWAY = re.compile(r"[^，。；]{0,20}?(?:改到|改成|改在|推迟到|推到|挪到|调到|延到|延期到|提前到)")
+_DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
+_A_GOAL = re.compile(r"\b(?:goal|target|aim)\b|目标", re.I)
+_MONEY_WENT = re.compile(r"\b(?:budget|money|funding|funds|it|that)\s(?=went\b)", re.I)
+_DENIED_HERE = re.compile(r"\b(?:not|no longer|anymore)\b|不再|不是", re.I)
+_EATS_AGAIN = re.compile(
+    r"\beating (?:meat|fish|chicken|seafood|dairy) again\b|\bback to eating\b|开荤|又吃肉", re.I
+)
+A_DEPARTMENT = re.compile(
+    rf"(?-i:[A-Z]\w*\s)?(?i:{EN_DEPARTMENT})(?:\s(?:team|department))?(?=\s*[,.;]|\s+(?:to|and)\b|$)"
+)
+_EACH_ASKED = re.compile(r"(?:每个部门|各部门|每个人|每人|大家)$")
+_MEETING_NOTES = re.compile(r"(?:会议|开会)(?:纪要|记录)")
+OUR_PREMISES = re.compile(r"(?:我们|咱们|我司)的?(?:办公室|公司|总部|门店|工厂|仓库)")
+_WISHED = re.compile(r"(?:希望|要求|想要|想让|提出)[^，。；]{0,8}$")
+YOUR_FIRM = re.compile(r"贵司|贵公司|贵方|贵单位")
+_OTHERS_CANCEL = re.compile(r"(?:公司|他们|对方|客户|学校|老板|领导)[^，。；我]{0,3}$")
+_RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
+_NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
+_PARTNERS = r"(?:男朋友|女朋友|男友|女友|对象|老公|老婆|未婚夫|未婚妻|室友)"
+_PARTNER_IS = re.compile(rf"(?<!我)(?<!我的){_PARTNERS}(?:也|都)?是")
+_ANOTHER_WEDS = re.compile(
+    r"(?:妹|姐|哥|弟|儿子|女儿|闺蜜|朋友|同事|表[姐妹哥弟])(?:要|快|准备|打算)?(?:结婚|订婚)"
+)
+_PARTNER_THEN = re.compile(rf"{_PARTNERS}[，,]\s*$")
+
+
+def not_stated(
+    predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
+) -> bool:
+    """Return True when ``match`` (of ``predicate``, its object at ``obj_start``, in ``clause`` of
+    ``sentence``) states no fact of its subject (the module docstring)."""
+    if predicate == "STUDIES_AT" and SEEN_OFF.search(sentence, clause[0], match.start() + 1):
+        return True  # 送女儿去杭州报到了: the one seen off goes there
+    if predicate == "MEETING_AT" and (
+        _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
+    ):
+        return True  # 下午两点跟…的会议改到明天上午10点: the old time
+    if predicate == "HAS_PET" and _DIED.search(sentence, match.end()):
+        return True  # "My cat Luna passed away this morning": no pet had since then
+    if predicate == "AGE" and _A_GOAL.search(sentence, clause[0], obj_start):
+        return True  # "goal is 50 this year": books, not years
+    if predicate in ("ATTENDED", "VISITED") and _MONEY_WENT.search(
+        sentence, max(0, match.start() - 12), match.start() + 5
+    ):
+        return True  # "budget went to the customer summit"
+    if predicate == "DIET" and _EATS_AGAIN.search(sentence) and not _DENIED_HERE.search(sentence, *clause):
+        return True  # "vegetarian for 6 years but started eating fish again"
+    if predicate == "MOVED_FROM" and A_DEPARTMENT.match(match.group("obj").strip()):
+        return True  # "Carlos moved from Sales Engineering to Product": departments
+    if predicate == "MEETING_AT" and A_YEAR.fullmatch(match.group("obj").strip()):
+        return True  # 2025年预算会议: the year the meeting is about, not its day
+    if predicate == "COMES_FROM" and partners(sentence, clause, match.start()):
+        return True  # 对象是个英国人: the partner's
+    if predicate == "PLANS_TO" and _EACH_ASKED.search(
+        sentence, max(clause[0], match.start() - 6), match.start()
+    ):
+        return True  # 每个部门准备一个节目: asked of all
+    if predicate == "MEETING_AT" and _MEETING_NOTES.search(sentence, clause[0], clause[1]):
+        return True  # 用Notion记会议纪要: the minutes, no meeting
+    if (
+        predicate in ("MOVED_FROM", "PLANS_TO_VISIT", "VISITED")
+        and "搬" in sentence[clause[0] : clause[1]]
+        and OUR_PREMISES.search(sentence, clause[0], match.start())
+    ):
+        return True  # 公司下个月要搬到浦东了: the premises move
+    if predicate == "PRICE" and _WISHED.search(sentence, clause[0], obj_start):
+        return True  # 对方希望单价降到38元/箱: asked for, no price
+    if predicate == "PLANS_TO" and YOUR_FIRM.search(sentence, 0, match.start()):
+        return True  # 贵司计划在Q3上线…，预算约60万: the addressee's, whose company goes unnamed
+    if predicate == "CANCELLED" and _OTHERS_CANCEL.search(sentence, clause[0], match.start()):
+        return True  # 公司取消了工位: the company's doing
+    if predicate == "CUSTOMER_OF" and (
+        is_place(match.group("obj"))
+        or (has_cjk(match.group("obj")) and any(is_place(match.group("obj")[:n]) for n in (2, 3)))
+    ):  # 在杭州西溪那边买了套小房子
+        return True  # 打算年底在深圳买房: where one buys, no supplier
+    if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
+        return True  # 吃素破功了, 破戒了，又抽上了: given up no more
+    # 我对海鲜不过敏
+    return predicate == "ALLERGIC_TO" and bool(_NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2))
+
+
+def partners(sentence: str, clause: tuple[int, int], start: int) -> bool:
+    """Return True when what is said at ``start`` is of a partner just named (对象是个英国人, 我新交了男朋友，
+    是做律师的), not of the speaker."""
+    weds = _PARTNER_IS.search(sentence, clause[0], start + 1) and _ANOTHER_WEDS.search(sentence, 0, clause[0])
+    return bool(weds) or bool(
+        _PARTNER_THEN.search(sentence, 0, clause[0]) and sentence.startswith("是", clause[0])
+    )
