@@ -475,13 +475,8 @@ class BuiltinExtractor:
                 if pattern.ends:  # "her last day on the account was March 31": it ends after that day
                     last = invalid_at or valid_at
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
-                elif (
-                    invalid_at and not valid_at and predicate == "USES" and _SWITCHED_TO.search(match.group())
-                ):
-                    valid_at, invalid_at = (
-                        invalid_at,
-                        None,
-                    )  # "moves to GitHub Actions by end of October": begins
+                elif invalid_at and not valid_at and _switched(predicate, match.group()):
+                    valid_at, invalid_at = invalid_at, None  # "moves to GitHub Actions by end of October"
             if item_predicate == "VISITED" and message.at and valid_at and valid_at > message.at:
                 item_predicate = "PLANS_TO_VISIT"  # 下个月要去澳洲读研: a visit dated ahead is still to come
             # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words
@@ -560,6 +555,11 @@ _COLONS = ("：", ":")
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""
+
+
+def _switched(predicate: str, said: str) -> bool:
+    """Return True when ``said`` changes tools (``_SWITCHED_TO``): the date it is due by is its start."""
+    return predicate == "USES" and bool(_SWITCHED_TO.search(said))
 
 
 _COMMUTE = re.compile(r"去|到")

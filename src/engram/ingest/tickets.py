@@ -52,11 +52,13 @@ _FAILING = re.compile(
     re.I,
 )
 _CLOSED = re.compile(r"关单|已关闭|已修复|已解决|\b(?:closed|closing it|resolved|fixed)\b", re.I)
+"""Said anywhere in the message: the ticket is closed."""
 _SETTLED = re.compile(
-    r"已修复|修复了|已解决|解决了|关单|已关闭|正常了|如果|要是|是否|吗|[？?]|"
-    r"\b(?:fixed|resolved|closed|closing|working as intended|if|whether)\b",
+    rf"{_CLOSED.pattern}|修复了|解决了|正常了|如果|要是|是否|吗|[？?]|"
+    r"\b(?:closing|working as intended|if|whether)\b",
     re.I,
 )
+"""Said in the ticket's own sentence: fixed, supposed or asked, no fault to record."""
 
 
 def add_ticket_issues(reading: Sentence, message: Message, following: str = "") -> None:
