@@ -145,6 +145,21 @@ CASES: list[Case] = [
      {("Daniel", "DIET", "vegetarian")}),
     ("Started volunteering at the Riverside food bank on Saturday mornings.", "Harriet",
      {("Harriet", "VOLUNTEERS_AT", "Riverside food bank")}, {("Harriet", "LIKES", "volunteering")}),
+    # a third round of readers: an opening word as a subject, a request, a fault's start, a team, a service
+    ("Just signed Orbis Freight!!! 3-year deal, $214k total.", "Ollie", set(),
+     {("Just", "SIGNED", "Orbis Freight"), ("Just", "PRICE", 214000)}),
+    ("I love true crime podcasts, send recs. currently on Casefile", "Olivia",
+     {("Olivia", "LIKES", "true crime podcasts")}, {("Olivia", "LIKES", "send recs")}),
+    ("Ticket #48213\nCustomer: Bluewater Dental\n"
+     "Issue: appointment reminders not sending by SMS since Monday's update", "Aiko", set(),
+     {("Aiko", "MEETING_AT", "2024-03-18"), ("Aiko", "MEETING_AT", "2024-03-11")}),
+    ("FYI I'm moving from the SMB team to Enterprise starting April 1.", "Ingrid", set(),
+     {("Ingrid", "LIVES_IN", "Enterprise")}),
+    ("I'm so done with Twitter, moved to Bluesky.", "Felix", set(), {("Felix", "LIVES_IN", "Bluesky")}),
+    ("I moved to Denver last year, I work at Google now.", "Ann", {("Ann", "LIVES_IN", "Denver")},
+     set()),  # control
+    ("I've applied a 15% discount to your order of 40 standing desks (model Atlas Pro).", "Lena", set(),
+     {("Atlas Pro", "HAS_ROLE", "model")}),
     # a flight taken or to come, said without a subject
     ("Flying to Boston on Friday.", "Melissa", {("Melissa", "PLANS_TO_VISIT", "Boston")}, set()),
     ("Flew to Denver last week for the offsite.", "Melissa", {("Melissa", "VISITED", "Denver")}, set()),

@@ -28,7 +28,11 @@ _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
 _A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")
 _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|though)")
-_EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please)\b.*)")
+_EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please|send recs)\b.*)")
+_OPENER = re.compile(r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So")
+"""A sentence's first word read as a subject ("Just signed Orbis Freight!!!")."""
+_NO_ROLE = re.compile(r"\((?i:model|version|edition|size|colou?r)\s")
+"""What a product comes in, said in brackets, is no role ("40 standing desks (model Atlas Pro)")."""
 _NO_PRICE_HOLDER = re.compile(r"(?i:refunds?|credits?|invoices?|payments?|charges?)")
 """What money was given back or billed for has no price ("Refunds issued for all 14 ($3,212 total)")."""
 _THINGS_DONE = frozenset(
@@ -52,7 +56,7 @@ def drop_fragments(message: Message) -> None:
 
 def _a_piece(name: str) -> bool:
     return (
-        any(rx.fullmatch(name) for rx in (_EN_ADVERB, _NO_PRICE_HOLDER))
+        any(rx.fullmatch(name) for rx in (_EN_ADVERB, _NO_PRICE_HOLDER, _OPENER))
         or bool(_PIECE.search(name))
         or (name.upper() in CURRENCY_CODES)
     )
@@ -63,6 +67,8 @@ def fragment(fact: FactIn) -> bool:
     names = [fact.subject] + [n for n in (fact.object, fact.value) if isinstance(n, str)]
     if any(_PIECE.search(name) for name in names) or fact.subject.upper() in CURRENCY_CODES:
         return True
+    if _OPENER.fullmatch(fact.subject) or fact.subject == fact.object:
+        return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
     if (fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject)) or (
         fact.predicate == "PRICE" and fact.subject.endswith("部")
     ):
@@ -78,6 +84,8 @@ def fragment(fact: FactIn) -> bool:
         return True
     if fact.predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _WAITED_FOR.match(said):
         return True  # 等女儿高考完: when, not what
+    if fact.predicate == "HAS_ROLE" and _NO_ROLE.search(fact.fact or "") and f"({said} " in (fact.fact or ""):
+        return True
     if fact.predicate == "WORKS_AT" and _A_CLASS.search(fact.subject):
         return True  # 新东方的周末班: a class, no employee
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙

@@ -26,6 +26,7 @@ SEEN_OFF = re.compile(
 )
 _MOVED_AWAY = re.compile(r"[^，。；]{0,20}?(?:改到|改成|改在|推迟到|推到|挪到|调到|延到|延期到|提前到)")
 _DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
+_SINCE = re.compile(r"\bsince\s$|自从$", re.I)
 _A_GOAL = re.compile(r"\b(?:goal|target|aim)\b|目标", re.I)
 _MONEY_WENT = re.compile(r"\b(?:budget|money|funding|funds|it|that)\s(?=went\b)", re.I)
 _DENIED_HERE = re.compile(r"\b(?:not|no longer|anymore)\b|不再|不是", re.I)
@@ -62,6 +63,8 @@ def not_stated(
         _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
     ):
         return True  # 下午两点跟…的会议改到明天上午10点: the old time
+    if predicate == "MEETING_AT" and _SINCE.search(sentence, max(0, obj_start - 8), obj_start):
+        return True  # "not sending by SMS since Monday's update": when a fault began
     if predicate == "HAS_PET" and _DIED.search(sentence, match.end()):
         return True  # "My cat Luna passed away this morning": no pet had since then
     if predicate == "AGE" and _A_GOAL.search(sentence, clause[0], obj_start):

@@ -152,6 +152,7 @@ _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migra
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
 _A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
 _PREMISES = re.compile(r"\b(?:office|HQ|headquarters|warehouse|store|shop|factory|plant|studio)s?\b", re.I)
+_FROM_A_TEAM = re.compile(r"\bfrom (?:the|my|our) (?:[\w-]+ )?team to\s$", re.I)
 _A_PERIOD = re.compile(
     r"(?i:Lent|Ramadan|Dry January|a (?:while|week|month|year)|now|good|the (?:week|month|year))"
 )
@@ -431,12 +432,17 @@ def refused(
         tool = _WE_MOVED.search(lead_in) and not (named and is_place(named.group()))  # "we moved to Raygun"
         counted = _COUNTED_IN.search(lead_in)  # 8家在南京: where a firm's stores are, no one's home
         quarter = _A_QUARTER.match(match.group("obj"))  # "the rewrite moved to Q1 2025"
-        # a team or a department moved to ("moved to Retention", "from Sales Engineering to Product")
+        # a team, a department, our premises or a known service moved to ("moved to Retention", "from
+        # Sales Engineering to Product", "from the SMB team to Enterprise", 我们办公室下个月搬到漕河泾, "so
+        # done with Twitter, moved to Bluesky")
+        town = bool(named and is_place(named.group()))
+        teams = (bool(_TEAM_TALK.search(sentence)) and not town) or bool(_FROM_A_TEAM.search(lead_in))
         department = A_DEPARTMENT.match(match.group("obj").strip()) or OUR_PREMISES.search(
             sentence, clause[0], match.start()
-        )  # 我们办公室下个月搬到漕河泾: the premises move
-        teams = bool(_TEAM_TALK.search(sentence) and not (named and is_place(named.group()))) or bool(
-            department
+        )
+        service = not town and any(
+            DEFAULT_GAZETTEER.get(word) in ("product", "organisation")
+            for word in _CAPITALISED.findall(sentence)
         )
         return bool(
             _TOOL_TALK.search(sentence)
@@ -446,6 +452,8 @@ def refused(
             or counted
             or quarter
             or teams
+            or department
+            or service
         )
     if not_stated(predicate, match, sentence, clause, obj_start):
         return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
