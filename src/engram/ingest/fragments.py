@@ -20,7 +20,8 @@ from engram.nlp.amounts import CURRENCY_CODES
 
 _PIECE = re.compile(
     r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
-    r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$"
+    r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
+    r"^(?:办|啥|完博|异地)$"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB)."""
@@ -31,6 +32,7 @@ _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|t
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please|send recs)\b.*)")
 _OPENER = re.compile(r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So")
 """A sentence's first word read as a subject ("Just signed Orbis Freight!!!")."""
+_A_HEADER = re.compile(r"CRM|HR|IT|OA|BI|ERP")
 _NO_ROLE = re.compile(r"\((?i:model|version|edition|size|colou?r)\s")
 """What a product comes in, said in brackets, is no role ("40 standing desks (model Atlas Pro)")."""
 _NO_PRICE_HOLDER = re.compile(r"(?i:refunds?|credits?|invoices?|payments?|charges?)")
@@ -69,6 +71,10 @@ def fragment(fact: FactIn) -> bool:
         return True
     if _OPENER.fullmatch(fact.subject) or fact.subject == fact.object:
         return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
+    if fact.predicate in ("DEADLINE", "BUDGET", "PLANS_TO") and _A_HEADER.fullmatch(fact.subject):
+        return True  # CRM跟进：…希望8月前上线, 跟…的HR总监通了电话…下周三前发: a header or a unit, no holder
+    if fact.predicate == "REPORTS_TO" and str(fact.object or "").startswith("我"):
+        return True  # 向我直接汇报: the writer, cut with the adverb after
     if (fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject)) or (
         fact.predicate == "PRICE" and fact.subject.endswith("部")
     ):

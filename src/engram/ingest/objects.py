@@ -35,7 +35,7 @@ _SIGHTSEEING = re.compile(
 )
 _MONTH_BEFORE = re.compile(rf"\b(?:{'|'.join(MONTHS_EN)})\.?\s$", re.I)
 """A month right before a bare number makes it a day of that month ("go-live before October 1")."""
-_COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人)", re.I)
+_COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人|本|册|盒|瓶|块)", re.I)
 """A bare number before a noun ("200 laptops", 200台) counts things."""
 _ZH_CHANGED_TO = re.compile(
     rf"\s*(?:个|台|套|件|箱|人|间|张|把|颗|辆|只|份)?(?:降|涨|提|改|调|减|增|砍|升|上调|下调|提高|降低|增加|减少|缩减|追加)了?"

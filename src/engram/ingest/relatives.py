@@ -54,6 +54,7 @@ KIN_ZH: dict[str, Kin] = {
     # 我家老大, 老二叫豆豆, 我宝宝
     **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝", "大宝", "二宝")},
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
+    "媳妇儿": ("媳妇", "MARRIED_TO", False),
     "那口子": ("爱人", "MARRIED_TO", False),
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
