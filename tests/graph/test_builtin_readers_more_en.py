@@ -160,6 +160,16 @@ CASES: list[Case] = [
      set()),  # control
     ("I've applied a 15% discount to your order of 40 standing desks (model Atlas Pro).", "Lena", set(),
      {("Atlas Pro", "HAS_ROLE", "model")}),
+    ("I think I might be lactose intolerant? Going to get tested.", "Priyanka", set(),
+     {("Priyanka", "ALLERGIC_TO", "lactose")}),
+    ("I'm lactose intolerant.", "Priyanka", {("Priyanka", "ALLERGIC_TO", "lactose")}, set()),  # control
+    ("Our contact Dr. Yusuf Karim is basically allergic to anything 'AI-powered' in a pitch deck", "Lena",
+     set(),
+     {("Yusuf Karim", "ALLERGIC_TO", "anything 'AI-powered' in a pitch deck")}),
+    ("Our twins start secondary school in September — Ella's going to St Mary's.", "Harriet", set(),
+     {("Ella", "PLANS_TO_VISIT", "St Mary")}),
+    ("My niece Selam just started at Addis Ababa University, studying medicine!", "Ruth", set(),
+     {("Selam", "WORKS_AT", "Addis Ababa University")}),
     # a flight taken or to come, said without a subject
     ("Flying to Boston on Friday.", "Melissa", {("Melissa", "PLANS_TO_VISIT", "Boston")}, set()),
     ("Flew to Denver last week for the offsite.", "Melissa", {("Melissa", "VISITED", "Denver")}, set()),

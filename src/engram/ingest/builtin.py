@@ -477,7 +477,15 @@ class BuiltinExtractor:
                     valid_at, invalid_at = None, last + timedelta(days=1) if last is not None else None
                 elif invalid_at and not valid_at and _switched(predicate, match.group()):
                     valid_at, invalid_at = invalid_at, None  # "moves to GitHub Actions by end of October"
-            if item_predicate == "VISITED" and message.at and valid_at and valid_at > message.at:
+            if (
+                item_predicate == "VISITED"
+                and message.at
+                and valid_at
+                and valid_at > message.at
+                and not (
+                    valid_at.date() == message.at.date() and is_past(sentence[clause[0] : clause[1]], lang)
+                )
+            ):  # 今天下午拜访了…, said in the morning: done already
                 item_predicate = "PLANS_TO_VISIT"  # 下个月要去澳洲读研: a visit dated ahead is still to come
             # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words
             # ("Dad finally retired": retired is also his status)

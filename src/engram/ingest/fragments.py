@@ -32,6 +32,7 @@ _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|t
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please|send recs)\b.*)")
 _OPENER = re.compile(r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So")
 """A sentence's first word read as a subject ("Just signed Orbis Freight!!!")."""
+_A_DISCOUNT = re.compile(r"(?:\d+(?:\.\d)?|[一二三四五六七八九])折|\d+%\s?off", re.I)
 _A_HEADER = re.compile(r"CRM|HR|IT|OA|BI|ERP")
 _NO_ROLE = re.compile(r"\((?i:model|version|edition|size|colou?r)\s")
 """What a product comes in, said in brackets, is no role ("40 standing desks (model Atlas Pro)")."""
@@ -88,6 +89,8 @@ def fragment(fact: FactIn) -> bool:
         return True  # "Ben Okafor signed personally", "pls don't make me watch that", "learning properly"
     if fact.predicate in ("LIKES", "PLANS_TO", "STATUS", "PREFERS", "STUDIES") and _NO_THING.match(said):
         return True
+    if fact.predicate == "PLANS_TO" and _A_DISCOUNT.fullmatch(said):
+        return True  # 想要7折: a discount asked for, no plan
     if fact.predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _WAITED_FOR.match(said):
         return True  # 等女儿高考完: when, not what
     if fact.predicate == "HAS_ROLE" and _NO_ROLE.search(fact.fact or "") and f"({said} " in (fact.fact or ""):

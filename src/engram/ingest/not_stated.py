@@ -26,6 +26,20 @@ SEEN_OFF = re.compile(
 )
 _MOVED_AWAY = re.compile(r"[^，。；]{0,20}?(?:改到|改成|改在|推迟到|推到|挪到|调到|延到|延期到|提前到)")
 _DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
+_MAYBE_MOVING = re.compile(
+    r"(?:可能|也许|或许|说不定)(?:会)?搬(?![^，。；]*了)|\bmight move\b|\bmay move\b", re.I
+)
+"""A move only weighed (可能搬到滨江，还在看房子), not one guessed done (可能搬去苏州了: an inferred home)."""
+_TEACHES = re.compile(r"老师|教师|任教|教书|\b(?:teacher|teaches|teaching)\b", re.I)
+_A_MEAL = re.compile(r"(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|宵夜|\b(?:breakfast|lunch|dinner)\b)", re.I)
+_VISITED = re.compile(r"(?:拜访|参观|考察)(?:了|完了?|过)")
+_SCHOOL_STARTS = re.compile(
+    r"\bstart(?:s|ing)? (?:secondary |high |middle |primary |boarding )?school\b|开学|入学", re.I
+)
+_A_STUDENT = re.compile(r"\b(?:studying|student|freshman|majoring|degree)\b|读书|读研|读博|上学", re.I)
+_A_SCHOOL = re.compile(r"(?:University|College|School|Academy|大学|学院)\b", re.I)
+_EN_WONDERING = re.compile(r"\b(?:might|maybe|perhaps|I think)\b[^.!?]*\?", re.I)
+_FIGURATIVE = re.compile(r"(?:anything|everything|all things|any)\b", re.I)
 _SINCE = re.compile(r"\bsince\s$|自从$", re.I)
 _A_GOAL = re.compile(r"\b(?:goal|target|aim)\b|目标", re.I)
 _MONEY_WENT = re.compile(r"\b(?:budget|money|funding|funds|it|that)\s(?=went\b)", re.I)
@@ -63,6 +77,20 @@ def not_stated(
         _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
     ):
         return True  # 下午两点跟…的会议改到明天上午10点: the old time
+    if predicate == "LIVES_IN" and _MAYBE_MOVING.search(sentence, clause[0], clause[1]):
+        return True  # 可能搬到滨江，还在看房子: a move only weighed
+    if predicate == "STUDIES_AT" and _TEACHES.search(sentence):
+        return True  # 我老婆是小学语文老师，在朝阳区一所小学: where one teaches
+    if predicate == "DISLIKES" and _A_MEAL.match(match.group("obj").strip()):
+        return True  # 在减肥，不吃晚饭: a meal skipped, no dislike
+    if predicate == "PLANS_TO_VISIT" and (_VISITED.search(match.group()) or _SCHOOL_STARTS.search(sentence)):
+        return True  # 今天下午拜访了…: a visit made; "start secondary school — Ella's going to St Mary's"
+    if predicate == "WORKS_AT" and _A_STUDENT.search(sentence) and _A_SCHOOL.search(match.group("obj")):
+        return True  # "just started at Addis Ababa University, studying medicine": study, no job
+    if predicate == "ALLERGIC_TO" and (
+        _EN_WONDERING.search(sentence) or _FIGURATIVE.match(match.group("obj"))
+    ):
+        return True  # "I think I might be lactose intolerant?", "allergic to anything 'AI-powered'"
     if predicate == "MEETING_AT" and _SINCE.search(sentence, max(0, obj_start - 8), obj_start):
         return True  # "not sending by SMS since Monday's update": when a fault began
     if predicate == "HAS_PET" and _DIED.search(sentence, match.end()):

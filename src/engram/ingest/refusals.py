@@ -318,7 +318,7 @@ def refused(
         )
         return bool(
             held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
-        )
+        ) or not_stated(predicate, match, sentence, clause, obj_start)
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
         ("会", "要", "将", "提")
     ):
@@ -454,7 +454,7 @@ def refused(
             or teams
             or department
             or service
-        )
+        ) or not_stated(predicate, match, sentence, clause, obj_start)
     if not_stated(predicate, match, sentence, clause, obj_start):
         return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
     if (
