@@ -142,6 +142,8 @@ EN_AMOUNT = (
 )
 """A sum of money ("$48k", "2.1 million"), not a share ("8%"), a measure ("the 12oz cups to $0.14":
 $0.14) or a numbered phase ("phase 1")."""
+ZH_MOVED_TO = r"(?:改到|改成|改在|改为|推迟到|推到|挪到|调到|延到|延期到|顺延到|提前到)"
+"""A meeting or a date moved to another time (周会改到下午两点, 上线推迟到5月)."""
 EN_DATE = (
     r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"
     r"[^,;!?()\n]{1,30}?)?)(?=[,;!?()\n]|\.(?:\s|$)|$|\s(?:pending|and|but|because|so|for|with)\b|"

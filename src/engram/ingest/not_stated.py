@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_DEPARTMENT
+from engram.ingest.frames import EN_DEPARTMENT, ZH_MOVED_TO
 from engram.nlp.tokenize import has_cjk
 
 A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
@@ -24,7 +24,7 @@ A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
 SEEN_OFF = re.compile(
     r"送(?:女儿|儿子|孩子|闺女|娃|他|她)[^，。；]{0,2}$|送(?:女儿|儿子|孩子|闺女|娃|他|她)去"
 )
-_MOVED_AWAY = re.compile(r"[^，。；]{0,20}?(?:改到|改成|改在|推迟到|推到|挪到|调到|延到|延期到|提前到)")
+_MOVED_AWAY = re.compile(rf"[^，。；]{{0,20}}?{ZH_MOVED_TO}")
 _DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
 _MAYBE_MOVING = re.compile(
     r"(?:可能|也许|或许|说不定)(?:会)?搬(?![^，。；]*了)|\bmight move\b|\bmay move\b", re.I
@@ -54,7 +54,7 @@ _EACH_ASKED = re.compile(r"(?:每个部门|各部门|每个人|每人|大家)$")
 _MEETING_NOTES = re.compile(r"(?:会议|开会)(?:纪要|记录)")
 OUR_PREMISES = re.compile(r"(?:我们|咱们|我司)的?(?:办公室|公司|总部|门店|工厂|仓库)")
 _WISHED = re.compile(r"(?:希望|要求|想要|想让|提出)[^，。；]{0,8}$")
-YOUR_FIRM = re.compile(r"贵司|贵公司|贵方|贵单位")
+_YOUR_FIRM = re.compile(r"贵司|贵公司|贵方|贵单位")
 _OTHERS_CANCEL = re.compile(r"(?:公司|他们|对方|客户|学校|老板|领导)[^，。；我]{0,3}$")
 _RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
 _NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
@@ -123,7 +123,7 @@ def not_stated(
         return True  # 公司下个月要搬到浦东了: the premises move
     if predicate == "PRICE" and _WISHED.search(sentence, clause[0], obj_start):
         return True  # 对方希望单价降到38元/箱: asked for, no price
-    if predicate == "PLANS_TO" and YOUR_FIRM.search(sentence, 0, match.start()):
+    if predicate in ("PLANS_TO", "BUDGET") and _YOUR_FIRM.search(sentence, 0, match.start()):
         return True  # 贵司计划在Q3上线…，预算约60万: the addressee's, whose company goes unnamed
     if predicate == "CANCELLED" and _OTHERS_CANCEL.search(sentence, clause[0], match.start()):
         return True  # 公司取消了工位: the company's doing

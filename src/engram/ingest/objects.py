@@ -9,7 +9,7 @@ import re
 from datetime import datetime
 
 from engram.ingest.clauses import Lang, shared_head, split_objects, trim_object
-from engram.ingest.frames import EN_ROLE_RX, Pattern
+from engram.ingest.frames import EN_ROLE_RX, ZH_MOVED_TO, Pattern
 from engram.ingest.mentions import Mention, overlaps
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
@@ -284,9 +284,7 @@ _CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取
 
 
 _MOVED_TO = re.compile(
-    r"(?:改到|改成|改在|改为|推迟到|推到|挪到|调到|延到|延期到|顺延到|提前到|"
-    r"\b(?:moved|pushed(?: back)?|bumped|shifted|rescheduled) (?:to|for))\s*$",
-    re.I,
+    rf"(?:{ZH_MOVED_TO}|\b(?:moved|pushed(?: back)?|bumped|shifted|rescheduled) (?:to|for))\s*$", re.I
 )
 _WITH_A_DAY = frozenset({"day", "part_of_day", "hour", "minute"})
 

@@ -27,7 +27,6 @@ from engram.ingest.not_stated import (
     A_YEAR,
     OUR_PREMISES,
     SEEN_OFF,
-    YOUR_FIRM,
     not_stated,
     partners,
 )
@@ -277,6 +276,8 @@ def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
+    if not_stated(predicate, match, sentence, clause, obj_start):
+        return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         sought = _SOUGHT.search(sentence, clause[0], match.start()) or (  # a job looked for or recruited for
             _RECRUITING.search(sentence, clause[0], match.start()) and " for " in match.group()
@@ -318,7 +319,7 @@ def refused(
         )
         return bool(
             held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
-        ) or not_stated(predicate, match, sentence, clause, obj_start)
+        )
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
         ("会", "要", "将", "提")
     ):
@@ -398,10 +399,7 @@ def refused(
             or sentence.startswith("FY", obj_start)
             or A_YEAR.fullmatch(match.group("obj").strip())
         )  # "budget frozen until FY26", "a $2M digital budget for 2025": a year, no amount
-        yours = YOUR_FIRM.search(sentence, 0, match.start())  # 贵司计划…，预算约60万: the addressee's
-        return bool(
-            _BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal or yours
-        )
+        return bool(_BUDGET_DIFFERENCE.search(sentence, max(clause[0], obj_start - 6), obj_start) or fiscal)
     if predicate == "DISCOUNT":
         return bool(_ASKED_FOR.search(sentence, clause[0], obj_start))
     role = EN_ROLE_RX.match(match.group("obj")) if predicate in ("MOVED_FROM", "UNASSIGNED_FROM") else None
@@ -454,9 +452,7 @@ def refused(
             or teams
             or department
             or service
-        ) or not_stated(predicate, match, sentence, clause, obj_start)
-    if not_stated(predicate, match, sentence, clause, obj_start):
-        return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
+        )
     if (
         predicate == "COMES_FROM"
         and match.group().startswith("are ")
