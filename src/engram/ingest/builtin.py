@@ -73,7 +73,7 @@ from engram.ingest.speaker import (
 )
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
-from engram.ingest.tickets import add_ticket_issues
+from engram.ingest.tickets import add_ticket_issues, add_ticket_status
 from engram.ingest.topics import (
     TOPIC_HOLDERS_LATER,
 )
@@ -212,6 +212,7 @@ class BuiltinExtractor:
             if not questioned:
                 add_reported_issues(reading, message)
                 add_ticket_issues(reading, message, following)
+                add_ticket_status(reading, message)
             self._observe(reading, message)
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)

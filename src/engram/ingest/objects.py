@@ -230,6 +230,10 @@ def _object(
     ):
         message.add_entity(mention)
         return mention.name, None, span
+    if predicate == "STATUS" and text.istitle() and " " not in text and not reading.text[: span[0]].strip():
+        text = text.lower()  # "Lost the Meridian Freight deal": a state, capitalised only as the first word
+    if predicate == "RESPONSIBLE_FOR" and message.speaker.actor and _MY.search(reading.text, 0, span[0]):
+        text = f"{message.speaker.actor}'s {text}"  # "Zoe is covering my inbound queue": the writer's queue
     return None, text, span
 
 
@@ -380,6 +384,8 @@ _ZH_NO_VALUE = re.compile(
     r"快?半?[\d一二两三四五六七八九十几]*个?多?(?:月|年|天|周|星期|礼拜|小时)(?:了|多)?"
 )
 """Not a thing a fact can be about: a particle (由小吴负责哈), a pronoun, a duration (戒了快三个月)."""
+_MY = re.compile(r"\bmy\s+$", re.I)
+"""Right before a duty handed on: the writer's ("covering my accounts")."""
 _EN_NO_VALUE = re.compile(
     r"(?:(?:during|on|at|in|over|for|through) )?(?:the |a )?(?:week|weekdays?|weekends?|night|nights|"
     r"mornings?|evenings?|days?|daytime|workdays?|work ?week|summer|winter|holidays?|moment|time being)"

@@ -161,6 +161,13 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:to|until) {EN_DATE}", 0.8, subject="topic", named_topic=True, kind="date", trigger="go-live|golive"),
     en("EXPIRES_ON", rf"\b(?:expires|expire|ends|runs out|is up for renewal)\s(?:on|by)\s{EN_DATE}", 0.8,
        subject="topic", kind="date", trigger="expire|ends|runs out|renewal"),
+    # "The all-hands is moved to Thursday 3pm", "our team offsite is on October 9": an event's own day
+    en("MEETING_AT", rf"\b(?P<subj>(?:(?:team|company|annual|quarterly|sales|summer|holiday|christmas|launch|"
+       rf"engineering|product) )?(?:offsite|off-site|all-hands|town hall|party|retreat|hackathon|conference|summit|"
+       rf"gala))\s(?:is|was|will be|has been|got)\s(?:now |officially |still )?(?:on|set for|scheduled for|moved to|"
+       rf"pushed to|rescheduled to|confirmed for|booked for|planned for)\s{EN_DATE}", 0.8, subject="group",
+       subject_type="event", kind="date", supposable=True,
+       trigger="offsite|off-site|all-hands|town hall|party|retreat|hackathon|conference|summit|gala"),
     # not "on-call", nor a meeting wished well ("good luck with the presentation today": the listener's)
     # nor a task asked for ("please review by Thursday")
     en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)(?<!\bon )(?<!please )(?<!pls )(?<!\bto )\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
@@ -196,6 +203,10 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",
        trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
                "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
+    # "We lost the Cobalt Freight deal", "Lost the Meridian Freight deal (MF-7710)": the deal's status
+    en("STATUS", r"(?<!if we )(?<!might have )(?<!could have )(?<!almost )\b(?P<obj>lost) (?:the |our )?"
+       r"(?=(?:[\w&'’-]+ ){0,4}?(?:deal|opportunity|opp|renewal)\b)", 0.75, subject="topic", named_topic=True,
+       kind="value", supposable=True, trigger="lost"),
     # "our packaging supplier is BoxCraft", "Their current vendor, TrackPoint,", "buying from Napa Glassworks",
     # "a Streamline customer since 2019": whose customer the speaker or the organisation talked about is
     en("CUSTOMER_OF", rf"\b(?:our|my) (?:current |existing |new |main |only |(?!former |previous |old |last |potential |prospective |possible |ex-)[a-z]+ )?(?:vendor|supplier|provider|"

@@ -40,6 +40,36 @@ _HANDED = (
     r"(?:partnerships?|accounts?|region|territory|migration|project|team|pipeline|relationships?|deals?|book)"
 )
 """What a named thing handed over is (EMEA partnerships, the Globex account)."""
+_DUTY_WORD = (
+    r"(?!(?:while|from|as|starting|until|till|through|during|this|next|effective|when|after|before|because|since|"
+    r"for|to|and|but|so|with|on|at|in|by|if|who|which|once|now|today|tomorrow|it|them|that)\b(?!-))"
+    r"(?-i:[a-z0-9][\w&'’/-]*|[A-Z]{2,6}s?)"
+)
+_DUTIES = (
+    rf"(?P<obj>{_DUTY_WORD}(?: {_DUTY_WORD}){{0,4}}(?:(?:,| and|, and) (?:the |our )?{_DUTY_WORD}(?: {_DUTY_WORD}){{0,4}})*)"
+    r"(?=\s(?:while|from|as of|starting|until|till|through|during|this|next|effective|when|after|before|because|"
+    r"since|for|on|at|in|by|if|once|today|tomorrow|now)\b|\s?[(.;:!?—–]|\s[-–]\s|,\s|$)"
+)
+"""A duty said in lower case or by its acronym, or a list of them ("audit logs", "the DACH accounts", "badges,
+parking and the snack budget"), up to a time, a reason or the clause's end."""
+_DUTY_HEAD = (
+    r"(?:accounts|queue|inbox|clients?|customers?|region|territory|territories|portfolio|book|shifts?|rotation|"
+    r"tickets|desk|on-call|escalations|renewals?|partnerships?)"
+)
+"""What one covers for a colleague: an account or a queue, not "the costs" or "the basics"."""
+_PROJECT_HEAD = (
+    r"(?:migration|rollout|project|launch|integration|program|programme|initiative|pilot|redesign|upgrade|"
+    r"implementation|evaluation|audit|rfp|series|workstream|onboarding|backend|frontend|relaunch|rebrand|"
+    r"partner program|beta)"
+)
+"""What one leads, runs or owns as a duty ("the streaming ingestion project"), not a possession."""
+_HOLDER = (
+    rf"\b(?P<subj>I|he|she|{EN_PERSON_NAME})(?:['’](?:s|m|ll|ve|d))?(?: \([^)]{{1,20}}\))?"
+    r"(?: (?!and\b|but\b|or\b|who\b|which\b|then\b)[\w'’]+){0,4}? (?:now |also |officially )?"
+)
+"""Who takes a duty on: a person named, "I", or "he"/"she", a few plain words before the verb ("Sofia's",
+"Jonas will", "Freya Holm (design) will", "I've been asked to"); a comma between stops it (in "Jonah is out,
+Aiko's covering …" Aiko, an unknown name, is not Jonah)."""
 _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 """Capitalised but no name: "take over the Monday meeting" hands over a meeting, not a Monday."""
 _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
@@ -372,6 +402,45 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>{EN_CAPS}(?:\s(?:{_HANDED}|renewal|contract|project))?) (?:over )?to (?P<subj>{EN_PERSON_NAME})\b", 0.75,
        subject="group", subject_type="person", named_subject=True, kind="value", negatable=False, handover=True,
        trigger="hand|passe|passing|pass "),
+    # "Jonas will take over audit logs", "I'm taking over the webinar series": a duty in lower case (a named
+    # one is read above), by whom the clause opens on; not "took over the conversation"
+    en("RESPONSIBLE_FOR", rf"{_HOLDER}(?:takes?|took|taken|taking) over (?:the |our |their |all (?:of )?(?:the |our )?)?"
+       rf"(?!conversation|chat|call|meeting|room|house|kitchen|living room|world|internet|country)"
+       rf"(?!(?:my |his |her |their )?(?:\w+ )?accounts? \()(?:my )?{_DUTIES}",
+       0.75, subject="group", subject_type="person", named_subject=True, kind="value", negatable=False,
+       handover=True, split=True, trigger="take over|takes over|took over|taking over|taken over"),
+    # "Björn will cover the DACH accounts", "Gabriel covers my accounts", "I'm covering Crane & Hollis and
+    # Halvorsen Logistics": accounts or a queue covered (not "covers the costs", "cover letter")
+    en("RESPONSIBLE_FOR", rf"{_HOLDER}(?:covers?|covering) (?:for \w+ on )?(?:the |our |all (?:of )?(?:the |our )?)?(?:my )?"
+       rf"(?P<obj>(?:[\w&'’/-]+ ){{0,3}}{_DUTY_HEAD})\b", 0.75, subject="group", subject_type="person",
+       named_subject=True, kind="value", negatable=False, trigger="cover"),
+    en("RESPONSIBLE_FOR", rf"{_HOLDER}(?:covers?|covering) (?:the |our )?(?P<obj>{EN_CAPS}(?:(?:,|,? and) {EN_CAPS})*)"
+       rf"(?: accounts?)?(?=\s(?:while|until|till|through|during|for|from|this|next|starting)\b|\s?[(.;!?—–]|,\s|$)",
+       0.7, subject="group", subject_type="person", named_subject=True, kind="value", require_mention=True,
+       negatable=False, split=True, trigger="cover"),
+    # "Tomasz will take over her accounts (Lumen Bank and Oakridge Dental)": the accounts named after it
+    en("RESPONSIBLE_FOR", rf"{_HOLDER}(?:take|takes|took|taking|cover|covers|covering) (?:over )?(?:my|his|her|their) "
+       rf"(?:\w+ )?accounts? \((?P<obj>{EN_CAPS}(?:(?:,|,? and) {EN_CAPS})*)\)", 0.75, subject="group",
+       subject_type="person", named_subject=True, kind="value", require_mention=True, negatable=False, split=True,
+       handover=True, trigger="accounts ("),
+    # "Sofia Marchetti now leads the streaming ingestion project", "Sofia's running the migration"
+    en("RESPONSIBLE_FOR", rf"{_HOLDER}(?:leads?|leading|lead|runs?|running|run|owns?|owning|own|drives?|driving|"
+       rf"coordinates?|coordinating) (?:the |our |this )(?P<obj>(?:[\w&'’/-]+ ){{0,3}}{_PROJECT_HEAD})\b", 0.75,
+       subject="group", subject_type="person", named_subject=True, kind="value", stop="UNASSIGNED_FROM",
+       trigger="lead|run|own|driv|coordinat"),
+    # "Farah is the new owner of the onboarding flow", "Gabriel is now responsible for all public-sector accounts"
+    en("RESPONSIBLE_FOR", r"\b(?:is|'s|am|'m|are|will be) (?:now |also )?(?:the )?(?:new )?(?:owner of|responsible for) "
+       rf"(?:the |our |all (?:of )?(?:the |our )?)?{_DUTIES}", 0.75, kind="value", split=True,
+       stop="UNASSIGNED_FROM", trigger="owner of|responsible for"),
+    # "I handed the webinar series over to Tariq": a duty handed on in lower case
+    en("RESPONSIBLE_FOR", rf"\b(?:hand|hands|handed|handing|pass|passes|passed|passing) (?:the |our |my )"
+       rf"(?P<obj>(?:[\w&'’/-]+ ){{0,3}}?(?:{_PROJECT_HEAD}|{_DUTY_HEAD})) (?:over )?to (?P<subj>{EN_PERSON_NAME})\b",
+       0.75, subject="group", subject_type="person", named_subject=True, kind="value", negatable=False,
+       handover=True, trigger="hand|passe|passing|pass "),
+    # a hand-over note's lines: "Kestrel Foods account → Bilal Haddad", "Northwind Pharma → Camille"
+    en("RESPONSIBLE_FOR", rf"(?P<obj>{EN_CAPS})(?: account)?\s?(?:→|->)\s?(?P<subj>{EN_PERSON_NAME})(?=\s?[;,.]|\s*$)",
+       0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
+       object_type="organisation", require_mention=True, negatable=False, trigger="→|->"),
     # "Duncan will be your point of contact for the Mercer Dental and Oakridge Vet accounts"
     en("RESPONSIBLE_FOR", rf"\b(?:point of contact|main contact|go-to person|POC) for (?:the |our |your )?"
        rf"(?P<obj>{EN_CAPS}(?:(?:,| and) {EN_CAPS})*)(?: accounts?)?\b", 0.75, kind="value", split=True,

@@ -306,10 +306,11 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="牵头|负责|跟进|主导|对接|接手|管"),
     # "华北区的客户都由陈静对接": the one after 由 is responsible, not the speaker (a named project: above).
     zh("RESPONSIBLE_FOR", rf"(?:以后|之后|后面|今后|现在|目前)?(?<![以之今现目])(?!以后|之后|后面|今后|现在|目前)"
-       rf"(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)(?:那边|这边)?(?:(?:这个|那个|这些|那些)(?:客户|项目)?|这块|这部分)?(?:现在|目前|其实|"
-       rf"一直|实际上|暂时|暂|都|全部|以后|之后|后面|今后)?(?:改)?(?:由|让){PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|代管|兼管|管|"
-       rf"维护|处理|接手|带|盯着?|接(?=[，。！；]|$))", 0.8, subject="group", subject_type="person", kind="value",
-       trigger="由|让"),  # 400热线由小蒋接, 回款让小贝盯着
+       rf"(?:这期间|期间|其间)?(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?(?:[和、][\u4e00-\u9fffA-Za-z0-9]{{2,8}}?)*)(?:那边|这边)?"
+       rf"(?:(?:这个|那个|这些|那些|[两三四五几]个)(?:客户|项目)?|这块|这部分)?(?:现在|目前|其实|"
+       rf"一直|实际上|暂时|暂|都|全部|以后|之后|后面|今后|继续)?(?:改)?(?:由|让){PERSON}(?:来)?(?:负责|牵头|跟进|主导|对接|代管|兼管|管|"
+       rf"维护|处理|接手|带|盯着?|(?:接|跟)(?=[，。！；]|$))", 0.8, subject="group", subject_type="person", kind="value",
+       split=True, trigger="由|让"),  # 400热线由小蒋接, 回款让小贝盯着, 两个客户由宋佳怡对接
     # 数据平台组以后归刘振宇管: a team goes to someone who runs it
     # 我下个月开始带数据平台组了: a team one leads from then on
     zh("MANAGES", r"(?:开始|正式|接手|负责)?(?:带|管)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,10}?(?:组|团队|小组|部门|中心))"
@@ -339,6 +340,14 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,10}}?)(?:先|都|暂时)?(?:给|归){PERSON}"
        rf"(?=[，。！；]|$)", 0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="organisation", require_mention=True, strict=True, handover=True, trigger="给|归"),
+    # 智云CRM迁移项目的负责人定为邱实: whom a thing's owner is said to be
+    zh("RESPONSIBLE_FOR", rf"(?:^|(?<=[，,；;：:]))(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)的负责人(?:定为|定成|改为|换成|是|为|：|:)"
+       rf"{PERSON}(?=[，。！；]|$)", 0.75, subject="group", subject_type="person", named_subject=True, kind="value",
+       negatable=False, trigger="的负责人"),
+    # 青禾食品这边我接手了, 瑞丰农业我接回来了, 蓝鲸二期我来跟: the speaker takes it on, said after it
+    zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:～~]))(?!谁|这个|那个|这事|这件)(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)(?:这边|那边|这块)?"
+       r"(?:以后|之后|现在)?我(?:已经)?(?:接手了|接回来了|接过来了|来跟|来对接|来负责)(?=[，。！；]|$)", 0.75,
+       subject="speaker", kind="value", negatable=False, trigger="我接|我来跟|我来对接|我来负责"),
     # not 跟进下… (一下: a one-off follow-up) nor 钱主管说 (a title before a speech verb)
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提评反])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
        rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)))"  # 跟进测试结果: a to-do, no charge held
@@ -346,7 +355,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
-       rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?)?"
+       rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?|(?:这边|那边)的(?:客户|工作|事情?))?"
        rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){PERSON}{TAKES_ON}", 0.8, subject="group",
        subject_type="person", kind="value", split=True, handover=True, negatable=False,
        trigger="交给|转给|移交给|交接给"),  # 他原来带的天津组交给章琦: 原来 is the giver's past, no negation

@@ -31,6 +31,8 @@ from engram.ingest.frames_zh import (
 )
 
 zh = partial(pattern, "zh")
+_WHEN = r"明晚|今晚|明天|今天|后天|(?:下|本|这)?周[一二三四五六日天末]?|下个?月|这个?月|今年|明年|年底|下次|这次|本次"
+"""A time said before an event's name (明晚团建改到后天): when it was, not what it is called."""
 
 _BAR = r"(?:\s*[｜|]\s*|\s+)"
 """Between a signature's parts: spaces or a bar."""
@@ -102,6 +104,14 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        r"(?![前后时]|之[前后]|的时候)",  # 周一早上开会前我会来杯咖啡: a habit timed by a meeting, no meeting
        0.8, subject="topic", kind="date", supposable=True,
        trigger="开会|见面|碰头|开个会|会面|面谈|例会|过一下|对一下|会议|视频会|约了|拜访|过一遍|演示|uat|面试|沟通|会"),
+    # 年会定在1月20号, 华南区的渠道大会定在6月14日, 客户答谢会改到9月20日: an event's own day (a later move
+    # supersedes it), not the writer's meeting
+    zh("MEETING_AT", rf"(?:{_WHEN})?的?(?P<subj>(?:(?![的是在和与])[\u4e00-\u9fffA-Za-z0-9.]){{0,8}}?(?:年会|团建|培训|发布会|复盘会|评审会|"
+       rf"答谢会|大会|全员会|启动会|签约仪式|展会|峰会|沙龙|研讨会|宣讲会|誓师会|颁奖典礼|周年庆|运动会))"
+       rf"(?:时间|日期)?(?:定在|定于|改到|改在|改期到|推迟到|推到|延期到|提前到|安排在|挪到|调到)了?{ZH_DATE}", 0.8,
+       subject="group", subject_type="event", kind="date", supposable=True,
+       trigger="年会|团建|培训|发布会|复盘会|评审会|答谢会|大会|全员会|启动会|签约仪式|展会|峰会|沙龙|研讨会|宣讲会|誓师会|"
+               "颁奖典礼|周年庆|运动会"),
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,10}}?)做(?P<subj>[\u4e00-\u9fff]{{2,6}}?(?:复盘|评审|培训|汇报|"
        r"述职|总结会|周会|月会))", 0.8, subject="group", subject_type="event", kind="date",
        trigger="复盘|评审|培训|汇报|述职|总结会|周会|月会"),
@@ -131,8 +141,11 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("CANCELLED", rf"(?P<obj>{ORDER_ID})(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
        kind="value", trigger="作废|取消|撤销", negatable=False),  # 合同KD-2406直接作废
     zh("STATUS", r"(?<!建议)(?<!考虑)(?<!打算)(?<!是否)(?<!要不要)(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
-       r"搁置|上线了|完成了|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
-       trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收了|签约了|结项了|流产了"),
+       r"搁置|上线了|完成了|验收通过|通过验收|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
+       trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收|签约了|结项了|流产了"),
+    # 恒通支付确认流失, 这单确认丢单: a deal lost, said of the customer named
+    zh("STATUS", r"(?:确认|已经|最终)(?P<obj>流失|丢单)", 0.75, subject="topic", named_topic=True, kind="value", supposable=True,
+       trigger="流失|丢单"),
     zh("STATUS", r"休(?P<obj>产假|病假|年假|婚假|陪产假|育儿假)", 0.8, kind="value", trigger="假"),
     zh("STATUS", r"(?P<obj>转正|升职)了", 0.8, kind="value", named_subject=True, trigger="转正|升职"),  # 小宋转正了
     # 我老婆怀孕了, 我妈住院了: a state of health said as news

@@ -1,4 +1,5 @@
-"""Faults a support ticket or a complaint reports of a customer, when no product is named.
+"""Faults a support ticket or a complaint reports of a customer, when no product is named; and a
+ticket's status when it is said to be closed, fixed or resolved.
 
 工单#20431 客户：鼎盛医疗 问题：导出报表超过5万行就报500错误, 客户投诉：方圆地产反映系统每天早上9点
 左右特别卡, 海川贸易提了一个bug：安卓端消息推送收不到, "Ticket #4471 – Brightwater Dental reports appointment
@@ -6,6 +7,11 @@ sync fails since the 2.3 update", "Customer Greenleaf Organics is complaining th
 customer HAS_ISSUE the fault, as said up to the ticket's next field or sentence. A fault said of a product
 is that product's (engram.ingest.issues) and is not read again here; a ticket said to be fixed or closed, a
 fault supposed or asked about, or one without a word of failure, gives nothing.
+
+"Ticket #4471 closed.", "#5120 fixed in v4.12.3", "#4410 观察三天了，…工单关闭", "工单#3321已修复": the
+ticket (a reference, engram.nlp.references) has the STATUS closed, fixed or resolved (已关闭, 已修复,
+已解决), said in its sentence or a later one of the message; not when the clause denies, supposes or
+awaits it ("not fixed yet", "will be closed once …", 还没修复, 如果解决了).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import re
 from engram.ingest.issues import FAULT
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import FactIn
+from engram.nlp.dates import fact_dates, scoped_dates
 from engram.nlp.tokenize import has_cjk
 
 _ZH_FAULT_END = r"(?=[，,；;]?\s*(?:已|状态|优先级|原因|处理|转|工单|分配|给了|麻烦|请)|[。；;！!]|$)"
@@ -86,6 +93,49 @@ def add_ticket_issues(reading: Sentence, message: Message, following: str = "") 
             )
         )
         return
+
+
+_EN_SETTLED = re.compile(r"\b(?:closed|closing (?:it|this|the ticket)|resolved|fixed|reopened)\b", re.I)
+_EN_UNSETTLED = re.compile(
+    r"\b(?:not|never|yet to|once|when|until|if|will|would|should|could|can|to be|needs? to|hope|asap|pls|"
+    r"please)\b|n't\b",
+    re.I,
+)
+_ZH_SETTLED = re.compile(r"关单|(?:工单|单子)(?:已经?)?关闭|已关闭|关闭了|已修复|修复了|已解决|解决了")
+_ZH_UNSETTLED = re.compile(r"没|未|不|如果|要是|等|尽快|希望|会|能否|是否|吗")
+_STATUS_WORDS = {"closing": "closed", "关": "已关闭", "修复": "已修复", "解决": "已解决"}
+
+
+def add_ticket_status(reading: Sentence, message: Message) -> None:
+    """Add the STATUS a ticket of ``reading`` (else the message's latest ticket) is said to have reached
+    (module docstring); one per ticket and message."""
+    settled, unsettled = (
+        (_ZH_SETTLED, _ZH_UNSETTLED) if reading.lang == "zh" else (_EN_SETTLED, _EN_UNSETTLED)
+    )
+    said = settled.search(reading.text)
+    if said is None:
+        return
+    clause = reading.text[reading.clause_of(said.start())[0] : said.start()]
+    tickets = [m for m in reading.mentions if m.type == "ticket"] or [
+        m for m in message.topics if m.type == "ticket"
+    ][-1:]
+    if not tickets or unsettled.search(clause) or message.states(tickets[0].name, "STATUS"):
+        return
+    word = said.group().lower()
+    status = next((v for k, v in _STATUS_WORDS.items() if k in word), word if reading.lang == "en" else "")
+    valid_at, _ = fact_dates(scoped_dates(reading.text, message.at, position=said.start()))
+    message.add_fact(
+        FactIn(
+            subject=tickets[0].name,
+            predicate="STATUS",
+            value=status,
+            fact=reading.text[:2000],
+            confidence=0.75,
+            source_kind="stated",
+            valid_at=valid_at
+            or message.at,  # the root cause's "last week" in another clause dates no closing
+        )
+    )
 
 
 def _faults(said: str) -> str:

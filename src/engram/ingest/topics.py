@@ -37,7 +37,7 @@ TOPIC_TYPES: Mapping[str, frozenset[str]] = {
     "LAUNCH_DATE": frozenset({"project", "product", "thing"}),
     "EXPIRES_ON": _DEAL | frozenset({"document", "product", "thing"}),
     "MEETING_AT": _DEAL | frozenset({"project", "event"}),
-    "STATUS": _DEAL | frozenset({"document", "project", "organisation", "invoice"}),
+    "STATUS": _DEAL | frozenset({"ticket", "document", "project", "organisation", "invoice"}),
     "QUANTITY": _DEAL,
     "HAS_ISSUE": frozenset({"product"}),
     "CANCELLED": frozenset({"organisation", "person"}),
@@ -54,6 +54,7 @@ TOPIC_TYPES: Mapping[str, frozenset[str]] = {
 TOPIC_HOLDERS_LATER = (
     "deal",
     "purchase_order",
+    "ticket",
     "reference",
     "project",
     "event",
