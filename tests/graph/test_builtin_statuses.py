@@ -34,6 +34,23 @@ CASES: list[Case] = [
     ("We almost lost the Halden Bank deal.", "Owen", set(), {("Halden Bank deal", "STATUS", "lost")}),
     ("周报：本周新签两单；恒通科技确认流失。", "钱磊", {("恒通科技", "STATUS", "流失")}, set()),
     ("智慧园区项目昨天验收通过了。", "钱磊", {("智慧园区项目", "STATUS", "验收通过")}, set()),
+    # a ticket's customer and fault, said in the ticket's usual shapes
+    ("Ticket #7210: Lakeside Clinics — appointment sync failing since last night. Sev 1.", "Owen",
+     {("Lakeside Clinics", "HAS_ISSUE", "appointment sync failing since last night")}, set()),
+    ("Ticket #7211 from Marlow & Finch: SSO login loops back to the login page on Safari.", "Owen",
+     {("Marlow & Finch", "HAS_ISSUE", "SSO login loops back to the login page on Safari")}, set()),
+    ("Halvorsen ticket #7212: drivers can't log in after the iOS 17.6 update.", "Owen",
+     {("Halvorsen", "HAS_ISSUE", "drivers can't log in after the iOS 17.6 update")}, set()),
+    ("Customer Hollins Dairy reports 'scale readings off by 2kg' on three weighbridges.", "Owen",
+     {("Hollins Dairy", "HAS_ISSUE", "scale readings off by 2kg")}, {("Customer Hollins Dairy", "HAS_ISSUE",
+     "scale readings off by 2kg")}),
+    ("Customer complaint from Harbor Mutual: their reports take 5+ minutes to load.", "Owen",
+     {("Harbor Mutual", "HAS_ISSUE", "reports take 5+ minutes to load")}, set()),
+    ("Ticket #7213 / Customer: Bluewater Dental (acct 7781) / Issue: reminders not sending by SMS since "
+     "the 3.2 update / Priority: high", "Owen",
+     {("Bluewater Dental", "HAS_ISSUE", "reminders not sending by SMS since the 3.2 update")}, set()),
+    ("Ticket #7214 / Customer: Bluewater Dental / Issue: reminders not sending / Status: closed", "Owen",
+     set(), {("Bluewater Dental", "HAS_ISSUE", "reminders not sending")}),  # control: closed
     # an event named by what it is has its own day (a time said before its name is no part of it)
     ("今年的年会定在1月19日，地点在西湖边。", "钱磊", {("年会", "MEETING_AT", "2025-01-19")},
      {("钱磊", "MEETING_AT", "2025-01-19")}),

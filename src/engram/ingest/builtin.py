@@ -73,7 +73,7 @@ from engram.ingest.speaker import (
 )
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
-from engram.ingest.tickets import add_ticket_issues, add_ticket_status
+from engram.ingest.tickets import add_ticket_fields, add_ticket_issues, add_ticket_status
 from engram.ingest.topics import (
     TOPIC_HOLDERS_LATER,
 )
@@ -217,6 +217,7 @@ class BuiltinExtractor:
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)
         add_signature_facts(text, message)
+        add_ticket_fields(text, message)
         add_ordered_products(message)
         apply_corrections(text, message)
         add_implied_facts(message, text)

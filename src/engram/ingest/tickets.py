@@ -42,20 +42,38 @@ _EN_NAME = r"(?P<customer>(?-i:[A-Z][\w&'.-]*)(?:\s(?:&\s)?(?-i:[A-Z][\w&'.-]*))
 _EN_FAULT = r"(?P<fault>(?:[^.;!?]|\.(?=\d)){4,90}?)(?=\.\s|[.;!?](?!\d)|\s[—–-]\s|$)"
 _EN = (
     re.compile(
-        rf"\bticket\s#?\d+\s*(?:[–—:-]|from)\s*(?:customer\s|(?:a\s)?users?\s(?:at|from)\s)?{_EN_NAME}"
-        rf"(?::\s|\s(?:reports?|says?|(?=can't|cannot|is unable|are unable|keeps?)))\s?(?:that\s)?"
-        rf"{_EN_FAULT}",
+        rf"\bticket\s#?\d+\s*(?:[–—:-]|from)?\s*(?:customer\s|(?:a\s)?users?\s(?:at|from)\s)?{_EN_NAME}"
+        rf"(?::\s|\s[—–-]\s|\s(?:reports?|reported|says?|(?=can't|cannot|is unable|are unable|keeps?)))\s?"
+        rf"(?:that\s)?['‘\"“]?{_EN_FAULT}",
         re.I,
     ),
     re.compile(
-        rf"\bcustomer\s{_EN_NAME}\s(?:is\s)?(?:complaining|reports?|reported)\s(?:that\s)?{_EN_FAULT}", re.I
+        rf"\bcustomer\s{_EN_NAME}\s(?:is\s)?(?:complaining|reports?|reported)\s(?:that\s)?['‘\"“]?{_EN_FAULT}",
+        re.I,
     ),
+    re.compile(rf"\bcustomer complaint from\s{_EN_NAME}:\s(?:their\s|the\s)?{_EN_FAULT}", re.I),
     re.compile(rf"^{_EN_NAME}\sopened\s(?:another|a|a new)\sticket(?:\s\(#?\d+\))?:\s{_EN_FAULT}", re.I),
-    re.compile(rf"^{_EN_NAME}\s(?:escalation|complaint):\s(?:their\s|the\s)?{_EN_FAULT}", re.I),
+    re.compile(
+        rf"^{_EN_NAME}\s(?:escalation|escalated|complaint|ticket\s#?\d+):\s(?:their\s|the\s)?{_EN_FAULT}",
+        re.I,
+    ),
 )
+_EN_FIELDS = (
+    re.compile(rf"(?:^|[\n/|;—–]\s*|\.\s+)customer\s?:\s*{_EN_NAME}", re.I),
+    re.compile(
+        r"(?:^|[\n/|;—–]\s*|\.\s+)(?:issue|problem|symptom)\s?:\s*(?P<fault>[^\n/|]{4,120}?)(?=\.(?!\d)|[\n/|;]|$)",
+        re.I,
+    ),
+)
+"""A ticket's fields, each on its own line or after a full stop ("Customer: Bluewater Dental (acct 7781)",
+"Issue: appointment reminders not sending by SMS")."""
+_TICKET = re.compile(r"\bticket\b|#\d{3,}|工单", re.I)
 _FAILING = re.compile(
     rf"{FAULT.pattern}|收不到|失败|丢了|无法|不能|卡|慢|报错|延迟|锁定|没有?按时|没有?收到|"
-    r"\b(?:can't|cannot|unable|wrong|twice|not (?:receiv|sync|load|work)\w*)\b",
+    r"\b(?:can't|cannot|unable|wrong|twice|"
+    r"not (?:receiv|sync|load|work|send|print|show|refresh|upload|generat)\w*|"
+    r"haven't (?:refreshed|synced|loaded|arrived)|loops?|looping|double charges?|double-charged|missing|"
+    r"off by|slow|outage|takes? \d+\+? (?:minutes|seconds|mins|secs))(?!\w)",
     re.I,
 )
 _CLOSED = re.compile(r"关单|已关闭|已修复|已解决|\b(?:closed|closing it|resolved|fixed)\b", re.I)
@@ -79,7 +97,7 @@ def add_ticket_issues(reading: Sentence, message: Message, following: str = "") 
         return
     for pattern in _ZH if reading.lang == "zh" else _EN:
         said = pattern.search(reading.text)
-        fault = _faults(said["fault"]) if said else ""
+        fault = _faults(_unquoted(reading.text, said)) if said else ""
         if said is None or not fault:
             continue
         message.add_fact(
@@ -138,6 +156,42 @@ def add_ticket_status(reading: Sentence, message: Message) -> None:
     )
 
 
+def add_ticket_fields(text: str, message: Message) -> None:
+    """Add the HAS_ISSUE a fielded English ticket reports of its customer ("Ticket #48213 / Customer:
+    Bluewater Dental / … / Issue: reminders not sending by SMS"), unless the message closes it or the
+    customer's fault was read already."""
+    customer, issue = (pattern.search(text) for pattern in _EN_FIELDS)
+    if customer is None or issue is None or not _TICKET.search(text) or _CLOSED.search(text):
+        return
+    name = re.split(r"\.\s|\n", customer["customer"])[0].strip()  # "Greenleaf Organics. Issue: …"
+    fault = issue["fault"].strip()
+    if not fault or message.states(name, "HAS_ISSUE"):
+        return
+    message.add_fact(
+        FactIn(
+            subject=name,
+            predicate="HAS_ISSUE",
+            value=fault,
+            fact=text[issue.start() : issue.end()].strip(" \n/|;.")[:2000],
+            confidence=0.7,
+            source_kind="stated",
+        )
+    )
+
+
+def _unquoted(text: str, said: re.Match[str]) -> str:
+    """Return the fault said, up to its closing quote when it opens on one ("reports 'scale readings off by
+    2kg' on 3 of their 8 weighbridges" → scale readings off by 2kg)."""
+    fault = said["fault"]
+    start = said.start("fault")
+    if start and text[start - 1] in _QUOTES:
+        fault = re.split(r"['’\"”]", fault, maxsplit=1)[0]
+    return fault
+
+
+_QUOTES = "'‘\"“"
+
+
 def _faults(said: str) -> str:
     """Return the clauses of ``said`` that say a failure, up to the first that does not
     (安卓端消息推送收不到，iOS正常 → 安卓端消息推送收不到); "" when the first does not."""
@@ -153,6 +207,6 @@ def _customer(reading: Sentence, said: re.Match[str]) -> str:
     """Return the customer's name: the organisation the finder read at the match, else the words said."""
     start, end = said.span("customer")
     found = next(
-        (m for m in reading.mentions if m.type == "organisation" and m.start < end and start < m.end), None
-    )
+        (m for m in reading.mentions if m.type == "organisation" and start <= m.start < end), None
+    )  # not "Customer Hollins Dairy", a mention that begins on the word before the name
     return found.name if found else said["customer"].strip()
