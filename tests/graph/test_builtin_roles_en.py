@@ -83,6 +83,18 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     ("My son's 10 and 12 year old friends slept over.", "Ann", set(), {("Ann's son", "AGE", 10)}),
     ("My daughter's 95. Best in her class!", "Ann", set(), {("Ann's daughter", "AGE", 95)}),
     ("My brother Tom is turning 40.", "Ann", {("Tom", "AGE", 40)}, set()),
+    # a role with modifiers of its own after "a"/"an"; not how good one is at it
+    ("I'm a dental hygienist, so I notice teeth.", "Mia", {("Mia", "HAS_ROLE", "dental hygienist")}, set()),
+    ("I'm a secondary school chemistry teacher.", "Elif",
+     {("Elif", "HAS_ROLE", "secondary school chemistry teacher")}, set()),
+    ("She is a really good teacher.", "Elif", set(), {("Elif", "HAS_ROLE", "really good teacher")}),  # ctrl
+    # who holds a role said first: a name with accents, a firm's role, one said after "has a new"
+    ("Their IT director is Amélie Roux.", "Owen", {("Amélie Roux", "HAS_ROLE", "IT director")}, set()),
+    ("Coldwater Mining's IT lead is Brandon Pike.", "Owen",
+     {("Brandon Pike", "HAS_ROLE", "IT lead"), ("Brandon Pike", "WORKS_AT", "Coldwater Mining")}, set()),
+    ("Kestrel Foods has a new IT director, Paula Grant.", "Owen",
+     {("Paula Grant", "HAS_ROLE", "IT director")}, set()),
+    ("The designer is Mark's friend.", "Owen", set(), {("Mark", "HAS_ROLE", "designer")}),
 ]  # fmt: skip
 
 

@@ -73,7 +73,12 @@ from engram.ingest.speaker import (
 )
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
-from engram.ingest.tickets import add_ticket_fields, add_ticket_issues, add_ticket_status
+from engram.ingest.tickets import (
+    add_ticket_fields,
+    add_ticket_issues,
+    add_ticket_status,
+    drop_handlers_employers,
+)
 from engram.ingest.topics import (
     TOPIC_HOLDERS_LATER,
 )
@@ -221,6 +226,7 @@ class BuiltinExtractor:
         add_ordered_products(message)
         apply_corrections(text, message)
         add_implied_facts(message, text)
+        drop_handlers_employers(text, message)
         drop_fragments(message)
         for mention, _ in message.relatives.values():
             if mention.name in message.used:

@@ -21,17 +21,27 @@ from engram.nlp.amounts import CURRENCY_CODES
 _PIECE = re.compile(
     r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
     r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
-    r"^(?:办|啥|完博|异地)$"
+    r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
-(三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB)."""
+(三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
+other side said as such (对方技术, 我方), a figure's hedge ("expansion approx")."""
 _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
 _A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")
 _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|though)")
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please|send recs)\b.*)")
-_OPENER = re.compile(r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So")
-"""A sentence's first word read as a subject ("Just signed Orbis Freight!!!")."""
+_OPENER = re.compile(
+    r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So|SIGNED|DONE|CLOSED|LIVE|UPDATE|URGENT|FYI"
+)
+"""A sentence's first word, or a word shouted, read as a subject ("Just signed Orbis Freight!!!", "Brightwell
+renewal is SIGNED 🎉 3 yrs, 250 seats at $38/seat")."""
+_INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay|\w+ right)")
+"""A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
+_NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
+"""A noun after 使用 (使用报告, 使用情况): what is reported about use, not a tool used."""
+_GENERIC_EVENT = re.compile(r"(?i:(?:a |the )?(?:meeting|call|class|session))")
+"""An event attended named only by what it is ("I was in a meeting"): nothing durable."""
 _A_DISCOUNT = re.compile(r"(?:\d+(?:\.\d)?|[一二三四五六七八九])折|\d+%\s?off", re.I)
 _A_HEADER = re.compile(r"CRM|HR|IT|OA|BI|ERP")
 _NO_ROLE = re.compile(r"\((?i:model|version|edition|size|colou?r)\s")
@@ -81,8 +91,20 @@ def fragment(fact: FactIn) -> bool:
     ):
         return True  # refunds, a department (市场部…定价399): no price of their own
     said = fact.object if fact.object is not None else fact.value
+    if (
+        fact.predicate == "QUANTITY"
+        and isinstance(said, (int, float))
+        and _not_a_count(said, fact.fact or "")
+    ):
+        return True
     if not isinstance(said, str):
         return False
+    if _INTERJECTION.fullmatch(said) or (fact.predicate == "ATTENDED" and _GENERIC_EVENT.fullmatch(said)):
+        return True
+    if fact.predicate in ("USES", "STOPPED_USING") and _NO_TOOL.fullmatch(said):
+        return True
+    if fact.predicate == "STATUS" and said == "完成" and _PROGRESS.search(fact.fact or ""):
+        return True  # 目前完成了60%: how far along, not done
     if fact.predicate in _THINGS_DONE and (said in KIN_ZH or said.removeprefix("我") in KIN_ZH):
         return True  # 我爸跑了两周就放弃了: the one who gave up, not what
     if fact.predicate in _THINGS_DONE and (_EN_ADVERB.fullmatch(said) or _EN_REQUEST.fullmatch(said)):
@@ -98,3 +120,19 @@ def fragment(fact: FactIn) -> bool:
     if fact.predicate == "WORKS_AT" and _A_CLASS.search(fact.subject):
         return True  # 新东方的周末班: a class, no employee
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙
+
+
+_PROGRESS = re.compile(r"完成了?(?:\d+(?:\.\d+)?%|百分之|[一二三四五六七八九]成)")
+_FIRST_OF = re.compile(r"首(?:年|期|批|单|次|付)")
+
+
+def _not_a_count(value: float, sentence: str) -> bool:
+    """Return True when a QUANTITY's number counts no units: points off (再让5个点) or the 1 of 首年."""
+    number = f"{value:g}"
+    if re.search(rf"(?<![\d.]){re.escape(number)}\s?个(?:点|百分点)", sentence):
+        return True
+    return (
+        value == 1
+        and bool(_FIRST_OF.search(sentence))
+        and not re.search(r"(?<![\d.])1(?![\d.])|(?<!第)一[台套个件箱]", sentence)
+    )

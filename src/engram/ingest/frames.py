@@ -142,7 +142,7 @@ EN_AMOUNT = (
 )
 """A sum of money ("$48k", "2.1 million"), not a share ("8%"), a measure ("the 12oz cups to $0.14":
 $0.14) or a numbered phase ("phase 1")."""
-ZH_MOVED_TO = r"(?:改到|改成|改在|改为|推迟到|推到|挪到|调到|延到|延期到|顺延到|提前到)"
+ZH_MOVED_TO = r"(?:改到|改成|改在|改为|改期到|改期至|推迟到|推到|挪到|调到|延到|延期到|顺延到|提前到)"
 """A meeting or a date moved to another time (周会改到下午两点, 上线推迟到5月)."""
 EN_DATE = (
     r"(?P<obj>[^,;!?()\n]{2,40}?(?:,\s(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d|\d)"
@@ -265,7 +265,7 @@ _THEN_OFFERED = re.compile(r"就|那|便|可以|会|得|要")
 """After a Chinese condition's clause: what follows from it (就, 那) or is offered (可以, 会)."""
 _CONDITION_IN = {
     "en": re.compile(rf"(?<!even )\b{_IF_EN}", re.I),
-    "zh": re.compile(r"如果|要是|万一|假如|假设"),
+    "zh": re.compile(r"如果|要是|万一|假如|假设|(?<![倘])若(?=[\u4e00-\u9fff\d])(?!干|是不)"),
 }
 UNSETTLED = {
     "en": re.compile(rf"\?|\b(?:maybe|perhaps|might)\b|{SUPPOSED['en'].pattern}", re.I),

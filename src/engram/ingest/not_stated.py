@@ -7,8 +7,14 @@ past: a price asked for (对方希望单价降到38元), a pet that died, a diet
 (吃素破功了, "started eating fish again", 破戒了), an allergy denied (我对海鲜不过敏), money that went
 somewhere ("budget went to the customer summit"), a goal ("goal is 50 this year"). No meeting's day:
 the time a meeting moved away from, a year (2025年预算会议), minutes (会议纪要). Not a place: a department
-("moved from Sales Engineering to Product"), where one bought a home (在杭州西溪那边买了套小房子). Checked by
-``engram.ingest.refusals.refused`` for every pattern's match.
+("moved from Sales Engineering to Product"), where one bought a home (在杭州西溪那边买了套小房子). Not what it
+seems: a team or an office moved to is no tool ("moving from Platform to the Data team"), a customer moved to
+another plan is not the writer ("I've moved you from the Basic to the Plus plan"), one volunteers where a
+volunteer is, an account is not an employer ("your Customer Success Manager at Helix Dental's account"), a
+change of jobs is no visit (跳槽了，从阿里去了腾讯), a place with no word of work is no workplace
+(买房了！在苏州工业园区), money spent is no budget (预算已经用了95万), a unit's budget is not the writer's
+(研发中心今年的…预算是120万), a move only planned is no home until its day (准备搬去海南住).
+Checked by ``engram.ingest.refusals.refused`` for every pattern's match.
 """
 
 from __future__ import annotations
@@ -64,6 +70,28 @@ _ANOTHER_WEDS = re.compile(
     r"(?:妹|姐|哥|弟|儿子|女儿|闺蜜|朋友|同事|表[姐妹哥弟])(?:要|快|准备|打算)?(?:结婚|订婚)"
 )
 _PARTNER_THEN = re.compile(rf"{_PARTNERS}[，,]\s*$")
+_A_UNIT_IN = re.compile(r"\b(?:[A-Z][\w&-]*\s){1,3}(?:team|office|squad|department|pod)\b")
+"""A team or an office named ("the Data team", "their Rotterdam office"; not Microsoft Teams, Office 365)."""
+_DEPARTMENT = re.compile(rf"(?i:(?:product |sales |customer |people |marketing )?{EN_DEPARTMENT})")
+_MOVED_YOU = re.compile(r"\b(?:moved|switched|upgraded|downgraded|migrated) you\b", re.I)
+_VOLUNTEER = re.compile(r"\bvolunteers?\s(?:at|with|for|in)\s(?:the\s|a\s)?$", re.I)
+_AN_ACCOUNT = re.compile(r"['’]s\saccount\b", re.I)
+_PLANNED = re.compile(
+    r"打算|准备|计划|想(?!起)|\b(?:planning|plan|plans|going|want|wants|hoping|hope) to\b", re.I
+)
+_DATED = re.compile(
+    r"\d|[一二三四五六七八九十]月|年底|年初|月底|月初|明年|今年|下个?月|下周|春天|夏天|秋天|冬天|过年|"
+    r"\b(?:next|this|by|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|spring|summer|autumn|fall|"
+    r"winter)\b",
+    re.I,
+)
+_MOVES_THERE = re.compile(r"搬(?:去|到|来|回)了?$")
+_BACK_HOME = re.compile(r"回(?:到|了)?$")
+_JOB_CHANGE = re.compile(r"跳槽|入职|换工作|换了(?:份|个)?工作|\bnew job\b", re.I)
+_AT_WORK = re.compile(r"办公|上班|工作|坐班|驻场|打卡|远程|通勤|公司|入职|单位|\bwork", re.I)
+_SPENT = re.compile(r"用了|花了|用掉|花掉|剩下?|\bspent\b|\bleft\b|\bremaining\b", re.I)
+_A_UNITS = re.compile(r"中心(?:今年|明年|本季度|下半年|上半年)?的[^，。；]{0,8}预算")
+"""A centre's budget (研发中心今年的…预算): the finder names no such unit (a 部 it does); not the writer's."""
 
 
 def not_stated(
@@ -134,6 +162,45 @@ def not_stated(
         return True  # 打算年底在深圳买房: where one buys, no supplier
     if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
         return True  # 吃素破功了, 破戒了，又抽上了: given up no more
+    if predicate in ("USES", "STOPPED_USING") and (
+        _A_UNIT_IN.search(sentence, obj_start, match.end())
+        or _DEPARTMENT.fullmatch(match.group("obj").strip())
+        or _MOVED_YOU.search(sentence, clause[0], obj_start)
+    ):
+        return True  # "moves to their Rotterdam office", "Zara moves to Product Ops", "moved you from Basic"
+    if predicate == "WORKS_AT" and (
+        _VOLUNTEER.search(sentence, max(0, obj_start - 24), obj_start)
+        or _AN_ACCOUNT.search(sentence, obj_start, match.end() + 12)
+    ):
+        return True  # "I'm a volunteer at the Riverside animal shelter", "at Helix Dental's account"
+    if predicate == "VISITED" and _JOB_CHANGE.search(sentence):
+        return True  # 我跳槽了，从阿里去了腾讯: a job
+    if (
+        predicate == "WORKS_FROM"
+        and has_cjk(sentence)
+        and (not _AT_WORK.search(sentence) or match.group("obj").endswith(("那家", "这家")))
+    ):
+        return True  # 我家买房了！在苏州工业园区; 练瑜伽…在公司楼下那家: no work said
+    if (
+        predicate == "LIVES_IN"
+        and _PLANNED.search(sentence, 0, match.start())
+        and not _DATED.search(sentence, clause[0], match.end())
+    ):
+        return True  # 准备搬去海南住: a move planned with no day is no home yet (a dated one starts then)
+    if (
+        predicate == "VISITED"
+        and _BACK_HOME.search(sentence, max(0, obj_start - 3), obj_start)
+        and "住" in sentence
+    ):
+        return True  # 以前在上海住了五年，后来回成都了: moved back, no trip
+    if predicate in ("PLANS_TO_VISIT", "VISITED") and _MOVES_THERE.search(
+        sentence, max(0, obj_start - 3), obj_start
+    ):
+        return True  # 搬去海南: a move, not a trip
+    if predicate == "BUDGET" and (
+        _SPENT.search(match.group()) or _A_UNITS.search(sentence, clause[0], obj_start)
+    ):
+        return True  # 预算已经用了95万; 研发中心今年的云服务器预算是120万
     # 我对海鲜不过敏
     return predicate == "ALLERGIC_TO" and bool(_NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2))
 

@@ -100,15 +100,20 @@ def read_objects(
         if kind in ("amount", "number") and (changed := _changed_to(reading.text, span)):
             start, raw = changed.start("obj"), changed.group("obj")  # 从两百万降到一百五十万: the new figure
             span = (start, start + len(raw))
-        rescheduled = _RESCHEDULED.search(raw) if kind == "date" and predicate == "MEETING_AT" else None
-        if rescheduled and _MOVED_FROM_BEFORE.search(reading.text, 0, start):
+        rescheduled = _RESCHEDULED.search(raw) if kind == "date" and predicate in _MOVABLE else None
+        if rescheduled and (
+            _MOVED_FROM_BEFORE.search(reading.text, 0, start) or _MOVED_FROM_INSIDE.match(raw)
+        ):
             start, raw = start + rescheduled.end(), raw[rescheduled.end() :]  # "from Thursday to Friday 3pm"
             span = (start, start + len(raw))
         past = False
         if kind == "date":  # only a date's reading depends on its clause's tense
             # the clause the date ends in: "部门会议：周五下午…" opens the date with the colon
             clause = reading.text[slice(*reading.clause_of(span[1] - 1))]
-            if predicate == "MEETING_AT" and (_CALLED_OFF.search(clause) or _MISSED.search(clause)):
+            called_off = _CALLED_OFF.search(reading.text, max(0, match.start() - 12), match.start())
+            if predicate == "MEETING_AT" and (
+                called_off or _CALLED_OFF.search(clause) or _MISSED.search(clause)
+            ):
                 return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
         value = _literal(kind, raw, _moved_from(reading.text, start, message.at), past=past)
@@ -284,7 +289,9 @@ _MISSED = re.compile(
 )
 """A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了), or none at all
 (周五下午统一不安排会议, "no meetings on Fridays"): not theirs."""
-_CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|no longer happening)\b|取消了?|不开了", re.I)
+_CALLED_OFF = re.compile(
+    r"\b(?:cancell?ed|cancel|cancelling|canceling|called off|no longer happening)\b|取消了?|不开了", re.I
+)
 
 
 _MOVED_TO = re.compile(
@@ -298,6 +305,10 @@ _MOVED_FROM_BEFORE = re.compile(
     r"\b(?:push|move|moved|pushed|shift|shifted|reschedule|rescheduled)\b[^.!?]{0,25}\bfrom\s$", re.I
 )
 """A meeting moved "from" one time "to" another: the new time is the meeting's."""
+_MOVED_FROM_INSIDE = re.compile(r"(?:pushed|moved|shifted|rescheduled)\s(?:back\s)?from\s", re.I)
+"""The same, said inside the date a pattern read ("launch is pushed from March 12 to April 9")."""
+_MOVABLE = frozenset({"MEETING_AT", "LAUNCH_DATE", "DEADLINE"})
+"""Dates said moved "from" one day "to" another ("the launch is pushed from March 12 to April 9")."""
 
 
 def _moved_from(text: str, start: int, at: datetime | None) -> datetime | None:

@@ -170,7 +170,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="offsite|off-site|all-hands|town hall|party|retreat|hackathon|conference|summit|gala"),
     # not "on-call", nor a meeting wished well ("good luck with the presentation today": the listener's)
     # nor a task asked for ("please review by Thursday")
-    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)(?<!\bon )(?<!please )(?<!pls )(?<!\bto )\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
+    en("MEETING_AT", rf"{_NOT_WISHED}(?<!-)(?<!\bon )(?<!please )(?<!pls )(?<!\bto )(?<!google )\b(?:{_MEETINGS})\b(?:\s[\w&'’-]+){{0,9}}?\s(?:(?:is|was) "
        rf"(?={EN_DAY_WORD})|(?={EN_NEAR_DAY})|(?:is |was |moved |set |scheduled |booked )?(?:at|on|for|to) )"
        rf"{EN_DATE}", 0.8,
        subject="topic", kind="date", supposable=True, trigger=_MEETINGS),

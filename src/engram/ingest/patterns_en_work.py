@@ -63,6 +63,11 @@ _PROJECT_HEAD = (
     r"partner program|beta)"
 )
 """What one leads, runs or owns as a duty ("the streaming ingestion project"), not a possession."""
+_MODIFIER = (
+    r"(?!(?:good|great|bad|really|very|terrible|amazing|awesome|proud|better|best|worse|worst|big|huge|little|"
+    r"former|ex|retired|total|complete|real|true|bit|lot|fan|new|old|young|single|mom|mum|dad)\b)(?-i:[a-z][a-z-]+)"
+)
+"""A word before a role that says what kind it is (dental, chemistry), not how good or whether it is one."""
 _HOLDER = (
     rf"\b(?P<subj>I|he|she|{EN_PERSON_NAME})(?:['’](?:s|m|ll|ve|d))?(?: \([^)]{{1,20}}\))?"
     r"(?: (?!and\b|but\b|or\b|who\b|which\b|then\b)[\w'’]+){0,4}? (?:now |also |officially )?"
@@ -303,6 +308,15 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))"
        rf"(?!,?\s(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))",  # "signer is their CEO Tomasz Nowicki": his role
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity", stop="LEFT_ROLE"),
+    # "I'm a dental hygienist", "she's a secondary school chemistry teacher": a role with modifiers of its own
+    # after "a"/"an" (those of the table are read above); not "a really good teacher"
+    en("HAS_ROLE", rf"\b(?:I'm|I am|(?<=\bhe)'s|(?<=\bshe)'s|he is|she is|works as|work as|working as|job as)\s(?:now\s)?"
+       rf"(?:a|an)\s(?P<obj>(?:{_MODIFIER}\s){{1,3}}?{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))",
+       0.8, object_type="role", kind="entity", stop="LEFT_ROLE", trigger=EN_ROLE_TRIGGER),
+    # "Kestrel Foods has a new IT director, Paula Grant": who holds a role, said after it
+    en("HAS_ROLE", rf"\bhas (?:a |an )?(?:new |interim |acting )(?P<obj>{EN_ROLE}),\s(?P<subj>{EN_PERSON_NAME})\b",
+       0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
+       introduces=True, trigger=EN_ROLE_TRIGGER),
     # "Ben Hartley takes over as inbound sales lead", "joins today as our new Data Engineering Manager",
     # "led by Marta Silva as Country Manager": a role taken on, said after "as" without an article
     en("HAS_ROLE", rf"(?<!\bto )(?<!not )(?<!n't )(?<!might )(?<!may )(?<!could )(?<!would )"
@@ -335,9 +349,11 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?<!down )(?<!retired )(?<!retiring )(?<!\bus )(?<!\bteam )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?(?!pilot\b(?!\s(?:for|at|with)\b))|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
-    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s(?:is|was)\s(?:now\s)?"
-       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.8, subject="group", subject_type="person",
-       kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
+    # "Their IT director is Amélie Roux", "Coldwater Mining's IT lead is Brandon Pike", "Interim CTO will be Devansh
+    # Rao": who holds a role said first (not "The designer is Mark's friend")
+    en("HAS_ROLE", rf"(?:\b(?:our|my|the|their|his|her|its)\s|{_CLAUSE_START}|['’]s\s)(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s"
+       rf"(?:is|was|will be)\s(?:now\s)?(?P<subj>(?-i:[A-Z][^\W\d_]+(?:\s[A-Z][^\W\d_]+)?))\b(?!['’]s)", 0.8,
+       subject="group", subject_type="person", kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
     # (not "her manager Pieter Vos": whom she reports to)
     en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?!(?:manager|boss|supervisor)\b)(?P<obj>{EN_ROLE}),?\s"
@@ -453,6 +469,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("ASSIGNED_TO", rf"\b(?:rolls?|rolled|rolling) off\b[^.;!?]*?\band onto (?:the )?{EN_OBJ}", 0.8, kind="entity",
        object_type="project", require_mention=True, trigger="onto"),
     en("UNASSIGNED_FROM", rf"\b(?:I'm|I am|we're|we are) (?:not|no longer) (?:on|working on|part of) (?:the )?"
+       rf"(?!(?:Facebook|Instagram|Twitter|TikTok|LinkedIn|WhatsApp|Snapchat|Reddit|Threads|Bluesky|Mastodon)\b)"
        rf"(?P<obj>{EN_CAPS}(?: project| team| launch| migration| rollout)?)", 0.8, kind="entity",
        object_type="project", negatable=False, trigger="not on|no longer on|not working on|no longer working on|"
        "not part of|no longer part of"),

@@ -179,6 +179,31 @@ def add_ticket_fields(text: str, message: Message) -> None:
     )
 
 
+_HANDLER = re.compile(
+    r"(?:负责人|处理人|跟进人)[:：]\s?|(?:分配给|指派给|升级给|转给|交给)(?:了)?(?:[\u4e00-\u9fff]{0,6}?的)?"
+    r"(?:主管|经理|组长|工程师|同事)?|\b(?:assigned to|escalated to)\s",
+    re.I,
+)
+"""Who handles a ticket or a complaint on our side (负责人：吴浩, 升级给主管韩梅处理, "Assigned to Kenji")."""
+_A_COMPLAINT = re.compile(r"工单|投诉|客诉|\bticket\b|#\d{3,}", re.I)
+
+
+def drop_handlers_employers(text: str, message: Message) -> None:
+    """Remove the WORKS_AT a ticket or complaint gave to whoever handles it on our side: the customer it
+    names is not their employer."""
+    if not _A_COMPLAINT.search(text):
+        return
+    handlers = {
+        fact.subject
+        for fact in message.facts.values()
+        if fact.predicate == "WORKS_AT"
+        and any(text.startswith(fact.subject, said.end()) for said in _HANDLER.finditer(text))
+    }
+    dropped = [f for f in message.facts.values() if f.predicate == "WORKS_AT" and f.subject in handlers]
+    if dropped:
+        message.drop_facts(dropped, set())
+
+
 def _unquoted(text: str, said: re.Match[str]) -> str:
     """Return the fault said, up to its closing quote when it opens on one ("reports 'scale readings off by
     2kg' on 3 of their 8 weighbridges" → scale readings off by 2kg)."""

@@ -1,0 +1,75 @@
+"""Statements a further round of fresh readers found misread, fixed as classes: a meeting app taken for a
+meeting, a meeting cancelled or moved, the social network one is not on, a word to the listener or a
+shouted word read as a thing, a volunteer or an account manager read as an employee, a customer moved to
+another plan, a team or an office read as a tool, a date moved "from … to …"; 对方 as a firm, a usage
+report, progress, points off, 首年, money spent, a centre's budget, a change of jobs read as a visit, a home
+bought read as a workplace, a move only planned, a move back home, a ticket's handler, 若 (sentences
+written for these tests; each case names the facts that must and must not be read)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # English
+    ("We're moving from Webex to Google Meet on Jul 1.", "Owen", {("Owen", "USES", "Google Meet")},
+     {("Owen", "MEETING_AT", "2024-07-01")}),
+    ("Sorry, have to cancel our 1:1 on Friday, I'm out sick.", "Owen", set(),
+     {("Owen", "MEETING_AT", "2024-03-15")}),
+    ("I'm not on Facebook, call me instead.", "Owen", set(), {("Owen", "UNASSIGNED_FROM", "Facebook")}),
+    ("I'm not on the Orion project anymore.", "Owen", {("Owen", "UNASSIGNED_FROM", "Orion project")},
+     set()),  # control
+    ("I don't like olives, sorry. I'm a cheese person", "Owen", {("Owen", "DISLIKES", "olives")},
+     {("Owen", "DISLIKES", "sorry")}),
+    ("Sorry, I was in a meeting.", "Owen", set(), {("Owen", "ATTENDED", "meeting")}),
+    ("Halden renewal is SIGNED, 40 seats at $30/seat.", "Owen", set(), {("SIGNED", "PRICE", 30)}),
+    ("I'm a volunteer at the Eastside food bank on Saturdays.", "Owen",
+     {("Owen", "VOLUNTEERS_AT", "Eastside food bank")}, {("Owen", "WORKS_AT", "Eastside")}),
+    ("Hi Tom, I'm your new account manager at Granite Health's account.", "Priya", set(),
+     {("Priya", "WORKS_AT", "Granite Health")}),
+    ("Hi Jo, I've moved you from the Starter to the Team plan.", "Priya", set(),
+     {("Priya", "STOPPED_USING", "Starter")}),
+    ("I'm moving from Payments to the Growth team in April.", "Owen", set(),
+     {("Owen", "USES", "Growth"), ("Owen", "STOPPED_USING", "Payments")}),
+    ("Priya moves to their Eindhoven office in May.", "Owen", set(), {("Priya", "USES", "Eindhoven")}),
+    ("We moved the team from Slack to Teams.", "Owen", {("Owen", "USES", "Teams")}, set()),  # control
+    ("The Orion launch is pushed from March 12 to April 9.", "Owen",
+     {("Orion launch", "LAUNCH_DATE", "2024-04-09")}, {("Orion launch", "LAUNCH_DATE", "2024-03-12")}),
+    # Chinese
+    ("我们决定不续费Zoom了，下月起全员用腾讯会议", "钱磊", set(), {("钱磊", "MEETING_AT", "2024-04-01")}),
+    ("明天的客户拜访改期到下周四。", "钱磊", {("钱磊", "MEETING_AT", "2024-03-21")},
+     {("钱磊", "MEETING_AT", "2024-03-14")}),
+    ("会议纪要（与华鼎集团）参会：我方 林涛；对方 IT总监 邓亮", "钱磊", set(),
+     {("邓亮", "WORKS_AT", "对方")}),
+    ("附件是绿源食品一季度的使用报告。", "钱磊", set(), {("绿源食品", "USES", "报告")}),
+    ("我今年的指标是500万，目前完成了60%。", "钱磊", set(), {("钱磊", "STATUS", "完成")}),
+    ("昨天跟进的杭州望湖酒店那单，他们要我们再让5个点，最多给到9折。", "钱磊", set(),
+     {("望湖酒店订单", "QUANTITY", 5)}),
+    ("终于把长沙湘江银行拿下了！首年合同150万，是我们在湖南的第一个银行客户", "钱磊", set(),
+     {("湘江银行合同", "QUANTITY", 1)}),
+    ("云服务器预算已经用了95万。", "钱磊", set(), {("钱磊", "BUDGET", 950000)}),
+    ("研发中心今年的服务器预算是120万。", "钱磊", set(), {("钱磊", "BUDGET", 1200000)}),
+    ("运营部明年的预算是三百五十万。", "钱磊", {("运营部", "BUDGET", 3500000)}, set()),  # control
+    ("我跳槽了，从阿里去了腾讯。", "钱磊", set(), {("钱磊", "VISITED", "腾讯")}),
+    ("我家买房了！在苏州工业园区，下个月交房", "钱磊", set(), {("钱磊", "WORKS_FROM", "苏州工业园区")}),
+    ("我们在上海办公室上班。", "钱磊", {("钱磊", "WORKS_FROM", "上海办公室")}, set()),  # control
+    ("我爸妈准备搬去海南住。", "钱磊", set(),
+     {("钱磊的爸爸", "LIVES_IN", "海南"), ("钱磊的妈妈", "LIVES_IN", "海南")}),
+    ("我以前在上海住了五年，后来回成都了", "钱磊", set(), {("钱磊", "VISITED", "成都")}),
+    ("工单#3001 客户：麦田餐饮 问题：打印乱码。负责人：吴浩", "钱磊", set(),
+     {("吴浩", "WORKS_AT", "麦田餐饮")}),
+    ("客户北辰物业投诉：系统无法登录，已升级给主管韩梅处理", "钱磊", set(),
+     {("韩梅", "WORKS_AT", "北辰物业")}),
+    ("附件是续约报价单，若在3月15日前签约可额外赠送两个月服务期。", "钱磊", set(),
+     {("钱磊", "DEADLINE", "2024-03-15")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES)
+def test_statements_readers_found_misread_again(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set, unwanted: set
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)
