@@ -34,6 +34,25 @@ CASES: list[Case] = [
     ("We almost lost the Halden Bank deal.", "Owen", set(), {("Halden Bank deal", "STATUS", "lost")}),
     ("周报：本周新签两单；恒通科技确认流失。", "钱磊", {("恒通科技", "STATUS", "流失")}, set()),
     ("智慧园区项目昨天验收通过了。", "钱磊", {("智慧园区项目", "STATUS", "验收通过")}, set()),
+    ("#8120 update: the cache was stale. Patch shipped. Closing.", "Owen", {("#8120", "STATUS", "closed")},
+     set()),
+    ("Closing #8121, the customer confirmed the fix.", "Owen", {("#8121", "STATUS", "closed")}, set()),
+    ("#8122 looks fixed, monitoring over the weekend before closing.", "Owen", set(),
+     {("#8122", "STATUS", "closed")}),  # control: not closed yet
+    ("工单#30600 账户被锁定，已解锁并通知客户。关闭。", "钱磊", {("工单#30600", "STATUS", "已关闭")}, set()),
+    ("工单#30601 更新：问题又复现了，重新打开。", "钱磊", {("工单#30601", "STATUS", "已重新打开")}, set()),
+    # a customer lost or churned, a project on hold (not the writer of another clause)
+    ("We lost Halden Bank. They went with a cheaper vendor.", "Owen", {("Halden Bank", "STATUS", "lost")},
+     set()),
+    ("Bad news: Halden Bank churned last week.", "Owen", {("Halden Bank", "STATUS", "churned")}, set()),
+    ("The Orion project is on hold until further notice.", "Owen", {("Orion project", "STATUS", "on hold")},
+     set()),
+    ("Lent starts next week so I'll be fasting, lunch meetups are on hold till Easter", "Owen", set(),
+     {("Owen", "STATUS", "on hold")}),  # control: another clause's subject
+    # expecting a child, a leave that starts
+    ("We're expecting our second baby in July!", "Ruth", {("Ruth", "STATUS", "expecting")}, set()),
+    ("Starting maternity leave on April 20, back in October.", "Ruth",
+     {("Ruth", "STATUS", "maternity leave")}, set()),
     # a ticket's customer and fault, said in the ticket's usual shapes
     ("Ticket #7210: Lakeside Clinics — appointment sync failing since last night. Sev 1.", "Owen",
      {("Lakeside Clinics", "HAS_ISSUE", "appointment sync failing since last night")}, set()),

@@ -150,8 +150,8 @@ _ZH_CUT = re.compile(
 _NON_OBJECT = re.compile(
     rf"{_DURATION}\b|(?:[\d一二两三四五六七八九十几半]+多?个?(?:年|月|天|周|星期|礼拜|小时)多?)$|"
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
-    r"what|how|when|there|here|for|to|with|of|about|in|on|at|out|up|and|but|or|as|because|was|is|are|"
-    r"were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
+    r"what|how|when|there|here|for|to|with|of|about|in|on(?! hold)|at|out|up|and|but|or|as|because|was|is|"
+    r"are|were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
     r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot|into|onto|"
     r"over|through|from|off|away|back|around)\b|[新旧老大小好坏多少]$"  # 在用新的…: no object said
     # a time alone: 四月份 of 四月份交给小刘了

@@ -522,7 +522,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STATUS", r"\b(?<!not )(?P<obj>retired)(?=\s(?:last|this|in|after|from|at|on|yesterday|today|recently|early)\b|"
        r"\s*[.!,;)]|$)", 0.8, kind="value", trigger="retired", supposable=True),  # not "a retired teacher"
     # "My wife is pregnant", "Dad is in the hospital": a state of health said as news
-    en("STATUS", r"\b(?:is|'s|are|was|'re|'m|am)\s(?:now\s)?(?P<obj>pregnant|expecting(?=\s*(?:[.!,;]|$|a baby|twins))|"
+    en("STATUS", r"\b(?:is|'s|are|was|'re|'m|am)\s(?:now\s)?(?P<obj>pregnant|expecting(?=\s*(?:[.!,;]|$|a baby|twins|"
+       r"(?:our|my|their|her|his) (?:first|second|third|fourth|baby|child|kid)|in (?:jan|feb|mar|apr|may|jun|jul|aug|"
+       r"sep|oct|nov|dec)))|"
        r"in (?:the )?hospital)\b", 0.8, kind="value", supposable=True, introduces=True,
        trigger="pregnant|expecting|hospital"),
     # "diagnosed with type 2 diabetes last week": a condition as news, dated by its words
@@ -540,8 +542,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?=[\s,.!;]|$)", 0.75, kind="value", supposable=True, trigger="had a|gave birth"),
     # "I was out on medical leave for six weeks": a leave that is over
     en("STATUS", r"(?<!was )(?<!were )(?<!been )(?<!was out )(?<!were out )(?<!been out )"
-       r"\b(?:on|out on|taking|going on|started) (?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|"
-       r"parental|sick|medical|annual|family) leave|sabbatical)\b", 0.8, kind="value", trigger="leave|sabbatical"),
+       r"\b(?:on|out on|taking|going on|started|starting|start|starts|begin|beginning) (?:(?:his|her|my|their) )?"
+       r"(?P<obj>(?:maternity|paternity|parental|sick|medical|annual|family|mat|pat) leave|sabbatical)\b", 0.8,
+       kind="value", trigger="leave|sabbatical"),
+    en("STATUS", r"\b(?:(?:his|her|my|their) )?(?P<obj>(?:maternity|paternity|parental|mat|pat) leave) (?:starts|begins|"
+       r"starting)\b", 0.8, kind="value", trigger="leave"),  # "maternity leave starts June 14"
     en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,
        subject="topic", kind="amount", trigger="deal for|contract for|order for|renewal for|subscription for"),
     en("BIRTHDAY", rf"\bbirthday(?:'s| is)\s(?:on\s)?(?:the\s)?{EN_DATE}", kind="birthday", trigger="birthday"),

@@ -200,9 +200,14 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="value", supposable=True, trigger="cancel|called off|terminated", negatable=False),  # not "I'd like to cancel"
     en("STATUS", r"\b(?:is|are|was|has been|got)\s(?:now\s|officially\s)?(?P<obj>closed|paid|on hold|complete|"
        r"completed|done|delayed|live|overdue|approved|signed|pending|blocked|at risk|on track|cancelled|"
-       r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", kind="value",
+       r"canceled|shipped|delivered|resolved|postponed)\b", 0.75, subject="topic", named_topic=True, kind="value",
        trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
                "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
+    # "Vireo Labs churned", "We lost Fairmont Hotels.": a customer lost
+    en("STATUS", rf"\b(?P<subj>{EN_CAPS}) (?:has |have |just |officially )?(?P<obj>churned)\b", 0.75, subject="group",
+       subject_type="organisation", kind="value", require_mention=False, supposable=True, trigger="churned"),
+    en("STATUS", r"\b(?:we|I) (?:just |officially )?(?P<obj>lost) (?=(?-i:[A-Z])[\w&'’-]*(?: (?-i:[A-Z])[\w&'’-]*){0,3}"
+       r"\s*(?:[.!;]|$))", 0.7, subject="topic", named_topic=True, kind="value", supposable=True, trigger="lost"),
     # "We lost the Cobalt Freight deal", "Lost the Meridian Freight deal (MF-7710)": the deal's status
     en("STATUS", r"(?<!if we )(?<!might have )(?<!could have )(?<!almost )\b(?P<obj>lost) (?:the |our )?"
        r"(?=(?:[\w&'’-]+ ){0,4}?(?:deal|opportunity|opp|renewal)\b)", 0.75, subject="topic", named_topic=True,

@@ -181,8 +181,10 @@ def subject_of(
             or not left.name
             or left.kind == "possessive"
             or _THEIR_THING.search(reading.text, 0, cue)
+            or (predicate == "STATUS" and left.start < reading.clause_of(cue)[0])
         ):
-            return None  # "Our Netflix subscription got cancelled": the thing owned, not its owner
+            return None  # "Our Netflix subscription got cancelled": the thing owned, not its owner; "so I'll
+            # be fasting, lunch meetups are on hold": a state of another clause's subject
         return left.name, left.weight
     allowed = PERSON_TYPES if predicate in PERSONAL else _LEFT_TYPES
     if predicate in ("PHONE", "EMAIL") and (holder := number_holder(reading, cue, speaker.actor)) is not None:

@@ -113,15 +113,27 @@ def add_ticket_issues(reading: Sentence, message: Message, following: str = "") 
         return
 
 
-_EN_SETTLED = re.compile(r"\b(?:closed|closing (?:it|this|the ticket)|resolved|fixed|reopened)\b", re.I)
-_EN_UNSETTLED = re.compile(
-    r"\b(?:not|never|yet to|once|when|until|if|will|would|should|could|can|to be|needs? to|hope|asap|pls|"
-    r"please)\b|n't\b",
+_EN_SETTLED = re.compile(
+    r"\b(?:closed|closing(?! (?:date|call|remarks|thoughts|ceremony|the deal|the quarter|the books|soon|in))|"
+    r"resolved|fixed|reopened)\b",
     re.I,
 )
-_ZH_SETTLED = re.compile(r"关单|(?:工单|单子)(?:已经?)?关闭|已关闭|关闭了|已修复|修复了|已解决|解决了")
+_EN_UNSETTLED = re.compile(
+    r"\b(?:not|never|yet to|once|when|until|if|will|would|should|could|can|to be|needs? to|hope|asap|pls|"
+    r"please|before|after)\b|n't\b",
+    re.I,
+)
+_ZH_SETTLED = re.compile(
+    r"关单|(?:工单|单子)(?:已经?)?关闭|已关闭|关闭了|(?:^|(?<=[。，]))关闭(?=[。！]|$)|已修复|修复了|已解决|解决了|重新打开"
+)
 _ZH_UNSETTLED = re.compile(r"没|未|不|如果|要是|等|尽快|希望|会|能否|是否|吗")
-_STATUS_WORDS = {"closing": "closed", "关": "已关闭", "修复": "已修复", "解决": "已解决"}
+_STATUS_WORDS = {
+    "closing": "closed",
+    "关": "已关闭",
+    "修复": "已修复",
+    "解决": "已解决",
+    "重新打开": "已重新打开",
+}
 
 
 def add_ticket_status(reading: Sentence, message: Message) -> None:
