@@ -38,6 +38,14 @@ CASES: list[Case] = [
     ("We moved the team from Slack to Teams.", "Owen", {("Owen", "USES", "Teams")}, set()),  # control
     ("The Orion launch is pushed from March 12 to April 9.", "Owen",
      {("Orion launch", "LAUNCH_DATE", "2024-04-09")}, {("Orion launch", "LAUNCH_DATE", "2024-03-12")}),
+    # where a visitor, a relative visited, and one moving to a place in a town live
+    ("My best friend Imani is visiting from Dublin next week.", "Owen", {("Imani", "LIVES_IN", "Dublin")},
+     set()),
+    ("My mum is coming to stay with us from Bologna for a month.", "Owen",
+     {("Owen's mum", "LIVES_IN", "Bologna")}, set()),
+    ("I went to see my dad in Lisbon last week.", "Owen", {("Owen's dad", "LIVES_IN", "Lisbon")}, set()),
+    ("I'm moving to a bigger place in Tucson in August.", "Owen", {("Owen", "LIVES_IN", "Tucson")}, set()),
+    ("We're back from Lisbon.", "Owen", set(), {("Owen", "LIVES_IN", "Lisbon")}),  # control: a trip
     # Chinese
     ("我们决定不续费Zoom了，下月起全员用腾讯会议", "钱磊", set(), {("钱磊", "MEETING_AT", "2024-04-01")}),
     ("明天的客户拜访改期到下周四。", "钱磊", {("钱磊", "MEETING_AT", "2024-03-21")},

@@ -168,11 +168,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own
     en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting|moved into|"
-       rf"found|got|moved to) "
+       rf"found|got|moved to|moving to|moving into|move to|move into) "
        rf"(?:a|an|our|the|my|their) (?:(?!in\b)[\w-]+ ){{0,4}}?(?:house|home|condo|"
        rf"townhouse|apartment|flat|place|studio) (?:(?!in\b)[\w-]+ ){{0,3}}?in {EN_OBJ}", 0.75, require_mention=True,
        object_type="place", strict=True, supposable=True,
-       trigger="bought|buying|closed on|purchased|lease|rent|moved into|found|got|moved to"),
+       trigger="bought|buying|closed on|purchased|lease|rent|moved into|found|got|moved to|moving|move"),
     # "New place is in Bristol": a new home
     en("LIVES_IN", rf"\b(?:(?:our|my|the) )?new (?:place|flat|apartment|house|home) is in {EN_OBJ}", 0.75,
        require_mention=True, object_type="place", strict=True, trigger="new"),
