@@ -46,6 +46,13 @@ CASES: list[Case] = [
     ("I went to see my dad in Lisbon last week.", "Owen", {("Owen's dad", "LIVES_IN", "Lisbon")}, set()),
     ("I'm moving to a bigger place in Tucson in August.", "Owen", {("Owen", "LIVES_IN", "Tucson")}, set()),
     ("We're back from Lisbon.", "Owen", set(), {("Owen", "LIVES_IN", "Lisbon")}),  # control: a trip
+    # a budget said of a thing is not the writer's; the design's own unheld budget still is
+    ("Budget approved: €40,000 for the new CRM migration.", "Owen", set(), {("Owen", "BUDGET", 40000)}),
+    ("the budget is 500k", "Owen", {("Owen", "BUDGET", 500000)}, set()),  # control
+    ("Cancelled the design review with Kestrel on the 14th — they pulled out of the RFP.", "Owen", set(),
+     {("Owen", "MEETING_AT", "2024-03-14")}),
+    ("Team, we've hired Ana Ruiz as our new Head of Design.", "Omar",
+     {("Ana Ruiz", "HAS_ROLE", "Head of Design")}, {("Omar", "HAS_ROLE", "Head of Design")}),
     # Chinese
     ("我们决定不续费Zoom了，下月起全员用腾讯会议", "钱磊", set(), {("钱磊", "MEETING_AT", "2024-04-01")}),
     ("明天的客户拜访改期到下周四。", "钱磊", {("钱磊", "MEETING_AT", "2024-03-21")},
@@ -73,6 +80,16 @@ CASES: list[Case] = [
      {("韩梅", "WORKS_AT", "北辰物业")}),
     ("附件是续约报价单，若在3月15日前签约可额外赠送两个月服务期。", "钱磊", set(),
      {("钱磊", "DEADLINE", "2024-03-15")}),
+    ("老板批了，明年市场预算800万，比今年多100万", "钱磊", set(), {("钱磊", "BUDGET", 8000000)}),
+    ("集团决定把华东区并入华北区，统一由周敏管理", "钱磊", set(),
+     {("钱磊", "PLANS_TO", "把华东区并入华北区"), ("周敏", "RESPONSIBLE_FOR", "统一")}),
+    ("我决定明年去读MBA", "钱磊", {("钱磊", "PLANS_TO", "读MBA")}, set()),  # control
+    ("老板说我们部门下季度开始由周敏管了。", "钱磊", set(),
+     {("周敏", "RESPONSIBLE_FOR", "老板说我们部门下季度开始")}),
+    ("我已经不在北京了，回老家长沙了，在这边找了份工作", "钱磊", set(), {("钱磊", "VISITED", "长沙")}),
+    ("我老公在美团干了半年又跳了，去了阿里", "钱磊", set(), {("钱磊的老公", "VISITED", "阿里")}),
+    ("CRM备注：远洋物流 蒋涛 采购总监。不喜欢电话沟通，偏好微信。", "钱磊", {("蒋涛", "PREFERS", "微信")},
+     {("钱磊", "PREFERS", "微信")}),
 ]  # fmt: skip
 
 

@@ -219,6 +219,10 @@ class BuiltinExtractor:
                 add_ticket_issues(reading, message, following)
                 add_ticket_status(reading, message)
             self._observe(reading, message)
+            if offset == 0 and reading.lang == "zh" and _ZH_CONTACT_NOTE.match(sentence):
+                message.note_contact = next(
+                    (m.name for m in reading.mentions if m.type == "person" and m.name != actor), None
+                )
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)
         add_signature_facts(text, message)
@@ -540,6 +544,8 @@ def _object_kind(pattern: Pattern) -> str:
     return pattern.kind or (registered.object_kind if registered else "value")
 
 
+_ZH_CONTACT_NOTE = re.compile(r"\s*(?:【[^】]{0,10}】)?(?:CRM|客户|联系人)?(?:备注|画像|档案)[：:]")
+"""A Chinese note about a customer's contact (CRM备注：, 客户画像：)."""
 _ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
 
 

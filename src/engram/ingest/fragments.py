@@ -40,6 +40,7 @@ _INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay
 """A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
 _NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
 """A noun after 使用 (使用报告, 使用情况): what is reported about use, not a tool used."""
+_NO_DUTY = re.compile(r"统一|全部|一起|暂时|都|全权")
 _GENERIC_EVENT = re.compile(r"(?i:(?:a |the )?(?:meeting|call|class|session))")
 """An event attended named only by what it is ("I was in a meeting"): nothing durable."""
 _A_DISCOUNT = re.compile(r"(?:\d+(?:\.\d)?|[一二三四五六七八九])折|\d+%\s?off", re.I)
@@ -105,6 +106,8 @@ def fragment(fact: FactIn) -> bool:
         return True
     if fact.predicate == "STATUS" and said == "完成" and _PROGRESS.search(fact.fact or ""):
         return True  # 目前完成了60%: how far along, not done
+    if fact.predicate == "RESPONSIBLE_FOR" and (_NO_DUTY.fullmatch(said) or "说" in said):
+        return True  # 统一由郑晓燕管理, 老板说我们部门…由苏晴管: an adverb, a speech, no duty
     if fact.predicate in _THINGS_DONE and (said in KIN_ZH or said.removeprefix("我") in KIN_ZH):
         return True  # 我爸跑了两周就放弃了: the one who gave up, not what
     if fact.predicate in _THINGS_DONE and (_EN_ADVERB.fullmatch(said) or _EN_REQUEST.fullmatch(said)):

@@ -86,8 +86,13 @@ _DATED = re.compile(
     re.I,
 )
 _MOVES_THERE = re.compile(r"搬(?:去|到|来|回)了?$")
-_BACK_HOME = re.compile(r"回(?:到|了)?$")
-_JOB_CHANGE = re.compile(r"跳槽|入职|换工作|换了(?:份|个)?工作|\bnew job\b", re.I)
+_SETTLED_BACK = re.compile(r"住|工作|上班|不在")
+_DECIDED_BY_OTHERS = re.compile(
+    r"(?:集团|公司|老板|管理层|领导|总部|董事会|上面)(?:已经|最终|最后)?(?:决定|定了)|"
+    r"\b(?:the company|management|leadership|the board|HQ) (?:has |have )?decided\b",
+    re.I,
+)
+_JOB_CHANGE = re.compile(r"跳槽|(?:又|就)跳了|入职|换工作|换了(?:份|个)?工作|\bnew job\b", re.I)
 _AT_WORK = re.compile(r"办公|上班|工作|坐班|驻场|打卡|远程|通勤|公司|入职|单位|\bwork", re.I)
 _SPENT = re.compile(r"用了|花了|用掉|花掉|剩下?|\bspent\b|\bleft\b|\bremaining\b", re.I)
 _A_UNITS = re.compile(r"中心(?:今年|明年|本季度|下半年|上半年)?的[^，。；]{0,8}预算")
@@ -189,10 +194,12 @@ def not_stated(
         return True  # 准备搬去海南住: a move planned with no day is no home yet (a dated one starts then)
     if (
         predicate == "VISITED"
-        and _BACK_HOME.search(sentence, max(0, obj_start - 3), obj_start)
-        and "住" in sentence
+        and "回" in sentence[max(0, obj_start - 4) : obj_start]
+        and _SETTLED_BACK.search(sentence)
     ):
-        return True  # 以前在上海住了五年，后来回成都了: moved back, no trip
+        return True  # 以前在上海住了五年，后来回成都了, 回老家重庆了，在这边找了份工作: moved back, no trip
+    if predicate == "PLANS_TO" and _DECIDED_BY_OTHERS.search(sentence, 0, match.start() + 2):
+        return True  # 集团决定把西南区并入华南区, "the company decided to …": theirs, and decided
     if predicate in ("PLANS_TO_VISIT", "VISITED") and _MOVES_THERE.search(
         sentence, max(0, obj_start - 3), obj_start
     ):

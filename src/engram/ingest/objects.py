@@ -110,7 +110,7 @@ def read_objects(
         if kind == "date":  # only a date's reading depends on its clause's tense
             # the clause the date ends in: "部门会议：周五下午…" opens the date with the colon
             clause = reading.text[slice(*reading.clause_of(span[1] - 1))]
-            called_off = _CALLED_OFF.search(reading.text, max(0, match.start() - 12), match.start())
+            called_off = _CALLED_OFF.search(reading.text, max(0, match.start() - 30), match.start())
             if predicate == "MEETING_AT" and (
                 called_off or _CALLED_OFF.search(clause) or _MISSED.search(clause)
             ):

@@ -317,6 +317,10 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_ROLE", rf"\bhas (?:a |an )?(?:new |interim |acting )(?P<obj>{EN_ROLE}),\s(?P<subj>{EN_PERSON_NAME})\b",
        0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        introduces=True, trigger=EN_ROLE_TRIGGER),
+    # "we've hired Beatriz Santos as our new Head of Design": the one hired holds it, not the writer
+    en("HAS_ROLE", rf"\b(?:hired|appointed|named|promoted|brought on|brought in) (?P<subj>{EN_PERSON_NAME}) as (?:our |the |their "
+       rf"|a |an )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="group", subject_type="person",
+       named_subject=True, kind="entity", object_type="role", trigger="hired|appointed|named|promoted|brought"),
     # "Ben Hartley takes over as inbound sales lead", "joins today as our new Data Engineering Manager",
     # "led by Marta Silva as Country Manager": a role taken on, said after "as" without an article
     en("HAS_ROLE", rf"(?<!\bto )(?<!not )(?<!n't )(?<!might )(?<!may )(?<!could )(?<!would )"

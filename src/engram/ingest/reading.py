@@ -103,11 +103,14 @@ class Message:
     relatives: dict[str, tuple[Mention, str]] = field(default_factory=dict)
     """Each relative the speaker named, with the sentence that named them."""
     employer_before: dict[str, str | None] = field(default_factory=dict)
+    """Each person named, with the last organisation (not a department) named before them."""
     topic_person: str | None = None
     """The relative the last Chinese sentence opening with one was about (我儿子…。他…): a sentence
     naming nobody goes on about them, as Chinese drops a subject it keeps (not in a meeting's
     numbered points, whose people are no topic)."""
-    """Each person named, with the last organisation (not a department) named before them."""
+    note_contact: str | None = None
+    """The person a Chinese contact note is about (CRM备注：万象零售 蒋晨 采购总监…。偏好微信。): whose
+    tastes, birthday and habits its subjectless sentences tell, not its writer's."""
     topics: list[Mention] = field(default_factory=list)
     """The projects, deals, organisations, events, products and documents earlier sentences named:
     what a later sentence without its own is about (会议纪要：X项目，…；预算暂按150万走)."""

@@ -127,6 +127,13 @@ _ASKED_OF_ALL = re.compile(
     r"请(?:大家|各位|各部门|各组|全员|所有人)|\b(?:everyone|all of you) (?:please|must)\b", re.I
 )
 """Said earlier in the sentence: a request to all (请各部门报名节目，截止12月20日)."""
+_A_THINGS_BUDGET = re.compile(
+    r"(?:研发|市场|营销|推广|活动|差旅|培训|采购|运营|人力|招聘|服务器|云服务|广告)(?:的)?预算|"
+    r"\bbudget\b[^.;!?]{0,30}?\bfor (?:the |our |a |an )?(?:new )?(?-i:[a-z])(?!\w* (?:year|quarter)\b)|"
+    r"\b(?:marketing|travel|training|hiring|R&D|project|event|team|department|company|engineering) budget\b",
+    re.I,
+)
+"""A budget said to be of a thing (研发预算, "budget … for the new warehouse migration"): not the writer's."""
 _SPEAKS_OF_SELF = re.compile(r"我|\bI\b|(?i:\b(?:me|my|we|us|our)\b)")
 
 
@@ -149,6 +156,8 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
         return True
     if predicate == "MEETING_AT" and _ZH_THEY_MEET.search(reading.text, start, reading.clause_of(cue)[1]):
         return True
+    if predicate == "BUDGET" and _A_THINGS_BUDGET.search(reading.text):
+        return True  # 明年研发预算1200万, "Budget approved: €58,000 for the new data warehouse migration"
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
 
 

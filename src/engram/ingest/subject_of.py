@@ -64,6 +64,10 @@ _A_THING_OF_ITS_OWN = re.compile(
 """Between a name and a state, a thing that has it ("PO 7781 has shipped. The tote bags are delayed")."""
 _THE_CONTACTS = frozenset({"INTERESTED_IN", "USES", "STOPPED_USING"})
 """What a note's subjectless sentence says of the person it is about, not of its writer."""
+_OF_THE_CONTACT = frozenset(
+    {"PREFERS", "DISLIKES", "LIKES", "BIRTHDAY", "AGE", "ALLERGIC_TO", "DIET", "HAS_PET", "COMES_FROM"}
+)
+"""What a contact note's subjectless sentence says of its contact: tastes, a birthday, habits."""
 _SUBJECTLESS_USE = re.compile(r"(?:still |now )?(?:using|currently on|currently using|on)\b", re.I)
 """A sentence opening on what is used, its user unsaid ("Using Clio today", "Currently on Opera PMS")."""
 _NOT_PEOPLE = frozenset({"product", "organisation", "document", "deal", "project"})
@@ -211,6 +215,8 @@ def subject_of(
     if speaker.actor and not team_said and speaker_implied(reading, cue):
         if reading.lang == "zh" and message.topic_person and all(c.start > cue for c in reading.candidates):
             return message.topic_person, 0.8  # 我儿子下个月中考。…最近又着迷打篮球: still the son
+        if reading.lang == "zh" and message.note_contact and predicate in _OF_THE_CONTACT:
+            return message.note_contact, 0.75  # CRM备注：万象零售 蒋晨 采购总监…。偏好微信: 蒋晨's
         if reading.lang == "en" and message.topic_person and predicate in _THE_CONTACTS:
             return message.topic_person, 0.75  # "Met Jun Nakagawa… Interested in the fleet module": Jun
         if message.account_note and (predicate in _THE_CONTACTS or predicate in ("PLANS_TO", "BUDGET")):
