@@ -21,7 +21,7 @@ from engram.nlp.amounts import CURRENCY_CODES
 _PIECE = re.compile(
     r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
     r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
-    r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$"
+    r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
@@ -40,6 +40,14 @@ _INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay
 """A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
 _NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
 """A noun after 使用 (使用报告, 使用情况): what is reported about use, not a tool used."""
+_KIN_LINKS = frozenset({"MARRIED_TO", "PARTNER_OF", "FRIEND_OF", "SIBLING_OF", "CHILD_OF"})
+_NATIONALITY = re.compile(
+    r"(?i:American|British|English|Scottish|Irish|Welsh|French|German|Italian|Spanish|Portuguese|Dutch|Czech|"
+    r"Polish|Swedish|Norwegian|Danish|Finnish|Greek|Turkish|Russian|Ukrainian|Chinese|Japanese|Korean|Indian|"
+    r"Mexican|Brazilian|Canadian|Australian|Nigerian|Kenyan|Egyptian|Iranian|Israeli|Swiss|Austrian|Belgian|"
+    r"Hungarian|Romanian|Vietnamese|Thai|Filipino|Indonesian|Pakistani|Colombian|Argentinian|Chilean|Peruvian)"
+)
+"""What a relative is said to be when it is a nationality ("My husband is Czech")."""
 _NO_DUTY = re.compile(r"统一|全部|一起|暂时|都|全权")
 _GENERIC_EVENT = re.compile(r"(?i:(?:a |the )?(?:meeting|call|class|session))")
 """An event attended named only by what it is ("I was in a meeting"): nothing durable."""
@@ -106,6 +114,10 @@ def fragment(fact: FactIn) -> bool:
         return True
     if fact.predicate == "STATUS" and said == "完成" and _PROGRESS.search(fact.fact or ""):
         return True  # 目前完成了60%: how far along, not done
+    if fact.predicate in _KIN_LINKS and _NATIONALITY.fullmatch(said):
+        return True  # "My husband is Czech": where he is from, no one he is married to
+    if fact.predicate == "INTERESTED_IN" and said.lower().startswith("naming "):
+        return True  # "Thinking of naming her Mina": a name weighed for a baby
     if fact.predicate == "RESPONSIBLE_FOR" and (_NO_DUTY.fullmatch(said) or "说" in said):
         return True  # 统一由郑晓燕管理, 老板说我们部门…由苏晴管: an adverb, a speech, no duty
     if fact.predicate in _THINGS_DONE and (said in KIN_ZH or said.removeprefix("我") in KIN_ZH):

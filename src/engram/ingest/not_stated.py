@@ -87,6 +87,23 @@ _DATED = re.compile(
 )
 _MOVES_THERE = re.compile(r"搬(?:去|到|来|回)了?$")
 _SETTLED_BACK = re.compile(r"住|工作|上班|不在")
+_ABANDONED = re.compile(
+    r"\b(?:was|were) (?:gonna|going to|planning to|planning on)\b[^.;!?]*\bbut\b|"
+    r"本来(?:想|打算|计划)[^。；！]*(?:但|可是|不过)",
+    re.I,
+)
+_TO_CANCEL = re.compile(
+    r"\b(?:will|'ll|going to|gonna|then we|plan to|planning to|need to|have to)\s(?:\w+\s)?cancel", re.I
+)
+_A_METRIC = re.compile(
+    r"\b(?:cost|price|spend) per (?:signup|sign-up|lead|click|acquisition|install|user acquired)\b", re.I
+)
+_LOVED_THE = re.compile(r"\b(?:loved|enjoyed|liked)\s(?:the\s)?$", re.I)
+_ONE_EVENT = re.compile(
+    r"(?i:(?:the )?(?:party|dinner|meal|show|gift|present|trip|concert|wedding|surprise|cake|evening|night|"
+    r"movie|film|game))"
+)
+_WE_SIGNED = re.compile(r"\b(?:we|we've|we have|our company|our team)\b", re.I)
 _DECIDED_BY_OTHERS = re.compile(
     r"(?:集团|公司|老板|管理层|领导|总部|董事会|上面)(?:已经|最终|最后)?(?:决定|定了)|"
     r"\b(?:the company|management|leadership|the board|HQ) (?:has |have )?decided\b",
@@ -198,6 +215,22 @@ def not_stated(
         and _SETTLED_BACK.search(sentence)
     ):
         return True  # 以前在上海住了五年，后来回成都了, 回老家重庆了，在这边找了份工作: moved back, no trip
+    if predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _ABANDONED.search(sentence, clause[0]):
+        return True  # "I was gonna go to Iceland in June but it's too expensive": a plan dropped
+    if predicate == "CANCELLED" and _TO_CANCEL.search(
+        sentence, max(0, match.start() - 16), match.start() + 8
+    ):
+        return True  # "then we cancel the licence", "we'll cancel the Zoom plan": not done yet
+    if predicate == "PRICE" and _A_METRIC.search(sentence, max(0, obj_start - 30), obj_start):
+        return True  # "Cost per signup about $23": a marketing metric, no price
+    if (
+        predicate == "LIKES"
+        and _ONE_EVENT.match(match.group("obj").strip())
+        and _LOVED_THE.search(sentence, max(0, obj_start - 12), obj_start)
+    ):
+        return True  # "Mom loved the party": a one-off reaction, no lasting taste
+    if predicate == "SPONSORED_BY" and _WE_SIGNED.search(sentence, clause[0], obj_start):
+        return True  # "We've signed with Ramp for corporate cards": a vendor, no sponsor
     if predicate == "PLANS_TO" and _DECIDED_BY_OTHERS.search(sentence, 0, match.start() + 2):
         return True  # 集团决定把西南区并入华南区, "the company decided to …": theirs, and decided
     if predicate in ("PLANS_TO_VISIT", "VISITED") and _MOVES_THERE.search(
