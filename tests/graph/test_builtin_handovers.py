@@ -3,10 +3,15 @@ tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+
 import pytest
 from test_builtin_clauses import Case, reads
 
+from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
+from engram.memory import Memory
 
 CASES: list[Case] = [
     # a duty in lower case taken over, by whom the clause opens on; the writer's own is theirs
@@ -64,3 +69,25 @@ def test_handovers(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set, unwanted: set
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+def test_a_handover_ends_the_former_holders_charge(tmp_path: Path) -> None:
+    """Through Memory: the one who covered the accounts is superseded on the day they are taken over, and
+    the new holder's charge is current."""
+    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
+    with Memory.open(settings=settings) as memory:
+        for text, at in (
+            ("Ravi covers the DACH accounts.", "2024-03-01T10:00:00Z"),
+            ("Jonas will take over the DACH accounts from Ravi.", "2024-04-02T10:00:00Z"),
+        ):
+            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "ow", "name": "Owen"}})
+        hits = memory.search_facts({"include_history": True}).results
+    charges = {
+        (hit.subject_name, hit.fact.status, hit.fact.invalid_at)
+        for hit in hits
+        if hit.fact.predicate == "RESPONSIBLE_FOR"
+    }
+    assert charges == {
+        ("Ravi", "superseded", datetime(2024, 4, 2, 10, 0, tzinfo=UTC)),
+        ("Jonas", "current", None),
+    }
