@@ -47,6 +47,14 @@ CASES: list[Case] = [
     ("I handed the partner newsletter series over to Gwen.", "Owen",
      {("Gwen", "RESPONSIBLE_FOR", "partner newsletter series"),
       ("Owen", "UNASSIGNED_FROM", "partner newsletter series")}, set()),
+    # accounts said to go to someone, a second one taking one on in the same sentence
+    ("I'm leaving in May. My accounts go to Tasha: Halden Bank, Granite Health and Polaris Freight.", "Owen",
+     {("Tasha", "RESPONSIBLE_FOR", "Halden Bank"), ("Tasha", "RESPONSIBLE_FOR", "Polaris Freight")}, set()),
+    ("From April, Bianca takes over Granite Health and Luis gets Polaris Freight.", "Owen",
+     {("Bianca", "RESPONSIBLE_FOR", "Granite Health"), ("Luis", "RESPONSIBLE_FOR", "Polaris Freight")},
+     set()),
+    ("Luis gets Polaris Freight tickets all the time.", "Owen", set(),
+     {("Luis", "RESPONSIBLE_FOR", "Polaris Freight")}),  # control: no hand-over
     # a hand-over note's arrows: an account to a person
     ("Handover while I'm away: Polaris Freight → Camille; Granite Health → Bongani.", "Owen",
      {("Camille", "RESPONSIBLE_FOR", "Polaris Freight"), ("Bongani", "RESPONSIBLE_FOR", "Granite Health")},

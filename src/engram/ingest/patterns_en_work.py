@@ -60,7 +60,7 @@ _DUTY_HEAD = (
 _PROJECT_HEAD = (
     r"(?:migration|rollout|project|launch|integration|program|programme|initiative|pilot|redesign|upgrade|"
     r"implementation|evaluation|audit|rfp|series|workstream|onboarding|backend|frontend|relaunch|rebrand|"
-    r"partner program|beta)"
+    r"partner program|beta|ops|operations|procurement|purchasing|hiring|recruiting|payroll)"
 )
 """What one leads, runs or owns as a duty ("the streaming ingestion project"), not a possession."""
 _MODIFIER = (
@@ -457,6 +457,15 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>(?:[\w&'’/-]+ ){{0,3}}?(?:{_PROJECT_HEAD}|{_DUTY_HEAD})) (?:over )?to (?P<subj>{EN_PERSON_NAME})\b",
        0.75, subject="group", subject_type="person", named_subject=True, kind="value", negatable=False,
        handover=True, trigger="hand|passe|passing|pass "),
+    # "My accounts go to Tasha: Pinecrest Bank, Orchard Health and Meridian Freight"; "Bianca takes over
+    # Greyhaven Dental and Luis gets Northgate Realty": accounts handed on, each to whom the clause names
+    en("RESPONSIBLE_FOR", rf"\b(?:my|his|her|their|our) (?:\w+ )?accounts (?:go|are going|will go|went) to "
+       rf"(?P<subj>{EN_PERSON_NAME})[:,]? (?P<obj>{EN_CAPS}(?:(?:,|,? and) {EN_CAPS})*)(?=\s*[.;!]|$)", 0.75,
+       subject="group", subject_type="person", named_subject=True, kind="value", require_mention=True, split=True,
+       negatable=False, handover=True, trigger="accounts go|accounts are going|accounts will go|accounts went"),
+    en("RESPONSIBLE_FOR", rf"\btakes? over\b[^.;!?]*?\band (?P<subj>{EN_PERSON_NAME}) (?:gets|takes|picks up) (?:the )?"
+       rf"(?P<obj>{EN_CAPS})(?: account)?(?=\s*[.;,!]|$)", 0.7, subject="group", subject_type="person",
+       named_subject=True, kind="value", require_mention=True, negatable=False, trigger="gets|takes|picks up"),
     # a hand-over note's lines: "Kestrel Foods account → Bilal Haddad", "Northwind Pharma → Camille"
     en("RESPONSIBLE_FOR", rf"(?P<obj>{EN_CAPS})(?: account)?\s?(?:→|->)\s?(?P<subj>{EN_PERSON_NAME})(?=\s?[;,.]|\s*$)",
        0.7, subject="group", subject_type="person", named_subject=True, kind="entity",
