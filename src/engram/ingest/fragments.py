@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.frames import EN_ROLE_RX, ZH_ROLE_RX
 from engram.ingest.reading import Message
 from engram.ingest.relatives import KIN_ZH
 from engram.models.graph import FactIn
@@ -21,7 +22,8 @@ from engram.nlp.amounts import CURRENCY_CODES
 _PIECE = re.compile(
     r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
     r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
-    r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])"
+    r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
+    r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
@@ -40,6 +42,9 @@ _INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay
 """A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
 _NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
 """A noun after 使用 (使用报告, 使用情况): what is reported about use, not a tool used."""
+_TAKES_THEM = re.compile(r"(?:带|陪|给|送|请)(?:他们|她们|她|他)")
+_A_RELATIVE = re.compile(r"的(?:[\u4e00-\u9fff]{1,3})$|['’]s \w+$")
+"""A relative named by the writer's name (王磊的儿子, "Zoe's mom")."""
 _KIN_LINKS = frozenset({"MARRIED_TO", "PARTNER_OF", "FRIEND_OF", "SIBLING_OF", "CHILD_OF"})
 _NATIONALITY = re.compile(
     r"(?i:American|British|English|Scottish|Irish|Welsh|French|German|Italian|Spanish|Portuguese|Dutch|Czech|"
@@ -91,6 +96,9 @@ def fragment(fact: FactIn) -> bool:
         return True
     if _OPENER.fullmatch(fact.subject) or fact.subject == fact.object:
         return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
+    thing = fact.object if fact.object is not None else fact.value
+    if isinstance(thing, str) and len(fact.subject) > 1 and fact.subject in thing[1:]:
+        return True  # 荣耀 STOPPED_USING 王者荣耀: a piece of its own object (李强的老公 opens on 李强: kept)
     if fact.predicate in ("DEADLINE", "BUDGET", "PLANS_TO") and _A_HEADER.fullmatch(fact.subject):
         return True  # CRM跟进：…希望8月前上线, 跟…的HR总监通了电话…下周三前发: a header or a unit, no holder
     if fact.predicate == "REPORTS_TO" and str(fact.object or "").startswith("我"):
@@ -114,8 +122,14 @@ def fragment(fact: FactIn) -> bool:
         return True
     if fact.predicate == "STATUS" and said == "完成" and _PROGRESS.search(fact.fact or ""):
         return True  # 目前完成了60%: how far along, not done
-    if fact.predicate in _KIN_LINKS and _NATIONALITY.fullmatch(said):
-        return True  # "My husband is Czech": where he is from, no one he is married to
+    if fact.predicate in _KIN_LINKS and (
+        _NATIONALITY.fullmatch(said) or ZH_ROLE_RX.fullmatch(said) or EN_ROLE_RX.fullmatch(said)
+    ):
+        return True  # "My husband is Czech", 我老婆是老师: where one is from or what one does, no one wed
+    if fact.predicate == "CREATED" and said.lower().startswith(("reading", "watching", "listening")):
+        return True  # "finished reading all of the Discworld books": read, not written
+    if fact.predicate == "PLANS_TO" and _TAKES_THEM.search(said) and _A_RELATIVE.search(fact.subject):
+        return True  # 我爸妈下周来上海玩，打算带他们去迪士尼: the writer's plan for them, not theirs
     if fact.predicate == "INTERESTED_IN" and said.lower().startswith("naming "):
         return True  # "Thinking of naming her Mina": a name weighed for a baby
     if fact.predicate == "RESPONSIBLE_FOR" and (_NO_DUTY.fullmatch(said) or "说" in said):

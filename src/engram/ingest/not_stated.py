@@ -104,8 +104,26 @@ _ONE_EVENT = re.compile(
     r"movie|film|game))"
 )
 _WE_SIGNED = re.compile(r"\b(?:we|we've|we have|our company|our team)\b", re.I)
+_PREMISES_MOVE = re.compile(
+    r"\b(?:our|the|their) (?:[A-Z][\w-]* )?(?:office|HQ|headquarters|branch|store|warehouse|studio|factory) "
+    r"(?:is |are |will be )?(?:moving|moves|moved|relocating)\b|"
+    r"(?:办公室|公司|门店|仓库|总部|工厂)(?:下个月|下周|明年|年底|将|也)?(?:要)?搬",
+    re.I,
+)
+_MOVED_ALONG = re.compile(
+    r"(?:我|我们|全家)(?:也|都)?(?:跟着)?搬|\b(?:I|we)(?:'m| am|'re| are)? (?:also )?moving (?:too|with)",
+    re.I,
+)
+_UNDECIDED = re.compile(r"还没定|没定下来|还在考虑|\bnot (?:decided|sure) yet\b", re.I)
+_ASKED_FOR = re.compile(
+    r"\b(?:pushed for|asked for|asking for|wants?|wanted|requested|requesting|demanding|pushing for)\s"
+    r"(?:an?\s)?$",
+    re.I,
+)
+_PUT_DOWN = re.compile(r"\bput (?:\w+ ){0,3}down\b|\bput to sleep\b|安乐死", re.I)
+_FIRM_JOINED = re.compile(r"(?:公司|我们公司|集团|我司)(?:正式|已经|已)?加入")
 _DECIDED_BY_OTHERS = re.compile(
-    r"(?:集团|公司|老板|管理层|领导|总部|董事会|上面)(?:已经|最终|最后)?(?:决定|定了)|"
+    r"(?:集团|公司|老板|管理层|领导|总部|董事会|上面)(?:已经|最终|最后)?(?:决定|定了|打算|计划|准备)|"
     r"\b(?:the company|management|leadership|the board|HQ) (?:has |have )?decided\b",
     re.I,
 )
@@ -231,6 +249,19 @@ def not_stated(
         return True  # "Mom loved the party": a one-off reaction, no lasting taste
     if predicate == "SPONSORED_BY" and _WE_SIGNED.search(sentence, clause[0], obj_start):
         return True  # "We've signed with Ramp for corporate cards": a vendor, no sponsor
+    if predicate == "LIVES_IN" and (
+        (_PREMISES_MOVE.search(sentence, 0, obj_start) and not _MOVED_ALONG.search(sentence))
+        or _UNDECIDED.search(sentence)
+    ):
+        return True  # "Our Dublin office is moving to …", 我们北京办公室下个月搬到望京; 搬回厦门…不过还没定
+    if predicate == "DISCOUNT" and _ASKED_FOR.search(sentence, max(0, obj_start - 24), obj_start):
+        return True  # "They pushed for 8% discount, we settled on 5%": asked, not given
+    if predicate == "HAS_PET" and _PUT_DOWN.search(sentence):
+        return True  # "we had to put our dog Rufus down last week": no pet had since then
+    if predicate == "WORKS_AT" and _FIRM_JOINED.search(sentence, 0, obj_start):
+        return True  # 公司正式加入中国软件行业协会: the firm's membership, no job
+    if predicate == "VISITED" and "回" in sentence[max(0, obj_start - 3) : obj_start] and "出差" in sentence:
+        return True  # 这周都在成都出差…周五回上海: home again, no visit
     if predicate == "PLANS_TO" and _DECIDED_BY_OTHERS.search(sentence, 0, match.start() + 2):
         return True  # 集团决定把西南区并入华南区, "the company decided to …": theirs, and decided
     if predicate in ("PLANS_TO_VISIT", "VISITED") and _MOVES_THERE.search(
