@@ -65,12 +65,7 @@ from engram.ingest.refusals import joined_before, ours, refused, said_of_a_pet
 from engram.ingest.relatives import find_relatives
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
-from engram.ingest.speaker import (
-    account_note,
-    announcement,
-    handed_over_by,
-    minutes,
-)
+from engram.ingest.speaker import account_note, announcement, handed_over_by, minutes, note_contact
 from engram.ingest.subject_of import PERSONAL, subject_of
 from engram.ingest.subjects import Speaker, coordinated
 from engram.ingest.tickets import (
@@ -219,10 +214,8 @@ class BuiltinExtractor:
                 add_ticket_issues(reading, message, following)
                 add_ticket_status(reading, message)
             self._observe(reading, message)
-            if offset == 0 and reading.lang == "zh" and _ZH_CONTACT_NOTE.match(sentence):
-                message.note_contact = next(
-                    (m.name for m in reading.mentions if m.type == "person" and m.name != actor), None
-                )
+            if offset == 0:
+                message.note_contact = note_contact(reading, actor)
             add_counterpart_employers(reading, message)
             add_names_given(message, reading)
         add_signature_facts(text, message)
@@ -544,8 +537,6 @@ def _object_kind(pattern: Pattern) -> str:
     return pattern.kind or (registered.object_kind if registered else "value")
 
 
-_ZH_CONTACT_NOTE = re.compile(r"\s*(?:【[^】]{0,10}】)?(?:CRM|客户|联系人)?(?:备注|画像|档案)[：:]")
-"""A Chinese note about a customer's contact (CRM备注：, 客户画像：)."""
 _ZH_GREETED = re.compile(r"\s*(?:您好|你好|[：:]\s*$)")
 
 

@@ -172,6 +172,18 @@ _ZH_ACCOUNT_NOTE = re.compile(
 锦程旅游：… (a firm's name, then a colon)."""
 
 
+_ZH_CONTACT_NOTE = re.compile(r"\s*(?:【[^】]{0,10}】)?(?:CRM|客户|联系人)?(?:备注|画像|档案)[：:]")
+"""A Chinese note about a customer's contact (CRM备注：, 客户画像：)."""
+
+
+def note_contact(reading: Sentence, actor: str | None) -> str | None:
+    """Return the person a Chinese contact note's first sentence names (CRM备注：万象零售 蒋晨 采购总监…),
+    whose tastes and birthday its subjectless sentences then tell; None for any other sentence."""
+    if reading.lang != "zh" or not _ZH_CONTACT_NOTE.match(reading.text):
+        return None
+    return next((m.name for m in reading.mentions if m.type == "person" and m.name != actor), None)
+
+
 def account_note(text: str) -> bool:
     """Return True when ``text`` is a Chinese sales note about one customer (``_ZH_ACCOUNT_NOTE``)."""
     return bool(_ZH_ACCOUNT_NOTE.match(text))
