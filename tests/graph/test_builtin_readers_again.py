@@ -73,7 +73,13 @@ CASES: list[Case] = [
     ("I finished reading all of the Discworld novels this year! 41 books", "Owen", set(),
      {("Owen", "CREATED", "reading all of the Discworld novels")}),
     ("In Hanoi now, heading to Laos next week.", "Owen", set(), {("In Hanoi", "PLANS_TO_VISIT", "Laos")}),
+    ("Customer churned: Blue Heron Yoga cancelled their subscription.", "Owen", set(),
+     {("Customer", "STATUS", "churned")}),
+    ("Budget approved. I'm the owner, Chen Wei will lead implementation.", "Ravi", set(),
+     {("Chen Wei", "HAS_ROLE", "owner")}),
     # Chinese
+    ("我家小孩开始吃辅食了，发现对鸡蛋有点过敏", "欧阳倩", {("欧阳倩的孩子", "ALLERGIC_TO", "鸡蛋")},
+     {("欧阳倩", "ALLERGIC_TO", "鸡蛋")}),
     ("巨石集团对我们的平台挺感兴趣，让我们下个月去做个方案汇报", "钱磊", set(),
      {("个方案汇报", "MEETING_AT", "2024-04-01")}),
     ("泰和保险明年不续约了，说是集团统一采购换成了另一家", "钱磊", set(), {("说是集团", "USES", "另一家")}),

@@ -204,7 +204,8 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="closed|paid|on hold|complete|done|delayed|live|overdue|approved|signed|pending|blocked|"
                "at risk|on track|cancel|shipped|delivered|resolved|postponed"),
     # "Vireo Labs churned", "We lost Fairmont Hotels.": a customer lost
-    en("STATUS", rf"\b(?P<subj>{EN_CAPS}) (?:has |have |just |officially )?(?P<obj>churned)\b", 0.75, subject="group",
+    en("STATUS", rf"\b(?!(?:Customer|Client|Account|They|We|It|Another|One)\b)(?P<subj>{EN_CAPS}) (?:has |have |just |"
+       rf"officially )?(?P<obj>churned)\b", 0.75, subject="group",
        subject_type="organisation", kind="value", require_mention=False, supposable=True, trigger="churned"),
     en("STATUS", r"\b(?:we|I) (?:just |officially )?(?P<obj>lost) (?=(?-i:[A-Z])[\w&'’-]*(?: (?-i:[A-Z])[\w&'’-]*){0,3}"
        r"\s*(?:[.!;]|$))", 0.7, subject="topic", named_topic=True, kind="value", supposable=True, trigger="lost"),

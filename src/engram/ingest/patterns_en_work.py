@@ -360,7 +360,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        subject="group", subject_type="person", kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
     # (not "her manager Pieter Vos": whom she reports to)
-    en("HAS_ROLE", rf"\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?!(?:manager|boss|supervisor)\b)(?P<obj>{EN_ROLE}),?\s"
+    en("HAS_ROLE", rf"(?<!I'm )(?<!I am )\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?!(?:manager|boss|supervisor)\b)(?P<obj>{EN_ROLE}),?\s"
        rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Store manager Keith Danvers says…", "Owner Chidi Okafor makes the call": a role titling a name

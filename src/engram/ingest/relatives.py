@@ -52,7 +52,7 @@ KIN_ZH: dict[str, Kin] = {
                                           "小女儿", "二女儿")},
     "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
     # 我家老大, 老二叫豆豆, 我宝宝
-    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝", "大宝", "二宝")},
+    **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝", "大宝", "二宝", "小孩")},
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     "媳妇儿": ("媳妇", "MARRIED_TO", False),
     "那口子": ("爱人", "MARRIED_TO", False),
