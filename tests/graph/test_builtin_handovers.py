@@ -69,6 +69,18 @@ CASES: list[Case] = [
     ("新元制药我接回来了，恒达物流继续由刘婷跟。", "钱磊",
      {("钱磊", "RESPONSIBLE_FOR", "新元制药"), ("刘婷", "RESPONSIBLE_FOR", "恒达物流")}, set()),
     ("这事我来跟。", "钱磊", set(), {("钱磊", "RESPONSIBLE_FOR", "这事")}),  # control: nothing named
+    ("华东区的负责人定为刘洋。", "王磊", {("刘洋", "RESPONSIBLE_FOR", "华东区")},
+     {("王磊", "RESPONSIBLE_FOR", "华东区")}),
+    ("我下个月调去总部，华东区的客户交接给刘洋了", "王磊",
+     {("刘洋", "RESPONSIBLE_FOR", "华东区的客户"), ("王磊", "UNASSIGNED_FROM", "华东区的客户")},
+     {("王磊", "RESPONSIBLE_FOR", "华东区"), ("王磊", "MEMBER_OF", "去总部")}),
+    ("如果老周走了，渠道业务交接给小陈", "王磊", set(), {("小陈", "RESPONSIBLE_FOR", "渠道业务")}),
+    ("通知：谢文博从4月1日起调任华东区销售总监，原华东区的客户统一转交给他负责。", "王磊",
+     {("谢文博", "RESPONSIBLE_FOR", "华东区")}, set()),  # control: handed to "him", the one named
+    ("My accounts go to Tasha: Halden Bank and Granite Health.", "Owen",
+     {("Owen", "UNASSIGNED_FROM", "Halden Bank"), ("Tasha", "RESPONSIBLE_FOR", "Halden Bank")}, set()),
+    ("Jonas was supposed to take over the DACH accounts from Ravi, but that fell through.", "Owen", set(),
+     {("Jonas", "RESPONSIBLE_FOR", "DACH accounts"), ("Ravi", "UNASSIGNED_FROM", "DACH accounts")}),
 ]  # fmt: skip
 
 

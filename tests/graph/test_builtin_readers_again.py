@@ -9,7 +9,7 @@ written for these tests; each case names the facts that must and must not be rea
 from __future__ import annotations
 
 import pytest
-from test_builtin_clauses import Case, reads
+from test_builtin_clauses import Case, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
@@ -77,6 +77,8 @@ CASES: list[Case] = [
      {("Customer", "STATUS", "churned")}),
     ("Budget approved. I'm the owner, Chen Wei will lead implementation.", "Ravi", set(),
      {("Chen Wei", "HAS_ROLE", "owner")}),
+    ("The offsite was planned for May 5, but we moved it to May 12.", "Owen", set(),
+     {("offsite", "MEETING_AT", "2024-05-05")}),
     # Chinese
     ("我家小孩开始吃辅食了，发现对鸡蛋有点过敏", "欧阳倩", {("欧阳倩的孩子", "ALLERGIC_TO", "鸡蛋")},
      {("欧阳倩", "ALLERGIC_TO", "鸡蛋")}),
@@ -146,3 +148,11 @@ def test_statements_readers_found_misread_again(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set, unwanted: set
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+def test_a_friend_visiting_is_no_friendship_begun_on_the_visit(extractor: BuiltinExtractor) -> None:
+    result = read(extractor, "My friend Jo is visiting from Dublin next week.", actor="Sam")
+    (friends,) = [f for f in result.facts if f.predicate == "FRIEND_OF"]
+    assert friends.valid_at is None and ("Jo", "LIVES_IN", "Dublin") in {
+        (f.subject, f.predicate, f.object) for f in result.facts
+    }

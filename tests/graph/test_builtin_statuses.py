@@ -41,6 +41,18 @@ CASES: list[Case] = [
      {("#8122", "STATUS", "closed")}),  # control: not closed yet
     ("工单#30600 账户被锁定，已解锁并通知客户。关闭。", "钱磊", {("工单#30600", "STATUS", "已关闭")}, set()),
     ("工单#30601 更新：问题又复现了，重新打开。", "钱磊", {("工单#30601", "STATUS", "已重新打开")}, set()),
+    ("Tickets #7300, #7301 and #7302 are all closed.", "Owen",
+     {("#7300", "STATUS", "closed"), ("#7301", "STATUS", "closed"), ("#7302", "STATUS", "closed")}, set()),
+    ("#7303 was closed by mistake last week, reopening.", "Owen", {("#7303", "STATUS", "reopened")},
+     {("#7303", "STATUS", "closed")}),
+    ("Ticket #7304 closed. #7304 reopened.", "Owen", {("#7304", "STATUS", "reopened")},
+     {("Ticket #7304", "STATUS", "closed")}),
+    ("#7305 fixed in 3.2.1. Closing once Brightwell confirms.", "Owen", {("#7305", "STATUS", "fixed")},
+     {("#7305", "STATUS", "closed")}),
+    ("Ticket 7306 closed – a duplicate webhook, fixed on their side.", "Owen",
+     {("Ticket 7306", "STATUS", "closed")}, {("Ticket 7306", "STATUS", "fixed")}),  # control: stays closed
+    ("工单＃30700重新打开了", "钱磊", {("工单＃30700", "STATUS", "已重新打开")}, set()),
+    ("30701号工单已解决", "钱磊", {("30701号工单", "STATUS", "已解决")}, set()),
     # a customer lost or churned, a project on hold (not the writer of another clause)
     ("We lost Halden Bank. They went with a cheaper vendor.", "Owen", {("Halden Bank", "STATUS", "lost")},
      set()),
@@ -101,7 +113,9 @@ def test_a_ticket_is_a_reference_by_its_number() -> None:
         ("工单#20391", "ticket", "ticket:20391"),
         ("Order #4471", "purchase_order", "order:4471"),
     }
-    assert ReferenceTable().find("see #general, we were #1, PR#12") == []
+    assert ReferenceTable().find("see #general, we were #1, PR#12, Room #301") == []
+    invoice = ReferenceTable().find("Invoice #5120 was paid")
+    assert [(r.type, r.id) for r in invoice] == [("invoice", "invoice:5120")]
 
 
 def test_a_ticket_closes_when_said_not_when_its_cause_began(extractor: BuiltinExtractor) -> None:

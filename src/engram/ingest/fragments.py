@@ -132,6 +132,8 @@ def fragment(fact: FactIn) -> bool:
         return True  # 我爸妈下周来上海玩，打算带他们去迪士尼: the writer's plan for them, not theirs
     if fact.predicate == "INTERESTED_IN" and said.lower().startswith("naming "):
         return True  # "Thinking of naming her Mina": a name weighed for a baby
+    if fact.predicate == "MEMBER_OF" and re.match(r"[去到来](?=[\u4e00-\u9fff])", said):
+        return True  # 我下个月调去总部: 调去 cut after 调, no team named 去总部
     if fact.predicate == "RESPONSIBLE_FOR" and (_NO_DUTY.fullmatch(said) or "说" in said):
         return True  # 统一由郑晓燕管理, 老板说我们部门…由苏晴管: an adverb, a speech, no duty
     if fact.predicate in _THINGS_DONE and (said in KIN_ZH or said.removeprefix("我") in KIN_ZH):

@@ -88,9 +88,13 @@ _DATED = re.compile(
 _MOVES_THERE = re.compile(r"搬(?:去|到|来|回)了?$")
 _SETTLED_BACK = re.compile(r"住|工作|上班|不在")
 _ABANDONED = re.compile(
-    r"\b(?:was|were) (?:gonna|going to|planning to|planning on)\b[^.;!?]*\bbut\b|"
+    r"\b(?:was|were) (?:gonna|going to|planning to|planning on|supposed to)\b[^.;!?]*\bbut\b|"
     r"本来(?:想|打算|计划)[^。；！]*(?:但|可是|不过)",
     re.I,
+)
+_ZH_IF = re.compile(r"如果|要是|假如|万一|假设")
+_MOVED_IT = re.compile(
+    r"\b(?:but|then|and)\b[^.;!?]*\b(?:moved|pushed|rescheduled|changed|shifted) it\b", re.I
 )
 _TO_CANCEL = re.compile(
     r"\b(?:will|'ll|going to|gonna|then we|plan to|planning to|need to|have to)\s(?:\w+\s)?cancel", re.I
@@ -233,12 +237,18 @@ def not_stated(
         and _SETTLED_BACK.search(sentence)
     ):
         return True  # 以前在上海住了五年，后来回成都了, 回老家重庆了，在这边找了份工作: moved back, no trip
-    if predicate in ("PLANS_TO", "PLANS_TO_VISIT") and _ABANDONED.search(sentence, clause[0]):
+    if predicate in ("PLANS_TO", "PLANS_TO_VISIT", "RESPONSIBLE_FOR", "MEETING_AT") and _ABANDONED.search(
+        sentence, clause[0]
+    ):
         return True  # "I was gonna go to Iceland in June but it's too expensive": a plan dropped
     if predicate == "CANCELLED" and _TO_CANCEL.search(
         sentence, max(0, match.start() - 16), match.start() + 8
     ):
         return True  # "then we cancel the licence", "we'll cancel the Zoom plan": not done yet
+    if predicate == "RESPONSIBLE_FOR" and _ZH_IF.search(sentence, 0, match.start()):
+        return True  # 如果老周走了，渠道业务交接给小陈: a hand-over supposed, not made
+    if predicate == "MEETING_AT" and _MOVED_IT.search(sentence, match.end()):
+        return True  # "The offsite was planned for May 5, but we moved it to May 12": not May 5
     if predicate == "PRICE" and _A_METRIC.search(sentence, max(0, obj_start - 30), obj_start):
         return True  # "Cost per signup about $23": a marketing metric, no price
     if (

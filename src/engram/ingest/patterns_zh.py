@@ -232,7 +232,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.75, subject="group", subject_type="person", kind="entity", object_type="role",
        trigger="实习生|助理|经理|总监"),  # not 新同事杨帆: a colleague is no role
     # 负责华南区的销售, 华东区的销售总监; not 华南区的渠道大会 nor 放弃华北区的政府项目 (an event, a project)
-    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?!们|小区)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*由)"
+    zh("RESPONSIBLE_FOR", r"(?<!给)(?<!找)(?<!跟)(?<!和)(?<!问)(?!们|小区)(?P<obj>[\u4e00-\u9fff]{2}区)的(?![^，。！？；]*(?:由|定为|交接给|交给|转给|换成|改为)(?!他|她))"
        r"(?![^，。！？；]{0,6}?(?:大会|会议|活动|峰会|年会|项目))(?=[^，。！？；]{0,6}?(?:销售|渠道|业务|客户|市场|总监|经理|负责人|团队))",
        0.75, kind="value", trigger="区的", stop="UNASSIGNED_FROM"),
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，。；：]))(?!以后|今后|之后|现在|目前|后面|接下来)(?P<obj>[\u4e00-\u9fff]{2,8}?)(?:这块|这边|这部分|这一块)(?:还是|也|都|仍然|继续|以后|一直)?"
@@ -357,7 +357,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
        rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?|(?:这边|那边)的(?:客户|工作|事情?))?"
        rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){PERSON}{TAKES_ON}", 0.8, subject="group",
-       subject_type="person", kind="value", split=True, handover=True, negatable=False,
+       subject_type="person", kind="value", split=True, handover=True, negatable=False, supposable=True,
        trigger="交给|转给|移交给|交接给"),  # 他原来带的天津组交给章琦: 原来 is the giver's past, no negation
     *ZH_DEAL_PATTERNS,
     # ── tastes and habits ────────────────────────────────────────────────────────────────

@@ -65,6 +65,7 @@ _ZH_OTHERS_OWN = re.compile(
 )
 """Whose a budget is when not the speaker's: 客户的预算, 博世的项目预算 (a customer's project)."""
 _EN_THIRD_OWNER = re.compile(r"\b(?:their|his|her)\b", re.I)
+_MINE = re.compile(r"(?:my|our)\s", re.I)
 _FROM_HOLDER = re.compile(r"\s+from (me|us|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))\b", re.I)
 """Who held what is taken over, said after it: "takes over EMEA partnerships from me"."""
 
@@ -249,6 +250,8 @@ def handed_over_by(match: re.Match[str], reading: Sentence, message: Message) ->
         people = [m for m in reading.mentions if m.start == former.end() and m.type == "person"]
         if people:
             return people[0].name
+    if reading.lang == "en" and _MINE.match(match.group()):
+        return message.speaker.actor  # "My accounts go to Tasha: …": the writer's
     said = _FROM_HOLDER.match(reading.text, match.end("obj")) if reading.lang == "en" else None
     if said is not None:
         if said.group(1).lower() in ("me", "us"):

@@ -115,7 +115,7 @@ def add_ticket_issues(reading: Sentence, message: Message, following: str = "") 
 
 _EN_SETTLED = re.compile(
     r"\b(?:closed|closing(?! (?:date|call|remarks|thoughts|ceremony|the deal|the quarter|the books|soon|in))|"
-    r"resolved|fixed|reopened)\b",
+    r"resolved|fixed|reopened|reopening)\b",
     re.I,
 )
 _EN_UNSETTLED = re.compile(
@@ -123,12 +123,21 @@ _EN_UNSETTLED = re.compile(
     r"please|before|after)\b|n't\b",
     re.I,
 )
+_AWAITED = re.compile(r"\s+(?:once|when|after|if|as soon as|pending)\b", re.I)
+"""Said right after a status: it waits for something ("Closing once Brightwell confirms")."""
+_UNDONE = re.compile(r"\s*(?:by mistake|in error|accidentally|prematurely|too early)\b|误", re.I)
+"""Said right after a status: it was undone ("closed by mistake last week, reopening")."""
 _ZH_SETTLED = re.compile(
-    r"关单|(?:工单|单子)(?:已经?)?关闭|已关闭|关闭了|(?:^|(?<=[。，]))关闭(?=[。！]|$)|已修复|修复了|已解决|解决了|重新打开"
+    r"关单|(?:工单|单子)(?:已经?)?关闭|已关闭|关闭了|(?:^|(?<=[。，]))关闭(?=[。！]|$)|已修复|修复了|已解决|解决了|"
+    r"重新打开"
 )
 _ZH_UNSETTLED = re.compile(r"没|未|不|如果|要是|等|尽快|希望|会|能否|是否|吗")
+_FINAL = frozenset({"closed", "已关闭"})
+_PARTIAL = frozenset({"fixed", "resolved", "已修复", "已解决"})
+"""A ticket said closed stays closed when the message goes on to say it was fixed or resolved."""
 _STATUS_WORDS = {
     "closing": "closed",
+    "reopen": "reopened",
     "关": "已关闭",
     "修复": "已修复",
     "解决": "已解决",
@@ -137,35 +146,62 @@ _STATUS_WORDS = {
 
 
 def add_ticket_status(reading: Sentence, message: Message) -> None:
-    """Add the STATUS a ticket of ``reading`` (else the message's latest ticket) is said to have reached
-    (module docstring); one per ticket and message."""
+    """Add the STATUS the tickets of ``reading`` named before each cue (else the message's latest ticket)
+    are said to have reached (module docstring); a later cue of the message replaces an earlier one."""
     settled, unsettled = (
         (_ZH_SETTLED, _ZH_UNSETTLED) if reading.lang == "zh" else (_EN_SETTLED, _EN_UNSETTLED)
     )
-    said = settled.search(reading.text)
-    if said is None:
-        return
-    clause = reading.text[reading.clause_of(said.start())[0] : said.start()]
-    tickets = [m for m in reading.mentions if m.type == "ticket"] or [
-        m for m in message.topics if m.type == "ticket"
-    ][-1:]
-    if not tickets or unsettled.search(clause) or message.states(tickets[0].name, "STATUS"):
-        return
-    word = said.group().lower()
-    status = next((v for k, v in _STATUS_WORDS.items() if k in word), word if reading.lang == "en" else "")
-    valid_at, _ = fact_dates(scoped_dates(reading.text, message.at, position=said.start()))
-    message.add_fact(
-        FactIn(
-            subject=tickets[0].name,
-            predicate="STATUS",
-            value=status,
-            fact=reading.text[:2000],
-            confidence=0.75,
-            source_kind="stated",
-            valid_at=valid_at
-            or message.at,  # the root cause's "last week" in another clause dates no closing
+    named = [m for m in reading.mentions if m.type == "ticket"]
+    last = 0  # where the previous cue ended: "#100 closed, #101 reopened" gives each its own
+    for said in settled.finditer(reading.text):
+        clause = reading.text[reading.clause_of(said.start())[0] : said.start()]
+        before = [m for m in named if last <= m.start and m.end <= said.start()]
+        last = said.end()
+        if (
+            unsettled.search(clause)
+            or _UNDONE.match(reading.text, said.end())
+            or _AWAITED.match(reading.text, said.end())
+        ):
+            continue
+        tickets = before or named[:1] or [m for m in message.topics if m.type == "ticket"][-1:]
+        word = said.group().lower()
+        status = next(
+            (v for k, v in _STATUS_WORDS.items() if k in word), word if reading.lang == "en" else ""
         )
+        valid_at, _ = fact_dates(scoped_dates(reading.text, message.at, position=said.start()))
+        for ticket in tickets:
+            same = _ref_id(message, reading, ticket.name)
+            earlier = [
+                f
+                for f in message.facts.values()
+                if f.predicate == "STATUS" and _ref_id(message, reading, f.subject) == same
+            ]
+            if status in _PARTIAL and any(f.value in _FINAL for f in earlier):
+                continue  # "Ticket 5120 closed – …, fixed on their side": still closed
+            message.drop_facts(earlier, set())  # "Ticket #4471 closed. … #4471 reopened.": the last one said
+            message.add_fact(
+                FactIn(
+                    subject=ticket.name,
+                    predicate="STATUS",
+                    value=status,
+                    fact=reading.text[:2000],
+                    confidence=0.75,
+                    source_kind="stated",
+                    valid_at=valid_at or message.at,  # not the root cause's "last week" of another clause
+                )
+            )
+
+
+def _ref_id(message: Message, reading: Sentence, name: str) -> str:
+    """Return the reference id of the ticket ``name`` (Ticket #4471 and #4471 are both ``ticket:4471``), named
+    in ``reading`` or an earlier sentence of the message."""
+    here = next((m for m in reading.mentions if m.name == name and m.type == "ticket"), None)
+    said = (
+        here.attributes
+        if here is not None
+        else getattr(message.entities.get((name, "ticket")), "attributes", {})
     )
+    return str(said.get("ref_id", name))
 
 
 def add_ticket_fields(text: str, message: Message) -> None:

@@ -455,9 +455,11 @@ def _as_due(text: str, found: DateSpan) -> DateSpan:
 
 _FROM_BIRTH = frozenset({"CHILD_OF", "SIBLING_OF"})
 """Kinship holds from birth: a date in its sentence is of something else."""
-_UNIONS = frozenset({"MARRIED_TO", "PARTNER_OF"})
+_UNIONS = frozenset({"MARRIED_TO", "PARTNER_OF", "FRIEND_OF"})
 _UNION_BEGUN = re.compile(
-    r"结婚|婚礼|领证|在一起|订婚|嫁|娶|married|wedding|engaged|dating|got together", re.I
+    r"结婚|婚礼|领证|在一起|订婚|嫁|娶|认识|married|wedding|engaged|dating|got together|became friends|"
+    r"\bmet\b",
+    re.I,
 )
 """A marriage or partnership is dated by its sentence only when the sentence says it began."""
 

@@ -5,8 +5,9 @@ Two kinds of detection, both returning :class:`Reference` spans:
 - **table rules**, searched in free text: ``{"pattern": "DEAL-(\\d+)", "type": "deal",
   "id": "deal:{1}"}``; ``{0}`` is the whole match, ``{1}``… the groups. The defaults map
   ``DEAL-7890`` → ``deal:7890``, ``INV-12`` → ``invoice:12``, ``PO-3`` → ``purchase_order:3``,
-  ``Order #4471`` → ``order:4471`` (an order too), ``Ticket #5120``, ``工单#20391`` and a bare ``#5120``
-  → ``ticket:5120``, and any other ``ABC-123`` → ``ref:abc-123``.
+  ``Order #4471`` → ``order:4471`` (an order too), ``Invoice #5120`` → ``invoice:5120``, ``Ticket #5120``,
+  ``工单＃5120``, ``5120号工单`` and a bare ``#5120`` → ``ticket:5120``, any other ``ABC-123`` →
+  ``ref:abc-123``.
   Custom rules are tried before the defaults.
 - **structural detectors**: 《title》 → document ``doc:<title>``; file names → document
   ``doc:<stem>`` (``报价单_v2.pdf`` → ``doc:报价单@v2``); e-mail addresses → ``email:<lower>``;
@@ -46,14 +47,22 @@ DEFAULT_TABLE: tuple[Mapping[str, str], ...] = (
     },
     {
         # Ticket #4471, "ticket 5120", 工单#20391, 工单 3321: a support ticket by its number
-        "pattern": r"(?<![A-Za-z0-9_])(?:[Tt]icket|TICKET|工单)\s?(?:#\s?|[Nn]o\.?\s?)?(\d{3,})"
-        r"(?![A-Za-z0-9_-])",
+        "pattern": r"(?<![A-Za-z0-9_])(?:[Tt]icket|TICKET|工单)\s?(?:[#＃]\s?|[Nn]o\.?\s?)?(\d{3,})"
+        r"(?![A-Za-z0-9_-])|(?<![A-Za-z0-9_])(\d{3,})号工单",
         "type": "ticket",
-        "id": "ticket:{1}",
+        "id": "ticket:{1}{2}",
     },
     {
-        # a bare "#4471" (not "Order #4471", read above, nor "#general"): a ticket or an issue by its number
-        "pattern": r"(?<![A-Za-z0-9_&#/])#(\d{3,7})(?![A-Za-z0-9_-])",
+        # an invoice by its number ("Invoice #5120"), not a ticket
+        "pattern": r"(?<![A-Za-z0-9_])[Ii]nvoice\s?(?:[#＃]\s?|[Nn]o\.?\s?)(\d{3,})(?![A-Za-z0-9_-])",
+        "type": "invoice",
+        "id": "invoice:{1}",
+    },
+    {
+        # a bare "#4471" or "＃4471" (not "Order #4471" nor "Invoice #5120", read above, nor "#general", "Room
+        # #301", "Gate #12"): a ticket or an issue by its number
+        "pattern": r"(?<![A-Za-z0-9_&#/])(?<!Room )(?<!room )(?<!Suite )(?<!Gate )(?<!gate )(?<!Seat )"
+        r"(?<!Table )(?<!Unit )(?<!Apt )(?<!Flight )(?<!Step )(?<!PR )[#＃](\d{3,7})(?![A-Za-z0-9_-])",
         "type": "ticket",
         "id": "ticket:{1}",
     },
