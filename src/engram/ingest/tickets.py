@@ -9,9 +9,14 @@ is that product's (engram.ingest.issues) and is not read again here; a ticket sa
 fault supposed or asked about, or one without a word of failure, gives nothing.
 
 "Ticket #4471 closed.", "#5120 fixed in v4.12.3", "#4410 观察三天了，…工单关闭", "工单#3321已修复": the
-ticket (a reference, engram.nlp.references) has the STATUS closed, fixed or resolved (已关闭, 已修复,
-已解决), said in its sentence or a later one of the message; not when the clause denies, supposes or
-awaits it ("not fixed yet", "will be closed once …", 还没修复, 如果解决了).
+ticket (known by its number through engram.nlp.references, alias ``ticket:4471``) has the STATUS closed,
+fixed, resolved or reopened (已关闭, 已修复, 已解决, 已重新打开), said in its sentence or a later one of the
+message, each ticket a list names before the word getting it; not when the clause denies, supposes or
+awaits it, or the next words undo it ("not fixed yet", "Closing once …", "closed by mistake", 还没修复). The
+last said in a message wins, but a ticket said closed stays closed when the message adds it was fixed.
+
+The one who handles a ticket or a complaint on our side (负责人：吴浩, 升级给主管韩梅处理) is not the
+customer's employee: such a WORKS_AT is dropped once the message is read.
 """
 
 from __future__ import annotations
