@@ -14,11 +14,12 @@ volunteer is, an account is not an employer ("your Customer Success Manager at H
 change of jobs is no visit (跳槽了，从阿里去了腾讯), a place with no word of work is no workplace
 (买房了！在苏州工业园区), money spent is no budget (预算已经用了95万), a unit's budget is not the writer's
 (研发中心今年的…预算是120万), a move only planned is no home until its day (准备搬去海南住), premises moving
-are nobody's home ("Our Dublin office is moving to …"), a firm joining an association employs no one, home
-again after a trip is no visit (周五回上海). Not done: a plan dropped ("was gonna … but"), a hand-over supposed
-(如果老周走了，…交接给小陈), a decision of the group's (集团决定…), a cancellation still to come ("then we cancel
-the licence"), a discount pushed for, a day moved after "but … moved it to". Not of the kind it seems: a
-one-off reaction ("Mom loved the party"), a cost per signup, a vendor signed with, a pet put down.
+are nobody's home ("Our Dublin office is moving to …"), a firm joining an association employs no one,
+home again after a trip is no visit (周五回上海). Not done: a plan dropped ("was gonna … but"), a hand-over
+supposed (如果老周走了，…交接给小陈), a decision of the group's (集团决定…), a cancellation still to come
+("then we cancel the licence"), a discount pushed for, a day moved after "but … moved it to". Not of the
+kind it seems: a one-off reaction ("Mom loved the party"), a cost per signup, a vendor signed with, a pet
+put down.
 Checked by ``engram.ingest.refusals.refused`` for every pattern's match.
 """
 
