@@ -79,6 +79,10 @@ CASES: list[Case] = [
      {("Chen Wei", "HAS_ROLE", "owner")}),
     ("The offsite was planned for May 5, but we moved it to May 12.", "Owen", set(),
      {("offsite", "MEETING_AT", "2024-05-05")}),
+    # the deal a signing names holds the figures its sentence gives; a kind of seat is no product
+    ("Halvorsen signed for 45 seats at $38, 12 months.", "Owen", {("Halvorsen deal", "QUANTITY", 45)}, set()),
+    ("Coastline Realty signed for 20 agent seats at $55/mo each.", "Owen",
+     {("Coastline Realty deal", "QUANTITY", 20)}, {("Coastline Realty", "ORDERED", "agent")}),
     # Chinese
     ("我家小孩开始吃辅食了，发现对鸡蛋有点过敏", "欧阳倩", {("欧阳倩的孩子", "ALLERGIC_TO", "鸡蛋")},
      {("欧阳倩", "ALLERGIC_TO", "鸡蛋")}),

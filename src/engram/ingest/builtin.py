@@ -204,11 +204,18 @@ class BuiltinExtractor:
                     else:
                         for fact in self._facts(pattern, match, reading, message):
                             message.add_fact(fact)
+            for fact in [] if questioned else signed_deal(reading, message, following):
+                message.add_fact(fact)
+                if (
+                    fact.predicate == "SIGNED"
+                    and fact.object
+                    and all(m.name != fact.object for m in reading.mentions)
+                ):
+                    # "Halvorsen signed for 45 seats at $38": the deal the signing names holds the figures
+                    reading.add_mention(Mention(len(sentence), len(sentence), fact.object, "deal"))
             for pattern, match in about + elliptical:
                 for fact in self._facts(pattern, match, reading, message):
                     message.add_fact(fact)
-            for fact in [] if questioned else signed_deal(reading, message, following):
-                message.add_fact(fact)
             if not questioned:
                 add_reported_issues(reading, message)
                 add_ticket_issues(reading, message, following)

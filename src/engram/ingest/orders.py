@@ -58,6 +58,7 @@ _SELLER = re.compile(
     re.I,
 )
 """Before an organisation that sells (在京东下单, "an order with Umbrella Corp"), not one that buys."""
+_SEAT_KINDS = re.compile(r"\s(?:seats?|licen[cs]es?|users?|accounts?)$", re.I)
 _NOT_A_PRODUCT = re.compile(
     r"^(?:more|of|the|a|an|seats?|units?|people|trucks|stores|sites|locations|users|employees|staff|years?|months?|"
     r"weeks?|days?|hours?)$",
@@ -114,6 +115,8 @@ def _counted(sentence: str, count: int) -> tuple[str, int] | None:
                     continue
                 after = _EN_PRODUCT.match(sentence, match.end())
                 product = after.group("product") if after else None
+                if after and product and product.islower() and _SEAT_KINDS.search(after.group()):
+                    product = None  # "20 agent seats", "300 student licenses": a kind of seat, no product
             if product and not _NOT_A_PRODUCT.match(product):
                 return product.strip(), match.start()
     return None
