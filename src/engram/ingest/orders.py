@@ -115,7 +115,12 @@ def _counted(sentence: str, count: int) -> tuple[str, int] | None:
                     continue
                 after = _EN_PRODUCT.match(sentence, match.end())
                 product = after.group("product") if after else None
-                if after and product and product.islower() and _SEAT_KINDS.search(after.group()):
+                if (
+                    after
+                    and product
+                    and product.islower()
+                    and _SEAT_KINDS.search(sentence, after.end("product"), after.end())
+                ):
                     product = None  # "20 agent seats", "300 student licenses": a kind of seat, no product
             if product and not _NOT_A_PRODUCT.match(product):
                 return product.strip(), match.start()
