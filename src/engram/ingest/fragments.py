@@ -96,8 +96,8 @@ def fragment(fact: FactIn) -> bool:
         return True
     if _OPENER.fullmatch(fact.subject) or fact.subject == fact.object:
         return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
-    thing = fact.object if fact.object is not None else fact.value
-    if isinstance(thing, str) and len(fact.subject) > 1 and fact.subject in thing[1:]:
+    said = fact.object if fact.object is not None else fact.value
+    if isinstance(said, str) and len(fact.subject) > 1 and fact.subject in said[1:]:
         return True  # 荣耀 STOPPED_USING 王者荣耀: a piece of its own object (李强的老公 opens on 李强: kept)
     if fact.predicate in ("DEADLINE", "BUDGET", "PLANS_TO") and _A_HEADER.fullmatch(fact.subject):
         return True  # CRM跟进：…希望8月前上线, 跟…的HR总监通了电话…下周三前发: a header or a unit, no holder
@@ -107,7 +107,6 @@ def fragment(fact: FactIn) -> bool:
         fact.predicate == "PRICE" and fact.subject.endswith("部")
     ):
         return True  # refunds, a department (市场部…定价399): no price of their own
-    said = fact.object if fact.object is not None else fact.value
     if (
         fact.predicate == "QUANTITY"
         and isinstance(said, (int, float))

@@ -33,7 +33,7 @@ from engram.nlp.tokenize import has_cjk
 
 A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
 """An object that is only a year ("a $2M budget for 2025", 2025年预算会议)."""
-SEEN_OFF = re.compile(
+_SEEN_OFF = re.compile(
     r"送(?:女儿|儿子|孩子|闺女|娃|他|她)[^，。；]{0,2}$|送(?:女儿|儿子|孩子|闺女|娃|他|她)去"
 )
 _MOVED_AWAY = re.compile(rf"[^，。；]{{0,20}}?{ZH_MOVED_TO}")
@@ -149,7 +149,9 @@ def not_stated(
 ) -> bool:
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``, in ``clause`` of
     ``sentence``) states no fact of its subject (the module docstring)."""
-    if predicate == "STUDIES_AT" and SEEN_OFF.search(sentence, clause[0], match.start() + 1):
+    if predicate in ("STUDIES_AT", "WORKS_AT", "HAS_ROLE") and _SEEN_OFF.search(
+        sentence, clause[0], match.start() + 1
+    ):
         return True  # 送女儿去杭州报到了: the one seen off goes there
     if predicate == "MEETING_AT" and (
         _MOVED_AWAY.match(sentence, match.end("obj")) or _MOVED_AWAY.search(sentence, match.end(), clause[1])
@@ -185,8 +187,8 @@ def not_stated(
         return True  # "Carlos moved from Sales Engineering to Product": departments
     if predicate == "MEETING_AT" and A_YEAR.fullmatch(match.group("obj").strip()):
         return True  # 2025年预算会议: the year the meeting is about, not its day
-    if predicate == "COMES_FROM" and partners(sentence, clause, match.start()):
-        return True  # 对象是个英国人: the partner's
+    if predicate in ("COMES_FROM", "WORKS_AT", "HAS_ROLE") and _partners(sentence, clause, match.start()):
+        return True  # 对象是个英国人, 新交了男朋友，是做律师的: the partner's
     if predicate == "PLANS_TO" and _EACH_ASKED.search(
         sentence, max(clause[0], match.start() - 6), match.start()
     ):
@@ -292,7 +294,7 @@ def not_stated(
     return predicate == "ALLERGIC_TO" and bool(_NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2))
 
 
-def partners(sentence: str, clause: tuple[int, int], start: int) -> bool:
+def _partners(sentence: str, clause: tuple[int, int], start: int) -> bool:
     """Return True when what is said at ``start`` is of a partner just named (对象是个英国人, 我新交了男朋友，
     是做律师的), not of the speaker."""
     weds = _PARTNER_IS.search(sentence, clause[0], start + 1) and _ANOTHER_WEDS.search(sentence, 0, clause[0])

@@ -26,9 +26,7 @@ from engram.ingest.not_stated import (
     A_DEPARTMENT,
     A_YEAR,
     OUR_PREMISES,
-    SEEN_OFF,
     not_stated,
-    partners,
 )
 from engram.nlp.timeexpr import MONTHS_EN, RECURRING
 from engram.nlp.tokenize import has_cjk, tag_words
@@ -309,14 +307,10 @@ def refused(
             _BOUGHT_AT.search(sentence, obj_start, match.end())
             or _PLACE_SET.search(sentence, 0, match.start())
         )  # 在凯麦食品的天猫店买的, 地点定在莫干山
-        seen_off = bool(SEEN_OFF.search(sentence, clause[0], match.start() + 1))  # 送女儿去杭州报到了
-        seen_off = seen_off or partners(sentence, clause, match.start())  # 新交了男朋友，是做律师的
         listed = ", " in match.group() and _A_LIST.search(
             sentence, 0, match.start()
         )  # "Attendees: me, Bruno, their"
-        held_by_another = (
-            sought or succeeded or appositive or came_from or cleft or left or seen_off or listed
-        )
+        held_by_another = sought or succeeded or appositive or came_from or cleft or left or listed
         return bool(
             held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
         )

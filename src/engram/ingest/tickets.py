@@ -238,7 +238,7 @@ _HANDLER = re.compile(
     re.I,
 )
 """Who handles a ticket or a complaint on our side (负责人：吴浩, 升级给主管韩梅处理, "Assigned to Kenji")."""
-_A_COMPLAINT = re.compile(r"工单|投诉|客诉|\bticket\b|#\d{3,}", re.I)
+_A_COMPLAINT = re.compile(rf"{_TICKET.pattern}|投诉|客诉", re.I)
 
 
 def drop_handlers_employers(text: str, message: Message) -> None:

@@ -288,8 +288,10 @@ _ZH_ORDINAL_DAY = re.compile(
 """A day of the month said without its month in Chinese, before a time or a cue or ending the date
 phrase (25号上午, 10号前, 25号开会; not 3号线 nor 三日前, three days ago)."""
 _ORDINAL_DAYS = (_ORDINAL_DAY, _ZH_ORDINAL_DAY)
+_EN_DAY_OF_MONTH = rf"\b(?:the|{_EN_DAY})\s+\d{{1,2}}(?:st|nd|rd|th)\b"
+"""An English day of the month as text ("the 10th", "Thursday 18th")."""
 DAY_OF_MONTH_TEXT = re.compile(
-    rf"\b(?:the|{_EN_DAY})\s+\d{{1,2}}(?:st|nd|rd|th)\b|"
+    rf"{_EN_DAY_OF_MONTH}|"
     r"(?<![\d月年第零〇一二两三四五六七八九十])(?:\d{1,2}|[一二三四五六七八九十]{1,3})[号日]",
     re.I,
 )
@@ -314,7 +316,7 @@ def _ordinal_day(m: re.Match[str], today: date) -> Item | None:
 
 CALENDAR_DATE = re.compile(
     rf"\b(?:{MONTH})\b|\d{{1,2}}\s*月|[一二三四五六七八九十]{{1,3}}月|\d{{4}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}|"
-    rf"\b(?:the|{_EN_DAY})\s+\d{{1,2}}(?:st|nd|rd|th)\b",
+    rf"{_EN_DAY_OF_MONTH}",
     re.I,
 )
 """A date on the calendar (a month, an ISO or slashed date, a day of the month), not a weekday or an
