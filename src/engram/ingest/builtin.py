@@ -314,6 +314,8 @@ class BuiltinExtractor:
                 message.speaker.organisations.append(mention.name)  # not 原来在GE医疗 nor 信息中心主任
             if mention.type in TOPIC_HOLDERS_LATER and not elsewhere:
                 message.topics.append(mention)
+        if message.heading_topics is None:
+            message.heading_topics = len(message.topics)
 
     # ── one match → facts ────────────────────────────────────────────────────────────────
 

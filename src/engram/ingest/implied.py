@@ -18,13 +18,10 @@ from engram.ingest.issues import COMPLAINT, FAULT
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
 from engram.ingest.refusals import held_before
+from engram.ingest.relatives import CHILDREN
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 
-_CHILDREN = frozenset(
-    {"son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "儿子", "女儿", "孩子", "大儿子",
-     "小儿子", "二儿子", "大女儿", "小女儿", "二女儿"}
-)  # fmt: skip
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 _SPLIT_UP = re.compile(
     r"分手|离婚|离了婚|(?<=[友公婆象])分(?:开)?了|"
@@ -446,7 +443,7 @@ def _kin_facts(message: Message) -> None:
         if not (named or name in message.used or predicate in _SPOUSES):
             continue
         relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
-            predicate == "CHILD_OF" and mention.attributes.get("relation") in _CHILDREN
+            predicate == "CHILD_OF" and mention.attributes.get("relation") in CHILDREN
         )
         other = mention.owner.name if mention.owner else actor
         subject, obj = (name, other) if relative_first else (other, name)

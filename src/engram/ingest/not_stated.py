@@ -92,7 +92,7 @@ _DATED = re.compile(
     re.I,
 )
 _MOVES_THERE = re.compile(r"搬(?:去|到|来|回)了?$")
-_SETTLED_BACK = re.compile(r"住|工作|上班|不在")
+_SETTLED_BACK = re.compile(r"住|工作|上班|不在|待了|不想再漂")
 _ABANDONED = re.compile(
     r"\b(?:was|were) (?:gonna|going to|planning to|planning on|supposed to)\b[^.;!?]*\bbut\b|"
     r"本来(?:想|打算|计划)[^。；！]*(?:但|可是|不过)",
@@ -159,6 +159,10 @@ def not_stated(
         return True  # 下午两点跟…的会议改到明天上午10点: the old time
     if predicate == "LIVES_IN" and _MAYBE_MOVING.search(sentence, clause[0], clause[1]):
         return True  # 可能搬到滨江，还在看房子: a move only weighed
+    if predicate == "LIVES_IN" and re.search(
+        rf"从{re.escape(match.group('obj').strip())}(?:回|搬)", sentence
+    ):
+        return True  # 我从深圳回长沙了，在深圳待了八年: where one lived until the move
     if predicate == "STUDIES_AT" and _TEACHES.search(sentence):
         return True  # 我老婆是小学语文老师，在朝阳区一所小学: where one teaches
     if predicate == "DISLIKES" and _A_MEAL.match(match.group("obj").strip()):
@@ -249,6 +253,13 @@ def not_stated(
         sentence, clause[0]
     ):
         return True  # "I was gonna go to Iceland in June but it's too expensive": a plan dropped
+    abandoned = _ABANDONED.search(sentence, clause[0])
+    if (
+        predicate in ("LIVES_IN", "WORKS_AT", "STUDIES_AT", "USES")
+        and abandoned
+        and obj_start < abandoned.end()
+    ):
+        return True  # "I was going to move to Berlin but decided to stay in Vienna": never lived there
     if predicate == "CANCELLED" and _TO_CANCEL.search(
         sentence, max(0, match.start() - 16), match.start() + 8
     ):

@@ -29,14 +29,15 @@ KIN_EN: dict[str, Kin] = {
     **dict.fromkeys(("brother", "sister", "sibling", "bro", "sis"), ("", "SIBLING_OF", True)),
     **dict.fromkeys(("mom", "mother", "mum", "mommy", "mama", "dad", "father", "daddy", "papa"),
                     ("", "CHILD_OF", False)),
-    **dict.fromkeys(("son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter"),
-                    ("", "CHILD_OF", True)),
+    **dict.fromkeys(("son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "youngest",
+                     "eldest", "oldest"), ("", "CHILD_OF", True)),  # "my youngest, Alfie, just turned 3"
     **dict.fromkeys(("wife", "husband", "spouse", "hubby"), ("", "MARRIED_TO", False)),
     **dict.fromkeys(("girlfriend", "boyfriend", "partner", "fiance", "fiancé", "fiancee", "fiancée"),
                     ("", "PARTNER_OF", True)),
     **dict.fromkeys(("friend", "best friend", "buddy", "bestie", "pal"), ("", "FRIEND_OF", True)),
     **dict.fromkeys(("boss", "manager", "supervisor"), ("", "REPORTS_TO", False)),
-    **dict.fromkeys(("grandma", "grandmother", "grandpa", "grandfather", "granny", "nana", "aunt", "uncle",
+    **dict.fromkeys(("grandma", "grandmother", "grandpa", "grandfather", "grandad", "granddad", "gran",
+                     "granny", "nana", "aunt", "uncle",
                      "cousin", "niece", "nephew", "grandson", "granddaughter", "stepmom", "stepdad",
                      "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "coworker",
                      "colleague", "roommate", "neighbor", "neighbour", "teammate", "mentor", "coach"),
@@ -55,18 +56,24 @@ KIN_ZH: dict[str, Kin] = {
     **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝", "大宝", "二宝", "小孩")},
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     "媳妇儿": ("媳妇", "MARRIED_TO", False),
-    "那口子": ("爱人", "MARRIED_TO", False),
+    "那口子": ("爱人", "MARRIED_TO", False), "那位": ("爱人", "MARRIED_TO", False),  # 我家那位
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
     **{w: (w, "REPORTS_TO", False) for w in ("领导", "老板", "上司")},
     **{w: (w, None, True) for w in ("表妹", "表哥", "表姐", "表弟", "堂哥", "堂姐", "堂弟", "堂妹",
                                     "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷", "舅舅", "阿姨",
-                                    "叔叔", "姑姑", "岳父", "岳母",
+                                    "叔叔", "姑姑", "岳父", "岳母", "同学", "老同学", "高中同学", "大学同学",
                                     "公公", "婆婆", "同事", "室友", "邻居",
                                     "姐夫", "妹夫", "嫂子", "表嫂", "弟媳", "女婿", "儿媳", "小姨", "大姨",
                                     "姑妈", "舅妈", "侄子", "侄女", "外甥", "外甥女", "孙子", "孙女", "外孙",
                                     "外孙女", "姨妈", "姑父", "姨父", "婶婶", "伯伯", "大伯")},
 }  # fmt: skip
+CHILDREN = frozenset(
+    canonical or word
+    for word, (canonical, predicate, first) in {**KIN_EN, **KIN_ZH}.items()
+    if predicate == "CHILD_OF" and first
+)
+"""The relations of a speaker's child (son, 女儿, "my youngest"): the child is CHILD_OF the speaker."""
 _EN_PLURAL_KIN = (
     r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
 )
@@ -95,15 +102,16 @@ _ZH_BARE_KIN = (
 clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人);
 妈, 哥 and 姐 alone are left out: they also address people. After a comma another person may be the
 topic (张伟结婚了，老婆在腾讯上班)."""
+_ZH_FORMER = ("我原来的", "我以前的", "我之前的")
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
 _ZH_IN_LAWS = "姐夫|妹夫|嫂子|弟媳"
 _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?={_ZH_IN_LAWS})"
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
-    rf"(?:我(?:的|们的|家的?)?|(?:^|(?<=[：:])|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
+    rf"(?:我(?:的|们的|们家的?|家的?|那个|原来的|以前的|之前的)?|(?:^|(?<=[：:])|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
     rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])(?!存储)"  # 我朋友圈: WeChat moments; 对象存储: object storage
-    r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和"
+    r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和现"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )
 _EN_NEWBORN = re.compile(rf"^(?P<kin>Baby) (?P<name>{EN_NAME_WORD}) (?=arrived|was born|is here)", re.I)
@@ -215,6 +223,8 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             ):  # 老公司 (an old company), 老婆婆: no relative; 我妹 is one jieba word
                 continue
             canonical, predicate, _ = KIN_ZH[match["kin"]]
+            if match.group().startswith(_ZH_FORMER):  # 我原来的领导: no longer reported to
+                predicate = None
             plural = _ZH_KIN_OF_KIN_PLURAL.match(sentence, match.end("kin"))
             if plural:  # 我姐的孩子们: several people, none of them the sister
                 out.append(

@@ -101,7 +101,7 @@ _MINUTES = re.compile(
     r"(?![^\n]*[我你])[^\n，。！？：:,.!?]{0,16}?(?:(?<![站开要去在能不学就将也都还])会议?|纪要|复盘)(?:\s*[（(][^）)\n]{0,20}[)）])?"
     r"(?:\s+[^\n，。！？,.!?]{0,10})?\s*[：:]?\s*\n|"
     r"(?![^\n]*(?:\b(?i:I|we|my|our|you|thanks)\b|!))"
-    r"(?i:[^\n]{0,40}?\b(?:minutes|notes|sync|retro|all-hands|steering committee)\b[^\n:]{0,20})"
+    r"(?i:[^\n]{0,40}?\b(?:minutes|notes|sync|retro|all-hands|steering committee)\b[^\n:]{0,30})"
     r"\s*[：:]?\s*\n)"
 )
 """A first line naming a meeting (行政例会纪要 5/7, 预算评审会, 会议纪要（12月18日 管理层周会）, 周会纪要：…,

@@ -121,13 +121,18 @@ def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int
         and predicate != "BUDGET"  # "They approved the $27,800 budget": the project named before, if any
         and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
     )
+    earlier = message.topics
+    if predicate == "MEETING_AT" and message.minutes:
+        # "Next review: July 2" in a meeting's notes: the meeting's own series, so only what its heading
+        # named ("Project Atlas sync"), never an item of its points ("Orbit launch moved to Sept 9")
+        earlier = earlier[: message.heading_topics or 0]
     for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
         if kind == "deal" and _ANOTHER_ORDER.search(sentence):
             continue
         if kind in types and (
             named := [
                 m
-                for m in message.topics
+                for m in earlier
                 if (a_deal(m) if kind == "deal" else m.type == kind and not _affiliation(m.name))
                 and (predicate in DEAL_FACTS or "said_as" not in m.attributes)  # a renewal has no budget
             ]
