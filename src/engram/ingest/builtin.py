@@ -40,6 +40,7 @@ from engram.ingest.clauses import (
     negation,
     never_began,
     trim_object,
+    typeset,
 )
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
@@ -190,7 +191,8 @@ class BuiltinExtractor:
                 if offset <= r.start and r.end <= offset + len(sentence)
             ]
             if not local:  # a reference's offsets must stay true: a sentence citing one stays as said
-                sentence = corrected(sentence, "zh" if has_cjk(sentence) else "en")
+                lang: Lang = "zh" if has_cjk(sentence) else "en"
+                sentence = corrected(typeset(sentence, lang), lang)
             reading = self._read_sentence(sentence, local, message)
             elliptical: list[tuple[Pattern, re.Match[str]]] = []
             about: list[tuple[Pattern, re.Match[str]]] = []

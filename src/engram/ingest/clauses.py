@@ -107,6 +107,8 @@ _EN_TIME_CUT = re.compile(
     r"for (?:years|months|weeks|ages|fun|now)|in (?:the )?(?:morning|evening|afternoon)s?|on (?:the )"
     r"?weekends?|"
     r"every day|each day|all day|more and more|back (?:in|on|at|when|then)|"
+    r"on (?:new year['’]s|christmas|easter|thanksgiving|halloween|my birthday|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
     r"(?:in|since|until|by) (?-i:January|February|March|April|May|June|July|August|September|October|"
     r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b)\b.*$",
     re.I,
@@ -338,6 +340,18 @@ _ZH_NOT_AFTER = re.compile(
     r"(?<=[\d万千百元块台套个%％])(?P<unit>)\s*[，,]\s*(?:而?不是|并非)\s*[$¥￥]?\d(?:[\d,.]*\d)?[^，,。；！？\d]{0,3}(?=[，,。；！？]|$)"
 )
 """A number then the one it replaces, denied: "95 seats not 85", "need 50 seats, not 40", 返点15%，不是18%."""
+
+
+_ZH_SPACED_NUMBER = re.compile(
+    r"(?<=\d)[ \t\u3000]+(?=[\u4e00-\u9fff%％])|(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=\d)"
+)
+"""A space Chinese typesetting puts between a number and the characters around it (合同 2 月 28 日到期, 单价
+0.32 元): the number's unit and date words are read only joined to it (2月28日, 0.32元)."""
+
+
+def typeset(sentence: str, lang: Lang) -> str:
+    """Return a Chinese ``sentence`` with the spaces around its numbers dropped (``_ZH_SPACED_NUMBER``)."""
+    return _ZH_SPACED_NUMBER.sub("", sentence) if lang == "zh" else sentence
 
 
 def corrected(sentence: str, lang: Lang) -> str:

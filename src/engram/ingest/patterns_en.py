@@ -70,14 +70,21 @@ _MODIFIERS = (
 """Words before an event's head noun ("regional video game" tournament), no function words."""
 _NEG = r"(?:(?:don't|do not|doesn't|does not|didn't|did not|never|no longer|dont)\s(?:really\s)?)?"
 _SWITCH = (
-    r"(?<!tried )(?<!trying )(?<!not to )(?<!n't )(?<!never )(?<!not )\b(?:switched|moved|moves|migrated|changed|converted|"
-    r"moving|switching|migrating|switch|switches|migrate) (?:us |away |over |all |the team |everyone |the company |"
+    r"(?<!tried )(?<!trying )(?<!not to )(?<!n't )(?<!never )(?<!not )\b(?:switched|"
+    r"(?<!I'm )(?<!I am )(?<!\bI )(?<!I've )(?:moved|moves|moving)|migrated|changed|converted|"
+    r"switching|migrating|switch|switches|migrate) (?:us |away |over |all |the team |everyone |the company |"
     r"(?!to\b|from\b|teams\b|shifts?\b|schools?\b|classes\b|departments?\b|jobs?\b)"
     r"(?!(?:[\w-]+\s){0,2}(?:offices?|HQ|headquarters|warehouse|homes?|house|apartment|family)\b)"
     r"(?:[\w-]+\s){1,3}?(?=from\b))?"
 )
 """A change of tools ("switched from", "moving standups from"), not of teams, shifts, schools or jobs,
-nor a move of premises ("moving our office from Dublin to Sandyford")."""
+nor a move of premises ("moving our office from Dublin to Sandyford"), nor the speaker's own move ("I'm
+moving from Customer Success to Product")."""
+_TEAMS = (
+    r"(?-i:Product|Engineering|Sales|Marketing|Customer Success|Support|Finance|Legal|Design|Ops|Operations|HR|"
+    r"Growth|Platform|Payments|Data|Security|QA|Research|Partnerships|Procurement)"
+)
+"""Teams one moves between ("I'm moving from Customer Success to Product"): no town."""
 _NOT_A_TOOL = r"(?!(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College)\b)"
 _NOT_OURS_MOVING = (
     r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"
@@ -157,13 +164,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?!{EN_CAPS} as (?:a |an |the |their |our )?(?:new )?{EN_ROLE}\b){EN_OBJ}", 0.8, require_mention=True,
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
-       rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS} (?:office|branch|site|campus|HQ|"
-       rf"headquarters|team)){EN_OBJ}",
+       rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS}(?: [\w-]+){{0,3}} (?:office|branch|"
+       rf"site|campus|HQ|headquarters|team|squad|department)\b){EN_OBJ}",
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
        object_type="place", strict=True, trigger="moved"),
     en("LIVES_IN", rf"{_NOT_OURS_MOVING}\b(?:moving|relocating|will move|'ll move|gonna move|going to move) (?:away )?from "
-       rf"(?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
+       rf"(?!{_TEAMS}\b)(?:[\w,'’-]+\s){{1,4}}?to (?!{_TEAMS}\b){EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
        strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
     # "from Asana to Linear" (a tool)
     # "We finally bought a house in Cary!": a home of one's own

@@ -115,7 +115,8 @@ _ONES_OWN_ACCEPTANCE = (
 
 EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # ── work and study ───────────────────────────────────────────────────────────────────
-    en("LEFT_ORGANISATION", rf"\b(?:(?:left|leaving|quit|resigned from)\s(?:my job (?:at|with)\s)?|lost my job "
+    # not a habit given up ("I quit smoking on New Year's day"): a lower-case -ing word names no employer
+    en("LEFT_ORGANISATION", rf"\b(?:(?:left|leaving|quit|resigned from)\s(?!(?-i:[a-z])\w*ing\b)(?:my job (?:at|with)\s)?|lost my job "
        rf"(?:at|with)\s|(?:got )?laid off (?:from|by)\s|fired from\s){EN_OBJ}", 0.8, require_mention=True,
        trigger="left|leaving|quit|resigned|lost my job|laid off|fired", negatable=False),
     # "Tom quit last week", "I quit my job": left, the employer unsaid (the latest one ends). The

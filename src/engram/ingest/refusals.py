@@ -117,6 +117,15 @@ _NOT_AN_EMPLOYER = re.compile(
     r"(?-i:MD|CEO|CTO|CFO|COO|CIO|CMO|CPO|CRO|VP|SVP|EVP|GM|HR|PM)|(?:an?\s)?Series [A-F]\b.*"
 )
 """A role in brackets ("Graham Tate (MD)") or a funding round ("a Series C fintech"): no employer."""
+_FOR_A_TERRITORY = re.compile(
+    r"\bfor\s(?:the\s)?(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western|Greater)\s)?$"
+)
+_REGION = re.compile(
+    r"(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western)\s)?(?:Europe|Africa|Asia|Americas?|"
+    r"Benelux|EMEA|APAC|DACH|Nordics|LATAM|LatAm|Middle East|Iberia|Scandinavia|Oceania|ANZ|UK&I)"
+)
+"""A territory a role covers ("Customer Success Manager for Benelux", "Head of Sales for East Africa"): a
+region or a country after "for" (not any town's name: "a pilot for Delta"), no employer."""
 _ROLE_BASED = re.compile(r"\b(?:role|position|job|opening|vacancy)\b[^.!?]*\bbased in\s$", re.I)
 """Where a job is based ("a Head of Sales role at Tallowfern — remote-friendly, based in Minneapolis")."""
 _A_DATE_EN = re.compile(
@@ -270,6 +279,15 @@ _GENERIC_THING = re.compile(
 )
 
 
+def _territory(sentence: str, match: re.Match[str], obj_start: int) -> bool:
+    """Return True when the object at ``obj_start`` is a territory after "for" (``_FOR_A_TERRITORY``)."""
+    named = re.match(r"[A-Z][\w&]*(?:\s[A-Z][\w&]*)*", match.group("obj").strip())  # "Benelux on March 18"
+    name = named.group() if named else ""
+    return bool(_FOR_A_TERRITORY.search(sentence, max(0, obj_start - 30), obj_start)) and (
+        name in COUNTRIES or _REGION.fullmatch(name) is not None
+    )
+
+
 def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
@@ -296,7 +314,9 @@ def refused(
         former = _FORMER.search(match.group()) or before
         outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
         team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
-        not_employer = predicate == "WORKS_AT" and _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip())
+        not_employer = predicate == "WORKS_AT" and (
+            _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip()) or _territory(sentence, match, obj_start)
+        )
         activity = predicate == "HAS_ROLE" and _AN_ACTIVITY.match(sentence, match.end("obj"))  # 做了产品演示
         gone = predicate == "WORKS_AT" and _LEFT_NEXT.match(
             sentence, match.end()

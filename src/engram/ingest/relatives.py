@@ -110,7 +110,7 @@ _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
     rf"(?:我(?:的|们的|们家的?|家的?|那个|原来的|以前的|之前的)?|(?:^|(?<=[：:])|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
-    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈])(?!存储)"  # 我朋友圈: WeChat moments; 对象存储: object storage
+    rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈们])(?!存储)"  # 朋友圈, 宝宝们 (friends), 对象存储: no kin
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和现"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
 )

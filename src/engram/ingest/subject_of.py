@@ -148,6 +148,11 @@ def subject_of(
         if predicate == "STATUS" and _A_THING_OF_ITS_OWN.search(reading.text, 0, cue):
             return None  # "PO 7781 has shipped. The tote bags are delayed": the bags' state, not the order's
         first = any(c.kind in _FIRST_PERSON and c.start < max(cue, match.end()) for c in reading.candidates)
+        if (
+            first and predicate == "BUDGET"
+        ):  # 我是PM，技术负责人是卢珊，预算300万: the project's, unless said of us
+            clause = reading.clause_of(cue)
+            first = any(c.kind in _FIRST_PERSON and clause[0] <= c.start < cue for c in reading.candidates)
         topic = sentence_topic(predicate, cue, reading)
         topic = order_of_message(predicate, reading, message, topic) or topic
         if topic is not None and generic_thing(topic.name):
@@ -186,6 +191,7 @@ def subject_of(
             or left.kind == "possessive"
             or _THEIR_THING.search(reading.text, 0, cue)
             or (predicate == "STATUS" and left.start < reading.clause_of(cue)[0])
+            or (pattern.named_topic and left.kind in _FIRST_PERSON)  # "We lost Kestrel.": never the "we"
         ):
             return None  # "Our Netflix subscription got cancelled": the thing owned, not its owner; "so I'll
             # be fasting, lunch meetups are on hold": a state of another clause's subject

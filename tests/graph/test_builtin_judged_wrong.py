@@ -2,8 +2,11 @@
 relative named by a word the kin table lacked (grandad, "my youngest", 我们家闺女, 我家那位, 我那个老同学)
 given the relative's fact to the writer; a former boss still reported to; "really put into perspective"
 read as a liking; a meeting notes' next review given to an item of its points; a home one only meant to
-move to; a town one moved back from (sentences written for these tests; each case names the facts that
-must and must not be read)."""
+move to; a town one moved back from; a budget given to the writer whose clause says nothing of them; a
+customer lost given to "we"; a team moved between read as tools or a town; a territory read as an
+employer; a habit quit read as leaving an employer; friends addressed as 宝宝们 read as children; a
+Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit (sentences written for
+these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -42,6 +45,41 @@ CASES: list[Case] = [
     ("我从深圳回长沙了，在深圳待了八年，还是想离爸妈近点", "殷悦", set(),
      {("殷悦", "LIVES_IN", "深圳"), ("殷悦", "VISITED", "长沙")}),
     ("我上个月从上海回老家长沙了，不想再漂了", "凌云", set(), {("凌云", "VISITED", "长沙")}),
+    # a budget in a clause without a first person is the topic's; a customer lost is no state of "we"
+    ("数据中台项目正式立项了，我是PM，技术负责人是卢珊，预算300万，周期8个月", "钟楠", set(),
+     {("钟楠", "BUDGET", 3000000)}),
+    ("我们的预算大概50万", "钟楠", {("钟楠", "BUDGET", 500000)}, set()),  # control: our budget
+    ("We lost Kestrel. They picked Ironvale, apparently on price.", "Arjun", set(),
+     {("Arjun", "STATUS", "lost")}),
+    ("We lost Pinebrook Credit Union.", "Arjun", {("Pinebrook Credit Union", "STATUS", "lost")},
+     set()),  # control
+    # a team moved to or covered, a habit quit
+    ("I'm moving from Customer Success to Product as of April 1.", "Carlos", set(),
+     {("Carlos", "USES", "Product"), ("Carlos", "STOPPED_USING", "Customer Success"),
+      ("Carlos", "LIVES_IN", "Product")}),
+    ("We're moving from Webex to Google Meet on Jul 1.", "Carlos", {("Carlos", "USES", "Google Meet")},
+     set()),  # control
+    ("I'm moving to the Tier 3 support team starting June 1.", "Aisha", set(),
+     {("Aisha", "LIVES_IN", "Tier")}),
+    ("Please welcome Jorge Pinto, who joins as Customer Success Manager for Benelux on March 18.", "Ana",
+     {("Jorge Pinto", "HAS_ROLE", "Customer Success Manager")}, {("Jorge Pinto", "WORKS_AT", "Benelux")}),
+    ("Brian Otieno has been appointed Head of Sales for East Africa.", "Ana", set(),
+     {("Brian Otieno", "WORKS_AT", "Africa"), ("Brian Otieno", "WORKS_AT", "East Africa")}),
+    ("Ran into Marcus from college — he is a pilot for Delta now.", "Ana", {("Marcus", "WORKS_AT", "Delta")},
+     set()),  # control: a firm named like a town
+    ("I quit smoking on New Year's day and it's been 47 days.", "Marta",
+     {("Marta", "STOPPED_USING", "smoking")},
+     {("Marta", "LEFT_ORGANISATION", "New Year")}),
+    ("宝宝们我换工作啦！下周一正式入职美团，做用户研究", "宋佳琪", {("宋佳琪", "WORKS_AT", "美团")},
+     {("宋佳琪的孩子", "WORKS_AT", "美团")}),
+    # numbers set off by spaces, as Chinese typesetting does
+    ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
+     {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},
+     {("恒远科技年度服务合同", "PRICE", 2)}),
+    ("恒远科技续约报价已发出：2024 年度 13.5 万，比去年涨了 5%。", "马骁", set(),
+     {("恒远科技续约", "PRICE", 2024)}),
+    ("宏达五金的订单确认：M8 螺栓 5 万件，单价 0.32 元。", "马骁", {("宏达五金订单", "PRICE", 0.32)},
+     {("宏达五金订单", "QUANTITY", 0)}),
 ]  # fmt: skip
 
 
