@@ -5,7 +5,8 @@ read as a liking; a meeting notes' next review given to an item of its points; a
 move to; a town one moved back from; a budget given to the writer whose clause says nothing of them; a
 customer lost given to "we"; a team moved between read as tools or a town; a territory read as an
 employer; a habit quit read as leaving an employer; friends addressed as 宝宝们 read as children; a
-Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit (sentences written for
+Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit; the platform or format a
+fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product (sentences written for
 these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
@@ -72,6 +73,13 @@ CASES: list[Case] = [
      {("Marta", "LEFT_ORGANISATION", "New Year")}),
     ("宝宝们我换工作啦！下周一正式入职美团，做用户研究", "宋佳琪", {("宋佳琪", "WORKS_AT", "美团")},
      {("宋佳琪的孩子", "WORKS_AT", "美团")}),
+    # a fault on a platform or in a format is not that product's, nor does its customer use it
+    ("客户反馈：苏州启明教育说我们后台导出Excel超过1万行就卡死，优先级P2。", "赵宇", set(),
+     {("启明教育", "USES", "Excel"), ("Excel", "HAS_ISSUE", "超过1万行就卡死")}),
+    ("Ticket #5233 — Vantage Realty says the mobile app crashes on Android 14 when uploading photos.",
+     "Marco", set(), {("Vantage Realty", "USES", "Android")}),
+    ("客诉：新城中学反馈那批K8智能门锁老报E07错误", "赵宇", {("新城中学", "USES", "K8智能门锁")},
+     set()),  # control
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

@@ -127,6 +127,8 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
         return []  # 系统报500错误: which system is the ticket's (engram.ingest.tickets)
     product = products[-1]
     text = reading.text
+    if PLATFORM_BEFORE.search(text, 0, product.start):
+        return []  # 导出Excel时报错, 在安卓14上闪退, "crashes on iOS 17.4": where it fails, not what
     facts: list[FactIn] = []
     start = product.end
     for end_match in [*_CLAUSE_END.finditer(text, product.end), None]:
@@ -151,6 +153,11 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     if facts:
         message.add_entity(product)
     return facts
+
+
+PLATFORM_BEFORE = re.compile(r"(?:导出|导入|在|\b(?:on|with|into|to|from)\s)\s?$", re.I)
+"""Right before a product: the format or platform something else fails on or with (导出Excel, 在安卓14上,
+"sync with Outlook"), not the faulty product."""
 
 
 def _en_product(reading: Sentence) -> list[Mention]:
