@@ -6,8 +6,9 @@ move to; a town one moved back from; a budget given to the writer whose clause s
 customer lost given to "we"; a team moved between read as tools or a town; a territory read as an
 employer; a habit quit read as leaving an employer; friends addressed as 宝宝们 read as children; a
 Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit; the platform or format a
-fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product (sentences written for
-these tests; each case names the facts that must and must not be read)."""
+fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product; a role's holder
+replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty (sentences
+written for these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,15 @@ CASES: list[Case] = [
      "Marco", set(), {("Vantage Realty", "USES", "Android")}),
     ("客诉：新城中学反馈那批K8智能门锁老报E07错误", "赵宇", {("新城中学", "USES", "K8智能门锁")},
      set()),  # control
+    # a role's holder replaced, a question of who, a meeting notes' items
+    ("各位，客户锐捷教育的项目经理从孙琦换成了王海涛，以后需求统一找王海涛确认。", "老周", set(),
+     {("孙琦", "HAS_ROLE", "项目经理"), ("锐捷教育", "STOPPED_USING", "孙琦")}),
+    ("远航汽配的事情更新一下：他们的IT总监刘建已经换成了新人张扬。", "老周", set(),
+     {("刘建", "HAS_ROLE", "IT总监")}),
+    ("我们从钉钉换成了飞书", "老周", {("老周", "USES", "飞书")}, set()),  # control
+    ("决定了，物流换成韵达，4月1号开始，顺丰不续了。", "潘强", set(), {("顺丰", "STOPPED_USING", "顺丰")}),
+    ("我负责华北部分，谁负责华东？", "石磊", {("石磊", "RESPONSIBLE_FOR", "华北部分")},
+     {("石磊", "RESPONSIBLE_FOR", "华东")}),
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},
@@ -116,3 +126,13 @@ def test_a_notes_next_review_is_its_heading_topics_not_an_item_of_its_points(
     assert "Orbit mobile app launch" not in _meetings(extractor, points)
     heading = "Project Atlas sync, Feb 6\n- Budget stays at $320k.\n- Next sync: Tuesday Feb 13, 2pm."
     assert _meetings(extractor, heading).get("Project Atlas", "").startswith("2024-02-13")
+
+
+def test_a_notes_items_take_no_topic_of_an_earlier_item(extractor: BuiltinExtractor) -> None:
+    notes = (
+        "会议纪要（3/12 产品周会）\n1. 客服机器人2.0定在4月18日上线，不再延期\n"
+        "2. 埋点方案由吴昊负责，月底前交付\n3. 市场预算Q2追加20万，罗雪跟财务对接"
+    )
+    facts = {(f.subject, f.predicate) for f in read(extractor, notes, actor="周婷").facts}
+    assert not facts & {("客服机器人", "DEADLINE"), ("客服机器人", "BUDGET")}, facts
+    assert ("吴昊", "RESPONSIBLE_FOR") in facts

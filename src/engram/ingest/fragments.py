@@ -94,7 +94,7 @@ def fragment(fact: FactIn) -> bool:
     names = [fact.subject] + [n for n in (fact.object, fact.value) if isinstance(n, str)]
     if any(_PIECE.search(name) for name in names) or fact.subject.upper() in CURRENCY_CODES:
         return True
-    if _OPENER.fullmatch(fact.subject) or fact.subject == fact.object:
+    if _OPENER.fullmatch(fact.subject) or fact.subject in (fact.object, fact.value):
         return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
     said = fact.object if fact.object is not None else fact.value
     if isinstance(said, str) and len(fact.subject) > 1 and fact.subject in said[1:]:

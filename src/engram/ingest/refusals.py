@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.frames import EN_PET, EN_ROLE_RX
+from engram.ingest.frames import EN_PET, EN_ROLE_RX, ZH_ROLE
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
 from engram.ingest.not_stated import (
@@ -58,6 +58,9 @@ _ZH_LEAVES = re.compile(
 )
 """Said later in the clause of a role before a name (市场部经理陈凯已于3月31日离职, 辞去CEO职务): a role
 held no more; not one to be left (财务总监林海12月底退休)."""
+_A_ROLE_FROM = re.compile(rf"(?:{ZH_ROLE})从$")
+_ZH_REPLACED = re.compile(r"(?:已经?)?换成了?")
+"""Right after a role's holder: another took it (项目经理从孙琦换成了王海涛, IT总监刘建已经换成了新人张扬)."""
 _OUTSIDE = re.compile(
     r"\b(?:outside|external|independent)\s(?:[\w-]+\s)?(?:counsel|auditors?|consultants?|advis[eo]rs?|contractors?)\b",
     re.I,
@@ -294,6 +297,9 @@ def refused(
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
     if not_stated(predicate, match, sentence, clause, obj_start):
         return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
+    tools = predicate in ("USES", "STOPPED_USING")
+    if tools and _A_ROLE_FROM.search(sentence, max(0, obj_start - 12), obj_start):
+        return True  # 项目经理从孙琦换成了王海涛: a role's holder changed, no tool
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         sought = _SOUGHT.search(sentence, clause[0], match.start()) or (  # a job looked for or recruited for
             _RECRUITING.search(sentence, clause[0], match.start()) and " for " in match.group()
@@ -308,7 +314,9 @@ def refused(
         came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
             sentence, max(0, match.start() - 1), match.end()
         )
-        left = predicate == "HAS_ROLE" and _ZH_LEAVES.search(sentence, match.end(), clause[1])
+        left = predicate == "HAS_ROLE" and (
+            _ZH_LEAVES.search(sentence, match.end(), clause[1]) or _ZH_REPLACED.match(sentence, match.end())
+        )
         said_is = predicate == "HAS_ROLE" and match.group().startswith("是")
         cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
         former = _FORMER.search(match.group()) or before

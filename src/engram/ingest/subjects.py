@@ -41,9 +41,10 @@ are no subject), and people named by no name opening a clause ("A friend made it
 department ("IT director at Pinecrest"), not a pronoun."""
 _ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
 _ZH_BLOCK = re.compile(
-    r"(?<!@)(?:你们|你|您|(?P<plural>他们|她们|对方)|(?P<third>(?<![吉其])他|她)|它|客户|大家|别人|(?<!所)有人)"
+    r"(?<!@)(?:你们|你|您|(?P<plural>他们|她们|对方)|(?P<third>(?<![吉其])他|她)|它|客户|大家|别人|(?<!所)有人|谁)"
 )
-"""Someone else (你, 他们, 大家…): not the speaker. "@大家", "@所有人" only address a notice."""
+"""Someone else (你, 他们, 大家…): not the speaker. "@大家", "@所有人" only address a notice; 谁负责华东？
+asks who."""
 _EN_GOVERNED = re.compile(
     r"\b(?:at|in|on|from|with|to|for|of|about|by|into|than|like|near|via|my|your|his|her|our|their|a|an|this|"
     r"that|these|those|sold|bought|visited|called|met|saw|told|asked|thanked|left|joined|quit|founded|hired|"

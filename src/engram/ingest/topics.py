@@ -123,9 +123,10 @@ def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int
         and (_THE_CUSTOMER.search(before_cue) or _REQUESTED.search(before_cue))
     )
     earlier = message.topics
-    if predicate == "MEETING_AT" and message.minutes:
-        # "Next review: July 2" in a meeting's notes: the meeting's own series, so only what its heading
-        # named ("Project Atlas sync"), never an item of its points ("Orbit launch moved to Sept 9")
+    if message.minutes:
+        # a meeting's notes: an item says its own topic or is the meeting's, whose topic is what the
+        # heading named ("Project Atlas sync"): "Next review: July 2", 埋点方案…月底前交付 and
+        # 市场预算Q2追加20万 are no date or budget of an earlier item ("Orbit launch moved to Sept 9")
         earlier = earlier[: message.heading_topics or 0]
     for kind in _CUSTOMER_FIRST if customer else TOPIC_HOLDERS_LATER:
         if kind == "deal" and _ANOTHER_ORDER.search(sentence):
