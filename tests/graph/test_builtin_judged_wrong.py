@@ -7,7 +7,8 @@ customer lost given to "we"; a team moved between read as tools or a town; a ter
 employer; a habit quit read as leaving an employer; friends addressed as 宝宝们 read as children; a
 Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit; the platform or format a
 fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product; a role's holder
-replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty (sentences
+replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty; a role's
+holder said after "is now" or a sister's partner (我姐对象) given the role of the one before (sentences
 written for these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
@@ -90,6 +91,14 @@ CASES: list[Case] = [
     ("决定了，物流换成韵达，4月1号开始，顺丰不续了。", "潘强", set(), {("顺丰", "STOPPED_USING", "顺丰")}),
     ("我负责华北部分，谁负责华东？", "石磊", {("石磊", "RESPONSIBLE_FOR", "华北部分")},
      {("石磊", "RESPONSIBLE_FOR", "华东")}),
+    ("Reached out to Verda Energy, their head of procurement is now Marta Kowal (previously at Shell).",
+     "Ibrahim", {("Marta Kowal", "HAS_ROLE", "head of procurement")},
+     {("Ibrahim", "HAS_ROLE", "head of procurement")}),
+    ("Met Tom Reyes, their CTO, at the expo.", "Ibrahim", {("Tom Reyes", "HAS_ROLE", "CTO")},
+     set()),  # control
+    ("我姐对象是警察，人挺好的", "杨露", {("杨露的姐姐的对象", "HAS_ROLE", "警察")},
+     {("杨露的姐姐", "HAS_ROLE", "警察")}),
+    ("我姐是警察", "杨露", {("杨露的姐姐", "HAS_ROLE", "警察")}, set()),  # control
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

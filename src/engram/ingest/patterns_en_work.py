@@ -347,9 +347,11 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"will succeed) {EN_PERSON_NAME} as (?:the |our |their )?(?:new |interim |acting )?(?P<obj>{EN_ROLE}|{EN_TITLE})\b",
        0.8, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role",
        trigger="replace|succeed"),
-    # an apposition (", our CTO"; not ", our CEO Miriam Sato": a role before a name) or "as CTO" (not
+    # an apposition (", our CTO"; not ", our CEO Miriam Sato" nor ", their head of procurement is now Marta
+    # Kowal": a role before a name) or "as CTO" (not
     # "joined us as": the one who joined, read below)
-    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?(?!{EN_ROLE},?\s(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))"
+    en("HAS_ROLE", rf"(?:,\s(?:a|an|the|our|their)\s(?:new\s|current\s)?"
+       rf"(?!{EN_ROLE}(?:,?\s|\s(?:is|was|will be)\s(?:now\s)?)(?-i:[A-Z][a-z]+\s[A-Z][a-z]+))"
        rf"(?={EN_ROLE}\b(?:\s*(?:[,.;!?()—–]|$)|\s(?:at|of|with|for|from|in|on)\s))|"  # closed, not ", our CEO can only…"
        rf"(?<!down )(?<!retired )(?<!retiring )(?<!\bus )(?<!\bteam )\bas\s(?:(?:a|an|the|our|their)\s(?:new\s|interim\s|acting\s)?(?!pilot\b(?!\s(?:for|at|with)\b))|(?=(?:[\w-]+\s){{0,2}}(?:head|vp|svp|evp|director|chief|"
        rf"ceo|cto|cfo|coo|cio|cmo|cmio|ciso|cro|cpo|gm|president)\b)))(?P<obj>{EN_ROLE})\b(?!\s(?:of|at)\s(?!(?:the|our|my|their|his|her)\s)(?-i:[a-z]))", 0.8,

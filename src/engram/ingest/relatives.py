@@ -139,7 +139,10 @@ _OTHERS_PLURAL_KIN = {
 }
 """Someone else's parents or children ("Sarah's parents", 小王的爸妈, "my parents-in-law"): several
 people, none of them the one named before (nor the speaker's own parents)."""
-_ZH_KIN_OF_KIN = re.compile(rf"的(?P<kin>{_ZH_KIN_WORD})")
+_ZH_KIN_OF_KIN = re.compile(
+    rf"(?:的|(?=对象|老公|老婆|男朋友|女朋友|媳妇|未婚夫|未婚妻))(?P<kin>{_ZH_KIN_WORD})"
+)
+"""A relative's relative: 我姐的老公, or a partner without 的 (我姐对象是警察)."""
 _ZH_KIN_OF_KIN_PLURAL = re.compile(rf"的(?:{_ZH_KIN_WORD})们")
 EN_OWNED_KIN = re.compile(rf"['’]s\s(?:{_EN_KIN_WORD})\b", re.I)
 """A relative of the one named before ("Jake's Mom", "my sister's husband's brother")."""
