@@ -8,8 +8,9 @@ employer; a habit quit read as leaving an employer; friends addressed as 宝宝�
 Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit; the platform or format a
 fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product; a role's holder
 replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty; a role's
-holder said after "is now" or a sister's partner (我姐对象) given the role of the one before (sentences
-written for these tests; each case names the facts that must and must not be read)."""
+holder said after "is now" or a sister's partner (我姐对象) given the role of the one before; a trip of
+"the whole family" (全家) given to the relative whose birthday it is (sentences written for these tests;
+each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -99,6 +100,12 @@ CASES: list[Case] = [
     ("我姐对象是警察，人挺好的", "杨露", {("杨露的姐姐的对象", "HAS_ROLE", "警察")},
      {("杨露的姐姐", "HAS_ROLE", "警察")}),
     ("我姐是警察", "杨露", {("杨露的姐姐", "HAS_ROLE", "警察")}, set()),  # control
+    # the whole family travels, not the relative whose birthday it is
+    ("my grandma turned 90 last sunday, the whole family flew to Jaipur for it", "Rina",
+     {("Rina", "VISITED", "Jaipur")}, {("Rina's grandma", "VISITED", "Jaipur")}),
+    ("我奶奶今年90大寿，全家人都回老家安徽黄山给她过生日", "祝晓", set(),
+     {("祝晓的奶奶", "VISITED", "安徽")}),
+    ("他们全家都去了三亚", "祝晓", set(), {("祝晓", "VISITED", "三亚")}),  # control: their family
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

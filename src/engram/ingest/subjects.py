@@ -26,9 +26,10 @@ CandidateKind = Literal["actor", "possessive", "mention", "block", "other"]
 but no name to give a fact; unlike ``block`` it says nothing about the rest of the sentence."""
 
 _EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
-                   r"(?P<we>\b(?:we|we're|we've|"
-                   r"we'll|our|us|ourselves)\b))", re.I)  # fmt: skip
-"""First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject."""
+                   r"(?P<we>\b(?:we|we're|we've|we'll|our|us|ourselves|"
+                   r"the whole family|the whole fam|the family)\b))", re.I)  # fmt: skip
+"""First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject. "The whole
+family" is the speaker's ("my grandma turned 90, the whole family flew to Jaipur": not the grandma)."""
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|(?P<plural>they|they're|they've)|"
     r"(?-i:it|It|it's|It's|IT(?!\s(?:director|manager|lead|head|team|department|dept|support|admin|ops)\b))|everyone|everybody|someone|somebody|people|anyone|nobody|"
@@ -39,7 +40,9 @@ _EN_BLOCK = re.compile(
 """Subject pronouns only (possessives such as "their subscription" and objects such as "told him"
 are no subject), and people named by no name opening a clause ("A friend made it"); IT is a
 department ("IT director at Pinecrest"), not a pronoun."""
-_ZH_I = re.compile(r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们)|我|本人|俺)")
+_ZH_I = re.compile(
+    r"(?<![跟和与同替帮让叫请给])(?:(?P<we>我们|咱们|(?<![他她])(?<!他们)(?<!她们)全家人?|一家人)|我|本人|俺)"
+)
 _ZH_BLOCK = re.compile(
     r"(?<!@)(?:你们|你|您|(?P<plural>他们|她们|对方)|(?P<third>(?<![吉其])他|她)|它|客户|大家|别人|(?<!所)有人|谁)"
 )
