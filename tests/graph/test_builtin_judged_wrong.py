@@ -9,8 +9,9 @@ Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its
 fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product; a role's holder
 replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty; a role's
 holder said after "is now" or a sister's partner (我姐对象) given the role of the one before; a trip of
-"the whole family" (全家) given to the relative whose birthday it is (sentences written for these tests;
-each case names the facts that must and must not be read)."""
+"the whole family" (全家) given to the relative whose birthday it is; our price given to the rival a lost
+customer chose; 一个 ("a") and 第一个 ("the first") read as counts (sentences written for these tests; each
+case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -106,6 +107,17 @@ CASES: list[Case] = [
     ("我奶奶今年90大寿，全家人都回老家安徽黄山给她过生日", "祝晓", set(),
      {("祝晓的奶奶", "VISITED", "安徽")}),
     ("他们全家都去了三亚", "祝晓", set(), {("祝晓", "VISITED", "三亚")}),  # control: their family
+    # a rival chosen instead holds none of our prices; "a" and "the first" count nothing
+    ("We lost Pinebrook Credit Union. They went with Corvida because of price — we were at $31 per user.",
+     "Ana", set(), {("Corvida", "PRICE", 31)}),
+    ("老周，瑞禾食品那边的续费黄了，他们换成了金蝶的，说我们价格太高。年费原来是12万。", "王磊", set(),
+     {("金蝶", "PRICE", 120000)}),
+    ("市场部下个月开始不用Canva了，统一换成稿定设计，一个账号一年899。", "王磊", {("稿定设计", "PRICE", 899)},
+     set()),  # control: our own switch
+    ("恒达物流续约搞定了，续两年，每年36万。客户要求加一个专属客服，已答应。", "王磊", set(),
+     {("恒达物流续约", "QUANTITY", 1)}),
+    ("华南区第一个大单签了，深圳恒星科技，500个账号，合同额120万。", "王磊",
+     {("恒星科技合同", "QUANTITY", 500)}, {("恒星科技合同", "QUANTITY", 1)}),
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

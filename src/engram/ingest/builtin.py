@@ -75,9 +75,7 @@ from engram.ingest.tickets import (
     add_ticket_status,
     drop_handlers_employers,
 )
-from engram.ingest.topics import (
-    TOPIC_HOLDERS_LATER,
-)
+from engram.ingest.topics import TOPIC_HOLDERS_LATER, chosen_instead
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
@@ -172,6 +170,7 @@ class BuiltinExtractor:
             announced=announcement(text),
             minutes=minutes(text),
             account_note=account_note(text),
+            rivals=chosen_instead(text),
         )
         refs = self._references.find(text)
         for ref in self._references.resolve(references):

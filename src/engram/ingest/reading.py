@@ -114,6 +114,9 @@ class Message:
     topics: list[Mention] = field(default_factory=list)
     """The projects, deals, organisations, events, products and documents earlier sentences named:
     what a later sentence without its own is about (会议纪要：X项目，…；预算暂按150万走)."""
+    rivals: tuple[str, ...] = ()
+    """What the message says a customer chose instead (went with Corvida, 换成了金蝶的): no price is theirs
+    (``engram.ingest.topics.chosen_instead``)."""
     heading_topics: int | None = None
     """How many of ``topics`` the message's first sentence named (its heading: "Project Atlas sync, Feb
     6"); None until that sentence is read."""

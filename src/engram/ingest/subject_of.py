@@ -27,7 +27,14 @@ from engram.ingest.speaker import (
     speaker_implied,
 )
 from engram.ingest.subjects import nearest_subject
-from engram.ingest.topics import asked_by_another, earlier_topic, order_of_message, sentence_topic
+from engram.ingest.topics import (
+    FIGURES,
+    a_rival,
+    asked_by_another,
+    earlier_topic,
+    order_of_message,
+    sentence_topic,
+)
 from engram.nlp.tokenize import has_cjk
 
 _LEFT_TYPES = frozenset({"person", "organisation", "animal", "thing"})
@@ -154,6 +161,8 @@ def subject_of(
             clause = reading.clause_of(cue)
             first = any(c.kind in _FIRST_PERSON and clause[0] <= c.start < cue for c in reading.candidates)
         topic = sentence_topic(predicate, cue, reading)
+        if topic is not None and predicate in FIGURES and a_rival(topic, message):
+            topic = None  # "They went with Corvida — we were at $31": our price, not the rival's
         topic = order_of_message(predicate, reading, message, topic) or topic
         if topic is not None and generic_thing(topic.name):
             # 合同5月31日到期, "our subscription": whose it is (an earlier name), not the word, or no one

@@ -110,6 +110,31 @@ _CUSTOMER_FIRST = tuple(
 """TOPIC_HOLDERS_LATER with the organisation moved up behind the deals (a deal still wins)."""
 
 
+_CHOSEN_INSTEAD = re.compile(
+    r"(?:\b(?:went with|go with|going with|chose|picked|switched to)\s(?:the\s)?"
+    r"(?P<en>(?-i:[A-Z])[\w&'’-]*(?:\s(?-i:[A-Z])[\w&'’-]*)*)|(?:选了|选择了|换成了?|改用了?|转投了?)(?P<zh>[\u4e00-\u9fff]{2,8}))",
+    re.I,
+)
+FIGURES = frozenset({"PRICE", "QUANTITY", "DISCOUNT"})
+
+
+_LOST = re.compile(r"黄了|丢了|丢单|流失|输给|没签成|\b(?:lost|churned)\b", re.I)
+
+
+def chosen_instead(text: str) -> tuple[str, ...]:
+    """Return what a message telling of a deal lost says the customer chose instead ("We lost Pinebrook.
+    They went with Corvida", 续费黄了，他们换成了金蝶的): a rival, whose name starts the span returned (the
+    Chinese one runs on: 金蝶的). A switch of our own (统一换成稿定设计，一年899) names no rival."""
+    if not _LOST.search(text):
+        return ()
+    return tuple(found["en"] or found["zh"] for found in _CHOSEN_INSTEAD.finditer(text))
+
+
+def a_rival(mention: Mention, message: Message) -> bool:
+    """Return True when ``mention`` names a rival the message says was chosen instead (``chosen_instead``)."""
+    return any(said.startswith(mention.name) for said in message.rivals)
+
+
 def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int = 0) -> Mention | None:
     """Return the latest name of an earlier sentence a topic predicate fits, of the first type of
     TOPIC_HOLDERS_LATER named: a deal before a project, a project before its customer; the
@@ -136,6 +161,7 @@ def earlier_topic(predicate: str, message: Message, sentence: str = "", cue: int
                 m
                 for m in earlier
                 if (a_deal(m) if kind == "deal" else m.type == kind and not _affiliation(m.name))
+                and not (predicate in FIGURES and a_rival(m, message))
                 and (predicate in DEAL_FACTS or "said_as" not in m.attributes)  # a renewal has no budget
             ]
         ):
