@@ -10,7 +10,9 @@ fault happens on (导出Excel时报错, "crashes on Android 14") read as the fau
 replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty; a role's
 holder said after "is now" or a sister's partner (我姐对象) given the role of the one before; a trip of
 "the whole family" (全家) given to the relative whose birthday it is; our price given to the rival a lost
-customer chose; 一个 ("a") and 第一个 ("the first") read as counts (sentences written for these tests; each
+customer chose; 一个 ("a") and 第一个 ("the first") read as counts; "intolerant, not allergic" read as an
+allergy; "going to learn Portuguese" read as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了
+read as the writer's; a son's bride read as the writer's wife (sentences written for these tests; each
 case names the facts that must and must not be read)."""
 
 from __future__ import annotations
@@ -118,6 +120,17 @@ CASES: list[Case] = [
      {("恒达物流续约", "QUANTITY", 1)}),
     ("华南区第一个大单签了，深圳恒星科技，500个账号，合同额120万。", "王磊",
      {("恒星科技合同", "QUANTITY", 500)}, {("恒星科技合同", "QUANTITY", 1)}),
+    # a denial said beside, a language to learn, what someone made, an elder at home, a son's bride
+    ("I'm lactose intolerant, not allergic, so a bit of butter is fine", "Daniel", set(),
+     {("Daniel", "ALLERGIC_TO", "lactose")}),
+    ("I'm lactose intolerant", "Daniel", {("Daniel", "ALLERGIC_TO", "lactose")}, set()),  # control
+    ("I think I'm going to learn Portuguese, my grandmother was from Minas Gerais", "Isabel", set(),
+     {("Isabel", "PLANS_TO_VISIT", "Portuguese")}),
+    ("We are going to Lisbon in May.", "Isabel", {("Isabel", "PLANS_TO_VISIT", "Lisbon")}, set()),  # control
+    ("雷鸣做的推荐模型上线了，点击率提升了18%", "老周", set(), {("雷鸣", "STATUS", "上线")}),
+    ("我回公司坐班了，家里老人出院了，谢谢大家这段时间的体谅。", "顾晨", set(), {("顾晨", "STATUS", "出院")}),
+    ("我小儿子下个月结婚，媳妇是湖南的，在长沙办酒。", "秀英", set(), {("秀英", "MARRIED_TO", "秀英的媳妇")}),
+    ("我们搬到上海了，老公调到上海分公司", "秀英", {("秀英", "MARRIED_TO", "秀英的老公")}, set()),  # control
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

@@ -345,7 +345,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:over )?to (?P<obj>{EN_CAPS})", 0.75, require_mention=True, object_type="product", trigger="moving"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
        split=True, trigger="allergic|allergy|allergies|sensitive"),
-    en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
+    en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b"
+       r"(?![^.;!?]*\bnot allergic\b)", 0.9, kind="value",  # not "lactose intolerant, not allergic"
        trigger="intolerant"),
     en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
        r"(?<=[A-Za-z])['’]s\s)(?:(?:not|no longer)\s)?(?:a\s)?"
@@ -403,7 +404,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to"
        rf") ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"
-       rf"(?!(?:miss|leave|quit|hate|love|call|email|text|tell|ask|be|need|have)\b)"  # "going to miss London"
+       rf"(?!(?:miss|leave|quit|hate|love|call|email|text|tell|ask|be|need|have|learn|study|start|try|buy|get|"
+       rf"make|do|take|join|stop|keep|work|write|read|watch|cook|sell|apply|hire|send|sign)\b)"  # "going to miss
+       # London", "going to learn Portuguese"
        rf"(?!(?:[\w-]+ )?(?:school|college|university|uni|daycare|kindergarten|nursery)\b)"  # to study there
        rf"{_PLACE_OBJ}", 0.8,
        require_mention=True, object_type="place",

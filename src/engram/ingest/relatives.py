@@ -102,6 +102,10 @@ _ZH_BARE_KIN = (
 clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人);
 妈, 哥 and 姐 alone are left out: they also address people. After a comma another person may be the
 topic (张伟结婚了，老婆在腾讯上班)."""
+_KIN_MARRIES = re.compile(
+    rf"我(?:的|家)?(?:{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})[^，。]{{0,10}}(?:结婚|娶|订婚)"
+)
+"""A relative of the speaker marrying (我小儿子下个月结婚): a spouse said next is theirs."""
 _ZH_FORMER = ("我原来的", "我以前的", "我之前的")
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
 _ZH_IN_LAWS = "姐夫|妹夫|嫂子|弟媳"
@@ -217,9 +221,13 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             if overlaps(match.start(), match.end("kin"), groups):  # 我爸妈: both parents, no one person
                 continue
             bare = match.start() and sentence[match.start() - 1] in "，," and match.group()[0] != "我"
-            if bare and (not sentence.startswith("我") or "嫁" in sentence[: match.start()]):
+            if bare and (
+                not sentence.startswith("我")
+                or "嫁" in sentence[: match.start()]
+                or _KIN_MARRIES.search(sentence, 0, match.start())
+            ):
                 # 张伟结婚了，老婆在腾讯上班: his wife (我们…搬到上海了，老公调到… is mine);
-                # 我姐嫁到了…，老公…: the husband of the one who married, not the speaker's
+                # 我姐嫁到了…，老公… and 我小儿子下个月结婚，媳妇是湖南的: the spouse of the one who marries
                 continue
             if not is_whole_word(sentence, match.start("kin"), match.end("kin")) and not is_whole_word(
                 sentence, match.start(), match.end("kin")

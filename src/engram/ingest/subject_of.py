@@ -60,6 +60,8 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 """Topic predicates whose subject may also be the organisation or person that acts."""
 _ANNOUNCED = frozenset({"USES", "STOPPED_USING"})
 _FIRST_PERSON = ("actor", "possessive")
+_MADE_BY = re.compile(r"(?:做|写|开发|搭|设计|负责)的")
+"""After a person: what they made (雷鸣做的推荐模型上线了), whose state it is, not theirs."""
 _THEIR_THING = re.compile(r"\w['’]s(?: [\w-]+){1,3} (?:is |was |has been |got )?$")
 """Before a state's cue, someone's thing ("Mira's transfer got approved"): the state is the thing's."""
 _A_THING_OF_ITS_OWN = re.compile(
@@ -201,6 +203,7 @@ def subject_of(
             or _THEIR_THING.search(reading.text, 0, cue)
             or (predicate == "STATUS" and left.start < reading.clause_of(cue)[0])
             or (pattern.named_topic and left.kind in _FIRST_PERSON)  # "We lost Kestrel.": never the "we"
+            or (predicate == "STATUS" and _MADE_BY.match(reading.text, left.end))  # 雷鸣做的推荐模型上线了
         ):
             return None  # "Our Netflix subscription got cancelled": the thing owned, not its owner; "so I'll
             # be fasting, lunch meetups are on hold": a state of another clause's subject
