@@ -12,8 +12,9 @@ holder said after "is now" or a sister's partner (我姐对象) given the role o
 "the whole family" (全家) given to the relative whose birthday it is; our price given to the rival a lost
 customer chose; 一个 ("a") and 第一个 ("the first") read as counts; "intolerant, not allergic" read as an
 allergy; "going to learn Portuguese" read as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了
-read as the writer's; a son's bride read as the writer's wife (sentences written for these tests; each
-case names the facts that must and must not be read)."""
+read as the writer's; a son's bride read as the writer's wife; 戒烟失败了 read as stopped; 估计会搬 read as a
+home; 一杯, 原来说, 子 read as things (sentences written for these tests; each case names the facts that must
+and must not be read)."""
 
 from __future__ import annotations
 
@@ -131,6 +132,16 @@ CASES: list[Case] = [
     ("我回公司坐班了，家里老人出院了，谢谢大家这段时间的体谅。", "顾晨", set(), {("顾晨", "STATUS", "出院")}),
     ("我小儿子下个月结婚，媳妇是湖南的，在长沙办酒。", "秀英", set(), {("秀英", "MARRIED_TO", "秀英的媳妇")}),
     ("我们搬到上海了，老公调到上海分公司", "秀英", {("秀英", "MARRIED_TO", "秀英的老公")}, set()),  # control
+    ("I'm allergic to cats, not allergic to dogs though", "Daniel", {("Daniel", "ALLERGIC_TO", "cats")},
+     set()),  # control
+    # a habit back, a move guessed, pieces (a measure, who said it, a character)
+    ("戒烟失败了，又开始抽了，唉", "唐亮", set(), {("唐亮", "STOPPED_USING", "烟")}),
+    ("我戒烟了", "唐亮", {("唐亮", "STOPPED_USING", "烟")}, set()),  # control
+    ("我女儿今年九月要上小学了，我们在看学区，估计会搬到海淀那边", "郑丽", set(),
+     {("郑丽", "LIVES_IN", "海淀")}),
+    ("我以前是个咖啡重度患者，一天四杯，现在一杯都不喝了，改喝茶", "吴凯", set(),
+     {("吴凯", "STOPPED_USING", "一杯")}),
+    ("这周六我生日，在家附近的日料店订了位子，欢迎来玩", "俞敏", set(), {("俞敏", "ORDERED", "子")}),
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

@@ -39,7 +39,7 @@ _SEEN_OFF = re.compile(
 _MOVED_AWAY = re.compile(rf"[^，。；]{{0,20}}?{ZH_MOVED_TO}")
 _DIED = re.compile(r"[^.!?。！？]{0,30}?(?:passed away|\bdied\b|走了|去世|没了)", re.I)
 _MAYBE_MOVING = re.compile(
-    r"(?:可能|也许|或许|说不定)(?:会)?搬(?![^，。；]*了)|\bmight move\b|\bmay move\b", re.I
+    r"(?:可能|也许|或许|说不定|估计)(?:会)?搬(?![^，。；]*了)|\bmight move\b|\bmay move\b", re.I
 )
 """A move only weighed (可能搬到滨江，还在看房子), not one guessed done (可能搬去苏州了: an inferred home)."""
 _TEACHES = re.compile(r"老师|教师|任教|教书|\b(?:teacher|teaches|teaching)\b", re.I)
@@ -68,8 +68,13 @@ OUR_PREMISES = re.compile(r"(?:我们|咱们|我司)的?(?:办公室|公司|总�
 _WISHED = re.compile(r"(?:希望|要求|想要|想让|提出)[^，。；]{0,8}$")
 _YOUR_FIRM = re.compile(r"贵司|贵公司|贵方|贵单位")
 _OTHERS_CANCEL = re.compile(r"(?:公司|他们|对方|客户|学校|老板|领导)[^，。；我]{0,3}$")
-_RELAPSED = re.compile(r"破功|破戒|又(?:抽|喝|吃)上了|\b(?:fell off the wagon|relapsed)\b", re.I)
+_RELAPSED = re.compile(
+    r"破功|破戒|又(?:抽|喝|吃)上了|(?<=[烟酒糖])失败|又开始(?:抽|喝|吃)|\b(?:fell off the wagon|relapsed)\b",
+    re.I,
+)
 _NOT_ALLERGIC = re.compile(r"不过敏|没有?过敏|\bnot allergic\b", re.I)
+_ONLY_INTOLERANT = re.compile(r"[,;]?\s*(?:but\s)?not allergic\b(?!\sto\b)", re.I)
+"""Right after an intolerance: no allergy ("lactose intolerant, not allergic"; not "not allergic to dogs")."""
 _PARTNERS = r"(?:男朋友|女朋友|男友|女友|对象|老公|老婆|未婚夫|未婚妻|室友)"
 _PARTNER_IS = re.compile(rf"(?<!我)(?<!我的){_PARTNERS}(?:也|都)?是")
 _ANOTHER_WEDS = re.compile(
@@ -217,7 +222,7 @@ def not_stated(
     ):  # 在杭州西溪那边买了套小房子
         return True  # 打算年底在深圳买房: where one buys, no supplier
     if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
-        return True  # 吃素破功了, 破戒了，又抽上了: given up no more
+        return True  # 吃素破功了, 破戒了，又抽上了, 戒烟失败了: given up no more
     if predicate in ("USES", "STOPPED_USING") and (
         _A_UNIT_IN.search(sentence, obj_start, match.end())
         or _DEPARTMENT.fullmatch(match.group("obj").strip())
@@ -302,7 +307,10 @@ def not_stated(
     ):
         return True  # 预算已经用了95万; 研发中心今年的云服务器预算是120万
     # 我对海鲜不过敏
-    return predicate == "ALLERGIC_TO" and bool(_NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2))
+    return predicate == "ALLERGIC_TO" and bool(
+        _NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2)
+        or _ONLY_INTOLERANT.match(sentence, match.end())
+    )
 
 
 def _partners(sentence: str, clause: tuple[int, int], start: int) -> bool:

@@ -345,8 +345,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:over )?to (?P<obj>{EN_CAPS})", 0.75, require_mention=True, object_type="product", trigger="moving"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
        split=True, trigger="allergic|allergy|allergies|sensitive"),
-    en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b"
-       r"(?![^.;!?]*\bnot allergic\b)", 0.9, kind="value",  # not "lactose intolerant, not allergic"
+    en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
        trigger="intolerant"),
     en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
        r"(?<=[A-Za-z])['’]s\s)(?:(?:not|no longer)\s)?(?:a\s)?"
