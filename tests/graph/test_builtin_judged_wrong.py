@@ -1,20 +1,20 @@
 """Statements readers judged wrong that the extractor still read after their rounds, fixed as classes: a
 relative named by a word the kin table lacked (grandad, "my youngest", 我们家闺女, 我家那位, 我那个老同学)
-given the relative's fact to the writer; a former boss still reported to; "really put into perspective"
-read as a liking; a meeting notes' next review given to an item of its points; a home one only meant to
-move to; a town one moved back from; a budget given to the writer whose clause says nothing of them; a
-customer lost given to "we"; a team moved between read as tools or a town; a territory read as an
-employer; a habit quit read as leaving an employer; friends addressed as 宝宝们 read as children; a
-Chinese number set off by spaces (合同 2 月 28 日到期) read apart from its unit; the platform or format a
-fault happens on (导出Excel时报错, "crashes on Android 14") read as the faulty product; a role's holder
-replaced (项目经理从孙琦换成了王海涛) read as holding it; 谁负责华东？ read as the writer's duty; a role's
-holder said after "is now" or a sister's partner (我姐对象) given the role of the one before; a trip of
-"the whole family" (全家) given to the relative whose birthday it is; our price given to the rival a lost
-customer chose; 一个 ("a") and 第一个 ("the first") read as counts; "intolerant, not allergic" read as an
-allergy; "going to learn Portuguese" read as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了
-read as the writer's; a son's bride read as the writer's wife; 戒烟失败了 read as stopped; 估计会搬 read as a
-home; 一杯, 原来说, 子 read as things (sentences written for these tests; each case names the facts that must
-and must not be read)."""
+given the relative's fact to the writer; a former boss still reported to; "really put into perspective" read
+as a liking; a meeting notes' next review given to an item of its points; a home one only meant to move to; a
+town one moved back from; a budget given to the writer whose clause says nothing of them; a customer lost
+given to "we"; a team moved between read as tools or a town; a territory read as an employer; a habit quit
+read as leaving an employer; friends addressed as 宝宝们 read as children; a Chinese number set off by spaces
+(合同 2 月 28 日到期) read apart from its unit; the platform or format a fault happens on (导出Excel时报错,
+"crashes on Android 14") read as the faulty product; a role's holder replaced (项目经理从孙琦换成了王海涛)
+read as holding it; 谁负责华东？ read as the writer's duty; a role's holder said after "is now" or a sister's
+partner (我姐对象) given the role of the one before; a trip of "the whole family" (全家) given to the
+relative whose birthday it is; our price given to the rival a lost customer chose; 一个 ("a") and 第一个
+("the first") read as counts; "intolerant, not allergic" read as an allergy; "going to learn Portuguese" read
+as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了 read as the writer's; a son's bride read
+as the writer's wife; 戒烟失败了 read as stopped; 估计会搬 read as a home; 一杯, 原来说, 子 read as things;
+"leaving us … as VP" read as the writer's role (sentences written for these tests; each case names the facts
+that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -142,6 +142,8 @@ CASES: list[Case] = [
     ("我以前是个咖啡重度患者，一天四杯，现在一杯都不喝了，改喝茶", "吴凯", set(),
      {("吴凯", "STOPPED_USING", "一杯")}),
     ("这周六我生日，在家附近的日料店订了位子，欢迎来玩", "俞敏", set(), {("俞敏", "ORDERED", "子")}),
+    ("Heads-up: Ravi Menon is leaving us at the end of February to join Stackwise as VP Engineering.", "Olga",
+     {("Ravi Menon", "HAS_ROLE", "VP Engineering")}, {("Olga", "HAS_ROLE", "VP Engineering")}),
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

@@ -85,9 +85,12 @@ _EN_GOVERNED_ME = re.compile(r"\b(?:from|to|with|for|about|by|than)\s+$", re.I)
 """A preposition before "me"/"us": an object ("takes over … from me"), like a possessive."""
 _EN_OBJECT_PRONOUN = re.compile(r"me|us", re.I)
 _EN_WHO_BEFORE = re.compile(
-    r",\s+who\s+(?:[\w'’-]+\s+){0,2}$|\b(?:join|joins|joined|joining|welcome|welcomes|welcomed)\s+$", re.I
+    r",\s+who\s+(?:[\w'’-]+\s+){0,2}$|\b(?:join|joins|joined|joining|welcome|welcomes|welcomed|leave|leaves|left|"
+    r"leaving)\s+$",
+    re.I,
 )
-""""…, who joins us as Head of Sales", "Maria is joining us as…": "us" is the object of whoever joins."""
+""""…, who joins us as Head of Sales", "Maria is joining us as…", "Ravi is leaving us … to join Stackwise
+as VP Engineering": "us" is the object of whoever joins or leaves."""
 _ZH_POSSESSIVE = re.compile(r"我(?:们)?(?:的|公司|家|团队|部门|这边|组|项目)")
 """First person as a possessive or an object ("our CTO", 我们公司的, "from me"): the actor only when
 nothing else is the subject."""
