@@ -145,10 +145,11 @@ _EN_GENERIC = re.compile(
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
 _ZH_CUT = re.compile(
     r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|"
-    r"(?<![即及实同临暂按准随小当定计适限分工历耗届顿])时(?![间尚代装光刻期候常钟速效区差])|了|吧|呢|啊).*$"
+    r"(?<![即及实同临暂按准随小当定计适限分工历耗届顿])时(?![间尚代装光刻期候常钟速效区差])|了|吧|呢|啊|"
+    r"(?:报价|预算|金额|合同额|单价)\d).*$"
 )
 """Where an object ends: a time word or particle after it (运动的时候…, 吃饭时), not 时 inside a word
-(即时设计)."""
+(即时设计), or a figure said of it (跟进的苏州博远电子报价38万: the customer, whose price it is)."""
 _NON_OBJECT = re.compile(
     rf"{_DURATION}\b|(?:[\d一二两三四五六七八九十几半]+多?个?(?:年|月|天|周|星期|礼拜|小时)多?)$|"
     r"(?:every|each|all|so|very|too|a lot|lots|much|more|it|that|this|them|you|doing|being|having|getting|"
