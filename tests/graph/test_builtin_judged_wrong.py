@@ -13,8 +13,8 @@ relative whose birthday it is; our price given to the rival a lost customer chos
 ("the first") read as counts; "intolerant, not allergic" read as an allergy; "going to learn Portuguese" read
 as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了 read as the writer's; a son's bride read
 as the writer's wife; 戒烟失败了 read as stopped; 估计会搬 read as a home; 一杯, 原来说, 子 read as things;
-"leaving us … as VP" read as the writer's role (sentences written for these tests; each case names the facts
-that must and must not be read)."""
+"leaving us … as VP" read as the writer's role; a town said with "in" given a price (sentences written for
+these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -148,6 +148,8 @@ CASES: list[Case] = [
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},
      {("恒远科技年度服务合同", "PRICE", 2)}),
+    ("Farmacia Lombardi wants to expand to their second pharmacy in Bergamo: +8 seats, same price €36.",
+     "Ana", {("Farmacia Lombardi", "PRICE", 36)}, {("Bergamo", "PRICE", 36)}),
     ("范思远本周跟进的苏州博远电子报价 38 万，预计二月中旬签。", "邵阳", {("博远电子", "PRICE", 380000)},
      {("范思远", "RESPONSIBLE_FOR", "苏州博远电子报价38万")}),
     ("恒远科技续约报价已发出：2024 年度 13.5 万，比去年涨了 5%。", "马骁", set(),

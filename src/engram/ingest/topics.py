@@ -290,7 +290,12 @@ def _nearest(types: frozenset[str], cue: int, mentions: list[Mention], reading: 
     if named_after:  # "budget for the DAM rollout is $95k": what the cue is for, not a name before it
         return named_after[0]
     left = [m for m in mentions if m.end <= cue and m.type in types and not m.vocative]
-    left = [m for m in left if reading.text[m.start - 1 : m.start] != "在"] or left  # 在X上: where
+    left = [
+        m
+        for m in left
+        if reading.text[m.start - 1 : m.start] != "在"
+        and not (m.type == "thing" and _WHERE.search(reading.text, 0, m.start))
+    ] or left  # 在X上, "their second pharmacy in Bergamo": where, not what
     left = [m for m in left if not _NOT_CHOSEN.search(reading.text, max(0, m.start - 12), m.start)]
     if left:
         return max(left, key=lambda m: m.start)
