@@ -13,8 +13,9 @@ relative whose birthday it is; our price given to the rival a lost customer chos
 ("the first") read as counts; "intolerant, not allergic" read as an allergy; "going to learn Portuguese" read
 as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了 read as the writer's; a son's bride read
 as the writer's wife; 戒烟失败了 read as stopped; 估计会搬 read as a home; 一杯, 原来说, 子 read as things;
-"leaving us … as VP" read as the writer's role; a town said with "in" given a price (sentences written for
-these tests; each case names the facts that must and must not be read)."""
+"leaving us … as VP" read as the writer's role; a town said with "in" given a price; a trip not taken
+(不去新西兰了) read as a thing given up; 完成了680万 read as a state (sentences written for these tests; each
+case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -144,6 +145,13 @@ CASES: list[Case] = [
     ("这周六我生日，在家附近的日料店订了位子，欢迎来玩", "俞敏", set(), {("俞敏", "ORDERED", "子")}),
     ("Heads-up: Ravi Menon is leaving us at the end of February to join Stackwise as VP Engineering.", "Olga",
      {("Ravi Menon", "HAS_ROLE", "VP Engineering")}, {("Olga", "HAS_ROLE", "VP Engineering")}),
+    ("以前我超爱喝奶茶，现在控糖，基本不喝了", "小草", set(), {("小草", "STOPPED_USING", "基本")}),
+    ("我今年不去新西兰了，签证没下来", "小草", set(), {("小草", "STOPPED_USING", "新西兰")}),
+    ("我不去健身房了", "小草", {("小草", "STOPPED_USING", "健身房")}, set()),  # control: a place one used
+    ("汇报一下：上海分公司今年销售目标是3200万，一季度完成了680万", "小草", set(),
+     {("上海分公司", "STATUS", "完成")}),
+    ("恒泰保险那边的对接人换了，原来的刘经理调去总部了，新的对接人是冯倩", "小草", set(),
+     {("冯倩", "WORKS_AT", "去总部"), ("去总部", "CONTACT", "冯倩")}),
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

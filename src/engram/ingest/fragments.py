@@ -24,12 +24,13 @@ _PIECE = re.compile(
     r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
     r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
     r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])|"
-    r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$"
+    r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
 other side said as such (对方技术, 我方), a figure's hedge ("expansion approx"), a measure alone
-(一杯都不喝了), who said it (原来说的500把, 行政说今年), a character of a word (订了位子)."""
+(一杯都不喝了, 基本不喝了), who said it (原来说的500把, 行政说今年), a character of a word (订了位子), a move
+(调去总部)."""
 _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
 _A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")

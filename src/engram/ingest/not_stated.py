@@ -29,7 +29,7 @@ import re
 
 from engram.graph.places import is_place
 from engram.ingest.frames import EN_DEPARTMENT, ZH_MOVED_TO
-from engram.nlp.tokenize import has_cjk
+from engram.nlp.tokenize import has_cjk, tag_words
 
 A_YEAR = re.compile(r"(?:19|20)\d\d年?|(?:今|明|去)年")
 """An object that is only a year ("a $2M budget for 2025", 2025年预算会议)."""
@@ -221,6 +221,11 @@ def not_stated(
         or (has_cjk(match.group("obj")) and any(is_place(match.group("obj")[:n]) for n in (2, 3)))
     ):  # 在杭州西溪那边买了套小房子
         return True  # 打算年底在深圳买房: where one buys, no supplier
+    gone_to = match.group("obj").strip()
+    if predicate == "STOPPED_USING" and (sentence[:obj_start].endswith("去") or gone_to.startswith("去")):
+        place = gone_to.removeprefix("去").removesuffix("了")
+        if is_place(place) or [tag for _, tag in tag_words(place)] == ["ns"]:
+            return True  # 我今年不去新西兰了: a trip not taken, nothing given up
     if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
         return True  # 吃素破功了, 破戒了，又抽上了, 戒烟失败了: given up no more
     if predicate in ("USES", "STOPPED_USING") and (

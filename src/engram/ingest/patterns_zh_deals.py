@@ -142,7 +142,8 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("CANCELLED", rf"(?P<obj>{ORDER_ID})(?:这单|订单|合同)?(?:直接|已经|已|也)?(?:作废|取消|撤销)了?", 0.8,
        kind="value", trigger="作废|取消|撤销", negatable=False),  # 合同KD-2406直接作废
     zh("STATUS", r"(?<!建议)(?<!考虑)(?<!打算)(?<!是否)(?<!要不要)(?:决定|已经|宣布|临时)?(?P<obj>暂停(?:采购|合作|项目|发货|付款)?|停止(?:采购|合作|发货)|终止合作|延期|"
-       r"搁置|上线了|完成了|验收通过|通过验收|验收了|签约了|结项了|流产了)", 0.75, subject="topic", kind="value",
+       r"搁置|上线了|完成了(?![\d一二三四五六七八九十百千万两])|验收通过|通过验收|验收了|签约了|结项了|流产了)", 0.75,
+       subject="topic", kind="value",  # not 一季度完成了680万: a figure reached
        trigger="暂停|停止|终止|延期|搁置|上线了|完成了|验收|签约了|结项了|流产了"),
     # 恒通支付确认流失, 这单确认丢单: a deal lost, said of the customer named
     zh("STATUS", r"(?:确认|已经|最终)(?P<obj>流失|丢单)", 0.75, subject="topic", named_topic=True, kind="value", supposable=True,
