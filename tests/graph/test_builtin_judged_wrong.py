@@ -14,8 +14,9 @@ relative whose birthday it is; our price given to the rival a lost customer chos
 as a trip; 雷鸣做的模型上线了 read as 雷鸣's state; 家里老人出院了 read as the writer's; a son's bride read
 as the writer's wife; 戒烟失败了 read as stopped; 估计会搬 read as a home; 一杯, 原来说, 子 read as things;
 "leaving us … as VP" read as the writer's role; a town said with "in" given a price; a trip not taken
-(不去新西兰了) read as a thing given up; 完成了680万 read as a state (sentences written for these tests; each
-case names the facts that must and must not be read)."""
+(不去新西兰了) read as a thing given up; 完成了680万 read as a state; a term, a year, a note's date or
+"Price" read as figures or their holder; our handler given the customer as employer (sentences written for
+these tests; each case names the facts that must and must not be read)."""
 
 from __future__ import annotations
 
@@ -152,6 +153,21 @@ CASES: list[Case] = [
      {("上海分公司", "STATUS", "完成")}),
     ("恒泰保险那边的对接人换了，原来的刘经理调去总部了，新的对接人是冯倩", "小草", set(),
      {("冯倩", "WORKS_AT", "去总部"), ("去总部", "CONTACT", "冯倩")}),
+    # a term, a year, a note's date, a sentence's first word; our handler of a ticket
+    ("Account note – Halvorsen Logistics: renewal signed for 2024, 140 seats at $38/seat/month.", "Ana",
+     {("Halvorsen Logistics renewal", "QUANTITY", 140)}, {("Halvorsen Logistics renewal", "QUANTITY", 2024)}),
+    ("Acme Print signed at 7% off — 2-year renewal, 75 seats. Finally!", "Ana", set(),
+     {("Acme Print 2-year renewal", "PRICE", 2)}),
+    ("We're moving your account to the Growth plan from June 1. Price will be $1,150/month.", "Ana", set(),
+     {("Price", "PRICE", 1150)}),
+    ("呼和浩特草原乳业的年度采购框架协议已签，金额800万，分四个季度执行。", "相国",
+     {("草原乳业框架协议", "PRICE", 8000000)}, {("草原乳业框架协议", "QUANTITY", 4)}),
+    ("跟进 9/10：杭州云帆科技部署完成，她们还想加购20个坐席。", "王磊", set(),
+     {("王磊", "RESPONSIBLE_FOR", "9/10")}),
+    ("工单#4471 客户：青岛海之蓝酒店。问题：前台系统无法打印房卡。已派工程师赵磊现场处理。", "相国", set(),
+     {("赵磊", "WORKS_AT", "海之蓝酒店")}),
+    ("客户北京金桥证券反馈，上线后系统响应慢。已拉群跟进，技术支持负责人：汪洋。", "相国", set(),
+     {("汪洋", "WORKS_AT", "金桥证券")}),
     # numbers set off by spaces, as Chinese typesetting does
     ("提醒：恒远科技的年度服务合同 2 月 28 日到期。", "马骁",
      {("恒远科技年度服务合同", "EXPIRES_ON", "2024-02-28")},

@@ -24,23 +24,25 @@ _PIECE = re.compile(
     r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
     r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
     r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])|"
-    r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)"
+    r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)|"
+    r"^\d{1,2}/\d{1,2}$"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
 other side said as such (对方技术, 我方), a figure's hedge ("expansion approx"), a measure alone
 (一杯都不喝了, 基本不喝了), who said it (原来说的500把, 行政说今年), a character of a word (订了位子), a move
-(调去总部)."""
+(调去总部), a note's date (跟进 8/5：…)."""
 _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
 _A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")
 _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|though)")
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please|send recs)\b.*)")
 _OPENER = re.compile(
-    r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So|SIGNED|DONE|CLOSED|LIVE|UPDATE|URGENT|FYI"
+    r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So|SIGNED|DONE|CLOSED|LIVE|UPDATE|URGENT|FYI|"
+    r"Price|Pricing|Budget|Total|Cost|Fee"
 )
 """A sentence's first word, or a word shouted, read as a subject ("Just signed Orbis Freight!!!", "Brightwell
-renewal is SIGNED 🎉 3 yrs, 250 seats at $38/seat")."""
+renewal is SIGNED 🎉 3 yrs, 250 seats at $38/seat", "Price will be $1,150/month")."""
 _INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay|\w+ right)")
 """A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
 _NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
@@ -116,6 +118,12 @@ def fragment(fact: FactIn) -> bool:
         and _not_a_count(said, fact.fact or "")
     ):
         return True
+    if (
+        fact.predicate in ("PRICE", "QUANTITY")
+        and isinstance(said, (int, float))
+        and _a_term(said, fact.fact or "")
+    ):
+        return True
     if not isinstance(said, str):
         return False
     if _INTERJECTION.fullmatch(said) or (fact.predicate == "ATTENDED" and _GENERIC_EVENT.fullmatch(said)):
@@ -157,6 +165,20 @@ def fragment(fact: FactIn) -> bool:
 
 _PROGRESS = re.compile(r"完成了?(?:\d+(?:\.\d+)?%|百分之|[一二三四五六七八九]成)")
 _FIRST_OF = re.compile(r"首(?:年|期|批|单|次|付)")
+
+
+def _a_term(value: float, sentence: str) -> bool:
+    """Return True when a price's or a quantity's number is a term or a year: "2-year renewal", "renewal
+    signed for 2024", 分四个季度执行."""
+    number = re.escape(f"{value:g}")
+    return bool(
+        re.search(rf"(?<![\d.$€£¥]){number}[- ](?:years?|months?|weeks?|yrs?)\b", sentence)
+        or (1990 <= value <= 2040 and re.search(rf"\b(?:for|in|of|since|from|until) {number}\b", sentence))
+        or (
+            value <= 12
+            and re.search(r"分[一二三四五六七八九十\d]+个?(?:季度|期|批|年)(?:执行|交付|付款)", sentence)
+        )
+    )
 
 
 def _not_a_count(value: float, sentence: str) -> bool:
