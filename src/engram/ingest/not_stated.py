@@ -259,14 +259,12 @@ def not_stated(
         and _SETTLED_BACK.search(sentence)
     ):
         return True  # 以前在上海住了五年，后来回成都了, 回老家重庆了，在这边找了份工作: moved back, no trip
-    if predicate in ("PLANS_TO", "PLANS_TO_VISIT", "RESPONSIBLE_FOR", "MEETING_AT") and _ABANDONED.search(
-        sentence, clause[0]
-    ):
-        return True  # "I was gonna go to Iceland in June but it's too expensive": a plan dropped
     abandoned = _ABANDONED.search(sentence, clause[0])
+    if abandoned and predicate in ("PLANS_TO", "PLANS_TO_VISIT", "RESPONSIBLE_FOR", "MEETING_AT"):
+        return True  # "I was gonna go to Iceland in June but it's too expensive": a plan dropped
     if (
-        predicate in ("LIVES_IN", "WORKS_AT", "STUDIES_AT", "USES")
-        and abandoned
+        abandoned
+        and predicate in ("LIVES_IN", "WORKS_AT", "STUDIES_AT", "USES")
         and obj_start < abandoned.end()
     ):
         return True  # "I was going to move to Berlin but decided to stay in Vienna": never lived there

@@ -297,8 +297,9 @@ def refused(
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
     if not_stated(predicate, match, sentence, clause, obj_start):
         return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
-    tools = predicate in ("USES", "STOPPED_USING")
-    if tools and _A_ROLE_FROM.search(sentence, max(0, obj_start - 12), obj_start):
+    if predicate in ("USES", "STOPPED_USING") and _A_ROLE_FROM.search(
+        sentence, max(0, obj_start - 12), obj_start
+    ):
         return True  # 项目经理从孙琦换成了王海涛: a role's holder changed, no tool
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         sought = _SOUGHT.search(sentence, clause[0], match.start()) or (  # a job looked for or recruited for

@@ -102,12 +102,10 @@ _ZH_BARE_KIN = (
 clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人);
 妈, 哥 and 姐 alone are left out: they also address people. After a comma another person may be the
 topic (张伟结婚了，老婆在腾讯上班)."""
-_KIN_MARRIES = re.compile(
-    rf"我(?:的|家)?(?:{'|'.join(sorted(KIN_ZH, key=len, reverse=True))})[^，。]{{0,10}}(?:结婚|娶|订婚)"
-)
-"""A relative of the speaker marrying (我小儿子下个月结婚): a spouse said next is theirs."""
 _ZH_FORMER = ("我原来的", "我以前的", "我之前的")
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
+_KIN_MARRIES = re.compile(rf"我(?:的|家)?(?:{_ZH_KIN_WORD})[^，。]{{0,10}}(?:结婚|娶|订婚)")
+"""A relative of the speaker marrying (我小儿子下个月结婚): a spouse said next is theirs."""
 _ZH_IN_LAWS = "姐夫|妹夫|嫂子|弟媳"
 _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?={_ZH_IN_LAWS})"
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an

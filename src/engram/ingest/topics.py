@@ -115,10 +115,9 @@ _CHOSEN_INSTEAD = re.compile(
     r"(?P<en>(?-i:[A-Z])[\w&'’-]*(?:\s(?-i:[A-Z])[\w&'’-]*)*)|(?:选了|选择了|换成了?|改用了?|转投了?)(?P<zh>[\u4e00-\u9fff]{2,8}))",
     re.I,
 )
-FIGURES = frozenset({"PRICE", "QUANTITY", "DISCOUNT"})
-
-
 _LOST = re.compile(r"黄了|丢了|丢单|流失|输给|没签成|\b(?:lost|churned)\b", re.I)
+FIGURES = frozenset({"PRICE", "QUANTITY", "DISCOUNT"})
+"""Our figures for a deal: never a rival's (``a_rival``)."""
 
 
 def chosen_instead(text: str) -> tuple[str, ...]:
