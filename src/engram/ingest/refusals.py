@@ -1,10 +1,9 @@
 """Readings refused whatever pattern made them: what a match seems to say but does not.
 
-Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence): a role
-held before is no current role or employer (阿里的前CTO王坚, "formerly Marketing Manager at"), nor is a
-job looked for, the role of the one succeeded or a unit before its employer ("VP of Digital Channels at
-Orchid Hotels"); a day at home is no place of work (明天我在家办公); a team is no town or tool ("the
-Platform team"); a discount only asked for is none agreed (要求打九折, "pushing for 8% off"); a move
+Each check takes the sentence and the match's clause (``start, end`` offsets into the sentence): a job or
+a role not held (a role held before, a job looked for, a unit before its employer:
+engram.ingest.employment); a day at home is no place of work (明天我在家办公); a team is no town or tool
+("the Platform team"); a discount only asked for is none agreed (要求打九折, "pushing for 8% off"); a move
 said among tools or a role changed is no home; a day, a city, a person, a side or a contact changed is
 no tool (会议从周一换成了周二, 对接人从徐总换成了宋涛); a task is no responsibility (负责把报告交上来);
 where one went after leaving is no visit (离职（去了美团）); a plan once meant (本来想去日本) is none;
@@ -19,6 +18,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
+from engram.ingest.employment import A_TEAM, FORMER, not_held
 from engram.ingest.frames import EN_PET, EN_ROLE_RX, ZH_ROLE
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
@@ -31,46 +31,10 @@ from engram.ingest.not_stated import (
 from engram.nlp.timeexpr import MONTHS_EN, RECURRING
 from engram.nlp.tokenize import has_cjk, tag_words
 
-_FORMER = re.compile(r"的前(?![台天面后])|前任")
-_FORMERLY = re.compile(rf"{_FORMER.pattern}|\b(?:former|formerly)\b", re.I)
-_FORMER_BEFORE = re.compile(rf"(?:{_FORMER.pattern}|原|\b(?:former|formerly|ex|previously)[\s-])$", re.I)
-"""In a match, or right before it: a role held before (阿里的前CTO王坚, 前任总监, "formerly Marketing
-Manager at …")."""
-_SOUGHT = re.compile(
-    r"\b(?:look(?:ing|s)? for|search(?:ing)? for|apply(?:ing)? (?:for|to)|applied (?:for|to)|"
-    r"interview(?:ing|ed)? (?:for|at|with)|working on an? [\w -]{1,40} (?:role|position|search))\b",
-    re.I,
-)
-"""A job looked for, applied to or interviewed for is no job held ("I'll look for a nursing job at …")."""
-_RECRUITING = re.compile(r"\b(?:hiring|recruiting)\b", re.I)
-"""Before a role "for" a firm: recruited for a client ("We're hiring a Head of Customer Success for a Series B
-SaaS company"), not the recruiter's employer ("I'm hiring a Staff Backend Engineer at Murmurline" is)."""
-_SUCCEEDED = re.compile(
-    r"\b(?:succeeded|succeeding|replaced|replacing|took over from|taking over from)\s+(?:Dr\.?\s)?"
-    r"(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s*,?\s*$",
-    re.I,
-)
-"""Right before "as <role>": the one succeeded ("I have succeeded Olivia Grant as Head of Procurement")."""
-_UNIT_THEN_EMPLOYER = re.compile(r"[A-Z][\w&'-]*(?:\s[A-Z][\w&'-]*)*\s+at\s+[A-Z]")
-"""A role of a unit at an employer ("VP of Digital Channels at Orchid Hotels"): the unit is no employer."""
-_ZH_LEAVES = re.compile(
-    r"已(?:经|于[^，。；]{0,10}?)?(?:离职|辞职|卸任|离任|退休)|(?:离职|辞职|卸任|离任|退休)了|(?<![将要会])辞去"
-)
-"""Said later in the clause of a role before a name (市场部经理陈凯已于3月31日离职, 辞去CEO职务): a role
-held no more; not one to be left (财务总监林海12月底退休)."""
+_FORMERLY = re.compile(rf"{FORMER.pattern}|\b(?:former|formerly)\b", re.I)
 _A_ROLE_FROM = re.compile(rf"(?:{ZH_ROLE})从$")
-_ZH_REPLACED = re.compile(r"(?:已经?)?换成了?")
-"""Right after a role's holder: another took it (项目经理从孙琦换成了王海涛, IT总监刘建已经换成了新人张扬)."""
-_OUTSIDE = re.compile(
-    r"\b(?:outside|external|independent)\s(?:[\w-]+\s)?(?:counsel|auditors?|consultants?|advis[eo]rs?|contractors?)\b",
-    re.I,
-)
-"""Who works for a firm from outside ("outside counsel for Fenwick & Roe"): its adviser, not its employee."""
 _YOURS = re.compile(r"贵司|贵公司|您|你们")
 """Whose an order is when said right before it (贵司订购的): the addressee's."""
-_CAME_FROM = re.compile(r"从[^，。；]{1,10}?(?:过来|跳槽过来|调过来|跳过来)的|(?<![做拿弄搞说写想])出来的")
-"""新领导是从华为过来的郭总, 华为出来的刘老师: where someone came from is a former employer, not a
-current one."""
 _NOT_A_PRICE = re.compile(
     r"(?:退款|退还|退回|维修|手续费|赔偿|运费|押金)[^，。；]{0,4}$|(?:低|高|便宜|贵|少|多|降价|涨价|补)了?$|"
     r"(?:stra(?:ß|ss)e|street|st\.?|road|rd\.?|avenue|ave\.?|lane|way|blvd\.?|weg|gasse|platz)\s$",
@@ -97,11 +61,6 @@ _MONTHS_MINUTES = re.compile(
 )
 _MOVE_BACK = re.compile(r"\bmov(?:e|es|ed|ing)\s$", re.I)
 """Before "back from Vancouver": a home left, no trip."""
-_APPOSITIVE_NAME = re.compile(
-    r",\s(?-i:[A-Z][\w'’-]+)(?:\s(?:de\s|van\s|von\s|da\s|di\s|le\s)?(?-i:[A-Z][\w'’-]+))+"
-)
-"""A role then a comma and a full name ("the hiring manager at Corvasse, Elif Yilmaz", "our new ops lead,
-Bram de Vries"): the named person holds it, not the sentence's subject."""
 _NOT_A_TOOL_EN = re.compile(r"^\d+\s|['’]s own\b")
 """A street number ("moved to 14 rue des Tanneurs"), or what a firm runs itself ("Fjordkit's own servers")."""
 _BY_ACCIDENT = re.compile(r"\b(?:accidentally|by accident|by mistake)\b", re.I)
@@ -116,19 +75,6 @@ _NO_PRICE_EN = re.compile(r"\b(?:target|quota|goal|forecast|revenue|ARR)\b[^.;!?
 $900k")."""
 _A_TERM = re.compile(r"\s?(?:yrs?|years?|months?|mos?)\b", re.I)
 _GOT_INTO = re.compile(r"\bgot into (?:the |a |an )?$", re.I)
-_NOT_AN_EMPLOYER = re.compile(
-    r"(?-i:MD|CEO|CTO|CFO|COO|CIO|CMO|CPO|CRO|VP|SVP|EVP|GM|HR|PM)|(?:an?\s)?Series [A-F]\b.*"
-)
-"""A role in brackets ("Graham Tate (MD)") or a funding round ("a Series C fintech"): no employer."""
-_FOR_A_TERRITORY = re.compile(
-    r"\bfor\s(?:the\s)?(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western|Greater)\s)?$"
-)
-_REGION = re.compile(
-    r"(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western)\s)?(?:Europe|Africa|Asia|Americas?|"
-    r"Benelux|EMEA|APAC|DACH|Nordics|LATAM|LatAm|Middle East|Iberia|Scandinavia|Oceania|ANZ|UK&I)"
-)
-"""A territory a role covers ("Customer Success Manager for Benelux", "Head of Sales for East Africa"): a
-region or a country after "for" (not any town's name: "a pilot for Delta"), no employer."""
 _ROLE_BASED = re.compile(r"\b(?:role|position|job|opening|vacancy)\b[^.!?]*\bbased in\s$", re.I)
 """Where a job is based ("a Head of Sales role at Tallowfern — remote-friendly, based in Minneapolis")."""
 _A_DATE_EN = re.compile(
@@ -138,8 +84,6 @@ _A_DATE_EN = re.compile(
 )
 _NOT_GOING = re.compile(r"\b(?:not|n't|never)\s(?:\w+\s)?$|\bnot\s$", re.I)
 _FISCAL = re.compile(r"\b(?:FY|Q|H)\d*$")
-_CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
-"""是CEO拍板的: who did it (a cleft sentence), nobody's role."""
 _ONE_DAY = re.compile(r"今天|明天|后天|今晚|\b(?:today|tomorrow|tonight|this (?:morning|afternoon))\b", re.I)
 _AT_WORK = re.compile(r"办公|上班|工作|\b(?:work|working|works|office|remote|remotely|WFH)\b", re.I)
 _AWAY_FROM_WORK = re.compile(
@@ -159,7 +103,6 @@ _OURS = re.compile(r"\s*(?:我们的|我们|我司|our\b)", re.I)
 """Interest in what is ours (对我们的智慧排课很感兴趣) is a customer's, never the speaker's."""
 _TOOL_TALK = re.compile(r"\b(?:stopped using|switched (?:from|to)|migrated|migrating)\b", re.I)
 """A sentence about tools: "stopped using PagerDuty and moved to Opsgenie" moves to no town."""
-_A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
 _PREMISES = re.compile(r"\b(?:office|HQ|headquarters|warehouse|store|shop|factory|plant|studio)s?\b", re.I)
 _FROM_A_TEAM = re.compile(r"\bfrom (?:the|my|our) (?:[\w-]+ )?team to\s$", re.I)
 _A_PERIOD = re.compile(
@@ -172,13 +115,6 @@ _TEAM_TALK = re.compile(
 )
 """A sentence about teams: "no longer on the Growth squad, moved to Retention" moves to no town."""
 _WE = re.compile(r"\b(?:we|we're)\b", re.I)
-_A_TEAM = re.compile(
-    r"(?:the\s|our\s|their\s)?(?-i:[A-Z][\w&-]*)(?:\s(?-i:[A-Z][\w&-]*)){0,2}\s"
-    r"(?-i:squad|team|pod|tribe|crew|desk|guild|chapter|workstream)s?\b",  # not Microsoft Teams
-    re.I,
-)
-"""What a team is named after is no town nor tool ("moved from the Payments squad to the Platform
-team")."""
 _NOT_LEAVING = re.compile(r"\b(?:not|never)\s(?:(?:[\w-]+\s){0,3}(?:to|about|of|on)\s)?$|n't\s$", re.I)
 _ONE_HAN = re.compile(r"[\u4e00-\u9fff]")
 _DROPPED_OFF = re.compile(
@@ -208,10 +144,7 @@ _A_TITLE_AFTER_SURNAME = re.compile(
 )
 """马主管, 原来的马主管: a surname and a title, opening a clause or after 的 (小李主管财务 is a duty)."""
 _FROM_A_TIME = re.compile(r"起|^(?:明年|今年|下周|下个?月|本月|本季度|年底|年初)")
-_LEFT_NEXT = re.compile(r"\s(?:has\s|had\s|just\s)?(?:left|quit|resigned)\b", re.I)
 _BY_THEN = re.compile(r"[旬底初]?[之以]?前")
-_AN_ACTIVITY = re.compile(r"演示|介绍|培训|测试|方案|汇报|调研")
-"""After a role word: a noun compound of an activity (做了产品演示), no role."""
 _OFFERED = re.compile(r"可以|能否|能不能|是否方便|方便的话|\b(?:could|can) (?:do|come|meet|demo)\b", re.I)
 _A_STAY = re.compile(r"住(?:两|三|几|一|半)?(?:个)?(?:天|周|星期|个月|月|段时间)|\bstay(?:ing)? for\b", re.I)
 _A_VERSION = re.compile(r"v\d+(?:\.\d+)*|版本\S*", re.I)
@@ -229,10 +162,6 @@ _A_MEASURE = re.compile(r"\s?(?:[LlKk](?![a-z])|升|寸|斤|公斤|克|毫升|ml
 """After a number: a size or a weight, no money (4.5L的, 3.5L的)."""
 _NO_MONEY_OWED = re.compile(r"退款|退费|发票")
 """A refund or an invoice before an amount: no price (退款…金额1,860元, 发票开错了…金额27.5万)."""
-_BOUGHT_AT = re.compile(r"的?(?:天猫|京东|淘宝|拼多多|抖音|官方|网上|线上)?(?:店|旗舰店|官网|小程序)里?买")
-"""After a firm: a shop one bought at (在凯麦食品的天猫店买的), not an employer."""
-_PLACE_SET = re.compile(r"(?:地点|地址|定|安排|约|放)$")
-"""Before 在: where something is held (地点定在莫干山), not where one works."""
 _ZH_NOT_USED = re.compile(
     r"^(?:问题|情况|过程|方面|功|\d+(?:楼|层|号)|一(?:套|个|款)(?:很|挺|比较|非常)[^的]*$)"
 )
@@ -282,15 +211,6 @@ _GENERIC_THING = re.compile(
 )
 
 
-def _territory(sentence: str, match: re.Match[str], obj_start: int) -> bool:
-    """Return True when the object at ``obj_start`` is a territory after "for" (``_FOR_A_TERRITORY``)."""
-    named = re.match(r"[A-Z][\w&]*(?:\s[A-Z][\w&]*)*", match.group("obj").strip())  # "Benelux on March 18"
-    name = named.group() if named else ""
-    return bool(_FOR_A_TERRITORY.search(sentence, max(0, obj_start - 30), obj_start)) and (
-        name in COUNTRIES or _REGION.fullmatch(name) is not None
-    )
-
-
 def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
@@ -302,47 +222,7 @@ def refused(
     ):
         return True  # 项目经理从孙琦换成了王海涛: a role's holder changed, no tool
     if predicate in ("WORKS_AT", "HAS_ROLE"):
-        sought = _SOUGHT.search(sentence, clause[0], match.start()) or (  # a job looked for or recruited for
-            _RECRUITING.search(sentence, clause[0], match.start()) and " for " in match.group()
-        )
-        succeeded = predicate == "HAS_ROLE" and _SUCCEEDED.search(sentence, clause[0], match.start())
-        unit = (  # "VP of Digital Channels at Orchid Hotels"
-            predicate == "WORKS_AT"
-            and sentence[max(0, obj_start - 3) : obj_start].lower() == "of "
-            and _UNIT_THEN_EMPLOYER.match(sentence, obj_start)
-        )
-        before = _FORMER_BEFORE.search(sentence, max(0, match.start() - 12), match.start())
-        came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
-            sentence, max(0, match.start() - 1), match.end()
-        )
-        left = predicate == "HAS_ROLE" and (
-            _ZH_LEAVES.search(sentence, match.end(), clause[1]) or _ZH_REPLACED.match(sentence, match.end())
-        )
-        said_is = predicate == "HAS_ROLE" and match.group().startswith("是")
-        cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
-        former = _FORMER.search(match.group()) or before
-        outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
-        team = predicate == "WORKS_AT" and _A_TEAM.match(sentence, obj_start)  # "at the Platform team"
-        not_employer = predicate == "WORKS_AT" and (
-            _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip()) or _territory(sentence, match, obj_start)
-        )
-        activity = predicate == "HAS_ROLE" and _AN_ACTIVITY.match(sentence, match.end("obj"))  # 做了产品演示
-        gone = predicate == "WORKS_AT" and _LEFT_NEXT.match(
-            sentence, match.end()
-        )  # "Oisin from Lumenquay left"
-        # "the hiring manager at Corvasse, Elif Yilmaz" (not "…at Orbis and reports to their COO, Nina Park")
-        appositive = _APPOSITIVE_NAME.match(sentence, match.end()) and " and " not in match.group()
-        shop = predicate == "WORKS_AT" and (
-            _BOUGHT_AT.search(sentence, obj_start, match.end())
-            or _PLACE_SET.search(sentence, 0, match.start())
-        )  # 在凯麦食品的天猫店买的, 地点定在莫干山
-        listed = ", " in match.group() and _A_LIST.search(
-            sentence, 0, match.start()
-        )  # "Attendees: me, Bruno, their"
-        held_by_another = sought or succeeded or appositive or came_from or cleft or left or listed
-        return bool(
-            held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
-        )
+        return not_held(predicate, match, sentence, clause, obj_start)  # engram.ingest.employment
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
         ("会", "要", "将", "提")
     ):
@@ -444,7 +324,7 @@ def refused(
         "LEFT_ORGANISATION",
         "USES",
         "STOPPED_USING",
-    ) and _A_TEAM.match(sentence, obj_start):
+    ) and A_TEAM.match(sentence, obj_start):
         return True
     if predicate == "LIVES_IN":
         lead_in = sentence[clause[0] : obj_start]
