@@ -14,7 +14,7 @@ import re
 
 from engram.graph.places import is_place
 from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET, EN_ROLE_RX
-from engram.ingest.issues import COMPLAINT, FAULT, PLATFORM_BEFORE
+from engram.ingest.issues import COMPLAINT, FAULT, on_a_platform
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, sentences
 from engram.ingest.refusals import held_before
@@ -115,7 +115,7 @@ def _complainants_use(message: Message, text: str) -> None:
     if re.search(rf"{re.escape(customer)}\s*(?:and|&|和|与|跟|、)\s*\w", text):
         return  # "from Brookfield Hotels and Marriott": a second customer the finder did not type
     sentence = next((s for _, s in sentences(text) if product in s), "")
-    if PLATFORM_BEFORE.search(sentence, 0, max(0, sentence.find(product))):
+    if on_a_platform(sentence, max(0, sentence.find(product))):
         return  # "the app crashes on iOS 17.4", 导出Excel时报错: what fails on it, not it
     faulty = FAULT.search(sentence) or any(
         f.predicate == "HAS_ISSUE" and f.subject == product for f in message.facts.values()

@@ -127,7 +127,7 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
         return []  # 系统报500错误: which system is the ticket's (engram.ingest.tickets)
     product = products[-1]
     text = reading.text
-    if PLATFORM_BEFORE.search(text, 0, product.start):
+    if on_a_platform(text, product.start):
         return []  # 导出Excel时报错, 在安卓14上闪退, "crashes on iOS 17.4": where it fails, not what
     facts: list[FactIn] = []
     start = product.end
@@ -155,9 +155,13 @@ def _issues(reading: Sentence, message: Message) -> list[FactIn]:
     return facts
 
 
-PLATFORM_BEFORE = re.compile(r"(?:导出|导入|在|\b(?:on|with|into|to|from)\s)\s?$", re.I)
-"""Right before a product: the format or platform something else fails on or with (导出Excel, 在安卓14上,
-"sync with Outlook"), not the faulty product."""
+_PLATFORM_BEFORE = re.compile(r"(?:导出|导入|在|\b(?:on|with|into|to|from)\s)\s?$", re.I)
+
+
+def on_a_platform(text: str, start: int) -> bool:
+    """Return True when the product named at ``start`` of ``text`` is the format or platform something else
+    fails on or with (导出Excel, 在安卓14上, "sync with Outlook"), not the faulty product."""
+    return _PLATFORM_BEFORE.search(text, 0, start) is not None
 
 
 def _en_product(reading: Sentence) -> list[Mention]:

@@ -221,11 +221,8 @@ def not_stated(
         or (has_cjk(match.group("obj")) and any(is_place(match.group("obj")[:n]) for n in (2, 3)))
     ):  # 在杭州西溪那边买了套小房子
         return True  # 打算年底在深圳买房: where one buys, no supplier
-    gone_to = match.group("obj").strip()
-    if predicate == "STOPPED_USING" and (sentence[:obj_start].endswith("去") or gone_to.startswith("去")):
-        place = gone_to.removeprefix("去").removesuffix("了")
-        if is_place(place) or [tag for _, tag in tag_words(place)] == ["ns"]:
-            return True  # 我今年不去新西兰了: a trip not taken, nothing given up
+    if predicate == "STOPPED_USING" and _a_trip_not_taken(sentence, match.group("obj").strip(), obj_start):
+        return True  # 我今年不去新西兰了: a trip not taken, nothing given up
     if predicate in ("STOPPED_USING", "DIET") and _RELAPSED.search(sentence):
         return True  # 吃素破功了, 破戒了，又抽上了, 戒烟失败了: given up no more
     if predicate in ("USES", "STOPPED_USING") and (
@@ -314,6 +311,14 @@ def not_stated(
         _NOT_ALLERGIC.search(sentence, obj_start, match.end() + 2)
         or _ONLY_INTOLERANT.match(sentence, match.end())
     )
+
+
+def _a_trip_not_taken(sentence: str, obj: str, obj_start: int) -> bool:
+    """Return True when a stop's object is a place gone to (不去新西兰了): a trip, not a thing given up."""
+    if not (sentence[:obj_start].endswith("去") or obj.startswith("去")):
+        return False
+    place = obj.removeprefix("去").removesuffix("了")
+    return is_place(place) or [tag for _, tag in tag_words(place)] == ["ns"]
 
 
 def _partners(sentence: str, clause: tuple[int, int], start: int) -> bool:

@@ -104,8 +104,8 @@ clause after 但是/可是/不过 (我不太能吃辣，但是老公是湖南人
 topic (张伟结婚了，老婆在腾讯上班)."""
 _ZH_FORMER = ("我原来的", "我以前的", "我之前的")
 _ZH_KIN_WORD = "|".join(sorted(KIN_ZH, key=len, reverse=True))
-_KIN_MARRIES = re.compile(rf"我(?:的|家)?(?:{_ZH_KIN_WORD})[^，。]{{0,10}}(?:结婚|娶|订婚)")
-"""A relative of the speaker marrying (我小儿子下个月结婚): a spouse said next is theirs."""
+_ANOTHER_MARRIES = re.compile(rf"嫁|我(?:的|家)?(?:{_ZH_KIN_WORD})[^，。]{{0,10}}(?:结婚|娶|订婚)")
+"""Before a bare spouse word: another marries (我姐嫁到了…, 我小儿子下个月结婚), so the spouse is theirs."""
 _ZH_IN_LAWS = "姐夫|妹夫|嫂子|弟媳"
 _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?={_ZH_IN_LAWS})"
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
@@ -220,9 +220,7 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
                 continue
             bare = match.start() and sentence[match.start() - 1] in "，," and match.group()[0] != "我"
             if bare and (
-                not sentence.startswith("我")
-                or "嫁" in sentence[: match.start()]
-                or _KIN_MARRIES.search(sentence, 0, match.start())
+                not sentence.startswith("我") or _ANOTHER_MARRIES.search(sentence, 0, match.start())
             ):
                 # 张伟结婚了，老婆在腾讯上班: his wife (我们…搬到上海了，老公调到… is mine);
                 # 我姐嫁到了…，老公… and 我小儿子下个月结婚，媳妇是湖南的: the spouse of the one who marries

@@ -156,11 +156,9 @@ def subject_of(
     if pattern.subject == "topic":
         if predicate == "STATUS" and _A_THING_OF_ITS_OWN.search(reading.text, 0, cue):
             return None  # "PO 7781 has shipped. The tote bags are delayed": the bags' state, not the order's
-        first = any(c.kind in _FIRST_PERSON and c.start < max(cue, match.end()) for c in reading.candidates)
-        if first and predicate == "BUDGET":
-            # 我是PM，技术负责人是卢珊，预算300万: the project's, unless its own clause says "I" or "we"
-            clause = reading.clause_of(cue)
-            first = any(c.kind in _FIRST_PERSON and clause[0] <= c.start < cue for c in reading.candidates)
+        # 我是PM，技术负责人是卢珊，预算300万: the project's budget unless its own clause says "I" or "we"
+        said = (reading.clause_of(cue)[0], cue) if predicate == "BUDGET" else (0, max(cue, match.end()))
+        first = any(c.kind in _FIRST_PERSON and said[0] <= c.start < said[1] for c in reading.candidates)
         topic = sentence_topic(predicate, cue, reading)
         if topic is not None and predicate in FIGURES and a_rival(topic, message):
             topic = None  # "They went with Corvida — we were at $31": our price, not the rival's

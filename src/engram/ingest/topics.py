@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from engram.ingest.deals import DEAL_FACTS, said_deal
 from engram.ingest.frames import DEPARTMENT
 from engram.ingest.frames_zh import ZH_ELSEWHERE
-from engram.ingest.issues import PLATFORM_BEFORE
+from engram.ingest.issues import on_a_platform
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Message, Sentence
 
@@ -219,7 +219,7 @@ def sentence_topic(predicate: str, cue: int, reading: Sentence) -> Mention | Non
     if opening:  # 姐夫从银行辞职了，…开了家咖啡馆，下周六开业: not the employer left
         mentions = [m for m in mentions if reading.text[m.start - 1 : m.start] != "从"]
     if predicate == "HAS_ISSUE":  # 导出Excel时报错: the export fails, not Excel
-        mentions = [m for m in mentions if not PLATFORM_BEFORE.search(reading.text, 0, m.start)]
+        mentions = [m for m in mentions if not on_a_platform(reading.text, m.start)]
     found = _nearest(types, cue, mentions, reading)
     if found is None and predicate == "LAUNCH_DATE":  # "Osterberg AB go-live slipped to October 21"
         found = next(
