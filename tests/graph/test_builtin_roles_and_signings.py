@@ -42,7 +42,7 @@ ROLES: list[Case] = [
      {("Colm Baker", "HAS_ROLE", "VP Eng")}, set()),
     # Not the speaker's: a buyer found at a firm, a name given by the one who speaks.
     ("Found a new buyer at Quarrytech: Hugo Marsh, Procurement Manager.", "Ann",
-     {("Hugo Marsh", "HAS_ROLE", "procurement manager")}, {("Ann", "WORKS_AT", "Quarrytech")}),
+     {("Hugo Marsh", "HAS_ROLE", "Procurement Manager")}, {("Ann", "WORKS_AT", "Quarrytech")}),
     ("My name is Ines and I've just joined Tallyworks as partnerships manager.", "Ines Ortega",
      {("Ines Ortega", "HAS_ROLE", "partnerships manager")}, {("Ines", "HAS_ROLE", "partnerships manager")}),
     # Control: a director's department stays in the role.

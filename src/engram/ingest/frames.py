@@ -319,7 +319,8 @@ EN_DEPARTMENT = (
     r"design|hr|human resources|people|growth|partnerships|research|it|security|legal|procurement|"
     r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
     r"customer experience|revops|revenue operations|ops|devops|risk|compliance|quality|facilities|"
-    r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content|eng)\b"
+    r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content|eng|digital|logistics|training|"
+    r"e-?commerce|pediatrics|paediatrics|cardiology|oncology|radiology|surgery|nursing)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
 EN_NAME_WORD = "(?-i:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)"
@@ -343,7 +344,9 @@ EN_ROLE_NOUNS = (
     "controller|comptroller|CMIO|CMO|CIO|CISO|CRO|CPO|GM|lead|flight attendant|counsel|strategist|"
     "paralegal|attorney|solicitor|hygienist|dietitian|nutritionist|physiotherapist|physical therapist|"
     "optometrist|midwife|pastor|welder|machinist|underwriter|actuary|supervisor|foreman|lecturer|"
-    "courier|housekeeper|managing partner|senior partner|talent partner|business partner|mgr"
+    "courier|housekeeper|managing partner|senior partner|talent partner|business partner|mgr|physician|"
+    "pediatrician|paediatrician|psychiatrist|radiologist|anesthesiologist|anaesthetist|cardiologist|oncologist|"
+    "dermatologist|neurologist|sysadmin|admin|postdoc"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""

@@ -205,10 +205,13 @@ _PERSON_APPOSITION = re.compile(
 """A role between commas right after a name ("Hank, our CTO, prefers …"), or one ending the clause or
 saying where ("Walt Brennan, CFO.", "Tilda Marchetti, ops manager at Greyhollow Farms"): a person's."""
 _ROLE_APPOSITION = re.compile(
-    rf"\b(?:our|my|the|their|his|her)\s(?:new\s|old\s|former\s)?{EN_ROLE},\s$", re.I
+    rf"\b(?:our|my|the|their|his|her|its|an?)\s(?:new\s|old\s|former\s|interim\s|acting\s)?{EN_ROLE},\s$",
+    re.I,
 )
-"""A role and a comma right before a name ("reports to their CFO, Nina Park"): the person, not someone
-addressed."""
+"""A role and a comma right before a name ("reports to their CFO, Nina Park", "has a new IT director,
+Paula Grant"): the person, not someone addressed."""
+_A_TITLE = re.compile(EN_ROLE, re.I)
+"""A capitalised run that is a role whole ("Head of Support", "Chief Revenue Officer")."""
 _HEADQUARTERED = re.compile(
     r"(?:['’]s)?\s(?:HQ|headquarters|head office)\b|\s(?:is|was|are)\s(?:now\s)?headquartered\b"
 )
@@ -398,6 +401,9 @@ class MentionFinder:
                 continue  # a line of capitals ("MARIA LOPEZ MARIA LOPEZ …") names nobody
             start, end = run[0][0], run[-1][1]
             name = sentence[start:end]
+            if len(run) > 1 and _A_TITLE.fullmatch(name):
+                out.append(Mention(start, end, name, "role"))  # "replacement as Head of Support": no firm
+                continue
             acronym = len(run) == 1 and _ACRONYM.fullmatch(name) and name not in self._gazetteer
             if acronym and _MODIFIES.match(sentence, end):
                 continue  # "an LGBTQ support group": it modifies a noun (not "KPMG last Monday")

@@ -199,9 +199,13 @@ def _object(
     if pattern.whole and (mention is None or (mention.start, mention.end) != span):
         return None
     if (
-        kind == "entity" and wanted == "role" and mention is not None and (mention.start, mention.end) != span
-    ):  # "Scrum master": a capitalised word is no role alone; "VP of Sales": the whole role, not "VP"
-        mention = None
+        kind == "entity"
+        and wanted == "role"
+        and mention is not None
+        and (mention.start, mention.end) != span
+        and not (mention.type == "role" and mention.start == span[0] and mention.end > span[1])
+    ):  # "Scrum master": a capitalised word is no role alone; "VP of Sales", "Director of Ops": the whole
+        mention = None  # role, not "VP" nor "director"
     if kind == "entity" or pattern.require_mention:
         if mention is None and kind == "entity" and wanted == "role":
             mention = Mention(*span, text if any(w.isupper() for w in text.split()) else text.lower(), "role")

@@ -242,6 +242,11 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("CONTACT", rf"(?P<obj>{EN_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
        rf"new |primary )?(?:contact|point of contact) (?:at|for|with) (?P<subj>{EN_CAPS})", 0.85, subject="group",
        subject_type="organisation", kind="entity", object_type="person", require_mention=True, trigger="contact"),
+    # "Redfern's contact is Alice Moreau": the contact of the organisation named
+    en("CONTACT", rf"\b(?P<subj>{EN_CAPS})['’]s (?:main |new |primary |day-to-day )?(?:contact|point of contact|POC)"
+       rf"(?: person)?(?: there)?(?:\s(?:is|remains|stays|will be)(?:\s(?:still|now))?|:)\s(?P<obj>{EN_PERSON_NAME})\b(?!['’]s)",
+       0.8, subject="group", subject_type="organisation", kind="entity", object_type="person", require_mention=True,
+       trigger="contact|poc"),
     en("CONTACT", rf"(?P<obj>{EN_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
        r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),

@@ -206,7 +206,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        trigger="from"),
     # "Contact is Lydia Fenwick, managing partner.", "Omar Siddiqui, Procurement Manager.": a name, then
     # their title as the clause's last words
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})(?=\s*(?:[.;!]|$))",
+    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})"
+       r"(?=\s*(?:[.;!]|$)|,\s?(?:\S+@|\+?\d))",
        0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True,
        trigger=EN_ROLE_TRIGGER),
     # "CFO (Bao Tran) signs…", "(COO Martin Greer)": a role and the name that holds it, one in brackets
@@ -250,6 +251,23 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
             rf"{organisation}['’]s\s(?:new\s|current\s)?{role}",
         )
     ),
+    # "First day as Head of Customer Success at Brightwave", "my first week as a nurse": the writer's new role
+    # and where it is
+    en("HAS_ROLE", rf"(?:\bmy\s|{_CLAUSE_START}(?=(?-i:F)))first (?:day|week) as (?:a |an |the |our )?"
+       rf"(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="speaker", kind="entity", object_type="role",
+       trigger="first day|first week"),
+    en("WORKS_AT", rf"(?:\bmy\s|{_CLAUSE_START}(?=(?-i:F)))first (?:day|week) (?:as (?:a |an |the |our )?{EN_ROLE}\s)?"
+       rf"(?:at|with) {EN_OBJ}", 0.8, subject="speaker", require_mention=True, strict=True,
+       object_type="organisation", trigger="first day|first week"),
+    # "I've been at Volvo for 6 years": an employer of years, not a visit
+    en("WORKS_AT", rf"\b(?:I've|I have|(?<=\bhe)'s|(?<=\bshe)'s|has|have)\s(?:now\s)?been\s(?:at|with)\s"
+       rf"(?=(?-i:[A-Z])){EN_OBJ}(?=\s(?:for\s(?:over\s|almost\s|nearly\s|about\s|more than\s)?(?:\d+|a|an|one|two|three|"
+       r"four|five|six|seven|eight|nine|ten|several|many)\s(?:years?|months?)|since\s(?:19|20)\d\d)\b)", 0.8,
+       require_mention=True, strict=True, object_type="organisation", trigger="been at|been with"),
+    # "Her successor as ops director is Tomas Eriksen": who takes the role over
+    en("HAS_ROLE", rf"\b(?:successor|replacement)\sas\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})"
+       rf"(?:\s(?:is|will be|was)\s(?:now\s)?|:\s?)(?P<subj>{EN_PERSON_NAME})\b", 0.8, subject="group",
+       subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="successor|replacement"),
     # "just started as VP Sales at Crestline Software"
     en("WORKS_AT", rf"\b(?:started|starting|starts|start) as (?:a |an |the )?{EN_ROLE}\s(?:at|with) {EN_OBJ}", 0.85,
        require_mention=True, object_type="organisation", trigger="started as|starting as|starts as|start as"),
@@ -312,7 +330,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "I'm a dental hygienist", "she's a secondary school chemistry teacher": a role with modifiers of its own
     # after "a"/"an" (those of the table are read above); not "a really good teacher"
     en("HAS_ROLE", rf"\b(?:I'm|I am|(?<=\bhe)'s|(?<=\bshe)'s|he is|she is|works as|work as|working as|job as)\s(?:now\s)?"
-       rf"(?:a|an)\s(?P<obj>(?:{_MODIFIER}\s){{1,3}}?{EN_ROLE})\b(?!\s(?:of|at)\s(?-i:[a-z]))",
+       rf"(?:a|an)\s(?P<obj>(?:(?:{_MODIFIER}|(?-i:[A-Z]{{2,4}}))\s){{1,3}}?{EN_ROLE})\b"
+       r"(?!\s(?:of\s|at\s(?!(?:a|an|the)\s))(?-i:[a-z]))",
        0.8, object_type="role", kind="entity", stop="LEFT_ROLE", trigger=EN_ROLE_TRIGGER),
     # "Kestrel Foods has a new IT director, Paula Grant": who holds a role, said after it
     en("HAS_ROLE", rf"\bhas (?:a |an )?(?:new |interim |acting )(?P<obj>{EN_ROLE}),\s(?P<subj>{EN_PERSON_NAME})\b",
@@ -364,7 +383,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
     # (not "her manager Pieter Vos": whom she reports to)
     en("HAS_ROLE", rf"(?<!I'm )(?<!I am )\b(?:our|my|the|their|his|her)\s(?:new\s|current\s)?(?!(?:manager|boss|supervisor)\b)(?P<obj>{EN_ROLE}),?\s"
-       rf"(?P<subj>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))\b", 0.75, subject="group", subject_type="person",
+       rf"(?P<subj>{EN_PERSON_NAME})\b", 0.75, subject="group", subject_type="person",
        named_subject=True, kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Store manager Keith Danvers says…", "Owner Chidi Okafor makes the call": a role titling a name
     # that opens a clause is the role of a person of the organisation named before
@@ -380,6 +399,14 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{EN_PERSON_NAME})\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
+    # "Quantix's champion Ben Okafor", "Coldwater Mining's IT lead is Brandon Pike": whoever holds a role of
+    # an organisation works there (not one who "moved to Tidewave Shipping" since)
+    en("WORKS_AT", rf"\b(?P<obj>{EN_CAPS})['’]s\s(?:new\s|current\s|main\s)?(?:{EN_ROLE}|champion)"
+       rf"(?:\s(?:is|was|will be)(?:\snow)?)?,?\s(?P<subj>{EN_PERSON_NAME})\b(?!['’]s)"
+       r"(?![^.;!?]{0,40}?\b(?:moved|left|quit|joined|jumped|switched|went|resigned)\b)", 0.75,
+       subject="group",
+       subject_type="person", named_subject=True, require_mention=True, strict=True, object_type="organisation",
+       introduces=True, trigger="'s|’s"),
     en("REPORTS_TO", rf"\breports? (?:directly )?to (?:(?:their|the|our|his|her) (?:new |current )?{EN_ROLE},? )?{EN_NAME}",
        0.85, require_mention=True),  # "reports to their CFO, Nina Park"
     en("REPORTS_TO", rf"\b(?P<obj>{EN_PERSON_NAME}) (?:now |directly |will )*report(?:s|ing)? (?:directly )?to me\b",

@@ -60,6 +60,9 @@ _LEFT_TOPICS: Mapping[str, frozenset[str]] = {
 """Topic predicates whose subject may also be the organisation or person that acts."""
 _ANNOUNCED = frozenset({"USES", "STOPPED_USING"})
 _FIRST_PERSON = ("actor", "possessive")
+_DIARY = re.compile(r"(?:first|last)\s(?:day|week|shift)\b", re.I)
+"""A match opening on "First day as …", "Last day at …" (its pattern anchors it at a clause's start): a
+subjectless first person, the writer's own day."""
 _MADE_BY = re.compile(r"(?:做|写|开发|搭|设计|负责)的")
 """After a person: what they made (雷鸣做的推荐模型上线了), whose state it is, not theirs."""
 _THEIR_THING = re.compile(r"\w['’]s(?: [\w-]+){1,3} (?:is |was |has been |got )?$")
@@ -151,7 +154,11 @@ def subject_of(
     if pattern.subject == "addressee":
         return (speaker.addressee, 0.9) if speaker.addressee else None
     if pattern.subject == "speaker":  # a first person in the sentence, or the match's own (交给我)
-        first = "我" in match.group() or any(c.kind in _FIRST_PERSON for c in reading.candidates)
+        first = (
+            "我" in match.group()
+            or any(c.kind in _FIRST_PERSON for c in reading.candidates)
+            or _DIARY.match(match.group()) is not None
+        )
         return (speaker.actor, 0.9) if first and speaker.actor else None
     if pattern.subject == "topic":
         if predicate == "STATUS" and _A_THING_OF_ITS_OWN.search(reading.text, 0, cue):
