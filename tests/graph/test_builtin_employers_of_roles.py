@@ -135,3 +135,24 @@ def test_a_successor_holds_the_role_not_the_one_replaced(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set, unwanted: set
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)
+
+
+ZH_EMPLOYERS: list[Case] = [
+    # 去X做<a field of work>: a job (not 去X做汇报, an errand)
+    ("下个月我去美团做产品。", "钱勇", {("钱勇", "WORKS_AT", "美团")}, set()),
+    ("明天我去华为做汇报。", "钱勇", set(), {("钱勇", "WORKS_AT", "华为")}),
+    # A CRM note's bracket after a name: the employer, with or without the role; not a former one
+    ("客户孙波（远山物流 采购）来电，说要加单。", "钱勇", {("孙波", "WORKS_AT", "远山物流")}, set()),
+    ("新同事李然（原京东）下周入职。", "钱勇", set(), {("李然", "WORKS_AT", "京东")}),
+    # Firms the list lacked
+    ("我表哥在小米上班，天天加班。", "钱勇", {("钱勇的表哥", "WORKS_AT", "小米")}, set()),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "actor", "wanted", "unwanted"), ZH_EMPLOYERS, ids=[c[0][:20] for c in ZH_EMPLOYERS]
+)
+def test_a_chinese_job_said_by_its_field_or_a_bracket(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set, unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)

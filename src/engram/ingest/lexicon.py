@@ -53,7 +53,8 @@ _ORGS = _words(
     "浙江大学 复旦大学 顺丰 蔚来 小鹏汽车 理想汽车 海尔 格力 中兴 招商银行 建设银行 "
     "农业银行 交通银行 中国平安 万科 新东方 好未来 快手 携程 科大讯飞 大疆 宁德时代 "
     "中石化 中石油 国家电网 德勤 普华永道 安永 毕马威 中信证券 中金公司 微软 谷歌 "
-    "亚马逊 特斯拉 三星 米哈游 海康威视 商汤 金杜 欧派 唯品会 苏宁 链家"
+    "亚马逊 特斯拉 三星 米哈游 海康威视 商汤 金杜 欧派 唯品会 苏宁 链家 小米 荣耀 中国移动 中国电信 中国联通 "
+    "蚂蚁集团 饿了么 哔哩哔哩 知乎 贝壳 海信 vivo OPPO 中芯国际 麦肯锡 埃森哲 星巴克"
 )
 _PRODUCTS = _words(
     "iPhone iPad MacBook Android Windows Slack Notion Zoom Excel PowerPoint Jira Confluence Trello Asana "

@@ -55,6 +55,11 @@ _FROM_DAY = (
 """A day a role is taken from, between the name and 任 (王建国15号起任华东区销售总监)."""
 _NOT_A_TIME = r"(?!昨天|今天|明天|前天|后天|最近|现在|刚才|刚刚|上周|下周|这周|本周|每天|一直|已经|今年|去年)"
 """Where a pet's name would begin, a time (我家的猫昨天做了绝育手术): no name."""
+_JOB_FIELD = (
+    r"(?:数据分析|开发|设计|销售|运营|产品|算法|研发|市场|财务|HR|人事|行政|测试|前端|后端|技术|咨询|会计|审计|法务|"
+    r"客服|采购)"
+)
+"""A field of work after 做 or in a bracket (去字节做数据分析, 易欣（凌云软件 采购）): a job, not an errand."""
 SAYS = r"(?=[说讲表提告，。也都在是]|要求|希望|确认|答应|同意|回复|建议|催)"
 """After a person named by their organisation or role: what they go on to say or ask."""
 
@@ -194,8 +199,13 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 在一家做跨境电商的小公司当财务经理: an employer described, not named
     zh("WORKS_AT", rf"(?:在|去|到)(?P<obj>一家[^{ZH_STOP}]{{2,15}}?(?:公司|企业|工厂|单位|机构|门店|医院|学校))"
        r"(?:当|做|任|上班|工作|实习)", 0.75, kind="value", trigger="一家"),
-    zh("WORKS_AT", rf"(?:去|到)\s?(?P<obj>[^{ZH_STOP}]{{1,15}}?)\s?(?:工作|上班|任职|实习|就职|报到|当(?={ZH_ROLE}))",
-       trigger="工作|上班|任职|实习|就职|报到|当", require_mention=True, object_type="organisation"),
+    zh("WORKS_AT", rf"(?:去|到)\s?(?P<obj>[^{ZH_STOP}]{{1,15}}?)\s?(?:工作|上班|任职|实习|就职|报到|当(?={ZH_ROLE})|"
+       rf"做(?={_JOB_FIELD}))", trigger="工作|上班|任职|实习|就职|报到|当|做", require_mention=True,
+       object_type="organisation"),  # 接下来去字节做数据分析: a job's field (not 去华为做汇报)
+    # 易欣（凌云软件 采购）: a CRM note's bracket after a name says where the person works (not 张一鸣（原美团）)
+    zh("WORKS_AT", rf"(?P<subj>[\u4e00-\u9fff]{{2,3}}?)[（(](?![原前])(?P<obj>[\u4e00-\u9fffA-Za-z0-9]{{2,12}}?)"
+       rf"(?:\s?(?:{ZH_ROLE}|{_JOB_FIELD}))?[)）]", 0.75, subject="group", subject_type="person", named_subject=True,
+       require_mention=True, strict=True, object_type="organisation", introduces=True, trigger="（|("),
     zh("WORKS_AT", r"在(?P<obj>银行|医院|学校|政府|律所|事务所|超市|餐厅|酒店|工厂|国企|外企|央企|大厂|报社|电视台|"
        r"幼儿园|大学|中学|小学|研究所|设计院|警局|派出所|法院)(?:工作|上班|任职|当)", 0.8, kind="value",
        trigger="工作|上班|任职|当"),
