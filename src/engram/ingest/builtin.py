@@ -493,7 +493,7 @@ class BuiltinExtractor:
                 elif invalid_at and not valid_at and _switched(predicate, match.group()):
                     valid_at, invalid_at = invalid_at, None  # "moves to GitHub Actions by end of October"
             if (
-                item_predicate == "VISITED"
+                item_predicate in _PLANNED_AHEAD
                 and message.at
                 and valid_at
                 and valid_at > message.at
@@ -501,7 +501,8 @@ class BuiltinExtractor:
                     valid_at.date() == message.at.date() and is_past(sentence[clause[0] : clause[1]], lang)
                 )
             ):  # 今天下午拜访了…, said in the morning: done already
-                item_predicate = "PLANS_TO_VISIT"  # 下个月要去澳洲读研: a visit dated ahead is still to come
+                # 下个月要去澳洲读研, "I'm running a half marathon in October": dated ahead, still to come
+                item_predicate = _PLANNED_AHEAD[item_predicate]
             # 回老家厦门: the hometown is also where the verb goes; an objectless stop claims no words
             # ("Dad finally retired": retired is also his status)
             hometown = (predicate == "COMES_FROM" and match.group().startswith("老家")) or (
@@ -575,6 +576,7 @@ _EN_OPENS_ON_SOMEONE = re.compile(
 _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 """A sentence opening on someone cheered or welcomed: the sentences after it are about them."""
 _COLONS = ("：", ":")
+_PLANNED_AHEAD = {"VISITED": "PLANS_TO_VISIT", "ATTENDED": "PLANS_TO"}
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""

@@ -9,7 +9,7 @@ import re
 from datetime import datetime
 
 from engram.ingest.clauses import Lang, shared_head, split_objects, trim_object
-from engram.ingest.frames import EN_ROLE_RX, ZH_MOVED_TO, Pattern
+from engram.ingest.frames import EN_EVENT, EN_ROLE_RX, ZH_MOVED_TO, Pattern
 from engram.ingest.mentions import Mention, overlaps
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
@@ -27,6 +27,8 @@ _PERSON_PRONOUNS = frozenset({"他", "她", "him", "her"})
 _STRICT_PLACES = frozenset({"LIVES_IN", "MOVED_FROM", "COMES_FROM"})
 _TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
 _VERB_PHRASES = frozenset({"PLANS_TO", "GOAL", "WORKS_ON"})
+_AN_EVENT = re.compile(EN_EVENT, re.I)
+_PLANNED_VERB = re.compile(r"\bto\s[a-z]+\s(?:a|an|the|my|our)\s$", re.I)
 ANTECEDENT = frozenset({"LIKES", "USES", "PREFERS", "INTERESTED_IN", "LIVES_IN", "WORKS_AT"})
 """Predicates whose object a later elliptical statement refers back to (现在特别讨厌: the earlier liking)."""
 _SIGHTSEEING = re.compile(
@@ -229,9 +231,12 @@ def _object(
         if pattern.require_mention or (kind == "entity" and wanted in _NAMED_TYPES):
             return None
     if _too_long(text, reading.lang) or (
-        predicate in _VERB_PHRASES and reading.lang == "en" and " " not in text
-    ):
-        return None  # too long to be a value, or a verb alone ("countries I want to visit")
+        predicate in _VERB_PHRASES
+        and reading.lang == "en"
+        and " " not in text
+        and not (_AN_EVENT.fullmatch(text) and not _PLANNED_VERB.search(reading.text, 0, span[0]))
+    ):  # too long to be a value, or a verb alone ("countries I want to visit"); "going to a wedding" plans
+        return None  # the event, "planning to run a marathon" what is done there (read whole elsewhere)
     if (
         mention is not None
         and mention.type not in ("role", "thing")

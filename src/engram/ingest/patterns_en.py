@@ -384,7 +384,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>(?:[\w+'’-]+\s){{0,4}}?{EN_EVENT})\b{_FUTURE}", 0.75, kind="value",
        trigger="got|have"),
     en("ATTENDED", rf"\b(?:went|go|going|been|attended|attend|attending|took part in|participated in|competed in|"
-       rf"compete in|ran|run|did|won|lost|failed|passed|finished|completed|hosted|organi[sz]ed|headed)"
+       rf"compete in|ran|run|running|did|won|lost|failed|passed|finished|completed|hosted|organi[sz]ed|headed)"
        rf"\s(?:to\s|in\s|at\s|out\s(?:to\s)?)?(?:a|an|the|my|our|this|that|another|some|one of the|a few|"
        rf"two|three|several)\s(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.8, kind="value", future="PLANS_TO",
        trigger="went|go|been|attend|took part|participated|compet|ran|run|did|won|lost|failed|passed|"
@@ -465,6 +465,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="want|wanna|would like|'d like|hope|aim|determined"),
     en("GOAL", rf"\b(?:hoping|aiming|aim|aims)\sto\s{_NOT_PLANNED}{EN_OBJ}", 0.75, kind="value",
        trigger="hoping|aiming|aim to|aims to"),  # an aspiration ("hoping to get into local politics")
+    # "Signed up for the Bath half marathon", "Training for the Paris 10k", "Planning a road trip": an event
+    # still to come
+    # (not a class signed up for, which is studying; nor a sales meeting booked; "a trip to Lisbon" is a visit)
+    en("PLANS_TO", rf"\b(?:(?:signed|signing) up for|registered for|entered|(?:in )?training for|booked|booking|"
+       rf"planning)\s(?:a|an|the|my|our|another)\s(?!{_MODIFIERS}(?:class|course|lesson|workshop|meeting|call|"
+       rf"session|demo)s?\b)(?P<obj>{_MODIFIERS}{EN_EVENT})\b(?!\s(?:to|there)\b)", 0.75, kind="value",
+       trigger="signed up|signing up|registered|entered|training for|booked|booking|planning"),
     en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|decided|"
        rf"preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
        rf"{_NOT_PLANNED}{EN_OBJ}", 0.75, kind="value",

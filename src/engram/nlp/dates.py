@@ -139,14 +139,20 @@ def resolve_dates(text: str, reference: datetime | None) -> DateSpan | None:
 
 
 _FUTURE_CUE = re.compile(
-    r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|planning (?:a|our|my) (?:trip|visit|vacation|holiday)|"
+    r"\b(?:will|'ll|going to|gonna|plan(?:s|ning)? to|"
+    r"planning (?:a|our|my) (?:[\w-]+ )?(?:trip|visit|vacation|holiday)|"
     r"booked (?:a |our |my )?(?:trip|flights?|tickets?)|intends? to|about to|"
+    # an event one trains or signs up for: "training for the Paris 10k on Oct 13", "signed up for … in March"
+    # ("up for": only 40 characters before the date are read, "signed" may be cut off)
+    r"(?:in )?training for|(?:up|registered) for (?:a|an|the|my) (?:[\w-]+ ){0,3}?"
+    r"(?:race|marathon|half|10k|5k|triathlon|exam|test|tournament|competition|trip)|"
+    r"(?:'m|am|'re|are|'s|is) (?:running|racing|competing)|"
     r"(?:is|are) (?:set|scheduled|due) to|expects? to|hop(?:e|es|ing) to|"
     r"(?:'m|am|'re|are|'s|is) (?:starting|joining|leaving|moving|relocating|retiring|heading|flying|"
     r"switching|migrating|graduating|getting married|opening|launching)|"
     r"(?:starting|beginning) (?:in|on|from)|effective|(?<!was )(?<!were )going (?:on|back|away|home|abroad)|"
     # a note's bare progressive: "moving to the Berlin office in September"
-    r"(?:^|(?<=[.!?]\s))(?:moving|relocating|joining|leaving|heading|flying|switching)|"
+    r"(?:^|(?<=[.!?]\s))(?:moving|relocating|joining|leaving|heading|flying|switching|running|racing)|"
     # a scheduled event in the present simple: "Kim joins us on Monday", "she starts in June"
     r"(?:joins|starts|begins|arrives|lands|flies|returns|launches|moves in|moves out|goes live)|"
     r"last (?:day|shift)(?: (?:at|with) [\w&'’. -]{1,40}?)? (?:is|will be))\b|"
