@@ -33,6 +33,14 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
         },
         set(),
     ),
+    # an order said by its verb holds its count; a unit price "each" stays the product's list price (rule 8)
+    (
+        "Corvel Foods ordered 40 licences of Stockwise Pro at $1,200 each.",
+        "Ann",
+        {("Corvel Foods order", "QUANTITY", 40), ("Stockwise Pro", "PRICE", 1200)},
+        {("Corvel Foods order", "PRICE", 1200)},
+    ),
+    ("We ordered 40 chairs from Ikea at $90 each.", "Ann", set(), {("Ikea order", "QUANTITY", 40)}),
     # no deal said: the organisation's own budget stays the organisation's
     ("华信证券今年的安全预算是80万。", "王芳", {("华信证券", "BUDGET", 800000)}, set()),
     # a value denied is no fact; its correction in the same breath is

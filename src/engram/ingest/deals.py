@@ -31,13 +31,20 @@ EN_DEAL_NOUN = re.compile(
 
 _EN_RENEWED = re.compile(r"\brenewed\b(?=[^.;!?]*\d)", re.I)
 """A renewal said by its verb, with a figure after it in the sentence."""
+_EN_ORDERED = re.compile(r"(?<!\bwe )(?<!\bI )\b(?:ordered|purchased)\b(?=[^.;!?]*\d)", re.I)
+"""An order said by its verb, with a figure after it ("Ferro Steel ordered 250 seats"; not ours): its count
+and dates are the order's, a unit price stays the product's (bench/data/extraction_set.md, rule 8)."""
 
 
 def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None) -> Mention | None:
     """Return the deal ``reading`` says by its kind for a ``predicate`` fact at offset ``cue``, named
     after ``owner`` (or the sentence's organisation nearest the words), added to the sentence's
     mentions; None when the sentence says no deal or names no organisation whose it is."""
-    return deal_said_by_kind(reading, owner) if predicate in DEAL_FACTS else None
+    if predicate not in DEAL_FACTS:
+        return None
+    if predicate == "PRICE" and (found := _kind_words(reading)) and _EN_ORDERED.match(reading.text, found[0]):
+        return None  # "Globex ordered 40 licences of Nimbus Pro at $1,200 each": the product's list price
+    return deal_said_by_kind(reading, owner)
 
 
 def deal_said_by_kind(reading: Sentence, owner: Mention | None) -> Mention | None:
@@ -91,6 +98,8 @@ def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
             found.append((match.start(), match.end(), phrase, [phrase, phrase.split()[-1].lower()]))
         if not found and (renewed := _EN_RENEWED.search(text)):  # "Datadog renewed at $118k": its renewal's
             found.append((renewed.start(), renewed.end(), "renewal", ["renewal"]))
+        elif not found and (ordered := _EN_ORDERED.search(text)):
+            found.append((ordered.start(), ordered.end(), "order", ["order"]))
     else:
         for match in ZH_DEAL_NOUN.finditer(text):
             noun = "订单" if match.group() == "单" else match.group()
