@@ -1,5 +1,6 @@
 """Who holds a role of an organisation works there; a writer's first day in a role; years at a firm; who
-succeeds whom in a role (sentences written for these tests, in the shapes fresh readers listed as missed)."""
+succeeds whom in a role; a role in a town and a move "with me" say where one lives (sentences written for
+these tests, in the shapes fresh readers listed as missed)."""
 
 from __future__ import annotations
 
@@ -153,6 +154,34 @@ ZH_EMPLOYERS: list[Case] = [
     ("text", "actor", "wanted", "unwanted"), ZH_EMPLOYERS, ids=[c[0][:20] for c in ZH_EMPLOYERS]
 )
 def test_a_chinese_job_said_by_its_field_or_a_bracket(
+    extractor: BuiltinExtractor, text: str, actor: str, wanted: set, unwanted: set
+) -> None:
+    reads(extractor, text, actor, wanted, unwanted)
+
+
+HOMES: list[Case] = [
+    # One works, so lives, in the town a role is said in; a firm is no town.
+    ("My brother Tariq is a paramedic in Glasgow.", "Ann", {("Tariq", "LIVES_IN", "Glasgow")}, set()),
+    ("He's a consultant in Accenture.", "Ann", set(), {("Ann", "LIVES_IN", "Accenture")}),
+    # Whoever moves somewhere "with me" moves the writer too; "with us" after a town keeps the town.
+    (
+        "My girlfriend Lena is moving to Porto with me in May!",
+        "Ann",
+        {("Lena", "LIVES_IN", "Porto"), ("Ann", "LIVES_IN", "Porto")},
+        set(),
+    ),
+    (
+        "Sara moved to Leeds with her kids.",
+        "Ann",
+        {("Sara", "LIVES_IN", "Leeds")},
+        {("Ann", "LIVES_IN", "Leeds")},
+    ),
+    ("We're no longer using Zendesk as of today.", "Ann", {("Ann", "STOPPED_USING", "Zendesk")}, set()),
+]
+
+
+@pytest.mark.parametrize(("text", "actor", "wanted", "unwanted"), HOMES, ids=[c[0][:40] for c in HOMES])
+def test_a_role_in_a_town_and_a_move_with_the_writer_say_where_one_lives(
     extractor: BuiltinExtractor, text: str, actor: str, wanted: set, unwanted: set
 ) -> None:
     reads(extractor, text, actor, wanted, unwanted)

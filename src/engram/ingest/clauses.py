@@ -189,8 +189,12 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
         return ""  # "making it a better place": what is made was said elsewhere
     if lang == "en":
         text = _EN_TIME_CUT.sub("", _EN_CLAUSE_CUT.sub("", text))
-        if _EN_DANGLING.search(" " + text.rstrip(" !?.,")) and len(text.split()) <= 3:
-            return ""  # "watching it", "tell you"
+        if (
+            _EN_DANGLING.search(" " + text.rstrip(" !?.,"))
+            and len(text.split()) <= 3
+            and not text[:1].isupper()
+        ):
+            return ""  # "watching it", "tell you" (not "Leeds with us": a name, then with whom)
         text = _EN_VERB_CUT.sub("", text)
         text = _EN_LEAD.sub("", text.strip(" -'\"“”"))
         first = text.split(" ", 1)[0].lower()

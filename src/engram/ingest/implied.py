@@ -1,8 +1,9 @@
 """Facts a message implies once all its sentences are read: how each relative the speaker named is
 related to them, where a customer's contact (or someone given a role there, or reporting to someone
 there) works, whom a leaving said without its employer leaves, where they went next, and that such
-a leaving is also the person's status, that a customer complaining about a product uses it, and that
-who stopped using one tool "from A to B" (从A换到B) uses B.
+a leaving is also the person's status, that a customer complaining about a product uses it, that
+who stopped using one tool "from A to B" (从A换到B) uses B, and that the writer moves where someone
+moves "with me".
 
 Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
 patterns of every sentence have run (``engram.ingest.builtin``).
@@ -61,6 +62,24 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _switched_to(message)
     _tools_are_no_homes(message)
     _pet_named_after(message, text)
+    _moving_with_the_writer(message)
+
+
+_WITH_THE_WRITER = re.compile(r"\s(?:with me|with us)\b", re.I)
+
+
+def _moving_with_the_writer(message: Message) -> None:
+    """ "My boyfriend Rui is moving to Lisbon with me": whoever moves somewhere with the writer, the writer
+    moves there too (stated), unless the message says where the writer lives already."""
+    actor = message.speaker.actor
+    if not actor or message.states(actor, "LIVES_IN"):
+        return
+    for fact in list(message.facts.values()):
+        if fact.predicate != "LIVES_IN" or fact.subject == actor or not fact.object or not fact.fact:
+            continue
+        at = fact.fact.find(fact.object)
+        if at >= 0 and _WITH_THE_WRITER.match(fact.fact, at + len(fact.object)):
+            message.add_fact(fact.model_copy(update={"subject": actor}))
 
 
 def _pet_named_after(message: Message, text: str) -> None:

@@ -186,6 +186,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "Based in Leicester", "I'm based out of Austin": where one lives and works from
     en("LIVES_IN", rf"(?:^|(?<=[.!;]\s)|\b(?:I'm|I am|we're|we are|is|are)\s(?:now\s|currently\s)?)based (?:in|out of) {EN_OBJ}", 0.75,
        require_mention=True, object_type="place", trigger="based"),
+    # "my sister Deepa is a dentist in Chennai", "she's a nurse in Toronto": one works, so lives, in a town
+    en("LIVES_IN", rf"\b(?:is|'s|am|'m|are|'re)\s(?:now\s)?(?:a|an)\s(?:[a-z][\w-]*\s){{0,2}}?{EN_ROLE}\sin\s"
+       rf"(?=(?-i:[A-Z])){EN_OBJ}(?![\w'’-]*\s(?:for|on|at)\s(?:a|an|the)\b)", 0.7, require_mention=True, strict=True,
+       object_type="place", trigger="in"),
     # "Moved out of Brooklyn last month, we're in Jersey City now": settled, not a trip
     en("LIVES_IN", rf"\b(?:we're|we are|I'm|I am) (?:now |finally |officially )?in {EN_OBJ}(?=,?\s(?:now|for good)\b)", 0.75,
        require_mention=True, object_type="place", trigger="we're|we are|i'm|i am"),
