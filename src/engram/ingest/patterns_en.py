@@ -550,6 +550,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "diagnosed with type 2 diabetes last week": a condition as news, dated by its words
     en("STATUS", r"\bdiagnosed with (?:a |an )?(?P<obj>[a-z0-9][a-z0-9' -]{2,40}?)(?=\s*(?:[.!,;(]|$)|\s(?:last|this|yesterday|"
        r"today|on|in|after|and|but|so)\b)", 0.8, kind="value", supposable=True, trigger="diagnosed"),
+    # "I've had type 1 diabetes since I was 8", "my mum has asthma": a chronic condition had
+    en("STATUS", r"\b(?:I|I've|I have|he|she|he's|she's|has|have|had)\s(?:had\s|got\s)?(?P<obj>(?:type [12] )?diabetes|"
+       r"asthma|celiac disease|coeliac disease|high blood pressure|hypertension|anemia|anaemia|epilepsy|arthritis|"
+       r"migraines|ADHD|crohn['’]s(?: disease)?|long covid|gout)\b", 0.75, kind="value", supposable=True,
+       trigger="diabetes|asthma|celiac|coeliac|blood pressure|hypertension|anemia|anaemia|epilepsy|arthritis|"
+               "migraines|adhd|crohn|long covid|gout"),
     # "Dad had knee surgery yesterday", "my sister had a baby girl": life events as news
     # "just got engaged to her boyfriend Raul": the partner named after their kind
     en("PARTNER_OF", rf"\bengaged to (?:her|his|my|their) (?:boyfriend|girlfriend|partner|fiancée?) {EN_NAME}", 0.85,

@@ -37,6 +37,12 @@ _WHEN = r"明晚|今晚|明天|今天|后天|(?:下|本|这)?周[一二三四五
 _BAR = r"(?:\s*[｜|]\s*|\s+)"
 """Between a signature's parts: spaces or a bar."""
 
+_ZH_ILLNESS = (
+    "高血压|糖尿病|贫血|高血脂|脂肪肝|甲亢|甲减|哮喘|过敏性鼻炎|痛风|颈椎病|腰椎间盘突出|腰间盘突出|抑郁症|焦虑症|"
+    "胃炎|胃溃疡|心脏病|冠心病|肾结石|胆结石|关节炎|湿疹|偏头痛|高血糖|血糖高|血压高"
+)
+"""Chronic conditions one is found to have or has (a state of health, STATUS)."""
+
 ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # ── money, dates and deals ───────────────────────────────────────────────────────────
     zh("BUDGET", rf"预算[^。！？；]{{0,10}}?{ZH_AMOUNT}", subject="topic", kind="amount", trigger="预算"),
@@ -153,6 +159,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # 我老婆怀孕了, 我妈住院了: a state of health said as news
     zh("STATUS", r"(?<!没)(?<!不)(?<!想)(?<!要)(?P<obj>怀孕|怀上|住院|出院|骨折)了", 0.8, kind="value", supposable=True,
        introduces=True, trigger="怀孕|怀上|住院|出院|骨折"),  # dated by its own words, not 预产期明年3月 after it
+    # 我妈最近查出高血压, 我妈有糖尿病: a chronic condition found or had (not 家族有高血压史)
+    zh("STATUS", rf"(?<!没)(?<!不)(?:查出来?了?|确诊了?|得了|患有|患了|有)(?P<obj>{_ZH_ILLNESS})(?!史)", 0.8, kind="value",
+       supposable=True, trigger=_ZH_ILLNESS),
 
     zh("STATUS", r"(?<!不)(?<!没)(?<!想)(?<!快)(?<!快要)(?<!要)(?<!马上)(?<!即将)(?<!准备)(?P<obj>退休)(?![金工费年龄])", 0.8, kind="value", trigger="退休", supposable=True),
     zh("STATUS", rf"状态(?:是|为|变成了?|改成了?|更新为){ZH_OBJ}", 0.8, subject="topic", kind="value", trigger="状态"),
