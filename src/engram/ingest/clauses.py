@@ -118,6 +118,7 @@ _EN_VERB_CUT = re.compile(
     r"you|I'm|I've|I'd|makes?|made|helps?|brings?|gets?|keeps?)\b.*$",
     re.I,
 )
+_EN_DANGLING_AND = re.compile(r"\s+(?:and|or|but|so)$", re.I)
 _EN_PREP_CUT = re.compile(
     r"\s(?:with|for|on|at|in|to|from|by|during|after|before|as|like|about|of|into|over|rather than|instead "
     r"of)\b.*$",
@@ -195,7 +196,7 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
             and not text[:1].isupper()
         ):
             return ""  # "watching it", "tell you" (not "Leeds with us": a name, then with whom)
-        text = _EN_VERB_CUT.sub("", text)
+        text = _EN_DANGLING_AND.sub("", _EN_VERB_CUT.sub("", text))  # "Opera PMS and (are unhappy…)"
         text = _EN_LEAD.sub("", text.strip(" -'\"“”"))
         first = text.split(" ", 1)[0].lower()
         if not (verb_phrase if verb_phrase is not None else first.endswith("ing") and len(first) > 4):

@@ -51,9 +51,9 @@ _ADV += r"genuinely |definitely |do |does |did |always |especially |particularly
 _NOT_PLANNED = (
     r"(?!it\b|that\b|this\b|you\b|what\b|how\b|about\b|a lot\b|see\b|hear\b|be\b|have\b|get it\b|"
     r"check\b|catch up\b|chat\b|talk\b|hang out\b|meet you\b|tell\b|share\b|show\b|think\b|try\b|"
-    r"learn more\b|find out\b|know\b|read\b|watch it\b)"
+    r"learn more\b|find out\b|know\b|read\b|watch it\b|work hard\b|do (?:my|our) best\b|give it (?:my|our) all\b)"
 )
-"""What a plan or goal is not: chatting, seeing you, pronouns."""
+"""What a plan or goal is not: chatting, seeing you, pronouns, trying hard."""
 _NOT_LIKED = (
     r"(?!to\b|it\b|that\b|this\b|you\b|your\b|them\b|him\b|her\b|how\b|the way\b|when\b|what\b|seeing\b|hearing\b|"
     r"being\b|having\b|their\b|his\b|its\b|the idea\b|the fact\b|the sound\b|the thought\b|the look\b|the vibe\b|those\b|these\b|"
