@@ -405,11 +405,12 @@ def never_began(sentence: str, lang: Lang) -> bool:
 
 _EN_FUTURE = re.compile(
     r"\b(?:will|'ll|gonna|going to|planning|plan to|plans to|want to|wanna|hope to|hoping to|intend|"
+    r"signed up to|signing up to|registered to|"
     r"thinking (?:about|of)|considering|about to|can't wait to|looking forward to|next (?:week|month|year|"
     r"weekend|summer|spring|fall|winter)|tomorrow|soon|upcoming|coming up)\b",
     re.I,
 )
-_ZH_FUTURE = re.compile(r"打算|计划|准备|想要|将要|将会|下周|下个月|明年|明天|后天|即将|马上|要去")
+_ZH_FUTURE = re.compile(r"打算|计划|准备|想要|将要|将会|下周|下个月|明年|明天|后天|即将|马上|要去|要回")
 
 
 def is_future(text: str, lang: Lang) -> bool:

@@ -5,8 +5,9 @@ replaced (项目经理从孙琦换成了王海涛), a role held before (阿里�
 or left (市场部经理陈凯已于3月31日离职); a unit before its employer ("VP of Digital Channels at Orchid
 Hotels"), a team ("at the Platform team"), a territory ("Customer Success Manager for Benelux"), outside
 counsel, a shop bought from or a place set (在凯麦食品的天猫店买的) is no employer; an attendees list, an
-apposition naming someone else, where one came from (从…跳槽过来的) and an activity (做了产品演示) hold no
-role of the one named. Called by ``engram.ingest.refusals.refused`` for WORKS_AT and HAS_ROLE.
+apposition naming someone else, where one came from (从…跳槽过来的), an activity (做了产品演示) and a duty
+owned ("owner of the Maplewood tickets") hold no role of the one named. Called by
+``engram.ingest.refusals.refused`` for WORKS_AT and HAS_ROLE.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ _ZH_LEAVES = re.compile(
 held no more; not one to be left (财务总监林海12月底退休)."""
 _ZH_REPLACED = re.compile(r"(?:已经?)?换成了?")
 """Right after a role's holder: another took it (项目经理从孙琦换成了王海涛, IT总监刘建已经换成了新人张扬)."""
+_ZH_REPLACED_HOLDER = re.compile(r"[^，。；的]{0,12}?从[\u4e00-\u9fff]{2,3}(?:已经?)?换成")
+"""A match that names the one replaced in a role of ours (金桥集团项目经理从何冰换成了吴迪: the account's, not
+锐捷教育的项目经理从孙琦…, who still works there)."""
 _OUTSIDE = re.compile(
     r"\b(?:outside|external|independent)\s(?:[\w-]+\s)?(?:counsel|auditors?|consultants?|advis[eo]rs?|contractors?)\b",
     re.I,
@@ -71,6 +75,14 @@ _REGION = re.compile(
 region or a country after "for" (not any town's name: "a pilot for Delta"), no employer."""
 _CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
 """是CEO拍板的: who did it (a cleft sentence), nobody's role."""
+_OWNER_OF_A_DUTY = re.compile(
+    r"\b(?:owner|DRI)\sof\s(?:the\s)?(?:(?-i:[a-z])[\w/&-]*\s){0,3}(?:module|feature|process|queue|backlog|roadmap|"
+    r"pipeline|workstream|migration|integration|rollout)\b|\b(?:owner|DRI)\sof\s[^.;!?]{1,40}?\b(?:tickets|accounts?|"
+    r"renewals?|queue|escalations)\b",
+    re.I,
+)
+"""One who owns a duty ("the owner of the tax/invoicing module", "owner of Maplewood and Tallis tickets"): no
+role of a firm, nor a job at the customer named."""
 _A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
 A_TEAM = re.compile(
     r"(?:the\s|our\s|their\s)?(?-i:[A-Z][\w&-]*)(?:\s(?-i:[A-Z][\w&-]*)){0,2}\s"
@@ -115,9 +127,10 @@ def not_held(
     came_from = predicate == "WORKS_AT" and _CAME_FROM.search(
         sentence, max(0, match.start() - 1), match.end()
     )
-    left = predicate == "HAS_ROLE" and (
-        _ZH_LEAVES.search(sentence, match.end(), clause[1]) or _ZH_REPLACED.match(sentence, match.end())
-    )
+    left = (predicate == "HAS_ROLE" and _ZH_LEAVES.search(sentence, match.end(), clause[1])) or (
+        _ZH_REPLACED.match(sentence, match.end())
+        or _ZH_REPLACED_HOLDER.match(sentence, match.start(), clause[1])
+    )  # 金桥集团项目经理从何冰换成了吴迪: neither the role nor the firm is 何冰's
     said_is = predicate == "HAS_ROLE" and match.group().startswith("是")
     cleft = said_is and _CLEFT.match(sentence, match.end("obj"))  # 是CEO拍板的
     former = FORMER.search(match.group()) or before
@@ -133,10 +146,20 @@ def not_held(
     shop = predicate == "WORKS_AT" and (
         _BOUGHT_AT.search(sentence, obj_start, match.end()) or _PLACE_SET.search(sentence, 0, match.start())
     )  # 在凯麦食品的天猫店买的, 地点定在莫干山
+    duty = _OWNER_OF_A_DUTY.search(sentence, max(0, match.start() - 12), clause[1])  # "owner of … tickets"
     listed = ", " in match.group() and _A_LIST.search(
         sentence, 0, match.start()
     )  # "Attendees: me, Bruno, their"
     held_by_another = sought or succeeded or appositive or came_from or cleft or left or listed
     return bool(
-        held_by_another or unit or former or outside or team or shop or not_employer or activity or gone
+        held_by_another
+        or unit
+        or former
+        or outside
+        or team
+        or shop
+        or not_employer
+        or activity
+        or gone
+        or duty
     )

@@ -32,6 +32,11 @@ _PIECE = re.compile(
 other side said as such (对方技术, 我方), a figure's hedge ("expansion approx"), a measure alone
 (一杯都不喝了, 基本不喝了), who said it (原来说的500把, 行政说今年), a character of a word (订了位子), a move
 (调去总部), a note's date (跟进 8/5：…)."""
+_TIME_ZONE = re.compile(
+    r"(?-i:(?:CET|CEST|EET|EEST|WET|WEST|GMT|UTC|BST|IST|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AEST|AEDT|JST|KST|SGT|HKT)"
+    r"(?:[+-]\d{1,2})?)"
+)
+"""A time zone's abbreviation (CET, PST, GMT+8): when, never who or what."""
 _WAITED_FOR = re.compile(r"^等[^，。]{1,12}(?:完|结束|以后|之后)$")
 _A_CLASS = re.compile(r"(?<!值)(?:[^\s]{1,4}班|课程?|群)$")
 _LEARNING = re.compile(r"^学(?:做|习)?")
@@ -45,6 +50,11 @@ _OPENER = re.compile(
 renewal is SIGNED 🎉 3 yrs, 250 seats at $38/seat", "Price will be $1,150/month")."""
 _INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay|\w+ right)")
 """A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
+_ZH_NOT_THE_THING = {
+    "LIKES": re.compile(r"[吃喝玩看听]"),
+    "DISLIKES": re.compile(r"[吃喝玩看听]"),
+    "PLANS_TO": re.compile(r"材料|资料|东西|行李|文件"),
+}
 _NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
 """A noun after 使用 (使用报告, 使用情况): what is reported about use, not a tool used."""
 _TAKES_THEM = re.compile(r"(?:带|陪|给|送|请)(?:他们|她们|她|他)")
@@ -99,6 +109,8 @@ def fragment(fact: FactIn) -> bool:
     names = [fact.subject] + [n for n in (fact.object, fact.value) if isinstance(n, str)]
     if any(_PIECE.search(name) for name in names) or fact.subject.upper() in CURRENCY_CODES:
         return True
+    if any(_TIME_ZONE.fullmatch(name) for name in names):
+        return True  # "moved from Thursday to Friday 2pm CET": a clock, no town nor tool
     if _OPENER.fullmatch(fact.subject) or fact.subject in (fact.object, fact.value):
         return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
     said = fact.object if fact.object is not None else fact.value
@@ -130,6 +142,8 @@ def fragment(fact: FactIn) -> bool:
         return True
     if fact.predicate in ("USES", "STOPPED_USING") and _NO_TOOL.fullmatch(said):
         return True
+    if fact.predicate in _ZH_NOT_THE_THING and _ZH_NOT_THE_THING[fact.predicate].fullmatch(said):
+        return True  # 被她带得爱吃了: a verb alone; 签证在准备材料了: what a step needs, not a plan
     if fact.predicate == "STATUS" and said == "完成" and _PROGRESS.search(fact.fact or ""):
         return True  # 目前完成了60%: how far along, not done
     if fact.predicate in _KIN_LINKS and (

@@ -131,6 +131,11 @@ def pattern(
 # ── shared pieces ────────────────────────────────────────────────────────────────────────
 
 EN_OBJ = r"(?P<obj>[^,.!?;:()\n\"“”]{1,60})"
+EN_A_DAY = (
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+)
+"""What a meeting is moved from or to (a day, a date): no town, no project."""
 EN_NAME = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:\s(?-i:[A-Z])[\w'’-]*)?)"
 EN_NAMES = r"(?P<obj>(?-i:[A-Z])[\w'’-]*(?:(?:\s|,\s|\sand\s|,\sand\s)(?-i:[A-Z])[\w'’-]*){0,3})"
 EN_CAPS = r"(?-i:[A-Z][\w&.'’-]*(?:\s(?:&\s)?[A-Z][\w&.'’-]*){0,3})"
@@ -283,11 +288,13 @@ ZH_DATE = (
     r"中晚早明后今昨前礼拜分时刻整凌晨傍:：]){2,20})"
 )
 ZH_AMOUNT = (
-    rf"(?<![A-Za-z0-9.-])(?<!从)(?<![唯第统单万专])(?<!降了)(?<!涨了)(?<!降价)(?<!便宜了)(?<!贵了)(?<!差价)(?P<obj>(?>{AMOUNT}))"
-    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍])"
+    rf"(?<![A-Za-z0-9.-])(?<!从)(?<![唯第统单万专周])(?<!星期)(?<!礼拜)(?<!降了)(?<!涨了)(?<!降价)(?<!便宜了)(?<!贵了)"
+    rf"(?<!差价)(?P<obj>(?>{AMOUNT}))"
+    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍]|(?:个)?(?:用户|账号|席位|人))"
 )
-"""An amount: not the number of an id (KD-2406), a count of times (再过一遍), of things (23起投诉) or of
-time (续费一年, 明年一季度, 两晚), a share (10%, 一半, 85折), a date (有效期至12月31日), a word (唯一, 第一),
+"""An amount: not the number of an id (KD-2406), a count of times (再过一遍), of things (23起投诉), users or
+seats (150用户) or of time (续费一年, 明年一季度, 两晚), a weekday (下周三), a share (10%, 一半, 85折), a date
+(有效期至12月31日), a word (唯一, 第一),
 a change (降了8万, 差价100),
 the decimals of another number, or the old value of a change (预算从200万加到了260万, 从0.32元调整为0.35元:
 the new one)."""

@@ -337,6 +337,7 @@ def _contact_employers(message: Message) -> None:
         if (
             fact.predicate == "CONTACT"
             and fact.object is not None
+            and fact.object != message.speaker.actor  # "I'm the on-call contact for Brightwell": ours
             and (fact.subject, "organisation") in message.entities
             and not any(message.states(fact.object, p) for p in _EMPLOYMENT)
         ):

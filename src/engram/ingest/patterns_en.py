@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from engram.ingest.frames import (
+    EN_A_DAY,
     EN_AMOUNT,
     EN_CAPS,
     EN_CREATION,
@@ -85,7 +86,10 @@ _TEAMS = (
     r"Growth|Platform|Payments|Data|Security|QA|Research|Partnerships|Procurement)"
 )
 """Teams one moves between ("I'm moving from Customer Success to Product"): no town."""
-_NOT_A_TOOL = r"(?!(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College)\b)"
+_NOT_A_TOOL = (
+    r"(?!(?:the\s)?(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College|territory|region|"
+    r"queue|group|team|squad|division)\b)"
+)
 _NOT_OURS_MOVING = (
     r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"
     r"(?<!considering )"
@@ -165,10 +169,11 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
        rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS}(?: [\w-]+){{0,3}} (?:office|branch|"
-       rf"site|campus|HQ|headquarters|team|squad|department)\b){EN_OBJ}",
+       rf"site|campus|HQ|headquarters|team|squad|department|group|queue|territory|region|division|unit|org|pod)\b)"
+       rf"(?!{_TEAMS}\b){EN_OBJ}",
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
-    en("LIVES_IN", rf"\bmoved (?:away )?from (?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
-       object_type="place", strict=True, trigger="moved"),
+    en("LIVES_IN", rf"\bmoved (?:away )?from (?!{EN_A_DAY})(?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,
+       object_type="place", strict=True, trigger="moved"),  # not "moved from Thursday to Friday 2pm CET"
     en("LIVES_IN", rf"{_NOT_OURS_MOVING}\b(?:moving|relocating|will move|'ll move|gonna move|going to move) (?:away )?from "
        rf"(?!{_TEAMS}\b)(?:[\w,'’-]+\s){{1,4}}?to (?!{_TEAMS}\b){EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
        strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
@@ -387,7 +392,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("PLANS_TO", rf"\b(?:I've got|I have|we've got|we have|got|have)\s(?:a|an|my|our|another|this)\s"
        rf"(?P<obj>(?:[\w+'’-]+\s){{0,4}}?{EN_EVENT})\b{_FUTURE}", 0.75, kind="value",
        trigger="got|have"),
-    en("ATTENDED", rf"\b(?:went|go|going|been|attended|attend|attending|took part in|participated in|competed in|"
+    # (not one only thought of: "thinking about running the Tokyo marathon")
+    en("ATTENDED", rf"(?<!thinking about )(?<!thinking of )(?<!considering )"
+       rf"\b(?:went|go|going|been|attended|attend|attending|took part in|participated in|competed in|"
        rf"compete in|ran|run|running|did|won|lost|failed|passed|finished|completed|hosted|organi[sz]ed|headed)"
        rf"\s(?:to\s|in\s|at\s|out\s(?:to\s)?)?(?:a|an|the|my|our|this|that|another|some|one of the|a few|"
        rf"two|three|several)\s(?P<obj>{_MODIFIERS}{EN_EVENT})\b", 0.8, kind="value", future="PLANS_TO",

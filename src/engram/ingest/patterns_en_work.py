@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 
 from engram.ingest.frames import (
+    EN_A_DAY,
     EN_CAPS,
     EN_DEPARTMENT,
     EN_NAME,
@@ -277,7 +278,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"(?<!Hi )(?<!Hey )(?<!Dear )(?<!Hello )(?!(?:Hi|Hey|Dear|Hello)\s)(?<!replaced )(?<!replacing )(?<!replaces )(?<!succeeded )(?<![Mm]et )(?<![Mm]eet )(?<![Ss]aw )(?<!into )(?<!up with )(?<![Dd]ropped )(?<![Dd]ropping )(?<![Dd]rop )(?<!off )(?<!picked up )\b(?!Met\s|Saw\s)(?P<subj>{EN_PERSON_NAME}),?\s(?:(?:the|a|an|our)\s(?!former|ex-|previous|old\b)(?:[\w-]+\s){{0,5}}?)?(?:from|at|of) "
        rf"(?!{EN_DEPARTMENT}\b){_EVENT_AFTER}(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
-    en("WORKS_AT", rf"\b(?:starting|start|started|starts) (?:at|with) (?:an? (?:[\w-]+ ){{0,2}}?[\w-]+(?:, | called | named ))?+"
+    # (not a list opened after a comma: "covering our DACH accounts, starting with Brandt Maschinenbau")
+    en("WORKS_AT", rf"(?:\b(?:starting|start|started|starts) at|(?<!,\s)\b(?:starting|start|started|starts) with) "
+       rf"(?:an? (?:[\w-]+ ){{0,2}}?[\w-]+(?:, | called | named ))?+"
        rf"(?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
@@ -417,7 +420,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
     # (not "switched from Comcast to Verizon Fios": a provider or a tool changed, USES)
-    en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred) from (?:the )?(?P<prev>{EN_CAPS}(?: \w+)?) "
+    en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred) from (?:the )?(?!{EN_A_DAY})(?P<prev>{EN_CAPS}(?: \w+)?) "
        rf"to (?:the )?{EN_OBJ}", 0.85, kind="entity", object_type="project", require_mention=True,
        trigger="reassigned|moved from|transferred"),
     en("UNASSIGNED_FROM", rf"\b(?:reassigned|moved|transferred|taken off|removed) from (?:the )?{EN_OBJ}",

@@ -233,12 +233,13 @@ def add_ticket_fields(text: str, message: Message) -> None:
 
 
 _HANDLER = re.compile(
-    r"(?:负责人|处理人|跟进人)[:：]\s?|(?:分配给|指派给|升级给|转给|交给|已?派)(?:了)?(?:[\u4e00-\u9fff]{0,6}?的)?"
+    r"(?:负责人|处理人|跟进人)[:：]\s?(?:[\u4e00-\u9fff]{1,4} )?|"
+    r"(?:分配给|指派给|升级给|转给|交给|已?派(?:单给)?)(?:了)?(?:[\u4e00-\u9fff]{0,6}?的)?"
     r"(?:主管|经理|组长|工程师|同事)?|\b(?:assigned to|escalated to)\s",
     re.I,
 )
-"""Who handles a ticket or a complaint on our side (负责人：吴浩, 技术支持负责人：汪洋, 已派工程师赵磊
-现场处理, 升级给主管韩梅处理, "Assigned to Kenji")."""
+"""Who handles a ticket or a complaint on our side (负责人：吴浩, 负责人：运维 江波, 技术支持负责人：汪洋,
+已派工程师赵磊现场处理, 已派单给工程师刘师傅, 升级给主管韩梅处理, "Assigned to Kenji")."""
 _A_COMPLAINT = re.compile(rf"{_TICKET.pattern}|投诉|客诉|反馈", re.I)
 
 

@@ -179,9 +179,14 @@ def cut_name(words: Sequence[tuple[str, str]], offsets: Sequence[int]) -> list[t
 
 
 def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
-    """Return the people named after 叫 or 是 at a clause's end, or right after a role (采购经理 欧阳敏 说,
-    信息科主任周建平。) (see the module docstring) as (start, end, name, "person")."""
-    out = []
+    """Return the people named after 叫 or 是 at a clause's end, right after a role (采购经理 欧阳敏 说,
+    信息科主任周建平。) or by a doubled given name (刘思思休产假了) (see the module docstring) as (start, end,
+    name, "person")."""
+    out = [
+        (found.start(), found.end(), found.group(), "person")
+        for found in _DOUBLED.finditer(sentence)
+        if found.group()[0] in SURNAMES and found.group() not in DEFAULT_GAZETTEER
+    ]
     after_roles = (_AFTER_ROLE.match(sentence, role.end()) for role in _ROLE.finditer(sentence))
     for found in (*_NAMED.finditer(sentence), *(m for m in after_roles if m is not None)):
         group = str(found.lastgroup)  # "name" after 叫 or a role, "said" after 是
@@ -198,6 +203,10 @@ def named_person(sentence: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
+_DOUBLED = re.compile(
+    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff](?P<given>[\u4e00-\u9fff])(?P=given)(?![\u4e00-\u9fff]{0,1}[们儿])"
+)
+"""A surname and a doubled given name opening a word (刘思思, 王婷婷), which jieba cuts apart: a person."""
 _HOME = re.compile(
     r"(?:(?<=搬到)|(?<=搬到了)|(?<=搬去)|(?<=搬去了)|(?<=住在)|(?<=房子在)|(?<=，在))"
     r"(?!了)(?P<name>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；,]|$|附近|那边|这边|了)"
