@@ -104,10 +104,12 @@ def _pet_named_after(message: Message, text: str) -> None:
 
 
 _PET_THEN_NAME = re.compile(
-    rf"(?:\b(?:we|I)(?:'ve| have)?\s|^|(?<=[.!?]\s))(?:just\s|finally\s)?"
-    rf"(?:got|adopted|rescued|brought home)\s(?:a|an)\s(?:new\s)?(?:{EN_PET})\b[^.!?\n,]{{0,40}}"
-    rf"(?:[.!?]+\s+|,\s)(?:[\w-]+,\s)?"
-    rf"(?:(?:(?:she|he|it)(?:'s|\sis)\s)?(?:named|called)|(?:her|his|its)\sname(?:'s|\sis))\s(?P<name>{EN_NAME_WORD})",
+    rf"(?:\b(?:we|I)(?:'ve|'m|'re| have| am| are)?\s|^|(?<=[.!?]\s))(?:just\s|finally\s)?"
+    rf"(?:got|adopted|adopting|rescued|brought home)\s(?:a|an|the|our)\s(?:[\w-]+\s){{0,2}}?(?:{EN_PET})\b"
+    rf"(?:(?!\s(?:for|with|to)\s(?:my|our|his|her|their)\b)[^.!?\n,]){{0,40}}?(?:[.!?]+\s*|,\s|\s)"
+    rf"(?:(?!(?:for|with|to|from)\b)[\w-]+,?\s){{0,4}}?"
+    rf"(?:(?:(?:she|he|it)(?:'s|\sis)\s)?(?:named|called)(?:\s(?:him|her|it))?|(?:her|his|its)\sname(?:'s|\sis))\s"
+    rf"(?P<name>{EN_NAME_WORD}(?:\s{EN_NAME_WORD})?)",  # "named him Sir Reginald"
     re.I | re.M,
 )
 

@@ -527,8 +527,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<kind>{EN_PET}|{_BREEDS})s?(?:,|!+|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
        0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
+    # "we now have three cats", "my flatmate Jess has a snake": pets not named (no name said in the sentence
+    # nor listed after them; not "a cat allergy", "a dog-friendly flat", "a fish tank")
+    en("HAS_PET", rf"\b(?:have|has|'ve got)\s(?:now\s)?(?P<obj>(?:a|an|two|three|four|five|2|3|4|5)\s(?:[a-z-]+\s)?"
+       rf"{EN_PET}s?)\b(?!-|\s(?:allerg|friendly|food|sitter|walker|bed|toy|tank|riding|hair|person|people|lover))"
+       rf"(?![^.!?]*\b(?:named|called|name is|name's)\b|,\s(?-i:[A-Z]))", 0.75, kind="value", split=True,
+       trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
+               "lizard|gecko|bird|fish|ferret"),
     # "we have two cats, Pixel and Byte", "new cat!! his name is Dumpling": pets named after their kind
-    en("HAS_PET", rf"\b(?:we|I) (?:have|got|adopted) (?:two|three|a couple of) (?P<kind>{EN_PET})s,\s{EN_NAMES}\b", 0.8,
+    en("HAS_PET", rf"\b(?:we|I)(?:'ve)? (?:have|got|adopted) (?:two|three|a couple of) (?P<kind>{EN_PET})s,\s{EN_NAMES}\b", 0.8,
        kind="entity", object_type="animal", split=True, trigger="have|got|adopted"),
     en("HAS_PET", rf"\b(?:new|our|my) (?P<kind>{EN_PET})\b[^.?]{{0,6}}?[!.]+\s(?:his|her|its) name is\s{EN_NAMES}\b", 0.8,
        kind="entity", object_type="animal", split=True, trigger="name is"),
