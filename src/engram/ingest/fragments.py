@@ -44,7 +44,7 @@ _EN_ADVERB = re.compile(r"(?i:[a-z]+ly|altogether|anyway|again|already|too|tho|t
 _EN_REQUEST = re.compile(r"(?i:.*\b(?:don't|do not|pls|please|send recs)\b.*)")
 _OPENER = re.compile(
     r"Just|Finally|Also|Today|Yesterday|Officially|Still|Already|Now|So|SIGNED|DONE|CLOSED|LIVE|UPDATE|URGENT|FYI|"
-    r"Price|Pricing|Budget|Total|Cost|Fee"
+    r"Price|Pricing|Budget|Total|Cost|Fee|First|Second|Another|Next|Last|Additional|Extra"
 )
 """A sentence's first word, or a word shouted, read as a subject ("Just signed Orbis Freight!!!", "Brightwell
 renewal is SIGNED 🎉 3 yrs, 250 seats at $38/seat", "Price will be $1,150/month")."""
@@ -111,6 +111,8 @@ def fragment(fact: FactIn) -> bool:
         return True
     if any(_TIME_ZONE.fullmatch(name) for name in names):
         return True  # "moved from Thursday to Friday 2pm CET": a clock, no town nor tool
+    if _NATIONALITY.fullmatch(fact.subject):
+        return True  # "My wife is Brazilian, from Recife": what someone is, nobody's name
     if _OPENER.fullmatch(fact.subject) or fact.subject in (fact.object, fact.value):
         return True  # "Just signed Orbis Freight", 顺丰 STOPPED_USING 顺丰
     said = fact.object if fact.object is not None else fact.value

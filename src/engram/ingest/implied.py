@@ -332,6 +332,9 @@ def _left_status(message: Message) -> None:
             message.add_fact(fact.model_copy(update={"predicate": "STATUS", "value": status}))
 
 
+_CONTACT_FOR = re.compile(r"\bcontact for\b", re.I)
+
+
 def _contact_employers(message: Message) -> None:
     """恒泰物流的对接人换成孙丽, "our contact at Acme is Dana": a customer's contact works there
     (inferred, so a stated employer of the person outweighs it)."""
@@ -340,6 +343,7 @@ def _contact_employers(message: Message) -> None:
             fact.predicate == "CONTACT"
             and fact.object is not None
             and fact.object != message.speaker.actor  # "I'm the on-call contact for Brightwell": ours
+            and not _CONTACT_FOR.search(fact.fact or "")  # "Derek is the point of contact for both": ours
             and (fact.subject, "organisation") in message.entities
             and not any(message.states(fact.object, p) for p in _EMPLOYMENT)
         ):

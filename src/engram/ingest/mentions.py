@@ -144,6 +144,15 @@ _EN_BUDGETED = re.compile(
 """What a budget said for a thing is for ("Budget for the offsite is €25k", "budget for paid social is 22k",
 "Budget for the Berlin trade show is capped at $18,000"): a project of its own, not the writer's budget (a
 name alone, "budget for Acme", is left to the finders that know names)."""
+_EN_BUDGET_OF = re.compile(
+    r"(?<!['’]s\s)\b(?:(?i:the|this|our)\s)?(?P<name>(?!(?i:the|our|my|a|an|this|next|last|total|annual|overall|whole|"
+    r"entire|new|current|approved|his|her|their|its|same|original|initial|remaining|monthly|yearly|quarterly|"
+    r"team|company|department|project|budget)\b)(?:(?!(?i:but|and|or|so|for|of|to|in|on|with|is|was|a|an|the)\b)"
+    r"[A-Za-z0-9][\w-]*\s){0,2}(?!(?i:but|and|or|so|for|of|to|in|on|with|is|was)\b)[a-z][\w-]*)\s(?i:budget)\b"
+    rf"(?=\s(?:is\s|was\s|has\s|got\s)?{_BUDGET_VERB}|\s?[:=]|\s(?:[$€£]|\d))"
+)
+"""What a budget is for, said before it ("website redesign budget raised to $48k", "Trade fair budget
+approved: €35,000", "the Q3 paid ads budget is reduced"): a project of its own, not the writer's budget."""
 _EN_PRODUCT_KIND = (
     r"(?:locks?|sensors?|brackets?|scanners?|printers?|terminals?|tablets?|kiosks?|trackers?|cameras?|routers?|"
     r"thermostats?|chargers?|batteries|battery|headsets?|servers?|readers?|meters?|pumps?|valves?|handhelds?|"
@@ -309,7 +318,7 @@ class MentionFinder:
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "organisation"))
-        for match in _EN_BUDGETED.finditer(sentence):
+        for match in (*_EN_BUDGETED.finditer(sentence), *_EN_BUDGET_OF.finditer(sentence)):
             add(Mention(match.start("name"), match.end("name"), match["name"], "project"))
         for match in _EN_TEAM.finditer(sentence):
             group = "name" if match["name"] else "named"

@@ -149,6 +149,15 @@ _A_UNITS = re.compile(r"中心(?:今年|明年|本季度|下半年|上半年)?�
 """A centre's budget (研发中心今年的…预算): the finder names no such unit (a 部 it does); not the writer's."""
 
 
+_A_TOOL_DROPPED = re.compile(
+    r"\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|cancell?(?:ed|ing)|sunsett?(?:ed|ing)|(?:switch|migrat)(?:ed|ing)\s(?:from|off))\b",
+    re.I,
+)
+"""A tool given up in the sentence: the unknown name one moves or goes back to is the tool that replaces
+it."""
+_NAME_OPENING = re.compile(r"(?-i:[A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*)*)")
+
+
 def not_stated(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
@@ -210,6 +219,13 @@ def not_stated(
         and OUR_PREMISES.search(sentence, clause[0], match.start())
     ):
         return True  # 公司下个月要搬到浦东了: the premises move
+    if (
+        predicate in ("LIVES_IN", "PLANS_TO_VISIT")
+        and _A_TOOL_DROPPED.search(sentence)
+        and (named := _NAME_OPENING.match(match.group("obj").strip()))
+        and not is_place(named.group())
+    ):
+        return True  # "Dropped Jira, moving to Zammad", "dropping Renovate. Going back to Dependabot": a tool
     if predicate == "PRICE" and _WISHED.search(sentence, clause[0], obj_start):
         return True  # 对方希望单价降到38元/箱: asked for, no price
     if predicate in ("PLANS_TO", "BUDGET") and _YOUR_FIRM.search(sentence, 0, match.start()):

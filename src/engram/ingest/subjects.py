@@ -25,13 +25,15 @@ CandidateKind = Literal["actor", "possessive", "mention", "block", "other"]
 """``other``: a person named by no name (老师, 邻居): the subject of its clause, so not the speaker,
 but no name to give a fact; unlike ``block`` it says nothing about the rest of the sentence."""
 
-_EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|mine|myself|im|ive)\b|"
+_EN_I = re.compile(r"(?<!of )(?:(?-i:\bI\b)|\b(?:I'm|I've|I'd|I'll|me|my|myself|im|ive)\b|"
                    r"(?P<we>\b(?:we|we're|we've|we'll|our|us|ourselves|"
                    r"the whole family|the whole fam|the family)\b))", re.I)  # fmt: skip
-"""First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject. "The whole
-family" is the speaker's ("my grandma turned 90, the whole family flew to Jaipur": not the grandma)."""
+"""First person; after "of" ("a friend of mine") it is part of another noun phrase, no subject ("mine
+retired" is someone of mine, no one named: a block). "The whole family" is the speaker's ("my grandma
+turned 90, the whole family flew to Jaipur": not the grandma)."""
 _EN_BLOCK = re.compile(
     r"\b(?:(?P<third>he|she|he's|she's|he'll|she'll)|you|you're|you've|you'll|u|ya|(?P<plural>they|they're|they've)|"
+    r"(?<!of )mine|"
     r"(?-i:it|It|it's|It's|IT(?!\s(?:director|manager|lead|head|team|department|dept|support|admin|ops)\b))|everyone|everybody|someone|somebody|people|anyone|nobody|"
     r"(?:(?<=^)|(?<=[,.;!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))an? (?:friend|colleague|coworker|"
     r"co-worker|neighbou?r|relative|stranger|guy|girl|woman|man|lady|buddy))\b",
