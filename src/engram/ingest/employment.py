@@ -6,8 +6,7 @@ or left (市场部经理陈凯已于3月31日离职); a unit before its employer
 Hotels"), a team ("at the Platform team"), a territory ("Customer Success Manager for Benelux"), outside
 counsel, a shop bought from or a place set (在凯麦食品的天猫店买的) is no employer; an attendees list, an
 apposition naming someone else, where one came from (从…跳槽过来的), an activity (做了产品演示) and a duty
-owned ("owner of the Maplewood tickets") hold no role of the one named, and "your account manager at X"
-says no employer. Called by
+owned ("owner of the Maplewood tickets") hold no role of the one named. Called by
 ``engram.ingest.refusals.refused`` for WORKS_AT and HAS_ROLE.
 """
 
@@ -84,12 +83,6 @@ _OWNER_OF_A_DUTY = re.compile(
 )
 """One who owns a duty ("the owner of the tax/invoicing module", "owner of Maplewood and Tallis tickets"): no
 role of a firm, nor a job at the customer named."""
-_YOUR_MANAGER_AT = re.compile(
-    r"\byour\s(?:new\s)?(?:[\w-]+\s){0,2}(?:manager|rep|representative|contact|executive|csm)\s(?:at|with)\s$",
-    re.I,
-)
-"""Before an organisation: the addressee's account manager "at" it ("I'm your new account manager at Northwind
-Analytics"): whether it is our firm or theirs is not said, so no employer is read."""
 _A_LIST = re.compile(r"\b(?:attendees|participants|present|invitees|cc)\s*:", re.I)
 A_TEAM = re.compile(
     r"(?:the\s|our\s|their\s)?(?-i:[A-Z][\w&-]*)(?:\s(?-i:[A-Z][\w&-]*)){0,2}\s"
@@ -154,7 +147,6 @@ def not_held(
         _BOUGHT_AT.search(sentence, obj_start, match.end()) or _PLACE_SET.search(sentence, 0, match.start())
     )  # 在凯麦食品的天猫店买的, 地点定在莫干山
     duty = _OWNER_OF_A_DUTY.search(sentence, max(0, match.start() - 12), clause[1])  # "owner of … tickets"
-    yours = predicate == "WORKS_AT" and _YOUR_MANAGER_AT.search(sentence, max(0, obj_start - 50), obj_start)
     listed = ", " in match.group() and _A_LIST.search(
         sentence, 0, match.start()
     )  # "Attendees: me, Bruno, their"
@@ -170,5 +162,4 @@ def not_held(
         or activity
         or gone
         or duty
-        or yours
     )
