@@ -109,6 +109,8 @@ _BREEDS = (
     "bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
 )
 """Dog breeds and cat words that name a pet as well as "dog" or "cat" do."""
+_PET_WORDS = EN_PET.removeprefix("(?:").removesuffix(")")
+"""The kinds of pet as literal trigger words (dog|cat|puppy|…)."""
 _FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
 
 EN_PATTERNS: tuple[Pattern, ...] = (
@@ -520,8 +522,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # ── people and animals ───────────────────────────────────────────────────────────────
     en("HAS_PET", rf"\b(?:my|our|his|her) (?:new |little |sweet |old )?(?P<kind>{EN_PET}|pet)s?,?\s"
        rf"(?:named\s|called\s)?{EN_NAMES}\b", 0.85, kind="entity", object_type="animal", split=True,
-       trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
-               "lizard|gecko|bird|fish|ferret|pet"),
+       trigger=f"{_PET_WORDS}|pet"),
     # "I got a puppy, a corgi called Waffles": a pet, or its breed, named later
     en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three|a second)\s(?:(?!named\b|called\b)[\w-]+\s){{0,2}}?"
        rf"(?P<kind>{EN_PET}|{_BREEDS})s?(?:,|!+|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
@@ -532,8 +533,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("HAS_PET", rf"\b(?:have|has|'ve got)\s(?:now\s)?(?P<obj>(?:a|an|two|three|four|five|2|3|4|5)\s(?:[a-z-]+\s)?"
        rf"{EN_PET}s?)\b(?!-|\s(?:allerg|friendly|food|sitter|walker|bed|toy|tank|riding|hair|person|people|lover))"
        rf"(?![^.!?]*\b(?:named|called|name is|name's)\b|,\s(?-i:[A-Z]))", 0.75, kind="value", split=True,
-       trigger="dog|cat|pup|kitten|parrot|hamster|rabbit|bunny|turtle|tortoise|horse|pony|guinea pig|snake|"
-               "lizard|gecko|bird|fish|ferret"),
+       trigger=_PET_WORDS),
     # "we have two cats, Pixel and Byte", "new cat!! his name is Dumpling": pets named after their kind
     en("HAS_PET", rf"\b(?:we|I)(?:'ve)? (?:have|got|adopted) (?:two|three|a couple of) (?P<kind>{EN_PET})s,\s{EN_NAMES}\b", 0.8,
        kind="entity", object_type="animal", split=True, trigger="have|got|adopted"),
