@@ -340,7 +340,8 @@ def denied(before: str, lang: Lang) -> bool:
 
 
 _EN_NOT_AFTER = re.compile(
-    r"(?<=\d)(?P<unit>\s?[A-Za-z%]{1,10})?\s*,?\s+not\s+[$€£]?\d(?:[\d,.]*\d)?(?:\s?[A-Za-z%]{1,10})?(?=\s*(?:[.,;!)]|$))"
+    r"(?<=\d)(?P<unit>\s?[A-Za-z%]{1,10})?\s*,?\s+not\s+[$€£]?\d(?:[\d,.]*\d)?(?![.,]?\d)(?:\s?[A-Za-z%]{1,10})?"
+    r"(?=\s*(?:[.,;!)—–]|$))"  # the whole denied number ("$16,200, not $14,500 — …", not "$14")
 )
 _ZH_NOT_AFTER = re.compile(
     r"(?<=[\d万千百元块台套个%％])(?P<unit>)\s*[，,]\s*(?:而?不是|并非)\s*[$¥￥]?\d(?:[\d,.]*\d)?[^，,。；！？\d]{0,3}(?=[，,。；！？]|$)"

@@ -290,14 +290,12 @@ ZH_DATE = (
 ZH_AMOUNT = (
     rf"(?<![A-Za-z0-9.-])(?<!从)(?<![唯第统单万专周])(?<!星期)(?<!礼拜)(?<!降了)(?<!涨了)(?<!降价)(?<!便宜了)(?<!贵了)"
     rf"(?<!差价)(?P<obj>(?>{AMOUNT}))"
-    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍]|(?:个)?(?:用户|账号|席位|人))"
+    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍共]|(?:个)?(?:用户|账号|席位|人))"
 )
 """An amount: not the number of an id (KD-2406), a count of times (再过一遍), of things (23起投诉), users or
 seats (150用户) or of time (续费一年, 明年一季度, 两晚), a weekday (下周三), a share (10%, 一半, 85折), a date
-(有效期至12月31日), a word (唯一, 第一),
-a change (降了8万, 差价100),
-the decimals of another number, or the old value of a change (预算从200万加到了260万, 从0.32元调整为0.35元:
-the new one)."""
+(有效期至12月31日), a word (唯一, 第一, 一共), a change (降了8万, 差价100), the decimals of another number,
+or the old value of a change (预算从200万加到了260万, 从0.32元调整为0.35元: the new one)."""
 
 
 def zh_obj_before(suffix: str) -> str:

@@ -109,6 +109,12 @@ _BREEDS = (
     "bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
 )
 """Dog breeds and cat words that name a pet as well as "dog" or "cat" do."""
+_WRITER_NOW = "|".join(
+    rf"(?<=\b{who}\s{now})"
+    for who in ("I'm", "I am", "we're", "we are")
+    for now in ("", r"currently\s", r"also\s")
+)
+"""Right before a verb: the writer says it of themselves, now ("I'm currently planning …")."""
 _PET_WORDS = EN_PET.removeprefix("(?:").removesuffix(")")
 """The kinds of pet as literal trigger words (dog|cat|puppy|…)."""
 _FUTURE = r"(?=[^.!?]*\b(?:next|coming up|tomorrow|this (?:weekend|summer|fall|winter|spring|month|year)|soon|later)\b)"
@@ -480,9 +486,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger="hoping|aiming|aim to|aims to"),  # an aspiration ("hoping to get into local politics")
     # "Signed up for the Bath half marathon", "Training for the Paris 10k", "Planning a road trip": an event
     # still to come
-    # (not a class signed up for, which is studying; nor a sales meeting booked; "a trip to Lisbon" is a visit)
+    # (not a class signed up for, which is studying; nor a sales meeting booked; "a trip to Lisbon" is a visit;
+    # "planning" only said by the writer: in "my mum's turning 70, planning a party" the mum plans nothing)
     en("PLANS_TO", rf"\b(?:(?:signed|signing) up for|registered for|entered|(?:in )?training for|booked|booking|"
-       rf"planning)\s(?:a|an|the|my|our|another)\s(?!{_MODIFIERS}(?:class|course|lesson|workshop|meeting|call|"
+       rf"(?:(?<=^)|{_WRITER_NOW})planning)\s(?:a|an|the|my|our|another)\s(?!{_MODIFIERS}(?:class|course|lesson|workshop|meeting|call|"
        rf"session|demo)s?\b)(?P<obj>{_MODIFIERS}{EN_EVENT})\b(?!\s(?:to|there)\b)", 0.75, kind="value",
        trigger="signed up|signing up|registered|entered|training for|booked|booking|planning"),
     en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|decided|"
