@@ -72,6 +72,19 @@ CASES: list[Case] = [
         set(),
         {("Ann's dad", "PLANS_TO", "surprise party")},
     ),
+    # A team moved to is no tool; a speaker's words are no budget's name.
+    (
+        "I'm leaving the Platform team, moving to Data Infra under Marta from June 17.",
+        "Ann",
+        set(),
+        {("Ann", "USES", "Data Infra"), ("Ann", "LIVES_IN", "Data Infra")},
+    ),
+    (
+        "Ostrava: Pavel says the budget is €55k, not €60k.",
+        "Ann",
+        set(),
+        {("Pavel says the", "BUDGET", 55000)},
+    ),
     # Our point of contact "for" partners works for us.
     (
         "We signed Ostra IT and Velden Systems as resellers. Derek is the point of contact for both.",

@@ -144,11 +144,16 @@ _EN_BUDGETED = re.compile(
 """What a budget said for a thing is for ("Budget for the offsite is €25k", "budget for paid social is 22k",
 "Budget for the Berlin trade show is capped at $18,000"): a project of its own, not the writer's budget (a
 name alone, "budget for Acme", is left to the finders that know names)."""
+_NOT_ITS_WORD = (
+    r"(?i:but|and|or|so|for|of|to|in|on|with|is|was|a|an|the|says|said|thinks|told|that|this|their|our|my|"
+    r"your)\b"
+)
+"""A word no name of what a budget is for holds ("Jiří says the budget", "add-on but budget")."""
 _EN_BUDGET_OF = re.compile(
     r"(?<!['’]s\s)\b(?:(?i:the|this|our)\s)?(?P<name>(?!(?i:the|our|my|a|an|this|next|last|total|annual|overall|whole|"
     r"entire|new|current|approved|his|her|their|its|same|original|initial|remaining|monthly|yearly|quarterly|"
-    r"team|company|department|project|budget)\b)(?:(?!(?i:but|and|or|so|for|of|to|in|on|with|is|was|a|an|the)\b)"
-    r"[A-Za-z0-9][\w-]*\s){0,2}(?!(?i:but|and|or|so|for|of|to|in|on|with|is|was)\b)[a-z][\w-]*)\s(?i:budget)\b"
+    rf"team|company|department|project|budget)\b)(?:(?!{_NOT_ITS_WORD})[A-Za-z0-9][\w-]*\s){{0,2}}"
+    rf"(?!{_NOT_ITS_WORD})[a-z][\w-]*)\s(?i:budget)\b"
     rf"(?=\s(?:is\s|was\s|has\s|got\s)?{_BUDGET_VERB}|\s?[:=]|\s(?:[$€£]|\d))"
 )
 """What a budget is for, said before it ("website redesign budget raised to $48k", "Trade fair budget

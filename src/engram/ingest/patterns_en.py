@@ -89,6 +89,7 @@ _TEAMS = (
 _NOT_A_TOOL = (
     r"(?!(?:the\s)?(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College|territory|region|"
     r"queue|group|team|squad|division)\b)"
+    rf"(?!{_TEAMS}\b)"
 )
 _NOT_OURS_MOVING = (
     r"(?<!company is )(?<!company's )(?<!office is )(?<!team is )(?<!HQ is )(?<!thinking of )(?<!thinking about )"

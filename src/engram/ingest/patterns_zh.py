@@ -160,7 +160,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="转去|改去|转岗|转而"),
     zh("LEFT_ORGANISATION", rf"(?:在|从){ORG}(?:工作|上班|干)了(?:[一二三四五六七八九十两几\d]+)多?年", 0.75,
        require_mention=True, trigger="工作了|上班了|干了", past="LEFT_ORGANISATION", negatable=False),
-    zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?){ZH_OBJ}", 0.8, require_mention=True,
+    zh("LEFT_ORGANISATION", rf"(?:离开了?|辞掉了?|辞去了?|离职了?)(?!去|到|加入){ZH_OBJ}", 0.8, require_mention=True,
        object_type="organisation", trigger="离开|辞掉|辞去|离职", negatable=False),
     # 赵强上周离职了, 我已经辞职了: left, the employer unsaid (the latest one ends). The subject is
     # right before the verb (past-time words between), so 赵强的助理离职了 is not 赵强's leaving.
