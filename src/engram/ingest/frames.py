@@ -445,6 +445,8 @@ EN_PET = (
     r"lizard|gecko|bird|fish|ferret)"
 )
 """Kinds of pet, one list for the patterns that name a pet and the readers that look for one."""
+EN_PET_WORDS = EN_PET.removeprefix("(?:").removesuffix(")")
+"""The kinds of pet as literal trigger words (dog|cat|puppy|…)."""
 EN_GROUP = (
     r"(?:group|club|team|forum|community|band|choir|league|society|association|union|church|gym|"
     r"organi[sz]ation|committee|board|network|circle|crew|troupe|orchestra|ensemble|guild|"

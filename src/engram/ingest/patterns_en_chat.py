@@ -1,7 +1,8 @@
-"""English fact patterns of personal chat: trips taken, clubs one is part of, a job lost, a pastime
-paused, books and games one loves, what one is keen to try, classes started, goals, writing under
-way, who one dates, a degree under way, a role accepted, a tool chosen, a role said before its holder's
-name (a part of the English table, ``engram.ingest.patterns_en``, after its own patterns).
+"""English fact patterns of personal chat: pets had but not named, chronic conditions, trips taken, clubs
+one is part of, a job lost, a pastime paused, books and games one loves, what one is keen to try, classes
+started, goals, writing under way, who one dates, a degree under way, a role accepted, a tool chosen, a role
+said before its holder's name (a part of the English table, ``engram.ingest.patterns_en``, after its own
+patterns).
 
 Ordered as that table is; see ``engram.ingest.frames.Pattern``.
 """
@@ -17,6 +18,8 @@ from engram.ingest.frames import (
     EN_NAME,
     EN_OBJ,
     EN_PERSON_NAME,
+    EN_PET,
+    EN_PET_WORDS,
     EN_ROLE,
     Pattern,
     pattern,
@@ -38,6 +41,18 @@ _KIN_HOME = r"(?:parents|mum|mom|dad|mother|father|grandma|grandpa|nana|granny|s
 """Relatives one goes to see where they live ("visited my mum in Kraków")."""
 
 EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
+    # "we now have three cats", "my flatmate Jess has a snake": pets not named (no name said in the sentence
+    # nor listed after them; not "a cat allergy", "a dog-friendly flat", "a fish tank")
+    en("HAS_PET", rf"\b(?:have|has|'ve got)\s(?:now\s)?(?P<obj>(?:a|an|two|three|four|five|2|3|4|5)\s(?:[a-z-]+\s)?"
+       rf"{EN_PET}s?)\b(?!-|\s(?:allerg|friendly|food|sitter|walker|bed|toy|tank|riding|hair|person|people|lover))"
+       rf"(?![^.!?]*\b(?:named|called|name is|name's)\b|,\s(?-i:[A-Z]))", 0.75, kind="value", split=True,
+       trigger=EN_PET_WORDS),
+    # "I've had type 1 diabetes since I was 8", "my mum has asthma": a chronic condition had
+    en("STATUS", r"\b(?:I|I've|I have|he|she|he's|she's|has|have|had)\s(?:had\s|got\s)?(?P<obj>(?:type [12] )?diabetes|"
+       r"asthma|celiac disease|coeliac disease|high blood pressure|hypertension|anemia|anaemia|epilepsy|arthritis|"
+       r"migraines|ADHD|crohn['’]s(?: disease)?|long covid|gout)\b", 0.75, kind="value", supposable=True,
+       trigger="diabetes|asthma|celiac|coeliac|blood pressure|hypertension|anemia|anaemia|epilepsy|arthritis|"
+               "migraines|adhd|crohn|long covid|gout"),
     # "my best friend Jo is visiting from Dublin", "my parents are coming to stay with us from Tehran": where
     # the visitor lives
     en("LIVES_IN", rf"\b(?:visiting|coming to (?:visit|stay)|coming over|flying in|over to visit)(?:\s(?!from\b)[\w']+)"
