@@ -577,6 +577,7 @@ _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 """A sentence opening on someone cheered or welcomed: the sentences after it are about them."""
 _COLONS = ("：", ":")
 _PLANNED_AHEAD = {"VISITED": "PLANS_TO_VISIT", "ATTENDED": "PLANS_TO"}
+"""What a visit or an event read with a date still to come is: a plan."""
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""

@@ -29,6 +29,7 @@ _TASTES = frozenset({"LIKES", "PREFERS", "INTERESTED_IN", "DISLIKES"})
 _VERB_PHRASES = frozenset({"PLANS_TO", "GOAL", "WORKS_ON"})
 _AN_EVENT = re.compile(EN_EVENT, re.I)
 _PLANNED_VERB = re.compile(r"\bto\s[a-z]+\s(?:a|an|the|my|our)\s$", re.I)
+"""Before a one-word event: a plan's verb ("planning to run a marathon"), read whole by its own pattern."""
 ANTECEDENT = frozenset({"LIKES", "USES", "PREFERS", "INTERESTED_IN", "LIVES_IN", "WORKS_AT"})
 """Predicates whose object a later elliptical statement refers back to (现在特别讨厌: the earlier liking)."""
 _SIGHTSEEING = re.compile(
