@@ -85,6 +85,19 @@ CASES: list[Case] = [
         set(),
         {("Pavel says the", "BUDGET", 55000)},
     ),
+    # What is left ends before "and joining …": the firm joined is the new employer, not one left.
+    (
+        "New job!! leaving the bank and joining a fintech called Larkspur Pay as a data analyst.",
+        "Ann",
+        {("Ann", "WORKS_AT", "Larkspur Pay")},
+        {("Ann", "LEFT_ORGANISATION", "Larkspur Pay")},
+    ),
+    (
+        "We're dropping Hootsuite and moving social scheduling to Buffer.",
+        "Ann",
+        {("Ann", "STOPPED_USING", "Hootsuite")},
+        {("Ann", "STOPPED_USING", "Hootsuite and moving social scheduling")},
+    ),
     # Our point of contact "for" partners works for us.
     (
         "We signed Ostra IT and Velden Systems as resellers. Derek is the point of contact for both.",

@@ -78,6 +78,7 @@ _EN_CLAUSE_CUT = re.compile(
     r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
     r"|\sand\s(?:keeping|staying|getting)\s(?:fit|busy|active|healthy|in shape)\b.*$"  # "and keeping fit"
     r"|\sand\s(?:started|began|now|then|is|am|are)\s[a-z]+ing\b.*$"  # "soda and started walking daily"
+    r"|\s(?:and|then)\s(?:joining|starting|moving|heading|going)\b.*$"  # "the bank and joining a startup …"
     r"|\sand\s(?:the|our|my|their|his|her)\s(?:[\w'-]+\s){0,3}?(?:is|are|was|were|will|has|have|moves|goes|starts|"
     r"gets|uses|switches)\b.*$"  # "Jira and the whole eng org moves to Linear": a clause of its own
     r"|\s[-–—]\s.*$|\s(?:and (?:it|I|we|he|she|they|then)|but|because|so|since|when|while|where|which|who|"
