@@ -50,11 +50,14 @@ _OPENER = re.compile(
 renewal is SIGNED 🎉 3 yrs, 250 seats at $38/seat", "Price will be $1,150/month")."""
 _INTERJECTION = re.compile(r"(?i:sorry|lol|haha+|thanks|thx|tbh|honestly|ok|okay|\w+ right)")
 """A word said to the listener, read as a thing ("I don't like cats, sorry", "allergic to a fish right")."""
+_A_VERB_ALONE = re.compile(r"[吃喝玩看听]")
 _ZH_NOT_THE_THING = {
-    "LIKES": re.compile(r"[吃喝玩看听]"),
-    "DISLIKES": re.compile(r"[吃喝玩看听]"),
+    "LIKES": _A_VERB_ALONE,
+    "DISLIKES": _A_VERB_ALONE,
     "PLANS_TO": re.compile(r"材料|资料|东西|行李|文件"),
 }
+"""Objects that are no thing of their predicate: a verb alone liked (被她带得爱吃了), what a step needs
+planned (签证在准备材料了)."""
 _NO_TOOL = re.compile(r"报告|情况|说明|手册|指南|记录|时长")
 """A noun after 使用 (使用报告, 使用情况): what is reported about use, not a tool used."""
 _TAKES_THEM = re.compile(r"(?:带|陪|给|送|请)(?:他们|她们|她|他)")

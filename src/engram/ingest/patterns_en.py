@@ -87,9 +87,10 @@ _TEAMS = (
     r"Growth|Platform|Payments|Data|Security|QA|Research|Partnerships|Procurement)"
 )
 """Teams one moves between ("I'm moving from Customer Success to Product"): no town."""
+_UNITS = r"(?:territory|region|queue|group|team|squad|division)"
+"""What one moves to inside a firm ("the Tier 2 queue", "the Nordics territory"): no town, no tool."""
 _NOT_A_TOOL = (
-    r"(?!(?:the\s)?(?:[\w'’-]+\s){0,3}(?:Elementary|Middle|High|School|Academy|University|College|territory|region|"
-    r"queue|group|team|squad|division)\b)"
+    rf"(?!(?:the\s)?(?:[\w'’-]+\s){{0,3}}(?:Elementary|Middle|High|School|Academy|University|College|{_UNITS})\b)"
     rf"(?!{_TEAMS}\b)"
 )
 _NOT_OURS_MOVING = (
@@ -177,7 +178,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        object_type="place"),
     en("LIVES_IN", rf"\b(?:moving|relocating|will move|will relocate|'ll move|gonna move|going to move) "
        rf"(?:back |over |here |down |up )?to (?!(?:the |our |their |its )?{EN_CAPS}(?: [\w-]+){{0,3}} (?:office|branch|"
-       rf"site|campus|HQ|headquarters|team|squad|department|group|queue|territory|region|division|unit|org|pod)\b)"
+       rf"site|campus|HQ|headquarters|department|unit|org|pod|{_UNITS})\b)"
        rf"(?!{_TEAMS}\b){EN_OBJ}",
        0.75, require_mention=True, object_type="place", supposable=True, trigger="moving|relocating|move"),  # "Jen's moving back to Chicago next month": from then on
     en("LIVES_IN", rf"\bmoved (?:away )?from (?!{EN_A_DAY})(?:[\w,'’-]+\s){{1,4}}?to {EN_OBJ}", 0.8, require_mention=True,

@@ -80,6 +80,8 @@ _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 """Capitalised but no name: "take over the Monday meeting" hands over a meeting, not a Monday."""
 _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
 """Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
+_FIRST_DAY = rf"(?:\bmy\s|{_CLAUSE_START}(?=(?-i:F)))first (?:day|week)"
+"""The writer's first day or week, said with "my" or opening a clause ("First day as …", "First week at …")."""
 _NOT_A_TASK_OWNER = r"(?!(?-i:owner)\s)"
 """An action item's "— owner Kwame, target end of Q3" names who does it, not a business owner."""
 _REGION = (
@@ -254,10 +256,10 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     ),
     # "First day as Head of Customer Success at Brightwave", "my first week as a nurse": the writer's new role
     # and where it is
-    en("HAS_ROLE", rf"(?:\bmy\s|{_CLAUSE_START}(?=(?-i:F)))first (?:day|week) as (?:a |an |the |our )?"
+    en("HAS_ROLE", rf"{_FIRST_DAY} as (?:a |an |the |our )?"
        rf"(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="speaker", kind="entity", object_type="role",
        trigger="first day|first week"),
-    en("WORKS_AT", rf"(?:\bmy\s|{_CLAUSE_START}(?=(?-i:F)))first (?:day|week) (?:as (?:a |an |the |our )?{EN_ROLE}\s)?"
+    en("WORKS_AT", rf"{_FIRST_DAY} (?:as (?:a |an |the |our )?{EN_ROLE}\s)?"
        rf"(?:at|with) {EN_OBJ}", 0.8, subject="speaker", require_mention=True, strict=True,
        object_type="organisation", trigger="first day|first week"),
     # "I've been at Volvo for 6 years": an employer of years, not a visit
