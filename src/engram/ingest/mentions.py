@@ -323,8 +323,10 @@ class MentionFinder:
             add(Mention(match.start("name"), match.end("name"), match["name"], "deal"))
         for match in _EN_ACCOUNT.finditer(sentence):
             add(Mention(match.start("name"), match.end("name"), match["name"], "organisation"))
-        for match in (*_EN_BUDGETED.finditer(sentence), *_EN_BUDGET_OF.finditer(sentence)):
-            add(Mention(match.start("name"), match.end("name"), match["name"], "project"))
+        lowered = sentence.lower()
+        if "budget" in lowered or "headcount" in lowered:  # both scan every word: only where one can match
+            for match in (*_EN_BUDGETED.finditer(sentence), *_EN_BUDGET_OF.finditer(sentence)):
+                add(Mention(match.start("name"), match.end("name"), match["name"], "project"))
         for match in _EN_TEAM.finditer(sentence):
             group = "name" if match["name"] else "named"
             add(Mention(match.start(group), match.end(group), match[group], "organisation"))
