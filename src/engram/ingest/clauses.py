@@ -345,7 +345,7 @@ _EN_NOT_AFTER = re.compile(
     r"(?=\s*(?:[.,;!)—–]|$))"  # the whole denied number ("$16,200, not $14,500 — …", not "$14")
 )
 _ZH_NOT_AFTER = re.compile(
-    r"(?<=[\d万千百元块台套个%％])(?P<unit>)\s*[，,]\s*(?:而?不是|并非)\s*[$¥￥]?\d(?:[\d,.]*\d)?[^，,。；！？\d]{0,3}(?=[，,。；！？]|$)"
+    r"(?<=[\d万千百元块台套个件份箱张部支辆把袋吨瓶盒包桶双片根颗%％])(?P<unit>)\s*[，,]\s*(?:而?不是|并非)\s*[$¥￥]?\d(?:[\d,.]*\d)?[^，,。；！？\d]{0,3}(?=[，,。；！？]|$)"
 )
 """A number then the one it replaces, denied: "95 seats not 85", "need 50 seats, not 40", 返点15%，不是18%."""
 

@@ -56,8 +56,13 @@ def deal_said_by_kind(reading: Sentence, owner: Mention | None) -> Mention | Non
         return None
     start, end, phrase, aliases = found
     organisations = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
-    # "Initech's renewal": an unknown name right before the words is whose the deal is
-    named_right_before = owner is not None and owner.type == "thing" and 0 <= start - owner.end <= 3
+    # "Initech's renewal", "the Kestrel contract": an unknown name right before the kind is whose the deal is
+    named_right_before = (
+        owner is not None
+        and owner.type == "thing"
+        and owner.start <= start <= owner.end + 3
+        and end > owner.end
+    )
     if not named_right_before and (owner is None or owner.type != "organisation"):
         before = [m for m in organisations if m.end <= start]
         owner = before[-1] if before else organisations[0] if organisations else None

@@ -10,9 +10,11 @@ from engram.ingest.frames import ZH_ROLE, ZH_STOP
 from engram.nlp.names import CHINESE_TITLES
 
 ZH_NOT_STOP = rf"[^{ZH_STOP}]"
+DIGITS = r"\d{1,3}(?:,\d{3})+|\d+"
+"""A number in digits, its thousands commas included (3,500片: 3500, not 500)."""
 COUNT = (
     r"(?<![少多漏差])(?<![少多漏差][送发寄给了])(?<![少多漏差][送发寄给]了)"
-    r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个(?!工作日|小时|月|星期|礼拜|人)|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|本)"
+    rf"(?:{DIGITS}|[一二三四五六七八九十百千两]+)(?:台|套|个(?!工作日|小时|月|星期|礼拜|人)|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|本)"
 )
 """A count of things ordered (500台, 八十个), not one missing (少送了一份) nor a span of days (5个工作日)."""
 HELD = r"(?:(?:现在|原来|之前|以前)?(?:在)?(?:管|带|负责|跟)的)"

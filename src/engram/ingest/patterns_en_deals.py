@@ -89,6 +89,13 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        kind="number", trigger=_COUNTED),
     en("QUANTITY", r"\bfor (?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic",
        kind="number", trigger="for"),
+    # "the Ferrante order is 110 seats", "the renewal is now 55 seats": a deal's count said by a copula
+    en("QUANTITY", r"\b(?:is|was|are|were)\s(?:now\s|only\s|actually\s|just\s)?(?P<obj>\d[\d,]*)\s"
+       r"(?:seats|licen[cs]es|units|users|devices)\b", 0.75, subject="topic", kind="number", trigger="is|was|are|were"),
+    # "the Ferrante order is $48,000", "the Osei contract came in at €62k": a deal's value said by a copula
+    en("PRICE", rf"\b(?:deal|order|contract|renewal|agreement)\s(?:is|was|came in at|comes to|totals?|totalled)\s"
+       rf"(?:now\s|only\s|actually\s)?{EN_AMOUNT}", 0.75, subject="topic", kind="amount",
+       trigger="deal|order|contract|renewal|agreement"),
     # "Halvorsen Dental signed! 42 seats, 2-year term, $61,200 ACV": a signed deal's figures in a list
     en("QUANTITY", r"(?:^|(?<=[.!:;]\s)|(?<=,\s))(?P<obj>\d[\d,]*)\s(?:seats|licen[cs]es|users)(?=\s*[,.;]|$)", 0.75,
        subject="topic", kind="number", trigger="seats|licen|users"),

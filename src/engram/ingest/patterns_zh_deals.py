@@ -22,6 +22,7 @@ from engram.ingest.frames import (
 from engram.ingest.frames_zh import (
     CONTACT_NAME,
     COUNT,
+    DIGITS,
     ISSUES,
     MOVED_TO,
     ORDER_ID,
@@ -58,9 +59,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="每吨|每箱|每件|每斤|每公斤|每平|每间|每人|每柜|每颗|每米|每卷|每瓶|每盒|每包"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
-    # not an ordinal (第一个大单) nor "a" (加一个专属客服)
-    zh("QUANTITY", r"(?<![\d元块钱第])(?<!到了)(?<![少多漏差])(?<![少多漏差][送发寄给了])(?<![少多漏差][送发寄给]了)"
-       r"(?P<obj>\d+|(?!一[个件份])[一二三四五六七八九十百千万两]+)(?:台|套|个(?![月钟多小星工])|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
+    # not an ordinal (第一个大单) nor "a" (加一个专属客服); a count with thousands commas whole (3,500片, not 500)
+    zh("QUANTITY", r"(?<![\d,元块钱第])(?<!到了)(?<![少多漏差])(?<![少多漏差][送发寄给了])(?<![少多漏差][送发寄给]了)"
+       rf"(?P<obj>{DIGITS}|(?!一[个件份])[一二三四五六七八九十百千万两]+)(?:台|套|个(?![月钟多小星工])|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
        subject="topic", kind="number", trigger="台|套|个|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片"),
     zh("PAID", rf"(?:首付款|尾款|货款|款项|付款|预付款|定金|订金|回款|笔款)(?:的)?{ZH_AMOUNT}(?:元)?[^，。！？；]{{0,5}}?"
        r"(?:到账|付了|收到|付清)",
@@ -122,7 +123,7 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     zh("MEETING_AT", rf"{ZH_DATE}(?:[^，。！？；]{{0,10}}?)做(?P<subj>[\u4e00-\u9fff]{{2,6}}?(?:复盘|评审|培训|汇报|"
        r"述职|总结会|周会|月会))", 0.8, subject="group", subject_type="event", kind="date",
        trigger="复盘|评审|培训|汇报|述职|总结会|周会|月会"),
-    zh("ORDERED", r"订单[^。]{0,30}?(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$)",
+    zh("ORDERED", rf"订单[^。]{{0,30}}?(?:{DIGITS}|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?=[，。：；、]|$)",
        0.85, subject="topic", require_mention=True, object_type="product", trigger="订单"),
     # An order line, "订单JH-0108：血糖仪G5一共500台": the customer the sentence names ordered the product
     zh("ORDERED", rf"(?:订单|补单|单号|[A-Z]{{2,6}}-\d{{3,}})[^。！？]{{0,12}}?[：:]\s*(?!再|又|还|也|另|先|一共|共)(?P<obj>[A-Za-z\u4e00-\u9fff]"
@@ -130,11 +131,11 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        object_type="product", trigger="：|:"),
     zh("ORDERED", r"(?:下单(?![价时日数量额])了?|下了一单|追加了一单|订了|订购了?|采购了)"
        r"(?:[^，。！？；]{0,3}?"
-       r"(?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|把|袋|吨|瓶|盒|包|桶|双))?"
+       rf"(?:{DIGITS}|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张|把|袋|吨|瓶|盒|包|桶|双))?"
        r"(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。：；、]|$|账号|许可|授权|"
        r"(?:下周|本周|这周|月底|明天|今天|后天|下个?月|周[一二三四五六日])?(?:安装|发货|到货|交货|送到|上门))",
        0.8, kind="entity", object_type="product", trigger="下单|一单|订了|订购|采购了"),  # not 空调下周安装
-    zh("ORDERED", r"追加了一单[:：](?:\d+|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{2,10}?)(?=[，。；、]|$)",
+    zh("ORDERED", rf"追加了一单[:：](?:{DIGITS}|[一二三四五六七八九十百千两]+)(?:台|套|个|件|份|箱|张)(?P<obj>[A-Za-z0-9\u4e00-\u9fff]{{2,10}}?)(?=[，。；、]|$)",
        0.8, require_mention=True, object_type="product", trigger="追加"),
     zh("CANCELLED", rf"(?:取消了?|撤销了?|作废了?)(?P<obj>{ORDER_ID})(?=这单|那单|[，。！？；（(]|$)", 0.85,
        kind="value", trigger="取消|撤销|作废", negatable=False, supposable=True),  # 启明教育取消了QM-0722这单（80套…）
