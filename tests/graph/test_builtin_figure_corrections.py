@@ -34,6 +34,44 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
         {("Kestrel contract", "PRICE", 75300), ("Kestrel contract", "PRICE", 73500300)},
     ),
     ("The Pell Harbour order was 300 units.", "Ann", {("Pell Harbour order", "QUANTITY", 300)}, set()),
+    # a customer's count said by a copula is its deal's; a bare "licences" is no product ordered
+    (
+        "Correction: Brackwater Interiors is 36 seats, not 63. Sorry for the noise.",
+        "Ann",
+        {("Brackwater Interiors deal", "QUANTITY", 36)},
+        {("Brackwater Interiors deal", "QUANTITY", 63), ("Brackwater Interiors", "ORDERED", "seats")},
+    ),
+    (
+        "Quick fix: Quillfeather is 90 licences, not 80.",
+        "Ann",
+        {("Quillfeather deal", "QUANTITY", 90)},
+        {("Quillfeather", "ORDERED", "licences")},
+    ),
+    (
+        "Vexmoor signed! 30 licenses, two years.",
+        "Ann",
+        {("Vexmoor deal", "QUANTITY", 30)},
+        {("Vexmoor", "ORDERED", "licenses")},
+    ),
+    (
+        "更正：华岳教育是320套不是230套，总额48万。对方临时砍了30个账号。",
+        "王芳",
+        {("华岳教育订单", "QUANTITY", 320), ("华岳教育订单", "PRICE", 480000)},
+        {("华岳教育订单", "QUANTITY", 30), ("华岳教育订单", "QUANTITY", 230)},
+    ),
+    # a need is no order; a carrier named after the count holds none (guards of the copula count)
+    (
+        "今天拜访了青禾物流的采购经理，初步需求是150个账号，预算在20万以内。",
+        "王芳",
+        set(),
+        {("青禾物流订单", "QUANTITY", 150)},
+    ),
+    (
+        "我核对了，发货单是20箱，签收记录是18箱，已经找顺丰理赔了。",
+        "王芳",
+        set(),
+        {("顺丰订单", "QUANTITY", 20)},
+    ),
     # no deal said: a count of people is no order's
     ("Our support team is 40 users strong now.", "Ann", set(), {("support team", "QUANTITY", 40)}),
     # a Chinese count with thousands commas is read whole, and the one it replaces is denied

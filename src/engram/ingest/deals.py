@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.frames_zh import DIGITS
 from engram.ingest.mentions import Mention
 from engram.ingest.reading import Sentence
 from engram.nlp.tokenize import has_cjk, tag_words
@@ -29,6 +30,13 @@ EN_DEAL_NOUN = re.compile(
 )
 
 
+_EN_COUNT_IS = re.compile(
+    r"\b(?:is|was)\s(?:now\s|only\s|actually\s)?\d[\d,]*\s(?:seats|licen[cs]es|units|users)\b", re.I
+)
+_ZH_COUNT_IS = re.compile(
+    rf"(?<=是)(?<!需求是)(?<!预计是)(?<!大概是)(?<!可能是)(?:{DIGITS})(?:个)?(?:套|台|箱|件|张|账号|席位|个账号|个席位)"
+)
+"""A customer's count said by a copula ("Ferrante is 110 seats, not 120", 博远教育是250套): its deal's."""
 _EN_RENEWED = re.compile(r"\brenewed\b(?=[^.;!?]*\d)", re.I)
 """A renewal said by its verb, with a figure after it in the sentence."""
 _EN_ORDERED = re.compile(r"(?<!\bwe )(?<!\bI )\b(?:ordered|purchased)\b(?=[^.;!?]*\d)", re.I)
@@ -56,6 +64,8 @@ def deal_said_by_kind(reading: Sentence, owner: Mention | None) -> Mention | Non
         return None
     start, end, phrase, aliases = found
     organisations = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
+    if owner is None:  # "Ferrante is 110 seats": the unknown name right before the words
+        owner = next((m for m in reading.mentions if m.type == "thing" and 0 <= start - m.end <= 3), None)
     # "Initech's renewal", "the Kestrel contract": an unknown name right before the kind is whose the deal is
     named_right_before = (
         owner is not None
@@ -105,6 +115,8 @@ def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
             found.append((renewed.start(), renewed.end(), "renewal", ["renewal"]))
         elif not found and (ordered := _EN_ORDERED.search(text)):
             found.append((ordered.start(), ordered.end(), "order", ["order"]))
+        elif not found and (counted := _EN_COUNT_IS.search(text)) and _named_before(reading, counted.start()):
+            found.append((counted.start(), counted.end(), "deal", ["deal"]))
     else:
         for match in ZH_DEAL_NOUN.finditer(text):
             noun = "订单" if match.group() == "单" else match.group()
@@ -113,7 +125,15 @@ def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
             words = _ZH_NOT_MODIFIER.sub("", said)
             start = match.start() - len(words)
             found.append((start, match.end(), f"{words}{noun}", [f"{words}{noun}", f"{said}{noun}", noun]))
+        if not found and (counted := _ZH_COUNT_IS.search(text)) and _named_before(reading, counted.start()):
+            found.append((counted.start(), counted.end(), "订单", ["订单"]))
     if not found:
         return None
     aliases = list(dict.fromkeys(a for *_, said in found for a in said))
     return found[0][0], found[0][1], found[0][2], aliases
+
+
+def _named_before(reading: Sentence, at: int) -> bool:
+    """Return True when an organisation or an unknown name comes before ``at``: whose a counted deal is
+    (not 发货单是12箱…找顺丰理赔, the carrier named after the count)."""
+    return any(m.end <= at and m.type in ("organisation", "thing") for m in reading.mentions)
