@@ -67,7 +67,7 @@ from engram.ingest.relatives import find_relatives
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import account_note, announcement, handed_over_by, minutes, note_contact
-from engram.ingest.subject_of import PERSONAL, subject_of
+from engram.ingest.subject_of import PERSONAL, pet_named_before, subject_of
 from engram.ingest.subjects import Speaker, coordinated
 from engram.ingest.tickets import (
     add_ticket_fields,
@@ -407,6 +407,8 @@ class BuiltinExtractor:
             # (an unknown capitalised phrase opening it, "Director of Engineering at …", is no subject)
             limit = leading.end
         subject = subject_of(pattern, predicate, match, limit, reading, message)
+        if subject is None and predicate == "AGE":  # "her name is Miso, she's 2": no person is "she"
+            subject = pet_named_before(reading, cue)
         if subject is None:
             return []
         subject_name, weight = subject
@@ -415,10 +417,10 @@ class BuiltinExtractor:
             and predicate in ("AGE", "STATUS")
             and said_of_a_pet(sentence, match.start())
         ):  # 我家猫叫团子，…今年五岁了, 我家猫 橘子 昨天做了绝育手术: the cat's, when it is named
-            pet = next((m for m in reversed(reading.mentions) if m.type == "animal" and m.end <= cue), None)
+            pet = pet_named_before(reading, cue)
             if pet is None:
                 return []
-            subject_name = pet.name
+            subject_name = pet[0]
         if subject_name == message.speaker.actor and (
             (predicate == "INTERESTED_IN" and ours(sentence, obj_start))
             or (predicate in ("USES", "STOPPED_USING") and lang == "zh" and ours(sentence, obj_start))

@@ -598,6 +598,15 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "He's turning 40", "My dad's 72 and still plays tennis": an age said with no "years old"
     en("AGE", rf"\b(?:he|she|I|{EN_PERSON_NAME})(?:'s|'m| is| am) turning\s(?P<obj>\d{{1,3}})\b(?!\s*(?:%|percent))",
        0.8, kind="number", trigger="turning"),
+    # "she's 2 and a bit shy", "im 29 btw", "he's 5.": an age said bare, closed by the clause (not "he's 5 minutes away")
+    en("AGE", r"\b(?:I'm|I am|im|she's|he's|she is|he is)\s(?:only\s|just\s|almost\s|nearly\s)?(?P<obj>\d{1,2})"
+       r"(?=\s*(?:[.!,;)–—]|$)|\s+(?:and|today|now|already|but|btw|lol)\b)", 0.75, kind="number",
+       trigger="i'm|i am|im |she's|he's|she is|he is"),
+    # "my nephew Oscar is 5 today", "Grandpa is 92 today!", "my dad turns 70 next Saturday", "is turning 90"
+    en("AGE", r"\b(?:(?:(?-i:[A-Z][a-z]+)|son|daughter|kid|boy|girl|dad|mom|mum|father|mother|grandma|grandpa|granny|"
+       r"nephew|niece|brother|sister|husband|wife|baby)\s(?:is|turns|is turning)|'s turning)\s(?P<obj>\d{1,3})"
+       r"(?=\s+(?:today|now|this week|tomorrow|next|on|in|and)\b|\s*[!.]|$)", 0.75, kind="number",
+       trigger=" is |turns|turning"),
     en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"
        r"(?=\s+and\s+(?:still|has|is|lives|loves|plays|goes)\b|\s+now\b)", 0.8, kind="number", trigger="'s"),
     *EN_CHAT_PATTERNS,

@@ -57,6 +57,7 @@ KIN_ZH: dict[str, Kin] = {
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
     "媳妇儿": ("媳妇", "MARRIED_TO", False),
     "那口子": ("爱人", "MARRIED_TO", False), "那位": ("爱人", "MARRIED_TO", False),  # 我家那位
+    "老伴": ("老伴", "MARRIED_TO", False), "老伴儿": ("老伴", "MARRIED_TO", False),
     **{w: (w, "PARTNER_OF", True) for w in ("女朋友", "男朋友", "女友", "男友", "对象")},
     **{w: (w, "FRIEND_OF", True) for w in ("朋友", "好朋友", "闺蜜", "哥们", "发小")},
     **{w: (w, "REPORTS_TO", False) for w in ("领导", "老板", "上司")},

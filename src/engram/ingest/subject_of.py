@@ -257,3 +257,19 @@ def subject_of(
         if account:  # "Fenwick & Roe (law firm). Using Clio today": a sales note's account, said before
             return account, 0.75
     return None
+
+
+_NAMED_AS = re.compile(r"(?:\b(?:name is|name's|named|called)\s|叫|名叫|取名)$", re.I)
+
+
+def pet_named_before(reading: Sentence, cue: int) -> tuple[str, float] | None:
+    """Return the animal named before ``cue`` whose an age or a state with no person as its subject is:
+    the one named ("her name is Miso, she's 2", 我的狗叫可乐，柯基，两岁: 可乐, not the breed), else the
+    last animal; None when the sentence names none."""
+    before = [m for m in reading.mentions if m.end <= cue]
+    named = [
+        m for m in before if m.type in ("thing", "animal") and _NAMED_AS.search(reading.text, 0, m.start)
+    ]
+    animals = [m for m in before if m.type == "animal"]
+    pets = named or animals
+    return (pets[-1].name, 0.8) if pets else None

@@ -156,6 +156,7 @@ _FUTURE_CUE = re.compile(
     r"(?:^|(?<=[.!?]\s))(?:moving|relocating|joining|leaving|heading|flying|switching|running|racing)|"
     # a scheduled event in the present simple: "Kim joins us on Monday", "she starts in June"
     r"(?:joins|starts|begins|arrives|lands|flies|returns|launches|moves in|moves out|goes live)|"
+    r"(?:turns|turning) \d{1,3}|"  # a birthday ahead: "Hana turns 6 on Saturday", "turning 90 on Nov 2"
     r"last (?:day|shift)(?: (?:at|with) [\w&'’. -]{1,40}?)? (?:is|will be))\b|"
     r"打算|计划|准备|将于|将在|将会|预计|定在|定于",
     re.I,
