@@ -44,6 +44,7 @@ from engram.ingest.clauses import (
 )
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
+from engram.ingest.employment import attends
 from engram.ingest.fragments import drop_fragments
 from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed, undecided
 from engram.ingest.frames_zh import ZH_ELSEWHERE
@@ -465,8 +466,12 @@ class BuiltinExtractor:
                     _COMMUTE.match(match.group()) or _HOME_ELSEWHERE.search(reading.text)
                 ):  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
                     item_predicate, trust = "WORKS_FROM", "stated"
-            elif predicate == "WORKS_AT" and target is not None and DEPARTMENT.search(target):
-                item_predicate = "MEMBER_OF"  # 运营部的宁薇, 财务部方经理: a department, not the employer
+            elif predicate in ("WORKS_AT", "VISITED") and target is not None and DEPARTMENT.search(target):
+                item_predicate = (
+                    "MEMBER_OF"  # 运营部的宁薇, 施洁去了运营部: a department, not an employer or a trip
+                )
+            elif predicate == "WORKS_AT" and target is not None and attends(target, sentence):
+                item_predicate = "STUDIES_AT"  # "Our son just started at Maplewood Nursery"
             elif predicate == "WORKS_FROM" and (subject_name, "organisation") in message.entities:
                 item_predicate = "LIVES_IN"  # 入职乐途科技…公司在望京: where the company is
             if pattern.inverse and out_object is not None:

@@ -22,10 +22,12 @@ _FORMER_BEFORE = re.compile(rf"(?:{FORMER.pattern}|原|\b(?:former|formerly|ex|p
 Manager at …")."""
 _SOUGHT = re.compile(
     r"\b(?:look(?:ing|s)? for|search(?:ing)? for|apply(?:ing)? (?:for|to)|applied (?:for|to)|"
-    r"interview(?:ing|ed)? (?:for|at|with)|working on an? [\w -]{1,40} (?:role|position|search))\b",
+    r"interview(?:ing|ed)? (?:for|at|with)|working on an? [\w -]{1,40} (?:role|position|search)|"
+    r"(?:job |an )?offer from|offered (?:me )?(?:a|the) (?:job|role|position))\b",
     re.I,
 )
-"""A job looked for, applied to or interviewed for is no job held ("I'll look for a nursing job at …")."""
+"""A job looked for, applied to, interviewed for or offered is no job held ("I'll look for a nursing job
+at …", "a job offer from Deliveroo as a data analyst")."""
 _RECRUITING = re.compile(r"\b(?:hiring|recruiting)\b", re.I)
 """Before a role "for" a firm: recruited for a client ("We're hiring a Head of Customer Success for a Series B
 SaaS company"), not the recruiter's employer ("I'm hiring a Staff Backend Engineer at Murmurline" is)."""
@@ -163,3 +165,22 @@ def not_held(
         or gone
         or duty
     )
+
+
+_PUPILS_SCHOOL = re.compile(
+    r"\b(?:nursery|kindergarten|preschool|pre-school|daycare|day care)\b|幼儿园|托儿所", re.I
+)
+_A_SCHOOL = re.compile(r"\b(?:uni|university|college|school|academy)\b|大学|学院|中学|小学", re.I)
+_A_PUPIL = re.compile(
+    r"\b(?:son|daughter|kids?|boy|girl|child|children|nephew|niece|grandson|granddaughter)\b(?!['’]s)"
+    r"|\b(?:studying|doing (?!well|great|fine|ok)\w+|majoring|freshman|first[- ]year|degree)\b"
+    r"|儿子|女儿|孩子|闺女|读",
+    re.I,
+)
+
+
+def attends(school: str, sentence: str) -> bool:
+    """Return True when the place one "started at" is a school they attend rather than an employer: a
+    nursery ("Our son started at Maplewood Nursery"), or a school or university said of a child or with
+    what is studied ("My sister started at Edinburgh Uni, she's doing veterinary medicine")."""
+    return bool(_PUPILS_SCHOOL.search(school) or (_A_SCHOOL.search(school) and _A_PUPIL.search(sentence)))

@@ -25,7 +25,7 @@ _PIECE = re.compile(
     r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
     r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])|"
     r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)|"
-    r"^\d{1,2}/\d{1,2}$"
+    r"^\d{1,2}/\d{1,2}$|^(?:所以|因为|但是|然后|而且|不过|可是|于是)$"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
@@ -85,10 +85,11 @@ _THINGS_DONE = frozenset(
 )
 _NO_THING = re.compile(
     r"(?i:(?:the )?\w+(?:er|more) the \w+(?:er|more)?|(?:go|come|get|move) back|(?:do|try) (?:it|that|this)|"
-    r"postponed|cancell?ed|rescheduled)$|(?:回去|回来)"
+    r"postponed|cancell?ed|rescheduled|went|seen|been|saw|did|\d+ times)$|(?:回去|回来)"
 )
 """No thing liked, planned, studied or a state: "the hotter the better", "planning to go back", "his 1:1s
-are postponed", 过年一般回去一周, 刚从英国留学回来."""
+are postponed", 过年一般回去一周, 刚从英国留学回来; a verb or a count after a thing liked ("I love jazz,
+went to Ronnie Scott's 3 times", "seen Spirited Away like 20 times")."""
 
 
 def drop_fragments(message: Message) -> None:
@@ -179,9 +180,30 @@ def fragment(fact: FactIn) -> bool:
         return True
     if fact.predicate == "WORKS_AT" and _A_CLASS.search(fact.subject):
         return True  # 新东方的周末班: a class, no employee
+    if fact.predicate == "STUDIES" and _A_YEAR_OF_STUDY.fullmatch(said):
+        return True  # 在武汉大学读大三: a year, not a subject
+    if fact.predicate in ("USES", "STOPPED_USING") and _A_REGION.fullmatch(said):
+        return True  # "managing our reseller relationships in DACH": a territory, no tool
+    if fact.predicate == "SIGNED" and _WHEN_SAID.match(said):
+        return True  # "Idris signed after the SOC 2 review": when, not what
+    if fact.predicate == "OWNS" and _AN_APPOINTMENT.match(said):
+        return True  # "I've got my driving test on 14 October": an appointment, nothing owned
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙
 
 
+_A_REGION = re.compile(
+    r"(?:the )?(?:DACH|EMEA|APAC|APJ|LATAM|AMER|NA|ANZ|MENA|Nordics|Benelux|Americas|UK&I|North America|"
+    r"South America|Southeast Asia|Middle East)"
+)
+_A_YEAR_OF_STUDY = re.compile(
+    r"[大研高初][一二三四]|博[一二三四五]|\b(?:freshman|sophomore|junior|senior) year", re.I
+)
+_WHEN_SAID = re.compile(r"(?:after|before|following|once|until|during|on|by|at|in|last|this|next)\b", re.I)
+_AN_APPOINTMENT = re.compile(
+    r"(?:[\w-]+\s){0,2}?(?:test|exam|appointment|interview|meeting|flight|surgery|operation|class|lesson|call|"
+    r"shift|check-?up|scan)s?(?:\s(?:on|at|in|next|tomorrow|today|this)\b.*)?$",
+    re.I,
+)
 _PROGRESS = re.compile(r"完成了?(?:\d+(?:\.\d+)?%|百分之|[一二三四五六七八九]成)")
 _FIRST_OF = re.compile(r"首(?:年|期|批|单|次|付)")
 

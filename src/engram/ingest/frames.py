@@ -196,13 +196,16 @@ _THEN = re.compile(r"就|那|便")
 _UNDECIDED = {
     "en": re.compile(
         r"\b(?:not sure (?:if|whether)|haven't decided|have not decided|undecided|torn between|"
-        r"debating whether|would love to)\b|\b(?:I|we)'d love to\b",
+        r"debating whether|evaluating whether|would love to)\b|\b(?:I|we)'d love to\b",
         re.I,
     ),
-    "zh": re.compile(r"(?:在|正在|还在)考虑|考虑(?:要不要|是否)|纠结|要不要|还没想好|没想好|还没决定|拿不定"),
+    "zh": re.compile(
+        r"(?:在|正在|还在)考虑|考虑(?:要不要|是否)|纠结|要不要|还没想好|没想好|还没决定|拿不定|"
+        r"(?:评估|讨论|研究)(?:一下)?(?:是不是|是否)"
+    ),
 }
 """A choice not yet made: nothing in its clause happened or holds (我在考虑回去做设计,
-正在纠结是留昆山还是回上海读, "not sure whether to move to Austin")."""
+正在纠结是留昆山还是回上海读, 正在评估是不是要取消北京办公室, "not sure whether to move to Austin")."""
 _MISSED_ONCE = re.compile(r"怀念|想念")
 """Before a role or a place: what one misses is no more (有点怀念做设计的日子)."""
 

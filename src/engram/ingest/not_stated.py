@@ -135,7 +135,11 @@ _ASKED_FOR = re.compile(
     r"(?:an?\s)?$",
     re.I,
 )
-_PUT_DOWN = re.compile(r"\bput (?:\w+ ){0,3}down\b|\bput to sleep\b|安乐死", re.I)
+_PUT_DOWN = re.compile(
+    r"\bput (?:\w+ ){0,3}down\b|\bput to sleep\b|\bre-?hom(?:e|ed|ing)\b|\bgave (?:\w+ ){0,2}away\b|"
+    r"安乐死|送人了|送走了",
+    re.I,
+)
 _FIRM_JOINED = re.compile(r"(?:公司|我们公司|集团|我司)(?:正式|已经|已)?加入")
 _DECIDED_BY_OTHERS = re.compile(
     r"(?:集团|公司|老板|管理层|领导|总部|董事会|上面)(?:已经|最终|最后)?(?:决定|定了|打算|计划|准备)|"
@@ -307,7 +311,7 @@ def not_stated(
     if predicate == "DISCOUNT" and _ASKED_FOR.search(sentence, max(0, obj_start - 24), obj_start):
         return True  # "They pushed for 8% discount, we settled on 5%": asked, not given
     if predicate == "HAS_PET" and _PUT_DOWN.search(sentence):
-        return True  # "we had to put our dog Rufus down last week": no pet had since then
+        return True  # "we had to put our dog Rufus down", "had to rehome our dog": no pet had since then
     if predicate == "WORKS_AT" and _FIRM_JOINED.search(sentence, 0, obj_start):
         return True  # 公司正式加入中国软件行业协会: the firm's membership, no job
     if predicate == "VISITED" and "回" in sentence[max(0, obj_start - 3) : obj_start] and "出差" in sentence:

@@ -377,7 +377,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
        rf"signed up for(?: a| an| some)?(?!(?:\s[\w-]+){{1,3}}\s(?:class|classes|lessons|course)\b))\s(?:how to\s|to\s)?(?:the |a |an |some |more )?"
        rf"(?!about\b|it\b|that\b|this\b|a lot\b|so much\b|from\b|more\b|lots\b|what\b|how\b|a thing\b|"
-       rf"something\b|the hard way\b|my lesson\b|to\b)(?!(?:my |the |a )?(?:first |next )?(?:[\w-]+ ){{0,2}}(?:marathon|race|"
+       rf"something\b|the hard way\b|my lesson\b|to\b)(?!(?<=learned )(?:our|their|his|her|today)\b)"  # found out
+       rf"(?!(?:my |the |a )?(?:first |next )?(?:[\w-]+ ){{0,2}}(?:marathon|race|"
        rf"5k|10k|half|half-marathon|triathlon|tournament|competition|ride|walk|run)\b){EN_OBJ}", 0.8, kind="value", supposable=True,
        trigger="learn|studying|studies|study|majoring|practic|taking|signed up for"),
     en("STUDIES", r"\btaking (?:some |a few )?(?P<obj>[a-z]+(?: [a-z]+)?) (?:lessons|classes|courses)\b", 0.8,

@@ -188,7 +188,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("SIGNED", rf"\b(?!(?:Contract|Deal|Agreement|Order|Lease|Renewal|NDA|MSA|SOW|PO|It|This|That)\b|{_PRONOUN})(?P<subj>{EN_CAPS}) "
        rf"(?:has |just |finally )?signed (?![—–-])(?:the |a |an |our |their )?{EN_OBJ}", 0.8,
        subject="group", subject_type="organisation", kind="value", trigger="signed"),
-    en("ORDERED", rf"\b(?!{_PRONOUN})(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
+    en("ORDERED", rf"\b(?!{_PRONOUN}|(?-i:I|We|They|You|He|She)\s)(?P<subj>{EN_CAPS}) (?:has |just )?(?:ordered|placed an order for|bought|purchased|"
        rf"signed up for) (?:\d[\d,]*\s)?(?:(?:more |new |extra )?(?:licen[cs]es|seats|units|copies|"
        rf"subscriptions|boxes|items|pieces) (?:of |for )?)?{EN_OBJ}", 0.85, subject="group",
        subject_type="organisation", require_mention=True, object_type="product", supposable=True,

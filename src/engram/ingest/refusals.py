@@ -155,6 +155,19 @@ _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
 _POINTS = re.compile(r"\s?分(?![钟之])")
 _A_CAMPUS_EVENT = re.compile(r"宣讲会|招聘会|讲座|校招|\b(?:career fair|campus talk|info session)\b", re.I)
 _ZH_FOR_A_WHILE = re.compile(r"(?:下周|这周|本周|明天|后天|今天|周末|这几天|月底)[^，。；]{0,2}在$")
+_ANOTHER_PARTY = re.compile(r"(?:女方|男方|对方|新娘|新郎)(?:是|也是)?$")
+_TASTES = frozenset({"LIKES", "DISLIKES", "PREFERS", "USES", "INTERESTED_IN"})
+_A_SHARE_OF_PEOPLE = re.compile(
+    r"(?:\d+(?:\.\d+)?\s?[%％]|百分之[\d一二三四五六七八九十]+|大部分|大多数|多数|一半|不少)的?(?:用户|客户|人|受访者|同事)|"
+    r"\b(?:\d+(?:\.\d+)?%|most|many|half|a third|two thirds) of (?:our |the )?"
+    r"(?:users|customers|respondents|people)\b",
+    re.I,
+)
+_DEAL_STAGE = re.compile(
+    r"(?:negotiation|proposal|discovery|qualification|closed[- ](?:won|lost)|contracting|legal review|"
+    r"procurement|evaluation|pilot|stage \d|phase \d)\b",
+    re.I,
+)
 _REMOVED = re.compile(r"(?:去掉|减掉|少了|删掉|拿掉|砍掉|砍了|减了)了?$")
 _UNDER_WAY = re.compile(r"中的?(?:项目|客户|商机|线索|订单)")
 _NOT_PAID_YET = re.compile(r"预计|将于|将在|下周|下个?月|月底前|还没|未到")
@@ -221,16 +234,23 @@ def refused(
         sentence, max(0, obj_start - 12), obj_start
     ):
         return True  # 项目经理从孙琦换成了王海涛: a role's holder changed, no tool
+    if _DEAL_STAGE.match(sentence, obj_start) and sentence[max(0, obj_start - 9) : obj_start] == "moved to ":
+        return True  # "Stonebridge: moved to Negotiation": a deal's stage, no home or tool
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         return not_held(predicate, match, sentence, clause, obj_start)  # engram.ingest.employment
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
-        ("会", "要", "将", "提")
+        ("会", "要", "将", "提", "去")
     ):
-        return True  # 我的工作会交接给…, 需求说明书提交给马骏: a modal or 提交 cut, no duty
+        return True  # 我的工作会交接给…, 需求说明书提交给马骏, 原主管施洁去了…: a verb cut, no duty
+    if predicate in _TASTES and _A_SHARE_OF_PEOPLE.search(sentence, clause[0], obj_start):
+        return True  # 60%的用户更喜欢深色模式, "most users prefer…": a survey's, not the writer's
     if predicate in ("LAUNCH_DATE", "DEADLINE", "MEETING_AT") and _ONCE_SET.search(sentence, 0, obj_start):
         return True  # 原定10月底上线，现在推到12月中: the date given up
-    if predicate == "COMES_FROM" and match.group("obj").startswith("的"):
-        return True  # 卖了老家的房子来杭州跟我们住: the hometown's house, then where one comes to
+    if predicate == "COMES_FROM" and (
+        match.group("obj").startswith(("的", "来", "到", "去"))
+        or _ANOTHER_PARTY.search(sentence, max(0, match.start() - 4), match.start())
+    ):  # 卖了老家的房子来杭州跟我们住, 从老家来上海: where one comes to; 女方是重庆人: the bride's
+        return True
     if predicate == "AGE" and _A_WEIGHT.search(sentence):
         return True  # 要减到75公斤以下，现在82: a weight
     if predicate == "PRICE" and _POINTS.match(sentence, match.end("obj")):

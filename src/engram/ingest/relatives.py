@@ -305,8 +305,10 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
     if not match["name"]:
         return None
     start = match.start("name")
-    if match.string.startswith("是", match.end("kin")) and match.string.startswith("的", match.end("name")):
-        return None  # 老公是张伟的同学: who he is, not his name
+    if match.string.startswith("是", match.end("kin")) and (
+        match.string.startswith("的", match.end("name")) or match["name"].endswith("人")
+    ):
+        return None  # 老公是张伟的同学, 女朋友是成都人: who he or she is, not a name
     for mention in mentions:
         if mention.start == start and mention.type in ("person", "thing", "animal"):
             return mention.name
