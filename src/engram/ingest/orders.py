@@ -60,7 +60,7 @@ _SELLER = re.compile(
 """Before an organisation that sells (在京东下单, "an order with Umbrella Corp"), not one that buys."""
 _SEAT_KINDS = re.compile(r"\s(?:seats?|licen[cs]es?|users?|accounts?)$", re.I)
 _NOT_A_PRODUCT = re.compile(
-    r"^(?:more|of|the|a|an|seats?|units?|licen[cs]es?|accounts?|people|trucks|stores|sites|locations|users|employees|staff|years?|months?|"
+    r"^(?:more|of|the|a|an|seats?|units?|people|trucks|stores|sites|locations|users|employees|staff|years?|months?|"
     r"weeks?|days?|hours?)$",
     re.I,
 )
