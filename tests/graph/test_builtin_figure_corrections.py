@@ -66,6 +66,13 @@ CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
         set(),
         {("顺丰订单", "QUANTITY", 20)},
     ),
+    # a discount said by a copula, its denied figure dropped
+    (
+        "更正：华岳教育的折扣是7.5折，不是8.5折。",
+        "王芳",
+        {("华岳教育", "DISCOUNT", "7.5折")},
+        {("华岳教育", "DISCOUNT", "8.5折")},
+    ),
     # no deal said: a count of people is no order's
     ("Our support team is 40 users strong now.", "Ann", set(), {("support team", "QUANTITY", 40)}),
     # a Chinese count with thousands commas is read whole, and the one it replaces is denied

@@ -84,6 +84,13 @@ CASES: list[Case] = [
         set(),
         {("Tomas", "USES", "EMEA")},
     ),
+    # What is studied said by a copula (是学…的, 学的是…); the subject denied is not studied.
+    (
+        "我儿子不是学金融的，是学统计的。",
+        "王芳",
+        {("王芳的儿子", "STUDIES", "统计")},
+        {("王芳的儿子", "STUDIES", "金融")},
+    ),
     # 大三 is a year of study; 成都人 and 重庆人 say where someone is from, not a name nor the groom's home.
     ("我表弟在南京读大二，学的是建筑。", "王芳", set(), {("王芳的表弟", "STUDIES", "大二")}),
     (

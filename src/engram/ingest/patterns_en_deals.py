@@ -126,7 +126,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        subject="topic", kind="amount", trigger="price|cost|quoted|quote of|signed at|signed for|renewed"),
     en("DISCOUNT", r"\b(?P<obj>\d{1,2}(?:\.\d)?\s?%) (?:off|discount)\b(?![^.;!?]*\b(?:if|once|provided)\b)", 0.8,
        subject="topic", kind="value", supposable=True, trigger="% off|% discount"),  # not "10% off if they pay…"
-    en("DISCOUNT", r"\bdiscount of (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",
+    en("DISCOUNT", r"\bdiscount (?:of|is|was|is now|stays at|at) (?P<obj>\d{1,2}(?:\.\d)?\s?%)", 0.8, subject="topic", kind="value",
        trigger="discount"),
     en("PAID", rf"\bpayment of {EN_AMOUNT} from (?:the )?(?P<subj>{EN_CAPS})", 0.85, subject="group",
        subject_type="organisation", kind="amount", trigger="payment of"),

@@ -59,6 +59,9 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
        trigger="每吨|每箱|每件|每斤|每公斤|每平|每间|每人|每柜|每颗|每米|每卷|每瓶|每盒|每包"),
     zh("DISCOUNT", r"(?:打了?|按)(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)", 0.85, subject="topic", kind="value",
        trigger="折"),
+    # 天成科技的折扣是8.5折，不是8折: a discount said by a copula
+    zh("DISCOUNT", r"折扣(?:是|为|改成|改为|调到|调整为|定在|给到)了?(?P<obj>[一二三四五六七八九][一二三四五六七八九]?折|\d(?:\.\d)?折)",
+       0.85, subject="topic", kind="value", trigger="折扣"),
     # not an ordinal (第一个大单) nor "a" (加一个专属客服); a count with thousands commas whole (3,500片, not 500)
     zh("QUANTITY", r"(?<![\d,元块钱第])(?<!到了)(?<![少多漏差])(?<![少多漏差][送发寄给了])(?<![少多漏差][送发寄给]了)"
        rf"(?P<obj>{DIGITS}|(?!一[个件份])[一二三四五六七八九十百千万两]+)(?:台|套|个(?![月钟多小星工])|件|份|箱|张|部|块|支|辆|把|袋|吨|瓶|盒|包|桶|双|片)", 0.8,
