@@ -84,6 +84,45 @@ CASES: list[Case] = [
         set(),
         {("Tomas", "USES", "EMEA")},
     ),
+    # Jobs the readers listed as missed: a promotion, a job "as" a role, a start "in January", a first week.
+    (
+        "Ines Moreau got promoted to Studio Director.",
+        "Ann",
+        {("Ines Moreau", "HAS_ROLE", "Studio Director")},
+        set(),
+    ),
+    (
+        "My husband got a new job at Oakridge Bank as a risk analyst",
+        "Ann",
+        {("Ann's husband", "WORKS_AT", "Oakridge Bank"), ("Ann's husband", "HAS_ROLE", "risk analyst")},
+        set(),
+    ),
+    (
+        "Camille Duret joins us on Monday as Product Manager.",
+        "Ann",
+        {("Camille Duret", "HAS_ROLE", "Product Manager")},
+        set(),
+    ),
+    ("first week at Monzo, everyone's lovely", "Ann", {("Ann", "WORKS_AT", "Monzo")}, set()),
+    (
+        "I'm starting a new job in January at Oakridge Bank",
+        "Ann",
+        {("Ann", "WORKS_AT", "Oakridge Bank")},
+        set(),
+    ),
+    (
+        "I'm starting a new job in June at Unilever, brand manager.",
+        "Ann",
+        set(),
+        {("Unilever", "HAS_ROLE", "brand manager")},
+    ),
+    (  # a guard: a town after the employer is no employer
+        "starting a new job in May at a surf school in Porto.",
+        "Ann",
+        set(),
+        {("Ann", "WORKS_AT", "Porto")},
+    ),
+    ("她是学生会主席。", "王芳", set(), {("王芳", "STUDIES", "生会主席")}),  # a guard: 学生会 is no study
     # What is studied said by a copula (是学…的, 学的是…); the subject denied is not studied.
     (
         "我儿子不是学金融的，是学统计的。",

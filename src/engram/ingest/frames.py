@@ -368,7 +368,10 @@ EN_ROLE = (
     r"partnerships|office|ops|store|library|country|board|network|plant|site|shift|branch|district|area|"
     r"territory|clinic|lab|warehouse|fleet|facilities|program|programme|brand|category|channel|practice|qa|"
     r"devops|platform|infrastructure|mobile|analytics|inbound|outbound|enterprise|solutions|content|community|deputy|"
-    r"on-call|interim|acting)\s)*"
+    r"on-call|interim|acting|risk|systems|studio|research|quality|compliance|hardware|firmware|cloud|"
+    r"release|field|sous|pastry|communications|events|talent|tax|audit|strategy|business development|"
+    r"business|revenue|digital|editorial|video|construction|site reliability|reliability|database|test|"
+    r"machine learning|ml|ai|policy|logistics|supply chain|insurance|investment|payroll|pr)\s)*"
     rf"(?:{EN_ROLE_NOUNS}|head(?=\s(?:of|for)\s{EN_DEPARTMENT}))"
     rf"(?:\s(?:of|for)\s{EN_DEPARTMENT}|(?:(?<=vp)|(?<=svp)|(?<=evp))\s(?=(?-i:[A-Z])){EN_DEPARTMENT})?"
 )

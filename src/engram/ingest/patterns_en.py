@@ -542,9 +542,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="entity", object_type="animal", split=True, trigger="have|got|adopted"),
     en("HAS_PET", rf"\b(?:new|our|my) (?P<kind>{EN_PET})\b[^.?]{{0,6}}?[!.]+\s(?:his|her|its) name is\s{EN_NAMES}\b", 0.8,
        kind="entity", object_type="animal", split=True, trigger="name is"),
-    # "Leila Haddad will join us as Product Designer on April 1": the role one joins in
+    # "Leila Haddad will join us as Product Designer on April 1", "joins us Monday as …": the role one joins in
     en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}) (?:will |has |just |officially |is )*(?:join|joins|joined|joining) "
-       rf"(?:us|the team|our team) as (?:a |an |our |the )?(?P<obj>{EN_ROLE})\b", 0.8, subject="group",
+       rf"(?:us|the team|our team) (?:(?:on |next |this )?\w+day )?as (?:a |an |our |the )?(?P<obj>{EN_ROLE})\b", 0.8,
+       subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="join"),
     en("MARRIED_TO", rf"\bmarried (?:to )?(?-i:(?!My\b|The\b)){EN_NAME}", 0.9, kind="entity", object_type="person",
        trigger="married"),

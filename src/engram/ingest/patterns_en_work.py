@@ -80,8 +80,9 @@ _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 """Capitalised but no name: "take over the Monday meeting" hands over a meeting, not a Monday."""
 _CLAUSE_START = r"(?:^|(?<=[:;.!?]\s)|(?<=\s[—–-]\s))"
 """Where a clause opens without a determiner (a note's "Store manager Keith Danvers says…")."""
-_FIRST_DAY = rf"(?:\bmy\s|{_CLAUSE_START}(?=(?-i:F)))first (?:day|week)"
-"""The writer's first day or week, said with "my" or opening a clause ("First day as …", "First week at …")."""
+_FIRST_DAY = rf"(?:(?:\bmy\s|{_CLAUSE_START})(?:first|second) (?:day|week)|{_CLAUSE_START}week \d)"
+"""The writer's first days, said with "my" or opening a clause ("First day as …", "first week at Monzo",
+"week 2 at Siemens")."""
 _NOT_A_TASK_OWNER = r"(?!(?-i:owner)\s)"
 """An action item's "— owner Kwame, target end of Q3" names who does it, not a business owner."""
 _REGION = (
@@ -208,8 +209,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        named_subject=True, require_mention=True, strict=True, object_type="organisation", introduces=True,
        trigger="from"),
     # "Contact is Lydia Fenwick, managing partner.", "Omar Siddiqui, Procurement Manager.": a name, then
-    # their title as the clause's last words
-    en("HAS_ROLE", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})"
+    # their title as the clause's last words (not "a new job at Unilever, brand manager": the employer)
+    en("HAS_ROLE", rf"(?<!\bat )(?<!\bwith )(?<!\bjoin )(?<!\bjoining )(?<!\bjoined )"
+       rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?:the\s|our\s|their\s)?(?P<obj>{EN_ROLE}|{EN_TITLE})"
        r"(?=\s*(?:[.;!]|$)|,\s?(?:\S+@|\+?\d))",
        0.75, subject="group", subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True,
        trigger=EN_ROLE_TRIGGER),
@@ -258,10 +260,10 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     # and where it is
     en("HAS_ROLE", rf"{_FIRST_DAY} as (?:a |an |the |our )?"
        rf"(?P<obj>{EN_ROLE}|{EN_TITLE})\b", 0.8, subject="speaker", kind="entity", object_type="role",
-       trigger="first day|first week"),
+       trigger="first day|first week|second day|second week|week "),
     en("WORKS_AT", rf"{_FIRST_DAY} (?:as (?:a |an |the |our )?{EN_ROLE}\s)?"
        rf"(?:at|with) {EN_OBJ}", 0.8, subject="speaker", require_mention=True, strict=True,
-       object_type="organisation", trigger="first day|first week"),
+       object_type="organisation", trigger="first day|first week|second day|second week|week "),
     # "I've been at Volvo for 6 years": an employer of years, not a visit
     en("WORKS_AT", rf"\b(?:I've|I have|(?<=\bhe)'s|(?<=\bshe)'s|has|have)\s(?:now\s)?been\s(?:at|with)\s"
        rf"(?=(?-i:[A-Z])){EN_OBJ}(?=\s(?:for\s(?:over\s|almost\s|nearly\s|about\s|more than\s)?(?:\d+|a|an|one|two|three|"
@@ -301,7 +303,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?:moved|moving|moves|relocated|relocating|came|left)\b[^.;!?]{{0,40}}?\bfor (?:a|the|a new|"
        rf"her|his|my) job (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, trigger="job"),
     en("WORKS_AT", rf"\b(?:employed by|joined the team at|(?:got|landed|took|accepted|left for|started|starting) (?:a|the|her|his|my) "
-       rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?)? (?:at|with)|started (?:a new job )?at|hired by|"
+       rf"(?:new )?(?:job|role|position)(?: of [\w&/ -]{{2,40}}?| as (?:an? )?[\w&/ -]{{2,40}}?| (?:in|on|from|next) \w+(?= (?:at|with) (?-i:[A-Z])))? (?:at|with)"
+       rf"|started (?:a new job )?at|hired by|"
        rf"got hired at|interning at|intern at) {EN_OBJ}", 0.85, require_mention=True,
        trigger="employed by|joined the team|job|role|position|started|hired|intern|left for"),
     en("WORKS_AT", rf"\b(?:joined|joining|joins|will join|(?:leaving|leaves|left|quit|quitting)\b[^.;]{{0,40}}?\bto join) {EN_OBJ}"
