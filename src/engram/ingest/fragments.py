@@ -187,7 +187,9 @@ def fragment(fact: FactIn) -> bool:
     if fact.predicate == "SIGNED" and _WHEN_SAID.match(said):
         return True  # "Idris signed after the SOC 2 review": when, not what
     if fact.predicate == "OWNS" and _AN_APPOINTMENT.match(said):
-        return True  # "I've got my driving test on 14 October": an appointment, nothing owned
+        return (
+            True  # "I've got my driving test on 14 October", "a 10k race on Sunday": an event, nothing owned
+        )
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙
 
 
@@ -201,7 +203,7 @@ _A_YEAR_OF_STUDY = re.compile(
 _WHEN_SAID = re.compile(r"(?:after|before|following|once|until|during|on|by|at|in|last|this|next)\b", re.I)
 _AN_APPOINTMENT = re.compile(
     r"(?:[\w-]+\s){0,2}?(?:test|exam|appointment|interview|meeting|flight|surgery|operation|class|lesson|call|"
-    r"shift|check-?up|scan)s?(?:\s(?:on|at|in|next|tomorrow|today|this)\b.*)?$",
+    r"shift|check-?up|scan|race|marathon|half|match|game|gig|concert|wedding|party)s?(?:\s(?:on|at|in|next|tomorrow|today|this)\b.*)?$",
     re.I,
 )
 _PROGRESS = re.compile(r"完成了?(?:\d+(?:\.\d+)?%|百分之|[一二三四五六七八九]成)")

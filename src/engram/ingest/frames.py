@@ -196,7 +196,8 @@ _THEN = re.compile(r"就|那|便")
 _UNDECIDED = {
     "en": re.compile(
         r"\b(?:not sure (?:if|whether)|haven't decided|have not decided|undecided|torn between|"
-        r"debating whether|evaluating whether|would love to)\b|\b(?:I|we)'d love to\b",
+        r"debating whether|evaluating whether|would love to|thinking (?:about|of) maybe)\b"
+        r"|\b(?:I|we)'d love to\b",
         re.I,
     ),
     "zh": re.compile(
@@ -328,7 +329,7 @@ EN_DEPARTMENT = (
     r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
     r"customer experience|revops|revenue operations|ops|devops|risk|compliance|quality|facilities|"
     r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content|eng|digital|logistics|training|"
-    r"e-?commerce|pediatrics|paediatrics|cardiology|oncology|radiology|surgery|nursing)\b"
+    r"e-?commerce|pediatrics|paediatrics|cardiology|oncology|radiology|surgery|nursing|claims|underwriting)\b"
 )
 """What a head, VP or director leads: "VP of Sales" is a role, Sales no employer."""
 EN_NAME_WORD = "(?-i:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)"

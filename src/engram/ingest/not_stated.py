@@ -136,7 +136,7 @@ _ASKED_FOR = re.compile(
     re.I,
 )
 _PUT_DOWN = re.compile(
-    r"\bput (?:\w+ ){0,3}down\b|\bput to sleep\b|\bre-?hom(?:e|ed|ing)\b|\bgave (?:\w+ ){0,2}away\b|"
+    r"\bput (?:\w+ ){0,4}down\b|\bput to sleep\b|\bre-?hom(?:e|ed|ing)\b|\bgave (?:\w+ ){0,2}away\b|"
     r"安乐死|送人了|送走了",
     re.I,
 )

@@ -120,6 +120,8 @@ def read_objects(
             ):
                 return []  # "Sync on Jan 3 at 11am has been cancelled", "Can't make standup today"
             past = past_event(clause, lang)
+        elif kind == "birthday":  # "was born on Tuesday": the Tuesday before, not the next one
+            past = _BORN.search(reading.text, 0, start) is not None
         value = _literal(kind, raw, _moved_from(reading.text, start, message.at), past=past)
         counted = _COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0])
         share = reading.text.startswith("百分之", span[0])
@@ -300,6 +302,7 @@ _MISSED = re.compile(
 )
 """A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了), or none at all
 (周五下午统一不安排会议, "no meetings on Fridays"): not theirs."""
+_BORN = re.compile(r"\bborn\b|出生|出生的|生的", re.I)
 _CALLED_OFF = re.compile(
     r"\b(?:cancell?ed|cancel|cancelling|canceling|called off|no longer happening)\b|取消了?|不开了", re.I
 )

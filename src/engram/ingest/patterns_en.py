@@ -274,7 +274,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", r"\b(?:don't|do not|doesn't|does not)\s(?:drink|eat|smoke)\s"
        r"(?P<obj>[a-z][\w-]*(?:\s[a-z][\w-]*)?)\s(?:anymore|any more)\b", 0.8, kind="value", negatable=False,
        trigger="drink|eat|smoke"),
-    en("STOPPED_USING", rf"(?<!can't )(?<!cannot )(?<!couldn't )(?<!won't )(?<!never )"  # "I can't give up cheese"
+    en("STOPPED_USING", rf"(?<!can't )(?<!cannot )(?<!couldn't )(?<!won't )(?<!never )(?<!not )"  # "I can't give up cheese"
        rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
@@ -403,7 +403,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>(?:[\w+'’-]+\s){{0,4}}?{EN_EVENT})\b{_FUTURE}", 0.75, kind="value",
        trigger="got|have"),
     # (not one only thought of: "thinking about running the Tokyo marathon")
-    en("ATTENDED", rf"(?<!thinking about )(?<!thinking of )(?<!considering )"
+    en("ATTENDED", rf"(?<!thinking about )(?<!thinking of )(?<!considering )(?<!never )(?<!not )"
        rf"\b(?:went|go|going|been|attended|attend|attending|took part in|participated in|competed in|"
        rf"compete in|ran|run|running|did|won|lost|failed|passed|finished|completed|hosted|organi[sz]ed|headed)"
        rf"\s(?:to\s|in\s|at\s|out\s(?:to\s)?)?(?:a|an|the|my|our|this|that|another|some|one of the|a few|"

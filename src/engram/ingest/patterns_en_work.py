@@ -156,7 +156,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
         en("WORKS_AT", rf"\b(?P<subj>{subject}) (?:have |has |'ve |just )?(?:moved|went|jumped|switched) (?:over )?from "
            rf"(?P<prev>{EN_CAPS}) to (?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.8, subject="group", subject_type="person",
            named_subject=subject != "I", require_mention=True, strict=True, object_type="organisation", trigger="from")
-        for subject in (EN_PERSON_NAME, "I")
+        for subject in (rf"(?!We\b){EN_PERSON_NAME}", "I")  # "We switched from Datadog to Grafana": tools
     ),
     # "She came over from Deloitte in August": the employer before this one
     en("LEFT_ORGANISATION", rf"\b(?:(?:came|comes|coming) over|moved (?:there|here|over)) from (?=(?-i:[A-Z])){EN_OBJ}", 0.8,
@@ -288,7 +288,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
-    en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
+    en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|(?:a|my|new|side|part-time|freelance) gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,
        trigger="hired by|got a job|gig"),
     en("WORKS_AT", rf"\b(?:manages|leads|runs|heads|oversees|handles|I manage|I lead|I run|I head|I oversee) "
        rf"(?:the |our )?(?:[\w-]+\s){{1,3}}?at {EN_OBJ}", 0.75, require_mention=True, object_type="organisation",
@@ -532,7 +532,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        object_type="organisation", require_mention=True, negatable=False, ends=True, trigger="last day"),
     en("WORKS_AT", rf"\blast day (?:at|with) {EN_OBJ}", 0.8, require_mention=True, negatable=False, ends=True,
        trigger="last day"),  # "her last day at Initech is Friday": the job ends then
-    en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own(?! an?\s)|i cover|i look after) "
+    en("RESPONSIBLE_FOR", rf"\b(?:in charge of|responsible for|i handle|i own(?! an?\s)(?!\s\d)|i cover|i look after) "
        rf"(?:the |our )?{EN_OBJ}", 0.8, kind="value",  # not "I own a red Vespa": a possession
        trigger="in charge of|responsible for|i handle|i own|i cover|i look after", stop="UNASSIGNED_FROM"),
     en("MANAGES", r"\b(?:I manage|I lead|I run|I head|manages|leads|runs|heads) (?:the |our |a )?"

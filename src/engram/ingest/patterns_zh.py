@@ -390,7 +390,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("DISLIKES", r"(?<!胃)(?<!身体)(?<!肚子)(?:受不了|接受不了|忍不了)(?P<obj>)(?=[，。！？；~～…]|$)", 0.8, kind="value",
        negatable=False,
        antecedent=True, trigger="受不了|接受不了|忍不了"),
-    zh("STOPPED_USING", rf"(?:停用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
+    zh("STOPPED_USING", rf"(?:停用了?|弃用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
     # 滴滴企业版停用, 之前那个用友报销模块同步停用, 钉钉那边的审批流本周五关闭: a tool retired, said first
@@ -502,7 +502,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="在用|使用|用的是|用着|一直用"),
     zh("USES", rf"用的(?:是|还是|一直是)(?P<obj>[^{ZH_STOP}]{{1,15}}?)(?=[{ZH_STOP}]|$)", 0.75, require_mention=True,
        object_type="product", trigger="用的"),  # 他们现在用的是用友U8
-    zh("USES", rf"用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
+    zh("USES", rf"(?<![弃停])用{ZH_OBJ}", 0.75, require_mention=True, object_type="product", stop="STOPPED_USING",
        supposable=True, trigger="用"),  # 考虑用Seata: not yet
     # 我老婆芒果过敏: a common allergen said without 对 (皮肤过敏 names none)
     zh("ALLERGIC_TO", rf"(?<!对)(?P<obj>{ALLERGENS})(?:都|也|有点|特别|严重)?过敏", 0.8, kind="value", trigger="过敏"),
@@ -511,7 +511,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 我吃素 → 吃素 (素 alone names no diet), 是素食者 → 素食
     zh("DIET", r"(?:是|(?=吃)|改(?=吃))(?P<obj>素食|吃素|吃纯素|吃全素|纯素|全素|清真)(?:者|主义者)?", 0.85, kind="value",
        trigger="素|清真"),
-    zh("LIKES", rf"(?<![更不最])(?:喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
+    zh("LIKES", rf"(?<![更不最])(?:喜欢上了?|喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上了|迷上了?|着迷于?|沉迷于?|痴迷于?|是[^，。]{{1,8}}的粉丝|"
        rf"对{ZH_NOT_STOP}{{1,8}}?(?:很|特别|非常)?感兴趣)(?![和跟与同])"  # 喜欢和鼎新电子的团队合作: with whom, not what
        rf"{ZH_OBJ}", 0.85, kind="value",
        trigger="喜欢|爱吃|爱喝|爱玩|爱看|热爱|超爱|特爱|巨爱|爱上|迷上|着迷|沉迷|痴迷|粉丝|感兴趣", negated="DISLIKES"),
@@ -526,7 +526,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("PLANS_TO_VISIT", rf"(?<![起高])飞(?:了)?(?:一趟|趟)?(?:往|去|到|回)?(?![^，。！？；]*?(?:航班|机票))"  # 飞成都的航班
        rf"{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        object_type="place", trigger="飞"),
-    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?<![调派])(?<!调岗)(?:去|到)(?!读|念|上学){ZH_OBJ}", 0.85,
+    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?<![调派])(?<!调岗)(?:去|到)(?!读|念|上学|考){ZH_OBJ}", 0.85,
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)(?:了|完了?|过)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        whole=True, trigger="参观|拜访|考察"),  # 拜访成都天府医院信息科: the customer visited, not 成都

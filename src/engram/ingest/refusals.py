@@ -155,6 +155,7 @@ _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
 _POINTS = re.compile(r"\s?分(?![钟之])")
 _A_CAMPUS_EVENT = re.compile(r"宣讲会|招聘会|讲座|校招|\b(?:career fair|campus talk|info session)\b", re.I)
 _ZH_FOR_A_WHILE = re.compile(r"(?:下周|这周|本周|明天|后天|今天|周末|这几天|月底)[^，。；]{0,2}在$")
+_OWED = re.compile(r"欠款|欠费|拖欠|逾期未付|\b(?:overdue|outstanding balance|owes us|owed)\b", re.I)
 _ANOTHER_PARTY = re.compile(r"(?:女方|男方|对方|新娘|新郎)(?:是|也是)?$")
 _TASTES = frozenset({"LIKES", "DISLIKES", "PREFERS", "USES", "INTERESTED_IN"})
 _A_SHARE_OF_PEOPLE = re.compile(
@@ -255,6 +256,8 @@ def refused(
         return True  # 要减到75公斤以下，现在82: a weight
     if predicate == "PRICE" and _POINTS.match(sentence, match.end("obj")):
         return True  # 技术占60分，价格40分: points, no price
+    if predicate == "PRICE" and _OWED.search(sentence, 0, obj_start):
+        return True  # 已经欠款3个月了，总额27万, "$4,200 overdue": a debt, no price
     if predicate in ("STUDIES_AT", "STUDIES") and _A_CAMPUS_EVENT.search(sentence):
         return True  # 宣讲会第一站是9月20日在南岭大学: a campus visited, no study
     if (
