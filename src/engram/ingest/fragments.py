@@ -21,7 +21,7 @@ from engram.nlp.amounts import CURRENCY_CODES
 
 _PIECE = re.compile(
     r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
-    r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
+    r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^[—–]\s|^全家|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
     r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
     r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])|"
     r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)|"
@@ -200,10 +200,13 @@ _A_REGION = re.compile(
 _A_YEAR_OF_STUDY = re.compile(
     r"[大研高初][一二三四]|博[一二三四五]|\b(?:freshman|sophomore|junior|senior) year", re.I
 )
-_WHEN_SAID = re.compile(r"(?:after|before|following|once|until|during|on|by|at|in|last|this|next)\b", re.I)
+_WHEN_SAID = re.compile(
+    r"(?:after|before|following|once|until|during|while|when|on|by|at|in|last|this|next)\b", re.I
+)
 _AN_APPOINTMENT = re.compile(
     r"(?:[\w-]+\s){0,2}?(?:test|exam|appointment|interview|meeting|flight|surgery|operation|class|lesson|call|"
-    r"shift|check-?up|scan|race|marathon|half|match|game|gig|concert|wedding|party)s?(?:\s(?:on|at|in|next|tomorrow|today|this)\b.*)?$",
+    r"shift|check-?up|scan|race|marathon|half|match|game|gig|concert|wedding|party|job offer|offer)s?"
+    r"(?:\s(?:on|at|in|next|tomorrow|today|this)\b.*)?$",
     re.I,
 )
 _PROGRESS = re.compile(r"完成了?(?:\d+(?:\.\d+)?%|百分之|[一二三四五六七八九]成)")

@@ -294,7 +294,7 @@ ZH_DATE = (
 ZH_AMOUNT = (
     rf"(?<![A-Za-z0-9.-])(?<!从)(?<![唯第统单万专周])(?<!星期)(?<!礼拜)(?<!降了)(?<!涨了)(?<!降价)(?<!便宜了)(?<!贵了)"
     rf"(?<!差价)(?P<obj>(?>{AMOUNT}))"
-    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍共]|(?:个)?(?:用户|账号|席位|人))"
+    r"(?![遍次趟%％折年月季周日号晚夜半些点起份个天批期轮届倍共家]|(?:个)?(?:用户|账号|席位|人))"
 )
 """An amount: not the number of an id (KD-2406), a count of times (再过一遍), of things (23起投诉), users or
 seats (150用户) or of time (续费一年, 明年一季度, 两晚), a weekday (下周三), a share (10%, 一半, 85折), a date
@@ -452,6 +452,11 @@ EN_PET = (
     r"lizard|gecko|bird|fish|ferret)"
 )
 """Kinds of pet, one list for the patterns that name a pet and the readers that look for one."""
+EN_BREEDS = (
+    "corgi|labrador|lab|golden retriever|retriever|poodle|beagle|husky|pug|terrier|dachshund|shepherd|"
+    "greyhound|bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
+)
+"""Dog breeds and cat words that name a pet as well as "dog" or "cat" do."""
 EN_PET_WORDS = EN_PET.removeprefix("(?:").removesuffix(")")
 """The kinds of pet as literal trigger words (dog|cat|puppy|…)."""
 EN_GROUP = (

@@ -11,6 +11,7 @@ from functools import partial
 from engram.ingest.frames import (
     EN_A_DAY,
     EN_AMOUNT,
+    EN_BREEDS,
     EN_CAPS,
     EN_CREATION,
     EN_DATE,
@@ -107,11 +108,6 @@ _RESPONSIBILITY = (
     r"pipeline|workflow|strategy|initiative|backlog|spec|budget|deal|renewal|contract|stuff|tickets)"
 )
 """What one owns as a task, not as a possession ("owns the vendor decision")."""
-_BREEDS = (
-    "corgi|labrador|lab|golden retriever|retriever|poodle|beagle|husky|pug|terrier|dachshund|shepherd|greyhound|"
-    "bulldog|chihuahua|spaniel|collie|doodle|tabby|kitty"
-)
-"""Dog breeds and cat words that name a pet as well as "dog" or "cat" do."""
 _WRITER_NOW = "|".join(
     rf"(?<=\b{who}\s{now})"
     for who in ("I'm", "I am", "we're", "we are")
@@ -534,7 +530,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        trigger=f"{EN_PET_WORDS}|pet"),
     # "I got a puppy, a corgi called Waffles": a pet, or its breed, named later
     en("HAS_PET", rf"\b(?:have|got|adopted|has)\s(?:a|an|another|two|three|a second)\s(?:(?!named\b|called\b)[\w-]+\s){{0,2}}?"
-       rf"(?P<kind>{EN_PET}|{_BREEDS})s?(?:,|!+|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
+       rf"(?P<kind>{EN_PET}|{EN_BREEDS})s?(?:,|!+|\s[-–—]|\s(?:a|an)|\s[\w-]+){{0,5}}?,?\s(?:named|called)\s{EN_NAMES}\b",
        0.85,
        kind="entity", object_type="animal", split=True, trigger="named|called"),
     # "we have two cats, Pixel and Byte", "new cat!! his name is Dumpling": pets named after their kind

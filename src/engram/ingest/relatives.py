@@ -37,7 +37,8 @@ KIN_EN: dict[str, Kin] = {
     **dict.fromkeys(("friend", "best friend", "buddy", "bestie", "pal"), ("", "FRIEND_OF", True)),
     **dict.fromkeys(("boss", "manager", "supervisor"), ("", "REPORTS_TO", False)),
     **dict.fromkeys(("grandma", "grandmother", "grandpa", "grandfather", "grandad", "granddad", "gran",
-                     "granny", "nana", "aunt", "uncle",
+                     "granny", "nana", "abuela", "abuelo", "nonna", "nonno", "oma", "opa", "lola", "lolo",
+                     "aunt", "uncle",
                      "cousin", "niece", "nephew", "grandson", "granddaughter", "stepmom", "stepdad",
                      "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "coworker",
                      "colleague", "roommate", "neighbor", "neighbour", "teammate", "mentor", "coach"),
@@ -51,7 +52,7 @@ KIN_ZH: dict[str, Kin] = {
     **{w: ("爸爸", "CHILD_OF", False) for w in ("爸爸", "爸", "父亲", "老爸")},
     **{w: (w, "CHILD_OF", True) for w in ("儿子", "女儿", "孩子", "大儿子", "小儿子", "二儿子", "大女儿",
                                           "小女儿", "二女儿")},
-    "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True),
+    "闺女": ("女儿", "CHILD_OF", True), "娃": ("孩子", "CHILD_OF", True), "bb": ("孩子", "CHILD_OF", True),
     # 我家老大, 老二叫豆豆, 我宝宝
     **{w: ("孩子", "CHILD_OF", True) for w in ("老大", "老二", "老三", "宝宝", "大宝", "二宝", "小孩")},
     **{w: (w, "MARRIED_TO", False) for w in ("老婆", "老公", "妻子", "丈夫", "爱人", "太太", "媳妇", "先生")},
