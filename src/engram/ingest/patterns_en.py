@@ -65,6 +65,13 @@ _NOT_LIKED = (
     r"the confidence\b|the attitude\b|the enthusiasm\b|"
     r"helping you\b|that you\b|it when\b|the sound of\b|hanging out with you\b|our\b)"
 )
+_AGE_SAID = "|".join(
+    f"{said} {then}"
+    for said in ("'m", "am", "im", "'s", "is")
+    for then in (*"123456789", "only", "just", "almost", "nearly")
+)
+"""An age said bare is a number right after "'m", "am", "'s" or "is" (or "nearly", "only"…): the trigger
+words of its patterns, so that the sentences with " is " but no number after it are not tried."""
 _PLACE_OBJ = r"(?P<obj>(?:(?:a|an|the|some|this|that|my|our)\s)?(?:[\w'’-]+\s){0,4}?" + EN_CAPS + r")"
 _MODIFIERS = (
     r"(?:(?!(?:since|when|while|that|which|and|but|the|a|an|my|our|to|for|with|at|in|on|of|it|is|was|so|"
@@ -599,12 +606,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "she's 2 and a bit shy", "im 29 btw", "he's 5.": an age said bare, closed by the clause (not "he's 5 minutes away")
     en("AGE", r"\b(?:I'm|I am|im|she's|he's|she is|he is)\s(?:only\s|just\s|almost\s|nearly\s)?(?P<obj>\d{1,2})"
        r"(?=\s*(?:[.!,;)–—]|$)|\s+(?:and|today|now|already|but|btw|lol)\b)", 0.75, kind="number",
-       trigger="i'm|i am|im |she's|he's|she is|he is"),
+       trigger=_AGE_SAID),
     # "my nephew Oscar is 5 today", "Grandpa is 92 today!", "my dad turns 70 next Saturday", "is turning 90"
     en("AGE", r"\b(?:(?:(?-i:[A-Z][a-z]+)|son|daughter|kid|boy|girl|dad|mom|mum|father|mother|grandma|grandpa|granny|"
        r"nephew|niece|brother|sister|husband|wife|baby)\s(?:is|turns|is turning)|'s turning)\s(?P<obj>\d{1,3})"
        r"(?=\s+(?:today|now|this week|tomorrow|next|on|in|and)\b|\s*[!.]|$)", 0.75, kind="number",
-       trigger=" is |turns|turning"),
+       trigger=f"{_AGE_SAID}|turns|turning"),
     en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"
        r"(?=\s+and\s+(?:still|has|is|lives|loves|plays|goes)\b|\s+now\b)", 0.8, kind="number", trigger="'s"),
     *EN_CHAT_PATTERNS,
