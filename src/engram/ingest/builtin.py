@@ -467,9 +467,8 @@ class BuiltinExtractor:
                 ):  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
                     item_predicate, trust = "WORKS_FROM", "stated"
             elif predicate in ("WORKS_AT", "VISITED") and target is not None and DEPARTMENT.search(target):
-                item_predicate = (
-                    "MEMBER_OF"  # 运营部的宁薇, 施洁去了运营部: a department, not an employer or a trip
-                )
+                # 运营部的宁薇, 施洁去了运营部: a department, not an employer or a trip
+                item_predicate = "MEMBER_OF"
             elif predicate == "WORKS_AT" and target is not None and attends(target, sentence):
                 item_predicate = "STUDIES_AT"  # "Our son just started at Maplewood Nursery"
             elif predicate == "WORKS_FROM" and (subject_name, "organisation") in message.entities:

@@ -187,9 +187,7 @@ def fragment(fact: FactIn) -> bool:
     if fact.predicate == "SIGNED" and _WHEN_SAID.match(said):
         return True  # "Idris signed after the SOC 2 review": when, not what
     if fact.predicate == "OWNS" and _AN_APPOINTMENT.match(said):
-        return (
-            True  # "I've got my driving test on 14 October", "a 10k race on Sunday": an event, nothing owned
-        )
+        return True  # "I've got my driving test on 14 October", "a 10k race": an event, nothing owned
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙
 
 

@@ -260,10 +260,8 @@ def refused(
         return True  # 技术占60分，价格40分: points, no price
     if predicate == "PRICE" and (
         _OWED.search(sentence, 0, obj_start) or _A_TARGET.search(sentence, 0, obj_start)
-    ):
-        return (
-            True  # 已经欠款3个月了，总额27万, "$4,200 overdue", 季度目标：新签合同额500万: a debt or a goal
-        )
+    ):  # 已经欠款3个月了，总额27万, "$4,200 overdue", 季度目标：新签合同额500万: a debt or a goal
+        return True
     if predicate == "LIVES_IN" and _A_TEAM_ZH.search(sentence, obj_start, match.end("obj") + 2):
         return True  # 我在SaaS组待了3年: a team, no home
     if predicate in ("STUDIES_AT", "STUDIES") and _A_CAMPUS_EVENT.search(sentence):
