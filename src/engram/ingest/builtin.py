@@ -26,7 +26,6 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from engram.graph.places import is_chinese_place
 from engram.ingest.aliases import add_names_given
 from engram.ingest.clauses import (
     Lang,
@@ -44,7 +43,6 @@ from engram.ingest.clauses import (
 )
 from engram.ingest.corrections import apply_corrections
 from engram.ingest.counterparts import add_counterpart_employers
-from engram.ingest.employment import attends
 from engram.ingest.fragments import drop_fragments
 from engram.ingest.frames import DEPARTMENT, UNSETTLED, ZH_ROLE_RX, Pattern, conditional, supposed, undecided
 from engram.ingest.frames_zh import ZH_ELSEWHERE
@@ -58,7 +56,8 @@ from engram.ingest.mentions import (
     overlaps,
 )
 from engram.ingest.mentions_zh import organisation_beginning_with
-from engram.ingest.objects import ANTECEDENT, ZH_BODY_ENDS, read_objects
+from engram.ingest.object_predicates import object_predicate
+from engram.ingest.objects import ANTECEDENT, read_objects
 from engram.ingest.orders import add_ordered_products
 from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
@@ -454,25 +453,10 @@ class BuiltinExtractor:
             ):
                 continue  # objectless: unsettled, or "从蓝海医疗离职了" already said what was left
             out_subject, out_object = subject_name, target
-            item_predicate, trust = predicate, source_kind
-            if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):
-                if predicate == "STUDIES_AT" and (
-                    _STUDIED.search(sentence, clause[0], clause[1])
-                    or not _STUDYING.search(sentence, clause[0], clause[1])
-                ):
-                    continue  # 大学在武汉读的, 在北京上课三天: where one studied once or briefly is no home
-                item_predicate, trust = _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
-                if predicate == "WORKS_AT" and (
-                    _COMMUTE.match(match.group()) or _HOME_ELSEWHERE.search(reading.text)
-                ):  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
-                    item_predicate, trust = "WORKS_FROM", "stated"
-            elif predicate in ("WORKS_AT", "VISITED") and target is not None and DEPARTMENT.search(target):
-                # 运营部的宁薇, 施洁去了运营部: a department, not an employer or a trip
-                item_predicate = "MEMBER_OF"
-            elif predicate == "WORKS_AT" and target is not None and attends(target, sentence):
-                item_predicate = "STUDIES_AT"  # "Our son just started at Maplewood Nursery"
-            elif predicate == "WORKS_FROM" and (subject_name, "organisation") in message.entities:
-                item_predicate = "LIVES_IN"  # 入职乐途科技…公司在望京: where the company is
+            said_as = object_predicate(predicate, target, span, match, reading, message, subject_name, clause)
+            if said_as is None:
+                continue  # 大学在武汉读的: where one studied once is no home
+            item_predicate, trust = said_as[0], said_as[1] or source_kind
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
             region_end = clause[1]
@@ -584,40 +568,11 @@ _ZH_CHEERED = re.compile(r"\s*(?:@\S+\s*)?(?:恭喜|祝贺|欢迎)")
 _COLONS = ("：", ":")
 _PLANNED_AHEAD = {"VISITED": "PLANS_TO_VISIT", "ATTENDED": "PLANS_TO"}
 """What a visit or an event read with a date still to come is: a plan."""
-_EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
-"""Work or study said of a place rather than an employer or a school is where the person lives
-(the labelling rules: 在伦敦工作, 在成都读研)."""
 
 
 def _switched(predicate: str, said: str) -> bool:
     """Return True when ``said`` changes tools (``_SWITCHED_TO``): the date it is due by is its start."""
     return predicate == "USES" and bool(_SWITCHED_TO.search(said))
-
-
-_COMMUTE = re.compile(r"去|到")
-"""Going to a place to work (去北京上班) says where one works, not where one lives."""
-_HOME_ELSEWHERE = re.compile(r"搬到|搬去|住在|家在")
-"""Where one lives said beside where one works (我们家搬到昆山了，我还在上海上班)."""
-_STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|went to|graduated)\b", re.I)
-"""Study that is over (大学在武汉读的, "I studied in Boston")."""
-_STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)
-"""Study that takes years: where it happens is where one lives (在成都读研)."""
-_ZH_INSTITUTION = re.compile(
-    rf"(?!的|一家)[\u4e00-\u9fff]{{0,6}}?(?:小学|中学|学校|幼儿园|分公司|{ZH_BODY_ENDS})"
-)
-
-
-def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, message: Message) -> bool:
-    """Return True when an employer's slot holds a known place alone: 伦敦, "London", not "Boston
-    Consulting Group" cut to Boston, nor 苏宁 (a company jieba tags as a place)."""
-    if name is None or (name, "place") not in message.entities:
-        return False
-    if has_cjk(name):
-        if _ZH_INSTITUTION.match(reading.text, span[1]):
-            return False  # 海淀实验小学, 省人民医院: the place begins an institution's name
-        return is_chinese_place(name) or DEFAULT_GAZETTEER.get(name) == "place"
-    before, after = reading.text[: span[0]], reading.text[span[1] :]
-    return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)
 
 
 def _leading_condition(sentence: str, clause_start: int, lang: Lang) -> dict[str, str]:
