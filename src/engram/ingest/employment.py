@@ -69,12 +69,14 @@ _NOT_AN_EMPLOYER = re.compile(
 _FOR_A_TERRITORY = re.compile(
     r"\bfor\s(?:the\s)?(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western|Greater)\s)?$"
 )
-_REGION = re.compile(
-    r"(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western)\s)?(?:Europe|Africa|Asia|Americas?|"
-    r"Benelux|EMEA|APAC|DACH|Nordics|LATAM|LatAm|Middle East|Iberia|Scandinavia|Oceania|ANZ|UK&I)"
+REGION = re.compile(
+    r"(?:(?:North|South|East|West|Central|Northern|Southern|Eastern|Western|Southeast)\s)?(?:Europe|Africa|Asia|"
+    r"Americas?|Benelux|EMEA|APAC|APJ|AMER|NA|DACH|Nordics|LATAM|LatAm|MENA|Middle East|Iberia|Scandinavia|"
+    r"Oceania|ANZ|UK&I)"
 )
-"""A territory a role covers ("Customer Success Manager for Benelux", "Head of Sales for East Africa"): a
-region or a country after "for" (not any town's name: "a pilot for Delta"), no employer."""
+"""A sales territory ("Customer Success Manager for Benelux", "Head of Sales for East Africa", "our reseller
+relationships in DACH"): after "for", with a country, no employer (not any town's name: "a pilot for
+Delta"); nor a tool (engram.ingest.fragments)."""
 _CLEFT = re.compile(r"[\u4e00-\u9fff]{0,4}的(?=[，。！？；,.!?;]|$)")
 """是CEO拍板的: who did it (a cleft sentence), nobody's role."""
 _OWNER_OF_A_DUTY = re.compile(
@@ -107,7 +109,7 @@ def _territory(sentence: str, match: re.Match[str], obj_start: int) -> bool:
     named = re.match(r"[A-Z][\w&]*(?:\s[A-Z][\w&]*)*", match.group("obj").strip())  # "Benelux on March 18"
     name = named.group() if named else ""
     return bool(_FOR_A_TERRITORY.search(sentence, max(0, obj_start - 30), obj_start)) and (
-        name in COUNTRIES or _REGION.fullmatch(name) is not None
+        name in COUNTRIES or REGION.fullmatch(name) is not None
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from engram.ingest.employment import REGION
 from engram.ingest.frames import EN_ROLE_RX, ZH_ROLE_RX
 from engram.ingest.reading import Message
 from engram.ingest.relatives import KIN_ZH
@@ -191,10 +192,7 @@ def fragment(fact: FactIn) -> bool:
     return fact.predicate in ("WORKS_AT", "STUDIES_AT") and bool(_LEARNING.match(said))  # 在学做烘焙
 
 
-_A_REGION = re.compile(
-    r"(?:the )?(?:DACH|EMEA|APAC|APJ|LATAM|AMER|NA|ANZ|MENA|Nordics|Benelux|Americas|UK&I|North America|"
-    r"South America|Southeast Asia|Middle East)"
-)
+_A_REGION = re.compile(rf"(?:the )?{REGION.pattern}")
 _A_YEAR_OF_STUDY = re.compile(
     r"[大研高初][一二三四]|博[一二三四五]|\b(?:freshman|sophomore|junior|senior) year", re.I
 )

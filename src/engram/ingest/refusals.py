@@ -19,7 +19,7 @@ import re
 
 from engram.graph.places import is_place
 from engram.ingest.employment import A_TEAM, FORMER, not_held
-from engram.ingest.frames import EN_BREEDS, EN_PET, EN_ROLE_RX, ZH_ROLE
+from engram.ingest.frames import DEPARTMENT, EN_BREEDS, EN_PET, EN_ROLE_RX, ZH_ROLE
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
 from engram.ingest.not_stated import (
@@ -156,7 +156,6 @@ _POINTS = re.compile(r"\s?分(?![钟之])")
 _A_CAMPUS_EVENT = re.compile(r"宣讲会|招聘会|讲座|校招|\b(?:career fair|campus talk|info session)\b", re.I)
 _ZH_FOR_A_WHILE = re.compile(r"(?:下周|这周|本周|明天|后天|今天|周末|这几天|月底)[^，。；]{0,2}在$")
 _A_TARGET = re.compile(r"目标(?!价)|指标|\b(?:target|quota|goal)\b(?! price)", re.I)
-_A_TEAM_ZH = re.compile(r"组|团队|小组|项目组|部门")
 _OWED = re.compile(r"欠款|欠费|拖欠|逾期未付|\b(?:overdue|outstanding balance|owes us|owed)\b", re.I)
 _ANOTHER_PARTY = re.compile(r"(?:女方|男方|对方|新娘|新郎)(?:是|也是)?$")
 _TASTES = frozenset({"LIKES", "DISLIKES", "PREFERS", "USES", "INTERESTED_IN"})
@@ -262,7 +261,7 @@ def refused(
         _OWED.search(sentence, 0, obj_start) or _A_TARGET.search(sentence, 0, obj_start)
     ):  # 已经欠款3个月了，总额27万, "$4,200 overdue", 季度目标：新签合同额500万: a debt or a goal
         return True
-    if predicate == "LIVES_IN" and _A_TEAM_ZH.search(sentence, obj_start, match.end("obj") + 2):
+    if predicate == "LIVES_IN" and DEPARTMENT.search(match.group("obj").strip()):
         return True  # 我在SaaS组待了3年: a team, no home
     if predicate in ("STUDIES_AT", "STUDIES") and _A_CAMPUS_EVENT.search(sentence):
         return True  # 宣讲会第一站是9月20日在南岭大学: a campus visited, no study
