@@ -302,7 +302,7 @@ _MISSED = re.compile(
 )
 """A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了), or none at all
 (周五下午统一不安排会议, "no meetings on Fridays"): not theirs."""
-_BORN = re.compile(r"\bborn\b|出生|出生的|生的", re.I)
+_BORN = re.compile(r"\bborn\b|出生|生的", re.I)
 _CALLED_OFF = re.compile(
     r"\b(?:cancell?ed|cancel|cancelling|canceling|called off|no longer happening)\b|取消了?|不开了", re.I
 )
