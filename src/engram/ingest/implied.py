@@ -26,7 +26,8 @@ from engram.nlp.tokenize import has_cjk
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 _SPLIT_UP = re.compile(
     r"分手|离婚|离了婚|(?<=[友公婆象])分(?:开)?了|"
-    r"\b(?:broke up|split up|splitting up|breaking up|divorced|divorcing)\b",
+    r"\b(?:broke up|broken up|split up|splitting up|breaking up|divorced|divorcing)\b"
+    r"(?!\s(?:the|a|our|their|it)\b)",
     re.I,
 )
 """A couple said to part: the relation ends (我跟男朋友分手了, "my wife and I divorced")."""
@@ -59,6 +60,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _role_employers(message, text)
     _managers_employers(message)
     _kin_facts(message)
+    _couples_parted(message)
     _switched_to(message)
     _tools_are_no_homes(message)
     _pet_named_after(message, text)
@@ -449,7 +451,9 @@ def _before(sentence: str, name: str) -> str:
 
 
 def _kin_facts(message: Message) -> None:
-    """Add each relative's relation to the actor when the relative matters (see subjects)."""
+    """Add each relative's relation to the actor ("my mom says hi": the actor is her child), or to the
+    relative they are the relative of; a relative's relative, or a boss, only when they matter (named, a
+    spouse, or in another fact)."""
     actor = message.speaker.actor
     if not actor:
         return
@@ -463,13 +467,18 @@ def _kin_facts(message: Message) -> None:
             relatives.append((owner.name, (owner, sentence)))  # named when a fact names them
             message.used.add(owner.name)
             message.add_entity(owner)
+    unnamed = {name for name in message.relatives if name.startswith((f"{actor}'s ", f"{actor}的"))}
+    named_relations = {m.attributes.get("relation") for n, (m, _) in relatives if n not in unnamed}
     for name, (mention, sentence) in relatives:
         predicate = mention.attributes.get("kin")
         if not isinstance(predicate, str):
             continue
-        named = not (name.startswith(f"{actor}'s ") or name.startswith(f"{actor}的"))
-        if not (named or name in message.used or predicate in _SPOUSES):
-            continue
+        if (
+            name in unnamed
+            and name not in message.used
+            and (predicate == "REPORTS_TO" or mention.attributes.get("relation") in named_relations)
+        ):
+            continue  # "my boss said yes": no one to report to yet; "not my sister. My sister Abby is…"
         relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
             predicate == "CHILD_OF" and mention.attributes.get("relation") in CHILDREN
         )
@@ -483,9 +492,16 @@ def _kin_facts(message: Message) -> None:
                 fact=sentence[:2000],
                 confidence=0.85,
                 source_kind="stated",
-                negated=predicate in _SPOUSES and _SPLIT_UP.search(sentence) is not None,
             )
         )
+
+
+def _couples_parted(message: Message) -> None:
+    """A couple said to part in the sentence of their relation (我跟男朋友分手了, "me and Sophie broke up",
+    "my wife and I divorced"): the relation is said to end (a negated fact), not to hold."""
+    for key, fact in message.facts.items():
+        if fact.predicate in _SPOUSES and not fact.negated and _SPLIT_UP.search(fact.fact or ""):
+            message.facts[key] = fact.model_copy(update={"negated": True})
 
 
 _EN_SWITCHED_TO = (

@@ -19,7 +19,6 @@ from engram.ingest.frames import (
     EN_GROUP,
     EN_HOBBY,
     EN_HQ_MOVED,
-    EN_NAME,
     EN_NAMES,
     EN_OBJ,
     EN_PERSON_NAME,
@@ -29,6 +28,7 @@ from engram.ingest.frames import (
     Pattern,
     pattern,
 )
+from engram.ingest.patterns_couples import EN_COUPLE_PATTERNS
 from engram.ingest.patterns_en_chat import EN_CHAT_PATTERNS
 from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
 from engram.ingest.patterns_en_work import EN_WORK_PATTERNS
@@ -550,11 +550,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:us|the team|our team) (?:(?:on |next |this )?\w+day )?as (?:a |an |our |the )?(?P<obj>{EN_ROLE})\b", 0.8,
        subject="group",
        subject_type="person", kind="entity", object_type="role", trigger="join"),
-    en("MARRIED_TO", rf"\bmarried (?:to )?(?-i:(?!My\b|The\b)){EN_NAME}", 0.9, kind="entity", object_type="person",
-       trigger="married"),
-    # "got engaged to Isla": a partner, not yet a spouse
-    en("PARTNER_OF", rf"\bengaged to (?-i:(?!My\b|The\b|Her\b|His\b)){EN_NAME}", 0.85, kind="entity",
-       object_type="person", trigger="engaged to"),
+    *EN_COUPLE_PATTERNS,
     en("FRIEND_OF", r"\b(?:thanks|thank you) for being (?:such |an? |my )?(?:\w+ )?(?P<obj>friend|buddy|pal)\b",
        0.8, subject="addressee", kind="value", trigger="friend|buddy|pal"),
     en("STATUS", r"(?<!laptop )(?<!phone )(?<!battery )(?<!computer )(?<!car )(?<!printer )(?<!plant )(?<!screen )"
@@ -572,9 +568,6 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STATUS", r"\bdiagnosed with (?:a |an )?(?P<obj>[a-z0-9][a-z0-9' -]{2,40}?)(?=\s*(?:[.!,;(]|$)|\s(?:last|this|yesterday|"
        r"today|on|in|after|and|but|so)\b)", 0.8, kind="value", supposable=True, trigger="diagnosed"),
     # "Dad had knee surgery yesterday", "my sister had a baby girl": life events as news
-    # "just got engaged to her boyfriend Raul": the partner named after their kind
-    en("PARTNER_OF", rf"\bengaged to (?:her|his|my|their) (?:boyfriend|girlfriend|partner|fiancée?) {EN_NAME}", 0.85,
-       kind="entity", object_type="person", trigger="engaged to"),
     en("STATUS", r"\b(?:had|has had|underwent|is having|will have)\s(?:a\s|an\s|his\s|her\s|my\s)?"
        r"(?P<obj>(?:[a-z]+\s)?surgery)\b", 0.8, kind="value", supposable=True, trigger="surgery"),
     en("STATUS", r"\b(?:got into|was in|were in|had)\s(?:an?\s)?(?:(?:car|bike|skiing|bad|minor|small)\s)?(?P<obj>accident)\b",

@@ -1,6 +1,6 @@
 """English fact patterns of personal chat: pets had but not named, chronic conditions, trips taken, clubs
 one is part of, a job lost, a pastime paused, books and games one loves, what one is keen to try, classes
-started, goals, writing under way, who one dates, a degree under way, a role accepted, a tool chosen, a role
+started, goals, writing under way, a degree under way, a role accepted, a tool chosen, a role
 said before its holder's name (a part of the English table, ``engram.ingest.patterns_en``, after its own
 patterns).
 
@@ -15,7 +15,6 @@ from engram.ingest.frames import (
     EN_CAPS,
     EN_GROUP,
     EN_HOBBY,
-    EN_NAME,
     EN_OBJ,
     EN_PERSON_NAME,
     EN_PET,
@@ -140,13 +139,6 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
        r"(?!to\b|back\b|it\b|this\b|that\b|(?:an?|the|my|this)\s(?:\w+\s)?(?:e-?mail|reply|note|message|letter|report|post|review|"
        r"text|response|memo|summary|update|list|check|comment)s?\b)(?P<obj>[^.!?;:()\n,-]{3,60}?)(?=\s*(?:[-–—.!?;:,]|$))", 0.7, kind="value",
        trigger="writing|composing|developing|designing"),
-    # "I'm dating Anouk", "started seeing Anouk", "been seeing someone, her name's Anouk", "Dan proposed to me"
-    en("PARTNER_OF", rf"\b(?:(?:I'm|I am|I've been|I have been|been|started|I started)\s(?:now\s)?dating|"
-       rf"(?:I've been|I have been|been|started|I started)\sseeing|seeing\ssomeone,?\s(?:her|his|their)\sname(?:'s|\sis))\s"
-       rf"(?!Dr\b|Mr\b|Mrs\b|Ms\b|Prof\b){EN_NAME}\b(?!\s(?:on|at|tomorrow|today|tonight|next|this|later|about|for)\b)",
-       0.8, subject="speaker", kind="entity", object_type="person", trigger="dating|seeing"),
-    en("PARTNER_OF", rf"(?:^|(?<=[.!?]\s)){EN_NAME}\sproposed\sto me\b", 0.8, subject="speaker", kind="entity",
-       object_type="person", trigger="proposed"),
     # "doing a masters in marine biology at Plymouth": a degree under way, and where
     en("STUDIES", rf"\b{_DEGREE}\sin\s(?P<obj>[a-z][a-z -]{{2,40}}?)(?=\s(?:at|in|from|starting|next|this)\b|\s*[.,!;]|$)",
        0.8, kind="value", trigger="master|msc|mba|phd|degree|bachelor|diploma|doctorate"),

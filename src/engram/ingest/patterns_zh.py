@@ -11,7 +11,6 @@ from functools import partial
 from engram.ingest.frames import (
     ZH_DATE,
     ZH_NAME,
-    ZH_NAME_BARE,
     ZH_OBJ,
     ZH_OBJ_LONG,
     ZH_ROLE,
@@ -45,6 +44,7 @@ from engram.ingest.frames_zh import (
     ZH_NOT_STOP,
 )
 from engram.ingest.lexicon import ZH_TITLED
+from engram.ingest.patterns_couples import ZH_COUPLE_PATTERNS
 from engram.ingest.patterns_zh_deals import ZH_DEAL_PATTERNS
 
 zh = partial(pattern, "zh")
@@ -579,7 +579,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     # 我爸上周做了心脏搭桥手术: an operation as news, dated by its words (after the pets: 我家猫 橘子 昨天做了绝育手术 is the cat's)
     zh("STATUS", r"(?<!没)(?<!不)(?<!要)做了(?:个|一个|一场)?(?P<obj>[\u4e00-\u9fff]{0,6}?手术)", 0.8, kind="value",
        supposable=True, trigger="手术"),
-    zh("MARRIED_TO", rf"(?:和|跟){ZH_NAME_BARE}结婚", 0.9, kind="entity", object_type="person", trigger="结婚"),
+    *ZH_COUPLE_PATTERNS,
     zh("BIRTHDAY", rf"生日(?:是|在|为)?{ZH_DATE}", kind="birthday", trigger="生日"),
     zh("BIRTHDAY", rf"(?:是|在)?{ZH_DATE}(?:出生的|出生|生的)", kind="birthday", trigger="出生|生的"),  # 儿子12月18号出生的
     zh("BIRTHDAY", rf"过生日[，,（(]\s?(?:就是|是)?{ZH_DATE}", kind="birthday", trigger="生日"),  # 下周三过生日，6月5号

@@ -247,10 +247,12 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
                 out.append(_kin_of_kin(match, chained, actor, lang))
                 continue
             following = next(  # 我老婆刘敏不喜欢猫: a name jieba found next, not a word it knows
-                (  # (我老婆张罗了一桌菜)
+                (  # (我老婆张罗了一桌菜) unless a time follows the name it knows (我哥丁磊下个月…)
                     m
                     for m in mentions
-                    if m.start == match.end() and m.type == "person" and is_unknown_word(m.name)
+                    if m.start == match.end()
+                    and m.type == "person"
+                    and (is_unknown_word(m.name) or _time_follows(sentence, m.end))
                 ),
                 None,
             )
@@ -299,6 +301,12 @@ def _kin_of_kin(
     else:
         end = second.end()
     return Mention(first.start(), end, full, "person", attributes, aliases, relative=True, owner=owner)
+
+
+def _time_follows(sentence: str, position: int) -> bool:
+    """Return True when jieba reads a time word (下个月, 明天) at ``position`` of ``sentence``."""
+    word = word_at(sentence, position)
+    return word is not None and word[1] == "t"
 
 
 def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:

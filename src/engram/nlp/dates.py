@@ -463,13 +463,25 @@ def _as_due(text: str, found: DateSpan) -> DateSpan:
 
 _FROM_BIRTH = frozenset({"CHILD_OF", "SIBLING_OF"})
 """Kinship holds from birth: a date in its sentence is of something else."""
-_UNIONS = frozenset({"MARRIED_TO", "PARTNER_OF", "FRIEND_OF"})
-_UNION_BEGUN = re.compile(
-    r"结婚|婚礼|领证|在一起|订婚|嫁|娶|认识|married|wedding|engaged|dating|got together|became friends|"
-    r"\bmet\b",
-    re.I,
+_COUPLE_BEGUN = re.compile(
+    r"结婚|婚礼|领证|在一起|订婚|嫁|娶|认识|married|wedding|engaged|dating|got together|\bmet\b", re.I
 )
-"""A marriage or partnership is dated by its sentence only when the sentence says it began."""
+_UNIONS = {
+    "MARRIED_TO": _COUPLE_BEGUN,
+    "PARTNER_OF": _COUPLE_BEGUN,
+    "FRIEND_OF": re.compile(r"认识|became friends|\bmet\b", re.I),  # not a friend's own wedding
+}
+"""A marriage, partnership or friendship is dated by its sentence only when the sentence says it began."""
+
+_CLAUSE_BREAK = re.compile(r"[，,。.!！?？;；\n\U0001F300-\U0001FAFF]")
+
+
+def _clause_at(text: str, position: int) -> str:
+    """Return the clause of ``text`` holding ``position``: between the punctuation marks (or emoji)
+    around it."""
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, position)]
+    end = _CLAUSE_BREAK.search(text, position)
+    return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
 
 
 def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_text: str = "") -> Extraction:
@@ -495,11 +507,15 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
         if isinstance(fact.value, str) and _DATE_VALUE.match(fact.value):
             facts.append(fact)  # "the deadline is June 14": the sentence's dates are the value's
             continue
-        if fact.predicate in _FROM_BIRTH or (
-            fact.predicate in _UNIONS and not _UNION_BEGUN.search(fact.fact or fallback_text)
-        ):
+        text = fact.fact or fallback_text
+        begun = _UNIONS[fact.predicate].search(text) if fact.predicate in _UNIONS else None
+        if fact.predicate in _FROM_BIRTH or (fact.predicate in _UNIONS and begun is None):
             facts.append(fact)  # "我儿子下个月中考", 我老婆生日是3月8号: the date is of something else
             continue
+        if (
+            begun is not None
+        ):  # 在一起三年了，打算明年五一结婚: the wedding's date is not when they got together
+            text = _clause_at(text, begun.start())
         target = (
             fact.object
             if fact.object is not None
@@ -507,7 +523,7 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
             if fact.value is None
             else str(fact.value)
         )
-        valid, invalid = fact_dates(scoped_dates(fact.fact or fallback_text, reference, target=target))
+        valid, invalid = fact_dates(scoped_dates(text, reference, target=target))
         valid, invalid = fact.valid_at or valid, fact.invalid_at or invalid
         if (valid, invalid) == (fact.valid_at, fact.invalid_at) or (valid and invalid and invalid <= valid):
             facts.append(fact)
