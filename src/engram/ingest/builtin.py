@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from engram.ingest.aliases import add_names_given
+from engram.ingest.birthdays import add_birthdays
 from engram.ingest.clauses import (
     Lang,
     asks,
@@ -221,6 +222,7 @@ class BuiltinExtractor:
                 add_reported_issues(reading, message)
                 add_ticket_issues(reading, message, following)
                 add_ticket_status(reading, message)
+                add_birthdays(reading, message)
             self._observe(reading, message)
             if offset == 0:
                 message.note_contact = note_contact(reading, actor)
