@@ -139,6 +139,7 @@ _EN_DANGLING = re.compile(
 )
 _EN_GENERIC = re.compile(
     r"(?:something|anything|everything|stuff|things?|(?:a |my |new |the )?projects?|it all|lots?|a lot|more|"
+    r"(?:a )?tons?|loads|heaps|so much|"
     r"one|"
     r"some|work|job|time|fun|way|ways|place|part|idea|stuff like that|not\b.*|nothing\b.*|though|anyway|yet|"
     r"either|then)",
@@ -214,6 +215,7 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
             "",
             text,
         )
+        text = re.sub(r"^的", "", text)  # 今年的广州建材展: the time cut, its 的 too
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
         text = _ZH_FROM_WHEN.sub("", text)  # 西南区渠道今天起 (交给小柯): what, not from when
         if not verb_phrase:
@@ -221,6 +223,8 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
             text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])(?!素)", "", text)
         if re.match(r"(?:你|您|他|她|它|这|那)", text):
             return ""  # 你发的那张照片, 这个: what it is was said elsewhere
+        if re.match(r"后(?!端|台|勤|期|续|厨|备)|别(?:的|家)?$", text):
+            return ""  # 下单后库存不扣减, 接手后发现…: after the verb, no object; 换成别的平台: none named
     if not text or text.lower() in _PRONOUNS or _NON_OBJECT.fullmatch(text) or _NON_OBJECT.match(text):
         return ""
     return text
@@ -306,6 +310,7 @@ _ZH_STOP_RX = re.compile(
 )
 _ZH_NOT = re.compile(
     r"不(?:打算|准备|计划|想|会|要)[^，。；不]{0,3}$|"  # 不打算参加今年的广交会了
+    r"不(?:怎么|太|大|是很|是太|是特别)[^，。；不]{0,4}$|"  # 不怎么喜欢吃甜的: little is not at all
     r"(?:(?<!雷打)不(?!错|少|仅|过|断|停|管|久|同|然|但|如|论|只)|没有?(?!想到|多久|事)|(?<![特分区级类派告识辨个性差])别|未)"
     r"[^，。；不]{0,3}$"
 )
@@ -330,13 +335,20 @@ _ZH_CORRECTED = re.compile(
 )
 
 
-_EN_DENIED = re.compile(r"\b(?:not|isn't|wasn't|aren't|weren't|never)\s+(?:(?:on|in|at|by)\s+)?$", re.I)
-_ZH_DENIED = re.compile(r"(?:不是|并非|并不是)\s*(?:在\s*)?$")
+_EN_DENIED = re.compile(
+    r"\b(?:not|isn't|wasn't|aren't|weren't|never)\s+(?:(?:on|in|at|by)\s+)?$|"
+    r"\bI\s+(?:said|wrote|mentioned|told you|put down)\b",  # "earlier I said it was 1,200": retold
+    re.I,
+)
+_ZH_DENIED = re.compile(
+    r"(?:不是|并非|并不是)\s*(?:在\s*)?$|我(?:之前|刚才|上次|昨天)?(?:说|写)(?:的|了|过)?"
+)
 
 
 def denied(before: str, lang: Lang) -> bool:
     """Return True when a value right after ``before`` is denied: "the budget is not 50k", 不是50万
-    (its correction, if any, was read by ``corrected``): no fact, unlike a bound (不超过50万)."""
+    (its correction, if any, was read by ``corrected``), or retold as said before ("earlier I said the
+    order was 1,200", 我之前说的是300套): no fact, unlike a bound (不超过50万)."""
     return bool((_EN_DENIED if lang == "en" else _ZH_DENIED).search(before))
 
 

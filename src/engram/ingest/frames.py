@@ -211,17 +211,24 @@ _MISSED_ONCE = re.compile(r"怀念|想念")
 """Before a role or a place: what one misses is no more (有点怀念做设计的日子)."""
 
 
+_ZH_PLANNED = re.compile(r"打算|准备|计划|想|可能|考虑|要")
+"""Before a Chinese cue: a plan or a hedge, which a following 还没定 leaves open (not 瑞丰汽配的王经理说他们
+可能再加单，但还没定: the order is open, not who he is)."""
 _STILL_OPEN = {
     "en": re.compile(
         r"\b(?:still (?:being )?(?:discussed|debated|open)|up in the air|not (?:final|confirmed|decided) yet|"
         r"TBD)\b|,\s*maybe[.!]?$",
         re.I,
     ),
-    "zh": re.compile(r"(?!)"),
+    "zh": re.compile(
+        r"^[^，。；！？]*[，,]\s*(?:不过|但是?)?(?:我|我们)?(?:还在考虑|还在调研|还在研究|还没定|还没决定|还没想好)"
+        r"(?=[，。；！？,.]|$)"
+    ),
 }
 """Said after it in the sentence: the clause's choice is not made yet ("moving off Jira to GitHub Projects
-next quarter, maybe", "we might switch vendors, still being discussed"); none in Chinese, whose 还没定 is of
-its own clause's subject (接替的人还没定) and read there."""
+next quarter, maybe", "we might switch vendors, still being discussed"); in Chinese only as the next
+clause on its own (明年可能换成别的平台，还在调研), since 还没定 after a subject is that subject's
+(离职了，接替的人还没定: the leaving is settled)."""
 
 
 def undecided(clause: str, before_cue: str, rest: str, lang: Lang) -> bool:
@@ -230,7 +237,7 @@ def undecided(clause: str, before_cue: str, rest: str, lang: Lang) -> bool:
     ``before_cue`` (the clause up to the match) misses what it names: no fact is stated."""
     return (
         bool(_UNDECIDED[lang].search(clause))
-        or bool(_STILL_OPEN[lang].search(rest))
+        or bool(_STILL_OPEN[lang].search(rest) and (lang == "en" or _ZH_PLANNED.search(before_cue)))
         or (lang == "zh" and bool(_MISSED_ONCE.search(before_cue)))
     )
 
@@ -255,7 +262,7 @@ def _follows_condition(
     before ``cue``: 如果价格再涨，我们就…)."""
     if index == 0 or not _CONDITION[lang].match(sentence, clauses[index - 1][0]):
         return False
-    return lang == "en" or bool(then.search(sentence, clauses[index][0], cue))
+    return lang == "en" or bool(then.search(sentence, clauses[index][0], cue) or then.match(sentence, cue))
 
 
 def conditional(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: Lang) -> bool:
@@ -270,8 +277,9 @@ def conditional(sentence: str, clauses: list[tuple[int, int]], cue: int, lang: L
     return _follows_condition(sentence, clauses, index, cue, lang, _THEN_OFFERED)
 
 
-_THEN_OFFERED = re.compile(r"就|那|便|可以|会|得|要")
-"""After a Chinese condition's clause: what follows from it (就, 那) or is offered (可以, 会)."""
+_THEN_OFFERED = re.compile(r"就|那|便|可以|会|得|要|想|打算|准备")
+"""After a Chinese condition's clause: what follows from it (就, 那), is offered (可以, 会) or wished (如果
+年终奖能发下来，我想带老婆去北海道)."""
 _CONDITION_IN = {
     "en": re.compile(rf"(?<!even )\b{_IF_EN}", re.I),
     "zh": re.compile(r"如果|要是|万一|假如|假设|(?<![倘])若(?=[\u4e00-\u9fff\d])(?!干|是不)"),
@@ -327,7 +335,8 @@ EN_DEPARTMENT = (
     r"(?:sales|marketing|engineering|product|operations|finance|customer success|customer support|support|"
     r"design|hr|human resources|people|growth|partnerships|research|it|security|legal|procurement|"
     r"supply chain|business development|data|analytics|technology|strategy|communications|talent|"
-    r"customer experience|revops|revenue operations|ops|devops|risk|compliance|quality|facilities|"
+    r"customer experience|revops|revenue operations|revenue ops|sales ops|ops|devops|risk|compliance|quality|"
+    r"facilities|"
     r"infrastructure|platform|purchasing|payroll|treasury|tax|audit|content|eng|digital|logistics|training|"
     r"e-?commerce|pediatrics|paediatrics|cardiology|oncology|radiology|surgery|nursing|claims|underwriting)\b"
 )

@@ -36,11 +36,11 @@ _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _INFERRED_WEIGHT = 0.9
 _OURS = re.compile(
     r"我们|我司|我方|咱们?|本公司|"
-    r"我[^，。；]{0,3}(?:交给|转给|移交给|交接给)|\b(?:our|my)\b",
+    r"我[^，。；]{0,3}(?:交给|转给|移交给|交接给)|(?:分配|指派|派单)给|\b(?:our|my|assigned to)\b",
     re.I,
 )
 """Before a role: the speaker's own organisation, whatever the message was about (我交给…的区域经理严斌:
-whom the speaker hands a customer to is a colleague)."""
+whom the speaker hands a customer to is a colleague; 客户X反馈…已分配给运维组张伟: a ticket's assignee)."""
 _MOVING = re.compile(r"跳槽|离职|转岗|调去|调到|调往|加入|入职|\b(?:join|leav|left|quit|mov)", re.I)
 """A job change in the sentence: where the person worked before it is said elsewhere, if at all."""
 _RETIRED = re.compile(r"退休|\bretir", re.I)
@@ -445,8 +445,9 @@ _SPEAKER = re.compile(r"\bI\b|\bI'(?:ve|m|ll)\b|我(?!们)", re.I)
 
 
 def _before(sentence: str, name: str) -> str:
-    """Return the few words before ``name`` in ``sentence`` (12 characters of Chinese, 30 of English)."""
-    start = max(sentence.find(name), 0)
+    """Return the few words before ``name`` in ``sentence`` (12 characters of Chinese, 30 of English);
+    its last words when it holds only part of the name (the evidence "已分配给运维组张" of 张伟's role)."""
+    start = sentence.find(name) if name in sentence else len(sentence)
     return sentence[max(start - (12 if has_cjk(sentence) else 30), 0) : start]
 
 

@@ -106,8 +106,9 @@ EXCLUDE = _words(
     "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec english "
     "spanish german french italian chinese japanese korean european american british asian african "
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends correction update note fyi "
-    "reminder heads re fwd asap eod eta btw imo tbh as per since after before while once unless "
-    "usd eur gbp sek nok dkk chf jpy aud cad inr hkd sgd rmb cny baby"
+    "reminder heads re fwd asap eod eta ddl btw imo tbh as per since after before while once unless "
+    "usd eur gbp sek nok dkk chf jpy aud cad inr hkd sgd rmb cny baby "
+    "got getting went moved started took made bought sold finished"  # "Got engaged to Mariana": no Got
 )
 GREETING = re.compile(r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|"
                        r"wow|yo|morning|night|welcome|cheers)|[,，])\s*,?\s*$", re.I)  # fmt: skip

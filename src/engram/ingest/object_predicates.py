@@ -49,6 +49,9 @@ def object_predicate(
     (``trust`` "stated" or "inferred", or None to keep the reading's own), or None when it states
     nothing: a place where one studied once or briefly is no home (大学在武汉读的, 在北京上课三天)."""
     sentence = reading.text
+    said = target and target + re.split(r"[,.;!?]", sentence[span[1] :], maxsplit=1)[0]  # "Leeds uni"
+    if predicate == "WORKS_AT" and said and attends(said, sentence):
+        return "STUDIES_AT", None  # "Our son just started at Maplewood Nursery", "started at Leeds uni"
     if predicate in _EMPLOYER_PLACE and _only_a_place(target, span, reading, message):
         if predicate == "STUDIES_AT" and (
             _STUDIED.search(sentence, clause[0], clause[1])
@@ -58,10 +61,12 @@ def object_predicate(
         if predicate == "WORKS_AT" and (_COMMUTE.match(match.group()) or _HOME_ELSEWHERE.search(sentence)):
             return "WORKS_FROM", "stated"  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
         return _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
-    if predicate in ("WORKS_AT", "VISITED") and target is not None and DEPARTMENT.search(target):
-        return "MEMBER_OF", None  # 运营部的宁薇, 施洁去了运营部: a department, not an employer or a trip
-    if predicate == "WORKS_AT" and target is not None and attends(target, sentence):
-        return "STUDIES_AT", None  # "Our son just started at Maplewood Nursery"
+    if (
+        predicate in ("WORKS_AT", "VISITED", "USES", "LIVES_IN", "PLANS_TO_VISIT")
+        and target is not None
+        and DEPARTMENT.search(target)
+    ):
+        return "MEMBER_OF", None  # 运营部的宁薇, 施洁去了运营部, "moving to Revenue Ops": a department
     if predicate == "WORKS_FROM" and (subject, "organisation") in message.entities:
         return "LIVES_IN", None  # 入职乐途科技…公司在望京: where the company is
     return predicate, None

@@ -364,6 +364,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        object_type="product", trigger="everything"),
     en("USES", rf"\bmoving (?:our |the )?(?:support|tickets|billing|docs|chat|sales|tracking|hosting|email|payroll) "
        rf"(?:over )?to (?P<obj>{EN_CAPS})", 0.75, require_mention=True, object_type="product", trigger="moving"),
+    # "I've got a severe wasp sting allergy", "has a nut allergy"
+    en("ALLERGIC_TO", r"\b(?:have|has|'ve got|has got|got|with)\s(?:a|an)\s(?:(?:pretty|very|quite|really)\s)?"
+       r"(?:(?:severe|mild|bad|slight|serious|life-threatening)\s)?(?!(?:food|severe|mild|bad)\s)"
+       r"(?P<obj>[a-z][a-z -]{1,30}?)\s(?:allergy|intolerance)\b", 0.85, kind="value", trigger="allergy|intolerance"),
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
@@ -434,7 +438,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"{_PLACE_OBJ}", 0.8,
        require_mention=True, object_type="place",
        trigger="plan|going|gonna|want|hope|hoping|thinking about|will|'ll|headed|heading|flying|driving"),
-    en("PLANS_TO_VISIT", rf"\b(?:a|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
+    en("PLANS_TO_VISIT", rf"(?<!cancelled )(?<!canceled )(?<!cancel )(?<!called off )(?<!scrapped )"  # no trip then
+       rf"\b(?:a|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|getaway|visit) to {EN_OBJ}", 0.75,
        require_mention=True, past="VISITED", trigger="trip to|vacation to|holiday to|getaway to|visit to"),
     # "Booked flights to Lisbon for July 3-14": a trip booked is planned
     en("PLANS_TO_VISIT", rf"\bbooked (?:a |our |my |the )?(?:flights?|tickets?|train|trip|a hotel) to {EN_OBJ}", 0.8,
@@ -471,7 +476,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
        rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b|fix\b|issue\b|ticket\b|task\b|bug\b|"
        rf"problem\b|decision\b|call\b|follow-up\b|deliverable\b)"
-       rf"(?!(?:[\w-]+\s){{0,3}}?{_RESPONSIBILITY}\b){EN_OBJ}",
+       rf"(?!(?:[\w-]+\s){{0,3}}?{_RESPONSIBILITY}\b)"  # nor "a wasp sting allergy", "the workshop Thurs", "a cold"
+       rf"(?![^,.!?;]*\b(?:allerg\w*|intolerance|workshop|meeting|call|appointment|session|class|training|conference|"
+       rf"interview|exam|shift|cold|flu|fever|headache|migraine|infection)\b){EN_OBJ}",
        0.7, kind="value", trigger="bought|purchased|got myself|just got|own|'ve got|have got"),
     en("GOAL", rf"\bmy (?:main |big |biggest |ultimate |long-term |current |new |life )?(?:goal|dream|aim|"
        rf"ambition|resolution|mission)\s(?:is|has always been|was|has been|for \w+ is)\s(?:to\s)?{EN_OBJ}", 0.85,

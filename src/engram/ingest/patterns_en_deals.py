@@ -151,7 +151,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("DEADLINE", rf"\b(?:is |are |it's |must be |needs to be |has to be )?due (?:by|on|before) {EN_DATE}", 0.85,
        subject="topic", kind="date", trigger="due"),
     en("LAUNCH_DATE", rf"(?<!not )(?<!n't )(?<!never )\b(?:will |to |is going to |is set to |is scheduled to |should )?"
-       rf"(?:(?:launch|go live|goes live|release)(?:es|s|ing)? (?:on|by)|ship(?:s|ping)? on) "
+       rf"(?:(?:launch|go live|goes live|(?<!press )release)(?:es|s|ing)? (?:on|by)|ship(?:s|ping)? on) "
        rf"(?!(?:Twitch|Instagram|YouTube|TikTok|Facebook|LinkedIn|air|stream)\b){EN_DATE}", 0.8, subject="topic",
        kind="date", supposable=True,
        trigger="launch|go live|goes live|ship|release"),

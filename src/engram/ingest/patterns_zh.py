@@ -131,7 +131,9 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("WORKS_AT", rf"(?:调到了?|调去了?|调往|借调到了?)(?=[^{ZH_STOP}]{{0,8}}(?:分公司|公司|办事处|总部|分部|集团|门店|分行|"
        rf"支行|工厂)){ZH_OBJ}", 0.85, require_mention=True, object_type="organisation",
        trigger="调到|调去|调往"),  # 调到深圳分公司 (a department, 调到了运营部, is MEMBER_OF)
-    zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在(?P<obj>[^{ZH_STOP}上]{{2,10}}?)(?<![住待呆])(?:了|干了|工作了|上班了)", 0.8,
+    # not 不在星巴克买咖啡了 (no longer bought there)
+    zh("LEFT_ORGANISATION", rf"(?:已经|早就)?不在(?P<obj>[^{ZH_STOP}上买吃喝点订看玩]{{2,10}}?)(?<![住待呆])"
+       r"(?:了|干了|工作了|上班了)", 0.8,
        require_mention=True,
        object_type="organisation", trigger="不在", negatable=False),
     # 她和姐夫都在厦门, 我爸妈一直在老家: being somewhere as a state (a bare 我在上海 may be a trip)
@@ -336,8 +338,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        named_subject=True, kind="value", trigger="来跟|来管|来负责|来对接|来维护"),
     # 华东区大客户从7月1号起由我来跟: the speaker takes it on (from whoever held it, speaker.handed_over_by)
     zh("RESPONSIBLE_FOR", r"(?:^|(?<=[，,；;：:]))(?!谁|另外|还有|然后|同时|此外|而且|以后|如果|要是|假如|具体)"
-       rf"(?:[^，。！？；]{{0,6}}?{HELD})?"  # 她负责的埋点SDK由我接手: what she held
-       r"(?P<obj>(?:(?!打算|本来|原本)[\u4e00-\u9fffA-Za-z0-9]){2,12}?)(?:这个|那个|这些|那些)?(?:(?<!大)客户|项目)?"
+       rf"(?:[^，。！？；]{{0,6}}?{HELD}|[^，。！？；]{{1,8}}?了?(?:之后|以后))?"  # 她负责的埋点SDK由我接手: what she held;
+       r"(?P<obj>(?:(?!打算|本来|原本|之后|以后)[\u4e00-\u9fffA-Za-z0-9]){2,12}?)(?:这个|那个|这些|那些)?(?:(?<!大)客户|项目)?"
        r"(?:从[^，。！？；]{1,10}?(?:起|开始)|以后|之后|今后|现在|目前|暂时)?(?:都|全部)?(?:改)?由我(?:来)?"
        r"(?:负责|牵头|跟进?|对接|管|接手|带|维护)(?=[，。！；了]|$)", 0.75, subject="speaker", kind="value", handover=True,
        supposable=True, trigger="由我"),
@@ -362,7 +364,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        subject="speaker", kind="value", negatable=False, trigger="我接|我来跟|我来对接|我来负责"),
     # not 跟进下… (一下: a one-off follow-up) nor 钱主管说 (a title before a speech verb)
     zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提评反])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
-       rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)))"  # 跟进测试结果: a to-do, no charge held
+       rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)|\s?记录))"  # 跟进测试结果: a to-do; 跟进记录: a heading
        rf"(?![^，。；的]{{1,8}}的[\u4e00-\u9fff]{{2,3}}(?:已经|已|调|离职|走了|去了))(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
        r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
@@ -443,7 +445,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.75, kind="value", antecedent=True, negatable=False, trigger="续"),
     # 现在改成每天早上跑步, 天天去钓鱼: a habit is a liking
     zh("LIKES", rf"(?<!想)(?<!要)(?<!以后)(?:每天|天天|每周|每个?周末|周末|经常|平时|一般|每晚|改成|迷上了?)"
-       rf"(?:(?!逼|让|叫|想|希望|要|得)[^，。！？；]){{0,12}}?(?:去|在)?(?P<obj>{ACTIVITY})"
+       rf"(?:(?!逼|让|叫|想|希望|要|得|可以|能)[^，。！？；]){{0,12}}?(?:去|在)?(?P<obj>{ACTIVITY})"
        rf"(?![\u4e00-\u9fff]*(?:课|班|比赛))(?!的)(?![^，。！？]*(?:累|烦|辛苦|痛苦))", 0.75, kind="value",
        negated="DISLIKES", supposable=True, trigger="每天|天天|每周|周末|经常|平时|一般|每晚|改成|迷上"),
     # 就是不吃香菜和葱: food one does not eat (不吃…了, a stop, is below)
@@ -519,14 +521,16 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        trigger="感兴趣"),
     zh("INTERESTED_IN", rf"(?:爱好|兴趣)(?:是|有|就是){ZH_OBJ}", 0.85, kind="value", split=True, trigger="爱好|兴趣"),
     # ── places visited, plans, goals ─────────────────────────────────────────────────────
-    zh("ATTENDED", rf"参加(?![不没])(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ_LONG}", 0.8, kind="value",
+    zh("ATTENDED", rf"(?<!放弃)(?<!不想)(?<!取消)参加(?![不没])(?:了|过)?(?!一?下(?:[{ZH_STOP}]|$)){ZH_OBJ_LONG}", 0.8, kind="value",
        future="PLANS_TO", trigger="参加"),  # 参加下: 一下; 参加不了: not going
     zh("PLANS_TO_VISIT", rf"(?:去|到){zh_obj_before('参观|考察|拜访|旅游|旅行|玩|出差|参加|看|度假|开会|过年|探亲|见|陪|聚|谈|签')}",
        0.85, past="VISITED", require_mention=True, object_type="place", trigger="去|到"),
     zh("PLANS_TO_VISIT", rf"(?<![起高])飞(?:了)?(?:一趟|趟)?(?:往|去|到|回)?(?![^，。！？；]*?(?:航班|机票))"  # 飞成都的航班
        rf"{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        object_type="place", trigger="飞"),
-    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?<![调派])(?<!调岗)(?:去|到)(?!读|念|上学|考){ZH_OBJ}", 0.85,
+    # not 想去互联网公司 (a job wanted, not a visit)
+    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?<![调派])(?<!调岗)(?:去|到)"
+       rf"(?!读|念|上学|考|[^，。！？；]{{0,6}}?(?:公司|企业|大厂)(?:[，。！？；]|$)){ZH_OBJ}", 0.85,
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)(?:了|完了?|过)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        whole=True, trigger="参观|拜访|考察"),  # 拜访成都天府医院信息科: the customer visited, not 成都
@@ -548,7 +552,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:[，,][\u4e00-\u9fff]{{1,4}})?[，,](?:叫|名叫)"
        r"(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="叫"),
-    zh("HAS_PET", rf"(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\" ]?(?P<obj>(?![\u4e00-\u9fff]?了){_NOT_A_TIME}"
+    zh("HAS_PET", rf"(?<![友人居戚事学舅姨叔姑婆奶爷姐哥弟妹他她])(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\" ]?(?P<obj>(?![\u4e00-\u9fff]?了){_NOT_A_TIME}"
        rf"[\u4e00-\u9fff]{{2}})[”\" ]?(?=[有很也都在最又今昨刚总还特上前会做丢病被]|[，。！]|$)",
        0.75, kind="entity", object_type="animal", introduces=True, trigger="家"),  # 家里那只老布偶年糕有点吃醋, 我家猫咪“团子”今天…
     # 我们家猫猫丢了！！…叫芝麻, 家里的鹦鹉…名字叫小绿: one's pet, named later in the sentence

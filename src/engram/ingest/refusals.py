@@ -226,6 +226,13 @@ _GENERIC_THING = re.compile(
 )
 
 
+_POSSESSOR = re.compile(r"(?:[A-Z][\w-]*\s)*[A-Z][\w-]*['’]s\b")
+_TEACHES = re.compile(
+    r"幼师|老师|教师|保育员|园长|班主任|\bteach(?:er|es|ing)\b|\blecturer\b|\bprofessor\b", re.I
+)
+"""Before a school, who teaches there: no pupil of it."""
+
+
 def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
@@ -241,9 +248,13 @@ def refused(
     if predicate in ("WORKS_AT", "HAS_ROLE"):
         return not_held(predicate, match, sentence, clause, obj_start)  # engram.ingest.employment
     if predicate in ("RESPONSIBLE_FOR", "UNASSIGNED_FROM") and match.group("obj").endswith(
-        ("会", "要", "将", "提", "去")
+        ("会", "要", "将", "提", "去", "走")
     ):
-        return True  # 我的工作会交接给…, 需求说明书提交给马骏, 原主管施洁去了…: a verb cut, no duty
+        return True  # 我的工作会交接给…, 需求说明书提交给马骏, 原主管施洁去了…, 赵敏走了之后: no duty
+    if predicate in ("PLANS_TO_VISIT", "VISITED") and _POSSESSOR.match(match.group("obj").strip()):
+        return True  # "he's going to King's instead": a college, a shop or someone's home, not a place named
+    if predicate == "STUDIES_AT" and _TEACHES.search(sentence, 0, obj_start):
+        return True  # 我老婆是做幼师的，在朝阳一个公立幼儿园: she teaches there
     if predicate in _TASTES and _A_SHARE_OF_PEOPLE.search(sentence, clause[0], obj_start):
         return True  # 60%的用户更喜欢深色模式, "most users prefer…": a survey's, not the writer's
     if predicate in ("LAUNCH_DATE", "DEADLINE", "MEETING_AT") and _ONCE_SET.search(sentence, 0, obj_start):

@@ -26,7 +26,7 @@ Kin = tuple[str, str | None, bool]
 """(canonical word, predicate to the actor, whether the relative is the predicate's subject)."""
 
 KIN_EN: dict[str, Kin] = {
-    **dict.fromkeys(("brother", "sister", "sibling", "bro", "sis"), ("", "SIBLING_OF", True)),
+    **dict.fromkeys(("brother", "sister", "sibling", "bro", "sis", "twin"), ("", "SIBLING_OF", True)),
     **dict.fromkeys(("mom", "mother", "mum", "mommy", "mama", "dad", "father", "daddy", "papa"),
                     ("", "CHILD_OF", False)),
     **dict.fromkeys(("son", "daughter", "kid", "child", "baby", "stepson", "stepdaughter", "youngest",
@@ -77,7 +77,8 @@ CHILDREN = frozenset(
 )
 """The relations of a speaker's child (son, 女儿, "my youngest"): the child is CHILD_OF the speaker."""
 _EN_PLURAL_KIN = (
-    r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters"
+    r"kids|children|parents|brothers|sisters|siblings|friends|folks|grandparents|cousins|sons|daughters|"
+    r"twins|triplets"
 )
 _EN_NOT_KIN = (
     r"(?![\s-]in[\s-]law|(?<=our partner)\s(?-i:[A-Z])|"
@@ -113,7 +114,7 @@ _ZH_WITH_KIN = rf"(?<=我[和跟与])|(?<=^[和跟])|(?<=^[她他][和跟与])(?
 """A kin word is the speaker's after 我和 (我和老公都在厦门) or an opening 跟 (跟女朋友在一起三年了), and an
 in-law after an opening 她和 / 他和 (姐夫 is the speaker's, whoever "she" is; not after 客户刘女士说她和…)."""
 _ZH_KIN = re.compile(
-    rf"(?:我(?:的|们的|们家的?|家的?|那个|原来的|以前的|之前的)?|(?:^|(?<=[：:])|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人)|{_ZH_WITH_KIN})"
+    rf"(?:我(?:的|们的|们家的?|家的?|那个|原来的|以前的|之前的)?|(?:^|(?<=[：:])|(?<=[，,]但是)|(?<=[，,]可是)|(?<=[，,]不过))(?=(?:{_ZH_BARE_KIN})(?!饼))|(?<=[，,])(?=老公|老婆|媳妇|爱人|儿子|女儿|闺女)|{_ZH_WITH_KIN})"
     rf"(?P<kin>{_ZH_KIN_WORD})(?![夫媳婿圈们])(?!存储)"  # 朋友圈, 宝宝们 (friends), 对象存储: no kin
     r"(?:(?:(?:出生了|出世了)[，,]\s?(?:取名)?叫|叫|是|名叫)?(?P<name>小[\u4e00-\u9fff](?=\d)|(?:小[\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,在是也都今去最做跟和现"
     r"从的上]|$)))?"  # 我闺蜜小雅5月18号…: a 小X name before a date
@@ -333,7 +334,12 @@ def _named(match: re.Match[str], mentions: list[Mention]) -> str | None:
     if _time_or_school(match.string, start):  # 我爸周六…, 我妈常带我…, 我女儿小学…: no one named
         return None
     doubled = len(name) == 2 and name[0] == name[1]  # 乐乐, 豆豆: a child's or a pet's name
-    return name if name[0] in "小阿" or doubled or cjk_person(name) else None
+    if doubled or name[0] in "小阿":
+        return name
+    known = word_at(match.string, start)  # 我妈高兴得…: a word jieba knows as no noun is no name
+    if known is not None and len(known[0]) > 1 and not known[1].startswith("n"):
+        return None
+    return name if cjk_person(name) else None
 
 
 _NOT_A_NAME = frozenset(

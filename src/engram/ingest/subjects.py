@@ -156,6 +156,11 @@ class Speaker:
         return named[-1] if named else None
 
 
+_OPENS_CLAUSE = re.compile(r"(?:^|[,;:，；：—-])\s*$")
+"""Nothing but a clause's start before a mention: it is the clause's subject ("my twins start…", not
+"…with the kids")."""
+
+
 def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Speaker) -> list[Candidate]:
     """Return every subject candidate of ``sentence``, in order of position."""
     out: list[Candidate] = []
@@ -203,6 +208,12 @@ def candidates(sentence: str, lang: Lang, mentions: list[Mention], speaker: Spea
         for match in _ZH_UNNAMED_OPENER.finditer(sentence):
             if not inside(match.start()):  # 张伟结婚了，老婆在腾讯上班: his wife, no one we can name
                 out.append(Candidate(match.start(), match.end(), "block", None, 1.0))
+    # "my twins start swimming lessons", 我爸妈…: several people, none of whom the fact can name
+    out += [
+        Candidate(m.start, m.end, "block", None, 1.0)
+        for m in mentions
+        if m.type == "group" and not m.relative and _OPENS_CLAUSE.search(sentence, 0, m.start)
+    ]
     if lang == "en":
         # "Mike said his dad retired": the dad, no one we can name
         out += [Candidate(m.start(), m.end(), "block", None, 1.0) for m in EN_THEIR_KIN.finditer(sentence)]

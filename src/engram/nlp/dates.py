@@ -463,16 +463,18 @@ def _as_due(text: str, found: DateSpan) -> DateSpan:
 
 _FROM_BIRTH = frozenset({"CHILD_OF", "SIBLING_OF"})
 """Kinship holds from birth: a date in its sentence is of something else."""
-_COUPLE_BEGUN = re.compile(
-    r"结婚|婚礼|领证|在一起|订婚|嫁|娶|认识|married|wedding|engaged|dating|got together|\bmet\b", re.I
-)
 _UNIONS = {
-    "MARRIED_TO": _COUPLE_BEGUN,
-    "PARTNER_OF": _COUPLE_BEGUN,
-    "FRIEND_OF": re.compile(r"认识|became friends|\bmet\b", re.I),  # not a friend's own wedding
+    "MARRIED_TO": re.compile(r"结婚|婚礼|领证|嫁|娶|married|wedding", re.I),
+    "PARTNER_OF": re.compile(r"在一起|订婚|求婚|认识|engaged|dating|got together|proposed|\bmet\b", re.I),
+    "FRIEND_OF": re.compile(r"认识|became friends|\bmet\b", re.I),
 }
-"""A marriage, partnership or friendship is dated by its sentence only when the sentence says it began."""
+"""A marriage, partnership or friendship is dated by its sentence only when the sentence says it began
+(a wedding begins a marriage, not a partnership: "Jonah and I are getting married next summer")."""
 
+_ANNIVERSARY = re.compile(
+    r"第[一二三四五六七八九十\d]+年|周年|纪念日|\banniversary\b|\byears?\s(?:married|together)\b", re.I
+)
+"""How long a couple has been one (今年是结婚第四年, "10 years married today"): no date it began."""
 _CLAUSE_BREAK = re.compile(r"[，,。.!！?？;；\n\U0001F300-\U0001FAFF]")
 
 
@@ -509,13 +511,19 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
             continue
         text = fact.fact or fallback_text
         begun = _UNIONS[fact.predicate].search(text) if fact.predicate in _UNIONS else None
-        if fact.predicate in _FROM_BIRTH or (fact.predicate in _UNIONS and begun is None):
-            facts.append(fact)  # "我儿子下个月中考", 我老婆生日是3月8号: the date is of something else
-            continue
         if (
             begun is not None
         ):  # 在一起三年了，打算明年五一结婚: the wedding's date is not when they got together
             text = _clause_at(text, begun.start())
+        if (
+            fact.predicate in _FROM_BIRTH
+            or (fact.predicate in _UNIONS and begun is None)
+            or (begun is not None and _ANNIVERSARY.search(text))
+        ):
+            facts.append(
+                fact
+            )  # 我儿子下个月中考, 我老婆生日是3月8号, 今年是结婚第四年: a date of something else
+            continue
         target = (
             fact.object
             if fact.object is not None
