@@ -70,6 +70,7 @@ from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import account_note, announcement, handed_over_by, minutes, note_contact
 from engram.ingest.subject_of import PERSONAL, pet_named_before, subject_of
 from engram.ingest.subjects import Speaker, coordinated
+from engram.ingest.ticket_handlers import add_ticket_handlers
 from engram.ingest.tickets import (
     add_ticket_fields,
     add_ticket_issues,
@@ -223,6 +224,7 @@ class BuiltinExtractor:
                 add_ticket_issues(reading, message, following)
                 add_ticket_status(reading, message)
                 add_birthdays(reading, message)
+                add_ticket_handlers(reading, message)
             self._observe(reading, message)
             if offset == 0:
                 message.note_contact = note_contact(reading, actor)
