@@ -180,3 +180,23 @@ def test_readers_100_103(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+WORK: list[Case] = [
+    # A line of work said as 做X: the role (here or there); guards: what the company trades in, a promotion
+    # only striven for, a meal cooked.
+    ("我老公是做外贸的，常年跑广交会", "朱慧", {("朱慧的老公", "HAS_ROLE", "外贸")}, set()),
+    ("最近换了新工作，在海纳百货做数据分析，离家近多了", "洪涛", {("洪涛", "HAS_ROLE", "数据分析")}, set()),
+    ("我老公换工作了，去了字节做算法，天天加班", "阿梅", {("阿梅的老公", "HAS_ROLE", "算法")}, set()),
+    ("我升主管了，下个月开始带一个5人的小组", "邓超群", {("邓超群", "HAS_ROLE", "主管")}, set()),
+    ("我现在在一家做跨境电商的创业公司写后端", "韩磊", set(), {("韩磊", "HAS_ROLE", "跨境电商")}),
+    ("我决定好好上班，今年争取升主管", "邓超群", set(), {("邓超群", "HAS_ROLE", "主管")}),
+    ("我在家做饭，你们先吃", "王芳", set(), {("王芳", "HAS_ROLE", "饭")}),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), WORK)
+def test_a_line_of_work(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)

@@ -46,6 +46,7 @@ from engram.ingest.frames_zh import (
 from engram.ingest.lexicon import ZH_TITLED
 from engram.ingest.patterns_couples import ZH_COUPLE_PATTERNS
 from engram.ingest.patterns_zh_deals import ZH_DEAL_PATTERNS
+from engram.ingest.patterns_zh_work import ZH_WORK_PATTERNS
 
 zh = partial(pattern, "zh")
 
@@ -584,6 +585,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("STATUS", r"(?<!没)(?<!不)(?<!要)做了(?:个|一个|一场)?(?P<obj>[\u4e00-\u9fff]{0,6}?手术)", 0.8, kind="value",
        supposable=True, trigger="手术"),
     *ZH_COUPLE_PATTERNS,
+    *ZH_WORK_PATTERNS,
     zh("BIRTHDAY", rf"生日(?:是|在|为)?{ZH_DATE}", kind="birthday", trigger="生日"),
     zh("BIRTHDAY", rf"(?:是|在)?{ZH_DATE}(?:出生的|出生|生的)", kind="birthday", trigger="出生|生的"),  # 儿子12月18号出生的
     zh("BIRTHDAY", rf"过生日[，,（(]\s?(?:就是|是)?{ZH_DATE}", kind="birthday", trigger="生日"),  # 下周三过生日，6月5号
