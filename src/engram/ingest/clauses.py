@@ -74,7 +74,8 @@ _GERUND_PRONOUN = r"[a-z]{3,}ing\s(?:it|them|him|me|us|you)\b(?!')"
 _EN_CLAUSE_CUT = re.compile(
     r"\s(?:and|then)\s(?:then\s)?(?:[a-z]+ed|got|went|made|took|sold|threw|gave|put|left|sent|told|"
     r"bought|found|lost|kept|set|ran|began|became)\s(?:it|them|him|her|that|this|these|those|my|our|the|a|an|"
-    r"up|out|off|away|back|over|to)\b.*$"  # "Slack and uninstalled it": a second verb phrase
+    r"up|out|off|away|back|over|to|everything|everyone|all|us)\b.*$"  # "Slack and uninstalled it": a second
+    # verb phrase ("Trello and moved everything to Linear")
     r"|\swith (?:my|our|his|her|their)\b.*$"  # "painting sunsets with my kids": company, not the thing
     r"|\sand\s(?:keeping|staying|getting)\s(?:fit|busy|active|healthy|in shape)\b.*$"  # "and keeping fit"
     r"|\sand\s(?:started|began|now|then|is|am|are)\s[a-z]+ing\b.*$"  # "soda and started walking daily"

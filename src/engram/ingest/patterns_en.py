@@ -278,7 +278,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?P<obj>[a-z][\w-]*(?:\s[a-z][\w-]*)?)\s(?:anymore|any more)\b", 0.8, kind="value", negatable=False,
        trigger="drink|eat|smoke"),
     en("STOPPED_USING", rf"(?<!can't )(?<!cannot )(?<!couldn't )(?<!won't )(?<!never )(?<!not )"  # "I can't give up cheese"
-       rf"\b(?:stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|cut out|uninstalled|"
+       rf"\b(?:stopped|quit|gave up|give up|giving up|given up|dropped|dropping|ditched|ditching|cut out|uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"
        rf"showing|connecting|functioning)\b)"  # "the webhook stopped firing": a fault, not a habit
@@ -286,7 +286,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:my|the|a|her|his|that|this) (?:[\w-]+ )?(?:job|position|role|gig|internship)\b|"  # "quit the bank job"
        rf"(?:my|the|our) (?:account|app)\b|(?:my|the|a|her|his) (?:phone|keys?|wallet|"
        rf"bag|laptop|glasses|cup|mug|ball|kids?|son|daughter|car)\b){EN_OBJ}", 0.85, kind="value",
-       negatable=False, trigger="stopped|quit|gave up|give up|giving up|dropped|dropping|ditched|ditching|"
+       negatable=False, trigger="stopped|quit|gave up|give up|giving up|given up|dropped|dropping|ditched|ditching|"
                                 "cut out|uninstalled|deleted|cancelled my|canceled my"),
     # "support is moving off Zendesk", "we're not renewing the Tableau add-on": a tool given up
     en("STOPPED_USING", rf"\b(?:moving|moved|migrating|migrated) off (?:of )?(?P<obj>{EN_CAPS})(?=[\s.,;!?]|$)", 0.8,
@@ -297,7 +297,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        supposable=True, trigger="renew"),
     # "Expensify will be switched off on June 30": a tool retired; "expense reports go through Ramp": one used
     en("STOPPED_USING", rf"\b(?P<obj>{EN_CAPS}) (?:will be|is being|is|gets|got|was|has been) "
-       r"(?:switched off|turned off|shut down|retired|decommissioned|sunset(?:ted)?)\b", 0.8, require_mention=True,
+       r"(?:(?:officially|finally|now|fully) )?(?:switched off|turned off|shut down|retired|decommissioned|"
+       r"sunset(?:ted)?)\b", 0.8, require_mention=True,
        negatable=False, object_type="product", supposable=True, whole=True,
        trigger="switched off|turned off|shut down|retired|decommissioned|sunset"),
     en("USES", rf"\b(?:go|goes|going|went|run|runs) through (?P<obj>{EN_CAPS})(?<!['’]s)(?=[\s.,;!?]|$)", 0.75,
@@ -342,6 +343,9 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     # "We replaced Slack with Teams", "I ditched my Android for an iPhone": one tool for another
     en("STOPPED_USING", r"\breplaced (?:our |my |the |all )?(?P<obj>[^,.;!?]{1,40}?) with ", 0.85, require_mention=True,
        negatable=False, object_type="product", trigger="replaced"),
+    # "we're adopting Sentry for error tracking, replacing Rollbar": the one it replaces
+    en("STOPPED_USING", rf"(?:^|[,;—-]\s*)replacing (?:our |the )?(?P<obj>{EN_CAPS})(?=\s*(?:[,.;!?]|$))", 0.8,
+       kind="entity", object_type="product", negatable=False, supposable=True, trigger="replacing"),
     en("USES", rf"\b(?:replaced [^,.;!?]{{1,40}}? with|(?:ditched|dropped|swapped|traded|gave up) (?:my |our |the )?"
        rf"[^,.;!?]{{1,30}}? for) (?:a |an |the )?{EN_OBJ}", 0.8, require_mention=True,
        trigger="replaced|ditched|dropped|swapped|traded|gave up"),
@@ -375,10 +379,16 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
        r"(?<=[A-Za-z])['’]s\s)(?:(?:not|no longer)\s)?(?:a\s)?"
        r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"
-       r"gluten-free|dairy-free|halal|kosher)(?=\s*(?:[,.;!?]|$)|\s+(?:and|now|too|since|back|for|in|from|after|anymore|"
-       r"because|this|last|already|ever|at|lol|btw)\b)", 0.85, kind="value",
-       trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|gluten-free|dairy-free|"
-               "halal|kosher"),
+       r"gluten[- ]free|dairy[- ]free|sugar[- ]free|alcohol[- ]free|halal|kosher)(?=\s*(?:[,.;!?(]|$)|\s+(?:and|now|too|"
+       r"since|back|for|in|from|after|anymore|because|this|last|already|ever|at|lol|btw)\b)", 0.85, kind="value",
+       trigger="vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|free|halal|kosher"),
+    # "im doing keto again", "she's on a low-sugar diet now"; "Vegetarian since I was 12" opening a line
+    en("DIET", r"\b(?:doing|on|started|starting)\s(?:the\s|a\s)?(?:strict\s)?(?P<obj>keto|paleo|low[- ]carb|"
+       r"low[- ]sugar|low[- ]fodmap|whole30|intermittent fasting|carnivore)(?:\sdiet)?\b"
+       r"(?!\s(?:recipes?|cookbook|book|thing|meals?|snacks?)\b)", 0.8, kind="value", supposable=True,
+       trigger="keto|paleo|carb|sugar|fodmap|whole30|fasting|carnivore"),
+    en("DIET", r"^(?P<obj>vegetarian|vegan|pescatarian|gluten[- ]free|dairy[- ]free)\s(?:since|for)\b", 0.8,
+       kind="value", subject="speaker", trigger="vegetarian|vegan|pescatarian|free"),
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
     en("STUDIES", rf"(?<!\bto )\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"
