@@ -50,10 +50,12 @@ _LUNAR = re.compile(r"农历|阴历|腊月|正月|初[一二三四五六七八�
 """A lunar date (农历九月初九) is no day of the solar calendar the date reader knows."""
 _DAY_OF_MONTH_ONLY = re.compile(r"^(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?$|^\d{1,2}[号日]$", re.I)
 _DAY = frozenset({"day", "minute", "part_of_day"})
+_TURNED = re.compile(r"\bturned\b", re.I)
 _BARE_WEEKDAY = re.compile(
     r"^(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:周|星期|礼拜)[一二三四五六日天]$", re.I
 )
-"""A weekday said without "next" or "last" (on Sunday, 周六): the coming one unless told in the past."""
+"""A weekday said without "next" or "last" (on Sunday, 周六): the coming one unless told in the past, then
+the last one."""
 
 
 def add_birthdays(reading: Sentence, message: Message) -> None:
@@ -81,12 +83,12 @@ def add_birthdays(reading: Sentence, message: Message) -> None:
         if holder is None:
             continue
         day = found.start.date()
-        if (
-            _BARE_WEEKDAY.match(found.text.strip())
-            and day < message.at.date()
-            and not is_past(sentence[clause[0] : clause[1]], reading.lang)
-        ):
-            day += timedelta(days=7)  # "my mom's 70th is on Sunday", 周六我儿子生日: the coming one
+        if _BARE_WEEKDAY.match(found.text.strip()):
+            past = is_past(sentence[clause[0] : clause[1]], reading.lang) or _TURNED.search(cue.group())
+            if day < message.at.date() and not past:
+                day += timedelta(days=7)  # "my mom's 70th is on Sunday", 周六我儿子生日: the coming one
+            elif day > message.at.date() and past:
+                day -= timedelta(days=7)  # "my grandma turned 95 on Saturday": the last one
         message.add_fact(
             FactIn(
                 subject=holder,

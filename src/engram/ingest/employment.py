@@ -176,7 +176,9 @@ def not_held(
 _PUPILS_SCHOOL = re.compile(
     r"\b(?:nursery|kindergarten|preschool|pre-school|daycare|day care)\b|幼儿园|托儿所", re.I
 )
-_A_SCHOOL = re.compile(r"\b(?:uni|university|college|school|academy)\b|大学|学院|中学|小学", re.I)
+_A_SCHOOL = re.compile(
+    r"\b(?:uni|university|college|school|academy|primary|secondary|elementary)\b|大学|学院|中学|小学", re.I
+)
 _A_PUPIL = re.compile(
     r"\b(?:son|daughter|kids?|boy|girl|child|children|nephew|niece|grandson|granddaughter)\b(?!['’]s)"
     r"|\b(?:studying|doing (?!well|great|fine|ok)\w+|majoring|freshman|first[- ]year|degree)\b"

@@ -16,7 +16,7 @@ import re
 from engram.graph.places import is_place
 from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET, EN_ROLE_RX
 from engram.ingest.issues import COMPLAINT, FAULT, on_a_platform
-from engram.ingest.mentions import Mention
+from engram.ingest.mentions import Mention, is_first_name
 from engram.ingest.reading import Message, sentences
 from engram.ingest.refusals import held_before
 from engram.ingest.relatives import CHILDREN
@@ -24,6 +24,16 @@ from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 
 _SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+_EQUATED = re.compile(r"\b(?P<name>(?-i:[A-Z])[\w-]*)\s(?:is|was)\s$")
+
+
+def _equated(sentence: str, start: int) -> bool:
+    """Return True when a thing, not a person, is said to be the relative at ``start`` ("Zyrtec is my best
+    friend": a figure of speech, no relative of the writer's)."""
+    said = _EQUATED.search(sentence, 0, start)
+    return said is not None and not is_first_name(said["name"])
+
+
 _SPLIT_UP = re.compile(
     r"分手|离婚|离了婚|(?<=[友公婆象])分(?:开)?了|"
     r"\b(?:broke up|broken up|split up|splitting up|breaking up|divorced|divorcing)\b"
@@ -477,9 +487,14 @@ def _kin_facts(message: Message) -> None:
         if (
             name in unnamed
             and name not in message.used
-            and (predicate == "REPORTS_TO" or mention.attributes.get("relation") in named_relations)
+            and (
+                predicate == "REPORTS_TO"
+                or mention.attributes.get("relation") in named_relations
+                or _equated(sentence, mention.start)
+            )
         ):
-            continue  # "my boss said yes": no one to report to yet; "not my sister. My sister Abby is…"
+            continue  # "my boss said yes": no one to report to yet; "not my sister. My sister Abby is…";
+            # "Zyrtec is my best friend": something said to be one
         relative_first = predicate in ("SIBLING_OF", "PARTNER_OF", "FRIEND_OF") or (
             predicate == "CHILD_OF" and mention.attributes.get("relation") in CHILDREN
         )

@@ -30,6 +30,20 @@ _STUDIED = re.compile(r"了|过|以前|之前|[读上念学]的|\b(?:studied|wen
 """Study that is over (大学在武汉读的, "I studied in Boston")."""
 _STUDYING = re.compile(r"读研|读博|读大学|上大学|读书|念书|上学|读高中|读初中|\bstud(?:y|ies|ying)\b", re.I)
 """Study that takes years: where it happens is where one lives (在成都读研)."""
+_NO_TOWN = frozenset(
+    {"城市", "一线城市", "二线城市", "其他城市", "这边", "那边", "这里", "那里", "外地", "本地"}
+)
+_PLATFORMS = frozenset(
+    {"Twitter", "Facebook", "Instagram", "TikTok", "Snapchat", "Reddit", "LinkedIn", "WhatsApp", "Threads",
+     "YouTube", "Tinder", "Bumble", "Hinge", "微博", "抖音", "小红书", "微信", "知乎", "B站"}
+)  # fmt: skip
+"""Platforms people quit as users: quitting one is no job left."""
+_WHERE = frozenset({"LIVES_IN", "VISITED", "PLANS_TO_VISIT", "COMES_FROM", "STUDIES_AT"})
+_ZH_NAME_GOES_ON = re.compile(
+    r"交大|实验|[一二三四五六七八九十\d]+[小中]|"
+    r"(?:(?!的|住|在|去|玩|和|跟|读|上|念|考)[\u4e00-\u9fff]){0,3}?(?:大学|小学|中学|酒店|宾馆|医院|银行|机场|大厦|科技园)"
+)
+"""After a Chinese place, words that make it the start of an institution's name."""
 _ZH_INSTITUTION = re.compile(
     rf"(?!的|一家)[\u4e00-\u9fff]{{0,6}}?(?:小学|中学|学校|幼儿园|分公司|{ZH_BODY_ENDS})"
 )
@@ -49,6 +63,17 @@ def object_predicate(
     (``trust`` "stated" or "inferred", or None to keep the reading's own), or None when it states
     nothing: a place where one studied once or briefly is no home (大学在武汉读的, 在北京上课三天)."""
     sentence = reading.text
+    if (
+        predicate in _WHERE
+        and target is not None
+        and has_cjk(target)
+        and _ZH_NAME_GOES_ON.match(sentence, span[1])
+    ):
+        return None  # 上海交大, 海淀实验二小, 南京紫金酒店: the place begins a name, nobody's home or trip
+    if predicate == "LIVES_IN" and target in _NO_TOWN:
+        return None  # 一线城市600/晚: a kind of city, no home
+    if predicate == "LEFT_ORGANISATION" and target in _PLATFORMS:
+        return "STOPPED_USING", None  # "I quit Twitter for good": a user leaves a platform, not a job
     said = target and target + re.split(r"[,.;!?]", sentence[span[1] :], maxsplit=1)[0]  # "Leeds uni"
     if predicate == "WORKS_AT" and said and attends(said, sentence):
         return "STUDIES_AT", None  # "Our son just started at Maplewood Nursery", "started at Leeds uni"

@@ -226,6 +226,19 @@ _GENERIC_THING = re.compile(
 )
 
 
+def _seen_not_a_place(obj: str) -> bool:
+    """Return True for "see Mitski" (a band, a person): what one goes to see is a trip's place only when it
+    is a place ("went to see Kraków's old town")."""
+    seen = re.match(r"\s*(?i:see)\s+((?:[A-ZÀ-Þ][\w’'-]*\s?)+)", obj)
+    return seen is not None and not is_place(re.sub(r"['’]s$", "", seen.group(1).strip()))
+
+
+_NOT_A_TRIP = re.compile(
+    r"\bto see\s+$|\b(?:didn'?t|did not|never|won'?t)\s(?:end up|get to|make it)\b", re.I
+)
+_A_COUNT_BEFORE = re.compile(r"\d+\s?[个家位名条]$")
+_NOT_WILLING = re.compile(r"不肯|不愿意?|死活不|可以再?(?=养)")
+_PET_LOST = re.compile(r"\blost\s+(?:our|my|his|her|their)\s+(?:\w+\s)?$", re.I)
 _POSSESSOR = re.compile(r"(?:[A-Z][\w-]*\s)*[A-Z][\w-]*['’]s\b")
 _TEACHES = re.compile(
     r"幼师|老师|教师|保育员|园长|班主任|\bteach(?:er|es|ing)\b|\blecturer\b|\bprofessor\b", re.I
@@ -251,8 +264,20 @@ def refused(
         ("会", "要", "将", "提", "去", "走")
     ):
         return True  # 我的工作会交接给…, 需求说明书提交给马骏, 原主管施洁去了…, 赵敏走了之后: no duty
-    if predicate in ("PLANS_TO_VISIT", "VISITED") and _POSSESSOR.match(match.group("obj").strip()):
-        return True  # "he's going to King's instead": a college, a shop or someone's home, not a place named
+    if predicate in ("PLANS_TO_VISIT", "VISITED") and (
+        _POSSESSOR.match(match.group("obj").strip())
+        or _NOT_A_TRIP.search(sentence, clause[0], obj_start)
+        or _seen_not_a_place(match.group("obj"))
+    ):
+        return True  # "going to King's" (a college), "went to see Mitski" (a concert), "didn't end up going"
+    if predicate == "COMES_FROM" and _A_COUNT_BEFORE.search(
+        sentence, max(0, match.start() - 8), match.start()
+    ):
+        return True  # 其中12个来自华南: where some of a count came from, nobody's origin
+    if predicate in ("STOPPED_USING", "HAS_PET") and _NOT_WILLING.search(sentence, clause[0], obj_start):
+        return True  # 不肯戒酒: still drinking; 终于可以再养狗了: none yet
+    if predicate == "HAS_PET" and _PET_LOST.search(sentence, max(0, match.start() - 20), obj_start):
+        return True  # "We lost our dog Rufus last week": no pet now
     if predicate == "STUDIES_AT" and _TEACHES.search(sentence, 0, obj_start):
         return True  # 我老婆是做幼师的，在朝阳一个公立幼儿园: she teaches there
     if predicate in _TASTES and _A_SHARE_OF_PEOPLE.search(sentence, clause[0], obj_start):

@@ -59,7 +59,8 @@ _EN = (
     re.compile(rf"\bcustomer complaint from\s{_EN_NAME}:\s(?:their\s|the\s)?{_EN_FAULT}", re.I),
     re.compile(rf"^{_EN_NAME}\sopened\s(?:another|a|a new)\sticket(?:\s\(#?\d+\))?:\s{_EN_FAULT}", re.I),
     re.compile(
-        rf"^{_EN_NAME}\s(?:escalation|escalated|complaint|ticket\s#?\d+):\s(?:their\s|the\s)?{_EN_FAULT}",
+        rf"^(?!(?:support|new|urgent|bug|billing|internal|open|priority|p\d)\s)"  # "Support ticket #5501:"
+        rf"{_EN_NAME}\s(?:escalation|escalated|complaint|ticket\s#?\d+):\s(?:their\s|the\s)?{_EN_FAULT}",
         re.I,
     ),
 )
