@@ -52,3 +52,34 @@ def test_diets_and_stops(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+DEALS: list[Case] = [
+    # A count priced by the unit after a customer's name is its deal's, count and price.
+    (
+        "Deal update: Harwick Foods — verbal yes on 40 licenses at $35/mo.",
+        "Ann",
+        {("Harwick Foods deal", "QUANTITY", 40), ("Harwick Foods deal", "PRICE", 35)},
+        set(),
+    ),
+    (
+        "Quote sent to Pellam Labs: 30 Pro seats at $49, annual.",
+        "Ann",
+        {("Pellam Labs deal", "QUANTITY", 30)},
+        set(),
+    ),
+    # a count of a product keeps its unit price the product's; a signing names its own deal (guards)
+    (
+        "Globex ordered 40 licences of Nimbus Pro at $1,200 each",
+        "Ann",
+        {("Nimbus Pro", "PRICE", 1200)},
+        set(),
+    ),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), DEALS)
+def test_a_count_priced_by_the_unit(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)

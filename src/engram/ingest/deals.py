@@ -37,6 +37,17 @@ _ZH_COUNT_IS = re.compile(
     rf"(?<=是)(?<!需求是)(?<!预计是)(?<!大概是)(?<!可能是)(?:{DIGITS})(?:个)?(?:套|台|箱|件|张|账号|席位|个账号|个席位)"
 )
 """A customer's count said by a copula ("Ferrante is 110 seats, not 120", 博远教育是250套): its deal's."""
+_EN_COUNT_AT = re.compile(
+    r"\b\d[\d,]*\s(?:[\w-]+\s){0,2}?(?:seats|licen[cs]es|users|units|properties|locations|accounts|editors|"
+    r"stores|sites|devices|clinics|venues)\s(?:(?:of|on)\s(?:[\w-]+\s){1,3}?)?(?:at|@)\s?[$€£]?\d",
+    re.I,
+)
+"""A count priced by the unit after a customer's name ("Quote sent to Kingfisher Labs: 25 Pro seats at $54",
+"Castellan Hotels — verbal yes on 14 properties at $2,100/property/yr"): a deal's."""
+_SIGNED = re.compile(r"\bsigned\b|\bclosed-won\b", re.I)
+"""A signing names its own deal (engram.ingest.signing), maybe by a later sentence's words."""
+_EN_COUNT_OF = re.compile(r"\d[\d,]*\s(?:[\w-]+\s){0,2}?[\w-]+\s(?:of|on)\s", re.I)
+"""A count of a product ("40 seats of Ledgerly Pro at $59"): the unit price is the product's."""
 _EN_RENEWED = re.compile(r"\brenewed\b(?=[^.;!?]*\d)", re.I)
 """A renewal said by its verb, with a figure after it in the sentence."""
 _EN_ORDERED = re.compile(r"(?<!\bwe )(?<!\bI )\b(?:ordered|purchased)\b(?=[^.;!?]*\d)", re.I)
@@ -50,8 +61,13 @@ def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None
     mentions; None when the sentence says no deal or names no organisation whose it is."""
     if predicate not in DEAL_FACTS:
         return None
-    if predicate == "PRICE" and (found := _kind_words(reading)) and _EN_ORDERED.match(reading.text, found[0]):
-        return None  # "Globex ordered 40 licences of Nimbus Pro at $1,200 each": the product's list price
+    if (
+        predicate == "PRICE"
+        and (found := _kind_words(reading))
+        and (_EN_ORDERED.match(reading.text, found[0]) or _EN_COUNT_OF.match(reading.text, found[0]))
+    ):
+        return None  # "Globex ordered 40 licences of Nimbus Pro at $1,200 each", "40 seats of Ledgerly Pro at
+        # $59": the product's list price
     return deal_said_by_kind(reading, owner)
 
 
@@ -65,7 +81,16 @@ def deal_said_by_kind(reading: Sentence, owner: Mention | None) -> Mention | Non
     start, end, phrase, aliases = found
     organisations = [m for m in reading.mentions if m.type == "organisation" and not m.vocative]
     if owner is None:  # "Ferrante is 110 seats": the unknown name right before the words
-        owner = next((m for m in reading.mentions if m.type == "thing" and 0 <= start - m.end <= 3), None)
+        owner = next(
+            (
+                m
+                for m in reading.mentions
+                if m.type == "thing"
+                and 0 <= start - m.end <= 3
+                and not m.name.split()[-1].isupper()  # not "Engineering SIGNED"
+            ),
+            None,
+        )
     # "Initech's renewal", "the Kestrel contract": an unknown name right before the kind is whose the deal is
     named_right_before = (
         owner is not None
@@ -115,7 +140,10 @@ def _kind_words(reading: Sentence) -> tuple[int, int, str, list[str]] | None:
             found.append((renewed.start(), renewed.end(), "renewal", ["renewal"]))
         elif not found and (ordered := _EN_ORDERED.search(text)):
             found.append((ordered.start(), ordered.end(), "order", ["order"]))
-        elif not found and (counted := _EN_COUNT_IS.search(text)) and _named_before(reading, counted.start()):
+        elif not found and (
+            (counted := _EN_COUNT_IS.search(text) or (not _SIGNED.search(text) and _EN_COUNT_AT.search(text)))
+            and _named_before(reading, counted.start())
+        ):
             found.append((counted.start(), counted.end(), "deal", ["deal"]))
     else:
         for match in ZH_DEAL_NOUN.finditer(text):
