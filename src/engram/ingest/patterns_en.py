@@ -14,7 +14,6 @@ from engram.ingest.frames import (
     EN_BREEDS,
     EN_CAPS,
     EN_CREATION,
-    EN_DATE,
     EN_EVENT,
     EN_GROUP,
     EN_HOBBY,
@@ -29,6 +28,7 @@ from engram.ingest.frames import (
     pattern,
 )
 from engram.ingest.patterns_couples import EN_COUPLE_PATTERNS
+from engram.ingest.patterns_en_ages import EN_AGE_PATTERNS
 from engram.ingest.patterns_en_chat import EN_CHAT_PATTERNS
 from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
 from engram.ingest.patterns_en_work import EN_WORK_PATTERNS
@@ -65,13 +65,6 @@ _NOT_LIKED = (
     r"the confidence\b|the attitude\b|the enthusiasm\b|"
     r"helping you\b|that you\b|it when\b|the sound of\b|hanging out with you\b|our\b)"
 )
-_AGE_SAID = "|".join(
-    f"{said} {then}"
-    for said in ("'m", "am", "im", "'s", "is")
-    for then in (*"123456789", "only", "just", "almost", "nearly")
-)
-"""An age said bare is a number right after "'m", "am", "'s" or "is" (or "nearly", "only"…): the trigger
-words of its patterns, so that the sentences with " is " but no number after it are not tried."""
 _PLACE_OBJ = r"(?P<obj>(?:(?:a|an|the|some|this|that|my|our)\s)?(?:[\w'’-]+\s){0,4}?" + EN_CAPS + r")"
 _MODIFIERS = (
     r"(?:(?!(?:since|when|while|that|which|and|but|the|a|an|my|our|to|for|with|at|in|on|of|it|is|was|so|"
@@ -600,29 +593,6 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"starting)\b", 0.8, kind="value", trigger="leave"),  # "maternity leave starts June 14"
     en("PRICE", rf"(?:(?<=deal )|(?<=contract )|(?<=order )|(?<=renewal )|(?<=subscription ))for {EN_AMOUNT}", 0.8,
        subject="topic", kind="amount", trigger="deal for|contract for|order for|renewal for|subscription for"),
-    en("BIRTHDAY", rf"\bbirthday(?:'s| is)\s(?:on\s)?(?:the\s)?{EN_DATE}", kind="birthday", trigger="birthday"),
-    en("BIRTHDAY", rf"\b(?:I was|was|were) born on {EN_DATE}", kind="birthday", trigger="born on"),
-    # "Aino was born on Oct 22": a newborn named first, whose name no list may know
-    en("BIRTHDAY", rf"^(?P<subj>{EN_PERSON_NAME}) was born on {EN_DATE}", kind="birthday", subject="group",
-       subject_type="person", trigger="born on"),
-    en("AGE", r"\b(?:I'm|I am|is|turned|turning|she's|he's)\s(?P<obj>\d{1,3})(?: years old|yo\b| this year|"
-       r" now)", kind="number", trigger="i'm|i am| is |turned|turning|she's|he's"),
-    # "Luis turned 18 yesterday!": a birthday had (not "turned 5% lower", "turned 3 pages")
-    en("AGE", r"\bturned\s(?P<obj>\d{1,3})\b(?!\s*(?:%|percent|degrees|pages|minutes|hours|times|points|dollars|"
-       r"bucks|k\b|grand|[a-z]+s\b(?<!years\b)))", 0.8, kind="number", trigger="turned"),
-    # "He's turning 40", "My dad's 72 and still plays tennis": an age said with no "years old"
-    en("AGE", rf"\b(?:he|she|I|{EN_PERSON_NAME})(?:'s|'m| is| am) turning\s(?P<obj>\d{{1,3}})\b(?!\s*(?:%|percent))",
-       0.8, kind="number", trigger="turning"),
-    # "she's 2 and a bit shy", "im 29 btw", "he's 5.": an age said bare, closed by the clause (not "he's 5 minutes away")
-    en("AGE", r"\b(?:I'm|I am|im|she's|he's|she is|he is)\s(?:only\s|just\s|almost\s|nearly\s)?(?P<obj>\d{1,2})"
-       r"(?=\s*(?:[.!,;)–—]|$)|\s+(?:and|today|now|already|but|btw|lol)\b)", 0.75, kind="number",
-       trigger=_AGE_SAID),
-    # "my nephew Oscar is 5 today", "Grandpa is 92 today!", "my dad turns 70 next Saturday", "is turning 90"
-    en("AGE", r"\b(?:(?:(?-i:[A-Z][a-z]+)|son|daughter|kid|boy|girl|dad|mom|mum|father|mother|grandma|grandpa|granny|"
-       r"nephew|niece|brother|sister|husband|wife|baby)\s(?:is|turns|is turning)|'s turning)\s(?P<obj>\d{1,3})"
-       r"(?=\s+(?:today|now|this week|tomorrow|next|on|in|and)\b|\s*[!.]|$)", 0.75, kind="number",
-       trigger=f"{_AGE_SAID}|turns|turning"),
-    en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"
-       r"(?=\s+and\s+(?:still|has|is|lives|loves|plays|goes)\b|\s+now\b)", 0.8, kind="number", trigger="'s"),
+    *EN_AGE_PATTERNS,
     *EN_CHAT_PATTERNS,
 )  # fmt: skip
