@@ -85,3 +85,23 @@ def test_readers_104_107(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
+
+
+LAST_ROUND: list[Case] = [
+    # (readers 108-111) a count under negotiation is no order; a promotion with its subject in the sentence
+    # before is not the writer's.
+    (
+        "Deal update: Varden Retail — negotiating 150 units of the R2 reader at $95/unit.",
+        "Ann",
+        set(),
+        {("Varden Retail", "ORDERED", "R2 reader")},
+    ),
+    ("邹雨升职了！从高级工程师升到技术经理，下个月生效", "廖凯", set(), {("廖凯", "HAS_ROLE", "技术经理")}),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), LAST_ROUND)
+def test_readers_108_111(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)

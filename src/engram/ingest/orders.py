@@ -47,7 +47,8 @@ _OURS = re.compile(
 )
 _NOT_ORDERED = re.compile(
     r"\b(?:hasn't|haven't|never|not yet|rejected|disputed|pending|wonders?|whether|rumou?rs?|maybe|might|"
-    r"quote|proposal)\b|[?？]|没签|还没|未签|没有|拒|审批|试用|报价|不是合同|差点|暂停|听说|需求|预算",
+    r"quote|quoted|proposal|negotiating|negotiation|verbal yes|pricing)\b|[?？]|没签|还没|未签|没有|拒|审批|"
+    r"试用|报价|不是合同|差点|暂停|听说|需求|预算|谈判|在谈",
     re.I,
 )
 _SUPPOSED = re.compile(r"\b(?:will|would|if|possible|expect\w*)\b|可能|如果|要求|想|准备|应该|不会", re.I)

@@ -30,8 +30,8 @@ ZH_WORK_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:(?:在|去了?|到|进了?)[^，。！？；]{{1,12}}?|报到[，,]\s?|现在|目前)做"
        rf"{_FIELD}(?=[，。！？；,.!?;\s]|了|$)",  # not 在一家做跨境电商的创业公司: the company's trade
        0.75, kind="entity", object_type="role", supposable=True, trigger="做"),
-    # 我升主管了, 从高级工程师升到技术经理, 升任华东区总监 (not 今年争取升主管: a goal)
+    # 我升主管了, 邹雨从高级工程师升到技术经理 (a subject said, never the writer implied; not 今年争取升主管: a goal)
     zh("HAS_ROLE", rf"(?<!提)(?<!争取)(?<!希望)(?<!想)升(?:职)?(?:到|为|成|任|了)?(?P<obj>{ZH_ROLE})"
        rf"{_FIELD_END}", 0.8,
-       kind="entity", object_type="role", supposable=True, trigger="升"),
+       kind="entity", object_type="role", supposable=True, named_subject=True, trigger="升"),
 )  # fmt: skip
