@@ -97,6 +97,26 @@ LAST_ROUND: list[Case] = [
         {("Varden Retail", "ORDERED", "R2 reader")},
     ),
     ("邹雨升职了！从高级工程师升到技术经理，下个月生效", "廖凯", set(), {("廖凯", "HAS_ROLE", "技术经理")}),
+    # and their misses read: a question after an allergy asks nothing of it; a news heading opens the writer's
+    # own line; pets named by their breed are the writer's, never one another's.
+    (
+        "I'm allergic to walnuts btw so maybe not the bakery?",
+        "Ann",
+        {("Ann", "ALLERGIC_TO", "walnuts")},
+        set(),
+    ),
+    (
+        "big news: starting at Halden Bank on Monday as a risk analyst",
+        "Ann",
+        {("Ann", "WORKS_AT", "Halden Bank")},
+        set(),
+    ),
+    (
+        "我家有两只猫，一只英短一只美短，英短叫芝麻，美短叫汤圆。",
+        "王芳",
+        {("王芳", "HAS_PET", "芝麻"), ("王芳", "HAS_PET", "汤圆")},
+        {("芝麻", "HAS_PET", "汤圆")},
+    ),
 ]
 
 

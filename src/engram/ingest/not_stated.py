@@ -50,7 +50,9 @@ _SCHOOL_STARTS = re.compile(
 )
 _A_STUDENT = re.compile(r"\b(?:studying|student|freshman|majoring|degree)\b|读书|读研|读博|上学", re.I)
 _A_SCHOOL = re.compile(r"(?:University|College|School|Academy|大学|学院)\b", re.I)
-_EN_WONDERING = re.compile(r"\b(?:might|maybe|perhaps|I think)\b[^.!?]*\?", re.I)
+_EN_WONDERING = re.compile(r"\b(?:might|maybe|perhaps|I think)\b", re.I)
+"""Before an allergy asked about ("I think I might be lactose intolerant?"; not "I'm allergic to shellfish
+btw so maybe not the seafood place?", whose question comes after)."""
 _FIGURATIVE = re.compile(r"(?:anything|everything|all things|any)\b", re.I)
 _SINCE = re.compile(r"\bsince\s$|自从$", re.I)
 _A_GOAL = re.compile(r"\b(?:goal|target|aim)\b|目标", re.I)
@@ -190,7 +192,8 @@ def not_stated(
     if predicate == "WORKS_AT" and _A_STUDENT.search(sentence) and _A_SCHOOL.search(match.group("obj")):
         return True  # "just started at Addis Ababa University, studying medicine": study, no job
     if predicate == "ALLERGIC_TO" and (
-        _EN_WONDERING.search(sentence) or _FIGURATIVE.match(match.group("obj"))
+        (_EN_WONDERING.search(sentence, 0, obj_start) and "?" in sentence[obj_start:])
+        or _FIGURATIVE.match(match.group("obj"))
     ):
         return True  # "I think I might be lactose intolerant?", "allergic to anything 'AI-powered'"
     if predicate == "MEETING_AT" and _SINCE.search(sentence, max(0, obj_start - 8), obj_start):

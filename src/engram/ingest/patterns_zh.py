@@ -579,7 +579,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_PET", r"养了?(?:一只|一条|两只|只|条)?(?P<obj>[\u4e00-\u9fff]{0,2}?(?:猫|狗|猫咪|狗狗|兔子|鹦鹉|仓鼠|乌龟))"
        r"(?![，,]?(?:叫|名叫|名字叫))", 0.8,
        kind="value", supposable=True, trigger="养"),  # 想再养一只狗: a wish
-    zh("HAS_PET", rf"(?:狗|猫|猫咪|狗狗)(?:叫|名叫|的名字是){ZH_NAME}", 0.85, kind="entity", object_type="animal",
+    zh("HAS_PET", rf"(?:狗|猫|猫咪|狗狗|金毛|泰迪|柯基|哈士奇|柴犬|布偶|英短|美短|边牧|萨摩耶|比熊|橘猫)(?:叫|名叫|的名字是)"
+       rf"{ZH_NAME}", 0.85, kind="entity", object_type="animal",
        trigger="叫|名字"),
     # 我爸上周做了心脏搭桥手术: an operation as news, dated by its words (after the pets: 我家猫 橘子 昨天做了绝育手术 is the cat's)
     zh("STATUS", r"(?<!没)(?<!不)(?<!要)做了(?:个|一个|一场)?(?P<obj>[\u4e00-\u9fff]{0,6}?手术)", 0.8, kind="value",

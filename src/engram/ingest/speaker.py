@@ -27,7 +27,8 @@ _ZH_ROLE_IS = re.compile(rf"\s*(?:{ZH_ROLE}|负责人|创始人|对接人|联系
 """A clause opening with a role (负责人是德国人…): it speaks of whoever holds it."""
 _ZH_FORMER_HOLDER = re.compile(r"(?:之前|原来|以前|原先)(?:负责|跟|对接|管|带)的(?:那个|那位)?")
 _EN_BARE_START = re.compile(
-    r"^(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|not|"
+    r"^(?:(?:big |some |quick |small |life |good )?(?:news|update)[:!]\s+)?"  # "big news: starting at …"
+    r"(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|not|"
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|switching|"
     r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|flying|driving|flew|drove|settled|visited|ran|tried|learning|"
     r"working|living|planning|doing|taking over|covering|picking up|handing|training|racing|"

@@ -213,6 +213,8 @@ def subject_of(
             # be fasting, lunch meetups are on hold": a state of another clause's subject
         return left.name, left.weight
     allowed = PERSON_TYPES if predicate in PERSONAL else _LEFT_TYPES
+    if predicate == "HAS_PET":
+        allowed = allowed - {"animal"}  # 英短叫奶茶，布偶叫雪球: the second pet is no pet's
     if predicate in ("PHONE", "EMAIL") and (holder := number_holder(reading, cue, speaker.actor)) is not None:
         return (holder, 0.85) if holder else None  # 由行政部的邵斌跟我们对接，电话139…: his number
     collective = message.announced or message.minutes  # said to a team, or a meeting's record
