@@ -5,14 +5,28 @@ dating of what it returns)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
+from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
-from engram.models.graph import Extraction, FactIn
+from engram.memory import Memory
+from engram.models.graph import Extraction, FactHit, FactIn
 from engram.nlp.dates import date_facts, scoped_dates
 
 AT = datetime(2024, 3, 13, 9, 30, tzinfo=UTC)  # a Wednesday
+
+
+def remembered(data_dir: Path, said: list[tuple[str, str]], actor: str) -> list[FactHit]:
+    """Store each (text, ISO timestamp) of ``said`` as an episode of ``actor`` through Memory with the
+    builtin extractor, and return every fact it then holds, history included."""
+    with Memory.open(settings=Settings(data_dir=data_dir, embedder="none", extractor="builtin")) as memory:
+        for text, at in said:
+            memory.create_episode(
+                {"content": text, "timestamp": at, "actor": {"id": actor.lower(), "name": actor}}
+            )
+        return memory.search_facts({"include_history": True}).results
 
 
 def read(extractor: BuiltinExtractor, text: str, actor: str = "Ann") -> Extraction:

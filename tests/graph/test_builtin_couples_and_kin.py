@@ -9,11 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from test_builtin_clauses import Triple, read, reads
+from test_builtin_clauses import Triple, read, reads, remembered
 
-from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
-from engram.memory import Memory
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # a relative named only by their kind is the speaker's relative
@@ -135,14 +133,11 @@ def test_what_dates_a_couple_or_a_friendship(
 
 def test_a_break_up_ends_the_partnership_through_memory(tmp_path: Path) -> None:
     """Through Memory: "Jess and I are dating now", then "me and Jess broke up": the partnership ends."""
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
-    with Memory.open(settings=settings) as memory:
-        for text, at in (
-            ("Jess and I are dating now. started as bouldering buddies lol", "2024-03-01T10:00:00Z"),
-            ("me and Jess broke up. it's fine, mostly", "2024-06-02T10:00:00Z"),
-        ):
-            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "noah", "name": "Noah"}})
-        hits = memory.search_facts({"include_history": True}).results
+    said = [
+        ("Jess and I are dating now. started as bouldering buddies lol", "2024-03-01T10:00:00Z"),
+        ("me and Jess broke up. it's fine, mostly", "2024-06-02T10:00:00Z"),
+    ]
+    hits = remembered(tmp_path, said, "Noah")
     partnerships = [
         (hit.object_name, hit.fact.status, hit.fact.invalid_at)
         for hit in hits

@@ -7,11 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_builtin_clauses import Triple, reads
+from test_builtin_clauses import Triple, reads, remembered
 
-from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
-from engram.memory import Memory
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     # a deal's count and value said by a copula
@@ -110,14 +108,11 @@ def test_figure_corrections(
 
 def test_a_corrected_count_supersedes_the_one_it_replaces(tmp_path: Path) -> None:
     """Through Memory: the order's count said first is superseded by its correction, which is current."""
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
-    with Memory.open(settings=settings) as memory:
-        for text, at in (
-            ("The Mireval order is for 160 seats.", "2024-03-01T10:00:00Z"),
-            ("Correction: the Mireval order is 140 seats, not 160.", "2024-03-02T10:00:00Z"),
-        ):
-            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "ann", "name": "Ann"}})
-        hits = memory.search_facts({"include_history": True}).results
+    said = [
+        ("The Mireval order is for 160 seats.", "2024-03-01T10:00:00Z"),
+        ("Correction: the Mireval order is 140 seats, not 160.", "2024-03-02T10:00:00Z"),
+    ]
+    hits = remembered(tmp_path, said, "Ann")
     counts = {
         (hit.subject_name, hit.fact.value, hit.fact.status)
         for hit in hits

@@ -7,11 +7,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from test_builtin_clauses import Case, reads
+from test_builtin_clauses import Case, reads, remembered
 
-from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
-from engram.memory import Memory
 
 CASES: list[Case] = [
     # a duty in lower case taken over, by whom the clause opens on; the writer's own is theirs
@@ -94,14 +92,11 @@ def test_handovers(
 def test_a_handover_ends_the_former_holders_charge(tmp_path: Path) -> None:
     """Through Memory: the one who covered the accounts is superseded on the day they are taken over, and
     the new holder's charge is current."""
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
-    with Memory.open(settings=settings) as memory:
-        for text, at in (
-            ("Ravi covers the DACH accounts.", "2024-03-01T10:00:00Z"),
-            ("Jonas will take over the DACH accounts from Ravi.", "2024-04-02T10:00:00Z"),
-        ):
-            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "ow", "name": "Owen"}})
-        hits = memory.search_facts({"include_history": True}).results
+    said = [
+        ("Ravi covers the DACH accounts.", "2024-03-01T10:00:00Z"),
+        ("Jonas will take over the DACH accounts from Ravi.", "2024-04-02T10:00:00Z"),
+    ]
+    hits = remembered(tmp_path, said, "Owen")
     charges = {
         (hit.subject_name, hit.fact.status, hit.fact.invalid_at)
         for hit in hits

@@ -7,9 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from test_builtin_clauses import AT, Triple, reads
+from test_builtin_clauses import AT, Triple, reads, remembered
 
-from engram import Memory, Settings
 from engram.ingest.builtin import BuiltinExtractor
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
@@ -475,14 +474,11 @@ def test_every_role_is_read_though_role_patterns_run_only_on_role_words() -> Non
 
 def test_leaving_without_the_employer_ends_the_latest_one(tmp_path: Path) -> None:
     """Through Memory: "赵强上周离职了" ends 赵强's WORKS_AT at last week, and the stop names it."""
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
-    with Memory.open(settings=settings) as memory:
-        for text, at in (
-            ("赵强在蓝海医疗工作。", "2024-03-01T10:00:00+08:00"),
-            ("采购经理赵强上周离职了。", "2024-06-12T10:00:00+08:00"),
-        ):
-            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "wf", "name": "王芳"}})
-        hits = {hit.fact.predicate: hit for hit in memory.search_facts({"include_history": True}).results}
+    said = [
+        ("赵强在蓝海医疗工作。", "2024-03-01T10:00:00+08:00"),
+        ("采购经理赵强上周离职了。", "2024-06-12T10:00:00+08:00"),
+    ]
+    hits = {hit.fact.predicate: hit for hit in remembered(tmp_path, said, "王芳")}
     works, left = hits["WORKS_AT"], hits["LEFT_ORGANISATION"]
     assert (works.subject_name, works.object_name, works.fact.status) == ("赵强", "蓝海医疗", "superseded")
     assert works.fact.invalid_at == datetime(2024, 6, 3, tzinfo=UTC)  # "上周": the Monday of last week

@@ -13,12 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from test_builtin_clauses import Case, read, reads
+from test_builtin_clauses import Case, read, reads, remembered
 
-from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
 from engram.ingest.clauses import corrected
-from engram.memory import Memory
 from engram.nlp.dates import date_facts
 
 CASES: list[Case] = [
@@ -232,11 +230,9 @@ def test_a_one_valued_fact_said_to_be_over_ends_through_memory(
     tmp_path: Path, before: str, after: str
 ) -> None:
     """A stop of a predicate with no stop form (DIET, WORKS_FROM) closes the current fact and adds none."""
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
-    with Memory.open(settings=settings) as memory:
-        for text, at in ((before, "2024-03-01T10:00:00+00:00"), (after, "2024-06-12T10:00:00+00:00")):
-            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "am", "name": "Amara"}})
-        facts = memory.search_facts({"include_history": True}).results
+    facts = remembered(
+        tmp_path, [(before, "2024-03-01T10:00:00+00:00"), (after, "2024-06-12T10:00:00+00:00")], "Amara"
+    )
     (ended,) = [hit.fact for hit in facts if hit.subject_name == "Amara"]
     assert ended.status == "superseded" and ended.invalid_at == datetime(2024, 6, 12, 10, tzinfo=UTC)
 

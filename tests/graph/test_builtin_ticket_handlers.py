@@ -7,11 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_builtin_clauses import Triple, reads
+from test_builtin_clauses import Triple, reads, remembered
 
-from engram.config import Settings
 from engram.ingest.builtin import BuiltinExtractor
-from engram.memory import Memory
 
 CASES: list[tuple[str, str, set[Triple], set[Triple]]] = [
     (
@@ -77,17 +75,14 @@ def test_ticket_handlers(
 
 def test_a_handler_keeps_every_ticket_through_memory(tmp_path: Path) -> None:
     """Through Memory: two tickets assigned to one engineer are both current (a handler holds many)."""
-    settings = Settings(data_dir=tmp_path, embedder="none", extractor="builtin")
-    with Memory.open(settings=settings) as memory:
-        for text, at in (
-            ("Ticket #5101 – Larkspur Hotels: SSO login fails. Assigned to Kenji.", "2024-03-01T10:00:00Z"),
-            (
-                "Ticket #5102 – Brightline Schools: uploads over 20MB fail. Assigned to Kenji.",
-                "2024-03-02T10:00:00Z",
-            ),
-        ):
-            memory.create_episode({"content": text, "timestamp": at, "actor": {"id": "ann", "name": "Ann"}})
-        hits = memory.search_facts({"include_history": True}).results
+    said = [
+        ("Ticket #5101 – Larkspur Hotels: SSO login fails. Assigned to Kenji.", "2024-03-01T10:00:00Z"),
+        (
+            "Ticket #5102 – Brightline Schools: uploads over 20MB fail. Assigned to Kenji.",
+            "2024-03-02T10:00:00Z",
+        ),
+    ]
+    hits = remembered(tmp_path, said, "Ann")
     handled = {
         (hit.subject_name, hit.object_name, hit.fact.status)
         for hit in hits
