@@ -2,7 +2,7 @@
 nephew Oscar is 5 today", "Poppy was born Aug 9", 下周二是我妈生日, 周六我儿子生日，满六岁了, 我爸昨天70大寿.
 
 A cue (a birthday, a round age, an age turned, a birth) and a date naming one day in its clause give
-the birthday of the person whose the cue is: the person or relative named last before it in the clause
+the birthday of the one whose cue it is: the person, relative or pet named last before it in the clause
 (in the sentence for a birth: "Mina, born Oct 16"), else the speaker when the cue is theirs (my, 我).
 A birthday is the month and day (``MM-DD``), a birth the whole date. A day of the month alone ("turn 3
 on the 9th") names no month; a week or a month (下个月过生日) names no day; a party, a gift or a wish
@@ -64,7 +64,7 @@ def add_birthdays(reading: Sentence, message: Message) -> None:
         return
     sentence = reading.text
     for cue in _CUE[reading.lang].finditer(sentence):
-        clause = next(((a, b) for a, b in reading.clauses if a <= cue.start() < b), (0, len(sentence)))
+        clause = reading.clause_of(cue.start())
         if supposed(sentence, reading.clauses, cue.start(), reading.lang):
             continue
         found = scoped_dates(sentence, message.at, position=cue.start())

@@ -5,8 +5,9 @@
 The handler is RESPONSIBLE_FOR the ticket (the entity its number names, ``engram.nlp.references``): a
 support engineer handles many tickets at once, so the one-valued ASSIGNED_TO of a person's project (a new
 one ends the last) would close their other tickets. The ticket is the one the sentence names before the cue,
-else the message's latest; a message naming no numbered ticket gives nothing, nor does a handler said with
-a condition or a question ("can Kenji take it?"), nor a team alone ("Assigned to Tier 2").
+else after it ("taking #5530"), else the message's latest; a message naming no numbered ticket gives
+nothing, nor does a handler said with a condition or a question ("can Kenji take it?"), nor a team alone
+("Assigned to Tier 2").
 """
 
 from __future__ import annotations
