@@ -61,13 +61,14 @@ def said_deal(predicate: str, cue: int, reading: Sentence, owner: Mention | None
     mentions; None when the sentence says no deal or names no organisation whose it is."""
     if predicate not in DEAL_FACTS:
         return None
+    # "Globex ordered 40 licences of Nimbus Pro at $1,200 each", "40 seats of Ledgerly Pro at $59": the
+    # product's list price
     if (
         predicate == "PRICE"
         and (found := _kind_words(reading))
         and (_EN_ORDERED.match(reading.text, found[0]) or _EN_COUNT_OF.match(reading.text, found[0]))
     ):
-        return None  # "Globex ordered 40 licences of Nimbus Pro at $1,200 each", "40 seats of Ledgerly Pro at
-        # $59": the product's list price
+        return None
     return deal_said_by_kind(reading, owner)
 
 

@@ -135,12 +135,11 @@ def not_held(
         _ZH_REPLACED.match(sentence, match.end())
         or _ZH_REPLACED_HOLDER.match(sentence, match.start(), clause[1])
     )  # 金桥集团项目经理从何冰换成了吴迪: neither the role nor the firm is 何冰's
+    # 是CEO拍板的: a cleft sentence (not 是做外贸的: a line of work)
     said_is = (
         predicate == "HAS_ROLE" and match.group().startswith("是") and not match.group().startswith("是做")
     )
-    cleft = said_is and _CLEFT.match(
-        sentence, match.end("obj")
-    )  # 是CEO拍板的 (not 是做外贸的: a line of work)
+    cleft = said_is and _CLEFT.match(sentence, match.end("obj"))
     former = FORMER.search(match.group()) or before
     outside = predicate == "WORKS_AT" and _OUTSIDE.search(sentence, clause[0], obj_start)
     team = predicate == "WORKS_AT" and A_TEAM.match(sentence, obj_start)  # "at the Platform team"

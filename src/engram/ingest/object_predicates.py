@@ -47,6 +47,9 @@ _ZH_NAME_GOES_ON = re.compile(
 _ZH_INSTITUTION = re.compile(
     rf"(?!的|一家)[\u4e00-\u9fff]{{0,6}}?(?:小学|中学|学校|幼儿园|分公司|{ZH_BODY_ENDS})"
 )
+"""After a Chinese place in an employer's or a school's slot, words that make it an institution's name
+(海淀实验小学): wider than ``_ZH_NAME_GOES_ON``, which also refuses homes and trips and so must not take a
+place for a name where a verb follows it (在杭州读大学)."""
 
 
 def object_predicate(

@@ -229,10 +229,12 @@ _GENERIC_THING = re.compile(
 def _seen_not_a_place(obj: str) -> bool:
     """Return True for "see Mitski" (a band, a person): what one goes to see is a trip's place only when it
     is a place ("went to see Kraków's old town")."""
-    seen = re.match(r"\s*(?i:see)\s+((?:[A-ZÀ-Þ][\w’'-]*\s?)+)", obj)
-    return seen is not None and not is_place(re.sub(r"['’]s$", "", seen.group(1).strip()))
+    seen = _SEEN.match(obj)
+    return seen is not None and not is_place(_POSSESSIVE_END.sub("", seen.group(1).strip()))
 
 
+_SEEN = re.compile(r"\s*(?i:see)\s+((?:[A-ZÀ-Þ][\w’'-]*\s?)+)")
+_POSSESSIVE_END = re.compile(r"['’]s$")
 _NOT_A_TRIP = re.compile(
     r"\bto see\s+$|\b(?:didn'?t|did not|never|won'?t)\s(?:end up|get to|make it)\b", re.I
 )

@@ -480,7 +480,8 @@ _CLAUSE_BREAK = re.compile(r"[，,。.!！?？;；\n\U0001F300-\U0001FAFF]")
 
 def _clause_at(text: str, position: int) -> str:
     """Return the clause of ``text`` holding ``position``: between the punctuation marks (or emoji)
-    around it."""
+    around it. Narrower than ``engram.nlp.clauses.date_bounds``, which does not end a clause at an emoji
+    (我和我女朋友订婚了💍 明年五月办婚礼: the wedding's month is not the engagement's)."""
     starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, position)]
     end = _CLAUSE_BREAK.search(text, position)
     return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
@@ -511,18 +512,16 @@ def date_facts(extraction: Extraction, reference: datetime | None, *, fallback_t
             continue
         text = fact.fact or fallback_text
         begun = _UNIONS[fact.predicate].search(text) if fact.predicate in _UNIONS else None
-        if (
-            begun is not None
-        ):  # 在一起三年了，打算明年五一结婚: the wedding's date is not when they got together
+        if begun is not None:
+            # 在一起三年了，打算明年五一结婚: the wedding's date is not when they got together
             text = _clause_at(text, begun.start())
         if (
             fact.predicate in _FROM_BIRTH
             or (fact.predicate in _UNIONS and begun is None)
             or (begun is not None and _ANNIVERSARY.search(text))
         ):
-            facts.append(
-                fact
-            )  # 我儿子下个月中考, 我老婆生日是3月8号, 今年是结婚第四年: a date of something else
+            # 我儿子下个月中考, 我老婆生日是3月8号, 今年是结婚第四年: a date of something else
+            facts.append(fact)
             continue
         target = (
             fact.object
