@@ -234,8 +234,11 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
 _BARE_VERBS = _words(
     "connect share make help get keep try see have go do find learn take give meet build "
     "create explore enjoy spread grow stay show bring put let feel know think say tell use work "
-    "play start become come look want need love like admire appreciate remember reach push support"
+    "play start become come look want need love like admire appreciate remember reach push support "
+    "did went made got took saw had ran climbed hiked walked finished booked"
 )
+"""Verbs that begin a new verb phrase after a list's comma, bare or past ("I love hiking, did the Lycian
+Way")."""
 _GERUND = re.compile(r"\s*(?:(?:just|also|really)\s)?[a-z]{2,}ing\b", re.I)
 _EN_LIST = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.I)
 _ZH_LIST = re.compile(r"[、和跟及与或]|还有")

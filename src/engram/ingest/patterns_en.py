@@ -31,6 +31,7 @@ from engram.ingest.patterns_couples import EN_COUPLE_PATTERNS
 from engram.ingest.patterns_en_ages import EN_AGE_PATTERNS
 from engram.ingest.patterns_en_chat import EN_CHAT_PATTERNS
 from engram.ingest.patterns_en_deals import EN_DEAL_PATTERNS
+from engram.ingest.patterns_en_homes import EN_HOME_PATTERNS
 from engram.ingest.patterns_en_work import EN_WORK_PATTERNS
 from engram.ingest.patterns_en_work import KIN as _KIN
 
@@ -183,45 +184,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?!{_TEAMS}\b)(?:[\w,'’-]+\s){{1,4}}?to (?!{_TEAMS}\b){EN_OBJ}", 0.75, require_mention=True, object_type="place", supposable=True,
        strict=True, trigger="moving|relocating|move"),  # "We're moving from Portland to Austin in March", not
     # "from Asana to Linear" (a tool)
-    # "We finally bought a house in Cary!": a home of one's own
-    en("LIVES_IN", rf"\b(?:bought|buying|closed on|purchased|signed the lease on|signed a lease on|rented|renting|moved into|"
-       rf"found|got|moved to|moving to|moving into|move to|move into) "
-       rf"(?:a|an|our|the|my|their) (?:(?!in\b)[\w-]+ ){{0,4}}?(?:house|home|condo|"
-       rf"townhouse|apartment|flat|place|studio) (?:(?!in\b)[\w-]+ ){{0,3}}?in {EN_OBJ}", 0.75, require_mention=True,
-       object_type="place", strict=True, supposable=True,
-       trigger="bought|buying|closed on|purchased|lease|rent|moved into|found|got|moved to|moving|move"),
-    # "New place is in Bristol": a new home
-    en("LIVES_IN", rf"\b(?:(?:our|my|the) )?new (?:place|flat|apartment|house|home) is in {EN_OBJ}", 0.75,
-       require_mention=True, object_type="place", strict=True, trigger="new"),
-    # "Based in Leicester", "I'm based out of Austin": where one lives and works from
-    en("LIVES_IN", rf"(?:^|(?<=[.!;]\s)|\b(?:I'm|I am|we're|we are|is|are)\s(?:now\s|currently\s)?)based (?:in|out of) {EN_OBJ}", 0.75,
-       require_mention=True, object_type="place", trigger="based"),
-    # "my sister Deepa is a dentist in Chennai", "she's a nurse in Toronto": one works, so lives, in a town
-    en("LIVES_IN", rf"\b(?:is|'s|am|'m|are|'re)\s(?:now\s)?(?:a|an)\s(?:[a-z][\w-]*\s){{0,2}}?{EN_ROLE}\sin\s"
-       rf"(?=(?-i:[A-Z])){EN_OBJ}(?![\w'’-]*\s(?:for|on|at)\s(?:a|an|the)\b)", 0.7, require_mention=True, strict=True,
-       object_type="place", trigger="in"),
-    # "Moved out of Brooklyn last month, we're in Jersey City now": settled, not a trip
-    en("LIVES_IN", rf"\b(?:we're|we are|I'm|I am) (?:now |finally |officially )?in {EN_OBJ}(?=,?\s(?:now|for good)\b)", 0.75,
-       require_mention=True, object_type="place", trigger="we're|we are|i'm|i am"),
-    en("LIVES_IN", rf"\b(?:live|lives|(?<!a )living|reside|resides|residing|based|settled|'ve lived|have lived|"
-       rf"has lived)\s(?:now\s|currently\s|right now\s)?(?:in|at|near) {EN_OBJ}", require_mention=True,
-       trigger="live|living|reside|based|settled|lived"),
-    # "he's lived in the same house in Savannah since 1961", "have been renting in Manchester since 2019",
-    # "We've been in Austin for three years": a home of some time, its length said
-    en("LIVES_IN", rf"\b(?:'s|'ve|has|have) (?:lived|been living|been renting|been) (?:(?:in|at) (?:the same|a|an|the|our|"
-       rf"his|her|their|my) [\w' ]{{1,25}}? )?in (?P<obj>{EN_CAPS})(?= since\b| for (?:(?:about|almost|over|nearly|more "
-       rf"than) )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few|a couple of) (?:years|"
-       rf"decades|months)\b)", 0.8, require_mention=True,
-       object_type="place", strict=True, whole=True, trigger="lived|living|renting|been in"),
-    # "in Tucson, where he's lived since 1998": the place said before "where"
-    en("LIVES_IN", rf"\b(?:in|to) (?P<obj>{EN_CAPS}),? where (?:he|she|they|I|we)(?:'s|'ve| has| have) (?:lived|been living)\b",
-       0.8, require_mention=True, object_type="place", strict=True, whole=True, trigger="where"),
-    en("LIVES_IN", rf"\b(?:keeping|kept|keep) (?:the|our|my) (?:apartment|house|flat|place|condo|home) in (?P<obj>{EN_CAPS})",
-       0.75, require_mention=True, object_type="place", strict=True, whole=True, trigger="keep"),
-    en("COMES_FROM", rf"\b(?:I'm|I am|is|am|are|come|comes|came)\s(?:originally\s)?from {EN_OBJ}", 0.85,
-       require_mention=True, trigger="from"),
-    en("COMES_FROM", rf"\b(?:grew up|was born|were born|raised) (?:in|on) {EN_OBJ}", 0.85,
-       require_mention=True, trigger="grew up|born|raised"),
+    *EN_HOME_PATTERNS,
     *EN_WORK_PATTERNS,
     *EN_DEAL_PATTERNS,
     # ── tastes and habits ────────────────────────────────────────────────────────────────
@@ -478,10 +441,12 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="own"),
     en("OWNS", rf"\b(?:bought|purchased|got myself|just got|own|owns|'ve got|have got)\s(?:a|an|my|our|the)\s"
        rf"(?:new\s|brand new\s|used\s|second-hand\s)?(?!lot\b|few\b|bit\b|chance\b|idea\b|feeling\b|fix\b|issue\b|ticket\b|task\b|bug\b|"
-       rf"problem\b|decision\b|call\b|follow-up\b|deliverable\b)"
+       rf"problem\b|decision\b|call\b|follow-up\b|deliverable\b|(?:acceptance |offer |rejection )?letter\b|email\b|"
+       rf"message\b|text\b|news\b|results?\b|invite\b|invitation\b|reply\b|approval\b|go-ahead\b)"
        rf"(?!(?:[\w-]+\s){{0,3}}?{_RESPONSIBILITY}\b)"  # nor "a wasp sting allergy", "the workshop Thurs", "a cold"
        rf"(?![^,.!?;]*\b(?:allerg\w*|intolerance|workshop|meeting|call|appointment|session|class|training|conference|"
-       rf"interview|exam|shift|cold|flu|fever|headache|migraine|infection)\b){EN_OBJ}",
+       rf"interview|exam|shift|cold|flu|fever|headache|migraine|infection)\b)"
+       rf"(?![\w-]+\s(?:microchipped|fixed|repaired|serviced|cleaned|checked|vaccinated|neutered|spayed|done)\b){EN_OBJ}",
        0.7, kind="value", trigger="bought|purchased|got myself|just got|own|'ve got|have got"),
     en("GOAL", rf"\bmy (?:main |big |biggest |ultimate |long-term |current |new |life )?(?:goal|dream|aim|"
        rf"ambition|resolution|mission)\s(?:is|has always been|was|has been|for \w+ is)\s(?:to\s)?{EN_OBJ}", 0.85,

@@ -39,9 +39,11 @@ EN_AGE_PATTERNS: tuple[Pattern, ...] = (
     en("AGE", r"\b(?:I'm|I am|im|she's|he's|she is|he is)\s(?:only\s|just\s|almost\s|nearly\s)?(?P<obj>\d{1,2})"
        r"(?=\s*(?:[.!,;)–—]|$)|\s+(?:and|today|now|already|but|btw|lol)\b)", 0.75, kind="number",
        trigger=_AGE_SAID),
-    # "my nephew Oscar is 5 today", "Grandpa is 92 today!", "my dad turns 70 next Saturday", "is turning 90"
+    # "my nephew Oscar is 5 today", "Grandpa is 92 today!", "my dad turns 70 next Saturday", "is turning 90", "my
+    # grandma in Kyiv turns 90"
     en("AGE", r"\b(?:(?:(?-i:[A-Z][a-z]+)|son|daughter|kid|boy|girl|dad|mom|mum|father|mother|grandma|grandpa|granny|"
-       r"nephew|niece|brother|sister|husband|wife|baby)\s(?:is|turns|is turning)|'s turning)\s(?P<obj>\d{1,3})"
+       r"nephew|niece|brother|sister|husband|wife|baby)(?:\sin\s(?-i:[A-Z])[\w'’-]+)?\s(?:is|turns|is turning)|"
+       r"'s turning)\s(?P<obj>\d{1,3})"
        r"(?=\s+(?:today|now|this week|tomorrow|next|on|in|and)\b|\s*[!.]|$)", 0.75, kind="number",
        trigger=f"{_AGE_SAID}|turns|turning"),
     en("AGE", r"\b(?:dad|mom|father|mother|grandma|grandpa|son|daughter|husband|wife|brother|sister)'s\s(?P<obj>\d{1,3})"

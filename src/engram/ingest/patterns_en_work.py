@@ -415,8 +415,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        subject="group",
        subject_type="person", named_subject=True, require_mention=True, strict=True, object_type="organisation",
        introduces=True, trigger="'s|’s"),
-    en("REPORTS_TO", rf"\breports? (?:directly )?to (?:(?:their|the|our|his|her) (?:new |current )?{EN_ROLE},? )?{EN_NAME}",
-       0.85, require_mention=True),  # "reports to their CFO, Nina Park"
+    en("REPORTS_TO", rf"(?<!\bexport )(?<!\bexporting )(?<!\bsend )(?<!\bsends )(?<!\bsending )(?<!\bthe )\breports? "
+       rf"(?:directly )?to (?:(?:their|the|our|his|her) (?:new |current )?{EN_ROLE},? )?{EN_NAME}",
+       0.85, require_mention=True),  # "reports to their CFO, Nina Park" (not "can't export reports to PDF")
     en("REPORTS_TO", rf"\b(?P<obj>{EN_PERSON_NAME}) (?:now |directly |will )*report(?:s|ing)? (?:directly )?to me\b",
        0.8, subject="speaker", inverse=True, kind="entity", object_type="person", require_mention=True,
        trigger="report"),  # "Arjun reports to me": the speaker's report

@@ -46,6 +46,7 @@ from engram.ingest.frames_zh import (
 from engram.ingest.lexicon import ZH_TITLED
 from engram.ingest.patterns_couples import ZH_COUPLE_PATTERNS
 from engram.ingest.patterns_zh_deals import ZH_DEAL_PATTERNS
+from engram.ingest.patterns_zh_homes import ZH_HOME_PATTERNS
 from engram.ingest.patterns_zh_work import ZH_WORK_PATTERNS
 
 zh = partial(pattern, "zh")
@@ -66,44 +67,7 @@ SAYS = r"(?=[说讲表提告，。也都在是]|要求|希望|确认|答应|同�
 
 ZH_PATTERNS: tuple[Pattern, ...] = (
     # ── where people live and come from ──────────────────────────────────────────────────
-    zh("MOVED_FROM", rf"从{zh_obj_before('搬到|搬去|搬回|搬来|搬走|搬离|调回')}", 0.85, require_mention=True,
-       object_type="place", trigger="搬|调回"),
-    zh("MOVED_FROM", rf"(?:搬离了?|离开了?){ZH_OBJ}", 0.8, require_mention=True, object_type="place",
-       trigger="搬离|离开"),
-    zh("COMES_FROM", rf"(?:来自|老家在|老家是|出生在|出生于|生在|长在|老家){ZH_OBJ}", 0.85, require_mention=True,
-       object_type="place", trigger="来自|老家|出生|生在|长在"),
-    zh("LIVES_IN", r"(?:^|(?<=[，。！；：]))(?:(?!春节|过年|五一|国庆|中秋|端午|元旦|清明|假期|放假|出差)[^，。！？；])*?"
-       r"(?:搬回|从[\u4e00-\u9fff]{2,4}?回)(?P<obj>[\u4e00-\u9fff]{2,4}?)老家(?:了|住|定居|养老|长住)(?=[，。！]|$)"
-       r"(?![^。！？]*(?:待了|参加|看看|几天|过年|过节))",
-       0.75, require_mention=True, strict=True, object_type="place", trigger="老家"),
-    zh("COMES_FROM", r"回(?P<obj>[\u4e00-\u9fff]{2,4}?)老家", 0.8, require_mention=True, object_type="place",
-       trigger="老家"),  # 搬回扬州老家
-    zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
-       trigger="人"),
-    zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
-       rf"{ZH_OBJ}", require_mention=True,
-       object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
-    # 在上海租了个一居, 租的房子在望京那边, 找到房子了，在玉泉路附近: a home rented or found (dated by the move it says)
-    zh("LIVES_IN", r"在(?P<obj>[\u4e00-\u9fff]{2,4}?)租(?:了|好了|好)(?:个|一套|套|间|一间)?(?:一居|两居|三居|一室|两室|房子?|公寓|单间)",
-       0.8, require_mention=True, object_type="place", trigger="租"),
-    zh("LIVES_IN", rf"(?:租的|买的|新的?)房子[^。！？；]{{0,12}}?[，,]?在{ZH_OBJ}", 0.8, require_mention=True, object_type="place",
-       trigger="房子"),
-    zh("LIVES_IN", r"(?:找到|租好|买好|定好|看好|选好)了?(?:新)?房子了?[，,]在?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。；！]|附近|那边)",
-       0.8, require_mention=True, object_type="place", trigger="房子"),
-    # 我妈从鞍山过来帮我们带娃: where someone comes over from to help or stay (not 过来玩, 过来开会); 搬回扬州老家,
-    # 从北京回绵阳老家了: a move home (not 回杭州老家过年, a visit)
-    zh("LIVES_IN", r"从(?!老家)(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:赶)?过来(?=帮|照顾|陪|带娃|带孩子)", 0.75,
-       require_mention=True, strict=True, object_type="place", introduces=True, trigger="过来"),
-    # 嘉禾新材总部在宁波, 新地址在滨江区江南大道1888号: where an organisation is
-    zh("LIVES_IN", rf"(?<!公司)(?:总部|总公司)(?:设|搬)?(?:在|搬到了?|迁到了?){ZH_OBJ}", 0.8, require_mention=True,
-       strict=True, object_type="place", trigger="总部|总公司"),
-    zh("LIVES_IN", r"(?:新地址|新办公室)(?:在|是|改成了?|换成了?|搬到了?)(?P<obj>[^，。！？；]{2,30}?"
-       r"(?:路|街|道|巷|弄|号|大厦|园区|广场|中心|楼)(?:\d+号?)?(?:[A-Za-z]?座)?(?:\d+(?:楼|层|室))?)(?=[，。！；]|$)", 0.8,
-       kind="value", trigger="地址|办公室"),  # a new address said whole (not 收货地址是公司前台, not 在哪)
-    # 明年准备回合肥发展, 去深圳定居: where one goes to live (not a visit)
-    zh("LIVES_IN", r"(?<!不)(?<!不打算)(?<!不想)(?<!不准备)(?<!没打算)(?<!不会)(?:回|去|到)(?:老家)?(?P<obj>[\u4e00-\u9fff]{2,4}?)(?:发展|定居|生活|落户|安家)(?=[，。！？；]|$|了)",
-       0.75, require_mention=True, strict=True, whole=True, object_type="place", negatable=False,
-       trigger="发展|定居|生活|落户|安家"),  # (离开杭州回合肥发展: what is left is the other city)
+    *ZH_HOME_PATTERNS,
     zh("VISITED", rf"回(?:到|了)?+(?![访复归应答收报顾馈款])(?:一趟|一次|趟)?(?:老家)?(?=[\u4e00-\u9fff]){ZH_OBJ}", 0.75, require_mention=True,
        object_type="place", strict=True, future="PLANS_TO_VISIT", supposable=True, trigger="回"),  # a place gone back to (not 回到GitLab CI,
     # 电话回访云帆物流); 明天回上海: a trip still to come
@@ -146,7 +110,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        require_mention=True, strict=True, whole=True, object_type="place", trigger="调去|调到|调往"),
     zh("LIVES_IN", r"(?:先|还|继续)?留在(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=了|[，。！？；]|$)", 0.7, require_mention=True,
        strict=True, whole=True, object_type="place", named_subject=True, trigger="留在"),  # 表嫂…先留在武汉
-    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|(?:待了|呆了)(?=[一二三四五六七八九十两几\d]+多?年)|定居|安家|买了房)", 0.8, require_mention=True,
+    zh("LIVES_IN", rf"在(?P<obj>[^{ZH_STOP}]{{1,8}}?)(?:住了|生活了|(?:待了|呆了)(?=(?:快|近|将近|差不多|有|都)?[一二三四五六七八九十两几\d]+多?年)|定居|安家|买了房)", 0.8, require_mention=True,
        object_type="place",
        trigger="住了|生活了|待了|呆了|定居|安家|买了房"),
     zh("LEFT_ORGANISATION", rf"从{DEPT}(?:调到|调去|转到|换到)", 0.85, kind="entity",
@@ -192,7 +156,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="录取"),
     zh("STUDIES", r"(?:是学(?!生)|学的是|读的是)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业)?的?(?=[，。！？；]|$)", 0.8, kind="value",
        trigger="学|读的是"),  # 我女儿是学电子工程的, 学的是土木
-    zh("STUDIES", r"(?<!下一步)(?<!接下来)(?:读|(?<![同上放开大中小数化文科奖])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业|到|会(?!计))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+    zh("STUDIES", r"(?<!下一步)(?<!接下来)(?:读|(?<![同上放开大中小数化文科奖转])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业|到|完|会(?!计))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", supposable=True, trigger="读|学|念|主修|攻读"),  # not 想学日语
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
@@ -450,8 +414,8 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"(?![\u4e00-\u9fff]*(?:课|班|比赛))(?!的)(?![^，。！？]*(?:累|烦|辛苦|痛苦))", 0.75, kind="value",
        negated="DISLIKES", supposable=True, trigger="每天|天天|每周|周末|经常|平时|一般|每晚|改成|迷上"),
     # 就是不吃香菜和葱: food one does not eat (不吃…了, a stop, is below)
-    zh("DISLIKES", r"(?<!孩子)(?<!孩子就是)(?<!宝宝)(?<!宝宝就是)(?:^|(?<=[，,；;])|(?<=^我)|(?<=[，,；;]我)|从来|一般|就是)不(?:吃|喝)(?![亏苦醋软])(?P<obj>(?:(?!了)[\u4e00-\u9fff]){1,4}?"
-       r"(?:[和、跟](?:(?!了)[\u4e00-\u9fff]){1,4}?)*)(?=[，。！？；]|$)", 0.75, kind="value", split=True,
+    zh("DISLIKES", r"(?<!孩子)(?<!孩子就是)(?<!宝宝)(?<!宝宝就是)(?:^|(?<=[，,；;])|(?<=^我)|(?<=[，,；;]我)|从来|一般|就是)不(?:吃|喝)(?![亏苦醋软])(?P<obj>(?:(?!了|不)[\u4e00-\u9fff]){1,4}?"
+       r"(?:[和、跟](?:(?!了|不)[\u4e00-\u9fff]){1,4}?)*)(?=[，。！？；]|$)", 0.75, kind="value", split=True,
        negatable=False, trigger="不吃|不喝"),
     zh("STOPPED_USING", r"^(?P<obj>[\u4e00-\u9fff]{2,6}?)我(?:已经|早就|现在|再也|都)*(?:不再|不)(?:追|看|玩|喝|吃|听|抽)了(?![，,]\s*谢|[？?吗])",
        0.75, kind="value", negatable=False, trigger="了"),  # 韩剧我已经不追了: the topic first
@@ -535,7 +499,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)(?:了|完了?|过)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        whole=True, trigger="参观|拜访|考察"),  # 拜访成都天府医院信息科: the customer visited, not 成都
-    zh("VISITED", rf"(?:(?<![调派])去过|(?<![调派])去了|到过(?!年|节)|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
+    zh("VISITED", rf"(?:(?<![调派])去过|(?<![调派学])去了|到过(?!年|节)|玩了|逛了)(?:一趟|一次|趟|次)?{ZH_OBJ}", 0.85, require_mention=True,
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),

@@ -152,7 +152,15 @@ _ONE_KIND = re.compile(r"一(?:套|个|款|种)")
 _PERFORMED = re.compile(r"\b(?:completed|conducted|performed|delivered)\b", re.I)
 _ONCE_SET = re.compile(r"(?:原定|原计划|原来定|本来定)的?(?:[^，。；]{0,6}?(?:于|在|是))?$")
 _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
-_POINTS = re.compile(r"\s?分(?![钟之])")
+_POINTS = re.compile(r"\s?(?:分(?![钟之])|[件台个套箱瓶包]\b|[件台个套箱瓶包](?![\u4e00-\u9fff]))")
+"""After a number: points (60分) or a count of things (每月5万件), no price."""
+_BACK_THEN = re.compile(r"的时候|那时候?|小时候")
+_PRAISED = re.compile(
+    r"\b(?:great|good|nice|awesome|amazing|brilliant|well done|congrats)\b[^.!?]{0,24}$", re.I
+)
+_RECURRING = re.compile(
+    r"每(?:周|天|月|个月|年)?[^，。；]{0,3}$|\bevery (?:day|week|month|\w+day)\b[^,.;]{0,6}$", re.I
+)
 _A_CAMPUS_EVENT = re.compile(r"宣讲会|招聘会|讲座|校招|\b(?:career fair|campus talk|info session)\b", re.I)
 _ZH_FOR_A_WHILE = re.compile(r"(?:下周|这周|本周|明天|后天|今天|周末|这几天|月底)[^，。；]{0,2}在$")
 _A_TARGET = re.compile(r"目标(?!价)|指标|\b(?:target|quota|goal)\b(?! price)", re.I)
@@ -294,7 +302,15 @@ def refused(
     if predicate == "AGE" and _A_WEIGHT.search(sentence):
         return True  # 要减到75公斤以下，现在82: a weight
     if predicate == "PRICE" and _POINTS.match(sentence, match.end("obj")):
-        return True  # 技术占60分，价格40分: points, no price
+        return True  # 技术占60分，价格40分, 量增加到每月5万件: points or a count, no price
+    if predicate == "MEETING_AT" and _PRAISED.search(sentence, 0, match.start()):
+        return True  # "great job on the presentation today": praise for one held
+    if predicate == "DEADLINE" and _RECURRING.search(sentence, max(0, obj_start - 12), obj_start):
+        return True  # 每周五下午5点前提交: a rule that recurs, no one deadline
+    if predicate in ("LIVES_IN", "STUDIES_AT") and _BACK_THEN.search(sentence, obj_start, clause[1]):
+        return True  # 我在杭州读高中的时候住校: back then
+    if predicate == "PLANS_TO" and re.fullmatch(r"在\d+", match.group("obj")):
+        return True  # 计划在2.4.1版本修复: a version cut at its dot
     if predicate == "PRICE" and (
         _OWED.search(sentence, 0, obj_start) or _A_TARGET.search(sentence, 0, obj_start)
     ):  # 已经欠款3个月了，总额27万, "$4,200 overdue", 季度目标：新签合同额500万: a debt or a goal

@@ -32,7 +32,7 @@ _EN_BARE_START = re.compile(
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|switching|"
     r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|flying|driving|flew|drove|settled|visited|ran|tried|learning|"
     r"working|living|planning|doing|taking over|covering|picking up|handing|training|racing|"
-    r"new (?:place|flat|apartment|house|home|job)|"
+    r"new (?:place|flat|apartment|house|home|job|room|studio|condo)|grew up|born|staying|renting|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|stopped|moved|"
     r"adopted|graduated|retired|passed|completed|"
@@ -133,10 +133,12 @@ _ASKED_OF_ALL = re.compile(
 _A_THINGS_BUDGET = re.compile(
     r"(?:研发|市场|营销|推广|活动|差旅|培训|采购|运营|人力|招聘|服务器|云服务|广告)(?:的)?预算|"
     r"\bbudget\b[^.;!?]{0,30}?\bfor (?:the |our |a |an )?(?:new )?(?-i:[a-z])(?!\w* (?:year|quarter)\b)|"
-    r"\b(?:marketing|travel|training|hiring|R&D|project|event|team|department|company|engineering) budget\b",
+    r"\b(?:marketing|travel|training|hiring|R&D|project|events?|offsite|team|department|company|engineering|opex|capex)"
+    r" budget\b|\bbudget (?:per|a) (?:head|person|seat|user|hire|attendee)\b",
     re.I,
 )
-"""A budget said to be of a thing (研发预算, "budget … for the new warehouse migration"): not the writer's."""
+"""A budget said to be of a thing (研发预算, "budget … for the new warehouse migration", "events budget for
+Q3", "budget per head"): not the writer's."""
 _SPEAKS_OF_SELF = re.compile(r"我|\bI\b|(?i:\b(?:me|my|we|us|our)\b)")
 
 

@@ -73,6 +73,7 @@ def is_past(clause: str, lang: Lang) -> bool:
     """
     if lang == "zh":
         clause = _ZH_SPENT_THERE.sub("", clause)  # 去三亚过 (生日): spent there, not been there
+        clause = _ZH_SCHEDULED.sub("", clause)  # 约了去重庆玩: a trip arranged, still to come
     if lang == "zh" and _ZH_ABOUT_TO.search(clause) and not _ZH_PAST.search(_ZH_ABOUT_TO.sub("", clause)):
         return False  # 我们家要搬去深圳了: 要…了 is what is about to happen
     return bool((_EN_PAST if lang == "en" else _ZH_PAST).search(clause))
@@ -80,6 +81,7 @@ def is_past(clause: str, lang: Lang) -> bool:
 
 _ZH_ABOUT_TO = re.compile(r"(?:就|快)?要[\u4e00-\u9fff]{1,6}?了")
 _ZH_SPENT_THERE = re.compile(r"(?<=去)[^，。；过]{1,8}过(?=[，。！？；]|$)")
+_ZH_SCHEDULED = re.compile(r"(?:约了|约好了?|定了|订了|说好了?)(?=(?:一起)?去)")
 
 
 def past_on_date(before: str, after: str = "") -> bool:

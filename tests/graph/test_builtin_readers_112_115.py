@@ -1,0 +1,78 @@
+"""The wrong facts the hundred-and-twelfth to hundred-and-fifteenth fresh readers judged, read as classes
+(sentences written for these tests, never theirs)."""
+
+from __future__ import annotations
+
+import pytest
+from test_builtin_clauses import Case, Triple, reads
+
+from engram.ingest.builtin import BuiltinExtractor
+
+CASES: list[Case] = [
+    # A budget said to be per head or of the events is no one's own; a bare budget stays the writer's.
+    ("Workshop is confirmed for May. Budget per head approx $900.", "Ann", set(), {("Ann", "BUDGET", 900)}),
+    ("Update: events budget for Q4 is 40k, not 45k.", "Ann", set(), {("Ann", "BUDGET", 40000)}),
+    ("the budget is 500k", "Ann", {("Ann", "BUDGET", 500000)}, set()),  # a control
+    # Reports exported are no reporting line; a letter or a chore done is nothing owned.
+    (
+        "Ticket #5511, Bay Dental: since Monday they can't export reports to PDF.",
+        "Ann",
+        set(),
+        {("Bay Dental", "REPORTS_TO", "PDF")},
+    ),
+    ("Priya reports to Tom Berg now", "Ann", {("Priya", "REPORTS_TO", "Tom Berg")}, set()),  # a control
+    ("Just got the acceptance letter from UCL", "Ann", set(), {("Ann", "OWNS", "acceptance letter")}),
+    ("Just got my dog vaccinated, she hated it", "Ann", set(), {("Ann", "OWNS", "dog vaccinated")}),
+    ("Just got a new bike!", "Ann", {("Ann", "OWNS", "bike")}, set()),  # a control
+    # A trip done after a list of likes is no like; praise for a talk given is no meeting.
+    (
+        "I love kayaking, did the Dalmatian coast in June",
+        "Ann",
+        {("Ann", "LIKES", "kayaking")},
+        {("Ann", "LIKES", "did the Dalmatian coast")},
+    ),
+    ("nice work on the demo today 🙌", "Ann", set(), {("Ann", "MEETING_AT", "2024-03-13")}),
+    # 读完 and 转学 study nothing; 约了去 is a trip to come; 转学去了 is no visit.
+    ("这本书快读完了，挺好看的", "王芳", set(), {("王芳", "STUDIES", "完")}),
+    (
+        "我儿子转学去了苏州，在那边读初二",
+        "王芳",
+        set(),
+        {("王芳的儿子", "VISITED", "苏州"), ("王芳的儿子", "STUDIES", "去")},
+    ),
+    ("周末我们约了去杭州玩", "王芳", {("王芳", "PLANS_TO_VISIT", "杭州")}, {("王芳", "VISITED", "杭州")}),
+    ("上周末去了杭州玩", "王芳", {("王芳", "VISITED", "杭州")}, set()),  # a control
+    # Two things not eaten are no garbled one; a rule every week is no deadline; a count is no price.
+    ("我吃素，不吃肉不吃蛋", "王芳", {("王芳", "DIET", "吃素")}, {("王芳", "DISLIKES", "肉不吃蛋")}),
+    ("下周起日报改为周报，每周一上午10点前提交。", "王芳", set(), {("王芳", "DEADLINE", "2024-03-18 10:00")}),
+    (
+        "和绍兴恒丰纺织的合同今天续签了，单价降了2%，量增加到每月4万件",
+        "王芳",
+        {("恒丰纺织", "SIGNED", "恒丰纺织合同")},
+        {("恒丰纺织合同", "PRICE", 40000)},
+    ),
+    ("计划在3.2版本上线导出功能", "王芳", set(), {("王芳", "PLANS_TO", "在3")}),
+    # 技术部分 is a part of a document, no department; a stop said with 可能会 has not happened.
+    ("收到，技术部分我来写，周三前给初稿", "王芳", set(), {("技术部", "DEADLINE", "2024-03-13")}),
+    ("我们可能会停用钉钉，还在评估", "王芳", set(), {("王芳", "STOPPED_USING", "钉钉")}),
+    # Back then is not now; 男票 is a boyfriend, whose hometown is his.
+    (
+        "我在南京读大学的时候住在仙林",
+        "王芳",
+        set(),
+        {("王芳", "LIVES_IN", "南京"), ("王芳", "STUDIES_AT", "南京")},
+    ),
+    (
+        "我男票是湖北人，超能吃辣",
+        "王芳",
+        {("王芳的男朋友", "COMES_FROM", "湖北")},
+        {("王芳", "COMES_FROM", "湖北")},
+    ),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES)
+def test_readers_112_115(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)
