@@ -161,6 +161,12 @@ EN_DAY_WORD = (
     r"jul|aug|sep|oct|nov|dec|\d)"
 )
 """How a date said without a preposition starts ("the meeting is next Monday at 10am")."""
+EN_TRIP_PRAISED = (
+    r"(?:was|were)\s(?:so\s|just\s|absolutely\s|honestly\s|really\s)?(?:amazing|gorgeous|perfect|wonderful|"
+    r"incredible|beautiful|lovely|unreal|insane|magical|stunning|fantastic|breathtaking|a dream|"
+    r"the highlight|my fav(?:ou?rite)?)\b"
+)
+"""How a trip had is praised after its place ("Marrakech was amazing", "Kyoto was unreal")."""
 EN_NEAR_DAY = r"(?i:(?:next |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tonight)\b"
 """A day named right after a verb, without a preposition ("let's meet Friday at 3pm")."""
 

@@ -24,6 +24,7 @@ from engram.ingest.frames import (
     EN_PET,
     EN_PET_WORDS,
     EN_ROLE,
+    EN_TRIP_PRAISED,
     Pattern,
     pattern,
 )
@@ -391,9 +392,13 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?P<obj>(?:[\w+'’-]+\s){{0,3}}?{EN_EVENT})\b", 0.75, kind="value", negatable=False,
        trigger="used to"),
     en("VISITED", rf"\b(?:visited|went to|been (?:only |just |already |once |twice )?to|traveled to|travelled to|"
-       rf"flew to|was in|were in|toured|went on a trip to|took a trip to|stayed in|spent \w+ days? in)\s"
+       rf"flew to|was in|were in|toured|went on a trip to|took a trip to|stayed in|spent \w+ days? in|made it to|"
+       rf"spent (?:the|a|two|three|four|five|\d+) (?:weekend|week|days|nights|weeks) in)\s"
        rf"{_PLACE_OBJ}", 0.8, require_mention=True, object_type="place",
-       trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent"),
+       trigger="visited|went to|been|traveled|travelled|flew|was in|were in|toured|trip to|stayed in|spent|made it"),
+    # "Marrakech was amazing", "Kyoto was unreal": a place told of as a trip had
+    en("VISITED", rf"(?:^|(?<=[.!?,]\s))(?P<obj>(?-i:[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?))\s{EN_TRIP_PRAISED}", 0.75,
+       kind="entity", object_type="place", trigger="was|were"),  # a known place only (engram.ingest.refusals)
     en("PLANS_TO_VISIT", rf"\b(?:(?:plan|plans|planning|going|gonna|want|wants|hope|hoping|thinking about|"
        rf"will|'ll|headed|heading)\s(?:to\s)?(?:visit|go to|travel to|head to|fly to|take a trip to"
        rf") ?|(?<!was )(?<!were )(?:going|headed|heading|flying|driving) (?:out |down |up |over |back )?to )"

@@ -36,8 +36,6 @@ _DEGREE = (
 )
 """A degree under way ("doing a masters", "starting my PhD")."""
 
-_KIN_HOME = r"(?:parents|mum|mom|dad|mother|father|grandma|grandpa|nana|granny|sister|brother|aunt|uncle|son|daughter)"
-"""Relatives one goes to see where they live ("visited my mum in Kraków")."""
 
 EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     # "we now have three cats", "my flatmate Jess has a snake": pets not named (no name said in the sentence
@@ -57,11 +55,6 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     en("LIVES_IN", rf"\b(?:visiting|coming to (?:visit|stay)|coming over|flying in|over to visit)(?:\s(?!from\b)[\w']+)"
        rf"{{0,4}}?\sfrom {_PLACE}", 0.75, require_mention=True, object_type="place", strict=True, supposable=True,
        negatable=False, introduces=True, trigger="visiting|coming to|coming over|flying in|over to visit"),
-    # "Visited my grandparents in Kraków", "to see my parents in Zagreb": where the relatives live
-    en("LIVES_IN", rf"\b(?:visit|visited|visiting|see|saw|seeing|stay with|stayed with|staying with) "
-       rf"(?:my|our) (?P<subj>{_KIN_HOME}) in {_PLACE}", 0.75, subject="group", subject_type="person",
-       require_mention=True, object_type="place", strict=True, negatable=False, introduces=True,
-       trigger="visit|see|saw|stay"),
     # "Took a short trip last week to Rome", "took a solo trip to Spain"
     en("VISITED", rf"\b(?:took|take|taking|taken) (?:a|an|my|our) (?:[\w-]+\s){{0,2}}?(?:trip|vacation|holiday|getaway)"
        rf"(?:\s(?:last|this) (?:week|weekend|month|year|summer|spring|fall|winter))? to {_PLACE}", 0.8,

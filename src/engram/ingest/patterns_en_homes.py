@@ -90,15 +90,20 @@ EN_HOME_PATTERNS: tuple[Pattern, ...] = (
     en("LIVES_IN", rf"\b(?:won't|will not|not|aren't|isn't|didn't|never) (?:be )?(?:mov(?:e|ing)|relocat(?:e|ing))\b"
        rf"[^.!?]*?\bstaying (?:put )?in (?P<obj>{EN_CAPS})", 0.75, require_mention=True, object_type="place",
        strict=True, whole=True, negatable=False, trigger="staying"),
-    # "my grandma in Kyiv turns 90", "to see my nonna in Catania", "staying with my sister in Denver": a relative
-    # placed by their town (not "met my wife in Paris", "my brother in Rome for the weekend")
-    en("LIVES_IN", rf"(?:^|(?<=[.!?]\s)|\b(?:see|seeing|saw|seen|visit|visits|visiting|visited|call|calls|called|"
-       rf"calling|facetimed|phoned|miss|missing|from|for|(?:staying|stay|stayed|living|live|moving back in|moving in|"
-       rf"moved back in|moved in) with|(?:talked|spoke|speaking|talking|went|going|drove|driving|flew|flying) to) )"
-       rf"(?P<subj>my (?:{_KIN_ONE})) in (?P<obj>{EN_CAPS})(?![\w'’-]*\s(?:for|over|(?:this|last) (?:week|weekend)|on (?:a|an|the|holiday|vacation|business))\b)",
-       0.75,
-       subject="group", subject_type="person", require_mention=True, object_type="place", strict=True, whole=True,
-       trigger=" in "),
+    # "my grandma in Kyiv turns 90", "to see my nonna in Catania", "visited my parents in Zagreb": a relative
+    # placed by their town (not "met my wife in Paris", "my brother in Rome for the weekend"; after a visit or a
+    # call, a time is the visit's: "visiting my sister in Vancouver over Christmas")
+    *(
+        en("LIVES_IN", rf"{before}(?P<subj>(?:my|our) (?:{_KIN_ONE}|parents)) in (?P<obj>{EN_CAPS}){after}", 0.75,
+           subject="group", subject_type="person", require_mention=True, object_type="place", strict=True,
+           whole=True, negatable=False, introduces=True, trigger=" in ")
+        for before, after in (
+            (r"(?:^|(?<=[.!?]\s))", r"(?![\w'’-]*\s(?:for|over|on (?:a|an|the|holiday|vacation|business))\b)"),
+            (r"\b(?:see|seeing|saw|seen|visit|visits|visiting|visited|call|calls|called|calling|facetimed|phoned|miss|"
+             r"missing|from|for|(?:staying|stay|stayed|living|live|moving back in|moving in|moved back in|moved in) "
+             r"with|(?:talked|spoke|speaking|talking|went|going|drove|driving|flew|flying) to) ", ""),
+        )
+    ),
     # "Born in Leeds, grew up in Hull, now in Glasgow": where one lives, after where one comes from
     en("LIVES_IN", rf"\b(?:grew up|raised|born)\b[^.!?]*?,\s(?:and\s|but\s)?(?:now|currently)\s(?:(?:living|based)\s)?"
        rf"in (?P<obj>{EN_CAPS})", 0.75, require_mention=True, object_type="place", strict=True, whole=True,

@@ -19,7 +19,7 @@ import re
 
 from engram.graph.places import is_place
 from engram.ingest.employment import A_TEAM, FORMER, not_held
-from engram.ingest.frames import DEPARTMENT, EN_BREEDS, EN_PET, EN_ROLE_RX, ZH_ROLE
+from engram.ingest.frames import DEPARTMENT, EN_BREEDS, EN_PET, EN_ROLE_RX, EN_TRIP_PRAISED, ZH_ROLE
 from engram.ingest.frames_zh import LEFT_FOR, PET
 from engram.ingest.lexicon import COUNTRIES, DEFAULT_GAZETTEER, ORG_WORDS, SURNAMES
 from engram.ingest.not_stated import (
@@ -153,8 +153,8 @@ _PERFORMED = re.compile(r"\b(?:completed|conducted|performed|delivered)\b", re.I
 _ONCE_SET = re.compile(r"(?:原定|原计划|原来定|本来定)的?(?:[^，。；]{0,6}?(?:于|在|是))?$")
 _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
 _POINTS = re.compile(r"\s?(?:分(?![钟之])|[件台个套箱瓶包]\b|[件台个套箱瓶包](?![\u4e00-\u9fff]))")
-"""After a number: points (60分) or a count of things (每月5万件), no price."""
 _BACK_THEN = re.compile(r"的时候|那时候?|小时候")
+_TRIP_PRAISED = re.compile(rf"\s{EN_TRIP_PRAISED}")
 _PRAISED = re.compile(
     r"\b(?:great|good|nice|awesome|amazing|brilliant|well done|congrats)\b[^.!?]{0,24}$", re.I
 )
@@ -260,6 +260,7 @@ def refused(
     predicate: str, match: re.Match[str], sentence: str, clause: tuple[int, int], obj_start: int
 ) -> bool:
     """Return True when ``match`` (of ``predicate``, its object at ``obj_start``) states no fact."""
+    obj = match.group("obj")
     if not_stated(predicate, match, sentence, clause, obj_start):
         return True  # someone else's, a wish, a past, no meeting's day (engram.ingest.not_stated)
     if predicate in ("USES", "STOPPED_USING") and _A_ROLE_FROM.search(
@@ -303,13 +304,15 @@ def refused(
         return True  # 要减到75公斤以下，现在82: a weight
     if predicate == "PRICE" and _POINTS.match(sentence, match.end("obj")):
         return True  # 技术占60分，价格40分, 量增加到每月5万件: points or a count, no price
+    if predicate == "VISITED" and _TRIP_PRAISED.match(sentence, match.end("obj")) and not is_place(obj):
+        return True  # "Tuesday was amazing", "Sarah was amazing": no place, no trip
     if predicate == "MEETING_AT" and _PRAISED.search(sentence, 0, match.start()):
         return True  # "great job on the presentation today": praise for one held
     if predicate == "DEADLINE" and _RECURRING.search(sentence, max(0, obj_start - 12), obj_start):
         return True  # 每周五下午5点前提交: a rule that recurs, no one deadline
     if predicate in ("LIVES_IN", "STUDIES_AT") and _BACK_THEN.search(sentence, obj_start, clause[1]):
         return True  # 我在杭州读高中的时候住校: back then
-    if predicate == "PLANS_TO" and re.fullmatch(r"在\d+", match.group("obj")):
+    if predicate == "PLANS_TO" and re.fullmatch(r"在\d+", obj):
         return True  # 计划在2.4.1版本修复: a version cut at its dot
     if predicate == "PRICE" and (
         _OWED.search(sentence, 0, obj_start) or _A_TARGET.search(sentence, 0, obj_start)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from engram.ingest.frames import ZH_ROLE
+from engram.ingest.frames import EN_TRIP_PRAISED, ZH_ROLE
 from engram.ingest.mentions import is_first_name
 from engram.ingest.mentions_zh import ORG_SUFFIX
 from engram.ingest.reading import Message, Sentence
@@ -26,13 +26,17 @@ _ZH_NOTE_HEAD = re.compile(
 _ZH_ROLE_IS = re.compile(rf"\s*(?:{ZH_ROLE}|负责人|创始人|对接人|联系人|决策人)是")
 """A clause opening with a role (负责人是德国人…): it speaks of whoever holds it."""
 _ZH_FORMER_HOLDER = re.compile(r"(?:之前|原来|以前|原先)(?:负责|跟|对接|管|带)的(?:那个|那位)?")
+_EN_TRIP_HAD = rf"(?-i:[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?)\s{EN_TRIP_PRAISED}"
+"""A place told of as a trip the writer had ("Marrakech was amazing"): the writer is the one who went."""
 _EN_BARE_START = re.compile(
+    rf"^{_EN_TRIP_HAD}|"
     r"^(?:(?:big |some |quick |small |life |good )?(?:news|update)[:!]\s+)?"  # "big news: starting at …"
     r"(?:(?:yeah|yes|oh|wow|so|well|haha|lol|and|but|also|actually|honestly|plus|btw|just|still|not|"
     r"recently|lately|finally|totally|really|officially|already|welp|ok|okay)[,!]?\s+)*(?:gonna|been|just|went|switching|"
     r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|flying|driving|flew|drove|settled|visited|ran|tried|learning|"
     r"working|living|planning|doing|taking over|covering|picking up|handing|training|racing|"
-    r"new (?:place|flat|apartment|house|home|job|room|studio|condo)|grew up|born|staying|renting|"
+    r"new (?:place|flat|apartment|house|home|job|room|studio|condo)|grew up|born|staying|renting|back from|"
+    r"made it to|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|stopped|moved|"
     r"adopted|graduated|retired|passed|completed|"
