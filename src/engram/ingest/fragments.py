@@ -26,13 +26,14 @@ _PIECE = re.compile(
     r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
     r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])|"
     r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)|"
-    r"^\d{1,2}/\d{1,2}$|^(?:所以|因为|但是|然后|而且|不过|可是|于是)$"
+    r"^\d{1,2}/\d{1,2}$|^(?:所以|因为|但是|然后|而且|不过|可是|于是)$|^底(?=合同|[的前])|^(?:以前|之前|时候|城市|地方)$|^在\d+$"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
 other side said as such (对方技术, 我方), a figure's hedge ("expansion approx"), a measure alone
 (一杯都不喝了, 基本不喝了), who said it (原来说的500把, 行政说今年), a character of a word (订了位子), a move
-(调去总部), a note's date (跟进 8/5：…)."""
+(调去总部), a note's date (跟进 8/5：…), the end of 年底 (去年底合同), a time or a kind of place alone (以前,
+去了8个城市), a version cut at its dot (计划在2.4.1版本修复: 在2)."""
 _TIME_ZONE = re.compile(
     r"(?-i:(?:CET|CEST|EET|EEST|WET|WEST|GMT|UTC|BST|IST|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AEST|AEDT|JST|KST|SGT|HKT)"
     r"(?:[+-]\d{1,2})?)"
@@ -125,8 +126,8 @@ def fragment(fact: FactIn) -> bool:
         return True  # 荣耀 STOPPED_USING 王者荣耀: a piece of its own object (李强的老公 opens on 李强: kept)
     if fact.predicate in ("DEADLINE", "BUDGET", "PLANS_TO") and _A_HEADER.fullmatch(fact.subject):
         return True  # CRM跟进：…希望8月前上线, 跟…的HR总监通了电话…下周三前发: a header or a unit, no holder
-    if fact.predicate == "REPORTS_TO" and str(fact.object or "").startswith("我"):
-        return True  # 向我直接汇报: the writer, cut with the adverb after
+    if fact.predicate in ("REPORTS_TO", "PLANS_TO") and str(fact.object or fact.value or "").startswith("我"):
+        return True  # 向我直接汇报, 准备明年我搬过去: the writer, cut with what follows
     if (fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject)) or (
         fact.predicate == "PRICE" and fact.subject.endswith("部")
     ):

@@ -532,12 +532,19 @@ _ZH_SWITCHED_TO = (
 
 def _tools_are_no_homes(message: Message) -> None:
     """One move read both as a home and as a tool ("moving from Asana to Linear", "moving from Tacoma
-    to Boise"): a gazetteer's place is a home and no tool; anything else a tool and no home."""
+    to Boise"): a gazetteer's place is a home and no tool; anything else a tool and no home. In a message
+    that gives up a tool with a Latin name, a move to a Latin name that is no place is to another tool
+    ("dropping Hotjar… Moving to PostHog"; not 不用租房了…搬到亦庄)."""
     homes = {f.fact for f in message.facts.values() if f.predicate == "LIVES_IN"}
     used = {f.object for f in message.facts.values() if f.predicate in _USE and f.object}
+    gave_up = any(f.predicate == "STOPPED_USING" and str(f.object).isascii() for f in message.facts.values())
     for key, fact in list(message.facts.items()):
         place = bool(fact.object) and is_place(str(fact.object))
-        tool_as_home = fact.predicate == "LIVES_IN" and fact.object in used and not place
+        tool_as_home = (
+            fact.predicate == "LIVES_IN"
+            and (fact.object in used or (gave_up and str(fact.object).isascii()))
+            and not place
+        )
         home_as_tool = fact.predicate in _USE and fact.fact in homes and place
         if tool_as_home or home_as_tool:
             del message.facts[key]

@@ -499,7 +499,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("LIKES", rf"\b(?:I have|I've)\s{_ADV}(?:liked|loved|adored|enjoyed)\s{_NOT_LIKED}{_LIST_OBJ}",
        0.8, kind="value", split=True, trigger="liked|loved|adored|enjoyed"),  # not "had": "if I had liked…"
     # "I'm really into", not "I'm moving into a team lead role" nor "looking into"
-    en("LIKES", rf"\b(?:(?<!not )(?<!not really )a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:(?:really|so|totally|very|super|quite|kinda|pretty|just|also|still|mostly|more|not|big|huge)\s)?into|"
+    en("LIKES", rf"\b(?:(?<!not )(?<!not really )(?<!never been )a (?:big |huge |massive |total )?fan of|(?:I'm|I am|I've been|been|really|so|totally)\s(?:(?:really|so|totally|very|super|quite|kinda|pretty|just|also|still|mostly|more|not|big|huge)\s)?into|"
        rf"(?:getting|got)\s(?:\w+\s)?into(?!\s(?-i:[A-Z]))(?!\s(?:the\s|a\s)?(?:[\w-]+\s){{0,3}}(?:program|programme|"
        rf"school|university|college|course|academy|residency|bootcamp)\b)|obsessed with|hooked on|crazy about|drawn to|fond of|in love with|"
        rf"(?:I'm|I am|we're|we are) (?:all|so) about|(?:I'm|I am) a sucker for)\s"

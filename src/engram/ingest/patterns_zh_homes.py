@@ -43,7 +43,7 @@ ZH_HOME_PATTERNS: tuple[Pattern, ...] = (
        trigger="老家"),  # 搬回扬州老家
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
-    zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住)(?![^，。！？；]*?{NEAR})"
+    zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住(?!宿))(?![^，。！？；]*?{NEAR})"
        rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观
     # 在上海租了个一居, 租的房子在望京那边, 找到房子了，在玉泉路附近: a home rented or found (dated by the move it says)

@@ -154,6 +154,7 @@ _ONCE_SET = re.compile(r"(?:原定|原计划|原来定|本来定)的?(?:[^，。
 _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
 _POINTS = re.compile(r"\s?(?:分(?![钟之])|[件台个套箱瓶包]\b|[件台个套箱瓶包](?![\u4e00-\u9fff]))")
 _BACK_THEN = re.compile(r"的时候|那时候?|小时候")
+
 _TRIP_PRAISED = re.compile(rf"\s{EN_TRIP_PRAISED}")
 _PRAISED = re.compile(
     r"\b(?:great|good|nice|awesome|amazing|brilliant|well done|congrats)\b[^.!?]{0,24}$", re.I
@@ -300,6 +301,8 @@ def refused(
         or _ANOTHER_PARTY.search(sentence, max(0, match.start() - 4), match.start())
     ):  # 卖了老家的房子来杭州跟我们住, 从老家来上海: where one comes to; 女方是重庆人: the bride's
         return True
+    if predicate == "COMES_FROM" and obj.startswith("新") and not is_place(obj) and is_place(obj[1:]):
+        return True  # 终于是新杭州人了: one who came to 杭州 (新疆, 新加坡 are places)
     if predicate == "AGE" and _A_WEIGHT.search(sentence):
         return True  # 要减到75公斤以下，现在82: a weight
     if predicate == "PRICE" and _POINTS.match(sentence, match.end("obj")):
@@ -312,8 +315,6 @@ def refused(
         return True  # 每周五下午5点前提交: a rule that recurs, no one deadline
     if predicate in ("LIVES_IN", "STUDIES_AT") and _BACK_THEN.search(sentence, obj_start, clause[1]):
         return True  # 我在杭州读高中的时候住校: back then
-    if predicate == "PLANS_TO" and re.fullmatch(r"在\d+", obj):
-        return True  # 计划在2.4.1版本修复: a version cut at its dot
     if predicate == "PRICE" and (
         _OWED.search(sentence, 0, obj_start) or _A_TARGET.search(sentence, 0, obj_start)
     ):  # 已经欠款3个月了，总额27万, "$4,200 overdue", 季度目标：新签合同额500万: a debt or a goal

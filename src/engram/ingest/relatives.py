@@ -41,7 +41,8 @@ KIN_EN: dict[str, Kin] = {
                      "aunt", "uncle",
                      "cousin", "niece", "nephew", "grandson", "granddaughter", "stepmom", "stepdad",
                      "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "coworker",
-                     "colleague", "roommate", "neighbor", "neighbour", "teammate", "mentor", "coach"),
+                     "colleague", "roommate", "housemate", "flatmate", "neighbor", "neighbour", "teammate",
+                     "mentor", "coach"),
                     ("", None, True)),
 }  # fmt: skip
 KIN_ZH: dict[str, Kin] = {
