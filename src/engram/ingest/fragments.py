@@ -22,18 +22,20 @@ from engram.nlp.amounts import CURRENCY_CODES
 
 _PIECE = re.compile(
     r"[【】]|^(?:一口|一次|一点|一些)|^一下(?:他们|她们|$)|^(?:新版|旧版|新版本|旧版本)$|^[\W_]+$|[（(][^）)]*$|"
-    r"^(?:原订|原定)$|^(?:通过|反映|反馈|就)|^[—–]\s|^全家|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|起移)$|"
+    r"^(?:原订|原定|原来下|原来订)$|^(?:通过|反映|反馈|就)|^[—–]\s|^全家|^官网咨询|^(?:TB|GB|MB|kg)$|(?<=[\u4e00-\u9fff])(?:已|暂|起移)$|"
     r"^(?:办|啥|完博|异地)$|^(?:对方|我方)|\s(?:approx|approximately|roughly|circa)$|^(?:个|些|说是|说)(?=[\u4e00-\u9fff])|"
     r"^(?:客户信息|客户资料|基本信息)|(?:哈哈+|呵呵|嘿嘿|嘻嘻)$|一口$|^(?:In|At|On|From) (?=[A-Z])|"
     r"^一[杯口点次个根支瓶块碗]$|^(?:原来说|行政说|领导说)|^[子位]$|^基本$|^调?去(?:总部|分公司|总公司)|"
-    r"^\d{1,2}/\d{1,2}$|^(?:所以|因为|但是|然后|而且|不过|可是|于是)$|^底(?=合同|[的前])|^(?:以前|之前|时候|城市|地方)$|^在\d+$"
+    r"^\d{1,2}/\d{1,2}$|^(?:所以|因为|但是|然后|而且|不过|可是|于是)$|^底(?=合同|[的前])|^(?:以前|之前|时候|城市|地方)$|^在\d+$|"
+    r"(?<=[\u4e00-\u9fff]{2})最终$|^地点|^\d{1,2}月\d{1,2}[日号]前?$"
 )
 """In any name: a header's bracket, a measure, a version, punctuation alone or an unclosed bracket
 (三个客户（永辉超市), a word before the thing (原订, 通过官网咨询, 反映APP, 不喝就没精神), a unit (每TB), the
 other side said as such (对方技术, 我方), a figure's hedge ("expansion approx"), a measure alone
 (一杯都不喝了, 基本不喝了), who said it (原来说的500把, 行政说今年), a character of a word (订了位子), a move
 (调去总部), a note's date (跟进 8/5：…), the end of 年底 (去年底合同), a time or a kind of place alone (以前,
-去了8个城市), a version cut at its dot (计划在2.4.1版本修复: 在2)."""
+去了8个城市), a version cut at its dot (计划在2.4.1版本修复: 在2), an adverb or a label kept (中科电气最终,
+地点公司), a date alone (3月8日前)."""
 _TIME_ZONE = re.compile(
     r"(?-i:(?:CET|CEST|EET|EEST|WET|WEST|GMT|UTC|BST|IST|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AEST|AEDT|JST|KST|SGT|HKT)"
     r"(?:[+-]\d{1,2})?)"
@@ -126,8 +128,10 @@ def fragment(fact: FactIn) -> bool:
         return True  # 荣耀 STOPPED_USING 王者荣耀: a piece of its own object (李强的老公 opens on 李强: kept)
     if fact.predicate in ("DEADLINE", "BUDGET", "PLANS_TO") and _A_HEADER.fullmatch(fact.subject):
         return True  # CRM跟进：…希望8月前上线, 跟…的HR总监通了电话…下周三前发: a header or a unit, no holder
-    if fact.predicate in ("REPORTS_TO", "PLANS_TO") and str(fact.object or fact.value or "").startswith("我"):
-        return True  # 向我直接汇报, 准备明年我搬过去: the writer, cut with what follows
+    if fact.predicate == "REPORTS_TO" and str(fact.object or "").startswith("我"):
+        return True  # 向我直接汇报: the writer, cut with the adverb after
+    if fact.predicate == "PLANS_TO" and isinstance(said, str) and said.startswith("我") and "的" not in said:
+        return True  # 准备明年我搬过去: the writer with a verb (not 我大学闺蜜的婚礼)
     if (fact.predicate in ("PRICE", "BUDGET") and _NO_PRICE_HOLDER.fullmatch(fact.subject)) or (
         fact.predicate == "PRICE" and fact.subject.endswith("部")
     ):
@@ -201,7 +205,7 @@ _WHEN_SAID = re.compile(
     r"(?:after|before|following|once|until|during|while|when|on|by|at|in|last|this|next)\b", re.I
 )
 _AN_APPOINTMENT = re.compile(
-    r"(?:[\w-]+\s){0,2}?(?:test|exam|appointment|interview|meeting|flight|surgery|operation|class|lesson|call|"
+    r"(?:[\w-]+\s){0,2}?(?:test|exam|appointment|appt|interview|meeting|flight|surgery|operation|class|lesson|call|"
     r"shift|check-?up|scan|race|marathon|half|match|game|gig|concert|wedding|party|job offer|offer)s?"
     r"(?:\s(?:on|at|in|next|tomorrow|today|this)\b.*)?$",
     re.I,

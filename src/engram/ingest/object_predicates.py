@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engram.graph.places import is_chinese_place
+from engram.graph.places import is_chinese_place, is_world_place_zh
 from engram.ingest.employment import attends
 from engram.ingest.frames import DEPARTMENT
 from engram.ingest.lexicon import DEFAULT_GAZETTEER
@@ -102,12 +102,12 @@ def object_predicate(
 
 def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, message: Message) -> bool:
     """Return True when an employer's slot holds a known place alone: 伦敦, "London", not "Boston
-    Consulting Group" cut to Boston, nor 苏宁 (a company jieba tags as a place)."""
+    Consulting Group" cut to Boston, nor 苏宁 (a company jieba tags as a place); 多伦多 is a city abroad."""
     if name is None or (name, "place") not in message.entities:
         return False
     if has_cjk(name):
         if _ZH_INSTITUTION.match(reading.text, span[1]):
             return False  # 海淀实验小学, 省人民医院: the place begins an institution's name
-        return is_chinese_place(name) or DEFAULT_GAZETTEER.get(name) == "place"
+        return is_chinese_place(name) or is_world_place_zh(name) or DEFAULT_GAZETTEER.get(name) == "place"
     before, after = reading.text[: span[0]], reading.text[span[1] :]
     return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)

@@ -332,7 +332,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("ALLERGIC_TO", rf"\b(?:allergic|an allergy|allergies|sensitive) to {EN_OBJ}", 0.9, kind="value",
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
-       trigger="intolerant"),
+       supposable=True, trigger="intolerant"),  # not "I might be lactose intolerant"
     en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
        r"(?<=[A-Za-z])['’]s\s)(?:(?:not|no longer)\s)?(?:a\s)?"
        r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"

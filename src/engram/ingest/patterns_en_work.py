@@ -283,9 +283,12 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        rf"(?!{EN_DEPARTMENT}\b){_EVENT_AFTER}(?:the )?(?P<obj>{EN_CAPS})(?=[\s,.;!?]|$)", 0.75, subject="group", subject_type="person",
        require_mention=True, strict=True, object_type="organisation", named_subject=True, trigger="from|at|of"),
     # (not a list opened after a comma: "covering our DACH accounts, starting with Brandt Maschinenbau")
+    # "Finn just started at Durham, doing physics": a university, what is studied said after it
+    en("STUDIES_AT", rf"\b(?:starting|started|starts) at (?P<obj>{EN_CAPS})(?=[^.!?;]{{0,25}}?,?\s(?:doing|studying|reading|to study)\s)",
+       0.8, require_mention=True, object_type="organisation", negatable=False, trigger="starting at|started at|starts at"),
     en("WORKS_AT", rf"(?:\b(?:starting|start|started|starts) at|(?<!,\s)\b(?:starting|start|started|starts) with) "
        rf"(?:an? (?:[\w-]+ ){{0,2}}?[\w-]+(?:, | called | named ))?+"
-       rf"(?=(?-i:[A-Z]))(?!{_SCHOOL}){EN_OBJ}", 0.75,
+       rf"(?=(?-i:[A-Z]))(?!{_SCHOOL})(?![^.!?;]{{0,40}}?,?\s(?:doing|studying|reading|to study)\s){EN_OBJ}", 0.75,
        require_mention=True, strict=True, object_type="organisation", negatable=False,
        trigger="starting at|start at|started at|starts at|starting with|start with|started with|starts with"),
     en("WORKS_AT", rf"\b(?:hired by|got a job (?:at|with)|(?:a|my|new|side|part-time|freelance) gig (?:at|with|w/)) {EN_OBJ}", 0.8, require_mention=True,

@@ -179,7 +179,7 @@ _DEAL_STAGE = re.compile(
     r"procurement|evaluation|pilot|stage \d|phase \d)\b",
     re.I,
 )
-_REMOVED = re.compile(r"(?:去掉|减掉|少了|删掉|拿掉|砍掉|砍了|减了)了?$")
+_REMOVED = re.compile(r"(?:去掉|减掉|少了|删掉|拿掉|砍掉|砍了|减了)了?$|每$")
 _UNDER_WAY = re.compile(r"中的?(?:项目|客户|商机|线索|订单)")
 _NOT_PAID_YET = re.compile(r"预计|将于|将在|下周|下个?月|月底前|还没|未到")
 _A_MEASURE = re.compile(r"\s?(?:[LlKk](?![a-z])|升|寸|斤|公斤|克|毫升|ml|cm|厘米|米)")
@@ -330,7 +330,7 @@ def refused(
     ):
         return True  # 我下周都在南昌: where one is for a week
     if predicate == "QUANTITY" and _REMOVED.search(sentence, max(0, obj_start - 4), obj_start):
-        return True  # 去掉了一个培训包, 砍了50个账号: a count taken off, no quantity
+        return True  # 去掉了一个培训包, 砍了50个账号, 每千个85元: a count taken off or a unit, no quantity
     if predicate == "PLANS_TO" and sentence[max(0, match.start() - 1) : match.start()] == "比":
         return True  # 比计划晚6天: behind the plan, no plan
     if predicate == "PREFERS" and _A_DATE_EN.match(match.group("obj").strip()):

@@ -35,8 +35,8 @@ _EN_PAST = re.compile(
     re.I,
 )
 _ZH_PAST = re.compile(
-    rf"{_ZH_PAST_TIME}|了|过(?!完)|之前|已经|刚|[访见聊谈]完"
-)  # 过完年: once the year is over
+    rf"{_ZH_PAST_TIME}|了|(?<!度)过(?!完|年|节)|之前|已经|刚|[访见聊谈]完"
+)  # 过完年: once the year is over; 过年, 过节, 度过: a holiday, not a past
 
 # Only verbs of going, meeting or joining, read in either language: "was" (the deadline was set to
 # December 20th) or a bare 了 may tell a past decision about a date still to come.

@@ -1,4 +1,4 @@
-"""The wrong facts the hundred-and-twelfth to hundred-and-nineteenth fresh readers judged, read as classes
+"""The wrong facts the hundred-and-twelfth to hundred-and-twenty-third fresh readers judged, read as classes
 (sentences written for these tests, never theirs)."""
 
 from __future__ import annotations
@@ -115,8 +115,73 @@ LAST_ROUND: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + LAST_ROUND)
-def test_readers_112_119(
+ROUND_120_123: list[Case] = [
+    # A university started with what is studied there; an appointment got; a hedged intolerance; a dinner's
+    # budget per head.
+    (
+        "my cousin Ada just started at Leeds, doing chemistry",
+        "Rowan",
+        {("Ada", "STUDIES_AT", "Leeds")},
+        {("Ada", "WORKS_AT", "Leeds")},
+    ),
+    (
+        "Can someone take the Friday standup? I've got a dentist appt.",
+        "Sean",
+        set(),
+        {("Sean", "OWNS", "dentist appt")},
+    ),
+    (
+        "I think I might be gluten intolerant, getting tested soon",
+        "Poppy",
+        set(),
+        {("Poppy", "ALLERGIC_TO", "gluten")},
+    ),
+    ("I'm lactose intolerant", "Poppy", {("Poppy", "ALLERGIC_TO", "lactose")}, set()),  # a control
+    ("Team dinner Thursday at Ottolenghi, budget £40 per head.", "Zainab", set(), {("Zainab", "BUDGET", 40)}),
+    # Pieces: what was ordered before, 暂 after a duty, an adverb after a name, a label, a date alone.
+    ("星河超市的订单改了：原来下的600箱饮料改成500箱。", "王磊", set(), {("星河超市", "ORDERED", "原来下")}),
+    (
+        "通知：销售部李娜已于周五离职，她负责的华东大客户暂由周浩接手。",
+        "蒋丽",
+        set(),
+        {("李娜", "RESPONSIBLE_FOR", "华东大客户暂")},
+    ),
+    (
+        "华信科技最终还是没续，合同6月30日到期后终止，客户已流失。",
+        "禹辰",
+        set(),
+        {("华信科技", "STOPPED_USING", "华信科技最终")},
+    ),
+    (
+        "周会定在9月20日下午，地点公司三楼会议室，各组提前准备周报。",
+        "阎宏",
+        set(),
+        {("地点公司", "PLANS_TO", "周报")},
+    ),
+    (
+        "各位，原定5月5日的复盘会取消，改成各组写书面总结，5月8日前交给我。",
+        "阎宏",
+        set(),
+        {("阎宏", "RESPONSIBLE_FOR", "5月8日前")},
+    ),
+    # A city abroad left is a move, no employer; 过年 is a holiday, no past.
+    (
+        "我不在悉尼了，上个月搬到了墨尔本，这边咖啡好喝",
+        "季风",
+        {("季风", "MOVED_FROM", "悉尼"), ("季风", "LIVES_IN", "墨尔本")},
+        {("季风", "LEFT_ORGANISATION", "悉尼")},
+    ),
+    (
+        "我打算过年去三亚玩，从来没去过海南",
+        "向东",
+        {("向东", "PLANS_TO_VISIT", "三亚")},
+        {("向东", "VISITED", "三亚")},
+    ),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + LAST_ROUND + ROUND_120_123)
+def test_readers_112_123(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
