@@ -36,7 +36,6 @@ _EN_BARE_START = re.compile(
     r"got|love|started|starting|leaving|finished|had|made|joined|signed|took|bought|booked|moving|flying|driving|flew|drove|settled|visited|ran|tried|learning|"
     r"working|living|planning|doing|taking over|covering|picking up|handing|training|racing|"
     r"new (?:place|flat|apartment|house|home|job|room|studio|condo)|grew up|born|staying|renting|back from|"
-    r"made it to|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|stopped|moved|"
     r"adopted|graduated|retired|passed|completed|"
