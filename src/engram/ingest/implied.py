@@ -72,7 +72,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _kin_facts(message)
     _couples_parted(message)
     _switched_to(message)
-    _tools_are_no_homes(message)
+    _tools_are_no_homes(message, text)
     _pet_named_after(message, text)
     _moving_with_the_writer(message)
 
@@ -530,7 +530,13 @@ _ZH_SWITCHED_TO = (
 )
 
 
-def _tools_are_no_homes(message: Message) -> None:
+_TOOL_TALK = re.compile(
+    r"\b(?:tools?|on-call|accounts?|licen[cs]es?|subscriptions?|platform|app|software|CRM|stack|migrat\w*|workspace)\b",
+    re.I,
+)
+
+
+def _tools_are_no_homes(message: Message, text: str) -> None:
     """One move read both as a home and as a tool ("moving from Asana to Linear", "moving from Tacoma
     to Boise"): a gazetteer's place is a home and no tool; anything else a tool and no home. In a message
     that gives up a tool with a Latin name, a move to a Latin name that is no place is to another tool
@@ -538,13 +544,21 @@ def _tools_are_no_homes(message: Message) -> None:
     homes = {f.fact for f in message.facts.values() if f.predicate == "LIVES_IN"}
     used = {f.object for f in message.facts.values() if f.predicate in _USE and f.object}
     gave_up = any(f.predicate == "STOPPED_USING" and str(f.object).isascii() for f in message.facts.values())
+    # "New on-call tool: we've moved from PagerDuty to Opsgenie": a move between two Latin names that are no
+    # places, in a message about tools, is a switch (not "moved from Shoreditch to Clapham")
+    moves = [f for f in message.facts.values() if f.predicate in ("LIVES_IN", "MOVED_FROM") and f.object]
+    switched = (
+        {"LIVES_IN", "MOVED_FROM"} <= {f.predicate for f in moves}
+        and all(str(f.object).isascii() and not is_place(str(f.object)) for f in moves)
+        and _TOOL_TALK.search(text) is not None
+    )
     for key, fact in list(message.facts.items()):
         place = bool(fact.object) and is_place(str(fact.object))
         tool_as_home = (
             fact.predicate == "LIVES_IN"
             and (fact.object in used or (gave_up and str(fact.object).isascii()))
             and not place
-        )
+        ) or (switched and fact.predicate in ("LIVES_IN", "MOVED_FROM"))
         home_as_tool = fact.predicate in _USE and fact.fact in homes and place
         if tool_as_home or home_as_tool:
             del message.facts[key]

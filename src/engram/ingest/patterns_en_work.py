@@ -547,6 +547,19 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        r"(?:currently |now )?working on", 0.75, kind="value", trigger="working on"),
     en("WORKS_ON", rf"\b(?:I'm|I am|I've been|we're|we are) (?:currently |now |still )?working on "
        rf"(?:a |an |my |our |the )?{EN_OBJ}", 0.75, kind="value", trigger="working on"),
+    # "he's taken a role at Stripe", "Hannah here, now at Corvid Analytics", "I've been at Bosch since March",
+    # "Ansel Kroft (CFO, Verity Mining)": an employer said in passing (not "been at the airport since 6am")
+    en("WORKS_AT", rf"\b(?:taken|took|accepted|taking|accepting) (?:a|the|an?\s[\w-]+) (?:role|job|position) (?:at|with) "
+       rf"(?P<obj>{EN_CAPS})", 0.8, require_mention=True, strict=True, object_type="organisation",
+       trigger="taken|took|accepted|taking|accepting"),
+    en("WORKS_AT", rf"\bhere,\snow at (?P<obj>{EN_CAPS})", 0.8, require_mention=True, strict=True,
+       object_type="organisation", trigger="now at"),
+    en("WORKS_AT", rf"\b(?:'ve|have|'s|has) been at (?P<obj>{EN_CAPS}) (?=since (?:(?:19|20)\d\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+       rf"last (?:year|month|spring|summer|autumn|fall|winter))|for (?:\d+|a few|several|many|two|three|four|five|six|"
+       rf"seven|eight|nine|ten) (?:years|months)\b)", 0.8, require_mention=True, strict=True,
+       object_type="organisation", trigger="been at"),
+    en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}) \((?:{EN_ROLE}), (?P<obj>{EN_CAPS})\)", 0.8, subject="group",
+       subject_type="person", require_mention=True, strict=True, object_type="organisation", trigger="("),
     en("VOLUNTEERS_AT", rf"\bvolunteer(?:s|ed|ing)? (?:at|with|for|in) (?:a |an |the |our |my )?{EN_OBJ}", 0.85,
        kind="value", trigger="volunteer"),
     en("SPONSORED_BY", rf"\b(?:sponsored by|endorsement deal with|sponsorship (?:deal )?with|signed with) "
