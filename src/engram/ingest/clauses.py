@@ -235,7 +235,7 @@ _BARE_VERBS = _words(
     "connect share make help get keep try see have go do find learn take give meet build "
     "create explore enjoy spread grow stay show bring put let feel know think say tell use work "
     "play start become come look want need love like admire appreciate remember reach push support "
-    "did went made got took saw had ran climbed hiked walked finished booked"
+    "did went made got took saw had ran climbed hiked walked finished booked grew"
 )
 """Verbs that begin a new verb phrase after a list's comma, bare or past ("I love hiking, did the Lycian
 Way")."""

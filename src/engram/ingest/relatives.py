@@ -42,7 +42,7 @@ KIN_EN: dict[str, Kin] = {
                      "cousin", "niece", "nephew", "grandson", "granddaughter", "stepmom", "stepdad",
                      "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "coworker",
                      "colleague", "roommate", "housemate", "flatmate", "neighbor", "neighbour", "teammate",
-                     "mentor", "coach"),
+                     "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "mentor", "coach"),
                     ("", None, True)),
 }  # fmt: skip
 KIN_ZH: dict[str, Kin] = {
@@ -92,7 +92,7 @@ _EN_NOT_KIN = (
 Brother printer", "friend request", "baby shower", "our partner portal", "our partner call", "our partner
 Looma Systems" (a firm)."""
 _EN_KIN = re.compile(
-    r"\b(?P<det>my|our|the)\s(?:(?:little|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
+    r"\b(?P<det>my|our|the)\s(?:(?:little|wee|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
     r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
     rf"(?P<kin>{'|'.join(sorted((k for k in KIN_EN if ' ' not in k), key=len, reverse=True))}|best friend"
     rf"|(?P<plural>{_EN_PLURAL_KIN}))\b{_EN_NOT_KIN}(?P<poss>['’]s)?(?:(?:,?\s|\s(?:is|was)\s(?:called\s|named\s)?)"

@@ -134,7 +134,7 @@ _ASKED_OF_ALL = re.compile(
 )
 """Said earlier in the sentence: a request to all (请各部门报名节目，截止12月20日)."""
 _A_THINGS_BUDGET = re.compile(
-    r"(?:研发|市场|营销|推广|活动|差旅|培训|采购|运营|人力|招聘|服务器|云服务|广告|团建|年会)(?:的)?预算|预算每人|"
+    r"(?:研发|市场|营销|推广|活动|差旅|培训|采购|运营|人力|招聘|服务器|云服务|广告|团建|年会|体检)(?:的)?预算|预算(?:是|大概|约)?每人|每人预算|"
     r"\bbudget\b[^.;!?]{0,30}?\bfor (?:the |our |a |an )?(?:new )?(?-i:[a-z])(?!\w* (?:year|quarter)\b)|"
     r"\b(?:marketing|travel|training|hiring|R&D|project|events?|offsite|team|department|company|engineering|opex|capex)"
     r" budget\b|\bbudget (?:[^.;!?]{1,15} )?(?:per|a) (?:head|person|seat|user|hire|attendee)\b",

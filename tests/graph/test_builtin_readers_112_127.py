@@ -1,4 +1,4 @@
-"""The wrong facts the hundred-and-twelfth to hundred-and-twenty-third fresh readers judged, read as classes
+"""The wrong facts the hundred-and-twelfth to hundred-and-twenty-seventh fresh readers judged, read as classes
 (sentences written for these tests, never theirs)."""
 
 from __future__ import annotations
@@ -180,8 +180,43 @@ ROUND_120_123: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + LAST_ROUND + ROUND_120_123)
-def test_readers_112_123(
+ROUND_124_127: list[Case] = [
+    # A health check's budget per person; a wee brother and an ex-wife are people of their own; a harvest
+    # after a like is no like; 过 and 起 alone are pieces.
+    ("今年的体检安排在11月，机构是爱康国宾，每人预算1200元。", "高志强", set(), {("高志强", "BUDGET", 1200)}),
+    ("预算大概50万", "高志强", {("高志强", "BUDGET", 500000)}, set()),  # a control
+    (
+        "My wee brother just started uni in Glasgow, studying law",
+        "Hamish",
+        {("Hamish's brother", "STUDIES", "law")},
+        {("Hamish", "STUDIES", "law")},
+    ),
+    (
+        "My ex-wife lives in Leeds with the kids, I see them every other weekend",
+        "Duncan",
+        {("Duncan's ex-wife", "LIVES_IN", "Leeds")},
+        {("Duncan", "LIVES_IN", "Leeds")},
+    ),
+    (
+        "I love gardening, grew 10kg of courgettes this year",
+        "Matilda",
+        {("Matilda", "LIKES", "gardening")},
+        {("Matilda", "LIKES", "grew 10kg")},
+    ),
+    ("我不在瑜伽馆办卡了，去了两次就没再去过", "田甜", set(), {("田甜", "STOPPED_USING", "过")}),
+    (
+        "交接：我跟的两个客户（杭州佳禾、温州瑞丰）下周起转给吴昊。",
+        "许丽",
+        set(),
+        {("吴昊", "RESPONSIBLE_FOR", "起")},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "speaker", "wanted", "unwanted"), CASES + LAST_ROUND + ROUND_120_123 + ROUND_124_127
+)
+def test_readers_112_127(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
