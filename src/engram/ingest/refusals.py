@@ -152,9 +152,8 @@ _ONE_KIND = re.compile(r"一(?:套|个|款|种)")
 _PERFORMED = re.compile(r"\b(?:completed|conducted|performed|delivered)\b", re.I)
 _ONCE_SET = re.compile(r"(?:原定|原计划|原来定|本来定)的?(?:[^，。；]{0,6}?(?:于|在|是))?$")
 _A_WEIGHT = re.compile(r"公斤|斤|kg|体重", re.I)
-_POINTS = re.compile(r"\s?(?:分(?![钟之])|[件台个套箱瓶包]\b|[件台个套箱瓶包](?![\u4e00-\u9fff]))")
+_POINTS = re.compile(r"\s?(?:分(?![钟之])|[件台个套箱瓶包])")
 _BACK_THEN = re.compile(r"的时候|那时候?|小时候")
-
 _TRIP_PRAISED = re.compile(rf"\s{EN_TRIP_PRAISED}")
 _PRAISED = re.compile(
     r"\b(?:great|good|nice|awesome|amazing|brilliant|well done|congrats)\b[^.!?]{0,24}$", re.I
