@@ -1,7 +1,7 @@
 """Fact patterns of where people live and come from, in English: homes bought, rented, found or kept, how long
 one has lived somewhere, a move given up, a relative placed by their town ("my grandma in Kyiv"), where one was
 born and grew up. Moves ("moved to", "relocating from … to") and headquarters stay in ``engram.ingest.patterns_en``,
-beside the jobs that also "move"; the Chinese patterns are in ``engram.ingest.patterns_zh``.
+beside the jobs that also "move"; the Chinese ones are in ``engram.ingest.patterns_zh_homes``.
 
 The table is spliced into ``engram.ingest.patterns_en`` where these patterns were; see
 ``engram.ingest.frames.Pattern``.

@@ -20,9 +20,7 @@ zh = partial(pattern, "zh")
 
 _WORK_KIN = frozenset({"领导", "老板", "上司", "同事"})
 _KIN = "|".join(
-    sorted(
-        (word for word in KIN_ZH if word not in _WORK_KIN and word.isascii() is False), key=len, reverse=True
-    )
+    sorted((word for word in KIN_ZH if word not in _WORK_KIN and not word.isascii()), key=len, reverse=True)
 )
 """A relative or someone close by their kind (哥, 表姐, 老公); not a boss or colleague, who may only work there."""
 _HOW_LONG = r"(?:快|已经|都|有|差不多|将近|近)?[一二两三四五六七八九十几\d]+多?(?:年|个月)了"
