@@ -25,7 +25,8 @@ CASES: list[Case] = [
     # Refusing to give up, being able to have a pet at last: neither given up nor had.
     ("我爸血压高，又不肯戒烟", "王芳", set(), {("王芳的爸爸", "STOPPED_USING", "烟")}),
     ("搬家了，换了个大房子，终于可以再养狗了", "王芳", set(), {("王芳", "HAS_PET", "狗")}),
-    # A platform quit is no job left; a band gone to see is no place; a trip not taken, a pet lost.
+    # A platform quit is no job left; a band gone to see is no place; a trip not taken (a pet lost: see
+    # test_builtin_pets_gone.py).
     (
         "I quit Facebook for good. Deleted the account.",
         "Ann",
@@ -50,7 +51,6 @@ CASES: list[Case] = [
         set(),
         {("Ann", "PLANS_TO_VISIT", "Sicily")},
     ),
-    ("We lost our cat Miso last week. 15 good years.", "Ann", set(), {("Ann", "HAS_PET", "Miso")}),
     # A pupil's primary school is attended; an age turned on a weekday told in the past is the last one.
     (
         "My son started at St. Brigid's primary. He loves it.",

@@ -71,6 +71,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _managers_employers(message)
     _kin_facts(message)
     _couples_parted(message)
+    _pets_gone(message, text)
     _switched_to(message)
     _tools_are_no_homes(message, text)
     _pet_named_after(message, text)
@@ -517,6 +518,24 @@ def _couples_parted(message: Message) -> None:
     "my wife and I divorced"): the relation is said to end (a negated fact), not to hold."""
     for key, fact in message.facts.items():
         if fact.predicate in _SPOUSES and not fact.negated and _SPLIT_UP.search(fact.fact or ""):
+            message.facts[key] = fact.model_copy(update={"negated": True})
+
+
+_PET_GONE = r"passed away\b|died\b|crossed the rainbow bridge\b|去世|(?:走|没|死)了(?![\u4e00-\u9fff])"
+"""A pet said to have died (我家狗狗旺财去年走了, not 走了好远)."""
+_PET_LOST = r"\blost (?:our|my) (?:[\w-]+ ){0,2}"
+"""A pet said to be lost before its name ("We lost our cat Miso")."""
+
+
+def _pets_gone(message: Message, text: str) -> None:
+    """A pet said to have died, after its name in its clause ("My cat Luna passed away this morning",
+    我家的猫豆豆上个月去世了) or before it ("We lost our cat Miso last week"): the pet is had no more (a
+    negated fact, which through ``Memory`` ends the current one), not a pet had since."""
+    for key, fact in message.facts.items():
+        if fact.predicate != "HAS_PET" or fact.negated or not fact.object:
+            continue
+        name = re.escape(str(fact.object))
+        if re.search(rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}", text, re.I):
             message.facts[key] = fact.model_copy(update={"negated": True})
 
 
