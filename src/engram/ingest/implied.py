@@ -3,7 +3,7 @@ related to them, where a customer's contact (or someone given a role there, or r
 there) works, whom a leaving said without its employer leaves, where they went next, and that such
 a leaving is also the person's status, that a customer complaining about a product uses it, that
 who stopped using one tool "from A to B" (从A换到B) uses B, and that the writer moves where someone
-moves "with me".
+moves "with me"; a couple parted and a pet gone are ended relations (``engram.ingest.ended``).
 
 Each step reads and rewrites :class:`~engram.ingest.reading.Message` ``facts`` in place, after the
 patterns of every sentence have run (``engram.ingest.builtin``).
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
+from engram.ingest.ended import SPOUSES, couples_parted, pets_gone
 from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET, EN_ROLE_RX
 from engram.ingest.issues import COMPLAINT, FAULT, on_a_platform
 from engram.ingest.mentions import Mention, is_first_name
@@ -23,7 +24,6 @@ from engram.ingest.relatives import CHILDREN
 from engram.models.graph import FactIn
 from engram.nlp.tokenize import has_cjk
 
-_SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 _EQUATED = re.compile(r"\b(?P<name>(?-i:[A-Z])[\w-]*)\s(?:is|was)\s$")
 
 
@@ -34,13 +34,6 @@ def _equated(sentence: str, start: int) -> bool:
     return said is not None and not is_first_name(said["name"])
 
 
-_SPLIT_UP = re.compile(
-    r"分手|离婚|离了婚|(?<=[友公婆象])分(?:开)?了|"
-    r"\b(?:broke up|broken up|split up|splitting up|breaking up|divorced|divorcing)\b"
-    r"(?!\s(?:the|a|our|their|it)\b)",
-    re.I,
-)
-"""A couple said to part: the relation ends (我跟男朋友分手了, "my wife and I divorced")."""
 """Kin predicates stated whether or not the relative does anything else in the message."""
 _EMPLOYMENT = ("WORKS_AT", "LEFT_ORGANISATION")
 _INFERRED_WEIGHT = 0.9
@@ -70,8 +63,8 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _role_employers(message, text)
     _managers_employers(message)
     _kin_facts(message)
-    _couples_parted(message)
-    _pets_gone(message, text)
+    couples_parted(message)
+    pets_gone(message, text)
     _switched_to(message)
     _tools_are_no_homes(message, text)
     _pet_named_after(message, text)
@@ -475,7 +468,7 @@ def _kin_facts(message: Message) -> None:
         if owner is None or owner.name in message.relatives:
             continue
         kins = {mention.attributes.get("kin"), owner.attributes.get("kin")}
-        if name in message.used or _SPOUSES & kins:
+        if name in message.used or SPOUSES & kins:
             relatives.append((owner.name, (owner, sentence)))  # named when a fact names them
             message.used.add(owner.name)
             message.add_entity(owner)
@@ -511,32 +504,6 @@ def _kin_facts(message: Message) -> None:
                 source_kind="stated",
             )
         )
-
-
-def _couples_parted(message: Message) -> None:
-    """A couple said to part in the sentence of their relation (我跟男朋友分手了, "me and Sophie broke up",
-    "my wife and I divorced"): the relation is said to end (a negated fact), not to hold."""
-    for key, fact in message.facts.items():
-        if fact.predicate in _SPOUSES and not fact.negated and _SPLIT_UP.search(fact.fact or ""):
-            message.facts[key] = fact.model_copy(update={"negated": True})
-
-
-_PET_GONE = r"passed away\b|died\b|crossed the rainbow bridge\b|去世|(?:走|没|死)了(?![\u4e00-\u9fff])"
-"""A pet said to have died (我家狗狗旺财去年走了, not 走了好远)."""
-_PET_LOST = r"\blost (?:our|my) (?:[\w-]+ ){0,2}"
-"""A pet said to be lost before its name ("We lost our cat Miso")."""
-
-
-def _pets_gone(message: Message, text: str) -> None:
-    """A pet said to have died, after its name in its clause ("My cat Luna passed away this morning",
-    我家的猫豆豆上个月去世了) or before it ("We lost our cat Miso last week"): the pet is had no more (a
-    negated fact, which through ``Memory`` ends the current one), not a pet had since."""
-    for key, fact in message.facts.items():
-        if fact.predicate != "HAS_PET" or fact.negated or not fact.object:
-            continue
-        name = re.escape(str(fact.object))
-        if re.search(rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}", text, re.I):
-            message.facts[key] = fact.model_copy(update={"negated": True})
 
 
 _EN_SWITCHED_TO = (

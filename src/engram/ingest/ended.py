@@ -1,0 +1,47 @@
+"""Relations a message says have ended: a couple parted (我跟男朋友分手了, "me and Sophie broke up") and a pet
+gone ("My cat Luna passed away this morning", 我家的猫豆豆上个月去世了). The fact read is kept and negated, so
+that through ``Memory`` it ends the relation held (``engram.graph``), rather than dropped or stored as
+current. Run by ``engram.ingest.implied`` once every sentence of the message is read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.ingest.reading import Message
+
+SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
+"""The relations of a couple."""
+_SPLIT_UP = re.compile(
+    r"分手|离婚|离了婚|(?<=[友公婆象])分(?:开)?了|"
+    r"\b(?:broke up|broken up|split up|splitting up|breaking up|divorced|divorcing)\b"
+    r"(?!\s(?:the|a|our|their|it)\b)",
+    re.I,
+)
+"""A couple said to part: the relation ends (我跟男朋友分手了, "my wife and I divorced")."""
+
+
+def couples_parted(message: Message) -> None:
+    """A couple said to part in the sentence of their relation (我跟男朋友分手了, "me and Sophie broke up",
+    "my wife and I divorced"): the relation is said to end (a negated fact), not to hold."""
+    for key, fact in message.facts.items():
+        if fact.predicate in SPOUSES and not fact.negated and _SPLIT_UP.search(fact.fact or ""):
+            message.facts[key] = fact.model_copy(update={"negated": True})
+
+
+_PET_GONE = r"passed away\b|died\b|crossed the rainbow bridge\b|去世|(?:走|没|死)了(?![\u4e00-\u9fff])"
+"""A pet said to have died (我家狗狗旺财去年走了, not 走了好远)."""
+_PET_LOST = r"\blost (?:our|my) (?:[\w-]+ ){0,2}"
+"""A pet said to be lost before its name ("We lost our cat Miso")."""
+
+
+def pets_gone(message: Message, text: str) -> None:
+    """A pet said to have died, after its name in its clause ("My cat Luna passed away this morning",
+    我家的猫豆豆上个月去世了) or before it ("We lost our cat Miso last week"): the pet is had no more (a
+    negated fact, which through ``Memory`` ends the current one), not a pet had since."""
+    for key, fact in message.facts.items():
+        if fact.predicate != "HAS_PET" or fact.negated or not fact.object:
+            continue
+        name = re.escape(str(fact.object))
+        if re.search(rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}", text, re.I):
+            message.facts[key] = fact.model_copy(update={"negated": True})
