@@ -96,7 +96,7 @@ EN_HOME_PATTERNS: tuple[Pattern, ...] = (
     *(
         en("LIVES_IN", rf"{before}(?P<subj>(?:my|our) (?:{_KIN_ONE}|parents)) in (?P<obj>{EN_CAPS}){after}", 0.75,
            subject="group", subject_type="person", require_mention=True, object_type="place", strict=True,
-           whole=True, negatable=False, introduces=True, trigger=" in ")
+           whole=True, negatable=False, introduces=True, trigger="my |our ")
         for before, after in (
             (r"(?:^|(?<=[.!?]\s))", r"(?![\w'’-]*\s(?:for|over|on (?:a|an|the|holiday|vacation|business))\b)"),
             (r"\b(?:see|seeing|saw|seen|visit|visits|visiting|visited|call|calls|called|calling|facetimed|phoned|miss|"
