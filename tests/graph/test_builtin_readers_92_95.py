@@ -42,9 +42,8 @@ CASES: list[Case] = [
         {("Marta Silva", "HAS_ROLE", "VP Claims")},
         {("Marta Silva", "WORKS_AT", "Claims")},
     ),
-    # A baby born on a weekday was born the one before; a dog put down is had no more; a race is no property.
+    # A baby born on a weekday was born the one before; a race is no property.
     ("our son Felix was born on Monday, 3.2kg and perfect", "Ann", {("Felix", "BIRTHDAY", "03-11")}, set()),
-    ("We had to put our old dog Rex down yesterday. 14 years.", "Ann", set(), {("Ann", "HAS_PET", "Rex")}),
     ("I've got a half marathon on Sunday, nervous!", "Ann", set(), {("Ann", "OWNS", "half marathon")}),
     (
         "thinking about maybe going to Peru next year, if work allows",

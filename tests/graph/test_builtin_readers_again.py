@@ -69,7 +69,6 @@ CASES: list[Case] = [
      {("Owen", "LIVES_IN", "Kreuzberg")}),
     ("Acme renewed! They pushed for 10% discount, we settled on 6%.", "Owen", set(),
      {("Acme renewal", "DISCOUNT", "10%")}),
-    ("we had to put our cat Miso down last week. 15 years.", "Owen", set(), {("Owen", "HAS_PET", "Miso")}),
     ("I finished reading all of the Discworld novels this year! 41 books", "Owen", set(),
      {("Owen", "CREATED", "reading all of the Discworld novels")}),
     ("In Hanoi now, heading to Laos next week.", "Owen", set(), {("In Hanoi", "PLANS_TO_VISIT", "Laos")}),

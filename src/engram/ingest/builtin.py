@@ -101,7 +101,11 @@ _NAMES_OF_TEXTS = frozenset(
 or a deal's name it still is ("the Nimbus launch slipped to …")."""
 _ENDABLE = frozenset({"DIET", "WORKS_FROM", "PREFERS", "STATUS"})
 """One-valued predicates with no stop form whose "no longer" ends the current fact (a negated fact)."""
-_ENDED = re.compile(r"\b(?:no longer|anymore|any more)\b|不再|不[^，。；]{0,4}了", re.I)
+_ENDED = re.compile(
+    r"\b(?:no longer|anymore|any more|(?:gave up|giving up|quit|quitting|stopped) being)\b|"
+    r"不再|不[^，。；]{0,4}了",
+    re.I,
+)
 """Words that say something stopped being so (not 原来/以前, which may describe a former holder)."""
 _SWITCHED_TO = re.compile(
     r"\b(?:moving|moves|move|switching|switch|migrating|migrate)\b.*\bto\b|换成|换到|切换|迁移到|迁到", re.I

@@ -410,7 +410,10 @@ _ZH_NOT_BEING = re.compile(r"不再?是[^，。；！？是]{0,12}$")
 """李明已经不是华为的销售经理了: the copula denied, however far before the object (not only 3 characters)."""
 
 
-_EN_NEVER = re.compile(r"\bnever (?:did|have|had|used|been|was|were)\b|\bnot ever\b", re.I)
+_EN_NEVER = re.compile(
+    r"\bnever (?:did|have|had|used|been|was|were)\b(?! (?:really )?a (?:big |huge )?fan of)|\bnot ever\b",
+    re.I,
+)
 _ZH_NEVER = re.compile(r"从来没|从没|从未|一直没|压根没|根本没|没有?(?:用|使用)(?![^，。；！？]*了)")
 """Never, or did not use (没用Seata, but 没用钉钉了 is a stop)."""
 

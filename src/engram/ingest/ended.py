@@ -1,7 +1,8 @@
 """Relations a message says have ended: a couple parted (我跟男朋友分手了, "me and Sophie broke up") and a pet
-gone ("My cat Luna passed away this morning", 我家的猫豆豆上个月去世了). The fact read is kept and negated, so
-that through ``Memory`` it ends the relation held (``engram.graph``), rather than dropped or stored as
-current. Run by ``engram.ingest.implied`` once every sentence of the message is read.
+gone ("My cat Luna passed away this morning", 我家的猫豆豆上个月去世了, "We had to put our dog Rufus down").
+The fact read is kept and negated, so that through ``Memory`` it ends the relation held (``engram.graph``),
+rather than dropped or stored as current. Run by ``engram.ingest.implied`` once every sentence of the
+message is read.
 """
 
 from __future__ import annotations
@@ -29,19 +30,32 @@ def couples_parted(message: Message) -> None:
             message.facts[key] = fact.model_copy(update={"negated": True})
 
 
-_PET_GONE = r"passed away\b|died\b|crossed the rainbow bridge\b|去世|(?:走|没|死)了(?![\u4e00-\u9fff])"
-"""A pet said to have died (我家狗狗旺财去年走了, not 走了好远)."""
+_PET_GONE = (
+    r"passed away\b|died\b|crossed the rainbow bridge\b|\b(?:be|been|was|got) put (?:down|to sleep)\b|"
+    r"去世|(?:走|没|死)了(?![\u4e00-\u9fff])"
+)
+"""A pet said to have died (我家狗狗旺财去年走了, "Our cat Pixel had to be put down"; not 走了好远)."""
 _PET_LOST = r"\blost (?:our|my) (?:[\w-]+ ){0,2}"
 """A pet said to be lost before its name ("We lost our cat Miso")."""
+_PET_GIVEN_UP = (
+    r"\bput (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name} (?:down|to sleep)\b|"
+    r"\b(?:re-?hom(?:e|ed|ing)|gave away) (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name}\b|"
+    r"\bgave (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name} away\b|"
+    r"{name}[^。！？，,]{{0,6}}?(?:安乐死|送人了|送走了)"
+)
+"""A pet put down or given away, its name inside ("We had to put our dog Rufus down", "rehomed our cat
+Pixel", 我家猫咪团团送人了)."""
 
 
 def pets_gone(message: Message, text: str) -> None:
     """A pet said to have died, after its name in its clause ("My cat Luna passed away this morning",
-    我家的猫豆豆上个月去世了) or before it ("We lost our cat Miso last week"): the pet is had no more (a
-    negated fact, which through ``Memory`` ends the current one), not a pet had since."""
+    我家的猫豆豆上个月去世了) or before it ("We lost our cat Miso last week"), or put down or given away
+    ("We had to put our dog Rufus down", "rehomed our cat Pixel"): the pet is had no more (a negated fact,
+    which through ``Memory`` ends the current one), not a pet had since."""
     for key, fact in message.facts.items():
         if fact.predicate != "HAS_PET" or fact.negated or not fact.object:
             continue
         name = re.escape(str(fact.object))
-        if re.search(rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}", text, re.I):
+        died = rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}"
+        if re.search(f"{died}|{_PET_GIVEN_UP.format(name=name)}", text, re.I):
             message.facts[key] = fact.model_copy(update={"negated": True})

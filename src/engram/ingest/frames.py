@@ -381,7 +381,7 @@ EN_ROLE = (
     r"music|dance|yoga|fitness|personal|graphic|web|ux|ui|full-stack|backend|frontend|civil|"
     r"mechanical|registered|school|family|youth|mental health|social media|real estate|clinical|tech|"
     r"team|it|support|security|legal|procurement|purchasing|medical|nursing|customer success|growth|"
-    r"partnerships|office|ops|store|library|country|board|network|plant|site|shift|branch|district|area|"
+    r"partner|partnerships|office|ops|store|library|country|board|network|plant|site|shift|branch|district|area|"
     r"territory|clinic|lab|warehouse|fleet|facilities|program|programme|brand|category|channel|practice|qa|"
     r"devops|platform|infrastructure|mobile|analytics|inbound|outbound|enterprise|solutions|content|community|deputy|"
     r"on-call|interim|acting|risk|systems|studio|research|quality|compliance|hardware|firmware|cloud|"

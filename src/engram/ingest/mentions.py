@@ -24,7 +24,15 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engram.ingest.frames import EN_DEPARTMENT, EN_PET, EN_ROLE, EN_ROLE_NOUNS, ZH_ROLE_RX
+from engram.ingest.frames import (
+    EN_DEPARTMENT,
+    EN_NAME_WORD,
+    EN_PERSON_NAME,
+    EN_PET,
+    EN_ROLE,
+    EN_ROLE_NOUNS,
+    ZH_ROLE_RX,
+)
 from engram.ingest.lexicon import (
     COUNTRIES,
     DEFAULT_GAZETTEER,
@@ -61,9 +69,7 @@ __all__ = [
     "overlaps",
 ]
 
-_EN_TITLE = re.compile(
-    r"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
-)
+_EN_TITLE = re.compile(rf"\b(Mr|Mrs|Ms|Dr|Prof|Professor|Uncle|Aunt|Coach)\.?\s({EN_PERSON_NAME})")
 _PROJECT_HEAD = (
     r"(?:rollout|migration|launch|project|upgrade|initiative|campaign|program|programme|pilot|redesign|"
     r"integration|release|implementation|deployment|refresh|rebrand|overhaul|roadmap|expansion|renovation|"
@@ -507,7 +513,7 @@ def _after_role(sentence: str, run: list[tuple[int, int, str]]) -> list[tuple[in
     else:
         return None
     if not 2 <= len(rest) <= 3 or any(
-        not re.fullmatch(r"[A-Z][a-z'’-]+", word) or word in ORG_WORDS or word in PLACE_WORDS
+        not re.fullmatch(rf"{EN_NAME_WORD}[a-z'’-]*", word) or word in ORG_WORDS or word in PLACE_WORDS
         for _, _, word in rest
     ):
         return None

@@ -18,8 +18,7 @@ are nobody's home ("Our Dublin office is moving to …"), a firm joining an asso
 home again after a trip is no visit (周五回上海). Not done: a plan dropped ("was gonna … but"), a hand-over
 supposed (如果老周走了，…交接给小陈), a decision of the group's (集团决定…), a cancellation still to come
 ("then we cancel the licence"), a discount pushed for, a day moved after "but … moved it to". Not of the
-kind it seems: a one-off reaction ("Mom loved the party"), a cost per signup, a vendor signed with, a pet
-put down.
+kind it seems: a one-off reaction ("Mom loved the party"), a cost per signup, a vendor signed with.
 Checked by ``engram.ingest.refusals.refused`` for every pattern's match.
 """
 
@@ -136,11 +135,8 @@ _ASKED_FOR = re.compile(
     r"(?:an?\s)?$",
     re.I,
 )
-_PUT_DOWN = re.compile(
-    r"\bput (?:\w+ ){0,4}down\b|\bput to sleep\b|\bre-?hom(?:e|ed|ing)\b|\bgave (?:\w+ ){0,2}away\b|"
-    r"安乐死|送人了|送走了",
-    re.I,
-)
+_NOT_THAT_NOT = re.compile(r"(?:不是|并非|也不是)不")
+"""A denial denied (不是不爱): the writer hedges, it states no taste."""
 _FIRM_JOINED = re.compile(r"(?:公司|我们公司|集团|我司)(?:正式|已经|已)?加入")
 _DECIDED_BY_OTHERS = re.compile(
     r"(?:集团|公司|老板|管理层|领导|总部|董事会|上面)(?:已经|最终|最后)?(?:决定|定了|打算|计划|准备)|"
@@ -186,6 +182,8 @@ def not_stated(
         return True  # 我老婆是小学语文老师，在朝阳区一所小学: where one teaches
     if predicate == "DISLIKES" and _A_MEAL.match(match.group("obj").strip()):
         return True  # 在减肥，不吃晚饭: a meal skipped, no dislike
+    if predicate in ("LIKES", "DISLIKES") and _NOT_THAT_NOT.search(sentence, clause[0], obj_start):
+        return True  # 我不是不爱吃海鲜，是过敏: neither a dislike nor plainly a liking
     if predicate == "PLANS_TO_VISIT" and (_VISITED.search(match.group()) or _SCHOOL_STARTS.search(sentence)):
         return True  # 今天下午拜访了…: a visit made; "start secondary school — Ella's going to St Mary's"
     if predicate == "WORKS_AT" and _A_STUDENT.search(sentence) and _A_SCHOOL.search(match.group("obj")):
@@ -310,8 +308,6 @@ def not_stated(
         return True  # "Our Dublin office is moving to …", 我们北京办公室下个月搬到望京; 搬回厦门…不过还没定
     if predicate == "DISCOUNT" and _ASKED_FOR.search(sentence, max(0, obj_start - 24), obj_start):
         return True  # "They pushed for 8% discount, we settled on 5%": asked, not given
-    if predicate == "HAS_PET" and _PUT_DOWN.search(sentence):
-        return True  # "we had to put our dog Rufus down", "had to rehome our dog": no pet had since then
     if predicate == "WORKS_AT" and _FIRM_JOINED.search(sentence, 0, obj_start):
         return True  # 公司正式加入中国软件行业协会: the firm's membership, no job
     if predicate == "VISITED" and "回" in sentence[max(0, obj_start - 3) : obj_start] and "出差" in sentence:

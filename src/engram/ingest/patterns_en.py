@@ -224,7 +224,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"clear my head|switch off)\b", 0.7, kind="value", subject="speaker", trigger="helps me|lets me"),
     # not what one "used to hate": that is over ("I used to hate running but now I'm hooked")
     en("DISLIKES", rf"(?<!used to )\b(?:hate|hates|hated|dislike|dislikes|detest|detests|can't stand|cannot stand|can not stand|"
-       rf"not (?:really )?a (?:big |huge )?fan of|can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
+       rf"not (?:really )?a (?:big |huge )?fan of|(?:never been|never was|was never) (?:really )?a (?:big |huge )?fan of|"
+       rf"can't bear|loathe)\s(?!it\b|that\b|this\b|you\b|when\b|how\b|to\b)"
        rf"{EN_OBJ}", 0.85, kind="value", negatable=False,
        trigger="hate|dislike|detest|can't stand|cannot stand|can not stand|fan of|"
                "can't bear|loathe"),
@@ -333,7 +334,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        split=True, trigger="allergic|allergy|allergies|sensitive"),
     en("ALLERGIC_TO", r"\b(?P<obj>lactose|gluten|dairy|fructose|histamine)[- ]intolerant\b", 0.9, kind="value",
        supposable=True, trigger="intolerant"),  # not "I might be lactose intolerant"
-    en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is)\s|"
+    en("DIET", r"(?:\b(?:I'm|I am|we're|we are|I've been|I went|went|gone|became|become|turned|now|been|is|"
+       r"(?:gave up|giving up|quit|quitting|stopped) being)\s|"
        r"(?<=[A-Za-z])['’]s\s)(?:(?:not|no longer)\s)?(?:a\s)?"
        r"(?:strict\s|full\s)?(?P<obj>vegetarian|vegan|pescatarian|pescetarian|keto|paleo|plant-based|"
        r"gluten[- ]free|dairy[- ]free|sugar[- ]free|alcohol[- ]free|halal|kosher)(?=\s*(?:[,.;!?(]|$)|\s+(?:and|now|too|"
@@ -344,8 +346,10 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"low[- ]sugar|low[- ]fodmap|whole30|intermittent fasting|carnivore)(?:\sdiet)?\b"
        r"(?!\s(?:recipes?|cookbook|book|thing|meals?|snacks?)\b)", 0.8, kind="value", supposable=True,
        trigger="keto|paleo|carb|sugar|fodmap|whole30|fasting|carnivore"),
-    en("DIET", r"^(?P<obj>vegetarian|vegan|pescatarian|gluten[- ]free|dairy[- ]free)\s(?:since|for)\b", 0.8,
-       kind="value", subject="speaker", trigger="vegetarian|vegan|pescatarian|free"),
+    # "Vegetarian since 2019", "Not vegan anymore": a chat line without its "I'm"
+    en("DIET", r"^(?:(?:not|no longer)\s)?(?P<obj>vegetarian|vegan|pescatarian|gluten[- ]free|dairy[- ]free)\s"
+       r"(?:since|for|anymore|any more)\b(?![^.!?]*\?)", 0.8,
+       kind="value", trigger="vegetarian|vegan|pescatarian|free"),
     # ── things done, made, learnt and joined ─────────────────────────────────────────────
     en("STUDIES", rf"(?<!\bto )\b(?:learning|learnt|learned|studying|studies|study|majoring in|practicing|practising|"
        rf"taking (?:a |an |some )?(?:\w+ )?(?:class|classes|course|courses|lessons) (?:in|on)|"

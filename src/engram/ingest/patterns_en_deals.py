@@ -257,13 +257,16 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     en("CONTACT", rf"(?P<obj>{EN_PERSON_NAME}) (?:is|stays|remains|will be|becomes) (?:our|the) (?:main |day-to-day |"
        r"new |primary )?(?:contact|point of contact)\b(?!['’]s)", 0.8, subject="topic", kind="entity", object_type="person",
        require_mention=True, trigger="contact"),
-    en("CONTACT", rf"(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) (?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |"
-       rf"main )?(?:point of )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:)\s(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
+    # "Our contact is still Jonas Berg", "Main contact is now Hugo Brandt", "Contact is their IT director,
+    # Wendell Ames", "contact changed to Jakub Horak": the contact of the organisation talked about
+    en("CONTACT", rf"(?:(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) |(?:^|(?<=[:;.!?–—]\s)))"
+       rf"(?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |main |primary )?(?:point of )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:"
+       rf"|\s(?:has\s)?(?:changed|switched) to)\s(?:(?:their|the) (?:new )?{EN_ROLE},?\s)?(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
        0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),
     en("CONTACT", rf"\b(?:our|my|the|new) (?:main |new )?(?:(?-i:[A-Z]{{2,4}}) |billing |procurement )?"
        rf"(?:contact|point of contact|poc|account manager|rep) "
-       rf"(?:at|for|with) (?P<subj>{EN_CAPS})(?: is (?:now )?|:\s?){EN_NAME}", 0.85, subject="group",
+       rf"(?:at|for|with) (?P<subj>{EN_CAPS})(?: (?:is|will be) (?:now )?|:\s?){EN_NAME}", 0.85, subject="group",
        subject_type="organisation", kind="entity", object_type="person",
        trigger="contact|poc|account manager|rep "),
     # "Dave Hollis (VP Ops) confirmed…", "Dana Cho (their PM)": a role in brackets after a name (and the
@@ -272,7 +275,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
        rf"(?: at [^)]{{2,30}})?\)", 0.75, subject="group", subject_type="person", named_subject=True, kind="entity",
        object_type="role", introduces=True, trigger="("),
     # a CRM record's field: "Meridian Freight | Contact: Alicia Gomez (Procurement Lead), 312-555-0148"
-    en("CONTACT", rf"(?:^|[|｜]\s?)(?:Main |Primary )?(?:Contact|POC|Point of contact):\s?(?P<obj>{EN_PERSON_NAME})"
+    en("CONTACT", rf"(?:^|[|｜]\s?|(?<=[.;—–]\s))(?:Main |Primary |Customer |Client )?(?:Contact|POC|Point of contact):\s?(?P<obj>{EN_PERSON_NAME})"
        rf"(?=[\s,(|]|$)", 0.8, subject="topic", kind="entity", object_type="person", require_mention=True,
        trigger="contact:|poc:"),
     en("EMAIL", rf"\b(?:email|e-mail)(?: address)? is {EN_OBJ}", require_mention=True, kind="email",

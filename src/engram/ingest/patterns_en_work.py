@@ -407,7 +407,9 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
-    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE},?\s(?P<subj>{EN_PERSON_NAME})\b", 0.7,
+    # "Their partner manager is Derek Lam", "their IT lead (Gemma) is out"
+    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}(?:,?\s|\s(?:is|was|will be)\s(?:now\s)?|\s\()"
+       rf"(?P<subj>{EN_PERSON_NAME})\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
     # "Quantix's champion Ben Okafor", "Coldwater Mining's IT lead is Brandon Pike": whoever holds a role of

@@ -518,7 +518,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?P<obj>[\u4e00-\u9fff]{1,3}?)(?=[，。！？；,]|$)", 0.85, kind="entity", object_type="animal",
        trigger="叫"),
     zh("HAS_PET", rf"(?<![友人居戚事学舅姨叔姑婆奶爷姐哥弟妹他她])(?:家里|家)(?:那只|的|那条)?(?:老)?(?P<kind>{PET})[“\" ]?(?P<obj>(?![\u4e00-\u9fff]?了){_NOT_A_TIME}"
-       rf"[\u4e00-\u9fff]{{2}})[”\" ]?(?=[有很也都在最又今昨刚总还特上前会做丢病被]|[，。！]|$)",
+       rf"[\u4e00-\u9fff]{{2}})[”\" ]?(?=[有很也都在最又今昨刚总还特上前会做丢病被]|去年|走了|没了|死了|去世|送人|[，。！]|$)",
        0.75, kind="entity", object_type="animal", introduces=True, trigger="家"),  # 家里那只老布偶年糕有点吃醋, 我家猫咪“团子”今天…
     # 我们家猫猫丢了！！…叫芝麻, 家里的鹦鹉…名字叫小绿: one's pet, named later in the sentence
     zh("HAS_PET", rf"(?:我|我们)家(?:里)?(?:的|那只)?(?P<kind>{PET})[^。！？!?]{{0,30}}?[，,](?:它)?(?:名字)?叫[“\"]?"

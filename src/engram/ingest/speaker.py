@@ -38,7 +38,7 @@ _EN_BARE_START = re.compile(
     r"new (?:place|flat|apartment|house|home|job|room|studio|condo)|grew up|born|staying|renting|back from|"
     r"thinking|hoping|going|heading|can't wait|never|always|used to|gave|quit|left|sold|lost|found|began|"
     r"kept|deleted|uninstalled|cancelled|canceled|ditched|dropped|switched|replaced|no more|stopped|moved|"
-    r"adopted|graduated|retired|passed|completed|"
+    r"adopted|graduated|retired|passed|completed|vegan|vegetarian|pescatarian|"
     r"(?:(?:day|week|month)\s\d+|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)\s"
     r"(?:days?|weeks?|months?|years?))(?:\snow)?\swithout|"
     r"(?!(?:need|feed|seed|bed|red|speed|indeed|hundred|shed|wed|breed|weed|based|attached|excited)\b)"

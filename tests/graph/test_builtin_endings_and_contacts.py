@@ -1,0 +1,137 @@
+"""Things said to have ended (a diet dropped, a pet put down or given away), a taste never had, and the
+contact or role of an organisation said the way notes say it (sentences written for these tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_builtin_clauses import Case, Triple, read, reads, remembered
+
+from engram.ingest.builtin import BuiltinExtractor
+
+ENDED = [
+    # (sentence, speaker, predicate, object, negated)
+    ("Not vegan anymore. Had a burger yesterday and no regrets", "Ann", "DIET", "vegan", True),
+    ("not vegetarian anymore btw, bacon won", "Ann", "DIET", "vegetarian", True),
+    ("Gave up being vegetarian after 5 years", "Ann", "DIET", "vegetarian", True),
+    ("I quit being vegan last year", "Ann", "DIET", "vegan", True),
+    ("Vegetarian since 2019 and never looked back", "Ann", "DIET", "Vegetarian", False),
+    ("We had to put our dog Rufus down last week. 14 years old.", "Ann", "HAS_PET", "Rufus", True),
+    ("Our cat Pixel had to be put down yesterday. 17 years.", "Ann", "HAS_PET", "Pixel", True),
+    ("We had to put our old dog Rex down yesterday. 14 years.", "Ann", "HAS_PET", "Rex", True),
+    ("We had to rehome our cat Biscuit after the baby came.", "Ann", "HAS_PET", "Biscuit", True),
+    (
+        "we had to rehome our rabbit, Thumper, because Lily developed an allergy",
+        "Ann",
+        "HAS_PET",
+        "Thumper",
+        True,
+    ),
+    ("我家狗狗旺财去年走了，到现在还是很想它", "王芳", "HAS_PET", "旺财", True),
+    ("我家猫咪团团送人了，房东不让养", "王芳", "HAS_PET", "团团", True),
+    # controls: a pet that lies down or puts a paw down, a dog that walked far, is still had
+    ("Our dog Biscuit loves to lie down by the fire", "Ann", "HAS_PET", "Biscuit", False),
+    ("My dog Rufus put his paw down on the map", "Ann", "HAS_PET", "Rufus", False),
+    ("我家狗狗旺财走了好远才回来", "王芳", "HAS_PET", "旺财", False),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "predicate", "obj", "negated"), ENDED)
+def test_what_ended_is_negated(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, predicate: str, obj: str, negated: bool
+) -> None:
+    found = [
+        (f.subject, f.object if f.object is not None else f.value, f.negated)
+        for f in read(extractor, sentence, actor=speaker).facts
+        if f.predicate == predicate
+    ]
+    assert found == [(speaker, obj, negated)]
+
+
+def test_a_question_states_no_diet(extractor: BuiltinExtractor) -> None:
+    facts = read(extractor, "Vegan since March? How do you get protein").facts
+    assert not [f for f in facts if f.predicate == "DIET"]
+
+
+def test_a_pet_put_down_ends_the_pet_remembered(tmp_path: Path) -> None:
+    """Through Memory: the dog told of in March and put down in June is no longer a current pet."""
+    hits = remembered(
+        tmp_path,
+        [
+            ("my dog Rufus loves the beach", "2024-03-01T09:00:00Z"),
+            ("We had to put our dog Rufus down last week.", "2024-06-04T09:00:00Z"),
+        ],
+        "Ann",
+    )
+    pets = [(hit.object_name, hit.fact.status) for hit in hits if hit.fact.predicate == "HAS_PET"]
+    assert ("Rufus", "current") not in pets
+    assert any(name == "Rufus" and status != "current" for name, status in pets), pets
+
+
+CASES: list[Case] = [
+    # A taste never had is a dislike ("never been a fan of"), not a liking never begun.
+    ("Never been a fan of cilantro tbh", "Ann", {("Ann", "DISLIKES", "cilantro")}, set()),
+    ("I've never been a fan of jazz", "Ann", {("Ann", "DISLIKES", "jazz")}, {("Ann", "LIKES", "jazz")}),
+    ("I'm a big fan of jazz", "Ann", {("Ann", "LIKES", "jazz")}, set()),  # a control
+    # A denial denied (不是不爱) states no taste.
+    ("我不是不爱吃海鲜，是过敏", "王芳", set(), {("王芳", "DISLIKES", "海鲜"), ("王芳", "LIKES", "海鲜")}),
+    ("我不爱吃海鲜", "王芳", {("王芳", "DISLIKES", "海鲜")}, set()),  # a control
+    # The contact of the organisation talked about, said bare, kept, changed or by role.
+    (
+        "Account note — Halvorsen Logistics: renewed. Contact is still Jonas Berg (ops director).",
+        "Ann",
+        {("Halvorsen Logistics", "CONTACT", "Jonas Berg")},
+        set(),
+    ),
+    (
+        "New lead: Mapleridge School District, 14 schools. Contact is their IT director, Wendell Ames.",
+        "Ann",
+        {("Mapleridge School District", "CONTACT", "Wendell Ames")},
+        set(),
+    ),
+    (
+        "Account note Zeleznik Brno: contact changed to Jakub Horak (plant manager).",
+        "Ann",
+        {("Zeleznik Brno", "CONTACT", "Jakub Horak")},
+        set(),
+    ),
+    (
+        "Sofia Marquez is leaving. New point of contact at Quarry Analytics will be Ben Okafor.",
+        "Ann",
+        {("Quarry Analytics", "CONTACT", "Ben Okafor")},
+        set(),
+    ),
+    (
+        "Ticket #4471 — Orchard Lane Foods reports that CSV exports cut off. Customer contact: Ruth Adeyemi.",
+        "Ann",
+        {("Orchard Lane Foods", "CONTACT", "Ruth Adeyemi")},
+        set(),
+    ),
+    (
+        "Halvorsen Logistics renewed. Previous contact Sarah Lim left the company.",
+        "Ann",
+        set(),
+        {("Halvorsen Logistics", "CONTACT", "Sarah Lim")},
+    ),  # a control: a contact before
+    # A role of theirs said with "is" or in brackets: they work there; an accented name is a name.
+    (
+        "Partnership call with Nimbus Cloud. Their partner manager is Derek Lam.",
+        "Ann",
+        {("Derek Lam", "WORKS_AT", "Nimbus Cloud"), ("Derek Lam", "HAS_ROLE", "partner manager")},
+        set(),
+    ),
+    (
+        "Call with Solvay Foods went well. Champion is their CIO Raúl Ortega.",
+        "Ann",
+        {("Raúl Ortega", "WORKS_AT", "Solvay Foods"), ("Raúl Ortega", "HAS_ROLE", "CIO")},
+        set(),
+    ),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES)
+def test_tastes_and_contacts(
+    extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
+) -> None:
+    reads(extractor, sentence, speaker, wanted, unwanted)
