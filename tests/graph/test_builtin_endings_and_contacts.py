@@ -114,6 +114,23 @@ CASES: list[Case] = [
         set(),
         {("Halvorsen Logistics", "CONTACT", "Sarah Lim")},
     ),  # a control: a contact before
+    # 他们的负责人, a titled name after its firm in a note, a job and then where it is held: who works where.
+    ("刚签了长沙湘江传媒，对方负责人龚雪。", "王芳", {("龚雪", "WORKS_AT", "湘江传媒")}, set()),
+    (
+        "宁波甬达汽配最近登录掉了80%，他们的负责人 沈磊 好像已经走了",
+        "王芳",
+        set(),
+        {("沈磊", "WORKS_AT", "甬达汽配")},
+    ),
+    (
+        "CRM记录：博远医疗 赵主任 对我们的随访系统很感兴趣。",
+        "王芳",
+        {("赵主任", "WORKS_AT", "博远医疗")},
+        set(),
+    ),
+    ("我老婆是护士，在儿童医院，三班倒", "伟强", {("伟强的老婆", "WORKS_AT", "儿童医院")}, set()),
+    ("我老公是医生，在北京，天天值班", "王芳", set(), {("王芳的老公", "WORKS_AT", "北京")}),  # a place
+    ("我老婆是老师，在实验小学教语文", "黎明", set(), {("老师", "WORKS_AT", "实验小学")}),
     # A role of theirs said with "is" or in brackets: they work there; an accented name is a name.
     (
         "Partnership call with Nimbus Cloud. Their partner manager is Derek Lam.",

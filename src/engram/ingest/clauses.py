@@ -148,7 +148,7 @@ _EN_GENERIC = re.compile(
 )
 """Objects that name nothing by themselves ("working on something exciting", "not being")."""
 _ZH_CUT = re.compile(
-    r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|的时候|"
+    r"(?:周末|工作日|平时|早上|晚上|现在|最近|一直|还是|已经|暂时|的时候|"
     r"(?<![即及实同临暂按准随小当定计适限分工历耗届顿])时(?![间尚代装光刻期候常钟速效区差])|了|吧|呢|啊|"
     r"(?:报价|预算|金额|合同额|单价)\d).*$"
 )
@@ -175,9 +175,12 @@ _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 """Emoji and pictographs: no part of what is said ("受不了😂")."""
 
 
-_ZH_FROM_WHEN = re.compile(
-    r"(?:从|自)?(?:今天|明天|下周|下个月|本周|这周|即日|[一二三四五六七八九十\d]+月[\d一二三四五六七八九十]+[日号])起$"
-)
+_ZH_DAY = r"[\d一二三四五六七八九十]+[日号]"
+_ZH_WHEN = rf"(?:今天|明天|下周|下个月|本周|这周|即日|[一二三四五六七八九十\d]+月(?:{_ZH_DAY})?)"
+_ZH_FROM_WHEN = re.compile(rf"(?:从|自)?{_ZH_WHEN}起$|^(?:从|自){_ZH_WHEN}(?:起|开始)")
+"""When something starts, said with it (西南区渠道今天起, 从6月起华中区): not part of what starts."""
+_ZH_SIDE_OF = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:这边|那边|那片|这块|那块)$")
+"""A region or business said as "its side" (华南这边, 合肥那片): the region or business itself."""
 
 
 def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> str:
@@ -218,7 +221,9 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
         )
         text = re.sub(r"^的", "", text)  # 今年的广州建材展: the time cut, its 的 too
         text = re.sub(r"(?:了|的|呢|吧|啊|哦|呀|嘛|啦)+$", "", text)
-        text = _ZH_FROM_WHEN.sub("", text)  # 西南区渠道今天起 (交给小柯): what, not from when
+        text = _ZH_SIDE_OF.sub(
+            "", _ZH_FROM_WHEN.sub("", text)
+        )  # 西南区渠道今天起 (交给小柯): what, not from when
         if not verb_phrase:
             # 喜欢吃榴莲: what is liked is 榴莲; 吃素 is a diet (素 alone names nothing)
             text = re.sub(r"^[吃喝](?=[\u4e00-\u9fff])(?!素)", "", text)

@@ -48,6 +48,26 @@ _SCHOOL_STARTS = re.compile(
 )
 _A_STUDENT = re.compile(r"\b(?:studying|student|freshman|majoring|degree)\b|读书|读研|读博|上学", re.I)
 _A_SCHOOL = re.compile(r"(?:University|College|School|Academy|大学|学院)\b", re.I)
+_HOME_TOWN_VISIT = re.compile(r"回家|回去|回老家|老家")
+_HOME_BOUGHT = re.compile(
+    r"买了?(?:一)?套|买房|[一两三四]居|\bbought (?:a |our |my )?(?:flat|house|apartment|home)\b", re.I
+)
+_RESOLUTION = re.compile(r"新年(?:计划|目标|flag|愿望)|\bnew year'?s? resolutions?\b", re.I)
+_GREW_UP = re.compile(r"长大|小时候|\bgrew up\b", re.I)
+_CHILDRENS_SCHOOL = re.compile(
+    r"\b(?:Primary|Elementary|Nursery|Kindergarten|Preschool|Infants?)\b|小学|幼儿园"
+)
+_A_PUPIL = re.compile(r"\b(?:his|her|their) (?:teacher|class|classmates)\b|\bfirst day\b|\breception\b", re.I)
+_LEFT_SINCE = re.compile(r"[^.;!?]{0,40}?\b(?:has|have|had) (?:now )?(?:left|quit)\b", re.I)
+"""Said of the one just placed at a firm: they have since left it."""
+_A_DEGREE = re.compile(r"(?:MSc|MA|BA|BSc|PhD|MBA|MPhil|MRes|BEng|MEng|LLM|MPH|master'?s|bachelor'?s)", re.I)
+_SAVED = re.compile(
+    r"\bsav(?:e|es|ed|ing)\b(?: us| them| me)?(?: about| around| roughly| over| nearly)?\s?$", re.I
+)
+_ORDER_FORM = re.compile(r"\border form (?:for|with)\b[^.;!?]{0,30}$", re.I)
+_OVER_FROM = re.compile(r"(?:came|comes|coming) over from\b", re.I)
+_NAME_SAID = re.compile(r"^\s*([A-Z][\w'’-]*(?:\s[A-Z][\w'’-]*)*)")
+"""The capitalised words an object opens with ("Kabul" of "Kabul next spring")."""
 _EN_WONDERING = re.compile(r"\b(?:might|maybe|perhaps|I think)\b", re.I)
 """Before an allergy asked about ("I think I might be lactose intolerant?"; not "I'm allergic to shellfish
 btw so maybe not the seafood place?", whose question comes after)."""
@@ -188,6 +208,38 @@ def not_stated(
         return True  # 今天下午拜访了…: a visit made; "start secondary school — Ella's going to St Mary's"
     if predicate == "WORKS_AT" and _A_STUDENT.search(sentence) and _A_SCHOOL.search(match.group("obj")):
         return True  # "just started at Addis Ababa University, studying medicine": study, no job
+    if (
+        predicate == "LIVES_IN"
+        and sentence[max(0, match.start() - 1) : match.start() + 2].endswith("家在")
+        and (_HOME_TOWN_VISIT.search(sentence))
+    ):
+        return True  # 我家在昆明，不过已经十年没回去过年了: where one comes from (COMES_FROM)
+    if predicate == "CUSTOMER_OF" and _HOME_BOUGHT.search(sentence):
+        return True  # 我在梅溪湖买了套两居: a home bought, no shop's customer
+    if predicate in ("LIKES", "STUDIES") and _RESOLUTION.search(sentence, 0, obj_start):
+        return True  # 新年计划：每个月读两本书，每周游泳两次: a resolution, not yet a habit
+    if predicate == "VISITED" and _GREW_UP.search(sentence, 0, obj_start):
+        return True  # 我小时候在哈尔滨长大，后来跟爸妈去了广州: a move as a child, no visit
+    if predicate == "PLANS_TO_VISIT" and sentence[max(0, match.start() - 1) : match.start() + 1].startswith(
+        "接"
+    ):
+        return True  # 明天开始接回华北大区: a region taken back, no trip
+    if predicate == "WORKS_AT" and _CHILDRENS_SCHOOL.search(match.group("obj")) and _A_PUPIL.search(sentence):
+        return True  # "Emma started at Hillcrest Primary, she already loves her teacher": a pupil
+    if predicate == "WORKS_AT" and _LEFT_SINCE.match(sentence, match.end()):
+        return True  # "Wes Holloway, our contact at Zephyr Outdoor, has left the company"
+    if (
+        predicate == "LEFT_ORGANISATION"
+        and _OVER_FROM.match(match.group())
+        and is_place(" ".join(_NAME_SAID.findall(match.group("obj"))[:1]))
+    ):
+        return True  # "coming over from Kabul next spring": a visit from a town, no employer left
+    if predicate == "STUDIES_AT" and _A_DEGREE.fullmatch(match.group("obj").strip()):
+        return True  # "Got into the MSc in Marine Biology at Plymouth": the degree, not the school
+    if predicate == "PRICE" and _SAVED.search(sentence, max(0, obj_start - 24), obj_start):
+        return True  # "moving to Grafana Cloud, saves us about $40k/yr": a saving, no price
+    if predicate == "ORDERED" and _ORDER_FORM.search(sentence, max(0, obj_start - 50), obj_start):
+        return True  # "I've attached the order form for 40 seats of Orbit Pro": nothing ordered yet
     if predicate == "ALLERGIC_TO" and (
         (_EN_WONDERING.search(sentence, 0, obj_start) and "?" in sentence[obj_start:])
         or _FIGURATIVE.match(match.group("obj"))

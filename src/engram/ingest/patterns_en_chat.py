@@ -37,6 +37,12 @@ _DEGREE = (
 """A degree under way ("doing a masters", "starting my PhD")."""
 
 
+_COURSE_KIND = (
+    r"(?:(?:weekend|weekly|evening|morning|night|online|local|beginner|beginners'?|intro|introductory|"
+    r"part-time|full-time)\s)*"
+)
+"""When or how a course is taken ("a part-time course", "a weekend yoga class"): no subject studied."""
+
 EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
     # "we now have three cats", "my flatmate Jess has a snake": pets not named (no name said in the sentence
     # nor listed after them; not "a cat allergy", "a dog-friendly flat", "a fish tank")
@@ -91,9 +97,12 @@ EN_CHAT_PATTERNS: tuple[Pattern, ...] = (
        trigger="keen|eager|excited|dying|itching|can't wait|cannot wait"),
     # "I started a weekend yoga class with a colleague"
     en("STUDIES", r"\b(?:started|starting|start|signed up for|enrolled in|taking) (?:a |an |some )?(?:new )?"
-       r"(?:(?:weekend|weekly|evening|morning|night|online|local|beginner|beginners'?|intro|introductory)\s)*"
-       r"(?P<obj>[a-z][\w-]{2,20}(?:\s[a-z][\w-]{2,20})?)\s(?:class|classes|lessons|course)\b", 0.8, kind="value",
-       trigger="class|lessons|course"),
+       rf"{_COURSE_KIND}(?P<obj>(?!(?:part|full)-time\b)[a-z][\w-]{{2,20}}(?:\s[a-z][\w-]{{2,20}})?)\s(?:class|classes|lessons|course)\b",
+       0.8, kind="value", trigger="class|lessons|course"),
+    # "Started a part-time course in graphic design": the subject after the course
+    en("STUDIES", r"\b(?:started|starting|start|signed up for|enrolled in|taking) (?:a |an |some )?(?:new )?"
+       rf"{_COURSE_KIND}(?:class|classes|lessons|course) in (?P<obj>[a-z][\w-]{{2,20}}(?:\s[a-z][\w-]{{2,20}})?)\b",
+       0.8, kind="value", trigger="class|lessons|course"),
     # "a big move towards my goal of having a family"
     en("GOAL", rf"\bmy (?:\w+\s)?(?:goal|dream|aim) of {EN_OBJ}", 0.8, kind="value", subject="speaker",
        trigger="goal of|dream of|aim of"),

@@ -428,7 +428,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        trigger="report"),  # "Arjun reports to me": the speaker's report
     en("REPORTS_TO", r"\b(?:reports?|reporting) (?:directly )?to (?P<obj>him|her)\b", 0.8, kind="entity",
        object_type="person", trigger="report"),  # "Dev Patel, who reports to her"
-    en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?{EN_NAME}", 0.85,
+    en("REPORTS_TO", rf"\bmy (?:boss|manager|supervisor|line manager) is (?:now )?(?:(?:Prof|Dr)\.?\s)?(?!(?:Prof|Dr)\b){EN_NAME}", 0.85,
        require_mention=True, trigger="my boss|my manager|my supervisor|my line manager"),
     # (not "switched from Comcast to Verizon Fios": a provider or a tool changed, USES)
     en("ASSIGNED_TO", rf"\b(?:reassigned|moved|transferred) from (?:the )?(?!{EN_A_DAY})(?P<prev>{EN_CAPS}(?: \w+)?) "

@@ -187,11 +187,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        0.8, subject="group", subject_type="person", require_mention=True, object_type="organisation",
        introduces=True, trigger="的"),
     # 远洋冷链IT总监孙浩: an organisation, a role, then the person's name
-    zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
+    zh("WORKS_AT", rf"(?!联系人|负责人|对接人|决策人)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
        rf"[\u4e00-\u9fff]{{2,3}}?)", 0.75, subject="group", subject_type="person", named_subject=True,
        require_mention=True, strict=True, object_type="organisation", introduces=True,
        trigger="经理|总监|主管|总|负责人|工程师|主任|ceo|cto|cfo|coo|vp|总裁"),
-    zh("WORKS_AT", rf"{NAME_START}(?!他们|我们|你们|对方)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?)?(?P<subj>{ZH_TITLED.pattern})",
+    zh("WORKS_AT", rf"{NAME_START}(?!他们|我们|你们|对方)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?|\s)?(?P<subj>{ZH_TITLED.pattern})"
+       r"(?!换了|换人了)",
        0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        introduces=True, trigger=TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{PERSON}{SAYS}", 0.75,
@@ -328,14 +329,17 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:以后|之后|现在)?我(?:已经)?(?:接手了|接回来了|接过来了|来跟|来对接|来负责)(?=[，。！；]|$)", 0.75,
        subject="speaker", kind="value", negatable=False, trigger="我接|我来跟|我来对接|我来负责"),
     # not 跟进下… (一下: a one-off follow-up) nor 钱主管说 (a title before a speech verb)
-    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|主管(?![说讲称提评反])|接管|接手|跟进(?!一?下(?![午周个月次半]))"
+    # nor 运维主管苗青松 (a title), nor 新接手的是袁芳 (who, not what, is taken on)
+    zh("RESPONSIBLE_FOR", rf"(?:负责(?!人(?![事力才员工]))|改管|分管|(?<!运维)(?<!安全)(?<!技术)(?<!财务)(?<!行政)(?<!人事)"
+       rf"(?<!产品)(?<!质量)(?<!生产)(?<!部门)(?<!项目)(?<!销售)(?<!采购)(?<!客服)主管(?![说讲称提评反])|接管|接手(?!的)"
+       rf"|跟进(?!一?下(?![午周个月次半]))"
        rf"(?![^，。；]{{0,6}}?(?:结果|进度|情况|反馈)|\s?记录))"  # 跟进测试结果: a to-do; 跟进记录: a heading
        rf"(?![^，。；的]{{1,8}}的[\u4e00-\u9fff]{{2,3}}(?:已经|已|调|离职|走了|去了))(?P<obj>[^{ZH_STOP}]{{1,15}}?)"
        r"(?=[，。！？；,.!?;、\s：:]|了|吧|呢|啊|以后|之后|归|交给|由|$)", 0.8, kind="value",
        trigger="负责|改管|分管|主管|接管|接手|跟进", stop="UNASSIGNED_FROM"),
-    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD})?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
-       rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?|(?:这边|那边)的(?:客户|工作|事情?))?"
-       rf"(?:暂时|先|都|全部)?(?:交给|转给|移交给|交接给){PERSON}{TAKES_ON}", 0.8, subject="group",
+    zh("RESPONSIBLE_FOR", rf"(?:手上的|手头的|我的|我们的|{HELD}|(?:原来|之前|以前)的?)?(?P<obj>[\u4e00-\u9fff]{{2,6}}?(?:[和、][\u4e00-\u9fff]{{2,6}}?)*)"
+       rf"(?:(?:这|那)(?:[两三四五几]个|些)(?:客户|项目|账号|单子)?|(?:这边|那边)的(?:客户|工作|事情?|活))?"
+       rf"(?:暂时|先|都|全部|会|将|已经)*(?:交给|转给|移交给|交接给)了?{PERSON}{TAKES_ON}", 0.8, subject="group",
        subject_type="person", kind="value", split=True, handover=True, negatable=False, supposable=True,
        trigger="交给|转给|移交给|交接给"),  # 他原来带的天津组交给章琦: 原来 is the giver's past, no negation
     *ZH_DEAL_PATTERNS,
@@ -405,7 +409,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        r"(?:我们|我)(?:都|也|全|全都)?(?:已经|早就)?(?:戒了|戒掉了)", 0.8, subject="speaker", kind="value", split=True,
        negatable=False, trigger="戒了|戒掉了"),  # 跟大家汇报下，烟我已经戒了: mine, whoever the first clause names
     # 健身卡到期没续, 到期就不续了: a subscription let lapse
-    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>(?:(?!的|决定|打算|表示|觉得|认为)[\u4e00-\u9fffA-Za-z0-9]){0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)"
+    zh("STOPPED_USING", r"(?:^|(?<=[，,；;：:]))(?P<obj>(?:(?!的|决定|打算|表示|觉得|认为|倾向|考虑|想)[\u4e00-\u9fffA-Za-z0-9]){0,8}?)(?:到期)?(?:就|也)?(?<!还)(?<!暂时)"
        r"(?<!还没)(?:没续|没有续|不续了|不再续)(?!上)",
        0.75, kind="value", antecedent=True, negatable=False, trigger="续"),
     # 现在改成每天早上跑步, 天天去钓鱼: a habit is a liking
@@ -503,7 +507,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        object_type="place", trigger="去过|去了|到过|玩了|逛了"),
     zh("GOAL", rf"(?:目标是|想成为|梦想是|梦想成为|理想是|心愿是){ZH_OBJ}", 0.8, kind="value",
        trigger="目标|想成为|梦想|理想|心愿"),
-    zh("PLANS_TO", rf"(?:打算|(?<![按原])计划|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
+    zh("PLANS_TO", rf"(?:打算|(?<![按原])计划(?![^{ZH_STOP}]{{0,8}}?了)|准备(?!一?下(?![午周个月次半]))|想要|决定)(?![^{ZH_STOP}]{{0,4}}?[不没别])"
        rf"(?!好|把[^{ZH_STOP}]{{0,6}}的|[\d一二三四五六七八九十下本这]+[月周号日])"  # 要准备好技术细节: a to-do; 决定把明年的…改到: said
        rf"{ZH_OBJ}(?!的)", 0.7, kind="value",  # later; 计划8月1日上线: a launch date, no plan of the writer's
        trigger="打算|计划|准备|想要|决定"),

@@ -241,8 +241,10 @@ ZH_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # which read the same words as a whole)
     zh("HAS_ROLE", rf"(?:^|(?<=[，。：；！\s]))(?P<obj>{ZH_ROLE})\s{PERSON}(?=\s|[，。；！]|$)", 0.75, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", introduces=True, trigger=" "),
-    # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about
-    zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{CONTACT_NAME}",
+    # 他们IT部的吕经理, 他们CMO林峰: someone of the organisation the message is about (not 他们的负责人 沈磊
+    # 好像已经走了)
+    zh("WORKS_AT", rf"(?:他们|对方)(?:公司|那边)?的?(?:[A-Za-z]{{1,4}}[部科处组]?|[\u4e00-\u9fff]{{1,4}}?[部科处组])?的?{CONTACT_NAME}"
+       r"(?![^，。；！？]{0,8}?(?:走了|离职|辞职|不在|退休))",
        0.75, subject="topic", inverse=True, kind="entity", object_type="person", require_mention=True, strict=True,
        introduces=True, trigger="他们|对方"),
     zh("EMAIL", r"(?:邮箱|邮件地址|email|Email|E-mail)[^，。@\w]{0,2}(?:是|：|:|发到|换成了?|改成了?|变成了?)?\s?"

@@ -41,6 +41,13 @@ ZH_HOME_PATTERNS: tuple[Pattern, ...] = (
        trigger="老家"),  # 搬回扬州老家
     zh("COMES_FROM", r"是(?P<obj>[\u4e00-\u9fff]{2,4}?)人(?![员家们士])", 0.8, require_mention=True, object_type="place",
        trigger="人"),
+    # 我家在昆明，不过已经十年没回去过年了, 下个月我回家: the family home one comes from, not one's own
+    zh("COMES_FROM", rf"(?<!老)家在{ZH_OBJ}(?=[^。！？]*?(?:回家|回去|回老家|老家))", 0.8, require_mention=True,
+       object_type="place", trigger="家在"),
+    zh("COMES_FROM", rf"(?:回老家|回家)[^。！？]{{0,20}}?家在{ZH_OBJ}", 0.8, require_mention=True, object_type="place",
+       trigger="家在"),  # 清明回老家扫墓，我们家在福建莆田
+    zh("COMES_FROM", r"在(?P<obj>[\u4e00-\u9fff]{2,6}?)长大", 0.8, require_mention=True, object_type="place",
+       trigger="长大"),  # 我小时候在哈尔滨长大
     zh("LIVES_IN", rf"(?<!想)(?<!老)(?:住在|家在|定居在?|居住在|搬到了?|搬回了?|搬去了?|搬来了?|住(?!宿))(?![^，。！？；]*?{NEAR})"
        rf"{ZH_OBJ}", require_mention=True,
        object_type="place", trigger="住|家在|定居|搬"),  # not 我想住在回龙观

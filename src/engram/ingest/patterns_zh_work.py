@@ -30,6 +30,11 @@ ZH_WORK_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", rf"(?:(?:在|去了?|到|进了?)[^，。！？；]{{1,12}}?|报到[，,]\s?|现在|目前)做"
        rf"{_FIELD}(?=[，。！？；,.!?;\s]|了|$)",  # not 在一家做跨境电商的创业公司: the company's trade
        0.75, kind="entity", object_type="role", supposable=True, trigger="做"),
+    # 我老婆是护士，在儿童医院; 我弟刚考上公务员，在南京市税务局: a job, then where it is held (not 在北京: a
+    # place; not 在家休息; not after a bare 老师, which the mention finder reads as a name)
+    zh("WORKS_AT", rf"(?:是|当|考上了?)(?!老师[，,]){ZH_ROLE}[，,]\s?(?:现在|目前)?在(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,12}}?)"
+       r"(?=[，。！？；,.!?;\s]|$|上班|工作)", 0.75, require_mention=True, strict=True, object_type="organisation",
+       trigger="在"),
     # 我升主管了, 邹雨从高级工程师升到技术经理 (a subject said, never the writer implied; not 今年争取升主管: a goal)
     zh("HAS_ROLE", rf"(?<!提)(?<!争取)(?<!希望)(?<!想)升(?:职)?(?:到|为|成|任|了)?(?P<obj>{ZH_ROLE})"
        rf"{_FIELD_END}", 0.8,

@@ -83,14 +83,14 @@ _EN_PLURAL_KIN = (
     r"twins|triplets"
 )
 _EN_NOT_KIN = (
-    r"(?![\s-]in[\s-]law|(?<=our partner)\s(?-i:[A-Z])|"
+    r"(?![\s-]in[\s-]law|(?<=our partner)\s(?-i:[A-Z])|(?<=partner)s?\s(?:at|from)\s(?-i:[A-Z])|"
     r"\s(?:printers?|company|companies|portal|program|programme|agency|network|account|"
     r"requests?|shower|photos?|friends|group|chat|kitchen|brand|site|store|city|ship|app|call|agreement|"
     r"manager|marketplace|team|summit|event|ecosystem|integration|channel|meeting)\b)"
 )
 """After a kin word, what makes it no relative: "father in law" (an in-law), "our sister company", "my
 Brother printer", "friend request", "baby shower", "our partner portal", "our partner call", "our partner
-Looma Systems" (a firm)."""
+Looma Systems", "our partner at Sunbelt Integrators" (a firm)."""
 _EN_KIN = re.compile(
     r"\b(?P<det>my|our|the)\s(?:(?:little|wee|big|older|younger|baby|twin|best|eldest|oldest|youngest|late|dear|"
     r"beloved|new|lovely|amazing|wonderful|awesome|dear old|old)\s)*"
