@@ -23,6 +23,37 @@ CASES: list[Case] = [
         {("Pell Freight", "CONTACT", "Jo Wade")},
         {("Tom Ruiz", "WORKS_AT", "Pell Freight")},
     ),
+    (
+        "Renewal risk: Palisade Insurance went quiet. Their admin, Kevin Park, left the company in March.",
+        "Ann",
+        set(),
+        {("Kevin Park", "WORKS_AT", "Palisade Insurance")},
+    ),
+    (
+        "I now work at Cardinal Health as a data analyst, left the bank in May",
+        "Ann",
+        {("Ann", "WORKS_AT", "Cardinal Health")},
+        set(),
+    ),  # a control: another clause's leaving
+    # People listed with their roles in brackets each hold theirs; a new holder said after a comma; a sponsor.
+    (
+        "QBR w/ Wexley Health:\n- attendees: Jonah Peretz (their VP Ops), Aisha Bello, Rafael Ortiz",
+        "Ann",
+        {("Jonah Peretz", "HAS_ROLE", "VP Ops"), ("Jonah Peretz", "WORKS_AT", "Wexley Health")},
+        set(),
+    ),
+    (
+        "Fairhaven Schools contact changed: Mr. Dunn retired, new IT director is Grace Oyelaran.",
+        "Ann",
+        {("Grace Oyelaran", "HAS_ROLE", "IT director"), ("Grace Oyelaran", "WORKS_AT", "Fairhaven Schools")},
+        set(),
+    ),
+    (
+        "Call w/ Halden Foods today. Procurement contact is Gary Linton.",
+        "Ann",
+        {("Halden Foods", "CONTACT", "Gary Linton")},
+        set(),
+    ),
     # A town one's family comes over from is left by no one; a degree is no school.
     (
         "My sister Dana is coming over from Lisbon in May",

@@ -95,7 +95,13 @@ A_TEAM = re.compile(
 )
 """What a team is named after is no town nor tool ("moved from the Payments squad to the Platform
 team")."""
-_LEFT_NEXT = re.compile(r"\s(?:has\s|had\s|just\s)?(?:left|quit|resigned)\b", re.I)
+_LEFT_NEXT = re.compile(
+    r"(?:,\s(?:(?:has|had|have)\s(?:now\s)?(?:left|quit|resigned)|"
+    r"(?:left|quit)(?=\s(?:the company|the firm|them)\b))|\s(?:has\s|had\s|just\s)?(?:left|quit|resigned))\b",
+    re.I,
+)
+"""Said right after one placed at a firm: they left it ("Oisin from Lumenquay left", ", has left the
+company")."""
 _AN_ACTIVITY = re.compile(r"演示|介绍|培训|测试|方案|汇报|调研")
 """After a role word: a noun compound of an activity (做了产品演示), no role."""
 _BOUGHT_AT = re.compile(r"的?(?:天猫|京东|淘宝|拼多多|抖音|官方|网上|线上)?(?:店|旗舰店|官网|小程序)里?买")
@@ -147,9 +153,14 @@ def not_held(
         _NOT_AN_EMPLOYER.fullmatch(match.group("obj").strip()) or _territory(sentence, match, obj_start)
     )
     activity = predicate == "HAS_ROLE" and _AN_ACTIVITY.match(sentence, match.end("obj"))  # 做了产品演示
-    gone = predicate == "WORKS_AT" and _LEFT_NEXT.match(sentence, match.end())  # "Oisin from Lumenquay left"
+    gone = predicate == "WORKS_AT" and _LEFT_NEXT.match(sentence, match.end())  # "Oisin from Lumenquay left",
+    # "Wes Holloway, our contact at Zephyr Outdoor, has left the company"
     # "the hiring manager at Corvasse, Elif Yilmaz" (not "…at Orbis and reports to their COO, Nina Park")
-    appositive = _APPOSITIVE_NAME.match(sentence, match.end()) and " and " not in match.group()
+    appositive = (  # not "Jonah Peretz (their VP Ops), Aisha Bello": a list of people, each with their own
+        _APPOSITIVE_NAME.match(sentence, match.end())
+        and " and " not in match.group()
+        and not match.group().endswith(")")
+    )
     shop = predicate == "WORKS_AT" and (
         _BOUGHT_AT.search(sentence, obj_start, match.end()) or _PLACE_SET.search(sentence, 0, match.start())
     )  # 在凯麦食品的天猫店买的, 地点定在莫干山

@@ -58,8 +58,6 @@ _CHILDRENS_SCHOOL = re.compile(
     r"\b(?:Primary|Elementary|Nursery|Kindergarten|Preschool|Infants?)\b|小学|幼儿园"
 )
 _A_PUPIL = re.compile(r"\b(?:his|her|their) (?:teacher|class|classmates)\b|\bfirst day\b|\breception\b", re.I)
-_LEFT_SINCE = re.compile(r"[^.;!?]{0,40}?\b(?:has|have|had) (?:now )?(?:left|quit)\b", re.I)
-"""Said of the one just placed at a firm: they have since left it."""
 _A_DEGREE = re.compile(r"(?:MSc|MA|BA|BSc|PhD|MBA|MPhil|MRes|BEng|MEng|LLM|MPH|master'?s|bachelor'?s)", re.I)
 _SAVED = re.compile(
     r"\bsav(?:e|es|ed|ing)\b(?: us| them| me)?(?: about| around| roughly| over| nearly)?\s?$", re.I
@@ -226,8 +224,6 @@ def not_stated(
         return True  # 明天开始接回华北大区: a region taken back, no trip
     if predicate == "WORKS_AT" and _CHILDRENS_SCHOOL.search(match.group("obj")) and _A_PUPIL.search(sentence):
         return True  # "Emma started at Hillcrest Primary, she already loves her teacher": a pupil
-    if predicate == "WORKS_AT" and _LEFT_SINCE.match(sentence, match.end()):
-        return True  # "Wes Holloway, our contact at Zephyr Outdoor, has left the company"
     if (
         predicate == "LEFT_ORGANISATION"
         and _OVER_FROM.match(match.group())

@@ -260,7 +260,7 @@ EN_DEAL_PATTERNS: tuple[Pattern, ...] = (
     # "Our contact is still Jonas Berg", "Main contact is now Hugo Brandt", "Contact is their IT director,
     # Wendell Ames", "contact changed to Jakub Horak": the contact of the organisation talked about
     en("CONTACT", rf"(?:(?<!former )(?<!previous )(?<!old )\b(?:new|our|the|(?-i:(?!HR\b)[A-Z]{{2,4}})) |(?:^|(?<=[:;.!?–—]\s)))"
-       rf"(?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |main |primary )?(?:point of )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:"
+       rf"(?:(?-i:(?!HR\b)[A-Z]{{2,4}}) |billing |main |primary |procurement |technical |finance )?(?:point of )?contact(?:\s(?:is|remains|stays)(?:\s(?:still|now))?|:"
        rf"|\s(?:has\s)?(?:changed|switched) to)\s(?:(?:their|the) (?:new )?{EN_ROLE},?\s)?(?P<obj>{EN_PERSON_NAME})(?![\w'’])",
        0.8, subject="topic",
        kind="entity", object_type="person", require_mention=True, trigger="contact"),

@@ -388,7 +388,7 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
        trigger=EN_ROLE_TRIGGER, object_type="role", kind="entity"),
     # "Their IT director is Amélie Roux", "Coldwater Mining's IT lead is Brandon Pike", "Interim CTO will be Devansh
     # Rao": who holds a role said first (not "The designer is Mark's friend")
-    en("HAS_ROLE", rf"(?:\b(?:our|my|the|their|his|her|its)\s|{_CLAUSE_START}|['’]s\s)(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s"
+    en("HAS_ROLE", rf"(?:\b(?:our|my|the|their|his|her|its)\s|{_CLAUSE_START}|['’]s\s|(?<=,\s)(?=new\s))(?:new\s|current\s)?(?P<obj>{EN_ROLE})\s"
        rf"(?:is|was|will be)\s(?:now\s)?(?P<subj>(?-i:[A-Z][^\W\d_]+(?:\s[A-Z][^\W\d_]+)?))\b(?!['’]s)", 0.8,
        subject="group", subject_type="person", kind="entity", object_type="role", trigger=EN_ROLE_TRIGGER),
     # "Their CFO Maria Chen approved it", "our sales director, Wang Lei, will visit": a role before a name
@@ -407,8 +407,8 @@ EN_WORK_PATTERNS: tuple[Pattern, ...] = (
     en("WORKS_AT", rf"\b(?P<subj>{EN_PERSON_NAME}),\s(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
-    # "Their partner manager is Derek Lam", "their IT lead (Gemma) is out"
-    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?{EN_ROLE}(?:,?\s|\s(?:is|was|will be)\s(?:now\s)?|\s\()"
+    # "Their partner manager is Derek Lam", "their IT lead (Gemma) is out", "their sponsor is Maya Rosen"
+    en("WORKS_AT", rf"\b(?P<obj>their)\s(?:new\s|current\s)?(?:{EN_ROLE}|sponsor|champion)(?:,?\s|\s(?:is|was|will be)\s(?:now\s)?|\s\()"
        rf"(?P<subj>{EN_PERSON_NAME})\b", 0.7,
        subject="group", subject_type="person", named_subject=True, kind="entity", object_type="organisation",
        trigger="their"),
