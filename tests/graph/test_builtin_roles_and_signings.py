@@ -240,7 +240,7 @@ LIFE_EVENTS: list[Case] = [
     # An operation, a birth, an engagement to someone named: news of one's people.
     ("Mum had hip surgery Monday, recovering well.", "Ann", {("Ann's mum", "STATUS", "hip surgery")}, set()),
     ("我爸上周做了心脏搭桥手术，恢复得不错。", "钱勇", {("钱勇的爸爸", "STATUS", "心脏搭桥手术")}, set()),
-    ("My wife gave birth to twins last week.", "Ann", {("Ann's wife", "STATUS", "twins")}, set()),
+    ("My wife gave birth to twins.", "Ann", {("Ann's wife", "STATUS", "twins")}, set()),
     ("My sister Ella got engaged to her boyfriend Raul!", "Ann", {("Ella", "PARTNER_OF", "Raul")}, set()),
     # Controls: an operation only advised, a pastime had.
     ("医生说要做手术。", "钱勇", set(), {("钱勇", "STATUS", "手术")}),

@@ -160,7 +160,8 @@ _NON_OBJECT = re.compile(
     r"what|how|when|there|here|for|to|with|of|about|in|on(?! hold)|at|out|up|and|but|or|as|because|was|is|"
     r"are|were|be|been|makes|made|means|the same|one|yesterday|today|tomorrow|last|next|recently|lately|"
     r"a few|a couple|I|we|your|his|her|their|its|myself|yourself|though|anyway|yet|either|then|lot|into|onto|"
-    r"over|through|from|off|away|back|around)\b|[新旧老大小好坏多少]$"  # 在用新的…: no object said
+    r"over|through|from|off|away|back|around|especially|particularly|mainly|mostly)\b"
+    r"|[新旧老大小好坏多少]$"  # 在用新的…: no object said
     # a time alone: 四月份 of 四月份交给小刘了
     r"|(?:[\d一二三四五六七八九十]{1,2}月份?|[上下]半年|年[底初]|月[底初]|[上下本这]周|[上下]个月)$",
     re.I,
@@ -208,6 +209,7 @@ def trim_object(text: str, lang: Lang, *, verb_phrase: bool | None = None) -> st
         if not (verb_phrase if verb_phrase is not None else first.endswith("ing") and len(first) > 4):
             text = _EN_PREP_CUT.sub("", text)
         text = re.sub(r"[!?.…,]+$", "", text).strip()
+        text = re.sub(r"\s(?:before|after|until|once)$", "", text)  # "a sub-4 marathon before (I'm 40)"
         if (_EN_DANGLING.search(" " + text) and len(text.split()) <= 3) or _EN_GENERIC.fullmatch(text):
             return ""
     else:

@@ -37,7 +37,9 @@ _SEEN_OFF = re.compile(
 )
 _MOVED_AWAY = re.compile(rf"[^，。；]{{0,20}}?{ZH_MOVED_TO}")
 _MAYBE_MOVING = re.compile(
-    r"(?:可能|也许|或许|说不定|估计)(?:会)?搬(?![^，。；]*了)|\bmight move\b|\bmay move\b", re.I
+    r"(?:可能|也许|或许|说不定|估计)(?:会)?(?:[^，。；]{0,6}?(?:定居|移民)|搬)(?![^，。；]*了)"
+    r"|\bmight move\b|\bmay move\b",
+    re.I,
 )
 """A move only weighed (可能搬到滨江，还在看房子), not one guessed done (可能搬去苏州了: an inferred home)."""
 _TEACHES = re.compile(r"老师|教师|任教|教书|\b(?:teacher|teaches|teaching)\b", re.I)
@@ -48,6 +50,23 @@ _SCHOOL_STARTS = re.compile(
 )
 _A_STUDENT = re.compile(r"\b(?:studying|student|freshman|majoring|degree)\b|读书|读研|读博|上学", re.I)
 _A_SCHOOL = re.compile(r"(?:University|College|School|Academy|大学|学院)\b", re.I)
+_ONLY_MAYBE_INSTEAD = re.compile(r"可能(?:会)?改(?:成|为)?去$")
+_A_UNIVERSITY = re.compile(r"(?:大学|学院|川大|北大|清华|复旦|浙大)$")
+_OFF_TO_STUDY = re.compile(r"上大学|读大学|考上了?|考进了?|录取")
+_CALLED_OFF = re.compile(r"[^，。；]{0,6}?取消")
+_SIGN_OFF_LIMIT = re.compile(r"[^，。；]{0,3}?以下[^，。；]{0,4}?批")
+_A_CHARGE_DISPUTED = re.compile(r"扣费|扣款|多扣|退款|\b(?:double[- ]charged|charged twice|refund)\b", re.I)
+_IN_STOCK = re.compile(r"(?:库存|现货|剩余|还剩|剩下)(?:只有|还有|仅有|有)?$")
+_POINTS_GIVEN = re.compile(r"个?点(?![\d钟半])")
+_QUOTE_VALID = re.compile(r"报价(?:单)?(?:的)?有效期")
+_ONE_WEEKEND = re.compile(r"(?<!每)(?<!每个)周末[^，。；]{0,3}?陪|(?<!每)(?<!每个)周末(?=[^，。；]{0,8}了)")
+_AGE_TO_COME = re.compile(
+    r"\b(?:before|by the time|until|when|once|by)\s(?:I'm|I am|I turn|she's|he's)\s$", re.I
+)
+_A_STUDENTS_DAY = re.compile(r"\b(?:my|our) (?:classes|lectures|seminars|classmates)\b|\bsemester\b", re.I)
+_A_KIND_OF_FIRM = re.compile(r"(?:an?\s)?[A-Z]\w+\s(?:company|firm|startup|agency|bank|consultancy)\b")
+"""After a word taken for an employer: it only said what kind of firm ("a job with a Dutch company")."""
+_DECIDED_AGAINST = re.compile(r"\b(?:decided against|decided not to|called off)\b|决定不|不打算|不去了", re.I)
 _HOME_TOWN_VISIT = re.compile(r"回家|回去|回老家|老家")
 _HOME_BOUGHT = re.compile(
     r"买了?(?:一)?套|买房|[一两三四]居|\bbought (?:a |our |my )?(?:flat|house|apartment|home)\b", re.I
@@ -243,6 +262,47 @@ def not_stated(
         return True  # "I think I might be lactose intolerant?", "allergic to anything 'AI-powered'"
     if predicate == "MEETING_AT" and _SINCE.search(sentence, max(0, obj_start - 8), obj_start):
         return True  # "not sending by SMS since Monday's update": when a fault began
+    if predicate == "PLANS_TO_VISIT" and _ONLY_MAYBE_INSTEAD.search(
+        sentence, max(0, obj_start - 8), obj_start
+    ):
+        return True  # 去新疆，…可能会改成去西安: an alternative weighed
+    if predicate == "VISITED" and (
+        _A_UNIVERSITY.search(match.group("obj")) or _OFF_TO_STUDY.search(sentence)
+    ):
+        return True  # 我女儿上大学了，去了成都的川大; 老大最后去了东南大学: studying there, no visit
+    if predicate == "WORKS_FROM" and _CALLED_OFF.match(sentence, match.end()):
+        return True  # 在家办公的安排取消了: the arrangement ended
+    if predicate == "HAS_ROLE" and sentence[match.end("obj") : match.end("obj") + 1] == "端":
+        return True  # 做司机端的产品: the drivers' side of a product, no driver
+    if predicate == "BUDGET" and _SIGN_OFF_LIMIT.match(sentence, match.end()):
+        return True  # 单笔5万以下我直接批: an approval limit
+    if predicate == "PRICE" and _A_CHARGE_DISPUTED.search(sentence, 0, obj_start):
+        return True  # 账单重复扣费2次，金额各8600元: a charge complained of
+    if predicate == "QUANTITY" and (
+        _IN_STOCK.search(sentence, max(0, obj_start - 8), obj_start)
+        or _POINTS_GIVEN.match(sentence, match.end("obj"))
+    ):
+        return True  # 库存只有200支, 剩余100支: stock, not the order; 再让了两个点: a discount
+    if predicate == "EXPIRES_ON" and _QUOTE_VALID.search(sentence, max(0, obj_start - 10), obj_start):
+        return True  # 报价有效期至1月31日: the quote's validity, no product's end
+    if (
+        predicate == "LIKES"
+        and _ONE_WEEKEND.search(sentence, clause[0], obj_start)
+        and sentence[match.end("obj") : match.end("obj") + 1] == "了"
+    ):
+        return True  # 周末陪我爸去钓鱼了: one weekend's outing, no habit
+    if predicate in ("ATTENDED", "PLANS_TO") and match.group("obj").startswith("人数"):
+        return True  # 参加人数大概40人: a headcount
+    if predicate == "AGE" and _AGE_TO_COME.search(sentence, max(0, obj_start - 20), obj_start):
+        return True  # "a sub-4 marathon before I'm 40": an age to come
+    if predicate == "WORKS_AT" and (
+        _A_STUDENTS_DAY.search(sentence) or _A_KIND_OF_FIRM.match(match.group("obj").strip())
+    ):
+        return True  # "first week at Rutgers, I'm the oldest in my classes"; "a job with a Dutch company"
+    if predicate in ("LIVES_IN", "PLANS_TO_VISIT") and _DECIDED_AGAINST.search(
+        sentence, clause[0], obj_start
+    ):
+        return True  # "We've decided against moving to Bergen after all"
     if predicate == "AGE" and _A_GOAL.search(sentence, clause[0], obj_start):
         return True  # "goal is 50 this year": books, not years
     if predicate in ("ATTENDED", "VISITED") and _MONEY_WENT.search(

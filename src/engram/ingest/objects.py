@@ -41,7 +41,7 @@ _MONTH_BEFORE = re.compile(rf"\b(?:{'|'.join(MONTHS_EN)})\.?\s$", re.I)
 _COUNTED = re.compile(r"\s*(?:[a-z]{3,}|台|套|个|件|份|箱|张|部|辆|人|本|册|盒|瓶|块)", re.I)
 """A bare number before a noun ("200 laptops", 200台) counts things."""
 _ZH_CHANGED_TO = re.compile(
-    rf"\s*(?:个|台|套|件|箱|人|间|张|把|颗|辆|只|份|元|块)?(?:调整|扩大|扩容|降|涨|提|改|调|减|增|砍|升|扩|上调|下调|提高|"
+    rf"\s*(?:个|台|套|件|箱|人|间|张|把|颗|辆|只|份|元|块)?(?:调整|扩大|扩容|降|涨|提|改|调|减|增|砍|升|扩|谈|压|上调|下调|提高|"
     rf"降低|增加|减少|缩减|追加)了?"
     rf"(?:到|至|为|成)了?\s*(?P<obj>{AMOUNT})"
 )

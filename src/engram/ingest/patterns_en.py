@@ -481,7 +481,8 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        rf"(?:(?<=^)|{_WRITER_NOW})planning)\s(?:a|an|the|my|our|another)\s(?!{_MODIFIERS}(?:class|course|lesson|workshop|meeting|call|"
        rf"session|demo)s?\b)(?P<obj>{_MODIFIERS}{EN_EVENT})\b(?!\s(?:to|there)\b)", 0.75, kind="value",
        trigger="signed up|signing up|registered|entered|training for|booked|booking|planning"),
-    en("PLANS_TO", rf"\b(?:planning|plan|plans|planned|intend|intends|intending|decided|"
+    # not "offering the Starter plan to new customers" (a plan sold, not meant)
+    en("PLANS_TO", rf"\b(?!plan\s(?:to|on)\s(?:new|all|existing|current)\s)(?:planning|plan|plans|planned|intend|intends|intending|decided|"
        rf"preparing|getting ready|looking|can't wait|cannot wait|excited|psyched|stoked)\s(?:to|on)\s"
        rf"{_NOT_PLANNED}{EN_OBJ}", 0.75, kind="value",
        trigger="plan|intend|decided|preparing|getting ready|looking to|can't wait|"
@@ -556,7 +557,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
        r"(?P<obj>(?:[a-z]+\s)?surgery)\b", 0.8, kind="value", supposable=True, trigger="surgery"),
     en("STATUS", r"\b(?:got into|was in|were in|had)\s(?:an?\s)?(?:(?:car|bike|skiing|bad|minor|small)\s)?(?P<obj>accident)\b",
        0.75, kind="value", trigger="accident"),  # "my son got into an accident"
-    en("STATUS", r"\b(?:had|gave birth to)\s(?P<obj>(?:a|a baby|twins|a healthy)(?:\s(?:baby\s)?(?:girl|boy))?|twins)\b"
+    en("STATUS", r"\b(?:gave birth to\s|(?=had\s))(?P<obj>(?:had\s)?(?:(?:a|a baby|a healthy)(?:\s(?:baby\s)?(?:girl|boy))?|twins))\b"
        r"(?=[\s,.!;]|$)", 0.75, kind="value", supposable=True, trigger="had a|gave birth"),
     # "I was out on medical leave for six weeks": a leave that is over
     en("STATUS", r"(?<!was )(?<!were )(?<!been )(?<!was out )(?<!were out )(?<!been out )"

@@ -30,7 +30,8 @@ _PLACE = rf"(?P<obj>{EN_CAPS})"
 _CLAUSE_END = r"(?=\s*(?:[,.!?;:)]|$|\s(?:and|but|because|so|last|this|yesterday|today|two|a few)\b))"
 """Where an object read up to the clause's end stops ("the mechanical engineering company. They …")."""
 _KEEN = r"(?:keen|eager|excited|dying|itching|can't wait|cannot wait)"
-_DEGREE = (
+_DEGREE = (  # not "thinking about doing a masters": weighed, not under way
+    r"(?<!thinking about )(?<!thinking of )(?<!considering )"
     r"(?:doing|starting|started|finishing|taking|pursuing|studying for)\s(?:a|an|my)\s(?:master'?s|MSc|MA|MBA|PhD|"
     r"doctorate|bachelor'?s|BSc|BA|diploma)(?:\sdegree)?"
 )

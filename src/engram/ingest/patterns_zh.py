@@ -498,7 +498,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        rf"{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,
        object_type="place", trigger="飞"),
     # not 想去互联网公司 (a job wanted, not a visit)
-    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要|将|会)[^，。！？；]{{0,6}}?(?<![调派])(?<!调岗)(?:去|到)"
+    zh("PLANS_TO_VISIT", rf"(?:打算|计划|准备|想|要(?!是)|将|会)[^，。！？；]{{0,6}}?(?<![调派扩])(?<!调岗)(?<!推广)(?:去|到)"
        rf"(?!读|念|上学|考|[^，。！？；]{{0,6}}?(?:公司|企业|大厂)(?:[，。！？；]|$)){ZH_OBJ}", 0.85,
        past="VISITED", require_mention=True, object_type="place", trigger="打算|计划|准备|想|要|将|会"),
     zh("PLANS_TO_VISIT", rf"(?:参观|拜访|考察)(?:了|完了?|过)?{ZH_OBJ}", 0.8, past="VISITED", require_mention=True,

@@ -1,4 +1,4 @@
-"""The wrong facts the hundred-and-twenty-eighth to hundred-and-thirty-first fresh readers judged, read as
+"""The wrong facts the hundred-and-twenty-eighth to hundred-and-thirty-fifth fresh readers judged, read as
 classes (sentences written for these tests, never theirs)."""
 
 from __future__ import annotations
@@ -182,8 +182,98 @@ CASES: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES)
-def test_readers_128_131(
+ROUND_132_135: list[Case] = [
+    # A student's classes, a kind of firm, a move decided against, an age to come, a course only weighed.
+    (
+        "first week at Rutgers, I'm the oldest in my classes lol",
+        "Ann",
+        set(),
+        {("Ann", "WORKS_AT", "Rutgers")},
+    ),
+    (
+        "got a remote job with a Dutch company so I can live anywhere",
+        "Ann",
+        set(),
+        {("Ann", "WORKS_AT", "Dutch")},
+    ),
+    (
+        "We've decided against moving to Bergen after all.",
+        "Ann",
+        set(),
+        {("Ann", "LIVES_IN", "Bergen"), ("Ann", "PLANS_TO_VISIT", "Bergen")},
+    ),
+    ("I want to run a sub-4 marathon before I'm 40.", "Ann", set(), {("Ann", "AGE", 40)}),
+    ("I'm 40 and running a sub-4 marathon", "Ann", {("Ann", "AGE", 40)}, set()),  # a control
+    (
+        "thinking about doing a masters in urban planning next year",
+        "Ann",
+        set(),
+        {("Ann", "STUDIES", "urban planning")},
+    ),
+    # A plan sold is no plan; a fragment after "especially" is no liking; a birth is said whole.
+    (
+        "We're no longer offering the Starter plan to new customers from today.",
+        "Ann",
+        set(),
+        {("Starter", "PLANS_TO", "new customers from")},
+    ),
+    (
+        "I love jazz, especially live at the small clubs.",
+        "Ann",
+        {("Ann", "LIKES", "jazz")},
+        {("Ann", "LIKES", "especially live")},
+    ),
+    (
+        "Kuba and his wife Ola just had a baby boy!",
+        "Ann",
+        {("Ola", "STATUS", "had a baby boy")},
+        {("Ola", "STATUS", "baby boy")},
+    ),
+    # 厉害了我的哥 is an idiom; 可能…定居 and 可能会改成去 are weighed; a university gone to is study.
+    ("厉害了我的哥", "阿杰", set(), {("阿杰的哥哥", "SIBLING_OF", "阿杰")}),
+    ("我和男朋友可能明年去新加坡定居", "王芳", set(), {("王芳", "LIVES_IN", "新加坡")}),
+    (
+        "十一打算带我爸妈去新疆，可能会改成去西安",
+        "王芳",
+        {("王芳", "PLANS_TO_VISIT", "新疆")},
+        {("王芳的妈妈", "PLANS_TO_VISIT", "西安")},
+    ),
+    ("我女儿上大学了，去了成都的川大", "王芳", set(), {("王芳的女儿", "VISITED", "成都")}),
+    ("老大最后去了东南大学，学土木", "王芳", set(), {("王芳", "VISITED", "东南大学")}),
+    # An arrangement called off, an approval limit, a charge complained of, stock, points, a quote's validity.
+    ("在家办公的安排取消了，下周一开始全员坐班", "王芳", set(), {("王芳", "WORKS_FROM", "家")}),
+    ("以后市场活动的预算审批找我，单笔5万以下我直接批。", "王芳", set(), {("市场部", "BUDGET", 50000)}),
+    ("客户润泽水务投诉账单重复扣费2次，金额各8600元", "王芳", set(), {("润泽水务", "PRICE", 8600)}),
+    (
+        "订单HT-2024-0815共计硒鼓300支，我们库存只有200支，剩余100支9月5日到货。",
+        "王芳",
+        {("HT-2024-0815", "QUANTITY", 300)},
+        {("HT-2024-0815", "QUANTITY", 200), ("HT-2024-0815", "QUANTITY", 100)},
+    ),
+    ("蓝鲸科技续约谈下来了，最后我们再让了两个点。", "王芳", set(), {("蓝鲸科技续约", "QUANTITY", 2)}),
+    (
+        "附件是报价单：企业版每年32万。报价有效期至1月31日。",
+        "王芳",
+        set(),
+        {("企业版", "EXPIRES_ON", "2025-01-31")},
+    ),
+    (
+        "华鑫科技那单签了，单价从每年980谈到860",
+        "王芳",
+        {("华鑫科技订单", "PRICE", 860)},
+        {("华鑫科技订单", "PRICE", 980)},
+    ),
+    # One weekend's outing is no habit; 要是 supposes; 扩到 is no trip; a headcount attends nothing.
+    ("周末陪我爸去钓鱼了，钓了三条鲫鱼", "王芳", set(), {("王芳", "LIKES", "钓鱼")}),
+    ("每个周末都去钓鱼", "王芳", {("王芳", "LIKES", "钓鱼")}, set()),  # a control
+    ("要是有钱了就去冰岛看极光", "王芳", set(), {("王芳", "PLANS_TO_VISIT", "冰岛")}),
+    ("下个月打算扩到南京和无锡。", "王芳", set(), {("王芳", "PLANS_TO_VISIT", "南京")}),
+    ("下周的产品培训参加人数大概40人左右", "王芳", set(), {("王芳", "PLANS_TO", "人数大概40人左右")}),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_132_135)
+def test_readers_128_135(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
