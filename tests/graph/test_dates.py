@@ -304,6 +304,18 @@ def test_date_value_reads_birthdays_without_a_year_and_plans_forward() -> None:
     assert date_value("月底前交货", None) is None
 
 
+def test_a_weekday_moved_to_is_the_coming_one() -> None:
+    """Said on Friday 21 June: "moved to Tuesday 3pm" is the 25th, a clock time or not; a move recounted
+    ("we moved to Brno in March") keeps its past date."""
+    friday = d(2024, 6, 21, 9)
+    span = resolve_dates("Demo with Trellis Bank moved to Tuesday 3pm", friday)
+    assert span is not None and span.start == d(2024, 6, 25, 15)
+    span = resolve_dates("The QBR got pushed to Tuesday", friday)
+    assert span is not None and span.start == d(2024, 6, 25)
+    span = resolve_dates("We moved to Brno in March", friday)
+    assert span is not None and span.start == d(2024, 3, 1)
+
+
 def test_starting_a_weekday_is_the_coming_one() -> None:
     span = resolve_dates("reassigned to the Helios launch, starting Monday", d(2024, 5, 17, 9))
     assert span is not None and (span.kind, span.start) == ("since", d(2024, 5, 20))

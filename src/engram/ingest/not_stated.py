@@ -60,6 +60,10 @@ _IN_STOCK = re.compile(r"(?:库存|现货|剩余|还剩|剩下)(?:只有|还有|
 _POINTS_GIVEN = re.compile(r"个?点(?![\d钟半])")
 _QUOTE_VALID = re.compile(r"报价(?:单)?(?:的)?有效期")
 _ONE_WEEKEND = re.compile(r"(?<!每)(?<!每个)周末[^，。；]{0,3}?陪|(?<!每)(?<!每个)周末(?=[^，。；]{0,8}了)")
+_NOT_TAKING_OVER = re.compile(r"\b(?:not|n't|never)\s(?:be\s)?(?:taking|take|took)\sover\b", re.I)
+_A_CEILING = re.compile(r"\b(?:above|more than|beyond|over|no more than|max(?:imum)?|capped at|cap)\s$", re.I)
+_A_REQUEST = re.compile(r"(?:'d|\bwould)\slove\s$", re.I)
+_A_FIRM_JOINED = re.compile(r"(?:公司|集团|事务所|工作室)$")
 _AGE_TO_COME = re.compile(
     r"\b(?:before|by the time|until|when|once|by)\s(?:I'm|I am|I turn|she's|he's)\s$", re.I
 )
@@ -74,9 +78,13 @@ _HOME_BOUGHT = re.compile(
 _RESOLUTION = re.compile(r"新年(?:计划|目标|flag|愿望)|\bnew year'?s? resolutions?\b", re.I)
 _GREW_UP = re.compile(r"长大|小时候|\bgrew up\b", re.I)
 _CHILDRENS_SCHOOL = re.compile(
-    r"\b(?:Primary|Elementary|Nursery|Kindergarten|Preschool|Infants?)\b|小学|幼儿园"
+    r"\b(?:Primary|Elementary|Nursery|Kindergarten|Preschool|Infants?)\b|小学|幼儿园|['’]s primary\b", re.I
 )
-_A_PUPIL = re.compile(r"\b(?:his|her|their) (?:teacher|class|classmates)\b|\bfirst day\b|\breception\b", re.I)
+_A_PUPIL = re.compile(
+    r"\b(?:his|her|their) (?:teacher|class|classmates)\b|\bfirst day\b|\breception\b|"
+    r"\blook back at the gate\b",
+    re.I,
+)
 _A_DEGREE = re.compile(r"(?:MSc|MA|BA|BSc|PhD|MBA|MPhil|MRes|BEng|MEng|LLM|MPH|master'?s|bachelor'?s)", re.I)
 _SAVED = re.compile(
     r"\bsav(?:e|es|ed|ing)\b(?: us| them| me)?(?: about| around| roughly| over| nearly)?\s?$", re.I
@@ -168,7 +176,8 @@ _MOVED_ALONG = re.compile(
 )
 _UNDECIDED = re.compile(r"还没定|没定下来|还在考虑|\bnot (?:decided|sure) yet\b", re.I)
 _ASKED_FOR = re.compile(
-    r"\b(?:pushed for|asked for|asking for|wants?|wanted|requested|requesting|demanding|pushing for)\s"
+    r"\b(?:pushed for|asked for|asking for|wants?|wanted|requested|requesting|demanding|pushing for|"
+    r"negotiating for|negotiating)\s"
     r"(?:an?\s)?$",
     re.I,
 )
@@ -241,7 +250,11 @@ def not_stated(
         "接"
     ):
         return True  # 明天开始接回华北大区: a region taken back, no trip
-    if predicate == "WORKS_AT" and _CHILDRENS_SCHOOL.search(match.group("obj")) and _A_PUPIL.search(sentence):
+    if (
+        predicate == "WORKS_AT"
+        and _CHILDRENS_SCHOOL.search(sentence, obj_start, match.end("obj") + 12)
+        and (_A_PUPIL.search(sentence) or "'s primary" in sentence.lower())
+    ):
         return True  # "Emma started at Hillcrest Primary, she already loves her teacher": a pupil
     if (
         predicate == "LEFT_ORGANISATION"
@@ -293,6 +306,14 @@ def not_stated(
         return True  # 周末陪我爸去钓鱼了: one weekend's outing, no habit
     if predicate in ("ATTENDED", "PLANS_TO") and match.group("obj").startswith("人数"):
         return True  # 参加人数大概40人: a headcount
+    if predicate == "RESPONSIBLE_FOR" and _NOT_TAKING_OVER.search(sentence, clause[0], obj_start):
+        return True  # "I'm NOT taking over Lindqvist Bygg after all"
+    if predicate == "DISCOUNT" and _A_CEILING.search(sentence, max(0, obj_start - 24), obj_start):
+        return True  # "Don't promise Fenwick anything above 20% discount": a limit, none agreed
+    if predicate == "LIKES" and _A_REQUEST.search(sentence, max(0, obj_start - 12), obj_start):
+        return True  # "Wen, I'd love feedback by Friday": a request
+    if predicate == "VISITED" and _A_FIRM_JOINED.search(match.group("obj")):
+        return True  # 离开公司后我去了一家猎头公司: a job, no visit
     if predicate == "AGE" and _AGE_TO_COME.search(sentence, max(0, obj_start - 20), obj_start):
         return True  # "a sub-4 marathon before I'm 40": an age to come
     if predicate == "WORKS_AT" and (

@@ -235,7 +235,7 @@ EN_PATTERNS: tuple[Pattern, ...] = (
     en("STOPPED_USING", r"\b(?:don't|do not|doesn't|does not)\s(?:drink|eat|smoke)\s"
        r"(?P<obj>[a-z][\w-]*(?:\s[a-z][\w-]*)?)\s(?:anymore|any more)\b", 0.8, kind="value", negatable=False,
        trigger="drink|eat|smoke"),
-    en("STOPPED_USING", rf"(?<!can't )(?<!cannot )(?<!couldn't )(?<!won't )(?<!never )(?<!not )"  # "I can't give up cheese"
+    en("STOPPED_USING", rf"(?<!can't )(?<!cannot )(?<!couldn't )(?<!won't )(?<!never )(?<!not )(?<!refuse to )"  # "I can't give up cheese"
        rf"\b(?:stopped|quit|gave up|give up|giving up|given up|dropped|dropping|ditched|ditching|cut out|uninstalled|"
        rf"deleted|cancelled my|canceled my)\s(?:using\s|playing\s|drinking\s|eating\s|going to\s|doing\s)?"
        rf"(?!(?:working|firing|responding|syncing|loading|sending|receiving|charging|updating|"

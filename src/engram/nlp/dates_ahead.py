@@ -53,6 +53,13 @@ _FUTURE_CUE = re.compile(
 )
 
 
+_MOVED_TO_IT = re.compile(
+    r"\b(?:moved|pushed(?: back)?|rescheduled|postponed|shifted|bumped|delayed) (?:to|until)\s+$", re.I
+)
+"""A date an event is moved to, said right after it ("Demo moved to Tuesday 3pm"): a new date, ahead (not
+"moved to Brno in March", where the date is when one moved)."""
+
+
 def ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | None:
     """Return ``span`` a year later when it is a month or a day named without a year ("in June",
     10月2号), already over at ``reference``, after words of the future in its sentence ("will step
@@ -73,6 +80,7 @@ def ahead(span: DateSpan | None, text: str, reference: datetime) -> DateSpan | N
     said_before = _said_before(text, span)
     future = (
         _FUTURE_CUE.search(said_before)
+        or _MOVED_TO_IT.search(said_before)
         or _starting_ahead(span, said_before)
         or _ZH_FUTURE_AFTER.match(text, span.span[1])
         or _starts_ahead(span, said_before, text, reference)
@@ -146,13 +154,18 @@ def _weekday_ahead(span: DateSpan, text: str, reference: datetime) -> bool:
     future before it or (in Chinese) goes somewhere after it with nothing saying it is done."""
     if (
         span.start is None
-        or span.granularity != "day"
+        or span.granularity not in ("day", "hour", "minute")
         or not BARE_WEEKDAY.search(span.text)
         or CALENDAR_DATE.search(span.text)
         or span.start >= reference.astimezone(UTC)
     ):
         return False
-    return bool(_FUTURE_CUE.search(_said_before(text, span)) or _ZH_GOING_AFTER.match(text, span.span[1]))
+    said_before = _said_before(text, span)
+    return bool(
+        _FUTURE_CUE.search(said_before)
+        or _MOVED_TO_IT.search(said_before)
+        or _ZH_GOING_AFTER.match(text, span.span[1])
+    )
 
 
 _ZH_GOING_AFTER = re.compile(

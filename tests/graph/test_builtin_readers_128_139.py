@@ -1,4 +1,4 @@
-"""The wrong facts the hundred-and-twenty-eighth to hundred-and-thirty-fifth fresh readers judged, read as
+"""The wrong facts the hundred-and-twenty-eighth to hundred-and-thirty-ninth fresh readers judged, read as
 classes (sentences written for these tests, never theirs)."""
 
 from __future__ import annotations
@@ -272,8 +272,52 @@ ROUND_132_135: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_132_135)
-def test_readers_128_135(
+ROUND_136_139: list[Case] = [
+    # A take-over denied, a ceiling, a discount negotiated, a request, a refusal to give up, a pupil.
+    (
+        "I'm NOT taking over Lindqvist Bygg after all.",
+        "Ann",
+        set(),
+        {("Ann", "RESPONSIBLE_FOR", "Lindqvist Bygg")},
+    ),
+    (
+        "I'm taking over Lindqvist Bygg from Sven.",
+        "Ann",
+        {("Ann", "RESPONSIBLE_FOR", "Lindqvist Bygg")},
+        set(),
+    ),
+    (
+        "Don't promise Fenwick Tools anything above 20% discount.",
+        "Ann",
+        set(),
+        {("Fenwick Tools", "DISCOUNT", "20%")},
+    ),
+    (
+        "Our Okta contract renews Dec 1. I'm negotiating for 8% off.",
+        "Ann",
+        set(),
+        {("Okta contract", "DISCOUNT", "8%")},
+    ),
+    ("Wen, I'd love feedback by Friday.", "Ann", set(), {("Ann", "LIKES", "feedback")}),
+    (
+        "I'm lactose intolerant but I refuse to give up ice cream",
+        "Ann",
+        set(),
+        {("Ann", "STOPPED_USING", "ice cream")},
+    ),
+    (
+        "Ruairi started at St Brendan's primary today, he didn't even look back at the gate",
+        "Ann",
+        set(),
+        {("Ruairi", "WORKS_AT", "St Brendan")},
+    ),
+    # 去了一家猎头公司 is a job, no visit.
+    ("离开公司后我去了一家猎头公司，主要做招聘", "王芳", set(), {("王芳", "VISITED", "猎头公司")}),
+]
+
+
+@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_132_135 + ROUND_136_139)
+def test_readers_128_139(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:
     reads(extractor, sentence, speaker, wanted, unwanted)
