@@ -1,5 +1,6 @@
-"""Relations a message says have ended: a couple parted (我跟男朋友分手了, "me and Sophie broke up") and a pet
-gone ("My cat Luna passed away this morning", 我家的猫豆豆上个月去世了, "We had to put our dog Rufus down").
+"""Relations a message says have ended: a couple parted (我跟男朋友分手了, "me and Sophie broke up"), a pet
+gone ("My cat Luna passed away this morning", 我家的猫豆豆上个月去世了, "We had to put our dog Rufus down")
+and a diet given up after it was told ("went vegan in January but honestly I'm not anymore").
 The fact read is kept and negated, so that through ``Memory`` it ends the relation held (``engram.graph``),
 rather than dropped or stored as current. Run by ``engram.ingest.implied`` once every sentence of the
 message is read.
@@ -58,4 +59,25 @@ def pets_gone(message: Message, text: str) -> None:
         name = re.escape(str(fact.object))
         died = rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}"
         if re.search(f"{died}|{_PET_GIVEN_UP.format(name=name)}", text, re.I):
+            message.facts[key] = fact.model_copy(update={"negated": True})
+
+
+_DIET_OVER = (
+    r"\b(?:I'm|I am|we're|we are)\s(?:\w+\s)?not"
+    r"(?:\son\s(?:a\s)?diet|\sdoing it|\son it)?\s(?:anymore|any more)\b"
+)
+"""A diet said to be over in a later clause ("…but honestly I'm not anymore", "I'm not on a diet anymore")."""
+
+
+def diets_dropped(message: Message, text: str) -> None:
+    """A diet told of and then said to be over in the same sentence ("went vegan in January but honestly I'm
+    not anymore", "I'm not on a diet anymore, was doing keto for 6 months"): the diet is held no more (a
+    negated fact), not current."""
+    for key, fact in message.facts.items():
+        if fact.predicate != "DIET" or fact.negated or not fact.value:
+            continue
+        said = fact.fact or text
+        if re.search(_DIET_OVER, said, re.I) or re.search(
+            rf"\bwas doing {re.escape(str(fact.value))}\b", said, re.I
+        ):
             message.facts[key] = fact.model_copy(update={"negated": True})

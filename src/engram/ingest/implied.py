@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from engram.graph.places import is_place
-from engram.ingest.ended import SPOUSES, couples_parted, pets_gone
+from engram.ingest.ended import SPOUSES, couples_parted, diets_dropped, pets_gone
 from engram.ingest.frames import DEPARTMENT, EN_NAME_WORD, EN_PET, EN_ROLE_RX
 from engram.ingest.issues import COMPLAINT, FAULT, on_a_platform
 from engram.ingest.mentions import Mention, is_first_name
@@ -65,6 +65,7 @@ def add_implied_facts(message: Message, text: str = "") -> None:
     _kin_facts(message)
     couples_parted(message)
     pets_gone(message, text)
+    diets_dropped(message, text)
     _switched_to(message)
     _tools_are_no_homes(message, text)
     _pet_named_after(message, text)
