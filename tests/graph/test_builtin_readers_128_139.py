@@ -313,6 +313,29 @@ ROUND_136_139: list[Case] = [
     ),
     # 去了一家猎头公司 is a job, no visit.
     ("离开公司后我去了一家猎头公司，主要做招聘", "王芳", set(), {("王芳", "VISITED", "猎头公司")}),
+    # npy and 二姨 are relatives; a home's rent is no firm's price; a change asked for is used by no one yet;
+    # 停用的计划 is a plan, no thing stopped.
+    (
+        "我npy叫小雅，在工商银行上班",
+        "阿华",
+        {("小雅", "WORKS_AT", "工商银行")},
+        {("阿华", "WORKS_AT", "工商银行")},
+    ),
+    ("我二姨在北京协和当护士长", "阿琳", set(), {("阿琳", "LIVES_IN", "北京"), ("阿琳", "HAS_ROLE", "护士")}),
+    (
+        "现在在一家创业公司做CTO。房子也换了，租在公司旁边，一个月4500。",
+        "小凯",
+        set(),
+        {("创业公司", "PRICE", 4500)},
+    ),
+    ("QT-0731 叉车租赁，月租应该是每台5800", "王芳", {("QT-0731", "PRICE", 5800)}, set()),  # a control
+    ("青橙零售要求下一批扫码枪换成无线款，让我们报个价", "马超", set(), {("马超", "USES", "无线款")}),
+    (
+        "Tableau再续一个季度吧，之前说停用的计划延后",
+        "石磊",
+        set(),
+        {("Tableau", "STOPPED_USING", "计划延后")},
+    ),
 ]
 
 

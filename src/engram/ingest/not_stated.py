@@ -60,6 +60,8 @@ _IN_STOCK = re.compile(r"(?:库存|现货|剩余|还剩|剩下)(?:只有|还有|
 _POINTS_GIVEN = re.compile(r"个?点(?![\d钟半])")
 _QUOTE_VALID = re.compile(r"报价(?:单)?(?:的)?有效期")
 _ONE_WEEKEND = re.compile(r"(?<!每)(?<!每个)周末[^，。；]{0,3}?陪|(?<!每)(?<!每个)周末(?=[^，。；]{0,8}了)")
+_RENT = re.compile(r"房租|租在|租的房|租了(?:个|一)?(?:房|间|套|一居|两居)|\brent\b", re.I)
+_ASKED_TO_SWITCH = re.compile(r"(?:要求|让我们|希望|建议)[^，。；]{0,12}?换成")
 _NOT_TAKING_OVER = re.compile(r"\b(?:not|n't|never)\s(?:be\s)?(?:taking|take|took)\sover\b", re.I)
 _A_CEILING = re.compile(r"\b(?:above|more than|beyond|over|no more than|max(?:imum)?|capped at|cap)\s$", re.I)
 _A_REQUEST = re.compile(r"(?:'d|\bwould)\slove\s$", re.I)
@@ -306,6 +308,10 @@ def not_stated(
         return True  # 周末陪我爸去钓鱼了: one weekend's outing, no habit
     if predicate in ("ATTENDED", "PLANS_TO") and match.group("obj").startswith("人数"):
         return True  # 参加人数大概40人: a headcount
+    if predicate == "PRICE" and _RENT.search(sentence, max(0, obj_start - 16), obj_start):
+        return True  # 房子也换了，租在公司旁边，一个月4500: the rent, no price of the firm named
+    if predicate == "USES" and _ASKED_TO_SWITCH.search(sentence, clause[0], obj_start):
+        return True  # 青橙零售要求下一批扫码枪换成无线款: a request, nothing used yet
     if predicate == "RESPONSIBLE_FOR" and _NOT_TAKING_OVER.search(sentence, clause[0], obj_start):
         return True  # "I'm NOT taking over Lindqvist Bygg after all"
     if predicate == "DISCOUNT" and _A_CEILING.search(sentence, max(0, obj_start - 24), obj_start):

@@ -361,7 +361,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("DISLIKES", r"(?<!胃)(?<!身体)(?<!肚子)(?:受不了|接受不了|忍不了)(?P<obj>)(?=[，。！？；~～…]|$)", 0.8, kind="value",
        negatable=False,
        antecedent=True, trigger="受不了|接受不了|忍不了"),
-    zh("STOPPED_USING", rf"(?:停用了?|弃用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
+    zh("STOPPED_USING", rf"(?:停用了?|弃用了?|换掉了?|卸载了?|删掉了?|注销了?|退订了?|戒掉了?|戒了)(?!的)(?P<obj>[^{ZH_STOP}]{{0,15}}?)"
        rf"(?=[{ZH_STOP}]|了|吧|呢|啊|$)", 0.85, kind="value", antecedent=True, negatable=False,
        trigger="停用|换掉|卸载|删掉|注销|退订|戒"),
     # 滴滴企业版停用, 之前那个用友报销模块同步停用, 钉钉那边的审批流本周五关闭: a tool retired, said first
