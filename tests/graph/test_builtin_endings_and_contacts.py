@@ -24,6 +24,14 @@ ENDED = [
     ("Our cat Pixel had to be put down yesterday. 17 years.", "Ann", "HAS_PET", "Pixel", True),
     ("We had to put our old dog Rex down yesterday. 14 years.", "Ann", "HAS_PET", "Rex", True),
     ("We had to rehome our cat Biscuit after the baby came.", "Ann", "HAS_PET", "Biscuit", True),
+    ("we had to put down our old dog Rex last week. 14 years.", "Ann", "HAS_PET", "Rex", True),
+    (
+        "我们家的猫咪团子上周走丢了，还没找到。",
+        "林晓",
+        "HAS_PET",
+        "团子",
+        False,
+    ),  # lost, not gone: labelled so
     (
         "we had to rehome our rabbit, Thumper, because Lily developed an allergy",
         "Ann",

@@ -1,5 +1,5 @@
 """The wrong facts the hundred-and-twenty-eighth to hundred-and-thirty-ninth fresh readers judged, read as
-classes (sentences written for these tests, never theirs)."""
+classes (sentences written for these tests, never theirs), with the round of 140–143."""
 
 from __future__ import annotations
 
@@ -339,7 +339,57 @@ ROUND_136_139: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_132_135 + ROUND_136_139)
+ROUND_140_143: list[Case] = [
+    # A role trained for, a home sold, a note's "Decided:".
+    ("My husband Antoine is training to become a pilot", "Ann", set(), {("Antoine", "HAS_ROLE", "pilot")}),
+    ("My husband Antoine is a pilot", "Ann", {("Antoine", "HAS_ROLE", "pilot")}, set()),  # a control
+    (
+        "my mum's moving in with us, she sold her house in Bristol",
+        "Ann",
+        set(),
+        {("Ann's mum", "LIVES_IN", "Bristol")},
+    ),
+    (
+        "Meeting notes\n- Decided: migrate logging from Splunk to Grafana Loki by end of Q2",
+        "Ann",
+        set(),
+        {("Decided", "STOPPED_USING", "Splunk"), ("Decided", "USES", "Grafana Loki")},
+    ),
+    # A home bought and not yet handed over is no home yet (one bought, no hand-over said, stays one); someone
+    # who moved on is no longer at the firm; 学区房, 把爸妈接到, 不用我跟, 负责…的是, 倾向于不 state none of
+    # theirs.
+    ("我在苏州工业园区买了房，年底交房", "王芳", set(), {("王芳", "LIVES_IN", "苏州")}),
+    ("我和女朋友在成都买了房，高新区的", "王芳", {("王芳", "LIVES_IN", "成都")}, set()),  # a control
+    (
+        "听说锦程汽配的采购经理白露跳槽去了海川贸易",
+        "王芳",
+        {("白露", "WORKS_AT", "海川贸易")},
+        {("白露", "WORKS_AT", "锦程汽配")},
+    ),
+    ("鲁信集团的秦主任调走了，去了山东省大数据局", "王芳", set(), {("秦主任", "WORKS_AT", "鲁信集团")}),
+    ("我打算今年年底把房子卖了，换个学区房", "王芳", set(), {("王芳", "STUDIES", "区房")}),
+    ("我明年打算把我爸妈接到上海来住", "王芳", set(), {("王芳", "PLANS_TO_VISIT", "上海")}),
+    ("招商银行那个项目以后不用我跟了，交给常志远", "王芳", set(), {("招商银行", "STOPPED_USING", "我跟")}),
+    (
+        "云帆软件的CFO方圆来电，说他们决定不续约了，合同6月30日到期后就停用我们的系统。",
+        "王芳",
+        {("云帆软件", "STOPPED_USING", "我们的系统")},
+        set(),
+    ),  # a control
+    (
+        "“云帆”后续的需求提到需求池，负责产品的是贺敏。",
+        "王芳",
+        set(),
+        {("王芳", "RESPONSIBLE_FOR", "产品的是贺敏")},
+    ),
+    ("跟阿里云的合同下个月到期，我倾向于不续了", "王芳", set(), {("王芳", "PREFERS", "不续")}),
+    ("我npy是大连人", "王芳", {("王芳的对象", "PARTNER_OF", "王芳")}, set()),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_132_135 + ROUND_136_139 + ROUND_140_143
+)
 def test_readers_128_139(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:

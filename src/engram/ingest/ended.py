@@ -40,6 +40,7 @@ _PET_LOST = r"\blost (?:our|my) (?:[\w-]+ ){0,2}"
 """A pet said to be lost before its name ("We lost our cat Miso")."""
 _PET_GIVEN_UP = (
     r"\bput (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name} (?:down|to sleep)\b|"
+    r"\bput (?:down|to sleep) (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name}\b|"
     r"\b(?:re-?hom(?:e|ed|ing)|gave away) (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name}\b|"
     r"\bgave (?:(?:our|my|his|her) )?(?:[\w-]+,? ){{0,2}}{name} away\b|"
     r"{name}[^。！？，,]{{0,6}}?(?:安乐死|送人了|送走了)"

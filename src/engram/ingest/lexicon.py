@@ -108,7 +108,8 @@ EXCLUDE = _words(
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends correction update note fyi "
     "reminder heads re fwd asap eod eta ddl btw imo tbh as per since after before while once unless "
     "usd eur gbp sek nok dkk chf jpy aud cad inr hkd sgd rmb cny baby "
-    "got getting went moved started took made bought sold finished"  # "Got engaged to Mariana": no Got
+    "got getting went moved started took made bought sold finished "  # "Got engaged to Mariana": no Got
+    "decided agreed"  # a note's "Decided: migrate logging from Splunk to Loki": no one named Decided
 )
 GREETING = re.compile(r"(?:\b(?:hey|hi|hello|thanks|thank you|congrats|congratulations|bye|dear|go|sorry|"
                        r"wow|yo|morning|night|welcome|cheers)|[,，])\s*,?\s*$", re.I)  # fmt: skip

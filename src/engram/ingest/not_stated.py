@@ -60,6 +60,16 @@ _IN_STOCK = re.compile(r"(?:库存|现货|剩余|还剩|剩下)(?:只有|还有|
 _POINTS_GIVEN = re.compile(r"个?点(?![\d钟半])")
 _QUOTE_VALID = re.compile(r"报价(?:单)?(?:的)?有效期")
 _ONE_WEEKEND = re.compile(r"(?<!每)(?<!每个)周末[^，。；]{0,3}?陪|(?<!每)(?<!每个)周末(?=[^，。；]{0,8}了)")
+_ROLE_TO_BE = re.compile(
+    r"\b(?:training|studying|want(?:s|ing)?|hop(?:e|es|ing)|plans?|planning) to (?:become|be)\s(?:an?\s)?$",
+    re.I,
+)
+_HOME_SOLD = re.compile(
+    r"\bsold (?:her|his|my|our|their|the) (?:house|flat|home|place|apartment) in\s$", re.I
+)
+_A_HOME_BOUGHT = re.compile(r"买了(?:一)?套|买了房")
+_NOT_YET_HANDED_OVER = re.compile(r"交房|装修完")
+_FETCHING = re.compile(r"把[^，。；]{1,6}接到$")
 _RENT = re.compile(r"房租|租在|租的房|租了(?:个|一)?(?:房|间|套|一居|两居)|\brent\b", re.I)
 _ASKED_TO_SWITCH = re.compile(r"(?:要求|让我们|希望|建议)[^，。；]{0,12}?换成")
 _NOT_TAKING_OVER = re.compile(r"\b(?:not|n't|never)\s(?:be\s)?(?:taking|take|took)\sover\b", re.I)
@@ -308,6 +318,22 @@ def not_stated(
         return True  # 周末陪我爸去钓鱼了: one weekend's outing, no habit
     if predicate in ("ATTENDED", "PLANS_TO") and match.group("obj").startswith("人数"):
         return True  # 参加人数大概40人: a headcount
+    if predicate == "LIVES_IN" and (
+        _A_HOME_BOUGHT.search(sentence) and _NOT_YET_HANDED_OVER.search(sentence)
+    ):
+        return True  # 我在苏州工业园区买了房，年底交房: not living there yet
+    if predicate == "PLANS_TO_VISIT" and _FETCHING.search(sentence, max(0, obj_start - 12), obj_start):
+        return True  # 我明年打算把我爸妈接到上海来住: they come, no trip of the writer's
+    if predicate == "STOPPED_USING" and re.match(r"我(?!们的|司)", match.group("obj").strip()):
+        return True  # 招商银行那个项目以后不用我跟了: a duty handed on, nothing stopped
+    if predicate == "RESPONSIBLE_FOR" and "的是" in match.group("obj"):
+        return True  # 负责产品的是贺敏: who, not what
+    if predicate == "PREFERS" and match.group("obj").strip().startswith("不"):
+        return True  # 我倾向于不续了: a leaning, no thing preferred
+    if predicate == "HAS_ROLE" and _ROLE_TO_BE.search(sentence, max(0, obj_start - 30), obj_start):
+        return True  # "training to become a pilot": not one yet
+    if predicate == "LIVES_IN" and _HOME_SOLD.search(sentence, max(0, obj_start - 30), obj_start):
+        return True  # "she sold her house in Bristol": no home there now
     if predicate == "PRICE" and _RENT.search(sentence, max(0, obj_start - 16), obj_start):
         return True  # 房子也换了，租在公司旁边，一个月4500: the rent, no price of the firm named
     if predicate == "USES" and _ASKED_TO_SWITCH.search(sentence, clause[0], obj_start):

@@ -156,7 +156,7 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        kind="value", trigger="录取"),
     zh("STUDIES", r"(?:是学(?!生)|学的是|读的是)(?P<obj>[\u4e00-\u9fff]{2,6}?)(?:专业)?的?(?=[，。！？；]|$)", 0.8, kind="value",
        trigger="学|读的是"),  # 我女儿是学电子工程的, 学的是土木
-    zh("STUDIES", r"(?<!下一步)(?<!接下来)(?:读|(?<![同上放开大中小数化文科奖转要])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业|到|完|卡|会(?!计))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
+    zh("STUDIES", r"(?<!下一步)(?<!接下来)(?:读|(?<![同上放开大中小数化文科奖转要])学|念|主修|攻读)(?!书|研|博|大学|小学|中学|过|了|一|校|生|期|费|历|专业|到|完|卡|区|会(?!计))(?P<obj>[\u4e00-\u9fff]{2,4}?)(?=[，。！？；]|$)",
        0.8, kind="value", supposable=True, trigger="读|学|念|主修|攻读"),  # not 想学日语
     zh("WORKS_FROM", r"(?<![住待呆睡])在(?P<obj>[\u4e00-\u9fffA-Za-z]{0,6}?(?:办公室|分公司|总部|家|公司|工厂|门店|园区|基地))"
        r"(?:办公|上班|工作)?(?=[，。；！]|$|办公|上班|工作)", 0.8, kind="value",
@@ -188,11 +188,12 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
        introduces=True, trigger="的"),
     # 远洋冷链IT总监孙浩: an organisation, a role, then the person's name
     zh("WORKS_AT", rf"(?!联系人|负责人|对接人|决策人)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的)?(?:[A-Za-z]{{1,4}})?(?:{ZH_ROLE})(?P<subj>"
-       rf"[\u4e00-\u9fff]{{2,3}}?)", 0.75, subject="group", subject_type="person", named_subject=True,
+       rf"[\u4e00-\u9fff]{{2,3}}?)(?![^，。；]{{0,3}}?(?:跳槽|调走|离职|辞职))", 0.75, subject="group", subject_type="person",
+       named_subject=True,
        require_mention=True, strict=True, object_type="organisation", introduces=True,
        trigger="经理|总监|主管|总|负责人|工程师|主任|ceo|cto|cfo|coo|vp|总裁"),
     zh("WORKS_AT", rf"{NAME_START}(?!他们|我们|你们|对方)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:的(?:新|老)?|\s)?(?P<subj>{ZH_TITLED.pattern})"
-       r"(?!换了|换人了)",
+       r"(?![^，。；]{0,3}?(?:换了|换人了|跳槽|调走|离职|辞职))",
        0.8, subject="group", subject_type="person", require_mention=True, strict=True, object_type="organisation",
        introduces=True, trigger=TITLES),  # 蓝海医疗的何总更喜欢…, 跟绿源农业刘总视频会: a title names the person whatever follows
     zh("WORKS_AT", rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)的{PERSON}{SAYS}", 0.75,
