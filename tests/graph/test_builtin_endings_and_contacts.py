@@ -3,10 +3,8 @@ contact or role of an organisation said the way notes say it (sentences written 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from test_builtin_clauses import Case, Triple, read, reads, remembered
+from test_builtin_clauses import Case, Triple, read, reads
 
 from engram.ingest.builtin import BuiltinExtractor
 
@@ -63,21 +61,6 @@ def test_what_ended_is_negated(
 def test_a_question_states_no_diet(extractor: BuiltinExtractor) -> None:
     facts = read(extractor, "Vegan since March? How do you get protein").facts
     assert not [f for f in facts if f.predicate == "DIET"]
-
-
-def test_a_pet_put_down_ends_the_pet_remembered(tmp_path: Path) -> None:
-    """Through Memory: the dog told of in March and put down in June is no longer a current pet."""
-    hits = remembered(
-        tmp_path,
-        [
-            ("my dog Rufus loves the beach", "2024-03-01T09:00:00Z"),
-            ("We had to put our dog Rufus down last week.", "2024-06-04T09:00:00Z"),
-        ],
-        "Ann",
-    )
-    pets = [(hit.object_name, hit.fact.status) for hit in hits if hit.fact.predicate == "HAS_PET"]
-    assert ("Rufus", "current") not in pets
-    assert any(name == "Rufus" and status != "current" for name, status in pets), pets
 
 
 CASES: list[Case] = [

@@ -42,14 +42,15 @@ def test_only_the_pet_gone_is_had_no_more(extractor: BuiltinExtractor) -> None:
     assert ("芝麻", False) in pets
 
 
-def test_a_pet_gone_ends_the_pet_remembered(tmp_path: Path) -> None:
-    """Through Memory: the pet told of in March and said to have died in June is no longer a current pet."""
+@pytest.mark.parametrize(
+    "gone", ["Our dog Biscuit passed away on Sunday", "We had to put our dog Biscuit down last week."]
+)
+def test_a_pet_gone_ends_the_pet_remembered(tmp_path: Path, gone: str) -> None:
+    """Through Memory: the pet told of in March and said in June to have died or been put down is no longer
+    a current pet."""
     hits = remembered(
         tmp_path,
-        [
-            ("my dog Biscuit loves the beach", "2024-03-01T09:00:00Z"),
-            ("Our dog Biscuit passed away on Sunday", "2024-06-04T09:00:00Z"),
-        ],
+        [("my dog Biscuit loves the beach", "2024-03-01T09:00:00Z"), (gone, "2024-06-04T09:00:00Z")],
         "Ann",
     )
     pets = [(hit.object_name, hit.fact.status) for hit in hits if hit.fact.predicate == "HAS_PET"]
