@@ -69,6 +69,8 @@ _HOME_SOLD = re.compile(
 )
 _A_HOME_BOUGHT = re.compile(r"买了(?:一)?套|买了房")
 _NOT_YET_HANDED_OVER = re.compile(r"交房|装修完")
+"""A home bought and still to be handed over or done up (买了房，年底交房): no home yet. Narrower than
+``_HOME_BOUGHT``, since a flat rented (租了个两居) is a home."""
 _FETCHING = re.compile(r"把[^，。；]{1,6}接到$")
 _RENT = re.compile(r"房租|租在|租的房|租了(?:个|一)?(?:房|间|套|一居|两居)|\brent\b", re.I)
 _ASKED_TO_SWITCH = re.compile(r"(?:要求|让我们|希望|建议)[^，。；]{0,12}?换成")
