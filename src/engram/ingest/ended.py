@@ -9,8 +9,10 @@ message is read.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 
 from engram.ingest.reading import Message
+from engram.models.graph import FactIn
 
 SPOUSES = frozenset({"MARRIED_TO", "PARTNER_OF"})
 """The relations of a couple."""
@@ -23,12 +25,17 @@ _SPLIT_UP = re.compile(
 """A couple said to part: the relation ends (我跟男朋友分手了, "my wife and I divorced")."""
 
 
+def _negate_ended(message: Message, predicates: Collection[str], ended: Callable[[FactIn], bool]) -> None:
+    """Negate each fact of ``predicates`` read as held that the message says has ended (``ended``)."""
+    for key, fact in message.facts.items():
+        if fact.predicate in predicates and not fact.negated and ended(fact):
+            message.facts[key] = fact.model_copy(update={"negated": True})
+
+
 def couples_parted(message: Message) -> None:
     """A couple said to part in the sentence of their relation (我跟男朋友分手了, "me and Sophie broke up",
     "my wife and I divorced"): the relation is said to end (a negated fact), not to hold."""
-    for key, fact in message.facts.items():
-        if fact.predicate in SPOUSES and not fact.negated and _SPLIT_UP.search(fact.fact or ""):
-            message.facts[key] = fact.model_copy(update={"negated": True})
+    _negate_ended(message, SPOUSES, lambda fact: bool(_SPLIT_UP.search(fact.fact or "")))
 
 
 _PET_GONE = (
@@ -54,18 +61,21 @@ def pets_gone(message: Message, text: str) -> None:
     我家的猫豆豆上个月去世了) or before it ("We lost our cat Miso last week"), or put down or given away
     ("We had to put our dog Rufus down", "rehomed our cat Pixel"): the pet is had no more (a negated fact,
     which through ``Memory`` ends the current one), not a pet had since."""
-    for key, fact in message.facts.items():
-        if fact.predicate != "HAS_PET" or fact.negated or not fact.object:
-            continue
+
+    def gone(fact: FactIn) -> bool:
+        if not fact.object:
+            return False
         name = re.escape(str(fact.object))
         died = rf"{name}[^.!?。！？，,]{{0,20}}?(?:{_PET_GONE})|{_PET_LOST}{name}"
-        if re.search(f"{died}|{_PET_GIVEN_UP.format(name=name)}", text, re.I):
-            message.facts[key] = fact.model_copy(update={"negated": True})
+        return re.search(f"{died}|{_PET_GIVEN_UP.format(name=name)}", text, re.I) is not None
+
+    _negate_ended(message, ("HAS_PET",), gone)
 
 
-_DIET_OVER = (
+_DIET_OVER = re.compile(
     r"\b(?:I'm|I am|we're|we are)\s(?:\w+\s)?not"
-    r"(?:\son\s(?:a\s)?diet|\sdoing it|\son it)?\s(?:anymore|any more)\b"
+    r"(?:\son\s(?:a\s)?diet|\sdoing it|\son it)?\s(?:anymore|any more)\b",
+    re.I,
 )
 """A diet said to be over in a later clause ("…but honestly I'm not anymore", "I'm not on a diet anymore")."""
 
@@ -74,11 +84,10 @@ def diets_dropped(message: Message, text: str) -> None:
     """A diet told of and then said to be over in the same sentence ("went vegan in January but honestly I'm
     not anymore", "I'm not on a diet anymore, was doing keto for 6 months"): the diet is held no more (a
     negated fact), not current."""
-    for key, fact in message.facts.items():
-        if fact.predicate != "DIET" or fact.negated or not fact.value:
-            continue
+
+    def over(fact: FactIn) -> bool:
         said = fact.fact or text
-        if re.search(_DIET_OVER, said, re.I) or re.search(
-            rf"\bwas doing {re.escape(str(fact.value))}\b", said, re.I
-        ):
-            message.facts[key] = fact.model_copy(update={"negated": True})
+        was_doing = rf"\bwas doing {re.escape(str(fact.value))}\b"
+        return bool(fact.value) and bool(_DIET_OVER.search(said) or re.search(was_doing, said, re.I))
+
+    _negate_ended(message, ("DIET",), over)
