@@ -78,6 +78,7 @@ from engram.ingest.tickets import (
     drop_handlers_employers,
 )
 from engram.ingest.topics import TOPIC_HOLDERS_LATER, chosen_instead
+from engram.ingest.whose import not_theirs
 from engram.models.episodes import Episode
 from engram.models.graph import Extraction, FactIn, Scalar, SourceKind
 from engram.models.predicates import REGISTRY
@@ -467,6 +468,10 @@ class BuiltinExtractor:
             item_predicate, trust = said_as[0], said_as[1] or source_kind
             if pattern.inverse and out_object is not None:
                 out_subject, out_object = out_object, out_subject
+            if not_theirs(
+                item_predicate, out_subject, out_object, value, reading, clause, cue, span[0], message
+            ):
+                continue  # 我有个妹妹在英国读研, 陈老师 → 老师, "the staff hate the app": not the subject's
             region_end = clause[1]
             following = pattern.regex.search(sentence, match.end())
             if following is not None and following.start() < region_end:

@@ -176,14 +176,16 @@ SUPPOSED = {
         r"'d\b(?!\s+(?:already\s+|just\s+|never\s+|long\s+)?(?:[a-z]+ed|left|been|gone|had|done|made|"
         r"got|gotten|taken|given|known|seen|told|said|met|bought|sold|lost|found|spent|say|guess)\b)|"
         r"(?<!even )\bif\b|\b(?:unless|should(?!\s+(?:mention|say|tell|add|note)\b)|would|could|almost|"
-        r"nearly|going to|want to|plan(?:ning)? to|thinking about|thinking of|considering|might|hope|hoping|"
+        r"nearly|going to|want to|wants? (?:us|me|you|them|everyone|everybody)(?: all)? to|plan(?:ning)? to|"
+        r"thinking about|thinking of|considering|might|hope|hoping|"
         r"good luck|"
         r"best of luck|let me know how|knock 'em dead|break a leg|fingers crossed)\b",
         re.I,
     ),
     "zh": re.compile(
         r"如果|要是|万一|假如|一旦|只要|打算|准备|考虑(?!到|了)|计划|想要?(?![起到念法象过说])|差点|推荐|建议|可能会|也许|或许|"
-        r"只能|只好|不然|否则|再[^，。；]{0,4}下去|祝"  # 再拖下去只能取消: a threat; 祝你面试顺利: a wish
+        # 再拖下去只能取消: a threat; 祝你面试顺利, 争取下周见面: a wish
+        r"只能|只好|不然|否则|再[^，。；]{0,4}下去|祝|争取"
     ),
 }
 """Words that suppose, plan, threaten, wish or nearly did: a stop (or a meeting) said after them did not

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engram.graph.places import is_chinese_place, is_world_place_zh
+from engram.graph.places import is_chinese_place, is_place, is_world_place_zh
 from engram.ingest.employment import attends
 from engram.ingest.frames import DEPARTMENT
 from engram.ingest.lexicon import DEFAULT_GAZETTEER
@@ -22,6 +22,13 @@ from engram.nlp.tokenize import has_cjk
 _EMPLOYER_PLACE = {"WORKS_AT": "LIVES_IN", "LEFT_ORGANISATION": "MOVED_FROM", "STUDIES_AT": "LIVES_IN"}
 """Work or study said of a place rather than an employer or a school is where the person lives
 (the labelling rules: 在伦敦工作, 在成都读研)."""
+_MOVE_SAID = re.compile(r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|flat|apartment|house|home|city|town)\b", re.I)
+_JOB_SAID = re.compile(
+    r"\b(?:job|company|firm|role|position|notice|team|boss|employer|career|office|work|working|join|joining)\b",
+    re.I,
+)
+"""Beside a town that is left ("leaving Leeds next month"): a move says a home, a job says an employer
+that shares its name with a town (Toyota, Nokia, Orange)."""
 _COMMUTE = re.compile(r"去|到")
 """Going to a place to work (去北京上班) says where one works, not where one lives."""
 _HOME_ELSEWHERE = re.compile(r"搬到|搬去|住在|家在")
@@ -89,6 +96,11 @@ def object_predicate(
         if predicate == "WORKS_AT" and (_COMMUTE.match(match.group()) or _HOME_ELSEWHERE.search(sentence)):
             return "WORKS_FROM", "stated"  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
         return _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
+    if predicate == "LEFT_ORGANISATION" and _a_town(target, span, sentence):
+        if _MOVE_SAID.search(sentence) or DEFAULT_GAZETTEER.get(target or "") == "place":
+            return "MOVED_FROM", "inferred"  # "leaving Leeds next month, moving to Bristol", "Leaving London"
+        if not _JOB_SAID.search(sentence, *clause):
+            return None  # "I'm leaving Leeds in March": a town or a firm of its name, unsaid which
     if (
         predicate in ("WORKS_AT", "VISITED", "USES", "LIVES_IN", "PLANS_TO_VISIT")
         and target is not None
@@ -98,6 +110,14 @@ def object_predicate(
     if predicate == "WORKS_FROM" and (subject, "organisation") in message.entities:
         return "LIVES_IN", None  # 入职乐途科技…公司在望京: where the company is
     return predicate, None
+
+
+def _a_town(name: str | None, span: tuple[int, int], sentence: str) -> bool:
+    """Return True when an English employer's slot holds a name the world gazetteer knows as a place and
+    the default gazetteer not as an organisation, standing alone (not "Bristol Myers", "Leeds's")."""
+    if name is None or has_cjk(name) or DEFAULT_GAZETTEER.get(name) == "organisation" or not is_place(name):
+        return False
+    return not re.match(r"\s*(?:[A-Z]|['’]s\b)", sentence[span[1] :])
 
 
 def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, message: Message) -> bool:

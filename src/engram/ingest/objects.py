@@ -123,6 +123,8 @@ def read_objects(
         elif kind == "birthday":  # "was born on Tuesday": the Tuesday before, not the next one
             past = _BORN.search(reading.text, 0, start) is not None
         value = _literal(kind, raw, _moved_from(reading.text, start, message.at), past=past)
+        if kind in ("amount", "number") and _RANGE_ON.match(reading.text, span[1]):
+            return []  # "€20-30k", 20~30万, "$50k to $80k": a range is no one figure
         counted = _COUNTED.match(reading.text, span[1]) or _MONTH_BEFORE.search(reading.text, 0, span[0])
         share = reading.text.startswith("百分之", span[0])
         if kind == "amount" and ((not is_money(raw) and counted) or share):
@@ -302,6 +304,8 @@ _MISSED = re.compile(
 )
 """A meeting the speaker will not be at ("Can't make standup today", 明天的周会我参加不了), or none at all
 (周五下午统一不安排会议, "no meetings on Fridays"): not theirs."""
+_RANGE_ON = re.compile(r"\s?(?:[-–—~～]|到|至)\s?[$€£¥￥]?\s?\d|\sto\s[$€£¥￥]\s?\d")
+"""After an amount or a count: the upper end of a range."""
 _BORN = re.compile(r"\bborn\b|出生|生的", re.I)
 _CALLED_OFF = re.compile(
     r"\b(?:cancell?ed|cancel|cancelling|canceling|called off|no longer happening)\b|取消了?|不开了", re.I

@@ -226,10 +226,10 @@ ZH_PATTERNS: tuple[Pattern, ...] = (
     zh("HAS_ROLE", r"(?:是)?做(?P<obj>设计|销售|财务|会计|编程|开发|运营|市场|产品|人事|法务|翻译|客服)的", 0.75,
        kind="entity", object_type="role", trigger="做"),
     zh("HAS_ROLE", rf"(?:做|当|干)(?:了)?(?:一名|一个|一位)?(?P<obj>{ZH_ROLE})", 0.8, kind="entity",
-       object_type="role", trigger="做|当|干", stop="LEFT_ROLE"),
+       object_type="role", trigger="做|当|干", stop="LEFT_ROLE", supposable=True),  # not 我想转行做产品经理
     # …跳到了字节，做商业化产品经理: a clause of its own that is one's title, its qualifier kept
     zh("HAS_ROLE", rf"(?:^|(?<=[，,]))(?:做|当)(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,4}}?{ZH_ROLE})(?=[，。；！,]|$)", 0.8,
-       kind="entity", object_type="role", trigger="做|当", stop="LEFT_ROLE"),
+       kind="entity", object_type="role", trigger="做|当", stop="LEFT_ROLE", supposable=True),
     zh("HAS_ROLE", rf"{PERSON}{_FROM_DAY}(?:出任|改任|转任|升任|任)(?P<obj>{TEAM_ROLE})", 0.8, subject="group",
        subject_type="person", named_subject=True, kind="entity", object_type="role", trigger="任"),  # 单丽娜任总经理
     # 任命孙浩然为华南区销售总监: an appointment names who holds the role

@@ -45,11 +45,13 @@ _CUE = {
 _SUPPLIER = re.compile(r"(?:供应商|供货商|厂商|\bvendor|\bsupplier)\s?$", re.I)
 _NOT_A_DEAL = re.compile(
     r"房租|租房|房屋|购房|劳动合同|劳务|意向书|婚|\b(?:lease on my|apartment|employment|offer letter|"
-    r"(?:support |help ?desk )?(?:ticket|case|incident|issue|bug|dispute|complaint|claim)s?\b)",
+    r"(?:support |help ?desk )?(?:ticket|case|incident|issue|bug|dispute|complaint|claim)s?\b|"
+    r"(?:office|shop|store|branch|factory|plant|warehouse|restaurant|caf[eé]|gym|school|clinic|bank|mall|road|"
+    r"airport|pool|library|museum|site|lab)s?\s(?:(?:is|are|was|were|will be)\s)?closed\b)",
     re.I,
 )
 """What is signed or closed but is no customer's deal: a home, a job, a letter of intent, a ticket, a
-dispute."""
+dispute, a place shut ("Office closed on Friday for the holiday")."""
 _NOT_SIGNED = re.compile(
     r"还没签|没有?签|未签|待签|准备签|(?:下个?月|下周|明天|后天|月底|回头|过几天|之后|以后)再?签|"
     r"(?:跟|和|与)(?:别家|别人|竞品|竞争对手)签|丢了|丢单|\b(?:went with|lost (?:it|the deal) to)\b|"

@@ -95,8 +95,11 @@ def someone_else(reading: Sentence, cue: int) -> bool:
 
 _ANNOUNCEMENT = re.compile(
     r"^\s*(?:【[^】]{0,12}】\s*)?(?:@(?:全体|所有人)|各位|全体|大家(?:请)?注意|(?:行政|人事|IT|财务)?(?:通知|公告|提醒)[:：]|"
-    r"(?i:@(?:all|channel|here|everyone)\b|(?:hi|hello|hey) (?:all|team|everyone)\b|reminder:|"
-    r"heads up,? (?:team|all)\b|announcement:|psa:))"
+    r"提醒(?:一下)?(?:各位|大家|全体)|"
+    r"(?i:@(?:all|channel|here|everyone)\b|(?:hi|hello|hey) (?:all|team|everyone)\b|"
+    r"reminder\b(?!\s(?:me|to)\b)|"
+    r"heads up,? (?:team|all)\b|announcement:|psa:))",
+    re.M,
 )
 
 
@@ -142,6 +145,8 @@ _A_THINGS_BUDGET = re.compile(
 )
 """A budget said to be of a thing (研发预算, "budget … for the new warehouse migration", "events budget for
 Q3", "budget per head"): not the writer's."""
+_THEIR_OWN_MEETING = re.compile(r"\b(?:decision|internal|budget committee) meeting\b", re.I)
+"""A meeting a customer holds without its vendor, unless the writer says they are in it."""
 _SPEAKS_OF_SELF = re.compile(r"我|\bI\b|(?i:\b(?:me|my|we|us|our)\b)")
 
 
@@ -164,6 +169,12 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
         return True
     if predicate == "MEETING_AT" and _ZH_THEY_MEET.search(reading.text, start, reading.clause_of(cue)[1]):
         return True
+    if (
+        predicate == "MEETING_AT"
+        and _THEIR_OWN_MEETING.search(reading.text, start, reading.clause_of(cue)[1])
+        and not _SPEAKS_OF_SELF.search(reading.text, 0, reading.clause_of(cue)[1])
+    ):
+        return True  # "Greg says their CFO is back, decision meeting is Dec 3": theirs alone
     if predicate == "BUDGET" and _A_THINGS_BUDGET.search(reading.text):
         return True  # 明年研发预算1200万, "Budget approved: €58,000 for the new data warehouse migration"
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
@@ -174,10 +185,11 @@ _ZH_ACCOUNT_NOTE = re.compile(
     r"^\s*(?:【[^】]{0,12}】\s*)?(?:客户[:：]\s*[^\s，。：:]{2,16}[。｜|\s]|"
     r"[^\s，。：:]{2,16}\s?(?:客户)?(?:二次)?(?:拜访|回访)(?:记录|小结|纪要)?[。：:，\s]|"
     r"(?:拜访|回访)(?:记录|小结|纪要)[：:]|"
-    rf"[^\s，。：:]{{1,10}}(?:{_ZH_FIRM_ENDS})[：:])"
+    rf"[^\s，。：:]{{1,10}}(?:{_ZH_FIRM_ENDS})[：:]|"
+    r"(?i:crm|call|account|visit|discovery|meeting)\s(?:note|notes|call|log)\s?[–—:-]\s?(?-i:[A-Z])[^:\n.]{1,40}:)"
 )
 """A sales note's first words: 恒泽新能源 拜访。, 远帆汽配客户拜访小结：, 客户：瑞拓医疗器械。, 拜访记录：…,
-锦程旅游：… (a firm's name, then a colon)."""
+锦程旅游：… (a firm's name, then a colon), "CRM note – Northwind Distribution:"."""
 
 
 _ZH_CONTACT_NOTE = re.compile(r"\s*(?:【[^】]{0,10}】)?(?:CRM|客户|联系人)?(?:备注|画像|档案)[：:]")
@@ -193,14 +205,14 @@ def note_contact(reading: Sentence, actor: str | None) -> str | None:
 
 
 def account_note(text: str) -> bool:
-    """Return True when ``text`` is a Chinese sales note about one customer (``_ZH_ACCOUNT_NOTE``)."""
+    """Return True when ``text`` is a sales note about one customer (``_ZH_ACCOUNT_NOTE``)."""
     return bool(_ZH_ACCOUNT_NOTE.match(text))
 
 
 def announcement(text: str) -> bool:
-    """Return True when ``text`` opens by addressing a whole team (@全体, 各位同事, 行政通知：, "@channel",
-    "Hi team", "Reminder:")."""
-    return bool(_ANNOUNCEMENT.match(text))
+    """Return True when ``text`` opens, or a line of it opens (各位： under a mail's subject), by addressing a
+    whole team (@全体, 各位同事, 行政通知：, 提醒各位老师, "@channel", "Hi team", "Reminder:")."""
+    return bool(_ANNOUNCEMENT.search(text))
 
 
 def speaker_implied(reading: Sentence, cue: int) -> bool:

@@ -190,10 +190,12 @@ def subject_of(
             theirs = theirs or not_the_speakers(reading, cue, message, first, predicate)
             if not speaker.actor or theirs:
                 return None  # "客户张总说预算…", "their board meeting on Oct 14": someone else's
-            if predicate == "BUDGET" and not first and reading.lang == "zh":
+            if predicate == "BUDGET" and not first and (reading.lang == "zh" or message.account_note):
                 account = speaker.organisation_before(reading.mentions, cue)
                 if account:
                     return account, 0.7  # 拜访鼎宏科技…。预算大概80万: the customer's, named before
+                if message.account_note:
+                    return None  # "CRM note – Northwind Distribution: … Budget approx $120k/yr": not mine
             return speaker.actor, 0.75 if first else 0.65
         if predicate not in _LEFT_TOPICS:
             return None
