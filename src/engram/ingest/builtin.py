@@ -64,7 +64,7 @@ from engram.ingest.parents import the_other_parent
 from engram.ingest.patterns import PATTERNS, index
 from engram.ingest.reading import Message, Sentence, json_text, sentences
 from engram.ingest.refusals import joined_before, ours, refused, said_of_a_pet
-from engram.ingest.relatives import find_relatives
+from engram.ingest.relatives import find_relatives, to_a_child
 from engram.ingest.signing import signed_deal
 from engram.ingest.signoff import add_signature_facts
 from engram.ingest.speaker import account_note, announcement, handed_over_by, minutes, note_contact
@@ -177,6 +177,7 @@ class BuiltinExtractor:
             announced=announcement(text),
             minutes=minutes(text),
             account_note=account_note(text),
+            to_a_child=to_a_child(text),
             rivals=chosen_instead(text),
         )
         refs = self._references.find(text)
@@ -263,7 +264,7 @@ class BuiltinExtractor:
                 and sentence[m.end : m.end + 1] in _COLONS
             )
         ]
-        relatives = find_relatives(sentence, lang, actor, mentions)
+        relatives = find_relatives(sentence, lang, actor, mentions, bare_parents=not message.to_a_child)
         if relatives:
             spans = [(r.start, r.end) for r in relatives]
             mentions = sorted(

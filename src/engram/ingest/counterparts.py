@@ -26,7 +26,9 @@ _THEIRS = re.compile(
 """Words before a person that make them the organisation's: the words between must name a role or
 a contact (``_ROLE``)."""
 _ROLE = re.compile(
-    rf"\b(?:{EN_ROLE_NOUNS}|contact|rep|sponsor|counterpart|deputy|head|champion)(?:-[\w-]+)?s?$", re.I
+    rf"\b(?:{EN_ROLE_NOUNS}|contact|rep|sponsor|counterpart|deputy|head|champion|bursar|dev|FD|admin|buyer)"
+    r"(?:-[\w-]+)?s?$",
+    re.I,
 )
 """The words between end in a role or a contact: the name comes right after it ("their CEO met Sarah
 Kim" introduces no Sarah Kim)."""
@@ -40,6 +42,7 @@ _GONE = re.compile(
 )
 """Said right after the person: "Sam Ortiz, who left in May": no longer theirs."""
 _WINDOW = 60
+_AN_ACCOUNT_NAME = re.compile(r"(?-i:[A-Z][\w&'-]+)(?:\s(?:&\s)?(?-i:[A-Z][\w&'-]+)){1,3}")
 
 
 def add_counterpart_employers(reading: Sentence, message: Message) -> None:
@@ -49,7 +52,7 @@ def add_counterpart_employers(reading: Sentence, message: Message) -> None:
     for person in reading.mentions:
         if person.type != "person" or person.relative or person.name == message.speaker.actor:
             continue
-        employer = message.employer_before.get(person.name)
+        employer = message.employer_before.get(person.name) or _account_opened_with(message, person.name)
         if employer is None or message.states(person.name, "WORKS_AT"):
             continue
         before = reading.text[max(0, person.start - _WINDOW) : person.start]
@@ -72,3 +75,13 @@ def add_counterpart_employers(reading: Sentence, message: Message) -> None:
                 source_kind="inferred",
             )
         )
+
+
+def _account_opened_with(message: Message, person: str) -> str | None:
+    """Return the account a business note opened with when no organisation was recognised before
+    ``person``: its first entity, a name of two or more capitalised words that is no person ("Call w/
+    Harbor Cold Chain went well. Their ops director is Greg Whitfield")."""
+    first = next(iter(message.entities), None)
+    if first is None or first[0] == person or first[1] not in ("thing", "organisation"):
+        return None
+    return first[0] if _AN_ACCOUNT_NAME.fullmatch(first[0]) else None

@@ -29,6 +29,8 @@ _JOB_SAID = re.compile(
 )
 """Beside a town that is left ("leaving Leeds next month"): a move says a home, a job says an employer
 that shares its name with a town (Toyota, Nokia, Orange)."""
+_LEAVING = re.compile(r"(?:left|leaving|leave|leaves)\b", re.I)
+"""A leaving said with "leave", which a town takes as well as an employer (not "quit", "laid off from")."""
 _COMMUTE = re.compile(r"去|到")
 """Going to a place to work (去北京上班) says where one works, not where one lives."""
 _HOME_ELSEWHERE = re.compile(r"搬到|搬去|住在|家在")
@@ -96,7 +98,7 @@ def object_predicate(
         if predicate == "WORKS_AT" and (_COMMUTE.match(match.group()) or _HOME_ELSEWHERE.search(sentence)):
             return "WORKS_FROM", "stated"  # 得去北京上班, 家搬到昆山了，我还在上海上班: where the work is
         return _EMPLOYER_PLACE[predicate], "inferred"  # 在伦敦工作: a city
-    if predicate == "LEFT_ORGANISATION" and _a_town(target, span, sentence):
+    if predicate == "LEFT_ORGANISATION" and _LEAVING.match(match.group()) and _a_town(target, span, sentence):
         if _MOVE_SAID.search(sentence) or DEFAULT_GAZETTEER.get(target or "") == "place":
             return "MOVED_FROM", "inferred"  # "leaving Leeds next month, moving to Bristol", "Leaving London"
         if not _JOB_SAID.search(sentence, *clause):

@@ -97,6 +97,9 @@ class Message:
     account_note: bool = False
     """The message is a Chinese sales note about one customer (恒泽新能源 拜访。…): the tools and interests
     its sentences give with no subject are the customer's (engram.ingest.speaker.account_note)."""
+    to_a_child: bool = False
+    """The message speaks fondly to its reader ("That's fine honey"): "Mom" and "Dad" said bare may be the
+    reader's parents, not the writer's (engram.ingest.relatives.to_a_child)."""
     entities: dict[tuple[str, str], EntityIn] = field(default_factory=dict)
     facts: dict[tuple[Any, ...], FactIn] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)

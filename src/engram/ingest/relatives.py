@@ -168,14 +168,18 @@ _ZH_PARENT_OF = re.compile(r"^(?P<child>[\u4e00-\u9fff]{1,3}?)(?:妈妈?|爸爸?
 """A parent known by the child's name (豆豆妈, 乐乐爸): the child is named in what they write."""
 
 
-def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[Mention]) -> list[Mention]:
+def find_relatives(
+    sentence: str, lang: Lang, actor: str | None, mentions: list[Mention], *, bare_parents: bool = True
+) -> list[Mention]:
     """Return the relatives a speaker names in ``sentence`` as person mentions.
 
     A relative's mention has ``attributes["relation"]`` (the canonical kin word) and
     ``attributes["kin"]`` (the predicate to the actor); a plural ("my kids") has type
     ``group`` and never becomes an entity, nor do someone else's parents or children ("Sarah's
     parents", 小王的爸妈); both parents at once ("my parents", 我爸妈) are the mother, paired with the
-    father (``engram.ingest.parents``). Without an actor, relatives are not named.
+    father (``engram.ingest.parents``). Without an actor, relatives are not named. ``bare_parents``
+    False: "Mom" and "Dad" said bare are not the speaker's parents (a parent writing to a child calls the
+    other parent so: ``to_a_child``).
     """
     out = [
         Mention(m.start(), m.end(), m.group(), "group") for m in _OTHERS_PLURAL_KIN[lang].finditer(sentence)
@@ -212,6 +216,8 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
             ):
                 continue
             kin = match["kin"].lower()
+            if not bare_parents and kin in ("mom", "dad", "mum"):
+                continue
             word = "husband" if kin == "hubby" else kin
             out.append(_relative(match, None, word, KIN_EN[kin][1], actor, lang))
     else:
@@ -277,7 +283,18 @@ def find_relatives(sentence: str, lang: Lang, actor: str | None, mentions: list[
                     Mention(match.start(), match.end(), match.group(), "person", attributes, relative=True)
                 )
     others = [(m.start, m.end) for m in out if m.type == "group"]
-    return [m for m in out if m.type == "group" or not overlaps(m.start, m.end, others)]
+    return [
+        m
+        for m in out
+        if m.type == "group"
+        or not (overlaps(m.start, m.end, others) or _DENIED_KIN.search(sentence, 0, m.start))
+    ]
+
+
+_DENIED_KIN = re.compile(
+    r"\b(?:(?:is|was|are|['’]s)\s+(?:not|never)|isn't|wasn't|aren't)\s+(?:my\s+)?$|不是我的?$", re.I
+)
+"""Before a relative: a denial ("ava is NOT my girlfriend", 她不是我女朋友)."""
 
 
 def _kin_of_kin(
@@ -399,3 +416,12 @@ def _relative(
     else:
         full, aliases = f"{actor}的{kin}", list(dict.fromkeys([kin, surface, f"我{kin}"]))
     return Mention(match.start(), end, full, "person", attributes, aliases, relative=True)
+
+
+_TO_A_CHILD = re.compile(r"\b(?:honey|sweetheart|sweetie|darling|kiddo|pumpkin|munchkin)\b", re.I)
+
+
+def to_a_child(text: str) -> bool:
+    """Return True when ``text`` speaks fondly to its reader ("That's fine honey", "Maya darling,"): a
+    parent to a child, perhaps, for whom "Dad" is the writer's partner, not the writer's father."""
+    return bool(_TO_A_CHILD.search(text))

@@ -147,6 +147,13 @@ _A_THINGS_BUDGET = re.compile(
 Q3", "budget per head"): not the writer's."""
 _THEIR_OWN_MEETING = re.compile(r"\b(?:decision|internal|budget committee) meeting\b", re.I)
 """A meeting a customer holds without its vendor, unless the writer says they are in it."""
+_NAMED_BUDGET = re.compile(
+    r"(?-i:\b(?!(?:The|Our|My|This|That|Your|Total|Annual|Monthly|Yearly|New|Final|Approved|Overall|IT|HR|"
+    r"Q[1-4]|H[12]|FY\w*|20\d\d)\b)[A-Z][\w&'-]+)\s+budget\b|"
+    r"\bbudget\s(?:for|of)\s(?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)(?-i:[A-Z][a-z])",
+    re.I,
+)
+"""A budget a name holds: "Orbis budget confirmed", "Riverside budget check", "Budget for Kessler …"."""
 _SPEAKS_OF_SELF = re.compile(r"我|\bI\b|(?i:\b(?:me|my|we|us|our)\b)")
 
 
@@ -175,6 +182,8 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
         and not _SPEAKS_OF_SELF.search(reading.text, 0, reading.clause_of(cue)[1])
     ):
         return True  # "Greg says their CFO is back, decision meeting is Dec 3": theirs alone
+    if predicate == "BUDGET" and any(m.start() <= cue for m in _NAMED_BUDGET.finditer(reading.text)):
+        return True  # "Orbis budget confirmed at £95k/yr", "Budget for Kessler cold storage …: $2.74M"
     if predicate == "BUDGET" and _A_THINGS_BUDGET.search(reading.text):
         return True  # 明年研发预算1200万, "Budget approved: €58,000 for the new data warehouse migration"
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
@@ -186,10 +195,11 @@ _ZH_ACCOUNT_NOTE = re.compile(
     r"[^\s，。：:]{2,16}\s?(?:客户)?(?:二次)?(?:拜访|回访)(?:记录|小结|纪要)?[。：:，\s]|"
     r"(?:拜访|回访)(?:记录|小结|纪要)[：:]|"
     rf"[^\s，。：:]{{1,10}}(?:{_ZH_FIRM_ENDS})[：:]|"
-    r"(?i:crm|call|account|visit|discovery|meeting)\s(?:note|notes|call|log)\s?[–—:-]\s?(?-i:[A-Z])[^:\n.]{1,40}:)"
+    r"(?i:crm|call|account|visit|discovery|meeting)\s(?:note|notes|call|log)\s?[–—:-]\s?(?-i:[A-Z])[^:\n.]{1,40}:|"
+    r"(?-i:[A-Z][\w&'-]+(?:\s[A-Z][\w&'-]+){0,3})\s(?i:call|sync|demo|meeting|qbr|kickoff|visit)\b[^:\n.]{0,20}:)"
 )
 """A sales note's first words: 恒泽新能源 拜访。, 远帆汽配客户拜访小结：, 客户：瑞拓医疗器械。, 拜访记录：…,
-锦程旅游：… (a firm's name, then a colon), "CRM note – Northwind Distribution:"."""
+锦程旅游：… (a firm's name, then a colon), "CRM note – Northwind Distribution:", "Orbis call:"."""
 
 
 _ZH_CONTACT_NOTE = re.compile(r"\s*(?:【[^】]{0,10}】)?(?:CRM|客户|联系人)?(?:备注|画像|档案)[：:]")

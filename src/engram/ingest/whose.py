@@ -1,28 +1,42 @@
-"""Facts refused once their subject and object are known: what the sentence says, but not of that subject.
+"""Facts refused once their subject and object are known: what the sentence says, but not of that
+subject.
 
-- Someone the writer introduces holds what the sentence goes on to say (我有个妹妹在英国读研，学的是金融;
-  我家小雨今年八岁…特别喜欢画画), not the writer; a relative's partner or friend holds it, not the relative
-  (我弟那个女朋友…在苏州当老师).
-- A tool pays, prices, counts and uses nothing (CRM更新：…预付了定金1000元, 新的排课软件…还是用Excel): the
-  note it labels is about a customer; a ticket counts nothing (工单…一台监护仪: the unit is the device's); a
-  device works nowhere (德尔格给鼓楼医院报的麻醉机).
-- A title one is called by is no role held (陈老师 → 老师); a status of a thing (延期, "approved") is no
-  person's ("Anita says budget is approved"); what a group feels ("he says the staff hate the app") is not
-  the teller's; a firm that "signed with" a vendor is its customer, not its sponsored athlete.
-- A piece of the sentence is no object: a time (到时候就不续了), a teller (宋佳怡家长说不续了), a word split
-  from its name (学员黄子轩 → 员黄子轩), a letter's closing (此致); a plan handed to another (由新招的高老师
-  接手) or asked about (…可以吗？) is not the subject's; someone asked to attend (让小何这周参加一下培训) is
-  not the writer; a place one cannot get used to living in (住不惯上海) is not home; a tool rarely used
-  (不太用CRM手机端) is not given up, and one wished for ("wants us all to start using Clari…, dropping the
-  spreadsheet") is neither used nor dropped.
+- Someone the writer introduces holds what the sentence goes on to say (我有个妹妹在英国读研，
+  学的是金融; 我家小雨今年八岁…特别喜欢画画; 朵朵最近迷上了画画), not the writer; a relative's
+  partner or friend holds it, not the relative (我弟那个女朋友…在苏州当老师); someone else's
+  interview, a relative who goes or a task the listener owes is no meeting or deadline of the
+  writer's (我室友阿杰下周要去深圳面试, …我老公去, 你把…之前给我).
+- A tool pays, prices, counts and uses nothing (CRM更新：…预付了定金1000元, 新的排课软件…还是用
+  Excel): the note it labels is about a customer; a ticket counts nothing (工单…一台监护仪: the
+  unit is the device's); a device works nowhere (德尔格给鼓楼医院报的麻醉机); a firm moved to a
+  vendor lives nowhere ("Brackenridge moved to ADP").
+- A title one is called by is no role held (陈老师 → 老师, "Coach Ramirez"); a status of a thing
+  or a field (延期, "approved", 商机阶段改成“暂停”, a hospital's 出院, "streak died", 施工期间
+  外卖暂停) is no person's; what a group feels ("he says the staff hate the app") is not the
+  teller's; a firm that "signed with" a vendor is its customer, not its sponsored athlete; a
+  dog's age is not the age of the one telling of it.
+- A piece of the sentence is no object: a time (到时候就不续了, "we cancel Jan 1"), a teller
+  (宋佳怡家长说不续了), a hedge (估计), a bare task (筹备), a word split from its name (学员黄子轩
+  → 员黄子轩), a letter's closing (此致); a plan handed to another (由新招的高老师接手),
+  undecided (是否采购) or asked about (…可以吗？) is not the subject's; someone asked to attend
+  (让小何这周参加一下培训) is not the writer.
+- What did not happen or does not hold: a place one cannot get used to (住不惯上海), a move
+  called off ("won't be moving to Manchester after all"), a visa (去德国的签证), study or a job
+  one is "going to" (no visit), a leaving only said possible (可能要辞职), where one studied
+  once (在长沙读的书), a pet given up (养猫还是算了吧), a tool rarely used (不太用CRM手机端) or
+  not to be used as a reference, a smile that has not stopped, a tool asked about, a job lost, a
+  weekly rule (no one deadline), and a tool wished for ("wants us all to start using Clari…,
+  dropping the spreadsheet"), neither used nor dropped.
 """
 
 from __future__ import annotations
 
 import re
 
+from engram.graph.places import is_place
 from engram.ingest.reading import Message, Sentence
 from engram.models.graph import Scalar
+from engram.nlp.timeexpr import RECURRING
 
 _ZH_KIN = (
     r"(?:哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|叔叔|阿姨|姑姑|侄子|侄女|外甥女?|儿子|女儿)"
@@ -35,6 +49,8 @@ _OUR_CHILD = re.compile(
     r"我家(?!里|附近|楼|门口|那边|这边|老|猫|狗|小区|公司)[\u4e00-\u9fff]{2}(?=今年|已经|才|刚|上|在|特别|最|很|都|也|，)"
 )
 """我家小雨今年八岁，…, 我家豆豆特别…: a child named after 我家, whom the sentence goes on about."""
+_A_CHILDS_NAME = re.compile(r"([\u4e00-\u9fff])\1(?=最近|今年|已经|才|刚|特别|又|也|每|在)")
+"""A sentence opening with a doubled name (朵朵最近迷上了画画, 豆豆今年上小学): a child's."""
 _KINS_OTHER = re.compile(
     r"(?:弟弟?|哥哥?|姐姐?|妹妹?|爸|妈|儿子|女儿|老公|老婆)(?:的|那个|这个|那位)"
     r"(?P<other>女朋友|男朋友|对象|老婆|老公|媳妇|同学|朋友|同事|孩子|闺蜜|领导|老板)"
@@ -60,9 +76,12 @@ _A_GROUP_FEELS = re.compile(
 )
 """Right before a taste: a group feels it ("he says the engineers hate the new VPN"), not the teller."""
 _TASTES = frozenset({"LIKES", "DISLIKES", "LOVES", "PREFERS"})
-_NO_OBJECT = re.compile(r"^(?:到时候|那时候?|以后|之后|现在|目前|此致|敬礼|祝好)$|(?<!再)说$")
+_NO_OBJECT = re.compile(
+    r"^(?:到时候|那时候?|以后|之后|现在|目前|此致|敬礼|祝好|估计|可能|应该|大概|也许|筹备|跟进|处理|安排|对接|准备)$|"
+    r"(?<!再)说$"
+)
 _SPLIT_NAME = re.compile(r"^[员生]")
-_PLAN_NOT_THEIRS = re.compile(r"^由|^让")
+_PLAN_NOT_THEIRS = re.compile(r"^(?:由|让|是否|要不要|能否)")
 _ASKED = re.compile(r"(?:吗|呢|么)？?\s*$|？\s*$")
 _ASKED_TO_ATTEND = re.compile(
     r"(?:让|叫|请)[\u4e00-\u9fff]{1,3}(?:这周|下周|明天|今天|周[一二三四五六日末])?$"
@@ -76,6 +95,51 @@ _WANTED = re.compile(
 """A wish before a tool's use or end ("wants us all to start using Clari"), not a plan already made."""
 _GOES_ON = re.compile(r"\s*(?:and\s)?(?-i:[a-z]+ing)\b")
 """A clause that goes on with a participle ("…, dropping the spreadsheet") and so with the last one's mood."""
+_SET_TO = re.compile(
+    r"(?:改成|改为|设为|设置为|标为|标成|set (?:it )?to|changed (?:it )?to)\s?[\"“'‘「]?$", re.I
+)
+"""Before a status: a field set to a value (商机阶段我改成“暂停”了), not how anyone is."""
+_A_PERSONS_STATUS = re.compile(
+    r"出院|住院|退休|离职|怀孕|生病|康复|\b(?:retired|pregnant|discharged|sick)\b", re.I
+)
+_GIVEN_UP = re.compile(r"算了|还是不了|不养了|\b(?:decided against|not getting)\b", re.I)
+_WITH_BEFORE = re.compile(r"(?:跟|向|找|和|问|给)$")
+"""Before a group: one asks it or deals with it (跟HR申请), no membership."""
+_SOMEONE_ELSE_GOES = re.compile(
+    r"我(?:家)?(?:老公|老婆|爸|妈|爱人|先生|太太|对象)(?:去|参加)|(?<![跟和与约找见])你(?:把|要|得)"
+)
+"""In a meeting's or a deadline's sentence: a relative goes (…开家长会，我老公去) or the listener owes it
+(刘敏，你把…下周三之前给我): not the writer's."""
+_STUDIED_ONCE = re.compile(r"读的$")
+_HEDGED_LEAVING = re.compile(r"可能(?:要|会)|也许|或许|\b(?:might|may|could)\b", re.I)
+_PET_SAID = re.compile(r"狗|猫|\b(?:dog|cat|puppy|kitten)s?\b", re.I)
+_DURING = re.compile(r"期间|的时候|\bduring\b", re.I)
+_GOING_FOR = re.compile(
+    r"\bfor (?:engineering|college|uni|university|school|grad school|a job|work|law school|med school)\b|"
+    r"\bto (?:study|work)\b|\b(?:leaving|left|quit|quitting)\b",
+    re.I,
+)
+"""Beside "going to X": study or a job there ("going to Purdue for engineering", "leaving Orbis…, going to
+Maersk"), not a visit."""
+_THING_DIED = re.compile(
+    r"\b(?!(?:he|she|i|they|dad|mom|mum|father|mother|grandpa|grandma|granny|grandad|grandfather|grandmother|"
+    r"uncle|aunt|cousin|brother|sister|husband|wife|friend|son|daughter|dog|cat|puppy|kitten|bird|hamster)\b)"
+    r"(?-i:[a-z]+)\s(?:just\s|finally\s)?$",
+    re.I,
+)
+"""Before "died": a thing ("streak died at 61", "our water heater died"), not the writer."""
+_DONT_USE = re.compile(r"\b(?:don't|do not|never)\suse\b", re.I)
+_NOT_STOPPED = re.compile(
+    r"\b(?:hasn't|haven't|hadn't|didn't|never|can't|won't|not)\s(?:\w+\s)?(?:stop|stopped|quit)\b", re.I
+)
+_ASKS_STILL = re.compile(r"^\W*(?:quick q\W*)?(?:are|is|do|does|did|have|has|were|was)\b", re.I)
+_LOST_A_JOB = re.compile(r"\blost (?:my|his|her|their) job (?:at|with)\s$", re.I)
+_A_DAY_SAID = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d{1,2}$|^\d{1,2}[/.-]\d{1,2}$", re.I
+)
+_NOT_MOVING = re.compile(
+    r"\b(?:won't|will not|isn't|is not|not)\s(?:be\s)?(?:moving|relocating|move)\s(?:to|back to)\s$", re.I
+)
 _NOT_SETTLED_IN = re.compile(r"住不惯|住不习惯|待不惯|待不习惯")
 _RARELY_USED = re.compile(r"不太用|不怎么用|很少用|不常用|不大用")
 
@@ -97,9 +161,15 @@ def not_theirs(
     sentence, before = reading.text, reading.text[: max(cue, obj_start)]
     said = target if target is not None else value if isinstance(value, str) else None
     speaker = message.speaker.actor
-    if said is not None and (_NO_OBJECT.search(said) or (predicate == "STUDIES" and _SPLIT_NAME.match(said))):
+    if said is not None and (
+        _NO_OBJECT.search(said)
+        or (predicate == "STUDIES" and _SPLIT_NAME.match(said))
+        or (predicate == "RESPONSIBLE_FOR" and "把" in said)  # 12月底之前把年度总结（交给我）: a task asked
+    ):
         return True
-    if subject == speaker and (_INTRODUCED.search(before) or _OUR_CHILD.search(before)):
+    if subject == speaker and (
+        _INTRODUCED.search(before) or _OUR_CHILD.search(before) or _A_CHILDS_NAME.match(sentence)
+    ):
         return True
     if subject != speaker and (other := _KINS_OTHER.search(before)) and not subject.endswith(other["other"]):
         return True
@@ -120,7 +190,12 @@ def not_theirs(
         return True
     if predicate == "WORKS_AT" and _A_DEVICE.search(subject):
         return True  # 德尔格给鼓楼医院报的麻醉机: a product, no employee
-    if predicate == "HAS_ROLE" and target and subject.endswith(target) and len(subject) <= len(target) + 1:
+    if (
+        predicate == "HAS_ROLE"
+        and target
+        and subject.lower().endswith(target.lower())
+        and len(subject) <= len(target) + 1
+    ):
         return True
     if (
         predicate == "STATUS"
@@ -142,6 +217,75 @@ def not_theirs(
         return True
     if predicate == "ATTENDED" and _ASKED_TO_ATTEND.search(sentence, clause[0], cue):
         return True
+    if predicate == "STATUS" and (
+        _SET_TO.search(sentence, clause[0], obj_start)
+        or (
+            _A_PERSONS_STATUS.search(str(value))
+            and (
+                _typed(subject, "organisation", reading, message)
+                or _typed(subject, "place", reading, message)
+            )
+        )
+    ):
+        return True  # 商机阶段我改成“暂停”了, 人民医院 … 出院: a field's value, a patient's state
+    if (
+        predicate == "VISITED"
+        and target
+        and sentence.startswith("的", obj_start + len(target))
+        and re.search(r"(?:去|到)了?(?:一家|一个|那家|这家)?$", sentence[clause[0] : obj_start])
+    ):
+        return True  # 去德国的签证下来了: a visa, no visit yet
+    if predicate == "HAS_PET" and _GIVEN_UP.search(sentence, clause[0]):
+        return True  # 养猫还是算了吧
+    if predicate == "MEMBER_OF" and _WITH_BEFORE.search(sentence, clause[0], obj_start):
+        return True
+    if (
+        subject == speaker
+        and predicate in ("MEETING_AT", "DEADLINE")
+        and (_SOMEONE_ELSE_GOES.search(sentence) or _another_sets_out(reading, clause, cue, speaker))
+    ):
+        return True  # 阿杰下周要去深圳面试, 我老公去, 你把…之前给我
+    if predicate == "STUDIES" and _STUDIED_ONCE.search(sentence, clause[0], obj_start):
+        return True  # 在长沙读的书, 来上海读的大学: where one studied once
+    if predicate == "LEFT_ORGANISATION" and _HEDGED_LEAVING.search(sentence, clause[0], max(cue, obj_start)):
+        return True  # 她可能要从海底捞辞职了
+    if predicate == "AGE" and _PET_SAID.search(sentence, _end_of(subject, sentence), obj_start):
+        return True  # 我妈打电话说家里那条老狗阿黄走了，十四岁了: the dog's age
+    if predicate == "STATUS" and _DURING.search(sentence, _end_of(subject, sentence), obj_start):
+        return True  # 施工期间外卖暂停: a time, not what pauses
+    if predicate in ("PLANS_TO_VISIT", "VISITED") and _GOING_FOR.search(sentence, 0, clause[1] + 40):
+        return True
+    if (
+        predicate == "STATUS"
+        and subject == speaker
+        and str(value).lower() in ("died", "dead")
+        and _THING_DIED.search(sentence, clause[0], obj_start)
+    ):
+        return True
+    if predicate == "STOPPED_USING" and (
+        _DONT_USE.search(sentence, clause[0], clause[1])
+        or _NOT_STOPPED.search(sentence, clause[0], clause[1])
+    ):
+        return True  # "don't use Halcyon as a reference", "Lily hasn't stopped smiling"
+    if predicate == "USES" and sentence.rstrip().endswith("?") and _ASKS_STILL.search(sentence[clause[0] :]):
+        return True  # "are we still using Fieldwire on Kessler…?"
+    if predicate == "WORKS_AT" and _LOST_A_JOB.search(sentence, clause[0], obj_start):
+        return True
+    if predicate == "CANCELLED" and said and _A_DAY_SAID.match(said):
+        return True  # "we cancel Jan 1": when, not what
+    if predicate == "DEADLINE" and RECURRING.search(sentence, clause[0], clause[1]):
+        return True  # "forecasts in there every Monday by 9am": a rule, no one deadline
+    if (
+        predicate == "LIVES_IN"
+        and subject != speaker
+        and target
+        and not is_place(target)
+        and not _typed(subject, "person", reading, message)
+        and not _typed(subject, "organisation", reading, message)
+    ):
+        return True  # "Brackenridge moved to ADP": a vendor, nobody's home (not 乐途科技…公司在望京)
+    if predicate == "LIVES_IN" and _NOT_MOVING.search(sentence, clause[0], obj_start):
+        return True  # "Kiera won't be moving to Manchester after all"
     if predicate == "LIVES_IN" and _NOT_SETTLED_IN.search(sentence):
         return True
     return predicate == "STOPPED_USING" and bool(_RARELY_USED.search(sentence, clause[0], clause[1]))
@@ -164,4 +308,23 @@ def _wished(reading: Sentence, clause: tuple[int, int], cue: int) -> bool:
         earlier
         and _GOES_ON.match(reading.text, clause[0])
         and _WANTED.search(reading.text, earlier[-1][0], clause[0])
+    )
+
+
+def _end_of(name: str, sentence: str) -> int:
+    """Return where ``name`` ends in ``sentence`` (0 when it is not there: the subject was implied)."""
+    at = sentence.find(name)
+    return at + len(name) if at >= 0 else 0
+
+
+def _another_sets_out(reading: Sentence, clause: tuple[int, int], cue: int, speaker: str | None) -> bool:
+    """Return True when another person opens the clause of ``cue`` (我室友阿杰下周要去深圳面试), not one the
+    writer meets (跟王总下周三见面)."""
+    return any(
+        m.type == "person"
+        and m.name != speaker
+        and clause[0] <= m.start < cue
+        and not re.search(r"[跟和与同约找见请给]", reading.text[clause[0] : m.start])
+        and "我" not in reading.text[m.end : cue]
+        for m in reading.mentions
     )
