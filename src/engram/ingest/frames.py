@@ -372,7 +372,7 @@ EN_ROLE_NOUNS = (
     "optometrist|midwife|pastor|welder|machinist|underwriter|actuary|supervisor|foreman|lecturer|"
     "courier|housekeeper|managing partner|senior partner|talent partner|business partner|mgr|physician|"
     "pediatrician|paediatrician|psychiatrist|radiologist|anesthesiologist|anaesthetist|cardiologist|oncologist|"
-    "dermatologist|neurologist|sysadmin|admin|postdoc|AE|SDR|BDR|CSM"
+    "dermatologist|neurologist|sysadmin|admin|postdoc|SDR|BDR|CSM"
 )
 """What a person's role is called, as alternatives in the order the role pattern tries them
 ("veterinarian" before "vet"); a head needs its department ("head of sales")."""
