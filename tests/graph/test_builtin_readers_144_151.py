@@ -281,7 +281,53 @@ ROUND_152_155: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_148_151 + ROUND_152_155)
+ROUND_156_159: list[Case] = [
+    # Something left behind, a rumour asked about, a diet not kept up, a tool not allowed, a trip urged,
+    # a transfer, a freight lane, a job "going to", a generic word, a split word, a plan given up.
+    (
+        "btw I left my Gong playbook on the shared drive",
+        "Kevin",
+        set(),
+        {("Kevin", "LEFT_ORGANISATION", "Gong")},
+    ),
+    ("I left Dialpad in March.", "Kevin", {("Kevin", "LEFT_ORGANISATION", "Dialpad")}, set()),  # a control
+    (
+        "Not sure but I heard Dr. Okafor is thinking about selling Riverside? Can anyone confirm?",
+        "Kevin",
+        set(),
+        {("Okafor", "INTERESTED_IN", "selling Riverside")},
+    ),
+    ("去年我吃素没坚持下去，还是爱吃肉", "王芳", set(), {("王芳", "DIET", "吃素")}),
+    ("盛世银行那边不允许用飞书，只能用企业微信", "王芳", set(), {("盛世银行", "STOPPED_USING", "飞书")}),
+    ("我妈催我回长沙过年", "王芳", set(), {("王芳", "VISITED", "长沙")}),
+    (
+        "客户安井食品有意向，联系人吴总，想要厦门到成都的冷链",
+        "王芳",
+        set(),
+        {("吴总", "PLANS_TO_VISIT", "成都")},
+    ),
+    (
+        "小李这周五是最后一天了，他要去字节，大家一起吃个饭",
+        "王芳",
+        set(),
+        {("小李", "PLANS_TO_VISIT", "字节")},
+    ),
+    ("钱坤已经不在华东物流了，听说去了顺丰。", "王芳", {("钱坤", "WORKS_AT", "顺丰")}, set()),  # a control
+    ("冷藏车的记录仪全部要在月底前换成新款", "王芳", set(), {("王芳", "USES", "新款")}),
+    ("学习还行，就是数学差点", "王芳", set(), {("王芳", "STUDIES", "习还行")}),
+    ("想要一只小柯基，但是房东不让养狗，算了。", "王芳", set(), {("王芳", "PLANS_TO", "小柯基")}),
+    (
+        "赵敏说下学期打算从校宝换成小鹅通",
+        "王芳",
+        {("赵敏", "PLANS_TO", "从校宝换成小鹅通")},
+        set(),
+    ),  # a control
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "speaker", "wanted", "unwanted"), CASES + ROUND_148_151 + ROUND_152_155 + ROUND_156_159
+)
 def test_readers_144_151(
     extractor: BuiltinExtractor, sentence: str, speaker: str, wanted: set[Triple], unwanted: set[Triple]
 ) -> None:

@@ -77,11 +77,12 @@ _A_GROUP_FEELS = re.compile(
 """Right before a taste: a group feels it ("he says the engineers hate the new VPN"), not the teller."""
 _TASTES = frozenset({"LIKES", "DISLIKES", "LOVES", "PREFERS"})
 _NO_OBJECT = re.compile(
-    r"^(?:到时候|那时候?|以后|之后|现在|目前|此致|敬礼|祝好|估计|可能|应该|大概|也许|筹备|跟进|处理|安排|对接|准备)$|"
+    r"^(?:到时候|那时候?|以后|之后|现在|目前|此致|敬礼|祝好|估计|可能|应该|大概|也许|筹备|跟进|处理|安排|对接|准备|"
+    r"新款|旧款|这款|那款|(?:我们|咱们)(?:行|这|那|公司|单位)里?)$|"
     r"(?<!再)说$"
 )
-_SPLIT_NAME = re.compile(r"^[员生]")
-_PLAN_NOT_THEIRS = re.compile(r"^(?:由|让|是否|要不要|能否)")
+_SPLIT_NAME = re.compile(r"^[员生习]")
+_PLAN_NOT_THEIRS = re.compile(r"^(?:由|让|是否|要不要|能否)|^从(?![^，。]*(?:换|到|改|转))[^，。]{1,10}$")
 _ASKED = re.compile(r"(?:吗|呢|么)？?\s*$|？\s*$")
 _ASKED_TO_ATTEND = re.compile(
     r"(?:让|叫|请)[\u4e00-\u9fff]{1,3}(?:这周|下周|明天|今天|周[一二三四五六日末])?$"
@@ -140,6 +141,17 @@ _A_DAY_SAID = re.compile(
 _NOT_MOVING = re.compile(
     r"\b(?:won't|will not|isn't|is not|not)\s(?:be\s)?(?:moving|relocating|move)\s(?:to|back to)\s$", re.I
 )
+_LEFT_A_THING = re.compile(r"\bleft (?:my|his|her|our|their|the|a|an)\s(?!job\b)(?:[\w-]+\s){0,2}$", re.I)
+"""Before a name: something left behind ("I left my Dialpad cheat sheet in the shared drive")."""
+_HEARSAY_OR_ASKED = re.compile(r"\b(?:not sure|I heard|rumou?r|can anyone confirm)\b|\?\s*$", re.I)
+_NOT_KEPT_UP = re.compile(r"没坚持|坚持不下去|没能坚持|\bdidn't last\b", re.I)
+_NOT_ALLOWED = re.compile(r"不允许|不让|禁止|不准|\bnot allowed to\b|\bbanned\b", re.I)
+_URGED_TO_GO = re.compile(r"(?:催|劝|叫|让|要)我(?:早点|赶紧|快点)?回?$")
+_MOVED_FOR_WORK = re.compile(r"调回|调到|调去|派到|外派到?$")
+_TO_SEE = re.compile(r"参观|拜访|考察|见|学习|\bvisit", re.I)
+"""Beside an organisation one goes to: a visit (去北京参观华为), not a job (他要去字节)."""
+_A_LANE = re.compile(r"([\u4e00-\u9fff]{2,3})(?:到|至|-|—)$")
+"""Before a place: another place and 到 (厦门到成都): a freight lane, no trip."""
 _NOT_SETTLED_IN = re.compile(r"住不惯|住不习惯|待不惯|待不习惯")
 _RARELY_USED = re.compile(r"不太用|不怎么用|很少用|不常用|不大用")
 
@@ -235,8 +247,8 @@ def not_theirs(
         and re.search(r"(?:去|到)了?(?:一家|一个|那家|这家)?$", sentence[clause[0] : obj_start])
     ):
         return True  # 去德国的签证下来了: a visa, no visit yet
-    if predicate == "HAS_PET" and _GIVEN_UP.search(sentence, clause[0]):
-        return True  # 养猫还是算了吧
+    if predicate in ("HAS_PET", "PLANS_TO") and _GIVEN_UP.search(sentence, clause[0]):
+        return True  # 养猫还是算了吧, 想养只小金毛…算了
     if predicate == "MEMBER_OF" and _WITH_BEFORE.search(sentence, clause[0], obj_start):
         return True
     if (
@@ -284,6 +296,28 @@ def not_theirs(
         and not _typed(subject, "organisation", reading, message)
     ):
         return True  # "Brackenridge moved to ADP": a vendor, nobody's home (not 乐途科技…公司在望京)
+    if predicate == "LEFT_ORGANISATION" and _LEFT_A_THING.search(sentence, clause[0], obj_start):
+        return True
+    if predicate == "INTERESTED_IN" and _HEARSAY_OR_ASKED.search(sentence):
+        return True  # "I heard Dr. Okafor is thinking about selling Riverside? Can anyone confirm?"
+    if predicate in ("DIET", "LIKES", "USES") and _NOT_KEPT_UP.search(sentence, clause[0]):
+        return True  # 吃素没坚持下去
+    if predicate == "STOPPED_USING" and _NOT_ALLOWED.search(sentence, clause[0], max(cue, obj_start)):
+        return True  # 盛世银行不允许用飞书: never used, not given up
+    if predicate in ("VISITED", "PLANS_TO_VISIT") and (
+        _URGED_TO_GO.search(sentence, clause[0], obj_start)
+        or _MOVED_FOR_WORK.search(sentence, clause[0], obj_start)
+        or ((lane := _A_LANE.search(sentence, clause[0], obj_start)) and _ends_in_a_place(lane[1]))
+        or (
+            predicate == "PLANS_TO_VISIT"
+            and target
+            and _typed(target, "organisation", reading, message)
+            and not is_place(target)
+            and sentence.endswith("去", 0, obj_start)
+            and not _TO_SEE.search(sentence, clause[0], clause[1])
+        )
+    ):
+        return True  # 我妈催我回长沙, 调回杭州工作, 厦门到成都的线, 他要去字节
     if predicate == "LIVES_IN" and _NOT_MOVING.search(sentence, clause[0], obj_start):
         return True  # "Kiera won't be moving to Manchester after all"
     if predicate == "LIVES_IN" and _NOT_SETTLED_IN.search(sentence):
@@ -328,3 +362,8 @@ def _another_sets_out(reading: Sentence, clause: tuple[int, int], cue: int, spea
         and "我" not in reading.text[m.end : cue]
         for m in reading.mentions
     )
+
+
+def _ends_in_a_place(text: str) -> bool:
+    """Return True when ``text`` ends in a place the gazetteers know (想要厦门 → 厦门)."""
+    return any(is_place(text[-n:]) for n in (2, 3) if len(text) >= n)
