@@ -32,6 +32,7 @@ subject.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from engram.graph.places import is_place
 from engram.ingest.reading import Message, Sentence
@@ -156,6 +157,43 @@ _NOT_SETTLED_IN = re.compile(r"住不惯|住不习惯|待不惯|待不习惯")
 _RARELY_USED = re.compile(r"不太用|不怎么用|很少用|不常用|不大用")
 
 
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """One fact as read: ``subject predicate target|value`` at ``cue`` (the object at ``obj_start``) in
+    ``clause`` of ``reading``."""
+
+    predicate: str
+    subject: str
+    target: str | None
+    value: Scalar | None
+    reading: Sentence
+    clause: tuple[int, int]
+    cue: int
+    obj_start: int
+    message: Message
+
+    @property
+    def text(self) -> str:
+        return self.reading.text
+
+    @property
+    def said(self) -> str | None:
+        """The object as said: the entity's name or a value in words."""
+        return self.target if self.target is not None else self.value if isinstance(self.value, str) else None
+
+    @property
+    def by_speaker(self) -> bool:
+        return self.subject == self.message.speaker.actor
+
+    def typed(self, name: str, kind: str) -> bool:
+        return _typed(name, kind, self.reading, self.message)
+
+    def in_clause(self, pattern: re.Pattern[str], *, to_object: bool = False) -> bool:
+        """Return whether ``pattern`` occurs in the fact's clause (up to the object: ``to_object``)."""
+        end = self.obj_start if to_object else self.clause[1]
+        return pattern.search(self.text, self.clause[0], end) is not None
+
+
 def not_theirs(
     predicate: str,
     subject: str,
@@ -170,159 +208,171 @@ def not_theirs(
     """Return True when the fact ``subject predicate target|value``, read at ``cue`` (the object at
     ``obj_start``) in ``clause`` of ``reading``, is not what the sentence says of ``subject`` (see the
     module docstring)."""
-    sentence, before = reading.text, reading.text[: max(cue, obj_start)]
-    said = target if target is not None else value if isinstance(value, str) else None
-    speaker = message.speaker.actor
+    fact = _Read(predicate, subject, target, value, reading, clause, cue, obj_start, message)
+    return _no_object(fact) or _another_holds_it(fact) or _not_that_kind(fact) or _did_not_happen(fact)
+
+
+def _no_object(fact: _Read) -> bool:
+    """A piece of the sentence read as the object (到时候, 宋佳怡家长说, 员黄子轩, "Jan 1"), or a plan that is
+    another's, undecided or asked about."""
+    said, predicate = fact.said, fact.predicate
     if said is not None and (
         _NO_OBJECT.search(said)
         or (predicate == "STUDIES" and _SPLIT_NAME.match(said))
         or (predicate == "RESPONSIBLE_FOR" and "把" in said)  # 12月底之前把年度总结（交给我）: a task asked
+        or (predicate == "CANCELLED" and _A_DAY_SAID.match(said))  # "we cancel Jan 1": when, not what
     ):
         return True
-    if subject == speaker and (
-        _INTRODUCED.search(before) or _OUR_CHILD.search(before) or _A_CHILDS_NAME.match(sentence)
+    return predicate == "PLANS_TO" and bool(
+        (said and _PLAN_NOT_THEIRS.match(said)) or _ASKED.search(fact.text, fact.clause[0])
+    )
+
+
+def _another_holds_it(fact: _Read) -> bool:
+    """Someone or something else the sentence names holds the fact: an introduced relative or child, a
+    relative's partner, another's meeting or task, a pet's age, a group's taste, a thing's status."""
+    text, subject, predicate, clause = fact.text, fact.subject, fact.predicate, fact.clause
+    before = text[: max(fact.cue, fact.obj_start)]
+    if fact.by_speaker and (
+        _INTRODUCED.search(before) or _OUR_CHILD.search(before) or _A_CHILDS_NAME.match(text)
     ):
         return True
-    if subject != speaker and (other := _KINS_OTHER.search(before)) and not subject.endswith(other["other"]):
+    if not fact.by_speaker and (other := _KINS_OTHER.search(before)) and not subject.endswith(other["other"]):
         return True
+    if (
+        fact.by_speaker
+        and predicate in ("MEETING_AT", "DEADLINE")
+        and (_SOMEONE_ELSE_GOES.search(text) or _another_sets_out(fact))
+    ):
+        return True  # 阿杰下周要去深圳面试, 我老公去, 你把…之前给我
+    if predicate == "ATTENDED" and _ASKED_TO_ATTEND.search(text, clause[0], fact.cue):
+        return True
+    if predicate == "AGE" and _PET_SAID.search(text, _end_of(subject, text), fact.obj_start):
+        return True  # 我妈打电话说家里那条老狗阿黄走了，十四岁了: the dog's age
+    if predicate in _TASTES and _A_GROUP_FEELS.search(text, clause[0], fact.cue):
+        return True
+    return predicate == "STATUS" and _a_things_status(fact)
+
+
+def _a_things_status(fact: _Read) -> bool:
+    """A status said of a thing, a field or a time, not of the person or place it was given to."""
+    text, subject = fact.text, fact.subject
+    if fact.in_clause(_A_THING_BEFORE, to_object=True) and fact.typed(subject, "person"):
+        return True  # "Anita says budget is approved", 刘主任说招标可能会延期
+    if fact.in_clause(_SET_TO, to_object=True):
+        return True  # 商机阶段我改成“暂停”了: a field's value
+    if _A_PERSONS_STATUS.search(str(fact.value)) and (
+        fact.typed(subject, "organisation") or fact.typed(subject, "place")
+    ):
+        return True  # 人民医院 … 出院: a patient's state
+    if _DURING.search(text, _end_of(subject, text), fact.obj_start):
+        return True  # 施工期间外卖暂停: a time, not what pauses
+    return (
+        fact.by_speaker
+        and str(fact.value).lower() in ("died", "dead")
+        and fact.in_clause(_THING_DIED, to_object=True)
+    )  # "streak died at 61", "our water heater died"
+
+
+def _not_that_kind(fact: _Read) -> bool:
+    """The subject or object is not of the kind the predicate needs: a tool, a ticket or a device as a
+    holder, a title as a role, a vendor as a home or a sponsor, a job or a lane as a trip."""
+    text, subject, target, predicate = fact.text, fact.subject, fact.target, fact.predicate
     if (
         predicate in _TOOLS_CANNOT
         and _A_TOOL.search(subject)
         and (
-            not _typed(subject, "organisation", reading, message)
-            or re.search(rf"(?:新的?|这个|那个|这款|那款|the new|our|their)\s?{re.escape(subject)}", sentence)
+            not fact.typed(subject, "organisation")
+            or re.search(rf"(?:新的?|这个|那个|这款|那款|the new|our|their)\s?{re.escape(subject)}", text)
         )
     ):
         return True  # not 云帆软件, a firm; but 新的排课软件 is a tool whatever its name looks like
-    if (
-        predicate == "QUANTITY"
-        and (at := sentence.find(subject)) > 0
-        and _A_TICKET_BEFORE.search(sentence[:at])
-    ):
+    if predicate == "QUANTITY" and (at := text.find(subject)) > 0 and _A_TICKET_BEFORE.search(text[:at]):
         return True
-    if predicate == "WORKS_AT" and _A_DEVICE.search(subject):
-        return True  # 德尔格给鼓楼医院报的麻醉机: a product, no employee
-    if (
-        predicate == "HAS_ROLE"
-        and target
-        and subject.lower().endswith(target.lower())
-        and len(subject) <= len(target) + 1
-    ):
+    if predicate == "WORKS_AT" and (_A_DEVICE.search(subject) or fact.in_clause(_LOST_A_JOB, to_object=True)):
+        return True  # 德尔格给鼓楼医院报的麻醉机: a product; "Dave lost his job at Anthem"
+    if predicate == "HAS_ROLE" and target and subject.lower().endswith(target.lower()):
+        return len(subject) <= len(target) + 1  # 陈老师 → 老师, "Coach Ramirez" → ramirez
+    if predicate == "SPONSORED_BY" and re.search(r"\bsigned with\s$", text[: fact.obj_start]):
+        return not fact.typed(subject, "person")
+    if predicate == "MEMBER_OF" and fact.in_clause(_WITH_BEFORE, to_object=True):
         return True
-    if (
-        predicate == "STATUS"
-        and _A_THING_BEFORE.search(sentence, clause[0], obj_start)
-        and _typed(subject, "person", reading, message)
-    ):
+    if predicate == "LEFT_ORGANISATION" and fact.in_clause(_LEFT_A_THING, to_object=True):
         return True
-    if predicate in _TASTES and _A_GROUP_FEELS.search(sentence, clause[0], cue):
-        return True
-    if predicate == "SPONSORED_BY" and re.search(r"\bsigned with\s$", sentence[:obj_start]):
-        return not _typed(subject, "person", reading, message)
-    if predicate == "PLANS_TO" and (
-        (said and _PLAN_NOT_THEIRS.match(said)) or _ASKED.search(sentence, clause[0])
-    ):
-        return True
-    if predicate == "VISITED" and _WISHED_TO_GO.search(sentence, clause[0], obj_start):
-        return True
-    if predicate in ("USES", "STOPPED_USING") and _wished(reading, clause, cue):
-        return True
-    if predicate == "ATTENDED" and _ASKED_TO_ATTEND.search(sentence, clause[0], cue):
-        return True
-    if predicate == "STATUS" and (
-        _SET_TO.search(sentence, clause[0], obj_start)
-        or (
-            _A_PERSONS_STATUS.search(str(value))
-            and (
-                _typed(subject, "organisation", reading, message)
-                or _typed(subject, "place", reading, message)
-            )
-        )
-    ):
-        return True  # 商机阶段我改成“暂停”了, 人民医院 … 出院: a field's value, a patient's state
-    if (
-        predicate == "VISITED"
-        and target
-        and sentence.startswith("的", obj_start + len(target))
-        and re.search(r"(?:去|到)了?(?:一家|一个|那家|这家)?$", sentence[clause[0] : obj_start])
-    ):
-        return True  # 去德国的签证下来了: a visa, no visit yet
-    if predicate in ("HAS_PET", "PLANS_TO") and _GIVEN_UP.search(sentence, clause[0]):
-        return True  # 养猫还是算了吧, 想养只小金毛…算了
-    if predicate == "MEMBER_OF" and _WITH_BEFORE.search(sentence, clause[0], obj_start):
-        return True
-    if (
-        subject == speaker
-        and predicate in ("MEETING_AT", "DEADLINE")
-        and (_SOMEONE_ELSE_GOES.search(sentence) or _another_sets_out(reading, clause, cue, speaker))
-    ):
-        return True  # 阿杰下周要去深圳面试, 我老公去, 你把…之前给我
-    if predicate == "STUDIES" and _STUDIED_ONCE.search(sentence, clause[0], obj_start):
+    if predicate == "STUDIES" and fact.in_clause(_STUDIED_ONCE, to_object=True):
         return True  # 在长沙读的书, 来上海读的大学: where one studied once
-    if predicate == "LEFT_ORGANISATION" and _HEDGED_LEAVING.search(sentence, clause[0], max(cue, obj_start)):
-        return True  # 她可能要从海底捞辞职了
-    if predicate == "AGE" and _PET_SAID.search(sentence, _end_of(subject, sentence), obj_start):
-        return True  # 我妈打电话说家里那条老狗阿黄走了，十四岁了: the dog's age
-    if predicate == "STATUS" and _DURING.search(sentence, _end_of(subject, sentence), obj_start):
-        return True  # 施工期间外卖暂停: a time, not what pauses
-    if predicate in ("PLANS_TO_VISIT", "VISITED") and _GOING_FOR.search(sentence, 0, clause[1] + 40):
-        return True
-    if (
-        predicate == "STATUS"
-        and subject == speaker
-        and str(value).lower() in ("died", "dead")
-        and _THING_DIED.search(sentence, clause[0], obj_start)
-    ):
-        return True
-    if predicate == "STOPPED_USING" and (
-        _DONT_USE.search(sentence, clause[0], clause[1])
-        or _NOT_STOPPED.search(sentence, clause[0], clause[1])
-    ):
-        return True  # "don't use Halcyon as a reference", "Lily hasn't stopped smiling"
-    if predicate == "USES" and sentence.rstrip().endswith("?") and _ASKS_STILL.search(sentence[clause[0] :]):
-        return True  # "are we still using Fieldwire on Kessler…?"
-    if predicate == "WORKS_AT" and _LOST_A_JOB.search(sentence, clause[0], obj_start):
-        return True
-    if predicate == "CANCELLED" and said and _A_DAY_SAID.match(said):
-        return True  # "we cancel Jan 1": when, not what
-    if predicate == "DEADLINE" and RECURRING.search(sentence, clause[0], clause[1]):
+    if predicate == "DEADLINE" and fact.in_clause(RECURRING):
         return True  # "forecasts in there every Monday by 9am": a rule, no one deadline
     if (
         predicate == "LIVES_IN"
-        and subject != speaker
+        and not fact.by_speaker
         and target
         and not is_place(target)
-        and not _typed(subject, "person", reading, message)
-        and not _typed(subject, "organisation", reading, message)
+        and not fact.typed(subject, "person")
+        and not fact.typed(subject, "organisation")
     ):
         return True  # "Brackenridge moved to ADP": a vendor, nobody's home (not 乐途科技…公司在望京)
-    if predicate == "LEFT_ORGANISATION" and _LEFT_A_THING.search(sentence, clause[0], obj_start):
-        return True
-    if predicate == "INTERESTED_IN" and _HEARSAY_OR_ASKED.search(sentence):
-        return True  # "I heard Dr. Okafor is thinking about selling Riverside? Can anyone confirm?"
-    if predicate in ("DIET", "LIKES", "USES") and _NOT_KEPT_UP.search(sentence, clause[0]):
-        return True  # 吃素没坚持下去
-    if predicate == "STOPPED_USING" and _NOT_ALLOWED.search(sentence, clause[0], max(cue, obj_start)):
-        return True  # 盛世银行不允许用飞书: never used, not given up
-    if predicate in ("VISITED", "PLANS_TO_VISIT") and (
-        _URGED_TO_GO.search(sentence, clause[0], obj_start)
-        or _MOVED_FOR_WORK.search(sentence, clause[0], obj_start)
-        or ((lane := _A_LANE.search(sentence, clause[0], obj_start)) and _ends_in_a_place(lane[1]))
+    return predicate in ("VISITED", "PLANS_TO_VISIT") and _no_trip(fact)
+
+
+def _no_trip(fact: _Read) -> bool:
+    """A place or an organisation one goes to for a job or study, is urged to, is posted to, or that
+    starts a freight lane: no trip."""
+    text, target, clause = fact.text, fact.target, fact.clause
+    if _GOING_FOR.search(text, 0, clause[1] + 40):
+        return True  # "going to Purdue for engineering", "leaving Orbis…, going to Maersk"
+    if (
+        fact.in_clause(_URGED_TO_GO, to_object=True)
+        or fact.in_clause(_MOVED_FOR_WORK, to_object=True)
+        or ((lane := _A_LANE.search(text, clause[0], fact.obj_start)) and _ends_in_a_place(lane[1]))
+    ):
+        return True  # 我妈催我回长沙, 调回杭州工作, 厦门到成都的冷链
+    return bool(
+        fact.predicate == "PLANS_TO_VISIT"
+        and target
+        and fact.typed(target, "organisation")
+        and not is_place(target)
+        and text.endswith("去", 0, fact.obj_start)
+        and not fact.in_clause(_TO_SEE)
+    )  # 他要去字节: a job, not 去北京参观华为
+
+
+def _did_not_happen(fact: _Read) -> bool:
+    """Said, but not as having happened or holding: wished, given up, hedged, denied, asked, forbidden."""
+    text, predicate, clause = fact.text, fact.predicate, fact.clause
+    if predicate == "VISITED" and (
+        fact.in_clause(_WISHED_TO_GO, to_object=True)
         or (
-            predicate == "PLANS_TO_VISIT"
-            and target
-            and _typed(target, "organisation", reading, message)
-            and not is_place(target)
-            and sentence.endswith("去", 0, obj_start)
-            and not _TO_SEE.search(sentence, clause[0], clause[1])
+            fact.target
+            and text.startswith("的", fact.obj_start + len(fact.target))
+            and re.search(r"(?:去|到)了?(?:一家|一个|那家|这家)?$", text[clause[0] : fact.obj_start])
         )
     ):
-        return True  # 我妈催我回长沙, 调回杭州工作, 厦门到成都的线, 他要去字节
-    if predicate == "LIVES_IN" and _NOT_MOVING.search(sentence, clause[0], obj_start):
-        return True  # "Kiera won't be moving to Manchester after all"
-    if predicate == "LIVES_IN" and _NOT_SETTLED_IN.search(sentence):
+        return True  # 想去杭州发展; 去德国的签证下来了: a visa, no visit yet
+    if predicate in ("USES", "STOPPED_USING") and _wished(fact.reading, clause, fact.cue):
         return True
-    return predicate == "STOPPED_USING" and bool(_RARELY_USED.search(sentence, clause[0], clause[1]))
+    if predicate in ("HAS_PET", "PLANS_TO") and _GIVEN_UP.search(text, clause[0]):
+        return True  # 养猫还是算了吧, 想养只小金毛…算了
+    if predicate == "LEFT_ORGANISATION" and _HEDGED_LEAVING.search(
+        text, clause[0], max(fact.cue, fact.obj_start)
+    ):
+        return True  # 她可能要从海底捞辞职了
+    if predicate == "STOPPED_USING" and (
+        fact.in_clause(_DONT_USE)
+        or fact.in_clause(_NOT_STOPPED)
+        or fact.in_clause(_RARELY_USED)
+        or _NOT_ALLOWED.search(text, clause[0], max(fact.cue, fact.obj_start))
+    ):
+        return True  # "don't use Halcyon as a reference", "hasn't stopped smiling", 不太用, 不允许用飞书
+    if predicate == "USES" and text.rstrip().endswith("?") and _ASKS_STILL.search(text[clause[0] :]):
+        return True  # "are we still using Fieldwire on Kessler…?"
+    if predicate == "INTERESTED_IN" and _HEARSAY_OR_ASKED.search(text):
+        return True  # "I heard Dr. Okafor is thinking about selling Riverside? Can anyone confirm?"
+    if predicate in ("DIET", "LIKES", "USES") and _NOT_KEPT_UP.search(text, clause[0]):
+        return True  # 吃素没坚持下去
+    return predicate == "LIVES_IN" and bool(
+        fact.in_clause(_NOT_MOVING, to_object=True) or _NOT_SETTLED_IN.search(text)
+    )  # "Kiera won't be moving to Manchester after all", 住不惯上海
 
 
 def _typed(name: str, kind: str, reading: Sentence, message: Message) -> bool:
@@ -351,16 +401,17 @@ def _end_of(name: str, sentence: str) -> int:
     return at + len(name) if at >= 0 else 0
 
 
-def _another_sets_out(reading: Sentence, clause: tuple[int, int], cue: int, speaker: str | None) -> bool:
-    """Return True when another person opens the clause of ``cue`` (我室友阿杰下周要去深圳面试), not one the
+def _another_sets_out(fact: _Read) -> bool:
+    """Return True when another person opens the fact's clause (我室友阿杰下周要去深圳面试), not one the
     writer meets (跟王总下周三见面)."""
+    text, start = fact.text, fact.clause[0]
     return any(
         m.type == "person"
-        and m.name != speaker
-        and clause[0] <= m.start < cue
-        and not re.search(r"[跟和与同约找见请给]", reading.text[clause[0] : m.start])
-        and "我" not in reading.text[m.end : cue]
-        for m in reading.mentions
+        and m.name != fact.message.speaker.actor
+        and start <= m.start < fact.cue
+        and not re.search(r"[跟和与同约找见请给]", text[start : m.start])
+        and "我" not in text[m.end : fact.cue]
+        for m in fact.reading.mentions
     )
 
 
