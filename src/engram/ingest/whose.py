@@ -27,6 +27,12 @@ subject.
   not to be used as a reference, a smile that has not stopped, a tool asked about, a job lost, a
   weekly rule (no one deadline), and a tool wished for ("wants us all to start using Clari…,
   dropping the spreadsheet"), neither used nor dropped.
+- From the fourth round: chat words (btw) and a list's next item (4）下次周会…) are no objects; a street is
+  no tool ("store 14 on Morse Rd"); a refusal to give up ("no way I'm giving up cheese"), a declined offer,
+  a responsibility "no longer" covered, a threshold ("over $400k TCV"), a report sent ("sent SOC 2 report to
+  Dev"), a date's year as a count, an instruction ("use the Salesforce scheduler"), an office's new address,
+  a budget overrun (超预算了12万), where parents come to (从老家过来北京), a payer's town ("Guy from Troy
+  paid"), a raise owned, and a clinic's "closed" on the person who mentions it.
 """
 
 from __future__ import annotations
@@ -79,10 +85,10 @@ _A_GROUP_FEELS = re.compile(
 _TASTES = frozenset({"LIKES", "DISLIKES", "LOVES", "PREFERS"})
 _NO_OBJECT = re.compile(
     r"^(?:到时候|那时候?|以后|之后|现在|目前|此致|敬礼|祝好|估计|可能|应该|大概|也许|筹备|跟进|处理|安排|对接|准备|"
-    r"新款|旧款|这款|那款|(?:我们|咱们)(?:行|这|那|公司|单位)里?)$|"
-    r"(?<!再)说$"
+    r"新款|旧款|这款|那款|(?:我们|咱们)(?:行|这|那|公司|单位)里?|btw|lol|tbh|fyi|imo|haha)$|"
+    r"(?<!再)说$|^\d+[）)]"
 )
-_SPLIT_NAME = re.compile(r"^[员生习]")
+_SPLIT_NAME = re.compile(r"^[员生习校]")
 _PLAN_NOT_THEIRS = re.compile(r"^(?:由|让|是否|要不要|能否)|^从(?![^，。]*(?:换|到|改|转))[^，。]{1,10}$")
 _ASKED = re.compile(r"(?:吗|呢|么)？?\s*$|？\s*$")
 _ASKED_TO_ATTEND = re.compile(
@@ -126,7 +132,7 @@ Maersk"), not a visit."""
 _THING_DIED = re.compile(
     r"\b(?!(?:he|she|i|they|dad|mom|mum|father|mother|grandpa|grandma|granny|grandad|grandfather|grandmother|"
     r"uncle|aunt|cousin|brother|sister|husband|wife|friend|son|daughter|dog|cat|puppy|kitten|bird|hamster)\b)"
-    r"(?-i:[a-z]+)\s(?:just\s|finally\s)?$",
+    r"(?:(?-i:[a-z]+)|(?<=\bmy\s)\w+|(?<=\bour\s)\w+)\s(?:just\s|finally\s)?$",
     re.I,
 )
 """Before "died": a thing ("streak died at 61", "our water heater died"), not the writer."""
@@ -153,6 +159,23 @@ _TO_SEE = re.compile(r"参观|拜访|考察|见|学习|\bvisit", re.I)
 """Beside an organisation one goes to: a visit (去北京参观华为), not a job (他要去字节)."""
 _A_LANE = re.compile(r"([\u4e00-\u9fff]{2,3})(?:到|至|-|—)$")
 """Before a place: another place and 到 (厦门到成都): a freight lane, no trip."""
+_NOT_GIVING_UP = re.compile(r"\b(?:no way|never gonna|not giving up|won't give up)\b|才不|绝不", re.I)
+_A_THRESHOLD = re.compile(
+    r"(?:\b(?:over|above|under|below|more than|less than|at least)|超过|低于|不超过)\s?$", re.I
+)
+_DECLINED = re.compile(r"\b(?:declined|turned (?:it )?down|rejected|refused)\b|拒绝|没接受|不接受", re.I)
+_SENT_ON = re.compile(r"\b(?:sent|send|sending|emailed|forwarded|shared)\b", re.I)
+_NOT_COVERING = re.compile(
+    r"\b(?:no longer|not|never)\s(?:[\w-]+\s){0,2}$|n't\s(?:[\w-]+\s){0,2}$|不再[^，。]{0,4}$", re.I
+)
+_AN_OFFICE_MOVED = re.compile(r"(?:搬了办公室|办公室搬|新办公室)[^。]*地址|\boffice\b[^.]*\baddress\b", re.I)
+"""An office's new address (只是搬了办公室，新地址在滨江区江南大道), not where the writer lives."""
+_OVER_BUDGET = re.compile(r"超(?:出|支)?(?:了)?预算了?$|\bover budget by\s$", re.I)
+_THERE_FROM = re.compile(r"(?:过来|回来|来|到|去)$")
+"""Before a place one "comes from": where one goes (从老家过来北京), not where one is from."""
+_THING_IS = re.compile(r"\bthe\s(?-i:[a-z]+)\s(?:is|was|are|were|will be)\s(?:\w+\s)?$", re.I)
+"""Before a status given to a person: a thing is in that state ("when the clinic is closed")."""
+_A_RAISE = re.compile(r"^(?:a\s)?(?:raise|promotion|bonus|cold|flu|headache)$", re.I)
 _NOT_SETTLED_IN = re.compile(r"住不惯|住不习惯|待不惯|待不习惯")
 _RARELY_USED = re.compile(r"不太用|不怎么用|很少用|不常用|不大用")
 
@@ -259,6 +282,8 @@ def _a_things_status(fact: _Read) -> bool:
     text, subject = fact.text, fact.subject
     if fact.in_clause(_A_THING_BEFORE, to_object=True) and fact.typed(subject, "person"):
         return True  # "Anita says budget is approved", 刘主任说招标可能会延期
+    if fact.in_clause(_THING_IS, to_object=True) and fact.typed(subject, "person"):
+        return True  # "Brenda wants it done when the clinic is closed"
     if fact.in_clause(_SET_TO, to_object=True):
         return True  # 商机阶段我改成“暂停”了: a field's value
     if _A_PERSONS_STATUS.search(str(fact.value)) and (
@@ -289,6 +314,31 @@ def _not_that_kind(fact: _Read) -> bool:
         return True  # not 云帆软件, a firm; but 新的排课软件 is a tool whatever its name looks like
     if predicate == "QUANTITY" and (at := text.find(subject)) > 0 and _A_TICKET_BEFORE.search(text[:at]):
         return True
+    if predicate == "QUANTITY" and text[fact.obj_start - 1 : fact.obj_start] in ("/", "-", "."):
+        return True  # "renewal 2/1/2027": a date's year
+    if predicate == "PRICE" and _A_THRESHOLD.search(text, max(0, fact.obj_start - 16), fact.obj_start):
+        return True  # "needs CFO approval since it's over $400k TCV": a threshold
+    if predicate == "REPORTS_TO" and fact.in_clause(_SENT_ON, to_object=True):
+        return True  # "sent SOC 2 Type II report to Dev": a document sent
+    if predicate in ("BUDGET", "PRICE") and fact.in_clause(_OVER_BUDGET, to_object=True):
+        return True  # 物流费用超预算了12万: what was spent beyond it
+    if predicate == "COMES_FROM" and fact.in_clause(_THERE_FROM, to_object=True):
+        return True
+    if predicate == "OWNS" and fact.said and _A_RAISE.match(fact.said):
+        return True  # "just got a raise"
+    if (
+        predicate == "PAID"
+        and (at := text.find(subject)) > 0
+        and text[:at].endswith("from ")
+        and is_place(subject)
+    ):
+        return True  # "Guy from Troy paid $6,500": the town of the payer
+    if predicate == "USES" and target and re.search(r"\s(?:Rd|Ave|Blvd|St)\.?$", target):
+        return True  # "store 14 on Morse Rd": a street, no tool
+    if predicate == "USES" and re.match(r"\s*(?:please\s)?use\b", text[fact.clause[0] :], re.I):
+        return True  # "…, use the Salesforce scheduler": an instruction, no one's use
+    if predicate == "LIVES_IN" and fact.by_speaker and _AN_OFFICE_MOVED.search(text):
+        return True  # 只是搬了办公室，新地址在滨江区江南大道: an office's address
     if predicate == "WORKS_AT" and (_A_DEVICE.search(subject) or fact.in_clause(_LOST_A_JOB, to_object=True)):
         return True  # 德尔格给鼓楼医院报的麻醉机: a product; "Dave lost his job at Anthem"
     if predicate == "HAS_ROLE" and target and subject.lower().endswith(target.lower()):
@@ -364,6 +414,12 @@ def _did_not_happen(fact: _Read) -> bool:
         or _NOT_ALLOWED.search(text, clause[0], max(fact.cue, fact.obj_start))
     ):
         return True  # "don't use Halcyon as a reference", "hasn't stopped smiling", 不太用, 不允许用飞书
+    if predicate == "STOPPED_USING" and _NOT_GIVING_UP.search(text, clause[0], max(fact.cue, fact.obj_start)):
+        return True  # "no way I'm giving up cheese"
+    if predicate == "DISCOUNT" and _DECLINED.search(text):
+        return True  # "tried a save offer (20% off), they declined"
+    if predicate == "RESPONSIBLE_FOR" and fact.in_clause(_NOT_COVERING, to_object=True):
+        return True  # "I'm no longer covering Sunnyvale accounts"
     if predicate == "USES" and text.rstrip().endswith("?") and _ASKS_STILL.search(text[clause[0] :]):
         return True  # "are we still using Fieldwire on Kessler…?"
     if predicate == "INTERESTED_IN" and _HEARSAY_OR_ASKED.search(text):
