@@ -31,6 +31,8 @@ _JOB_SAID = re.compile(
 that shares its name with a town (Toyota, Nokia, Orange)."""
 _LEAVING = re.compile(r"(?:left|leaving|leave|leaves)\b", re.I)
 """A leaving said with "leave", which a town takes as well as an employer (not "quit", "laid off from")."""
+_NAME_GOES_ON = re.compile(r"\s*(?:[A-Z]|['’]s\b)")
+"""After a place: the name goes on ("Boston Consulting Group", "Leeds's"), so it names no place alone."""
 _COMMUTE = re.compile(r"去|到")
 """Going to a place to work (去北京上班) says where one works, not where one lives."""
 _HOME_ELSEWHERE = re.compile(r"搬到|搬去|住在|家在")
@@ -119,7 +121,7 @@ def _a_town(name: str | None, span: tuple[int, int], sentence: str) -> bool:
     the default gazetteer not as an organisation, standing alone (not "Bristol Myers", "Leeds's")."""
     if name is None or has_cjk(name) or DEFAULT_GAZETTEER.get(name) == "organisation" or not is_place(name):
         return False
-    return not re.match(r"\s*(?:[A-Z]|['’]s\b)", sentence[span[1] :])
+    return not _NAME_GOES_ON.match(sentence, span[1])
 
 
 def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, message: Message) -> bool:
@@ -131,5 +133,5 @@ def _only_a_place(name: str | None, span: tuple[int, int], reading: Sentence, me
         if _ZH_INSTITUTION.match(reading.text, span[1]):
             return False  # 海淀实验小学, 省人民医院: the place begins an institution's name
         return is_chinese_place(name) or is_world_place_zh(name) or DEFAULT_GAZETTEER.get(name) == "place"
-    before, after = reading.text[: span[0]], reading.text[span[1] :]
-    return not re.match(r"\s*(?:[A-Z]|['’]s\b)", after) and not re.search(r"[A-Z][\w&.-]*\s+$", before)
+    before = reading.text[: span[0]]
+    return not _NAME_GOES_ON.match(reading.text, span[1]) and not re.search(r"[A-Z][\w&.-]*\s+$", before)

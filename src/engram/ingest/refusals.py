@@ -70,9 +70,13 @@ _MANAGED = re.compile(r"(?:manage|lead|run|join|head)\s", re.I)
 """A verb opening the object ("moves to manage the Payments team"): a job, no tool."""
 _DECIDED_AHEAD = re.compile(r"\b(?:will|'ll|going to|gonna)\s(?:\w+\s)?$", re.I)
 """Before "use": a decision still to be carried out ("we'll use ElastiCache"), no use yet."""
-_NO_PRICE_EN = re.compile(r"\b(?:target|quota|goal|forecast|revenue|ARR)\b[^.;!?]{0,25}$", re.I)
-"""Before an amount: a target or a result, no price ("FY25 target is $12M ARR", "Quota per AE goes to
-$900k")."""
+_NO_PRICE = re.compile(
+    r"\b(?:target|quota|goal|forecast|revenue|ARR)\b[^.;!?]{0,25}$|"
+    r"超(?:出|支)?了?预算了?$|\bover budget by\s$",
+    re.I,
+)
+"""Before an amount: a target, a result or an overrun, no price or budget ("FY25 target is $12M ARR", "Quota
+per AE goes to $900k", 物流费用超预算了12万)."""
 _A_TERM = re.compile(r"\s?(?:yrs?|years?|months?|mos?)\b", re.I)
 _GOT_INTO = re.compile(r"\bgot into (?:the |a |an )?$", re.I)
 _ROLE_BASED = re.compile(r"\b(?:role|position|job|opening|vacancy)\b[^.!?]*\bbased in\s$", re.I)
@@ -348,7 +352,7 @@ def refused(
         return True  # "We've completed the penetration test": work done for a client, not attended
     if predicate == "MEETING_AT" and RECURRING.search(sentence, clause[0], clause[1]):
         return True  # "Weekly pipeline review moves to Tuesdays 10am": a series, no one meeting
-    if predicate in ("PRICE", "BUDGET") and _NO_PRICE_EN.search(sentence, clause[0], obj_start):
+    if predicate in ("PRICE", "BUDGET") and _NO_PRICE.search(sentence, clause[0], obj_start):
         return True
     if (predicate == "QUANTITY" and _A_TERM.match(sentence, match.end("obj"))) or (
         predicate == "ORDERED" and _A_TERM.fullmatch(" " + match.group("obj").strip())

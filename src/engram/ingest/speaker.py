@@ -182,9 +182,10 @@ def not_the_speakers(reading: Sentence, cue: int, message: Message, first: bool,
         and not _SPEAKS_OF_SELF.search(reading.text, 0, reading.clause_of(cue)[1])
     ):
         return True  # "Greg says their CFO is back, decision meeting is Dec 3": theirs alone
-    if predicate == "BUDGET" and any(m.start() <= cue for m in _NAMED_BUDGET.finditer(reading.text)):
-        return True  # "Orbis budget confirmed at £95k/yr", "Budget for Kessler cold storage …: $2.74M"
-    if predicate == "BUDGET" and _A_THINGS_BUDGET.search(reading.text):
+    if predicate == "BUDGET" and (
+        _A_THINGS_BUDGET.search(reading.text)
+        or any(m.start() <= cue for m in _NAMED_BUDGET.finditer(reading.text))
+    ):  # "Orbis budget confirmed at £95k/yr", "Budget for Kessler cold storage …: $2.74M" too
         return True  # 明年研发预算1200万, "Budget approved: €58,000 for the new data warehouse migration"
     return not first and (message.announced or message.minutes) and predicate != "MEETING_AT"
 
